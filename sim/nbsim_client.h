@@ -1,0 +1,92 @@
+/*
+ * nbsim_client.h - the interface between a guest program and nbsim.
+ *
+ * A guest reaches the simulated NetBurst PMU through valgrind client
+ * requests (valgrind.h).  Outside nbsim every request returns its default
+ * (0 for NBSIM_REQ_PROBE), which is how the component tells that no
+ * simulated NetBurst is present.
+ *
+ * Register access follows the instructions it stands for: RDMSR/WRMSR take
+ * an MSR address as in ECX; RDPMC takes a counter index as in ECX (bit 31:
+ * fast read, low 32 bits only).  A request the hardware would refuse with a
+ * general-protection fault returns NBSIM_GP and leaves all state unchanged;
+ * NBSIM_REQ_LAST_FAULT then returns a short reason (for error messages).
+ */
+#ifndef NBSIM_CLIENT_H
+#define NBSIM_CLIENT_H
+
+#include <stdint.h>
+#include <valgrind/valgrind.h>
+
+#define NBSIM_MAGIC   0x4e425349u   /* "NBSI": returned by NBSIM_REQ_PROBE */
+#define NBSIM_OK      0
+#define NBSIM_GP      1             /* the access would raise #GP(0)        */
+
+enum nbsim_request {
+	/* () -> NBSIM_MAGIC under nbsim, 0 elsewhere */
+	NBSIM_REQ_PROBE = VG_USERREQ_TOOL_BASE('N', 'B'),
+	/* (uint32 msr, uint64_t *out) -> NBSIM_OK | NBSIM_GP */
+	NBSIM_REQ_RDMSR,
+	/* (uint32 msr, uint64 value) -> NBSIM_OK | NBSIM_GP */
+	NBSIM_REQ_WRMSR,
+	/* (uint32 ecx, uint64_t *out) -> NBSIM_OK | NBSIM_GP */
+	NBSIM_REQ_RDPMC,
+	/* (struct nbsim_info *out) -> NBSIM_OK */
+	NBSIM_REQ_INFO,
+	/* (char *buf, uint64 len) -> NBSIM_OK; reason of the last #GP, NUL-terminated */
+	NBSIM_REQ_LAST_FAULT,
+};
+
+/* What the simulated machine is. */
+struct nbsim_info {
+	uint32_t version;        /* NBSIM_INFO_VERSION                          */
+	uint32_t family;         /* CPUID family (15)                           */
+	uint32_t model;          /* CPUID model                                 */
+	uint32_t stepping;
+	uint32_t ht;             /* 1 when Hyper-Threading is modelled          */
+	uint32_t logical_cpu;    /* logical processor of the calling thread     */
+	uint32_t mhz;            /* nominal clock of the modelled part          */
+	char model_name[32];     /* nbsim --model= name, e.g. "prescott"        */
+	char brand[64];          /* CPUID brand string                          */
+};
+#define NBSIM_INFO_VERSION 1
+
+static inline int nbsim_present(void)
+{
+	return VALGRIND_DO_CLIENT_REQUEST_EXPR(0, NBSIM_REQ_PROBE, 0, 0, 0, 0, 0)
+		== NBSIM_MAGIC;
+}
+
+static inline int nbsim_rdmsr(uint32_t msr, uint64_t *val)
+{
+	return (int)VALGRIND_DO_CLIENT_REQUEST_EXPR(NBSIM_GP, NBSIM_REQ_RDMSR,
+						    msr, val, 0, 0, 0);
+}
+
+static inline int nbsim_wrmsr(uint32_t msr, uint64_t val)
+{
+	return (int)VALGRIND_DO_CLIENT_REQUEST_EXPR(NBSIM_GP, NBSIM_REQ_WRMSR,
+						    msr, val, 0, 0, 0);
+}
+
+static inline int nbsim_rdpmc(uint32_t ecx, uint64_t *val)
+{
+	return (int)VALGRIND_DO_CLIENT_REQUEST_EXPR(NBSIM_GP, NBSIM_REQ_RDPMC,
+						    ecx, val, 0, 0, 0);
+}
+
+static inline int nbsim_info(struct nbsim_info *info)
+{
+	return (int)VALGRIND_DO_CLIENT_REQUEST_EXPR(NBSIM_GP, NBSIM_REQ_INFO,
+						    info, 0, 0, 0, 0);
+}
+
+static inline void nbsim_last_fault(char *buf, uint64_t len)
+{
+	if (len)
+		buf[0] = '\0';
+	(void)VALGRIND_DO_CLIENT_REQUEST_EXPR(0, NBSIM_REQ_LAST_FAULT,
+					      buf, len, 0, 0, 0);
+}
+
+#endif /* NBSIM_CLIENT_H */
