@@ -1,0 +1,79 @@
+# p4netburst top-level build.
+#   make            build PAPI 7.0.0 with the p4netburst component, nbsim, utils, tests
+#   make demo       count PAPI presets for a matrix multiply on the simulated NetBurst
+#   make check      run the test suite (TAP, under prove)
+#   make bench      benchmarks (ratios measured in one run)
+#   make install PREFIX=DIR
+# The first make runs ./configure (which fetches PAPI's source) if needed.
+
+include config.mk
+
+config.mk: configure Rules.p4netburst $(wildcard patches/*.patch)
+	./configure
+
+CC ?= cc
+CFLAGS_NB = -std=gnu11 -O2 -g -Wall -Wextra -Werror
+JOBS ?= 2
+T = $(BUILDDIR)/tests
+PAPI_INC = -I$(PAPI_SRC) -I$(PAPI_SRC)/testlib
+PAPI_LIB = $(PAPI_SRC)/libpapi.a
+NBSIM = $(BUILDDIR)/sim/nbsim
+
+.PHONY: all gen papi sim tests demo check bench install clean distclean
+
+all: papi sim tests
+
+gen: $(GENDIR)/nb_tables.c
+
+$(GENDIR)/nb_tables.c: native_events/gen_tables.pl native_events/pmu.txt native_events/events.txt
+	mkdir -p $(GENDIR)
+	perl native_events/gen_tables.pl native_events $(GENDIR)
+
+papi: gen
+	$(MAKE) -C $(PAPI_SRC) -j$(JOBS) >$(BUILDDIR)/papi-make.log 2>&1 || \
+		{ tail -40 $(BUILDDIR)/papi-make.log; echo "PAPI build failed: see $(BUILDDIR)/papi-make.log"; exit 1; }
+
+sim: gen
+	$(MAKE) -C sim BUILD=$(BUILDDIR)/sim NBGEN=$(GENDIR)
+
+# ---- our tests through the public PAPI API -----------------------------------
+CTESTS = $(patsubst ctests/%.c,$(T)/%,$(wildcard ctests/*.c))
+
+tests: $(CTESTS)
+
+$(T)/%: ctests/%.c ctests/nbtap.h papi
+	@mkdir -p $(T)
+	$(CC) $(CFLAGS_NB) $(PAPI_INC) -Ictests -o $@ $< $(PAPI_LIB) -lpthread
+
+# ---- the main job ------------------------------------------------------------
+demo: all
+	$(CC) $(CFLAGS_NB) $(PAPI_INC) -o $(BUILDDIR)/matmul examples/matmul.c $(PAPI_LIB)
+	$(NBSIM) -- $(BUILDDIR)/matmul 96
+
+# ---- tests ---------------------------------------------------------------------
+export NB_SRC := $(SRCDIR)
+export NB_BUILD := $(BUILDDIR)
+export NB_PAPI_SRC := $(PAPI_SRC)
+export NB_GEN := $(GENDIR)
+export NBSIM
+
+check: all
+	prove -j$(JOBS) $(wildcard tests/*.t) $(wildcard sim/tests/*.t)
+
+bench: all
+	@echo "benchmarks: none yet"
+
+install: all
+	$(MAKE) -C $(PAPI_SRC) install-lib install-utils install-pkgconf PREFIX=$(PREFIX) >$(BUILDDIR)/papi-install.log 2>&1 || \
+		{ tail -20 $(BUILDDIR)/papi-install.log; exit 1; }
+	sed -i -e 's|^prefix=.*|prefix=$(PREFIX)|' -e 's|^exec_prefix=.*|exec_prefix=$${prefix}|' \
+		-e 's|^libdir=.*|libdir=$${exec_prefix}/lib|' -e 's|^includedir=.*|includedir=$${prefix}/include|' \
+		$(PREFIX)/lib/pkgconfig/papi.pc
+	$(MAKE) -C sim install BUILD=$(BUILDDIR)/sim NBGEN=$(GENDIR) PREFIX=$(PREFIX)
+
+clean:
+	-$(MAKE) -C $(PAPI_SRC) clean >/dev/null 2>&1
+	rm -rf $(BUILDDIR)/sim $(T) $(GENDIR)
+
+distclean:
+	rm -rf build config.mk

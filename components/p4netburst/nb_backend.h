@@ -1,0 +1,37 @@
+/*
+ * nb_backend.h - how the component reaches a NetBurst PMU.
+ *
+ * One small interface, several implementations: "sim" (client requests into
+ * nbsim), later "msr" (/dev/cpu/N/msr) and "perf" (perf_event_open with the
+ * kernel's P4 raw config).  All take the register images the encoder made.
+ */
+#ifndef NB_BACKEND_H
+#define NB_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "nb_encode.h"
+
+struct nb_cpu {
+	unsigned family, model, stepping, mhz, ht;
+	char model_name[32];
+	char brand[64];
+};
+
+struct nb_backend {
+	const char *name;
+	/* 0 if this backend can be used; else a reason in WHY. */
+	int (*probe)(struct nb_cpu *cpu, char *why, size_t len);
+	/* Write ESCRs and CCCRs (Enable clear) and zero the counters. */
+	int (*program)(const struct nb_regs *r, int n, char *err, size_t len);
+	/* Set or clear the CCCR Enable bits. */
+	int (*enable)(const struct nb_regs *r, int n, int on, char *err, size_t len);
+	/* Raw 40-bit counter values. */
+	int (*read)(const struct nb_regs *r, int n, uint64_t *raw, char *err, size_t len);
+	/* Set counters to zero. */
+	int (*zero)(const struct nb_regs *r, int n, char *err, size_t len);
+};
+
+extern const struct nb_backend nb_backend_sim;
+
+#endif

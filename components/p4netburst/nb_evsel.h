@@ -1,0 +1,63 @@
+/*
+ * nb_evsel.h - one requested NetBurst event: which event, which masks and
+ * which modifiers, parsed from and formatted to the component's names
+ *
+ *     event[:MASK...][:modifier[=value]...]
+ *
+ * case-insensitive.  Pure code: no I/O, no PAPI types.
+ */
+#ifndef NB_EVSEL_H
+#define NB_EVSEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "nb_events.h"
+
+#define NB_NAME_MAX 256          /* longest name accepted or produced */
+
+/* Modifier flags. */
+#define NB_MOD_U      0x01       /* count at CPL 1-3 (ESCR Tn_USR)    */
+#define NB_MOD_K      0x02       /* count at CPL 0   (ESCR Tn_OS)     */
+#define NB_MOD_USET   0x04       /* u given explicitly                */
+#define NB_MOD_KSET   0x08       /* k given explicitly                */
+
+struct nb_evsel {
+	uint16_t event;          /* index into nb_events              */
+	uint16_t masks;          /* event-mask bits (ESCR bits 9-24)  */
+	uint8_t mods;            /* NB_MOD_*                          */
+};
+
+/* Error codes of the parser (mapped to PAPI codes by the glue). */
+enum nb_parse_err {
+	NB_PARSE_OK = 0,
+	NB_PARSE_NOEVENT,        /* unknown event name                */
+	NB_PARSE_NOMASK,         /* unknown mask or modifier          */
+	NB_PARSE_BADVALUE,       /* modifier value out of range       */
+	NB_PARSE_TOOLONG,        /* name longer than NB_NAME_MAX      */
+	NB_PARSE_SYNTAX,         /* empty part, stray '=' ...         */
+	NB_PARSE_DUP,            /* mask or modifier given twice      */
+	NB_PARSE_MODEL,          /* not on the running CPU model      */
+};
+
+/*
+ * Parse NAME for CPU model MODEL (family-15 model number).  On error,
+ * writes a message naming the cause into ERR (ERRLEN bytes) and returns
+ * an nb_parse_err.  A leading "p4netburst:::" is accepted.
+ */
+int nb_evsel_parse(const char *name, unsigned model, struct nb_evsel *out,
+		   char *err, size_t errlen);
+
+/* Canonical name: event:MASK...(in bit order)[:u=..][:k=..].
+ * Returns the length, or -1 if BUF is too small. */
+int nb_evsel_format(const struct nb_evsel *sel, char *buf, size_t len);
+
+/* Event index by name (case-insensitive), or -1. */
+int nb_event_lookup(const char *name, size_t n);
+
+/* Masks the user gets when naming none. */
+uint16_t nb_event_default_masks(unsigned event);
+
+/* Does the CPU model have this event? */
+int nb_event_on_model(unsigned event, unsigned model);
+
+#endif

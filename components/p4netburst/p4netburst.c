@@ -1,0 +1,605 @@
+/*
+ * p4netburst.c - PAPI component for the Intel NetBurst PMU.
+ *
+ * PAPI glue only: translates PAPI calls into calls on the event model
+ * (nb_events.h), the name parser (nb_evsel), the scheduler (nb_sched), the
+ * encoder (nb_encode) and a backend (nb_backend).  Holds no hardware facts.
+ *
+ * Native event codes are indices into a table of interned event selections
+ * (struct nb_evsel).  Entry i < nb_num_events is event i with its default
+ * masks, so enumeration is a walk over the event table; names with masks or
+ * modifiers are interned on first use.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "papi.h"
+#include "papi_internal.h"
+#include "papi_vector.h"
+#include "papi_memory.h"
+#include "papi_preset.h"
+
+#include "nb_evsel.h"
+#include "nb_sched.h"
+#include "nb_encode.h"
+#include "nb_backend.h"
+#include "nb_presets.h"
+
+papi_vector_t _p4netburst_vector;
+
+/* ---- interned event selections ---------------------------------------- */
+
+enum { ENT_BASE, ENT_UMASK, ENT_USER };
+
+struct ntv_entry {
+	struct nb_evsel sel;
+	int kind;
+};
+
+static struct ntv_entry *ntv;
+static unsigned ntv_count, ntv_alloc;
+static pthread_mutex_t ntv_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static struct nb_cpu cpu;
+static const struct nb_backend *backend;
+
+static int intern(const struct nb_evsel *sel, int kind, unsigned *code)
+{
+	int ret = PAPI_OK;
+
+	pthread_mutex_lock(&ntv_lock);
+	for (unsigned i = 0; i < ntv_count; i++) {
+		if (ntv[i].kind == kind && ntv[i].sel.event == sel->event &&
+		    ntv[i].sel.masks == sel->masks && ntv[i].sel.mods == sel->mods) {
+			*code = i;
+			goto out;
+		}
+	}
+	if (ntv_count == ntv_alloc) {
+		unsigned n = ntv_alloc ? 2 * ntv_alloc : 64;
+		struct ntv_entry *p = realloc(ntv, n * sizeof(*p));
+
+		if (!p) {
+			ret = PAPI_ENOMEM;
+			goto out;
+		}
+		ntv = p;
+		ntv_alloc = n;
+	}
+	ntv[ntv_count].sel = *sel;
+	ntv[ntv_count].kind = kind;
+	*code = ntv_count++;
+out:
+	pthread_mutex_unlock(&ntv_lock);
+	return ret;
+}
+
+static int lookup(unsigned code, struct ntv_entry *out)
+{
+	int ret = PAPI_ENOEVNT;
+
+	pthread_mutex_lock(&ntv_lock);
+	if (code < ntv_count) {
+		*out = ntv[code];
+		ret = PAPI_OK;
+	}
+	pthread_mutex_unlock(&ntv_lock);
+	return ret;
+}
+
+/* ---- per-eventset state ------------------------------------------------ */
+
+typedef struct {
+	int n;
+	int domain;
+	struct nb_evsel sel[NB_NUM_COUNTERS];
+	struct nb_slot slot[NB_NUM_COUNTERS];
+	struct nb_regs regs[NB_NUM_COUNTERS];
+	uint64_t last[NB_NUM_COUNTERS];     /* last raw 40-bit values  */
+	long long count[NB_NUM_COUNTERS];   /* 64-bit totals to PAPI   */
+	int running;
+} nb_control_t;
+
+typedef struct {
+	int unused;
+} nb_context_t;
+
+typedef struct {
+	unsigned code;
+} nb_register_t;
+
+static unsigned papi_dom_to_nb(int domain)
+{
+	unsigned d = 0;
+
+	if (domain & PAPI_DOM_USER)
+		d |= NB_DOM_USER;
+	if (domain & PAPI_DOM_KERNEL)
+		d |= NB_DOM_KERNEL;
+	return d;
+}
+
+static void report(const char *what, const char *msg)
+{
+	/* PAPIERROR prints when the user asked for PAPI's error messages
+	 * (PAPI_set_debug(PAPI_VERB_ECONT) or PAPI_VERBOSE). */
+	PAPIERROR("p4netburst: %s: %s", what, msg);
+}
+
+/* ---- component life ---------------------------------------------------- */
+
+static void set_hw_info(void)
+{
+	PAPI_hw_info_t *hw = &_papi_hwi_system_info.hw_info;
+
+	hw->vendor = PAPI_VENDOR_INTEL;
+	snprintf(hw->vendor_string, sizeof(hw->vendor_string), "GenuineIntel");
+	snprintf(hw->model_string, sizeof(hw->model_string), "%s", cpu.brand);
+	hw->model = (int)cpu.model;
+	hw->cpuid_family = (int)cpu.family;
+	hw->cpuid_model = (int)cpu.model;
+	hw->cpuid_stepping = (int)cpu.stepping;
+	hw->revision = (float)cpu.stepping;
+	if (cpu.mhz) {
+		hw->cpu_max_mhz = (int)cpu.mhz;
+		hw->cpu_min_mhz = (int)cpu.mhz;
+	}
+}
+
+static int load_presets(int cidx)
+{
+	hwi_search_t *map;
+	int n = 0;
+
+	map = papi_calloc(nb_num_presets + 1, sizeof(*map));
+	if (!map)
+		return PAPI_ENOMEM;
+	for (unsigned i = 0; i < nb_num_presets; i++) {
+		const struct nb_preset *p = &nb_presets[i];
+		unsigned pcode;
+		int ok = 1, k;
+
+		if (PAPI_event_name_to_code((char *)p->preset, (int *)&pcode) != PAPI_OK ||
+		    !IS_PRESET(pcode))
+			continue;
+		for (k = 0; k < PAPI_EVENTS_IN_DERIVED_EVENT; k++)
+			map[n].native[k] = PAPI_NULL;
+		for (k = 0; k < NB_PRESET_TERMS && p->terms[k]; k++) {
+			char full[PAPI_HUGE_STR_LEN];
+			int code;
+
+			snprintf(full, sizeof(full), "p4netburst:::%s", p->terms[k]);
+			if (_papi_hwi_native_name_to_code(full, &code) != PAPI_OK) {
+				ok = 0;   /* not on this CPU model */
+				break;
+			}
+			map[n].native[k] = code;
+		}
+		if (!ok || k == 0)
+			continue;
+		map[n].event_code = pcode;
+		map[n].derived = p->derived;
+		snprintf(map[n].operation, sizeof(map[n].operation), "%s",
+			 p->postfix ? p->postfix : "");
+		n++;
+	}
+	map[n].event_code = 0;
+	if (n)
+		_papi_hwi_setup_all_presets(map, cidx);
+	/* Names and notes, which papi_avail -e shows. */
+	for (int i = 0; i < n; i++) {
+		hwi_presets_t *pr = &_papi_hwi_presets[map[i].event_code & PAPI_PRESET_AND_MASK];
+		const struct nb_preset *p = NULL;
+
+		for (unsigned j = 0; j < nb_num_presets; j++) {
+			unsigned pc;
+
+			if (PAPI_event_name_to_code((char *)nb_presets[j].preset,
+						    (int *)&pc) == PAPI_OK &&
+			    pc == map[i].event_code) {
+				p = &nb_presets[j];
+				break;
+			}
+		}
+		for (unsigned k = 0; k < pr->count && p; k++) {
+			char full[PAPI_HUGE_STR_LEN];
+
+			snprintf(full, sizeof(full), "p4netburst:::%s", p->terms[k]);
+			pr->name[k] = papi_strdup(full);
+		}
+		if (p && p->note)
+			pr->note = papi_strdup(p->note);
+	}
+	papi_free(map);
+	return PAPI_OK;
+}
+
+static int nb_init_component(int cidx)
+{
+	char why[PAPI_MAX_STR_LEN];
+	papi_vector_t *v = &_p4netburst_vector;
+
+	v->cmp_info.CmpIdx = cidx;
+	backend = NULL;
+	memset(&cpu, 0, sizeof(cpu));
+	if (nb_backend_sim.probe(&cpu, why, sizeof(why)) == 0) {
+		backend = &nb_backend_sim;
+	} else {
+		const PAPI_hw_info_t *hw = &_papi_hwi_system_info.hw_info;
+
+		snprintf(v->cmp_info.disabled_reason, PAPI_MAX_STR_LEN,
+			 "No NetBurst PMU (CPU family %d model %d); "
+			 "run the program under nbsim: nbsim PROGRAM",
+			 hw->cpuid_family, hw->cpuid_model);
+		v->cmp_info.disabled = PAPI_ENOSUPP;
+		return PAPI_ENOSUPP;
+	}
+	if (cpu.family != 15) {
+		snprintf(v->cmp_info.disabled_reason, PAPI_MAX_STR_LEN,
+			 "nbsim reports CPU family %u, not NetBurst (15)", cpu.family);
+		v->cmp_info.disabled = PAPI_ENOSUPP;
+		return PAPI_ENOSUPP;
+	}
+	set_hw_info();
+
+	/* Entry i = event i with its default masks. */
+	pthread_mutex_lock(&ntv_lock);
+	ntv_count = 0;
+	pthread_mutex_unlock(&ntv_lock);
+	for (unsigned i = 0; i < nb_num_events; i++) {
+		struct nb_evsel s = { .event = (uint16_t)i,
+				      .masks = nb_event_default_masks(i) };
+		unsigned code;
+
+		if (intern(&s, ENT_BASE, &code) != PAPI_OK || code != i)
+			return PAPI_ENOMEM;
+	}
+	v->cmp_info.num_native_events = 0;
+	for (unsigned i = 0; i < nb_num_events; i++)
+		if (nb_event_on_model(i, cpu.model))
+			v->cmp_info.num_native_events++;
+	snprintf(v->cmp_info.kernel_version, sizeof(v->cmp_info.kernel_version),
+		 "%s backend", backend->name);
+	snprintf(v->cmp_info.support_version, sizeof(v->cmp_info.support_version),
+		 "nbsim model %s", cpu.model_name);
+	v->cmp_info.disabled = PAPI_OK;
+	return load_presets(cidx);
+}
+
+static int nb_shutdown_component(void)
+{
+	pthread_mutex_lock(&ntv_lock);
+	free(ntv);
+	ntv = NULL;
+	ntv_count = ntv_alloc = 0;
+	pthread_mutex_unlock(&ntv_lock);
+	return PAPI_OK;
+}
+
+static int nb_init_thread(hwd_context_t *ctx)
+{
+	(void)ctx;
+	return PAPI_OK;
+}
+
+static int nb_shutdown_thread(hwd_context_t *ctx)
+{
+	(void)ctx;
+	return PAPI_OK;
+}
+
+static int nb_init_control_state(hwd_control_state_t *ctl)
+{
+	nb_control_t *c = (nb_control_t *)ctl;
+
+	memset(c, 0, sizeof(*c));
+	c->domain = _p4netburst_vector.cmp_info.default_domain;
+	return PAPI_OK;
+}
+
+/* ---- event sets -------------------------------------------------------- */
+
+static int nb_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *native,
+				   int count, hwd_context_t *ctx)
+{
+	nb_control_t *c = (nb_control_t *)ctl;
+	struct nb_evsel sel[NB_NUM_COUNTERS] = { { 0, 0, 0 } };
+	struct nb_slot slot[NB_NUM_COUNTERS];
+	char why[512];
+	(void)ctx;
+
+	if (c->running)
+		return PAPI_EISRUN;
+	if (count > NB_NUM_COUNTERS) {
+		report("add event", "more events than the 18 NetBurst counters");
+		return PAPI_ECNFLCT;
+	}
+	for (int i = 0; i < count; i++) {
+		struct ntv_entry e;
+
+		if (lookup((unsigned)native[i].ni_event, &e) != PAPI_OK)
+			return PAPI_ENOEVNT;
+		sel[i] = e.sel;
+	}
+	if (nb_schedule(sel, count, cpu.model, 0, slot, why, sizeof(why))) {
+		report("add event", why);
+		return PAPI_ECNFLCT;
+	}
+	c->n = count;
+	for (int i = 0; i < count; i++) {
+		c->sel[i] = sel[i];
+		c->slot[i] = slot[i];
+		native[i].ni_position = i;
+	}
+	return PAPI_OK;
+}
+
+static int nb_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
+{
+	nb_control_t *c = (nb_control_t *)ctl;
+	char err[256];
+	(void)ctx;
+
+	for (int i = 0; i < c->n; i++) {
+		nb_encode(&c->sel[i], &c->slot[i], papi_dom_to_nb(c->domain), &c->regs[i]);
+		c->last[i] = 0;
+		c->count[i] = 0;
+	}
+	if (backend->program(c->regs, c->n, err, sizeof(err)) ||
+	    backend->enable(c->regs, c->n, 1, err, sizeof(err))) {
+		report("start", err);
+		return PAPI_ESYS;
+	}
+	c->running = 1;
+	return PAPI_OK;
+}
+
+/* Fold the counters into the 64-bit totals. */
+static int accumulate(nb_control_t *c)
+{
+	uint64_t raw[NB_NUM_COUNTERS];
+	char err[256];
+
+	if (backend->read(c->regs, c->n, raw, err, sizeof(err))) {
+		report("read", err);
+		return PAPI_ESYS;
+	}
+	for (int i = 0; i < c->n; i++) {
+		uint64_t d = (raw[i] - c->last[i]) & NB_COUNTER_MASK;
+
+		c->count[i] += (long long)d;
+		c->last[i] = raw[i] & NB_COUNTER_MASK;
+	}
+	return PAPI_OK;
+}
+
+static int nb_stop(hwd_context_t *ctx, hwd_control_state_t *ctl)
+{
+	nb_control_t *c = (nb_control_t *)ctl;
+	char err[256];
+	int ret;
+	(void)ctx;
+
+	if (backend->enable(c->regs, c->n, 0, err, sizeof(err))) {
+		report("stop", err);
+		return PAPI_ESYS;
+	}
+	ret = accumulate(c);
+	c->running = 0;
+	return ret;
+}
+
+static int nb_read(hwd_context_t *ctx, hwd_control_state_t *ctl,
+		   long long **events, int flags)
+{
+	nb_control_t *c = (nb_control_t *)ctl;
+	int ret = PAPI_OK;
+	(void)ctx;
+	(void)flags;
+
+	if (c->running)
+		ret = accumulate(c);
+	*events = c->count;
+	return ret;
+}
+
+static int nb_reset(hwd_context_t *ctx, hwd_control_state_t *ctl)
+{
+	nb_control_t *c = (nb_control_t *)ctl;
+	char err[256];
+	(void)ctx;
+
+	if (c->running && backend->zero(c->regs, c->n, err, sizeof(err))) {
+		report("reset", err);
+		return PAPI_ESYS;
+	}
+	for (int i = 0; i < c->n; i++) {
+		c->last[i] = 0;
+		c->count[i] = 0;
+	}
+	return PAPI_OK;
+}
+
+static int nb_set_domain(hwd_control_state_t *ctl, int domain)
+{
+	nb_control_t *c = (nb_control_t *)ctl;
+
+	if (!(domain & (PAPI_DOM_USER | PAPI_DOM_KERNEL)) ||
+	    (domain & ~PAPI_DOM_ALL))
+		return PAPI_EINVAL;
+	c->domain = domain;
+	return PAPI_OK;
+}
+
+static int nb_ctl(hwd_context_t *ctx, int code, _papi_int_option_t *option)
+{
+	(void)ctx;
+	switch (code) {
+	case PAPI_DOMAIN:
+	case PAPI_DEFDOM:
+		if (code == PAPI_DOMAIN)
+			return nb_set_domain(option->domain.ESI->ctl_state,
+					     option->domain.domain);
+		return PAPI_OK;
+	case PAPI_GRANUL:
+	case PAPI_DEFGRN:
+		return option->granularity.granularity == PAPI_GRN_THR ?
+		       PAPI_OK : PAPI_ENOSUPP;
+	default:
+		return PAPI_ENOSUPP;
+	}
+}
+
+/* ---- names ------------------------------------------------------------- */
+
+static int nb_ntv_enum_events(unsigned *code, int modifier)
+{
+	struct ntv_entry e;
+	unsigned ev;
+
+	switch (modifier) {
+	case PAPI_ENUM_FIRST:
+		for (ev = 0; ev < nb_num_events; ev++)
+			if (nb_event_on_model(ev, cpu.model)) {
+				*code = ev;
+				return PAPI_OK;
+			}
+		return PAPI_ENOEVNT;
+	case PAPI_ENUM_EVENTS:
+		if (lookup(*code, &e) != PAPI_OK)
+			return PAPI_ENOEVNT;
+		for (ev = e.sel.event + 1u; ev < nb_num_events; ev++)
+			if (nb_event_on_model(ev, cpu.model)) {
+				*code = ev;
+				return PAPI_OK;
+			}
+		return PAPI_ENOEVNT;
+	case PAPI_NTV_ENUM_UMASKS: {
+		const struct nb_event *d;
+		unsigned i = 0;
+
+		if (lookup(*code, &e) != PAPI_OK)
+			return PAPI_ENOEVNT;
+		d = &nb_events[e.sel.event];
+		if (e.kind == ENT_UMASK) {
+			while (i < d->nmasks && (1u << d->masks[i].bit) != e.sel.masks)
+				i++;
+			i++;
+		} else if (e.kind != ENT_BASE) {
+			return PAPI_ENOEVNT;
+		}
+		if (i >= d->nmasks)
+			return PAPI_ENOEVNT;
+		e.sel.masks = (uint16_t)(1u << d->masks[i].bit);
+		e.sel.mods = 0;
+		return intern(&e.sel, ENT_UMASK, code);
+	}
+	default:
+		return PAPI_EINVAL;
+	}
+}
+
+static int nb_ntv_name_to_code(const char *name, unsigned *code)
+{
+	struct nb_evsel s;
+	char err[256];
+	int r;
+
+	if (!backend)
+		return PAPI_ENOEVNT;
+	r = nb_evsel_parse(name, cpu.model, &s, err, sizeof(err));
+	switch (r) {
+	case NB_PARSE_OK:
+		break;
+	case NB_PARSE_NOEVENT:
+	case NB_PARSE_NOMASK:
+	case NB_PARSE_MODEL:
+		return PAPI_ENOEVNT;
+	default:
+		report(name, err);
+		return PAPI_EINVAL;
+	}
+	if (s.masks == nb_event_default_masks(s.event) && s.mods == 0) {
+		*code = s.event;   /* the base entry */
+		return PAPI_OK;
+	}
+	return intern(&s, ENT_USER, code);
+}
+
+static int nb_ntv_code_to_name(unsigned code, char *name, int len)
+{
+	struct ntv_entry e;
+
+	if (len <= 0 || lookup(code, &e) != PAPI_OK)
+		return PAPI_ENOEVNT;
+	if (e.kind == ENT_BASE) {
+		snprintf(name, (size_t)len, "%s", nb_events[e.sel.event].name);
+		return PAPI_OK;
+	}
+	return nb_evsel_format(&e.sel, name, (size_t)len) < 0 ? PAPI_EBUF : PAPI_OK;
+}
+
+static int nb_ntv_code_to_descr(unsigned code, char *descr, int len)
+{
+	struct ntv_entry e;
+	const struct nb_event *d;
+
+	if (len <= 0 || lookup(code, &e) != PAPI_OK)
+		return PAPI_ENOEVNT;
+	d = &nb_events[e.sel.event];
+	if (e.kind == ENT_UMASK) {
+		for (unsigned i = 0; i < d->nmasks; i++)
+			if ((1u << d->masks[i].bit) == e.sel.masks) {
+				snprintf(descr, (size_t)len, "%s", d->masks[i].desc);
+				return PAPI_OK;
+			}
+	}
+	snprintf(descr, (size_t)len, "%s", d->desc);
+	return PAPI_OK;
+}
+
+papi_vector_t _p4netburst_vector = {
+	.cmp_info = {
+		.name = "p4netburst",
+		.short_name = "p4netburst",
+		.description = "Intel NetBurst (Pentium 4) PMU: ESCRs, CCCRs, 18 counters",
+		.version = "0.1",
+		.num_cntrs = NB_NUM_COUNTERS,
+		.num_mpx_cntrs = NB_NUM_COUNTERS,
+		.default_domain = PAPI_DOM_USER,
+		.available_domains = PAPI_DOM_USER | PAPI_DOM_KERNEL,
+		.default_granularity = PAPI_GRN_THR,
+		.available_granularities = PAPI_GRN_THR,
+		.hardware_intr_sig = PAPI_INT_SIGNAL,
+		.fast_real_timer = 0,
+		.fast_virtual_timer = 0,
+		.attach = 0,
+		.cpu = 0,
+		.inherit = 0,
+		.cntr_umasks = 1,
+	},
+	.size = {
+		.context = sizeof(nb_context_t),
+		.control_state = sizeof(nb_control_t),
+		.reg_value = sizeof(nb_register_t),
+		.reg_alloc = sizeof(nb_register_t),
+	},
+	.init_component = nb_init_component,
+	.shutdown_component = nb_shutdown_component,
+	.init_thread = nb_init_thread,
+	.shutdown_thread = nb_shutdown_thread,
+	.init_control_state = nb_init_control_state,
+	.update_control_state = nb_update_control_state,
+	.start = nb_start,
+	.stop = nb_stop,
+	.read = nb_read,
+	.reset = nb_reset,
+	.set_domain = nb_set_domain,
+	.ctl = nb_ctl,
+	.ntv_enum_events = nb_ntv_enum_events,
+	.ntv_name_to_code = nb_ntv_name_to_code,
+	.ntv_code_to_name = nb_ntv_code_to_name,
+	.ntv_code_to_descr = nb_ntv_code_to_descr,
+};

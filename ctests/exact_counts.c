@@ -1,0 +1,113 @@
+/*
+ * exact_counts.c - exact counts by the difference method, through the public
+ * PAPI API, on the simulated NetBurst.
+ *
+ * The same inline-asm loop runs at two lengths with the same event set; the
+ * difference of the counts must equal (N2 - N1) x the per-iteration count,
+ * exactly: everything outside the loop (PAPI's own code, loop entry and
+ * exit, the final not-taken branch) is the same in both runs and cancels.
+ *
+ * Loop body, 4 instructions, all simple register ALU operations or a branch,
+ * so 1 uop each in nbsim's uop model (sim/README.md), 1 branch, taken on
+ * every iteration but the last:
+ *     add $1,%rax ; xor %rax,%rdx ; sub $1,%rcx ; jnz 1b
+ */
+#include <stdint.h>
+#include <string.h>
+#include "papi.h"
+#include "nbtap.h"
+
+#define INS_PER_ITER   4
+#define UOPS_PER_ITER  4
+#define N1 1000
+#define N2 5000
+
+static void loop(long n)
+{
+	long a = 0, d = 0;
+
+	__asm__ volatile("1:\n\t"
+			 "add $1, %0\n\t"
+			 "xor %0, %1\n\t"
+			 "sub $1, %2\n\t"
+			 "jnz 1b\n\t"
+			 : "+r"(a), "+r"(d), "+r"(n) : : "cc");
+}
+
+struct ev {
+	const char *name;
+	long long per_iter;
+};
+
+/* Run the loop N times inside PAPI_start/PAPI_stop. */
+static void measure(int es, long n, long long *v)
+{
+	int r;
+
+	if ((r = PAPI_start(es)) != PAPI_OK)
+		tap_bail("PAPI_start: %s", PAPI_strerror(r));
+	loop(n);
+	if ((r = PAPI_stop(es, v)) != PAPI_OK)
+		tap_bail("PAPI_stop: %s", PAPI_strerror(r));
+}
+
+static void check_set(const struct ev *evs, int n)
+{
+	long long a[8], b[8], w[8];
+	int es = PAPI_NULL, r;
+
+	if ((r = PAPI_create_eventset(&es)) != PAPI_OK)
+		tap_bail("PAPI_create_eventset: %s", PAPI_strerror(r));
+	for (int i = 0; i < n; i++)
+		if ((r = PAPI_add_named_event(es, evs[i].name)) != PAPI_OK)
+			tap_bail("PAPI_add_named_event(%s): %s", evs[i].name,
+				 PAPI_strerror(r));
+	measure(es, N1, w);     /* warm-up: caches, predictor, lazy binding */
+	measure(es, N1, a);
+	measure(es, N2, b);
+	for (int i = 0; i < n; i++) {
+		tap_is(b[i] - a[i], (N2 - N1) * evs[i].per_iter,
+		       "%s: difference of %d and %d iterations is %lld x %d",
+		       evs[i].name, N2, N1, evs[i].per_iter, N2 - N1);
+		tap_diag("%s: %lld at N=%d, %lld at N=%d", evs[i].name, a[i], N1, b[i], N2);
+	}
+	PAPI_cleanup_eventset(es);
+	PAPI_destroy_eventset(&es);
+}
+
+int main(void)
+{
+	/* The branch_retired masks need distinct ESCR configurations and the
+	 * event has two ESCRs (CRU_ESCR2/3), so they come in two sets. */
+	static const struct ev set1[] = {
+		{ "p4netburst:::instr_retired:NBOGUSNTAG", INS_PER_ITER },
+		{ "p4netburst:::uops_retired:NBOGUS", UOPS_PER_ITER },
+		{ "p4netburst:::branch_retired:MMTP", 1 },
+		{ "p4netburst:::branch_retired:MMNP", 0 },
+	};
+	static const struct ev set2[] = {
+		{ "p4netburst:::mispred_branch_retired:NBOGUS", 0 },
+		{ "p4netburst:::branch_retired:MMNM", 0 },
+		{ "p4netburst:::branch_retired:MMTM", 0 },
+		{ "PAPI_TOT_INS", INS_PER_ITER },
+	};
+	static const struct ev set3[] = {
+		{ "PAPI_BR_INS", 1 },
+		{ "PAPI_BR_TKN", 1 },
+	};
+	static const struct ev set4[] = {
+		{ "PAPI_BR_NTK", 0 },
+		{ "PAPI_BR_MSP", 0 },
+	};
+	int r;
+
+	tap_plan(12);
+	if ((r = PAPI_library_init(PAPI_VER_CURRENT)) != PAPI_VER_CURRENT)
+		tap_bail("PAPI_library_init: %s", PAPI_strerror(r));
+	check_set(set1, 4);
+	check_set(set2, 4);
+	check_set(set3, 2);
+	check_set(set4, 2);
+	PAPI_shutdown();
+	return tap_exit();
+}

@@ -1,0 +1,3 @@
+#!/bin/sh
+# Exact counts by the difference method through the PAPI API under nbsim.
+exec "$NBSIM" -- "$NB_BUILD/tests/exact_counts"
