@@ -1,0 +1,146 @@
+# PapiSuite.pm - run PAPI's own test programs (ctests, ftests), unchanged,
+# under nbsim, as one TAP test each.
+#
+# A PAPI test passes when it exits 0 and prints PASSED (PAPI's testlib).
+# SKIPPED, FAILED, a crash, a non-zero exit or the time limit is a failure,
+# unless tests/papi_tests_todo.txt lists the test: then it is a TAP "# TODO"
+# with the reason given there (and an unexpected pass shows as such).
+package PapiSuite;
+use strict;
+use warnings;
+use POSIX ();
+use Time::HiRes ();
+
+my %NOT_TESTS = map { $_ => 1 } qw(
+	ctests/attach_target ctests/burn ctests/Makefile ftests/Makefile
+);
+
+sub read_todo {
+	my ($file) = @_;
+	my %todo;
+	open my $fh, '<', $file or die "$file: $!\n";
+	while (<$fh>) {
+		chomp;
+		next if /^\s*(#|$)/;
+		/^(\S+)\s+(.+)$/ or die "$file:$.: expected 'dir/test reason'\n";
+		$todo{$1} = $2;
+	}
+	return \%todo;
+}
+
+# Run one program with a time limit; returns (exit status, output, seconds).
+sub run_one {
+	my ($dir, $argv, $limit) = @_;
+	my $t0 = Time::HiRes::time();
+	my $pid = open(my $fh, '-|') // die "fork: $!\n";
+	if (!$pid) {
+		open STDERR, '>&', \*STDOUT;
+		chdir $dir or die "$dir: $!\n";
+		setpgrp(0, 0);
+		exec @$argv or die "exec $argv->[0]: $!\n";
+	}
+	my $out = '';
+	eval {
+		local $SIG{ALRM} = sub { die "timeout\n" };
+		alarm $limit;
+		local $/;
+		$out = <$fh> // '';
+		alarm 0;
+	};
+	if ($@ eq "timeout\n") {
+		kill 'KILL', -$pid;
+		close $fh;
+		return (-1, $out . "\n[killed after ${limit}s]\n", $limit);
+	}
+	close $fh;
+	return ($?, $out, Time::HiRes::time() - $t0);
+}
+
+# run(suite => 'ctests', dir => ..., todo => file, jobs => N, limit => s)
+sub run {
+	my (%a) = @_;
+	my $todo = read_todo($a{todo});
+	my $nbsim = $ENV{NBSIM} or die "NBSIM not set\n";
+	opendir my $dh, $a{dir} or die "$a{dir}: $!\n";
+	my @tests = sort grep {
+		my $p = "$a{dir}/$_";
+		-f $p && -x _ && !/\./ && !$NOT_TESTS{"$a{suite}/$_"}
+	} readdir $dh;
+	closedir $dh;
+	die "no tests in $a{dir}\n" unless @tests;
+	for my $k (keys %$todo) {
+		my ($s, $t) = split m{/}, $k, 2;
+		next unless $s eq $a{suite};
+		die "papi_tests_todo.txt lists $k, which is not a test here\n"
+			unless grep { $_ eq $t } @tests;
+	}
+	print "1.." . scalar(@tests) . "\n";
+	my $jobs = $a{jobs} || 2;
+	my (@queue, %running, %result) = (0 .. $#tests);
+	my $next_report = 0;
+	my ($pass, $todo_n, $fail) = (0, 0, 0);
+	my $report = sub {
+		while (exists $result{$next_report}) {
+			my ($st, $out, $secs) = @{delete $result{$next_report}};
+			my $name = "$a{suite}/$tests[$next_report]";
+			my $ok = $st == 0 && $out =~ /^\s*PASSED/m && $out !~ /FAILED/;
+			my $why = $ok ? '' : $st == -1 ? 'timeout'
+				: $out =~ /SKIPPED/ ? 'SKIPPED'
+				: $st & 127 ? 'signal ' . ($st & 127)
+				: $st ? 'exit ' . ($st >> 8) : 'no PASSED line';
+			my $line = ($ok ? 'ok' : 'not ok') . ' ' . ($next_report + 1) . " - $name";
+			$line .= " ($why)" if $why;
+			$line .= sprintf ' [%.1fs]', $secs;
+			if (exists $todo->{$name}) {
+				$line .= " # TODO $todo->{$name}";
+				$todo_n++;
+			} elsif ($ok) {
+				$pass++;
+			} else {
+				$fail++;
+			}
+			print "$line\n";
+			if (!$ok && !exists $todo->{$name}) {
+				my @l = split /\n/, $out;
+				@l = @l[-25 .. -1] if @l > 25;
+				print "#   $_\n" for @l;
+			}
+			$next_report++;
+		}
+	};
+	# Run tests in parallel child processes; results come back through files.
+	my $tmp = POSIX::getcwd() . "/.papisuite.$$";
+	mkdir $tmp;
+	while (@queue || %running) {
+		while (@queue && keys(%running) < $jobs) {
+			my $i = shift @queue;
+			my $pid = fork // die "fork: $!\n";
+			if (!$pid) {
+				my ($st, $out, $secs) = run_one($a{dir},
+					[$nbsim, '--', "./$tests[$i]", 'TESTS_QUIET'], $a{limit} || 300);
+				open my $o, '>', "$tmp/$i" or die;
+				print $o "$st $secs\n$out";
+				close $o;
+				POSIX::_exit(0);
+			}
+			$running{$pid} = $i;
+		}
+		my $pid = wait;
+		last if $pid < 0;
+		my $i = delete $running{$pid};
+		next unless defined $i;
+		open my $r, '<', "$tmp/$i" or die "$tmp/$i: $!\n";
+		my $head = <$r>;
+		my ($st, $secs) = split ' ', $head;
+		local $/;
+		my $out = <$r> // '';
+		close $r;
+		unlink "$tmp/$i";
+		$result{$i} = [$st, $out, $secs];
+		$report->();
+	}
+	rmdir $tmp;
+	print "# $a{suite}: $pass passed, $todo_n todo, $fail failed\n";
+}
+
+1;
