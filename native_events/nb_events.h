@@ -1,8 +1,9 @@
 /*
  * nb_events.h - the NetBurst PMU model: types of the generated tables.
  *
- * The data lives in pmu.txt and events.txt beside this file; gen_tables.pl
- * turns them into nb_tables.c at build time.  This header is shared by the
+ * The data lives in pmu.txt, events.txt, metrics.txt and presets.txt beside
+ * this file; gen_tables.pl turns them into nb_tables.c at build time (see
+ * README.md for the formats).  This header is shared by the
  * PAPI component, the utilities and nbsim (a valgrind tool: so it uses no
  * libc and only fixed-width integer types).
  */
@@ -88,14 +89,44 @@ struct nb_msr {
 #define NB_MASK_TI  0x2     /* thread-independent */
 #define NB_MASK_DFL 0x4     /* used when no mask is named          */
 
+/* CPU features an event, mask, metric or preset may need. */
+#define NB_FEAT_L3  0x1     /* on-die 3rd-level cache (Xeon MP, P4 EE) */
+
 struct nb_mask {
 	const char *name;
 	const char *desc;
 	uint8_t bit;            /* event-mask bit (ESCR bit 9+bit)     */
 	uint8_t flags;          /* NB_MASK_*                           */
+	/* appended: */
+	const char *alias;      /* other accepted spelling, or NULL    */
+	uint32_t models;        /* bit m: mask exists on model m       */
+	uint8_t features;       /* NB_FEAT_* the mask needs            */
 };
 
-#define NB_EV_RETIREMENT 0x1
+/* libpfm4-style "virtual masks": names accepted after an event that are
+ * not event-mask bits. */
+#define NB_VMASK_TAG    1   /* TagEnable + TagValue bit .arg (0-3)   */
+#define NB_VMASK_METRIC 2   /* select replay metric nb_metrics[.arg] */
+
+struct nb_vmask {
+	const char *name;
+	const char *desc;
+	uint8_t kind;           /* NB_VMASK_*                          */
+	uint8_t arg;
+};
+
+#define NB_EV_RETIREMENT 0x1    /* listed in the SDM at-retirement table */
+#define NB_EV_PEBS       0x2    /* SDM "Can Support PEBS"                */
+
+/* Part an event plays in at-retirement tagging (nb_event.role). */
+#define NB_ROLE_NONE          0
+#define NB_ROLE_FE_UPSTREAM   1 /* uop_type: tags for front_end_event    */
+#define NB_ROLE_EXEC_UPSTREAM 2 /* FP/SIMD uops: tag for execution_event */
+#define NB_ROLE_FE_COUNT      3 /* front_end_event                       */
+#define NB_ROLE_EXEC_COUNT    4 /* execution_event                       */
+#define NB_ROLE_REPLAY_COUNT  5 /* replay_event                          */
+
+#define NB_KERNEL_NONE 0xff     /* event unknown to Linux's P4_EVENTS    */
 
 struct nb_event {
 	const char *name;
@@ -109,6 +140,88 @@ struct nb_event {
 	uint8_t nescrs;
 	uint8_t escrs[NB_MAX_EVENT_ESCRS];   /* indices into nb_escrs      */
 	uint8_t nmasks;
+	/* appended: */
+	const char *note;       /* caveats, or NULL                     */
+	const char *alias;      /* other accepted spelling, or NULL     */
+	const struct nb_vmask *vmasks;       /* NULL if nvmasks == 0     */
+	uint8_t nvmasks;
+	uint8_t kernel_idx;     /* Linux P4_EVENTS index: the EventSelect
+	                           of perf's raw config; NB_KERNEL_NONE  */
+	uint8_t features;       /* NB_FEAT_* the event needs            */
+	uint8_t role;           /* NB_ROLE_*                            */
+	uint16_t default_masks; /* event-mask bits of the NB_MASK_DFL masks
+	                           (0: the user must name masks)        */
+	uint16_t valid_masks;   /* all defined event-mask bits          */
+};
+
+/* Tagged at-retirement metrics (metrics.txt). */
+#define NB_TAG_FRONTEND  1
+#define NB_TAG_EXECUTION 2
+#define NB_TAG_REPLAY    3
+#define NB_MAX_HELPERS   2
+#define NB_NO_ESCR       0xff   /* helper may use any of its event's ESCRs */
+#define NB_NO_TAG        0xff
+#define NB_PEBS_ENABLE_UOP_TAG  (UINT32_C(1) << 24)
+#define NB_PEBS_ENABLE_PEBS     (UINT32_C(1) << 25) /* sampling only */
+
+struct nb_helper {              /* an extra ESCR a metric programs      */
+	uint8_t event;          /* index into nb_events                 */
+	uint8_t escr;           /* index into nb_escrs, or NB_NO_ESCR   */
+	uint8_t tag_enable;     /* 1: TagEnable + the metric's tag bit  */
+	uint16_t masks;         /* event-mask bits                      */
+};
+
+struct nb_metric {
+	const char *name;
+	const char *desc;
+	const char *note;       /* or NULL                              */
+	const char *src;
+	uint32_t pebs_enable;   /* replay: IA32_PEBS_ENABLE for counting
+	                           (bit 24 set, bit 25 clear)           */
+	uint32_t matrix_vert;   /* replay: MSR_PEBS_MATRIX_VERT         */
+	uint32_t models;        /* bit m: available on model m          */
+	uint8_t type;           /* NB_TAG_*                             */
+	uint8_t count_event;    /* index into nb_events                 */
+	uint16_t count_masks;   /* event-mask bits of the counting event */
+	uint8_t tag;            /* execution: TagValue bit (SDM: 0); the
+	                           count mask is NBOGUS<tag>. Else NB_NO_TAG */
+	uint8_t kernel_idx;     /* replay: Linux P4_PEBS_METRIC index
+	                           (CCCR bits 0-6 of perf's raw config), or 0 */
+	uint8_t features;       /* NB_FEAT_*                            */
+	uint8_t nhelpers;
+	struct nb_helper helpers[NB_MAX_HELPERS];
+};
+
+/* PAPI preset mapping (presets.txt). */
+enum nb_derived { NB_NOT_DERIVED = 0, NB_DERIVED_ADD, NB_DERIVED_SUB, NB_DERIVED_POSTFIX };
+#define NB_REF_EVENT  1
+#define NB_REF_METRIC 2
+#define NB_MAX_PRESET_TERMS 4
+
+struct nb_preset_ref {
+	const char *name;       /* "event:MASK:MASK" or a metric name   */
+	uint8_t kind;           /* NB_REF_*                             */
+	uint8_t index;          /* into nb_events or nb_metrics         */
+	uint16_t masks;         /* events: event-mask bits              */
+};
+
+struct nb_preset_alt {
+	const char *derived;    /* PAPI spelling: "NOT_DERIVED", ...    */
+	const char *formula;    /* DERIVED_POSTFIX, else NULL           */
+	const char *note;       /* or NULL                              */
+	uint32_t models;        /* models on which all terms exist      */
+	uint8_t type;           /* enum nb_derived                      */
+	uint8_t features;       /* NB_FEAT_* needed                     */
+	uint8_t nterms;
+	struct nb_preset_ref terms[NB_MAX_PRESET_TERMS];
+};
+
+struct nb_preset {
+	const char *name;       /* PAPI_*                               */
+	const char *note;       /* how it differs on NetBurst, or NULL  */
+	const char *src;
+	const struct nb_preset_alt *alts;    /* in order of preference */
+	uint8_t nalts;
 };
 
 #define NB_MODELS_ALL 0x7fu
@@ -120,6 +233,10 @@ extern const struct nb_msr nb_msrs[];
 extern const unsigned nb_num_msrs;
 extern const struct nb_event nb_events[];
 extern const unsigned nb_num_events;
+extern const struct nb_metric nb_metrics[];
+extern const unsigned nb_num_metrics;
+extern const struct nb_preset nb_presets[];
+extern const unsigned nb_num_presets;
 
 /* Indices of events used by name elsewhere (generated). */
 #include "nb_tables_idx.h"
