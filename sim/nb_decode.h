@@ -1,0 +1,35 @@
+/*
+ * nb_decode.h - just enough x86-64 decoding to classify an instruction for
+ * the branch and uop models.  Pure module (no libc, no valgrind).
+ */
+#ifndef NB_DECODE_H
+#define NB_DECODE_H
+
+#include <stdint.h>
+
+enum nb_br_kind {
+	NB_BR_NONE = 0,
+	NB_BR_COND,      /* jcc rel8/rel32, loop/loope/loopne, jrcxz        */
+	NB_BR_JMP,       /* jmp rel8/rel32                                  */
+	NB_BR_CALL,      /* call rel32                                      */
+	NB_BR_RET,       /* ret, ret imm16 (near)                           */
+	NB_BR_IJMP,      /* jmp r/m (FF /4)                                 */
+	NB_BR_ICALL,     /* call r/m (FF /2)                                */
+	NB_BR_NKINDS
+};
+
+/* Instruction classes for the uop model (README, "uop model"). */
+#define NB_IC_MOVE   0x01   /* data movement: no ALU uop of its own        */
+#define NB_IC_REP    0x02   /* REP/REPE/REPNE string instruction          */
+#define NB_IC_MCODE  0x04   /* microcoded (MS ROM) by opcode               */
+
+struct nb_insn {
+	uint8_t br;             /* enum nb_br_kind                             */
+	uint8_t cls;            /* NB_IC_*                                     */
+	uint8_t len_prefix;     /* bytes of prefixes (incl. REX)               */
+};
+
+/* Classify the instruction at code[0..len). */
+void nb_decode(const uint8_t *code, unsigned len, struct nb_insn *out);
+
+#endif /* NB_DECODE_H */

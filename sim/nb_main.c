@@ -1,0 +1,513 @@
+/*
+ * nb_main.c - nbsim, a valgrind tool modelling an Intel NetBurst CPU
+ * (family 15) and its performance-monitoring unit.  See README.md.
+ *
+ * Structure:
+ *  - signals: nb_sig[NB_SIG(event, mask bit)] count the events the CPU model
+ *    produces on the committed path.  Instrumentation adds static counts per
+ *    superblock segment with inline IR (load, add, store); the branch model
+ *    runs in a helper called once per retired branch.
+ *  - the PMU (pmu.c) folds signal deltas into its counters on every
+ *    register access (lazy sync), so counts are exact.
+ *  - CPUID: the VEX CPUID dirty helper is replaced by ours (nb_cpu.c).
+ *  - client requests (nbsim_client.h) give the guest RDMSR/WRMSR/RDPMC.
+ *
+ * All guest threads run on logical processor 0: the PMU belongs to the
+ * package, as on hardware without an OS that saves counters per thread.
+ */
+#include "pub_tool_basics.h"
+#include "pub_tool_tooliface.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_options.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_vki.h"
+#include "libvex_guest_amd64.h"
+
+#include "nbsim_client.h"
+#include "pmu.h"
+#include "nb_cpu.h"
+#include "nb_decode.h"
+#include "nb_bpred.h"
+
+#define NB_VERSION "0.1"
+
+/* ---- state ---- */
+
+static uint64_t nb_sig[NB_NSIG];            /* event signals (see pmu.h)     */
+static struct nb_pmu nb_pmu_state;
+static struct nb_bpred nb_bp;
+static const struct nb_cpu_model *nb_cpu;
+static HChar nb_fault_buf[200];
+
+static const HChar *clo_model = NB_CPU_DEFAULT;
+static Bool clo_ht = False;
+static Bool clo_stats = False;
+
+#define SIG_INSTR   NB_SIG(NB_EV_INSTR_RETIRED, 0)        /* NBOGUSNTAG */
+#define SIG_UOPS    NB_SIG(NB_EV_UOPS_RETIRED, 0)         /* NBOGUS     */
+#define SIG_BR(b)   NB_SIG(NB_EV_BRANCH_RETIRED, (b))     /* MMNP..MMTM */
+#define SIG_MISP    NB_SIG(NB_EV_MISPRED_BRANCH_RETIRED, 0)
+
+/* ---- timing model ---- */
+
+/*
+ * Cycles (global_power_events RUNNING), derived at sync time:
+ *   uops_retired / retire_width + mispredicted branches x penalty.
+ * Monotonic in the signals, so the derived signal only grows.
+ */
+static void nb_update_cycles(void)
+{
+	nb_sig[NB_SIG_CYCLES] = nb_sig[SIG_UOPS] / nb_cpu->retire_width
+		+ nb_sig[SIG_MISP] * nb_cpu->mispredict_penalty;
+}
+
+/* ---- branch helper ---- */
+
+/* packed: pc (bits 0-47) | length (48-55) | kind (56-63) */
+static VG_REGPARM(3) void nb_branch(ULong packed, ULong taken, ULong target)
+{
+	ULong pc = packed & 0xffffffffffffULL;
+	ULong next = pc + ((packed >> 48) & 0xff);
+	unsigned kind = (unsigned)(packed >> 56);
+	int miss = nb_bpred_branch(&nb_bp, kind, pc, next, (int)taken, target);
+
+	nb_sig[SIG_BR((taken ? 2 : 0) + (miss ? 1 : 0))]++;
+	nb_sig[SIG_MISP] += (ULong)miss;
+}
+
+/* ---- CPUID ---- */
+
+static void nb_cpuid_helper(VexGuestAMD64State *st)
+{
+	uint32_t o[4];
+	nb_cpuid(nb_cpu, clo_ht, (uint32_t)st->guest_RAX, (uint32_t)st->guest_RCX, o);
+	st->guest_RAX = o[0];
+	st->guest_RBX = o[1];
+	st->guest_RCX = o[2];
+	st->guest_RDX = o[3];
+}
+
+/* ---- instrumentation ---- */
+
+static IRExpr *c64(ULong v)
+{
+	return IRExpr_Const(IRConst_U64(v));
+}
+
+/* nb_sig[s] += e  (e: an I64 atom) */
+static void emit_add(IRSB *sb, unsigned s, IRExpr *e)
+{
+	IRTemp t1 = newIRTemp(sb->tyenv, Ity_I64);
+	IRTemp t2 = newIRTemp(sb->tyenv, Ity_I64);
+	IRExpr *addr = mkIRExpr_HWord((HWord)&nb_sig[s]);
+
+	addStmtToIRSB(sb, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64, addr)));
+	addStmtToIRSB(sb, IRStmt_WrTmp(t2, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(t1), e)));
+	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_sig[s]),
+				       IRExpr_RdTmp(t2)));
+}
+
+/* I64 temp = 1Uto64(guard) or 1Uto64(!guard) */
+static IRExpr *guard64(IRSB *sb, IRExpr *guard, Bool invert)
+{
+	IRTemp g = newIRTemp(sb->tyenv, Ity_I1);
+	IRTemp t = newIRTemp(sb->tyenv, Ity_I64);
+
+	addStmtToIRSB(sb, IRStmt_WrTmp(g, invert ? IRExpr_Unop(Iop_Not1, guard) : guard));
+	addStmtToIRSB(sb, IRStmt_WrTmp(t, IRExpr_Unop(Iop_1Uto64, IRExpr_RdTmp(g))));
+	return IRExpr_RdTmp(t);
+}
+
+static void emit_branch_call(IRSB *sb, unsigned kind, Addr pc, UInt len,
+			     IRExpr *taken, IRExpr *target)
+{
+	ULong packed = ((ULong)pc & 0xffffffffffffULL) | ((ULong)(len & 0xff) << 48)
+		| ((ULong)kind << 56);
+	IRDirty *d = unsafeIRDirty_0_N(3, "nb_branch", VG_(fnptr_to_fnentry)(&nb_branch),
+				       mkIRExprVec_3(c64(packed), taken, target));
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
+/* Pending unconditional counts of the current superblock segment. */
+struct pend {
+	ULong instr, uops;
+};
+
+static void flush(IRSB *sb, struct pend *p)
+{
+	if (p->instr)
+		emit_add(sb, SIG_INSTR, c64(p->instr));
+	if (p->uops)
+		emit_add(sb, SIG_UOPS, c64(p->uops));
+	p->instr = p->uops = 0;
+}
+
+/* Does a control transfer of this kind complete the instruction? */
+static Bool jk_retires(IRJumpKind jk)
+{
+	switch (jk) {
+	case Ijk_NoDecode: case Ijk_EmFail: case Ijk_MapFail:
+	case Ijk_SigILL: case Ijk_SigTRAP: case Ijk_SigSEGV: case Ijk_SigBUS:
+	case Ijk_SigFPE: case Ijk_SigFPE_IntDiv: case Ijk_SigFPE_IntOvf:
+		return False;
+	default:
+		return True;
+	}
+}
+
+static Bool is_cpuid_dirty(const IRDirty *d)
+{
+	return d->cee && d->cee->name &&
+		VG_(strncmp)(d->cee->name, "amd64g_dirtyhelper_CPUID", 24) == 0;
+}
+
+struct insn {
+	Bool valid;
+	Addr addr;
+	UInt len;
+	struct nb_insn dec;
+	UInt uops;
+	Bool uops_deferred;     /* REP string: uops counted after the first exit */
+};
+
+/* uop model (README "uop model"), from the instruction's IR stmts [from, to). */
+static UInt uop_count(IRSB *sb, Int from, Int to, const struct nb_insn *dec)
+{
+	UInt loads = 0, stores = 0, dirty = 0, c;
+
+	for (Int j = from; j < to; j++) {
+		IRStmt *st = sb->stmts[j];
+		switch (st->tag) {
+		case Ist_WrTmp:
+			if (st->Ist.WrTmp.data->tag == Iex_Load)
+				loads++;
+			break;
+		case Ist_LoadG:
+			loads++;
+			break;
+		case Ist_Store: case Ist_StoreG:
+			stores++;
+			break;
+		case Ist_CAS:
+			loads++;
+			stores++;
+			break;
+		case Ist_Dirty:
+			dirty++;
+			break;
+		default:
+			break;
+		}
+	}
+	if (dirty || (dec->cls & NB_IC_MCODE))
+		return nb_cpu->ms_uops;
+	c = (dec->cls & NB_IC_MOVE) ? 0 : 1;
+	c += loads + 2 * stores;
+	return c ? c : 1;
+}
+
+static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
+			   const VexGuestLayout *layout, const VexGuestExtents *vge,
+			   const VexArchInfo *archinfo_host, IRType gWordTy, IRType hWordTy)
+{
+	IRSB *out;
+	struct pend p = { 0, 0 };
+	struct insn k = { 0 };
+	Bool exit_seen = False;
+	Int i;
+
+	(void)closure; (void)layout; (void)vge; (void)archinfo_host;
+	if (gWordTy != Ity_I64 || hWordTy != Ity_I64)
+		VG_(tool_panic)("nbsim: amd64 guests only");
+
+	out = deepCopyIRSBExceptStmts(in);
+	for (i = 0; i < in->stmts_used && in->stmts[i]->tag != Ist_IMark; i++)
+		addStmtToIRSB(out, in->stmts[i]);
+
+	for (; i < in->stmts_used; i++) {
+		IRStmt *st = in->stmts[i];
+		if (!st || st->tag == Ist_NoOp)
+			continue;
+		switch (st->tag) {
+		case Ist_IMark: {
+			Int j;
+			Addr a = (Addr)(st->Ist.IMark.addr + st->Ist.IMark.delta);
+			UInt len = st->Ist.IMark.len;
+			if (k.valid) {
+				/* Control reached the next instruction: k retired. */
+				if (k.uops_deferred && !exit_seen)
+					p.uops += k.uops;
+				p.instr++;
+				if (k.dec.br != NB_BR_NONE && k.dec.br != NB_BR_COND)
+					/* only with guest chasing: target = here */
+					emit_branch_call(out, k.dec.br, k.addr, k.len,
+							 c64(1), c64(a));
+			}
+			k.valid = True;
+			k.addr = a;
+			k.len = len;
+			nb_decode((const uint8_t *)a, len > 16 ? 16 : len, &k.dec);
+			for (j = i + 1; j < in->stmts_used && in->stmts[j]->tag != Ist_IMark; j++)
+				;
+			k.uops = uop_count(in, i + 1, j, &k.dec);
+			k.uops_deferred = (k.dec.cls & NB_IC_REP) != 0;
+			if (!k.uops_deferred)
+				p.uops += k.uops;
+			exit_seen = False;
+			addStmtToIRSB(out, st);
+			break;
+		}
+		case Ist_Dirty:
+			if (is_cpuid_dirty(st->Ist.Dirty.details)) {
+				IRDirty *nd = emptyIRDirty();
+				*nd = *st->Ist.Dirty.details;
+				nd->cee = mkIRCallee(0, "nb_cpuid_helper",
+						     VG_(fnptr_to_fnentry)(&nb_cpuid_helper));
+				nd->args = mkIRExprVec_1(IRExpr_GSPTR());
+				st = IRStmt_Dirty(nd);
+			}
+			addStmtToIRSB(out, st);
+			break;
+		case Ist_Exit: {
+			IRExpr *g = st->Ist.Exit.guard;
+			ULong dst = st->Ist.Exit.dst->tag == Ico_U64 ? st->Ist.Exit.dst->Ico.U64 : 0;
+			Addr next = k.addr + k.len;
+			flush(out, &p);
+			if (k.valid && k.dec.br == NB_BR_COND) {
+				/* VEX may invert the condition: the exit then goes
+				 * to the fall-through and the taken target is the
+				 * superblock's next. */
+				Bool inv = dst == next;
+				ULong tgt = dst;
+				if (inv)
+					tgt = in->next->tag == Iex_Const
+						? in->next->Iex.Const.con->Ico.U64 : next;
+				emit_branch_call(out, NB_BR_COND, k.addr, k.len,
+						 guard64(out, g, inv), c64(tgt));
+			}
+			if (k.valid && jk_retires(st->Ist.Exit.jk) && dst != k.addr)
+				emit_add(out, SIG_INSTR, guard64(out, g, False));
+			addStmtToIRSB(out, st);
+			if (k.valid && k.uops_deferred && !exit_seen)
+				p.uops += k.uops;
+			exit_seen = True;
+			break;
+		}
+		default:
+			addStmtToIRSB(out, st);
+			break;
+		}
+	}
+
+	if (k.valid) {
+		Bool self = in->next->tag == Iex_Const &&
+			in->next->Iex.Const.con->Ico.U64 == (ULong)k.addr;
+		if (k.uops_deferred && !exit_seen)
+			p.uops += k.uops;
+		if (jk_retires(in->jumpkind) && !self) {
+			p.instr++;
+			if (k.dec.br != NB_BR_NONE && k.dec.br != NB_BR_COND)
+				emit_branch_call(out, k.dec.br, k.addr, k.len, c64(1), in->next);
+		}
+	}
+	flush(out, &p);
+	return out;
+}
+
+/* ---- client requests ---- */
+
+static Bool guest_writable(UWord addr, SizeT len)
+{
+	return addr != 0 && VG_(am_is_valid_for_client)((Addr)addr, len, VKI_PROT_WRITE);
+}
+
+static UWord gp_from_pmu(void)
+{
+	VG_(strlcpy)(nb_fault_buf, nb_pmu_fault(&nb_pmu_state), sizeof nb_fault_buf);
+	return NBSIM_GP;
+}
+
+static UWord bad_pointer(const HChar *req, UWord addr)
+{
+	VG_(snprintf)(nb_fault_buf, sizeof nb_fault_buf,
+		      "%s: output pointer %#lx is not writable guest memory", req, addr);
+	return NBSIM_GP;
+}
+
+static void copy_str(char *dst, SizeT n, const char *src)
+{
+	SizeT i = 0;
+	while (src[i] == ' ')
+		src++;
+	for (; i + 1 < n && src[i]; i++)
+		dst[i] = src[i];
+	for (; i < n; i++)
+		dst[i] = 0;
+}
+
+static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
+{
+	uint64_t v;
+
+	(void)tid;
+	if (!VG_IS_TOOL_USERREQ('N', 'B', arg[0]))
+		return False;
+	nb_update_cycles();
+	switch (arg[0]) {
+	case NBSIM_REQ_PROBE:
+		*ret = NBSIM_MAGIC;
+		break;
+	case NBSIM_REQ_RDMSR:
+		if (!guest_writable(arg[2], sizeof(ULong))) {
+			*ret = bad_pointer("RDMSR", arg[2]);
+			break;
+		}
+		if (nb_pmu_rdmsr(&nb_pmu_state, (uint32_t)arg[1], &v, nb_sig) != NB_PMU_OK) {
+			*ret = gp_from_pmu();
+			break;
+		}
+		*(ULong *)arg[2] = (ULong)v;
+		*ret = NBSIM_OK;
+		break;
+	case NBSIM_REQ_WRMSR:
+		*ret = nb_pmu_wrmsr(&nb_pmu_state, (uint32_t)arg[1], (uint64_t)arg[2], nb_sig)
+			== NB_PMU_OK ? NBSIM_OK : gp_from_pmu();
+		break;
+	case NBSIM_REQ_RDPMC:
+		if (!guest_writable(arg[2], sizeof(ULong))) {
+			*ret = bad_pointer("RDPMC", arg[2]);
+			break;
+		}
+		if (nb_pmu_rdpmc(&nb_pmu_state, (uint32_t)arg[1], &v, nb_sig) != NB_PMU_OK) {
+			*ret = gp_from_pmu();
+			break;
+		}
+		*(ULong *)arg[2] = (ULong)v;
+		*ret = NBSIM_OK;
+		break;
+	case NBSIM_REQ_INFO: {
+		struct nbsim_info *inf = (struct nbsim_info *)arg[1];
+		if (!guest_writable(arg[1], sizeof *inf)) {
+			*ret = bad_pointer("INFO", arg[1]);
+			break;
+		}
+		inf->version = NBSIM_INFO_VERSION;
+		inf->family = 15;
+		inf->model = nb_cpu->model;
+		inf->stepping = nb_cpu->stepping;
+		inf->ht = clo_ht ? 1 : 0;
+		inf->logical_cpu = 0;
+		inf->mhz = nb_cpu->mhz;
+		copy_str(inf->model_name, sizeof inf->model_name, nb_cpu->name);
+		copy_str(inf->brand, sizeof inf->brand, nb_cpu->brand);
+		*ret = NBSIM_OK;
+		break;
+	}
+	case NBSIM_REQ_LAST_FAULT:
+		if (arg[2] && guest_writable(arg[1], arg[2]))
+			copy_str((char *)arg[1], arg[2], nb_fault_buf);
+		*ret = NBSIM_OK;
+		break;
+	default:
+		VG_(message)(Vg_UserMsg, "nbsim: unknown client request %#lx\n", arg[0]);
+		*ret = NBSIM_GP;
+		break;
+	}
+	return True;
+}
+
+/* ---- options, init, fini ---- */
+
+static Bool nb_process_cmd_line_option(const HChar *arg)
+{
+	if VG_STR_CLO(arg, "--model", clo_model) {
+		if (!nb_cpu_find(clo_model)) {
+			HChar known[200];
+			Int n = 0;
+			known[0] = 0;
+			for (unsigned i = 0; i < nb_num_cpu_models; i++)
+				n += VG_(snprintf)(known + n, (Int)sizeof known - n, "%s%s",
+						   i ? ", " : "", nb_cpu_models[i].name);
+			VG_(fmsg_bad_option)(arg, "unknown NetBurst model '%s' (known: %s)\n",
+					     clo_model, known);
+		}
+	}
+	else if VG_BOOL_CLO(arg, "--ht", clo_ht) {}
+	else if VG_BOOL_CLO(arg, "--nbsim-stats", clo_stats) {}
+	else
+		return False;
+	return True;
+}
+
+static void nb_print_usage(void)
+{
+	VG_(printf)(
+"    --model=NAME              willamette|northwood|prescott|cedarmill|xeonmp\n"
+"                              [%s]\n"
+"    --ht=yes|no               model Hyper-Threading (two logical processors;\n"
+"                              guest threads all run on logical processor 0) [no]\n"
+"    --nbsim-stats=yes|no      print signal totals at exit [no]\n",
+		NB_CPU_DEFAULT);
+}
+
+static void nb_print_debug_usage(void)
+{
+	VG_(printf)("    (none)\n");
+}
+
+static void nb_post_clo_init(void)
+{
+	uint8_t rate[NB_NUM_EVENTS_MAX];
+
+	nb_cpu = nb_cpu_find(clo_model);
+	tl_assert(nb_cpu);
+	/* Every branch must end a superblock (branch and retirement
+	 * accounting rely on it); overrides --vex-guest-chase. */
+	VG_(clo_vex_control).guest_chase = False;
+
+	for (unsigned ev = 0; ev < NB_NUM_EVENTS_MAX; ev++)
+		rate[ev] = (nb_events[ev].flags & NB_EV_RETIREMENT)
+			? (uint8_t)nb_cpu->retire_width : 1;
+	nb_pmu_init(&nb_pmu_state, nb_cpu->model, clo_ht, rate, nb_sig);
+	nb_bpred_init(&nb_bp, nb_cpu->btb_entries, nb_cpu->rsb_entries);
+	if (VG_(clo_verbosity) > 1)
+		VG_(umsg)("nbsim: modelling %s (family 15 model %u stepping %u), HT %s\n",
+			  nb_cpu->desc, nb_cpu->model, nb_cpu->stepping, clo_ht ? "on" : "off");
+}
+
+static void nb_fini(Int exitcode)
+{
+	(void)exitcode;
+	if (!clo_stats)
+		return;
+	nb_update_cycles();
+#define S(x) ((ULong)nb_sig[x])
+	VG_(umsg)("nbsim: %s: instructions %llu, uops %llu, branches %llu "
+		  "(NP %llu NM %llu TP %llu TM %llu), mispredicted %llu, cycles %llu\n",
+		  nb_cpu->name, S(SIG_INSTR), S(SIG_UOPS),
+		  S(SIG_BR(0)) + S(SIG_BR(1)) + S(SIG_BR(2)) + S(SIG_BR(3)),
+		  S(SIG_BR(0)), S(SIG_BR(1)), S(SIG_BR(2)), S(SIG_BR(3)),
+		  S(SIG_MISP), S(NB_SIG_CYCLES));
+#undef S
+}
+
+static void nb_pre_clo_init(void)
+{
+	VG_(details_name)("nbsim");
+	VG_(details_version)(NB_VERSION);
+	VG_(details_description)("an Intel NetBurst (Pentium 4) CPU and PMU model");
+	VG_(details_copyright_author)("Copyright (C) the p4netburst authors.");
+	VG_(details_bug_reports_to)("the p4netburst project");
+	VG_(details_avg_translation_sizeB)(275);
+
+	VG_(basic_tool_funcs)(nb_post_clo_init, nb_instrument, nb_fini);
+	VG_(needs_command_line_options)(nb_process_cmd_line_option,
+					nb_print_usage, nb_print_debug_usage);
+	VG_(needs_client_requests)(nb_client_request);
+	VG_(clo_vex_control).guest_chase = False;
+}
+
+VG_DETERMINE_INTERFACE_VERSION(nb_pre_clo_init)

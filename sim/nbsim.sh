@@ -1,0 +1,147 @@
+#!/bin/bash
+# nbsim - run a program on a simulated Intel NetBurst (Pentium 4) CPU.
+#
+# Finds the nbsim valgrind tool next to this script (build tree) or in
+# ../lib/nbsim (installed), builds a private VALGRIND_LIB directory that
+# holds links to the system valgrind's files plus the tool, and runs
+# valgrind --tool=nbsim.
+#
+# Environment: NBSIM_TOOL (tool executable), NBSIM_VALGRIND (valgrind
+# launcher), NBSIM_VALGRIND_LIBEXEC (the system valgrind's libexec dir).
+set -u
+
+me=nbsim
+models="willamette northwood prescott cedarmill xeonmp"
+
+usage() {
+	cat <<EOF
+usage: nbsim [--model=NAME] [--ht=yes|no] [valgrind options] [--] program [args]
+
+Runs an x86-64 program on nbsim, a valgrind model of an Intel NetBurst CPU
+(CPUID family 15) and its performance-monitoring unit.
+
+  --model=NAME   willamette (model 1), northwood (model 2),
+                 prescott (model 3, EM64T; the default), cedarmill (model 6),
+                 xeonmp (Gallatin Xeon MP: model 2 with a 2 MB L3).
+                 Guests are x86-64 programs on every model: CPUID reports
+                 long mode even on the 32-bit-only parts.
+  --ht=yes|no    model Hyper-Threading (default: no).
+  --help         this text.
+
+Other options starting with - go to valgrind (e.g. -v, --nbsim-stats=yes,
+--trace-children=yes).  The kernel is not simulated: OS-mode counts are zero.
+EOF
+}
+
+die() {
+	local rc=$1
+	shift
+	echo "$me: $*" >&2
+	exit "$rc"
+}
+
+self=$(readlink -f -- "$0" 2>/dev/null) || self=$0
+here=$(dirname -- "$self")
+
+model=prescott
+ht=no
+vgopts=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	-h | --help)
+		usage
+		exit 0
+		;;
+	--model=*)
+		model=${1#--model=}
+		;;
+	--model)
+		die 2 "use --model=NAME"
+		;;
+	--ht=yes | --ht=no)
+		ht=${1#--ht=}
+		;;
+	--ht=*)
+		die 2 "bad value for --ht: '${1#--ht=}' (yes or no)"
+		;;
+	--tool=*)
+		die 2 "--tool is fixed to nbsim"
+		;;
+	--)
+		shift
+		break
+		;;
+	-*)
+		vgopts+=("$1")
+		;;
+	*)
+		break
+		;;
+	esac
+	shift
+done
+
+case " $models " in
+*" $model "*) ;;
+*) die 2 "unknown model '$model' (known: ${models// /, })" ;;
+esac
+
+[ $# -gt 0 ] || {
+	usage >&2
+	exit 2
+}
+prog=$1
+case $prog in
+*/*) path=$prog ;;
+*) path=$(type -P -- "$prog") || path= ;;
+esac
+[ -n "$path" ] && [ -e "$path" ] || die 127 "$prog: no such file or program"
+[ -d "$path" ] && die 126 "$prog: is a directory"
+[ -f "$path" ] && [ -x "$path" ] || die 126 "$prog: not an executable file (permission denied)"
+
+tool=${NBSIM_TOOL:-}
+if [ -z "$tool" ]; then
+	for c in "$here/nbsim-amd64-linux" "$here/../lib/nbsim/nbsim-amd64-linux"; do
+		if [ -x "$c" ]; then
+			tool=$(readlink -f -- "$c")
+			break
+		fi
+	done
+fi
+[ -n "$tool" ] && [ -x "$tool" ] || die 1 "cannot find the nbsim tool (nbsim-amd64-linux) near $here"
+
+valgrind=${NBSIM_VALGRIND:-$(type -P valgrind)} || valgrind=
+[ -n "$valgrind" ] || die 1 "valgrind not found in PATH"
+
+libexec=${NBSIM_VALGRIND_LIBEXEC:-}
+if [ -z "$libexec" ]; then
+	for d in /usr/libexec/valgrind /usr/lib/x86_64-linux-gnu/valgrind \
+		/usr/lib/valgrind /usr/local/libexec/valgrind /usr/local/lib/valgrind; do
+		if [ -e "$d/vgpreload_core-amd64-linux.so" ]; then
+			libexec=$d
+			break
+		fi
+	done
+fi
+[ -n "$libexec" ] && [ -e "$libexec/vgpreload_core-amd64-linux.so" ] ||
+	die 1 "cannot find valgrind's libexec directory (set NBSIM_VALGRIND_LIBEXEC)"
+
+# Private VALGRIND_LIB: one per user and (tool, valgrind) pair, reused.
+base=${XDG_RUNTIME_DIR:-${TMPDIR:-/tmp}}/nbsim-$(id -u)
+key=$(printf '%s\n%s\n' "$tool" "$libexec" | cksum | cut -d' ' -f1)
+vglib=$base/lib-$key
+mkdir -p -m 700 -- "$base" "$vglib" 2>/dev/null || die 1 "cannot create $vglib"
+[ -O "$base" ] && [ -O "$vglib" ] || die 1 "$base is not owned by you"
+link() { # target name
+	[ "$(readlink -- "$vglib/$2" 2>/dev/null)" = "$1" ] || ln -sfn -- "$1" "$vglib/$2" ||
+		die 1 "cannot link $1 into $vglib"
+}
+for f in "$libexec"/*; do
+	b=${f##*/}
+	case $b in nbsim-*) continue ;; esac
+	link "$f" "$b"
+done
+link "$tool" nbsim-amd64-linux
+
+export VALGRIND_LIB=$vglib
+exec "$valgrind" --tool=nbsim -q --model="$model" --ht="$ht" "${vgopts[@]}" -- "$@"

@@ -1,0 +1,435 @@
+/*
+ * pmu.c - register model of the NetBurst PMU (see pmu.h).
+ *
+ * Facts (all register data comes from the generated nb_tables.c, i.e.
+ * native_events/pmu.txt and events.txt):
+ *  - ESCR layout, reserved bits 31-63 [SDM Vol. 3B 18.15.1, Fig. 18-43/44;
+ *    seed 003 sec. 9 <escr_config>].
+ *  - CCCR layout, reserved bits 0-11, 28-29, 32-63 [SDM 18.15.3, Fig. 18-45;
+ *    seed 003 sec. 9 <cccr_config>].  Bits 16-17 (ActiveThread): on a
+ *    processor without Hyper-Threading the SDM marks them "reserved, must be
+ *    set to 11B" and seed 003 gives them the default "11".  nbsim enforces:
+ *    with --ht=no, a CCCR write that sets Enable with ActiveThread != 11b
+ *    raises #GP (the SDM leaves the result undefined; we make the mistake
+ *    loud).  A write with Enable clear is accepted with any value, so that
+ *    clearing a CCCR with 0 works.
+ *  - Counters: 40 bits; bits 40-63 reserved [seed 003 sec. 9
+ *    <counter_config>, SDM Fig. 18-44 "Reserved"].  "Writing to a
+ *    performance counter ... with WRMSR causes all 40 bits of the counter to
+ *    be written" [SDM 18.15.2]; WRMSR raises #GP(0) when the value sets bits
+ *    reserved in the MSR [SDM Vol. 2, WRMSR, Protected Mode Exceptions].  So
+ *    a counter write with any of bits 40-63 set raises #GP here (software
+ *    must mask a negative preset to 40 bits, as Linux does with cntval_mask).
+ *  - RDPMC: ECX[30:0] counter index 0-17, ECX[31] fast read (low 32 bits)
+ *    [SDM 18.15.2, RDPMC]; any other index raises #GP.
+ *  - Filtering (Compare/Complement/Threshold/Edge) [SDM 18.15.5.2]: per
+ *    clock, the ESCR output (0-15 events) is compared with Threshold:
+ *    Complement=0 counts cycles with output > Threshold, Complement=1 cycles
+ *    with output <= Threshold; Edge counts false-to-true transitions of that
+ *    condition.  nbsim has no per-cycle event trace: it reconstructs the
+ *    cycles of each sync interval from the totals, packing the E events at
+ *    the event's maximum rate r per cycle (E/r cycles with r, one with E%r,
+ *    the rest of the interval's cycles with 0), which is what the timing
+ *    model (retire width, then stall cycles) implies.  Exact for
+ *    global_power_events; an approximation for the rest (see README).
+ */
+#include "pmu.h"
+
+#define ESCR_RESERVED (~NB_ESCR_VALID)
+#define CCCR_RESERVED (~NB_CCCR_VALID)
+#define CTR_RESERVED  (~NB_COUNTER_MASK)
+
+/* ---- tiny string helpers (no libc) ---- */
+
+struct sbuf { char *b; unsigned n, cap; };
+
+static void s_put(struct sbuf *s, const char *t)
+{
+	while (*t && s->n + 1 < s->cap)
+		s->b[s->n++] = *t++;
+	s->b[s->n] = '\0';
+}
+
+static void s_hex(struct sbuf *s, uint64_t v)
+{
+	char tmp[19];
+	int i = 18;
+	tmp[i] = '\0';
+	do {
+		tmp[--i] = "0123456789abcdef"[v & 0xf];
+		v >>= 4;
+	} while (v && i > 2);
+	tmp[--i] = 'x';
+	tmp[--i] = '0';
+	s_put(s, tmp + i);
+}
+
+static void s_dec(struct sbuf *s, uint64_t v)
+{
+	char tmp[21];
+	int i = 20;
+	tmp[i] = '\0';
+	do {
+		tmp[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	s_put(s, tmp + i);
+}
+
+/* fault("WRMSR", msr, "text", value-or-~0) */
+static int fault(struct nb_pmu *p, const char *op, uint32_t msr,
+		 const char *what, uint64_t bits, const char *tail)
+{
+	struct sbuf s = { p->fault, 0, sizeof p->fault };
+	s_put(&s, op);
+	s_put(&s, " ");
+	s_hex(&s, msr);
+	s_put(&s, " (");
+	s_put(&s, nb_pmu_msr_name(msr));
+	s_put(&s, "): ");
+	s_put(&s, what);
+	if (tail) {
+		s_hex(&s, bits);
+		s_put(&s, tail);
+	}
+	return NB_PMU_GP;
+}
+
+static int fault_absent(struct nb_pmu *p, const char *op, uint32_t msr)
+{
+	struct sbuf s = { p->fault, 0, sizeof p->fault };
+	fault(p, op, msr, "ESCR absent on family 15 model ", 0, 0);
+	while (p->fault[s.n])
+		s.n++;
+	s_dec(&s, p->model);
+	return NB_PMU_GP;
+}
+
+/* ---- register lookup ---- */
+
+static int counter_by_msr(uint32_t msr)
+{
+	for (int c = 0; c < NB_NUM_COUNTERS; c++)
+		if (nb_counters[c].msr == msr)
+			return c;
+	return -1;
+}
+
+static int cccr_by_msr(uint32_t msr)
+{
+	for (int c = 0; c < NB_NUM_COUNTERS; c++)
+		if (nb_counters[c].cccr_msr == msr)
+			return c;
+	return -1;
+}
+
+static int escr_any_model(uint32_t msr)
+{
+	for (unsigned e = 0; e < nb_num_escrs; e++)
+		if (nb_escrs[e].msr == msr)
+			return (int)e;
+	return -1;
+}
+
+int nb_pmu_escr_index(unsigned model, uint32_t msr)
+{
+	int e = escr_any_model(msr);
+	if (e < 0 || !(nb_escrs[e].models & (1u << model)))
+		return -1;
+	return e;
+}
+
+static int other_by_msr(uint32_t msr)
+{
+	for (unsigned i = 0; i < nb_num_msrs && i < NB_PMU_MAX_OTHER; i++)
+		if (nb_msrs[i].addr == msr)
+			return (int)i;
+	return -1;
+}
+
+const char *nb_pmu_msr_name(uint32_t msr)
+{
+	int i;
+	if ((i = counter_by_msr(msr)) >= 0)
+		return nb_counters[i].name;
+	if ((i = cccr_by_msr(msr)) >= 0)
+		return nb_counters[i].cccr_name;
+	if ((i = escr_any_model(msr)) >= 0)
+		return nb_escrs[i].name;
+	if ((i = other_by_msr(msr)) >= 0)
+		return nb_msrs[i].name;
+	return "?";
+}
+
+/* ---- configuration ---- */
+
+/* The event an ESCR counts with EventSelect sel, or -1. */
+static int escr_event(const struct nb_pmu *p, unsigned escr, unsigned sel)
+{
+	for (unsigned ev = 0; ev < nb_num_events; ev++) {
+		const struct nb_event *e = &nb_events[ev];
+		if (e->event_select != sel || !(e->models & (1u << p->model)))
+			continue;
+		for (unsigned k = 0; k < e->nescrs; k++)
+			if (e->escrs[k] == escr)
+				return (int)ev;
+	}
+	return -1;
+}
+
+static void recompute(struct nb_pmu *p)
+{
+	uint64_t used = 0;
+
+	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
+		struct nb_pmu_cfg *g = &p->cfg[c];
+		uint64_t cccr = p->cccr[c];
+		unsigned sel, at, e;
+		int ev = -1, escr = -1;
+		uint64_t escrv;
+		uint16_t mask = 0;
+
+		g->active = 0;
+		if (!(cccr & NB_CCCR_ENABLE))
+			continue;
+		/* ActiveThread: the guest runs on logical processor 0 only, so
+		 * exactly one logical processor is active: 01 (single) and 11
+		 * (any) count, 00 (none) and 10 (both) do not [SDM 18.16.1]. */
+		at = (unsigned)((cccr & NB_CCCR_ACTIVE_MASK) >> NB_CCCR_ACTIVE_SHIFT);
+		if (at != NB_ACTIVE_SINGLE && at != NB_ACTIVE_ANY)
+			continue;
+		/* ESCRSelect must name an ESCR wired to this counter. */
+		sel = (unsigned)((cccr & NB_CCCR_ESCRSEL_MASK) >> NB_CCCR_ESCRSEL_SHIFT);
+		for (e = 0; e < nb_num_escrs; e++)
+			if (nb_escrs[e].select == sel &&
+			    (nb_escrs[e].counters & (1u << c)) &&
+			    (nb_escrs[e].models & (1u << p->model))) {
+				escr = (int)e;
+				break;
+			}
+		if (escr < 0)
+			continue;
+		escrv = p->escr[escr];
+		/* Guest code is user mode on logical processor 0: only T0_USR
+		 * qualifies it.  T0_OS alone, T1_* count nothing (no kernel, no
+		 * second logical processor running guest code). */
+		if (!(escrv & NB_ESCR_T0_USR))
+			continue;
+		ev = escr_event(p, (unsigned)escr,
+				(unsigned)((escrv & NB_ESCR_EVSEL_MASK) >> NB_ESCR_EVSEL_SHIFT));
+		if (ev < 0)
+			continue;
+		for (unsigned k = 0; k < nb_events[ev].nmasks; k++) {
+			unsigned b = nb_events[ev].masks[k].bit;
+			if (escrv & (UINT64_C(1) << (NB_ESCR_EMASK_SHIFT + b)))
+				mask |= (uint16_t)(1u << b);
+		}
+		g->ev = (uint8_t)ev;
+		g->escr = (uint8_t)escr;
+		g->mask = mask;
+		g->compare = (cccr & NB_CCCR_COMPARE) != 0;
+		g->complement = (cccr & NB_CCCR_COMPLEMENT) != 0;
+		g->edge = (cccr & NB_CCCR_EDGE) != 0;
+		g->force_ovf = (cccr & NB_CCCR_FORCE_OVF) != 0;
+		g->threshold = (uint8_t)((cccr & NB_CCCR_THR_MASK) >> NB_CCCR_THR_SHIFT);
+		/* With Compare+Complement a counter counts cycles even when no
+		 * mask bit is selected (output 0 <= threshold); otherwise an
+		 * empty mask counts nothing. */
+		g->active = mask != 0 || (g->compare && g->complement);
+		if (g->active) {
+			used |= UINT64_C(1) << ev;
+			if (g->compare)
+				used |= UINT64_C(1) << NB_EV_GLOBAL_POWER_EVENTS;
+		}
+	}
+	if (used != p->events_in_use) {
+		p->events_in_use = used;
+		p->generation++;
+	}
+}
+
+void nb_pmu_init(struct nb_pmu *p, unsigned model, int ht,
+		 const uint8_t *rate, const uint64_t *sig)
+{
+	unsigned char *z = (unsigned char *)p;
+	for (unsigned long i = 0; i < sizeof *p; i++)
+		z[i] = 0;
+	p->model = model;
+	p->ht = ht;
+	for (unsigned ev = 0; ev < nb_num_events && ev < NB_NUM_EVENTS_MAX; ev++)
+		p->rate[ev] = rate ? rate[ev]
+			: (nb_events[ev].flags & NB_EV_RETIREMENT) ? 3 : 1;
+	if (sig)
+		for (unsigned i = 0; i < NB_NSIG; i++)
+			p->last[i] = sig[i];
+	recompute(p);
+}
+
+/* ---- counting ---- */
+
+static int out_true(const struct nb_pmu_cfg *g, uint64_t n)
+{
+	return g->complement ? n <= g->threshold : n > g->threshold;
+}
+
+/*
+ * Counter increment of one sync interval under Compare: E events over C
+ * cycles, packed at r per cycle (see the header comment of this file).
+ * Segments in time order: full cycles (r each), one partial cycle (E % r),
+ * idle cycles (0).
+ */
+static uint64_t filtered(const struct nb_pmu_cfg *g, uint64_t E, uint64_t C,
+			 unsigned r, uint8_t *prev)
+{
+	uint64_t seg_n[3], seg_v[3], inc = 0;
+
+	if (r == 0)
+		r = 1;
+	if (r > 15)
+		r = 15;        /* an ESCR outputs at most 15 per cycle */
+	seg_n[0] = E / r;            seg_v[0] = r;
+	seg_n[1] = (E % r) != 0;     seg_v[1] = E % r;
+	if (C < seg_n[0] + seg_n[1])
+		C = seg_n[0] + seg_n[1];
+	seg_n[2] = C - seg_n[0] - seg_n[1]; seg_v[2] = 0;
+
+	for (int k = 0; k < 3; k++) {
+		int t;
+		if (!seg_n[k])
+			continue;
+		t = out_true(g, seg_v[k]);
+		if (g->edge)
+			inc += t && !*prev;
+		else if (t)
+			inc += seg_n[k];
+		*prev = (uint8_t)t;
+	}
+	return inc;
+}
+
+void nb_pmu_sync(struct nb_pmu *p, const uint64_t *sig)
+{
+	uint64_t cycles = sig[NB_SIG_CYCLES] - p->last[NB_SIG_CYCLES];
+
+	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
+		const struct nb_pmu_cfg *g = &p->cfg[c];
+		uint64_t E = 0, inc, old;
+
+		if (!g->active)
+			continue;
+		for (unsigned b = 0; b < NB_MAX_MASKS; b++)
+			if (g->mask & (1u << b)) {
+				unsigned s = NB_SIG(g->ev, b);
+				E += sig[s] - p->last[s];
+			}
+		inc = g->compare ? filtered(g, E, cycles, p->rate[g->ev], &p->edge_prev[c]) : E;
+		if (!inc)
+			continue;
+		old = p->ctr[c];
+		p->ctr[c] = (old + inc) & NB_COUNTER_MASK;
+		/* OVF on wrap past 2^40 - 1 [SDM 18.15.3, OVF flag]; FORCE_OVF:
+		 * overflow on every increment [SDM 18.15.3]. */
+		if (inc > NB_COUNTER_MASK - old || g->force_ovf)
+			p->cccr[c] |= NB_CCCR_OVF;
+	}
+	for (unsigned i = 0; i < NB_NSIG; i++)
+		p->last[i] = sig[i];
+}
+
+/* ---- register access ---- */
+
+int nb_pmu_rdmsr(struct nb_pmu *p, uint32_t msr, uint64_t *val, const uint64_t *sig)
+{
+	int i;
+
+	nb_pmu_sync(p, sig);
+	if ((i = counter_by_msr(msr)) >= 0) {
+		*val = p->ctr[i];
+	} else if ((i = cccr_by_msr(msr)) >= 0) {
+		*val = p->cccr[i];
+	} else if ((i = escr_any_model(msr)) >= 0) {
+		if (!(nb_escrs[i].models & (1u << p->model)))
+			return fault_absent(p, "RDMSR", msr);
+		*val = p->escr[i];
+	} else if ((i = other_by_msr(msr)) >= 0) {
+		*val = msr == NB_MSR_IA32_MISC_ENABLE ? NB_MISC_ENABLE_VALUE : p->other[i];
+	} else {
+		return fault(p, "RDMSR", msr, "unknown MSR", 0, 0);
+	}
+	return NB_PMU_OK;
+}
+
+int nb_pmu_wrmsr(struct nb_pmu *p, uint32_t msr, uint64_t val, const uint64_t *sig)
+{
+	int i;
+
+	if ((i = counter_by_msr(msr)) >= 0) {
+		if (val & CTR_RESERVED)
+			return fault(p, "WRMSR", msr, "reserved bits ", val & CTR_RESERVED,
+				     " set (counters are 40 bits)");
+		nb_pmu_sync(p, sig);
+		p->ctr[i] = val;
+		return NB_PMU_OK;
+	}
+	if ((i = cccr_by_msr(msr)) >= 0) {
+		unsigned at = (unsigned)((val & NB_CCCR_ACTIVE_MASK) >> NB_CCCR_ACTIVE_SHIFT);
+		if (val & CCCR_RESERVED)
+			return fault(p, "WRMSR", msr, "reserved bits ", val & CCCR_RESERVED, " set");
+		if (!p->ht && (val & NB_CCCR_ENABLE) && at != NB_ACTIVE_ANY)
+			return fault(p, "WRMSR", msr,
+				     "ActiveThread (bits 16-17) must be 11b on a processor without Hyper-Threading, value ",
+				     val, "");
+		nb_pmu_sync(p, sig);
+		p->cccr[i] = val;
+		recompute(p);
+		return NB_PMU_OK;
+	}
+	if ((i = escr_any_model(msr)) >= 0) {
+		if (!(nb_escrs[i].models & (1u << p->model)))
+			return fault_absent(p, "WRMSR", msr);
+		if (val & ESCR_RESERVED)
+			return fault(p, "WRMSR", msr, "reserved bits ", val & ESCR_RESERVED, " set");
+		nb_pmu_sync(p, sig);
+		p->escr[i] = val;
+		recompute(p);
+		return NB_PMU_OK;
+	}
+	if ((i = other_by_msr(msr)) >= 0) {
+		uint64_t w = nb_msrs[i].writable;
+		if (msr == NB_MSR_IA32_MISC_ENABLE) {
+			/* All its modelled bits are read-only: a write must leave them
+			 * as read (read-modify-write works; changing them faults). */
+			if ((val ^ NB_MISC_ENABLE_VALUE) & ~w)
+				return fault(p, "WRMSR", msr, "read-only bits ",
+					     (val ^ NB_MISC_ENABLE_VALUE) & ~w, " changed");
+			return NB_PMU_OK;
+		}
+		if (val & ~w)
+			return fault(p, "WRMSR", msr, "reserved bits ", val & ~w, " set");
+		nb_pmu_sync(p, sig);
+		p->other[i] = val;
+		return NB_PMU_OK;
+	}
+	return fault(p, "WRMSR", msr, "unknown MSR", 0, 0);
+}
+
+int nb_pmu_rdpmc(struct nb_pmu *p, uint32_t ecx, uint64_t *val, const uint64_t *sig)
+{
+	uint32_t idx = ecx & 0x7fffffffu;
+
+	if (idx >= NB_NUM_COUNTERS) {
+		struct sbuf s = { p->fault, 0, sizeof p->fault };
+		s_put(&s, "RDPMC ECX=");
+		s_hex(&s, ecx);
+		s_put(&s, ": counter index out of range 0-17");
+		return NB_PMU_GP;
+	}
+	nb_pmu_sync(p, sig);
+	*val = (ecx & 0x80000000u) ? (p->ctr[idx] & 0xffffffffu) : p->ctr[idx];
+	return NB_PMU_OK;
+}
+
+const char *nb_pmu_fault(const struct nb_pmu *p)
+{
+	return p->fault;
+}

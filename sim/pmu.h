@@ -1,0 +1,89 @@
+/*
+ * pmu.h - register model of the NetBurst performance-monitoring unit.
+ *
+ * A pure module: no libc, no valgrind.  It is compiled into the nbsim tool
+ * and into the native unit test (tests/t_pmu.c).
+ *
+ * Lazy design.  The CPU model does not talk to the PMU per instruction: it
+ * accumulates "signals", one monotonically increasing uint64_t per
+ * (event, event-mask bit) that the model produces, NB_SIG(ev, bit).  The PMU
+ * remembers the signal values at the last synchronisation; on any register
+ * access (and whenever the caller asks) nb_pmu_sync() folds the signal
+ * deltas into every counter that is counting.  Because the configuration
+ * only changes at register accesses, which sync first, counts are exact.
+ *
+ * The signal NB_SIG(NB_EV_GLOBAL_POWER_EVENTS, 0) (RUNNING) is the cycle
+ * count; the CCCR threshold filter uses it as the number of clock cycles.
+ */
+#ifndef NB_PMU_H
+#define NB_PMU_H
+
+#include "nb_events.h"
+
+#define NB_SIG(ev, bit)  ((unsigned)(ev) * NB_MAX_MASKS + (unsigned)(bit))
+#define NB_NSIG          (NB_NUM_EVENTS_MAX * NB_MAX_MASKS)
+#define NB_SIG_CYCLES    NB_SIG(NB_EV_GLOBAL_POWER_EVENTS, 0)
+
+#define NB_PMU_OK 0
+#define NB_PMU_GP 1      /* the access raises #GP(0); state unchanged */
+
+/* IA32_MISC_ENABLE as read: bit 7 performance monitoring available,
+ * bit 12 PEBS unavailable = 0 (PEBS available) [SDM Vol. 3B Table B-5,
+ * IA32_MISC_ENABLE; pmu.txt]. */
+#define NB_MISC_ENABLE_VALUE (UINT64_C(1) << 7)
+
+/* MSRs other than counters/CCCRs/ESCRs, in nb_msrs[] order at most this many. */
+#define NB_PMU_MAX_OTHER 8
+
+struct nb_pmu_cfg {          /* derived from CCCR + ESCR; recomputed on writes */
+	uint8_t active;          /* counts something                           */
+	uint8_t ev;              /* index into nb_events                       */
+	uint8_t escr;            /* index into nb_escrs                        */
+	uint8_t compare, complement, edge, force_ovf;
+	uint8_t threshold;
+	uint16_t mask;           /* event-mask bits that count                 */
+};
+
+struct nb_pmu {
+	unsigned model;          /* CPUID family-15 model                      */
+	int ht;                  /* Hyper-Threading modelled                   */
+	uint64_t escr[NB_NUM_ESCRS];
+	uint64_t cccr[NB_NUM_COUNTERS];
+	uint64_t ctr[NB_NUM_COUNTERS];
+	uint64_t other[NB_PMU_MAX_OTHER];    /* indexed like nb_msrs[]         */
+	uint64_t last[NB_NSIG];              /* signal values at the last sync  */
+	struct nb_pmu_cfg cfg[NB_NUM_COUNTERS];
+	uint8_t edge_prev[NB_NUM_COUNTERS];  /* compare output, last cycle     */
+	uint8_t rate[NB_NUM_EVENTS_MAX];     /* max event count per cycle      */
+	uint64_t events_in_use;              /* bit ev: an active counter needs it */
+	uint32_t generation;                 /* bumped when events_in_use changes */
+	char fault[160];
+};
+
+/*
+ * Reset state: all registers 0, signal baseline = sig (may be 0 = all zero).
+ * rate[ev]: the most occurrences of event ev the model produces in one
+ * cycle (used by the CCCR Compare filter); NULL = 3 (retire width) for
+ * at-retirement events, 1 for the others.
+ */
+void nb_pmu_init(struct nb_pmu *p, unsigned model, int ht,
+		 const uint8_t *rate, const uint64_t *sig);
+
+/* Register access; sig = current signal values (synced first). */
+int nb_pmu_rdmsr(struct nb_pmu *p, uint32_t msr, uint64_t *val, const uint64_t *sig);
+int nb_pmu_wrmsr(struct nb_pmu *p, uint32_t msr, uint64_t val, const uint64_t *sig);
+int nb_pmu_rdpmc(struct nb_pmu *p, uint32_t ecx, uint64_t *val, const uint64_t *sig);
+
+/* Fold signal deltas since the last sync into the counters. */
+void nb_pmu_sync(struct nb_pmu *p, const uint64_t *sig);
+
+/* Reason of the last #GP, NUL-terminated ("" if none). */
+const char *nb_pmu_fault(const struct nb_pmu *p);
+
+/* Name of an MSR the PMU knows ("?" if unknown). */
+const char *nb_pmu_msr_name(uint32_t msr);
+
+/* Index of the ESCR at this MSR present on the model, or -1. */
+int nb_pmu_escr_index(unsigned model, uint32_t msr);
+
+#endif /* NB_PMU_H */

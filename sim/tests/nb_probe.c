@@ -1,0 +1,51 @@
+/*
+ * nb_probe.c - guest helper for t_nbsim_cli.sh: prints what the CPU says
+ * about itself, one "key value" per line.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <stdint.h>
+#include <cpuid.h>
+#include "nbsim_client.h"
+
+int main(void)
+{
+	unsigned a, b, c, d, fam, model, step;
+	char vendor[13], brand[49];
+	struct nbsim_info inf;
+
+	__cpuid(0, a, b, c, d);
+	memcpy(vendor, &b, 4);
+	memcpy(vendor + 4, &d, 4);
+	memcpy(vendor + 8, &c, 4);
+	vendor[12] = 0;
+	printf("vendor %s\nmax_leaf %u\n", vendor, a);
+	__cpuid(1, a, b, c, d);
+	fam = (a >> 8) & 0xf;
+	if (fam == 0xf)
+		fam += (a >> 20) & 0xff;
+	model = (a >> 4) & 0xf;
+	if (fam == 6 || fam == 15)
+		model |= ((a >> 16) & 0xf) << 4;
+	step = a & 0xf;
+	printf("family %u\nmodel %u\nstepping %u\n", fam, model, step);
+	printf("sse2 %u\nsse3 %u\nssse3 %u\nsse41 %u\navx %u\nhtt %u\n",
+	       (d >> 26) & 1, c & 1, (c >> 9) & 1, (c >> 19) & 1, (c >> 28) & 1, (d >> 28) & 1);
+	__cpuid(2, a, b, c, d);
+	printf("leaf2 %08x %08x %08x %08x\n", a, b, c, d);
+	__cpuid(0x80000000, a, b, c, d);
+	if (a >= 0x80000004) {
+		unsigned *p = (unsigned *)brand;
+		for (unsigned l = 0; l < 3; l++)
+			__cpuid(0x80000002 + l, p[4 * l], p[4 * l + 1], p[4 * l + 2], p[4 * l + 3]);
+		brand[48] = 0;
+		printf("brand %s\n", brand);
+	}
+	__cpuid(0x80000001, a, b, c, d);
+	printf("lm %u\n", (d >> 29) & 1);
+	printf("nbsim %d\n", nbsim_present());
+	if (nbsim_present() && nbsim_info(&inf) == NBSIM_OK)
+		printf("info_model %u\ninfo_name %s\ninfo_brand %s\ninfo_ht %u\ninfo_mhz %u\n",
+		       inf.model, inf.model_name, inf.brand, inf.ht, inf.mhz);
+	return 0;
+}

@@ -1,0 +1,51 @@
+/* tap.h - minimal TAP producer for the nbsim tests. */
+#ifndef NB_TAP_H
+#define NB_TAP_H
+
+#include <stdio.h>
+#include <stdarg.h>
+#include <stdint.h>
+
+static int tap_n, tap_fail;
+
+static void tap_plan(int n) { printf("1..%d\n", n); fflush(stdout); }
+
+static int tap_ok(int cond, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int tap_ok(int cond, const char *fmt, ...)
+{
+	va_list ap;
+	printf("%sok %d - ", cond ? "" : "not ", ++tap_n);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	if (!cond)
+		tap_fail++;
+	return cond;
+}
+
+static void tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void tap_diag(const char *fmt, ...)
+{
+	va_list ap;
+	printf("# ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+}
+
+#define TAP_EQ(got, want, ...) do { \
+	uint64_t g_ = (uint64_t)(got), w_ = (uint64_t)(want); \
+	if (!tap_ok(g_ == w_, __VA_ARGS__)) \
+		tap_diag("  got %llu (%#llx), want %llu (%#llx)", \
+			 (unsigned long long)g_, (unsigned long long)g_, \
+			 (unsigned long long)w_, (unsigned long long)w_); \
+} while (0)
+
+static int tap_done(void) { return tap_fail ? 1 : 0; }
+
+#endif
