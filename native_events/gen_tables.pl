@@ -313,7 +313,7 @@ while (<$fh>) {
 		push @{$mt->{helpers}}, $h;
 	} elsif ($k eq 'tag') {
 		fail($f, $., 'tag 0..3') unless $v =~ /^[0-3]$/;
-		$mt->{tag} = $v;
+		@$mt{qw(tag tag_line)} = ($v, $.);
 	} elsif ($k eq 'pebs_enable' || $k eq 'matrix_vert') {
 		fail($f, $., "$k HEX") unless $v =~ /^0x[0-9a-f]{1,8}$/i;
 		$mt->{$k} = hex $v;
@@ -373,7 +373,7 @@ for my $m (@metrics) {
 			fail($f, $l, "metric $m->{name}: execution metrics need 'tag N'") if $m->{tag} == 255;
 			fail($f, $up[0]{line}, "the execution upstream helper must carry 'tag'") unless $up[0]{tag};
 			my ($nb) = grep { $_->{name} eq "NBOGUS$m->{tag}" } @{$c->{masks}};
-			fail($f, $m->{count_line}, "metric $m->{name}: tag $m->{tag} is counted by NBOGUS$m->{tag} only")
+			fail($f, $m->{tag_line}, "metric $m->{name}: tag $m->{tag} is counted by NBOGUS$m->{tag} only, not by the count masks")
 				unless $nb && $m->{count_masks} == (1 << $nb->{bit});
 		} else {
 			fail($f, $l, "metric $m->{name}: tag is for execution metrics") if $m->{tag} != 255;

@@ -7,7 +7,8 @@ use strict;
 use warnings;
 use Test::More;
 use File::Basename qw(dirname);
-require(dirname(__FILE__) . '/t_events_lib.pl');
+use Cwd qw(abs_path);
+require(dirname(abs_path(__FILE__)) . '/t_events_lib.pl');
 
 my $t = nb_load();
 my $E = $t->{events};
