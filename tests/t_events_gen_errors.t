@@ -63,7 +63,7 @@ my @cases = (
 	['metrics.txt', 'replay metric with PEBS bit 25 set', sub { $_[0] =~ s/^  pebs_enable 0x01000001$/  pebs_enable 0x03000001/mr },
 		qr/^metric 1stL_cache_load_miss_retired/, qr/bit 25 .* clear/],
 	['metrics.txt', 'execution tag not matching the count mask', sub { $_[0] =~ s/(metric X87_FP_retired\n(?:.*\n)*?)  tag 0/${1}  tag 1/r },
-		qr/^  tag 1\$/, qr/tag 1 is counted by NBOGUS1 only/],
+		qr/^  tag 1$/, qr/tag 1 is counted by NBOGUS1 only/],
 	['metrics.txt', 'count with an unknown mask', sub { $_[0] =~ s/count replay_event:NBOGUS\n  pebs_enable 0x01000002/count replay_event:NBOGUSX\n  pebs_enable 0x01000002/r },
 		qr/NBOGUSX/, qr/event replay_event has no mask 'NBOGUSX'/],
 	['presets.txt', 'preset naming an unknown event', sub { $_[0] =~ s/alt NOT_DERIVED global_power_events:RUNNING/alt NOT_DERIVED global_power_event:RUNNING/r },
