@@ -472,6 +472,7 @@ static void nb_post_clo_init(void)
 		rate[ev] = (nb_events[ev].flags & NB_EV_RETIREMENT)
 			? (uint8_t)nb_cpu->retire_width : 1;
 	nb_pmu_init(&nb_pmu_state, nb_cpu->model, clo_ht, rate, nb_sig);
+	nb_pmu_set_features(&nb_pmu_state, nb_cpu->l3_kb ? NB_FEAT_L3 : 0);
 	nb_bpred_init(&nb_bp, nb_cpu->btb_entries, nb_cpu->rsb_entries);
 	if (VG_(clo_verbosity) > 1)
 		VG_(umsg)("nbsim: modelling %s (family 15 model %u stepping %u), HT %s\n",

@@ -168,7 +168,8 @@ static int escr_event(const struct nb_pmu *p, unsigned escr, unsigned sel)
 {
 	for (unsigned ev = 0; ev < nb_num_events; ev++) {
 		const struct nb_event *e = &nb_events[ev];
-		if (e->event_select != sel || !(e->models & (1u << p->model)))
+		if (e->event_select != sel || !(e->models & (1u << p->model)) ||
+		    (e->features & ~p->features))
 			continue;
 		for (unsigned k = 0; k < e->nescrs; k++)
 			if (e->escrs[k] == escr)
@@ -219,10 +220,16 @@ static void recompute(struct nb_pmu *p)
 				(unsigned)((escrv & NB_ESCR_EVSEL_MASK) >> NB_ESCR_EVSEL_SHIFT));
 		if (ev < 0)
 			continue;
+		/* Mask bits the event defines on this part; undefined bits,
+		 * and masks of another model or needing an absent feature
+		 * (e.g. an L3), count nothing. */
 		for (unsigned k = 0; k < nb_events[ev].nmasks; k++) {
-			unsigned b = nb_events[ev].masks[k].bit;
-			if (escrv & (UINT64_C(1) << (NB_ESCR_EMASK_SHIFT + b)))
-				mask |= (uint16_t)(1u << b);
+			const struct nb_mask *mk = &nb_events[ev].masks[k];
+			if (!(mk->models & (1u << p->model)) ||
+			    (mk->features & ~p->features))
+				continue;
+			if (escrv & (UINT64_C(1) << (NB_ESCR_EMASK_SHIFT + mk->bit)))
+				mask |= (uint16_t)(1u << mk->bit);
 		}
 		g->ev = (uint8_t)ev;
 		g->escr = (uint8_t)escr;
@@ -246,6 +253,12 @@ static void recompute(struct nb_pmu *p)
 		p->events_in_use = used;
 		p->generation++;
 	}
+}
+
+void nb_pmu_set_features(struct nb_pmu *p, unsigned features)
+{
+	p->features = features;
+	recompute(p);
 }
 
 void nb_pmu_init(struct nb_pmu *p, unsigned model, int ht,

@@ -47,6 +47,7 @@ struct nb_pmu_cfg {          /* derived from CCCR + ESCR; recomputed on writes *
 struct nb_pmu {
 	unsigned model;          /* CPUID family-15 model                      */
 	int ht;                  /* Hyper-Threading modelled                   */
+	unsigned features;       /* NB_FEAT_* of the part (e.g. an L3)         */
 	uint64_t escr[NB_NUM_ESCRS];
 	uint64_t cccr[NB_NUM_COUNTERS];
 	uint64_t ctr[NB_NUM_COUNTERS];
@@ -68,6 +69,10 @@ struct nb_pmu {
  */
 void nb_pmu_init(struct nb_pmu *p, unsigned model, int ht,
 		 const uint8_t *rate, const uint64_t *sig);
+
+/* CPU features (NB_FEAT_*) of the part: events/masks needing a feature the
+ * part lacks count nothing.  Default after init: none. */
+void nb_pmu_set_features(struct nb_pmu *p, unsigned features);
 
 /* Register access; sig = current signal values (synced first). */
 int nb_pmu_rdmsr(struct nb_pmu *p, uint32_t msr, uint64_t *val, const uint64_t *sig);

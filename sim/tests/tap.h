@@ -8,11 +8,11 @@
 
 static int tap_n, tap_fail;
 
-static void tap_plan(int n) { printf("1..%d\n", n); fflush(stdout); }
+static inline void tap_plan(int n) { printf("1..%d\n", n); fflush(stdout); }
 
-static int tap_ok(int cond, const char *fmt, ...)
+static inline int tap_ok(int cond, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-static int tap_ok(int cond, const char *fmt, ...)
+static inline int tap_ok(int cond, const char *fmt, ...)
 {
 	va_list ap;
 	printf("%sok %d - ", cond ? "" : "not ", ++tap_n);
@@ -27,7 +27,7 @@ static int tap_ok(int cond, const char *fmt, ...)
 }
 
 static void tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void tap_diag(const char *fmt, ...)
+static inline void tap_diag(const char *fmt, ...)
 {
 	va_list ap;
 	printf("# ");
@@ -46,6 +46,13 @@ static void tap_diag(const char *fmt, ...)
 			 (unsigned long long)w_, (unsigned long long)w_); \
 } while (0)
 
-static int tap_done(void) { return tap_fail ? 1 : 0; }
+static inline int tap_done(void) { return tap_fail ? 1 : 0; }
+
+/* Trailing plan: print "1..N" after the tests, then exit status. */
+static inline int tap_done_plan(void)
+{
+	printf("1..%d\n", tap_n);
+	return tap_done();
+}
 
 #endif
