@@ -1,0 +1,105 @@
+#!/bin/bash
+# t_nbsim_cli.sh - the nbsim launcher and CPUID inside the simulation (TAP).
+: "${NBSIM:?set NBSIM to the nbsim launcher}"
+: "${NBSIM_TESTBIN:?set NBSIM_TESTBIN to the test binary directory}"
+probe=$NBSIM_TESTBIN/nb_probe
+n=0
+fail=0
+ok() { # cond-status description
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi
+}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+echo "1..26"
+
+"$NBSIM" --help >"$tmp/out" 2>&1
+ok $? "nbsim --help exits 0"
+grep -q "usage: nbsim" "$tmp/out"
+ok $? "nbsim --help prints usage"
+
+"$NBSIM" "$tmp/does-not-exist" >"$tmp/out" 2>&1
+rc=$?
+[ $rc -eq 127 ]
+ok $? "missing program: exit 127 (got $rc)"
+grep -q "does-not-exist" "$tmp/out" && ! grep -q "==[0-9]*==" "$tmp/out"
+ok $? "missing program: message names it, before valgrind starts"
+
+"$NBSIM" no-such-program-xyz >"$tmp/out" 2>&1
+rc=$?
+[ $rc -eq 127 ] && grep -q "no-such-program-xyz" "$tmp/out"
+ok $? "program not in PATH: exit 127 with its name (got $rc)"
+
+printf '#!/bin/sh\necho hi\n' >"$tmp/noexec"
+chmod 644 "$tmp/noexec"
+"$NBSIM" "$tmp/noexec" >"$tmp/out" 2>&1
+rc=$?
+[ $rc -eq 126 ] && grep -q "noexec" "$tmp/out"
+ok $? "non-executable file: exit 126 with its name (got $rc)"
+
+"$NBSIM" "$tmp" >"$tmp/out" 2>&1
+rc=$?
+[ $rc -eq 126 ]
+ok $? "directory as program: exit 126 (got $rc)"
+
+"$NBSIM" --model=pentium3 "$probe" >"$tmp/out" 2>&1
+rc=$?
+[ $rc -ne 0 ] && grep -q "unknown model 'pentium3'" "$tmp/out"
+ok $? "unknown --model rejected with a message (rc $rc)"
+
+"$NBSIM" --ht=maybe "$probe" >"$tmp/out" 2>&1
+[ $? -ne 0 ] && grep -q "ht" "$tmp/out"
+ok $? "bad --ht value rejected"
+
+"$NBSIM" "$probe" >"$tmp/def" 2>&1
+ok $? "probe runs under nbsim (default model)"
+val() { sed -n "s/^$1 //p" "$2"; }
+[ "$(val vendor "$tmp/def")" = GenuineIntel ]
+ok $? "CPUID vendor GenuineIntel"
+[ "$(val family "$tmp/def")" = 15 ]
+ok $? "CPUID family 15"
+[ "$(val model "$tmp/def")" = 3 ] && [ "$(val info_name "$tmp/def")" = prescott ]
+ok $? "default model: prescott, CPUID model 3"
+[ "$(val sse2 "$tmp/def")$(val sse3 "$tmp/def")$(val ssse3 "$tmp/def")$(val sse41 "$tmp/def")$(val avx "$tmp/def")" = 11000 ]
+ok $? "prescott: SSE2 and SSE3, no SSSE3/SSE4.1/AVX"
+[ "$(val lm "$tmp/def")" = 1 ]
+ok $? "long mode reported (x86-64 guests)"
+val brand "$tmp/def" | grep -q "Intel(R) Pentium(R) 4 CPU 3.40GHz"
+ok $? "brand string: $(val brand "$tmp/def" | sed 's/^ *//')"
+[ "$(val leaf2 "$tmp/def")" = "605b5001 00000000 00000000 007c7040" ]
+ok $? "prescott leaf 2: 16 KB L1D (0x60), 1 MB L2 (0x7c), trace cache (0x70)"
+[ "$(val htt "$tmp/def")" = 0 ] && [ "$(val info_ht "$tmp/def")" = 0 ]
+ok $? "HT off by default: HTT clear"
+
+"$NBSIM" --model=northwood "$probe" >"$tmp/nw" 2>&1
+[ "$(val model "$tmp/nw")" = 2 ] && [ "$(val family "$tmp/nw")" = 15 ]
+ok $? "--model=northwood: CPUID family 15 model 2"
+[ "$(val sse3 "$tmp/nw")" = 0 ] && [ "$(val leaf2 "$tmp/nw")" = "665b5001 00000000 00000000 007b7040" ]
+ok $? "northwood: no SSE3; 8 KB L1D (0x66), 512 KB L2 (0x7b)"
+
+for m in willamette:1 cedarmill:6 xeonmp:2; do
+	"$NBSIM" --model=${m%:*} "$probe" >"$tmp/m" 2>&1
+	[ "$(val model "$tmp/m")" = "${m#*:}" ] && [ "$(val info_name "$tmp/m")" = "${m%:*}" ]
+	ok $? "--model=${m%:*}: CPUID model ${m#*:}"
+done
+
+"$NBSIM" --model=northwood --ht=yes "$probe" >"$tmp/ht" 2>&1
+[ "$(val htt "$tmp/ht")" = 1 ] && [ "$(val info_ht "$tmp/ht")" = 1 ]
+ok $? "--ht=yes: HTT set, INFO reports HT"
+
+# installed layout: PREFIX/bin/nbsim finds PREFIX/lib/nbsim/nbsim-amd64-linux
+tool=$(dirname "$(readlink -f "$NBSIM")")/nbsim-amd64-linux
+mkdir -p "$tmp/pfx/bin" "$tmp/pfx/lib/nbsim"
+cp "$NBSIM" "$tmp/pfx/bin/nbsim" && cp "$tool" "$tmp/pfx/lib/nbsim/"
+"$tmp/pfx/bin/nbsim" --model=cedarmill "$probe" >"$tmp/inst" 2>&1
+[ "$(val model "$tmp/inst")" = 6 ]
+ok $? "installed layout (bin/nbsim + lib/nbsim/): tool found, model 6"
+
+# the tool itself rejects an unknown model (when run without the launcher)
+VALGRIND_LIB=$(dirname "$tool") valgrind --tool=nbsim --model=pentium3 "$probe" >"$tmp/out" 2>&1
+rc=$?
+[ $rc -ne 0 ] && grep -q "unknown NetBurst model 'pentium3'" "$tmp/out"
+ok $? "tool: --model=pentium3 rejected (rc $rc)"
+
+exit $fail
