@@ -209,6 +209,18 @@ static UInt uop_count(IRSB *sb, Int from, Int to, const struct nb_insn *dec)
 	return c ? c : 1;
 }
 
+/* Where control goes when the exit at stmts[i] is not taken: the next
+ * IMark (a loop unrolled by iropt), else the superblock's constant next. */
+static ULong continuation(IRSB *in, Int i, ULong fallback)
+{
+	for (Int j = i + 1; j < in->stmts_used; j++)
+		if (in->stmts[j]->tag == Ist_IMark)
+			return in->stmts[j]->Ist.IMark.addr + (ULong)in->stmts[j]->Ist.IMark.delta;
+	if (in->next->tag == Iex_Const)
+		return in->next->Iex.Const.con->Ico.U64;
+	return fallback;
+}
+
 static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			   const VexGuestLayout *layout, const VexGuestExtents *vge,
 			   const VexArchInfo *archinfo_host, IRType gWordTy, IRType hWordTy)
@@ -237,14 +249,19 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			Addr a = (Addr)(st->Ist.IMark.addr + st->Ist.IMark.delta);
 			UInt len = st->Ist.IMark.len;
 			if (k.valid) {
-				/* Control reached the next instruction: k retired. */
+				/* Control reached the next IMark.  If it is k
+				 * again (a REP iteration in a loop unrolled by
+				 * iropt), k did not retire; otherwise it did. */
 				if (k.uops_deferred && !exit_seen)
 					p.uops += k.uops;
-				p.instr++;
-				if (k.dec.br != NB_BR_NONE && k.dec.br != NB_BR_COND)
-					/* only with guest chasing: target = here */
-					emit_branch_call(out, k.dec.br, k.addr, k.len,
-							 c64(1), c64(a));
+				if (a != k.addr || k.dec.br != NB_BR_NONE) {
+					p.instr++;
+					if (k.dec.br != NB_BR_NONE && k.dec.br != NB_BR_COND)
+						/* only with guest chasing:
+						 * target = here */
+						emit_branch_call(out, k.dec.br, k.addr, k.len,
+								 c64(1), c64(a));
+				}
 			}
 			k.valid = True;
 			k.addr = a;
@@ -283,12 +300,15 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 				Bool inv = dst == next;
 				ULong tgt = dst;
 				if (inv)
-					tgt = in->next->tag == Iex_Const
-						? in->next->Iex.Const.con->Ico.U64 : next;
+					tgt = continuation(in, i, next);
 				emit_branch_call(out, NB_BR_COND, k.addr, k.len,
 						 guard64(out, g, inv), c64(tgt));
 			}
-			if (k.valid && jk_retires(st->Ist.Exit.jk) && dst != k.addr)
+			/* An exit back to the instruction itself (REP
+			 * iteration, failed CAS retry) is no retirement,
+			 * unless the instruction is a branch (jmp $, loop $). */
+			if (k.valid && jk_retires(st->Ist.Exit.jk) &&
+			    (dst != k.addr || k.dec.br != NB_BR_NONE))
 				emit_add(out, SIG_INSTR, guard64(out, g, False));
 			addStmtToIRSB(out, st);
 			if (k.valid && k.uops_deferred && !exit_seen)
@@ -304,7 +324,8 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 
 	if (k.valid) {
 		Bool self = in->next->tag == Iex_Const &&
-			in->next->Iex.Const.con->Ico.U64 == (ULong)k.addr;
+			in->next->Iex.Const.con->Ico.U64 == (ULong)k.addr &&
+			k.dec.br == NB_BR_NONE;
 		if (k.uops_deferred && !exit_seen)
 			p.uops += k.uops;
 		if (jk_retires(in->jumpkind) && !self) {

@@ -48,6 +48,7 @@ struct nbsim_info {
 	uint32_t mhz;            /* nominal clock of the modelled part          */
 	char model_name[32];     /* nbsim --model= name, e.g. "prescott"        */
 	char brand[64];          /* CPUID brand string                          */
+	uint32_t l3_kb;          /* on-die L3 size, 0 if the part has none      */
 };
 #define NBSIM_INFO_VERSION 1
 

@@ -2,19 +2,27 @@
  * t_exact.c - exact event counts under nbsim, by the difference method.
  *
  * A guest program (run it with: nbsim -- t_exact; t_exact.sh does).  It
- * programs the simulated PMU directly through nbsim_client.h, runs an
- * inline-asm loop of known shape at two lengths, and checks that the
- * difference of the counts equals (N2 - N1) x the per-iteration count:
+ * programs the simulated PMU directly through nbsim_client.h, runs inline-asm
+ * loops of known shape at two lengths N1, N2 (after a warm-up run, so that
+ * both start from the same predictor state), and checks that the difference
+ * of the counts equals (N2 - N1) x the per-iteration count of the models in
+ * README.md:
  *
- *   per iteration: add, xor, sub (register ALU)  3 instr  3 uops
- *                  mov (mem) -> reg (load)       1 instr  1 uop
- *                  mov reg -> (mem) (store)      1 instr  2 uops (STA+STD)
- *                  dec                           1 instr  1 uop
- *                  jnz (taken, predicted)        1 instr  1 uop
- *                  total                         7 instr  8 uops
- *   branch_retired: MMTP 1, MMNP 0, MMNM 0, MMTM 0; mispred 0.
- * (the last iteration's not-taken jnz and the measurement code are the
- * same in both runs and cancel out).
+ *   basic loop     add, xor, sub (ALU: 1 uop each), mov load (1), mov store
+ *                  (2: STA+STD), dec (1), jnz (1, taken, predicted)
+ *                  = 7 instr, 8 uops, MMTP 1
+ *   rep movsb x16  3 mov reg (1 each), rep movsb (1 instr, 16 x 4 uops:
+ *                  load + store + count), dec, jnz = 6 instr, 69 uops, MMTP 1
+ *   call/ret       call (3 uops: jump + store), ret (2: jump + load), dec,
+ *                  jnz = 4 instr, 7 uops, MMTP 3 (the return stack predicts)
+ *   alternating jz per 2 iterations: 9 instr, 9 uops, MMTP 2 (jnz),
+ *                  MMTM 1 + MMNM 1 (the 2-bit counter of the forward jz
+ *                  oscillates between 2 and 1 and is always wrong),
+ *                  mispredicted 2
+ *
+ * and that cycles (global_power_events) grow by uops/3 + mispredicts x
+ * penalty.  The last not-taken jnz and the measurement code are the same in
+ * both runs and cancel out.
  */
 #include <stdio.h>
 #include <string.h>
@@ -26,8 +34,10 @@
 #define N2 3000
 
 static uint64_t buf[4];
+static char src[64], dst[64];
 
-static __attribute__((noinline)) void kernel(uint64_t n)
+/* basic: 3 ALU, load, store, dec, jnz */
+static __attribute__((noinline)) void k_basic(uint64_t n)
 {
 	uint64_t a = 1, b = 2, c = 3, t;
 	__asm__ volatile(
@@ -44,7 +54,55 @@ static __attribute__((noinline)) void kernel(uint64_t n)
 		: "memory", "cc");
 }
 
-#define ESCR_MSR(name) (nb_escrs[NB_ESCR_##name].msr)
+/* rep movsb of 16 bytes: one instruction, 16 x 4 uops */
+static __attribute__((noinline)) void k_rep(uint64_t n)
+{
+	__asm__ volatile(
+		"1:\n\t"
+		"mov %[len], %%rcx\n\t"
+		"mov %[s], %%rsi\n\t"
+		"mov %[d], %%rdi\n\t"
+		"rep movsb\n\t"
+		"dec %[n]\n\t"
+		"jnz 1b\n\t"
+		: [n] "+r"(n)
+		: [len] "r"((uint64_t)16), [s] "r"(src), [d] "r"(dst)
+		: "rcx", "rsi", "rdi", "memory", "cc");
+}
+
+/* call/ret: the return stack predicts the ret */
+__asm__(".text\n\t.type nb_leaf,@function\nnb_leaf:\n\tret\n\t.size nb_leaf,.-nb_leaf\n");
+static __attribute__((noinline)) void k_call(uint64_t n)
+{
+	__asm__ volatile(
+		"sub $128, %%rsp\n\t"          /* keep off the red zone */
+		"1:\n\t"
+		"call nb_leaf\n\t"
+		"dec %[n]\n\t"
+		"jnz 1b\n\t"
+		"add $128, %%rsp\n\t"
+		: [n] "+r"(n)
+		:
+		: "memory", "cc");
+}
+
+/* alternating forward jz: the 2-bit counter oscillates 2<->1 and
+ * mispredicts it every time (MMTM + MMNM per pair of iterations) */
+static __attribute__((noinline)) void k_alt(uint64_t n)
+{
+	uint64_t a = 1, b = 2;
+	__asm__ volatile(
+		"1:\n\t"
+		"testq $1, %[n]\n\t"
+		"jz 2f\n\t"
+		"add %[a], %[b]\n\t"
+		"2:\n\t"
+		"dec %[n]\n\t"
+		"jnz 1b\n\t"
+		: [a] "+r"(a), [b] "+r"(b), [n] "+r"(n)
+		:
+		: "cc");
+}
 
 struct cfg {
 	const char *what;
@@ -79,8 +137,9 @@ static int wr(uint32_t msr, uint64_t v)
 	return 1;
 }
 
-/* Program, run kernel(n), stop, read.  Returns 0 on a register fault. */
-static int measure(const struct cfg *c, unsigned nc, uint64_t n, uint64_t *out)
+/* Program, run fn(n), stop, read.  Returns 0 on a register fault. */
+static int measure(const struct cfg *c, unsigned nc, void (*fn)(uint64_t), uint64_t n,
+		   uint64_t *out)
 {
 	unsigned i;
 	for (i = 0; i < nc; i++) {
@@ -91,7 +150,7 @@ static int measure(const struct cfg *c, unsigned nc, uint64_t n, uint64_t *out)
 	for (i = 0; i < nc; i++)
 		if (!wr(nb_counters[c[i].ctr].cccr_msr, cccr_value(&c[i])))
 			return 0;
-	kernel(n);
+	fn(n);
 	for (i = 0; i < nc; i++)
 		if (!wr(nb_counters[c[i].ctr].cccr_msr, 0))
 			return 0;
@@ -103,78 +162,130 @@ static int measure(const struct cfg *c, unsigned nc, uint64_t n, uint64_t *out)
 
 #define T0U NB_ESCR_T0_USR
 
-static const struct cfg pass1[] = {
+/* Two passes cover the events (CRU_ESCR0/1 and CRU_ESCR2/3 hold one
+ * event configuration each). */
+#define NEV 8
+static const struct cfg passA[] = {
 	{ "instr_retired:NBOGUSNTAG", NB_ESCR_CRU_ESCR0, NB_EV_INSTR_RETIRED, 1u << 0, 12, T0U },
 	{ "uops_retired:NBOGUS", NB_ESCR_CRU_ESCR1, NB_EV_UOPS_RETIRED, 1u << 0, 14, T0U },
 	{ "branch_retired:MMTP", NB_ESCR_CRU_ESCR2, NB_EV_BRANCH_RETIRED, 1u << 2, 13, T0U },
 	{ "branch_retired:MMNP", NB_ESCR_CRU_ESCR3, NB_EV_BRANCH_RETIRED, 1u << 0, 15, T0U },
 	{ "global_power_events:RUNNING", NB_ESCR_FSB_ESCR0, NB_EV_GLOBAL_POWER_EVENTS, 1u << 0, 0, T0U },
 };
-static const uint64_t per_iter1[] = { 7, 8, 1, 0 };   /* cycles: checked apart */
-
-static const struct cfg pass2[] = {
+static const struct cfg passB[] = {
 	{ "mispred_branch_retired:NBOGUS", NB_ESCR_CRU_ESCR0, NB_EV_MISPRED_BRANCH_RETIRED, 1u << 0, 12, T0U },
 	{ "branch_retired:MMNM", NB_ESCR_CRU_ESCR2, NB_EV_BRANCH_RETIRED, 1u << 1, 16, T0U },
 	{ "branch_retired:MMTM", NB_ESCR_CRU_ESCR3, NB_EV_BRANCH_RETIRED, 1u << 3, 17, T0U },
 };
+/* result order: instr uops MMTP MMNP cycles | mispred MMNM MMTM */
+enum { R_INSTR, R_UOPS, R_MMTP, R_MMNP, R_CYC, R_MISP, R_MMNM, R_MMTM };
+
+struct kernel {
+	const char *name;
+	void (*fn)(uint64_t);
+	unsigned per;           /* expectations are per this many iterations */
+	uint64_t want[NEV];     /* R_CYC unused */
+};
+
+static const struct kernel kernels[] = {
+	{ "basic loop", k_basic, 1, { 7, 8, 1, 0, 0, 0, 0, 0 } },
+	{ "rep movsb x16", k_rep, 1, { 6, 3 + 16 * 4 + 2, 1, 0, 0, 0, 0, 0 } },
+	{ "call/ret", k_call, 1, { 4, 3 + 2 + 2, 3, 0, 0, 0, 0, 0 } },
+	{ "alternating jz", k_alt, 2, { 9, 9, 2, 0, 0, 2, 1, 1 } },
+};
+
+static const char *rname(unsigned r)
+{
+	return r < 5 ? passA[r].what : passB[r - 5].what;
+}
+
+/* warm-up, N1, N2; d[r] = count(N2) - count(N1); a[] = counts at N1 */
+static int run(const struct kernel *k, uint64_t *d, uint64_t *a)
+{
+	uint64_t w[NEV], x[NEV], y[NEV];
+	if (!measure(passA, 5, k->fn, N1, w) || !measure(passA, 5, k->fn, N1, x) ||
+	    !measure(passA, 5, k->fn, N2, y))
+		return 0;
+	if (!measure(passB, 3, k->fn, N1, w + 5) || !measure(passB, 3, k->fn, N1, x + 5) ||
+	    !measure(passB, 3, k->fn, N2, y + 5))
+		return 0;
+	for (unsigned r = 0; r < NEV; r++) {
+		d[r] = y[r] - x[r];
+		a[r] = x[r];
+	}
+	return 1;
+}
 
 int main(void)
 {
-	uint64_t a[8], b[8], w[8];
-	unsigned i;
+	uint64_t d[NEV], a[NEV], a2[NEV], d2[NEV];
+	struct nbsim_info inf;
+	unsigned penalty;
+	int r;
 
-	tap_plan(19);
 	if (!tap_ok(nbsim_present(), "running under nbsim")) {
 		tap_diag("run this program with: nbsim -- t_exact");
 		return 1;
 	}
+	memset(&inf, 0, sizeof inf);
+	r = nbsim_info(&inf);
+	tap_ok(r == NBSIM_OK && inf.family == 15, "INFO: family %u model %u (%s)",
+	       inf.family, inf.model, inf.model_name);
+	/* misprediction penalty of the timing model (README "Timing model") */
+	penalty = (inf.model == 3 || inf.model == 6) ? 31 : 20;
 
-	/* Pass 1: warm up, then N1 and N2. */
-	tap_ok(measure(pass1, 5, N1, w) && measure(pass1, 5, N1, a) && measure(pass1, 5, N2, b),
-	       "pass 1 programmed without #GP");
-	for (i = 0; i < 4; i++) {
-		TAP_EQ(b[i] - a[i], (uint64_t)(N2 - N1) * per_iter1[i],
-		       "%s: difference = %u x %llu", pass1[i].what, N2 - N1,
-		       (unsigned long long)per_iter1[i]);
-		tap_diag("  %s: N1=%llu N2=%llu", pass1[i].what,
-			 (unsigned long long)a[i], (unsigned long long)b[i]);
-	}
-	tap_ok(b[4] > a[4] && a[4] > 0, "global_power_events:RUNNING grows with the loop (%llu -> %llu)",
-	       (unsigned long long)a[4], (unsigned long long)b[4]);
-	/* timing model: at least uops / retire width (3) cycles */
-	tap_ok(b[4] - a[4] >= (b[1] - a[1]) / 3,
-	       "cycles difference %llu >= uops difference / 3 (%llu)",
-	       (unsigned long long)(b[4] - a[4]), (unsigned long long)((b[1] - a[1]) / 3));
-	tap_ok(w[0] == a[0] && w[1] == a[1], "deterministic: same counts for the same run (%llu, %llu)",
-	       (unsigned long long)w[0], (unsigned long long)a[0]);
-
-	/* Pass 2: the mispredict side. */
-	{
-		const struct cfg *p2 = pass2;
-		tap_ok(measure(p2, 3, N1, w) && measure(p2, 3, N1, a) && measure(p2, 3, N2, b),
-		       "pass 2 programmed without #GP");
-		for (i = 0; i < 3; i++) {
-			TAP_EQ(b[i] - a[i], 0, "%s: difference = 0", p2[i].what);
-			tap_diag("  %s: N1=%llu N2=%llu", p2[i].what,
-				 (unsigned long long)a[i], (unsigned long long)b[i]);
+	for (unsigned k = 0; k < sizeof kernels / sizeof kernels[0]; k++) {
+		const struct kernel *K = &kernels[k];
+		uint64_t span = (N2 - N1) / K->per;
+		if (!tap_ok(run(K, d, a), "%s: PMU programmed without #GP", K->name)) {
+			for (unsigned r = 0; r < 8; r++)
+				tap_ok(0, "%s: skipped after #GP", K->name);
+			continue;
+		}
+		for (unsigned r = 0; r < NEV; r++) {
+			if (r == R_CYC)
+				continue;
+			TAP_EQ(d[r], span * K->want[r], "%s: %s: N2-N1 difference = %llu x %llu",
+			       K->name, rname(r), (unsigned long long)span,
+			       (unsigned long long)K->want[r]);
+		}
+		tap_diag("  %s at N1=%d: instr %llu uops %llu MMTP %llu MMNP %llu cycles %llu "
+			 "mispred %llu MMNM %llu MMTM %llu", K->name, N1,
+			 (unsigned long long)a[0], (unsigned long long)a[1], (unsigned long long)a[2],
+			 (unsigned long long)a[3], (unsigned long long)a[4], (unsigned long long)a[5],
+			 (unsigned long long)a[6], (unsigned long long)a[7]);
+		{
+			/* cycles = uops/3 + mispredicts x penalty, each run floored */
+			int64_t model = (int64_t)(d[R_UOPS] / 3 + d[R_MISP] * penalty);
+			int64_t diff = (int64_t)d[R_CYC] - model;
+			tap_ok(d[R_CYC] > 0 && diff >= -1 && diff <= 1,
+			       "%s: global_power_events grows by uops/3 + %u x mispredicts (%llu, model %lld)",
+			       K->name, penalty, (unsigned long long)d[R_CYC], (long long)model);
 		}
 	}
-	{
-		struct cfg all = { "branch_retired:MMNP|MMNM|MMTP|MMTM", NB_ESCR_CRU_ESCR2,
-				   NB_EV_BRANCH_RETIRED, 0xf, 12, T0U };
-		tap_ok(measure(&all, 1, N1, a) && measure(&all, 1, N2, b), "pass 3 programmed");
-		TAP_EQ(b[0] - a[0], N2 - N1, "%s: masks add up: difference = %u", all.what, N2 - N1);
-	}
+
+	/* determinism: the same measurement twice gives the same counts */
+	tap_ok(run(&kernels[3], d2, a2) && !memcmp(a, a2, sizeof a) && !memcmp(d, d2, sizeof d),
+	       "deterministic: repeating the last kernel gives identical counts");
 
 	/* OS-only qualification: the kernel is not simulated. */
 	{
 		struct cfg os = { "instr_retired T0_OS only", NB_ESCR_CRU_ESCR0,
 				  NB_EV_INSTR_RETIRED, 1, 12, NB_ESCR_T0_OS };
-		tap_ok(measure(&os, 1, N2, a), "T0_OS-only programmed");
+		tap_ok(measure(&os, 1, k_basic, N2, a), "T0_OS-only programmed");
 		TAP_EQ(a[0], 0, "T0_OS only: user-mode guest code counts nothing");
 	}
+	/* branch_retired with all four masks: the masks add up */
+	{
+		struct cfg all = { "branch_retired:all", NB_ESCR_CRU_ESCR2,
+				   NB_EV_BRANCH_RETIRED, 0xf, 12, T0U };
+		tap_ok(measure(&all, 1, k_alt, N1, a) && measure(&all, 1, k_alt, N2, a2) &&
+		       a2[0] - a[0] == 2 * (uint64_t)(N2 - N1),
+		       "branch_retired MMNP|MMNM|MMTP|MMTM on alternating jz: 2 per iteration (%llu)",
+		       (unsigned long long)(a2[0] - a[0]));
+	}
 
-	/* RDPMC: full and fast read of a running counter. */
+	/* RDPMC: full and fast read. */
 	{
 		uint64_t full = 0, fast = 0, msr = 0;
 		wr(nb_counters[12].msr, UINT64_C(0xfffffffff0));
@@ -194,5 +305,5 @@ int main(void)
 		tap_ok(r == NBSIM_GP && strstr(why, "CRU_ESCR0") && strstr(why, "0x80000000"),
 		       "reserved ESCR bit: #GP, reason \"%s\"", why);
 	}
-	return tap_done();
+	return tap_done_plan();
 }
