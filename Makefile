@@ -25,7 +25,7 @@ all: papi sim tests
 
 gen: $(GENDIR)/nb_tables.c
 
-$(GENDIR)/nb_tables.c: native_events/gen_tables.pl native_events/pmu.txt native_events/events.txt
+$(GENDIR)/nb_tables.c: native_events/gen_tables.pl $(wildcard native_events/*.txt)
 	mkdir -p $(GENDIR)
 	perl native_events/gen_tables.pl native_events $(GENDIR)
 

@@ -43,6 +43,7 @@ static int sim_probe(struct nb_cpu *cpu, char *why, size_t len)
 	cpu->stepping = info.stepping;
 	cpu->mhz = info.mhz;
 	cpu->ht = info.ht;
+	cpu->l3 = info.l3_kb > 0;
 	snprintf(cpu->model_name, sizeof(cpu->model_name), "%.*s",
 		 (int)sizeof(info.model_name), info.model_name);
 	snprintf(cpu->brand, sizeof(cpu->brand), "%.*s",

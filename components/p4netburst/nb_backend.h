@@ -14,6 +14,7 @@
 
 struct nb_cpu {
 	unsigned family, model, stepping, mhz, ht;
+	unsigned l3;             /* the part has an on-die L3 cache */
 	char model_name[32];
 	char brand[64];
 };

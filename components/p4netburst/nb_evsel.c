@@ -9,39 +9,42 @@
 
 #define PREFIX "p4netburst:::"
 
+static int same(const char *a, const char *s, size_t n)
+{
+	return a && strlen(a) == n && strncasecmp(a, s, n) == 0;
+}
+
 int nb_event_lookup(const char *name, size_t n)
 {
 	for (unsigned i = 0; i < nb_num_events; i++)
-		if (strlen(nb_events[i].name) == n &&
-		    strncasecmp(nb_events[i].name, name, n) == 0)
+		if (same(nb_events[i].name, name, n) || same(nb_events[i].alias, name, n))
 			return (int)i;
 	return -1;
 }
 
 uint16_t nb_event_default_masks(unsigned event)
 {
-	const struct nb_event *e = &nb_events[event];
-	uint16_t m = 0;
-
-	for (unsigned i = 0; i < e->nmasks; i++)
-		if (e->masks[i].flags & NB_MASK_DFL)
-			m |= (uint16_t)(1u << e->masks[i].bit);
-	return m;
+	return nb_events[event].default_masks;
 }
 
-int nb_event_on_model(unsigned event, unsigned model)
+int nb_event_on_cpu(unsigned event, unsigned model, unsigned feats)
 {
 	return event < nb_num_events && model < 32 &&
-	       (nb_events[event].models >> model) & 1;
+	       (nb_events[event].models >> model) & 1 &&
+	       (nb_events[event].features & ~feats) == 0;
 }
 
-static int mask_lookup(const struct nb_event *e, const char *s, size_t n)
+int nb_mask_on_cpu(const struct nb_mask *m, unsigned model, unsigned feats)
+{
+	return model < 32 && (m->models >> model) & 1 && (m->features & ~feats) == 0;
+}
+
+static const struct nb_mask *mask_lookup(const struct nb_event *e, const char *s, size_t n)
 {
 	for (unsigned i = 0; i < e->nmasks; i++)
-		if (strlen(e->masks[i].name) == n &&
-		    strncasecmp(e->masks[i].name, s, n) == 0)
-			return e->masks[i].bit;
-	return -1;
+		if (same(e->masks[i].name, s, n) || same(e->masks[i].alias, s, n))
+			return &e->masks[i];
+	return NULL;
 }
 
 /* Parse a boolean modifier value: absent = 1, "0" or "1". */
@@ -58,8 +61,8 @@ static int parse_bool(const char *v, size_t n, int *out)
 	return -1;
 }
 
-int nb_evsel_parse(const char *name, unsigned model, struct nb_evsel *out,
-		   char *err, size_t errlen)
+int nb_evsel_parse(const char *name, unsigned model, unsigned feats,
+		   struct nb_evsel *out, char *err, size_t errlen)
 {
 	const char *p, *end;
 	size_t len;
@@ -93,9 +96,9 @@ int nb_evsel_parse(const char *name, unsigned model, struct nb_evsel *out,
 			 (int)(end - p), p);
 		return NB_PARSE_NOEVENT;
 	}
-	if (!nb_event_on_model((unsigned)ev, model)) {
-		snprintf(err, errlen, "event %s does not exist on CPU model %u",
-			 nb_events[ev].name, model);
+	if (!nb_event_on_cpu((unsigned)ev, model, feats)) {
+		snprintf(err, errlen, "event %s does not exist on this CPU (model %u%s)",
+			 nb_events[ev].name, model, feats & NB_FEAT_L3 ? ", L3" : "");
 		return NB_PARSE_MODEL;
 	}
 	memset(out, 0, sizeof(*out));
@@ -103,8 +106,9 @@ int nb_evsel_parse(const char *name, unsigned model, struct nb_evsel *out,
 
 	while (*end == ':') {
 		const char *q = end + 1, *eq, *v = NULL;
+		const struct nb_mask *mk;
 		size_t n, vn = 0;
-		int bit, b;
+		int b;
 
 		end = strchr(q, ':');
 		if (!end)
@@ -125,7 +129,15 @@ int nb_evsel_parse(const char *name, unsigned model, struct nb_evsel *out,
 				return NB_PARSE_SYNTAX;
 			}
 		}
-		if (!eq && (bit = mask_lookup(&nb_events[ev], q, n)) >= 0) {
+		if (!eq && (mk = mask_lookup(&nb_events[ev], q, n)) != NULL) {
+			unsigned bit = mk->bit;
+
+			if (!nb_mask_on_cpu(mk, model, feats)) {
+				snprintf(err, errlen, "mask %s of %s does not exist on "
+					 "this CPU (model %u)", mk->name,
+					 nb_events[ev].name, model);
+				return NB_PARSE_MODEL;
+			}
 			if (out->masks & (1u << bit)) {
 				snprintf(err, errlen, "mask %.*s given twice",
 					 (int)n, q);

@@ -40,24 +40,26 @@ enum nb_parse_err {
 };
 
 /*
- * Parse NAME for CPU model MODEL (family-15 model number).  On error,
+ * Parse NAME for CPU model MODEL (family-15 model number) with features
+ * FEATS (NB_FEAT_*).  libpfm4's spellings of events and masks are accepted.  On error,
  * writes a message naming the cause into ERR (ERRLEN bytes) and returns
  * an nb_parse_err.  A leading "p4netburst:::" is accepted.
  */
-int nb_evsel_parse(const char *name, unsigned model, struct nb_evsel *out,
-		   char *err, size_t errlen);
+int nb_evsel_parse(const char *name, unsigned model, unsigned feats,
+		   struct nb_evsel *out, char *err, size_t errlen);
 
 /* Canonical name: event:MASK...(in bit order)[:u=..][:k=..].
  * Returns the length, or -1 if BUF is too small. */
 int nb_evsel_format(const struct nb_evsel *sel, char *buf, size_t len);
 
-/* Event index by name (case-insensitive), or -1. */
+/* Event index by name or alias (case-insensitive), or -1. */
 int nb_event_lookup(const char *name, size_t n);
 
 /* Masks the user gets when naming none. */
 uint16_t nb_event_default_masks(unsigned event);
 
-/* Does the CPU model have this event? */
-int nb_event_on_model(unsigned event, unsigned model);
+/* Does a CPU of MODEL with FEATS have this event / this mask of it? */
+int nb_event_on_cpu(unsigned event, unsigned model, unsigned feats);
+int nb_mask_on_cpu(const struct nb_mask *m, unsigned model, unsigned feats);
 
 #endif

@@ -25,7 +25,6 @@
 #include "nb_sched.h"
 #include "nb_encode.h"
 #include "nb_backend.h"
-#include "nb_presets.h"
 
 papi_vector_t _p4netburst_vector;
 
@@ -43,6 +42,7 @@ static unsigned ntv_count, ntv_alloc;
 static pthread_mutex_t ntv_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static struct nb_cpu cpu;
+static unsigned cpu_feats;       /* NB_FEAT_* */
 static const struct nb_backend *backend;
 
 static int intern(const struct nb_evsel *sel, int kind, unsigned *code)
@@ -148,41 +148,83 @@ static void set_hw_info(void)
 	}
 }
 
+/* The first alternative of a preset that this CPU model can count with
+ * plain events (tagged metrics come with the metric support), or NULL. */
+static const struct nb_preset_alt *usable_alt(const struct nb_preset *p)
+{
+	for (unsigned a = 0; a < p->nalts; a++) {
+		const struct nb_preset_alt *alt = &p->alts[a];
+		int ok = (alt->models >> cpu.model) & 1;
+
+		for (unsigned k = 0; ok && k < alt->nterms; k++)
+			ok = alt->terms[k].kind == NB_REF_EVENT &&
+			     nb_event_on_cpu(alt->terms[k].index, cpu.model, cpu_feats);
+		if (ok && alt->nterms > 0 && alt->type != NB_DERIVED_POSTFIX)
+			return alt;
+	}
+	return NULL;
+}
+
+/* Preset event code by symbol; PAPI_event_name_to_code cannot be used
+ * while the library is still initialising. */
+static int preset_code(const char *sym, unsigned *code)
+{
+	for (unsigned i = 0; i < PAPI_MAX_PRESET_EVENTS; i++)
+		if (_papi_hwi_presets[i].symbol &&
+		    strcmp(_papi_hwi_presets[i].symbol, sym) == 0) {
+			*code = i | PAPI_PRESET_MASK;
+			return PAPI_OK;
+		}
+	return PAPI_ENOEVNT;
+}
+
+static int papi_derived(unsigned type)
+{
+	switch (type) {
+	case NB_DERIVED_ADD: return DERIVED_ADD;
+	case NB_DERIVED_SUB: return DERIVED_SUB;
+	default:             return NOT_DERIVED;
+	}
+}
+
 static int load_presets(int cidx)
 {
 	hwi_search_t *map;
+	const struct nb_preset_alt **alts;
 	int n = 0;
 
 	map = papi_calloc(nb_num_presets + 1, sizeof(*map));
-	if (!map)
+	alts = papi_calloc(nb_num_presets + 1, sizeof(*alts));
+	if (!map || !alts) {
+		papi_free(map);
+		papi_free(alts);
 		return PAPI_ENOMEM;
+	}
 	for (unsigned i = 0; i < nb_num_presets; i++) {
-		const struct nb_preset *p = &nb_presets[i];
+		const struct nb_preset_alt *alt = usable_alt(&nb_presets[i]);
 		unsigned pcode;
-		int ok = 1, k;
+		unsigned k;
 
-		if (PAPI_event_name_to_code((char *)p->preset, (int *)&pcode) != PAPI_OK ||
-		    !IS_PRESET(pcode))
+		if (!alt || preset_code(nb_presets[i].name, &pcode) != PAPI_OK)
 			continue;
 		for (k = 0; k < PAPI_EVENTS_IN_DERIVED_EVENT; k++)
 			map[n].native[k] = PAPI_NULL;
-		for (k = 0; k < NB_PRESET_TERMS && p->terms[k]; k++) {
+		for (k = 0; k < alt->nterms; k++) {
 			char full[PAPI_HUGE_STR_LEN];
 			int code;
 
-			snprintf(full, sizeof(full), "p4netburst:::%s", p->terms[k]);
-			if (_papi_hwi_native_name_to_code(full, &code) != PAPI_OK) {
-				ok = 0;   /* not on this CPU model */
+			snprintf(full, sizeof(full), "p4netburst:::%s", alt->terms[k].name);
+			if (_papi_hwi_native_name_to_code(full, &code) != PAPI_OK)
 				break;
-			}
 			map[n].native[k] = code;
 		}
-		if (!ok || k == 0)
+		if (k < alt->nterms)
 			continue;
 		map[n].event_code = pcode;
-		map[n].derived = p->derived;
-		snprintf(map[n].operation, sizeof(map[n].operation), "%s",
-			 p->postfix ? p->postfix : "");
+		map[n].derived = papi_derived(alt->type);
+		map[n].operation[0] = '\0';
+		alts[n] = alt;
+		map[n].note = (char *)(alt->note ? alt->note : nb_presets[i].note);
 		n++;
 	}
 	map[n].event_code = 0;
@@ -191,28 +233,18 @@ static int load_presets(int cidx)
 	/* Names and notes, which papi_avail -e shows. */
 	for (int i = 0; i < n; i++) {
 		hwi_presets_t *pr = &_papi_hwi_presets[map[i].event_code & PAPI_PRESET_AND_MASK];
-		const struct nb_preset *p = NULL;
 
-		for (unsigned j = 0; j < nb_num_presets; j++) {
-			unsigned pc;
-
-			if (PAPI_event_name_to_code((char *)nb_presets[j].preset,
-						    (int *)&pc) == PAPI_OK &&
-			    pc == map[i].event_code) {
-				p = &nb_presets[j];
-				break;
-			}
-		}
-		for (unsigned k = 0; k < pr->count && p; k++) {
+		for (unsigned k = 0; k < pr->count && k < alts[i]->nterms; k++) {
 			char full[PAPI_HUGE_STR_LEN];
 
-			snprintf(full, sizeof(full), "p4netburst:::%s", p->terms[k]);
+			snprintf(full, sizeof(full), "p4netburst:::%s", alts[i]->terms[k].name);
 			pr->name[k] = papi_strdup(full);
 		}
-		if (p && p->note)
-			pr->note = papi_strdup(p->note);
+		if (map[i].note)
+			pr->note = papi_strdup(map[i].note);
 	}
 	papi_free(map);
+	papi_free(alts);
 	return PAPI_OK;
 }
 
@@ -243,6 +275,7 @@ static int nb_init_component(int cidx)
 		return PAPI_ENOSUPP;
 	}
 	set_hw_info();
+	cpu_feats = cpu.l3 ? NB_FEAT_L3 : 0;
 
 	/* Entry i = event i with its default masks. */
 	pthread_mutex_lock(&ntv_lock);
@@ -258,7 +291,7 @@ static int nb_init_component(int cidx)
 	}
 	v->cmp_info.num_native_events = 0;
 	for (unsigned i = 0; i < nb_num_events; i++)
-		if (nb_event_on_model(i, cpu.model))
+		if (nb_event_on_cpu(i, cpu.model, cpu_feats))
 			v->cmp_info.num_native_events++;
 	snprintf(v->cmp_info.kernel_version, sizeof(v->cmp_info.kernel_version),
 		 "%s backend", backend->name);
@@ -462,7 +495,7 @@ static int nb_ntv_enum_events(unsigned *code, int modifier)
 	switch (modifier) {
 	case PAPI_ENUM_FIRST:
 		for (ev = 0; ev < nb_num_events; ev++)
-			if (nb_event_on_model(ev, cpu.model)) {
+			if (nb_event_on_cpu(ev, cpu.model, cpu_feats)) {
 				*code = ev;
 				return PAPI_OK;
 			}
@@ -471,7 +504,7 @@ static int nb_ntv_enum_events(unsigned *code, int modifier)
 		if (lookup(*code, &e) != PAPI_OK)
 			return PAPI_ENOEVNT;
 		for (ev = e.sel.event + 1u; ev < nb_num_events; ev++)
-			if (nb_event_on_model(ev, cpu.model)) {
+			if (nb_event_on_cpu(ev, cpu.model, cpu_feats)) {
 				*code = ev;
 				return PAPI_OK;
 			}
@@ -490,6 +523,8 @@ static int nb_ntv_enum_events(unsigned *code, int modifier)
 		} else if (e.kind != ENT_BASE) {
 			return PAPI_ENOEVNT;
 		}
+		while (i < d->nmasks && !nb_mask_on_cpu(&d->masks[i], cpu.model, cpu_feats))
+			i++;
 		if (i >= d->nmasks)
 			return PAPI_ENOEVNT;
 		e.sel.masks = (uint16_t)(1u << d->masks[i].bit);
@@ -509,7 +544,7 @@ static int nb_ntv_name_to_code(const char *name, unsigned *code)
 
 	if (!backend)
 		return PAPI_ENOEVNT;
-	r = nb_evsel_parse(name, cpu.model, &s, err, sizeof(err));
+	r = nb_evsel_parse(name, cpu.model, cpu_feats, &s, err, sizeof(err));
 	switch (r) {
 	case NB_PARSE_OK:
 		break;
