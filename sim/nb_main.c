@@ -45,11 +45,36 @@ static HChar nb_fault_buf[200];
 static const HChar *clo_model = NB_CPU_DEFAULT;
 static Bool clo_ht = False;
 static Bool clo_stats = False;
+static Bool clo_warn = True;
+static ULong nb_warned;                  /* events already warned about   */
 
 #define SIG_INSTR   NB_SIG(NB_EV_INSTR_RETIRED, 0)        /* NBOGUSNTAG */
 #define SIG_UOPS    NB_SIG(NB_EV_UOPS_RETIRED, 0)         /* NBOGUS     */
 #define SIG_BR(b)   NB_SIG(NB_EV_BRANCH_RETIRED, (b))     /* MMNP..MMTM */
 #define SIG_MISP    NB_SIG(NB_EV_MISPRED_BRANCH_RETIRED, 0)
+
+/* Events the CPU model produces (README "Events"); a counter programmed
+ * for any other event counts 0, and nbsim says so once per event. */
+static ULong nb_produced_events(void)
+{
+	return (1ULL << NB_EV_INSTR_RETIRED) | (1ULL << NB_EV_UOPS_RETIRED) |
+	       (1ULL << NB_EV_BRANCH_RETIRED) | (1ULL << NB_EV_MISPRED_BRANCH_RETIRED) |
+	       (1ULL << NB_EV_GLOBAL_POWER_EVENTS);
+}
+
+static void nb_warn_unmodelled(void)
+{
+	ULong missing = nb_pmu_state.events_in_use & ~nb_produced_events() & ~nb_warned;
+
+	if (!clo_warn || !missing)
+		return;
+	for (unsigned ev = 0; ev < nb_num_events && ev < 64; ev++)
+		if (missing & (1ULL << ev))
+			VG_(umsg)("nbsim: warning: %s is not modelled yet: it counts 0 "
+				  "(--nbsim-warn-unmodelled=no silences this)\n",
+				  nb_events[ev].name);
+	nb_warned |= missing;
+}
 
 /* ---- timing model ---- */
 
@@ -396,6 +421,7 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 	case NBSIM_REQ_WRMSR:
 		*ret = nb_pmu_wrmsr(&nb_pmu_state, (uint32_t)arg[1], (uint64_t)arg[2], nb_sig)
 			== NB_PMU_OK ? NBSIM_OK : gp_from_pmu();
+		nb_warn_unmodelled();
 		break;
 	case NBSIM_REQ_RDPMC:
 		if (!guest_writable(arg[2], sizeof(ULong))) {
@@ -458,6 +484,7 @@ static Bool nb_process_cmd_line_option(const HChar *arg)
 	}
 	else if VG_BOOL_CLO(arg, "--ht", clo_ht) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-stats", clo_stats) {}
+	else if VG_BOOL_CLO(arg, "--nbsim-warn-unmodelled", clo_warn) {}
 	else
 		return False;
 	return True;
@@ -470,7 +497,9 @@ static void nb_print_usage(void)
 "                              [%s]\n"
 "    --ht=yes|no               model Hyper-Threading (two logical processors;\n"
 "                              guest threads all run on logical processor 0) [no]\n"
-"    --nbsim-stats=yes|no      print signal totals at exit [no]\n",
+"    --nbsim-stats=yes|no      print signal totals at exit [no]\n"
+"    --nbsim-warn-unmodelled=yes|no  warn once when a counter is programmed\n"
+"                              for an event the model does not produce [yes]\n",
 		NB_CPU_DEFAULT);
 }
 
