@@ -86,6 +86,7 @@ int main(void)
 	bad("p4netburst:::", "an empty event name");
 	bad("p4netburst:::instr_retired:MMTP", "a mask of another event");
 	memset(longname, 'a', sizeof(longname) - 1);
+	memcpy(longname, "p4netburst:::", 13);
 	bad(longname, "a 5000-character name");
 	memcpy(longname, "p4netburst:::instr_retired:", 27);
 	bad(longname, "a 5000-character mask");

@@ -177,12 +177,18 @@ int nb_evsel_parse(const char *name, unsigned model, unsigned feats,
 	}
 	if (!out->masks)
 		out->masks = nb_event_default_masks(out->event);
-	if (!out->masks) {
-		snprintf(err, errlen, "event %s needs at least one mask",
-			 nb_events[ev].name);
-		return NB_PARSE_NOMASK;
-	}
 	return NB_PARSE_OK;
+}
+
+int nb_evsel_check(const struct nb_evsel *sel, char *err, size_t errlen)
+{
+	if (sel->masks == 0) {
+		snprintf(err, errlen, "event %s has no default mask: name at least "
+			 "one (e.g. %s:%s)", nb_events[sel->event].name,
+			 nb_events[sel->event].name, nb_events[sel->event].masks[0].name);
+		return -1;
+	}
+	return 0;
 }
 
 int nb_evsel_format(const struct nb_evsel *sel, char *buf, size_t len)

@@ -48,6 +48,11 @@ enum nb_parse_err {
 int nb_evsel_parse(const char *name, unsigned model, unsigned feats,
 		   struct nb_evsel *out, char *err, size_t errlen);
 
+/* Can SEL be counted as it stands?  An event without default masks that
+ * was named without masks parses (so that every enumerated name resolves)
+ * but cannot be counted.  Returns 0, or -1 with the cause in ERR. */
+int nb_evsel_check(const struct nb_evsel *sel, char *err, size_t errlen);
+
 /* Canonical name: event:MASK...(in bit order)[:u=..][:k=..].
  * Returns the length, or -1 if BUF is too small. */
 int nb_evsel_format(const struct nb_evsel *sel, char *buf, size_t len);

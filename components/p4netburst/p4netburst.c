@@ -354,6 +354,10 @@ static int nb_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *nativ
 
 		if (lookup((unsigned)native[i].ni_event, &e) != PAPI_OK)
 			return PAPI_ENOEVNT;
+		if (nb_evsel_check(&e.sel, why, sizeof(why))) {
+			report("add event", why);
+			return PAPI_EINVAL;
+		}
 		sel[i] = e.sel;
 	}
 	if (nb_schedule(sel, count, cpu.model, 0, slot, why, sizeof(why))) {
@@ -556,9 +560,14 @@ static int nb_ntv_name_to_code(const char *name, unsigned *code)
 		report(name, err);
 		return PAPI_EINVAL;
 	}
-	if (s.masks == nb_event_default_masks(s.event) && s.mods == 0) {
-		*code = s.event;   /* the base entry */
-		return PAPI_OK;
+	{
+		const char *p = strstr(name, ":::");
+
+		p = p ? p + 3 : name;
+		if (!strchr(p, ':')) {      /* the event alone: its base entry */
+			*code = s.event;
+			return PAPI_OK;
+		}
 	}
 	return intern(&s, ENT_USER, code);
 }
