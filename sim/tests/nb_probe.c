@@ -8,12 +8,19 @@
 #include <cpuid.h>
 #include "nbsim_client.h"
 
-int main(void)
+int main(int argc, char **argv)
 {
 	unsigned a, b, c, d, fam, model, step;
 	char vendor[13], brand[49];
 	struct nbsim_info inf;
 
+	if (argc > 1 && !strcmp(argv[1], "unmodelled")) {
+		/* BSQ_cache_reference (select 0x0c) on BSU_ESCR0 -> counter 0 */
+		int r = nbsim_wrmsr(0x3a0, (UINT64_C(0x0c) << 25) | (1u << 9) | 4);
+		r |= nbsim_wrmsr(0x360, (1u << 12) | (7u << 13) | (3u << 16));
+		printf("programmed %d\n", r);
+		return r;
+	}
 	__cpuid(0, a, b, c, d);
 	memcpy(vendor, &b, 4);
 	memcpy(vendor + 4, &d, 4);

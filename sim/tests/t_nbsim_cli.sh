@@ -12,7 +12,7 @@ ok() { # cond-status description
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-echo "1..26"
+echo "1..28"
 
 "$NBSIM" --help >"$tmp/out" 2>&1
 ok $? "nbsim --help exits 0"
@@ -101,5 +101,13 @@ VALGRIND_LIB=$(dirname "$tool") valgrind --tool=nbsim --model=pentium3 "$probe" 
 rc=$?
 [ $rc -ne 0 ] && grep -q "unknown NetBurst model 'pentium3'" "$tmp/out"
 ok $? "tool: --model=pentium3 rejected (rc $rc)"
+
+# an event the model does not produce is announced, not silently zero
+"$NBSIM" "$probe" unmodelled >"$tmp/out" 2>&1
+grep -q "programmed 0" "$tmp/out" && grep -q "BSQ_cache_reference is not modelled yet" "$tmp/out"
+ok $? "programming an unmodelled event warns once, naming it"
+"$NBSIM" --nbsim-warn-unmodelled=no "$probe" unmodelled >"$tmp/out" 2>&1
+grep -q "programmed 0" "$tmp/out" && ! grep -q "not modelled" "$tmp/out"
+ok $? "--nbsim-warn-unmodelled=no silences it"
 
 exit $fail
