@@ -448,6 +448,7 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 		inf->ht = clo_ht ? 1 : 0;
 		inf->logical_cpu = 0;
 		inf->mhz = nb_cpu->mhz;
+		inf->l3_kb = nb_cpu->l3_kb;
 		copy_str(inf->model_name, sizeof inf->model_name, nb_cpu->name);
 		copy_str(inf->brand, sizeof inf->brand, nb_cpu->brand);
 		*ret = NBSIM_OK;

@@ -52,7 +52,8 @@ int main(int argc, char **argv)
 	printf("lm %u\n", (d >> 29) & 1);
 	printf("nbsim %d\n", nbsim_present());
 	if (nbsim_present() && nbsim_info(&inf) == NBSIM_OK)
-		printf("info_model %u\ninfo_name %s\ninfo_brand %s\ninfo_ht %u\ninfo_mhz %u\n",
-		       inf.model, inf.model_name, inf.brand, inf.ht, inf.mhz);
+		printf("info_model %u\ninfo_name %s\ninfo_brand %s\ninfo_ht %u\ninfo_mhz %u\n"
+		       "info_l3_kb %u\n",
+		       inf.model, inf.model_name, inf.brand, inf.ht, inf.mhz, inf.l3_kb);
 	return 0;
 }

@@ -12,7 +12,7 @@ ok() { # cond-status description
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-echo "1..28"
+echo "1..30"
 
 "$NBSIM" --help >"$tmp/out" 2>&1
 ok $? "nbsim --help exits 0"
@@ -83,6 +83,12 @@ for m in willamette:1 cedarmill:6 xeonmp:2; do
 	[ "$(val model "$tmp/m")" = "${m#*:}" ] && [ "$(val info_name "$tmp/m")" = "${m%:*}" ]
 	ok $? "--model=${m%:*}: CPUID model ${m#*:}"
 done
+
+"$NBSIM" --model=xeonmp "$probe" >"$tmp/xm" 2>&1
+[ "$(val info_l3_kb "$tmp/xm")" = 2048 ] && [ "$(val leaf2 "$tmp/xm")" = "665b5001 00000000 00000000 007b7025" ]
+ok $? "xeonmp: INFO l3_kb 2048, leaf 2 L3 descriptor 0x25"
+[ "$(val info_l3_kb "$tmp/def")" = 0 ]
+ok $? "prescott: INFO l3_kb 0"
 
 "$NBSIM" --model=northwood --ht=yes "$probe" >"$tmp/ht" 2>&1
 [ "$(val htt "$tmp/ht")" = 1 ] && [ "$(val info_ht "$tmp/ht")" = 1 ]
