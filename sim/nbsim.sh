@@ -132,8 +132,11 @@ key=$(printf '%s\n%s\n' "$tool" "$libexec" | cksum | cut -d' ' -f1)
 vglib=$base/lib-$key
 mkdir -p -m 700 -- "$base" "$vglib" 2>/dev/null || die 1 "cannot create $vglib"
 [ -O "$base" ] && [ -O "$vglib" ] || die 1 "$base is not owned by you"
+# Links are replaced by rename(2), which is atomic: nbsim instances started
+# at the same time never see a name missing (ln -sf unlinks first).
 link() { # target name
-	[ "$(readlink -- "$vglib/$2" 2>/dev/null)" = "$1" ] || ln -sfn -- "$1" "$vglib/$2" ||
+	[ "$(readlink -- "$vglib/$2" 2>/dev/null)" = "$1" ] && return
+	ln -sfn -- "$1" "$vglib/.$2.$$" && mv -Tf -- "$vglib/.$2.$$" "$vglib/$2" ||
 		die 1 "cannot link $1 into $vglib"
 }
 for f in "$libexec"/*; do

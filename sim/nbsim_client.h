@@ -50,7 +50,7 @@ struct nbsim_info {
 	char brand[64];          /* CPUID brand string                          */
 	uint32_t l3_kb;          /* on-die L3 size, 0 if the part has none      */
 };
-#define NBSIM_INFO_VERSION 1
+#define NBSIM_INFO_VERSION 2    /* 2: l3_kb added */
 
 static inline int nbsim_present(void)
 {

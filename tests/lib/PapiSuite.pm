@@ -83,7 +83,8 @@ sub run {
 		while (exists $result{$next_report}) {
 			my ($st, $out, $secs) = @{delete $result{$next_report}};
 			my $name = "$a{suite}/$tests[$next_report]";
-			my $ok = $st == 0 && $out =~ /^\s*PASSED/m && $out !~ /FAILED/;
+			# ctests print "PASSED" alone, ftests "name.F   PASSED"
+			my $ok = $st == 0 && $out =~ /(^|\s)PASSED(\s|$)/m && $out !~ /FAILED/;
 			my $why = $ok ? '' : $st == -1 ? 'timeout'
 				: $out =~ /SKIPPED/ ? 'SKIPPED'
 				: $st & 127 ? 'signal ' . ($st & 127)
