@@ -147,4 +147,6 @@ done
 link "$tool" nbsim-amd64-linux
 
 export VALGRIND_LIB=$vglib
-exec "$valgrind" --tool=nbsim -q --model="$model" --ht="$ht" "${vgopts[@]}" -- "$@"
+# Children (fork+exec, system()) run on the simulated CPU too, as they would
+# on a real NetBurst; --trace-children=no overrides.
+exec "$valgrind" --tool=nbsim -q --trace-children=yes --model="$model" --ht="$ht" "${vgopts[@]}" -- "$@"
