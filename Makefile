@@ -55,10 +55,14 @@ export NB_SRC := $(SRCDIR)
 export NB_BUILD := $(BUILDDIR)
 export NB_PAPI_SRC := $(PAPI_SRC)
 export NB_GEN := $(GENDIR)
+export NBGEN := $(GENDIR)
+export NB_PAPI_TREE := $(PAPI_TREE)
+export LIBPFM4_SRC
 export NBSIM
+export NBSIM_TESTBIN := $(BUILDDIR)/sim/tests
 
 check: all
-	prove -j$(JOBS) $(wildcard tests/*.t) $(wildcard sim/tests/*.t)
+	prove -j$(JOBS) tests/*.t
 
 bench: all
 	@echo "benchmarks: none yet"

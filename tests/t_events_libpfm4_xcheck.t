@@ -115,7 +115,7 @@ SKIP: {
 		MS_ESCR1 TC_ESCR1 TBPU_ESCR1 FLAME_ESCR1 FIRM_ESCR1 SAAT_ESCR1 U2L_ESCR1 DAC_ESCR1
 		IQ_ESCR1 ALF_ESCR1 RAT_ESCR1 CRU_ESCR1 CRU_ESCR3 CRU_ESCR5);
 	is(scalar @lx, 45, 'libpfm ESCR index table has 45 entries');
-	my $p3 = $ENV{PAPI_SRC} // '/tmp/papisrc/papi-7.0.0';
+	my $p3 = $ENV{NB_PAPI_TREE} // '/tmp/papisrc/papi-7.0.0';
 	if (open my $fh, '<', "$p3/src/libpfm-3.y/lib/pentium4_events.h") {
 		local $/; my $s = <$fh>;
 		my ($blk) = $s =~ /pentium4_escrs\[\]\s*=\s*\{(.*?)\n\};/s;

@@ -9,6 +9,11 @@
 
 #define PREFIX "p4netburst:::"
 
+int nb_evsel_same(const struct nb_evsel *a, const struct nb_evsel *b)
+{
+	return memcmp(a, b, sizeof(*a)) == 0;
+}
+
 static int same(const char *a, const char *s, size_t n)
 {
 	return a && strlen(a) == n && strncasecmp(a, s, n) == 0;

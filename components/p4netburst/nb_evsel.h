@@ -21,11 +21,30 @@
 #define NB_MOD_USET   0x04       /* u given explicitly                */
 #define NB_MOD_KSET   0x08       /* k given explicitly                */
 
+/* CCCR-side modifiers (struct nb_evsel.cccr). */
+#define NB_CCCR_MOD_CMP     0x01 /* Compare on, threshold in .thr (cmp=N/thr=N) */
+#define NB_CCCR_MOD_CMPL    0x02 /* Complement (cmpl)                 */
+#define NB_CCCR_MOD_EDGE    0x04 /* Edge (edge)                       */
+#define NB_CCCR_MOD_ACTIVE  0x08 /* ActiveThread given in .active     */
+#define NB_CCCR_MOD_PRECISE 0x10 /* PEBS (precise)                    */
+
+#define NB_SEL_EVENT  0          /* .event indexes nb_events          */
+#define NB_SEL_METRIC 1          /* .event indexes nb_metrics         */
+
+/* Always zero-initialise (memset/ = {0}): selections compare as bytes. */
 struct nb_evsel {
-	uint16_t event;          /* index into nb_events              */
+	uint16_t event;          /* index into nb_events (or nb_metrics) */
 	uint16_t masks;          /* event-mask bits (ESCR bits 9-24)  */
 	uint8_t mods;            /* NB_MOD_*                          */
+	uint8_t cccr;            /* NB_CCCR_MOD_*                     */
+	uint8_t thr;             /* CCCR threshold 0..15              */
+	uint8_t active;          /* CCCR ActiveThread 0..3            */
+	uint8_t kind;            /* NB_SEL_*                          */
+	uint8_t pad[3];          /* zero                              */
 };
+
+/* Same configuration (may share an ESCR / dedupe as one native event). */
+int nb_evsel_same(const struct nb_evsel *a, const struct nb_evsel *b);
 
 /* Error codes of the parser (mapped to PAPI codes by the glue). */
 enum nb_parse_err {

@@ -23,9 +23,12 @@ struct search {
 	struct nb_slot *out;
 };
 
+/* Two events may share an ESCR when the ESCR images are the same: same
+ * event and masks and privilege bits (CCCR-side modifiers may differ). */
 static int same_config(const struct nb_evsel *a, const struct nb_evsel *b)
 {
-	return a->event == b->event && a->masks == b->masks && a->mods == b->mods;
+	return a->kind == b->kind && a->event == b->event && a->masks == b->masks &&
+	       a->mods == b->mods;
 }
 
 static unsigned usable_counters(const struct search *s, unsigned escr)

@@ -51,8 +51,7 @@ static int intern(const struct nb_evsel *sel, int kind, unsigned *code)
 
 	pthread_mutex_lock(&ntv_lock);
 	for (unsigned i = 0; i < ntv_count; i++) {
-		if (ntv[i].kind == kind && ntv[i].sel.event == sel->event &&
-		    ntv[i].sel.masks == sel->masks && ntv[i].sel.mods == sel->mods) {
+		if (ntv[i].kind == kind && nb_evsel_same(&ntv[i].sel, sel)) {
 			*code = i;
 			goto out;
 		}
@@ -282,9 +281,12 @@ static int nb_init_component(int cidx)
 	ntv_count = 0;
 	pthread_mutex_unlock(&ntv_lock);
 	for (unsigned i = 0; i < nb_num_events; i++) {
-		struct nb_evsel s = { .event = (uint16_t)i,
-				      .masks = nb_event_default_masks(i) };
+		struct nb_evsel s;
 		unsigned code;
+
+		memset(&s, 0, sizeof(s));
+		s.event = (uint16_t)i;
+		s.masks = nb_event_default_masks(i);
 
 		if (intern(&s, ENT_BASE, &code) != PAPI_OK || code != i)
 			return PAPI_ENOMEM;
@@ -338,13 +340,14 @@ static int nb_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *nativ
 				   int count, hwd_context_t *ctx)
 {
 	nb_control_t *c = (nb_control_t *)ctl;
-	struct nb_evsel sel[NB_NUM_COUNTERS] = { { 0, 0, 0 } };
+	struct nb_evsel sel[NB_NUM_COUNTERS];
 	struct nb_slot slot[NB_NUM_COUNTERS];
 	char why[512];
 	(void)ctx;
 
 	if (c->running)
 		return PAPI_EISRUN;
+	memset(sel, 0, sizeof(sel));
 	if (count > NB_NUM_COUNTERS) {
 		report("add event", "more events than the 18 NetBurst counters");
 		return PAPI_ECNFLCT;
