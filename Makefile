@@ -39,11 +39,17 @@ sim: gen
 # ---- our tests through the public PAPI API -----------------------------------
 CTESTS = $(patsubst ctests/%.c,$(T)/%,$(wildcard ctests/*.c))
 
-tests: $(CTESTS)
+FTESTS = $(patsubst ftests/%.F90,$(T)/f_%,$(wildcard ftests/*.F90))
+
+tests: $(CTESTS) $(FTESTS)
 
 $(T)/%: ctests/%.c ctests/nbtap.h papi
 	@mkdir -p $(T)
 	$(CC) $(CFLAGS_NB) $(PAPI_INC) -Ictests -o $@ $< $(PAPI_LIB) -lpthread
+
+$(T)/f_%: ftests/%.F90 papi
+	@mkdir -p $(T)/fmod
+	gfortran -O1 -g -Wall -Werror -cpp -I$(PAPI_SRC) -J$(T)/fmod -o $@ $< $(PAPI_LIB)
 
 # ---- the main job ------------------------------------------------------------
 demo: all
