@@ -6,7 +6,7 @@
 void nb_encode(const struct nb_evsel *sel, const struct nb_slot *slot,
 	       unsigned dom, struct nb_regs *out)
 {
-	const struct nb_event *e = &nb_events[sel->event];
+	const struct nb_event *e = &nb_events[slot->event];
 	const struct nb_escr *x = &nb_escrs[slot->escr];
 	int usr = (dom & NB_DOM_USER) != 0, os = (dom & NB_DOM_KERNEL) != 0;
 	uint64_t escr;
@@ -16,7 +16,7 @@ void nb_encode(const struct nb_evsel *sel, const struct nb_slot *slot,
 	if (sel->mods & NB_MOD_KSET)
 		os = !!(sel->mods & NB_MOD_K);
 	escr = ((uint64_t)e->event_select << NB_ESCR_EVSEL_SHIFT) |
-	       ((uint64_t)sel->masks << NB_ESCR_EMASK_SHIFT);
+	       ((uint64_t)slot->masks << NB_ESCR_EMASK_SHIFT);
 	if (usr)
 		escr |= NB_ESCR_T0_USR;
 	if (os)
