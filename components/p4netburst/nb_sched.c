@@ -524,11 +524,23 @@ static int attempt(struct st *s, int n, char *why, size_t len)
 	return try_tags(s, key, nkeys, 0, 0) ? 0 : -1;
 }
 
+static int append(char *buf, size_t len, int off, const char *fmt, const char *arg)
+{
+	int k;
+
+	if (off < 0 || (size_t)off >= len)
+		return off;
+	k = snprintf(buf + off, len - (size_t)off, fmt, arg);
+	return k < 0 ? off : off + k;
+}
+
 static void explain(struct st *s, int k, char *why, size_t len)
 {
-	char name[NB_NAME_MAX];
+	char name[NB_NAME_MAX], num[16];
 	static const char *const gname[NB_NUM_GROUPS] = { "BPU", "MS", "FLAME", "IQ" };
-	int g = s->bad_group, demand = 0, off, nothers = 0;
+	int g = s->bad_group, demand = 0, off, nothers = 0, nx = 0;
+	uint64_t want = 0;
+	uint32_t ctrs = 0;
 
 	nb_sched_name(&s->req[k], name, sizeof(name));
 	if (g < 0) {
@@ -536,26 +548,40 @@ static void explain(struct st *s, int k, char *why, size_t len)
 			 s->cpu->model, s->cpu->busy_escrs ? " or is in use by the other logical processor" : "");
 		return;
 	}
-	for (int c = 0; c < s->ncfg; c++) {
-		if (s->cfg[c].group != g)
-			continue;
-		if (s->cfg[c].ncand == 0 && s->cfg[c].demand + s->cfg[c].helper > 0) {
-			const struct nb_event *e = &nb_events[s->cfg[c].event];
+	/* the ESCRs (all, not only the free ones) the culprit's units in
+	 * group g can use */
+	{
+		const struct nb_evsel *r = &s->req[k];
+		unsigned evs[1 + NB_MAX_HELPERS];
+		int ne = 0;
 
-			snprintf(why, len, "%s needs %s (ESCR %s%s%s), which %s", name, e->name,
-				 nb_escrs[e->escrs[0]].name, e->nescrs > 1 ? " or " : "",
-				 e->nescrs > 1 ? nb_escrs[e->escrs[1]].name : "",
-				 s->cpu->busy_escrs ? "does not exist on this model or is in use by the other logical processor"
-						    : "does not exist on this model");
-			return;
+		if (r->kind == NB_SEL_METRIC) {
+			const struct nb_metric *m = &nb_metrics[r->event];
+
+			evs[ne++] = m->count_event;
+			for (unsigned h = 0; h < m->nhelpers; h++)
+				evs[ne++] = m->helpers[h].escr != NB_NO_ESCR ? 0x100u | m->helpers[h].escr
+									     : m->helpers[h].event;
+		} else {
+			evs[ne++] = r->event;
 		}
-		demand += s->cfg[c].demand;
+		for (int i = 0; i < ne; i++) {
+			if (evs[i] & 0x100u) {
+				want |= UINT64_C(1) << (evs[i] & 0xff);
+				continue;
+			}
+			for (unsigned x = 0; x < nb_events[evs[i]].nescrs; x++)
+				want |= UINT64_C(1) << nb_events[evs[i]].escrs[x];
+		}
+		for (unsigned x = 0; x < nb_num_escrs; x++)
+			if (nb_escrs[x].group != g || !((nb_escrs[x].models >> s->cpu->model) & 1))
+				want &= ~(UINT64_C(1) << x);
 	}
-	if (demand > __builtin_popcount(half_counters(s, (unsigned)g, 0) | half_counters(s, (unsigned)g, 1)))
-		off = snprintf(why, len, "%s cannot be counted beside", name);
-	else
-		off = snprintf(why, len, "%s cannot be counted beside", name);
-	for (int i = 0; i < k && off > 0 && (size_t)off < len; i++) {
+	for (int c = 0; c < s->ncfg; c++)
+		if (s->cfg[c].group == g)
+			demand += s->cfg[c].demand;
+	off = snprintf(why, len, "%s", name);
+	for (int i = 0; i < k; i++) {
 		const struct cfg *c = &s->cfg[s->unit_cfg[i]];
 		int in = c->group == g;
 
@@ -569,22 +595,38 @@ static void explain(struct st *s, int k, char *why, size_t len)
 		if (!in)
 			continue;
 		nb_sched_name(&s->req[i], name, sizeof(name));
-		off += snprintf(why + off, len - (size_t)off, "%s %s", nothers++ ? "," : "", name);
+		off = append(why, len, off, nothers++ ? ", %s" : " cannot be counted beside %s", name);
 	}
-	if (off > 0 && (size_t)off < len) {
-		uint32_t ctrs = half_counters(s, (unsigned)g, 0) | half_counters(s, (unsigned)g, 1);
+	if (!nothers)
+		off = append(why, len, off, "%s cannot be counted", "");
+	ctrs = half_counters(s, (unsigned)g, 0) | half_counters(s, (unsigned)g, 1);
+	if (demand > __builtin_popcount(ctrs)) {
+		snprintf(num, sizeof(num), "%d", demand);
+		off = append(why, len, off, ": together they need %s counters of the ", num);
+		off = append(why, len, off, "%s group, which has ", gname[g]);
+		snprintf(num, sizeof(num), "%d", __builtin_popcount(ctrs));
+		off = append(why, len, off, "%s usable", num);
+	} else {
+		uint32_t reach = 0;
 
-		if (demand > __builtin_popcount(ctrs))
-			snprintf(why + off, len - (size_t)off,
-				 ": together they need %d %s counters and %d %s free%s", demand, gname[g],
-				 __builtin_popcount(ctrs), __builtin_popcount(ctrs) == 1 ? "is" : "are",
-				 (s->cpu->flags & NB_SCHED_ALLOW_CTR1) || g != NB_GRP_BPU ? "" :
-				 " (counter 1 is not used: CCCR1 erratum)");
-		else
-			snprintf(why + off, len - (size_t)off,
-				 ": they compete for the %s group's ESCRs (one configuration per ESCR) "
-				 "and the counters wired to them", gname[g]);
+		off = append(why, len, off, ": %s ", nothers ? "they compete for" : "it needs");
+		for (unsigned x = 0; x < nb_num_escrs; x++) {
+			if (!((want >> x) & 1))
+				continue;
+			reach |= nb_escrs[x].counters;
+			off = append(why, len, off, nx++ ? " or %s" : "ESCR %s", nb_escrs[x].name);
+		}
+		off = append(why, len, off, "%s (one configuration per ESCR) and counters", "");
+		for (unsigned c = 0; c < NB_NUM_COUNTERS; c++)
+			if (((reach & s->usable) >> c) & 1) {
+				snprintf(num, sizeof(num), " %u", c);
+				off = append(why, len, off, "%s", num);
+			}
+		if ((reach & 2) && !(s->usable & 2) && !((s->cpu->busy_counters >> 1) & 1))
+			off = append(why, len, off, "%s; counter 1 is left unused (CCCR1 erratum)", "");
 	}
+	if ((s->cpu->busy_escrs & want) || (s->cpu->busy_counters & ctrs))
+		append(why, len, off, "%s; the other logical processor holds some of them", "");
 }
 
 int nb_sched_run(const struct nb_evsel *req, int n, const struct nb_sched_cpu *cpu,
