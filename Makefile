@@ -64,8 +64,17 @@ export NBSIM_TESTBIN := $(BUILDDIR)/sim/tests
 check: all
 	prove -j$(JOBS) tests/*.t
 
-bench: all
-	@echo "benchmarks: none yet"
+# Pure modules (no PAPI): the scheduler bench and the nb_* utilities.
+NB_COMP = components/p4netburst
+NB_PURE_INC = -I$(NB_COMP) -Inative_events -I$(GENDIR) -Itests
+NB_PURE_SRC = $(NB_COMP)/nb_sched.c $(NB_COMP)/nb_encode.c $(NB_COMP)/nb_evsel.c $(GENDIR)/nb_tables.c
+
+$(BUILDDIR)/bench/sched_bench: bench/sched_bench.c tests/sched_gen.h $(NB_PURE_SRC) $(wildcard $(NB_COMP)/*.h) gen
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_NB) $(NB_PURE_INC) -o $@ bench/sched_bench.c $(NB_PURE_SRC)
+
+bench: all $(BUILDDIR)/bench/sched_bench
+	$(BUILDDIR)/bench/sched_bench native_events/kernel_p4.txt 2000
 
 install: all
 	$(MAKE) -C $(PAPI_SRC) install-lib install-utils install-pkgconf PREFIX=$(PREFIX) >$(BUILDDIR)/papi-install.log 2>&1 || \

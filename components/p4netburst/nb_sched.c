@@ -48,6 +48,7 @@ struct st {
 	uint32_t usable;         /* counters we may use */
 	uint64_t escr_ok;        /* ESCRs on this model, not the sibling's */
 	uint8_t low[NB_NUM_GROUPS];   /* lowest counter of each group */
+	uint32_t halfmask[NB_NUM_GROUPS][2];  /* usable counters per half */
 	uint8_t tagof[NB_SCHED_MAX];  /* execution metric request -> tag */
 	struct cfg cfg[MAX_CFG];
 	int ncfg;
@@ -71,12 +72,7 @@ static unsigned half_of(const struct st *s, unsigned escr)
 
 static uint32_t half_counters(const struct st *s, unsigned group, unsigned h)
 {
-	uint32_t m = 0;
-
-	for (unsigned i = 0; i < nb_num_escrs; i++)
-		if (nb_escrs[i].group == group && half_of(s, i) == h)
-			m |= nb_escrs[i].counters;
-	return m & s->usable;
+	return s->halfmask[group][h];
 }
 
 /* Event-mask bit of NBOGUS<tag> of the execution metric's counting event. */
@@ -300,8 +296,11 @@ static int solve_groups(struct st *s)
 	return 1;
 }
 
-/* Try every injective map of the distinct execution metrics to tag bits. */
-static int try_tags(struct st *s, const int *key, int nkeys, int next, unsigned taken)
+/* Try every injective map of the distinct execution metrics to tag bits.
+ * Tag values matter only through the counting masks NBOGUSn, which a
+ * plain execution_event request may share; without one, every map is the
+ * same problem up to renaming, so the first is enough (SYM). */
+static int try_tags(struct st *s, const int *key, int nkeys, int next, unsigned taken, int sym)
 {
 	if (next == nkeys)
 		return solve_groups(s);
@@ -311,8 +310,10 @@ static int try_tags(struct st *s, const int *key, int nkeys, int next, unsigned 
 		for (int i = 0; i < s->n; i++)
 			if (key[i] == next)
 				s->tagof[i] = (uint8_t)t;
-		if (try_tags(s, key, nkeys, next + 1, taken | (1u << t)))
+		if (try_tags(s, key, nkeys, next + 1, taken | (1u << t), sym))
 			return 1;
+		if (sym)
+			return 0;
 	}
 	return 0;
 }
@@ -345,7 +346,8 @@ static int check_global(struct st *s, int *key, int *nkeys, char *why, size_t le
 		}
 		const struct nb_metric *m = &nb_metrics[r->event];
 
-		nb_sched_name(r, a, sizeof(a));
+		/* named only when a message is written */
+		snprintf(a, sizeof(a), "%s", m->name);
 		if (!((m->models >> cpu->model) & 1)) {
 			snprintf(why, len, "%s does not exist on CPU model %u", a, cpu->model);
 			return -1;
@@ -521,7 +523,15 @@ static int attempt(struct st *s, int n, char *why, size_t len)
 		return -2;
 	for (int i = 0; i < n; i++)
 		s->tagof[i] = NB_NO_TAG;
-	return try_tags(s, key, nkeys, 0, 0) ? 0 : -1;
+	int sym = 1;
+
+	for (int i = 0; i < n && nkeys; i++)
+		if (s->req[i].kind == NB_SEL_EVENT)
+			for (unsigned m = 0; m < nb_num_metrics; m++)
+				if (nb_metrics[m].type == NB_TAG_EXECUTION &&
+				    nb_metrics[m].count_event == s->req[i].event)
+					sym = 0;
+	return try_tags(s, key, nkeys, 0, 0, sym) ? 0 : -1;
 }
 
 static int append(char *buf, size_t len, int off, const char *fmt, const char *arg)
@@ -659,24 +669,39 @@ int nb_sched_run(const struct nb_evsel *req, int n, const struct nb_sched_cpu *c
 		if (lo < s.low[x->group])
 			s.low[x->group] = (uint8_t)lo;
 	}
+	memset(s.halfmask, 0, sizeof(s.halfmask));
+	for (unsigned i = 0; i < nb_num_escrs; i++)
+		s.halfmask[nb_escrs[i].group][half_of(&s, i)] |= nb_escrs[i].counters & s.usable;
 	rc = attempt(&s, n, why, whylen);
 	if (rc == 0) {
 		if (out)
 			fill(&s, out);
 		return 0;
 	}
-	/* The first request that cannot join the ones before it. */
-	for (int k = 1; k <= n; k++) {
-		rc = attempt(&s, k, why, whylen);
-		if (rc == 0)
-			continue;
-		if (culprit)
-			*culprit = k - 1;
-		if (rc == -1)
-			explain(&s, k - 1, why, whylen);
+	if (!whylen && !culprit)
 		return -1;
+	/* The first request that cannot join the ones before it: prefixes
+	 * of a placeable set are placeable, so bisect for the shortest
+	 * failing prefix. */
+	{
+		int lo = 0, hi = n;    /* prefix lo places, prefix hi fails */
+
+		while (hi - lo > 1) {
+			int mid = (lo + hi) / 2;
+
+			if (attempt(&s, mid, why, whylen) == 0)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		rc = attempt(&s, hi, why, whylen);
+		if (culprit)
+			*culprit = hi - 1;
+		if (rc == -1)
+			explain(&s, hi - 1, why, whylen);
+		else if (rc == 0)
+			snprintf(why, whylen, "no placement found");
 	}
-	snprintf(why, whylen, "no placement found");
 	return -1;
 }
 
