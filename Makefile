@@ -19,9 +19,9 @@ PAPI_INC = -I$(PAPI_SRC) -I$(PAPI_SRC)/testlib
 PAPI_LIB = $(PAPI_SRC)/libpapi.a
 NBSIM = $(BUILDDIR)/sim/nbsim
 
-.PHONY: all gen papi sim tests demo check bench install clean distclean
+.PHONY: all gen papi sim tests utils demo check bench install clean distclean
 
-all: papi sim tests $(BUILDDIR)/matmul
+all: papi sim tests utils $(BUILDDIR)/matmul
 
 gen: $(GENDIR)/nb_tables.c
 
@@ -72,12 +72,30 @@ export NB_PAPI_TREE := $(PAPI_TREE)
 export LIBPFM4_SRC
 export NBSIM
 export NBSIM_TESTBIN := $(BUILDDIR)/sim/tests
+export NB_UTILS_BIN := $(BUILDDIR)/utils
 
 check: all
 	prove -j$(JOBS) tests/*.t
 
-bench: all
-	@echo "benchmarks: none yet"
+# Pure modules (no PAPI): the scheduler bench and the nb_* utilities.
+NB_COMP = components/p4netburst
+NB_PURE_INC = -I$(NB_COMP) -Inative_events -I$(GENDIR) -Itests
+NB_PURE_SRC = $(NB_COMP)/nb_sched.c $(NB_COMP)/nb_encode.c $(NB_COMP)/nb_evsel.c $(GENDIR)/nb_tables.c
+NB_UTILS = nb_encode nb_decode nb_schedule
+NB_UTIL_SRC = utils/nb_util.c $(NB_COMP)/nb_decode.c $(NB_COMP)/nb_partition.c $(NB_PURE_SRC)
+
+utils: $(addprefix $(BUILDDIR)/utils/,$(NB_UTILS))
+
+$(BUILDDIR)/utils/%: utils/%_main.c utils/nb_util.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_NB) $(NB_PURE_INC) -Iutils -o $@ $< $(NB_UTIL_SRC)
+
+$(BUILDDIR)/bench/sched_bench: bench/sched_bench.c tests/sched_gen.h $(NB_PURE_SRC) $(wildcard $(NB_COMP)/*.h) | gen
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_NB) $(NB_PURE_INC) -o $@ bench/sched_bench.c $(NB_PURE_SRC)
+
+bench: all $(BUILDDIR)/bench/sched_bench
+	$(BUILDDIR)/bench/sched_bench native_events/kernel_p4.txt 2000
 
 install: all
 	$(MAKE) -C $(PAPI_SRC) install-lib install-utils install-pkgconf PREFIX=$(PREFIX) >$(BUILDDIR)/papi-install.log 2>&1 || \
@@ -86,10 +104,12 @@ install: all
 		-e 's|^libdir=.*|libdir=$${exec_prefix}/lib|' -e 's|^includedir=.*|includedir=$${prefix}/include|' \
 		$(PREFIX)/lib/pkgconfig/papi.pc
 	$(MAKE) -C sim install BUILD=$(BUILDDIR)/sim NBGEN=$(GENDIR) PREFIX=$(PREFIX)
+	mkdir -p $(PREFIX)/bin
+	install -m 755 $(addprefix $(BUILDDIR)/utils/,$(NB_UTILS)) $(PREFIX)/bin/
 
 clean:
 	-$(MAKE) -C $(PAPI_SRC) clean >/dev/null 2>&1
-	rm -rf $(BUILDDIR)/sim $(T) $(GENDIR)
+	rm -rf $(BUILDDIR)/sim $(T) $(GENDIR) $(BUILDDIR)/utils $(BUILDDIR)/bench
 
 distclean:
 	rm -rf build config.mk

@@ -93,6 +93,14 @@ static int sim_read(const struct nb_regs *r, int n, uint64_t *raw, char *err, si
 	return 0;
 }
 
+static int sim_write_msrs(const struct nb_msr_image *w, int n, char *err, size_t len)
+{
+	for (int i = 0; i < n; i++)
+		if (wr(w[i].msr, w[i].value, err, len))
+			return -1;
+	return 0;
+}
+
 const struct nb_backend nb_backend_sim = {
 	.name = "sim",
 	.probe = sim_probe,
@@ -100,4 +108,5 @@ const struct nb_backend nb_backend_sim = {
 	.enable = sim_enable,
 	.read = sim_read,
 	.zero = sim_zero,
+	.write_msrs = sim_write_msrs,
 };

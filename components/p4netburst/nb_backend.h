@@ -31,6 +31,9 @@ struct nb_backend {
 	int (*read)(const struct nb_regs *r, int n, uint64_t *raw, char *err, size_t len);
 	/* Set counters to zero. */
 	int (*zero)(const struct nb_regs *r, int n, char *err, size_t len);
+	/* Write other PMU MSRs: helper ESCRs of tagged metrics,
+	 * IA32_PEBS_ENABLE, MSR_PEBS_MATRIX_VERT (nb_encode_extra). */
+	int (*write_msrs)(const struct nb_msr_image *w, int n, char *err, size_t len);
 };
 
 extern const struct nb_backend nb_backend_sim;

@@ -1,33 +1,127 @@
 /*
- * nb_encode.c - register images [SDM Fig. 18-43..18-45; seed 003 sec. 5-6].
+ * nb_encode.c - register images [SDM Fig. 18-43..18-45; seed 003 sec. 5-6,
+ * 9] and the Linux perf raw config [kernel_p4.txt; DESIGN.md].
  */
+#include <string.h>
 #include "nb_encode.h"
+
+static void privilege(unsigned mods, unsigned dom, int *usr, int *os)
+{
+	*usr = (dom & NB_DOM_USER) != 0;
+	*os = (dom & NB_DOM_KERNEL) != 0;
+	if (mods & NB_MOD_USET)
+		*usr = !!(mods & NB_MOD_U);
+	if (mods & NB_MOD_KSET)
+		*os = !!(mods & NB_MOD_K);
+}
+
+uint64_t nb_escr_value(unsigned event, unsigned masks, unsigned tag,
+		       unsigned mods, unsigned dom, unsigned thread)
+{
+	uint64_t escr = ((uint64_t)nb_events[event].event_select << NB_ESCR_EVSEL_SHIFT) |
+			(((uint64_t)masks << NB_ESCR_EMASK_SHIFT) & NB_ESCR_EMASK_MASK);
+	int usr, os;
+
+	privilege(mods, dom, &usr, &os);
+	if (usr)
+		escr |= thread ? NB_ESCR_T1_USR : NB_ESCR_T0_USR;
+	if (os)
+		escr |= thread ? NB_ESCR_T1_OS : NB_ESCR_T0_OS;
+	/* TagValue is a 4-bit field; a metric owns one bit of it. */
+	if (tag != NB_NO_TAG)
+		escr |= NB_ESCR_TAG_ENABLE | ((uint64_t)(1u << tag) << NB_ESCR_TAG_SHIFT);
+	return escr;
+}
+
+/* CCCR bits other than Enable/ESCRSelect that a selection asks for. */
+static uint64_t cccr_mods(const struct nb_evsel *sel)
+{
+	uint64_t v = 0;
+	unsigned active = (sel->cccr & NB_CCCR_MOD_ACTIVE) ? sel->active : NB_ACTIVE_ANY;
+
+	v |= ((uint64_t)(active & 3) << NB_CCCR_ACTIVE_SHIFT);
+	if (sel->cccr & NB_CCCR_MOD_CMP)
+		v |= NB_CCCR_COMPARE | ((uint64_t)(sel->thr & 0xf) << NB_CCCR_THR_SHIFT);
+	if (sel->cccr & NB_CCCR_MOD_CMPL)
+		v |= NB_CCCR_COMPLEMENT;
+	if (sel->cccr & NB_CCCR_MOD_EDGE)
+		v |= NB_CCCR_EDGE;
+	return v;
+}
+
+void nb_encode_ex(const struct nb_evsel *sel, const struct nb_slot *slot,
+		  unsigned dom, unsigned thread, unsigned flags, struct nb_regs *out)
+{
+	const struct nb_escr *x = &nb_escrs[slot->escr];
+
+	out->escr = nb_escr_value(slot->event, slot->masks, slot->tag, sel->mods, dom, thread);
+	out->escr_msr = x->msr;
+	out->counter = slot->counter;
+	out->cccr_msr = nb_counters[slot->counter].cccr_msr;
+	/* ActiveThread 11b unless asked: count whichever logical processor
+	 * is active (the value non-HT parts require, seed 003 sec. 9); the
+	 * ESCR's T0/T1 bits select the thread. */
+	out->cccr = NB_CCCR_ENABLE | ((uint64_t)x->select << NB_CCCR_ESCRSEL_SHIFT) | cccr_mods(sel);
+	if (flags & NB_ENC_PMI)
+		out->cccr |= thread ? NB_CCCR_OVF_PMI_T1 : NB_CCCR_OVF_PMI_T0;
+}
 
 void nb_encode(const struct nb_evsel *sel, const struct nb_slot *slot,
 	       unsigned dom, struct nb_regs *out)
 {
-	const struct nb_event *e = &nb_events[sel->event];
-	const struct nb_escr *x = &nb_escrs[slot->escr];
-	int usr = (dom & NB_DOM_USER) != 0, os = (dom & NB_DOM_KERNEL) != 0;
-	uint64_t escr;
+	nb_encode_ex(sel, slot, dom, 0, 0, out);
+}
 
-	if (sel->mods & NB_MOD_USET)
-		usr = !!(sel->mods & NB_MOD_U);
-	if (sel->mods & NB_MOD_KSET)
-		os = !!(sel->mods & NB_MOD_K);
-	escr = ((uint64_t)e->event_select << NB_ESCR_EVSEL_SHIFT) |
-	       ((uint64_t)sel->masks << NB_ESCR_EMASK_SHIFT);
+int nb_encode_extra(const struct nb_assign *a, unsigned dom, unsigned thread,
+		    struct nb_msr_image *out, int max)
+{
+	int k = 0;
+
+	for (int i = 0; i < a->nhelpers && k < max; i++) {
+		const struct nb_helper_slot *h = &a->helper[i];
+
+		out[k].msr = nb_escrs[h->escr].msr;
+		out[k].value = nb_escr_value(h->event, h->masks, h->tag, h->mods, dom, thread);
+		k++;
+	}
+	if (a->pebs_enable && k + 2 <= max) {
+		out[k].msr = NB_MSR_PEBS_ENABLE;
+		out[k++].value = a->pebs_enable;
+		out[k].msr = NB_MSR_MATRIX_VERT;
+		out[k++].value = a->matrix_vert;
+	}
+	return k;
+}
+
+uint64_t nb_perf_raw(const struct nb_evsel *sel, unsigned dom)
+{
+	unsigned event = sel->event, masks = sel->masks, metric = 0;
+	const struct nb_event *e;
+	uint64_t escr, cccr;
+	int usr, os;
+
+	if (sel->kind == NB_SEL_METRIC) {
+		const struct nb_metric *m = &nb_metrics[sel->event];
+
+		event = m->count_event;
+		masks = m->count_masks;
+		metric = m->kernel_idx;
+		/* the kernel programs replay tagging from the metric index
+		 * only; other metrics' helpers have no raw encoding */
+		if (m->type != NB_TAG_REPLAY || metric == 0)
+			return 0;
+	}
+	e = &nb_events[event];
+	if (e->kernel_idx == NB_KERNEL_NONE)
+		return 0;
+	privilege(sel->mods, dom, &usr, &os);
+	escr = ((uint64_t)e->kernel_idx << NB_ESCR_EVSEL_SHIFT) |
+	       (((uint64_t)masks << NB_ESCR_EMASK_SHIFT) & NB_ESCR_EMASK_MASK);
 	if (usr)
-		escr |= NB_ESCR_T0_USR;
+		escr |= NB_ESCR_T0_USR | NB_ESCR_T1_USR;
 	if (os)
-		escr |= NB_ESCR_T0_OS;
-	out->escr = escr;
-	out->escr_msr = x->msr;
-	out->counter = slot->counter;
-	out->cccr_msr = nb_counters[slot->counter].cccr_msr;
-	/* ActiveThread 11b: count whichever logical processor is active
-	 * (the value non-HT parts require, seed 003 sec. 9). */
-	out->cccr = NB_CCCR_ENABLE |
-		    ((uint64_t)x->select << NB_CCCR_ESCRSEL_SHIFT) |
-		    ((uint64_t)NB_ACTIVE_ANY << NB_CCCR_ACTIVE_SHIFT);
+		escr |= NB_ESCR_T0_OS | NB_ESCR_T1_OS;
+	cccr = NB_CCCR_ENABLE | ((uint64_t)e->escr_select << NB_CCCR_ESCRSEL_SHIFT) |
+	       cccr_mods(sel) | (metric & 0x7f);
+	return (escr << 32) | cccr;
 }

@@ -1,5 +1,6 @@
 /*
- * nb_encode.h - placed events -> NetBurst register images.
+ * nb_encode.h - placed events -> NetBurst register images, and the Linux
+ * perf raw config of the kernel's P4 driver.  Pure code.
  */
 #ifndef NB_ENCODE_H
 #define NB_ENCODE_H
@@ -10,6 +11,9 @@
 #define NB_DOM_USER   0x1
 #define NB_DOM_KERNEL 0x2
 
+/* nb_encode_ex flags */
+#define NB_ENC_PMI    0x1        /* interrupt on overflow (sampling) */
+
 struct nb_regs {
 	uint32_t escr_msr;
 	uint32_t cccr_msr;
@@ -18,9 +22,51 @@ struct nb_regs {
 	uint8_t counter;
 };
 
+/* One MSR write besides the per-counter ESCR/CCCR pairs: a helper ESCR of
+ * a tagged metric, IA32_PEBS_ENABLE, MSR_PEBS_MATRIX_VERT. */
+struct nb_msr_image {
+	uint32_t msr;
+	uint64_t value;
+};
+
+#define NB_MSR_PEBS_ENABLE  0x3f1   /* pmu.txt */
+#define NB_MSR_MATRIX_VERT  0x3f2
+
 /* ESCR and CCCR for SEL placed at SLOT, counted on logical processor 0
  * (thread T0 bits) with default privilege levels DOM. */
 void nb_encode(const struct nb_evsel *sel, const struct nb_slot *slot,
 	       unsigned dom, struct nb_regs *out);
+
+/* The same for logical processor THREAD (0/1: T0 or T1 ESCR bits,
+ * OVF_PMI_T0/T1), with NB_ENC_* FLAGS.  CCCR: ESCRSelect of the slot's
+ * ESCR, ActiveThread (sel's, else 11b: any), Compare/Threshold,
+ * Complement, Edge from SEL's CCCR modifiers. */
+void nb_encode_ex(const struct nb_evsel *sel, const struct nb_slot *slot,
+		  unsigned dom, unsigned thread, unsigned flags, struct nb_regs *out);
+
+/* ESCR value for event EVENT with MASKS, TagValue bit TAG (NB_NO_TAG: no
+ * tagging), privilege modifiers MODS (NB_MOD_*) over DOM, on THREAD. */
+uint64_t nb_escr_value(unsigned event, unsigned masks, unsigned tag,
+		       unsigned mods, unsigned dom, unsigned thread);
+
+/* The extra MSR writes of assignment A: helper ESCRs, then the replay
+ * MSRs when a replay metric is placed.  Returns how many (<= MAX). */
+int nb_encode_extra(const struct nb_assign *a, unsigned dom, unsigned thread,
+		    struct nb_msr_image *out, int max);
+
+/*
+ * Linux perf raw config (attr.config, PERF_TYPE_RAW) in the kernel's P4
+ * format [Linux perf_event_p4.h p4_config_pack_escr/cccr, P4_CONFIG_HT,
+ * P4_PEBS_CONFIG_METRIC_MASK; kernel_p4.txt]: bits 63 HT (the kernel sets
+ * it itself for thread 1), 32-62 ESCR, 0-31 CCCR.  The ESCR EventSelect
+ * field holds the kernel's P4_EVENTS index (nb_events[].kernel_idx), not
+ * the hardware select; CCCR bits 0-6 carry the replay metric's
+ * P4_PEBS_METRIC index.  The other fields are written as libpfm4 4.13
+ * writes them (the kernel overwrites ESCR select/enable/OS/USR/PMI
+ * itself): ESCR T0 and T1 privilege bits for DOM, event mask, tag; CCCR
+ * Enable, ESCRSelect, ActiveThread 11b and the CCCR modifiers.
+ * Returns 0 if the event or a metric is unknown to the kernel.
+ */
+uint64_t nb_perf_raw(const struct nb_evsel *sel, unsigned dom);
 
 #endif

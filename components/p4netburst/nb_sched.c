@@ -1,194 +1,722 @@
 /*
- * nb_sched.c - exhaustive ESCR/counter placement.
+ * nb_sched.c - exact ESCR/counter placement of events and tagged metrics.
  *
- * Constraints [SDM 18.15; DESIGN.md]: an event can use only the ESCRs its
- * table entry lists (present on the CPU model); an ESCR feeds only the
- * counters wired to it; one event per counter; one configuration per ESCR
- * (two events with identical configurations may share it); counter 1 is
- * avoided unless asked for (CCCR1 erratum, as Linux does).
+ * Facts used (see nb_sched.h for the rules): the ESCR -> counter wiring of
+ * pmu.txt [SDM Table 18-63]; every ESCR of a counter group feeds either the
+ * group's first counter pair(s) or its second ("halves": BPU/MS/FLAME
+ * {0,1}/{2,3} of the group, IQ {12,13,16}/{14,15,17}), and the groups share
+ * no ESCR or counter.
+ *
+ * Method.  Requests become units: a counting unit (needs a counter through
+ * an ESCR) per request and a helper unit (needs an ESCR only) per metric
+ * helper.  Units with identical ESCR images form one configuration.  Global
+ * choices come first: the TagValue bit of each execution metric (injective
+ * maps into 0..3, at most 24).  Then the counter groups are independent.
+ * In a group, each configuration picks a set of ESCRs (one ESCR, or one per
+ * half when it has several counting units); ESCRs are exclusive.  Given the
+ * picks, counting units that can use one half only are fixed demand on that
+ * half, the others are flexible, and Hall's condition for two bins
+ * (d0 <= c0, d1 <= c1, d0 + d1 + flex <= c0 + c1) decides exactly whether
+ * counters exist.  A depth-first search over the picks, pruned by that
+ * condition, is therefore exact, and small: a group has at most six
+ * counters, so few configurations.
  */
 #include <stdio.h>
 #include <string.h>
 #include "nb_sched.h"
 
-struct search {
-	const struct nb_evsel *ev;
-	int n;
-	unsigned model;
-	unsigned flags;
-	int order[NB_NUM_COUNTERS];
-	int escr_owner[64];          /* event occupying the ESCR, or -1 */
-	int escr_users[64];
-	int ctr_owner[NB_NUM_COUNTERS];
-	struct nb_slot *out;
+#define MAX_CFG  (NB_SCHED_MAX * (1 + NB_MAX_HELPERS))
+#define MAX_CAND 3
+
+struct cfg {
+	uint16_t event, masks;
+	uint8_t mods, tag;       /* tag: NB_NO_TAG or TagValue bit */
+	uint8_t group;
+	uint8_t demand;          /* counting units */
+	uint8_t helper;          /* has helper units */
+	uint8_t ncand;
+	uint8_t cand[MAX_CAND];
+	uint8_t req;             /* bit j: cand[j] required (pinned helper) */
+	uint8_t pick;            /* bit j: cand[j] chosen */
+	uint8_t halves;          /* of the pick: bit 0 first half, bit 1 second */
 };
 
-/* Two events may share an ESCR when the ESCR images are the same: same
- * event and masks and privilege bits (CCCR-side modifiers may differ). */
-static int same_config(const struct nb_evsel *a, const struct nb_evsel *b)
+struct st {
+	const struct nb_evsel *req;
+	int n;
+	const struct nb_sched_cpu *cpu;
+	uint32_t usable;         /* counters we may use */
+	uint64_t escr_ok;        /* ESCRs on this model, not the sibling's */
+	uint8_t low[NB_NUM_GROUPS];   /* lowest counter of each group */
+	uint32_t halfmask[NB_NUM_GROUPS][2];  /* usable counters per half */
+	uint8_t tagof[NB_SCHED_MAX];  /* execution metric request -> tag */
+	struct cfg cfg[MAX_CFG];
+	int ncfg;
+	int unit_cfg[NB_SCHED_MAX];   /* counting unit of request i */
+	int bad_group;           /* group that failed, or -1 */
+	/* search state */
+	int order[MAX_CFG];
+	int norder;
+	int cap[2];
+	uint64_t used;
+};
+
+/* ---- facts derived from the tables -------------------------------------- */
+
+static unsigned half_of(const struct st *s, unsigned escr)
 {
-	return a->kind == b->kind && a->event == b->event && a->masks == b->masks &&
-	       a->mods == b->mods;
+	const struct nb_escr *x = &nb_escrs[escr];
+
+	return (x->counters >> s->low[x->group]) & 1 ? 0 : 1;
 }
 
-static unsigned usable_counters(const struct search *s, unsigned escr)
+static uint32_t half_counters(const struct st *s, unsigned group, unsigned h)
 {
-	unsigned c = nb_escrs[escr].counters;
-
-	if (!(s->flags & NB_SCHED_ALLOW_CTR1))
-		c &= ~(1u << 1);
-	return c;
+	return s->halfmask[group][h];
 }
 
-static int escr_ok(const struct search *s, unsigned escr)
+/* Event-mask bit of NBOGUS<tag> of the execution metric's counting event. */
+static uint16_t nbogus_mask(unsigned event, unsigned tag)
 {
-	return (nb_escrs[escr].models >> s->model) & 1;
+	const struct nb_event *e = &nb_events[event];
+	char want[8] = "NBOGUS0";
+
+	want[6] = (char)('0' + tag);
+	for (unsigned i = 0; i < e->nmasks; i++)
+		if (!strcmp(e->masks[i].name, want))
+			return (uint16_t)(1u << e->masks[i].bit);
+	return 0;
 }
 
-static int options(const struct search *s, int i)
+void nb_sched_name(const struct nb_evsel *sel, char *buf, size_t len)
 {
-	const struct nb_event *e = &nb_events[s->ev[i].event];
-	int k = 0;
+	if (sel->kind == NB_SEL_METRIC) {
+		snprintf(buf, len, "%s", nb_metrics[sel->event].name);
+		return;
+	}
+	if (nb_evsel_format(sel, buf, len) < 0)
+		snprintf(buf, len, "%s", nb_events[sel->event].name);
+}
 
-	for (unsigned x = 0; x < e->nescrs; x++)
-		if (escr_ok(s, e->escrs[x]))
-			k += __builtin_popcount(usable_counters(s, e->escrs[x]));
+/* ---- configurations ------------------------------------------------------- */
+
+static int add_unit(struct st *s, unsigned event, uint16_t masks, uint8_t mods,
+		    uint8_t tag, unsigned pin, int counting)
+{
+	const struct nb_event *e = &nb_events[event];
+	struct cfg *c;
+	int k;
+
+	for (k = 0; k < s->ncfg; k++) {
+		c = &s->cfg[k];
+		if (c->event == event && c->masks == masks && c->mods == mods && c->tag == tag)
+			break;
+	}
+	c = &s->cfg[k];
+	if (k == s->ncfg) {
+		memset(c, 0, sizeof(*c));
+		c->event = (uint16_t)event;
+		c->masks = masks;
+		c->mods = mods;
+		c->tag = tag;
+		c->group = nb_escrs[e->escrs[0]].group;
+		for (unsigned x = 0; x < e->nescrs; x++)
+			if ((s->escr_ok >> e->escrs[x]) & 1)
+				c->cand[c->ncand++] = e->escrs[x];
+		s->ncfg++;
+	}
+	if (pin != NB_NO_ESCR) {
+		int j;
+
+		if (!((s->escr_ok >> pin) & 1))
+			return -1;
+		for (j = 0; j < c->ncand && c->cand[j] != pin; j++)
+			;
+		if (j == c->ncand) {
+			if (c->ncand == MAX_CAND)
+				return -1;
+			c->cand[c->ncand++] = (uint8_t)pin;
+		}
+		c->req |= (uint8_t)(1u << j);
+	}
+	if (counting)
+		c->demand++;
+	else
+		c->helper = 1;
 	return k;
 }
 
-static int place(struct search *s, int depth)
+/* Build the configurations of requests 0..n-1 under the current tags. */
+static int build(struct st *s)
 {
-	int i;
-	const struct nb_event *e;
+	s->ncfg = 0;
+	for (int i = 0; i < s->n; i++) {
+		const struct nb_evsel *r = &s->req[i];
+		uint8_t mods = r->mods & (NB_MOD_U | NB_MOD_K | NB_MOD_USET | NB_MOD_KSET);
+		int k;
 
-	if (depth == s->n)
+		if (r->kind != NB_SEL_METRIC) {
+			k = add_unit(s, r->event, r->masks, mods, NB_NO_TAG, NB_NO_ESCR, 1);
+		} else {
+			const struct nb_metric *m = &nb_metrics[r->event];
+			uint8_t tag = m->type == NB_TAG_EXECUTION ? s->tagof[i] : NB_NO_TAG;
+			uint16_t cm = m->count_masks;
+
+			if (tag != NB_NO_TAG)
+				cm = nbogus_mask(m->count_event, tag);
+			/* The counting ESCR itself carries no tag bits. */
+			k = add_unit(s, m->count_event, cm, mods, NB_NO_TAG, NB_NO_ESCR, 1);
+			for (unsigned h = 0; h < m->nhelpers && k >= 0; h++) {
+				const struct nb_helper *hp = &m->helpers[h];
+
+				if (add_unit(s, hp->event, hp->masks, mods,
+					     hp->tag_enable ? tag : NB_NO_TAG, hp->escr, 0) < 0)
+					k = -1;
+			}
+		}
+		if (k < 0)
+			return -1;
+		s->unit_cfg[i] = k;
+	}
+	return 0;
+}
+
+/* ---- search within a counter group ------------------------------------- */
+
+static int dfs(struct st *s, int depth, int d0, int d1, int f)
+{
+	struct cfg *c;
+
+	if (d0 > s->cap[0] || d1 > s->cap[1] || d0 + d1 + f > s->cap[0] + s->cap[1])
+		return 0;
+	if (depth == s->norder)
 		return 1;
-	i = s->order[depth];
-	e = &nb_events[s->ev[i].event];
-	for (unsigned x = 0; x < e->nescrs; x++) {
-		unsigned escr = e->escrs[x];
-		int owner = s->escr_owner[escr];
-		unsigned ctrs;
+	c = &s->cfg[s->order[depth]];
+	/* Picks by size: a configuration needs more than one ESCR only to
+	 * reach counters in both halves. */
+	for (int size = 1; size <= c->ncand; size++) {
+		for (unsigned pick = 1; pick < (1u << c->ncand); pick++) {
+			unsigned halves = 0;
+			uint64_t m = 0;
+			int ok = 1;
 
-		if (!escr_ok(s, escr))
-			continue;
-		if (owner >= 0 && !same_config(&s->ev[owner], &s->ev[i]))
-			continue;
-		ctrs = usable_counters(s, escr);
-		for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
-			if (!(ctrs & (1u << c)) || s->ctr_owner[c] >= 0)
+			unsigned extra = pick & ~(unsigned)c->req, hreq = 0;
+
+			if ((unsigned)__builtin_popcount(pick) != (unsigned)size ||
+			    (pick & c->req) != c->req)
 				continue;
-			s->ctr_owner[c] = i;
-			if (owner < 0)
-				s->escr_owner[escr] = i;
-			s->escr_users[escr]++;
-			s->out[i].escr = (uint8_t)escr;
-			s->out[i].counter = (uint8_t)c;
-			if (place(s, depth + 1))
+			/* ESCRs beyond the required ones serve counting units only,
+			 * each must open a half the others do not reach, and with
+			 * nothing required one ESCR per counting unit at most. */
+			if (__builtin_popcount(extra) > c->demand && !(c->req == 0 && size == 1))
+				continue;
+			for (int j = 0; j < c->ncand; j++) {
+				if (!(pick & (1u << j)))
+					continue;
+				if ((s->used >> c->cand[j]) & 1)
+					ok = 0;
+				m |= UINT64_C(1) << c->cand[j];
+				if (!(extra & (1u << j)))
+					hreq |= 1u << half_of(s, c->cand[j]);
+			}
+			for (int j = 0; j < c->ncand && ok; j++) {
+				unsigned h = 1u << half_of(s, c->cand[j]);
+
+				if (!(extra & (1u << j)))
+					continue;
+				if ((hreq & h) && !(c->req == 0 && size == 1))
+					ok = 0;
+				hreq |= h;
+			}
+			halves = hreq;
+			if (!ok)
+				continue;
+			c->pick = (uint8_t)pick;
+			c->halves = (uint8_t)halves;
+			s->used |= m;
+			if (dfs(s, depth + 1,
+				d0 + (halves == 1 ? c->demand : 0),
+				d1 + (halves == 2 ? c->demand : 0),
+				f + (halves == 3 ? c->demand : 0)))
 				return 1;
-			s->ctr_owner[c] = -1;
-			if (--s->escr_users[escr] == 0)
-				s->escr_owner[escr] = -1;
+			s->used &= ~m;
 		}
 	}
 	return 0;
 }
 
-static int try_prefix(struct search *s, int n)
+static int ncand_choices(const struct cfg *c)
 {
-	int opt[NB_NUM_COUNTERS];
-
-	s->n = n;
-	for (int i = 0; i < 64; i++) {
-		s->escr_owner[i] = -1;
-		s->escr_users[i] = 0;
-	}
-	for (int i = 0; i < NB_NUM_COUNTERS; i++)
-		s->ctr_owner[i] = -1;
-	/* most constrained first; stable for equal counts */
-	for (int i = 0; i < n; i++) {
-		int j = i;
-
-		opt[i] = options(s, i);
-		while (j > 0 && opt[s->order[j - 1]] > opt[i]) {
-			s->order[j] = s->order[j - 1];
-			j--;
-		}
-		s->order[j] = i;
-	}
-	return place(s, 0);
+	return c->demand >= 2 ? (1 << c->ncand) : c->ncand;
 }
 
-static void explain(const struct search *s, int k, char *why, size_t len)
+static int solve_group(struct st *s, unsigned g)
 {
-	const struct nb_evsel *bad = &s->ev[k];
-	const struct nb_event *e = &nb_events[bad->event];
-	char name[NB_NAME_MAX];
-	size_t off;
-	int n;
+	int demand = 0;
 
-	nb_evsel_format(bad, name, sizeof(name));
-	if (options(s, k) == 0) {
-		snprintf(why, len, "%s has no ESCR on CPU model %u", name, s->model);
-		return;
-	}
-	n = snprintf(why, len, "%s cannot be counted beside the other events: "
-		     "it needs ESCR", name);
-	off = n > 0 ? (size_t)n : 0;
-	for (unsigned x = 0; x < e->nescrs && off < len; x++) {
-		n = snprintf(why + off, len - off, "%s %s", x ? " or" : "",
-			     nb_escrs[e->escrs[x]].name);
-		off += n > 0 ? (size_t)n : 0;
-	}
-	if (off < len) {
-		n = snprintf(why + off, len - off,
-			     " with a free counter, and those are taken by");
-		off += n > 0 ? (size_t)n : 0;
-	}
-	for (int i = 0; i < k && off < len; i++) {
-		for (unsigned x = 0; x < e->nescrs; x++) {
-			unsigned escr = e->escrs[x];
-			unsigned ctrs = usable_counters(s, escr);
+	s->norder = 0;
+	for (int k = 0; k < s->ncfg; k++) {
+		struct cfg *c = &s->cfg[k];
+		int j;
 
-			if (s->out[i].escr == escr ||
-			    (ctrs & (1u << s->out[i].counter))) {
-				nb_evsel_format(&s->ev[i], name, sizeof(name));
-				n = snprintf(why + off, len - off, " %s", name);
-				off += n > 0 ? (size_t)n : 0;
-				break;
-			}
+		if (c->group != g)
+			continue;
+		if (c->ncand == 0)
+			return 0;
+		demand += c->demand;
+		/* most constrained first */
+		for (j = s->norder; j > 0 &&
+		     ncand_choices(&s->cfg[s->order[j - 1]]) > ncand_choices(c); j--)
+			s->order[j] = s->order[j - 1];
+		s->order[j] = k;
+		s->norder++;
+	}
+	if (s->norder == 0)
+		return 1;
+	s->cap[0] = __builtin_popcount(half_counters(s, g, 0));
+	s->cap[1] = __builtin_popcount(half_counters(s, g, 1));
+	if (demand > s->cap[0] + s->cap[1])
+		return 0;
+	return dfs(s, 0, 0, 0, 0);
+}
+
+static int solve_groups(struct st *s)
+{
+	s->used = 0;
+	if (build(s) < 0) {
+		s->bad_group = -1;
+		return 0;
+	}
+	for (unsigned g = 0; g < NB_NUM_GROUPS; g++) {
+		if (!solve_group(s, g)) {
+			s->bad_group = (int)g;
+			return 0;
 		}
 	}
+	return 1;
+}
+
+/* Try every injective map of the distinct execution metrics to tag bits.
+ * Tag values matter only through the counting masks NBOGUSn, which a
+ * plain execution_event request may share; without one, every map is the
+ * same problem up to renaming, so the first is enough (SYM). */
+static int try_tags(struct st *s, const int *key, int nkeys, int next, unsigned taken, int sym)
+{
+	if (next == nkeys)
+		return solve_groups(s);
+	for (unsigned t = 0; t < 4; t++) {
+		if (taken & (1u << t))
+			continue;
+		for (int i = 0; i < s->n; i++)
+			if (key[i] == next)
+				s->tagof[i] = (uint8_t)t;
+		if (try_tags(s, key, nkeys, next + 1, taken | (1u << t), sym))
+			return 1;
+		if (sym)
+			return 0;
+	}
+	return 0;
+}
+
+/* ---- global constraints --------------------------------------------------- */
+
+/* 0 if requests 0..n-1 agree on the shared tagging resources; else -1 and
+ * a message naming the two requests. */
+static int check_global(struct st *s, int *key, int *nkeys, char *why, size_t len)
+{
+	const struct nb_sched_cpu *cpu = s->cpu;
+	char a[NB_NAME_MAX], b[NB_NAME_MAX];
+	int fe = -1, rp = -1, ex = -1, pre = -1;
+	unsigned types = 0;
+
+	*nkeys = 0;
+	for (int i = 0; i < s->n; i++) {
+		const struct nb_evsel *r = &s->req[i];
+
+		key[i] = -1;
+		if (r->cccr & NB_CCCR_MOD_PRECISE)
+			pre = i;
+		if (r->kind != NB_SEL_METRIC) {
+			if (!((nb_events[r->event].models >> cpu->model) & 1)) {
+				nb_sched_name(r, a, sizeof(a));
+				snprintf(why, len, "%s does not exist on CPU model %u", a, cpu->model);
+				return -1;
+			}
+			continue;
+		}
+		const struct nb_metric *m = &nb_metrics[r->event];
+
+		/* named only when a message is written */
+		snprintf(a, sizeof(a), "%s", m->name);
+		if (!((m->models >> cpu->model) & 1)) {
+			snprintf(why, len, "%s does not exist on CPU model %u", a, cpu->model);
+			return -1;
+		}
+		types |= 1u << m->type;
+		if (m->type == NB_TAG_REPLAY) {
+			if (rp < 0 && cpu->busy_pebs_enable &&
+			    (cpu->busy_pebs_enable != m->pebs_enable ||
+			     cpu->busy_matrix_vert != m->matrix_vert)) {
+				snprintf(why, len, "%s needs IA32_PEBS_ENABLE %#x and MSR_PEBS_MATRIX_VERT %#x, "
+					 "but the other logical processor has set them to %#x and %#x",
+					 a, m->pebs_enable, m->matrix_vert,
+					 cpu->busy_pebs_enable, cpu->busy_matrix_vert);
+				return -1;
+			}
+			if (rp >= 0 && (nb_metrics[s->req[rp].event].pebs_enable != m->pebs_enable ||
+					nb_metrics[s->req[rp].event].matrix_vert != m->matrix_vert)) {
+				nb_sched_name(&s->req[rp], b, sizeof(b));
+				snprintf(why, len, "%s and %s both need IA32_PEBS_ENABLE and "
+					 "MSR_PEBS_MATRIX_VERT, with different values; measure them in separate runs",
+					 b, a);
+				return -1;
+			}
+			if (rp < 0)
+				rp = i;
+		} else if (m->type == NB_TAG_FRONTEND) {
+			if (fe >= 0 && s->req[fe].event != r->event) {
+				nb_sched_name(&s->req[fe], b, sizeof(b));
+				snprintf(why, len, "%s and %s both need front-end tagging "
+					 "(front_end_event counts every tagged uop); measure them in separate runs",
+					 b, a);
+				return -1;
+			}
+			fe = i;
+		} else if (m->type == NB_TAG_EXECUTION) {
+			int j;
+
+			for (j = 0; j < i; j++)
+				if (key[j] >= 0 && s->req[j].event == r->event &&
+				    (s->req[j].mods & 0x0f) == (r->mods & 0x0f))
+					break;
+			if (j < i) {
+				key[i] = key[j];
+			} else {
+				if (*nkeys == 4) {
+					nb_sched_name(&s->req[ex], b, sizeof(b));
+					snprintf(why, len, "%s cannot be counted beside %s and three more execution "
+						 "metrics: execution tagging has four tag values", a, b);
+					return -1;
+				}
+				key[i] = (*nkeys)++;
+			}
+			ex = i;
+		}
+	}
+	if (pre >= 0 && __builtin_popcount(types) > 1) {
+		nb_sched_name(&s->req[pre], a, sizeof(a));
+		snprintf(why, len, "%s is precise (PEBS), and PEBS allows one tagging mechanism at a "
+			 "time, but the set mixes replay, front-end and execution metrics", a);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the answer --------------------------------------------------------- */
+
+static int take(uint32_t *free_ctrs, uint32_t half)
+{
+	uint32_t m = *free_ctrs & half;
+	int c;
+
+	if (!m)
+		return -1;
+	c = __builtin_ctz(m);
+	*free_ctrs &= ~(1u << c);
+	return c;
+}
+
+static unsigned escr_in_half(const struct st *s, const struct cfg *c, unsigned h)
+{
+	for (int j = 0; j < c->ncand; j++)
+		if ((c->pick & (1u << j)) && half_of(s, c->cand[j]) == h)
+			return c->cand[j];
+	return 0;
+}
+
+static void fill(struct st *s, struct nb_assign *out)
+{
+	uint32_t free_ctrs = s->usable;
+	uint32_t half[NB_NUM_GROUPS][2];
+
+	memset(out, 0, sizeof(*out));
+	for (unsigned g = 0; g < NB_NUM_GROUPS; g++)
+		for (unsigned h = 0; h < 2; h++)
+			half[g][h] = half_counters(s, g, h);
+	/* fixed demand first, then flexible */
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < s->n; i++) {
+			struct cfg *c = &s->cfg[s->unit_cfg[i]];
+			unsigned h;
+			int ctr;
+
+			if ((c->halves == 3) != (pass == 1))
+				continue;
+			h = c->halves == 2 ? 1 : 0;
+			ctr = take(&free_ctrs, half[c->group][h]);
+			if (ctr < 0 && c->halves == 3) {
+				h = 1;
+				ctr = take(&free_ctrs, half[c->group][h]);
+			}
+			out->slot[i].counter = (uint8_t)ctr;   /* exists: Hall's condition held */
+			out->slot[i].escr = (uint8_t)escr_in_half(s, c, h);
+			out->slot[i].event = c->event;
+			out->slot[i].masks = c->masks;
+			out->slot[i].tag = NB_NO_TAG;
+			out->counters_used |= 1u << ctr;
+			out->escrs_used |= UINT64_C(1) << out->slot[i].escr;
+		}
+	}
+	/* helper ESCRs not programmed by a counting unit */
+	for (int i = 0; i < s->n; i++) {
+		const struct nb_evsel *r = &s->req[i];
+		const struct nb_metric *m;
+
+		if (r->kind != NB_SEL_METRIC)
+			continue;
+		m = &nb_metrics[r->event];
+		if (m->type == NB_TAG_REPLAY) {
+			out->pebs_enable = m->pebs_enable;
+			out->matrix_vert = m->matrix_vert;
+			if (r->cccr & NB_CCCR_MOD_PRECISE)
+				out->pebs_enable |= NB_PEBS_ENABLE_PEBS;
+		}
+	}
+	for (int k = 0; k < s->ncfg; k++) {
+		struct cfg *c = &s->cfg[k];
+
+		if (!c->helper)
+			continue;
+		for (int j = 0; j < c->ncand; j++) {
+			unsigned e = c->cand[j];
+			struct nb_helper_slot *hs;
+			int owner = 0;
+
+			if (!(c->pick & (1u << j)) || ((out->escrs_used >> e) & 1))
+				continue;
+			for (int i = 0; i < s->n; i++)
+				if (s->req[i].kind == NB_SEL_METRIC)
+					for (unsigned h = 0; h < nb_metrics[s->req[i].event].nhelpers; h++)
+						if (nb_metrics[s->req[i].event].helpers[h].event == c->event)
+							owner = i;
+			hs = &out->helper[out->nhelpers++];
+			hs->escr = (uint8_t)e;
+			hs->tag = c->tag;
+			hs->mods = c->mods;
+			hs->owner = (uint8_t)owner;
+			hs->event = c->event;
+			hs->masks = c->masks;
+			out->escrs_used |= UINT64_C(1) << e;
+		}
+	}
+}
+
+/* ---- entry points --------------------------------------------------------- */
+
+static int attempt(struct st *s, int n, char *why, size_t len)
+{
+	int key[NB_SCHED_MAX], nkeys;
+
+	s->n = n;
+	s->bad_group = -1;
+	if (check_global(s, key, &nkeys, why, len) < 0)
+		return -2;
+	for (int i = 0; i < n; i++)
+		s->tagof[i] = NB_NO_TAG;
+	int sym = 1;
+
+	for (int i = 0; i < n && nkeys; i++)
+		if (s->req[i].kind == NB_SEL_EVENT)
+			for (unsigned m = 0; m < nb_num_metrics; m++)
+				if (nb_metrics[m].type == NB_TAG_EXECUTION &&
+				    nb_metrics[m].count_event == s->req[i].event)
+					sym = 0;
+	return try_tags(s, key, nkeys, 0, 0, sym) ? 0 : -1;
+}
+
+static int append(char *buf, size_t len, int off, const char *fmt, const char *arg)
+{
+	int k;
+
+	if (off < 0 || (size_t)off >= len)
+		return off;
+	k = snprintf(buf + off, len - (size_t)off, fmt, arg);
+	return k < 0 ? off : off + k;
+}
+
+static void explain(struct st *s, int k, char *why, size_t len)
+{
+	char name[NB_NAME_MAX], num[16];
+	static const char *const gname[NB_NUM_GROUPS] = { "BPU", "MS", "FLAME", "IQ" };
+	int g = s->bad_group, demand = 0, off, nothers = 0, nx = 0;
+	uint64_t want = 0;
+	uint32_t ctrs = 0;
+
+	nb_sched_name(&s->req[k], name, sizeof(name));
+	if (g < 0) {
+		snprintf(why, len, "%s: a helper ESCR it needs does not exist on CPU model %u%s", name,
+			 s->cpu->model, s->cpu->busy_escrs ? " or is in use by the other logical processor" : "");
+		return;
+	}
+	/* the ESCRs (all, not only the free ones) the culprit's units in
+	 * group g can use */
+	{
+		const struct nb_evsel *r = &s->req[k];
+		unsigned evs[1 + NB_MAX_HELPERS];
+		int ne = 0;
+
+		if (r->kind == NB_SEL_METRIC) {
+			const struct nb_metric *m = &nb_metrics[r->event];
+
+			evs[ne++] = m->count_event;
+			for (unsigned h = 0; h < m->nhelpers; h++)
+				evs[ne++] = m->helpers[h].escr != NB_NO_ESCR ? 0x100u | m->helpers[h].escr
+									     : m->helpers[h].event;
+		} else {
+			evs[ne++] = r->event;
+		}
+		for (int i = 0; i < ne; i++) {
+			if (evs[i] & 0x100u) {
+				want |= UINT64_C(1) << (evs[i] & 0xff);
+				continue;
+			}
+			for (unsigned x = 0; x < nb_events[evs[i]].nescrs; x++)
+				want |= UINT64_C(1) << nb_events[evs[i]].escrs[x];
+		}
+		for (unsigned x = 0; x < nb_num_escrs; x++)
+			if (nb_escrs[x].group != g || !((nb_escrs[x].models >> s->cpu->model) & 1))
+				want &= ~(UINT64_C(1) << x);
+	}
+	for (int c = 0; c < s->ncfg; c++)
+		if (s->cfg[c].group == g)
+			demand += s->cfg[c].demand;
+	off = snprintf(why, len, "%s", name);
+	for (int i = 0; i < k; i++) {
+		const struct cfg *c = &s->cfg[s->unit_cfg[i]];
+		int in = c->group == g;
+
+		if (!in && s->req[i].kind == NB_SEL_METRIC) {
+			const struct nb_metric *m = &nb_metrics[s->req[i].event];
+
+			for (unsigned h = 0; h < m->nhelpers; h++)
+				if (nb_escrs[nb_events[m->helpers[h].event].escrs[0]].group == g)
+					in = 1;
+		}
+		if (!in)
+			continue;
+		nb_sched_name(&s->req[i], name, sizeof(name));
+		off = append(why, len, off, nothers++ ? ", %s" : " cannot be counted beside %s", name);
+	}
+	if (!nothers)
+		off = append(why, len, off, "%s cannot be counted", "");
+	ctrs = half_counters(s, (unsigned)g, 0) | half_counters(s, (unsigned)g, 1);
+	if (demand > __builtin_popcount(ctrs)) {
+		snprintf(num, sizeof(num), "%d", demand);
+		off = append(why, len, off, ": together they need %s counters of the ", num);
+		off = append(why, len, off, "%s group, which has ", gname[g]);
+		snprintf(num, sizeof(num), "%d", __builtin_popcount(ctrs));
+		off = append(why, len, off, "%s usable", num);
+	} else {
+		uint32_t reach = 0;
+
+		off = append(why, len, off, ": %s ", nothers ? "they compete for" : "it needs");
+		for (unsigned x = 0; x < nb_num_escrs; x++) {
+			if (!((want >> x) & 1))
+				continue;
+			reach |= nb_escrs[x].counters;
+			off = append(why, len, off, nx++ ? " or %s" : "ESCR %s", nb_escrs[x].name);
+		}
+		off = append(why, len, off, "%s (one configuration per ESCR) and counters", "");
+		for (unsigned c = 0; c < NB_NUM_COUNTERS; c++)
+			if (((reach & s->usable) >> c) & 1) {
+				snprintf(num, sizeof(num), " %u", c);
+				off = append(why, len, off, "%s", num);
+			}
+		if ((reach & 2) && !(s->usable & 2) && !((s->cpu->busy_counters >> 1) & 1))
+			off = append(why, len, off, "%s; counter 1 is left unused (CCCR1 erratum)", "");
+	}
+	if ((s->cpu->busy_escrs & want) || (s->cpu->busy_counters & ctrs))
+		append(why, len, off, "%s; the other logical processor holds some of them", "");
+}
+
+int nb_sched_run(const struct nb_evsel *req, int n, const struct nb_sched_cpu *cpu,
+		 struct nb_assign *out, int *culprit, char *why, size_t whylen)
+{
+	struct st s;
+	int rc;
+
+	if (whylen)
+		why[0] = '\0';
+	if (culprit)
+		*culprit = -1;
+	if (n < 0 || n > NB_SCHED_MAX) {
+		snprintf(why, whylen, "%d events requested; the PMU has %d counters", n, NB_SCHED_MAX);
+		return -1;
+	}
+	s.req = req;
+	s.cpu = cpu;
+	s.usable = ((UINT32_C(1) << NB_NUM_COUNTERS) - 1) & ~cpu->busy_counters;
+	if (!(cpu->flags & NB_SCHED_ALLOW_CTR1))
+		s.usable &= ~UINT32_C(2);
+	s.escr_ok = 0;
+	memset(s.low, 0xff, sizeof(s.low));
+	for (unsigned i = 0; i < nb_num_escrs; i++) {
+		const struct nb_escr *x = &nb_escrs[i];
+		unsigned lo = (unsigned)__builtin_ctz(x->counters);
+
+		if (((x->models >> cpu->model) & 1) && !((cpu->busy_escrs >> i) & 1))
+			s.escr_ok |= UINT64_C(1) << i;
+		if (lo < s.low[x->group])
+			s.low[x->group] = (uint8_t)lo;
+	}
+	memset(s.halfmask, 0, sizeof(s.halfmask));
+	for (unsigned i = 0; i < nb_num_escrs; i++)
+		s.halfmask[nb_escrs[i].group][half_of(&s, i)] |= nb_escrs[i].counters & s.usable;
+	rc = attempt(&s, n, why, whylen);
+	if (rc == 0) {
+		if (out)
+			fill(&s, out);
+		return 0;
+	}
+	if (!whylen && !culprit)
+		return -1;
+	/* The first request that cannot join the ones before it: prefixes
+	 * of a placeable set are placeable, so bisect for the shortest
+	 * failing prefix. */
+	{
+		int lo = 0, hi = n;    /* prefix lo places, prefix hi fails */
+
+		while (hi - lo > 1) {
+			int mid = (lo + hi) / 2;
+
+			if (attempt(&s, mid, why, whylen) == 0)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		rc = attempt(&s, hi, why, whylen);
+		if (culprit)
+			*culprit = hi - 1;
+		if (rc == -1)
+			explain(&s, hi - 1, why, whylen);
+		else if (rc == 0)
+			snprintf(why, whylen, "no placement found");
+	}
+	return -1;
 }
 
 int nb_schedule(const struct nb_evsel *ev, int n, unsigned model,
 		unsigned flags, struct nb_slot *out, char *why, size_t whylen)
 {
-	struct search s;
+	struct nb_sched_cpu cpu;
+	struct nb_assign a;
 
-	if (whylen)
-		why[0] = '\0';
-	if (n < 0 || n > NB_NUM_COUNTERS) {
-		snprintf(why, whylen, "%d events requested; the PMU has %d counters",
-			 n, NB_NUM_COUNTERS);
+	memset(&cpu, 0, sizeof(cpu));
+	cpu.model = model;
+	cpu.flags = flags;
+	if (nb_sched_run(ev, n, &cpu, &a, NULL, why, whylen) < 0)
 		return -1;
-	}
-	memset(&s, 0, sizeof(s));
-	s.ev = ev;
-	s.model = model;
-	s.flags = flags;
-	s.out = out;
-	if (try_prefix(&s, n))
-		return 0;
-	/* Find the first event that cannot join the ones before it. */
-	for (int k = 1; k <= n; k++) {
-		if (!try_prefix(&s, k)) {
-			if (k > 1)
-				try_prefix(&s, k - 1);
-			explain(&s, k - 1, why, whylen);
-			return -1;
-		}
-	}
-	snprintf(why, whylen, "no placement found");
-	return -1;
+	if (out && n > 0)
+		memcpy(out, a.slot, (size_t)n * sizeof(*out));
+	return 0;
 }

@@ -1,8 +1,39 @@
 /*
- * nb_sched.h - place NetBurst events on ESCRs and counters.
+ * nb_sched.h - place NetBurst events and tagged metrics on ESCRs and
+ * counters.
  *
- * A pure function: no I/O, no PAPI types.  Exhaustive (backtracking), so
- * it finds a placement whenever one exists.
+ * A pure function: no I/O, no PAPI types.  Exact: it finds a placement
+ * whenever one exists (tests/t_sched_oracle.t checks it against a brute
+ * force search), and otherwise names the events and the resource they
+ * compete for.
+ *
+ * The constraints [SDM 18.15 and Table 18-63; DESIGN.md]:
+ *  - an event uses one of the ESCRs its table entry lists that exist on the
+ *    CPU model, and one counter wired to that ESCR; one event per counter;
+ *  - an ESCR holds one configuration (event select, event mask, privilege
+ *    bits, tag bits); requests whose ESCR images are identical may share
+ *    it (CCCR-side modifiers are per counter and do not matter);
+ *  - counter 1 is avoided unless NB_SCHED_ALLOW_CTR1 (the CCCR1 enable-bit
+ *    erratum; Linux never uses it);
+ *  - a tagged metric (nb_metrics) needs its counting event on a counter
+ *    plus its helper ESCRs (no counter), programmed with the same privilege
+ *    bits;
+ *  - replay metrics set IA32_PEBS_ENABLE / MSR_PEBS_MATRIX_VERT, which are
+ *    shared: every replay metric of the set (and the sibling's) must want
+ *    the same values [SDM replay tagging; seed 003 sec. 9];
+ *  - front-end tagging marks uops of one kind: front_end_event NBOGUS counts
+ *    every tagged uop, so one front-end metric at a time;
+ *  - execution metrics each get a TagValue bit 0..3 (the SDM uses bit 0
+ *    for every metric; any bit n with execution_event NBOGUSn works), a
+ *    different one per metric, so up to four (ESCRs permitting);
+ *  - with a precise (PEBS) request, one tagging mechanism at a time
+ *    [SDM 18.15.7].
+ *
+ * Hyper-Threading: ESCRs and CCCRs are shared by the two logical
+ * processors; each programs its own T0/T1 bits.  An ESCR in use by the
+ * sibling thread cannot also count for us (its output would mix both
+ * threads' events), so what the sibling uses is input: its ESCRs, counters
+ * and PEBS MSR values are reserved.
  */
 #ifndef NB_SCHED_H
 #define NB_SCHED_H
@@ -12,15 +43,65 @@
 
 #define NB_SCHED_ALLOW_CTR1 0x1   /* allow counter 1 (CCCR1 erratum: off by default) */
 
+#define NB_SCHED_MAX 18            /* requests per call (= counters)  */
+#define NB_SCHED_MAX_HELPERS 36
+
+/* Where one request counts: its counter, the ESCR feeding it and that
+ * ESCR's configuration (for a metric: the counting event and the masks
+ * resolved for its tag). */
 struct nb_slot {
 	uint8_t escr;            /* index into nb_escrs    */
 	uint8_t counter;         /* 0..17                  */
+	uint8_t tag;             /* TagValue bit 0..3 in the ESCR, or NB_NO_TAG */
+	uint8_t pad;
+	uint16_t event;          /* index into nb_events   */
+	uint16_t masks;          /* event-mask bits        */
+};
+
+/* An ESCR a metric needs without a counter. */
+struct nb_helper_slot {
+	uint8_t escr;            /* index into nb_escrs    */
+	uint8_t tag;             /* TagValue bit, or NB_NO_TAG (TagEnable clear) */
+	uint8_t mods;            /* privilege modifiers (NB_MOD_*) of its metric */
+	uint8_t owner;           /* request index          */
+	uint16_t event;          /* index into nb_events   */
+	uint16_t masks;
+};
+
+struct nb_assign {
+	struct nb_slot slot[NB_SCHED_MAX];
+	struct nb_helper_slot helper[NB_SCHED_MAX_HELPERS];
+	int nhelpers;            /* helper ESCRs not already programmed by a slot */
+	uint32_t pebs_enable;    /* IA32_PEBS_ENABLE, 0 if no replay metric */
+	uint32_t matrix_vert;    /* MSR_PEBS_MATRIX_VERT  */
+	uint64_t escrs_used;     /* bit i: nb_escrs[i] programmed */
+	uint32_t counters_used;  /* bit n: counter n */
+};
+
+/* The CPU and, under Hyper-Threading, what the sibling already uses. */
+struct nb_sched_cpu {
+	unsigned model;          /* CPUID family-15 model     */
+	unsigned flags;          /* NB_SCHED_*                */
+	unsigned thread;         /* logical processor 0 or 1 (encoder: T0/T1 bits) */
+	uint64_t busy_escrs;     /* bit i: nb_escrs[i] used by the sibling */
+	uint32_t busy_counters;  /* bit n: counter n used by the sibling    */
+	uint32_t busy_pebs_enable;  /* sibling's replay MSR values, 0 = none */
+	uint32_t busy_matrix_vert;
 };
 
 /*
- * Place N events (N <= NB_NUM_COUNTERS).  Returns 0 and fills OUT[0..N-1],
- * or -1 with a message in WHY naming the event and the resource it lacks.
+ * Place N requests (N <= NB_SCHED_MAX).  Returns 0 and fills OUT, or -1
+ * with a message in WHY naming the events and the contended resource; if
+ * CULPRIT is not NULL it receives the index of the first request that
+ * cannot join the ones before it (or -1).
  */
+int nb_sched_run(const struct nb_evsel *req, int n, const struct nb_sched_cpu *cpu,
+		 struct nb_assign *out, int *culprit, char *why, size_t whylen);
+
+/* Name of request SEL for messages (event name with masks, or metric name). */
+void nb_sched_name(const struct nb_evsel *sel, char *buf, size_t len);
+
+/* The old entry point: no sibling, thread 0; slots only. */
 int nb_schedule(const struct nb_evsel *ev, int n, unsigned model,
 		unsigned flags, struct nb_slot *out, char *why, size_t whylen);
 

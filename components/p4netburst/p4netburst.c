@@ -94,8 +94,10 @@ typedef struct {
 	int n;
 	int domain;
 	struct nb_evsel sel[NB_NUM_COUNTERS];
-	struct nb_slot slot[NB_NUM_COUNTERS];
+	struct nb_assign assign;            /* from the scheduler      */
 	struct nb_regs regs[NB_NUM_COUNTERS];
+	struct nb_msr_image extra[NB_SCHED_MAX_HELPERS + 2]; /* helpers, PEBS MSRs */
+	int nextra;
 	uint64_t last[NB_NUM_COUNTERS];     /* last raw 40-bit values  */
 	long long count[NB_NUM_COUNTERS];   /* 64-bit totals to PAPI   */
 	int running;
@@ -341,7 +343,7 @@ static int nb_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *nativ
 {
 	nb_control_t *c = (nb_control_t *)ctl;
 	struct nb_evsel sel[NB_NUM_COUNTERS];
-	struct nb_slot slot[NB_NUM_COUNTERS];
+	struct nb_sched_cpu sc;
 	char why[512];
 	(void)ctx;
 
@@ -357,37 +359,56 @@ static int nb_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *nativ
 
 		if (lookup((unsigned)native[i].ni_event, &e) != PAPI_OK)
 			return PAPI_ENOEVNT;
-		if (nb_evsel_check(&e.sel, why, sizeof(why))) {
+		if (e.sel.kind == NB_SEL_EVENT && nb_evsel_check(&e.sel, why, sizeof(why))) {
 			report("add event", why);
 			return PAPI_EINVAL;
 		}
 		sel[i] = e.sel;
 	}
-	if (nb_schedule(sel, count, cpu.model, 0, slot, why, sizeof(why))) {
+	/* One logical processor per process under nbsim: thread 0, no
+	 * sibling reservations. */
+	memset(&sc, 0, sizeof(sc));
+	sc.model = cpu.model;
+	if (nb_sched_run(sel, count, &sc, &c->assign, NULL, why, sizeof(why))) {
 		report("add event", why);
 		return PAPI_ECNFLCT;
 	}
 	c->n = count;
 	for (int i = 0; i < count; i++) {
 		c->sel[i] = sel[i];
-		c->slot[i] = slot[i];
 		native[i].ni_position = i;
 	}
 	return PAPI_OK;
 }
 
+/* Helper ESCRs and PEBS MSRs off, so that the next event set starts clean. */
+static int clear_extra(nb_control_t *c, char *err, size_t len)
+{
+	struct nb_msr_image z[NB_SCHED_MAX_HELPERS + 2];
+
+	for (int i = 0; i < c->nextra; i++) {
+		z[i].msr = c->extra[i].msr;
+		z[i].value = 0;
+	}
+	return c->nextra ? backend->write_msrs(z, c->nextra, err, len) : 0;
+}
+
 static int nb_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 {
 	nb_control_t *c = (nb_control_t *)ctl;
+	unsigned dom = papi_dom_to_nb(c->domain);
 	char err[256];
 	(void)ctx;
 
 	for (int i = 0; i < c->n; i++) {
-		nb_encode(&c->sel[i], &c->slot[i], papi_dom_to_nb(c->domain), &c->regs[i]);
+		nb_encode_ex(&c->sel[i], &c->assign.slot[i], dom, 0, 0, &c->regs[i]);
 		c->last[i] = 0;
 		c->count[i] = 0;
 	}
+	c->nextra = nb_encode_extra(&c->assign, dom, 0, c->extra,
+				    (int)(sizeof(c->extra) / sizeof(c->extra[0])));
 	if (backend->program(c->regs, c->n, err, sizeof(err)) ||
+	    (c->nextra && backend->write_msrs(c->extra, c->nextra, err, sizeof(err))) ||
 	    backend->enable(c->regs, c->n, 1, err, sizeof(err))) {
 		report("start", err);
 		return PAPI_ESYS;
@@ -427,6 +448,10 @@ static int nb_stop(hwd_context_t *ctx, hwd_control_state_t *ctl)
 		return PAPI_ESYS;
 	}
 	ret = accumulate(c);
+	if (clear_extra(c, err, sizeof(err))) {
+		report("stop", err);
+		ret = PAPI_ESYS;
+	}
 	c->running = 0;
 	return ret;
 }

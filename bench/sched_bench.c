@@ -1,0 +1,188 @@
+/*
+ * sched_bench.c - our scheduler against Linux perf's P4 policy, and how
+ * long ours takes.
+ *
+ * Linux (arch/x86/events/intel/p4.c, p4_pmu_schedule_events; facts in
+ * native_events/kernel_p4.txt) places events first-fit, in the order
+ * given, on the thread-0 half only: the event's ESCR_T0 (.escr_msr[0]) and
+ * the first free counter of .cntr[0] (never counter 1); an ESCR is never
+ * shared; an event missing from P4_EVENTS cannot be used.  It is
+ * re-implemented here from the transcribed table, not from its code.
+ *
+ * Timing: "noexp" is the decision alone (no conflict report asked for).
+ *
+ * Sets: random distinct plain events (random event, default or one
+ * random mask) that the hardware can count at once, grown one event at a
+ * time among countable ones (non-HT, Northwood model 2).
+ *
+ *   sched_bench KERNEL_P4_TXT [SETS_PER_SIZE]
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "nb_sched.h"
+#include "sched_gen.h"
+
+struct kev {
+	int known;
+	int escr;                /* ESCR_T0 index in nb_escrs */
+	uint32_t cntr;           /* CNTR_T0 */
+	int order[3], ncntr;
+};
+
+static struct kev kev[256];  /* by kernel index */
+
+static int escr_by_name(const char *n)
+{
+	for (unsigned i = 0; i < nb_num_escrs; i++)
+		if (!strcmp(nb_escrs[i].name, n))
+			return (int)i;
+	return -1;
+}
+
+static int load_kernel(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024];
+	int n = 0;
+
+	if (!f) {
+		perror(path);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		unsigned idx, sel, esel;
+		char name[64], e0[32], e1[32], c0[32], c1[32];
+
+		if (sscanf(line, "kevent %u %63s %x %u %31s %31s %31s %31s", &idx, name, &sel, &esel,
+			   e0, e1, c0, c1) != 8 || idx > 255)
+			continue;
+		kev[idx].known = 1;
+		kev[idx].escr = escr_by_name(e0);
+		for (char *p = strtok(c0, ","); p; p = strtok(NULL, ","))
+			if (kev[idx].ncntr < 3)
+				kev[idx].order[kev[idx].ncntr++] = atoi(p);
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+static int linux_place(const struct nb_evsel *r, int n)
+{
+	uint64_t escr_used = 0;
+	uint32_t ctr_used = 0;
+
+	for (int i = 0; i < n; i++) {
+		unsigned k = nb_events[r[i].event].kernel_idx;
+		const struct kev *e;
+		int c = -1;
+
+		if (k == NB_KERNEL_NONE || !kev[k].known || kev[k].escr < 0)
+			return 0;
+		e = &kev[k];
+		for (int j = 0; j < e->ncntr && c < 0; j++)
+			if (!((ctr_used >> e->order[j]) & 1))
+				c = e->order[j];
+		if (c < 0 || ((escr_used >> e->escr) & 1))
+			return 0;
+		ctr_used |= 1u << c;
+		escr_used |= UINT64_C(1) << e->escr;
+	}
+	return 1;
+}
+
+static int distinct(const struct nb_evsel *r, int n)
+{
+	for (int i = 0; i < n - 1; i++)
+		if (r[i].event == r[n - 1].event && r[i].masks == r[n - 1].masks)
+			return 0;
+	return 1;
+}
+
+static double now_us(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv)
+{
+	int sets = argc > 2 ? atoi(argv[2]) : 2000;
+	struct nb_sched_cpu cpu;
+	double *t = malloc(sizeof(double) * (size_t)(sets > 0 ? sets : 1));
+	double *t2 = malloc(sizeof(double) * (size_t)(sets > 0 ? sets : 1));
+
+	if (argc < 2 || load_kernel(argv[1]) <= 0 || !t || !t2) {
+		fprintf(stderr, "usage: sched_bench KERNEL_P4_TXT [SETS_PER_SIZE]\n");
+		return 2;
+	}
+	memset(&cpu, 0, sizeof(cpu));
+	cpu.model = 2;
+	printf("Placement of countable sets of distinct events (non-HT, model 2), %d sets per size\n", sets);
+	printf("%5s %8s %10s %10s %8s\n", "size", "sets", "p4netburst", "linux", "linux%");
+	for (int size = 2; size <= NB_SCHED_MAX; size++) {
+		long got = 0, lin = 0, made = 0;
+
+		for (int s = 0; s < sets; s++) {
+			struct nb_evsel r[NB_SCHED_MAX];
+			int n = 0;
+
+			for (int tries = 0; n < size && tries < 400; tries++) {
+				gen_event(&r[n], cpu.model);
+				if (!distinct(r, n + 1) ||
+				    nb_sched_run(r, n + 1, &cpu, NULL, NULL, NULL, 0) != 0)
+					continue;
+				n++;
+			}
+			if (n < size)
+				continue;
+			made++;
+			got += nb_sched_run(r, n, &cpu, NULL, NULL, NULL, 0) == 0;
+			lin += linux_place(r, n);
+		}
+		printf("%5d %8ld %9.1f%% %9.1f%% %7.1f%%\n", size, made,
+		       made ? 100.0 * got / made : 0.0, made ? 100.0 * lin / made : 0.0,
+		       got ? 100.0 * lin / got : 0.0);
+	}
+	printf("\nScheduling time of random sets (events and metrics, HT and non-HT, placed or not), microseconds\n");
+	printf("%5s %8s %8s %8s %8s %10s %10s\n", "size", "median", "p99", "max", "placed",
+	       "med(noexp)", "p99(noexp)");
+	for (int size = 1; size <= NB_SCHED_MAX; size++) {
+		long placed = 0;
+
+		for (int s = 0; s < sets; s++) {
+			struct nb_evsel r[NB_SCHED_MAX];
+			struct nb_sched_cpu c;
+			struct nb_assign a;
+			char why[512];
+			double t0;
+
+			gen_set(r, size, &c, -1);
+			t0 = now_us();
+			placed += nb_sched_run(r, size, &c, &a, NULL, why, sizeof(why)) == 0;
+			t[s] = now_us() - t0;
+			t0 = now_us();
+			nb_sched_run(r, size, &c, &a, NULL, NULL, 0);
+			t2[s] = now_us() - t0;
+		}
+		qsort(t, (size_t)sets, sizeof(*t), cmp_d);
+		qsort(t2, (size_t)sets, sizeof(*t2), cmp_d);
+		printf("%5d %8.2f %8.2f %8.2f %7.1f%% %10.2f %10.2f\n", size, t[sets / 2], t[(sets * 99) / 100],
+		       t[sets - 1], 100.0 * placed / sets, t2[sets / 2], t2[(sets * 99) / 100]);
+	}
+	free(t);
+	free(t2);
+	return 0;
+}

@@ -1,0 +1,190 @@
+/*
+ * t_sched_cases.c - scheduler and encoder cases with known answers:
+ * conflict reports name the events and the resource; metrics get their
+ * helpers, tags and PEBS MSRs; counter 1; HT reservations; register images
+ * against seed 003's worked perfex configurations.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "nb_sched.h"
+#include "nb_encode.h"
+
+static int tests, failed;
+
+static void ok(int cond, const char *what)
+{
+	printf("%sok %d - %s\n", cond ? "" : "not ", ++tests, what);
+	failed += !cond;
+}
+
+static int metric(const char *name)
+{
+	for (unsigned i = 0; i < nb_num_metrics; i++)
+		if (!strcmp(nb_metrics[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+static unsigned escr(const char *name)
+{
+	for (unsigned i = 0; i < nb_num_escrs; i++)
+		if (!strcmp(nb_escrs[i].name, name))
+			return i;
+	return 63;
+}
+
+static struct nb_evsel M(const char *name)
+{
+	struct nb_evsel s;
+
+	memset(&s, 0, sizeof(s));
+	s.kind = NB_SEL_METRIC;
+	s.event = (uint16_t)metric(name);
+	return s;
+}
+
+static struct nb_evsel E(const char *name)
+{
+	struct nb_evsel s;
+	char err[256];
+
+	memset(&s, 0, sizeof(s));
+	if (nb_evsel_parse(name, 2, 0, &s, err, sizeof(err)))
+		printf("# parse %s: %s\n", name, err);
+	return s;
+}
+
+static int run(const struct nb_evsel *r, int n, const struct nb_sched_cpu *cpu,
+	       struct nb_assign *a, char *why)
+{
+	int rc = nb_sched_run(r, n, cpu, a, NULL, why, 512);
+
+	if (rc)
+		printf("# %s\n", why);
+	return rc;
+}
+
+int main(void)
+{
+	struct nb_sched_cpu cpu;
+	struct nb_assign a;
+	struct nb_evsel r[NB_SCHED_MAX];
+	struct nb_regs g;
+	struct nb_msr_image x[40];
+	char why[512];
+	int n;
+
+	memset(&cpu, 0, sizeof(cpu));
+	cpu.model = 2;
+
+	/* replay: one MSR setting at a time */
+	r[0] = M("1stL_cache_load_miss_retired");
+	r[1] = M("DTLB_store_miss_retired");
+	ok(run(r, 2, &cpu, &a, why) && strstr(why, "1stL_cache_load_miss_retired") &&
+	   strstr(why, "DTLB_store_miss_retired") && strstr(why, "IA32_PEBS_ENABLE"),
+	   "two replay metrics with different MSR values: conflict names both and IA32_PEBS_ENABLE");
+	r[1] = r[0];
+	ok(!run(r, 2, &cpu, &a, why) && a.pebs_enable == 0x01000001 && a.matrix_vert == 1 &&
+	   a.slot[0].escr == a.slot[1].escr, "same replay metric twice: placed, sharing the ESCR");
+
+	/* seed 003 l.2978-3010: 1stL_cache_load_miss_retired as perfex
+	 * 0x0003B000/0x1200020C@12 with PEBS_ENABLE 0x01000001, MATRIX_VERT 1 */
+	n = 1;
+	ok(!run(r, n, &cpu, &a, why), "1stL_cache_load_miss_retired placed");
+	nb_encode_ex(&r[0], &a.slot[0], NB_DOM_USER | NB_DOM_KERNEL, 0, 0, &g);
+	ok(g.escr == 0x1200020C && g.cccr == 0x0003B000, "1stL: ESCR 1200020CH, CCCR 0003B000H (seed 003)");
+	ok(nb_encode_extra(&a, NB_DOM_USER, 0, x, 40) == 2 && x[0].msr == 0x3f1 && x[0].value == 0x01000001 &&
+	   x[1].msr == 0x3f2 && x[1].value == 1, "1stL: IA32_PEBS_ENABLE 01000001H, MSR_PEBS_MATRIX_VERT 1");
+
+	/* front-end: one tag; seed 003 memory_loads: uop_type ESCR 04000405H
+	 * (T0 and T1 USR), CCCR 00035000H; front_end_event 10000205H, 0003B000H */
+	r[0] = M("Memory_loads");
+	ok(!run(r, 1, &cpu, &a, why) && a.nhelpers == 1, "Memory_loads placed with one helper ESCR");
+	ok(nb_encode_extra(&a, NB_DOM_USER, 0, x, 40) == 1 && (x[0].value | NB_ESCR_T1_USR) == 0x04000405,
+	   "Memory_loads helper uop_type:TAGLOADS ESCR = 04000405H less T1_USR (seed 003)");
+	nb_encode_ex(&r[0], &a.slot[0], NB_DOM_USER, 0, 0, &g);
+	ok((g.escr | NB_ESCR_T1_USR) == 0x10000205 && g.cccr == 0x0003B000,
+	   "Memory_loads count front_end_event:NBOGUS 10000205H, 0003B000H (seed 003)");
+	r[1] = M("Memory_stores");
+	ok(run(r, 2, &cpu, &a, why) && strstr(why, "front-end"), "Memory_loads + Memory_stores: front-end conflict");
+
+	/* execution: distinct tags; execution_event has two ESCRs */
+	r[0] = M("packed_SP_retired");
+	r[1] = M("scalar_DP_retired");
+	ok(!run(r, 2, &cpu, &a, why) && a.slot[0].masks != a.slot[1].masks && a.nhelpers == 2 &&
+	   a.helper[0].tag != a.helper[1].tag && a.helper[0].tag < 4 && a.helper[1].tag < 4,
+	   "two execution metrics: distinct tag bits, NBOGUSn masks and tagged helpers");
+	nb_encode_extra(&a, NB_DOM_USER, 0, x, 40);
+	ok((x[0].value & NB_ESCR_TAG_ENABLE) && (x[1].value & NB_ESCR_TAG_ENABLE),
+	   "helpers have TagEnable");
+	r[2] = M("X87_FP_retired");
+	ok(run(r, 3, &cpu, &a, why) && strstr(why, "X87_FP_retired") && strstr(why, "FIRM_ESCR0"),
+	   "a third execution metric: its helper x87_FP_uop needs FIRM_ESCR0/1, both taken: conflict names them");
+
+	/* counter 1 (CCCR1 erratum) */
+	r[0] = E("BSQ_allocation:REQ_TYPE0");
+	r[1] = E("BSQ_allocation:REQ_TYPE0");
+	ok(run(r, 2, &cpu, &a, why) && strstr(why, "counter 1"),
+	   "BSQ_allocation (BSU_ESCR0: counters 0, 1) twice: counter 1 avoided, reason says so");
+	cpu.flags = NB_SCHED_ALLOW_CTR1;
+	ok(!run(r, 2, &cpu, &a, why) && (a.counters_used & 2), "... and placed when counter 1 is allowed");
+	cpu.flags = 0;
+
+	/* one configuration per ESCR */
+	r[0] = E("BSQ_allocation:REQ_TYPE0");
+	r[1] = E("BSQ_allocation:REQ_TYPE1");
+	ok(run(r, 2, &cpu, &a, why) && strstr(why, "BSQ_allocation:REQ_TYPE1") &&
+	   strstr(why, "BSQ_allocation:REQ_TYPE0") && strstr(why, "ESCR"),
+	   "two BSQ_allocation configurations need BSU_ESCR0: conflict names both and the ESCRs");
+
+	/* model-specific */
+	cpu.model = 2;
+	memset(&r[0], 0, sizeof(r[0]));
+	r[0].event = NB_EV_INSTR_COMPLETED;
+	r[0].masks = 1;
+	ok(run(r, 1, &cpu, &a, why) && strstr(why, "model 2"), "instr_completed does not exist on model 2");
+	cpu.model = 3;
+	ok(!run(r, 1, &cpu, &a, why), "instr_completed placed on model 3");
+
+	/* Hyper-Threading: the sibling's ESCRs, counters and PEBS MSRs */
+	memset(&cpu, 0, sizeof(cpu));
+	cpu.model = 3;
+	cpu.thread = 1;
+	r[0] = E("TC_deliver_mode:DD");
+	cpu.busy_escrs = (UINT64_C(1) << escr("TC_ESCR0")) | (UINT64_C(1) << escr("TC_ESCR1"));
+	ok(run(r, 1, &cpu, &a, why) &&
+	   strstr(why, "other logical processor"), "HT: sibling holds TC_ESCR0/1: TC_deliver_mode rejected");
+	cpu.busy_escrs = UINT64_C(1) << escr("TC_ESCR0");
+	ok(!run(r, 1, &cpu, &a, why) && a.slot[0].escr == escr("TC_ESCR1"), "HT: sibling holds TC_ESCR0: TC_ESCR1 used");
+	nb_encode_ex(&r[0], &a.slot[0], NB_DOM_USER, 1, NB_ENC_PMI, &g);
+	ok((g.escr & 0xf) == NB_ESCR_T1_USR && (g.cccr & NB_CCCR_OVF_PMI_T1) && !(g.cccr & NB_CCCR_OVF_PMI_T0),
+	   "thread 1: T1_USR, OVF_PMI_T1");
+	cpu.busy_escrs = 0;
+	cpu.busy_pebs_enable = 0x01000004;
+	cpu.busy_matrix_vert = 2;
+	r[0] = M("1stL_cache_load_miss_retired");
+	ok(run(r, 1, &cpu, &a, why) && strstr(why, "other logical processor"),
+	   "HT: sibling's replay MSR values differ: rejected");
+
+	/* CCCR modifiers */
+	r[0] = E("TC_deliver_mode:DD");
+	r[0].cccr = NB_CCCR_MOD_CMP | NB_CCCR_MOD_CMPL | NB_CCCR_MOD_EDGE | NB_CCCR_MOD_ACTIVE;
+	r[0].thr = 5;
+	r[0].active = NB_ACTIVE_SINGLE;
+	memset(&cpu, 0, sizeof(cpu));
+	run(r, 1, &cpu, &a, why);
+	nb_encode_ex(&r[0], &a.slot[0], NB_DOM_USER, 0, 0, &g);
+	ok((g.cccr & (NB_CCCR_COMPARE | NB_CCCR_COMPLEMENT | NB_CCCR_EDGE)) ==
+	   (NB_CCCR_COMPARE | NB_CCCR_COMPLEMENT | NB_CCCR_EDGE) &&
+	   ((g.cccr & NB_CCCR_THR_MASK) >> NB_CCCR_THR_SHIFT) == 5 &&
+	   ((g.cccr & NB_CCCR_ACTIVE_MASK) >> NB_CCCR_ACTIVE_SHIFT) == NB_ACTIVE_SINGLE &&
+	   !(g.cccr & ~NB_CCCR_VALID), "CCCR: compare, threshold 5, complement, edge, ActiveThread 01b");
+
+	/* perf raw: replay metric index in CCCR bits 0-6 [kernel_p4.txt]; the
+	 * rest as libpfm4 writes replay_event:NBOGUS (0x4a0002050003b000) */
+	r[0] = M("1stL_cache_load_miss_retired");
+	ok(nb_perf_raw(&r[0], NB_DOM_USER) == (UINT64_C(0x4a0002050003b000) | 1),
+	   "perf raw 1stL_cache_load_miss_retired = 0x4a0002050003b001");
+	printf("1..%d\n", tests);
+	return failed != 0;
+}

@@ -1,0 +1,429 @@
+/*
+ * t_sched_oracle.c - nb_sched_run against an exhaustive-search oracle.
+ *
+ * The oracle shares no code with the scheduler: every request's counting
+ * unit tries every (ESCR, counter) pair the tables wire, every helper every
+ * ESCR it may use, every execution metric every tag bit 0..3, and a
+ * placement is accepted when all rules of nb_sched.h hold.  It prunes only
+ * with "units left <= counters left" per counter group, and searches the
+ * groups one at a time (they share no ESCR or counter: checked below).
+ * Every placement the scheduler returns is also checked rule by rule.
+ *
+ *   t_sched_oracle [SETS [SEED]]      TAP on stdout
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "nb_sched.h"
+#include "sched_gen.h"
+
+/* ---- the oracle -------------------------------------------------------- */
+
+struct ounit {
+	int req;
+	uint16_t event, masks;
+	uint8_t mods, tag;       /* tag: 0xff none, else TagValue bit */
+	uint8_t counting;
+	uint8_t pin;             /* NB_NO_ESCR or ESCR */
+	uint8_t group;
+};
+
+struct oracle {
+	const struct nb_sched_cpu *cpu;
+	struct ounit u[NB_SCHED_MAX * (1 + NB_MAX_HELPERS)];
+	int nu;
+	uint32_t usable;
+	int escr_cfg[64];        /* unit whose config the ESCR holds, or -1 */
+	int escr_refs[64];
+	uint32_t ctr_used;
+	int idx[NB_SCHED_MAX * (1 + NB_MAX_HELPERS)];
+	int nidx;
+};
+
+static int o_same(const struct ounit *a, const struct ounit *b)
+{
+	return a->event == b->event && a->masks == b->masks && a->mods == b->mods && a->tag == b->tag;
+}
+
+static int o_escr_ok(const struct oracle *o, unsigned x)
+{
+	return ((nb_escrs[x].models >> o->cpu->model) & 1) && !((o->cpu->busy_escrs >> x) & 1);
+}
+
+static int o_left_ok(const struct oracle *o, int depth)
+{
+	int need = 0;
+
+	for (int k = depth; k < o->nidx; k++)
+		need += o->u[o->idx[k]].counting;
+	return need <= __builtin_popcount(o->usable & ~o->ctr_used);
+}
+
+static int o_dfs(struct oracle *o, int depth)
+{
+	const struct ounit *u;
+	const struct nb_event *e;
+	unsigned cands[4];
+	int nc = 0;
+
+	if (depth == o->nidx)
+		return 1;
+	if (!o_left_ok(o, depth))
+		return 0;
+	u = &o->u[o->idx[depth]];
+	e = &nb_events[u->event];
+	if (u->pin != NB_NO_ESCR)
+		cands[nc++] = u->pin;
+	else
+		for (unsigned x = 0; x < e->nescrs; x++)
+			cands[nc++] = e->escrs[x];
+	for (int j = 0; j < nc; j++) {
+		unsigned x = cands[j];
+		int prev = o->escr_cfg[x];
+
+		if (!o_escr_ok(o, x))
+			continue;
+		if (prev >= 0 && !o_same(&o->u[prev], u))
+			continue;
+		o->escr_cfg[x] = o->idx[depth];
+		o->escr_refs[x]++;
+		if (!u->counting) {
+			if (o_dfs(o, depth + 1))
+				return 1;
+		} else {
+			for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
+				if (!((nb_escrs[x].counters >> c) & 1) || !((o->usable >> c) & 1) ||
+				    ((o->ctr_used >> c) & 1))
+					continue;
+				o->ctr_used |= 1u << c;
+				if (o_dfs(o, depth + 1))
+					return 1;
+				o->ctr_used &= ~(1u << c);
+			}
+		}
+		if (--o->escr_refs[x] == 0)
+			o->escr_cfg[x] = -1;
+	}
+	return 0;
+}
+
+static uint16_t o_nbogus(unsigned ev, unsigned tag)
+{
+	char want[16];
+
+	snprintf(want, sizeof(want), "NBOGUS%u", tag);
+	for (unsigned i = 0; i < nb_events[ev].nmasks; i++)
+		if (!strcmp(nb_events[ev].masks[i].name, want))
+			return (uint16_t)(1u << nb_events[ev].masks[i].bit);
+	return 0;
+}
+
+static int o_place(struct oracle *o, const struct nb_evsel *req, int n, const uint8_t *tags)
+{
+	o->nu = 0;
+	for (int i = 0; i < n; i++) {
+		const struct nb_evsel *r = &req[i];
+		uint8_t mods = r->mods & 0x0f;
+		struct ounit *u = &o->u[o->nu++];
+
+		memset(u, 0, sizeof(*u));
+		u->req = i;
+		u->mods = mods;
+		u->tag = 0xff;
+		u->counting = 1;
+		u->pin = NB_NO_ESCR;
+		if (r->kind == NB_SEL_EVENT) {
+			u->event = r->event;
+			u->masks = r->masks;
+		} else {
+			const struct nb_metric *m = &nb_metrics[r->event];
+
+			u->event = m->count_event;
+			u->masks = m->type == NB_TAG_EXECUTION ? o_nbogus(m->count_event, tags[i]) : m->count_masks;
+			for (unsigned h = 0; h < m->nhelpers; h++) {
+				struct ounit *v = &o->u[o->nu++];
+
+				memset(v, 0, sizeof(*v));
+				v->req = i;
+				v->event = m->helpers[h].event;
+				v->masks = m->helpers[h].masks;
+				v->mods = mods;
+				v->tag = m->helpers[h].tag_enable ? tags[i] : 0xff;
+				v->pin = m->helpers[h].escr;
+			}
+		}
+	}
+	for (int k = 0; k < o->nu; k++)
+		o->u[k].group = nb_escrs[nb_events[o->u[k].event].escrs[0]].group;
+	for (unsigned g = 0; g < NB_NUM_GROUPS; g++) {
+		for (int x = 0; x < 64; x++) {
+			o->escr_cfg[x] = -1;
+			o->escr_refs[x] = 0;
+		}
+		o->ctr_used = 0;
+		o->nidx = 0;
+		for (int k = 0; k < o->nu; k++)
+			if (o->u[k].group == g)
+				o->idx[o->nidx++] = k;
+		/* units left vs counters left must count this group's counters only */
+		uint32_t all = o->usable, gm = 0;
+
+		for (unsigned c = 0; c < NB_NUM_COUNTERS; c++)
+			if (nb_counters[c].group == g)
+				gm |= 1u << c;
+		o->usable &= gm;
+		int ok = o_dfs(o, 0);
+
+		o->usable = all;
+		if (!ok)
+			return 0;
+	}
+	return 1;
+}
+
+/* Global rules, then every tag choice per execution-metric request. */
+static int o_tags(struct oracle *o, const struct nb_evsel *req, int n, uint8_t *tags, int i)
+{
+	if (i == n)
+		return o_place(o, req, n, tags);
+	if (req[i].kind != NB_SEL_METRIC || nb_metrics[req[i].event].type != NB_TAG_EXECUTION) {
+		tags[i] = 0xff;
+		return o_tags(o, req, n, tags, i + 1);
+	}
+	for (uint8_t t = 0; t < 4; t++) {
+		int clash = 0;
+
+		for (int j = 0; j < i; j++)
+			if (tags[j] == t && !(req[j].event == req[i].event &&
+					      (req[j].mods & 0x0f) == (req[i].mods & 0x0f)))
+				clash = 1;
+		if (clash)
+			continue;
+		tags[i] = t;
+		if (o_tags(o, req, n, tags, i + 1))
+			return 1;
+	}
+	return 0;
+}
+
+static int oracle(const struct nb_evsel *req, int n, const struct nb_sched_cpu *cpu)
+{
+	static struct oracle o;
+	uint8_t tags[NB_SCHED_MAX];
+	uint32_t pe = cpu->busy_pebs_enable, mv = cpu->busy_matrix_vert;
+	int fe = -1, precise = 0;
+	unsigned types = 0;
+
+	for (int i = 0; i < n; i++) {
+		const struct nb_evsel *r = &req[i];
+
+		if (r->cccr & NB_CCCR_MOD_PRECISE)
+			precise = 1;
+		if (r->kind == NB_SEL_EVENT) {
+			if (!((nb_events[r->event].models >> cpu->model) & 1))
+				return 0;
+			continue;
+		}
+		const struct nb_metric *m = &nb_metrics[r->event];
+
+		if (!((m->models >> cpu->model) & 1))
+			return 0;
+		types |= 1u << m->type;
+		if (m->type == NB_TAG_REPLAY) {
+			if (pe && (pe != m->pebs_enable || mv != m->matrix_vert))
+				return 0;
+			pe = m->pebs_enable;
+			mv = m->matrix_vert;
+		}
+		if (m->type == NB_TAG_FRONTEND) {
+			if (fe >= 0 && fe != r->event)
+				return 0;
+			fe = r->event;
+		}
+	}
+	if (precise && __builtin_popcount(types) > 1)
+		return 0;
+	o.cpu = cpu;
+	o.usable = ((1u << NB_NUM_COUNTERS) - 1) & ~cpu->busy_counters;
+	if (!(cpu->flags & NB_SCHED_ALLOW_CTR1))
+		o.usable &= ~2u;
+	return o_tags(&o, req, n, tags, 0);
+}
+
+/* ---- checking an answer rule by rule --------------------------------------- */
+
+struct image { uint16_t event, masks; uint8_t mods, tag; int set; };
+
+static int claim(struct image *img, unsigned x, unsigned event, unsigned masks, unsigned mods, unsigned tag)
+{
+	if (img[x].set)
+		return img[x].event == event && img[x].masks == masks && img[x].mods == mods && img[x].tag == tag;
+	img[x].set = 1;
+	img[x].event = (uint16_t)event;
+	img[x].masks = (uint16_t)masks;
+	img[x].mods = (uint8_t)mods;
+	img[x].tag = (uint8_t)tag;
+	return 1;
+}
+
+static const char *verify(const struct nb_evsel *req, int n, const struct nb_sched_cpu *cpu,
+			  const struct nb_assign *a)
+{
+	struct image img[64];
+	uint32_t used = 0;
+	int tagkey[4] = { -1, -1, -1, -1 };
+
+	memset(img, 0, sizeof(img));
+	for (int i = 0; i < n; i++) {
+		const struct nb_slot *s = &a->slot[i];
+		const struct nb_evsel *r = &req[i];
+		unsigned ev = r->kind == NB_SEL_EVENT ? r->event : nb_metrics[r->event].count_event;
+		const struct nb_event *e = &nb_events[ev];
+		int ok = 0;
+
+		if (s->event != ev)
+			return "slot event";
+		for (unsigned x = 0; x < e->nescrs; x++)
+			ok |= e->escrs[x] == s->escr;
+		if (!ok || !((nb_escrs[s->escr].models >> cpu->model) & 1) || ((cpu->busy_escrs >> s->escr) & 1))
+			return "ESCR not allowed";
+		if (!((nb_escrs[s->escr].counters >> s->counter) & 1))
+			return "counter not wired to ESCR";
+		if ((used >> s->counter) & 1)
+			return "counter used twice";
+		if (((cpu->busy_counters >> s->counter) & 1) ||
+		    (s->counter == 1 && !(cpu->flags & NB_SCHED_ALLOW_CTR1)))
+			return "counter not usable";
+		used |= 1u << s->counter;
+		if (r->kind == NB_SEL_EVENT && s->masks != r->masks)
+			return "masks";
+		if (!claim(img, s->escr, s->event, s->masks, r->mods & 0x0f, 0xff))
+			return "ESCR configured twice";
+	}
+	for (int h = 0; h < a->nhelpers; h++) {
+		const struct nb_helper_slot *hs = &a->helper[h];
+
+		if (((cpu->busy_escrs >> hs->escr) & 1) || !((nb_escrs[hs->escr].models >> cpu->model) & 1))
+			return "helper ESCR not allowed";
+		if (!claim(img, hs->escr, hs->event, hs->masks, hs->mods, hs->tag))
+			return "helper ESCR configured twice";
+	}
+	for (int i = 0; i < n; i++) {
+		const struct nb_evsel *r = &req[i];
+		const struct nb_metric *m;
+		unsigned tag = 0xff;
+
+		if (r->kind != NB_SEL_METRIC)
+			continue;
+		m = &nb_metrics[r->event];
+		if (m->type == NB_TAG_REPLAY &&
+		    (a->pebs_enable & ~NB_PEBS_ENABLE_PEBS) != m->pebs_enable)
+			return "IA32_PEBS_ENABLE";
+		if (m->type == NB_TAG_REPLAY && a->matrix_vert != m->matrix_vert)
+			return "MSR_PEBS_MATRIX_VERT";
+		if (m->type == NB_TAG_EXECUTION) {
+			for (tag = 0; tag < 4 && o_nbogus(m->count_event, tag) != a->slot[i].masks; tag++)
+				;
+			if (tag == 4)
+				return "execution count mask";
+			int key = r->event * 16 + (r->mods & 0x0f);
+
+			if (tagkey[tag] >= 0 && tagkey[tag] != key)
+				return "tag shared by two metrics";
+			tagkey[tag] = key;
+		} else if (a->slot[i].masks != m->count_masks) {
+			return "count masks";
+		}
+		for (unsigned h = 0; h < m->nhelpers; h++) {
+			const struct nb_helper *hp = &m->helpers[h];
+			unsigned want_tag = hp->tag_enable ? tag : 0xff;
+			int found = 0;
+
+			for (unsigned x = 0; x < 64; x++) {
+				if (!img[x].set || img[x].event != hp->event || img[x].masks != hp->masks ||
+				    img[x].mods != (r->mods & 0x0f) || img[x].tag != want_tag)
+					continue;
+				if (hp->escr != NB_NO_ESCR && hp->escr != x)
+					continue;
+				found = 1;
+			}
+			if (!found)
+				return "helper missing";
+		}
+	}
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	long sets = argc > 1 ? atol(argv[1]) : 100000;
+	int fails = 0, tests = 0;
+	long placed[2] = { 0, 0 }, rejected[2] = { 0, 0 }, disagree = 0, bad = 0;
+	long with_metrics = 0;
+
+	if (argc > 2)
+		gen_state = strtoull(argv[2], NULL, 0);
+	/* the decomposition the oracle relies on */
+	for (unsigned x = 0; x < nb_num_escrs; x++)
+		for (unsigned c = 0; c < NB_NUM_COUNTERS; c++)
+			if (((nb_escrs[x].counters >> c) & 1) && nb_counters[c].group != nb_escrs[x].group)
+				fails++;
+	printf("%sok %d - every ESCR feeds only counters of its own group\n", fails ? "not " : "", ++tests);
+	for (long k = 0; k < sets; k++) {
+		struct nb_evsel req[NB_SCHED_MAX];
+		struct nb_sched_cpu cpu;
+		struct nb_assign a;
+		char why[512];
+		int n = 1 + (int)gen_below(NB_SCHED_MAX), ht, got, want, has_metric = 0;
+
+		gen_set(req, n, &cpu, -1);
+		if (k % 2) {
+			/* grow a set the hardware can count (the hard case for
+			 * optimality), ending with one more random request */
+			for (int i = 0; i < n - 1; i++)
+				for (int t = 0; t < 20; t++) {
+					gen_one(req, i, &cpu);
+					if (oracle(req, i + 1, &cpu))
+						break;
+				}
+		}
+		ht = cpu.busy_escrs || cpu.busy_counters || cpu.thread || cpu.busy_pebs_enable;
+		for (int i = 0; i < n; i++)
+			has_metric |= req[i].kind == NB_SEL_METRIC;
+		with_metrics += has_metric;
+		got = nb_sched_run(req, n, &cpu, &a, NULL, why, sizeof(why)) == 0;
+		want = oracle(req, n, &cpu);
+		if (got) {
+			placed[ht]++;
+			const char *v = verify(req, n, &cpu, &a);
+
+			if (v) {
+				if (bad++ < 5)
+					printf("# set %ld (n=%d): invalid placement: %s\n", k, n, v);
+			}
+		} else {
+			rejected[ht]++;
+			if (!why[0] && bad++ < 5)
+				printf("# set %ld: rejected without a reason\n", k);
+		}
+		if (got != want && disagree++ < 5) {
+			printf("# set %ld (n=%d, model %u, flags %u): scheduler %s, oracle %s; %s\n", k, n,
+			       cpu.model, cpu.flags, got ? "placed" : "rejected", want ? "placed" : "rejected",
+			       got ? "" : why);
+			for (int i = 0; i < n; i++) {
+				char nm[NB_NAME_MAX];
+
+				nb_sched_name(&req[i], nm, sizeof(nm));
+				printf("#   %s mods=%#x\n", nm, req[i].mods);
+			}
+		}
+	}
+	printf("%sok %d - %ld random sets (1..%d requests, %ld with metrics): scheduler and oracle agree "
+	       "(non-HT placed %ld rejected %ld; HT placed %ld rejected %ld)\n",
+	       disagree ? "not " : "", ++tests, sets, NB_SCHED_MAX, with_metrics,
+	       placed[0], rejected[0], placed[1], rejected[1]);
+	printf("%sok %d - every placement obeys the rules, every rejection has a reason\n",
+	       bad ? "not " : "", ++tests);
+	printf("1..%d\n", tests);
+	return disagree || bad;
+}

@@ -1,0 +1,51 @@
+#!/bin/sh
+# t_utils_tools.t - the nb_encode, nb_decode and nb_schedule tools: help,
+# exit codes, error messages, and known answers (seed 003's perfex
+# configurations).  Uses $NB_UTILS_BIN (make utils), else build/utils.
+B=${NB_UTILS_BIN:-$(cd "$(dirname "$0")/.." && pwd)/build/utils}
+n=0
+t() {  # t DESCRIPTION EXPECTED_RC GREP_PATTERN COMMAND...
+	d=$1; want=$2; pat=$3; shift 3
+	out=$("$@" 2>&1); rc=$?
+	n=$((n + 1))
+	if [ "$rc" = "$want" ] && printf '%s\n' "$out" | grep -q -- "$pat"; then
+		echo "ok $n - $d"
+	else
+		echo "not ok $n - $d (exit $rc, want $want; /$pat/)"
+		printf '%s\n' "$out" | sed 's/^/# /'
+	fi
+}
+for u in nb_encode nb_decode nb_schedule; do
+	t "$u --help" 0 "usage: $u" "$B/$u" --help
+	t "$u without arguments: usage, exit 2" 2 "usage: $u" "$B/$u"
+	t "$u --bogus: exit 2" 2 "unknown option" "$B/$u" --bogus
+done
+t "nb_encode: 1stL_cache_load_miss_retired, seed 003 values (user+kernel)" 0 "perfex 0x0003b000/0x1200020c@0x8000000c" \
+	"$B/nb_encode" --dom=all 1stL_cache_load_miss_retired
+t "nb_encode: PEBS MSRs" 0 "IA32_PEBS_ENABLE msr 0x3f1 = 0x01000001" "$B/nb_encode" 1stL_cache_load_miss_retired
+t "nb_encode --perf: kernel raw config with metric index" 0 "perf raw config 0x4a0002050003b001" \
+	"$B/nb_encode" --perf 1stL_cache_load_miss_retired
+t "nb_encode: Memory_loads helper uop_type" 0 "helper ESCR RAT_ESCR0 msr 0x3bc = 0x04000404" "$B/nb_encode" Memory_loads
+t "nb_encode: thread 1 uses T1 bits" 0 "= 0x12000201" "$B/nb_encode" --thread=1 1stL_cache_load_miss_retired
+t "nb_encode: unknown event: exit 1" 1 "unknown" "$B/nb_encode" no_such_event
+t "nb_encode: conflict: exit 1, names both" 1 "DTLB_store_miss_retired" "$B/nb_encode" 1stL_cache_load_miss_retired DTLB_store_miss_retired
+t "nb_encode: bad --model: exit 2" 2 "bad value" "$B/nb_encode" --model=abc 1stL_cache_load_miss_retired
+t "nb_decode: seed 003 1stL (perfex string) with PEBS MSRs" 0 "replay_event:NBOGUS.*CRU_ESCR2 (IQ_COUNTER0) metric=1stL_cache_load_miss_retired" \
+	"$B/nb_decode" --pebs-enable=0x01000001 --matrix-vert=1 0x0003B000/0x1200020C@0x8000000C
+t "nb_decode: seed 003 front_end_event" 0 "front_end_event:NBOGUS.*CRU_ESCR3 (IQ_COUNTER3)" "$B/nb_decode" 0x0003B000/0x10000205@0x8000000F
+t "nb_decode: seed 003 execution_event" 0 "execution_event:NBOGUS0" "$B/nb_decode" 0x0003B000/0x18000205@0x8000000C
+t "nb_decode: --cccr/--escr/--counter" 0 "uop_type:TAGLOADS.*RAT_ESCR0" "$B/nb_decode" --cccr=0x35000 --escr=0x04000404 --counter=12
+t "nb_decode: seed 003's x87_FP_uop line decodes to what it encodes (packed_DP_uop, tag)" 0 "packed_DP_uop.*tag=0x1" \
+	"$B/nb_decode" 0x00033000/0x18008035@0x80000008
+t "nb_decode: reserved CCCR bits: exit 1" 1 "reserved" "$B/nb_decode" 0x1/0x1200020C@12
+t "nb_decode: no ESCR with that select on the counter: exit 1" 1 "no ESCR with select 7" "$B/nb_decode" 0x0003F000/0x1200020C@12
+t "nb_decode: malformed: exit 1" 1 "expected" "$B/nb_decode" 0x0003B000
+t "nb_decode: partial --cccr: exit 2" 2 "go together" "$B/nb_decode" --cccr=1
+t "nb_schedule: places metrics with helpers" 0 "helper of Memory_loads" "$B/nb_schedule" Memory_loads instr_retired:NBOGUSNTAG
+t "nb_schedule: conflict names the ESCRs" 1 "CRU_ESCR2 or CRU_ESCR3" "$B/nb_schedule" packed_SP_retired scalar_DP_retired 1stL_cache_load_miss_retired
+t "nb_schedule: sibling holds TC_ESCR0 and TC_ESCR1" 1 "other logical processor" "$B/nb_schedule" --busy-escr=TC_ESCR0 --busy-escr=TC_ESCR1 TC_deliver_mode:DD
+t "nb_schedule: --busy-escr unknown: exit 2" 2 "no ESCR named" "$B/nb_schedule" --busy-escr=NOPE TC_deliver_mode:DD
+t "nb_schedule --partition: 4 runs, minimum" 0 "4 runs (minimum)" "$B/nb_schedule" --partition packed_SP_retired scalar_DP_retired X87_FP_retired \
+	1stL_cache_load_miss_retired DTLB_store_miss_retired Memory_loads Memory_stores BSQ_allocation:REQ_TYPE0 BSQ_allocation:REQ_TYPE1
+t "nb_schedule --partition: one event set fits one run" 0 "1 run (minimum)" "$B/nb_schedule" --partition TC_deliver_mode:DD instr_retired:NBOGUSNTAG
+echo "1..$n"

@@ -1,0 +1,109 @@
+/*
+ * nb_encode - place NetBurst events and metrics and print their register
+ * images: ESCR and CCCR (MSR and value), the counter, perfex's
+ * "cccr/escr@pmc" string, helper ESCRs and PEBS MSRs, and optionally the
+ * Linux perf raw config.  Exit: 0 placed, 1 conflict or bad event, 2 usage.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "nb_util.h"
+#include "nb_encode.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: nb_encode [options] EVENT|METRIC...\n"
+		"Place the events on the NetBurst PMU and print their register values.\n"
+		"EVENT is event[:MASK...][:u=0|1][:k=0|1] as the p4netburst component names it;\n"
+		"METRIC is a tagged at-retirement metric (e.g. 1stL_cache_load_miss_retired).\n"
+		"options:\n" NB_UTIL_COMMON_HELP
+		"  --perf           also print the Linux perf raw config (kernel P4 format)\n"
+		"  --pmi            set the CCCR overflow-interrupt bit (sampling)\n"
+		"  --help           this text\n"
+		"exit status: 0 placed, 1 conflict or unknown event, 2 usage error\n");
+}
+
+int main(int argc, char **argv)
+{
+	struct nb_util_opts o;
+	struct nb_evsel req[NB_SCHED_MAX];
+	const char *names[NB_SCHED_MAX];
+	struct nb_assign a;
+	struct nb_msr_image x[NB_SCHED_MAX_HELPERS + 2];
+	char err[512];
+	int n = 0, perf = 0, pmi = 0, nx;
+
+	nb_util_defaults(&o);
+	for (int i = 1; i < argc; i++) {
+		int r = nb_util_option(argv[i], &o);
+
+		if (r < 0) {
+			fprintf(stderr, "nb_encode: bad value in '%s'\n", argv[i]);
+			return NB_EXIT_USAGE;
+		}
+		if (r)
+			continue;
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return NB_EXIT_OK;
+		} else if (!strcmp(argv[i], "--perf")) {
+			perf = 1;
+		} else if (!strcmp(argv[i], "--pmi")) {
+			pmi = 1;
+		} else if (argv[i][0] == '-') {
+			fprintf(stderr, "nb_encode: unknown option '%s'\n", argv[i]);
+			usage(stderr);
+			return NB_EXIT_USAGE;
+		} else if (n == NB_SCHED_MAX) {
+			fprintf(stderr, "nb_encode: more than %d events; see nb_schedule --partition\n", NB_SCHED_MAX);
+			return NB_EXIT_FAIL;
+		} else {
+			names[n] = argv[i];
+			if (nb_util_request(argv[i], &o, &req[n], err, sizeof(err))) {
+				fprintf(stderr, "nb_encode: %s\n", err);
+				return NB_EXIT_FAIL;
+			}
+			n++;
+		}
+	}
+	if (n == 0) {
+		usage(stderr);
+		return NB_EXIT_USAGE;
+	}
+	if (nb_sched_run(req, n, &o.cpu, &a, NULL, err, sizeof(err))) {
+		fprintf(stderr, "nb_encode: %s\n", err);
+		return NB_EXIT_FAIL;
+	}
+	for (int i = 0; i < n; i++) {
+		struct nb_regs g;
+		const struct nb_slot *s = &a.slot[i];
+
+		nb_encode_ex(&req[i], s, o.dom, o.cpu.thread, pmi ? NB_ENC_PMI : 0, &g);
+		printf("%s\n  counter %u %s\n  ESCR %s msr %#x = %#010llx\n  CCCR %s msr %#x = %#010llx\n"
+		       "  perfex 0x%08llx/0x%08llx@0x%08x\n", names[i], s->counter, nb_counters[s->counter].name,
+		       nb_escrs[s->escr].name, g.escr_msr, (unsigned long long)g.escr,
+		       nb_counters[s->counter].cccr_name, g.cccr_msr, (unsigned long long)g.cccr,
+		       (unsigned long long)g.cccr, (unsigned long long)g.escr, 0x80000000u | s->counter);
+		if (perf) {
+			uint64_t raw = nb_perf_raw(&req[i], o.dom);
+
+			if (raw)
+				printf("  perf raw config %#018llx\n", (unsigned long long)raw);
+			else
+				printf("  perf raw config: none (not expressible in the kernel's P4 format)\n");
+		}
+	}
+	nx = nb_encode_extra(&a, o.dom, o.cpu.thread, x, (int)(sizeof(x) / sizeof(x[0])));
+	for (int i = 0; i < nx; i++) {
+		const char *nm = "?";
+
+		for (unsigned e = 0; e < nb_num_escrs; e++)
+			if (nb_escrs[e].msr == x[i].msr)
+				nm = nb_escrs[e].name;
+		for (unsigned m = 0; m < nb_num_msrs; m++)
+			if (nb_msrs[m].addr == x[i].msr)
+				nm = nb_msrs[m].name;
+		printf("%s %s msr %#x = %#010llx\n", i < a.nhelpers ? "helper ESCR" : "MSR", nm, x[i].msr,
+		       (unsigned long long)x[i].value);
+	}
+	return NB_EXIT_OK;
+}

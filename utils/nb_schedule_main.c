@@ -1,0 +1,138 @@
+/*
+ * nb_schedule - place NetBurst events and metrics on ESCRs and counters
+ * (or say why they cannot be counted together); with --partition, split
+ * them into the fewest runs.  Exit: 0 placed (or partitioned), 1 conflict
+ * or bad event, 2 usage.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "nb_util.h"
+#include "nb_partition.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: nb_schedule [options] EVENT|METRIC...\n"
+		"Place the events on NetBurst ESCRs and counters, or report the conflict.\n"
+		"options:\n" NB_UTIL_COMMON_HELP
+		"  --busy-escr=NAME     an ESCR the other logical processor uses (repeatable)\n"
+		"  --busy-counter=N     a counter the other logical processor uses (repeatable)\n"
+		"  --partition          split into the fewest runs (exact up to %d events)\n"
+		"  --help               this text\n"
+		"exit status: 0 placed, 1 conflict or unknown event, 2 usage error\n", NB_PART_EXACT_MAX);
+}
+
+static void name_of(const struct nb_evsel *r, const char *given, char *buf, size_t len)
+{
+	(void)r;
+	snprintf(buf, len, "%s", given);
+}
+
+int main(int argc, char **argv)
+{
+	struct nb_util_opts o;
+	static struct nb_evsel req[NB_PART_MAX];
+	const char *names[NB_PART_MAX];
+	char err[1024], nm[NB_NAME_MAX];
+	int n = 0, partition = 0;
+
+	nb_util_defaults(&o);
+	for (int i = 1; i < argc; i++) {
+		int r = nb_util_option(argv[i], &o);
+
+		if (r < 0) {
+			fprintf(stderr, "nb_schedule: bad value in '%s'\n", argv[i]);
+			return NB_EXIT_USAGE;
+		}
+		if (r)
+			continue;
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return NB_EXIT_OK;
+		} else if (!strcmp(argv[i], "--partition")) {
+			partition = 1;
+		} else if (!strncmp(argv[i], "--busy-escr=", 12)) {
+			unsigned e;
+
+			for (e = 0; e < nb_num_escrs && strcmp(nb_escrs[e].name, argv[i] + 12); e++)
+				;
+			if (e == nb_num_escrs) {
+				fprintf(stderr, "nb_schedule: no ESCR named '%s'\n", argv[i] + 12);
+				return NB_EXIT_USAGE;
+			}
+			o.cpu.busy_escrs |= UINT64_C(1) << e;
+		} else if (!strncmp(argv[i], "--busy-counter=", 15)) {
+			int c = -1;
+
+			if (sscanf(argv[i] + 15, "%d", &c) != 1 || c < 0 || c >= NB_NUM_COUNTERS) {
+				fprintf(stderr, "nb_schedule: bad counter in '%s' (0-17)\n", argv[i]);
+				return NB_EXIT_USAGE;
+			}
+			o.cpu.busy_counters |= 1u << c;
+		} else if (argv[i][0] == '-') {
+			fprintf(stderr, "nb_schedule: unknown option '%s'\n", argv[i]);
+			usage(stderr);
+			return NB_EXIT_USAGE;
+		} else if (n == NB_PART_MAX) {
+			fprintf(stderr, "nb_schedule: more than %d events\n", NB_PART_MAX);
+			return NB_EXIT_USAGE;
+		} else {
+			names[n] = argv[i];
+			if (nb_util_request(argv[i], &o, &req[n], err, sizeof(err))) {
+				fprintf(stderr, "nb_schedule: %s\n", err);
+				return NB_EXIT_FAIL;
+			}
+			n++;
+		}
+	}
+	if (n == 0) {
+		usage(stderr);
+		return NB_EXIT_USAGE;
+	}
+	if (partition) {
+		int run[NB_PART_MAX], exact, k;
+
+		k = nb_partition(req, n, &o.cpu, run, &exact, err, sizeof(err));
+		if (k < 0) {
+			fprintf(stderr, "nb_schedule: %s\n", err);
+			return NB_EXIT_FAIL;
+		}
+		printf("%d run%s (%s)\n", k, k == 1 ? "" : "s", exact ? "minimum" : "first fit; not proven minimal");
+		for (int r = 0; r < k; r++) {
+			printf("run %d:", r + 1);
+			for (int i = 0; i < n; i++)
+				if (run[i] == r)
+					printf(" %s", names[i]);
+			printf("\n");
+		}
+		return NB_EXIT_OK;
+	}
+	if (n > NB_SCHED_MAX) {
+		fprintf(stderr, "nb_schedule: %d events; the PMU has %d counters (try --partition)\n", n,
+			NB_SCHED_MAX);
+		return NB_EXIT_FAIL;
+	}
+	{
+		struct nb_assign a;
+
+		if (nb_sched_run(req, n, &o.cpu, &a, NULL, err, sizeof(err))) {
+			fprintf(stderr, "nb_schedule: %s\n", err);
+			return NB_EXIT_FAIL;
+		}
+		for (int i = 0; i < n; i++) {
+			name_of(&req[i], names[i], nm, sizeof(nm));
+			printf("%-40s %-10s %s", nm, nb_escrs[a.slot[i].escr].name, nb_counters[a.slot[i].counter].name);
+			if (req[i].kind == NB_SEL_METRIC && nb_metrics[req[i].event].type == NB_TAG_EXECUTION)
+				printf(" tag %u", a.slot[i].tag == NB_NO_TAG ? 0u : a.slot[i].tag);
+			printf("\n");
+		}
+		for (int h = 0; h < a.nhelpers; h++) {
+			nb_sched_name(&req[a.helper[h].owner], nm, sizeof(nm));
+			printf("%-40s %-10s (helper of %s%s)\n", nb_events[a.helper[h].event].name,
+			       nb_escrs[a.helper[h].escr].name, nm,
+			       a.helper[h].tag == NB_NO_TAG ? "" : ", tagging");
+		}
+		if (a.pebs_enable)
+			printf("IA32_PEBS_ENABLE %#010x  MSR_PEBS_MATRIX_VERT %#010x\n", a.pebs_enable, a.matrix_vert);
+	}
+	return NB_EXIT_OK;
+}

@@ -1,0 +1,82 @@
+/*
+ * nb_util.c - shared by the nb_* tools (see nb_util.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "nb_util.h"
+#include "nb_encode.h"
+
+void nb_util_defaults(struct nb_util_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->cpu.model = 2;
+	o->dom = NB_DOM_USER;
+}
+
+int nb_util_request(const char *name, const struct nb_util_opts *o, struct nb_evsel *out,
+		    char *err, size_t len)
+{
+	const char *n = name;
+
+	if (strncasecmp(n, "p4netburst:::", 13) == 0)
+		n += 13;
+	for (unsigned m = 0; m < nb_num_metrics; m++) {
+		if (strcasecmp(n, nb_metrics[m].name) == 0) {
+			memset(out, 0, sizeof(*out));
+			out->kind = NB_SEL_METRIC;
+			out->event = (uint16_t)m;
+			if (!((nb_metrics[m].models >> o->cpu.model) & 1)) {
+				snprintf(err, len, "%s: not available on CPU model %u", nb_metrics[m].name,
+					 o->cpu.model);
+				return -1;
+			}
+			return 0;
+		}
+	}
+	if (nb_evsel_parse(name, o->cpu.model, o->feats, out, err, len))
+		return -1;
+	return nb_evsel_check(out, err, len) ? -1 : 0;
+}
+
+int nb_util_option(const char *arg, struct nb_util_opts *o)
+{
+	char *end;
+
+	if (strncmp(arg, "--model=", 8) == 0) {
+		unsigned long v = strtoul(arg + 8, &end, 0);
+
+		if (*end || end == arg + 8 || v > 31)
+			return -1;
+		o->cpu.model = (unsigned)v;
+		return 1;
+	}
+	if (strncmp(arg, "--thread=", 9) == 0) {
+		if (strcmp(arg + 9, "0") && strcmp(arg + 9, "1"))
+			return -1;
+		o->cpu.thread = (unsigned)(arg[9] - '0');
+		return 1;
+	}
+	if (strcmp(arg, "--allow-ctr1") == 0) {
+		o->cpu.flags |= NB_SCHED_ALLOW_CTR1;
+		return 1;
+	}
+	if (strcmp(arg, "--l3") == 0) {
+		o->feats |= NB_FEAT_L3;
+		return 1;
+	}
+	if (strncmp(arg, "--dom=", 6) == 0) {
+		const char *d = arg + 6;
+
+		if (!strcmp(d, "user"))
+			o->dom = NB_DOM_USER;
+		else if (!strcmp(d, "kernel"))
+			o->dom = NB_DOM_KERNEL;
+		else if (!strcmp(d, "all"))
+			o->dom = NB_DOM_USER | NB_DOM_KERNEL;
+		else
+			return -1;
+		return 1;
+	}
+	return 0;
+}

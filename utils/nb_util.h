@@ -1,0 +1,40 @@
+/*
+ * nb_util.h - what the nb_* command-line tools share: reading a request
+ * (an event name as the component spells it, or a metric name), the CPU
+ * options, and exit codes.
+ */
+#ifndef NB_UTIL_H
+#define NB_UTIL_H
+
+#include <stdio.h>
+#include "nb_sched.h"
+
+#define NB_EXIT_OK       0
+#define NB_EXIT_FAIL     1   /* a conflict, an unknown event, a bad value */
+#define NB_EXIT_USAGE    2
+
+struct nb_util_opts {
+	struct nb_sched_cpu cpu;
+	unsigned dom;            /* NB_DOM_* */
+	unsigned feats;
+};
+
+/* Parse a request: "p4netburst:::" optional, a metric name
+ * (case-insensitive) or an event name.  0, or -1 with a message in ERR. */
+int nb_util_request(const char *name, const struct nb_util_opts *o, struct nb_evsel *out,
+		    char *err, size_t len);
+
+/* Handle a common option (--model=N, --thread=N, --allow-ctr1,
+ * --dom=user|kernel|all, --l3): 1 if it was one, 0 if not, -1 if bad. */
+int nb_util_option(const char *arg, struct nb_util_opts *o);
+
+void nb_util_defaults(struct nb_util_opts *o);
+
+#define NB_UTIL_COMMON_HELP \
+	"  --model=N        CPUID family-15 model (default 2, Northwood)\n" \
+	"  --thread=0|1     logical processor (Hyper-Threading: T0/T1 ESCR bits)\n" \
+	"  --allow-ctr1     allow counter 1 (avoided by default: CCCR1 erratum)\n" \
+	"  --dom=user|kernel|all  privilege levels when an event names none (default user)\n" \
+	"  --l3             the CPU has an on-die L3 (Xeon MP)\n"
+
+#endif
