@@ -557,35 +557,32 @@ int nb_evsel_describe(const struct nb_evsel *sel, char *buf, size_t len)
 		put_modifiers(buf, len, &off, nb_evsel_pebs_capable(sel));
 	} else {
 		const struct nb_event *e;
-		unsigned one = 0;
 
 		if (sel->event >= nb_num_events)
 			return -1;
 		e = &nb_events[sel->event];
-		for (unsigned i = 0; i < e->nmasks; i++)
-			if (sel->masks == (1u << e->masks[i].bit) &&
-			    sel->masks != e->default_masks) {
-				put(buf, len, &off, "%s", e->masks[i].desc);
-				one = 1;
-			}
-		if (!one) {
-			put(buf, len, &off, "%s", e->desc);
-			if (e->note)
-				put(buf, len, &off, ". Note: %s", e->note);
+		put(buf, len, &off, "%s", e->desc);
+		if (e->note)
+			put(buf, len, &off, ". Note: %s", e->note);
+		put(buf, len, &off, ".");
+		if (e->flags & NB_EV_RETIREMENT)
+			put(buf, len, &off, " At-retirement event.");
+		if (sel->masks && sel->masks != e->default_masks) {
+			put(buf, len, &off, " Masks:");
+			for (unsigned i = 0; i < e->nmasks; i++)
+				if (sel->masks & (1u << e->masks[i].bit))
+					put(buf, len, &off, " %s (%s);", e->masks[i].name,
+					    e->masks[i].desc);
+		} else if (e->default_masks) {
+			put(buf, len, &off, " Default masks:");
+			for (unsigned i = 0; i < e->nmasks; i++)
+				if (e->default_masks & (1u << e->masks[i].bit))
+					put(buf, len, &off, " %s", e->masks[i].name);
 			put(buf, len, &off, ".");
-			if (e->default_masks) {
-				put(buf, len, &off, " Default masks:");
-				for (unsigned i = 0; i < e->nmasks; i++)
-					if (e->default_masks & (1u << e->masks[i].bit))
-						put(buf, len, &off, " %s", e->masks[i].name);
-				put(buf, len, &off, ".");
-			} else {
-				put(buf, len, &off, " No default mask: name at least one.");
-			}
-			if (e->flags & NB_EV_RETIREMENT)
-				put(buf, len, &off, " At-retirement event.");
-			put_modifiers(buf, len, &off, nb_evsel_pebs_capable(sel));
+		} else {
+			put(buf, len, &off, " No default mask: name at least one.");
 		}
+		put_modifiers(buf, len, &off, nb_evsel_pebs_capable(sel));
 	}
 	return off >= len ? -1 : 0;
 }
