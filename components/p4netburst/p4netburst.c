@@ -150,6 +150,18 @@ static void set_hw_info(void)
 	}
 }
 
+/* Are all of MASKS of event EV on the running CPU? */
+static int masks_on_cpu(unsigned ev, unsigned masks)
+{
+	const struct nb_event *e = &nb_events[ev];
+
+	for (unsigned i = 0; i < e->nmasks; i++)
+		if ((masks & (1u << e->masks[i].bit)) &&
+		    !nb_mask_on_cpu(&e->masks[i], cpu.model, cpu_feats))
+			return 0;
+	return 1;
+}
+
 /* The first alternative of a preset that this CPU model can count with
  * plain events (tagged metrics come with the metric support), or NULL. */
 static const struct nb_preset_alt *usable_alt(const struct nb_preset *p)
@@ -160,7 +172,8 @@ static const struct nb_preset_alt *usable_alt(const struct nb_preset *p)
 
 		for (unsigned k = 0; ok && k < alt->nterms; k++)
 			ok = alt->terms[k].kind == NB_REF_EVENT &&
-			     nb_event_on_cpu(alt->terms[k].index, cpu.model, cpu_feats);
+			     nb_event_on_cpu(alt->terms[k].index, cpu.model, cpu_feats) &&
+			     masks_on_cpu(alt->terms[k].index, alt->terms[k].masks);
 		if (ok && alt->nterms > 0 && alt->type != NB_DERIVED_POSTFIX)
 			return alt;
 	}
