@@ -229,6 +229,15 @@ int main(void)
 	bad(longname, "a 5000-character name");
 	memcpy(longname, "p4netburst:::instr_retired:", 27);
 	bad(longname, "a 5000-character mask");
+	{
+		int es = PAPI_NULL;
+
+		r = PAPI_create_eventset(&es);
+		if (r == PAPI_OK)
+			r = PAPI_add_named_event(es, "p4netburst:::Memory_loads");
+		tap_ok(r != PAPI_OK, "a tagged metric is not counted before the scheduler "
+		       "places it: %s", PAPI_strerror(r));
+	}
 	PAPI_shutdown();
 	printf("1..%d\n", tap_n);
 	return tap_exit();

@@ -87,7 +87,8 @@ int nb_evsel_parse(const char *name, unsigned model, unsigned feats,
 
 /* Can SEL be counted as it stands?  An event without default masks that
  * was named without masks parses (so that every enumerated name resolves)
- * but cannot be counted.  Returns 0, or -1 with the cause in ERR. */
+ * but cannot be counted.  Tagged metrics are refused until the scheduler
+ * places them (then drop that case).  Returns 0, or -1 with the cause. */
 int nb_evsel_check(const struct nb_evsel *sel, char *err, size_t errlen);
 
 /* Canonical name: event:MASK...(in bit order) or metric, then the

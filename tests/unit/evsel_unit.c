@@ -197,6 +197,12 @@ static void spellings(void)
 	       s.kind == NB_SEL_EVENT && s.event == NB_EV_INSTR_RETIRED &&
 	       s.masks == nb_events[NB_EV_INSTR_RETIRED].default_masks && s.masks,
 	       "an event alone gets its default masks");
+	tap_ok(nb_evsel_parse("Memory_loads", 2, 0, &s, err, sizeof(err)) == 0 &&
+	       nb_evsel_check(&s, err, sizeof(err)) == -1 && strstr(err, "Memory_loads"),
+	       "a metric is not yet countable, and the check says so: %s", err);
+	tap_ok(nb_evsel_parse("IOQ_allocation", 2, 0, &s, err, sizeof(err)) == 0 &&
+	       nb_evsel_check(&s, err, sizeof(err)) == -1 && strstr(err, "IOQ_allocation"),
+	       "an event without default masks named alone parses but is not countable");
 	tap_ok(nb_evsel_parse("x87_FP_retired:thr=9:u=0", 2, 0, &s, err, sizeof(err)) == 0 &&
 	       s.kind == NB_SEL_METRIC && s.thr == 9 && (s.mods & NB_MOD_USET) &&
 	       !(s.mods & NB_MOD_U), "a metric takes modifiers");
