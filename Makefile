@@ -22,7 +22,7 @@ NBSIM = $(BUILDDIR)/sim/nbsim
 
 .PHONY: all gen papi sim tests demo check bench install clean distclean fuzz
 
-all: papi sim tests
+all: papi sim tests $(BUILDDIR)/matmul
 
 gen: $(GENDIR)/nb_tables.c
 
@@ -40,9 +40,11 @@ sim: gen
 # ---- our tests through the public PAPI API -----------------------------------
 CTESTS = $(patsubst ctests/%.c,$(T)/%,$(wildcard ctests/*.c))
 
-tests: $(CTESTS)
+FTESTS = $(patsubst ftests/%.F90,$(T)/f_%,$(wildcard ftests/*.F90))
 
-$(T)/%: ctests/%.c ctests/nbtap.h papi
+tests: $(CTESTS) $(FTESTS)
+
+$(T)/%: ctests/%.c ctests/nbtap.h sim/tests/tap.h papi
 	@mkdir -p $(T)
 	$(CC) $(CFLAGS_NB) $(PAPI_INC) -Ictests -o $@ $< $(PAPI_LIB) -lpthread
 
@@ -79,10 +81,20 @@ fuzz: $(GENDIR)/nb_tables.c
 		grep -E '^(#[0-9]+ +DONE|stat::number_of_executed_units|SUMMARY|==[0-9]+==ERROR)' fuzz.log; \
 		echo "fuzz: exit $$st, log $(FUZZ)/fuzz.log"; exit $$st
 
+$(T)/f_%: ftests/%.F90 papi
+	@mkdir -p $(T)/fmod
+	gfortran -O1 -g -Wall -Werror -cpp -I$(PAPI_SRC) -J$(T)/fmod -o $@ $< $(PAPI_LIB)
+
 # ---- the main job ------------------------------------------------------------
+# The presets whose events nbsim models today (sim/README.md); DEMO_PRESETS=
+# (empty) counts every preset the component offers.
+DEMO_PRESETS ?= PAPI_TOT_INS PAPI_TOT_CYC PAPI_BR_INS PAPI_BR_TKN PAPI_BR_NTK \
+	PAPI_BR_MSP PAPI_BR_PRC
+$(BUILDDIR)/matmul: examples/matmul.c papi
+	$(CC) $(CFLAGS_NB) $(PAPI_INC) -o $@ examples/matmul.c $(PAPI_LIB)
+
 demo: all
-	$(CC) $(CFLAGS_NB) $(PAPI_INC) -o $(BUILDDIR)/matmul examples/matmul.c $(PAPI_LIB)
-	$(NBSIM) -- $(BUILDDIR)/matmul 96
+	$(NBSIM) -- $(BUILDDIR)/matmul 96 $(DEMO_PRESETS)
 
 # ---- tests ---------------------------------------------------------------------
 export NB_SRC := $(SRCDIR)

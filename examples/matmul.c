@@ -2,9 +2,10 @@
  * matmul.c - the main job: count PAPI presets for a real program (a naive
  * double-precision matrix multiply) on the simulated NetBurst.
  *
- *     nbsim -- matmul [N]
+ *     nbsim -- matmul [N [PRESET...]]
  *
- * Every preset the component offers is counted; presets that cannot share
+ * The presets named (default: every preset the component offers) are
+ * counted; presets that cannot share
  * the PMU are measured in further runs of the same multiply, and each line
  * says which run it came from.
  */
@@ -36,7 +37,7 @@ static void die(const char *what, int r)
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 64;
-	int codes[PAPI_MAX_PRESET_EVENTS], ncodes = 0, done[PAPI_MAX_PRESET_EVENTS];
+	int codes[PAPI_MAX_PRESET_EVENTS + 64], ncodes = 0, done[PAPI_MAX_PRESET_EVENTS + 64];
 	int code = PAPI_PRESET_MASK, r, run = 0;
 	double check = 0;
 
@@ -67,7 +68,14 @@ int main(int argc, char **argv)
 		a[i] = (i % 7) * 0.5;
 		b[i] = (i % 5) * 0.25;
 	}
-	if (PAPI_enum_event(&code, PAPI_ENUM_FIRST) == PAPI_OK) {
+	for (int i = 2; i < argc; i++) {
+		if ((r = PAPI_event_name_to_code(argv[i], &code)) != PAPI_OK) {
+			fprintf(stderr, "matmul: %s: %s\n", argv[i], PAPI_strerror(r));
+			return 2;
+		}
+		codes[ncodes++] = code;
+	}
+	if (argc <= 2 && PAPI_enum_event(&code, PAPI_ENUM_FIRST) == PAPI_OK) {
 		do {
 			PAPI_event_info_t info;
 
@@ -76,7 +84,7 @@ int main(int argc, char **argv)
 		} while (PAPI_enum_event(&code, PAPI_PRESET_ENUM_AVAIL) == PAPI_OK);
 	}
 	memset(done, 0, sizeof(done));
-	printf("%dx%d double matrix multiply, %d presets available\n", n, n, ncodes);
+	printf("%dx%d double matrix multiply, %d presets\n", n, n, ncodes);
 	printf("%-14s %18s  %s\n", "preset", "count", "run");
 	for (int left = ncodes; left > 0; ) {
 		int es = PAPI_NULL, idx[PAPI_MAX_PRESET_EVENTS], k = 0;

@@ -8,4 +8,4 @@ use PapiSuite;
 
 PapiSuite::run(suite => 'ftests', dir => "$ENV{NB_PAPI_SRC}/ftests",
 	todo => "$FindBin::Bin/papi_tests_todo.txt",
-	jobs => $ENV{NB_JOBS} || 2, limit => 300);
+	jobs => $ENV{NB_JOBS} || 2, limit => 600);

@@ -143,7 +143,9 @@ sub run {
 		$report->();
 	}
 	rmdir $tmp;
-	print "# $a{suite}: $pass passed, $todo_n todo, $fail failed\n";
+	my $sum = "# $a{suite}: $pass passed, $todo_n todo, $fail failed\n";
+	print $sum;
+	print STDERR $sum;      # prove shows stderr: the totals reach the log
 }
 
 1;

@@ -1,0 +1,32 @@
+#!/bin/sh
+# make install PREFIX=DIR: the layout the README promises, and it works.
+p=$(mktemp -d)
+trap 'rm -rf "$p"' EXIT
+n=0
+t() { n=$((n + 1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fi; }
+echo 1..9
+make -s -C "$NB_SRC" install PREFIX="$p" >"$p.log" 2>&1
+rc=$?
+t 'make install PREFIX=DIR succeeds' '[ $rc -eq 0 ] || { sed "s/^/# /" "$p.log"; false; }'
+rm -f "$p.log"
+t 'DIR/bin has nbsim and the PAPI utilities' '[ -x "$p/bin/nbsim" ] && [ -x "$p/bin/papi_avail" ] && [ -x "$p/bin/papi_native_avail" ] && [ -x "$p/bin/papi_command_line" ]'
+t 'DIR/include/papi.h' '[ -f "$p/include/papi.h" ]'
+t 'DIR/lib/libpapi.so' '[ -e "$p/lib/libpapi.so" ]'
+t 'DIR/lib/pkgconfig/papi.pc names DIR' 'grep -q "^prefix=$p\$" "$p/lib/pkgconfig/papi.pc"'
+cat > "$p/hello.c" <<'EOC'
+#include <stdio.h>
+#include "papi.h"
+int main(void) {
+	long long v;
+	int es = PAPI_NULL;
+	if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT) return 1;
+	if (PAPI_create_eventset(&es) || PAPI_add_named_event(es, "PAPI_TOT_INS")) return 2;
+	PAPI_start(es); PAPI_stop(es, &v);
+	printf("PAPI_TOT_INS %lld\n", v);
+	return 0;
+}
+EOC
+t 'a program builds against the installed papi.pc' 'PKG_CONFIG_PATH=$p/lib/pkgconfig cc -o "$p/hello" "$p/hello.c" $(PKG_CONFIG_PATH=$p/lib/pkgconfig pkg-config --cflags --libs papi) -Wl,-rpath,$p/lib'
+t 'and counts under the installed nbsim' '"$p/bin/nbsim" -- "$p/hello" | grep -q "^PAPI_TOT_INS [1-9]"'
+t 'the installed nbsim finds its tool' '"$p/bin/nbsim" -- "$p/bin/papi_component_avail" 2>&1 | grep -q "Counters: 18"'
+t 'nothing outside DIR: the build tree has no stray install files' '[ ! -e "$NB_SRC/bin" ] && [ ! -e "$NB_SRC/lib" ]'
