@@ -3,6 +3,7 @@
 #   make demo       count PAPI presets for a matrix multiply on the simulated NetBurst
 #   make check      run the test suite (TAP, under prove)
 #   make bench      benchmarks (ratios measured in one run)
+#   make fuzz       libFuzzer on the event-name parser (FUZZ_SECONDS=600; needs clang)
 #   make install PREFIX=DIR
 # The first make runs ./configure (which fetches PAPI's source) if needed.
 
@@ -19,7 +20,7 @@ PAPI_INC = -I$(PAPI_SRC) -I$(PAPI_SRC)/testlib
 PAPI_LIB = $(PAPI_SRC)/libpapi.a
 NBSIM = $(BUILDDIR)/sim/nbsim
 
-.PHONY: all gen papi sim tests utils demo check bench install clean distclean
+.PHONY: all gen papi sim tests utils demo check bench install clean distclean fuzz
 
 all: papi sim tests utils $(BUILDDIR)/matmul
 
@@ -46,6 +47,39 @@ tests: $(CTESTS) $(FTESTS)
 $(T)/%: ctests/%.c ctests/nbtap.h sim/tests/tap.h papi
 	@mkdir -p $(T)
 	$(CC) $(CFLAGS_NB) $(PAPI_INC) -Ictests -o $@ $< $(PAPI_LIB) -lpthread
+
+# ---- the name parser alone: unit test and fuzz-corpus replay (make check) ----
+EVSEL_SRC = components/p4netburst/nb_evsel.c $(GENDIR)/nb_tables.c
+EVSEL_DEPS = $(EVSEL_SRC) components/p4netburst/nb_evsel.h native_events/nb_events.h
+EVSEL_INC = -Icomponents/p4netburst -Inative_events -I$(GENDIR) -Ictests
+SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+tests: $(T)/evsel_unit $(T)/fuzz_replay
+
+$(T)/evsel_unit: tests/unit/evsel_unit.c ctests/nbtap.h $(EVSEL_DEPS)
+	@mkdir -p $(T)
+	$(CC) $(CFLAGS_NB) -O1 $(SAN) $(EVSEL_INC) -o $@ $< $(EVSEL_SRC)
+
+$(T)/fuzz_replay: fuzz/fuzz_evsel.c fuzz/replay_main.c $(EVSEL_DEPS)
+	@mkdir -p $(T)
+	$(CC) $(CFLAGS_NB) -O1 $(SAN) $(EVSEL_INC) -o $@ fuzz/fuzz_evsel.c fuzz/replay_main.c $(EVSEL_SRC)
+
+# ---- fuzzing (not part of make check) ------------------------------------------
+# The corpus grows in build/fuzz/corpus; the committed seeds are fuzz/corpus.
+FUZZ_SECONDS ?= 600
+FUZZ_CC ?= clang
+FUZZ = $(BUILDDIR)/fuzz
+
+fuzz: $(GENDIR)/nb_tables.c
+	@command -v $(FUZZ_CC) >/dev/null || { echo "make fuzz needs clang with libFuzzer: apt-get install -y clang libclang-rt-14-dev"; exit 1; }
+	mkdir -p $(FUZZ)/corpus
+	$(FUZZ_CC) -std=gnu11 -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all $(EVSEL_INC) -o $(FUZZ)/fuzz_evsel fuzz/fuzz_evsel.c $(EVSEL_SRC)
+	perl fuzz/mkdict.pl native_events > $(FUZZ)/names.dict
+	cd $(FUZZ) && ./fuzz_evsel -max_total_time=$(FUZZ_SECONDS) -max_len=320 -dict=names.dict \
+		-print_final_stats=1 corpus $(SRCDIR)/fuzz/corpus >fuzz.log 2>&1; st=$$?; \
+		grep -E '^(#[0-9]+ +DONE|stat::number_of_executed_units|SUMMARY|==[0-9]+==ERROR)' fuzz.log; \
+		echo "fuzz: exit $$st, log $(FUZZ)/fuzz.log"; exit $$st
 
 $(T)/f_%: ftests/%.F90 papi
 	@mkdir -p $(T)/fmod

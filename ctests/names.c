@@ -1,8 +1,9 @@
 /*
  * names.c - native event names through the public PAPI API under nbsim:
- * every event and every mask enumerates, and name -> code -> name round-trips
- * (also with modifiers and in other letter cases); bad names get
- * PAPI_ENOEVNT or PAPI_EINVAL and nothing crashes.
+ * every event, every tagged metric and every mask enumerates with a
+ * description, and name -> code -> name round-trips (also with modifiers,
+ * libpfm4 spellings and in other letter cases); bad names get PAPI_ENOEVNT
+ * or PAPI_EINVAL and nothing crashes.
  */
 #include <ctype.h>
 #include <string.h>
@@ -36,9 +37,76 @@ static void bad(const char *name, const char *why)
 	       PAPI_strerror(r));
 }
 
+/* NAME resolves; its canonical name ends in SUFFIX (an event named alone
+ * gets its default masks spelled out) and round-trips to itself. */
+static void canonical(const char *name, const char *suffix)
+{
+	int code = 0, code2 = 0, r;
+	char back[PAPI_HUGE_STR_LEN], again[PAPI_HUGE_STR_LEN];
+	size_t n, k = strlen(suffix);
+
+	r = PAPI_event_name_to_code(name, &code);
+	if (r == PAPI_OK)
+		r = PAPI_event_code_to_name(code, back);
+	if (!tap_ok(r == PAPI_OK, "%s resolves", name)) {
+		tap_diag("error %s", PAPI_strerror(r));
+		return;
+	}
+	n = strlen(back);
+	r = PAPI_event_name_to_code(back, &code2);
+	if (r == PAPI_OK)
+		r = PAPI_event_code_to_name(code2, again);
+	tap_ok(n >= k && strcmp(back + n - k, suffix) == 0 && r == PAPI_OK &&
+	       strcmp(back, again) == 0, "%s -> canonical %s round-trips", name, back);
+}
+
+/* NAME is refused with exactly WANT. */
+static void bad_is(const char *name, int want, const char *why)
+{
+	int code = 0, r = PAPI_event_name_to_code(name, &code);
+
+	tap_ok(r == want, "%s (%s) is refused with %s: got %s", name, why,
+	       PAPI_strerror(want), PAPI_strerror(r));
+}
+
+/* The long description of NAME contains WANT. */
+static void descr_has(const char *name, const char *want)
+{
+	PAPI_event_info_t info;
+	int code = 0;
+
+	memset(&info, 0, sizeof(info));
+	tap_ok(PAPI_event_name_to_code(name, &code) == PAPI_OK &&
+	       PAPI_get_event_info(code, &info) == PAPI_OK &&
+	       strstr(info.long_descr, want) != NULL,
+	       "description of %s mentions '%s'", name, want);
+}
+
+static const char *const metric_names[] = {
+	"1stL_cache_load_miss_retired", "2ndL_cache_load_miss_retired",
+	"DTLB_load_miss_retired", "DTLB_store_miss_retired", "DTLB_all_miss_retired",
+	"Tagged_mispred_branch", "MOB_load_replay_retired", "split_load_retired",
+	"split_store_retired", "Memory_loads", "Memory_stores", "packed_SP_retired",
+	"packed_DP_retired", "scalar_SP_retired", "scalar_DP_retired",
+	"64_bit_MMX_retired", "128_bit_MMX_retired", "X87_FP_retired",
+	"X87_SIMD_memory_moves_retired",
+};
+
+static int is_metric(const char *full)
+{
+	const char *n = strstr(full, ":::");
+
+	n = n ? n + 3 : full;
+	for (size_t i = 0; i < sizeof(metric_names) / sizeof(metric_names[0]); i++)
+		if (strcmp(n, metric_names[i]) == 0)
+			return 1;
+	return strcmp(n, "Memory_loads_stores") == 0;
+}
+
 int main(void)
 {
-	int code, r, nev = 0, nmask = 0;
+	int code, r, nev = 0, nmask = 0, nmet = 0, nodescr = 0;
+	PAPI_event_info_t info;
 	char name[PAPI_HUGE_STR_LEN], up[PAPI_HUGE_STR_LEN];
 	static char longname[5000];
 
@@ -53,9 +121,24 @@ int main(void)
 	do {
 		int m = code;
 
-		nev++;
 		PAPI_event_code_to_name(code, name);
+		if (is_metric(name))
+			nmet++;
+		else
+			nev++;
+		if (PAPI_get_event_info(code, &info) != PAPI_OK ||
+		    strcmp(info.symbol, name) != 0 || strlen(info.long_descr) < 10 ||
+		    strlen(info.short_descr) < 5)
+			nodescr++;
 		roundtrip(name, name);
+		{
+			char with[PAPI_HUGE_STR_LEN + 64];
+
+			snprintf(with, sizeof(with), "%s:thr=3:cmpl", name);
+			canonical(with, ":thr=3:cmpl");
+			snprintf(with, sizeof(with), "%s:thread=single:k=1", name);
+			canonical(with, ":k=1:thread=single");
+		}
 		for (size_t i = 0; i <= strlen(name); i++)
 			up[i] = (char)toupper((unsigned char)name[i]);
 		/* the component prefix is lower case by PAPI's convention */
@@ -67,14 +150,53 @@ int main(void)
 
 				nmask++;
 				PAPI_event_code_to_name(m, name);
+				if (PAPI_get_event_info(m, &info) != PAPI_OK ||
+				    strcmp(info.symbol, name) != 0 ||
+				    !strstr(info.long_descr, "masks:"))
+					nodescr++;
 				roundtrip(name, name);
 				snprintf(with, sizeof(with), "%s:u=1:k=0", name);
+				roundtrip(with, with);
+				snprintf(with, sizeof(with), "%s:thr=1:edge:thread=both", name);
 				roundtrip(with, with);
 			} while (PAPI_enum_cmp_event(&m, PAPI_NTV_ENUM_UMASKS, cidx) == PAPI_OK);
 		}
 	} while (PAPI_enum_cmp_event(&code, PAPI_ENUM_EVENTS, cidx) == PAPI_OK);
-	tap_ok(nev >= 5, "%d events enumerated", nev);
-	tap_ok(nmask >= 12, "%d masks enumerated", nmask);
+	tap_ok(nev >= 45, "%d events enumerated", nev);
+	tap_ok(nmask >= 150, "%d masks enumerated", nmask);
+	tap_ok(nmet == 20, "%d tagged metrics enumerated", nmet);
+	tap_ok(nodescr == 0, "every enumerated name has its info and description (%d lack it)",
+	       nodescr);
+	{
+		int nn = PAPI_get_component_info(cidx)->num_native_events;
+
+		tap_ok(nn == nev + nmet, "num_native_events %d = events + metrics", nn);
+	}
+
+	/* libpfm4 spellings, and modifiers with their canonical forms. */
+	roundtrip("p4netburst:::replay_event:NBOGUS:L1_LD_MISS",
+		  "p4netburst:::1stL_cache_load_miss_retired");
+	roundtrip("p4netburst:::REPLAY_EVENT:dtlb_all_miss:u",
+		  "p4netburst:::DTLB_all_miss_retired:u=1");
+	roundtrip("p4netburst:::uops_type:TAGLOADS", "p4netburst:::uop_type:TAGLOADS");
+	roundtrip("p4netburst:::mispred_branch_retired:BOGUS",
+		  "p4netburst:::mispred_branch_retired:NBOGUS");
+	roundtrip("p4netburst:::instr_retired:NBOGUSNTAG:cmp=2:edge:thread=0",
+		  "p4netburst:::instr_retired:NBOGUSNTAG:thr=2:edge:thread=none");
+	roundtrip("p4netburst:::instr_retired:NBOGUSNTAG:thread=any",
+		  "p4netburst:::instr_retired:NBOGUSNTAG");
+	roundtrip("p4netburst:::replay_event:NBOGUS:precise",
+		  "p4netburst:::replay_event:NBOGUS:precise");
+	roundtrip("p4netburst:::Tagged_mispred_branch:precise:u=1",
+		  "p4netburst:::Tagged_mispred_branch:u=1:precise");
+	roundtrip("p4netburst:::front_end_event:NBOGUS:precise=1",
+		  "p4netburst:::front_end_event:NBOGUS:precise");
+	descr_has("p4netburst:::MOB_load_replay_retired", "MOB_load_replay");
+	descr_has("p4netburst:::MOB_load_replay_retired", "replay_event:NBOGUS");
+	descr_has("p4netburst:::packed_SP_retired", "execution_event:NBOGUS0");
+	descr_has("p4netburst:::Memory_loads", "uop_type:TAGLOADS");
+	descr_has("p4netburst:::replay_event", "precise");
+	descr_has("p4netburst:::instr_retired:NBOGUSTAG:u=1", "Modifiers");
 
 	bad("p4netburst:::no_such_event", "an unknown event");
 	bad("p4netburst:::instr_retired:NOSUCHMASK", "an unknown mask");
@@ -85,11 +207,37 @@ int main(void)
 	bad("p4netburst:::instr_retired:", "a trailing colon");
 	bad("p4netburst:::", "an empty event name");
 	bad("p4netburst:::instr_retired:MMTP", "a mask of another event");
+	bad_is("p4netburst:::instr_retired:NOSUCHMASK", PAPI_ENOEVNT, "unknown mask");
+	bad_is("p4netburst:::no_such_metric_retired", PAPI_ENOEVNT, "unknown event");
+	bad_is("p4netburst:::instr_retired:bogus_mod=1", PAPI_ENOEVNT, "unknown modifier");
+	bad_is("p4netburst:::instr_retired:thr=16", PAPI_EINVAL, "threshold too large");
+	bad_is("p4netburst:::instr_retired:thr=x", PAPI_EINVAL, "threshold not a number");
+	bad_is("p4netburst:::instr_retired:thread=all", PAPI_EINVAL, "unknown thread mode");
+	bad_is("p4netburst:::instr_retired:u=1=1", PAPI_EINVAL, "two '='");
+	bad_is("p4netburst:::instr_retired:cmpl", PAPI_EINVAL, "cmpl without thr");
+	bad_is("p4netburst:::instr_retired:precise", PAPI_EINVAL, "precise on a non-PEBS event");
+	bad_is("p4netburst:::Memory_loads:NBOGUS", PAPI_ENOEVNT, "a mask on a metric");
+	bad_is("p4netburst:::replay_event:BOGUS:L1_LD_MISS", PAPI_EINVAL,
+	       "another mask beside a replay virtual mask");
+	bad_is("p4netburst:::replay_event:L1_LD_MISS:L2_LD_MISS", PAPI_EINVAL,
+	       "two replay metrics");
+	bad_is("p4netburst:::x87_FP_uop:ALL:TAG0", PAPI_EINVAL, "libpfm4 execution tag");
+	bad_is("p4netburst:::BSQ_cache_reference:RD_3rdL_MISS", PAPI_ENOEVNT,
+	       "an L3 mask on a CPU without L3");
 	memset(longname, 'a', sizeof(longname) - 1);
 	memcpy(longname, "p4netburst:::", 13);
 	bad(longname, "a 5000-character name");
 	memcpy(longname, "p4netburst:::instr_retired:", 27);
 	bad(longname, "a 5000-character mask");
+	{
+		int es = PAPI_NULL;
+
+		r = PAPI_create_eventset(&es);
+		if (r == PAPI_OK)
+			r = PAPI_add_named_event(es, "p4netburst:::Memory_loads");
+		tap_ok(r != PAPI_OK, "a tagged metric is not counted before the scheduler "
+		       "places it: %s", PAPI_strerror(r));
+	}
 	PAPI_shutdown();
 	printf("1..%d\n", tap_n);
 	return tap_exit();

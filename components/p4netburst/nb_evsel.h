@@ -4,7 +4,21 @@
  *
  *     event[:MASK...][:modifier[=value]...]
  *
+ * or a tagged metric by its SDM name (metric[:modifier[=value]...]),
  * case-insensitive.  Pure code: no I/O, no PAPI types.
+ *
+ * Modifiers (canonical spelling first; formatted in this order):
+ *   u=0|1, k=0|1    privilege (ESCR Tn_USR / Tn_OS); "u" alone means u=1
+ *   thr=N           CCCR Compare on, Threshold N (0..15); cmp=N is accepted
+ *   cmpl            CCCR Complement (needs thr)
+ *   edge            CCCR Edge (needs thr)
+ *   thread=W        CCCR ActiveThread: none (0), single (1), both (2),
+ *                   any (3, the default: formatted as nothing)
+ *   precise         PEBS; only on PEBS-capable events and on metrics whose
+ *                   counting event is PEBS-capable
+ * Boolean modifiers also take =0 / =1; =0 is the same as leaving them out.
+ * libpfm4's replay "virtual masks" (replay_event:NBOGUS:L1_LD_MISS) select
+ * the metric they stand for; the canonical name is then the metric's.
  */
 #ifndef NB_EVSEL_H
 #define NB_EVSEL_H
@@ -56,7 +70,11 @@ enum nb_parse_err {
 	NB_PARSE_SYNTAX,         /* empty part, stray '=' ...         */
 	NB_PARSE_DUP,            /* mask or modifier given twice      */
 	NB_PARSE_MODEL,          /* not on the running CPU model      */
+	NB_PARSE_NOTALLOWED,     /* modifier/mask not allowed here    */
 };
+
+/* Name of an nb_parse_err, for messages and tests. */
+const char *nb_parse_strerror(int err);
 
 /*
  * Parse NAME for CPU model MODEL (family-15 model number) with features
@@ -69,12 +87,28 @@ int nb_evsel_parse(const char *name, unsigned model, unsigned feats,
 
 /* Can SEL be counted as it stands?  An event without default masks that
  * was named without masks parses (so that every enumerated name resolves)
- * but cannot be counted.  Returns 0, or -1 with the cause in ERR. */
+ * but cannot be counted.  Tagged metrics are refused until the scheduler
+ * places them (then drop that case).  Returns 0, or -1 with the cause. */
 int nb_evsel_check(const struct nb_evsel *sel, char *err, size_t errlen);
 
-/* Canonical name: event:MASK...(in bit order)[:u=..][:k=..].
- * Returns the length, or -1 if BUF is too small. */
+/* Canonical name: event:MASK...(in bit order) or metric, then the
+ * modifiers in the order above.  Returns the length, or -1 if BUF is too
+ * small or SEL is not a valid selection. */
 int nb_evsel_format(const struct nb_evsel *sel, char *buf, size_t len);
+
+/* Long description of SEL (event or mask description; for a metric, its
+ * counting event, helpers and PEBS MSR values; the modifiers it takes).
+ * Always NUL-terminates when LEN > 0; returns 0, or -1 if truncated. */
+int nb_evsel_describe(const struct nb_evsel *sel, char *buf, size_t len);
+
+/* Metric index by name (case-insensitive), or -1. */
+int nb_metric_lookup(const char *name, size_t n);
+
+/* Does a CPU of MODEL with FEATS have this metric? */
+int nb_metric_on_cpu(unsigned metric, unsigned model, unsigned feats);
+
+/* May SEL's event or metric take the precise (PEBS) modifier? */
+int nb_evsel_pebs_capable(const struct nb_evsel *sel);
 
 /* Event index by name or alias (case-insensitive), or -1. */
 int nb_event_lookup(const char *name, size_t n);

@@ -129,6 +129,9 @@ static void report(const char *what, const char *msg)
 	PAPIERROR("p4netburst: %s: %s", what, msg);
 }
 
+static int intern_bases(void);
+static int count_bases(void);
+
 /* ---- component life ---------------------------------------------------- */
 
 static void set_hw_info(void)
@@ -149,6 +152,18 @@ static void set_hw_info(void)
 	}
 }
 
+/* Are all of MASKS of event EV on the running CPU? */
+static int masks_on_cpu(unsigned ev, unsigned masks)
+{
+	const struct nb_event *e = &nb_events[ev];
+
+	for (unsigned i = 0; i < e->nmasks; i++)
+		if ((masks & (1u << e->masks[i].bit)) &&
+		    !nb_mask_on_cpu(&e->masks[i], cpu.model, cpu_feats))
+			return 0;
+	return 1;
+}
+
 /* The first alternative of a preset that this CPU model can count with
  * plain events (tagged metrics come with the metric support), or NULL. */
 static const struct nb_preset_alt *usable_alt(const struct nb_preset *p)
@@ -159,7 +174,8 @@ static const struct nb_preset_alt *usable_alt(const struct nb_preset *p)
 
 		for (unsigned k = 0; ok && k < alt->nterms; k++)
 			ok = alt->terms[k].kind == NB_REF_EVENT &&
-			     nb_event_on_cpu(alt->terms[k].index, cpu.model, cpu_feats);
+			     nb_event_on_cpu(alt->terms[k].index, cpu.model, cpu_feats) &&
+			     masks_on_cpu(alt->terms[k].index, alt->terms[k].masks);
 		if (ok && alt->nterms > 0 && alt->type != NB_DERIVED_POSTFIX)
 			return alt;
 	}
@@ -278,25 +294,10 @@ static int nb_init_component(int cidx)
 	set_hw_info();
 	cpu_feats = cpu.l3 ? NB_FEAT_L3 : 0;
 
-	/* Entry i = event i with its default masks. */
-	pthread_mutex_lock(&ntv_lock);
-	ntv_count = 0;
-	pthread_mutex_unlock(&ntv_lock);
-	for (unsigned i = 0; i < nb_num_events; i++) {
-		struct nb_evsel s;
-		unsigned code;
-
-		memset(&s, 0, sizeof(s));
-		s.event = (uint16_t)i;
-		s.masks = nb_event_default_masks(i);
-
-		if (intern(&s, ENT_BASE, &code) != PAPI_OK || code != i)
-			return PAPI_ENOMEM;
-	}
-	v->cmp_info.num_native_events = 0;
-	for (unsigned i = 0; i < nb_num_events; i++)
-		if (nb_event_on_cpu(i, cpu.model, cpu_feats))
-			v->cmp_info.num_native_events++;
+	/* Base entries: the events with their default masks, then the metrics. */
+	if (intern_bases() != PAPI_OK)
+		return PAPI_ENOMEM;
+	v->cmp_info.num_native_events = count_bases();
 	snprintf(v->cmp_info.kernel_version, sizeof(v->cmp_info.kernel_version),
 		 "%s backend", backend->name);
 	snprintf(v->cmp_info.support_version, sizeof(v->cmp_info.support_version),
@@ -519,33 +520,84 @@ static int nb_ctl(hwd_context_t *ctx, int code, _papi_int_option_t *option)
 
 /* ---- names ------------------------------------------------------------- */
 
+/*
+ * Base codes: 0 .. nb_num_events-1 are the events with their default masks,
+ * nb_num_events .. +nb_num_metrics-1 the tagged metrics.  Enumeration walks
+ * the base codes the running CPU has; masks enumerate as ENT_UMASK entries
+ * interned on the fly; other names are interned as ENT_USER.
+ */
+static unsigned base_code(const struct nb_evsel *s)
+{
+	return s->kind == NB_SEL_METRIC ? nb_num_events + s->event : s->event;
+}
+
+static int base_on_cpu(unsigned b)
+{
+	if (b < nb_num_events)
+		return nb_event_on_cpu(b, cpu.model, cpu_feats);
+	return nb_metric_on_cpu(b - nb_num_events, cpu.model, cpu_feats);
+}
+
+static int next_base(unsigned from, unsigned *code)
+{
+	for (unsigned b = from; b < nb_num_events + nb_num_metrics; b++)
+		if (base_on_cpu(b)) {
+			*code = b;
+			return PAPI_OK;
+		}
+	return PAPI_ENOEVNT;
+}
+
+/* Number of base events and metrics the running CPU offers. */
+static int count_bases(void)
+{
+	int n = 0;
+
+	for (unsigned b = 0; b < nb_num_events + nb_num_metrics; b++)
+		n += base_on_cpu(b);
+	return n;
+}
+
+/* Intern the base entries (event i -> code i, metric m -> nb_num_events+m). */
+static int intern_bases(void)
+{
+	pthread_mutex_lock(&ntv_lock);
+	ntv_count = 0;
+	pthread_mutex_unlock(&ntv_lock);
+	for (unsigned b = 0; b < nb_num_events + nb_num_metrics; b++) {
+		struct nb_evsel s;
+		unsigned code;
+
+		memset(&s, 0, sizeof(s));
+		if (b < nb_num_events) {
+			s.event = (uint16_t)b;
+			s.masks = nb_event_default_masks(b);
+		} else {
+			s.kind = NB_SEL_METRIC;
+			s.event = (uint16_t)(b - nb_num_events);
+		}
+		if (intern(&s, ENT_BASE, &code) != PAPI_OK || code != b)
+			return PAPI_ENOMEM;
+	}
+	return PAPI_OK;
+}
+
 static int nb_ntv_enum_events(unsigned *code, int modifier)
 {
 	struct ntv_entry e;
-	unsigned ev;
 
 	switch (modifier) {
 	case PAPI_ENUM_FIRST:
-		for (ev = 0; ev < nb_num_events; ev++)
-			if (nb_event_on_cpu(ev, cpu.model, cpu_feats)) {
-				*code = ev;
-				return PAPI_OK;
-			}
-		return PAPI_ENOEVNT;
+		return next_base(0, code);
 	case PAPI_ENUM_EVENTS:
 		if (lookup(*code, &e) != PAPI_OK)
 			return PAPI_ENOEVNT;
-		for (ev = e.sel.event + 1u; ev < nb_num_events; ev++)
-			if (nb_event_on_cpu(ev, cpu.model, cpu_feats)) {
-				*code = ev;
-				return PAPI_OK;
-			}
-		return PAPI_ENOEVNT;
+		return next_base(base_code(&e.sel) + 1u, code);
 	case PAPI_NTV_ENUM_UMASKS: {
 		const struct nb_event *d;
 		unsigned i = 0;
 
-		if (lookup(*code, &e) != PAPI_OK)
+		if (lookup(*code, &e) != PAPI_OK || e.sel.kind != NB_SEL_EVENT)
 			return PAPI_ENOEVNT;
 		d = &nb_events[e.sel.event];
 		if (e.kind == ENT_UMASK) {
@@ -559,8 +611,9 @@ static int nb_ntv_enum_events(unsigned *code, int modifier)
 			i++;
 		if (i >= d->nmasks)
 			return PAPI_ENOEVNT;
+		memset(&e.sel, 0, sizeof(e.sel));
+		e.sel.event = (uint16_t)(d - nb_events);
 		e.sel.masks = (uint16_t)(1u << d->masks[i].bit);
-		e.sel.mods = 0;
 		return intern(&e.sel, ENT_UMASK, code);
 	}
 	default:
@@ -572,30 +625,22 @@ static int nb_ntv_name_to_code(const char *name, unsigned *code)
 {
 	struct nb_evsel s;
 	char err[256];
+	const char *p;
 	int r;
 
 	if (!backend)
 		return PAPI_ENOEVNT;
 	r = nb_evsel_parse(name, cpu.model, cpu_feats, &s, err, sizeof(err));
-	switch (r) {
-	case NB_PARSE_OK:
-		break;
-	case NB_PARSE_NOEVENT:
-	case NB_PARSE_NOMASK:
-	case NB_PARSE_MODEL:
-		return PAPI_ENOEVNT;
-	default:
-		report(name, err);
-		return PAPI_EINVAL;
+	if (r != NB_PARSE_OK) {
+		report(name ? name : "(null)", err);
+		return r == NB_PARSE_NOEVENT || r == NB_PARSE_NOMASK ||
+		       r == NB_PARSE_MODEL ? PAPI_ENOEVNT : PAPI_EINVAL;
 	}
-	{
-		const char *p = strstr(name, ":::");
-
-		p = p ? p + 3 : name;
-		if (!strchr(p, ':')) {      /* the event alone: its base entry */
-			*code = s.event;
-			return PAPI_OK;
-		}
+	p = strstr(name, ":::");
+	p = p ? p + 3 : name;
+	if (!strchr(p, ':')) {      /* the event or metric alone: its base entry */
+		*code = base_code(&s);
+		return PAPI_OK;
 	}
 	return intern(&s, ENT_USER, code);
 }
@@ -607,28 +652,73 @@ static int nb_ntv_code_to_name(unsigned code, char *name, int len)
 	if (len <= 0 || lookup(code, &e) != PAPI_OK)
 		return PAPI_ENOEVNT;
 	if (e.kind == ENT_BASE) {
-		snprintf(name, (size_t)len, "%s", nb_events[e.sel.event].name);
+		snprintf(name, (size_t)len, "%s", e.sel.kind == NB_SEL_METRIC ?
+			 nb_metrics[e.sel.event].name : nb_events[e.sel.event].name);
 		return PAPI_OK;
 	}
 	return nb_evsel_format(&e.sel, name, (size_t)len) < 0 ? PAPI_EBUF : PAPI_OK;
 }
 
+/* A mask entry: "EVENT DESC, masks:MASK DESC" (the form papi_native_avail
+ * splits at "masks:"). */
+static const struct nb_mask *umask_of(const struct ntv_entry *e)
+{
+	const struct nb_event *d = &nb_events[e->sel.event];
+
+	if (e->kind != ENT_UMASK)
+		return NULL;
+	for (unsigned i = 0; i < d->nmasks; i++)
+		if ((1u << d->masks[i].bit) == e->sel.masks)
+			return &d->masks[i];
+	return NULL;
+}
+
+static void describe(const struct ntv_entry *e, char *descr, size_t len)
+{
+	const struct nb_mask *m = umask_of(e);
+
+	if (m)
+		snprintf(descr, len, "%s, masks:%s (%s)", nb_events[e->sel.event].desc,
+			 m->desc, m->flags & NB_MASK_TI ? "thread-independent" :
+			 "thread-specific");
+	else
+		(void)nb_evsel_describe(&e->sel, descr, len);   /* truncation is fine */
+}
+
 static int nb_ntv_code_to_descr(unsigned code, char *descr, int len)
 {
 	struct ntv_entry e;
-	const struct nb_event *d;
 
 	if (len <= 0 || lookup(code, &e) != PAPI_OK)
 		return PAPI_ENOEVNT;
-	d = &nb_events[e.sel.event];
-	if (e.kind == ENT_UMASK) {
-		for (unsigned i = 0; i < d->nmasks; i++)
-			if ((1u << d->masks[i].bit) == e.sel.masks) {
-				snprintf(descr, (size_t)len, "%s", d->masks[i].desc);
-				return PAPI_OK;
-			}
-	}
-	snprintf(descr, (size_t)len, "%s", d->desc);
+	describe(&e, descr, (size_t)len);
+	return PAPI_OK;
+}
+
+static int nb_ntv_code_to_info(unsigned code, PAPI_event_info_t *info)
+{
+	struct ntv_entry e;
+	const char *shrt;
+	int r;
+
+	if (lookup(code, &e) != PAPI_OK)
+		return PAPI_ENOEVNT;
+	r = nb_ntv_code_to_name(code, info->symbol, (int)sizeof(info->symbol));
+	if (r != PAPI_OK)
+		return r;
+	describe(&e, info->long_descr, sizeof(info->long_descr));
+	if (umask_of(&e))
+		shrt = umask_of(&e)->desc;
+	else if (e.sel.kind == NB_SEL_METRIC)
+		shrt = nb_metrics[e.sel.event].desc;
+	else
+		shrt = nb_events[e.sel.event].desc;
+	snprintf(info->short_descr, sizeof(info->short_descr), "%s", shrt);
+	info->data_type = PAPI_DATATYPE_INT64;
+	info->value_type = PAPI_VALUETYPE_RUNNING_SUM;
+	info->timescope = PAPI_TIMESCOPE_SINCE_START;
+	info->location = PAPI_LOCATION_CPU;
+	info->update_type = PAPI_UPDATETYPE_ARBITRARY;
 	return PAPI_OK;
 }
 
@@ -674,4 +764,5 @@ papi_vector_t _p4netburst_vector = {
 	.ntv_name_to_code = nb_ntv_name_to_code,
 	.ntv_code_to_name = nb_ntv_code_to_name,
 	.ntv_code_to_descr = nb_ntv_code_to_descr,
+	.ntv_code_to_info = nb_ntv_code_to_info,
 };
