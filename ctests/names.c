@@ -235,8 +235,12 @@ int main(void)
 		r = PAPI_create_eventset(&es);
 		if (r == PAPI_OK)
 			r = PAPI_add_named_event(es, "p4netburst:::Memory_loads");
-		tap_ok(r != PAPI_OK, "a tagged metric is not counted before the scheduler "
-		       "places it: %s", PAPI_strerror(r));
+		tap_ok(r == PAPI_OK, "a tagged metric can be added to an event set: %s",
+		       PAPI_strerror(r));
+		if (r == PAPI_OK)
+			r = PAPI_add_named_event(es, "p4netburst:::Memory_stores");
+		tap_ok(r == PAPI_ECNFLCT, "two front-end tagged metrics conflict "
+		       "(one front-end tag): %s", PAPI_strerror(r));
 	}
 	PAPI_shutdown();
 	printf("1..%d\n", tap_n);

@@ -422,15 +422,8 @@ int nb_evsel_parse(const char *name, unsigned model, unsigned feats,
 
 int nb_evsel_check(const struct nb_evsel *sel, char *err, size_t errlen)
 {
-	if (sel->kind == NB_SEL_METRIC) {
-		/* Until the scheduler places a metric's counting event, helpers
-		 * and PEBS MSRs, counting one would count the wrong thing. */
-		snprintf(err, errlen, "tagged metric %s is named and described, but "
-			 "cannot be counted yet (the scheduler does not place tagged "
-			 "metrics)", sel->event < nb_num_metrics ?
-			 nb_metrics[sel->event].name : "?");
-		return -1;
-	}
+	if (sel->kind == NB_SEL_METRIC)     /* the scheduler places its parts */
+		return 0;
 	if (sel->masks == 0) {
 		snprintf(err, errlen, "event %s has no default mask: name at least "
 			 "one (e.g. %s:%s)", nb_events[sel->event].name,
