@@ -24,6 +24,7 @@
 #include "pub_tool_machine.h"
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_vki.h"
+#include "pub_tool_transtab.h"
 #include "libvex_guest_amd64.h"
 
 #include "nbsim_client.h"
@@ -47,6 +48,21 @@ static Bool clo_ht = False;
 static Bool clo_stats = False;
 static Bool clo_warn = True;
 static ULong nb_warned;                  /* events already warned about   */
+
+/*
+ * What the instrumentation produces (README "Speed"): only the signals the
+ * enabled counters need.  nb_need is recomputed when the PMU's
+ * events_in_use changes (a WRMSR); if it changes, every translation is
+ * discarded so that code is re-instrumented for the new set.  With no
+ * counter enabled the code is not instrumented at all (except the CPUID
+ * hook); the model state (branch predictor) is then not trained.
+ */
+#define NEED_INSTR 0x1u          /* SIG_INSTR                             */
+#define NEED_UOPS  0x2u          /* SIG_UOPS                              */
+#define NEED_BR    0x4u          /* branch model: SIG_BR(*), SIG_MISP     */
+#define NEED_ALL   (NEED_INSTR | NEED_UOPS | NEED_BR)
+static UInt nb_need;
+static ULong nb_discards;                /* translation flushes            */
 
 #define SIG_INSTR   NB_SIG(NB_EV_INSTR_RETIRED, 0)        /* NBOGUSNTAG */
 #define SIG_UOPS    NB_SIG(NB_EV_UOPS_RETIRED, 0)         /* NBOGUS     */
@@ -74,6 +90,33 @@ static void nb_warn_unmodelled(void)
 				  "(--nbsim-warn-unmodelled=no silences this)\n",
 				  nb_events[ev].name);
 	nb_warned |= missing;
+}
+
+static UInt need_of(ULong used)
+{
+	UInt n = 0;
+	if (used & (1ULL << NB_EV_INSTR_RETIRED))
+		n |= NEED_INSTR;
+	if (used & (1ULL << NB_EV_UOPS_RETIRED))
+		n |= NEED_UOPS;
+	if (used & ((1ULL << NB_EV_BRANCH_RETIRED) | (1ULL << NB_EV_MISPRED_BRANCH_RETIRED)))
+		n |= NEED_BR;
+	if (used & (1ULL << NB_EV_GLOBAL_POWER_EVENTS))   /* cycles: uops + mispredicts */
+		n |= NEED_UOPS | NEED_BR;
+	return n;
+}
+
+/* After a PMU reprogramming: re-instrument if the needs changed.  Called
+ * from a client request, i.e. between superblocks: the superblock that made
+ * the request has finished (its counts are in). */
+static void nb_update_need(void)
+{
+	UInt n = clo_stats ? NEED_ALL : need_of(nb_pmu_state.events_in_use);
+	if (n == nb_need)
+		return;
+	nb_need = n;
+	nb_discards++;
+	VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "nbsim");
 }
 
 /* ---- timing model ---- */
@@ -151,7 +194,11 @@ static void emit_branch_call(IRSB *sb, unsigned kind, Addr pc, UInt len,
 {
 	ULong packed = ((ULong)pc & 0xffffffffffffULL) | ((ULong)(len & 0xff) << 48)
 		| ((ULong)kind << 56);
-	IRDirty *d = unsafeIRDirty_0_N(3, "nb_branch", VG_(fnptr_to_fnentry)(&nb_branch),
+	IRDirty *d;
+
+	if (!(nb_need & NEED_BR))
+		return;
+	d = unsafeIRDirty_0_N(3, "nb_branch", VG_(fnptr_to_fnentry)(&nb_branch),
 				       mkIRExprVec_3(c64(packed), taken, target));
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
@@ -163,9 +210,9 @@ struct pend {
 
 static void flush(IRSB *sb, struct pend *p)
 {
-	if (p->instr)
+	if (p->instr && (nb_need & NEED_INSTR))
 		emit_add(sb, SIG_INSTR, c64(p->instr));
-	if (p->uops)
+	if (p->uops && (nb_need & NEED_UOPS))
 		emit_add(sb, SIG_UOPS, c64(p->uops));
 	p->instr = p->uops = 0;
 }
@@ -187,6 +234,16 @@ static Bool is_cpuid_dirty(const IRDirty *d)
 {
 	return d->cee && d->cee->name &&
 		VG_(strncmp)(d->cee->name, "amd64g_dirtyhelper_CPUID", 24) == 0;
+}
+
+/* The CPUID dirty call, calling our helper instead. */
+static IRStmt *cpuid_stmt(IRStmt *st)
+{
+	IRDirty *nd = emptyIRDirty();
+	*nd = *st->Ist.Dirty.details;
+	nd->cee = mkIRCallee(0, "nb_cpuid_helper", VG_(fnptr_to_fnentry)(&nb_cpuid_helper));
+	nd->args = mkIRExprVec_1(IRExpr_GSPTR());
+	return IRStmt_Dirty(nd);
 }
 
 struct insn {
@@ -261,6 +318,16 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 		VG_(tool_panic)("nbsim: amd64 guests only");
 
 	out = deepCopyIRSBExceptStmts(in);
+	if (nb_need == 0) {
+		/* nothing to count: only the CPUID hook */
+		for (i = 0; i < in->stmts_used; i++) {
+			IRStmt *st = in->stmts[i];
+			if (st && st->tag == Ist_Dirty && is_cpuid_dirty(st->Ist.Dirty.details))
+				st = cpuid_stmt(st);
+			addStmtToIRSB(out, st);
+		}
+		return out;
+	}
 	for (i = 0; i < in->stmts_used && in->stmts[i]->tag != Ist_IMark; i++)
 		addStmtToIRSB(out, in->stmts[i]);
 
@@ -303,14 +370,8 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			break;
 		}
 		case Ist_Dirty:
-			if (is_cpuid_dirty(st->Ist.Dirty.details)) {
-				IRDirty *nd = emptyIRDirty();
-				*nd = *st->Ist.Dirty.details;
-				nd->cee = mkIRCallee(0, "nb_cpuid_helper",
-						     VG_(fnptr_to_fnentry)(&nb_cpuid_helper));
-				nd->args = mkIRExprVec_1(IRExpr_GSPTR());
-				st = IRStmt_Dirty(nd);
-			}
+			if (is_cpuid_dirty(st->Ist.Dirty.details))
+				st = cpuid_stmt(st);
 			addStmtToIRSB(out, st);
 			break;
 		case Ist_Exit: {
@@ -332,7 +393,7 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			/* An exit back to the instruction itself (REP
 			 * iteration, failed CAS retry) is no retirement,
 			 * unless the instruction is a branch (jmp $, loop $). */
-			if (k.valid && jk_retires(st->Ist.Exit.jk) &&
+			if (k.valid && (nb_need & NEED_INSTR) && jk_retires(st->Ist.Exit.jk) &&
 			    (dst != k.addr || k.dec.br != NB_BR_NONE))
 				emit_add(out, SIG_INSTR, guard64(out, g, False));
 			addStmtToIRSB(out, st);
@@ -422,6 +483,7 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 		*ret = nb_pmu_wrmsr(&nb_pmu_state, (uint32_t)arg[1], (uint64_t)arg[2], nb_sig)
 			== NB_PMU_OK ? NBSIM_OK : gp_from_pmu();
 		nb_warn_unmodelled();
+		nb_update_need();
 		break;
 	case NBSIM_REQ_RDPMC:
 		if (!guest_writable(arg[2], sizeof(ULong))) {
@@ -525,6 +587,7 @@ static void nb_post_clo_init(void)
 	nb_pmu_init(&nb_pmu_state, nb_cpu->model, clo_ht, rate, nb_sig);
 	nb_pmu_set_features(&nb_pmu_state, nb_cpu->l3_kb ? NB_FEAT_L3 : 0);
 	nb_bpred_init(&nb_bp, nb_cpu->btb_entries, nb_cpu->rsb_entries);
+	nb_need = clo_stats ? NEED_ALL : 0;
 	if (VG_(clo_verbosity) > 1)
 		VG_(umsg)("nbsim: modelling %s (family 15 model %u stepping %u), HT %s\n",
 			  nb_cpu->desc, nb_cpu->model, nb_cpu->stepping, clo_ht ? "on" : "off");
@@ -544,6 +607,7 @@ static void nb_fini(Int exitcode)
 		  S(SIG_BR(0)), S(SIG_BR(1)), S(SIG_BR(2)), S(SIG_BR(3)),
 		  S(SIG_MISP), S(NB_SIG_CYCLES));
 #undef S
+	VG_(umsg)("nbsim: translation flushes (PMU reprogrammed): %llu\n", nb_discards);
 }
 
 static void nb_pre_clo_init(void)
