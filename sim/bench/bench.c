@@ -3,7 +3,7 @@
  *
  *   bench WORKLOAD NCOUNTERS
  *
- * WORKLOAD: loops   dense loop nest (double matrix multiply, 200 x 200, x8)
+ * WORKLOAD: loops   dense loop nest (double matrix multiply, 200 x 200, x40)
  *           branchy branchy integer code (LCG-driven data-dependent branches,
  *                   insertion into a small sorted array, switch)
  *           chase   pointer chasing through a random cyclic permutation of
@@ -69,7 +69,7 @@ static uint64_t w_loops(void)
 			A[i][j] = i + j;
 			B[i][j] = i - j;
 		}
-	for (int r = 0; r < 8; r++) {
+	for (int r = 0; r < 40; r++) {
 		__asm__ volatile("" ::: "memory");
 		for (int i = 0; i < MN; i++)
 			for (int j = 0; j < MN; j++) {
