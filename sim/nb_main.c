@@ -38,6 +38,22 @@
 /* ---- state ---- */
 
 static uint64_t nb_sig[NB_NSIG];            /* event signals (see pmu.h)     */
+
+/*
+ * Raw counts of the CPU model, from which signals that depend on the
+ * tagging configuration are derived at every PMU access (nb_derive):
+ * between two accesses the configuration is constant.
+ */
+enum {
+	RAW_INSTR,              /* retired instructions                        */
+	RAW_LOADS,              /* retired load uops                           */
+	RAW_STORES,             /* retired stores (one tagged uop each)        */
+	RAW_I_L,                /* retired instructions with load uop(s) only  */
+	RAW_I_S,                /* ... with store uop(s) only                  */
+	RAW_I_LS,               /* ... with both                               */
+	RAW_N
+};
+static ULong nb_raw[RAW_N], nb_raw_last[RAW_N];
 static struct nb_pmu nb_pmu_state;
 static struct nb_bpred nb_bp;
 static const struct nb_cpu_model *nb_cpu;
@@ -57,14 +73,18 @@ static ULong nb_warned;                  /* events already warned about   */
  * counter enabled the code is not instrumented at all (except the CPUID
  * hook); the model state (branch predictor) is then not trained.
  */
-#define NEED_INSTR 0x1u          /* SIG_INSTR                             */
+#define NEED_INSTR 0x1u          /* RAW_INSTR                             */
+#define NEED_MEM   0x8u          /* RAW_LOADS .. RAW_I_LS                 */
 #define NEED_UOPS  0x2u          /* SIG_UOPS                              */
 #define NEED_BR    0x4u          /* branch model: SIG_BR(*), SIG_MISP     */
-#define NEED_ALL   (NEED_INSTR | NEED_UOPS | NEED_BR)
+#define NEED_ALL   (NEED_INSTR | NEED_UOPS | NEED_BR | NEED_MEM)
 static UInt nb_need;
 static ULong nb_discards;                /* translation flushes            */
 
 #define SIG_INSTR   NB_SIG(NB_EV_INSTR_RETIRED, 0)        /* NBOGUSNTAG */
+#define SIG_INSTR_TAG NB_SIG(NB_EV_INSTR_RETIRED, 1)      /* NBOGUSTAG  */
+#define SIG_FE_NBOGUS NB_SIG(NB_EV_FRONT_END_EVENT, 0)
+#define SIG_UOPTYPE(b) NB_SIG(NB_EV_UOP_TYPE, (b))        /* 1 loads, 2 stores */
 #define SIG_UOPS    NB_SIG(NB_EV_UOPS_RETIRED, 0)         /* NBOGUS     */
 #define SIG_BR(b)   NB_SIG(NB_EV_BRANCH_RETIRED, (b))     /* MMNP..MMTM */
 #define SIG_MISP    NB_SIG(NB_EV_MISPRED_BRANCH_RETIRED, 0)
@@ -74,6 +94,7 @@ static ULong nb_discards;                /* translation flushes            */
 static ULong nb_produced_events(void)
 {
 	return (1ULL << NB_EV_INSTR_RETIRED) | (1ULL << NB_EV_UOPS_RETIRED) |
+	       (1ULL << NB_EV_FRONT_END_EVENT) | (1ULL << NB_EV_UOP_TYPE) |
 	       (1ULL << NB_EV_BRANCH_RETIRED) | (1ULL << NB_EV_MISPRED_BRANCH_RETIRED) |
 	       (1ULL << NB_EV_GLOBAL_POWER_EVENTS);
 }
@@ -96,7 +117,9 @@ static UInt need_of(ULong used)
 {
 	UInt n = 0;
 	if (used & (1ULL << NB_EV_INSTR_RETIRED))
-		n |= NEED_INSTR;
+		n |= NEED_INSTR | NEED_MEM;     /* NBOGUSTAG: tagged instructions */
+	if (used & ((1ULL << NB_EV_FRONT_END_EVENT) | (1ULL << NB_EV_UOP_TYPE)))
+		n |= NEED_MEM;
 	if (used & (1ULL << NB_EV_UOPS_RETIRED))
 		n |= NEED_UOPS;
 	if (used & ((1ULL << NB_EV_BRANCH_RETIRED) | (1ULL << NB_EV_MISPRED_BRANCH_RETIRED)))
@@ -117,6 +140,51 @@ static void nb_update_need(void)
 	nb_need = n;
 	nb_discards++;
 	VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "nbsim");
+}
+
+/* ---- tagging (README "Tagging") ---- */
+
+/* Front-end tagging: TAGLOADS (bit 0) / TAGSTORES (bit 1) selected by a
+ * uop_type ESCR (RAT_ESCR0/1) qualified for the running thread's user mode
+ * (the guest runs on logical processor 0 in user mode: T0_USR).  The
+ * tagging is the ESCR's: no CCCR needs to count uop_type. */
+static unsigned fe_tags(void)
+{
+	unsigned t = 0;
+	for (unsigned i = 0; i < 2; i++) {
+		uint64_t e = nb_pmu_state.escr[i ? NB_ESCR_RAT_ESCR1 : NB_ESCR_RAT_ESCR0];
+		if (((e & NB_ESCR_EVSEL_MASK) >> NB_ESCR_EVSEL_SHIFT) !=
+		    nb_events[NB_EV_UOP_TYPE].event_select || !(e & NB_ESCR_T0_USR))
+			continue;
+		t |= (unsigned)((e >> (NB_ESCR_EMASK_SHIFT + 1)) & 3);
+	}
+	return t;
+}
+
+/* Fold the raw counts since the last PMU access into the signals, with the
+ * tagging configuration of that interval (called before every access). */
+static void nb_derive(void)
+{
+	ULong d[RAW_N], tagged_i = 0, tagged_u = 0;
+	unsigned fe = fe_tags();
+
+	for (unsigned i = 0; i < RAW_N; i++) {
+		d[i] = nb_raw[i] - nb_raw_last[i];
+		nb_raw_last[i] = nb_raw[i];
+	}
+	if (fe & 1) {
+		tagged_u += d[RAW_LOADS];
+		tagged_i += d[RAW_I_L] + d[RAW_I_LS];
+	}
+	if (fe & 2) {
+		tagged_u += d[RAW_STORES];
+		tagged_i += d[RAW_I_S] + ((fe & 1) ? 0 : d[RAW_I_LS]);
+	}
+	nb_sig[SIG_UOPTYPE(1)] += d[RAW_LOADS];
+	nb_sig[SIG_UOPTYPE(2)] += d[RAW_STORES];
+	nb_sig[SIG_FE_NBOGUS] += tagged_u;
+	nb_sig[SIG_INSTR_TAG] += tagged_i;
+	nb_sig[SIG_INSTR] += d[RAW_INSTR] - tagged_i;
 }
 
 /* ---- timing model ---- */
@@ -165,17 +233,22 @@ static IRExpr *c64(ULong v)
 	return IRExpr_Const(IRConst_U64(v));
 }
 
-/* nb_sig[s] += e  (e: an I64 atom) */
-static void emit_add(IRSB *sb, unsigned s, IRExpr *e)
+/* *c += e  (e: an I64 atom) */
+static void emit_add_at(IRSB *sb, ULong *c, IRExpr *e)
 {
 	IRTemp t1 = newIRTemp(sb->tyenv, Ity_I64);
 	IRTemp t2 = newIRTemp(sb->tyenv, Ity_I64);
-	IRExpr *addr = mkIRExpr_HWord((HWord)&nb_sig[s]);
 
-	addStmtToIRSB(sb, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64, addr)));
+	addStmtToIRSB(sb, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64,
+						       mkIRExpr_HWord((HWord)c))));
 	addStmtToIRSB(sb, IRStmt_WrTmp(t2, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(t1), e)));
-	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_sig[s]),
-				       IRExpr_RdTmp(t2)));
+	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)c), IRExpr_RdTmp(t2)));
+}
+
+/* nb_sig[s] += e */
+static void emit_add(IRSB *sb, unsigned s, IRExpr *e)
+{
+	emit_add_at(sb, (ULong *)&nb_sig[s], e);
 }
 
 /* I64 temp = 1Uto64(guard) or 1Uto64(!guard) */
@@ -205,16 +278,29 @@ static void emit_branch_call(IRSB *sb, unsigned kind, Addr pc, UInt len,
 
 /* Pending unconditional counts of the current superblock segment. */
 struct pend {
-	ULong instr, uops;
+	ULong uops;
+	ULong raw[RAW_N];
 };
 
 static void flush(IRSB *sb, struct pend *p)
 {
-	if (p->instr && (nb_need & NEED_INSTR))
-		emit_add(sb, SIG_INSTR, c64(p->instr));
+	if (p->raw[RAW_INSTR] && (nb_need & NEED_INSTR))
+		emit_add_at(sb, &nb_raw[RAW_INSTR], c64(p->raw[RAW_INSTR]));
+	if (nb_need & NEED_MEM)
+		for (unsigned i = RAW_LOADS; i < RAW_N; i++)
+			if (p->raw[i])
+				emit_add_at(sb, &nb_raw[i], c64(p->raw[i]));
 	if (p->uops && (nb_need & NEED_UOPS))
 		emit_add(sb, SIG_UOPS, c64(p->uops));
-	p->instr = p->uops = 0;
+	p->uops = 0;
+	for (unsigned i = 0; i < RAW_N; i++)
+		p->raw[i] = 0;
+}
+
+/* RAW_I_* index of an instruction with these memory uops, or 0 */
+static unsigned mem_class(UInt loads, UInt stores)
+{
+	return loads ? (stores ? RAW_I_LS : RAW_I_L) : (stores ? RAW_I_S : 0);
 }
 
 /* Does a control transfer of this kind complete the instruction? */
@@ -252,11 +338,28 @@ struct insn {
 	UInt len;
 	struct nb_insn dec;
 	UInt uops;
+	UInt loads, stores;     /* memory uops per execution (REP: per iteration) */
 	Bool uops_deferred;     /* REP string: uops counted after the first exit */
 };
 
+static void add_uops(struct pend *p, const struct insn *k)
+{
+	p->uops += k->uops;
+	p->raw[RAW_LOADS] += k->loads;
+	p->raw[RAW_STORES] += k->stores;
+}
+
+static void retire(struct pend *p, const struct insn *k)
+{
+	unsigned mc = mem_class(k->loads, k->stores);
+	p->raw[RAW_INSTR]++;
+	if (mc)
+		p->raw[mc]++;
+}
+
 /* uop model (README "uop model"), from the instruction's IR stmts [from, to). */
-static UInt uop_count(IRSB *sb, Int from, Int to, const struct nb_insn *dec)
+static UInt uop_count(IRSB *sb, Int from, Int to, const struct nb_insn *dec,
+		      UInt *nloads, UInt *nstores)
 {
 	UInt loads = 0, stores = 0, dirty = 0, c;
 
@@ -284,6 +387,8 @@ static UInt uop_count(IRSB *sb, Int from, Int to, const struct nb_insn *dec)
 			break;
 		}
 	}
+	*nloads = loads;
+	*nstores = stores;
 	if (dirty || (dec->cls & NB_IC_MCODE))
 		return nb_cpu->ms_uops;
 	c = (dec->cls & NB_IC_MOVE) ? 0 : 1;
@@ -308,7 +413,7 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			   const VexArchInfo *archinfo_host, IRType gWordTy, IRType hWordTy)
 {
 	IRSB *out;
-	struct pend p = { 0, 0 };
+	struct pend p = { 0 };
 	struct insn k = { 0 };
 	Bool exit_seen = False;
 	Int i;
@@ -345,9 +450,9 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 				 * again (a REP iteration in a loop unrolled by
 				 * iropt), k did not retire; otherwise it did. */
 				if (k.uops_deferred && !exit_seen)
-					p.uops += k.uops;
+					add_uops(&p, &k);
 				if (a != k.addr || k.dec.br != NB_BR_NONE) {
-					p.instr++;
+					retire(&p, &k);
 					if (k.dec.br != NB_BR_NONE && k.dec.br != NB_BR_COND)
 						/* only with guest chasing:
 						 * target = here */
@@ -361,10 +466,10 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			nb_decode((const uint8_t *)a, len > 16 ? 16 : len, &k.dec);
 			for (j = i + 1; j < in->stmts_used && in->stmts[j]->tag != Ist_IMark; j++)
 				;
-			k.uops = uop_count(in, i + 1, j, &k.dec);
+			k.uops = uop_count(in, i + 1, j, &k.dec, &k.loads, &k.stores);
 			k.uops_deferred = (k.dec.cls & NB_IC_REP) != 0;
 			if (!k.uops_deferred)
-				p.uops += k.uops;
+				add_uops(&p, &k);
 			exit_seen = False;
 			addStmtToIRSB(out, st);
 			break;
@@ -393,12 +498,19 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			/* An exit back to the instruction itself (REP
 			 * iteration, failed CAS retry) is no retirement,
 			 * unless the instruction is a branch (jmp $, loop $). */
-			if (k.valid && (nb_need & NEED_INSTR) && jk_retires(st->Ist.Exit.jk) &&
-			    (dst != k.addr || k.dec.br != NB_BR_NONE))
-				emit_add(out, SIG_INSTR, guard64(out, g, False));
+			if (k.valid && (nb_need & (NEED_INSTR | NEED_MEM)) &&
+			    jk_retires(st->Ist.Exit.jk) &&
+			    (dst != k.addr || k.dec.br != NB_BR_NONE)) {
+				IRExpr *g1 = guard64(out, g, False);
+				unsigned mc = mem_class(k.loads, k.stores);
+				if (nb_need & NEED_INSTR)
+					emit_add_at(out, &nb_raw[RAW_INSTR], g1);
+				if ((nb_need & NEED_MEM) && mc)
+					emit_add_at(out, &nb_raw[mc], g1);
+			}
 			addStmtToIRSB(out, st);
 			if (k.valid && k.uops_deferred && !exit_seen)
-				p.uops += k.uops;
+				add_uops(&p, &k);
 			exit_seen = True;
 			break;
 		}
@@ -413,9 +525,9 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			in->next->Iex.Const.con->Ico.U64 == (ULong)k.addr &&
 			k.dec.br == NB_BR_NONE;
 		if (k.uops_deferred && !exit_seen)
-			p.uops += k.uops;
+			add_uops(&p, &k);
 		if (jk_retires(in->jumpkind) && !self) {
-			p.instr++;
+			retire(&p, &k);
 			if (k.dec.br != NB_BR_NONE && k.dec.br != NB_BR_COND)
 				emit_branch_call(out, k.dec.br, k.addr, k.len, c64(1), in->next);
 		}
@@ -462,6 +574,7 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 	(void)tid;
 	if (!VG_IS_TOOL_USERREQ('N', 'B', arg[0]))
 		return False;
+	nb_derive();
 	nb_update_cycles();
 	switch (arg[0]) {
 	case NBSIM_REQ_PROBE:
@@ -598,11 +711,12 @@ static void nb_fini(Int exitcode)
 	(void)exitcode;
 	if (!clo_stats)
 		return;
+	nb_derive();
 	nb_update_cycles();
 #define S(x) ((ULong)nb_sig[x])
 	VG_(umsg)("nbsim: %s: instructions %llu, uops %llu, branches %llu "
 		  "(NP %llu NM %llu TP %llu TM %llu), mispredicted %llu, cycles %llu\n",
-		  nb_cpu->name, S(SIG_INSTR), S(SIG_UOPS),
+		  nb_cpu->name, S(SIG_INSTR) + S(SIG_INSTR_TAG), S(SIG_UOPS),
 		  S(SIG_BR(0)) + S(SIG_BR(1)) + S(SIG_BR(2)) + S(SIG_BR(3)),
 		  S(SIG_BR(0)), S(SIG_BR(1)), S(SIG_BR(2)), S(SIG_BR(3)),
 		  S(SIG_MISP), S(NB_SIG_CYCLES));

@@ -145,6 +145,24 @@ static __attribute__((noinline)) void k_rand(uint64_t n)
 		: "cc");
 }
 
+/* memory: 2 loads, 1 store, 1 load+store (add to memory), dec, jnz */
+static uint64_t mbuf[4];
+static __attribute__((noinline)) void k_mem(uint64_t n)
+{
+	uint64_t t, u;
+	__asm__ volatile(
+		"1:\n\t"
+		"mov (%[p]), %[t]\n\t"
+		"mov 8(%[p]), %[u]\n\t"
+		"mov %[t], 16(%[p])\n\t"
+		"add %[u], 24(%[p])\n\t"
+		"dec %[n]\n\t"
+		"jnz 1b\n\t"
+		: [t] "=&r"(t), [u] "=&r"(u), [n] "+r"(n)
+		: [p] "r"(mbuf)
+		: "memory", "cc");
+}
+
 struct cfg {
 	const char *what;
 	unsigned escr;          /* NB_ESCR_* index */
@@ -329,6 +347,54 @@ int main(void)
 			tap_diag("  %s: N1 %llu / %llu, N2-N1 %llu / %llu", rname(r),
 				 (unsigned long long)a[r], (unsigned long long)a2[r],
 				 (unsigned long long)d[r], (unsigned long long)d2[r]);
+
+	/* Front-end tagging: uop_type (RAT_ESCR0, no CCCR) tags load and/or
+	 * store uops; front_end_event NBOGUS counts the tagged uops retired,
+	 * instr_retired NBOGUSTAG the instructions with a tagged uop. */
+	{
+		static const struct cfg fe[3] = {
+			{ "front_end_event:NBOGUS", NB_ESCR_CRU_ESCR2, NB_EV_FRONT_END_EVENT, 1, 13, T0U },
+			{ "instr_retired:NBOGUSTAG", NB_ESCR_CRU_ESCR0, NB_EV_INSTR_RETIRED, 2, 12, T0U },
+			{ "instr_retired:NBOGUSNTAG", NB_ESCR_CRU_ESCR1, NB_EV_INSTR_RETIRED, 1, 14, T0U },
+		};
+		static const struct { const char *name; void (*fn)(uint64_t); unsigned tags;
+				      uint64_t usr; uint64_t fe, itag, intag; } tk[] = {
+			/* k_mem per iteration: loads 3 (2 mov + add), stores 2
+			 * (mov + add); 6 instructions: 2 load-only, 1 store-only,
+			 * 1 load+store */
+			{ "mem TAGLOADS", k_mem, 1, T0U, 3, 3, 3 },
+			{ "mem TAGSTORES", k_mem, 2, T0U, 2, 2, 4 },
+			{ "mem TAGLOADS|TAGSTORES", k_mem, 3, T0U, 5, 4, 2 },
+			{ "mem TAGLOADS, uop_type ESCR T0_OS only", k_mem, 1, NB_ESCR_T0_OS, 0, 0, 6 },
+			/* basic loop: 1 load, 1 store in 7 instructions */
+			{ "basic TAGLOADS|TAGSTORES", k_basic, 3, T0U, 2, 2, 5 },
+			/* call/ret: call stores, ret loads (4 instructions) */
+			{ "call/ret TAGLOADS", k_call, 1, T0U, 1, 1, 3 },
+			{ "call/ret TAGSTORES", k_call, 2, T0U, 1, 1, 3 },
+			/* rep movsb x16: 16 loads and stores in 1 instruction */
+			{ "rep movsb TAGLOADS|TAGSTORES", k_rep, 3, T0U, 32, 1, 5 },
+		};
+		for (unsigned t = 0; t < sizeof tk / sizeof tk[0]; t++) {
+			uint64_t rat = ((uint64_t)nb_events[NB_EV_UOP_TYPE].event_select
+					<< NB_ESCR_EVSEL_SHIFT) |
+				((uint64_t)tk[t].tags << (NB_ESCR_EMASK_SHIFT + 1)) | tk[t].usr;
+			uint64_t x[3], y[3];
+			int ok = wr(nb_escrs[NB_ESCR_RAT_ESCR0].msr, rat);
+			for (unsigned i = 0; i < 3 && ok; i++)
+				ok = measure(fe, 3, tk[t].fn, N1, x);
+			ok = ok && measure(fe, 3, tk[t].fn, N1, x) && measure(fe, 3, tk[t].fn, N2, y);
+			ok = ok && wr(nb_escrs[NB_ESCR_RAT_ESCR0].msr, 0);
+			TAP_EQ(ok ? y[0] - x[0] : ~0ULL, (N2 - N1) * tk[t].fe,
+			       "%s: front_end_event:NBOGUS N2-N1 = %d x %llu", tk[t].name,
+			       N2 - N1, (unsigned long long)tk[t].fe);
+			TAP_EQ(ok ? y[1] - x[1] : ~0ULL, (N2 - N1) * tk[t].itag,
+			       "%s: instr_retired:NBOGUSTAG N2-N1 = %d x %llu", tk[t].name,
+			       N2 - N1, (unsigned long long)tk[t].itag);
+			TAP_EQ(ok ? y[2] - x[2] : ~0ULL, (N2 - N1) * tk[t].intag,
+			       "%s: instr_retired:NBOGUSNTAG N2-N1 = %d x %llu", tk[t].name,
+			       N2 - N1, (unsigned long long)tk[t].intag);
+		}
+	}
 
 	/* a 50/50 random branch mispredicts 50% +- 3% */
 	{
