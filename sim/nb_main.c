@@ -45,14 +45,16 @@ static uint64_t nb_sig[NB_NSIG];            /* event signals (see pmu.h)     */
  * between two accesses the configuration is constant.
  */
 enum {
-	RAW_INSTR,              /* retired instructions                        */
 	RAW_LOADS,              /* retired load uops                           */
 	RAW_STORES,             /* retired stores (one tagged uop each)        */
-	RAW_I_L,                /* retired instructions with load uop(s) only  */
-	RAW_I_S,                /* ... with store uop(s) only                  */
-	RAW_I_LS,               /* ... with both                               */
-	RAW_N
+	RAW_IC0,                /* retired instructions by class: RAW_IC0 +    */
+				/* mem * NB_FP_NCLASSES + fp, mem = MEM_*,     */
+				/* fp = enum nb_fp_class                       */
+	RAW_N = RAW_IC0 + 4 * NB_FP_NCLASSES
 };
+#define MEM_L  1                /* has load uop(s)                             */
+#define MEM_S  2                /* has store(s)                                */
+#define RAW_IC(mem, fp) (RAW_IC0 + (mem) * NB_FP_NCLASSES + (fp))
 static ULong nb_raw[RAW_N], nb_raw_last[RAW_N];
 static struct nb_pmu nb_pmu_state;
 static struct nb_bpred nb_bp;
@@ -73,8 +75,8 @@ static ULong nb_warned;                  /* events already warned about   */
  * counter enabled the code is not instrumented at all (except the CPUID
  * hook); the model state (branch predictor) is then not trained.
  */
-#define NEED_INSTR 0x1u          /* RAW_INSTR                             */
-#define NEED_MEM   0x8u          /* RAW_LOADS .. RAW_I_LS                 */
+#define NEED_INSTR 0x1u          /* RAW_IC(*): instructions by class      */
+#define NEED_MEM   0x8u          /* RAW_LOADS, RAW_STORES                 */
 #define NEED_UOPS  0x2u          /* SIG_UOPS                              */
 #define NEED_BR    0x4u          /* branch model: SIG_BR(*), SIG_MISP     */
 #define NEED_ALL   (NEED_INSTR | NEED_UOPS | NEED_BR | NEED_MEM)
@@ -89,12 +91,27 @@ static ULong nb_discards;                /* translation flushes            */
 #define SIG_BR(b)   NB_SIG(NB_EV_BRANCH_RETIRED, (b))     /* MMNP..MMTM */
 #define SIG_MISP    NB_SIG(NB_EV_MISPRED_BRANCH_RETIRED, 0)
 
+/* the execution-tagging upstream events, by enum nb_fp_class */
+static const unsigned fp_event[NB_FP_NCLASSES] = {
+	[NB_FP_X87] = NB_EV_X87_FP_UOP, [NB_FP_SSP] = NB_EV_SCALAR_SP_UOP,
+	[NB_FP_SDP] = NB_EV_SCALAR_DP_UOP, [NB_FP_PSP] = NB_EV_PACKED_SP_UOP,
+	[NB_FP_PDP] = NB_EV_PACKED_DP_UOP, [NB_FP_MMX64] = NB_EV_64BIT_MMX_UOP,
+	[NB_FP_MMX128] = NB_EV_128BIT_MMX_UOP,
+};
+#define FP_EVENTS ((1ULL << NB_EV_X87_FP_UOP) | (1ULL << NB_EV_SCALAR_SP_UOP) | \
+		   (1ULL << NB_EV_SCALAR_DP_UOP) | (1ULL << NB_EV_PACKED_SP_UOP) | \
+		   (1ULL << NB_EV_PACKED_DP_UOP) | (1ULL << NB_EV_64BIT_MMX_UOP) | \
+		   (1ULL << NB_EV_128BIT_MMX_UOP))
+#define SIG_FP_ALL(fc) NB_SIG(fp_event[fc], 15)            /* mask ALL   */
+#define SIG_EXEC(b)    NB_SIG(NB_EV_EXECUTION_EVENT, (b))  /* NBOGUS0-3  */
+
 /* Events the CPU model produces (README "Events"); a counter programmed
  * for any other event counts 0, and nbsim says so once per event. */
 static ULong nb_produced_events(void)
 {
 	return (1ULL << NB_EV_INSTR_RETIRED) | (1ULL << NB_EV_UOPS_RETIRED) |
 	       (1ULL << NB_EV_FRONT_END_EVENT) | (1ULL << NB_EV_UOP_TYPE) |
+	       (1ULL << NB_EV_EXECUTION_EVENT) | FP_EVENTS |
 	       (1ULL << NB_EV_BRANCH_RETIRED) | (1ULL << NB_EV_MISPRED_BRANCH_RETIRED) |
 	       (1ULL << NB_EV_GLOBAL_POWER_EVENTS);
 }
@@ -116,8 +133,8 @@ static void nb_warn_unmodelled(void)
 static UInt need_of(ULong used)
 {
 	UInt n = 0;
-	if (used & (1ULL << NB_EV_INSTR_RETIRED))
-		n |= NEED_INSTR | NEED_MEM;     /* NBOGUSTAG: tagged instructions */
+	if (used & ((1ULL << NB_EV_INSTR_RETIRED) | (1ULL << NB_EV_EXECUTION_EVENT) | FP_EVENTS))
+		n |= NEED_INSTR;
 	if (used & ((1ULL << NB_EV_FRONT_END_EVENT) | (1ULL << NB_EV_UOP_TYPE)))
 		n |= NEED_MEM;
 	if (used & (1ULL << NB_EV_UOPS_RETIRED))
@@ -161,30 +178,63 @@ static unsigned fe_tags(void)
 	return t;
 }
 
+/* Execution tagging: the tag bits (TagValue) each FP/SIMD class gets from
+ * the upstream ESCRs FIRM_ESCR0/1 that select its event with mask ALL,
+ * TagEnable and T0_USR.  Several ESCRs tagging one class OR their values. */
+static void exec_tags(uint8_t tag[NB_FP_NCLASSES])
+{
+	for (unsigned fc = 0; fc < NB_FP_NCLASSES; fc++)
+		tag[fc] = 0;
+	for (unsigned i = 0; i < 2; i++) {
+		uint64_t e = nb_pmu_state.escr[i ? NB_ESCR_FIRM_ESCR1 : NB_ESCR_FIRM_ESCR0];
+		unsigned sel = (unsigned)((e & NB_ESCR_EVSEL_MASK) >> NB_ESCR_EVSEL_SHIFT);
+		if (!(e & NB_ESCR_TAG_ENABLE) || !(e & NB_ESCR_T0_USR) ||
+		    !(e & (UINT64_C(1) << (NB_ESCR_EMASK_SHIFT + 15))))
+			continue;
+		for (unsigned fc = 1; fc < NB_FP_NCLASSES; fc++)
+			if (nb_events[fp_event[fc]].event_select == sel)
+				tag[fc] |= (uint8_t)((e & NB_ESCR_TAG_MASK) >> NB_ESCR_TAG_SHIFT);
+	}
+}
+
 /* Fold the raw counts since the last PMU access into the signals, with the
  * tagging configuration of that interval (called before every access). */
 static void nb_derive(void)
 {
-	ULong d[RAW_N], tagged_i = 0, tagged_u = 0;
+	ULong d[RAW_N], tagged_i = 0, tagged_u = 0, instr = 0;
 	unsigned fe = fe_tags();
+	uint8_t xt[NB_FP_NCLASSES];
 
+	exec_tags(xt);
 	for (unsigned i = 0; i < RAW_N; i++) {
 		d[i] = nb_raw[i] - nb_raw_last[i];
 		nb_raw_last[i] = nb_raw[i];
 	}
-	if (fe & 1) {
+	if (fe & 1)
 		tagged_u += d[RAW_LOADS];
-		tagged_i += d[RAW_I_L] + d[RAW_I_LS];
-	}
-	if (fe & 2) {
+	if (fe & 2)
 		tagged_u += d[RAW_STORES];
-		tagged_i += d[RAW_I_S] + ((fe & 1) ? 0 : d[RAW_I_LS]);
-	}
+	for (unsigned mem = 0; mem < 4; mem++)
+		for (unsigned fc = 0; fc < NB_FP_NCLASSES; fc++) {
+			ULong n = d[RAW_IC(mem, fc)];
+			if (!n)
+				continue;
+			instr += n;
+			if ((mem & fe) || xt[fc])
+				tagged_i += n;
+			if (fc) {
+				/* one computational uop per instruction */
+				nb_sig[SIG_FP_ALL(fc)] += n;
+				for (unsigned b = 0; b < 4; b++)
+					if (xt[fc] & (1u << b))
+						nb_sig[SIG_EXEC(b)] += n;
+			}
+		}
 	nb_sig[SIG_UOPTYPE(1)] += d[RAW_LOADS];
 	nb_sig[SIG_UOPTYPE(2)] += d[RAW_STORES];
 	nb_sig[SIG_FE_NBOGUS] += tagged_u;
 	nb_sig[SIG_INSTR_TAG] += tagged_i;
-	nb_sig[SIG_INSTR] += d[RAW_INSTR] - tagged_i;
+	nb_sig[SIG_INSTR] += instr - tagged_i;
 }
 
 /* ---- timing model ---- */
@@ -284,12 +334,9 @@ struct pend {
 
 static void flush(IRSB *sb, struct pend *p)
 {
-	if (p->raw[RAW_INSTR] && (nb_need & NEED_INSTR))
-		emit_add_at(sb, &nb_raw[RAW_INSTR], c64(p->raw[RAW_INSTR]));
-	if (nb_need & NEED_MEM)
-		for (unsigned i = RAW_LOADS; i < RAW_N; i++)
-			if (p->raw[i])
-				emit_add_at(sb, &nb_raw[i], c64(p->raw[i]));
+	for (unsigned i = 0; i < RAW_N; i++)
+		if (p->raw[i] && (nb_need & (i < RAW_IC0 ? NEED_MEM : NEED_INSTR)))
+			emit_add_at(sb, &nb_raw[i], c64(p->raw[i]));
 	if (p->uops && (nb_need & NEED_UOPS))
 		emit_add(sb, SIG_UOPS, c64(p->uops));
 	p->uops = 0;
@@ -297,10 +344,10 @@ static void flush(IRSB *sb, struct pend *p)
 		p->raw[i] = 0;
 }
 
-/* RAW_I_* index of an instruction with these memory uops, or 0 */
+/* MEM_* of an instruction with these memory uops */
 static unsigned mem_class(UInt loads, UInt stores)
 {
-	return loads ? (stores ? RAW_I_LS : RAW_I_L) : (stores ? RAW_I_S : 0);
+	return (loads ? MEM_L : 0) | (stores ? MEM_S : 0);
 }
 
 /* Does a control transfer of this kind complete the instruction? */
@@ -351,10 +398,7 @@ static void add_uops(struct pend *p, const struct insn *k)
 
 static void retire(struct pend *p, const struct insn *k)
 {
-	unsigned mc = mem_class(k->loads, k->stores);
-	p->raw[RAW_INSTR]++;
-	if (mc)
-		p->raw[mc]++;
+	p->raw[RAW_IC(mem_class(k->loads, k->stores), k->dec.fp)]++;
 }
 
 /* uop model (README "uop model"), from the instruction's IR stmts [from, to). */
@@ -498,16 +542,11 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			/* An exit back to the instruction itself (REP
 			 * iteration, failed CAS retry) is no retirement,
 			 * unless the instruction is a branch (jmp $, loop $). */
-			if (k.valid && (nb_need & (NEED_INSTR | NEED_MEM)) &&
-			    jk_retires(st->Ist.Exit.jk) &&
-			    (dst != k.addr || k.dec.br != NB_BR_NONE)) {
-				IRExpr *g1 = guard64(out, g, False);
-				unsigned mc = mem_class(k.loads, k.stores);
-				if (nb_need & NEED_INSTR)
-					emit_add_at(out, &nb_raw[RAW_INSTR], g1);
-				if ((nb_need & NEED_MEM) && mc)
-					emit_add_at(out, &nb_raw[mc], g1);
-			}
+			if (k.valid && (nb_need & NEED_INSTR) && jk_retires(st->Ist.Exit.jk) &&
+			    (dst != k.addr || k.dec.br != NB_BR_NONE))
+				emit_add_at(out, &nb_raw[RAW_IC(mem_class(k.loads, k.stores),
+								 k.dec.fp)],
+					    guard64(out, g, False));
 			addStmtToIRSB(out, st);
 			if (k.valid && k.uops_deferred && !exit_seen)
 				add_uops(&p, &k);
