@@ -163,6 +163,33 @@ static __attribute__((noinline)) void k_mem(uint64_t n)
 		: "memory", "cc");
 }
 
+/* FP/SIMD: per iteration 1 x87 (fadd), 2 scalar SP (addss), 3 scalar DP
+ * (addsd), 4 packed SP (mulps), 5 packed DP (addpd), 6 64-bit SIMD integer
+ * (paddd mm), 7 128-bit SIMD integer (paddd xmm); moves around the loop
+ * (fld1, fstp, emms) are the same in both runs */
+static __attribute__((noinline)) void k_fp(uint64_t n)
+{
+	__asm__ volatile(
+		"fld1\n\t"
+		"fld1\n\t"
+		"1:\n\t"
+		"fadd %%st(1), %%st\n\t"
+		".rept 2\n\taddss %%xmm1, %%xmm0\n\t.endr\n\t"
+		".rept 3\n\taddsd %%xmm1, %%xmm0\n\t.endr\n\t"
+		".rept 4\n\tmulps %%xmm2, %%xmm2\n\t.endr\n\t"
+		".rept 5\n\taddpd %%xmm1, %%xmm3\n\t.endr\n\t"
+		".rept 6\n\tpaddd %%mm0, %%mm1\n\t.endr\n\t"
+		".rept 7\n\tpaddd %%xmm3, %%xmm4\n\t.endr\n\t"
+		"dec %[n]\n\t"
+		"jnz 1b\n\t"
+		"emms\n\t"
+		"fstp %%st(0)\n\t"
+		"fstp %%st(0)\n\t"
+		: [n] "+r"(n)
+		:
+		: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "mm0", "mm1", "cc");
+}
+
 struct cfg {
 	const char *what;
 	unsigned escr;          /* NB_ESCR_* index */
@@ -393,6 +420,88 @@ int main(void)
 			TAP_EQ(ok ? y[2] - x[2] : ~0ULL, (N2 - N1) * tk[t].intag,
 			       "%s: instr_retired:NBOGUSNTAG N2-N1 = %d x %llu", tk[t].name,
 			       N2 - N1, (unsigned long long)tk[t].intag);
+		}
+	}
+
+	/* Execution tagging: an upstream FP/SIMD event on FIRM_ESCR0/1 with
+	 * TagEnable and TagValue tags its uops; execution_event NBOGUSn counts
+	 * the retired uops whose tag has bit n. */
+	{
+		static const struct { const char *name; unsigned ev; unsigned per; } cl[] = {
+			{ "x87_FP_uop", NB_EV_X87_FP_UOP, 1 },
+			{ "scalar_SP_uop", NB_EV_SCALAR_SP_UOP, 2 },
+			{ "scalar_DP_uop", NB_EV_SCALAR_DP_UOP, 3 },
+			{ "packed_SP_uop", NB_EV_PACKED_SP_UOP, 4 },
+			{ "packed_DP_uop", NB_EV_PACKED_DP_UOP, 5 },
+			{ "64bit_MMX_uop", NB_EV_64BIT_MMX_UOP, 6 },
+			{ "128bit_MMX_uop", NB_EV_128BIT_MMX_UOP, 7 },
+		};
+		for (unsigned c = 0; c < sizeof cl / sizeof cl[0]; c++) {
+			unsigned bit = c % 4;
+			struct cfg xc[2] = {
+				{ "execution_event:NBOGUSn", NB_ESCR_CRU_ESCR2, NB_EV_EXECUTION_EVENT,
+				  1u << bit, 13, T0U },
+				{ "instr_retired:NBOGUSTAG", NB_ESCR_CRU_ESCR0, NB_EV_INSTR_RETIRED,
+				  2, 12, T0U } };
+			uint64_t up = ((uint64_t)nb_events[cl[c].ev].event_select << NB_ESCR_EVSEL_SHIFT) |
+				(UINT64_C(1) << (NB_ESCR_EMASK_SHIFT + 15)) | NB_ESCR_TAG_ENABLE |
+				((uint64_t)(1u << bit) << NB_ESCR_TAG_SHIFT) | T0U;
+			uint64_t x[2], y[2];
+			int ok = wr(nb_escrs[NB_ESCR_FIRM_ESCR0 + (c & 1)].msr, up);
+			for (unsigned i = 0; i < 3 && ok; i++)
+				ok = measure(xc, 2, k_fp, N1, x);
+			ok = ok && measure(xc, 2, k_fp, N1, x) && measure(xc, 2, k_fp, N2, y);
+			ok = ok && wr(nb_escrs[NB_ESCR_FIRM_ESCR0 + (c & 1)].msr, 0);
+			TAP_EQ(ok ? y[0] - x[0] : ~0ULL, (uint64_t)(N2 - N1) * cl[c].per,
+			       "%s tagged (TagValue bit %u, FIRM_ESCR%u): execution_event:NBOGUS%u "
+			       "N2-N1 = %d x %u", cl[c].name, bit, c & 1, bit, N2 - N1, cl[c].per);
+			TAP_EQ(ok ? y[1] - x[1] : ~0ULL, (uint64_t)(N2 - N1) * cl[c].per,
+			       "%s tagged: instr_retired:NBOGUSTAG N2-N1 = %d x %u", cl[c].name,
+			       N2 - N1, cl[c].per);
+		}
+		/* two upstream ESCRs, independent tag bits */
+		{
+			struct cfg xc[3] = {
+				{ "execution_event:NBOGUS0|NBOGUS2", NB_ESCR_CRU_ESCR2,
+				  NB_EV_EXECUTION_EVENT, 0x5, 13, T0U },
+				{ "execution_event:NBOGUS1|NBOGUS3", NB_ESCR_CRU_ESCR3,
+				  NB_EV_EXECUTION_EVENT, 0xa, 15, T0U },
+				{ "instr_retired:NBOGUSTAG", NB_ESCR_CRU_ESCR0, NB_EV_INSTR_RETIRED,
+				  2, 12, T0U } };
+			uint64_t tag = NB_ESCR_TAG_ENABLE | (UINT64_C(1) << (NB_ESCR_EMASK_SHIFT + 15)) | T0U;
+			uint64_t x[3], y[3];
+			int ok = wr(nb_escrs[NB_ESCR_FIRM_ESCR0].msr, tag |
+				    ((uint64_t)nb_events[NB_EV_SCALAR_SP_UOP].event_select << NB_ESCR_EVSEL_SHIFT) |
+				    (UINT64_C(1) << NB_ESCR_TAG_SHIFT)) &&
+				wr(nb_escrs[NB_ESCR_FIRM_ESCR1].msr, tag |
+				   ((uint64_t)nb_events[NB_EV_PACKED_DP_UOP].event_select << NB_ESCR_EVSEL_SHIFT) |
+				   (UINT64_C(4) << NB_ESCR_TAG_SHIFT));
+			for (unsigned i = 0; i < 3 && ok; i++)
+				ok = measure(xc, 3, k_fp, N1, x);
+			ok = ok && measure(xc, 3, k_fp, N1, x) && measure(xc, 3, k_fp, N2, y);
+			ok = ok && wr(nb_escrs[NB_ESCR_FIRM_ESCR0].msr, 0) &&
+				wr(nb_escrs[NB_ESCR_FIRM_ESCR1].msr, 0);
+			TAP_EQ(ok ? y[0] - x[0] : ~0ULL, (uint64_t)(N2 - N1) * (2 + 5),
+			       "scalar_SP (tag 1) + packed_DP (tag 4): execution_event:NBOGUS0|NBOGUS2 "
+			       "N2-N1 = %d x 7", N2 - N1);
+			TAP_EQ(ok ? y[1] - x[1] : ~0ULL, 0,
+			       "... execution_event:NBOGUS1|NBOGUS3 counts nothing");
+			TAP_EQ(ok ? y[2] - x[2] : ~0ULL, (uint64_t)(N2 - N1) * (2 + 5),
+			       "... instr_retired:NBOGUSTAG N2-N1 = %d x 7", N2 - N1);
+		}
+		/* without TagEnable nothing is tagged */
+		{
+			struct cfg xc[1] = { { "execution_event:NBOGUS0", NB_ESCR_CRU_ESCR2,
+					       NB_EV_EXECUTION_EVENT, 1, 13, T0U } };
+			uint64_t x[1], y[1];
+			int ok = wr(nb_escrs[NB_ESCR_FIRM_ESCR0].msr,
+				    ((uint64_t)nb_events[NB_EV_SCALAR_DP_UOP].event_select << NB_ESCR_EVSEL_SHIFT) |
+				    (UINT64_C(1) << (NB_ESCR_EMASK_SHIFT + 15)) |
+				    (UINT64_C(1) << NB_ESCR_TAG_SHIFT) | T0U);
+			ok = ok && measure(xc, 1, k_fp, N1, x) && measure(xc, 1, k_fp, N2, y) &&
+				wr(nb_escrs[NB_ESCR_FIRM_ESCR0].msr, 0);
+			TAP_EQ(ok ? y[0] - x[0] : ~0ULL, 0,
+			       "TagValue without TagEnable: execution_event counts nothing");
 		}
 	}
 
