@@ -32,6 +32,7 @@
 #include "nb_cpu.h"
 #include "nb_decode.h"
 #include "nb_bpred.h"
+#include "nb_cache.h"
 
 #define NB_VERSION "0.1"
 
@@ -47,6 +48,8 @@ static uint64_t nb_sig[NB_NSIG];            /* event signals (see pmu.h)     */
 enum {
 	RAW_LOADS,              /* retired load uops                           */
 	RAW_STORES,             /* retired stores (one tagged uop each)        */
+	RAW_L1_LD_MISS,         /* load uops that missed the L1D (cache model) */
+	RAW_L2_LD_MISS,         /* load uops that missed the L2                */
 	RAW_IC0,                /* retired instructions by class: RAW_IC0 +    */
 				/* mem * NB_FP_NCLASSES + fp, mem = MEM_*,     */
 				/* fp = enum nb_fp_class                       */
@@ -77,9 +80,10 @@ static ULong nb_warned;                  /* events already warned about   */
  */
 #define NEED_INSTR 0x1u          /* RAW_IC(*): instructions by class      */
 #define NEED_MEM   0x8u          /* RAW_LOADS, RAW_STORES                 */
+#define NEED_CACHE 0x10u         /* cache model: helper per load/store    */
 #define NEED_UOPS  0x2u          /* SIG_UOPS                              */
 #define NEED_BR    0x4u          /* branch model: SIG_BR(*), SIG_MISP     */
-#define NEED_ALL   (NEED_INSTR | NEED_UOPS | NEED_BR | NEED_MEM)
+#define NEED_ALL   (NEED_INSTR | NEED_UOPS | NEED_BR | NEED_MEM | NEED_CACHE)
 static UInt nb_need;
 static ULong nb_discards;                /* translation flushes            */
 
@@ -111,7 +115,7 @@ static ULong nb_produced_events(void)
 {
 	return (1ULL << NB_EV_INSTR_RETIRED) | (1ULL << NB_EV_UOPS_RETIRED) |
 	       (1ULL << NB_EV_FRONT_END_EVENT) | (1ULL << NB_EV_UOP_TYPE) |
-	       (1ULL << NB_EV_EXECUTION_EVENT) | FP_EVENTS |
+	       (1ULL << NB_EV_EXECUTION_EVENT) | FP_EVENTS | (1ULL << NB_EV_REPLAY_EVENT) |
 	       (1ULL << NB_EV_BRANCH_RETIRED) | (1ULL << NB_EV_MISPRED_BRANCH_RETIRED) |
 	       (1ULL << NB_EV_GLOBAL_POWER_EVENTS);
 }
@@ -137,6 +141,8 @@ static UInt need_of(ULong used)
 		n |= NEED_INSTR;
 	if (used & ((1ULL << NB_EV_FRONT_END_EVENT) | (1ULL << NB_EV_UOP_TYPE)))
 		n |= NEED_MEM;
+	if (used & (1ULL << NB_EV_REPLAY_EVENT))
+		n |= NEED_CACHE;
 	if (used & (1ULL << NB_EV_UOPS_RETIRED))
 		n |= NEED_UOPS;
 	if (used & ((1ULL << NB_EV_BRANCH_RETIRED) | (1ULL << NB_EV_MISPRED_BRANCH_RETIRED)))
@@ -197,6 +203,36 @@ static void exec_tags(uint8_t tag[NB_FP_NCLASSES])
 	}
 }
 
+/* Value of a PMU MSR other than counters/CCCRs/ESCRs (PEBS MSRs). */
+static uint64_t other_msr(uint32_t msr)
+{
+	for (unsigned i = 0; i < nb_num_msrs && i < NB_PMU_MAX_OTHER; i++)
+		if (nb_msrs[i].addr == msr)
+			return nb_pmu_state.other[i];
+	return 0;
+}
+
+/* Replay tagging [metrics.txt: SDM replay metrics table]: with
+ * IA32_PEBS_ENABLE bit 24 (enable replay tagging) and MSR_PEBS_MATRIX_VERT
+ * bit 0 (loads), PEBS_ENABLE bit 0 tags load uops that missed the L1D
+ * (1stL_cache_load_miss_retired), bit 1 those that missed the L2
+ * (2ndL_cache_load_miss_retired).  Other replay metrics: not modelled. */
+static ULong replay_tagged(const ULong *d)
+{
+	uint64_t pe = other_msr(NB_MSR_IA32_PEBS_ENABLE);
+	uint64_t mv = other_msr(NB_MSR_MSR_PEBS_MATRIX_VERT);
+
+	if (!(pe & (UINT64_C(1) << 24)) || !(mv & 1))
+		return 0;
+	/* an L2 load miss is also an L1 miss (loads hitting the L1D do not
+	 * look up the L2) */
+	if (pe & 1)
+		return d[RAW_L1_LD_MISS];
+	if (pe & 2)
+		return d[RAW_L2_LD_MISS];
+	return 0;
+}
+
 /* Fold the raw counts since the last PMU access into the signals, with the
  * tagging configuration of that interval (called before every access). */
 static void nb_derive(void)
@@ -230,6 +266,7 @@ static void nb_derive(void)
 						nb_sig[SIG_EXEC(b)] += n;
 			}
 		}
+	nb_sig[NB_SIG(NB_EV_REPLAY_EVENT, 0)] += replay_tagged(d);
 	nb_sig[SIG_UOPTYPE(1)] += d[RAW_LOADS];
 	nb_sig[SIG_UOPTYPE(2)] += d[RAW_STORES];
 	nb_sig[SIG_FE_NBOGUS] += tagged_u;
@@ -262,6 +299,51 @@ static VG_REGPARM(3) void nb_branch(ULong packed, ULong taken, ULong target)
 
 	nb_sig[SIG_BR((taken ? 2 : 0) + (miss ? 1 : 0))]++;
 	nb_sig[SIG_MISP] += (ULong)miss;
+}
+
+/* ---- cache model (README "Cache model") ---- */
+
+static struct nb_cache nb_l1d, nb_l2, nb_l3;
+static Bool nb_has_l3;
+
+/* One load or store of size bytes at a; accesses crossing a 64-byte line
+ * access both lines (a split load misses if either line misses). */
+static void nb_mem(Addr a, ULong size, Bool store)
+{
+	Addr end = a + (size ? size - 1 : 0);
+	Bool l1m = False, l2m = False;
+
+	for (Addr l = a & ~(Addr)63; l <= end; l += 64) {
+		if (store) {
+			/* L1D write-through, no write-allocate; L2 write-allocate */
+			(void)nb_cache_access(&nb_l1d, l, 0);
+			if (!nb_cache_access(&nb_l2, l, 1) && nb_has_l3)
+				(void)nb_cache_access(&nb_l3, l, 1);
+			continue;
+		}
+		if (nb_cache_access(&nb_l1d, l, 1))
+			continue;
+		l1m = True;
+		if (nb_cache_access(&nb_l2, l, 1))
+			continue;
+		l2m = True;
+		if (nb_has_l3)
+			(void)nb_cache_access(&nb_l3, l, 1);
+	}
+	if (!store) {
+		nb_raw[RAW_L1_LD_MISS] += l1m;
+		nb_raw[RAW_L2_LD_MISS] += l2m;
+	}
+}
+
+static VG_REGPARM(2) void nb_load(Addr a, ULong size)
+{
+	nb_mem(a, size, False);
+}
+
+static VG_REGPARM(2) void nb_store(Addr a, ULong size)
+{
+	nb_mem(a, size, True);
 }
 
 /* ---- CPUID ---- */
@@ -323,6 +405,17 @@ static void emit_branch_call(IRSB *sb, unsigned kind, Addr pc, UInt len,
 		return;
 	d = unsafeIRDirty_0_N(3, "nb_branch", VG_(fnptr_to_fnentry)(&nb_branch),
 				       mkIRExprVec_3(c64(packed), taken, target));
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
+/* A call of the cache model for one access (addr: an atom). */
+static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store)
+{
+	IRDirty *d = store
+		? unsafeIRDirty_0_N(2, "nb_store", VG_(fnptr_to_fnentry)(&nb_store),
+				    mkIRExprVec_2(addr, c64((ULong)sizeofIRType(ty))))
+		: unsafeIRDirty_0_N(2, "nb_load", VG_(fnptr_to_fnentry)(&nb_load),
+				    mkIRExprVec_2(addr, c64((ULong)sizeofIRType(ty))));
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
@@ -518,6 +611,27 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			addStmtToIRSB(out, st);
 			break;
 		}
+		case Ist_WrTmp:
+			if ((nb_need & NEED_CACHE) && st->Ist.WrTmp.data->tag == Iex_Load)
+				emit_mem_call(out, st->Ist.WrTmp.data->Iex.Load.addr,
+					      st->Ist.WrTmp.data->Iex.Load.ty, False);
+			addStmtToIRSB(out, st);
+			break;
+		case Ist_Store:
+			if (nb_need & NEED_CACHE)
+				emit_mem_call(out, st->Ist.Store.addr,
+					      typeOfIRExpr(in->tyenv, st->Ist.Store.data), True);
+			addStmtToIRSB(out, st);
+			break;
+		case Ist_CAS:
+			if (nb_need & NEED_CACHE) {
+				IRCAS *cas = st->Ist.CAS.details;
+				IRType ty = typeOfIRExpr(in->tyenv, cas->dataLo);
+				emit_mem_call(out, cas->addr, ty, False);
+				emit_mem_call(out, cas->addr, ty, True);
+			}
+			addStmtToIRSB(out, st);
+			break;
 		case Ist_Dirty:
 			if (is_cpuid_dirty(st->Ist.Dirty.details))
 				st = cpuid_stmt(st);
@@ -739,6 +853,14 @@ static void nb_post_clo_init(void)
 	nb_pmu_init(&nb_pmu_state, nb_cpu->model, clo_ht, rate, nb_sig);
 	nb_pmu_set_features(&nb_pmu_state, nb_cpu->l3_kb ? NB_FEAT_L3 : 0);
 	nb_bpred_init(&nb_bp, nb_cpu->btb_entries, nb_cpu->rsb_entries);
+	/* geometry from the model's CPUID leaf-2 descriptors (nb_cpu.c): L1D
+	 * 64-byte lines, 4-way (8 KB, 0x66) or 8-way (16 KB, 0x60); L2 and L3
+	 * 8-way, 64-byte lines, 2 lines per sector: 128-byte tags, 64-byte fills */
+	tl_assert(nb_cache_init(&nb_l1d, nb_cpu->l1d_kb, nb_cpu->l1d_kb == 8 ? 4 : 8, 64, 64));
+	tl_assert(nb_cache_init(&nb_l2, nb_cpu->l2_kb, 8, 128, 64));
+	nb_has_l3 = nb_cpu->l3_kb != 0;
+	if (nb_has_l3)
+		tl_assert(nb_cache_init(&nb_l3, nb_cpu->l3_kb, 8, 128, 64));
 	nb_need = clo_stats ? NEED_ALL : 0;
 	if (VG_(clo_verbosity) > 1)
 		VG_(umsg)("nbsim: modelling %s (family 15 model %u stepping %u), HT %s\n",
