@@ -22,16 +22,14 @@ int nb_cache_init(struct nb_cache *c, unsigned size_kb, unsigned ways,
 	    line_bytes / sector_bytes > 8)
 		return 0;
 	lines = size_kb * 1024u / line_bytes;
-	if (lines > NB_CACHE_MAX_LINES || lines % ways)
+	if (lines > NB_CACHE_MAX_LINES || lines % ways || ((lines / ways) & (lines / ways - 1)))
 		return 0;
 	c->ways = ways;
 	c->sets = lines / ways;
 	c->line_shift = log2u(line_bytes);
 	c->sector_shift = log2u(sector_bytes);
-	c->clock = 0;
 	for (unsigned i = 0; i < lines; i++) {
 		c->tag[i] = 0;
-		c->used[i] = 0;
 		c->valid[i] = 0;
 	}
 	return 1;
@@ -39,28 +37,39 @@ int nb_cache_init(struct nb_cache *c, unsigned size_kb, unsigned ways,
 
 int nb_cache_access(struct nb_cache *c, uint64_t addr, int allocate)
 {
-	uint64_t line = addr >> c->line_shift;
-	unsigned set = (unsigned)(line % c->sets);
-	unsigned sbit = 1u << ((addr >> c->sector_shift) & ((1u << (c->line_shift - c->sector_shift)) - 1));
-	unsigned base = set * c->ways, victim = base;
+	uint64_t line = addr >> c->line_shift, t = line + 1;
+	unsigned sbit = 1u << ((addr >> c->sector_shift) &
+			       ((1u << (c->line_shift - c->sector_shift)) - 1));
+	uint64_t *tag = &c->tag[(unsigned)(line & (c->sets - 1)) * c->ways];
+	uint8_t *valid = &c->valid[tag - c->tag], v;
+	unsigned w, n = c->ways;
+	int hit;
 
-	c->clock++;
-	for (unsigned w = base; w < base + c->ways; w++) {
-		if (c->tag[w] == line + 1) {
-			int hit = (c->valid[w] & sbit) != 0;
-			if (hit || allocate) {
-				c->valid[w] |= (uint8_t)sbit;
-				c->used[w] = c->clock;
-			}
-			return hit;
-		}
-		if (c->used[w] < c->used[victim])
-			victim = w;
+	if (tag[0] == t) {                       /* MRU: the common case */
+		hit = (valid[0] & sbit) != 0;
+		if (allocate)
+			valid[0] |= (uint8_t)sbit;
+		return hit;
 	}
-	if (allocate) {
-		c->tag[victim] = line + 1;
-		c->valid[victim] = (uint8_t)sbit;
-		c->used[victim] = c->clock;
+	for (w = 1; w < n && tag[w] != t; w++)
+		;
+	if (w < n) {
+		hit = (valid[w] & sbit) != 0;
+		if (!hit && !allocate)
+			return 0;
+		v = (uint8_t)(valid[w] | sbit);
+	} else {
+		if (!allocate)
+			return 0;
+		hit = 0;
+		w = n - 1;                       /* LRU victim */
+		v = (uint8_t)sbit;
 	}
-	return 0;
+	for (; w > 0; w--) {                     /* move to the front */
+		tag[w] = tag[w - 1];
+		valid[w] = valid[w - 1];
+	}
+	tag[0] = t;
+	valid[0] = v;
+	return hit;
 }

@@ -9,19 +9,20 @@
 
 #define NB_CACHE_MAX_LINES 16384      /* 2 MB of 128-byte lines            */
 
+/* Each set's ways are kept in recency order: way 0 most recently used,
+ * the last way the LRU victim (invalid lines sink to the end). */
 struct nb_cache {
-	unsigned sets, ways;
+	unsigned sets, ways;          /* sets: a power of two                 */
 	unsigned line_shift;          /* log2(line bytes) (the tag unit)      */
 	unsigned sector_shift;        /* log2(sector bytes) (the fill unit)   */
-	uint64_t clock;               /* LRU time stamp source                */
 	uint64_t tag[NB_CACHE_MAX_LINES];     /* line address + 1; 0 = invalid */
-	uint64_t used[NB_CACHE_MAX_LINES];    /* last access time (LRU)        */
 	uint8_t valid[NB_CACHE_MAX_LINES];    /* sector valid bits             */
 };
 
 /*
  * size_kb, ways, line bytes (tag granularity) and sector bytes (fill
- * granularity, <= line; line / sector <= 8), all powers of two.  Returns 0
+ * granularity, <= line; line / sector <= 8); the number of sets must be a
+ * power of two.  Returns 0
  * if the geometry does not fit.
  */
 int nb_cache_init(struct nb_cache *c, unsigned size_kb, unsigned ways,

@@ -310,7 +310,7 @@ static Bool nb_has_l3;
  * access both lines (a split load misses if either line misses). */
 static void nb_mem(Addr a, ULong size, Bool store)
 {
-	Addr end = a + (size ? size - 1 : 0);
+	Addr end = (a + (size ? size - 1 : 0)) & ~(Addr)63;
 	Bool l1m = False, l2m = False;
 
 	for (Addr l = a & ~(Addr)63; l <= end; l += 64) {

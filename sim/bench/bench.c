@@ -12,10 +12,12 @@
  * running under nbsim (ignored elsewhere):
  *   2: instr_retired:NBOGUSNTAG + global_power_events:RUNNING
  *      (= PAPI_TOT_INS + PAPI_TOT_CYC)
- *   4: global_power_events:RUNNING + mispred_branch_retired:NBOGUS +
- *      uops_retired:NBOGUS + branch_retired:all
- *      (stand-in for PAPI_TOT_CYC + PAPI_L1_DCM + PAPI_BR_MSP + PAPI_LD_INS
- *      until the cache model and front-end tagging exist)
+ *   4: PAPI_TOT_CYC + PAPI_L1_DCM + PAPI_BR_MSP + PAPI_LD_INS as the
+ *      component maps them (native_events/presets.txt):
+ *      global_power_events:RUNNING, replay_event:NBOGUS with
+ *      1stL_cache_load_miss_retired (IA32_PEBS_ENABLE 0x01000001,
+ *      MATRIX_VERT 1), mispred_branch_retired:NBOGUS, front_end_event:NBOGUS
+ *      with uop_type:TAGLOADS (Memory_loads)
  * Prints a checksum and, under nbsim, the counts.
  */
 #include <stdio.h>
@@ -32,9 +34,9 @@ static const struct cfg set2[] = {
 };
 static const struct cfg set4[] = {
 	{ NB_ESCR_FSB_ESCR0, NB_EV_GLOBAL_POWER_EVENTS, 1, 0 },
+	{ NB_ESCR_CRU_ESCR2, NB_EV_REPLAY_EVENT, 1, 13 },
 	{ NB_ESCR_CRU_ESCR0, NB_EV_MISPRED_BRANCH_RETIRED, 1, 12 },
-	{ NB_ESCR_CRU_ESCR1, NB_EV_UOPS_RETIRED, 1, 14 },
-	{ NB_ESCR_CRU_ESCR2, NB_EV_BRANCH_RETIRED, 0xf, 13 },
+	{ NB_ESCR_CRU_ESCR3, NB_EV_FRONT_END_EVENT, 1, 15 },
 };
 
 static void program(const struct cfg *c, unsigned n, int on)
@@ -144,8 +146,17 @@ int main(int argc, char **argv)
 	int sim = nbsim_present();
 	uint64_t r;
 
-	if (sim && set)
+	if (sim && set) {
+		if (nc == 4) {
+			/* uop_type TAGLOADS (RAT_ESCR0); replay tagging: L1D load misses */
+			nbsim_wrmsr(nb_escrs[NB_ESCR_RAT_ESCR0].msr,
+				    ((uint64_t)nb_events[NB_EV_UOP_TYPE].event_select << NB_ESCR_EVSEL_SHIFT) |
+				    (UINT64_C(2) << NB_ESCR_EMASK_SHIFT) | NB_ESCR_T0_USR);
+			nbsim_wrmsr(NB_MSR_IA32_PEBS_ENABLE, 0x01000001u);
+			nbsim_wrmsr(NB_MSR_MSR_PEBS_MATRIX_VERT, 1);
+		}
 		program(set, nc, 1);
+	}
 	if (!strcmp(w, "loops"))
 		r = w_loops();
 	else if (!strcmp(w, "branchy"))
