@@ -408,14 +408,48 @@ static void emit_branch_call(IRSB *sb, unsigned kind, Addr pc, UInt len,
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
-/* A call of the cache model for one access (addr: an atom). */
+static IRExpr *tmp(IRSB *sb, IRType ty, IRExpr *e)
+{
+	IRTemp t = newIRTemp(sb->tyenv, ty);
+	addStmtToIRSB(sb, IRStmt_WrTmp(t, e));
+	return IRExpr_RdTmp(t);
+}
+
+/*
+ * A call of the cache model for one access (addr: an atom).  Loads: the
+ * call is guarded, skipped when the access lies in one 64-byte line that is
+ * the most recently used way of its L1D set (a hit that changes nothing:
+ * nb_cache_access would return at once); this inline check is most of the
+ * speed of the cache model.
+ */
 static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store)
 {
+	ULong sz = (ULong)sizeofIRType(ty);
 	IRDirty *d = store
 		? unsafeIRDirty_0_N(2, "nb_store", VG_(fnptr_to_fnentry)(&nb_store),
-				    mkIRExprVec_2(addr, c64((ULong)sizeofIRType(ty))))
+				    mkIRExprVec_2(addr, c64(sz)))
 		: unsafeIRDirty_0_N(2, "nb_load", VG_(fnptr_to_fnentry)(&nb_load),
-				    mkIRExprVec_2(addr, c64((ULong)sizeofIRType(ty))));
+				    mkIRExprVec_2(addr, c64(sz)));
+	if (!store && sz <= 64) {
+		UInt wshift = 0;
+		IRExpr *line, *slot, *tag0, *miss, *split;
+		while ((1u << wshift) < nb_l1d.ways)
+			wshift++;
+		line = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, addr, IRExpr_Const(IRConst_U8(6))));
+		slot = tmp(sb, Ity_I64, IRExpr_Binop(Iop_And64, line, c64(nb_l1d.sets - 1)));
+		slot = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shl64, slot,
+						      IRExpr_Const(IRConst_U8((UChar)(wshift + 3)))));
+		slot = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, slot, c64((ULong)(HWord)&nb_l1d.tag[0])));
+		tag0 = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, slot));
+		line = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, line, c64(1)));
+		miss = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, tag0, line));
+		miss = tmp(sb, Ity_I64, IRExpr_Unop(Iop_1Uto64, miss));
+		split = tmp(sb, Ity_I64, IRExpr_Binop(Iop_And64, addr, c64(63)));
+		split = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, c64(64 - sz), split));
+		split = tmp(sb, Ity_I64, IRExpr_Unop(Iop_1Uto64, split));
+		miss = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Or64, miss, split));
+		d->guard = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, miss, c64(0)));
+	}
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
