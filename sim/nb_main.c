@@ -403,6 +403,11 @@ static void emit_branch_call(IRSB *sb, unsigned kind, Addr pc, UInt len,
 
 	if (!(nb_need & NEED_BR))
 		return;
+	if (kind == NB_BR_JMP) {
+		/* direct jmp: always predicted, taken (nb_bpred.c): no call */
+		emit_add(sb, SIG_BR(2), c64(1));
+		return;
+	}
 	d = unsafeIRDirty_0_N(3, "nb_branch", VG_(fnptr_to_fnentry)(&nb_branch),
 				       mkIRExprVec_3(c64(packed), taken, target));
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
