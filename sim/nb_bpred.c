@@ -4,11 +4,21 @@
  * NetBurst: a 4K-entry BTB, static prediction on a BTB miss (backward
  * conditional branches taken, forward not taken), a 16-entry return stack
  * [HIN01, see nb_cpu.c; Intel IA-32 Optimization Reference Manual, "Branch
- * Prediction"].  Intel never published the dynamic predictor; nbsim uses a
- * documented stand-in:
- *  - conditional: direct-mapped BTB indexed by address, tagged, with a 2-bit
- *    saturating counter per entry; miss -> static prediction; an entry is
- *    allocated (counter weakly taken, 2) when a branch is taken;
+ * Prediction"].  Hinton et al. describe the dynamic predictor only as "more
+ * advanced" than the P6 one; Intel never published its organisation.  nbsim
+ * uses a documented stand-in, a global-history predictor:
+ *  - conditional: the BTB (direct-mapped, indexed by a fold of the address,
+ *    tagged) says whether the branch is known.  A BTB miss uses the static
+ *    rule; an entry is allocated when the branch is taken (never-taken
+ *    branches stay static: forward not taken).  A BTB hit predicts from a
+ *    pattern history table (PHT) of 16K 2-bit saturating counters (initially
+ *    2, weakly taken) indexed gshare-style by
+ *        idx = fold(pc) XOR (ghr << (14 - 8))
+ *    with ghr the outcomes of the last 8 retired conditional branches: the
+ *    low 6 index bits come from the address only, so branches close together
+ *    do not alias, and periodic patterns up to 8 conditional branches long
+ *    are learnt exactly.  Every conditional branch trains its PHT counter
+ *    and shifts its outcome into ghr, whatever the BTB said;
  *  - direct jmp/call: always predicted (the target is in the instruction);
  *  - call pushes its return address on the return stack (circular,
  *    overwriting the oldest); ret predicts the popped address;
@@ -28,42 +38,55 @@ void nb_bpred_init(struct nb_bpred *b, unsigned btb_entries, unsigned rsb_entrie
 		rsb_entries = NB_RSB_MAX;
 	b->btb_mask = btb_entries - 1;
 	b->rsb_n = rsb_entries;
+	for (unsigned i = 0; i < NB_PHT_SIZE; i++)
+		b->pht[i] = 2;
+}
+
+static uint64_t fold(uint64_t pc)
+{
+	/* fold the address bits so that nearby branches spread */
+	return pc ^ (pc >> 12) ^ (pc >> 24);
 }
 
 static struct nb_btb_entry *slot(struct nb_bpred *b, uint64_t pc)
 {
-	/* fold the address bits so that nearby branches spread */
-	uint64_t h = pc ^ (pc >> 12) ^ (pc >> 24);
-	return &b->btb[h & b->btb_mask];
+	return &b->btb[fold(pc) & b->btb_mask];
+}
+
+unsigned nb_bpred_index(uint64_t pc, uint32_t ghr)
+{
+	uint32_t h = ghr & ((1u << NB_GHR_BITS) - 1);
+	return (unsigned)((fold(pc) ^ ((uint64_t)h << (NB_PHT_BITS - NB_GHR_BITS)))
+			  & (NB_PHT_SIZE - 1));
 }
 
 int nb_bpred_branch(struct nb_bpred *b, unsigned kind, uint64_t pc, uint64_t next,
 		    int taken, uint64_t target)
 {
 	struct nb_btb_entry *e;
-	int hit, pred, miss = 0;
+	int miss = 0;
 
 	switch (kind) {
-	case NB_BR_COND:
+	case NB_BR_COND: {
+		uint8_t *c = &b->pht[nb_bpred_index(pc, b->ghr)];
+		int pred;
 		e = slot(b, pc);
-		hit = e->tag == pc + 1;
-		if (hit)
-			pred = e->ctr >= 2;
+		if (e->tag == pc + 1)
+			pred = *c >= 2;
 		else
-			pred = target < pc;    /* static: backward taken (target is
-						* the taken target for COND) */
+			pred = target < pc;    /* static: backward taken */
 		miss = pred != taken;
-		if (hit) {
-			if (taken && e->ctr < 3)
-				e->ctr++;
-			else if (!taken && e->ctr > 0)
-				e->ctr--;
-		} else if (taken) {
+		if (taken && *c < 3)
+			(*c)++;
+		else if (!taken && *c > 0)
+			(*c)--;
+		if (taken && e->tag != pc + 1) {
 			e->tag = pc + 1;
-			e->ctr = 2;
 			e->target = target;
 		}
+		b->ghr = (b->ghr << 1) | (taken ? 1u : 0u);
 		return miss;
+	}
 	case NB_BR_JMP:
 		return 0;
 	case NB_BR_CALL:

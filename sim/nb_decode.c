@@ -14,17 +14,102 @@ static int is_legacy_prefix(uint8_t b)
 	return 0;
 }
 
+/*
+ * Class of a two-byte (0F xx) SSE/SSE2/MMX computational opcode given the
+ * last mandatory prefix (0, 0x66, 0xf3, 0xf2) [SDM Vol. 2 Appendix A,
+ * opcode map tables A-3; instruction pages].  Moves, loads/stores,
+ * shuffles-as-moves and conversions to/from general registers are
+ * classified by the operand kind they compute on.
+ */
+static uint8_t sse_class(uint8_t op2, uint8_t pfx)
+{
+	uint8_t fp_ps = pfx == 0xf3 ? NB_FP_SSP : pfx == 0xf2 ? NB_FP_SDP :
+		pfx == 0x66 ? NB_FP_PDP : NB_FP_PSP;
+	uint8_t simd = pfx == 0x66 ? NB_FP_MMX128 : pfx ? NB_FP_NONE : NB_FP_MMX64;
+
+	switch (op2) {
+	case 0x51: case 0x52: case 0x53: case 0x58: case 0x59:  /* sqrt rsqrt rcp add mul */
+	case 0x5c: case 0x5d: case 0x5e: case 0x5f:             /* sub min div max       */
+	case 0xc2:                                              /* cmp                   */
+	case 0x2a: case 0x2c: case 0x2d:                        /* cvt(t)si2s*, s*2si    */
+		return fp_ps;
+	case 0x5a:                                              /* cvtps2pd/pd2ps/ss2sd/sd2ss */
+		return fp_ps;
+	case 0x5b:                        /* cvtdq2ps (none), cvtps2dq (66), cvttps2dq (F3) */
+		return pfx == 0x66 || pfx == 0xf3 || pfx == 0 ? NB_FP_PSP : NB_FP_NONE;
+	case 0x54: case 0x55: case 0x56: case 0x57:             /* and andn or xor       */
+	case 0x14: case 0x15: case 0xc6:                        /* unpck[lh], shuf       */
+		return pfx == 0x66 ? NB_FP_PDP : pfx ? NB_FP_NONE : NB_FP_PSP;
+	case 0x2e: case 0x2f:                                   /* ucomis, comis         */
+		return pfx == 0x66 ? NB_FP_SDP : pfx ? NB_FP_NONE : NB_FP_SSP;
+	}
+	/* SIMD integer: 0F 60-6B (punpck, pack, pcmpgt), 6C/6D (66 only),
+	 * 70-76 (pshuf*, shifts by imm, pcmpeq), C4/C5 (pinsrw, pextrw),
+	 * D1-FE except D6 (movq), D7 (pmovmskb), E7 (movnt), F7 (maskmov) */
+	if ((op2 >= 0x60 && op2 <= 0x6b) || (op2 >= 0x70 && op2 <= 0x76) ||
+	    op2 == 0xc4 || op2 == 0xc5)
+		return op2 == 0x70 && pfx && pfx != 0x66 ? NB_FP_MMX128 /* pshufhw/lw */ : simd;
+	if (op2 == 0x6c || op2 == 0x6d)
+		return pfx == 0x66 ? NB_FP_MMX128 : NB_FP_NONE;
+	if (op2 >= 0xd1 && op2 <= 0xfe && op2 != 0xd6 && op2 != 0xd7 && op2 != 0xe7 &&
+	    op2 != 0xf7 && op2 != 0xe6 && op2 != 0xf0)
+		return simd;
+	if (op2 == 0xe6)            /* cvttpd2dq (66), cvtpd2dq (F2), cvtdq2pd (F3) */
+		return pfx ? NB_FP_PDP : NB_FP_NONE;
+	return NB_FP_NONE;
+}
+
+/*
+ * x87 escape D8-DF: computational (x87_FP_uop) unless a load, store or
+ * control instruction [SDM Vol. 2 Appendix A.5, x87 opcode maps]:
+ * memory forms: D9 /0 fld, /2 fst, /3 fstp, /4 fldenv, /5 fldcw, /6 fnstenv,
+ * /7 fnstcw; DB /0 fild, /1 fisttp, /2 fist, /3 fistp, /5 fld m80, /7 fstp
+ * m80; DD /0 fld, /1 fisttp, /2 fst, /3 fstp, /4 frstor, /6 fnsave,
+ * /7 fnstsw; DF /0 fild, /1-/3 fist(t)p, /4 fbld, /5 fild m64, /6 fbstp,
+ * /7 fistp m64.  Register forms: D9 C0-C7 fld st(i), C8-CF fxch, D0 fnop;
+ * DD D0-DF fst/fstp st(i), C0-C7 ffree; DF E0 fnstsw ax; DB E2/E3 fnclex,
+ * fninit; DA/DB C0-DF fcmov.  Other D8-DF forms compute.
+ */
+static uint8_t x87_class(uint8_t op, uint8_t modrm)
+{
+	uint8_t reg = (modrm >> 3) & 7;
+
+	if ((modrm >> 6) != 3) {
+		switch (op) {
+		case 0xd9: case 0xdb: case 0xdd: case 0xdf:
+			return NB_FP_NONE;
+		}
+		return NB_FP_X87;
+	}
+	switch (op) {
+	case 0xd9:
+		return (modrm < 0xd1) ? NB_FP_NONE : NB_FP_X87;
+	case 0xdd:
+		return (modrm >= 0xd0 && modrm <= 0xdf) || modrm < 0xc8 ? NB_FP_NONE : NB_FP_X87;
+	case 0xdf:
+		return modrm == 0xe0 ? NB_FP_NONE : NB_FP_X87;
+	case 0xdb:
+		return modrm == 0xe2 || modrm == 0xe3 || reg < 4 ? NB_FP_NONE : NB_FP_X87;
+	case 0xda:
+		return reg < 4 ? NB_FP_NONE : NB_FP_X87;
+	}
+	return NB_FP_X87;
+}
+
 void nb_decode(const uint8_t *c, unsigned len, struct nb_insn *o)
 {
 	unsigned i = 0;
 	int rep = 0;
-	uint8_t op, reg;
+	uint8_t op, reg, pfx = 0;
 
 	o->br = NB_BR_NONE;
 	o->cls = 0;
+	o->fp = NB_FP_NONE;
 	while (i < len && is_legacy_prefix(c[i])) {
 		if (c[i] == 0xf2 || c[i] == 0xf3)
 			rep = 1;
+		if (c[i] == 0xf2 || c[i] == 0xf3 || c[i] == 0x66)
+			pfx = c[i];
 		i++;
 	}
 	if (i < len && (c[i] & 0xf0) == 0x40)   /* REX */
@@ -44,6 +129,7 @@ void nb_decode(const uint8_t *c, unsigned len, struct nb_insn *o)
 			o->br = NB_BR_COND;
 			return;
 		}
+		o->fp = sse_class(op2, pfx);
 		switch (op2) {
 		case 0xb6: case 0xb7: case 0xbe: case 0xbf:  /* movzx/movsx */
 		case 0x10: case 0x11: case 0x12: case 0x13:  /* movups/ss/sd, movlps */
@@ -66,6 +152,11 @@ void nb_decode(const uint8_t *c, unsigned len, struct nb_insn *o)
 	}
 	if (op >= 0x70 && op <= 0x7f) {
 		o->br = NB_BR_COND;
+		return;
+	}
+	if (op >= 0xd8 && op <= 0xdf) {
+		if (i + 1 < len)
+			o->fp = x87_class(op, c[i + 1]);
 		return;
 	}
 	switch (op) {

@@ -23,10 +23,29 @@ enum nb_br_kind {
 #define NB_IC_REP    0x02   /* REP/REPE/REPNE string instruction          */
 #define NB_IC_MCODE  0x04   /* microcoded (MS ROM) by opcode               */
 
+/*
+ * FP/SIMD class of the instruction's computational uop (README "FP/SIMD
+ * classes"), the execution-tagging upstream events x87_FP_uop,
+ * scalar_SP_uop, ... 128bit_MMX_uop.  Data movement (mov*, fld/fst) is
+ * NB_FP_NONE: it is x87_SIMD_moves_uop's, not modelled.
+ */
+enum nb_fp_class {
+	NB_FP_NONE = 0,
+	NB_FP_X87,       /* D8-DF except loads/stores/control               */
+	NB_FP_SSP,       /* scalar single (F3 0F ..)                        */
+	NB_FP_SDP,       /* scalar double (F2 0F ..)                        */
+	NB_FP_PSP,       /* packed single (0F ..)                           */
+	NB_FP_PDP,       /* packed double (66 0F ..)                        */
+	NB_FP_MMX64,     /* SIMD integer on MMX registers (0F ..)           */
+	NB_FP_MMX128,    /* SIMD integer on XMM registers (66 0F ..)        */
+	NB_FP_NCLASSES
+};
+
 struct nb_insn {
 	uint8_t br;             /* enum nb_br_kind                             */
 	uint8_t cls;            /* NB_IC_*                                     */
 	uint8_t len_prefix;     /* bytes of prefixes (incl. REX)               */
+	uint8_t fp;             /* enum nb_fp_class                            */
 };
 
 /* Classify the instruction at code[0..len). */

@@ -24,6 +24,7 @@
 #include "pub_tool_machine.h"
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_vki.h"
+#include "pub_tool_transtab.h"
 #include "libvex_guest_amd64.h"
 
 #include "nbsim_client.h"
@@ -31,12 +32,33 @@
 #include "nb_cpu.h"
 #include "nb_decode.h"
 #include "nb_bpred.h"
+#include "nb_cache.h"
 
 #define NB_VERSION "0.1"
 
 /* ---- state ---- */
 
 static uint64_t nb_sig[NB_NSIG];            /* event signals (see pmu.h)     */
+
+/*
+ * Raw counts of the CPU model, from which signals that depend on the
+ * tagging configuration are derived at every PMU access (nb_derive):
+ * between two accesses the configuration is constant.
+ */
+enum {
+	RAW_LOADS,              /* retired load uops                           */
+	RAW_STORES,             /* retired stores (one tagged uop each)        */
+	RAW_L1_LD_MISS,         /* load uops that missed the L1D (cache model) */
+	RAW_L2_LD_MISS,         /* load uops that missed the L2                */
+	RAW_IC0,                /* retired instructions by class: RAW_IC0 +    */
+				/* mem * NB_FP_NCLASSES + fp, mem = MEM_*,     */
+				/* fp = enum nb_fp_class                       */
+	RAW_N = RAW_IC0 + 4 * NB_FP_NCLASSES
+};
+#define MEM_L  1                /* has load uop(s)                             */
+#define MEM_S  2                /* has store(s)                                */
+#define RAW_IC(mem, fp) (RAW_IC0 + (mem) * NB_FP_NCLASSES + (fp))
+static ULong nb_raw[RAW_N], nb_raw_last[RAW_N];
 static struct nb_pmu nb_pmu_state;
 static struct nb_bpred nb_bp;
 static const struct nb_cpu_model *nb_cpu;
@@ -48,16 +70,52 @@ static Bool clo_stats = False;
 static Bool clo_warn = True;
 static ULong nb_warned;                  /* events already warned about   */
 
+/*
+ * What the instrumentation produces (README "Speed"): only the signals the
+ * enabled counters need.  nb_need is recomputed when the PMU's
+ * events_in_use changes (a WRMSR); if it changes, every translation is
+ * discarded so that code is re-instrumented for the new set.  With no
+ * counter enabled the code is not instrumented at all (except the CPUID
+ * hook); the model state (branch predictor) is then not trained.
+ */
+#define NEED_INSTR 0x1u          /* RAW_IC(*): instructions by class      */
+#define NEED_MEM   0x8u          /* RAW_LOADS, RAW_STORES                 */
+#define NEED_CACHE 0x10u         /* cache model: helper per load/store    */
+#define NEED_UOPS  0x2u          /* SIG_UOPS                              */
+#define NEED_BR    0x4u          /* branch model: SIG_BR(*), SIG_MISP     */
+#define NEED_ALL   (NEED_INSTR | NEED_UOPS | NEED_BR | NEED_MEM | NEED_CACHE)
+static UInt nb_need;
+static ULong nb_discards;                /* translation flushes            */
+
 #define SIG_INSTR   NB_SIG(NB_EV_INSTR_RETIRED, 0)        /* NBOGUSNTAG */
+#define SIG_INSTR_TAG NB_SIG(NB_EV_INSTR_RETIRED, 1)      /* NBOGUSTAG  */
+#define SIG_FE_NBOGUS NB_SIG(NB_EV_FRONT_END_EVENT, 0)
+#define SIG_UOPTYPE(b) NB_SIG(NB_EV_UOP_TYPE, (b))        /* 1 loads, 2 stores */
 #define SIG_UOPS    NB_SIG(NB_EV_UOPS_RETIRED, 0)         /* NBOGUS     */
 #define SIG_BR(b)   NB_SIG(NB_EV_BRANCH_RETIRED, (b))     /* MMNP..MMTM */
 #define SIG_MISP    NB_SIG(NB_EV_MISPRED_BRANCH_RETIRED, 0)
+
+/* the execution-tagging upstream events, by enum nb_fp_class */
+static const unsigned fp_event[NB_FP_NCLASSES] = {
+	[NB_FP_X87] = NB_EV_X87_FP_UOP, [NB_FP_SSP] = NB_EV_SCALAR_SP_UOP,
+	[NB_FP_SDP] = NB_EV_SCALAR_DP_UOP, [NB_FP_PSP] = NB_EV_PACKED_SP_UOP,
+	[NB_FP_PDP] = NB_EV_PACKED_DP_UOP, [NB_FP_MMX64] = NB_EV_64BIT_MMX_UOP,
+	[NB_FP_MMX128] = NB_EV_128BIT_MMX_UOP,
+};
+#define FP_EVENTS ((1ULL << NB_EV_X87_FP_UOP) | (1ULL << NB_EV_SCALAR_SP_UOP) | \
+		   (1ULL << NB_EV_SCALAR_DP_UOP) | (1ULL << NB_EV_PACKED_SP_UOP) | \
+		   (1ULL << NB_EV_PACKED_DP_UOP) | (1ULL << NB_EV_64BIT_MMX_UOP) | \
+		   (1ULL << NB_EV_128BIT_MMX_UOP))
+#define SIG_FP_ALL(fc) NB_SIG(fp_event[fc], 15)            /* mask ALL   */
+#define SIG_EXEC(b)    NB_SIG(NB_EV_EXECUTION_EVENT, (b))  /* NBOGUS0-3  */
 
 /* Events the CPU model produces (README "Events"); a counter programmed
  * for any other event counts 0, and nbsim says so once per event. */
 static ULong nb_produced_events(void)
 {
 	return (1ULL << NB_EV_INSTR_RETIRED) | (1ULL << NB_EV_UOPS_RETIRED) |
+	       (1ULL << NB_EV_FRONT_END_EVENT) | (1ULL << NB_EV_UOP_TYPE) |
+	       (1ULL << NB_EV_EXECUTION_EVENT) | FP_EVENTS | (1ULL << NB_EV_REPLAY_EVENT) |
 	       (1ULL << NB_EV_BRANCH_RETIRED) | (1ULL << NB_EV_MISPRED_BRANCH_RETIRED) |
 	       (1ULL << NB_EV_GLOBAL_POWER_EVENTS);
 }
@@ -74,6 +132,146 @@ static void nb_warn_unmodelled(void)
 				  "(--nbsim-warn-unmodelled=no silences this)\n",
 				  nb_events[ev].name);
 	nb_warned |= missing;
+}
+
+static UInt need_of(ULong used)
+{
+	UInt n = 0;
+	if (used & ((1ULL << NB_EV_INSTR_RETIRED) | (1ULL << NB_EV_EXECUTION_EVENT) | FP_EVENTS))
+		n |= NEED_INSTR;
+	if (used & ((1ULL << NB_EV_FRONT_END_EVENT) | (1ULL << NB_EV_UOP_TYPE)))
+		n |= NEED_MEM;
+	if (used & (1ULL << NB_EV_REPLAY_EVENT))
+		n |= NEED_CACHE;
+	if (used & (1ULL << NB_EV_UOPS_RETIRED))
+		n |= NEED_UOPS;
+	if (used & ((1ULL << NB_EV_BRANCH_RETIRED) | (1ULL << NB_EV_MISPRED_BRANCH_RETIRED)))
+		n |= NEED_BR;
+	if (used & (1ULL << NB_EV_GLOBAL_POWER_EVENTS))   /* cycles: uops + mispredicts */
+		n |= NEED_UOPS | NEED_BR;
+	return n;
+}
+
+/* After a PMU reprogramming: re-instrument if the needs changed.  Called
+ * from a client request, i.e. between superblocks: the superblock that made
+ * the request has finished (its counts are in). */
+static void nb_update_need(void)
+{
+	UInt n = clo_stats ? NEED_ALL : need_of(nb_pmu_state.events_in_use);
+	if (n == nb_need)
+		return;
+	nb_need = n;
+	nb_discards++;
+	VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "nbsim");
+}
+
+/* ---- tagging (README "Tagging") ---- */
+
+/* Front-end tagging: TAGLOADS (bit 0) / TAGSTORES (bit 1) selected by a
+ * uop_type ESCR (RAT_ESCR0/1) qualified for the running thread's user mode
+ * (the guest runs on logical processor 0 in user mode: T0_USR).  The
+ * tagging is the ESCR's: no CCCR needs to count uop_type. */
+static unsigned fe_tags(void)
+{
+	unsigned t = 0;
+	for (unsigned i = 0; i < 2; i++) {
+		uint64_t e = nb_pmu_state.escr[i ? NB_ESCR_RAT_ESCR1 : NB_ESCR_RAT_ESCR0];
+		if (((e & NB_ESCR_EVSEL_MASK) >> NB_ESCR_EVSEL_SHIFT) !=
+		    nb_events[NB_EV_UOP_TYPE].event_select || !(e & NB_ESCR_T0_USR))
+			continue;
+		t |= (unsigned)((e >> (NB_ESCR_EMASK_SHIFT + 1)) & 3);
+	}
+	return t;
+}
+
+/* Execution tagging: the tag bits (TagValue) each FP/SIMD class gets from
+ * the upstream ESCRs FIRM_ESCR0/1 that select its event with mask ALL,
+ * TagEnable and T0_USR.  Several ESCRs tagging one class OR their values. */
+static void exec_tags(uint8_t tag[NB_FP_NCLASSES])
+{
+	for (unsigned fc = 0; fc < NB_FP_NCLASSES; fc++)
+		tag[fc] = 0;
+	for (unsigned i = 0; i < 2; i++) {
+		uint64_t e = nb_pmu_state.escr[i ? NB_ESCR_FIRM_ESCR1 : NB_ESCR_FIRM_ESCR0];
+		unsigned sel = (unsigned)((e & NB_ESCR_EVSEL_MASK) >> NB_ESCR_EVSEL_SHIFT);
+		if (!(e & NB_ESCR_TAG_ENABLE) || !(e & NB_ESCR_T0_USR) ||
+		    !(e & (UINT64_C(1) << (NB_ESCR_EMASK_SHIFT + 15))))
+			continue;
+		for (unsigned fc = 1; fc < NB_FP_NCLASSES; fc++)
+			if (nb_events[fp_event[fc]].event_select == sel)
+				tag[fc] |= (uint8_t)((e & NB_ESCR_TAG_MASK) >> NB_ESCR_TAG_SHIFT);
+	}
+}
+
+/* Value of a PMU MSR other than counters/CCCRs/ESCRs (PEBS MSRs). */
+static uint64_t other_msr(uint32_t msr)
+{
+	for (unsigned i = 0; i < nb_num_msrs && i < NB_PMU_MAX_OTHER; i++)
+		if (nb_msrs[i].addr == msr)
+			return nb_pmu_state.other[i];
+	return 0;
+}
+
+/* Replay tagging [metrics.txt: SDM replay metrics table]: with
+ * IA32_PEBS_ENABLE bit 24 (enable replay tagging) and MSR_PEBS_MATRIX_VERT
+ * bit 0 (loads), PEBS_ENABLE bit 0 tags load uops that missed the L1D
+ * (1stL_cache_load_miss_retired), bit 1 those that missed the L2
+ * (2ndL_cache_load_miss_retired).  Other replay metrics: not modelled. */
+static ULong replay_tagged(const ULong *d)
+{
+	uint64_t pe = other_msr(NB_MSR_IA32_PEBS_ENABLE);
+	uint64_t mv = other_msr(NB_MSR_MSR_PEBS_MATRIX_VERT);
+
+	if (!(pe & (UINT64_C(1) << 24)) || !(mv & 1))
+		return 0;
+	/* an L2 load miss is also an L1 miss (loads hitting the L1D do not
+	 * look up the L2) */
+	if (pe & 1)
+		return d[RAW_L1_LD_MISS];
+	if (pe & 2)
+		return d[RAW_L2_LD_MISS];
+	return 0;
+}
+
+/* Fold the raw counts since the last PMU access into the signals, with the
+ * tagging configuration of that interval (called before every access). */
+static void nb_derive(void)
+{
+	ULong d[RAW_N], tagged_i = 0, tagged_u = 0, instr = 0;
+	unsigned fe = fe_tags();
+	uint8_t xt[NB_FP_NCLASSES];
+
+	exec_tags(xt);
+	for (unsigned i = 0; i < RAW_N; i++) {
+		d[i] = nb_raw[i] - nb_raw_last[i];
+		nb_raw_last[i] = nb_raw[i];
+	}
+	if (fe & 1)
+		tagged_u += d[RAW_LOADS];
+	if (fe & 2)
+		tagged_u += d[RAW_STORES];
+	for (unsigned mem = 0; mem < 4; mem++)
+		for (unsigned fc = 0; fc < NB_FP_NCLASSES; fc++) {
+			ULong n = d[RAW_IC(mem, fc)];
+			if (!n)
+				continue;
+			instr += n;
+			if ((mem & fe) || xt[fc])
+				tagged_i += n;
+			if (fc) {
+				/* one computational uop per instruction */
+				nb_sig[SIG_FP_ALL(fc)] += n;
+				for (unsigned b = 0; b < 4; b++)
+					if (xt[fc] & (1u << b))
+						nb_sig[SIG_EXEC(b)] += n;
+			}
+		}
+	nb_sig[NB_SIG(NB_EV_REPLAY_EVENT, 0)] += replay_tagged(d);
+	nb_sig[SIG_UOPTYPE(1)] += d[RAW_LOADS];
+	nb_sig[SIG_UOPTYPE(2)] += d[RAW_STORES];
+	nb_sig[SIG_FE_NBOGUS] += tagged_u;
+	nb_sig[SIG_INSTR_TAG] += tagged_i;
+	nb_sig[SIG_INSTR] += instr - tagged_i;
 }
 
 /* ---- timing model ---- */
@@ -103,6 +301,51 @@ static VG_REGPARM(3) void nb_branch(ULong packed, ULong taken, ULong target)
 	nb_sig[SIG_MISP] += (ULong)miss;
 }
 
+/* ---- cache model (README "Cache model") ---- */
+
+static struct nb_cache nb_l1d, nb_l2, nb_l3;
+static Bool nb_has_l3;
+
+/* One load or store of size bytes at a; accesses crossing a 64-byte line
+ * access both lines (a split load misses if either line misses). */
+static void nb_mem(Addr a, ULong size, Bool store)
+{
+	Addr end = (a + (size ? size - 1 : 0)) & ~(Addr)63;
+	Bool l1m = False, l2m = False;
+
+	for (Addr l = a & ~(Addr)63; l <= end; l += 64) {
+		if (store) {
+			/* L1D write-through, no write-allocate; L2 write-allocate */
+			(void)nb_cache_access(&nb_l1d, l, 0);
+			if (!nb_cache_access(&nb_l2, l, 1) && nb_has_l3)
+				(void)nb_cache_access(&nb_l3, l, 1);
+			continue;
+		}
+		if (nb_cache_access(&nb_l1d, l, 1))
+			continue;
+		l1m = True;
+		if (nb_cache_access(&nb_l2, l, 1))
+			continue;
+		l2m = True;
+		if (nb_has_l3)
+			(void)nb_cache_access(&nb_l3, l, 1);
+	}
+	if (!store) {
+		nb_raw[RAW_L1_LD_MISS] += l1m;
+		nb_raw[RAW_L2_LD_MISS] += l2m;
+	}
+}
+
+static VG_REGPARM(2) void nb_load(Addr a, ULong size)
+{
+	nb_mem(a, size, False);
+}
+
+static VG_REGPARM(2) void nb_store(Addr a, ULong size)
+{
+	nb_mem(a, size, True);
+}
+
 /* ---- CPUID ---- */
 
 static void nb_cpuid_helper(VexGuestAMD64State *st)
@@ -122,17 +365,22 @@ static IRExpr *c64(ULong v)
 	return IRExpr_Const(IRConst_U64(v));
 }
 
-/* nb_sig[s] += e  (e: an I64 atom) */
-static void emit_add(IRSB *sb, unsigned s, IRExpr *e)
+/* *c += e  (e: an I64 atom) */
+static void emit_add_at(IRSB *sb, ULong *c, IRExpr *e)
 {
 	IRTemp t1 = newIRTemp(sb->tyenv, Ity_I64);
 	IRTemp t2 = newIRTemp(sb->tyenv, Ity_I64);
-	IRExpr *addr = mkIRExpr_HWord((HWord)&nb_sig[s]);
 
-	addStmtToIRSB(sb, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64, addr)));
+	addStmtToIRSB(sb, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64,
+						       mkIRExpr_HWord((HWord)c))));
 	addStmtToIRSB(sb, IRStmt_WrTmp(t2, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(t1), e)));
-	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_sig[s]),
-				       IRExpr_RdTmp(t2)));
+	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)c), IRExpr_RdTmp(t2)));
+}
+
+/* nb_sig[s] += e */
+static void emit_add(IRSB *sb, unsigned s, IRExpr *e)
+{
+	emit_add_at(sb, (ULong *)&nb_sig[s], e);
 }
 
 /* I64 temp = 1Uto64(guard) or 1Uto64(!guard) */
@@ -151,23 +399,87 @@ static void emit_branch_call(IRSB *sb, unsigned kind, Addr pc, UInt len,
 {
 	ULong packed = ((ULong)pc & 0xffffffffffffULL) | ((ULong)(len & 0xff) << 48)
 		| ((ULong)kind << 56);
-	IRDirty *d = unsafeIRDirty_0_N(3, "nb_branch", VG_(fnptr_to_fnentry)(&nb_branch),
+	IRDirty *d;
+
+	if (!(nb_need & NEED_BR))
+		return;
+	if (kind == NB_BR_JMP) {
+		/* direct jmp: always predicted, taken (nb_bpred.c): no call */
+		emit_add(sb, SIG_BR(2), c64(1));
+		return;
+	}
+	d = unsafeIRDirty_0_N(3, "nb_branch", VG_(fnptr_to_fnentry)(&nb_branch),
 				       mkIRExprVec_3(c64(packed), taken, target));
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
+static IRExpr *tmp(IRSB *sb, IRType ty, IRExpr *e)
+{
+	IRTemp t = newIRTemp(sb->tyenv, ty);
+	addStmtToIRSB(sb, IRStmt_WrTmp(t, e));
+	return IRExpr_RdTmp(t);
+}
+
+/*
+ * A call of the cache model for one access (addr: an atom).  Loads: the
+ * call is guarded, skipped when the access lies in one 64-byte line that is
+ * the most recently used way of its L1D set (a hit that changes nothing:
+ * nb_cache_access would return at once); this inline check is most of the
+ * speed of the cache model.
+ */
+static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store)
+{
+	ULong sz = (ULong)sizeofIRType(ty);
+	IRDirty *d = store
+		? unsafeIRDirty_0_N(2, "nb_store", VG_(fnptr_to_fnentry)(&nb_store),
+				    mkIRExprVec_2(addr, c64(sz)))
+		: unsafeIRDirty_0_N(2, "nb_load", VG_(fnptr_to_fnentry)(&nb_load),
+				    mkIRExprVec_2(addr, c64(sz)));
+	if (!store && sz <= 64) {
+		UInt wshift = 0;
+		IRExpr *line, *slot, *tag0, *miss, *split;
+		while ((1u << wshift) < nb_l1d.ways)
+			wshift++;
+		line = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, addr, IRExpr_Const(IRConst_U8(6))));
+		slot = tmp(sb, Ity_I64, IRExpr_Binop(Iop_And64, line, c64(nb_l1d.sets - 1)));
+		slot = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shl64, slot,
+						      IRExpr_Const(IRConst_U8((UChar)(wshift + 3)))));
+		slot = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, slot, c64((ULong)(HWord)&nb_l1d.tag[0])));
+		tag0 = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, slot));
+		line = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, line, c64(1)));
+		miss = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, tag0, line));
+		miss = tmp(sb, Ity_I64, IRExpr_Unop(Iop_1Uto64, miss));
+		split = tmp(sb, Ity_I64, IRExpr_Binop(Iop_And64, addr, c64(63)));
+		split = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, c64(64 - sz), split));
+		split = tmp(sb, Ity_I64, IRExpr_Unop(Iop_1Uto64, split));
+		miss = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Or64, miss, split));
+		d->guard = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, miss, c64(0)));
+	}
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
 /* Pending unconditional counts of the current superblock segment. */
 struct pend {
-	ULong instr, uops;
+	ULong uops;
+	ULong raw[RAW_N];
 };
 
 static void flush(IRSB *sb, struct pend *p)
 {
-	if (p->instr)
-		emit_add(sb, SIG_INSTR, c64(p->instr));
-	if (p->uops)
+	for (unsigned i = 0; i < RAW_N; i++)
+		if (p->raw[i] && (nb_need & (i < RAW_IC0 ? NEED_MEM : NEED_INSTR)))
+			emit_add_at(sb, &nb_raw[i], c64(p->raw[i]));
+	if (p->uops && (nb_need & NEED_UOPS))
 		emit_add(sb, SIG_UOPS, c64(p->uops));
-	p->instr = p->uops = 0;
+	p->uops = 0;
+	for (unsigned i = 0; i < RAW_N; i++)
+		p->raw[i] = 0;
+}
+
+/* MEM_* of an instruction with these memory uops */
+static unsigned mem_class(UInt loads, UInt stores)
+{
+	return (loads ? MEM_L : 0) | (stores ? MEM_S : 0);
 }
 
 /* Does a control transfer of this kind complete the instruction? */
@@ -189,17 +501,41 @@ static Bool is_cpuid_dirty(const IRDirty *d)
 		VG_(strncmp)(d->cee->name, "amd64g_dirtyhelper_CPUID", 24) == 0;
 }
 
+/* The CPUID dirty call, calling our helper instead. */
+static IRStmt *cpuid_stmt(IRStmt *st)
+{
+	IRDirty *nd = emptyIRDirty();
+	*nd = *st->Ist.Dirty.details;
+	nd->cee = mkIRCallee(0, "nb_cpuid_helper", VG_(fnptr_to_fnentry)(&nb_cpuid_helper));
+	nd->args = mkIRExprVec_1(IRExpr_GSPTR());
+	return IRStmt_Dirty(nd);
+}
+
 struct insn {
 	Bool valid;
 	Addr addr;
 	UInt len;
 	struct nb_insn dec;
 	UInt uops;
+	UInt loads, stores;     /* memory uops per execution (REP: per iteration) */
 	Bool uops_deferred;     /* REP string: uops counted after the first exit */
 };
 
+static void add_uops(struct pend *p, const struct insn *k)
+{
+	p->uops += k->uops;
+	p->raw[RAW_LOADS] += k->loads;
+	p->raw[RAW_STORES] += k->stores;
+}
+
+static void retire(struct pend *p, const struct insn *k)
+{
+	p->raw[RAW_IC(mem_class(k->loads, k->stores), k->dec.fp)]++;
+}
+
 /* uop model (README "uop model"), from the instruction's IR stmts [from, to). */
-static UInt uop_count(IRSB *sb, Int from, Int to, const struct nb_insn *dec)
+static UInt uop_count(IRSB *sb, Int from, Int to, const struct nb_insn *dec,
+		      UInt *nloads, UInt *nstores)
 {
 	UInt loads = 0, stores = 0, dirty = 0, c;
 
@@ -227,6 +563,8 @@ static UInt uop_count(IRSB *sb, Int from, Int to, const struct nb_insn *dec)
 			break;
 		}
 	}
+	*nloads = loads;
+	*nstores = stores;
 	if (dirty || (dec->cls & NB_IC_MCODE))
 		return nb_cpu->ms_uops;
 	c = (dec->cls & NB_IC_MOVE) ? 0 : 1;
@@ -251,7 +589,7 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			   const VexArchInfo *archinfo_host, IRType gWordTy, IRType hWordTy)
 {
 	IRSB *out;
-	struct pend p = { 0, 0 };
+	struct pend p = { 0 };
 	struct insn k = { 0 };
 	Bool exit_seen = False;
 	Int i;
@@ -261,6 +599,16 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 		VG_(tool_panic)("nbsim: amd64 guests only");
 
 	out = deepCopyIRSBExceptStmts(in);
+	if (nb_need == 0) {
+		/* nothing to count: only the CPUID hook */
+		for (i = 0; i < in->stmts_used; i++) {
+			IRStmt *st = in->stmts[i];
+			if (st && st->tag == Ist_Dirty && is_cpuid_dirty(st->Ist.Dirty.details))
+				st = cpuid_stmt(st);
+			addStmtToIRSB(out, st);
+		}
+		return out;
+	}
 	for (i = 0; i < in->stmts_used && in->stmts[i]->tag != Ist_IMark; i++)
 		addStmtToIRSB(out, in->stmts[i]);
 
@@ -278,9 +626,9 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 				 * again (a REP iteration in a loop unrolled by
 				 * iropt), k did not retire; otherwise it did. */
 				if (k.uops_deferred && !exit_seen)
-					p.uops += k.uops;
+					add_uops(&p, &k);
 				if (a != k.addr || k.dec.br != NB_BR_NONE) {
-					p.instr++;
+					retire(&p, &k);
 					if (k.dec.br != NB_BR_NONE && k.dec.br != NB_BR_COND)
 						/* only with guest chasing:
 						 * target = here */
@@ -294,23 +642,38 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			nb_decode((const uint8_t *)a, len > 16 ? 16 : len, &k.dec);
 			for (j = i + 1; j < in->stmts_used && in->stmts[j]->tag != Ist_IMark; j++)
 				;
-			k.uops = uop_count(in, i + 1, j, &k.dec);
+			k.uops = uop_count(in, i + 1, j, &k.dec, &k.loads, &k.stores);
 			k.uops_deferred = (k.dec.cls & NB_IC_REP) != 0;
 			if (!k.uops_deferred)
-				p.uops += k.uops;
+				add_uops(&p, &k);
 			exit_seen = False;
 			addStmtToIRSB(out, st);
 			break;
 		}
-		case Ist_Dirty:
-			if (is_cpuid_dirty(st->Ist.Dirty.details)) {
-				IRDirty *nd = emptyIRDirty();
-				*nd = *st->Ist.Dirty.details;
-				nd->cee = mkIRCallee(0, "nb_cpuid_helper",
-						     VG_(fnptr_to_fnentry)(&nb_cpuid_helper));
-				nd->args = mkIRExprVec_1(IRExpr_GSPTR());
-				st = IRStmt_Dirty(nd);
+		case Ist_WrTmp:
+			if ((nb_need & NEED_CACHE) && st->Ist.WrTmp.data->tag == Iex_Load)
+				emit_mem_call(out, st->Ist.WrTmp.data->Iex.Load.addr,
+					      st->Ist.WrTmp.data->Iex.Load.ty, False);
+			addStmtToIRSB(out, st);
+			break;
+		case Ist_Store:
+			if (nb_need & NEED_CACHE)
+				emit_mem_call(out, st->Ist.Store.addr,
+					      typeOfIRExpr(in->tyenv, st->Ist.Store.data), True);
+			addStmtToIRSB(out, st);
+			break;
+		case Ist_CAS:
+			if (nb_need & NEED_CACHE) {
+				IRCAS *cas = st->Ist.CAS.details;
+				IRType ty = typeOfIRExpr(in->tyenv, cas->dataLo);
+				emit_mem_call(out, cas->addr, ty, False);
+				emit_mem_call(out, cas->addr, ty, True);
 			}
+			addStmtToIRSB(out, st);
+			break;
+		case Ist_Dirty:
+			if (is_cpuid_dirty(st->Ist.Dirty.details))
+				st = cpuid_stmt(st);
 			addStmtToIRSB(out, st);
 			break;
 		case Ist_Exit: {
@@ -332,12 +695,14 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			/* An exit back to the instruction itself (REP
 			 * iteration, failed CAS retry) is no retirement,
 			 * unless the instruction is a branch (jmp $, loop $). */
-			if (k.valid && jk_retires(st->Ist.Exit.jk) &&
+			if (k.valid && (nb_need & NEED_INSTR) && jk_retires(st->Ist.Exit.jk) &&
 			    (dst != k.addr || k.dec.br != NB_BR_NONE))
-				emit_add(out, SIG_INSTR, guard64(out, g, False));
+				emit_add_at(out, &nb_raw[RAW_IC(mem_class(k.loads, k.stores),
+								 k.dec.fp)],
+					    guard64(out, g, False));
 			addStmtToIRSB(out, st);
 			if (k.valid && k.uops_deferred && !exit_seen)
-				p.uops += k.uops;
+				add_uops(&p, &k);
 			exit_seen = True;
 			break;
 		}
@@ -352,9 +717,9 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			in->next->Iex.Const.con->Ico.U64 == (ULong)k.addr &&
 			k.dec.br == NB_BR_NONE;
 		if (k.uops_deferred && !exit_seen)
-			p.uops += k.uops;
+			add_uops(&p, &k);
 		if (jk_retires(in->jumpkind) && !self) {
-			p.instr++;
+			retire(&p, &k);
 			if (k.dec.br != NB_BR_NONE && k.dec.br != NB_BR_COND)
 				emit_branch_call(out, k.dec.br, k.addr, k.len, c64(1), in->next);
 		}
@@ -401,6 +766,7 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 	(void)tid;
 	if (!VG_IS_TOOL_USERREQ('N', 'B', arg[0]))
 		return False;
+	nb_derive();
 	nb_update_cycles();
 	switch (arg[0]) {
 	case NBSIM_REQ_PROBE:
@@ -422,6 +788,7 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 		*ret = nb_pmu_wrmsr(&nb_pmu_state, (uint32_t)arg[1], (uint64_t)arg[2], nb_sig)
 			== NB_PMU_OK ? NBSIM_OK : gp_from_pmu();
 		nb_warn_unmodelled();
+		nb_update_need();
 		break;
 	case NBSIM_REQ_RDPMC:
 		if (!guest_writable(arg[2], sizeof(ULong))) {
@@ -525,6 +892,15 @@ static void nb_post_clo_init(void)
 	nb_pmu_init(&nb_pmu_state, nb_cpu->model, clo_ht, rate, nb_sig);
 	nb_pmu_set_features(&nb_pmu_state, nb_cpu->l3_kb ? NB_FEAT_L3 : 0);
 	nb_bpred_init(&nb_bp, nb_cpu->btb_entries, nb_cpu->rsb_entries);
+	/* geometry from the model's CPUID leaf-2 descriptors (nb_cpu.c): L1D
+	 * 64-byte lines, 4-way (8 KB, 0x66) or 8-way (16 KB, 0x60); L2 and L3
+	 * 8-way, 64-byte lines, 2 lines per sector: 128-byte tags, 64-byte fills */
+	tl_assert(nb_cache_init(&nb_l1d, nb_cpu->l1d_kb, nb_cpu->l1d_kb == 8 ? 4 : 8, 64, 64));
+	tl_assert(nb_cache_init(&nb_l2, nb_cpu->l2_kb, 8, 128, 64));
+	nb_has_l3 = nb_cpu->l3_kb != 0;
+	if (nb_has_l3)
+		tl_assert(nb_cache_init(&nb_l3, nb_cpu->l3_kb, 8, 128, 64));
+	nb_need = clo_stats ? NEED_ALL : 0;
 	if (VG_(clo_verbosity) > 1)
 		VG_(umsg)("nbsim: modelling %s (family 15 model %u stepping %u), HT %s\n",
 			  nb_cpu->desc, nb_cpu->model, nb_cpu->stepping, clo_ht ? "on" : "off");
@@ -535,15 +911,17 @@ static void nb_fini(Int exitcode)
 	(void)exitcode;
 	if (!clo_stats)
 		return;
+	nb_derive();
 	nb_update_cycles();
 #define S(x) ((ULong)nb_sig[x])
 	VG_(umsg)("nbsim: %s: instructions %llu, uops %llu, branches %llu "
 		  "(NP %llu NM %llu TP %llu TM %llu), mispredicted %llu, cycles %llu\n",
-		  nb_cpu->name, S(SIG_INSTR), S(SIG_UOPS),
+		  nb_cpu->name, S(SIG_INSTR) + S(SIG_INSTR_TAG), S(SIG_UOPS),
 		  S(SIG_BR(0)) + S(SIG_BR(1)) + S(SIG_BR(2)) + S(SIG_BR(3)),
 		  S(SIG_BR(0)), S(SIG_BR(1)), S(SIG_BR(2)), S(SIG_BR(3)),
 		  S(SIG_MISP), S(NB_SIG_CYCLES));
 #undef S
+	VG_(umsg)("nbsim: translation flushes (PMU reprogrammed): %llu\n", nb_discards);
 }
 
 static void nb_pre_clo_init(void)

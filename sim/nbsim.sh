@@ -134,8 +134,14 @@ mkdir -p -m 700 -- "$base" "$vglib" 2>/dev/null || die 1 "cannot create $vglib"
 [ -O "$base" ] && [ -O "$vglib" ] || die 1 "$base is not owned by you"
 # Links are replaced by rename(2), which is atomic: nbsim instances started
 # at the same time never see a name missing (ln -sf unlinks first).
+# The existing links are read with one find(1), not a readlink per file
+# (that cost ~0.4 s per start).
+declare -A have=()
+while IFS= read -r -d '' l && IFS= read -r -d '' t; do
+	have[$l]=$t
+done < <(find "$vglib" -mindepth 1 -maxdepth 1 -type l -printf '%f\0%l\0' 2>/dev/null)
 link() { # target name
-	[ "$(readlink -- "$vglib/$2" 2>/dev/null)" = "$1" ] && return
+	[ "${have[$2]-}" = "$1" ] && return
 	ln -sfn -- "$1" "$vglib/.$2.$$" && mv -Tf -- "$vglib/.$2.$$" "$vglib/$2" ||
 		die 1 "cannot link $1 into $vglib"
 }

@@ -1,0 +1,174 @@
+/*
+ * bench.c - nbsim speed workloads (sim/bench/run.sh; not a test).
+ *
+ *   bench WORKLOAD NCOUNTERS
+ *
+ * WORKLOAD: loops   dense loop nest (double matrix multiply, 200 x 200, x40)
+ *           branchy branchy integer code (LCG-driven data-dependent branches,
+ *                   insertion into a small sorted array, switch)
+ *           chase   pointer chasing through a random cyclic permutation of
+ *                   1M nodes (16 MB)
+ * NCOUNTERS: 0, 2 or 4 counters programmed through nbsim_client.h when
+ * running under nbsim (ignored elsewhere):
+ *   2: instr_retired:NBOGUSNTAG + global_power_events:RUNNING
+ *      (= PAPI_TOT_INS + PAPI_TOT_CYC)
+ *   4: PAPI_TOT_CYC + PAPI_L1_DCM + PAPI_BR_MSP + PAPI_LD_INS as the
+ *      component maps them (native_events/presets.txt):
+ *      global_power_events:RUNNING, replay_event:NBOGUS with
+ *      1stL_cache_load_miss_retired (IA32_PEBS_ENABLE 0x01000001,
+ *      MATRIX_VERT 1), mispred_branch_retired:NBOGUS, front_end_event:NBOGUS
+ *      with uop_type:TAGLOADS (Memory_loads)
+ * Prints a checksum and, under nbsim, the counts.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "nbsim_client.h"
+#include "nb_events.h"
+
+struct cfg { unsigned escr, ev, mask, ctr; };
+
+static const struct cfg set2[] = {
+	{ NB_ESCR_CRU_ESCR0, NB_EV_INSTR_RETIRED, 1, 12 },
+	{ NB_ESCR_FSB_ESCR0, NB_EV_GLOBAL_POWER_EVENTS, 1, 0 },
+};
+static const struct cfg set4[] = {
+	{ NB_ESCR_FSB_ESCR0, NB_EV_GLOBAL_POWER_EVENTS, 1, 0 },
+	{ NB_ESCR_CRU_ESCR2, NB_EV_REPLAY_EVENT, 1, 13 },
+	{ NB_ESCR_CRU_ESCR0, NB_EV_MISPRED_BRANCH_RETIRED, 1, 12 },
+	{ NB_ESCR_CRU_ESCR3, NB_EV_FRONT_END_EVENT, 1, 15 },
+};
+
+static void program(const struct cfg *c, unsigned n, int on)
+{
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t escr = ((uint64_t)nb_events[c[i].ev].event_select << NB_ESCR_EVSEL_SHIFT) |
+			((uint64_t)c[i].mask << NB_ESCR_EMASK_SHIFT) | NB_ESCR_T0_USR;
+		uint64_t cccr = NB_CCCR_ENABLE |
+			((uint64_t)nb_escrs[c[i].escr].select << NB_CCCR_ESCRSEL_SHIFT) |
+			((uint64_t)NB_ACTIVE_ANY << NB_CCCR_ACTIVE_SHIFT);
+		if (on) {
+			nbsim_wrmsr(nb_escrs[c[i].escr].msr, escr);
+			nbsim_wrmsr(nb_counters[c[i].ctr].msr, 0);
+			nbsim_wrmsr(nb_counters[c[i].ctr].cccr_msr, cccr);
+		} else {
+			uint64_t v = 0;
+			nbsim_wrmsr(nb_counters[c[i].ctr].cccr_msr, 0);
+			nbsim_rdmsr(nb_counters[c[i].ctr].msr, &v);
+			fprintf(stderr, "  %s: %llu\n", nb_events[c[i].ev].name,
+				(unsigned long long)v);
+		}
+	}
+}
+
+#define MN 200
+static double A[MN][MN], B[MN][MN], C[MN][MN];
+
+static uint64_t w_loops(void)
+{
+	for (int i = 0; i < MN; i++)
+		for (int j = 0; j < MN; j++) {
+			A[i][j] = i + j;
+			B[i][j] = i - j;
+		}
+	for (int r = 0; r < 40; r++) {
+		__asm__ volatile("" ::: "memory");
+		for (int i = 0; i < MN; i++)
+			for (int j = 0; j < MN; j++) {
+				double s = 0;
+				for (int k = 0; k < MN; k++)
+					s += A[i][k] * B[k][j];
+				C[i][j] = s + r;
+			}
+	}
+	return (uint64_t)(int64_t)C[MN - 1][MN - 2];
+}
+
+static uint64_t w_branchy(void)
+{
+	uint64_t x = 42, sum = 0;
+	unsigned arr[16] = { 0 }, n = 0;
+	for (unsigned it = 0; it < 20000000; it++) {
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		unsigned v = (unsigned)(x >> 40);
+		switch (v & 7) {
+		case 0: sum += v; break;
+		case 1: sum ^= v << 3; break;
+		case 2: sum -= v >> 2; break;
+		case 3: if (v & 0x100) sum++; else sum--; break;
+		default:
+			if (n < 16) {
+				unsigned j = n++;
+				while (j > 0 && arr[j - 1] > v) {
+					arr[j] = arr[j - 1];
+					j--;
+				}
+				arr[j] = v;
+			} else {
+				sum += arr[v & 15];
+				n = 0;
+			}
+		}
+	}
+	return sum;
+}
+
+#define CN (1u << 20)
+static uint64_t w_chase(void)
+{
+	uint32_t *next = malloc(CN * sizeof *next), *perm = malloc(CN * sizeof *perm);
+	uint64_t x = 7, s = 0;
+	uint32_t p = 0;
+	for (uint32_t i = 0; i < CN; i++)
+		perm[i] = i;
+	for (uint32_t i = CN - 1; i > 0; i--) {
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		uint32_t j = (uint32_t)((x >> 33) % (i + 1)), t = perm[i];
+		perm[i] = perm[j];
+		perm[j] = t;
+	}
+	for (uint32_t i = 0; i < CN; i++)
+		next[perm[i]] = perm[(i + 1) % CN];
+	for (unsigned it = 0; it < 4 * CN; it++) {
+		p = next[p];
+		s += p;
+	}
+	free(next);
+	free(perm);
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	const char *w = argc > 1 ? argv[1] : "loops";
+	unsigned nc = argc > 2 ? (unsigned)atoi(argv[2]) : 0;
+	const struct cfg *set = nc == 2 ? set2 : nc == 4 ? set4 : NULL;
+	int sim = nbsim_present();
+	uint64_t r;
+
+	if (sim && set) {
+		if (nc == 4) {
+			/* uop_type TAGLOADS (RAT_ESCR0); replay tagging: L1D load misses */
+			nbsim_wrmsr(nb_escrs[NB_ESCR_RAT_ESCR0].msr,
+				    ((uint64_t)nb_events[NB_EV_UOP_TYPE].event_select << NB_ESCR_EVSEL_SHIFT) |
+				    (UINT64_C(2) << NB_ESCR_EMASK_SHIFT) | NB_ESCR_T0_USR);
+			nbsim_wrmsr(NB_MSR_IA32_PEBS_ENABLE, 0x01000001u);
+			nbsim_wrmsr(NB_MSR_MSR_PEBS_MATRIX_VERT, 1);
+		}
+		program(set, nc, 1);
+	}
+	if (!strcmp(w, "loops"))
+		r = w_loops();
+	else if (!strcmp(w, "branchy"))
+		r = w_branchy();
+	else if (!strcmp(w, "chase"))
+		r = w_chase();
+	else {
+		fprintf(stderr, "bench: unknown workload %s\n", w);
+		return 2;
+	}
+	if (sim && set)
+		program(set, nc, 0);
+	printf("%s %llu\n", w, (unsigned long long)r);
+	return 0;
+}

@@ -1,0 +1,39 @@
+/*
+ * nb_cache.h - set-associative cache model (README "Cache model").
+ * Pure module (no libc, no valgrind).
+ */
+#ifndef NB_CACHE_H
+#define NB_CACHE_H
+
+#include <stdint.h>
+
+#define NB_CACHE_MAX_LINES 16384      /* 2 MB of 128-byte lines            */
+
+/* Each set's ways are kept in recency order: way 0 most recently used,
+ * the last way the LRU victim (invalid lines sink to the end). */
+struct nb_cache {
+	unsigned sets, ways;          /* sets: a power of two                 */
+	unsigned line_shift;          /* log2(line bytes) (the tag unit)      */
+	unsigned sector_shift;        /* log2(sector bytes) (the fill unit)   */
+	uint64_t tag[NB_CACHE_MAX_LINES];     /* line address + 1; 0 = invalid */
+	uint8_t valid[NB_CACHE_MAX_LINES];    /* sector valid bits             */
+};
+
+/*
+ * size_kb, ways, line bytes (tag granularity) and sector bytes (fill
+ * granularity, <= line; line / sector <= 8); the number of sets must be a
+ * power of two.  Returns 0
+ * if the geometry does not fit.
+ */
+int nb_cache_init(struct nb_cache *c, unsigned size_kb, unsigned ways,
+		  unsigned line_bytes, unsigned sector_bytes);
+
+/*
+ * Access the sector holding addr.  Returns 1 on a hit.  On a miss, if
+ * allocate, the sector is filled: into its line if the line is present
+ * (a sector miss), else into the least recently used way of the set (the
+ * victim's sectors are dropped).  A hit makes the line most recently used.
+ */
+int nb_cache_access(struct nb_cache *c, uint64_t addr, int allocate);
+
+#endif /* NB_CACHE_H */

@@ -1,0 +1,55 @@
+/*
+ * t_cache.c - native unit test of the cache model (nb_cache.c) (TAP).
+ */
+#include <stdio.h>
+#include "nb_cache.h"
+#include "tap.h"
+
+static struct nb_cache c;
+
+/* misses of `rounds` passes over k addresses `stride` apart */
+static unsigned passes(unsigned k, unsigned stride, unsigned rounds)
+{
+	unsigned m = 0;
+	for (unsigned r = 0; r < rounds; r++)
+		for (unsigned i = 0; i < k; i++)
+			m += !nb_cache_access(&c, 0x100000u + (uint64_t)i * stride, 1);
+	return m;
+}
+
+int main(void)
+{
+	tap_ok(!nb_cache_init(&c, 4096, 8, 128, 64), "4 MB of 128-byte lines does not fit: refused");
+	tap_ok(!nb_cache_init(&c, 8, 4, 64, 128), "sector larger than the line: refused");
+
+	/* Northwood L1D: 8 KB, 4-way, 64-byte lines: 32 sets, 2 KB apart */
+	nb_cache_init(&c, 8, 4, 64, 64);
+	tap_ok(c.sets == 32, "8 KB 4-way 64 B: %u sets", c.sets);
+	TAP_EQ(passes(8, 8192, 10), 80, "8 lines 8 KB apart, 10 passes: all 80 miss (Sprunt l1_miss)");
+	nb_cache_init(&c, 8, 4, 64, 64);
+	TAP_EQ(passes(4, 8192, 10), 4, "4 lines 8 KB apart: 4 cold misses only");
+	nb_cache_init(&c, 8, 4, 64, 64);
+	TAP_EQ(passes(128, 64, 3), 128, "8 KB contiguous: fits (128 cold misses in 3 passes)");
+	/* LRU: A B C D, touch A, E evicts B */
+	nb_cache_init(&c, 8, 4, 64, 64);
+	passes(4, 2048, 1);
+	nb_cache_access(&c, 0x100000u, 1);
+	nb_cache_access(&c, 0x100000u + 4 * 2048, 1);
+	tap_ok(nb_cache_access(&c, 0x100000u, 0) && !nb_cache_access(&c, 0x100000u + 2048, 0) &&
+	       nb_cache_access(&c, 0x100000u + 2 * 2048, 0),
+	       "LRU: the least recently used way is the victim");
+	tap_ok(!nb_cache_access(&c, 0x900000u, 0) && !nb_cache_access(&c, 0x900000u, 0),
+	       "no allocation without allocate");
+
+	/* Prescott L1D: 16 KB 8-way: 8 lines 8 KB apart fit */
+	nb_cache_init(&c, 16, 8, 64, 64);
+	TAP_EQ(passes(8, 8192, 10), 8, "16 KB 8-way: 8 lines 8 KB apart: 8 cold misses only");
+
+	/* sectored L2: 128-byte lines of two 64-byte sectors */
+	nb_cache_init(&c, 512, 8, 128, 64);
+	tap_ok(c.sets == 512, "512 KB 8-way 128 B lines: %u sets", c.sets);
+	tap_ok(!nb_cache_access(&c, 0x4000, 1) && !nb_cache_access(&c, 0x4040, 1) &&
+	       nb_cache_access(&c, 0x4000, 1) && nb_cache_access(&c, 0x4040, 1),
+	       "sector miss: the other half of a present line misses once, then both hit");
+	return tap_done_plan();
+}
