@@ -130,6 +130,7 @@ $(BUILDDIR)/bench/sched_bench: bench/sched_bench.c tests/sched_gen.h $(NB_PURE_S
 
 bench: all $(BUILDDIR)/bench/sched_bench
 	$(BUILDDIR)/bench/sched_bench native_events/kernel_p4.txt 2000
+	$(MAKE) -C sim bench BUILD=$(BUILDDIR)/sim NBGEN=$(GENDIR)
 
 install: all
 	$(MAKE) -C $(PAPI_SRC) install-lib install-utils install-pkgconf PREFIX=$(PREFIX) >$(BUILDDIR)/papi-install.log 2>&1 || \

@@ -73,8 +73,9 @@ static ULong nb_warned;                  /* events already warned about   */
 /*
  * What the instrumentation produces (README "Speed"): only the signals the
  * enabled counters need.  nb_need is recomputed when the PMU's
- * events_in_use changes (a WRMSR); if it changes, every translation is
- * discarded so that code is re-instrumented for the new set.  With no
+ * events_in_use grows beyond it (a WRMSR); then every translation is
+ * discarded so that code is re-instrumented for the larger set.  Needs
+ * never shrink (see nb_update_need).  With no
  * counter enabled the code is not instrumented at all (except the CPUID
  * hook); the model state (branch predictor) is then not trained.
  */
@@ -157,7 +158,12 @@ static UInt need_of(ULong used)
  * the request has finished (its counts are in). */
 static void nb_update_need(void)
 {
-	UInt n = clo_stats ? NEED_ALL : need_of(nb_pmu_state.events_in_use);
+	/* Needs only grow: once code is instrumented for a signal it stays so.
+	 * Otherwise every PAPI_start/PAPI_stop pair (Enable on, Enable off)
+	 * would flush and re-translate all code: papi_cost's loop of 10^5
+	 * start/stop pairs ran 40x slower.  Signals that no enabled counter
+	 * selects are still gathered, and ignored by the PMU. */
+	UInt n = nb_need | (clo_stats ? NEED_ALL : need_of(nb_pmu_state.events_in_use));
 	if (n == nb_need)
 		return;
 	nb_need = n;
