@@ -29,7 +29,7 @@ Runs an x86-64 program on nbsim, a valgrind model of an Intel NetBurst CPU
   --help         this text.
 
 Other options starting with - go to valgrind (e.g. -v, --nbsim-stats=yes,
---trace-children=yes).  The kernel is not simulated: OS-mode counts are zero.
+--trace-children=no, --fair-sched=no).  The kernel is not simulated: OS-mode counts are zero.
 EOF
 }
 
@@ -154,5 +154,8 @@ link "$tool" nbsim-amd64-linux
 
 export VALGRIND_LIB=$vglib
 # Children (fork+exec, system()) run on the simulated CPU too, as they would
-# on a real NetBurst; --trace-children=no overrides.
-exec "$valgrind" --tool=nbsim -q --trace-children=yes --model="$model" --ht="$ht" "${vgopts[@]}" -- "$@"
+# on a real NetBurst; --trace-children=no overrides.  Guest threads share one
+# simulated CPU; --fair-sched=yes hands it round in turn, so a thread cannot
+# starve the others when the host is loaded (PAPI's ctests/thrspecific needs
+# all threads to have run within one second); --fair-sched=no overrides.
+exec "$valgrind" --tool=nbsim -q --trace-children=yes --fair-sched=yes --model="$model" --ht="$ht" "${vgopts[@]}" -- "$@"

@@ -105,7 +105,9 @@ sub run {
 			if (!$ok && !exists $todo->{$name}) {
 				my @l = split /\n/, $out;
 				@l = @l[-25 .. -1] if @l > 25;
-				print "#   $_\n" for @l;
+				# stderr: prove shows it without -v, so a CI log has the cause
+				print STDERR "# $name:\n";
+				print STDERR "#   $_\n" for @l;
 			}
 			$next_report++;
 		}
