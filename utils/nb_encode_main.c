@@ -30,7 +30,8 @@ int main(int argc, char **argv)
 	struct nb_assign a;
 	struct nb_msr_image x[NB_SCHED_MAX_HELPERS + 2];
 	char err[512];
-	int n = 0, perf = 0, pmi = 0, nx;
+	int n, perf = 0, pmi = 0, nx;
+	struct nb_util_events ev = { names, req, 0, NB_SCHED_MAX };
 
 	nb_util_defaults(&o);
 	for (int i = 1; i < argc; i++) {
@@ -49,22 +50,15 @@ int main(int argc, char **argv)
 			perf = 1;
 		} else if (!strcmp(argv[i], "--pmi")) {
 			pmi = 1;
-		} else if (argv[i][0] == '-') {
-			fprintf(stderr, "nb_encode: unknown option '%s'\n", argv[i]);
-			usage(stderr);
-			return NB_EXIT_USAGE;
-		} else if (n == NB_SCHED_MAX) {
-			fprintf(stderr, "nb_encode: more than %d events; see nb_schedule --partition\n", NB_SCHED_MAX);
-			return NB_EXIT_FAIL;
-		} else {
-			names[n] = argv[i];
-			if (nb_util_request(argv[i], &o, &req[n], err, sizeof(err))) {
-				fprintf(stderr, "nb_encode: %s\n", err);
-				return NB_EXIT_FAIL;
+		} else if ((r = nb_util_operand("nb_encode", argv[i], &o, &ev)) != 0) {
+			if (r == NB_UTIL_BAD_OPTION) {
+				usage(stderr);
+				return NB_EXIT_USAGE;
 			}
-			n++;
+			return r;
 		}
 	}
+	n = ev.n;
 	if (n == 0) {
 		usage(stderr);
 		return NB_EXIT_USAGE;

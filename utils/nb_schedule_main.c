@@ -33,7 +33,8 @@ int main(int argc, char **argv)
 	static struct nb_evsel req[NB_PART_MAX];
 	const char *names[NB_PART_MAX];
 	char err[1024], nm[NB_NAME_MAX];
-	int n = 0, partition = 0;
+	int n, partition = 0;
+	struct nb_util_events ev = { names, req, 0, NB_PART_MAX };
 
 	nb_util_defaults(&o);
 	for (int i = 1; i < argc; i++) {
@@ -68,22 +69,15 @@ int main(int argc, char **argv)
 				return NB_EXIT_USAGE;
 			}
 			o.cpu.busy_counters |= 1u << c;
-		} else if (argv[i][0] == '-') {
-			fprintf(stderr, "nb_schedule: unknown option '%s'\n", argv[i]);
-			usage(stderr);
-			return NB_EXIT_USAGE;
-		} else if (n == NB_PART_MAX) {
-			fprintf(stderr, "nb_schedule: more than %d events\n", NB_PART_MAX);
-			return NB_EXIT_USAGE;
-		} else {
-			names[n] = argv[i];
-			if (nb_util_request(argv[i], &o, &req[n], err, sizeof(err))) {
-				fprintf(stderr, "nb_schedule: %s\n", err);
-				return NB_EXIT_FAIL;
+		} else if ((r = nb_util_operand("nb_schedule", argv[i], &o, &ev)) != 0) {
+			if (r == NB_UTIL_BAD_OPTION) {
+				usage(stderr);
+				return NB_EXIT_USAGE;
 			}
-			n++;
+			return r;
 		}
 	}
+	n = ev.n;
 	if (n == 0) {
 		usage(stderr);
 		return NB_EXIT_USAGE;

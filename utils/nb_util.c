@@ -80,3 +80,25 @@ int nb_util_option(const char *arg, struct nb_util_opts *o)
 	}
 	return 0;
 }
+
+int nb_util_operand(const char *prog, const char *arg, const struct nb_util_opts *o,
+		    struct nb_util_events *ev)
+{
+	char err[512];
+
+	if (arg[0] == '-') {
+		fprintf(stderr, "%s: unknown option '%s'\n", prog, arg);
+		return NB_UTIL_BAD_OPTION;
+	}
+	if (ev->n == ev->max) {
+		fprintf(stderr, "%s: more than %d events%s\n", prog, ev->max,
+			ev->max == NB_SCHED_MAX ? "; see nb_schedule --partition" : "");
+		return NB_EXIT_USAGE;
+	}
+	if (nb_util_request(arg, o, &ev->req[ev->n], err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return NB_EXIT_FAIL;
+	}
+	ev->names[ev->n++] = arg;
+	return 0;
+}

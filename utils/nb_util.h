@@ -30,6 +30,21 @@ int nb_util_option(const char *arg, struct nb_util_opts *o);
 
 void nb_util_defaults(struct nb_util_opts *o);
 
+/* The events named on a command line. */
+struct nb_util_events {
+	const char **names;      /* as given                                 */
+	struct nb_evsel *req;    /* parsed                                   */
+	int n, max;
+};
+
+/* A command-line word that is not a tool option: an unknown "-option"
+ * (returns NB_UTIL_BAD_OPTION: the caller prints its usage, exits
+ * NB_EXIT_USAGE) or an event, parsed and appended to EV.  Messages are
+ * prefixed with PROG.  0, or the exit code after printing the error. */
+#define NB_UTIL_BAD_OPTION (-1)
+int nb_util_operand(const char *prog, const char *arg, const struct nb_util_opts *o,
+		    struct nb_util_events *ev);
+
 #define NB_UTIL_COMMON_HELP \
 	"  --model=N        CPUID family-15 model (default 2, Northwood)\n" \
 	"  --thread=0|1     logical processor (Hyper-Threading: T0/T1 ESCR bits)\n" \
