@@ -60,6 +60,15 @@ $(T)/evsel_unit: tests/unit/evsel_unit.c ctests/nbtap.h $(EVSEL_DEPS)
 	@mkdir -p $(T)
 	$(CC) $(CFLAGS_NB) -O1 $(SAN) $(EVSEL_INC) -o $@ $< $(EVSEL_SRC)
 
+# ---- the msr and perf backends without hardware (make check) -------------------
+BACKEND_SRC = $(addprefix components/p4netburst/,backend_regs.c backend_msr.c backend_perf.c \
+	backend_cpuid.c nb_encode.c nb_sched.c nb_evsel.c) $(GENDIR)/nb_tables.c
+tests: $(T)/backend_unit
+
+$(T)/backend_unit: tests/unit/backend_unit.c $(BACKEND_SRC) $(wildcard components/p4netburst/*.h)
+	@mkdir -p $(T)
+	$(CC) $(CFLAGS_NB) -O1 $(SAN) $(EVSEL_INC) -Isim -o $@ $< $(BACKEND_SRC) -lpthread
+
 $(T)/fuzz_replay: fuzz/fuzz_evsel.c fuzz/replay_main.c $(EVSEL_DEPS)
 	@mkdir -p $(T)
 	$(CC) $(CFLAGS_NB) -O1 $(SAN) $(EVSEL_INC) -o $@ fuzz/fuzz_evsel.c fuzz/replay_main.c $(EVSEL_SRC)

@@ -15,6 +15,21 @@ is($st, 0, 'papi_component_avail runs natively');
 like($out, qr/Name:\s+p4netburst.*\n\s*\\->\s*Disabled:.*nbsim/,
      'natively p4netburst is disabled with a reason naming nbsim');
 
+# P4NETBURST_BACKEND forces a backend; each refusal says why.
+($st, $out) = run("P4NETBURST_BACKEND=bogus $u/papi_component_avail");
+like($out, qr/Disabled: P4NETBURST_BACKEND=bogus: no such backend \(sim, msr, perf\)/,
+     'an unknown backend is named in the disabled reason');
+for my $b (qw(msr perf)) {
+	($st, $out) = run("P4NETBURST_BACKEND=$b $u/papi_component_avail");
+	like($out, qr/Disabled: P4NETBURST_BACKEND=$b: this CPU .* is not a NetBurst/,
+	     "natively the $b backend refuses this non-NetBurst CPU");
+	($st, $out) = run("P4NETBURST_BACKEND=$b $nbsim -- $u/papi_component_avail");
+	like($out, qr/Disabled: P4NETBURST_BACKEND=$b: running under nbsim, whose PMU the sim backend owns/,
+	     "under nbsim the $b backend steps aside for sim");
+}
+($st, $out) = run("P4NETBURST_BACKEND=sim $nbsim -- $u/papi_component_avail");
+like($out, qr/Active components:\s*\nName:\s+p4netburst/, 'P4NETBURST_BACKEND=sim under nbsim: active');
+
 # Under nbsim: active with 18 counters.
 ($st, $out) = run("$nbsim -- $u/papi_component_avail");
 is($st, 0, 'papi_component_avail runs under nbsim');

@@ -5,7 +5,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "nb_backend.h"
+#include "backend_regs.h"
 #include "nbsim_client.h"
 
 static int fault(const char *op, uint32_t msr, char *err, size_t len)
@@ -51,55 +51,16 @@ static int sim_probe(struct nb_cpu *cpu, char *why, size_t len)
 	return 0;
 }
 
-static int sim_zero(const struct nb_regs *r, int n, char *err, size_t len)
+static int sim_rdctr(unsigned ctr, uint64_t *v, char *err, size_t len)
 {
-	for (int i = 0; i < n; i++) {
-		uint32_t msr = nb_counters[r[i].counter].msr;
-
-		/* Erratum N15: a counter write may not take; write twice. */
-		if (wr(msr, 0, err, len) || wr(msr, 0, err, len))
-			return -1;
-	}
+	if (nbsim_rdpmc(ctr, v) != NBSIM_OK)
+		return fault("RDPMC", ctr, err, len);
 	return 0;
 }
 
-static int sim_program(const struct nb_regs *r, int n, char *err, size_t len)
-{
-	for (int i = 0; i < n; i++) {
-		if (wr(r[i].cccr_msr, r[i].cccr & ~NB_CCCR_ENABLE, err, len) ||
-		    wr(r[i].escr_msr, r[i].escr, err, len))
-			return -1;
-	}
-	return sim_zero(r, n, err, len);
-}
+static const struct nb_msr_io sim_io = { wr, sim_rdctr };
 
-static int sim_enable(const struct nb_regs *r, int n, int on, char *err, size_t len)
-{
-	for (int i = 0; i < n; i++) {
-		uint64_t v = on ? r[i].cccr : r[i].cccr & ~NB_CCCR_ENABLE;
-
-		if (wr(r[i].cccr_msr, v, err, len))
-			return -1;
-	}
-	return 0;
-}
-
-static int sim_read(const struct nb_regs *r, int n, uint64_t *raw, char *err, size_t len)
-{
-	for (int i = 0; i < n; i++) {
-		if (nbsim_rdpmc(r[i].counter, &raw[i]) != NBSIM_OK)
-			return fault("RDPMC", r[i].counter, err, len);
-	}
-	return 0;
-}
-
-static int sim_write_msrs(const struct nb_msr_image *w, int n, char *err, size_t len)
-{
-	for (int i = 0; i < n; i++)
-		if (wr(w[i].msr, w[i].value, err, len))
-			return -1;
-	return 0;
-}
+NB_REGS_BACKEND_FUNCS(sim, sim_io)
 
 const struct nb_backend nb_backend_sim = {
 	.name = "sim",

@@ -1,8 +1,8 @@
 /*
  * nb_backend.h - how the component reaches a NetBurst PMU.
  *
- * One small interface, several implementations: "sim" (client requests into
- * nbsim), later "msr" (/dev/cpu/N/msr) and "perf" (perf_event_open with the
+ * One small interface, three implementations: "sim" (client requests into
+ * nbsim), "msr" (/dev/cpu/N/msr) and "perf" (perf_event_open with the
  * kernel's P4 raw config).  All take the register images the encoder made.
  */
 #ifndef NB_BACKEND_H
@@ -36,6 +36,10 @@ struct nb_backend {
 	int (*write_msrs)(const struct nb_msr_image *w, int n, char *err, size_t len);
 };
 
-extern const struct nb_backend nb_backend_sim;
+extern const struct nb_backend nb_backend_sim, nb_backend_msr, nb_backend_perf;
+
+/* The CPU we run on natively (CPUID), if it is a NetBurst: 0; else -1 and
+ * the reason in WHY.  For the msr and perf backends. */
+int nb_native_cpu(struct nb_cpu *cpu, char *why, size_t len);
 
 #endif

@@ -57,6 +57,7 @@ void nb_encode_ex(const struct nb_evsel *sel, const struct nb_slot *slot,
 	out->escr = nb_escr_value(slot->event, slot->masks, slot->tag, sel->mods, dom, thread);
 	out->escr_msr = x->msr;
 	out->counter = slot->counter;
+	out->perf = nb_perf_raw(sel, dom);
 	out->cccr_msr = nb_counters[slot->counter].cccr_msr;
 	/* ActiveThread 11b unless asked: count whichever logical processor
 	 * is active (the value non-HT parts require, seed 003 sec. 9); the

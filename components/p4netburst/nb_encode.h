@@ -19,6 +19,7 @@ struct nb_regs {
 	uint32_t cccr_msr;
 	uint64_t escr;           /* ESCR value                         */
 	uint64_t cccr;           /* CCCR value, Enable set             */
+	uint64_t perf;           /* Linux perf raw config (nb_perf_raw) */
 	uint8_t counter;
 };
 
@@ -40,7 +41,8 @@ void nb_encode(const struct nb_evsel *sel, const struct nb_slot *slot,
 /* The same for logical processor THREAD (0/1: T0 or T1 ESCR bits,
  * OVF_PMI_T0/T1), with NB_ENC_* FLAGS.  CCCR: ESCRSelect of the slot's
  * ESCR, ActiveThread (sel's, else 11b: any), Compare/Threshold,
- * Complement, Edge from SEL's CCCR modifiers. */
+ * Complement, Edge from SEL's CCCR modifiers; the perf raw config of SEL
+ * for the perf backend. */
 void nb_encode_ex(const struct nb_evsel *sel, const struct nb_slot *slot,
 		  unsigned dom, unsigned thread, unsigned flags, struct nb_regs *out);
 

@@ -265,29 +265,62 @@ static int load_presets(int cidx)
 	return PAPI_OK;
 }
 
+/*
+ * The backend: P4NETBURST_BACKEND=sim|msr|perf forces one (its probe's
+ * failure is then the disabled reason); otherwise the first that works of
+ * sim (under nbsim), perf (per-thread counting by the kernel's P4 driver),
+ * msr (per-CPU registers; needs root).  NULL with WHY empty: no NetBurst.
+ */
+static const struct nb_backend *pick_backend(char *why, size_t len)
+{
+	static const struct nb_backend *const order[] = {
+		&nb_backend_sim, &nb_backend_perf, &nb_backend_msr,
+	};
+	const char *want = getenv("P4NETBURST_BACKEND");
+	char r[96];
+
+	why[0] = 0;
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		if (want && *want && strcmp(want, order[i]->name))
+			continue;
+		if (order[i]->probe(&cpu, r, sizeof(r)) == 0)
+			return order[i];
+		if (want && *want) {
+			snprintf(why, len, "P4NETBURST_BACKEND=%.8s: %s", want, r);
+			return NULL;
+		}
+	}
+	if (want && *want)
+		snprintf(why, len, "P4NETBURST_BACKEND=%.40s: no such backend (sim, msr, perf)", want);
+	return NULL;
+}
+
 static int nb_init_component(int cidx)
 {
 	char why[PAPI_MAX_STR_LEN];
 	papi_vector_t *v = &_p4netburst_vector;
 
 	v->cmp_info.CmpIdx = cidx;
-	backend = NULL;
 	memset(&cpu, 0, sizeof(cpu));
-	if (nb_backend_sim.probe(&cpu, why, sizeof(why)) == 0) {
-		backend = &nb_backend_sim;
-	} else {
-		const PAPI_hw_info_t *hw = &_papi_hwi_system_info.hw_info;
+	backend = pick_backend(why, sizeof(why));
+	if (!backend) {
+		if (why[0]) {
+			snprintf(v->cmp_info.disabled_reason, PAPI_MAX_STR_LEN, "%s", why);
+		} else {
+			const PAPI_hw_info_t *hw = &_papi_hwi_system_info.hw_info;
 
-		snprintf(v->cmp_info.disabled_reason, PAPI_MAX_STR_LEN,
-			 "No NetBurst PMU (CPU family %d model %d); "
-			 "run the program under nbsim: nbsim PROGRAM",
-			 hw->cpuid_family, hw->cpuid_model);
+			snprintf(v->cmp_info.disabled_reason, PAPI_MAX_STR_LEN,
+				 "No NetBurst PMU (CPU family %d model %d); "
+				 "run the program under nbsim: nbsim PROGRAM",
+				 hw->cpuid_family, hw->cpuid_model);
+		}
 		v->cmp_info.disabled = PAPI_ENOSUPP;
 		return PAPI_ENOSUPP;
 	}
 	if (cpu.family != 15) {
 		snprintf(v->cmp_info.disabled_reason, PAPI_MAX_STR_LEN,
-			 "nbsim reports CPU family %u, not NetBurst (15)", cpu.family);
+			 "%s backend reports CPU family %u, not NetBurst (15)", backend->name,
+			 cpu.family);
 		v->cmp_info.disabled = PAPI_ENOSUPP;
 		return PAPI_ENOSUPP;
 	}
@@ -301,7 +334,7 @@ static int nb_init_component(int cidx)
 	snprintf(v->cmp_info.kernel_version, sizeof(v->cmp_info.kernel_version),
 		 "%s backend", backend->name);
 	snprintf(v->cmp_info.support_version, sizeof(v->cmp_info.support_version),
-		 "nbsim model %s", cpu.model_name);
+		 "%s%s", backend == &nb_backend_sim ? "nbsim model " : "", cpu.model_name);
 	v->cmp_info.disabled = PAPI_OK;
 	return load_presets(cidx);
 }

@@ -1,0 +1,189 @@
+/*
+ * backend_perf.c - the PMU through Linux perf_event_open and the kernel's
+ * P4 driver (arch/x86/events/intel/p4.c), with the raw config of
+ * nb_perf_raw (PERF_TYPE_RAW; format in nb_encode.h and DESIGN.md).
+ *
+ * The kernel virtualises the counters per thread and programs the ESCRs,
+ * CCCRs and, for replay metrics, IA32_PEBS_ENABLE / MSR_PEBS_MATRIX_VERT
+ * itself (from the metric index in CCCR bits 0-6).  It also places the
+ * events itself, first-fit over the thread-0 ESCRs and counters: a set that
+ * our scheduler places may be refused, and the error says so.  It has no
+ * interface for the helper ESCRs of front-end and execution tagging, so the
+ * metrics that need them cannot be counted here (the msr backend can).
+ * One perf group per event set: the leader is the first event.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "backend_perf.h"
+#include "nb_backend.h"
+#include "nb_encode.h"
+
+static int sys_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+		    unsigned long flags)
+{
+	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+static int sys_ioctl(int fd, unsigned long req, unsigned long arg)
+{
+	return ioctl(fd, req, arg);
+}
+
+struct nb_perf_sys nb_perf_sys = { sys_open, sys_ioctl, read, close };
+
+/* The open events of this thread's running event set, by position. */
+static __thread int pfd[NB_NUM_COUNTERS] = {
+	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1
+};
+static __thread int npfd;
+
+static void close_all(void)
+{
+	for (int i = 0; i < npfd; i++)
+		if (pfd[i] >= 0)
+			nb_perf_sys.close(pfd[i]);
+	for (int i = 0; i < NB_NUM_COUNTERS; i++)
+		pfd[i] = -1;
+	npfd = 0;
+}
+
+static void attr_of(const struct nb_regs *r, struct perf_event_attr *a, int leader)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = PERF_TYPE_RAW;
+	a->config = r->perf;
+	a->disabled = leader;      /* members follow their leader */
+	/* the kernel sets the ESCR's OS/USR bits from these flags */
+	a->exclude_user = !(r->escr & (NB_ESCR_T0_USR | NB_ESCR_T1_USR));
+	a->exclude_kernel = !(r->escr & (NB_ESCR_T0_OS | NB_ESCR_T1_OS));
+	a->exclude_hv = 1;
+}
+
+static int perf_program(const struct nb_regs *r, int n, char *err, size_t len)
+{
+	close_all();
+	for (int i = 0; i < n; i++) {
+		struct perf_event_attr a;
+
+		if (!r[i].perf) {
+			snprintf(err, len, "the event on counter %u (ESCR 0x%x) has no Linux perf "
+				 "raw config: the kernel's P4 driver does not know it", r[i].counter,
+				 r[i].escr_msr);
+			close_all();
+			return -1;
+		}
+		attr_of(&r[i], &a, i == 0);
+		pfd[i] = nb_perf_sys.open(&a, 0, -1, i ? pfd[0] : -1, PERF_FLAG_FD_CLOEXEC);
+		if (pfd[i] < 0) {
+			int e = errno;
+
+			snprintf(err, len, "perf_event_open(raw 0x%016llx) for event %d of %d: %s%s",
+				 (unsigned long long)r[i].perf, i + 1, n, strerror(e),
+				 e == EACCES || e == EPERM ? " (see /proc/sys/kernel/perf_event_paranoid)" :
+				 i ? " (the kernel's first-fit P4 scheduler could not place this set "
+				     "beside the others; the msr backend can)" : "");
+			npfd = i;
+			close_all();
+			return -1;
+		}
+		npfd = i + 1;
+	}
+	return 0;
+}
+
+static int perf_enable(const struct nb_regs *r, int n, int on, char *err, size_t len)
+{
+	(void)r;
+	if (n == 0 || npfd == 0)
+		return 0;
+	if (nb_perf_sys.ioctl(pfd[0], on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE,
+			      PERF_IOC_FLAG_GROUP) < 0) {
+		snprintf(err, len, "perf %s: %s", on ? "enable" : "disable", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int perf_read(const struct nb_regs *r, int n, uint64_t *raw, char *err, size_t len)
+{
+	(void)r;
+	for (int i = 0; i < n; i++) {
+		if (i >= npfd || nb_perf_sys.read(pfd[i], &raw[i], sizeof(raw[i])) !=
+				     (ssize_t)sizeof(raw[i])) {
+			snprintf(err, len, "perf read of event %d: %s", i + 1,
+				 i >= npfd ? "not open" : strerror(errno));
+			return -1;
+		}
+		raw[i] &= NB_COUNTER_MASK;   /* the component widens 40-bit deltas */
+	}
+	return 0;
+}
+
+static int perf_zero(const struct nb_regs *r, int n, char *err, size_t len)
+{
+	(void)r;
+	if (n && npfd && nb_perf_sys.ioctl(pfd[0], PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP) < 0) {
+		snprintf(err, len, "perf reset: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* IA32_PEBS_ENABLE and MSR_PEBS_MATRIX_VERT: the kernel writes them from
+ * the metric index; clearing anything is a no-op (the kernel does it when
+ * the events close).  A helper ESCR cannot be expressed. */
+static int perf_write_msrs(const struct nb_msr_image *w, int n, char *err, size_t len)
+{
+	for (int i = 0; i < n; i++) {
+		if (w[i].msr == NB_MSR_PEBS_ENABLE || w[i].msr == NB_MSR_MATRIX_VERT || !w[i].value)
+			continue;
+		snprintf(err, len, "helper ESCR 0x%x (front-end or execution tagging): the "
+			 "kernel's P4 driver has no interface for it; use the msr backend", w[i].msr);
+		return -1;
+	}
+	return 0;
+}
+
+static int perf_probe(struct nb_cpu *cpu, char *why, size_t len)
+{
+	struct nb_regs r;
+	struct nb_evsel sel;
+	struct perf_event_attr a;
+	int fd;
+
+	if (nb_native_cpu(cpu, why, len))
+		return -1;
+	/* global_power_events:RUNNING: perf_event_paranoid and the P4 driver */
+	memset(&r, 0, sizeof(r));
+	memset(&sel, 0, sizeof(sel));
+	if (nb_evsel_parse("global_power_events:RUNNING", cpu->model, 0, &sel, why, len))
+		return -1;
+	r.escr = NB_ESCR_T0_USR;
+	r.perf = nb_perf_raw(&sel, NB_DOM_USER);
+	attr_of(&r, &a, 1);
+	fd = nb_perf_sys.open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0) {
+		snprintf(why, len, "perf_event_open of a raw P4 event: %s", strerror(errno));
+		return -1;
+	}
+	nb_perf_sys.close(fd);
+	return 0;
+}
+
+const struct nb_backend nb_backend_perf = {
+	.name = "perf",
+	.probe = perf_probe,
+	.program = perf_program,
+	.enable = perf_enable,
+	.read = perf_read,
+	.zero = perf_zero,
+	.write_msrs = perf_write_msrs,
+};
