@@ -25,6 +25,7 @@
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_transtab.h"
+#include "pub_tool_threadstate.h"
 #include "libvex_guest_amd64.h"
 
 #include "nbsim_client.h"
@@ -33,6 +34,7 @@
 #include "nb_decode.h"
 #include "nb_bpred.h"
 #include "nb_cache.h"
+#include "nb_ht.h"
 
 #define NB_VERSION "0.1"
 
@@ -74,6 +76,20 @@ static Bool clo_ht = False;
 static Bool clo_stats = False;
 static Bool clo_warn = True;
 static ULong nb_warned;                  /* events already warned about   */
+
+/* Hyper-Threading: guest threads on logical processors (nb_ht.h). */
+static struct nb_ht nb_ht_state;
+
+static unsigned nb_lp_of(ThreadId tid)
+{
+	return nb_ht_lp(&nb_ht_state, (unsigned)tid);
+}
+
+/* ESCR bit that qualifies user-mode events of the running LP. */
+static uint64_t nb_usr_bit(void)
+{
+	return nb_pmu_state.lp ? NB_ESCR_T1_USR : NB_ESCR_T0_USR;
+}
 
 /*
  * What the instrumentation produces (README "Speed"): only the signals the
@@ -206,7 +222,7 @@ static unsigned fe_tags(void)
 	for (unsigned i = 0; i < 2; i++) {
 		uint64_t e = nb_pmu_state.escr[i ? NB_ESCR_RAT_ESCR1 : NB_ESCR_RAT_ESCR0];
 		if (((e & NB_ESCR_EVSEL_MASK) >> NB_ESCR_EVSEL_SHIFT) !=
-		    nb_events[NB_EV_UOP_TYPE].event_select || !(e & NB_ESCR_T0_USR))
+		    nb_events[NB_EV_UOP_TYPE].event_select || !(e & nb_usr_bit()))
 			continue;
 		t |= (unsigned)((e >> (NB_ESCR_EMASK_SHIFT + 1)) & 3);
 	}
@@ -223,7 +239,7 @@ static void exec_tags(uint8_t tag[NB_FP_NCLASSES])
 	for (unsigned i = 0; i < 2; i++) {
 		uint64_t e = nb_pmu_state.escr[i ? NB_ESCR_FIRM_ESCR1 : NB_ESCR_FIRM_ESCR0];
 		unsigned sel = (unsigned)((e & NB_ESCR_EVSEL_MASK) >> NB_ESCR_EVSEL_SHIFT);
-		if (!(e & NB_ESCR_TAG_ENABLE) || !(e & NB_ESCR_T0_USR) ||
+		if (!(e & NB_ESCR_TAG_ENABLE) || !(e & nb_usr_bit()) ||
 		    !(e & (UINT64_C(1) << (NB_ESCR_EMASK_SHIFT + 15))))
 			continue;
 		for (unsigned fc = 1; fc < NB_FP_NCLASSES; fc++)
@@ -466,7 +482,7 @@ static VG_REGPARM(2) void nb_store(Addr a, ULong size)
 static void nb_cpuid_helper(VexGuestAMD64State *st)
 {
 	uint32_t o[4];
-	nb_cpuid(nb_cpu, clo_ht, (uint32_t)st->guest_RAX, (uint32_t)st->guest_RCX, o);
+	nb_cpuid(nb_cpu, clo_ht, nb_lp_of(VG_(get_running_tid)()), (uint32_t)st->guest_RAX, (uint32_t)st->guest_RCX, o);
 	st->guest_RAX = o[0];
 	st->guest_RBX = o[1];
 	st->guest_RCX = o[2];
@@ -895,7 +911,6 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 {
 	uint64_t v;
 
-	(void)tid;
 	if (!VG_IS_TOOL_USERREQ('N', 'B', arg[0]))
 		return False;
 	nb_derive();
@@ -945,7 +960,7 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 		inf->model = nb_cpu->model;
 		inf->stepping = nb_cpu->stepping;
 		inf->ht = clo_ht ? 1 : 0;
-		inf->logical_cpu = 0;
+		inf->logical_cpu = nb_lp_of(tid);
 		inf->mhz = nb_cpu->mhz;
 		inf->l3_kb = nb_cpu->l3_kb;
 		copy_str(inf->model_name, sizeof inf->model_name, nb_cpu->name);
@@ -964,6 +979,42 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 		break;
 	}
 	return True;
+}
+
+/* ---- Hyper-Threading: thread placement ---- */
+
+/* Fold what ran so far into the running LP's counts, then count for LP
+ * lp with the current set of active LPs.  A thread switch ends the open
+ * retirement cycle (the LPs' cycles are not interleaved). */
+static void nb_lp_switch(unsigned lp)
+{
+	nb_derive();
+	nb_update_cycles();
+	nb_pmu_set_lp(&nb_pmu_state, lp, nb_ht_active(&nb_ht_state), nb_sig);
+}
+
+static void nb_start_client(ThreadId tid, ULong blocks_done)
+{
+	(void)blocks_done;
+	if (clo_ht && nb_lp_of(tid) != nb_pmu_state.lp)
+		nb_lp_switch(nb_lp_of(tid));
+}
+
+static void nb_thread_create(ThreadId parent, ThreadId child)
+{
+	(void)parent;
+	if (!clo_ht)
+		return;
+	nb_ht_create(&nb_ht_state, child);
+	nb_lp_switch(nb_pmu_state.lp);
+}
+
+static void nb_thread_exit(ThreadId tid)
+{
+	if (!clo_ht)
+		return;
+	nb_ht_exit(&nb_ht_state, tid);
+	nb_lp_switch(nb_pmu_state.lp);
 }
 
 /* ---- options, init, fini ---- */
@@ -995,8 +1046,8 @@ static void nb_print_usage(void)
 	VG_(printf)(
 "    --model=NAME              willamette|northwood|prescott|cedarmill|xeonmp\n"
 "                              [%s]\n"
-"    --ht=yes|no               model Hyper-Threading (two logical processors;\n"
-"                              guest threads all run on logical processor 0) [no]\n"
+"    --ht=yes|no               model Hyper-Threading: two logical processors,\n"
+"                              thread t on LP (t-1) mod 2 [no: all on LP0]\n"
 "    --nbsim-stats=yes|no      print signal totals at exit [no]\n"
 "    --nbsim-warn-unmodelled=yes|no  warn once when a counter is programmed\n"
 "                              for an event the model does not produce [yes]\n",
@@ -1014,6 +1065,7 @@ static void nb_post_clo_init(void)
 
 	nb_cpu = nb_cpu_find(clo_model);
 	tl_assert(nb_cpu);
+	nb_ht_init(&nb_ht_state, clo_ht);
 	/* Every branch must end a superblock (branch and retirement
 	 * accounting rely on it); overrides --vex-guest-chase. */
 	VG_(clo_vex_control).guest_chase = False;
@@ -1069,6 +1121,9 @@ static void nb_pre_clo_init(void)
 	VG_(needs_command_line_options)(nb_process_cmd_line_option,
 					nb_print_usage, nb_print_debug_usage);
 	VG_(needs_client_requests)(nb_client_request);
+	VG_(track_start_client_code)(nb_start_client);
+	VG_(track_pre_thread_ll_create)(nb_thread_create);
+	VG_(track_pre_thread_ll_exit)(nb_thread_exit);
 	VG_(clo_vex_control).guest_chase = False;
 }
 
