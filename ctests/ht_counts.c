@@ -9,7 +9,10 @@
  * (T0_USR or T1_USR) and schedules it around what the sibling LP holds, so
  * both sets run at once and each counts only its own thread.  Exact by the
  * difference method with PAPI_read while both sets run: the loop of
- * exact_counts.c (4 instructions, 1 taken branch per iteration).
+ * exact_counts.c (4 instructions, 1 taken branch per iteration).  Then
+ * the CCCR ActiveThread modes [SDM 18.16.1]: with both LPs active,
+ * "both" counts and "single" does not; after the second thread has exited,
+ * the reverse.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -28,6 +31,7 @@ static pthread_barrier_t bar;
 struct res {
 	unsigned lp, apic, lps_per_pkg, htt;
 	long long d[NEV];          /* differences (N2 run) - (N1 run) */
+	long long at;              /* the same with an ActiveThread modifier */
 	int err;
 	char why[160];
 };
@@ -64,36 +68,42 @@ static __attribute__((noinline)) void rd(int es, long long *v, int *e)
 		*e = r;
 }
 
-static void *worker(void *arg)
-{
-	struct res *r = arg;
-	struct nbsim_info info;
-	long long v0[NEV], v1[NEV], v2[NEV];
-	unsigned a, b, c, d;
-	int es = PAPI_NULL, e, passed = 0;
+/* Barriers: each synchronised phase waits 3 times (sets added, started,
+ * measured); a thread that fails waits out the rest. */
+#define PHASES 2
+static __thread int passed;
 
-	memset(&info, 0, sizeof info);
-	nbsim_info(&info);
-	r->lp = info.logical_cpu;
-	__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(1), "c"(0));
-	r->apic = b >> 24;
-	r->lps_per_pkg = (b >> 16) & 0xff;
-	r->htt = (d >> 28) & 1;
-	if ((e = PAPI_register_thread()) != PAPI_OK ||
-	    (e = PAPI_create_eventset(&es)) != PAPI_OK)
-		goto fail;
-	for (int i = 0; i < NEV; i++)
-		if ((e = PAPI_add_named_event(es, evs[i])) != PAPI_OK)
-			goto fail;
+static void sync_wait(int sync)
+{
+	if (sync) {
+		pthread_barrier_wait(&bar);
+		passed++;
+	}
+}
+
+/*
+ * One event set of names[0..n-1]: add, start, 3 warm-up rounds and a
+ * measured round of PAPI_read / loop(N1) / PAPI_read / loop(N2) / PAPI_read,
+ * stop.  d[i] = (count over N2) - (count over N1).  sync: the two threads
+ * go through it together.  0 or a PAPI error.
+ */
+static int phase(const char *const *names, int n, long long *d, int sync)
+{
+	long long v0[NEV], v1[NEV], v2[NEV];
+	int es = PAPI_NULL, e;
+
+	if ((e = PAPI_create_eventset(&es)) != PAPI_OK)
+		return e;
+	for (int i = 0; i < n; i++)
+		if ((e = PAPI_add_named_event(es, names[i])) != PAPI_OK)
+			return e;
 	/* both threads have added their events (scheduled around each
 	 * other's); start; both sets then run through the measurement */
-	pthread_barrier_wait(&bar);
-	passed++;
+	sync_wait(sync);
 	if ((e = PAPI_start(es)) != PAPI_OK)
-		goto fail;
-	pthread_barrier_wait(&bar);
-	passed++;
-	for (int k = 0; k < 4; k++) {      /* 3 warm-up rounds, then measure */
+		return e;
+	sync_wait(sync);
+	for (int k = 0; k < 4; k++) {
 		/* sched_yield: the other thread runs inside the measured
 		 * intervals; its events must not reach our counters */
 		rd(es, v0, &e);
@@ -105,21 +115,48 @@ static void *worker(void *arg)
 		rd(es, v2, &e);
 	}
 	if (e != PAPI_OK)
-		goto fail;
-	for (int i = 0; i < NEV; i++)
-		r->d[i] = (v2[i] - v1[i]) - (v1[i] - v0[i]);
-	pthread_barrier_wait(&bar);
+		return e;
+	for (int i = 0; i < n; i++)
+		d[i] = (v2[i] - v1[i]) - (v1[i] - v0[i]);
+	sync_wait(sync);
 	PAPI_stop(es, v0);
 	PAPI_cleanup_eventset(es);
 	PAPI_destroy_eventset(&es);
+	return PAPI_OK;
+}
+
+/* ActiveThread while both LPs are active: "both" counts, "single" not. */
+static const char *const at_both[2][1] = {
+	{ "p4netburst:::instr_retired:NBOGUSNTAG:thread=both" },
+	{ "p4netburst:::instr_retired:NBOGUSNTAG:thread=single" },
+};
+
+static void *worker(void *arg)
+{
+	struct res *r = arg;
+	struct nbsim_info info;
+	unsigned a, b, c, d;
+	int e;
+
+	memset(&info, 0, sizeof info);
+	nbsim_info(&info);
+	r->lp = info.logical_cpu;
+	__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(1), "c"(0));
+	r->apic = b >> 24;
+	r->lps_per_pkg = (b >> 16) & 0xff;
+	r->htt = (d >> 28) & 1;
+	if ((e = PAPI_register_thread()) != PAPI_OK ||
+	    (e = phase(evs, NEV, r->d, 1)) != PAPI_OK ||
+	    (e = phase(at_both[r->lp & 1], 1, &r->at, 1)) != PAPI_OK)
+		goto fail;
 	PAPI_unregister_thread();
 	return NULL;
 fail:
 	r->err = e;
 	snprintf(r->why, sizeof r->why, "%s", PAPI_strerror(e));
 	/* keep the other thread from waiting forever */
-	while (passed++ < 3)
-		pthread_barrier_wait(&bar);
+	while (passed < 3 * PHASES)
+		sync_wait(1);
 	return NULL;
 }
 
@@ -130,7 +167,7 @@ int main(void)
 	pthread_t t;
 	int e;
 
-	tap_plan(7);
+	tap_plan(11);
 	memset(r, 0, sizeof r);
 	memset(&info, 0, sizeof info);
 	if (!nbsim_present() || nbsim_info(&info) != NBSIM_OK || !info.ht)
@@ -158,6 +195,20 @@ int main(void)
 			tap_is(r[k].d[i], (N2 - N1) * per_iter[i],
 			       "LP%d: %s counts only its own thread: %lld x %d", k, evs[i],
 			       per_iter[i], N2 - N1);
+	tap_is(r[0].at, (N2 - N1) * 4, "both LPs active: LP0's instr_retired with thread=both counts");
+	tap_is(r[1].at, 0, "both LPs active: LP1's instr_retired with thread=single counts nothing");
+	{
+		/* LP1's thread has exited: only LP0 is active */
+		static const char *const at_one[2] = {
+			"p4netburst:::instr_retired:NBOGUSNTAG:thread=single",
+			"p4netburst:::instr_retired:NBOGUSNTAG:thread=both",
+		};
+		long long dd[2];
+		if ((e = phase(at_one, 2, dd, 0)) != PAPI_OK)
+			tap_bail("LP0 alone: %s", PAPI_strerror(e));
+		tap_is(dd[0], (N2 - N1) * 4, "LP0 alone: thread=single counts");
+		tap_is(dd[1], 0, "LP0 alone: thread=both counts nothing");
+	}
 	PAPI_shutdown();
 	return tap_exit();
 }
