@@ -53,7 +53,12 @@ enum {
 	RAW_IC0,                /* retired instructions by class: RAW_IC0 +    */
 				/* mem * NB_FP_NCLASSES + fp, mem = MEM_*,     */
 				/* fp = enum nb_fp_class                       */
-	RAW_N = RAW_IC0 + 4 * NB_FP_NCLASSES
+	RAW_IC_END = RAW_IC0 + 4 * NB_FP_NCLASSES,
+	RAW_UOPS = RAW_IC_END,  /* uops (folded into SIG_UOPS; in step mode by */
+				/* nb_step, per retirement cycle)              */
+	RAW_BR0,                /* branch_retired MMNP..MMTM: RAW_BR0 + mask bit */
+	RAW_MISP = RAW_BR0 + 4, /* mispredicted branches                       */
+	RAW_N
 };
 #define MEM_L  1                /* has load uop(s)                             */
 #define MEM_S  2                /* has store(s)                                */
@@ -84,9 +89,16 @@ static ULong nb_warned;                  /* events already warned about   */
 #define NEED_CACHE 0x10u         /* cache model: helper per load/store    */
 #define NEED_UOPS  0x2u          /* SIG_UOPS                              */
 #define NEED_BR    0x4u          /* branch model: SIG_BR(*), SIG_MISP     */
+#define NEED_STEP  0x20u         /* per-retirement step helper (cycles)   */
 #define NEED_ALL   (NEED_INSTR | NEED_UOPS | NEED_BR | NEED_MEM | NEED_CACHE)
 static UInt nb_need;
 static ULong nb_discards;                /* translation flushes            */
+
+/* Timing model state (README "Timing model"). */
+static ULong nb_cyc;                     /* cycles so far (RUNNING)        */
+static ULong nb_u_seen, nb_m_seen;       /* uops, mispredicts in nb_cyc    */
+static Bool nb_stepping;                 /* NEED_STEP: nb_step reports cycles */
+static UInt nb_fill;                     /* uops in the open retirement cycle */
 
 #define SIG_INSTR   NB_SIG(NB_EV_INSTR_RETIRED, 0)        /* NBOGUSNTAG */
 #define SIG_INSTR_TAG NB_SIG(NB_EV_INSTR_RETIRED, 1)      /* NBOGUSTAG  */
@@ -164,8 +176,19 @@ static void nb_update_need(void)
 	 * start/stop pairs ran 40x slower.  Signals that no enabled counter
 	 * selects are still gathered, and ignored by the PMU. */
 	UInt n = nb_need | (clo_stats ? NEED_ALL : need_of(nb_pmu_state.events_in_use));
+	/* counters that filter or cascade per cycle: the retirement model
+	 * reports every cycle (README "Filtering") */
+	if (nb_pmu_state.cycle_counters)
+		n |= NEED_STEP | NEED_UOPS | NEED_BR;
 	if (n == nb_need)
 		return;
+	if ((n & NEED_STEP) && !(nb_need & NEED_STEP)) {
+		/* called after nb_update_cycles: the retirement cycle is
+		 * closed and every raw count folded in */
+		nb_stepping = True;
+		nb_fill = 0;
+		nb_pmu_cycle_input(&nb_pmu_state, 1);
+	}
 	nb_need = n;
 	nb_discards++;
 	VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "nbsim");
@@ -249,9 +272,14 @@ static void nb_derive(void)
 
 	exec_tags(xt);
 	for (unsigned i = 0; i < RAW_N; i++) {
+		d[i] = 0;
+		if (i == RAW_UOPS && nb_stepping)
+			continue;          /* nb_step retires uops cycle by cycle */
 		d[i] = nb_raw[i] - nb_raw_last[i];
 		nb_raw_last[i] = nb_raw[i];
 	}
+	if (!nb_stepping)
+		nb_sig[SIG_UOPS] += d[RAW_UOPS];
 	if (fe & 1)
 		tagged_u += d[RAW_LOADS];
 	if (fe & 2)
@@ -272,6 +300,9 @@ static void nb_derive(void)
 						nb_sig[SIG_EXEC(b)] += n;
 			}
 		}
+	for (unsigned b = 0; b < 4; b++)
+		nb_sig[SIG_BR(b)] += d[RAW_BR0 + b];
+	nb_sig[SIG_MISP] += d[RAW_MISP];
 	nb_sig[NB_SIG(NB_EV_REPLAY_EVENT, 0)] += replay_tagged(d);
 	nb_sig[SIG_UOPTYPE(1)] += d[RAW_LOADS];
 	nb_sig[SIG_UOPTYPE(2)] += d[RAW_STORES];
@@ -283,14 +314,92 @@ static void nb_derive(void)
 /* ---- timing model ---- */
 
 /*
- * Cycles (global_power_events RUNNING), derived at sync time:
- *   uops_retired / retire_width + mispredicted branches x penalty.
- * Monotonic in the signals, so the derived signal only grows.
+ * Cycles (global_power_events RUNNING): uops retire `retire_width` per
+ * cycle in program order; a mispredicted branch adds `mispredict_penalty`
+ * stall cycles when it retires; a client request (RDMSR/WRMSR/RDPMC: the
+ * serializing accesses of the PMU) ends the open retirement cycle.  So
+ * between two client requests: ceil(uops / width) + mispredicts x penalty.
+ *
+ * Lazy mode: computed from the signals at each client request.  Step mode
+ * (a counter filters per cycle): nb_step runs this model instruction by
+ * instruction and reports every cycle to the PMU; both give the same count.
  */
 static void nb_update_cycles(void)
 {
-	nb_sig[NB_SIG_CYCLES] = nb_sig[SIG_UOPS] / nb_cpu->retire_width
-		+ nb_sig[SIG_MISP] * nb_cpu->mispredict_penalty;
+	UInt w = nb_cpu->retire_width;
+
+	if (!nb_stepping) {
+		ULong du = nb_sig[SIG_UOPS] - nb_u_seen;
+		nb_cyc += (du + w - 1) / w + (nb_sig[SIG_MISP] - nb_m_seen) * nb_cpu->mispredict_penalty;
+		nb_m_seen = nb_sig[SIG_MISP];
+	} else {
+		ULong m = nb_sig[SIG_MISP] - nb_m_seen;
+		if (m) {
+			nb_m_seen += m;
+			nb_cyc += m * nb_cpu->mispredict_penalty;
+			nb_pmu_cycles_const(&nb_pmu_state, m * nb_cpu->mispredict_penalty, NB_NSIG, 0);
+		}
+		if (nb_fill) {
+			nb_cyc++;
+			nb_pmu_cycle(&nb_pmu_state, nb_sig);
+			nb_fill = 0;
+		}
+	}
+	nb_u_seen = nb_sig[SIG_UOPS];
+	nb_sig[NB_SIG_CYCLES] = nb_cyc;
+}
+
+/*
+ * Step mode: one instruction retired (every raw count since the previous
+ * step is its).  Its uops fill the open retirement cycle and then whole
+ * cycles; its other events are output in the cycle of its last uop; its
+ * mispredicts add stall cycles (only RUNNING outputs in them), reported at
+ * once, before the open cycle (if any) ends.  See README "Filtering".
+ */
+static VG_REGPARM(0) void nb_step(void)
+{
+	struct nb_pmu *P = &nb_pmu_state;
+	UInt w = nb_cpu->retire_width;
+	ULong u = nb_raw[RAW_UOPS] - nb_raw_last[RAW_UOPS], m;
+
+	nb_raw_last[RAW_UOPS] = nb_raw[RAW_UOPS];
+	if (nb_fill + u < w) {
+		nb_derive();
+		nb_sig[SIG_UOPS] += u;
+		nb_fill += (UInt)u;
+	} else {
+		ULong take = w - nb_fill, left = u - take;
+		if (!left)
+			nb_derive();
+		nb_sig[SIG_UOPS] += take;
+		nb_cyc++;
+		nb_pmu_cycle(P, nb_sig);
+		nb_fill = 0;
+		if (left) {
+			ULong q = left / w, rem = left % w, plain = rem ? q : q - 1;
+			if (plain) {
+				nb_sig[SIG_UOPS] += plain * w;
+				nb_cyc += plain;
+				nb_pmu_cycles_const(P, plain, SIG_UOPS, w);
+			}
+			nb_derive();
+			if (!rem) {
+				nb_sig[SIG_UOPS] += w;
+				nb_cyc++;
+				nb_pmu_cycle(P, nb_sig);
+			} else {
+				nb_sig[SIG_UOPS] += rem;
+				nb_fill = (UInt)rem;
+			}
+		}
+	}
+	m = nb_sig[SIG_MISP] - nb_m_seen;
+	if (m) {
+		nb_m_seen += m;
+		nb_cyc += m * nb_cpu->mispredict_penalty;
+		nb_pmu_cycles_const(P, m * nb_cpu->mispredict_penalty, NB_NSIG, 0);
+	}
+	nb_u_seen = nb_sig[SIG_UOPS];
 }
 
 /* ---- branch helper ---- */
@@ -303,8 +412,8 @@ static VG_REGPARM(3) void nb_branch(ULong packed, ULong taken, ULong target)
 	unsigned kind = (unsigned)(packed >> 56);
 	int miss = nb_bpred_branch(&nb_bp, kind, pc, next, (int)taken, target);
 
-	nb_sig[SIG_BR((taken ? 2 : 0) + (miss ? 1 : 0))]++;
-	nb_sig[SIG_MISP] += (ULong)miss;
+	nb_raw[RAW_BR0 + (taken ? 2 : 0) + (miss ? 1 : 0)]++;
+	nb_raw[RAW_MISP] += (ULong)miss;
 }
 
 /* ---- cache model (README "Cache model") ---- */
@@ -383,12 +492,6 @@ static void emit_add_at(IRSB *sb, ULong *c, IRExpr *e)
 	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)c), IRExpr_RdTmp(t2)));
 }
 
-/* nb_sig[s] += e */
-static void emit_add(IRSB *sb, unsigned s, IRExpr *e)
-{
-	emit_add_at(sb, (ULong *)&nb_sig[s], e);
-}
-
 /* I64 temp = 1Uto64(guard) or 1Uto64(!guard) */
 static IRExpr *guard64(IRSB *sb, IRExpr *guard, Bool invert)
 {
@@ -411,11 +514,25 @@ static void emit_branch_call(IRSB *sb, unsigned kind, Addr pc, UInt len,
 		return;
 	if (kind == NB_BR_JMP) {
 		/* direct jmp: always predicted, taken (nb_bpred.c): no call */
-		emit_add(sb, SIG_BR(2), c64(1));
+		emit_add_at(sb, &nb_raw[RAW_BR0 + 2], c64(1));
 		return;
 	}
 	d = unsafeIRDirty_0_N(3, "nb_branch", VG_(fnptr_to_fnentry)(&nb_branch),
 				       mkIRExprVec_3(c64(packed), taken, target));
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
+/* Step mode: nb_step() after an instruction retires (guard: NULL or an
+ * I1 atom, the exit taken). */
+static void emit_step(IRSB *sb, IRExpr *guard)
+{
+	IRDirty *d;
+
+	if (!(nb_need & NEED_STEP))
+		return;
+	d = unsafeIRDirty_0_N(0, "nb_step", VG_(fnptr_to_fnentry)(&nb_step), mkIRExprVec_0());
+	if (guard)
+		d->guard = guard;
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
@@ -472,11 +589,11 @@ struct pend {
 
 static void flush(IRSB *sb, struct pend *p)
 {
-	for (unsigned i = 0; i < RAW_N; i++)
+	for (unsigned i = 0; i < RAW_IC_END; i++)
 		if (p->raw[i] && (nb_need & (i < RAW_IC0 ? NEED_MEM : NEED_INSTR)))
 			emit_add_at(sb, &nb_raw[i], c64(p->raw[i]));
 	if (p->uops && (nb_need & NEED_UOPS))
-		emit_add(sb, SIG_UOPS, c64(p->uops));
+		emit_add_at(sb, &nb_raw[RAW_UOPS], c64(p->uops));
 	p->uops = 0;
 	for (unsigned i = 0; i < RAW_N; i++)
 		p->raw[i] = 0;
@@ -640,6 +757,10 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 						 * target = here */
 						emit_branch_call(out, k.dec.br, k.addr, k.len,
 								 c64(1), c64(a));
+					if (nb_need & NEED_STEP) {
+						flush(out, &p);
+						emit_step(out, NULL);
+					}
 				}
 			}
 			k.valid = True;
@@ -701,11 +822,14 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			/* An exit back to the instruction itself (REP
 			 * iteration, failed CAS retry) is no retirement,
 			 * unless the instruction is a branch (jmp $, loop $). */
-			if (k.valid && (nb_need & NEED_INSTR) && jk_retires(st->Ist.Exit.jk) &&
-			    (dst != k.addr || k.dec.br != NB_BR_NONE))
-				emit_add_at(out, &nb_raw[RAW_IC(mem_class(k.loads, k.stores),
-								 k.dec.fp)],
-					    guard64(out, g, False));
+			if (k.valid && jk_retires(st->Ist.Exit.jk) &&
+			    (dst != k.addr || k.dec.br != NB_BR_NONE)) {
+				if (nb_need & NEED_INSTR)
+					emit_add_at(out, &nb_raw[RAW_IC(mem_class(k.loads, k.stores),
+									 k.dec.fp)],
+						    guard64(out, g, False));
+				emit_step(out, g);
+			}
 			addStmtToIRSB(out, st);
 			if (k.valid && k.uops_deferred && !exit_seen)
 				add_uops(&p, &k);
@@ -728,6 +852,8 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			retire(&p, &k);
 			if (k.dec.br != NB_BR_NONE && k.dec.br != NB_BR_COND)
 				emit_branch_call(out, k.dec.br, k.addr, k.len, c64(1), in->next);
+			flush(out, &p);
+			emit_step(out, NULL);
 		}
 	}
 	flush(out, &p);
