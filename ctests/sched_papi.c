@@ -10,7 +10,7 @@
  * alternative is used, PAPI_add_event succeeds and the component says
  * which one.  Exact by the difference method: each iteration of fp_loop
  * retires one addsd (scalar_DP_uop) and one addpd (packed_DP_uop), so
- * PAPI_FP_OPS counts 1 per iteration with its preferred X87_FP_retired +
+ * PAPI_FP_OPS counts 1 per iteration with its preferred scalar_SP_retired +
  * scalar_DP_retired and 3 with scalar_DP_retired + 2 x packed_DP_retired.
  */
 #include <stdio.h>
@@ -128,19 +128,19 @@ static void alternatives(void)
 	if (rc == PAPI_OK)
 		rc = fp_diff(es, d, 1);
 	tap_ok(rc == PAPI_OK, "PAPI_FP_OPS alone counted (%s)", PAPI_strerror(rc));
-	tap_is(d[0], (N2 - N1) * 1LL, "PAPI_FP_OPS alone: X87_FP_retired + scalar_DP_retired, "
+	tap_is(d[0], (N2 - N1) * 1LL, "PAPI_FP_OPS alone: scalar_SP_retired + scalar_DP_retired, "
 	       "1 per iteration");
 	PAPI_cleanup_eventset(es);
 
-	/* Beside packed_DP_retired, X87_FP_retired + scalar_DP_retired would
-	 * need three FP upstream events on the two FIRM ESCRs: alternative 2,
-	 * which shares packed_DP_retired's counter. */
+	/* Beside packed_DP_retired, alternatives 1 and 2 (scalar_SP or x87,
+	 * + scalar_DP) would need three FP upstream events on the two FIRM
+	 * ESCRs: alternative 3, which shares packed_DP_retired's counter. */
 	rc = PAPI_add_named_event(es, "p4netburst:::packed_DP_retired");
 	tap_ok(rc == PAPI_OK, "packed_DP_retired added (%s)", PAPI_strerror(rc));
 	rc = add_capturing(es, "PAPI_FP_OPS");
 	tap_ok(rc == PAPI_OK && strstr(msgbuf, "PAPI_FP_OPS: counted as scalar_DP_retired + "
-					  "2*packed_DP_retired (alternative 2)"),
-	       "PAPI_FP_OPS added beside it, with alternative 2 (%s)", PAPI_strerror(rc));
+					  "2*packed_DP_retired (alternative 3)"),
+	       "PAPI_FP_OPS added beside it, with alternative 3 (%s)", PAPI_strerror(rc));
 	if (msgbuf[0])
 		tap_diag("%s", strtok(msgbuf, "\n"));
 	if (rc == PAPI_OK)
