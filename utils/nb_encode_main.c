@@ -55,6 +55,10 @@ int main(int argc, char **argv)
 	if (r >= 0)
 		return r;
 	n = ev.n;
+	if (n == 0) {
+		usage(stderr);
+		return NB_EXIT_USAGE;
+	}
 	if (nb_sched_run(req, n, &o.cpu, &a, NULL, err, sizeof(err))) {
 		fprintf(stderr, "nb_encode: %s\n", err);
 		return NB_EXIT_FAIL;

@@ -134,9 +134,5 @@ int nb_util_args(const char *prog, int argc, char **argv, struct nb_util_opts *o
 		if (r)
 			return r;
 	}
-	if (ev->n == 0) {
-		usage(stderr);
-		return NB_EXIT_USAGE;
-	}
 	return -1;
 }

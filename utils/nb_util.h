@@ -51,8 +51,8 @@ typedef int (*nb_util_tool_option)(const char *arg, void *ctx);
 
 /* The whole command line of a tool: common options, --help/-h (usage on
  * stdout), the tool's options (TOOL_OPT may be NULL), events into EV.
- * Returns -1 to go on, or the exit code the tool must return now; no
- * event at all is a usage error. */
+ * Returns -1 to go on (the caller checks that it has something to do),
+ * or the exit code the tool must return now. */
 int nb_util_args(const char *prog, int argc, char **argv, struct nb_util_opts *o,
 		 struct nb_util_events *ev, nb_util_tool_option tool_opt, void *ctx,
 		 void (*usage)(FILE *));
