@@ -181,6 +181,7 @@ static int escr_event(const struct nb_pmu *p, unsigned escr, unsigned sel)
 static void recompute(struct nb_pmu *p)
 {
 	uint64_t used = 0;
+	uint32_t armed = 0;
 
 	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
 		struct nb_pmu_cfg *g = &p->cfg[c];
@@ -244,11 +245,14 @@ static void recompute(struct nb_pmu *p)
 		 * empty mask counts nothing. */
 		g->active = mask != 0 || (g->compare && g->complement);
 		if (g->active) {
+			if (cccr & NB_CCCR_OVF_PMI_T0)
+				armed |= 1u << c;
 			used |= UINT64_C(1) << ev;
 			if (g->compare)
 				used |= UINT64_C(1) << NB_EV_GLOBAL_POWER_EVENTS;
 		}
 	}
+	p->pmi_armed = armed;
 	if (used != p->events_in_use) {
 		p->events_in_use = used;
 		p->generation++;
@@ -342,8 +346,12 @@ void nb_pmu_sync(struct nb_pmu *p, const uint64_t *sig)
 		p->ctr[c] = (old + inc) & NB_COUNTER_MASK;
 		/* OVF on wrap past 2^40 - 1 [SDM 18.15.3, OVF flag]; FORCE_OVF:
 		 * overflow on every increment [SDM 18.15.3]. */
-		if (inc > NB_COUNTER_MASK - old || g->force_ovf)
+		if (inc > NB_COUNTER_MASK - old || g->force_ovf) {
 			p->cccr[c] |= NB_CCCR_OVF;
+			/* the PMI request of OVF_PMI_T0 (see pmu.h) */
+			if (p->cccr[c] & NB_CCCR_OVF_PMI_T0)
+				p->pmi_pending |= 1u << c;
+		}
 	}
 	for (unsigned i = 0; i < NB_NSIG; i++)
 		p->last[i] = sig[i];
@@ -440,6 +448,14 @@ int nb_pmu_rdpmc(struct nb_pmu *p, uint32_t ecx, uint64_t *val, const uint64_t *
 	nb_pmu_sync(p, sig);
 	*val = (ecx & 0x80000000u) ? (p->ctr[idx] & 0xffffffffu) : p->ctr[idx];
 	return NB_PMU_OK;
+}
+
+uint32_t nb_pmu_take_pmi(struct nb_pmu *p)
+{
+	uint32_t m = p->pmi_pending;
+
+	p->pmi_pending = 0;
+	return m;
 }
 
 const char *nb_pmu_fault(const struct nb_pmu *p)

@@ -58,6 +58,9 @@ struct nb_pmu {
 	uint8_t rate[NB_NUM_EVENTS_MAX];     /* max event count per cycle      */
 	uint64_t events_in_use;              /* bit ev: an active counter needs it */
 	uint32_t generation;                 /* bumped when events_in_use changes */
+	uint32_t pmi_armed;      /* bit c: counter c counts with OVF_PMI_T0 set   */
+	uint32_t pmi_pending;    /* bit c: counter c overflowed with OVF_PMI_T0
+				  * set since the last nb_pmu_take_pmi()          */
 	char fault[160];
 };
 
@@ -81,6 +84,16 @@ int nb_pmu_rdpmc(struct nb_pmu *p, uint32_t ecx, uint64_t *val, const uint64_t *
 
 /* Fold signal deltas since the last sync into the counters. */
 void nb_pmu_sync(struct nb_pmu *p, const uint64_t *sig);
+
+/*
+ * Counter-overflow interrupts.  A counter whose CCCR has OVF_PMI_T0 (bit 26)
+ * set requests a PMI for logical processor 0 when it overflows (the OVF flag
+ * goes up) [SDM 18.15.3, CCCR OVF_PMI_T0; 18.16.5 "Performance Monitoring
+ * Interrupt"]: nb_pmu_sync() records it in pmi_pending.  OVF_PMI_T1 asks
+ * for a PMI on logical processor 1, where no guest code runs: recorded
+ * nowhere.  Returns the pending counters and clears them.
+ */
+uint32_t nb_pmu_take_pmi(struct nb_pmu *p);
 
 /* Reason of the last #GP, NUL-terminated ("" if none). */
 const char *nb_pmu_fault(const struct nb_pmu *p);
