@@ -90,6 +90,7 @@ static ULong nb_warned;                  /* events already warned about   */
 #define NEED_UOPS  0x2u          /* SIG_UOPS                              */
 #define NEED_BR    0x4u          /* branch model: SIG_BR(*), SIG_MISP     */
 #define NEED_STEP  0x20u         /* per-retirement step helper (cycles)   */
+#define NEED_PMI   0x40u         /* overflow check after each segment     */
 #define NEED_ALL   (NEED_INSTR | NEED_UOPS | NEED_BR | NEED_MEM | NEED_CACHE)
 static UInt nb_need;
 static ULong nb_discards;                /* translation flushes            */
@@ -165,6 +166,47 @@ static UInt need_of(ULong used)
 	return n;
 }
 
+/* ---- overflow interrupts (README "Overflow interrupts") ---- */
+
+/* Valgrind core functions (pub_core_libcsignal.h, pub_core_signals.h of
+ * valgrind 3.19; libcoregrind exports them, the tool API does not). */
+extern Int VG_(tkill)(Int lwpid, Int signo);
+
+static Int nb_pmi_sig;                   /* NBSIM_REQ_PMI_SIGNAL; 0 = none */
+static ULong nb_pmi_on;                  /* read by generated code          */
+static ULong nb_pmi_sent;                /* PMIs delivered (stats)          */
+
+static void nb_derive(void);
+static void nb_update_cycles(void);
+
+/* After a register access or NBSIM_REQ_PMI_SIGNAL. */
+static void nb_pmi_update(void)
+{
+	nb_pmi_on = nb_pmi_sig != 0 && nb_pmu_state.pmi_armed != 0;
+}
+
+/*
+ * Called (while nb_pmi_on) at the end of every superblock segment, after
+ * its counts were added: sync the PMU; if a counter with OVF_PMI_T0 has
+ * overflowed, send the PMI signal to this thread.  The signal is blocked
+ * while generated code runs, so make valgrind's scheduler look at once:
+ * with the thread's event-check counter (host_EvC_COUNTER) at 0 the next
+ * superblock's event check returns to the scheduler, which polls pending
+ * signals and delivers it with the guest state at that superblock's
+ * start.  Skid: the rest of the superblock in which the counter overflowed.
+ */
+static VG_REGPARM(1) void nb_pmi_check(VexGuestAMD64State *st)
+{
+	nb_derive();
+	nb_update_cycles();
+	nb_pmu_sync(&nb_pmu_state, nb_sig);
+	if (!nb_pmu_take_pmi(&nb_pmu_state))
+		return;
+	nb_pmi_sent++;
+	VG_(tkill)(VG_(gettid)(), nb_pmi_sig);
+	st->host_EvC_COUNTER = 0;
+}
+
 /* After a PMU reprogramming: re-instrument if the needs changed.  Called
  * from a client request, i.e. between superblocks: the superblock that made
  * the request has finished (its counts are in). */
@@ -180,6 +222,8 @@ static void nb_update_need(void)
 	 * reports every cycle (README "Filtering") */
 	if (nb_pmu_state.cycle_counters)
 		n |= NEED_STEP | NEED_UOPS | NEED_BR;
+	if (nb_pmi_on)
+		n |= NEED_PMI;
 	if (n == nb_need)
 		return;
 	if ((n & NEED_STEP) && !(nb_need & NEED_STEP)) {
@@ -581,6 +625,28 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store)
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
+/* if (nb_pmi_on) nb_pmi_check(guest state) */
+static void emit_pmi_check(IRSB *sb)
+{
+	IRExpr *on, *g;
+	IRDirty *d;
+
+	if (!(nb_need & NEED_PMI))
+		return;
+	on = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_on)));
+	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, on, c64(0)));
+	d = unsafeIRDirty_0_N(1, "nb_pmi_check", VG_(fnptr_to_fnentry)(&nb_pmi_check),
+			      mkIRExprVec_1(IRExpr_GSPTR()));
+	d->guard = g;
+	/* it writes the event-check counter (host_EvC_COUNTER) only */
+	d->nFxState = 1;
+	VG_(memset)(&d->fxState, 0, sizeof d->fxState);
+	d->fxState[0].fx = Ifx_Write;
+	d->fxState[0].offset = offsetof(VexGuestAMD64State, host_EvC_COUNTER);
+	d->fxState[0].size = sizeof(UInt);
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
 /* Pending unconditional counts of the current superblock segment. */
 struct pend {
 	ULong uops;
@@ -830,6 +896,7 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 						    guard64(out, g, False));
 				emit_step(out, g);
 			}
+			emit_pmi_check(out);
 			addStmtToIRSB(out, st);
 			if (k.valid && k.uops_deferred && !exit_seen)
 				add_uops(&p, &k);
@@ -857,6 +924,7 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 		}
 	}
 	flush(out, &p);
+	emit_pmi_check(out);
 	return out;
 }
 
@@ -920,6 +988,7 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 		*ret = nb_pmu_wrmsr(&nb_pmu_state, (uint32_t)arg[1], (uint64_t)arg[2], nb_sig)
 			== NB_PMU_OK ? NBSIM_OK : gp_from_pmu();
 		nb_warn_unmodelled();
+		nb_pmi_update();
 		nb_update_need();
 		break;
 	case NBSIM_REQ_RDPMC:
@@ -953,6 +1022,18 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 		*ret = NBSIM_OK;
 		break;
 	}
+	case NBSIM_REQ_PMI_SIGNAL:
+		if (arg[1] > 64) {
+			VG_(snprintf)(nb_fault_buf, sizeof nb_fault_buf,
+				      "PMI_SIGNAL: %lu is not a signal number (0-64)", arg[1]);
+			*ret = NBSIM_GP;
+			break;
+		}
+		nb_pmi_sig = (Int)arg[1];
+		nb_pmi_update();
+		nb_update_need();
+		*ret = NBSIM_OK;
+		break;
 	case NBSIM_REQ_LAST_FAULT:
 		if (arg[2] && guest_writable(arg[1], arg[2]))
 			copy_str((char *)arg[1], arg[2], nb_fault_buf);
@@ -1054,6 +1135,7 @@ static void nb_fini(Int exitcode)
 		  S(SIG_MISP), S(NB_SIG_CYCLES));
 #undef S
 	VG_(umsg)("nbsim: translation flushes (PMU reprogrammed): %llu\n", nb_discards);
+	VG_(umsg)("nbsim: overflow interrupts (PMI) sent: %llu\n", nb_pmi_sent);
 }
 
 static void nb_pre_clo_init(void)
