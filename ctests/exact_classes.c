@@ -232,6 +232,9 @@ static const struct set sets[] = {
 	{ "ijmp", k_ijmp, { { P "retired_branch_type:CONDITIONAL", 1 },
 			    { P "retired_mispred_branch_type:CONDITIONAL", 0 } } },
 	{ "ijmp", k_ijmp, { { "PAPI_BR_MSP", 1 }, { P "uops_retired:BOGUS", 78 } } },
+	/* a preset on retired_branch_type (the metric-based presets
+	 * PAPI_LD_INS, PAPI_FP_INS ... are not offered by the component yet) */
+	{ "icall", k_icall, { { "PAPI_BR_CN", 1 } } },
 	/* microcode ROM and trace cache (deliver mode: no trace-cache model) */
 	/* (tc_ms_xfer and uop_queue_writes share MS_ESCR0/1) */
 	{ "rom", k_rom, { { P "tc_ms_xfer:CISC", 2 }, { P "uop_queue_writes:FROM_ROM", 72 },
