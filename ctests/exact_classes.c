@@ -196,6 +196,10 @@ static void check_set(const struct set *s)
 
 #define P "p4netburst:::"
 static const struct set sets[] = {
+	/* first, while nbsim instruments nothing yet (its needs only grow): a
+	 * BOGUS mask alone must switch on the branch model and uop counts that
+	 * the wrong-path model needs (78 bogus uops per mispredict, Prescott) */
+	{ "ijmp", k_ijmp, { { P "uops_retired:BOGUS", 78 } } },
 	/* front-end tagging: loads, stores (not together: front_end_event
 	 * counts every tagged uop) and the tagged instructions */
 	{ "mem", k_mem, { { P "Memory_loads", 3 }, { P "instr_retired:NBOGUSTAG", 3 },
