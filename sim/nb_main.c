@@ -26,6 +26,7 @@
 #include "pub_tool_vki.h"
 #include "pub_tool_transtab.h"
 #include "pub_tool_threadstate.h"
+#include "pub_tool_libcproc.h"
 #include "libvex_guest_amd64.h"
 
 #include "nbsim_client.h"
@@ -35,6 +36,7 @@
 #include "nb_bpred.h"
 #include "nb_cache.h"
 #include "nb_ht.h"
+#include "nb_wpath.h"
 
 #define NB_VERSION "0.1"
 
@@ -52,6 +54,8 @@ enum {
 	RAW_STORES,             /* retired stores (one tagged uop each)        */
 	RAW_L1_LD_MISS,         /* load uops that missed the L1D (cache model) */
 	RAW_L2_LD_MISS,         /* load uops that missed the L2                */
+	RAW_ROM_UOPS,           /* uops from the microcode ROM (NB_IC_ROM)     */
+	RAW_MS_XFER,            /* retired instructions run from the MS ROM    */
 	RAW_IC0,                /* retired instructions by class: RAW_IC0 +    */
 				/* mem * NB_FP_NCLASSES + fp, mem = MEM_*,     */
 				/* fp = enum nb_fp_class                       */
@@ -75,6 +79,7 @@ static const HChar *clo_model = NB_CPU_DEFAULT;
 static Bool clo_ht = False;
 static Bool clo_stats = False;
 static Bool clo_warn = True;
+static Bool clo_list = False;
 static ULong nb_warned;                  /* events already warned about   */
 
 /* Hyper-Threading: guest threads on logical processors (nb_ht.h). */
@@ -106,7 +111,9 @@ static uint64_t nb_usr_bit(void)
 #define NEED_UOPS  0x2u          /* SIG_UOPS                              */
 #define NEED_BR    0x4u          /* branch model: SIG_BR(*), SIG_MISP     */
 #define NEED_STEP  0x20u         /* per-retirement step helper (cycles)   */
-#define NEED_ALL   (NEED_INSTR | NEED_UOPS | NEED_BR | NEED_MEM | NEED_CACHE)
+#define NEED_PMI   0x40u         /* overflow check after each segment     */
+#define NEED_ROM   0x80u         /* RAW_ROM_UOPS, RAW_MS_XFER             */
+#define NEED_ALL   (NEED_INSTR | NEED_UOPS | NEED_BR | NEED_MEM | NEED_CACHE | NEED_ROM)
 static UInt nb_need;
 static ULong nb_discards;                /* translation flushes            */
 
@@ -129,14 +136,37 @@ static const unsigned fp_event[NB_FP_NCLASSES] = {
 	[NB_FP_X87] = NB_EV_X87_FP_UOP, [NB_FP_SSP] = NB_EV_SCALAR_SP_UOP,
 	[NB_FP_SDP] = NB_EV_SCALAR_DP_UOP, [NB_FP_PSP] = NB_EV_PACKED_SP_UOP,
 	[NB_FP_PDP] = NB_EV_PACKED_DP_UOP, [NB_FP_MMX64] = NB_EV_64BIT_MMX_UOP,
-	[NB_FP_MMX128] = NB_EV_128BIT_MMX_UOP,
+	[NB_FP_MMX128] = NB_EV_128BIT_MMX_UOP, [NB_FP_MOVE] = NB_EV_X87_SIMD_MOVES_UOP,
 };
+/* x87_SIMD_moves_uop masks: ALLP0 (register copies, stores), ALLP2 (loads)
+ * [events.txt]; exec_tags() index of the ALLP2 moves */
+#define MOVE_P0_BIT 3
+#define MOVE_P2_BIT 4
+#define XT_MOVE_P2 NB_FP_NCLASSES
 #define FP_EVENTS ((1ULL << NB_EV_X87_FP_UOP) | (1ULL << NB_EV_SCALAR_SP_UOP) | \
 		   (1ULL << NB_EV_SCALAR_DP_UOP) | (1ULL << NB_EV_PACKED_SP_UOP) | \
 		   (1ULL << NB_EV_PACKED_DP_UOP) | (1ULL << NB_EV_64BIT_MMX_UOP) | \
-		   (1ULL << NB_EV_128BIT_MMX_UOP))
+		   (1ULL << NB_EV_128BIT_MMX_UOP) | (1ULL << NB_EV_X87_SIMD_MOVES_UOP))
 #define SIG_FP_ALL(fc) NB_SIG(fp_event[fc], 15)            /* mask ALL   */
-#define SIG_EXEC(b)    NB_SIG(NB_EV_EXECUTION_EVENT, (b))  /* NBOGUS0-3  */
+#define SIG_EXEC(b)    NB_SIG(NB_EV_EXECUTION_EVENT, (b))  /* NBOGUS0-3, BOGUS0-3: 4-7 */
+#define SIG_RBT(b)     NB_SIG(NB_EV_RETIRED_BRANCH_TYPE, (b))
+#define SIG_RMBT(b)    NB_SIG(NB_EV_RETIRED_MISPRED_BRANCH_TYPE, (b))
+
+/* Events with BOGUS masks, produced by the wrong-path model (nb_wpath.c),
+ * and their BOGUS mask bits [events.txt]. */
+static UShort bogus_masks(unsigned ev)
+{
+	switch (ev) {
+	case NB_EV_UOPS_RETIRED: case NB_EV_FRONT_END_EVENT: case NB_EV_REPLAY_EVENT:
+	case NB_EV_INSTR_COMPLETED:
+		return 1u << 1;
+	case NB_EV_INSTR_RETIRED:
+		return (1u << 2) | (1u << 3);
+	case NB_EV_EXECUTION_EVENT:
+		return 0xf0;
+	}
+	return 0;
+}
 
 /* Events the CPU model produces (README "Events"); a counter programmed
  * for any other event counts 0, and nbsim says so once per event. */
@@ -146,14 +176,43 @@ static ULong nb_produced_events(void)
 	       (1ULL << NB_EV_FRONT_END_EVENT) | (1ULL << NB_EV_UOP_TYPE) |
 	       (1ULL << NB_EV_EXECUTION_EVENT) | FP_EVENTS | (1ULL << NB_EV_REPLAY_EVENT) |
 	       (1ULL << NB_EV_BRANCH_RETIRED) | (1ULL << NB_EV_MISPRED_BRANCH_RETIRED) |
-	       (1ULL << NB_EV_GLOBAL_POWER_EVENTS);
+	       (1ULL << NB_EV_GLOBAL_POWER_EVENTS) |
+	       (1ULL << NB_EV_RETIRED_BRANCH_TYPE) | (1ULL << NB_EV_RETIRED_MISPRED_BRANCH_TYPE) |
+	       (1ULL << NB_EV_INSTR_COMPLETED) | (1ULL << NB_EV_UOP_QUEUE_WRITES) |
+	       (1ULL << NB_EV_TC_MS_XFER);
 }
+
+/* Mask bits of produced events that the model does not produce (they
+ * count 0, with a warning). */
+static UShort nb_unproduced_masks(unsigned ev)
+{
+	if (ev == NB_EV_UOP_QUEUE_WRITES)
+		return 1u << 0;         /* FROM_TC_BUILD: no trace-cache model */
+	return 0;
+}
+
+/* --nbsim-list-events=yes: every event:MASK the instrumentation produces
+ * (tests/t_sim_coverage.t compares it with sim/coverage.txt). */
+static void nb_list_events(void)
+{
+	ULong prod = nb_produced_events();
+	for (unsigned ev = 0; ev < nb_num_events && ev < 64; ev++) {
+		if (!(prod & (1ULL << ev)))
+			continue;
+		for (unsigned k = 0; k < nb_events[ev].nmasks; k++)
+			if (!(nb_unproduced_masks(ev) & (1u << nb_events[ev].masks[k].bit)))
+				VG_(umsg)("nbsim-event %s:%s\n", nb_events[ev].name,
+					  nb_events[ev].masks[k].name);
+	}
+}
+
+static UShort nb_warned_masks[NB_NUM_EVENTS_MAX];
 
 static void nb_warn_unmodelled(void)
 {
 	ULong missing = nb_pmu_state.events_in_use & ~nb_produced_events() & ~nb_warned;
 
-	if (!clo_warn || !missing)
+	if (!clo_warn)
 		return;
 	for (unsigned ev = 0; ev < nb_num_events && ev < 64; ev++)
 		if (missing & (1ULL << ev))
@@ -161,12 +220,26 @@ static void nb_warn_unmodelled(void)
 				  "(--nbsim-warn-unmodelled=no silences this)\n",
 				  nb_events[ev].name);
 	nb_warned |= missing;
+	/* masks of produced events that are not produced */
+	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
+		const struct nb_pmu_cfg *g = &nb_pmu_state.cfg[c];
+		UShort m = g->active ? (UShort)(g->mask & nb_unproduced_masks(g->ev) &
+						  ~nb_warned_masks[g->ev]) : 0;
+		for (unsigned k = 0; m && k < nb_events[g->ev].nmasks; k++)
+			if (m & (1u << nb_events[g->ev].masks[k].bit))
+				VG_(umsg)("nbsim: warning: %s:%s is not modelled yet: it counts 0 "
+					  "(--nbsim-warn-unmodelled=no silences this)\n",
+					  nb_events[g->ev].name, nb_events[g->ev].masks[k].name);
+		if (g->active)
+			nb_warned_masks[g->ev] |= m;
+	}
 }
 
 static UInt need_of(ULong used)
 {
 	UInt n = 0;
-	if (used & ((1ULL << NB_EV_INSTR_RETIRED) | (1ULL << NB_EV_EXECUTION_EVENT) | FP_EVENTS))
+	if (used & ((1ULL << NB_EV_INSTR_RETIRED) | (1ULL << NB_EV_EXECUTION_EVENT) | FP_EVENTS |
+		    (1ULL << NB_EV_INSTR_COMPLETED)))
 		n |= NEED_INSTR;
 	if (used & ((1ULL << NB_EV_FRONT_END_EVENT) | (1ULL << NB_EV_UOP_TYPE)))
 		n |= NEED_MEM;
@@ -174,11 +247,70 @@ static UInt need_of(ULong used)
 		n |= NEED_CACHE;
 	if (used & (1ULL << NB_EV_UOPS_RETIRED))
 		n |= NEED_UOPS;
-	if (used & ((1ULL << NB_EV_BRANCH_RETIRED) | (1ULL << NB_EV_MISPRED_BRANCH_RETIRED)))
+	if (used & ((1ULL << NB_EV_BRANCH_RETIRED) | (1ULL << NB_EV_MISPRED_BRANCH_RETIRED) |
+		    (1ULL << NB_EV_RETIRED_BRANCH_TYPE) | (1ULL << NB_EV_RETIRED_MISPRED_BRANCH_TYPE)))
 		n |= NEED_BR;
+	if (used & (1ULL << NB_EV_TC_MS_XFER))
+		n |= NEED_ROM;
+	if (used & (1ULL << NB_EV_UOP_QUEUE_WRITES))    /* + bogus uops */
+		n |= NEED_UOPS | NEED_ROM | NEED_BR;
 	if (used & (1ULL << NB_EV_GLOBAL_POWER_EVENTS))   /* cycles: uops + mispredicts */
 		n |= NEED_UOPS | NEED_BR;
 	return n;
+}
+
+/* ---- overflow interrupts (README "Overflow interrupts") ---- */
+
+/* Valgrind core functions (pub_core_libcsignal.h, pub_core_signals.h of
+ * valgrind 3.19; libcoregrind exports them, the tool API does not). */
+extern Int VG_(tkill)(Int lwpid, Int signo);
+
+static Int nb_pmi_sig;                   /* NBSIM_REQ_PMI_SIGNAL; 0 = none */
+static ULong nb_pmi_on;                  /* read by generated code          */
+static ULong nb_pmi_sent;                /* PMIs delivered (stats)          */
+
+static void nb_derive(void);
+static void nb_update_cycles(void);
+
+/* After a register access or NBSIM_REQ_PMI_SIGNAL. */
+static void nb_pmi_update(void)
+{
+	nb_pmi_on = nb_pmi_sig != 0 && nb_pmu_state.pmi_armed != 0;
+}
+
+/*
+ * Called (while nb_pmi_on) at the end of every superblock segment, after
+ * its counts were added: sync the PMU; if a counter with OVF_PMI_T0 has
+ * overflowed, send the PMI signal to this thread.  The signal is blocked
+ * while generated code runs, so make valgrind's scheduler look at once:
+ * with the thread's event-check counter (host_EvC_COUNTER) at 0 the next
+ * superblock's event check returns to the scheduler, which polls pending
+ * signals and delivers it with the guest state at that superblock's
+ * start.  Skid: the rest of the superblock in which the counter overflowed.
+ */
+static VG_REGPARM(1) void nb_pmi_check(VexGuestAMD64State *st)
+{
+	nb_derive();
+	nb_update_cycles();
+	nb_pmu_sync(&nb_pmu_state, nb_sig);
+	if (!nb_pmu_take_pmi(&nb_pmu_state))
+		return;
+	nb_pmi_sent++;
+	VG_(tkill)(VG_(gettid)(), nb_pmi_sig);
+	st->host_EvC_COUNTER = 0;
+}
+
+/* A BOGUS mask selected by an active counter needs the wrong-path model:
+ * mispredicted branches (branch model) and the committed mix (uops), also
+ * when no other mask of the event needs them. */
+static UInt bogus_need(void)
+{
+	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
+		const struct nb_pmu_cfg *g = &nb_pmu_state.cfg[c];
+		if (g->active && (g->mask & bogus_masks(g->ev)))
+			return NEED_BR | NEED_UOPS;
+	}
+	return 0;
 }
 
 /* After a PMU reprogramming: re-instrument if the needs changed.  Called
@@ -191,11 +323,14 @@ static void nb_update_need(void)
 	 * would flush and re-translate all code: papi_cost's loop of 10^5
 	 * start/stop pairs ran 40x slower.  Signals that no enabled counter
 	 * selects are still gathered, and ignored by the PMU. */
-	UInt n = nb_need | (clo_stats ? NEED_ALL : need_of(nb_pmu_state.events_in_use));
+	UInt n = nb_need | (clo_stats ? NEED_ALL : 
+			    need_of(nb_pmu_state.events_in_use) | bogus_need());
 	/* counters that filter or cascade per cycle: the retirement model
 	 * reports every cycle (README "Filtering") */
 	if (nb_pmu_state.cycle_counters)
 		n |= NEED_STEP | NEED_UOPS | NEED_BR;
+	if (nb_pmi_on)
+		n |= NEED_PMI;
 	if (n == nb_need)
 		return;
 	if ((n & NEED_STEP) && !(nb_need & NEED_STEP)) {
@@ -232,17 +367,27 @@ static unsigned fe_tags(void)
 /* Execution tagging: the tag bits (TagValue) each FP/SIMD class gets from
  * the upstream ESCRs FIRM_ESCR0/1 that select its event with mask ALL,
  * TagEnable and T0_USR.  Several ESCRs tagging one class OR their values. */
-static void exec_tags(uint8_t tag[NB_FP_NCLASSES])
+static void exec_tags(uint8_t tag[NB_FP_NCLASSES + 1])
 {
-	for (unsigned fc = 0; fc < NB_FP_NCLASSES; fc++)
+	for (unsigned fc = 0; fc <= NB_FP_NCLASSES; fc++)
 		tag[fc] = 0;
 	for (unsigned i = 0; i < 2; i++) {
 		uint64_t e = nb_pmu_state.escr[i ? NB_ESCR_FIRM_ESCR1 : NB_ESCR_FIRM_ESCR0];
 		unsigned sel = (unsigned)((e & NB_ESCR_EVSEL_MASK) >> NB_ESCR_EVSEL_SHIFT);
-		if (!(e & NB_ESCR_TAG_ENABLE) || !(e & nb_usr_bit()) ||
-		    !(e & (UINT64_C(1) << (NB_ESCR_EMASK_SHIFT + 15))))
+		uint8_t tv = (uint8_t)((e & NB_ESCR_TAG_MASK) >> NB_ESCR_TAG_SHIFT);
+		if (!(e & NB_ESCR_TAG_ENABLE) || !(e & nb_usr_bit()))
 			continue;
-		for (unsigned fc = 1; fc < NB_FP_NCLASSES; fc++)
+		/* x87_SIMD_moves_uop tags the moves of its selected masks */
+		if (sel == nb_events[NB_EV_X87_SIMD_MOVES_UOP].event_select) {
+			if (e & (UINT64_C(1) << (NB_ESCR_EMASK_SHIFT + MOVE_P0_BIT)))
+				tag[NB_FP_MOVE] |= tv;
+			if (e & (UINT64_C(1) << (NB_ESCR_EMASK_SHIFT + MOVE_P2_BIT)))
+				tag[XT_MOVE_P2] |= tv;
+			continue;
+		}
+		if (!(e & (UINT64_C(1) << (NB_ESCR_EMASK_SHIFT + 15))))
+			continue;
+		for (unsigned fc = 1; fc < NB_FP_MOVE; fc++)
 			if (nb_events[fp_event[fc]].event_select == sel)
 				tag[fc] |= (uint8_t)((e & NB_ESCR_TAG_MASK) >> NB_ESCR_TAG_SHIFT);
 	}
@@ -280,11 +425,15 @@ static ULong replay_tagged(const ULong *d)
 
 /* Fold the raw counts since the last PMU access into the signals, with the
  * tagging configuration of that interval (called before every access). */
+static ULong wp_last_misp, wp_last_uops;
+static struct nb_wpath nb_wp;
+
 static void nb_derive(void)
 {
-	ULong d[RAW_N], tagged_i = 0, tagged_u = 0, instr = 0;
+	ULong d[RAW_N], tagged_i = 0, tagged_u = 0, instr = 0, xtag[4] = { 0 };
+	ULong bogus, du, replay;
 	unsigned fe = fe_tags();
-	uint8_t xt[NB_FP_NCLASSES];
+	uint8_t xt[NB_FP_NCLASSES + 1];
 
 	exec_tags(xt);
 	for (unsigned i = 0; i < RAW_N; i++) {
@@ -305,21 +454,52 @@ static void nb_derive(void)
 			ULong n = d[RAW_IC(mem, fc)];
 			if (!n)
 				continue;
+			unsigned x = fc == NB_FP_MOVE && (mem & MEM_L) ? XT_MOVE_P2 : fc;
 			instr += n;
-			if ((mem & fe) || xt[fc])
+			if ((mem & fe) || xt[x])
 				tagged_i += n;
-			if (fc) {
+			if (fc == NB_FP_MOVE)
+				/* one move uop per instruction, port by direction */
+				nb_sig[NB_SIG(NB_EV_X87_SIMD_MOVES_UOP, x == XT_MOVE_P2
+					      ? MOVE_P2_BIT : MOVE_P0_BIT)] += n;
+			else if (fc)
 				/* one computational uop per instruction */
 				nb_sig[SIG_FP_ALL(fc)] += n;
-				for (unsigned b = 0; b < 4; b++)
-					if (xt[fc] & (1u << b))
-						nb_sig[SIG_EXEC(b)] += n;
-			}
+			for (unsigned b = 0; b < 4; b++)
+				if (xt[x] & (1u << b))
+					xtag[b] += n;
 		}
 	for (unsigned b = 0; b < 4; b++)
+	{
 		nb_sig[SIG_BR(b)] += d[RAW_BR0 + b];
+		nb_sig[SIG_EXEC(b)] += xtag[b];
+	}
 	nb_sig[SIG_MISP] += d[RAW_MISP];
-	nb_sig[NB_SIG(NB_EV_REPLAY_EVENT, 0)] += replay_tagged(d);
+	replay = replay_tagged(d);
+	nb_sig[NB_SIG(NB_EV_REPLAY_EVENT, 0)] += replay;
+
+	/* wrong path (nb_wpath.c): bogus uops per mispredicted branch, with
+	 * the committed mix of this interval */
+	du = nb_sig[SIG_UOPS] - wp_last_uops;
+	bogus = nb_wpath_uops(&nb_wp, nb_sig[SIG_MISP] - wp_last_misp);
+	wp_last_uops = nb_sig[SIG_UOPS];
+	wp_last_misp = nb_sig[SIG_MISP];
+	nb_sig[NB_SIG(NB_EV_UOPS_RETIRED, 1)] += bogus;
+	nb_sig[NB_SIG(NB_EV_FRONT_END_EVENT, 1)] += nb_wpath_share(bogus, tagged_u, du);
+	nb_sig[NB_SIG(NB_EV_REPLAY_EVENT, 1)] += nb_wpath_share(bogus, replay, du);
+	nb_sig[NB_SIG(NB_EV_INSTR_RETIRED, 3)] += nb_wpath_share(bogus, tagged_i, du);
+	nb_sig[NB_SIG(NB_EV_INSTR_RETIRED, 2)] += nb_wpath_share(bogus, instr - tagged_i, du);
+	for (unsigned b = 0; b < 4; b++)
+		nb_sig[SIG_EXEC(4 + b)] += nb_wpath_share(bogus, xtag[b], du);
+	/* instr_completed (models 3, 4, 6): retired instructions */
+	nb_sig[NB_SIG(NB_EV_INSTR_COMPLETED, 0)] += instr;
+	nb_sig[NB_SIG(NB_EV_INSTR_COMPLETED, 1)] += nb_wpath_share(bogus, instr, du);
+	/* uop_queue_writes: MS ROM uops; the others (and the wrong path)
+	 * come from the trace cache in deliver mode (no trace-cache model) */
+	nb_sig[NB_SIG(NB_EV_UOP_QUEUE_WRITES, 2)] += d[RAW_ROM_UOPS];
+	nb_sig[NB_SIG(NB_EV_UOP_QUEUE_WRITES, 1)] +=
+		(du > d[RAW_ROM_UOPS] ? du - d[RAW_ROM_UOPS] : 0) + bogus;
+	nb_sig[NB_SIG(NB_EV_TC_MS_XFER, 0)] += d[RAW_MS_XFER];
 	nb_sig[SIG_UOPTYPE(1)] += d[RAW_LOADS];
 	nb_sig[SIG_UOPTYPE(2)] += d[RAW_STORES];
 	nb_sig[SIG_FE_NBOGUS] += tagged_u;
@@ -427,9 +607,21 @@ static VG_REGPARM(3) void nb_branch(ULong packed, ULong taken, ULong target)
 	ULong next = pc + ((packed >> 48) & 0xff);
 	unsigned kind = (unsigned)(packed >> 56);
 	int miss = nb_bpred_branch(&nb_bp, kind, pc, next, (int)taken, target);
+	/* retired_(mispred_)branch_type masks by kind [events.txt]: bit 1
+	 * CONDITIONAL, 2 CALL (indirect calls), 3 RETURN, 4 INDIRECT (returns,
+	 * indirect calls and jumps); direct jmp/call: none */
+	static const UChar type_bits[NB_BR_NKINDS] = {
+		[NB_BR_COND] = 1u << 1, [NB_BR_ICALL] = (1u << 2) | (1u << 4),
+		[NB_BR_RET] = (1u << 3) | (1u << 4), [NB_BR_IJMP] = 1u << 4,
+	};
 
 	nb_raw[RAW_BR0 + (taken ? 2 : 0) + (miss ? 1 : 0)]++;
 	nb_raw[RAW_MISP] += (ULong)miss;
+	for (unsigned b = 1, t = kind < NB_BR_NKINDS ? type_bits[kind] : 0; t >> b; b++)
+		if (t & (1u << b)) {
+			nb_sig[SIG_RBT(b)]++;
+			nb_sig[SIG_RMBT(b)] += (ULong)miss;
+		}
 }
 
 /* ---- cache model (README "Cache model") ---- */
@@ -597,16 +789,45 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store)
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
+/* if (nb_pmi_on) nb_pmi_check(guest state) */
+static void emit_pmi_check(IRSB *sb)
+{
+	IRExpr *on, *g;
+	IRDirty *d;
+
+	if (!(nb_need & NEED_PMI))
+		return;
+	on = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_on)));
+	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, on, c64(0)));
+	d = unsafeIRDirty_0_N(1, "nb_pmi_check", VG_(fnptr_to_fnentry)(&nb_pmi_check),
+			      mkIRExprVec_1(IRExpr_GSPTR()));
+	d->guard = g;
+	/* it writes the event-check counter (host_EvC_COUNTER) only */
+	d->nFxState = 1;
+	VG_(memset)(&d->fxState, 0, sizeof d->fxState);
+	d->fxState[0].fx = Ifx_Write;
+	d->fxState[0].offset = offsetof(VexGuestAMD64State, host_EvC_COUNTER);
+	d->fxState[0].size = sizeof(UInt);
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
 /* Pending unconditional counts of the current superblock segment. */
 struct pend {
 	ULong uops;
 	ULong raw[RAW_N];
 };
 
+/* what gathering nb_raw[i] inline needs */
+static UInt raw_need(unsigned i)
+{
+	return i >= RAW_IC0 ? NEED_INSTR : i == RAW_ROM_UOPS || i == RAW_MS_XFER ? NEED_ROM
+		: NEED_MEM;
+}
+
 static void flush(IRSB *sb, struct pend *p)
 {
 	for (unsigned i = 0; i < RAW_IC_END; i++)
-		if (p->raw[i] && (nb_need & (i < RAW_IC0 ? NEED_MEM : NEED_INSTR)))
+		if (p->raw[i] && (nb_need & raw_need(i)))
 			emit_add_at(sb, &nb_raw[i], c64(p->raw[i]));
 	if (p->uops && (nb_need & NEED_UOPS))
 		emit_add_at(sb, &nb_raw[RAW_UOPS], c64(p->uops));
@@ -658,6 +879,7 @@ struct insn {
 	UInt uops;
 	UInt loads, stores;     /* memory uops per execution (REP: per iteration) */
 	Bool uops_deferred;     /* REP string: uops counted after the first exit */
+	Bool rom;               /* uops from the MS ROM (NB_IC_ROM, dirty helper) */
 };
 
 static void add_uops(struct pend *p, const struct insn *k)
@@ -665,16 +887,20 @@ static void add_uops(struct pend *p, const struct insn *k)
 	p->uops += k->uops;
 	p->raw[RAW_LOADS] += k->loads;
 	p->raw[RAW_STORES] += k->stores;
+	if (k->rom)
+		p->raw[RAW_ROM_UOPS] += k->uops;
 }
 
 static void retire(struct pend *p, const struct insn *k)
 {
 	p->raw[RAW_IC(mem_class(k->loads, k->stores), k->dec.fp)]++;
+	if (k->rom)
+		p->raw[RAW_MS_XFER]++;
 }
 
 /* uop model (README "uop model"), from the instruction's IR stmts [from, to). */
 static UInt uop_count(IRSB *sb, Int from, Int to, const struct nb_insn *dec,
-		      UInt *nloads, UInt *nstores)
+		      UInt *nloads, UInt *nstores, Bool *rom)
 {
 	UInt loads = 0, stores = 0, dirty = 0, c;
 
@@ -704,6 +930,7 @@ static UInt uop_count(IRSB *sb, Int from, Int to, const struct nb_insn *dec,
 	}
 	*nloads = loads;
 	*nstores = stores;
+	*rom = dirty || (dec->cls & NB_IC_ROM);
 	if (dirty || (dec->cls & NB_IC_MCODE))
 		return nb_cpu->ms_uops;
 	c = (dec->cls & NB_IC_MOVE) ? 0 : 1;
@@ -785,7 +1012,7 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			nb_decode((const uint8_t *)a, len > 16 ? 16 : len, &k.dec);
 			for (j = i + 1; j < in->stmts_used && in->stmts[j]->tag != Ist_IMark; j++)
 				;
-			k.uops = uop_count(in, i + 1, j, &k.dec, &k.loads, &k.stores);
+			k.uops = uop_count(in, i + 1, j, &k.dec, &k.loads, &k.stores, &k.rom);
 			k.uops_deferred = (k.dec.cls & NB_IC_REP) != 0;
 			if (!k.uops_deferred)
 				add_uops(&p, &k);
@@ -846,6 +1073,10 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 						    guard64(out, g, False));
 				emit_step(out, g);
 			}
+			if (k.valid && k.rom && (nb_need & NEED_ROM) && jk_retires(st->Ist.Exit.jk) &&
+			    (dst != k.addr || k.dec.br != NB_BR_NONE))
+				emit_add_at(out, &nb_raw[RAW_MS_XFER], guard64(out, g, False));
+			emit_pmi_check(out);
 			addStmtToIRSB(out, st);
 			if (k.valid && k.uops_deferred && !exit_seen)
 				add_uops(&p, &k);
@@ -873,6 +1104,7 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 		}
 	}
 	flush(out, &p);
+	emit_pmi_check(out);
 	return out;
 }
 
@@ -935,6 +1167,7 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 		*ret = nb_pmu_wrmsr(&nb_pmu_state, (uint32_t)arg[1], (uint64_t)arg[2], nb_sig)
 			== NB_PMU_OK ? NBSIM_OK : gp_from_pmu();
 		nb_warn_unmodelled();
+		nb_pmi_update();
 		nb_update_need();
 		break;
 	case NBSIM_REQ_RDPMC:
@@ -968,6 +1201,18 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 		*ret = NBSIM_OK;
 		break;
 	}
+	case NBSIM_REQ_PMI_SIGNAL:
+		if (arg[1] > 64) {
+			VG_(snprintf)(nb_fault_buf, sizeof nb_fault_buf,
+				      "PMI_SIGNAL: %lu is not a signal number (0-64)", arg[1]);
+			*ret = NBSIM_GP;
+			break;
+		}
+		nb_pmi_sig = (Int)arg[1];
+		nb_pmi_update();
+		nb_update_need();
+		*ret = NBSIM_OK;
+		break;
 	case NBSIM_REQ_LAST_FAULT:
 		if (arg[2] && guest_writable(arg[1], arg[2]))
 			copy_str((char *)arg[1], arg[2], nb_fault_buf);
@@ -1036,6 +1281,7 @@ static Bool nb_process_cmd_line_option(const HChar *arg)
 	else if VG_BOOL_CLO(arg, "--ht", clo_ht) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-stats", clo_stats) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-warn-unmodelled", clo_warn) {}
+	else if VG_BOOL_CLO(arg, "--nbsim-list-events", clo_list) {}
 	else
 		return False;
 	return True;
@@ -1050,7 +1296,9 @@ static void nb_print_usage(void)
 "                              thread t on LP (t-1) mod 2 [no: all on LP0]\n"
 "    --nbsim-stats=yes|no      print signal totals at exit [no]\n"
 "    --nbsim-warn-unmodelled=yes|no  warn once when a counter is programmed\n"
-"                              for an event the model does not produce [yes]\n",
+"                              for an event the model does not produce [yes]\n"
+"    --nbsim-list-events=yes|no  print every event:MASK the model produces\n"
+"                              (lines 'nbsim-event EVENT:MASK') and exit [no]\n",
 		NB_CPU_DEFAULT);
 }
 
@@ -1085,6 +1333,11 @@ static void nb_post_clo_init(void)
 	if (nb_has_l3)
 		tl_assert(nb_cache_init(&nb_l3, nb_cpu->l3_kb, 8, 128, 64));
 	nb_need = clo_stats ? NEED_ALL : 0;
+	nb_wpath_init(&nb_wp, nb_cpu->mispredict_penalty);
+	if (clo_list) {
+		nb_list_events();
+		VG_(exit)(0);
+	}
 	if (VG_(clo_verbosity) > 1)
 		VG_(umsg)("nbsim: modelling %s (family 15 model %u stepping %u), HT %s\n",
 			  nb_cpu->desc, nb_cpu->model, nb_cpu->stepping, clo_ht ? "on" : "off");
@@ -1106,6 +1359,7 @@ static void nb_fini(Int exitcode)
 		  S(SIG_MISP), S(NB_SIG_CYCLES));
 #undef S
 	VG_(umsg)("nbsim: translation flushes (PMU reprogrammed): %llu\n", nb_discards);
+	VG_(umsg)("nbsim: overflow interrupts (PMI) sent: %llu\n", nb_pmi_sent);
 }
 
 static void nb_pre_clo_init(void)

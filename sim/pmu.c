@@ -181,7 +181,7 @@ static int escr_event(const struct nb_pmu *p, unsigned escr, unsigned sel)
 static void recompute(struct nb_pmu *p)
 {
 	uint64_t used = 0, cused[(NB_NSIG + 63) / 64] = { 0 };
-	uint32_t cyc = 0, casc_alt = 0;
+	uint32_t cyc = 0, casc_alt = 0, armed = 0;
 
 	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
 		struct nb_pmu_cfg *g = &p->cfg[c];
@@ -253,6 +253,8 @@ static void recompute(struct nb_pmu *p)
 		 * empty mask counts nothing. */
 		g->active = mask != 0 || (g->compare && g->complement);
 		if (g->active) {
+			if (cccr & NB_CCCR_OVF_PMI_T0)
+				armed |= 1u << c;
 			used |= UINT64_C(1) << ev;
 			if (g->compare)
 				used |= UINT64_C(1) << NB_EV_GLOBAL_POWER_EVENTS;
@@ -284,6 +286,7 @@ static void recompute(struct nb_pmu *p)
 	for (unsigned i = 0; i < (NB_NSIG + 63) / 64; i++)
 		p->cused[i] = cused[i];
 	p->cycle_counters = cyc;
+	p->pmi_armed = armed;
 	if (used != p->events_in_use) {
 		p->events_in_use = used;
 		p->generation++;
@@ -369,6 +372,14 @@ static uint64_t filtered(const struct nb_pmu_cfg *g, uint64_t E, uint64_t C,
 	return inc;
 }
 
+/* Counter c overflowed: OVF, and the PMI request of OVF_PMI_T0 (pmu.h). */
+static void set_ovf(struct nb_pmu *p, unsigned c)
+{
+	p->cccr[c] |= NB_CCCR_OVF;
+	if (p->cccr[c] & NB_CCCR_OVF_PMI_T0)
+		p->pmi_pending |= 1u << c;
+}
+
 /* Add inc to counter c; OVF on wrap past 2^40 - 1 [SDM 18.15.3, OVF flag]
  * or, with FORCE_OVF, on every increment [SDM 18.15.3].  Returns the
  * increments consumed up to the overflow (0: none). */
@@ -380,11 +391,11 @@ static uint64_t add(struct nb_pmu *p, unsigned c, uint64_t inc)
 		return 0;
 	nb_counter_add(&p->ctr[c], inc);
 	if (p->cfg[c].force_ovf) {
-		p->cccr[c] |= NB_CCCR_OVF;
+		set_ovf(p, c);
 		return 1;
 	}
 	if (inc >= need) {
-		p->cccr[c] |= NB_CCCR_OVF;
+		set_ovf(p, c);
 		return need;
 	}
 	return 0;
@@ -482,7 +493,7 @@ static void count_cycles(struct nb_pmu *p, uint64_t n, const uint64_t *out)
 			}
 			nb_filter_count(&g->f, out[c], m, &p->edge_prev[c], &p->ctr[c], &o, &oc[c]);
 			if (o) {
-				p->cccr[c] |= NB_CCCR_OVF;
+				set_ovf(p, c);
 				ovf_now |= 1u << c;
 			}
 		}
@@ -633,6 +644,14 @@ int nb_pmu_rdpmc(struct nb_pmu *p, uint32_t ecx, uint64_t *val, const uint64_t *
 	nb_pmu_sync(p, sig);
 	*val = (ecx & 0x80000000u) ? (p->ctr[idx] & 0xffffffffu) : p->ctr[idx];
 	return NB_PMU_OK;
+}
+
+uint32_t nb_pmu_take_pmi(struct nb_pmu *p)
+{
+	uint32_t m = p->pmi_pending;
+
+	p->pmi_pending = 0;
+	return m;
 }
 
 const char *nb_pmu_fault(const struct nb_pmu *p)

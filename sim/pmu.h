@@ -86,6 +86,9 @@ struct nb_pmu {
 	uint64_t cbase[NB_NSIG];             /* signal values at the last cycle */
 	uint64_t cused[(NB_NSIG + 63) / 64]; /* signals per-cycle counters read */
 	uint32_t generation;                 /* bumped when events_in_use changes */
+	uint32_t pmi_armed;      /* bit c: counter c counts with OVF_PMI_T0 set   */
+	uint32_t pmi_pending;    /* bit c: counter c overflowed with OVF_PMI_T0
+				  * set since the last nb_pmu_take_pmi()          */
 	char fault[160];
 };
 
@@ -125,6 +128,16 @@ void nb_pmu_cycles_const(struct nb_pmu *p, uint64_t n, unsigned s, uint64_t v);
 /* Hyper-Threading: sync (the interval so far belongs to the old LP), then
  * fold later deltas into LP lp; active = bit mask of the active LPs. */
 void nb_pmu_set_lp(struct nb_pmu *p, unsigned lp, unsigned active, const uint64_t *sig);
+
+/*
+ * Counter-overflow interrupts.  A counter whose CCCR has OVF_PMI_T0 (bit 26)
+ * set requests a PMI for logical processor 0 when it overflows (the OVF flag
+ * goes up) [SDM 18.15.3, CCCR OVF_PMI_T0; 18.16.5 "Performance Monitoring
+ * Interrupt"]: nb_pmu_sync() records it in pmi_pending.  OVF_PMI_T1 asks
+ * for a PMI on logical processor 1, where no guest code runs: recorded
+ * nowhere.  Returns the pending counters and clears them.
+ */
+uint32_t nb_pmu_take_pmi(struct nb_pmu *p);
 
 /* Reason of the last #GP, NUL-terminated ("" if none). */
 const char *nb_pmu_fault(const struct nb_pmu *p);

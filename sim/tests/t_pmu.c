@@ -231,6 +231,39 @@ cccr_done:
 	sig[INSTR] += 1;
 	tap_ok(rd(cccr_msr(12)) & NB_CCCR_OVF, "FORCE_OVF: OVF on the next increment");
 
+	/* ---- overflow interrupts (OVF_PMI_T0 / T1) ---- */
+	reset(3, 0);
+	wr(escr_msr(NB_ESCR_CRU_ESCR0), escr_val(NB_EV_INSTR_RETIRED, 1, T0U));
+	wr(ctr_msr(12), NB_COUNTER_MASK - 9);                     /* 10 to overflow */
+	wr(cccr_msr(12), CCCR_ON(4) | NB_CCCR_OVF_PMI_T0);
+	wr(ctr_msr(13), NB_COUNTER_MASK - 9);
+	wr(cccr_msr(13), CCCR_ON(4));                              /* no PMI bit */
+	wr(ctr_msr(16), NB_COUNTER_MASK - 9);
+	wr(cccr_msr(16), CCCR_ON(4) | NB_CCCR_OVF_PMI_T1);         /* PMI to T1 */
+	TAP_EQ(P.pmi_armed, 1u << 12, "pmi_armed: only the counter with OVF_PMI_T0");
+	sig[INSTR] += 9;
+	nb_pmu_sync(&P, sig);
+	TAP_EQ(nb_pmu_take_pmi(&P), 0, "no PMI before the overflow (2^40-10 + 9)");
+	sig[INSTR] += 1;
+	nb_pmu_sync(&P, sig);
+	TAP_EQ(P.pmi_pending, 1u << 12,
+	       "overflow: PMI pending for OVF_PMI_T0 only (13 has no PMI bit, 16 asks for T1)");
+	tap_ok((rd(cccr_msr(12)) & NB_CCCR_OVF) && (rd(cccr_msr(13)) & NB_CCCR_OVF) &&
+	       (rd(cccr_msr(16)) & NB_CCCR_OVF), "OVF set on all three");
+	TAP_EQ(nb_pmu_take_pmi(&P), 1u << 12, "take_pmi returns counter 12");
+	TAP_EQ(nb_pmu_take_pmi(&P), 0, "and clears it");
+	sig[INSTR] += 5;
+	nb_pmu_sync(&P, sig);
+	TAP_EQ(nb_pmu_take_pmi(&P), 0, "counting on after the overflow: no new PMI");
+	wr(cccr_msr(12), CCCR_ON(4));
+	TAP_EQ(P.pmi_armed, 0, "OVF_PMI_T0 cleared: not armed");
+	wr(cccr_msr(12), NB_CCCR_OVF_PMI_T0);
+	TAP_EQ(P.pmi_armed, 0, "OVF_PMI_T0 with Enable clear: not armed");
+	wr(cccr_msr(12), CCCR_ON(4) | NB_CCCR_OVF_PMI_T0 | NB_CCCR_FORCE_OVF);
+	sig[INSTR] += 1;
+	nb_pmu_sync(&P, sig);
+	TAP_EQ(nb_pmu_take_pmi(&P), 1u << 12, "FORCE_OVF with OVF_PMI_T0: PMI on an increment");
+
 	/* ---- RDPMC ---- */
 	{
 		uint64_t v = 0;
