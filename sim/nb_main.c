@@ -271,6 +271,7 @@ static ULong nb_pmi_sent;                /* PMIs delivered (stats)          */
 
 static void nb_derive(void);
 static void nb_update_cycles(void);
+static void nb_peek_cycles(void);
 
 /* After a register access or NBSIM_REQ_PMI_SIGNAL. */
 static void nb_pmi_update(void)
@@ -291,7 +292,7 @@ static void nb_pmi_update(void)
 static VG_REGPARM(1) void nb_pmi_check(VexGuestAMD64State *st)
 {
 	nb_derive();
-	nb_update_cycles();
+	nb_peek_cycles();
 	nb_pmu_sync(&nb_pmu_state, nb_sig);
 	if (!nb_pmu_take_pmi(&nb_pmu_state))
 		return;
@@ -543,6 +544,19 @@ static void nb_update_cycles(void)
 	}
 	nb_u_seen = nb_sig[SIG_UOPS];
 	nb_sig[NB_SIG_CYCLES] = nb_cyc;
+}
+
+/* Cycles so far without ending the open retirement cycle (not a
+ * serializing point): the whole cycles only.  Monotonic: a later
+ * nb_update_cycles() gives at least as many. */
+static void nb_peek_cycles(void)
+{
+	ULong c = nb_cyc;
+
+	if (!nb_stepping)
+		c += (nb_sig[SIG_UOPS] - nb_u_seen) / nb_cpu->retire_width +
+			(nb_sig[SIG_MISP] - nb_m_seen) * nb_cpu->mispredict_penalty;
+	nb_sig[NB_SIG_CYCLES] = c;
 }
 
 /*
