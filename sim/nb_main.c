@@ -429,14 +429,33 @@ static ULong replay_tagged(const ULong *d)
 static ULong wp_last_misp, wp_last_uops;
 static struct nb_wpath nb_wp;
 
+/* The tagging configuration as nb_derive uses it, recomputed only after a
+ * client request (an ESCR or PEBS MSR may have changed) or a switch of LP:
+ * step mode derives once per cycle. */
+static Bool nb_tags_valid;
+static unsigned nb_fe_cached;
+static uint8_t nb_xt_cached[NB_FP_NCLASSES + 1];
+
+static void nb_tags_changed(void)
+{
+	nb_tags_valid = False;
+}
+
 static void nb_derive(void)
 {
 	ULong d[RAW_N], tagged_i = 0, tagged_u = 0, instr = 0, xtag[4] = { 0 };
 	ULong bogus, du, replay;
-	unsigned fe = fe_tags();
+	unsigned fe;
 	uint8_t xt[NB_FP_NCLASSES + 1];
 
-	exec_tags(xt);
+	if (!nb_tags_valid) {
+		nb_fe_cached = fe_tags();
+		exec_tags(nb_xt_cached);
+		nb_tags_valid = True;
+	}
+	fe = nb_fe_cached;
+	for (unsigned i = 0; i <= NB_FP_NCLASSES; i++)
+		xt[i] = nb_xt_cached[i];
 	for (unsigned i = 0; i < RAW_N; i++) {
 		d[i] = 0;
 		if (i == RAW_UOPS && nb_stepping)
@@ -485,16 +504,19 @@ static void nb_derive(void)
 	bogus = nb_wpath_uops(&nb_wp, nb_sig[SIG_MISP] - wp_last_misp);
 	wp_last_uops = nb_sig[SIG_UOPS];
 	wp_last_misp = nb_sig[SIG_MISP];
-	nb_sig[NB_SIG(NB_EV_UOPS_RETIRED, 1)] += bogus;
-	nb_sig[NB_SIG(NB_EV_FRONT_END_EVENT, 1)] += nb_wpath_share(bogus, tagged_u, du);
-	nb_sig[NB_SIG(NB_EV_REPLAY_EVENT, 1)] += nb_wpath_share(bogus, replay, du);
-	nb_sig[NB_SIG(NB_EV_INSTR_RETIRED, 3)] += nb_wpath_share(bogus, tagged_i, du);
-	nb_sig[NB_SIG(NB_EV_INSTR_RETIRED, 2)] += nb_wpath_share(bogus, instr - tagged_i, du);
-	for (unsigned b = 0; b < 4; b++)
-		nb_sig[SIG_EXEC(4 + b)] += nb_wpath_share(bogus, xtag[b], du);
+	if (bogus) {
+		nb_sig[NB_SIG(NB_EV_UOPS_RETIRED, 1)] += bogus;
+		nb_sig[NB_SIG(NB_EV_FRONT_END_EVENT, 1)] += nb_wpath_share(bogus, tagged_u, du);
+		nb_sig[NB_SIG(NB_EV_REPLAY_EVENT, 1)] += nb_wpath_share(bogus, replay, du);
+		nb_sig[NB_SIG(NB_EV_INSTR_RETIRED, 3)] += nb_wpath_share(bogus, tagged_i, du);
+		nb_sig[NB_SIG(NB_EV_INSTR_RETIRED, 2)] += nb_wpath_share(bogus, instr - tagged_i, du);
+		for (unsigned b = 0; b < 4; b++)
+			nb_sig[SIG_EXEC(4 + b)] += nb_wpath_share(bogus, xtag[b], du);
+	}
 	/* instr_completed (models 3, 4, 6): retired instructions */
 	nb_sig[NB_SIG(NB_EV_INSTR_COMPLETED, 0)] += instr;
-	nb_sig[NB_SIG(NB_EV_INSTR_COMPLETED, 1)] += nb_wpath_share(bogus, instr, du);
+	if (bogus)
+		nb_sig[NB_SIG(NB_EV_INSTR_COMPLETED, 1)] += nb_wpath_share(bogus, instr, du);
 	/* uop_queue_writes: MS ROM uops; the others (and the wrong path)
 	 * come from the trace cache in deliver mode (no trace-cache model) */
 	nb_sig[NB_SIG(NB_EV_UOP_QUEUE_WRITES, 2)] += d[RAW_ROM_UOPS];
@@ -530,16 +552,17 @@ static void nb_update_cycles(void)
 		nb_cyc += (du + w - 1) / w + (nb_sig[SIG_MISP] - nb_m_seen) * nb_cpu->mispredict_penalty;
 		nb_m_seen = nb_sig[SIG_MISP];
 	} else {
+		/* end the open cycle, then the stalls of its mispredicts */
 		ULong m = nb_sig[SIG_MISP] - nb_m_seen;
-		if (m) {
-			nb_m_seen += m;
-			nb_cyc += m * nb_cpu->mispredict_penalty;
-			nb_pmu_cycles_const(&nb_pmu_state, m * nb_cpu->mispredict_penalty, NB_NSIG, 0);
-		}
 		if (nb_fill) {
 			nb_cyc++;
 			nb_pmu_cycle(&nb_pmu_state, nb_sig);
 			nb_fill = 0;
+		}
+		if (m) {
+			nb_m_seen += m;
+			nb_cyc += m * nb_cpu->mispredict_penalty;
+			nb_pmu_cycles_const(&nb_pmu_state, m * nb_cpu->mispredict_penalty, NB_NSIG, 0);
 		}
 	}
 	nb_u_seen = nb_sig[SIG_UOPS];
@@ -561,48 +584,40 @@ static void nb_peek_cycles(void)
 
 /*
  * Step mode: one instruction retired (every raw count since the previous
- * step is its).  Its uops fill the open retirement cycle and then whole
- * cycles; its other events are output in the cycle of its last uop; its
- * mispredicts add stall cycles (only RUNNING outputs in them), reported at
- * once, before the open cycle (if any) ends.  See README "Filtering".
+ * step is its, or of earlier instructions of the open cycle).  Its uops
+ * fill the open retirement cycle and then whole cycles.  Its other events
+ * are output in the cycle of its first uop: they stay raw while that cycle
+ * is open and are folded in (nb_derive) when it ends, so most steps cost a
+ * few adds.  Mispredict stall cycles (only RUNNING outputs in them) follow
+ * the cycles of the branch's uops.  See README "Filtering".
  */
 static VG_REGPARM(0) void nb_step(void)
 {
 	struct nb_pmu *P = &nb_pmu_state;
 	UInt w = nb_cpu->retire_width;
-	ULong u = nb_raw[RAW_UOPS] - nb_raw_last[RAW_UOPS], m;
+	ULong u = nb_raw[RAW_UOPS] - nb_raw_last[RAW_UOPS], take, left, q, m;
 
 	nb_raw_last[RAW_UOPS] = nb_raw[RAW_UOPS];
 	if (nb_fill + u < w) {
-		nb_derive();
+		/* the open cycle stays open */
 		nb_sig[SIG_UOPS] += u;
 		nb_fill += (UInt)u;
-	} else {
-		ULong take = w - nb_fill, left = u - take;
-		if (!left)
-			nb_derive();
-		nb_sig[SIG_UOPS] += take;
-		nb_cyc++;
-		nb_pmu_cycle(P, nb_sig);
-		nb_fill = 0;
-		if (left) {
-			ULong q = left / w, rem = left % w, plain = rem ? q : q - 1;
-			if (plain) {
-				nb_sig[SIG_UOPS] += plain * w;
-				nb_cyc += plain;
-				nb_pmu_cycles_const(P, plain, SIG_UOPS, w);
-			}
-			nb_derive();
-			if (!rem) {
-				nb_sig[SIG_UOPS] += w;
-				nb_cyc++;
-				nb_pmu_cycle(P, nb_sig);
-			} else {
-				nb_sig[SIG_UOPS] += rem;
-				nb_fill = (UInt)rem;
-			}
-		}
+		return;
 	}
+	nb_derive();
+	take = w - nb_fill;
+	left = u - take;
+	nb_sig[SIG_UOPS] += take;
+	nb_cyc++;
+	nb_pmu_cycle(P, nb_sig);
+	q = left / w;
+	if (q) {
+		nb_sig[SIG_UOPS] += q * w;
+		nb_cyc += q;
+		nb_pmu_cycles_const(P, q, SIG_UOPS, w);
+	}
+	nb_sig[SIG_UOPS] += left % w;
+	nb_fill = (UInt)(left % w);
 	m = nb_sig[SIG_MISP] - nb_m_seen;
 	if (m) {
 		nb_m_seen += m;
@@ -1237,6 +1252,7 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 		*ret = NBSIM_GP;
 		break;
 	}
+	nb_tags_changed();
 	return True;
 }
 
@@ -1250,6 +1266,7 @@ static void nb_lp_switch(unsigned lp)
 	nb_derive();
 	nb_update_cycles();
 	nb_pmu_set_lp(&nb_pmu_state, lp, nb_ht_active(&nb_ht_state), nb_sig);
+	nb_tags_changed();
 }
 
 static void nb_start_client(ThreadId tid, ULong blocks_done)
