@@ -95,9 +95,11 @@ static UInt clo_mem_timing = MT_AUTO;
 #define NEED_INSTR 0x1u          /* RAW_IC(*): instructions by class      */
 #define NEED_MEM   0x8u          /* RAW_LOADS, RAW_STORES                 */
 #define NEED_CACHE 0x10u         /* cache model: helper per load/store    */
+#define NEED_TLB   0x20u         /* exact DTLB: the inline L1D-hit skip   */
+				 /* also requires the DTLB's MRU page     */
 #define NEED_UOPS  0x2u          /* SIG_UOPS                              */
 #define NEED_BR    0x4u          /* branch model: SIG_BR(*), SIG_MISP     */
-#define NEED_ALL   (NEED_INSTR | NEED_UOPS | NEED_BR | NEED_MEM | NEED_CACHE)
+#define NEED_ALL   (NEED_INSTR | NEED_UOPS | NEED_BR | NEED_MEM | NEED_CACHE | NEED_TLB)
 static UInt nb_need;
 static ULong nb_discards;                /* translation flushes            */
 
@@ -161,6 +163,8 @@ static UInt need_of(ULong used)
 		n |= NEED_MEM;
 	if (used & MEM_EVENTS)
 		n |= NEED_CACHE;
+	if (used & (1ULL << NB_EV_PAGE_WALK_TYPE))
+		n |= NEED_TLB;
 	if (used & (1ULL << NB_EV_UOPS_RETIRED))
 		n |= NEED_UOPS;
 	if (used & ((1ULL << NB_EV_BRANCH_RETIRED) | (1ULL << NB_EV_MISPRED_BRANCH_RETIRED)))
@@ -173,6 +177,8 @@ static UInt need_of(ULong used)
 /* After a PMU reprogramming: re-instrument if the needs changed.  Called
  * from a client request, i.e. between superblocks: the superblock that made
  * the request has finished (its counts are in). */
+static uint64_t other_msr(uint32_t msr);
+
 static void nb_update_need(void)
 {
 	/* Needs only grow: once code is instrumented for a signal it stays so.
@@ -181,6 +187,10 @@ static void nb_update_need(void)
 	 * start/stop pairs ran 40x slower.  Signals that no enabled counter
 	 * selects are still gathered, and ignored by the PMU. */
 	UInt n = nb_need | (clo_stats ? NEED_ALL : need_of(nb_pmu_state.events_in_use));
+	/* DTLB replay metrics (IA32_PEBS_ENABLE bit 2) */
+	if ((nb_pmu_state.events_in_use & (1ULL << NB_EV_REPLAY_EVENT)) &&
+	    (other_msr(NB_MSR_IA32_PEBS_ENABLE) & 4))
+		n |= NEED_TLB;
 	if (n == nb_need)
 		return;
 	nb_need = n;
@@ -594,6 +604,17 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store)
 		split = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, c64(64 - sz), split));
 		split = tmp(sb, Ity_I64, IRExpr_Unop(Iop_1Uto64, split));
 		miss = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Or64, miss, split));
+		if (nb_need & NEED_TLB) {
+			/* exact DTLB: skip only when the page is the DTLB's MRU one */
+			IRExpr *pg = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, addr,
+								    IRExpr_Const(IRConst_U8(12))));
+			IRExpr *v0 = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
+						mkIRExpr_HWord((HWord)&nb_dtlb.vpn[0])));
+			pg = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, pg, c64(1)));
+			pg = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, pg, v0));
+			pg = tmp(sb, Ity_I64, IRExpr_Unop(Iop_1Uto64, pg));
+			miss = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Or64, miss, pg));
+		}
 		d->guard = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, miss, c64(0)));
 	}
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
