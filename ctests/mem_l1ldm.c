@@ -1,5 +1,7 @@
 /*
- * mem_l1ldm.c - PAPI_L1_LDM (1stL_cache_load_miss_retired, a replay metric)
+ * mem_l1ldm.c - the replay metric 1stL_cache_load_miss_retired (what
+ * PAPI_L1_LDM maps to; the component does not offer metric-based presets
+ * yet, so the test names the metric native event)
  * through the public PAPI API under nbsim equals the number of retired loads
  * that missed the L1D in nbsim's cache model (NBSIM_REQ_MEMSTATS), on a
  * strided and a random-access kernel, by the difference method (N1 and N2
