@@ -95,7 +95,7 @@ static UInt clo_mem_timing = MT_AUTO;
 #define NEED_INSTR 0x1u          /* RAW_IC(*): instructions by class      */
 #define NEED_MEM   0x8u          /* RAW_LOADS, RAW_STORES                 */
 #define NEED_CACHE 0x10u         /* cache model: helper per load/store    */
-#define NEED_TLB   0x20u         /* exact DTLB: the inline L1D-hit skip   */
+#define NEED_TLB   0x20u         /* DTLB model; the inline L1D-hit skip   */
 				 /* also requires the DTLB's MRU page     */
 #define NEED_UOPS  0x2u          /* SIG_UOPS                              */
 #define NEED_BR    0x4u          /* branch model: SIG_BR(*), SIG_MISP     */
@@ -441,7 +441,10 @@ static void nb_mem(Addr a, ULong size, Bool store)
 		else
 			nb_ms.split_loads++;
 	}
-	if (!nb_tlb_access(&nb_dtlb, a) || (first != last && !nb_tlb_access(&nb_dtlb, last))) {
+	/* the DTLB only while a DTLB event needs it (its fully associative
+	 * lookup is the costliest part of a miss) */
+	if ((nb_need & NEED_TLB) &&
+	    (!nb_tlb_access(&nb_dtlb, a) || (first != last && !nb_tlb_access(&nb_dtlb, last)))) {
 		cond |= MC_DTLB;
 		nb_sig[SIG_DTMISS]++;
 		if (store)
