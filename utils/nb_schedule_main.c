@@ -126,84 +126,84 @@ many:
 	return NB_EXIT_FAIL;
 }
 
+struct schedule_flags {
+	struct nb_util_opts *o;
+	int partition;
+	const char **pnames;     /* a preset and every word after it */
+	int np;
+};
+
+static int schedule_option(const char *arg, void *ctx)
+{
+	struct schedule_flags *f = ctx;
+
+	if (!strcmp(arg, "--partition")) {
+		f->partition = 1;
+	} else if (!strncmp(arg, "--busy-escr=", 12)) {
+		unsigned e;
+
+		for (e = 0; e < nb_num_escrs && strcmp(nb_escrs[e].name, arg + 12); e++)
+			;
+		if (e == nb_num_escrs) {
+			fprintf(stderr, "nb_schedule: no ESCR named '%s'\n", arg + 12);
+			return NB_EXIT_USAGE;
+		}
+		f->o->cpu.busy_escrs |= UINT64_C(1) << e;
+	} else if (!strncmp(arg, "--busy-counter=", 15)) {
+		int c = -1;
+
+		if (sscanf(arg + 15, "%d", &c) != 1 || c < 0 || c >= NB_NUM_COUNTERS) {
+			fprintf(stderr, "nb_schedule: bad counter in '%s' (0-17)\n", arg);
+			return NB_EXIT_USAGE;
+		}
+		f->o->cpu.busy_counters |= 1u << c;
+	} else if (arg[0] != '-' && (preset_arg(arg) >= 0 || f->np)) {
+		if (f->np == NB_PART_MAX) {
+			fprintf(stderr, "nb_schedule: more than %d events\n", NB_PART_MAX);
+			return NB_EXIT_USAGE;
+		}
+		f->pnames[f->np++] = arg;
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct nb_util_opts o;
 	static struct nb_evsel req[NB_PART_MAX];
 	const char *names[NB_PART_MAX];
 	char err[1024];
-	int n, partition = 0;
+	int n, r;
 	struct nb_util_events ev = { names, req, 0, NB_PART_MAX };
 	const char *pnames[NB_PART_MAX];
-	int np = 0, any_preset = 0;
+	struct schedule_flags f = { &o, 0, pnames, 0 };
 
-	nb_util_defaults(&o);
-	for (int i = 1; i < argc; i++) {
-		int r = nb_util_option(argv[i], &o);
-
-		if (r < 0) {
-			fprintf(stderr, "nb_schedule: bad value in '%s'\n", argv[i]);
-			return NB_EXIT_USAGE;
-		}
-		if (r)
-			continue;
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			usage(stdout);
-			return NB_EXIT_OK;
-		} else if (!strcmp(argv[i], "--partition")) {
-			partition = 1;
-		} else if (!strncmp(argv[i], "--busy-escr=", 12)) {
-			unsigned e;
-
-			for (e = 0; e < nb_num_escrs && strcmp(nb_escrs[e].name, argv[i] + 12); e++)
-				;
-			if (e == nb_num_escrs) {
-				fprintf(stderr, "nb_schedule: no ESCR named '%s'\n", argv[i] + 12);
-				return NB_EXIT_USAGE;
-			}
-			o.cpu.busy_escrs |= UINT64_C(1) << e;
-		} else if (!strncmp(argv[i], "--busy-counter=", 15)) {
-			int c = -1;
-
-			if (sscanf(argv[i] + 15, "%d", &c) != 1 || c < 0 || c >= NB_NUM_COUNTERS) {
-				fprintf(stderr, "nb_schedule: bad counter in '%s' (0-17)\n", argv[i]);
-				return NB_EXIT_USAGE;
-			}
-			o.cpu.busy_counters |= 1u << c;
-		} else if (argv[i][0] != '-' && (preset_arg(argv[i]) >= 0 || any_preset)) {
-			if (np == NB_PART_MAX)
-				return NB_EXIT_USAGE;
-			any_preset |= preset_arg(argv[i]) >= 0;
-			pnames[np++] = argv[i];
-		} else if ((r = nb_util_operand("nb_schedule", argv[i], &o, &ev)) != 0) {
-			if (r == NB_UTIL_BAD_OPTION) {
-				usage(stderr);
-				return NB_EXIT_USAGE;
-			}
-			return r;
-		}
+	r = nb_util_args("nb_schedule", argc, argv, &o, &ev, schedule_option, &f, usage);
+	if (r >= 0)
+		return r;
+	if (ev.n + f.np == 0) {
+		usage(stderr);
+		return NB_EXIT_USAGE;
 	}
-	if (any_preset) {
+	if (f.np) {
 		/* events named before the first preset, then the rest in order */
 		const char *all[2 * NB_PART_MAX];
 		int na = 0;
 
-		if (partition) {
+		if (f.partition) {
 			fprintf(stderr, "nb_schedule: --partition takes events and metrics, not presets\n");
 			return NB_EXIT_USAGE;
 		}
 		for (int i = 0; i < ev.n; i++)
 			all[na++] = names[i];
-		for (int i = 0; i < np; i++)
-			all[na++] = pnames[i];
+		for (int i = 0; i < f.np; i++)
+			all[na++] = f.pnames[i];
 		return run_presets(all, na, &o);
 	}
 	n = ev.n;
-	if (n == 0) {
-		usage(stderr);
-		return NB_EXIT_USAGE;
-	}
-	if (partition) {
+	if (f.partition) {
 		int run[NB_PART_MAX], exact, k;
 
 		k = nb_partition(req, n, &o.cpu, run, &exact, err, sizeof(err));
