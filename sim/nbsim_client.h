@@ -35,6 +35,11 @@ enum nbsim_request {
 	NBSIM_REQ_INFO,
 	/* (char *buf, uint64 len) -> NBSIM_OK; reason of the last #GP, NUL-terminated */
 	NBSIM_REQ_LAST_FAULT,
+	/* (int signo) -> NBSIM_OK | NBSIM_GP (signo outside 0..64).  The
+	 * signal nbsim sends to the running guest thread when a counter whose
+	 * CCCR has OVF_PMI_T0 set overflows (the PMI); 0 (the default): none.
+	 * Skid: see sim/README.md "Overflow interrupts". */
+	NBSIM_REQ_PMI_SIGNAL,
 };
 
 /* What the simulated machine is. */
@@ -51,6 +56,28 @@ struct nbsim_info {
 	uint32_t l3_kb;          /* on-die L3 size, 0 if the part has none      */
 };
 #define NBSIM_INFO_VERSION 2    /* 2: l3_kb added */
+
+/*
+ * Memory-model totals since the start (NBSIM_REQ_MEMSTATS), for tests: the
+ * cache model runs only while some enabled event needs it (or with
+ * --nbsim-stats=yes); `active` says whether it has run.  A split access
+ * counts once; an access that missed in either line is one miss.
+ */
+struct nbsim_memstats {
+	uint64_t active;
+	uint64_t l1_load_miss, l2_load_miss;    /* load accesses that missed  */
+	uint64_t l1_store_miss, l2_store_miss;
+	uint64_t dtlb_load_miss, dtlb_store_miss;
+	uint64_t split_loads, split_stores;     /* crossing a 64-byte line    */
+};
+/* (struct nbsim_memstats *out) -> NBSIM_OK | NBSIM_GP (bad pointer) */
+#define NBSIM_REQ_MEMSTATS (VG_USERREQ_TOOL_BASE('N', 'B') + 0x40)
+
+static inline int nbsim_memstats(struct nbsim_memstats *ms)
+{
+	return (int)VALGRIND_DO_CLIENT_REQUEST_EXPR(NBSIM_GP, NBSIM_REQ_MEMSTATS,
+						    ms, 0, 0, 0, 0);
+}
 
 static inline int nbsim_present(void)
 {
@@ -88,6 +115,12 @@ static inline void nbsim_last_fault(char *buf, uint64_t len)
 		buf[0] = '\0';
 	(void)VALGRIND_DO_CLIENT_REQUEST_EXPR(0, NBSIM_REQ_LAST_FAULT,
 					      buf, len, 0, 0, 0);
+}
+
+static inline int nbsim_pmi_signal(int signo)
+{
+	return (int)VALGRIND_DO_CLIENT_REQUEST_EXPR(NBSIM_GP, NBSIM_REQ_PMI_SIGNAL,
+						    signo, 0, 0, 0, 0);
 }
 
 #endif /* NBSIM_CLIENT_H */

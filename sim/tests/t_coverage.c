@@ -25,6 +25,14 @@
 static unsigned model, l3;
 static char big[256 * 1024] __attribute__((aligned(64)));
 static char src[64], dst[64];
+/* two 768 KB buffers: together larger than the L2 of the models tested here
+ * (prescott 1 MB, xeonmp 512 KB), smaller than the xeonmp's 2 MB L3
+ * (sim/README.md "Cache model") */
+static char rd[768 * 1024] __attribute__((aligned(128)));
+static char wr_buf[768 * 1024] __attribute__((aligned(128)));
+/* never-touched sectors for every call (misses in every level): 64 per call */
+static char cold[32 * 1024 * 1024] __attribute__((aligned(128)));
+static size_t cold_at;
 static volatile uint64_t lcg = 12345;
 
 __asm__(".text\n\t.type cov_leaf1,@function\ncov_leaf1:\n\tret\n\t"
@@ -45,6 +53,22 @@ static __attribute__((noinline)) int deep(int n)
 static __attribute__((noinline)) void workload(void)
 {
 	uint64_t x, y, t = 0;
+
+	/* the memory hierarchy: a load per 128-byte sector of rd (L2 misses;
+	 * L3 hits in E state on xeonmp), then of wr_buf, which the previous
+	 * call wrote (L3 hits in M state), then a store per sector of wr_buf;
+ * 64 sectors of cold never read before (misses in every level);
+	 * one split load and one split store (crossing a 64-byte line) */
+	for (size_t j = 0; j < sizeof rd; j += 128)
+		__asm__ volatile("mov (%[p]), %[t]" : [t] "+r"(t) : [p] "r"(rd + j) : "memory");
+	for (size_t j = 0; j < sizeof wr_buf; j += 128)
+		__asm__ volatile("mov (%[p]), %[t]" : [t] "+r"(t) : [p] "r"(wr_buf + j) : "memory");
+	for (size_t j = 0; j < sizeof wr_buf; j += 128)
+		__asm__ volatile("mov %[t], (%[p])" : : [t] "r"(t), [p] "r"(wr_buf + j) : "memory");
+	for (unsigned j = 0; j < 64; j++, cold_at = (cold_at + 128) % sizeof cold)
+		__asm__ volatile("mov (%[p]), %[t]" : [t] "+r"(t) : [p] "r"(cold + cold_at) : "memory");
+	__asm__ volatile("mov 60(%[p]), %[t]\n\tmov %[t], 124(%[p])"
+			 : [t] "+r"(t) : [p] "r"(big) : "memory");
 
 	for (unsigned i = 0; i < 200; i++) {
 		/* loads (stride 64 over 256 KB: L1D misses) and stores */
