@@ -223,7 +223,7 @@ static const struct set sets[] = {
 			{ P "instr_retired:NBOGUSTAG", 7 } } },
 	/* the upstream events themselves and the move ports */
 	{ "fp", k_fp, { { P "x87_SIMD_moves_uop:ALLP0", 2 }, { P "x87_SIMD_moves_uop:ALLP2", 1 } } },
-	{ "fp", k_fp, { { P "instr_completed:NBOGUS", 33 }, { P "instr_completed:BOGUS", 0 } } },
+	{ "fp", k_fp, { { P "instr_completed:NBOGUS", 33 } } },
 	/* branch types */
 	{ "icall", k_icall, { { P "retired_branch_type:CONDITIONAL", 1 },
 			      { P "retired_branch_type:CALL", 1 } } },

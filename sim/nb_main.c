@@ -466,6 +466,7 @@ static void replay_tagged(const ULong *d, ULong out[2])
  * tagging configuration of that interval (called before every access). */
 static ULong wp_last_misp, wp_last_uops;
 static struct nb_wpath nb_wp;
+static uint32_t wp_frac[9];            /* fractions carried by the shares */
 
 static void nb_derive(void)
 {
@@ -532,15 +533,17 @@ static void nb_derive(void)
 	wp_last_uops = nb_sig[SIG_UOPS];
 	wp_last_misp = nb_sig[SIG_MISP];
 	nb_sig[NB_SIG(NB_EV_UOPS_RETIRED, 1)] += bogus;
-	nb_sig[NB_SIG(NB_EV_FRONT_END_EVENT, 1)] += nb_wpath_share(bogus, tagged_u, du);
-	nb_sig[NB_SIG(NB_EV_REPLAY_EVENT, 1)] += nb_wpath_share(bogus, replay, du);
-	nb_sig[NB_SIG(NB_EV_INSTR_RETIRED, 3)] += nb_wpath_share(bogus, tagged_i, du);
-	nb_sig[NB_SIG(NB_EV_INSTR_RETIRED, 2)] += nb_wpath_share(bogus, instr - tagged_i, du);
+#define WP_SHARE(i, x) nb_wpath_share_carry(bogus, (x), du, &wp_frac[i])
+	nb_sig[NB_SIG(NB_EV_FRONT_END_EVENT, 1)] += WP_SHARE(0, tagged_u);
+	nb_sig[NB_SIG(NB_EV_REPLAY_EVENT, 1)] += WP_SHARE(1, replay);
+	nb_sig[NB_SIG(NB_EV_INSTR_RETIRED, 3)] += WP_SHARE(2, tagged_i);
+	nb_sig[NB_SIG(NB_EV_INSTR_RETIRED, 2)] += WP_SHARE(3, instr - tagged_i);
 	for (unsigned b = 0; b < 4; b++)
-		nb_sig[SIG_EXEC(4 + b)] += nb_wpath_share(bogus, xtag[b], du);
+		nb_sig[SIG_EXEC(4 + b)] += WP_SHARE(4 + b, xtag[b]);
 	/* instr_completed (models 3, 4, 6): retired instructions */
 	nb_sig[NB_SIG(NB_EV_INSTR_COMPLETED, 0)] += instr;
-	nb_sig[NB_SIG(NB_EV_INSTR_COMPLETED, 1)] += nb_wpath_share(bogus, instr, du);
+	nb_sig[NB_SIG(NB_EV_INSTR_COMPLETED, 1)] += WP_SHARE(8, instr);
+#undef WP_SHARE
 	/* uop_queue_writes: MS ROM uops; the others (and the wrong path)
 	 * come from the trace cache in deliver mode (no trace-cache model) */
 	nb_sig[NB_SIG(NB_EV_UOP_QUEUE_WRITES, 2)] += d[RAW_ROM_UOPS];
