@@ -314,6 +314,8 @@ static VG_REGPARM(1) void nb_pmi_check(VexGuestAMD64State *st)
 /* A BOGUS mask selected by an active counter needs the wrong-path model:
  * mispredicted branches (branch model) and the committed mix (uops), also
  * when no other mask of the event needs them. */
+static int mispred_tagging(void);
+
 static UInt bogus_need(void)
 {
 	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
@@ -321,6 +323,9 @@ static UInt bogus_need(void)
 		if (g->active && (g->mask & bogus_masks(g->ev)))
 			return NEED_BR | NEED_UOPS;
 	}
+	/* Tagged_mispred_branch: replay_event counts mispredicted branches */
+	if ((nb_pmu_state.events_in_use & (1ULL << NB_EV_REPLAY_EVENT)) && mispred_tagging())
+		return NEED_BR;
 	return 0;
 }
 
@@ -462,6 +467,17 @@ static void replay_tagged(const ULong *d, ULong out[2])
 	}
 }
 
+/* Replay tagging of mispredicted branches (Tagged_mispred_branch
+ * [metrics.txt: SDM replay-metric table; Linux p4.c 0x18000/0x10]):
+ * IA32_PEBS_ENABLE bits 15, 16 and 24, MSR_PEBS_MATRIX_VERT bit 4.  Each
+ * retired mispredicted branch is one tagged uop. */
+static int mispred_tagging(void)
+{
+	uint64_t need = (UINT64_C(1) << 15) | (UINT64_C(1) << 16) | (UINT64_C(1) << 24);
+	return (other_msr(NB_MSR_IA32_PEBS_ENABLE) & need) == need &&
+		(other_msr(NB_MSR_MSR_PEBS_MATRIX_VERT) & (1u << 4));
+}
+
 /* Fold the raw counts since the last PMU access into the signals, with the
  * tagging configuration of that interval (called before every access). */
 static ULong wp_last_misp, wp_last_uops;
@@ -517,6 +533,11 @@ static void nb_derive(void)
 	nb_sig[SIG_MISP] += d[RAW_MISP];
 	replay_tagged(d, rp);
 	replay = rp[0] + rp[1];
+	if (mispred_tagging()) {
+		/* a mispredicted branch is one instruction: tagged */
+		replay += d[RAW_MISP];
+		tagged_i += d[RAW_MISP];
+	}
 	/* replay-tagged uops make their instruction tagged: one memory uop per
 	 * instruction is assumed; loads/stores already front-end tagged are
 	 * not counted twice; overlap with execution tags is not known (a
