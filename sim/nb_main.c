@@ -405,7 +405,7 @@ static unsigned nb_mem_cg(Addr first, Addr last)
 	Bool l1m = False, l2m = False;
 
 	for (Addr l = first; l <= last; l += 64)
-		if (!nb_cache_access(&nb_l1d, l, 1))
+		if (!nb_cache_access_unsectored(&nb_l1d, l, 1))
 			l1m = True;
 	if (l1m)
 		for (Addr l = first; l <= last; l += 64)
@@ -457,7 +457,7 @@ static void nb_mem(Addr a, ULong size, Bool store)
 	else for (Addr l = first; l <= last; l += 64) {
 		int st;
 		ULong lat;
-		if (nb_cache_access(&nb_l1d, l, !store))
+		if (nb_cache_access_unsectored(&nb_l1d, l, !store))
 			continue;
 		cond |= MC_L1;
 		/* the L1D missed: the L2 (a load's read, a store's RFO) */
