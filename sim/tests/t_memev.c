@@ -84,6 +84,33 @@ static __attribute__((noinline)) void strided(void *arg, uint64_t n)
 			 : "memory", "cc");
 }
 
+/* n cpuid instructions (microcoded: 8 uops in the uop model) */
+static __attribute__((noinline)) void cpuidk(void *arg, uint64_t n)
+{
+	(void)arg;
+	__asm__ volatile("1:\n\t"
+			 "xor %%eax, %%eax\n\t"
+			 "cpuid\n\t"
+			 "dec %%rsi\n\t"
+			 "jnz 1b\n\t"
+			 : "+S"(n) : : "rax", "rbx", "rcx", "rdx", "cc");
+}
+
+/* n / 16 iterations of 16384 one-uop instructions (add $1, %rax) */
+static __attribute__((noinline)) void bigcode(void *arg, uint64_t n)
+{
+	uint64_t a = 0;
+	(void)arg;
+	n /= 16;
+	__asm__ volatile("1:\n\t"
+			 ".rept 16384\n\t"
+			 "add $1, %[a]\n\t"
+			 ".endr\n\t"
+			 "dec %[n]\n\t"
+			 "jnz 1b\n\t"
+			 : [a] "+r"(a), [n] "+r"(n) : : "cc");
+}
+
 /* random-access loads (an LCG index into 4 MB) */
 static uint32_t *rnd_arr;
 static volatile uint32_t rnd_sink;
@@ -282,6 +309,28 @@ int main(void)
 	d = diff(&cyc, &none, chase, ring(0, 4, 8192, 0), 0);
 	tap_ok(d + 1 >= DN && d <= DN + 1, "cycles without misses: %llu = %d x 1 (+-1)",
 	       (unsigned long long)d, DN);
+
+	/* trace cache: a 3-uop loop (one trace line) is delivered */
+	void *small = ring(0, 4, 8192, 0);
+	TAP_EQ(diff(&(struct cnt){ NB_ESCR_BPU_ESCR0, NB_EV_BPU_FETCH_REQUEST, 1 }, &none, chase, small, 0),
+	       0, "BPU_fetch_request TCMISS: a small loop never misses the trace cache");
+	TAP_EQ(diff(&(struct cnt){ NB_ESCR_MS_ESCR0, NB_EV_UOP_QUEUE_WRITES, 2 }, &none, chase, small, 0),
+	       3 * DN, "uop_queue_writes FROM_TC_DELIVER: 3 uops per iteration");
+	TAP_EQ(diff(&(struct cnt){ NB_ESCR_TC_ESCR0, NB_EV_TC_DELIVER_MODE, 1u << 2 }, &none, chase, small, 0),
+	       DN, "TC_deliver_mode DI: one deliver cycle per 3-uop line");
+	TAP_EQ(diff(&(struct cnt){ NB_ESCR_MS_ESCR0, NB_EV_TC_MS_XFER, 1 }, &none, cpuidk, 0, 0),
+	       DN, "TC_ms_xfer CISC: one microcode-ROM transfer per cpuid");
+	TAP_EQ(diff(&(struct cnt){ NB_ESCR_MS_ESCR0, NB_EV_UOP_QUEUE_WRITES, 4 }, &none, cpuidk, 0, 0),
+	       8 * DN, "uop_queue_writes FROM_ROM: its 8 uops");
+	/* 16384 one-uop instructions per iteration (> 12K uops): the lines
+	 * (about 2731) overflow the 2048-line trace cache */
+	d = diff(&(struct cnt){ NB_ESCR_BPU_ESCR0, NB_EV_BPU_FETCH_REQUEST, 1 }, &none, bigcode, 0, 0);
+	tap_ok(d != ~0ULL && d > (uint64_t)DN / 16 * 2731 / 2, "a 16384-instruction loop body: "
+	       "%llu trace-cache misses per iteration (of about 2731 lines)",
+	       (unsigned long long)(d / (DN / 16)));
+	d = diff(&(struct cnt){ NB_ESCR_MS_ESCR0, NB_EV_UOP_QUEUE_WRITES, 3 }, &none, bigcode, 0, 0);
+	TAP_EQ(d, (uint64_t)DN / 16 * (16384 + 2), "uop_queue_writes FROM_TC_BUILD + FROM_TC_DELIVER: "
+	       "every uop of the loop");
 
 	wr(NB_MSR_IA32_PEBS_ENABLE, 0);
 	wr(NB_MSR_MSR_PEBS_MATRIX_VERT, 0);
