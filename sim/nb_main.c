@@ -26,6 +26,7 @@
 #include "pub_tool_vki.h"
 #include "pub_tool_transtab.h"
 #include "pub_tool_mallocfree.h"
+#include "pub_tool_libcproc.h"
 #include "libvex_guest_amd64.h"
 
 #include "nbsim_client.h"
@@ -34,6 +35,7 @@
 #include "nb_decode.h"
 #include "nb_bpred.h"
 #include "nb_cache.h"
+#include "nb_wpath.h"
 #include "nb_tlb.h"
 
 #define NB_VERSION "0.1"
@@ -52,10 +54,17 @@ enum {
 	RAW_STORES,             /* retired stores (one tagged uop each)        */
 	RAW_MC0,                /* memory uops by condition (cache model):     */
 				/* RAW_MC0 + store * 16 + MC_* bits            */
-	RAW_IC0 = RAW_MC0 + 32,                /* retired instructions by class: RAW_IC0 +    */
+	RAW_ROM_UOPS = RAW_MC0 + 32, /* uops from the microcode ROM (NB_IC_ROM) */
+	RAW_MS_XFER,            /* retired instructions run from the MS ROM    */
+	RAW_IC0,                /* retired instructions by class: RAW_IC0 +    */
 				/* mem * NB_FP_NCLASSES + fp, mem = MEM_*,     */
 				/* fp = enum nb_fp_class                       */
-	RAW_N = RAW_IC0 + 4 * NB_FP_NCLASSES
+	RAW_IC_END = RAW_IC0 + 4 * NB_FP_NCLASSES,
+	RAW_UOPS = RAW_IC_END,  /* uops (folded into SIG_UOPS; in step mode by */
+				/* nb_step, per retirement cycle)              */
+	RAW_BR0,                /* branch_retired MMNP..MMTM: RAW_BR0 + mask bit */
+	RAW_MISP = RAW_BR0 + 4, /* mispredicted branches                       */
+	RAW_N
 };
 #define MEM_L  1                /* has load uop(s)                             */
 #define MEM_S  2                /* has store(s)                                */
@@ -68,6 +77,7 @@ enum {
 #define RAW_MC(st, cond) (RAW_MC0 + (st) * 16 + (cond))
 static ULong nb_raw[RAW_N], nb_raw_last[RAW_N];
 static ULong nb_stall;                   /* memory stall cycles (nb_mem)  */
+static ULong nb_tc_built, nb_tc_built_last; /* uops of trace lines built   */
 static struct nb_pmu nb_pmu_state;
 static struct nb_bpred nb_bp;
 static const struct nb_cpu_model *nb_cpu;
@@ -77,6 +87,7 @@ static const HChar *clo_model = NB_CPU_DEFAULT;
 static Bool clo_ht = False;
 static Bool clo_stats = False;
 static Bool clo_warn = True;
+static Bool clo_list = False;
 static ULong nb_warned;                  /* events already warned about   */
 /* --nbsim-mem-timing: do cache-model stalls add cycles? (README "Timing
  * model") auto: while the cache model runs for another event; yes: counting
@@ -96,14 +107,24 @@ static UInt clo_mem_timing = MT_AUTO;
 #define NEED_INSTR 0x1u          /* RAW_IC(*): instructions by class      */
 #define NEED_MEM   0x8u          /* RAW_LOADS, RAW_STORES                 */
 #define NEED_CACHE 0x10u         /* cache model: helper per load/store    */
-#define NEED_TLB   0x20u         /* DTLB model; the inline L1D-hit skip   */
+#define NEED_TLB   0x100u        /* DTLB model; the inline L1D-hit skip   */
 				 /* also requires the DTLB's MRU page     */
 #define NEED_UOPS  0x2u          /* SIG_UOPS                              */
 #define NEED_BR    0x4u          /* branch model: SIG_BR(*), SIG_MISP     */
-#define NEED_TC    0x40u         /* trace cache: helper per superblock    */
-#define NEED_ALL   (NEED_INSTR | NEED_UOPS | NEED_BR | NEED_MEM | NEED_CACHE | NEED_TLB | NEED_TC)
+#define NEED_STEP  0x20u         /* per-retirement step helper (cycles)   */
+#define NEED_PMI   0x40u         /* overflow check after each segment     */
+#define NEED_ROM   0x80u         /* RAW_ROM_UOPS, RAW_MS_XFER             */
+#define NEED_TC    0x200u        /* trace cache: helper per superblock    */
+#define NEED_ALL   (NEED_INSTR | NEED_UOPS | NEED_BR | NEED_MEM | NEED_CACHE | NEED_ROM | NEED_TLB | \
+		    NEED_TC)
 static UInt nb_need;
 static ULong nb_discards;                /* translation flushes            */
+
+/* Timing model state (README "Timing model"). */
+static ULong nb_cyc;                     /* cycles so far (RUNNING)        */
+static ULong nb_u_seen, nb_m_seen;       /* uops, mispredicts in nb_cyc    */
+static Bool nb_stepping;                 /* NEED_STEP: nb_step reports cycles */
+static UInt nb_fill;                     /* uops in the open retirement cycle */
 
 #define SIG_INSTR   NB_SIG(NB_EV_INSTR_RETIRED, 0)        /* NBOGUSNTAG */
 #define SIG_INSTR_TAG NB_SIG(NB_EV_INSTR_RETIRED, 1)      /* NBOGUSTAG  */
@@ -118,22 +139,44 @@ static const unsigned fp_event[NB_FP_NCLASSES] = {
 	[NB_FP_X87] = NB_EV_X87_FP_UOP, [NB_FP_SSP] = NB_EV_SCALAR_SP_UOP,
 	[NB_FP_SDP] = NB_EV_SCALAR_DP_UOP, [NB_FP_PSP] = NB_EV_PACKED_SP_UOP,
 	[NB_FP_PDP] = NB_EV_PACKED_DP_UOP, [NB_FP_MMX64] = NB_EV_64BIT_MMX_UOP,
-	[NB_FP_MMX128] = NB_EV_128BIT_MMX_UOP,
+	[NB_FP_MMX128] = NB_EV_128BIT_MMX_UOP, [NB_FP_MOVE] = NB_EV_X87_SIMD_MOVES_UOP,
 };
+/* x87_SIMD_moves_uop masks: ALLP0 (register copies, stores), ALLP2 (loads)
+ * [events.txt]; exec_tags() index of the ALLP2 moves */
+#define MOVE_P0_BIT 3
+#define MOVE_P2_BIT 4
+#define XT_MOVE_P2 NB_FP_NCLASSES
 #define FP_EVENTS ((1ULL << NB_EV_X87_FP_UOP) | (1ULL << NB_EV_SCALAR_SP_UOP) | \
 		   (1ULL << NB_EV_SCALAR_DP_UOP) | (1ULL << NB_EV_PACKED_SP_UOP) | \
 		   (1ULL << NB_EV_PACKED_DP_UOP) | (1ULL << NB_EV_64BIT_MMX_UOP) | \
-		   (1ULL << NB_EV_128BIT_MMX_UOP))
+		   (1ULL << NB_EV_128BIT_MMX_UOP) | (1ULL << NB_EV_X87_SIMD_MOVES_UOP))
 /* events of the cache/TLB model (README "Cache model", "TLBs") */
 #define MEM_EVENTS ((1ULL << NB_EV_REPLAY_EVENT) | (1ULL << NB_EV_LOAD_PORT_REPLAY) | \
 		    (1ULL << NB_EV_STORE_PORT_REPLAY) | (1ULL << NB_EV_MEMORY_COMPLETE) | \
 		    (1ULL << NB_EV_PAGE_WALK_TYPE) | (1ULL << NB_EV_BSQ_CACHE_REFERENCE))
 /* events of the trace-cache model (README "Trace cache") */
 #define TC_EVENTS ((1ULL << NB_EV_TC_DELIVER_MODE) | (1ULL << NB_EV_BPU_FETCH_REQUEST) | \
-		   (1ULL << NB_EV_ITLB_REFERENCE) | (1ULL << NB_EV_UOP_QUEUE_WRITES) | \
-		   (1ULL << NB_EV_TC_MS_XFER))
+		   (1ULL << NB_EV_ITLB_REFERENCE) | (1ULL << NB_EV_UOP_QUEUE_WRITES))
 #define SIG_FP_ALL(fc) NB_SIG(fp_event[fc], 15)            /* mask ALL   */
-#define SIG_EXEC(b)    NB_SIG(NB_EV_EXECUTION_EVENT, (b))  /* NBOGUS0-3  */
+#define SIG_EXEC(b)    NB_SIG(NB_EV_EXECUTION_EVENT, (b))  /* NBOGUS0-3, BOGUS0-3: 4-7 */
+#define SIG_RBT(b)     NB_SIG(NB_EV_RETIRED_BRANCH_TYPE, (b))
+#define SIG_RMBT(b)    NB_SIG(NB_EV_RETIRED_MISPRED_BRANCH_TYPE, (b))
+
+/* Events with BOGUS masks, produced by the wrong-path model (nb_wpath.c),
+ * and their BOGUS mask bits [events.txt]. */
+static UShort bogus_masks(unsigned ev)
+{
+	switch (ev) {
+	case NB_EV_UOPS_RETIRED: case NB_EV_FRONT_END_EVENT: case NB_EV_REPLAY_EVENT:
+	case NB_EV_INSTR_COMPLETED:
+		return 1u << 1;
+	case NB_EV_INSTR_RETIRED:
+		return (1u << 2) | (1u << 3);
+	case NB_EV_EXECUTION_EVENT:
+		return 0xf0;
+	}
+	return 0;
+}
 
 /* Events the CPU model produces (README "Events"); a counter programmed
  * for any other event counts 0, and nbsim says so once per event. */
@@ -143,14 +186,49 @@ static ULong nb_produced_events(void)
 	       (1ULL << NB_EV_FRONT_END_EVENT) | (1ULL << NB_EV_UOP_TYPE) |
 	       (1ULL << NB_EV_EXECUTION_EVENT) | FP_EVENTS | (1ULL << NB_EV_REPLAY_EVENT) |
 	       (1ULL << NB_EV_BRANCH_RETIRED) | (1ULL << NB_EV_MISPRED_BRANCH_RETIRED) |
-	       (1ULL << NB_EV_GLOBAL_POWER_EVENTS) | MEM_EVENTS | TC_EVENTS;
+	       (1ULL << NB_EV_GLOBAL_POWER_EVENTS) |
+	       (1ULL << NB_EV_RETIRED_BRANCH_TYPE) | (1ULL << NB_EV_RETIRED_MISPRED_BRANCH_TYPE) |
+	       (1ULL << NB_EV_INSTR_COMPLETED) | (1ULL << NB_EV_UOP_QUEUE_WRITES) |
+	       (1ULL << NB_EV_TC_MS_XFER) | MEM_EVENTS | TC_EVENTS;
 }
+
+/* Mask bits of produced events that the model does not produce (they
+ * count 0, with a warning). */
+static UShort nb_unproduced_masks(unsigned ev)
+{
+	switch (ev) {
+	case NB_EV_TC_DELIVER_MODE:     /* only DI and BI without HT */
+		return (UShort)(0xff & ~((1u << 2) | (1u << 5)));
+	case NB_EV_ITLB_REFERENCE:      /* HIT_UC: no uncacheable code */
+		return 1u << 2;
+	case NB_EV_BSQ_CACHE_REFERENCE: /* HITS (no sharing), WR_2ndL_MISS */
+		return (1u << 0) | (1u << 3) | (1u << 10);
+	}
+	return 0;
+}
+
+/* --nbsim-list-events=yes: every event:MASK the instrumentation produces
+ * (tests/t_sim_coverage.t compares it with sim/coverage.txt). */
+static void nb_list_events(void)
+{
+	ULong prod = nb_produced_events();
+	for (unsigned ev = 0; ev < nb_num_events && ev < 64; ev++) {
+		if (!(prod & (1ULL << ev)))
+			continue;
+		for (unsigned k = 0; k < nb_events[ev].nmasks; k++)
+			if (!(nb_unproduced_masks(ev) & (1u << nb_events[ev].masks[k].bit)))
+				VG_(umsg)("nbsim-event %s:%s\n", nb_events[ev].name,
+					  nb_events[ev].masks[k].name);
+	}
+}
+
+static UShort nb_warned_masks[NB_NUM_EVENTS_MAX];
 
 static void nb_warn_unmodelled(void)
 {
 	ULong missing = nb_pmu_state.events_in_use & ~nb_produced_events() & ~nb_warned;
 
-	if (!clo_warn || !missing)
+	if (!clo_warn)
 		return;
 	for (unsigned ev = 0; ev < nb_num_events && ev < 64; ev++)
 		if (missing & (1ULL << ev))
@@ -158,12 +236,26 @@ static void nb_warn_unmodelled(void)
 				  "(--nbsim-warn-unmodelled=no silences this)\n",
 				  nb_events[ev].name);
 	nb_warned |= missing;
+	/* masks of produced events that are not produced */
+	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
+		const struct nb_pmu_cfg *g = &nb_pmu_state.cfg[c];
+		UShort m = g->active ? (UShort)(g->mask & nb_unproduced_masks(g->ev) &
+						  ~nb_warned_masks[g->ev]) : 0;
+		for (unsigned k = 0; m && k < nb_events[g->ev].nmasks; k++)
+			if (m & (1u << nb_events[g->ev].masks[k].bit))
+				VG_(umsg)("nbsim: warning: %s:%s is not modelled yet: it counts 0 "
+					  "(--nbsim-warn-unmodelled=no silences this)\n",
+					  nb_events[g->ev].name, nb_events[g->ev].masks[k].name);
+		if (g->active)
+			nb_warned_masks[g->ev] |= m;
+	}
 }
 
 static UInt need_of(ULong used)
 {
 	UInt n = 0;
-	if (used & ((1ULL << NB_EV_INSTR_RETIRED) | (1ULL << NB_EV_EXECUTION_EVENT) | FP_EVENTS))
+	if (used & ((1ULL << NB_EV_INSTR_RETIRED) | (1ULL << NB_EV_EXECUTION_EVENT) | FP_EVENTS |
+		    (1ULL << NB_EV_INSTR_COMPLETED)))
 		n |= NEED_INSTR;
 	if (used & ((1ULL << NB_EV_FRONT_END_EVENT) | (1ULL << NB_EV_UOP_TYPE)))
 		n |= NEED_MEM;
@@ -175,11 +267,70 @@ static UInt need_of(ULong used)
 		n |= NEED_TC;
 	if (used & (1ULL << NB_EV_UOPS_RETIRED))
 		n |= NEED_UOPS;
-	if (used & ((1ULL << NB_EV_BRANCH_RETIRED) | (1ULL << NB_EV_MISPRED_BRANCH_RETIRED)))
+	if (used & ((1ULL << NB_EV_BRANCH_RETIRED) | (1ULL << NB_EV_MISPRED_BRANCH_RETIRED) |
+		    (1ULL << NB_EV_RETIRED_BRANCH_TYPE) | (1ULL << NB_EV_RETIRED_MISPRED_BRANCH_TYPE)))
 		n |= NEED_BR;
+	if (used & (1ULL << NB_EV_TC_MS_XFER))
+		n |= NEED_ROM;
+	if (used & (1ULL << NB_EV_UOP_QUEUE_WRITES))    /* + bogus uops */
+		n |= NEED_UOPS | NEED_ROM | NEED_BR;
 	if (used & (1ULL << NB_EV_GLOBAL_POWER_EVENTS))   /* cycles: uops + mispredicts */
 		n |= NEED_UOPS | NEED_BR | (clo_mem_timing == MT_YES ? NEED_CACHE : 0);
 	return n;
+}
+
+/* ---- overflow interrupts (README "Overflow interrupts") ---- */
+
+/* Valgrind core functions (pub_core_libcsignal.h, pub_core_signals.h of
+ * valgrind 3.19; libcoregrind exports them, the tool API does not). */
+extern Int VG_(tkill)(Int lwpid, Int signo);
+
+static Int nb_pmi_sig;                   /* NBSIM_REQ_PMI_SIGNAL; 0 = none */
+static ULong nb_pmi_on;                  /* read by generated code          */
+static ULong nb_pmi_sent;                /* PMIs delivered (stats)          */
+
+static void nb_derive(void);
+static void nb_update_cycles(void);
+
+/* After a register access or NBSIM_REQ_PMI_SIGNAL. */
+static void nb_pmi_update(void)
+{
+	nb_pmi_on = nb_pmi_sig != 0 && nb_pmu_state.pmi_armed != 0;
+}
+
+/*
+ * Called (while nb_pmi_on) at the end of every superblock segment, after
+ * its counts were added: sync the PMU; if a counter with OVF_PMI_T0 has
+ * overflowed, send the PMI signal to this thread.  The signal is blocked
+ * while generated code runs, so make valgrind's scheduler look at once:
+ * with the thread's event-check counter (host_EvC_COUNTER) at 0 the next
+ * superblock's event check returns to the scheduler, which polls pending
+ * signals and delivers it with the guest state at that superblock's
+ * start.  Skid: the rest of the superblock in which the counter overflowed.
+ */
+static VG_REGPARM(1) void nb_pmi_check(VexGuestAMD64State *st)
+{
+	nb_derive();
+	nb_update_cycles();
+	nb_pmu_sync(&nb_pmu_state, nb_sig);
+	if (!nb_pmu_take_pmi(&nb_pmu_state))
+		return;
+	nb_pmi_sent++;
+	VG_(tkill)(VG_(gettid)(), nb_pmi_sig);
+	st->host_EvC_COUNTER = 0;
+}
+
+/* A BOGUS mask selected by an active counter needs the wrong-path model:
+ * mispredicted branches (branch model) and the committed mix (uops), also
+ * when no other mask of the event needs them. */
+static UInt bogus_need(void)
+{
+	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
+		const struct nb_pmu_cfg *g = &nb_pmu_state.cfg[c];
+		if (g->active && (g->mask & bogus_masks(g->ev)))
+			return NEED_BR | NEED_UOPS;
+	}
+	return 0;
 }
 
 /* After a PMU reprogramming: re-instrument if the needs changed.  Called
@@ -194,13 +345,27 @@ static void nb_update_need(void)
 	 * would flush and re-translate all code: papi_cost's loop of 10^5
 	 * start/stop pairs ran 40x slower.  Signals that no enabled counter
 	 * selects are still gathered, and ignored by the PMU. */
-	UInt n = nb_need | (clo_stats ? NEED_ALL : need_of(nb_pmu_state.events_in_use));
+	UInt n = nb_need | (clo_stats ? NEED_ALL : 
+			    need_of(nb_pmu_state.events_in_use) | bogus_need());
+	/* counters that filter or cascade per cycle: the retirement model
+	 * reports every cycle (README "Filtering") */
+	if (nb_pmu_state.cycle_counters)
+		n |= NEED_STEP | NEED_UOPS | NEED_BR;
+	if (nb_pmi_on)
+		n |= NEED_PMI;
 	/* DTLB replay metrics (IA32_PEBS_ENABLE bit 2) */
 	if ((nb_pmu_state.events_in_use & (1ULL << NB_EV_REPLAY_EVENT)) &&
 	    (other_msr(NB_MSR_IA32_PEBS_ENABLE) & 4))
 		n |= NEED_TLB;
 	if (n == nb_need)
 		return;
+	if ((n & NEED_STEP) && !(nb_need & NEED_STEP)) {
+		/* called after nb_update_cycles: the retirement cycle is
+		 * closed and every raw count folded in */
+		nb_stepping = True;
+		nb_fill = 0;
+		nb_pmu_cycle_input(&nb_pmu_state, 1);
+	}
 	nb_need = n;
 	nb_discards++;
 	VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "nbsim");
@@ -228,17 +393,27 @@ static unsigned fe_tags(void)
 /* Execution tagging: the tag bits (TagValue) each FP/SIMD class gets from
  * the upstream ESCRs FIRM_ESCR0/1 that select its event with mask ALL,
  * TagEnable and T0_USR.  Several ESCRs tagging one class OR their values. */
-static void exec_tags(uint8_t tag[NB_FP_NCLASSES])
+static void exec_tags(uint8_t tag[NB_FP_NCLASSES + 1])
 {
-	for (unsigned fc = 0; fc < NB_FP_NCLASSES; fc++)
+	for (unsigned fc = 0; fc <= NB_FP_NCLASSES; fc++)
 		tag[fc] = 0;
 	for (unsigned i = 0; i < 2; i++) {
 		uint64_t e = nb_pmu_state.escr[i ? NB_ESCR_FIRM_ESCR1 : NB_ESCR_FIRM_ESCR0];
 		unsigned sel = (unsigned)((e & NB_ESCR_EVSEL_MASK) >> NB_ESCR_EVSEL_SHIFT);
-		if (!(e & NB_ESCR_TAG_ENABLE) || !(e & NB_ESCR_T0_USR) ||
-		    !(e & (UINT64_C(1) << (NB_ESCR_EMASK_SHIFT + 15))))
+		uint8_t tv = (uint8_t)((e & NB_ESCR_TAG_MASK) >> NB_ESCR_TAG_SHIFT);
+		if (!(e & NB_ESCR_TAG_ENABLE) || !(e & NB_ESCR_T0_USR))
 			continue;
-		for (unsigned fc = 1; fc < NB_FP_NCLASSES; fc++)
+		/* x87_SIMD_moves_uop tags the moves of its selected masks */
+		if (sel == nb_events[NB_EV_X87_SIMD_MOVES_UOP].event_select) {
+			if (e & (UINT64_C(1) << (NB_ESCR_EMASK_SHIFT + MOVE_P0_BIT)))
+				tag[NB_FP_MOVE] |= tv;
+			if (e & (UINT64_C(1) << (NB_ESCR_EMASK_SHIFT + MOVE_P2_BIT)))
+				tag[XT_MOVE_P2] |= tv;
+			continue;
+		}
+		if (!(e & (UINT64_C(1) << (NB_ESCR_EMASK_SHIFT + 15))))
+			continue;
+		for (unsigned fc = 1; fc < NB_FP_MOVE; fc++)
 			if (nb_events[fp_event[fc]].event_select == sel)
 				tag[fc] |= (uint8_t)((e & NB_ESCR_TAG_MASK) >> NB_ESCR_TAG_SHIFT);
 	}
@@ -298,17 +473,26 @@ static void replay_tagged(const ULong *d, ULong out[2])
 
 /* Fold the raw counts since the last PMU access into the signals, with the
  * tagging configuration of that interval (called before every access). */
+static ULong wp_last_misp, wp_last_uops;
+static struct nb_wpath nb_wp;
+
 static void nb_derive(void)
 {
-	ULong d[RAW_N], tagged_i = 0, tagged_u = 0, instr = 0, rp[2];
+	ULong d[RAW_N], tagged_i = 0, tagged_u = 0, instr = 0, xtag[4] = { 0 }, rp[2];
+	ULong bogus, du, replay;
 	unsigned fe = fe_tags();
-	uint8_t xt[NB_FP_NCLASSES];
+	uint8_t xt[NB_FP_NCLASSES + 1];
 
 	exec_tags(xt);
 	for (unsigned i = 0; i < RAW_N; i++) {
+		d[i] = 0;
+		if (i == RAW_UOPS && nb_stepping)
+			continue;          /* nb_step retires uops cycle by cycle */
 		d[i] = nb_raw[i] - nb_raw_last[i];
 		nb_raw_last[i] = nb_raw[i];
 	}
+	if (!nb_stepping)
+		nb_sig[SIG_UOPS] += d[RAW_UOPS];
 	if (fe & 1)
 		tagged_u += d[RAW_LOADS];
 	if (fe & 2)
@@ -318,19 +502,29 @@ static void nb_derive(void)
 			ULong n = d[RAW_IC(mem, fc)];
 			if (!n)
 				continue;
+			unsigned x = fc == NB_FP_MOVE && (mem & MEM_L) ? XT_MOVE_P2 : fc;
 			instr += n;
-			if ((mem & fe) || xt[fc])
+			if ((mem & fe) || xt[x])
 				tagged_i += n;
-			if (fc) {
+			if (fc == NB_FP_MOVE)
+				/* one move uop per instruction, port by direction */
+				nb_sig[NB_SIG(NB_EV_X87_SIMD_MOVES_UOP, x == XT_MOVE_P2
+					      ? MOVE_P2_BIT : MOVE_P0_BIT)] += n;
+			else if (fc)
 				/* one computational uop per instruction */
 				nb_sig[SIG_FP_ALL(fc)] += n;
-				for (unsigned b = 0; b < 4; b++)
-					if (xt[fc] & (1u << b))
-						nb_sig[SIG_EXEC(b)] += n;
-			}
+			for (unsigned b = 0; b < 4; b++)
+				if (xt[x] & (1u << b))
+					xtag[b] += n;
 		}
+	for (unsigned b = 0; b < 4; b++)
+	{
+		nb_sig[SIG_BR(b)] += d[RAW_BR0 + b];
+		nb_sig[SIG_EXEC(b)] += xtag[b];
+	}
+	nb_sig[SIG_MISP] += d[RAW_MISP];
 	replay_tagged(d, rp);
-	nb_sig[NB_SIG(NB_EV_REPLAY_EVENT, 0)] += rp[0] + rp[1];
+	replay = rp[0] + rp[1];
 	/* replay-tagged uops make their instruction tagged: one memory uop per
 	 * instruction is assumed; loads/stores already front-end tagged are
 	 * not counted twice; overlap with execution tags is not known (a
@@ -338,6 +532,38 @@ static void nb_derive(void)
 	tagged_i += (fe & 1 ? 0 : rp[0]) + (fe & 2 ? 0 : rp[1]);
 	if (tagged_i > instr)
 		tagged_i = instr;
+	nb_sig[NB_SIG(NB_EV_REPLAY_EVENT, 0)] += replay;
+
+	/* wrong path (nb_wpath.c): bogus uops per mispredicted branch, with
+	 * the committed mix of this interval */
+	du = nb_sig[SIG_UOPS] - wp_last_uops;
+	bogus = nb_wpath_uops(&nb_wp, nb_sig[SIG_MISP] - wp_last_misp);
+	wp_last_uops = nb_sig[SIG_UOPS];
+	wp_last_misp = nb_sig[SIG_MISP];
+	nb_sig[NB_SIG(NB_EV_UOPS_RETIRED, 1)] += bogus;
+	nb_sig[NB_SIG(NB_EV_FRONT_END_EVENT, 1)] += nb_wpath_share(bogus, tagged_u, du);
+	nb_sig[NB_SIG(NB_EV_REPLAY_EVENT, 1)] += nb_wpath_share(bogus, replay, du);
+	nb_sig[NB_SIG(NB_EV_INSTR_RETIRED, 3)] += nb_wpath_share(bogus, tagged_i, du);
+	nb_sig[NB_SIG(NB_EV_INSTR_RETIRED, 2)] += nb_wpath_share(bogus, instr - tagged_i, du);
+	for (unsigned b = 0; b < 4; b++)
+		nb_sig[SIG_EXEC(4 + b)] += nb_wpath_share(bogus, xtag[b], du);
+	/* instr_completed (models 3, 4, 6): retired instructions */
+	nb_sig[NB_SIG(NB_EV_INSTR_COMPLETED, 0)] += instr;
+	nb_sig[NB_SIG(NB_EV_INSTR_COMPLETED, 1)] += nb_wpath_share(bogus, instr, du);
+	/* uop_queue_writes: MS ROM uops; the others (and the wrong path)
+	 * come from the trace cache, in build mode those of the lines the
+	 * trace-cache model built (nb_tc_sb), else in deliver mode */
+	nb_sig[NB_SIG(NB_EV_UOP_QUEUE_WRITES, 2)] += d[RAW_ROM_UOPS];
+	{
+		ULong tcu = (du > d[RAW_ROM_UOPS] ? du - d[RAW_ROM_UOPS] : 0) + bogus;
+		ULong built = nb_tc_built - nb_tc_built_last;
+		nb_tc_built_last = nb_tc_built;
+		if (built > tcu)
+			built = tcu;
+		nb_sig[NB_SIG(NB_EV_UOP_QUEUE_WRITES, 0)] += built;
+		nb_sig[NB_SIG(NB_EV_UOP_QUEUE_WRITES, 1)] += tcu - built;
+	}
+	nb_sig[NB_SIG(NB_EV_TC_MS_XFER, 0)] += d[RAW_MS_XFER];
 	nb_sig[SIG_UOPTYPE(1)] += d[RAW_LOADS];
 	nb_sig[SIG_UOPTYPE(2)] += d[RAW_STORES];
 	nb_sig[SIG_FE_NBOGUS] += tagged_u;
@@ -347,17 +573,111 @@ static void nb_derive(void)
 
 /* ---- timing model ---- */
 
+/* Memory stall cycles since the last call (0 with --nbsim-mem-timing=no). */
+static ULong nb_s_seen;
+static ULong new_stalls(void)
+{
+	ULong s = clo_mem_timing == MT_NO ? 0 : nb_stall - nb_s_seen;
+
+	nb_s_seen = nb_stall;
+	return s;
+}
+
+/* Step mode: the stall cycles of mispredicts and memory since the last
+ * call, in which only RUNNING outputs, reported at once. */
+static void stall_cycles(void)
+{
+	ULong m = nb_sig[SIG_MISP] - nb_m_seen, n;
+
+	nb_m_seen += m;
+	n = m * nb_cpu->mispredict_penalty + new_stalls();
+	if (n) {
+		nb_cyc += n;
+		nb_pmu_cycles_const(&nb_pmu_state, n, NB_NSIG, 0);
+	}
+}
+
 /*
- * Cycles (global_power_events RUNNING), derived at sync time:
- *   uops_retired / retire_width + mispredicted branches x penalty
- *   + memory stall cycles of the cache model (nb_mem), while it runs.
- * Monotonic in the signals, so the derived signal only grows.
+ * Cycles (global_power_events RUNNING): uops retire `retire_width` per
+ * cycle in program order; a mispredicted branch adds `mispredict_penalty`
+ * stall cycles when it retires; a client request (RDMSR/WRMSR/RDPMC: the
+ * serializing accesses of the PMU) ends the open retirement cycle.  So
+ * between two client requests: ceil(uops / width) + mispredicts x penalty
+ * + the memory stall cycles of the cache model (nb_mem) while it runs
+ * (--nbsim-mem-timing; README "Timing model"), added like mispredict
+ * stalls.
+ *
+ * Lazy mode: computed from the signals at each client request.  Step mode
+ * (a counter filters per cycle): nb_step runs this model instruction by
+ * instruction and reports every cycle to the PMU; both give the same count.
  */
 static void nb_update_cycles(void)
 {
-	nb_sig[NB_SIG_CYCLES] = nb_sig[SIG_UOPS] / nb_cpu->retire_width
-		+ nb_sig[SIG_MISP] * nb_cpu->mispredict_penalty
-		+ (clo_mem_timing == MT_NO ? 0 : nb_stall);
+	UInt w = nb_cpu->retire_width;
+
+	if (!nb_stepping) {
+		ULong du = nb_sig[SIG_UOPS] - nb_u_seen;
+		nb_cyc += (du + w - 1) / w + (nb_sig[SIG_MISP] - nb_m_seen) * nb_cpu->mispredict_penalty
+			+ new_stalls();
+		nb_m_seen = nb_sig[SIG_MISP];
+	} else {
+		stall_cycles();
+		if (nb_fill) {
+			nb_cyc++;
+			nb_pmu_cycle(&nb_pmu_state, nb_sig);
+			nb_fill = 0;
+		}
+	}
+	nb_u_seen = nb_sig[SIG_UOPS];
+	nb_sig[NB_SIG_CYCLES] = nb_cyc;
+}
+
+/*
+ * Step mode: one instruction retired (every raw count since the previous
+ * step is its).  Its uops fill the open retirement cycle and then whole
+ * cycles; its other events are output in the cycle of its last uop; its
+ * mispredicts add stall cycles (only RUNNING outputs in them), reported at
+ * once, before the open cycle (if any) ends.  See README "Filtering".
+ */
+static VG_REGPARM(0) void nb_step(void)
+{
+	struct nb_pmu *P = &nb_pmu_state;
+	UInt w = nb_cpu->retire_width;
+	ULong u = nb_raw[RAW_UOPS] - nb_raw_last[RAW_UOPS];
+
+	nb_raw_last[RAW_UOPS] = nb_raw[RAW_UOPS];
+	if (nb_fill + u < w) {
+		nb_derive();
+		nb_sig[SIG_UOPS] += u;
+		nb_fill += (UInt)u;
+	} else {
+		ULong take = w - nb_fill, left = u - take;
+		if (!left)
+			nb_derive();
+		nb_sig[SIG_UOPS] += take;
+		nb_cyc++;
+		nb_pmu_cycle(P, nb_sig);
+		nb_fill = 0;
+		if (left) {
+			ULong q = left / w, rem = left % w, plain = rem ? q : q - 1;
+			if (plain) {
+				nb_sig[SIG_UOPS] += plain * w;
+				nb_cyc += plain;
+				nb_pmu_cycles_const(P, plain, SIG_UOPS, w);
+			}
+			nb_derive();
+			if (!rem) {
+				nb_sig[SIG_UOPS] += w;
+				nb_cyc++;
+				nb_pmu_cycle(P, nb_sig);
+			} else {
+				nb_sig[SIG_UOPS] += rem;
+				nb_fill = (UInt)rem;
+			}
+		}
+	}
+	stall_cycles();
+	nb_u_seen = nb_sig[SIG_UOPS];
 }
 
 /* ---- branch helper ---- */
@@ -369,9 +689,21 @@ static VG_REGPARM(3) void nb_branch(ULong packed, ULong taken, ULong target)
 	ULong next = pc + ((packed >> 48) & 0xff);
 	unsigned kind = (unsigned)(packed >> 56);
 	int miss = nb_bpred_branch(&nb_bp, kind, pc, next, (int)taken, target);
+	/* retired_(mispred_)branch_type masks by kind [events.txt]: bit 1
+	 * CONDITIONAL, 2 CALL (indirect calls), 3 RETURN, 4 INDIRECT (returns,
+	 * indirect calls and jumps); direct jmp/call: none */
+	static const UChar type_bits[NB_BR_NKINDS] = {
+		[NB_BR_COND] = 1u << 1, [NB_BR_ICALL] = (1u << 2) | (1u << 4),
+		[NB_BR_RET] = (1u << 3) | (1u << 4), [NB_BR_IJMP] = 1u << 4,
+	};
 
-	nb_sig[SIG_BR((taken ? 2 : 0) + (miss ? 1 : 0))]++;
-	nb_sig[SIG_MISP] += (ULong)miss;
+	nb_raw[RAW_BR0 + (taken ? 2 : 0) + (miss ? 1 : 0)]++;
+	nb_raw[RAW_MISP] += (ULong)miss;
+	for (unsigned b = 1, t = kind < NB_BR_NKINDS ? type_bits[kind] : 0; t >> b; b++)
+		if (t & (1u << b)) {
+			nb_sig[SIG_RBT(b)]++;
+			nb_sig[SIG_RMBT(b)] += (ULong)miss;
+		}
 }
 
 /* ---- cache model (README "Cache model") ---- */
@@ -524,7 +856,7 @@ static struct nb_tlb nb_itlb;
 
 struct tc_line { ULong key, pc; UInt uops, ninstr; };
 struct tc_desc {                /* a superblock's trace lines              */
-	UInt nlines, ms_xfer, ms_uops;
+	UInt nlines;
 	struct tc_line line[];
 };
 
@@ -533,8 +865,6 @@ struct tc_desc {                /* a superblock's trace lines              */
 #define SIG_TCMISS     NB_SIG(NB_EV_BPU_FETCH_REQUEST, 0)
 #define SIG_ITLB(b)    NB_SIG(NB_EV_ITLB_REFERENCE, (b))
 #define SIG_ITMISS     NB_SIG(NB_EV_PAGE_WALK_TYPE, 1)
-#define SIG_UQW(b)     NB_SIG(NB_EV_UOP_QUEUE_WRITES, (b))
-#define SIG_MS_XFER    NB_SIG(NB_EV_TC_MS_XFER, 0)
 
 /* One execution of a superblock: its trace lines are looked up in order.
  * A hit delivers the line (3 uops per cycle [HIN01]); a miss is a fetch
@@ -545,12 +875,11 @@ static VG_REGPARM(1) void nb_tc_sb(const struct tc_desc *d)
 	for (UInt i = 0; i < d->nlines; i++) {
 		const struct tc_line *l = &d->line[i];
 		if (nb_cache_access_unsectored(&nb_tc, l->key << 6, 1)) {
-			nb_sig[SIG_UQW(1)] += l->uops;
 			nb_sig[SIG_TC_DI] += (l->uops + 2) / 3;
 			continue;
 		}
 		nb_sig[SIG_TCMISS]++;
-		nb_sig[SIG_UQW(0)] += l->uops;
+		nb_tc_built += l->uops;
 		nb_sig[SIG_TC_BI] += l->ninstr;
 		if (nb_tlb_access(&nb_itlb, l->pc)) {
 			nb_sig[SIG_ITLB(0)]++;
@@ -559,8 +888,6 @@ static VG_REGPARM(1) void nb_tc_sb(const struct tc_desc *d)
 			nb_sig[SIG_ITMISS]++;
 		}
 	}
-	nb_sig[SIG_MS_XFER] += d->ms_xfer;
-	nb_sig[SIG_UQW(2)] += d->ms_uops;
 }
 
 /* Add an instruction at pc with uops (REP: per iteration) to d. */
@@ -568,11 +895,8 @@ static void tc_add(struct tc_desc *d, Addr pc, UInt uops, Bool ms)
 {
 	struct tc_line *l = d->nlines ? &d->line[d->nlines - 1] : 0;
 
-	if (ms || uops >= TC_MS_MIN) {
-		d->ms_xfer++;
-		d->ms_uops += uops;
-		return;
-	}
+	if (ms || uops >= TC_MS_MIN)
+		return;         /* from the MS ROM (TC_ms_xfer: NB_IC_ROM) */
 	if (!l || l->uops + uops > TC_LINE_UOPS) {
 		l = &d->line[d->nlines++];
 		l->key = ((ULong)pc * 0x9e3779b97f4a7c15ULL) & 0xffffffffffffULL;
@@ -615,12 +939,6 @@ static void emit_add_at(IRSB *sb, ULong *c, IRExpr *e)
 	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)c), IRExpr_RdTmp(t2)));
 }
 
-/* nb_sig[s] += e */
-static void emit_add(IRSB *sb, unsigned s, IRExpr *e)
-{
-	emit_add_at(sb, (ULong *)&nb_sig[s], e);
-}
-
 /* I64 temp = 1Uto64(guard) or 1Uto64(!guard) */
 static IRExpr *guard64(IRSB *sb, IRExpr *guard, Bool invert)
 {
@@ -643,11 +961,25 @@ static void emit_branch_call(IRSB *sb, unsigned kind, Addr pc, UInt len,
 		return;
 	if (kind == NB_BR_JMP) {
 		/* direct jmp: always predicted, taken (nb_bpred.c): no call */
-		emit_add(sb, SIG_BR(2), c64(1));
+		emit_add_at(sb, &nb_raw[RAW_BR0 + 2], c64(1));
 		return;
 	}
 	d = unsafeIRDirty_0_N(3, "nb_branch", VG_(fnptr_to_fnentry)(&nb_branch),
 				       mkIRExprVec_3(c64(packed), taken, target));
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
+/* Step mode: nb_step() after an instruction retires (guard: NULL or an
+ * I1 atom, the exit taken). */
+static void emit_step(IRSB *sb, IRExpr *guard)
+{
+	IRDirty *d;
+
+	if (!(nb_need & NEED_STEP))
+		return;
+	d = unsafeIRDirty_0_N(0, "nb_step", VG_(fnptr_to_fnentry)(&nb_step), mkIRExprVec_0());
+	if (guard)
+		d->guard = guard;
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
@@ -708,19 +1040,48 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store)
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
+/* if (nb_pmi_on) nb_pmi_check(guest state) */
+static void emit_pmi_check(IRSB *sb)
+{
+	IRExpr *on, *g;
+	IRDirty *d;
+
+	if (!(nb_need & NEED_PMI))
+		return;
+	on = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_on)));
+	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, on, c64(0)));
+	d = unsafeIRDirty_0_N(1, "nb_pmi_check", VG_(fnptr_to_fnentry)(&nb_pmi_check),
+			      mkIRExprVec_1(IRExpr_GSPTR()));
+	d->guard = g;
+	/* it writes the event-check counter (host_EvC_COUNTER) only */
+	d->nFxState = 1;
+	VG_(memset)(&d->fxState, 0, sizeof d->fxState);
+	d->fxState[0].fx = Ifx_Write;
+	d->fxState[0].offset = offsetof(VexGuestAMD64State, host_EvC_COUNTER);
+	d->fxState[0].size = sizeof(UInt);
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
 /* Pending unconditional counts of the current superblock segment. */
 struct pend {
 	ULong uops;
 	ULong raw[RAW_N];
 };
 
+/* what gathering nb_raw[i] inline needs */
+static UInt raw_need(unsigned i)
+{
+	return i >= RAW_IC0 ? NEED_INSTR : i == RAW_ROM_UOPS || i == RAW_MS_XFER ? NEED_ROM
+		: NEED_MEM;
+}
+
 static void flush(IRSB *sb, struct pend *p)
 {
-	for (unsigned i = 0; i < RAW_N; i++)
-		if (p->raw[i] && (nb_need & (i < RAW_IC0 ? NEED_MEM : NEED_INSTR)))
+	for (unsigned i = 0; i < RAW_IC_END; i++)
+		if (p->raw[i] && (nb_need & raw_need(i)))
 			emit_add_at(sb, &nb_raw[i], c64(p->raw[i]));
 	if (p->uops && (nb_need & NEED_UOPS))
-		emit_add(sb, SIG_UOPS, c64(p->uops));
+		emit_add_at(sb, &nb_raw[RAW_UOPS], c64(p->uops));
 	p->uops = 0;
 	for (unsigned i = 0; i < RAW_N; i++)
 		p->raw[i] = 0;
@@ -769,6 +1130,7 @@ struct insn {
 	UInt uops;
 	UInt loads, stores;     /* memory uops per execution (REP: per iteration) */
 	Bool uops_deferred;     /* REP string: uops counted after the first exit */
+	Bool rom;               /* uops from the MS ROM (NB_IC_ROM, dirty helper) */
 };
 
 static void add_uops(struct pend *p, const struct insn *k)
@@ -776,16 +1138,20 @@ static void add_uops(struct pend *p, const struct insn *k)
 	p->uops += k->uops;
 	p->raw[RAW_LOADS] += k->loads;
 	p->raw[RAW_STORES] += k->stores;
+	if (k->rom)
+		p->raw[RAW_ROM_UOPS] += k->uops;
 }
 
 static void retire(struct pend *p, const struct insn *k)
 {
 	p->raw[RAW_IC(mem_class(k->loads, k->stores), k->dec.fp)]++;
+	if (k->rom)
+		p->raw[RAW_MS_XFER]++;
 }
 
 /* uop model (README "uop model"), from the instruction's IR stmts [from, to). */
 static UInt uop_count(IRSB *sb, Int from, Int to, const struct nb_insn *dec,
-		      UInt *nloads, UInt *nstores)
+		      UInt *nloads, UInt *nstores, Bool *rom)
 {
 	UInt loads = 0, stores = 0, dirty = 0, c;
 
@@ -815,6 +1181,7 @@ static UInt uop_count(IRSB *sb, Int from, Int to, const struct nb_insn *dec,
 	}
 	*nloads = loads;
 	*nstores = stores;
+	*rom = dirty || (dec->cls & NB_IC_ROM);
 	if (dirty || (dec->cls & NB_IC_MCODE))
 		return nb_cpu->ms_uops;
 	c = (dec->cls & NB_IC_MOVE) ? 0 : 1;
@@ -870,7 +1237,7 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 		for (Int j = i; j < in->stmts_used; j++)
 			nim += in->stmts[j]->tag == Ist_IMark;
 		tcd = VG_(malloc)("nbsim.tc", sizeof *tcd + (SizeT)(nim ? nim : 1) * sizeof tcd->line[0]);
-		tcd->nlines = tcd->ms_xfer = tcd->ms_uops = 0;
+		tcd->nlines = 0;
 		addStmtToIRSB(out, IRStmt_Dirty(unsafeIRDirty_0_N(1, "nb_tc_sb",
 			VG_(fnptr_to_fnentry)(&nb_tc_sb), mkIRExprVec_1(mkIRExpr_HWord((HWord)tcd)))));
 	}
@@ -897,6 +1264,10 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 						 * target = here */
 						emit_branch_call(out, k.dec.br, k.addr, k.len,
 								 c64(1), c64(a));
+					if (nb_need & NEED_STEP) {
+						flush(out, &p);
+						emit_step(out, NULL);
+					}
 				}
 			}
 			k.valid = True;
@@ -905,7 +1276,7 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			nb_decode((const uint8_t *)a, len > 16 ? 16 : len, &k.dec);
 			for (j = i + 1; j < in->stmts_used && in->stmts[j]->tag != Ist_IMark; j++)
 				;
-			k.uops = uop_count(in, i + 1, j, &k.dec, &k.loads, &k.stores);
+			k.uops = uop_count(in, i + 1, j, &k.dec, &k.loads, &k.stores, &k.rom);
 			k.uops_deferred = (k.dec.cls & NB_IC_REP) != 0;
 			if (tcd)
 				/* REP strings run from the microcode ROM: one
@@ -962,11 +1333,18 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			/* An exit back to the instruction itself (REP
 			 * iteration, failed CAS retry) is no retirement,
 			 * unless the instruction is a branch (jmp $, loop $). */
-			if (k.valid && (nb_need & NEED_INSTR) && jk_retires(st->Ist.Exit.jk) &&
+			if (k.valid && jk_retires(st->Ist.Exit.jk) &&
+			    (dst != k.addr || k.dec.br != NB_BR_NONE)) {
+				if (nb_need & NEED_INSTR)
+					emit_add_at(out, &nb_raw[RAW_IC(mem_class(k.loads, k.stores),
+									 k.dec.fp)],
+						    guard64(out, g, False));
+				emit_step(out, g);
+			}
+			if (k.valid && k.rom && (nb_need & NEED_ROM) && jk_retires(st->Ist.Exit.jk) &&
 			    (dst != k.addr || k.dec.br != NB_BR_NONE))
-				emit_add_at(out, &nb_raw[RAW_IC(mem_class(k.loads, k.stores),
-								 k.dec.fp)],
-					    guard64(out, g, False));
+				emit_add_at(out, &nb_raw[RAW_MS_XFER], guard64(out, g, False));
+			emit_pmi_check(out);
 			addStmtToIRSB(out, st);
 			if (k.valid && k.uops_deferred && !exit_seen)
 				add_uops(&p, &k);
@@ -989,9 +1367,12 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			retire(&p, &k);
 			if (k.dec.br != NB_BR_NONE && k.dec.br != NB_BR_COND)
 				emit_branch_call(out, k.dec.br, k.addr, k.len, c64(1), in->next);
+			flush(out, &p);
+			emit_step(out, NULL);
 		}
 	}
 	flush(out, &p);
+	emit_pmi_check(out);
 	return out;
 }
 
@@ -1055,6 +1436,7 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 		*ret = nb_pmu_wrmsr(&nb_pmu_state, (uint32_t)arg[1], (uint64_t)arg[2], nb_sig)
 			== NB_PMU_OK ? NBSIM_OK : gp_from_pmu();
 		nb_warn_unmodelled();
+		nb_pmi_update();
 		nb_update_need();
 		break;
 	case NBSIM_REQ_RDPMC:
@@ -1088,6 +1470,18 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 		*ret = NBSIM_OK;
 		break;
 	}
+	case NBSIM_REQ_PMI_SIGNAL:
+		if (arg[1] > 64) {
+			VG_(snprintf)(nb_fault_buf, sizeof nb_fault_buf,
+				      "PMI_SIGNAL: %lu is not a signal number (0-64)", arg[1]);
+			*ret = NBSIM_GP;
+			break;
+		}
+		nb_pmi_sig = (Int)arg[1];
+		nb_pmi_update();
+		nb_update_need();
+		*ret = NBSIM_OK;
+		break;
 	case NBSIM_REQ_MEMSTATS: {
 		struct nbsim_memstats *ms = (struct nbsim_memstats *)arg[1];
 		if (!guest_writable(arg[1], sizeof *ms)) {
@@ -1131,6 +1525,7 @@ static Bool nb_process_cmd_line_option(const HChar *arg)
 	else if VG_BOOL_CLO(arg, "--ht", clo_ht) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-stats", clo_stats) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-warn-unmodelled", clo_warn) {}
+	else if VG_BOOL_CLO(arg, "--nbsim-list-events", clo_list) {}
 	else if VG_XACT_CLO(arg, "--nbsim-cache=netburst", clo_cg_compat, False) {}
 	else if VG_XACT_CLO(arg, "--nbsim-cache=cachegrind", clo_cg_compat, True) {}
 	else if VG_XACT_CLO(arg, "--nbsim-mem-timing=auto", clo_mem_timing, MT_AUTO) {}
@@ -1150,8 +1545,9 @@ static void nb_print_usage(void)
 "                              guest threads all run on logical processor 0) [no]\n"
 "    --nbsim-stats=yes|no      print signal totals at exit [no]\n"
 "    --nbsim-warn-unmodelled=yes|no  warn once when a counter is programmed\n"
-
 "                              for an event the model does not produce [yes]\n"
+"    --nbsim-list-events=yes|no  print every event:MASK the model produces\n"
+"                              (lines 'nbsim-event EVENT:MASK') and exit [no]\n"
 "    --nbsim-mem-timing=auto|yes|no  cache-model stalls add cycles: while the\n"
 "                              cache model runs for another event / counting\n"
 "                              cycles runs it too / never [auto]\n"
@@ -1198,6 +1594,11 @@ static void nb_post_clo_init(void)
 	if (nb_has_l3)
 		tl_assert(nb_cache_init(&nb_l3, nb_cpu->l3_kb, 8, 128, 64));
 	nb_need = clo_stats ? NEED_ALL : 0;
+	nb_wpath_init(&nb_wp, nb_cpu->mispredict_penalty);
+	if (clo_list) {
+		nb_list_events();
+		VG_(exit)(0);
+	}
 	if (VG_(clo_verbosity) > 1)
 		VG_(umsg)("nbsim: modelling %s (family 15 model %u stepping %u), HT %s\n",
 			  nb_cpu->desc, nb_cpu->model, nb_cpu->stepping, clo_ht ? "on" : "off");
@@ -1225,6 +1626,7 @@ static void nb_fini(Int exitcode)
 		  (ULong)nb_ms.l2_store_miss, (ULong)nb_ms.dtlb_load_miss, (ULong)nb_ms.dtlb_store_miss,
 		  (ULong)nb_ms.split_loads, (ULong)nb_ms.split_stores, nb_stall);
 	VG_(umsg)("nbsim: translation flushes (PMU reprogrammed): %llu\n", nb_discards);
+	VG_(umsg)("nbsim: overflow interrupts (PMI) sent: %llu\n", nb_pmi_sent);
 }
 
 static void nb_pre_clo_init(void)

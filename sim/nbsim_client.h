@@ -35,6 +35,11 @@ enum nbsim_request {
 	NBSIM_REQ_INFO,
 	/* (char *buf, uint64 len) -> NBSIM_OK; reason of the last #GP, NUL-terminated */
 	NBSIM_REQ_LAST_FAULT,
+	/* (int signo) -> NBSIM_OK | NBSIM_GP (signo outside 0..64).  The
+	 * signal nbsim sends to the running guest thread when a counter whose
+	 * CCCR has OVF_PMI_T0 set overflows (the PMI); 0 (the default): none.
+	 * Skid: see sim/README.md "Overflow interrupts". */
+	NBSIM_REQ_PMI_SIGNAL,
 };
 
 /* What the simulated machine is. */
@@ -110,6 +115,12 @@ static inline void nbsim_last_fault(char *buf, uint64_t len)
 		buf[0] = '\0';
 	(void)VALGRIND_DO_CLIENT_REQUEST_EXPR(0, NBSIM_REQ_LAST_FAULT,
 					      buf, len, 0, 0, 0);
+}
+
+static inline int nbsim_pmi_signal(int signo)
+{
+	return (int)VALGRIND_DO_CLIENT_REQUEST_EXPR(NBSIM_GP, NBSIM_REQ_PMI_SIGNAL,
+						    signo, 0, 0, 0, 0);
 }
 
 #endif /* NBSIM_CLIENT_H */
