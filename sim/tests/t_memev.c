@@ -21,22 +21,11 @@
 #include <string.h>
 #include "nbsim_client.h"
 #include "nb_events.h"
-#include "tap.h"
+#include "guest.h"
 
 #define N1 4000
 #define N2 12000
 #define DN (N2 - N1)
-
-static int wr(uint32_t msr, uint64_t v)
-{
-	if (nbsim_wrmsr(msr, v) != NBSIM_OK) {
-		char why[200];
-		nbsim_last_fault(why, sizeof why);
-		tap_diag("unexpected #GP: %s", why);
-		return 0;
-	}
-	return 1;
-}
 
 typedef void (*kern_fn)(void *arg, uint64_t n);
 
@@ -47,6 +36,20 @@ static __attribute__((noinline)) void chase(void *p, uint64_t n)
 			 "dec %[n]\n\t"
 			 "jnz 1b\n\t"
 			 : [p] "+r"(p), [n] "+r"(n) : : "memory", "cc");
+}
+
+/* chase from *cursor, leaving it where the chain stopped: successive runs
+ * continue around the ring instead of restarting at its head (a ring
+ * larger than a cache then misses on every load whatever the run lengths) */
+static __attribute__((noinline)) void chase_on(void *cursor, uint64_t n)
+{
+	void *p = *(void **)cursor;
+	__asm__ volatile("1:\n\t"
+			 "mov (%[p]), %[p]\n\t"
+			 "dec %[n]\n\t"
+			 "jnz 1b\n\t"
+			 : [p] "+r"(p), [n] "+r"(n) : : "memory", "cc");
+	*(void **)cursor = p;
 }
 
 struct st_arg { char *base; uint64_t stride, k; };
@@ -82,6 +85,33 @@ static __attribute__((noinline)) void strided(void *arg, uint64_t n)
 			 : [o] "+&r"(off), [n] "+&r"(n), [v] "=&r"(v)
 			 : [b] "r"(a->base), [s] "r"(a->stride), [e] "r"(end), [z] "r"(zero)
 			 : "memory", "cc");
+}
+
+/* n cpuid instructions (microcoded: 8 uops in the uop model) */
+static __attribute__((noinline)) void cpuidk(void *arg, uint64_t n)
+{
+	(void)arg;
+	__asm__ volatile("1:\n\t"
+			 "xor %%eax, %%eax\n\t"
+			 "cpuid\n\t"
+			 "dec %%rsi\n\t"
+			 "jnz 1b\n\t"
+			 : "+S"(n) : : "rax", "rbx", "rcx", "rdx", "cc");
+}
+
+/* n / 16 iterations of 16384 one-uop instructions (add $1, %rax) */
+static __attribute__((noinline)) void bigcode(void *arg, uint64_t n)
+{
+	uint64_t a = 0;
+	(void)arg;
+	n /= 16;
+	__asm__ volatile("1:\n\t"
+			 ".rept 16384\n\t"
+			 "add $1, %[a]\n\t"
+			 ".endr\n\t"
+			 "dec %[n]\n\t"
+			 "jnz 1b\n\t"
+			 : [a] "+r"(a), [n] "+r"(n) : : "cc");
 }
 
 /* random-access loads (an LCG index into 4 MB) */
@@ -153,18 +183,18 @@ static int measure(const struct cnt *c, const struct setup *s, kern_fn fn, void 
 		((uint64_t)nb_escrs[c->escr].select << NB_CCCR_ESCRSEL_SHIFT) |
 		((uint64_t)NB_ACTIVE_ANY << NB_CCCR_ACTIVE_SHIFT);
 	struct nbsim_memstats m0, m1;
-	int ok = wr(NB_MSR_IA32_PEBS_ENABLE, s->pebs) && wr(NB_MSR_MSR_PEBS_MATRIX_VERT, s->vert) &&
-		(!s->helper.ev || wr(nb_escrs[s->helper.escr].msr, escr_val(&s->helper))) &&
-		wr(nb_escrs[c->escr].msr, escr_val(c)) && wr(nb_counters[ctr].msr, 0);
+	int ok = guest_wrmsr(NB_MSR_IA32_PEBS_ENABLE, s->pebs) && guest_wrmsr(NB_MSR_MSR_PEBS_MATRIX_VERT, s->vert) &&
+		(!s->helper.ev || guest_wrmsr(nb_escrs[s->helper.escr].msr, escr_val(&s->helper))) &&
+		guest_wrmsr(nb_escrs[c->escr].msr, escr_val(c)) && guest_wrmsr(nb_counters[ctr].msr, 0);
 	if (!ok)
 		return 0;
 	nbsim_memstats(&m0);
-	ok = wr(nb_counters[ctr].cccr_msr, cccr);
+	ok = guest_wrmsr(nb_counters[ctr].cccr_msr, cccr);
 	fn(arg, n);
-	ok = ok && wr(nb_counters[ctr].cccr_msr, 0);
+	ok = ok && guest_wrmsr(nb_counters[ctr].cccr_msr, 0);
 	nbsim_memstats(&m1);
 	ok = ok && nbsim_rdmsr(nb_counters[ctr].msr, out) == NBSIM_OK &&
-		(!s->helper.ev || wr(nb_escrs[s->helper.escr].msr, 0)) && wr(nb_escrs[c->escr].msr, 0);
+		(!s->helper.ev || guest_wrmsr(nb_escrs[s->helper.escr].msr, 0)) && guest_wrmsr(nb_escrs[c->escr].msr, 0);
 	if (l1ld)
 		*l1ld = m1.l1_load_miss - m0.l1_load_miss;
 	return ok;
@@ -246,7 +276,7 @@ int main(void)
 	struct cnt bsq_hite = { NB_ESCR_BSU_ESCR0, NB_EV_BSQ_CACHE_REFERENCE, 1u << 1 };
 	struct cnt bsq_hitm = { NB_ESCR_BSU_ESCR0, NB_EV_BSQ_CACHE_REFERENCE, 1u << 2 };
 	void *big = ring(0, 8192, 128, 0);
-	TAP_EQ(diff(&bsq_miss, &none, chase, big, 0), DN,
+	TAP_EQ(diff(&bsq_miss, &none, chase_on, &big, 0), DN,
 	       "BSQ_cache_reference RD_2ndL_MISS: 1 MB at stride 128, every load misses the L2");
 	void *dirty64 = ring(0, 1024, 64, 0);
 	TAP_EQ(diff(&bsq_hitm, &none, chase, dirty64, 0), DN,
@@ -276,14 +306,36 @@ int main(void)
 	/* memory stalls feed the cycle count: 3 uops (1 cycle) + L2 7 +
 	 * memory 180 per iteration of the 1 MB stride-128 chase */
 	struct cnt cyc = { NB_ESCR_FSB_ESCR0, NB_EV_GLOBAL_POWER_EVENTS, 1 };
-	d = diff(&cyc, &none, chase, big, 0);
+	d = diff(&cyc, &none, chase_on, &big, 0);
 	tap_ok(d + 1 >= (uint64_t)DN * 188 && d <= (uint64_t)DN * 188 + 1,
 	       "cycles: %llu = %d x (1 + 7 + 180) (+-1)", (unsigned long long)d, DN);
 	d = diff(&cyc, &none, chase, ring(0, 4, 8192, 0), 0);
 	tap_ok(d + 1 >= DN && d <= DN + 1, "cycles without misses: %llu = %d x 1 (+-1)",
 	       (unsigned long long)d, DN);
 
-	wr(NB_MSR_IA32_PEBS_ENABLE, 0);
-	wr(NB_MSR_MSR_PEBS_MATRIX_VERT, 0);
+	/* trace cache: a 3-uop loop (one trace line) is delivered */
+	void *small = ring(0, 4, 8192, 0);
+	TAP_EQ(diff(&(struct cnt){ NB_ESCR_BPU_ESCR0, NB_EV_BPU_FETCH_REQUEST, 1 }, &none, chase, small, 0),
+	       0, "BPU_fetch_request TCMISS: a small loop never misses the trace cache");
+	TAP_EQ(diff(&(struct cnt){ NB_ESCR_MS_ESCR0, NB_EV_UOP_QUEUE_WRITES, 2 }, &none, chase, small, 0),
+	       3 * DN, "uop_queue_writes FROM_TC_DELIVER: 3 uops per iteration");
+	TAP_EQ(diff(&(struct cnt){ NB_ESCR_TC_ESCR0, NB_EV_TC_DELIVER_MODE, 1u << 2 }, &none, chase, small, 0),
+	       DN, "TC_deliver_mode DI: one deliver cycle per 3-uop line");
+	TAP_EQ(diff(&(struct cnt){ NB_ESCR_MS_ESCR0, NB_EV_TC_MS_XFER, 1 }, &none, cpuidk, 0, 0),
+	       DN, "TC_ms_xfer CISC: one microcode-ROM transfer per cpuid");
+	TAP_EQ(diff(&(struct cnt){ NB_ESCR_MS_ESCR0, NB_EV_UOP_QUEUE_WRITES, 4 }, &none, cpuidk, 0, 0),
+	       8 * DN, "uop_queue_writes FROM_ROM: its 8 uops");
+	/* 16384 one-uop instructions per iteration (> 12K uops): the lines
+	 * (about 2731) overflow the 2048-line trace cache */
+	d = diff(&(struct cnt){ NB_ESCR_BPU_ESCR0, NB_EV_BPU_FETCH_REQUEST, 1 }, &none, bigcode, 0, 0);
+	tap_ok(d != ~0ULL && d > (uint64_t)DN / 16 * 2731 / 2, "a 16384-instruction loop body: "
+	       "%llu trace-cache misses per iteration (of about 2731 lines)",
+	       (unsigned long long)(d / (DN / 16)));
+	d = diff(&(struct cnt){ NB_ESCR_MS_ESCR0, NB_EV_UOP_QUEUE_WRITES, 3 }, &none, bigcode, 0, 0);
+	TAP_EQ(d, (uint64_t)DN / 16 * (16384 + 2), "uop_queue_writes FROM_TC_BUILD + FROM_TC_DELIVER: "
+	       "every uop of the loop");
+
+	guest_wrmsr(NB_MSR_IA32_PEBS_ENABLE, 0);
+	guest_wrmsr(NB_MSR_MSR_PEBS_MATRIX_VERT, 0);
 	return tap_done_plan();
 }
