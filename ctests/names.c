@@ -97,7 +97,7 @@ static const char *const metric_names[] = {
 /* Qualifier templates, in the order they are listed. */
 static const char *const quals[] = {
 	"u=0|1", "k=0|1", "thr=0..15", "cmpl=0|1", "edge=0|1",
-	"thread=any|single|both|none", "precise=0|1",
+	"thread=any|single|both|none", "precise=0|1", "cascade=0|1",
 };
 #define NQUALS (int)(sizeof(quals) / sizeof(quals[0]))
 
@@ -237,14 +237,15 @@ int main(void)
 	       "(%d were not refused so)", qual_added);
 	/* precise where PEBS is allowed (README): replay/front-end/execution
 	 * events and the tagged metrics, not elsewhere. */
-	tap_ok(quals_listed("p4netburst:::replay_event") == 0x7f,
-	       "replay_event lists all seven qualifiers, precise included");
+	tap_ok(quals_listed("p4netburst:::replay_event") == 0xff,
+	       "replay_event lists all eight qualifiers, precise and cascade included");
 	tap_ok(quals_listed("p4netburst:::1stL_cache_load_miss_retired") == 0x7f,
-	       "a replay metric lists all seven qualifiers, precise included");
-	tap_ok(quals_listed("p4netburst:::instr_retired") == 0x3f,
-	       "instr_retired lists the six qualifiers without precise");
-	tap_ok(quals_listed("p4netburst:::global_power_events") == 0x3f,
-	       "global_power_events lists the six qualifiers without precise");
+	       "a replay metric lists seven qualifiers, precise included, cascade not");
+	tap_ok(quals_listed("p4netburst:::instr_retired") == 0xbf,
+	       "instr_retired lists seven qualifiers: cascade, not precise");
+	tap_ok(quals_listed("p4netburst:::global_power_events") == 0xbf,
+	       "global_power_events lists seven qualifiers: cascade, not precise");
+	tap_ok(nqual[7] == nev, "cascade listed for every event (%d of %d), no metric", nqual[7], nev);
 	tap_ok(nqual[6] >= 4 && nqual[6] < nev + nmet, "precise listed for %d of %d events and metrics",
 	       nqual[6], nev + nmet);
 	{
@@ -271,6 +272,13 @@ int main(void)
 		  "p4netburst:::Tagged_mispred_branch:u=1:precise");
 	roundtrip("p4netburst:::front_end_event:NBOGUS:precise=1",
 		  "p4netburst:::front_end_event:NBOGUS:precise");
+	roundtrip("p4netburst:::instr_retired:NBOGUSNTAG:cascade",
+		  "p4netburst:::instr_retired:NBOGUSNTAG:cascade");
+	roundtrip("p4netburst:::instr_retired:NBOGUSNTAG:cascade=1:thr=1:u=1",
+		  "p4netburst:::instr_retired:NBOGUSNTAG:u=1:thr=1:cascade");
+	roundtrip("p4netburst:::instr_retired:NBOGUSNTAG:cascade=0",
+		  "p4netburst:::instr_retired:NBOGUSNTAG");
+	descr_has("p4netburst:::instr_retired", "cascade");
 	descr_has("p4netburst:::MOB_load_replay_retired", "MOB_load_replay");
 	descr_has("p4netburst:::MOB_load_replay_retired", "replay_event:NBOGUS");
 	descr_has("p4netburst:::packed_SP_retired", "execution_event:NBOGUS0");
@@ -297,6 +305,10 @@ int main(void)
 	bad_is("p4netburst:::instr_retired:cmpl", PAPI_EINVAL, "cmpl without thr");
 	bad_is("p4netburst:::instr_retired:precise", PAPI_EINVAL, "precise on a non-PEBS event");
 	bad_is("p4netburst:::Memory_loads:NBOGUS", PAPI_ENOEVNT, "a mask on a metric");
+	bad_is("p4netburst:::Memory_loads:cascade", PAPI_EINVAL, "cascade on a metric");
+	bad_is("p4netburst:::replay_event:NBOGUS:cascade:precise", PAPI_EINVAL,
+	       "cascade with precise");
+	bad_is("p4netburst:::instr_retired:cascade:cascade", PAPI_EINVAL, "cascade given twice");
 	bad_is("p4netburst:::replay_event:BOGUS:L1_LD_MISS", PAPI_EINVAL,
 	       "another mask beside a replay virtual mask");
 	bad_is("p4netburst:::replay_event:L1_LD_MISS:L2_LD_MISS", PAPI_EINVAL,

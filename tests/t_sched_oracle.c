@@ -8,6 +8,8 @@
  * with "units left <= counters left" per counter group, and searches the
  * groups one at a time (they share no ESCR or counter: checked below).
  * Every placement the scheduler returns is also checked rule by rule.
+ * A cascaded event request tries every counter H with an alternate
+ * L = alt(H) and every ESCR wired to L and to H (same configuration).
  *
  *   t_sched_oracle [SETS [SEED]]      TAP on stdout
  */
@@ -23,7 +25,7 @@ struct ounit {
 	int req;
 	uint16_t event, masks;
 	uint8_t mods, tag;       /* tag: 0xff none, else TagValue bit */
-	uint8_t counting;
+	uint8_t counting;        /* 1: a counter; 2: a cascaded pair */
 	uint8_t pin;             /* NB_NO_ESCR or ESCR */
 	uint8_t group;
 };
@@ -38,6 +40,13 @@ struct oracle {
 	uint32_t ctr_used;
 	int idx[NB_SCHED_MAX * (1 + NB_MAX_HELPERS)];
 	int nidx;
+};
+
+/* Cascade alternates, written out from SDM 18.15.5.6 / 18.15.6.5 and seed
+ * 003 (counters 0<->2, 1<->3 of each group of four; IQ 12<->14, 13<->15,
+ * 16 from 14, 17 from 15); not shared with the scheduler's code. */
+static const int8_t o_alt[NB_NUM_COUNTERS] = {
+	2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 14, 15,
 };
 
 static int o_same(const struct ounit *a, const struct ounit *b)
@@ -59,6 +68,60 @@ static int o_left_ok(const struct oracle *o, int depth)
 	return need <= __builtin_popcount(o->usable & ~o->ctr_used);
 }
 
+static int o_dfs(struct oracle *o, int depth);
+
+/* Claim ESCR X for unit K (same configuration or free); 0 if taken. */
+static int o_claim(struct oracle *o, unsigned x, int k)
+{
+	int prev = o->escr_cfg[x];
+
+	if (!o_escr_ok(o, x) || (prev >= 0 && !o_same(&o->u[prev], &o->u[k])))
+		return 0;
+	o->escr_cfg[x] = k;
+	o->escr_refs[x]++;
+	return 1;
+}
+
+static void o_unclaim(struct oracle *o, unsigned x)
+{
+	if (--o->escr_refs[x] == 0)
+		o->escr_cfg[x] = -1;
+}
+
+/* A cascaded unit: every pair L = alt(H), H, every ESCR for each. */
+static int o_cascade(struct oracle *o, int depth)
+{
+	int k = o->idx[depth];
+	const struct nb_event *e = &nb_events[o->u[k].event];
+	uint32_t freec = o->usable & ~o->ctr_used;
+
+	for (unsigned h = 0; h < NB_NUM_COUNTERS; h++) {
+		unsigned l = (unsigned)o_alt[h];
+
+		if (!((freec >> h) & 1) || !((freec >> l) & 1) || l == h)
+			continue;
+		for (unsigned i = 0; i < e->nescrs; i++) {
+			unsigned x = e->escrs[i];
+
+			if (!((nb_escrs[x].counters >> l) & 1) || !o_claim(o, x, k))
+				continue;
+			for (unsigned j = 0; j < e->nescrs; j++) {
+				unsigned y = e->escrs[j];
+
+				if (!((nb_escrs[y].counters >> h) & 1) || !o_claim(o, y, k))
+					continue;
+				o->ctr_used |= (1u << l) | (1u << h);
+				if (o_dfs(o, depth + 1))
+					return 1;
+				o->ctr_used &= ~((1u << l) | (1u << h));
+				o_unclaim(o, y);
+			}
+			o_unclaim(o, x);
+		}
+	}
+	return 0;
+}
+
 static int o_dfs(struct oracle *o, int depth)
 {
 	const struct ounit *u;
@@ -71,6 +134,8 @@ static int o_dfs(struct oracle *o, int depth)
 	if (!o_left_ok(o, depth))
 		return 0;
 	u = &o->u[o->idx[depth]];
+	if (u->counting == 2)
+		return o_cascade(o, depth);
 	e = &nb_events[u->event];
 	if (u->pin != NB_NO_ESCR)
 		cands[nc++] = u->pin;
@@ -135,6 +200,8 @@ static int o_place(struct oracle *o, const struct nb_evsel *req, int n, const ui
 		if (r->kind == NB_SEL_EVENT) {
 			u->event = r->event;
 			u->masks = r->masks;
+			if (r->cccr & NB_CCCR_MOD_CASCADE)
+				u->counting = 2;
 		} else {
 			const struct nb_metric *m = &nb_metrics[r->event];
 
@@ -219,6 +286,9 @@ static int oracle(const struct nb_evsel *req, int n, const struct nb_sched_cpu *
 
 		if (r->cccr & NB_CCCR_MOD_PRECISE)
 			precise = 1;
+		if ((r->cccr & NB_CCCR_MOD_CASCADE) &&
+		    (r->kind != NB_SEL_EVENT || (r->cccr & NB_CCCR_MOD_PRECISE)))
+			return 0;
 		if (r->kind == NB_SEL_EVENT) {
 			if (!((nb_events[r->event].models >> cpu->model) & 1))
 				return 0;
@@ -306,6 +376,28 @@ static const char *verify(const struct nb_evsel *req, int n, const struct nb_sch
 			return "masks";
 		if (!claim(img, s->escr, s->event, s->masks, r->mods & 0x0f, 0xff))
 			return "ESCR configured twice";
+		if ((r->kind == NB_SEL_EVENT && (r->cccr & NB_CCCR_MOD_CASCADE) != 0) != s->cascade)
+			return "cascade flag";
+		if (s->cascade) {
+			ok = 0;
+			for (unsigned x = 0; x < e->nescrs; x++)
+				ok |= e->escrs[x] == s->hi_escr;
+			if (!ok || !((nb_escrs[s->hi_escr].models >> cpu->model) & 1) ||
+			    ((cpu->busy_escrs >> s->hi_escr) & 1))
+				return "cascade ESCR not allowed";
+			if (s->hi_counter >= NB_NUM_COUNTERS || o_alt[s->hi_counter] != s->counter)
+				return "cascade: low counter is not the alternate of the high one";
+			if (!((nb_escrs[s->hi_escr].counters >> s->hi_counter) & 1))
+				return "cascade counter not wired to its ESCR";
+			if ((used >> s->hi_counter) & 1)
+				return "counter used twice";
+			if (((cpu->busy_counters >> s->hi_counter) & 1) ||
+			    (s->hi_counter == 1 && !(cpu->flags & NB_SCHED_ALLOW_CTR1)))
+				return "cascade counter not usable";
+			used |= 1u << s->hi_counter;
+			if (!claim(img, s->hi_escr, s->event, s->masks, r->mods & 0x0f, 0xff))
+				return "cascade ESCR configured twice";
+		}
 	}
 	for (int h = 0; h < a->nhelpers; h++) {
 		const struct nb_helper_slot *hs = &a->helper[h];
@@ -361,12 +453,19 @@ static const char *verify(const struct nb_evsel *req, int n, const struct nb_sch
 	return NULL;
 }
 
+/* Sometimes make request I a cascaded one (events, not precise). */
+static void maybe_cascade(struct nb_evsel *req, int i)
+{
+	if (req[i].kind == NB_SEL_EVENT && !(req[i].cccr & NB_CCCR_MOD_PRECISE) && gen_chance(12))
+		req[i].cccr |= NB_CCCR_MOD_CASCADE;
+}
+
 int main(int argc, char **argv)
 {
 	long sets = argc > 1 ? atol(argv[1]) : 100000;
 	int fails = 0, tests = 0;
 	long placed[2] = { 0, 0 }, rejected[2] = { 0, 0 }, disagree = 0, bad = 0;
-	long with_metrics = 0;
+	long with_metrics = 0, with_cascade = 0, cascade_placed = 0;
 
 	if (argc > 2)
 		gen_state = strtoull(argv[2], NULL, 0);
@@ -384,12 +483,15 @@ int main(int argc, char **argv)
 		int n = 1 + (int)gen_below(NB_SCHED_MAX), ht, got, want, has_metric = 0;
 
 		gen_set(req, n, &cpu, -1);
+		for (int i = 0; i < n; i++)
+			maybe_cascade(req, i);
 		if (k % 2) {
 			/* grow a set the hardware can count (the hard case for
 			 * optimality), ending with one more random request */
 			for (int i = 0; i < n - 1; i++)
 				for (int t = 0; t < 20; t++) {
 					gen_one(req, i, &cpu);
+					maybe_cascade(req, i);
 					if (oracle(req, i + 1, &cpu))
 						break;
 				}
@@ -398,6 +500,15 @@ int main(int argc, char **argv)
 		for (int i = 0; i < n; i++)
 			has_metric |= req[i].kind == NB_SEL_METRIC;
 		with_metrics += has_metric;
+		{
+			int hc = 0;
+
+			for (int i = 0; i < n; i++)
+				hc |= !!(req[i].cccr & NB_CCCR_MOD_CASCADE);
+			with_cascade += hc;
+			if (hc && nb_sched_run(req, n, &cpu, NULL, NULL, why, sizeof(why)) == 0)
+				cascade_placed++;
+		}
 		got = nb_sched_run(req, n, &cpu, &a, NULL, why, sizeof(why)) == 0;
 		want = oracle(req, n, &cpu);
 		if (got) {
@@ -425,9 +536,11 @@ int main(int argc, char **argv)
 			}
 		}
 	}
-	printf("%sok %d - %ld random sets (1..%d requests, %ld with metrics): scheduler and oracle agree "
+	printf("%sok %d - %ld random sets (1..%d requests, %ld with metrics, %ld with cascaded events "
+	       "of which %ld placed): scheduler and oracle agree "
 	       "(non-HT placed %ld rejected %ld; HT placed %ld rejected %ld)\n",
-	       disagree ? "not " : "", ++tests, sets, NB_SCHED_MAX, with_metrics,
+	       disagree ? "not " : "", ++tests, sets, NB_SCHED_MAX, with_metrics, with_cascade,
+	       cascade_placed,
 	       placed[0], rejected[0], placed[1], rejected[1]);
 	printf("%sok %d - every placement obeys the rules, every rejection has a reason\n",
 	       bad ? "not " : "", ++tests);

@@ -73,6 +73,13 @@ static int perf_program(const struct nb_regs *r, int n, char *err, size_t len)
 	for (int i = 0; i < n; i++) {
 		struct perf_event_attr a;
 
+		if (r[i].cascade) {
+			snprintf(err, len, "the event on counter %u is cascaded: the kernel's P4 "
+				 "raw config has no CCCR Cascade bit; use the msr or sim backend",
+				 r[i].counter);
+			close_all();
+			return -1;
+		}
 		if (!r[i].perf) {
 			snprintf(err, len, "the event on counter %u (ESCR 0x%x) has no Linux perf "
 				 "raw config: the kernel's P4 driver does not know it", r[i].counter,
@@ -116,6 +123,7 @@ static int perf_read(const struct nb_regs *r, int n, uint64_t *raw, char *err, s
 {
 	(void)r;
 	for (int i = 0; i < n; i++) {
+		raw[n + i] = 0;        /* no cascaded pairs here (perf_program) */
 		if (i >= npfd || nb_perf_sys.read(pfd[i], &raw[i], sizeof(raw[i])) !=
 				     (ssize_t)sizeof(raw[i])) {
 			snprintf(err, len, "perf read of event %d: %s", i + 1,

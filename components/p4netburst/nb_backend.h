@@ -27,9 +27,12 @@ struct nb_backend {
 	int (*program)(const struct nb_regs *r, int n, char *err, size_t len);
 	/* Set or clear the CCCR Enable bits. */
 	int (*enable)(const struct nb_regs *r, int n, int on, char *err, size_t len);
-	/* Raw 40-bit counter values. */
+	/* Raw 40-bit counter values: raw[i] of r[i]'s counter; RAW has room
+	 * for 2N values, raw[N + i] the alternate counter of a cascaded pair
+	 * r[i] (0 if not cascaded). */
 	int (*read)(const struct nb_regs *r, int n, uint64_t *raw, char *err, size_t len);
-	/* Set counters to zero. */
+	/* Set counters to zero (a cascaded pair: also stopped, OVF clear;
+	 * enable starts it again). */
 	int (*zero)(const struct nb_regs *r, int n, char *err, size_t len);
 	/* Write other PMU MSRs: helper ESCRs of tagged metrics,
 	 * IA32_PEBS_ENABLE, MSR_PEBS_MATRIX_VERT (nb_encode_extra). */

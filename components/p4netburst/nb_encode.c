@@ -63,8 +63,45 @@ void nb_encode_ex(const struct nb_evsel *sel, const struct nb_slot *slot,
 	 * is active (the value non-HT parts require, seed 003 sec. 9); the
 	 * ESCR's T0/T1 bits select the thread. */
 	out->cccr = NB_CCCR_ENABLE | ((uint64_t)x->select << NB_CCCR_ESCRSEL_SHIFT) | cccr_mods(sel);
+	out->cascade = 0;
+	out->hi_counter = 0;
+	out->hi_escr_msr = out->hi_cccr_msr = 0;
+	out->hi_escr = out->hi_cccr = 0;
+	if (slot->cascade && sel->kind == NB_SEL_EVENT && (sel->cccr & NB_CCCR_MOD_CASCADE)) {
+		const struct nb_escr *y = &nb_escrs[slot->hi_escr];
+
+		/* the alternate: its own ESCR with the same configuration;
+		 * CCCR Cascade set, Enable clear: it counts while the low
+		 * counter's OVF is set [SDM 18.15.5.6; seed 000 ("setting the
+		 * cascade bit and clearing the enable bit in counter 2's
+		 * CCCR")] */
+		out->cascade = 1;
+		out->hi_counter = slot->hi_counter;
+		out->hi_escr_msr = y->msr;
+		out->hi_escr = out->escr;
+		out->hi_cccr_msr = nb_counters[slot->hi_counter].cccr_msr;
+		out->hi_cccr = NB_CCCR_CASCADE | ((uint64_t)y->select << NB_CCCR_ESCRSEL_SHIFT) |
+			       cccr_mods(sel);
+		if (flags & NB_ENC_PMI)
+			out->hi_cccr |= thread ? NB_CCCR_OVF_PMI_T1 : NB_CCCR_OVF_PMI_T0;
+		return;
+	}
 	if (flags & NB_ENC_PMI)
 		out->cccr |= thread ? NB_CCCR_OVF_PMI_T1 : NB_CCCR_OVF_PMI_T0;
+}
+
+uint64_t nb_cascade_fold(struct nb_cascade_state *st, uint64_t low, uint64_t high)
+{
+	low &= NB_COUNTER_MASK;
+	high &= NB_COUNTER_MASK;
+	if (!st->started && high) {
+		st->started = 1;
+		st->total = (UINT64_C(1) << 40) + high;
+	} else {
+		st->total += (low - st->last_low) & NB_COUNTER_MASK;
+	}
+	st->last_low = low;
+	return st->total;
 }
 
 void nb_encode(const struct nb_evsel *sel, const struct nb_slot *slot,
@@ -101,6 +138,10 @@ uint64_t nb_perf_raw(const struct nb_evsel *sel, unsigned dom)
 	uint64_t escr, cccr;
 	int usr, os;
 
+	/* the kernel's P4 config has no CCCR Cascade bit (and one counter per
+	 * event) [Linux perf_event_p4.h p4_config_pack_cccr] */
+	if (sel->cccr & NB_CCCR_MOD_CASCADE)
+		return 0;
 	if (sel->kind == NB_SEL_METRIC) {
 		const struct nb_metric *m = &nb_metrics[sel->event];
 

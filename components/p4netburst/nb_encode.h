@@ -21,6 +21,16 @@ struct nb_regs {
 	uint64_t cccr;           /* CCCR value, Enable set             */
 	uint64_t perf;           /* Linux perf raw config (nb_perf_raw) */
 	uint8_t counter;
+	/* A cascaded pair (slot->cascade): the alternate counter HI_COUNTER,
+	 * whose CCCR has Cascade set and Enable clear (it counts while
+	 * COUNTER's OVF is set), fed by its own ESCR with the same value as
+	 * ESCR [SDM 18.15.5.6].  Zero otherwise. */
+	uint8_t cascade;
+	uint8_t hi_counter;
+	uint32_t hi_escr_msr;
+	uint32_t hi_cccr_msr;
+	uint64_t hi_escr;
+	uint64_t hi_cccr;
 };
 
 /* One MSR write besides the per-counter ESCR/CCCR pairs: a helper ESCR of
@@ -42,7 +52,9 @@ void nb_encode(const struct nb_evsel *sel, const struct nb_slot *slot,
  * OVF_PMI_T0/T1), with NB_ENC_* FLAGS.  CCCR: ESCRSelect of the slot's
  * ESCR, ActiveThread (sel's, else 11b: any), Compare/Threshold,
  * Complement, Edge from SEL's CCCR modifiers; the perf raw config of SEL
- * for the perf backend. */
+ * for the perf backend.  A cascaded slot also gets the alternate's images
+ * (hi_*: Cascade, same CCCR modifiers, ESCRSelect of its own ESCR); with
+ * NB_ENC_PMI the interrupt is the alternate's (the pair's) overflow. */
 void nb_encode_ex(const struct nb_evsel *sel, const struct nb_slot *slot,
 		  unsigned dom, unsigned thread, unsigned flags, struct nb_regs *out);
 
@@ -70,5 +82,30 @@ int nb_encode_extra(const struct nb_assign *a, unsigned dom, unsigned thread,
  * Returns 0 if the event or a metric is unknown to the kernel.
  */
 uint64_t nb_perf_raw(const struct nb_evsel *sel, unsigned dom);
+
+/*
+ * Reading a cascaded pair.  Both counters count the same events; the
+ * alternate (HIGH) starts when the low counter (LOW) overflows, i.e. after
+ * 2^40 events [SDM 18.15.5.6; seed 000: "the second counter does not begin
+ * counting until the first counter overflows"; sim/pmu.c].  So the pair
+ * holds 41 bits: events = LOW while HIGH is 0, else 2^40 + HIGH, exact
+ * below 2^41 events since the counters were zeroed (one value, exactly
+ * 2^40 events, reads as 0 until the next event: OVF is not read).  Beyond
+ * 2^41 the pair wraps (HIGH overflows) and carries no more information.
+ *
+ * nb_cascade_fold keeps a 64-bit total across reads: it adds LOW's delta
+ * mod 2^40 since the last read (as for one counter), except on the read
+ * that first sees HIGH non-zero, where the total is 2^40 + HIGH: exact
+ * whenever reads come less than 2^40 events apart, or the first read
+ * comes within 2^41 events.  The total cannot pass 2^64 in practice
+ * (2^64 cycles at 4 GHz: 146 years).  STATE: zero-initialise at start.
+ */
+struct nb_cascade_state {
+	uint64_t last_low;
+	uint64_t total;
+	int started;             /* HIGH seen non-zero */
+};
+
+uint64_t nb_cascade_fold(struct nb_cascade_state *st, uint64_t low, uint64_t high);
 
 #endif

@@ -232,11 +232,14 @@ static int parse_modifier(struct pstate *ps, const char *what, struct nb_evsel *
 		out->thr = (uint8_t)b;
 		return NB_PARSE_OK;
 	}
-	if (same("cmpl", q, n) || same("edge", q, n) || same("precise", q, n)) {
-		unsigned bit = same("cmpl", q, n) ? 0 : same("edge", q, n) ? 1 : 2;
-		static const char *const nm[3] = { "cmpl", "edge", "precise" };
-		static const uint8_t fl[3] = { NB_CCCR_MOD_CMPL, NB_CCCR_MOD_EDGE,
-					       NB_CCCR_MOD_PRECISE };
+	if (same("cmpl", q, n) || same("edge", q, n) || same("precise", q, n) ||
+	    same("cascade", q, n)) {
+		/* seen bits 0-2 and 4 (bit 3 is thread) */
+		unsigned bit = same("cmpl", q, n) ? 0 : same("edge", q, n) ? 1 :
+			       same("precise", q, n) ? 2 : 4;
+		static const char *const nm[5] = { "cmpl", "edge", "precise", "", "cascade" };
+		static const uint8_t fl[5] = { NB_CCCR_MOD_CMPL, NB_CCCR_MOD_EDGE,
+					       NB_CCCR_MOD_PRECISE, 0, NB_CCCR_MOD_CASCADE };
 
 		if (parse_bool(v, vn, &b))
 			return fail(ps, NB_PARSE_BADVALUE, "modifier %s takes 0 or 1, not '%.*s'",
@@ -410,6 +413,15 @@ int nb_evsel_parse(const char *name, unsigned model, unsigned feats,
 		if ((out->cccr & NB_CCCR_MOD_PRECISE) && !nb_evsel_pebs_capable(out))
 			return fail(&ps, NB_PARSE_NOTALLOWED, "%s cannot be precise", m->name);
 	}
+	if ((out->cccr & NB_CCCR_MOD_CASCADE) && out->kind == NB_SEL_METRIC)
+		return fail(&ps, NB_PARSE_NOTALLOWED,
+			    "%s cannot be cascaded: cascade applies to events only "
+			    "(a metric's helper ESCRs have no counter pair)",
+			    nb_metrics[out->event].name);
+	if ((out->cccr & NB_CCCR_MOD_CASCADE) && (out->cccr & NB_CCCR_MOD_PRECISE))
+		return fail(&ps, NB_PARSE_NOTALLOWED,
+			    "cascade and precise cannot be combined: PEBS arms one counter, "
+			    "not a cascaded pair");
 	if ((out->cccr & (NB_CCCR_MOD_CMPL | NB_CCCR_MOD_EDGE)) &&
 	    !(out->cccr & NB_CCCR_MOD_CMP))
 		return fail(&ps, NB_PARSE_NOTALLOWED,
@@ -473,6 +485,8 @@ static int format_mods(const struct nb_evsel *sel, char *buf, size_t len, size_t
 		r |= put(buf, len, off, ":thread=%s", thread_names[sel->active & 3u]);
 	if (sel->cccr & NB_CCCR_MOD_PRECISE)
 		r |= put(buf, len, off, ":precise");
+	if (sel->cccr & NB_CCCR_MOD_CASCADE)
+		r |= put(buf, len, off, ":cascade");
 	return r ? -1 : 0;
 }
 
@@ -516,10 +530,11 @@ static void put_event_masks(char *buf, size_t len, size_t *off, unsigned ev, uns
 			put(buf, len, off, ":%s", e->masks[i].name);
 }
 
-static void put_modifiers(char *buf, size_t len, size_t *off, int pebs)
+static void put_modifiers(char *buf, size_t len, size_t *off, int pebs, int casc)
 {
 	put(buf, len, off, " Modifiers: u, k, thr=0..15, cmpl, edge, "
-	    "thread=any|single|both|none%s.", pebs ? ", precise" : "");
+	    "thread=any|single|both|none%s%s.", pebs ? ", precise" : "",
+	    casc ? ", cascade" : "");
 }
 
 int nb_evsel_describe(const struct nb_evsel *sel, char *buf, size_t len)
@@ -554,7 +569,7 @@ int nb_evsel_describe(const struct nb_evsel *sel, char *buf, size_t len)
 		put(buf, len, &off, ".");
 		if (m->note)
 			put(buf, len, &off, " Note: %s.", m->note);
-		put_modifiers(buf, len, &off, nb_evsel_pebs_capable(sel));
+		put_modifiers(buf, len, &off, nb_evsel_pebs_capable(sel), 0);
 	} else {
 		const struct nb_event *e;
 
@@ -582,7 +597,7 @@ int nb_evsel_describe(const struct nb_evsel *sel, char *buf, size_t len)
 		} else {
 			put(buf, len, &off, " No default mask: name at least one.");
 		}
-		put_modifiers(buf, len, &off, nb_evsel_pebs_capable(sel));
+		put_modifiers(buf, len, &off, nb_evsel_pebs_capable(sel), 1);
 	}
 	return off >= len ? -1 : 0;
 }

@@ -16,6 +16,8 @@
  *                   any (3, the default: formatted as nothing)
  *   precise         PEBS; only on PEBS-capable events and on metrics whose
  *                   counting event is PEBS-capable
+ *   cascade         count on a cascaded counter pair (CCCR Cascade, SDM
+ *                   18.15.5.6): an 80-bit count; events only, not precise
  * Boolean modifiers also take =0 / =1; =0 is the same as leaving them out.
  * libpfm4's replay "virtual masks" (replay_event:NBOGUS:L1_LD_MISS) select
  * the metric they stand for; the canonical name is then the metric's.
@@ -41,6 +43,7 @@
 #define NB_CCCR_MOD_EDGE    0x04 /* Edge (edge)                       */
 #define NB_CCCR_MOD_ACTIVE  0x08 /* ActiveThread given in .active     */
 #define NB_CCCR_MOD_PRECISE 0x10 /* PEBS (precise)                    */
+#define NB_CCCR_MOD_CASCADE 0x20 /* a cascaded counter pair (cascade) */
 
 #define NB_SEL_EVENT  0          /* .event indexes nb_events          */
 #define NB_SEL_METRIC 1          /* .event indexes nb_metrics         */

@@ -20,6 +20,16 @@
  * counters exist.  A depth-first search over the picks, pruned by that
  * condition, is therefore exact, and small: a group has at most six
  * counters, so few configurations.
+ *
+ * Cascaded requests.  A cascaded pair is a low counter L and H with
+ * alt(H) = L (0<->2, 1<->3 of each group, IQ 12<->14, 13<->15, 16 from 14,
+ * 17 from 15).  Every ESCR of a half feeds every counter of that half
+ * (pmu.txt), so a pair needs the configuration on an ESCR of each half it
+ * touches: both halves, except IQ {15, 17} (second half only).  The
+ * search prunes with necessary conditions (K pairs: 2K counters, at most
+ * as many as disjoint usable pairs exist); at a leaf it tries every choice
+ * of disjoint pairs the configurations' halves allow (at most two pairs
+ * of four per group) and Hall's condition on what they leave.
  */
 #include <stdio.h>
 #include <string.h>
@@ -32,7 +42,8 @@ struct cfg {
 	uint16_t event, masks;
 	uint8_t mods, tag;       /* tag: NB_NO_TAG or TagValue bit */
 	uint8_t group;
-	uint8_t demand;          /* counting units */
+	uint8_t demand;          /* counting units (cascaded ones included) */
+	uint8_t casc;            /* of which cascaded (a counter pair each) */
 	uint8_t helper;          /* has helper units */
 	uint8_t ncand;
 	uint8_t cand[MAX_CAND];
@@ -58,8 +69,27 @@ struct st {
 	int order[MAX_CFG];
 	int norder;
 	int cap[2];
+	int kmax;                /* disjoint usable cascade pairs of the group */
+	unsigned group;          /* the group being searched */
 	uint64_t used;
+	uint8_t npairs[NB_NUM_GROUPS];
+	uint8_t pair[NB_NUM_GROUPS][4][2];   /* usable pairs {L, H}, alt(H) = L */
+	uint8_t maxpairs[NB_NUM_GROUPS];
 };
+
+/* Counter wiring for cascading [SDM 18.15.5.6: "counter Y ... cascade flag
+ * set"; SDM 18.15.6.5; seed 003 (cascading within a counter pair group)]:
+ * each counter's alternate.  The same table as sim/nb_filter.c. */
+int nb_sched_cascade_alt(unsigned c)
+{
+	if (c < 16)
+		return (int)(c ^ 2u);
+	if (c == 16)
+		return 14;
+	if (c == 17)
+		return 15;
+	return -1;
+}
 
 /* ---- facts derived from the tables -------------------------------------- */
 
@@ -157,6 +187,8 @@ static int build(struct st *s)
 
 		if (r->kind != NB_SEL_METRIC) {
 			k = add_unit(s, r->event, r->masks, mods, NB_NO_TAG, NB_NO_ESCR, 1);
+			if (k >= 0 && (r->cccr & NB_CCCR_MOD_CASCADE))
+				s->cfg[k].casc++;
 		} else {
 			const struct nb_metric *m = &nb_metrics[r->event];
 			uint8_t tag = m->type == NB_TAG_EXECUTION ? s->tagof[i] : NB_NO_TAG;
@@ -183,14 +215,64 @@ static int build(struct st *s)
 
 /* ---- search within a counter group ------------------------------------- */
 
-static int dfs(struct st *s, int depth, int d0, int d1, int f)
+static int is_cascade(const struct nb_evsel *r)
+{
+	return r->kind == NB_SEL_EVENT && (r->cccr & NB_CCCR_MOD_CASCADE);
+}
+
+static unsigned ctr_half(const struct st *s, unsigned g, unsigned ctr)
+{
+	return (s->halfmask[g][0] >> ctr) & 1 ? 0 : 1;
+}
+
+/*
+ * Pairs for the cascaded requests of group G from request I on (each
+ * within the halves its configuration picked), among FREE counters, such
+ * that fixed demand D0/D1 and flexible F fit what is left.  Records the
+ * pair index of each in CH[request].  Exact: what is left matters only by
+ * its count per half.
+ */
+static int pairs_fit(const struct st *s, unsigned g, int i, uint32_t free_ctrs,
+		     int d0, int d1, int f, uint8_t *ch)
+{
+	const struct cfg *c;
+
+	while (i < s->n && !(is_cascade(&s->req[i]) && s->cfg[s->unit_cfg[i]].group == g))
+		i++;
+	if (i == s->n) {
+		int r0 = __builtin_popcount(free_ctrs & s->halfmask[g][0]);
+		int r1 = __builtin_popcount(free_ctrs & s->halfmask[g][1]);
+
+		return d0 <= r0 && d1 <= r1 && d0 + d1 + f <= r0 + r1;
+	}
+	c = &s->cfg[s->unit_cfg[i]];
+	for (int p = 0; p < s->npairs[g]; p++) {
+		unsigned l = s->pair[g][p][0], h = s->pair[g][p][1];
+		uint32_t m = (1u << l) | (1u << h);
+		unsigned need = (1u << ctr_half(s, g, l)) | (1u << ctr_half(s, g, h));
+
+		if ((free_ctrs & m) != m || (need & ~(unsigned)c->halves))
+			continue;
+		ch[i] = (uint8_t)p;
+		if (pairs_fit(s, g, i + 1, free_ctrs & ~m, d0, d1, f, ch))
+			return 1;
+	}
+	return 0;
+}
+
+static int dfs(struct st *s, int depth, int d0, int d1, int f, int K)
 {
 	struct cfg *c;
 
-	if (d0 > s->cap[0] || d1 > s->cap[1] || d0 + d1 + f > s->cap[0] + s->cap[1])
+	/* necessary conditions (a pair: two counters) */
+	if (K > s->kmax || d0 > s->cap[0] || d1 > s->cap[1] ||
+	    d0 + d1 + f + 2 * K > s->cap[0] + s->cap[1])
 		return 0;
-	if (depth == s->norder)
-		return 1;
+	if (depth == s->norder) {
+		uint8_t ch[NB_SCHED_MAX];
+
+		return K == 0 || pairs_fit(s, s->group, 0, s->usable, d0, d1, f, ch);
+	}
 	c = &s->cfg[s->order[depth]];
 	/* Picks by size: a configuration needs more than one ESCR only to
 	 * reach counters in both halves. */
@@ -208,7 +290,8 @@ static int dfs(struct st *s, int depth, int d0, int d1, int f)
 			/* ESCRs beyond the required ones serve counting units only,
 			 * each must open a half the others do not reach, and with
 			 * nothing required one ESCR per counting unit at most. */
-			if (__builtin_popcount(extra) > c->demand && !(c->req == 0 && size == 1))
+			if (__builtin_popcount(extra) > c->demand + c->casc &&
+			    !(c->req == 0 && size == 1))
 				continue;
 			for (int j = 0; j < c->ncand; j++) {
 				if (!(pick & (1u << j)))
@@ -235,9 +318,10 @@ static int dfs(struct st *s, int depth, int d0, int d1, int f)
 			c->halves = (uint8_t)halves;
 			s->used |= m;
 			if (dfs(s, depth + 1,
-				d0 + (halves == 1 ? c->demand : 0),
-				d1 + (halves == 2 ? c->demand : 0),
-				f + (halves == 3 ? c->demand : 0)))
+				d0 + (halves == 1 ? c->demand - c->casc : 0),
+				d1 + (halves == 2 ? c->demand - c->casc : 0),
+				f + (halves == 3 ? c->demand - c->casc : 0),
+				K + c->casc))
 				return 1;
 			s->used &= ~m;
 		}
@@ -247,7 +331,7 @@ static int dfs(struct st *s, int depth, int d0, int d1, int f)
 
 static int ncand_choices(const struct cfg *c)
 {
-	return c->demand >= 2 ? (1 << c->ncand) : c->ncand;
+	return c->demand + c->casc >= 2 ? (1 << c->ncand) : c->ncand;
 }
 
 static int solve_group(struct st *s, unsigned g)
@@ -263,7 +347,7 @@ static int solve_group(struct st *s, unsigned g)
 			continue;
 		if (c->ncand == 0)
 			return 0;
-		demand += c->demand;
+		demand += c->demand + c->casc;
 		/* most constrained first */
 		for (j = s->norder; j > 0 &&
 		     ncand_choices(&s->cfg[s->order[j - 1]]) > ncand_choices(c); j--)
@@ -275,9 +359,11 @@ static int solve_group(struct st *s, unsigned g)
 		return 1;
 	s->cap[0] = __builtin_popcount(half_counters(s, g, 0));
 	s->cap[1] = __builtin_popcount(half_counters(s, g, 1));
+	s->kmax = s->maxpairs[g];
+	s->group = g;
 	if (demand > s->cap[0] + s->cap[1])
 		return 0;
-	return dfs(s, 0, 0, 0, 0);
+	return dfs(s, 0, 0, 0, 0, 0);
 }
 
 static int solve_groups(struct st *s)
@@ -336,6 +422,13 @@ static int check_global(struct st *s, int *key, int *nkeys, char *why, size_t le
 		key[i] = -1;
 		if (r->cccr & NB_CCCR_MOD_PRECISE)
 			pre = i;
+		if ((r->cccr & NB_CCCR_MOD_CASCADE) && (r->kind == NB_SEL_METRIC ||
+							 (r->cccr & NB_CCCR_MOD_PRECISE))) {
+			nb_sched_name(r, a, sizeof(a));
+			snprintf(why, len, "%s: cascade applies to plain events, not to metrics "
+				 "or precise ones", a);
+			return -1;
+		}
 		if (r->kind != NB_SEL_METRIC) {
 			if (!((nb_events[r->event].models >> cpu->model) & 1)) {
 				nb_sched_name(r, a, sizeof(a));
@@ -455,6 +548,46 @@ static unsigned escr_in_half(const struct st *s, const struct cfg *c, unsigned h
 	return 0;
 }
 
+/* Cascaded units first, on pairs that leave room for the others. */
+static void fill_cascades(struct st *s, struct nb_assign *out, uint32_t *free_ctrs)
+{
+	for (unsigned g = 0; g < NB_NUM_GROUPS; g++) {
+		uint8_t ch[NB_SCHED_MAX];
+		int d[3] = { 0, 0, 0 }, any = 0;
+
+		for (int k = 0; k < s->ncfg; k++) {
+			const struct cfg *c = &s->cfg[k];
+
+			if (c->group == g && c->halves)
+				d[c->halves - 1] += c->demand - c->casc;
+			any |= c->group == g && c->casc;
+		}
+		if (!any || !pairs_fit(s, g, 0, *free_ctrs, d[0], d[1], d[2], ch))
+			continue;   /* found by the search: exists */
+		for (int i = 0; i < s->n; i++) {
+			struct cfg *c = &s->cfg[s->unit_cfg[i]];
+			struct nb_slot *sl = &out->slot[i];
+			unsigned lo, hi;
+
+			if (!is_cascade(&s->req[i]) || c->group != g)
+				continue;
+			lo = s->pair[g][ch[i]][0];
+			hi = s->pair[g][ch[i]][1];
+			sl->cascade = 1;
+			sl->counter = (uint8_t)lo;
+			sl->hi_counter = (uint8_t)hi;
+			sl->escr = (uint8_t)escr_in_half(s, c, ctr_half(s, g, lo));
+			sl->hi_escr = (uint8_t)escr_in_half(s, c, ctr_half(s, g, hi));
+			sl->event = c->event;
+			sl->masks = c->masks;
+			sl->tag = NB_NO_TAG;
+			*free_ctrs &= ~((1u << lo) | (1u << hi));
+			out->counters_used |= (1u << lo) | (1u << hi);
+			out->escrs_used |= (UINT64_C(1) << sl->escr) | (UINT64_C(1) << sl->hi_escr);
+		}
+	}
+}
+
 static void fill(struct st *s, struct nb_assign *out)
 {
 	uint32_t free_ctrs = s->usable;
@@ -464,6 +597,7 @@ static void fill(struct st *s, struct nb_assign *out)
 	for (unsigned g = 0; g < NB_NUM_GROUPS; g++)
 		for (unsigned h = 0; h < 2; h++)
 			half[g][h] = half_counters(s, g, h);
+	fill_cascades(s, out, &free_ctrs);
 	/* fixed demand first, then flexible */
 	for (int pass = 0; pass < 2; pass++) {
 		for (int i = 0; i < s->n; i++) {
@@ -471,7 +605,7 @@ static void fill(struct st *s, struct nb_assign *out)
 			unsigned h;
 			int ctr;
 
-			if ((c->halves == 3) != (pass == 1))
+			if ((c->halves == 3) != (pass == 1) || is_cascade(&s->req[i]))
 				continue;
 			h = c->halves == 2 ? 1 : 0;
 			ctr = take(&free_ctrs, half[c->group][h]);
@@ -534,6 +668,43 @@ static void fill(struct st *s, struct nb_assign *out)
 
 /* ---- entry points --------------------------------------------------------- */
 
+/* The usable cascade pairs of each group and how many are disjoint. */
+static void cascade_pairs(struct st *s)
+{
+	memset(s->npairs, 0, sizeof(s->npairs));
+	memset(s->maxpairs, 0, sizeof(s->maxpairs));
+	for (unsigned h = 0; h < NB_NUM_COUNTERS; h++) {
+		int l = nb_sched_cascade_alt(h);
+		unsigned g = nb_counters[h].group;
+
+		if (l < 0 || !((s->usable >> h) & 1) || !((s->usable >> l) & 1))
+			continue;
+		/* mutual alternates (c ^ 2): one pair, low counter first */
+		if (nb_sched_cascade_alt((unsigned)l) == (int)h && (unsigned)l > h)
+			continue;
+		s->pair[g][s->npairs[g]][0] = (uint8_t)l;
+		s->pair[g][s->npairs[g]][1] = (uint8_t)h;
+		s->npairs[g]++;
+	}
+	for (unsigned g = 0; g < NB_NUM_GROUPS; g++)
+		for (unsigned set = 1; set < (1u << s->npairs[g]); set++) {
+			uint32_t m = 0;
+			int ok = 1;
+
+			for (int p = 0; p < s->npairs[g]; p++) {
+				uint32_t pm = (1u << s->pair[g][p][0]) | (1u << s->pair[g][p][1]);
+
+				if (!((set >> p) & 1))
+					continue;
+				if (m & pm)
+					ok = 0;
+				m |= pm;
+			}
+			if (ok && __builtin_popcount(set) > s->maxpairs[g])
+				s->maxpairs[g] = (uint8_t)__builtin_popcount(set);
+		}
+}
+
 static int attempt(struct st *s, int n, char *why, size_t len)
 {
 	int key[NB_SCHED_MAX], nkeys;
@@ -569,7 +740,7 @@ static void explain(struct st *s, int k, char *why, size_t len)
 {
 	char name[NB_NAME_MAX], num[16];
 	static const char *const gname[NB_NUM_GROUPS] = { "BPU", "MS", "FLAME", "IQ" };
-	int g = s->bad_group, demand = 0, off, nothers = 0, nx = 0;
+	int g = s->bad_group, demand = 0, off, nothers = 0, nx = 0, K = 0;
 	uint64_t want = 0;
 	uint32_t ctrs = 0;
 
@@ -609,8 +780,10 @@ static void explain(struct st *s, int k, char *why, size_t len)
 				want &= ~(UINT64_C(1) << x);
 	}
 	for (int c = 0; c < s->ncfg; c++)
-		if (s->cfg[c].group == g)
-			demand += s->cfg[c].demand;
+		if (s->cfg[c].group == g) {
+			demand += s->cfg[c].demand + s->cfg[c].casc;
+			K += s->cfg[c].casc;
+		}
 	off = snprintf(why, len, "%s", name);
 	for (int i = 0; i < k; i++) {
 		const struct cfg *c = &s->cfg[s->unit_cfg[i]];
@@ -637,6 +810,18 @@ static void explain(struct st *s, int k, char *why, size_t len)
 		off = append(why, len, off, "%s group, which has ", gname[g]);
 		snprintf(num, sizeof(num), "%d", __builtin_popcount(ctrs));
 		off = append(why, len, off, "%s usable", num);
+		if (K)
+			off = append(why, len, off, "%s (a cascaded event takes a counter pair)", "");
+	} else if (K > s->maxpairs[g]) {
+		snprintf(num, sizeof(num), "%d", K);
+		off = append(why, len, off, ": %s cascaded events need a cascade counter pair each "
+			     "(a counter and its alternate, SDM 18.15.5.6) in the ", num);
+		off = append(why, len, off, "%s group, which has ", gname[g]);
+		snprintf(num, sizeof(num), "%d", s->maxpairs[g]);
+		off = append(why, len, off, "%s usable disjoint pairs", num);
+		if ((s->cpu->busy_counters & ctrs) || (g == 0 && !(s->usable & 2)))
+			off = append(why, len, off, "%s (counter 1 or the other logical processor's "
+				     "counters break pairs)", "");
 	} else {
 		uint32_t reach = 0;
 
@@ -655,6 +840,9 @@ static void explain(struct st *s, int k, char *why, size_t len)
 			}
 		if ((reach & 2) && !(s->usable & 2) && !((s->cpu->busy_counters >> 1) & 1))
 			off = append(why, len, off, "%s; counter 1 is left unused (CCCR1 erratum)", "");
+		if (K)
+			off = append(why, len, off, "%s; a cascaded event needs its configuration on an "
+				     "ESCR feeding each counter of its pair (a counter and its alternate)", "");
 	}
 	if ((s->cpu->busy_escrs & want) || (s->cpu->busy_counters & ctrs))
 		append(why, len, off, "%s; the other logical processor holds some of them", "");
@@ -693,6 +881,7 @@ int nb_sched_run(const struct nb_evsel *req, int n, const struct nb_sched_cpu *c
 	memset(s.halfmask, 0, sizeof(s.halfmask));
 	for (unsigned i = 0; i < nb_num_escrs; i++)
 		s.halfmask[nb_escrs[i].group][half_of(&s, i)] |= nb_escrs[i].counters & s.usable;
+	cascade_pairs(&s);
 	rc = attempt(&s, n, why, whylen);
 	if (rc == 0) {
 		if (out)

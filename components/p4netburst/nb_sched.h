@@ -27,7 +27,12 @@
  *    for every metric; any bit n with execution_event NBOGUSn works), a
  *    different one per metric, so up to four (ESCRs permitting);
  *  - with a precise (PEBS) request, one tagging mechanism at a time
- *    [SDM 18.15.7].
+ *    [SDM 18.15.7];
+ *  - a cascaded request (cascade modifier) takes a counter pair: a low
+ *    counter L and H with alt(H) = L (nb_sched_cascade_alt), each fed by
+ *    an ESCR wired to it carrying the request's configuration (the two
+ *    ESCRs are in different halves; either may be shared by identical
+ *    configurations as above).
  *
  * Hyper-Threading: ESCRs and CCCRs are shared by the two logical
  * processors; each programs its own T0/T1 bits.  An ESCR in use by the
@@ -53,10 +58,24 @@ struct nb_slot {
 	uint8_t escr;            /* index into nb_escrs    */
 	uint8_t counter;         /* 0..17                  */
 	uint8_t tag;             /* TagValue bit 0..3 in the ESCR, or NB_NO_TAG */
-	uint8_t pad;
+	uint8_t cascade;         /* 1: a cascaded pair (below); 0: one counter */
 	uint16_t event;          /* index into nb_events   */
 	uint16_t masks;          /* event-mask bits        */
+	/* Cascaded pair (request with NB_CCCR_MOD_CASCADE): COUNTER is the
+	 * low counter (Enable set), HI_COUNTER the counter whose alternate
+	 * it is (Cascade set, Enable clear: counts while COUNTER's OVF is
+	 * set), fed by HI_ESCR with the same configuration.  Zero otherwise. */
+	uint8_t hi_escr;
+	uint8_t hi_counter;
+	uint8_t pad[2];
 };
+
+/* The alternate of counter C: the counter whose overflow starts C when
+ * C's CCCR has Cascade set, or -1 [SDM 18.15.5.6, 18.15.6.5; seed 003:
+ * counter 0<->2, 1<->3 in each group of four (ESCR halves), IQ 12<->14,
+ * 13<->15, 16 from 14, 17 from 15; sim/nb_filter.c nb_cascade_alternate
+ * models the same].  A cascaded pair always spans both ESCR halves. */
+int nb_sched_cascade_alt(unsigned c);
 
 /* An ESCR a metric needs without a counter. */
 struct nb_helper_slot {

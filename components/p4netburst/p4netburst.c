@@ -129,6 +129,7 @@ typedef struct {
 	struct nb_msr_image extra[NB_SCHED_MAX_HELPERS + 2]; /* helpers, PEBS MSRs */
 	int nextra;
 	uint64_t last[NB_NUM_COUNTERS];     /* last raw 40-bit values  */
+	struct nb_cascade_state casc[NB_NUM_COUNTERS]; /* cascaded pairs' reads */
 	long long hwcount[NB_NUM_COUNTERS]; /* 64-bit totals per hw request */
 	int running;
 	unsigned lp;                        /* logical processor (HT)  */
@@ -610,6 +611,7 @@ static int nb_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 		nb_encode_ex(&c->sel[i], &c->assign.slot[i], dom, c->lp, 0, &c->regs[i]);
 		c->last[i] = 0;
 		c->hwcount[i] = 0;
+		memset(&c->casc[i], 0, sizeof(c->casc[i]));
 	}
 	for (int i = 0; i < c->nnat; i++)
 		c->count[i] = 0;
@@ -629,7 +631,7 @@ static int nb_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 /* Fold the counters into the 64-bit totals. */
 static int accumulate(nb_control_t *c)
 {
-	uint64_t raw[NB_NUM_COUNTERS];
+	uint64_t raw[2 * NB_NUM_COUNTERS];   /* raw[n + i]: cascaded alternates */
 	char err[256];
 
 	if (backend->read(c->regs, c->n, raw, err, sizeof(err))) {
@@ -638,6 +640,12 @@ static int accumulate(nb_control_t *c)
 	}
 	for (int i = 0; i < c->n; i++) {
 		uint64_t d = (raw[i] - c->last[i]) & NB_COUNTER_MASK;
+
+		if (c->regs[i].cascade) {
+			/* the pair's 41 bits, then deltas (nb_encode.h) */
+			c->hwcount[i] = (long long)nb_cascade_fold(&c->casc[i], raw[i], raw[c->n + i]);
+			continue;
+		}
 
 		c->hwcount[i] += (long long)d;
 		c->last[i] = raw[i] & NB_COUNTER_MASK;
@@ -688,13 +696,16 @@ static int nb_reset(hwd_context_t *ctx, hwd_control_state_t *ctl)
 	char err[256];
 	(void)ctx;
 
-	if (c->running && backend->zero(c->regs, c->n, err, sizeof(err))) {
+	/* zero stops cascaded pairs (backend_regs.c): start them again */
+	if (c->running && (backend->zero(c->regs, c->n, err, sizeof(err)) ||
+			   backend->enable(c->regs, c->n, 1, err, sizeof(err)))) {
 		report("reset", err);
 		return PAPI_ESYS;
 	}
 	for (int i = 0; i < c->n; i++) {
 		c->last[i] = 0;
 		c->hwcount[i] = 0;
+		memset(&c->casc[i], 0, sizeof(c->casc[i]));
 	}
 	for (int i = 0; i < c->nnat; i++)
 		c->count[i] = 0;
@@ -823,6 +834,9 @@ static const struct {
 	  "is active (3, 1, 2, 0 accepted)" },
 	{ "precise=0|1", "precise", "PEBS: precise event-based sampling of the "
 	  "tagged uops (IA32_PEBS_ENABLE bit 25)" },
+	{ "cascade=0|1", "cascade", "count on a cascaded counter pair (CCCR Cascade, "
+	  "SDM 18.15.5.6): the event's counter and its alternate, read as one "
+	  "80-bit count; events only" },
 };
 #define NQUALS ((unsigned)(sizeof(quals) / sizeof(quals[0])))
 

@@ -124,7 +124,7 @@ static void test_msr(void)
 	struct nb_regs r[3];
 	struct nb_msr_image x[NB_SCHED_MAX_HELPERS + 2];
 	char err[256] = "", want[64];
-	uint64_t raw[3], *m;
+	uint64_t raw[6], *m;   /* 2n: room for cascaded pairs' alternates */
 	int nx, cpu, ok;
 	cpu_set_t set;
 	pthread_t t;
@@ -255,7 +255,7 @@ static void test_perf(void)
 	struct nb_regs r[3];
 	struct nb_msr_image x[NB_SCHED_MAX_HELPERS + 2];
 	char err[256] = "";
-	uint64_t raw[3];
+	uint64_t raw[6];
 	int nx;
 
 	nb_perf_sys.open = fake_open;
@@ -344,11 +344,74 @@ static void test_probes(void)
 	       "perf probe refuses a non-NetBurst (%s)", why);
 }
 
+/* ---- cascaded pairs ------------------------------------------------------ */
+
+static void test_cascade(void)
+{
+	const char *names[] = { "instr_retired:NBOGUSNTAG:cascade" };
+	struct nb_regs r[1];
+	struct nb_msr_image x[NB_SCHED_MAX_HELPERS + 2];
+	char err[256] = "";
+	uint64_t raw[2], *m;
+	int nx, cpu;
+	struct nb_cascade_state st;
+	const uint64_t T40 = UINT64_C(1) << 40;
+
+	if (encode(names, 1, r, x, &nx))
+		tap_bail("cannot encode the cascade test set");
+	tap_ok(r[0].cascade && r[0].hi_counter != r[0].counter, "cascade: a pair, counters %u and %u",
+	       r[0].counter, r[0].hi_counter);
+	tap_ok(nb_backend_msr.program(r, 1, err, sizeof(err)) == 0, "cascade msr: program (%s)", err);
+	cpu = sched_getcpu();
+	m = fake_msr[cpu];
+	TAP_EQ(m[r[0].hi_escr_msr], r[0].escr, "cascade msr: the alternate's ESCR has the same value");
+	TAP_EQ(m[r[0].hi_cccr_msr], r[0].hi_cccr & ~NB_CCCR_CASCADE,
+	       "cascade msr: the alternate's CCCR written with Cascade clear");
+	TAP_EQ(m[nb_counters[r[0].hi_counter].msr], 0, "cascade msr: the alternate zeroed");
+	tap_ok(nb_backend_msr.enable(r, 1, 1, err, sizeof(err)) == 0, "cascade msr: enable");
+	TAP_EQ(m[r[0].hi_cccr_msr], r[0].hi_cccr, "cascade msr: alternate's CCCR: Cascade set");
+	TAP_EQ(m[r[0].cccr_msr], r[0].cccr, "cascade msr: low CCCR: Enable set");
+	m[nb_counters[r[0].counter].msr] = 7;
+	m[nb_counters[r[0].hi_counter].msr] = 5;
+	tap_ok(nb_backend_msr.read(r, 1, raw, err, sizeof(err)) == 0 && raw[0] == 7 && raw[1] == 5,
+	       "cascade msr: read gives the low counter, then the alternate at raw[n + i]");
+	m[r[0].cccr_msr] |= NB_CCCR_OVF;
+	tap_ok(nb_backend_msr.zero(r, 1, err, sizeof(err)) == 0 &&
+	       m[nb_counters[r[0].hi_counter].msr] == 0 && !(m[r[0].cccr_msr] & NB_CCCR_OVF) &&
+	       !(m[r[0].hi_cccr_msr] & NB_CCCR_CASCADE),
+	       "cascade msr: zero clears both counters and the low OVF, stops the pair");
+	tap_ok(nb_backend_msr.enable(r, 1, 0, err, sizeof(err)) == 0 &&
+	       !(m[r[0].hi_cccr_msr] & NB_CCCR_CASCADE) && !(m[r[0].cccr_msr] & NB_CCCR_ENABLE),
+	       "cascade msr: disable clears Enable and Cascade");
+	/* perf: the kernel's P4 config has no Cascade bit */
+	tap_ok(r[0].perf == 0, "cascade: no perf raw config");
+	tap_ok(nb_backend_perf.program(r, 1, err, sizeof(err)) == -1 && strstr(err, "Cascade"),
+	       "cascade perf: refused with the reason (%s)", err);
+
+	/* folding reads: both counters count the same events, the alternate
+	 * from the low counter's overflow on (SDM 18.15.5.6) */
+	memset(&st, 0, sizeof(st));
+	TAP_EQ(nb_cascade_fold(&st, 1000, 0), 1000, "fold: below 2^40, the low counter");
+	TAP_EQ(nb_cascade_fold(&st, 5000, 0), 5000, "fold: deltas");
+	TAP_EQ(nb_cascade_fold(&st, 77, 77), T40 + 77,
+	       "fold: more than 2^40 events between reads: 2^40 + alternate");
+	TAP_EQ(nb_cascade_fold(&st, 100, 100), T40 + 100, "fold: then deltas again");
+	TAP_EQ(nb_cascade_fold(&st, 10, 10), 2 * T40 + 10,
+	       "fold: later low wraps (reads < 2^40 apart) are deltas");
+	memset(&st, 0, sizeof(st));
+	TAP_EQ(nb_cascade_fold(&st, T40 - 3, 0), T40 - 3, "fold: just below 2^40");
+	TAP_EQ(nb_cascade_fold(&st, 4, 4), T40 + 4, "fold: past 2^40 between two reads");
+	memset(&st, 0, sizeof(st));
+	TAP_EQ(nb_cascade_fold(&st, T40 - 1, T40 - 1), 2 * T40 - 1,
+	       "fold: first read at 2^41 - 1 events: exact (the pair's range)");
+}
+
 int main(void)
 {
 	test_probes();
 	test_msr();
 	test_perf();
+	test_cascade();
 	tap_plan(tap_n);
 	return tap_done();
 }

@@ -187,6 +187,8 @@ static void spellings(void)
 	canon("uops_type:TAGLOADS", 2, 0, "uop_type:TAGLOADS");
 	canon("mispred_branch_retired:BOGUS", 2, 0, "mispred_branch_retired:NBOGUS");
 	canon("instr_retired:thread=any", 2, 0, "instr_retired:NBOGUSNTAG:NBOGUSTAG");
+	canon("instr_retired:cascade=1:cmp=5:u", 2, 0, "instr_retired:NBOGUSNTAG:NBOGUSTAG:u=1:thr=5:cascade");
+	canon("instr_retired:NBOGUSTAG:cascade=0", 2, 0, "instr_retired:NBOGUSTAG");
 	canon("instr_retired:cmp=5:thread=0", 2, 0, "instr_retired:NBOGUSNTAG:NBOGUSTAG:thr=5:thread=none");
 	canon("BSQ_cache_reference:RD_3rdL_MISS:RD_2ndL_MISS", 2, NB_FEAT_L3,
 	      "BSQ_cache_reference:RD_2ndL_MISS:RD_3rdL_MISS");
@@ -248,6 +250,13 @@ static void errors(void)
 	expect("x87_FP_uop:ALL:TAG0", 2, 0, NB_PARSE_NOTALLOWED, "X87_FP_retired");
 	expect("packed_SP_retired:ALL", 2, 0, NB_PARSE_NOMASK, "ALL");
 	expect("packed_SP_retired:precise:precise", 2, 0, NB_PARSE_DUP, "precise");
+	expect("instr_retired:cascade:cascade=1", 2, 0, NB_PARSE_DUP, "cascade");
+	expect("instr_retired:cascade=2", 2, 0, NB_PARSE_BADVALUE, "cascade");
+	expect("Memory_loads:cascade", 2, 0, NB_PARSE_NOTALLOWED, "Memory_loads");
+	expect("replay_event:NBOGUS:L1_LD_MISS:cascade", 2, 0, NB_PARSE_NOTALLOWED, "cascade");
+	expect("replay_event:NBOGUS:precise:cascade", 2, 0, NB_PARSE_NOTALLOWED, "precise");
+	expect("instr_retired:NBOGUSNTAG:cascade", 2, 0, NB_PARSE_OK, NULL);
+	expect("instr_retired:NBOGUSNTAG:cascade=0", 2, 0, NB_PARSE_OK, NULL);
 	expect("instr_completed", 2, 0, NB_PARSE_MODEL, "instr_completed");
 	expect("instr_completed:NBOGUS", 3, 0, NB_PARSE_OK, NULL);
 	expect("BSQ_cache_reference:RD_3rdL_MISS", 3, 0, NB_PARSE_MODEL, "RD_3rdL_MISS");
