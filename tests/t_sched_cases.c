@@ -194,6 +194,60 @@ int main(void)
 	r[0] = M("1stL_cache_load_miss_retired");
 	ok(nb_perf_raw(&r[0], NB_DOM_USER) == (UINT64_C(0x4a0002050003b000) | 1),
 	   "perf raw 1stL_cache_load_miss_retired = 0x4a0002050003b001");
+	/* cascaded pairs [SDM 18.15.5.6; nb_sched.h] */
+	memset(&cpu, 0, sizeof(cpu));
+	cpu.model = 2;
+	r[0] = E("instr_retired:NBOGUSNTAG:cascade");
+	ok(!run(r, 1, &cpu, &a, why) && a.slot[0].cascade &&
+	   nb_sched_cascade_alt(a.slot[0].hi_counter) == a.slot[0].counter &&
+	   a.counters_used == ((1u << a.slot[0].counter) | (1u << a.slot[0].hi_counter)),
+	   "cascade: instr_retired on a pair (low counter = alternate of the high one)");
+	nb_encode_ex(&r[0], &a.slot[0], NB_DOM_USER, 0, 0, &g);
+	ok(g.cascade && g.hi_escr == g.escr && (g.cccr & NB_CCCR_ENABLE) && !(g.cccr & NB_CCCR_CASCADE) &&
+	   (g.hi_cccr & NB_CCCR_CASCADE) && !(g.hi_cccr & NB_CCCR_ENABLE) &&
+	   ((g.hi_cccr & NB_CCCR_ESCRSEL_MASK) >> NB_CCCR_ESCRSEL_SHIFT) == nb_escrs[a.slot[0].hi_escr].select &&
+	   g.hi_escr_msr == nb_escrs[a.slot[0].hi_escr].msr &&
+	   g.hi_cccr_msr == nb_counters[a.slot[0].hi_counter].cccr_msr &&
+	   !(g.hi_cccr & ~NB_CCCR_VALID),
+	   "cascade: low CCCR Enable; alternate CCCR Cascade, Enable clear, its own ESCRSelect; same ESCR value");
+	nb_encode_ex(&r[0], &a.slot[0], NB_DOM_USER, 0, NB_ENC_PMI, &g);
+	ok((g.hi_cccr & NB_CCCR_OVF_PMI_T0) && !(g.cccr & NB_CCCR_OVF_PMI_T0),
+	   "cascade: with PMI, the alternate (the pair) interrupts");
+	ok(nb_perf_raw(&r[0], NB_DOM_USER) == 0, "cascade: no perf raw config");
+	/* BPU group without counter 1: one pair {0,2}; two cascaded BPU-group events */
+	r[0] = E("BPU_fetch_request:TCMISS:cascade");
+	r[1] = E("BPU_fetch_request:TCMISS:u=1:cascade");
+	r[1] = E("ITLB_reference:HIT:cascade");
+	ok(run(r, 2, &cpu, &a, why) && strstr(why, "cascaded") && strstr(why, "pair") &&
+	   strstr(why, "BPU"),
+	   "cascade: two pairs in BPU without counter 1: rejected, the message names the cascade");
+	cpu.flags = NB_SCHED_ALLOW_CTR1;
+	ok(!run(r, 2, &cpu, &a, why) && a.counters_used == 0xf,
+	   "cascade: with counter 1 allowed, pairs {0,2} and {1,3}");
+	cpu.flags = 0;
+	/* same configuration shares the ESCRs */
+	r[1] = E("BPU_fetch_request:TCMISS");
+	ok(!run(r, 2, &cpu, &a, why) && __builtin_popcount((unsigned)a.escrs_used) <= 2 &&
+	   (a.slot[1].escr == a.slot[0].escr || a.slot[1].escr == a.slot[0].hi_escr),
+	   "cascade: a plain event with the same configuration shares the pair's ESCR");
+	/* IQ with 12, 13, 14, 16 held by the sibling: the pair {15, 17} (17 from 15) */
+	r[0] = E("instr_retired:NBOGUSNTAG:cascade");
+	cpu.busy_counters = (1u << 12) | (1u << 13) | (1u << 14) | (1u << 16);
+	ok(!run(r, 1, &cpu, &a, why) && a.slot[0].counter == 15 && a.slot[0].hi_counter == 17 &&
+	   a.slot[0].escr == a.slot[0].hi_escr,
+	   "cascade: IQ pair 15 -> 17, one ESCR feeds both");
+	cpu.busy_counters |= 1u << 17;
+	ok(run(r, 1, &cpu, &a, why) && strstr(why, "cascade") && strstr(why, "IQ"),
+	   "cascade: no IQ pair left: rejected naming the cascade");
+	cpu.busy_counters = (1u << 14) | (1u << 15);
+	ok(run(r, 1, &cpu, &a, why) && strstr(why, "cascade counter pair") &&
+	   strstr(why, "0 usable disjoint pairs"),
+	   "cascade: IQ counters 12, 13, 16, 17 free but no pair among them: the message says so");
+	cpu.busy_counters = 0;
+	r[1] = M("1stL_cache_load_miss_retired");
+	r[1].cccr |= NB_CCCR_MOD_CASCADE;
+	ok(run(r + 1, 1, &cpu, &a, why) && strstr(why, "cascade"), "cascade on a metric: rejected");
+
 	printf("1..%d\n", tests);
 	return failed != 0;
 }

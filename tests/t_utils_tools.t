@@ -27,6 +27,10 @@ t "nb_encode --perf: kernel raw config with metric index" 0 "perf raw config 0x4
 	"$B/nb_encode" --perf 1stL_cache_load_miss_retired
 t "nb_encode: Memory_loads helper uop_type" 0 "helper ESCR RAT_ESCR0 msr 0x3bc = 0x04000404" "$B/nb_encode" Memory_loads
 t "nb_encode: thread 1 uses T1 bits" 0 "= 0x12000201" "$B/nb_encode" --thread=1 1stL_cache_load_miss_retired
+t "nb_encode: cascaded pair: the alternate's CCCR (Cascade, Enable clear)" 0 \
+	"CCCR IQ_CCCR5 msr 0x371 = 0x40038000" "$B/nb_encode" instr_retired:NBOGUSNTAG:cascade
+t "nb_encode --perf: cascade has no perf raw config" 0 "no CCCR Cascade bit" \
+	"$B/nb_encode" --perf instr_retired:NBOGUSNTAG:cascade
 t "nb_encode: unknown event: exit 1" 1 "unknown" "$B/nb_encode" no_such_event
 t "nb_encode: conflict: exit 1, names both" 1 "DTLB_store_miss_retired" "$B/nb_encode" 1stL_cache_load_miss_retired DTLB_store_miss_retired
 t "nb_encode: bad --model: exit 2" 2 "bad value" "$B/nb_encode" --model=abc 1stL_cache_load_miss_retired

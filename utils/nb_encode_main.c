@@ -73,11 +73,25 @@ int main(int argc, char **argv)
 		       nb_escrs[s->escr].name, g.escr_msr, (unsigned long long)g.escr,
 		       nb_counters[s->counter].cccr_name, g.cccr_msr, (unsigned long long)g.cccr,
 		       (unsigned long long)g.cccr, (unsigned long long)g.escr, 0x80000000u | s->counter);
+		if (g.cascade) {
+			/* the alternate of a cascaded pair: counts from the low
+			 * counter's overflow on (Cascade set, Enable clear) */
+			printf("  cascaded: counter %u %s counts after counter %u overflows\n"
+			       "  ESCR %s msr %#x = %#010llx\n  CCCR %s msr %#x = %#010llx\n"
+			       "  perfex 0x%08llx/0x%08llx@0x%08x\n", g.hi_counter,
+			       nb_counters[g.hi_counter].name, s->counter, nb_escrs[s->hi_escr].name,
+			       g.hi_escr_msr, (unsigned long long)g.hi_escr,
+			       nb_counters[g.hi_counter].cccr_name, g.hi_cccr_msr,
+			       (unsigned long long)g.hi_cccr, (unsigned long long)g.hi_cccr,
+			       (unsigned long long)g.hi_escr, 0x80000000u | g.hi_counter);
+		}
 		if (f.perf) {
 			uint64_t raw = nb_perf_raw(&req[i], o.dom);
 
 			if (raw)
 				printf("  perf raw config %#018llx\n", (unsigned long long)raw);
+			else if (g.cascade)
+				printf("  perf raw config: none (the kernel's P4 format has no CCCR Cascade bit)\n");
 			else
 				printf("  perf raw config: none (not expressible in the kernel's P4 format)\n");
 		}
