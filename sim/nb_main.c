@@ -161,21 +161,48 @@ static UInt need_of(ULong used)
 extern Int VG_(tkill)(Int lwpid, Int signo);
 
 static Int nb_pmi_sig;                   /* NBSIM_REQ_PMI_SIGNAL; 0 = none */
-static ULong nb_pmi_on;                  /* read by generated code          */
+static Bool nb_pmi_on;                   /* a PMI can be sent               */
 static ULong nb_pmi_sent;                /* PMIs delivered (stats)          */
+static ULong nb_pmi_syncs;               /* nb_pmi_check calls (stats)      */
+/*
+ * Events that may still be counted before an armed counter can overflow,
+ * less an upper bound of what each superblock segment since the last sync
+ * added to any counter (generated code subtracts it; see seg_bound); the
+ * check runs when it drops to 0 or below.  Huge while no PMI is possible.
+ */
+static Long nb_pmi_budget = 0x7fffffffffffffffLL;
 
 static void nb_derive(void);
 static void nb_update_cycles(void);
 
-/* After a register access or NBSIM_REQ_PMI_SIGNAL. */
+/* The budget from the (synced) PMU: the distance to overflow of the
+ * nearest armed counter (1 with FORCE_OVF: any increment overflows). */
+static void nb_pmi_budget_set(void)
+{
+	ULong b = 0x7fffffffffffffffULL;
+
+	for (unsigned c = 0; nb_pmi_on && c < NB_NUM_COUNTERS; c++) {
+		ULong d;
+		if (!((nb_pmu_state.pmi_armed >> c) & 1))
+			continue;
+		d = (nb_pmu_state.cccr[c] & NB_CCCR_FORCE_OVF) ? 1
+			: NB_COUNTER_MASK + 1 - nb_pmu_state.ctr[c];
+		if (d < b)
+			b = d;
+	}
+	nb_pmi_budget = (Long)b;
+}
+
+/* After a register access or NBSIM_REQ_PMI_SIGNAL (the PMU is synced). */
 static void nb_pmi_update(void)
 {
 	nb_pmi_on = nb_pmi_sig != 0 && nb_pmu_state.pmi_armed != 0;
+	nb_pmi_budget_set();
 }
 
 /*
- * Called (while nb_pmi_on) at the end of every superblock segment, after
- * its counts were added: sync the PMU; if a counter with OVF_PMI_T0 has
+ * Called at the end of a superblock segment, after its counts were added,
+ * when the budget is spent: sync the PMU; if a counter with OVF_PMI_T0 has
  * overflowed, send the PMI signal to this thread.  The signal is blocked
  * while generated code runs, so make valgrind's scheduler look at once:
  * with the thread's event-check counter (host_EvC_COUNTER) at 0 the next
@@ -185,10 +212,15 @@ static void nb_pmi_update(void)
  */
 static VG_REGPARM(1) void nb_pmi_check(VexGuestAMD64State *st)
 {
+	UInt pend;
+
+	nb_pmi_syncs++;
 	nb_derive();
 	nb_update_cycles();
 	nb_pmu_sync(&nb_pmu_state, nb_sig);
-	if (!nb_pmu_take_pmi(&nb_pmu_state))
+	pend = nb_pmu_take_pmi(&nb_pmu_state);
+	nb_pmi_budget_set();
+	if (!pend || !nb_pmi_on)
 		return;
 	nb_pmi_sent++;
 	VG_(tkill)(VG_(gettid)(), nb_pmi_sig);
@@ -508,16 +540,18 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store)
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
-/* if (nb_pmi_on) nb_pmi_check(guest state) */
-static void emit_pmi_check(IRSB *sb)
+/* nb_pmi_budget -= bound; if (nb_pmi_budget <= 0) nb_pmi_check(guest state) */
+static void emit_pmi_check(IRSB *sb, ULong bound)
 {
-	IRExpr *on, *g;
+	IRExpr *b, *g;
 	IRDirty *d;
 
 	if (!(nb_need & NEED_PMI))
 		return;
-	on = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_on)));
-	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, on, c64(0)));
+	b = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_budget)));
+	b = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Sub64, b, c64(bound)));
+	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_pmi_budget), b));
+	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLT64S, b, c64(1)));
 	d = unsafeIRDirty_0_N(1, "nb_pmi_check", VG_(fnptr_to_fnentry)(&nb_pmi_check),
 			      mkIRExprVec_1(IRExpr_GSPTR()));
 	d->guard = g;
@@ -534,7 +568,17 @@ static void emit_pmi_check(IRSB *sb)
 struct pend {
 	ULong uops;
 	ULong raw[RAW_N];
+	ULong bound;            /* most any counter can gain (seg_bound) */
 };
+
+/*
+ * seg_bound: an upper bound of the increment of any one counter over a
+ * segment, for the PMI budget: every signal grows by at most the uops or
+ * the instructions (execution_event with four NBOGUSn bits: 4 x), cycles
+ * by uops / 3 + 1 + a misprediction penalty (<= 32) per branch, and a
+ * Compare filter counts at most one per cycle.
+ */
+#define BOUND_INSN(uops, br) (4 * ((ULong)(uops) + 1) + ((br) ? 33 : 1))
 
 static void flush(IRSB *sb, struct pend *p)
 {
@@ -595,6 +639,7 @@ struct insn {
 
 static void add_uops(struct pend *p, const struct insn *k)
 {
+	p->bound += BOUND_INSN(k->uops, k->dec.br != NB_BR_NONE);
 	p->uops += k->uops;
 	p->raw[RAW_LOADS] += k->loads;
 	p->raw[RAW_STORES] += k->stores;
@@ -664,6 +709,7 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 	struct pend p = { 0 };
 	struct insn k = { 0 };
 	Bool exit_seen = False;
+	ULong bound;
 	Int i;
 
 	(void)closure; (void)layout; (void)vge; (void)archinfo_host;
@@ -753,6 +799,8 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			ULong dst = st->Ist.Exit.dst->tag == Ico_U64 ? st->Ist.Exit.dst->Ico.U64 : 0;
 			Addr next = k.addr + k.len;
 			flush(out, &p);
+			bound = p.bound + (k.valid ? BOUND_INSN(k.uops, k.dec.br != NB_BR_NONE) : 0);
+			p.bound = 0;
 			if (k.valid && k.dec.br == NB_BR_COND) {
 				/* VEX may invert the condition: the exit then goes
 				 * to the fall-through and the taken target is the
@@ -772,7 +820,7 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 				emit_add_at(out, &nb_raw[RAW_IC(mem_class(k.loads, k.stores),
 								 k.dec.fp)],
 					    guard64(out, g, False));
-			emit_pmi_check(out);
+			emit_pmi_check(out, bound);
 			addStmtToIRSB(out, st);
 			if (k.valid && k.uops_deferred && !exit_seen)
 				add_uops(&p, &k);
@@ -798,7 +846,7 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 		}
 	}
 	flush(out, &p);
-	emit_pmi_check(out);
+	emit_pmi_check(out, p.bound + 1);
 	return out;
 }
 
@@ -1009,7 +1057,8 @@ static void nb_fini(Int exitcode)
 		  S(SIG_MISP), S(NB_SIG_CYCLES));
 #undef S
 	VG_(umsg)("nbsim: translation flushes (PMU reprogrammed): %llu\n", nb_discards);
-	VG_(umsg)("nbsim: overflow interrupts (PMI) sent: %llu\n", nb_pmi_sent);
+	VG_(umsg)("nbsim: overflow interrupts (PMI) sent: %llu (PMU syncs for them: %llu)\n",
+		  nb_pmi_sent, nb_pmi_syncs);
 }
 
 static void nb_pre_clo_init(void)

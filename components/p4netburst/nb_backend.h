@@ -34,6 +34,17 @@ struct nb_backend {
 	/* Write other PMU MSRs: helper ESCRs of tagged metrics,
 	 * IA32_PEBS_ENABLE, MSR_PEBS_MATRIX_VERT (nb_encode_extra). */
 	int (*write_msrs)(const struct nb_msr_image *w, int n, char *err, size_t len);
+
+	/* Hardware overflow, optional: a backend without them (NULL) leaves
+	 * overflow to PAPI's software emulation (cmp_info.hardware_intr 0). */
+	/* Deliver counter-overflow interrupts (CCCR OVF_PMI_T0) to the
+	 * running thread as signal SIG; 0: deliver none. */
+	int (*pmi_signal)(int sig, char *err, size_t len);
+	/* Which of R's counters have their CCCR OVF flag set: bit i for r[i]. */
+	int (*overflowed)(const struct nb_regs *r, int n, uint32_t *which, char *err, size_t len);
+	/* Write raw 40-bit values (presets) into R's counters. */
+	int (*set_counters)(const struct nb_regs *r, int n, const uint64_t *raw,
+			    char *err, size_t len);
 };
 
 extern const struct nb_backend nb_backend_sim, nb_backend_msr, nb_backend_perf;

@@ -20,6 +20,8 @@
 #include "papi_vector.h"
 #include "papi_memory.h"
 #include "papi_preset.h"
+#include "extras.h"
+#include "threads.h"
 
 #include "nb_evsel.h"
 #include "nb_sched.h"
@@ -101,6 +103,8 @@ typedef struct {
 	uint64_t last[NB_NUM_COUNTERS];     /* last raw 40-bit values  */
 	long long count[NB_NUM_COUNTERS];   /* 64-bit totals to PAPI   */
 	int running;
+	uint32_t ovf;                       /* bit i: event i interrupts on overflow */
+	uint64_t threshold[NB_NUM_COUNTERS]; /* its PAPI_overflow threshold */
 } nb_control_t;
 
 typedef struct {
@@ -336,6 +340,10 @@ static int nb_init_component(int cidx)
 	snprintf(v->cmp_info.support_version, sizeof(v->cmp_info.support_version),
 		 "%s%s", backend == &nb_backend_sim ? "nbsim model " : "", cpu.model_name);
 	v->cmp_info.disabled = PAPI_OK;
+	/* Hardware overflow when the backend delivers PMIs (sim); else PAPI
+	 * emulates overflow in software.  No kernel profiling. */
+	v->cmp_info.hardware_intr = backend->pmi_signal != NULL;
+	v->cmp_info.kernel_profile = 0;
 	return load_presets(cidx);
 }
 
@@ -412,6 +420,12 @@ static int nb_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *nativ
 		c->sel[i] = sel[i];
 		native[i].ni_position = i;
 	}
+	/* PAPI calls set_overflow again after this, for the events that
+	 * overflow (the positions may have changed). */
+	if (c->ovf)
+		_papi_hwi_stop_signal(_p4netburst_vector.cmp_info.hardware_intr_sig);
+	c->ovf = 0;
+	memset(c->threshold, 0, sizeof(c->threshold));
 	return PAPI_OK;
 }
 
@@ -427,6 +441,26 @@ static int clear_extra(nb_control_t *c, char *err, size_t len)
 	return c->nextra ? backend->write_msrs(z, c->nextra, err, len) : 0;
 }
 
+/* Counters of the events in MASK that interrupt on overflow: preset to
+ * 2^40 - threshold, so that the counter overflows after threshold events
+ * [SDM 18.15.3 OVF, 40-bit counters]. */
+static int preset(nb_control_t *c, uint32_t mask, char *err, size_t len)
+{
+	uint64_t raw[NB_NUM_COUNTERS];
+	struct nb_regs r[NB_NUM_COUNTERS];
+	int k = 0;
+
+	for (int i = 0; i < c->n; i++) {
+		if (!((mask >> i) & 1))
+			continue;
+		r[k] = c->regs[i];
+		raw[k] = (NB_COUNTER_MASK + 1 - c->threshold[i]) & NB_COUNTER_MASK;
+		c->last[i] = raw[k];
+		k++;
+	}
+	return k ? backend->set_counters(r, k, raw, err, len) : 0;
+}
+
 static int nb_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 {
 	nb_control_t *c = (nb_control_t *)ctl;
@@ -435,7 +469,8 @@ static int nb_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 	(void)ctx;
 
 	for (int i = 0; i < c->n; i++) {
-		nb_encode_ex(&c->sel[i], &c->assign.slot[i], dom, 0, 0, &c->regs[i]);
+		nb_encode_ex(&c->sel[i], &c->assign.slot[i], dom, 0,
+			     (c->ovf >> i) & 1 ? NB_ENC_PMI : 0, &c->regs[i]);
 		c->last[i] = 0;
 		c->count[i] = 0;
 	}
@@ -443,6 +478,7 @@ static int nb_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 				    (int)(sizeof(c->extra) / sizeof(c->extra[0])));
 	if (backend->program(c->regs, c->n, err, sizeof(err)) ||
 	    (c->nextra && backend->write_msrs(c->extra, c->nextra, err, sizeof(err))) ||
+	    preset(c, c->ovf, err, sizeof(err)) ||
 	    backend->enable(c->regs, c->n, 1, err, sizeof(err))) {
 		report("start", err);
 		return PAPI_ESYS;
@@ -518,6 +554,10 @@ static int nb_reset(hwd_context_t *ctx, hwd_control_state_t *ctl)
 		c->last[i] = 0;
 		c->count[i] = 0;
 	}
+	if (c->running && preset(c, c->ovf, err, sizeof(err))) {
+		report("reset", err);
+		return PAPI_ESYS;
+	}
 	return PAPI_OK;
 }
 
@@ -549,6 +589,101 @@ static int nb_ctl(hwd_context_t *ctx, int code, _papi_int_option_t *option)
 	default:
 		return PAPI_ENOSUPP;
 	}
+}
+
+/* ---- overflow ----------------------------------------------------------- */
+
+/*
+ * Hardware overflow (cmp_info.hardware_intr, backends with the overflow
+ * hooks): an overflowing event's CCCR gets OVF_PMI_T0 and its counter the
+ * preset 2^40 - threshold; the PMI arrives as signal hardware_intr_sig
+ * (nbsim sends it, NBSIM_REQ_PMI_SIGNAL).  The handler finds the counters
+ * with OVF set, stops the set, folds the counts, presets those counters
+ * again, restarts, and hands PAPI the overflow vector (bit = position of
+ * the event) and the interrupted PC.
+ */
+static int nb_set_overflow(EventSetInfo_t *ESI, int EventIndex, int threshold)
+{
+	nb_control_t *c = (nb_control_t *)ESI->ctl_state;
+	int sig = _p4netburst_vector.cmp_info.hardware_intr_sig;
+	int pos = ESI->EventInfoArray[EventIndex].pos[0];
+	uint32_t was = c->ovf;
+	char err[256];
+
+	if (pos < 0 || pos >= c->n || threshold < 0)
+		return PAPI_EINVAL;
+	if (!backend->pmi_signal)
+		return PAPI_ENOSUPP;
+	if (c->running)
+		return PAPI_EISRUN;
+	if (threshold == 0) {
+		c->ovf &= ~(1u << pos);
+		c->threshold[pos] = 0;
+		if (was && !c->ovf) {
+			(void)backend->pmi_signal(0, err, sizeof(err));
+			return _papi_hwi_stop_signal(sig);
+		}
+		return PAPI_OK;
+	}
+	c->ovf |= 1u << pos;
+	c->threshold[pos] = (uint64_t)threshold;
+	if (!was) {
+		int r = _papi_hwi_start_signal(sig, NEED_CONTEXT, ESI->CmpIdx);
+
+		if (r != PAPI_OK)
+			return r;
+		if (backend->pmi_signal(sig, err, sizeof(err))) {
+			report("overflow", err);
+			return PAPI_ESYS;
+		}
+	}
+	return PAPI_OK;
+}
+
+/* The interrupted PC from the signal context. */
+static vptr_t pc_of(_papi_hwi_context_t *hw)
+{
+	return GET_OVERFLOW_ADDRESS((*hw));
+}
+
+static void nb_dispatch_timer(int signo, hwd_siginfo_t *si, void *uc)
+{
+	int cidx = _p4netburst_vector.cmp_info.CmpIdx;
+	ThreadInfo_t *thread = _papi_hwi_lookup_thread(0);
+	_papi_hwi_context_t hw;
+	EventSetInfo_t *ESI;
+	nb_control_t *c;
+	uint32_t which = 0, vec = 0;
+	char err[256];
+	int hard;
+	(void)signo;
+
+	hw.si = si;
+	hw.ucontext = (hwd_ucontext_t *)uc;
+	if (!thread || !(ESI = thread->running_eventset[cidx]) || !ESI->overflow.flags)
+		return;
+	if (!(ESI->overflow.flags & PAPI_OVERFLOW_HARDWARE)) {
+		/* PAPI's software overflow (itimer) */
+		_papi_hwi_dispatch_overflow_signal(&hw, pc_of(&hw), NULL, 0, 0, &thread, cidx);
+		return;
+	}
+	c = (nb_control_t *)ESI->ctl_state;
+	if (!c->running)
+		return;
+	if (backend->overflowed(c->regs, c->n, &which, err, sizeof(err)) ||
+	    backend->enable(c->regs, c->n, 0, err, sizeof(err)) ||
+	    accumulate(c) != PAPI_OK ||
+	    preset(c, which & c->ovf, err, sizeof(err)) ||
+	    backend->enable(c->regs, c->n, 1, err, sizeof(err))) {
+		report("overflow interrupt", err);
+		return;
+	}
+	vec = which & c->ovf;
+	if (!vec)
+		return;
+	hard = 1;
+	_papi_hwi_dispatch_overflow_signal(&hw, pc_of(&hw), &hard, (long long)vec, 0,
+					   &thread, cidx);
 }
 
 /* ---- names ------------------------------------------------------------- */
@@ -793,6 +928,8 @@ papi_vector_t _p4netburst_vector = {
 	.reset = nb_reset,
 	.set_domain = nb_set_domain,
 	.ctl = nb_ctl,
+	.set_overflow = nb_set_overflow,
+	.dispatch_timer = nb_dispatch_timer,
 	.ntv_enum_events = nb_ntv_enum_events,
 	.ntv_name_to_code = nb_ntv_name_to_code,
 	.ntv_code_to_name = nb_ntv_code_to_name,
