@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 
 #include "papi.h"
 #include "papi_internal.h"
@@ -444,21 +445,34 @@ static int clear_extra(nb_control_t *c, char *err, size_t len)
 /* Counters of the events in MASK that interrupt on overflow: preset to
  * 2^40 - threshold, so that the counter overflows after threshold events
  * [SDM 18.15.3 OVF, 40-bit counters]. */
-static int preset(nb_control_t *c, uint32_t mask, char *err, size_t len)
+static int preset_ex(nb_control_t *c, uint32_t mask, int rearm, char *err, size_t len)
 {
 	uint64_t raw[NB_NUM_COUNTERS];
 	struct nb_regs r[NB_NUM_COUNTERS];
 	int k = 0;
 
 	for (int i = 0; i < c->n; i++) {
+		uint64_t t = c->threshold[i], past = c->last[i];
+
 		if (!((mask >> i) & 1))
 			continue;
 		r[k] = c->regs[i];
-		raw[k] = (NB_COUNTER_MASK + 1 - c->threshold[i]) & NB_COUNTER_MASK;
+		/* After an overflow the counter holds the events counted since
+		 * (skid, handler): the next overflow comes threshold events
+		 * after the last one, not after the handler. */
+		if (!rearm)
+			raw[k] = (NB_COUNTER_MASK + 1 - t) & NB_COUNTER_MASK;
+		else
+			raw[k] = past >= t ? NB_COUNTER_MASK : past + NB_COUNTER_MASK + 1 - t;
 		c->last[i] = raw[k];
 		k++;
 	}
 	return k ? backend->set_counters(r, k, raw, err, len) : 0;
+}
+
+static int preset(nb_control_t *c, uint32_t mask, char *err, size_t len)
+{
+	return preset_ex(c, mask, 0, err, len);
 }
 
 static int nb_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
@@ -582,6 +596,15 @@ static int nb_ctl(hwd_context_t *ctx, int code, _papi_int_option_t *option)
 			return nb_set_domain(option->domain.ESI->ctl_state,
 					     option->domain.domain);
 		return PAPI_OK;
+	case PAPI_DEF_ITIMER:
+		/* The interval timer of PAPI's software overflow and
+		 * multiplexing is the OS's, not the PMU's: any real, virtual
+		 * or profiling timer will do. */
+		return option->itimer.itimer_num == ITIMER_REAL ||
+		       option->itimer.itimer_num == ITIMER_VIRTUAL ||
+		       option->itimer.itimer_num == ITIMER_PROF ? PAPI_OK : PAPI_EINVAL;
+	case PAPI_DEF_ITIMER_NS:
+		return PAPI_OK;
 	case PAPI_GRANUL:
 	case PAPI_DEFGRN:
 		return option->granularity.granularity == PAPI_GRN_THR ?
@@ -599,7 +622,7 @@ static int nb_ctl(hwd_context_t *ctx, int code, _papi_int_option_t *option)
  * preset 2^40 - threshold; the PMI arrives as signal hardware_intr_sig
  * (nbsim sends it, NBSIM_REQ_PMI_SIGNAL).  The handler finds the counters
  * with OVF set, stops the set, folds the counts, presets those counters
- * again, restarts, and hands PAPI the overflow vector (bit = position of
+ * so that the next overflow comes threshold events after this one, restarts, and hands PAPI the overflow vector (bit = position of
  * the event) and the interrupted PC.
  */
 static int nb_set_overflow(EventSetInfo_t *ESI, int EventIndex, int threshold)
@@ -673,7 +696,7 @@ static void nb_dispatch_timer(int signo, hwd_siginfo_t *si, void *uc)
 	if (backend->overflowed(c->regs, c->n, &which, err, sizeof(err)) ||
 	    backend->enable(c->regs, c->n, 0, err, sizeof(err)) ||
 	    accumulate(c) != PAPI_OK ||
-	    preset(c, which & c->ovf, err, sizeof(err)) ||
+	    preset_ex(c, which & c->ovf, 1, err, sizeof(err)) ||
 	    backend->enable(c->regs, c->n, 1, err, sizeof(err))) {
 		report("overflow interrupt", err);
 		return;
