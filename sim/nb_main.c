@@ -33,6 +33,7 @@
 #include "nb_decode.h"
 #include "nb_bpred.h"
 #include "nb_cache.h"
+#include "nb_ds.h"
 
 #define NB_VERSION "0.1"
 
@@ -85,6 +86,7 @@ static ULong nb_warned;                  /* events already warned about   */
 #define NEED_UOPS  0x2u          /* SIG_UOPS                              */
 #define NEED_BR    0x4u          /* branch model: SIG_BR(*), SIG_MISP     */
 #define NEED_PMI   0x20u         /* overflow check after each segment     */
+#define NEED_PEBS  0x40u         /* load helper gets the PC and registers */
 #define NEED_ALL   (NEED_INSTR | NEED_UOPS | NEED_BR | NEED_MEM | NEED_CACHE)
 static UInt nb_need;
 static ULong nb_discards;                /* translation flushes            */
@@ -227,6 +229,98 @@ static VG_REGPARM(1) void nb_pmi_check(VexGuestAMD64State *st)
 	st->host_EvC_COUNTER = 0;
 }
 
+/* ---- PEBS (README "PEBS") ---- */
+
+/* The PEBS counter: MSR_IQ_COUNTER4 (16) for logical processor 0 [seed
+ * 003 l.1914: the only counter with PEBS; Linux perf_event_p4.h allows 16
+ * and 17, 17 being the thread-1 half, where no guest code runs]. */
+#define PEBS_CTR 16
+static Bool nb_pebs_on;                  /* PEBS samples replay-tagged loads */
+static unsigned nb_pebs_tag;             /* 1: L1D load misses, 2: L2      */
+static Long nb_pebs_left;                /* tagged uops until counter 16 overflows */
+static Bool nb_pebs_armed;               /* overflowed: sample the next one */
+static Bool nb_pebs_fmt64;               /* DS format: 64-bit with DTES64   */
+static ULong nb_pebs_records, nb_pebs_full;
+static uint64_t other_msr(uint32_t msr);
+
+/* After a register access (the PMU is synced).  PEBS samples when
+ * IA32_PEBS_ENABLE has bits 24 (uop tagging) and 25 (ENABLE_PEBS_MY_THR)
+ * [SDM IA32_PEBS_ENABLE; seed 003 sec. 9 enable_pebs], IA32_DS_AREA is set
+ * and counter 16 counts replay_event NBOGUS without a Compare filter.
+ * Only the modelled replay metrics (1stL/2ndL_cache_load_miss_retired)
+ * are sampled. */
+static void nb_pebs_update(uint32_t written)
+{
+	uint64_t pe = other_msr(NB_MSR_IA32_PEBS_ENABLE);
+	const struct nb_pmu_cfg *g = &nb_pmu_state.cfg[PEBS_CTR];
+
+	nb_pebs_tag = (other_msr(NB_MSR_MSR_PEBS_MATRIX_VERT) & 1) ? (unsigned)(pe & 3) : 0;
+	if (nb_pebs_tag == 3)
+		nb_pebs_tag = 1;      /* both bits: the L1D misses (replay_tagged) */
+	nb_pebs_on = (pe & (UINT64_C(1) << 25)) && (pe & (UINT64_C(1) << 24)) &&
+		nb_pebs_tag && other_msr(NB_MSR_IA32_DS_AREA) != 0 &&
+		g->active && g->ev == NB_EV_REPLAY_EVENT && !g->compare && (g->mask & 1);
+	nb_pebs_left = (Long)(NB_COUNTER_MASK + 1 - nb_pmu_state.ctr[PEBS_CTR]);
+	if (written == nb_counters[PEBS_CTR].msr || written == nb_counters[PEBS_CTR].cccr_msr)
+		nb_pebs_armed = False;
+}
+
+static uint8_t *nb_guest_map(void *cookie, uint64_t addr, uint64_t len)
+{
+	(void)cookie;
+	return addr && VG_(am_is_valid_for_client)((Addr)addr, (SizeT)len, VKI_PROT_WRITE)
+		? (uint8_t *)(Addr)addr : NULL;
+}
+
+/* A replay-tagged load uop of the instruction at PC retires (called
+ * before it is counted).  After counter 16 overflowed, the next tagged uop
+ * is sampled [Sprunt 2002, seed 000: "Once the counter overflows ... when
+ * it finds a tagged retiring uop, it forces a microassist just before the
+ * tagged uop retires"]: a PEBS record with the registers as the load sees
+ * them and the IP of its instruction; counter 16 is reloaded with the DS
+ * area's counter reset value; a PMI when the buffer reaches its interrupt
+ * threshold. */
+static void nb_pebs_uop(ULong pc, VexGuestAMD64State *st)
+{
+	uint64_t r[NB_PEBS_NREGS], reset = 0;
+	int res;
+
+	if (!nb_pebs_armed) {
+		if (--nb_pebs_left <= 0)
+			nb_pebs_armed = True;
+		return;
+	}
+	r[NB_PEBS_FLAGS] = LibVEX_GuestAMD64_get_rflags(st);
+	r[NB_PEBS_IP] = pc;
+	r[NB_PEBS_AX] = st->guest_RAX; r[NB_PEBS_BX] = st->guest_RBX;
+	r[NB_PEBS_CX] = st->guest_RCX; r[NB_PEBS_DX] = st->guest_RDX;
+	r[NB_PEBS_SI] = st->guest_RSI; r[NB_PEBS_DI] = st->guest_RDI;
+	r[NB_PEBS_BP] = st->guest_RBP; r[NB_PEBS_SP] = st->guest_RSP;
+	r[NB_PEBS_R8 + 0] = st->guest_R8;  r[NB_PEBS_R8 + 1] = st->guest_R9;
+	r[NB_PEBS_R8 + 2] = st->guest_R10; r[NB_PEBS_R8 + 3] = st->guest_R11;
+	r[NB_PEBS_R8 + 4] = st->guest_R12; r[NB_PEBS_R8 + 5] = st->guest_R13;
+	r[NB_PEBS_R8 + 6] = st->guest_R14; r[NB_PEBS_R8 + 7] = st->guest_R15;
+	res = nb_ds_pebs_store(nb_guest_map, NULL, other_msr(NB_MSR_IA32_DS_AREA),
+			       nb_pebs_fmt64, r, &reset);
+	nb_pebs_armed = False;
+	if (res == NB_PEBS_STORED || res == NB_PEBS_PMI)
+		nb_pebs_records++;
+	else
+		nb_pebs_full++;
+	/* reload counter 16 (synced first: the earlier uops are in) */
+	nb_derive();
+	nb_update_cycles();
+	(void)nb_pmu_wrmsr(&nb_pmu_state, nb_counters[PEBS_CTR].msr, reset, nb_sig);
+	nb_pebs_left = (Long)(NB_COUNTER_MASK + 1 - reset);
+	if (--nb_pebs_left <= 0)      /* this uop retires after the assist */
+		nb_pebs_armed = True;
+	if (res == NB_PEBS_PMI && nb_pmi_sig) {
+		nb_pmi_sent++;
+		VG_(tkill)(VG_(gettid)(), nb_pmi_sig);
+		st->host_EvC_COUNTER = 0;
+	}
+}
+
 /* After a PMU reprogramming: re-instrument if the needs changed.  Called
  * from a client request, i.e. between superblocks: the superblock that made
  * the request has finished (its counts are in). */
@@ -240,6 +334,8 @@ static void nb_update_need(void)
 	UInt n = nb_need | (clo_stats ? NEED_ALL : need_of(nb_pmu_state.events_in_use));
 	if (nb_pmi_on)
 		n |= NEED_PMI;
+	if (nb_pebs_on)
+		n |= NEED_PEBS | NEED_CACHE;
 	if (n == nb_need)
 		return;
 	nb_need = n;
@@ -390,7 +486,7 @@ static Bool nb_has_l3;
 
 /* One load or store of size bytes at a; accesses crossing a 64-byte line
  * access both lines (a split load misses if either line misses). */
-static void nb_mem(Addr a, ULong size, Bool store)
+static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State *st)
 {
 	Addr end = (a + (size ? size - 1 : 0)) & ~(Addr)63;
 	Bool l1m = False, l2m = False;
@@ -413,6 +509,8 @@ static void nb_mem(Addr a, ULong size, Bool store)
 			(void)nb_cache_access(&nb_l3, l, 1);
 	}
 	if (!store) {
+		if (st && nb_pebs_on && (nb_pebs_tag == 1 ? l1m : l2m))
+			nb_pebs_uop(pc, st);
 		nb_raw[RAW_L1_LD_MISS] += l1m;
 		nb_raw[RAW_L2_LD_MISS] += l2m;
 	}
@@ -420,12 +518,19 @@ static void nb_mem(Addr a, ULong size, Bool store)
 
 static VG_REGPARM(2) void nb_load(Addr a, ULong size)
 {
-	nb_mem(a, size, False);
+	nb_mem(a, size, False, 0, NULL);
 }
 
 static VG_REGPARM(2) void nb_store(Addr a, ULong size)
 {
-	nb_mem(a, size, True);
+	nb_mem(a, size, True, 0, NULL);
+}
+
+/* the load helper while PEBS is on: with the instruction's PC and the
+ * guest registers (declared read, so they are in memory) */
+static void nb_load_pebs(Addr a, ULong size, ULong pc, VexGuestAMD64State *st)
+{
+	nb_mem(a, size, False, pc, st);
 }
 
 /* ---- CPUID ---- */
@@ -509,14 +614,32 @@ static IRExpr *tmp(IRSB *sb, IRType ty, IRExpr *e)
  * nb_cache_access would return at once); this inline check is most of the
  * speed of the cache model.
  */
-static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store)
+static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc)
 {
 	ULong sz = (ULong)sizeofIRType(ty);
-	IRDirty *d = store
-		? unsafeIRDirty_0_N(2, "nb_store", VG_(fnptr_to_fnentry)(&nb_store),
-				    mkIRExprVec_2(addr, c64(sz)))
-		: unsafeIRDirty_0_N(2, "nb_load", VG_(fnptr_to_fnentry)(&nb_load),
-				    mkIRExprVec_2(addr, c64(sz)));
+	IRDirty *d;
+
+	if (store)
+		d = unsafeIRDirty_0_N(2, "nb_store", VG_(fnptr_to_fnentry)(&nb_store),
+				      mkIRExprVec_2(addr, c64(sz)));
+	else if (!(nb_need & NEED_PEBS))
+		d = unsafeIRDirty_0_N(2, "nb_load", VG_(fnptr_to_fnentry)(&nb_load),
+				      mkIRExprVec_2(addr, c64(sz)));
+	else {
+		d = unsafeIRDirty_0_N(0, "nb_load_pebs", VG_(fnptr_to_fnentry)(&nb_load_pebs),
+				      mkIRExprVec_4(addr, c64(sz), c64((ULong)pc), IRExpr_GSPTR()));
+		/* reads the integer registers and the flags thunk (RAX at 16
+		 * .. CC_NDEP ending at 176), writes the event-check counter */
+		d->nFxState = 2;
+		VG_(memset)(&d->fxState, 0, sizeof d->fxState);
+		d->fxState[0].fx = Ifx_Read;
+		d->fxState[0].offset = offsetof(VexGuestAMD64State, guest_RAX);
+		d->fxState[0].size = offsetof(VexGuestAMD64State, guest_DFLAG) -
+			offsetof(VexGuestAMD64State, guest_RAX);
+		d->fxState[1].fx = Ifx_Write;
+		d->fxState[1].offset = offsetof(VexGuestAMD64State, host_EvC_COUNTER);
+		d->fxState[1].size = sizeof(UInt);
+	}
 	if (!store && sz <= 64) {
 		UInt wshift = 0;
 		IRExpr *line, *slot, *tag0, *miss, *split;
@@ -771,21 +894,21 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 		case Ist_WrTmp:
 			if ((nb_need & NEED_CACHE) && st->Ist.WrTmp.data->tag == Iex_Load)
 				emit_mem_call(out, st->Ist.WrTmp.data->Iex.Load.addr,
-					      st->Ist.WrTmp.data->Iex.Load.ty, False);
+					      st->Ist.WrTmp.data->Iex.Load.ty, False, k.addr);
 			addStmtToIRSB(out, st);
 			break;
 		case Ist_Store:
 			if (nb_need & NEED_CACHE)
 				emit_mem_call(out, st->Ist.Store.addr,
-					      typeOfIRExpr(in->tyenv, st->Ist.Store.data), True);
+					      typeOfIRExpr(in->tyenv, st->Ist.Store.data), True, k.addr);
 			addStmtToIRSB(out, st);
 			break;
 		case Ist_CAS:
 			if (nb_need & NEED_CACHE) {
 				IRCAS *cas = st->Ist.CAS.details;
 				IRType ty = typeOfIRExpr(in->tyenv, cas->dataLo);
-				emit_mem_call(out, cas->addr, ty, False);
-				emit_mem_call(out, cas->addr, ty, True);
+				emit_mem_call(out, cas->addr, ty, False, k.addr);
+				emit_mem_call(out, cas->addr, ty, True, k.addr);
 			}
 			addStmtToIRSB(out, st);
 			break;
@@ -911,6 +1034,7 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 			== NB_PMU_OK ? NBSIM_OK : gp_from_pmu();
 		nb_warn_unmodelled();
 		nb_pmi_update();
+		nb_pebs_update((uint32_t)arg[1]);
 		nb_update_need();
 		break;
 	case NBSIM_REQ_RDPMC:
@@ -1035,6 +1159,12 @@ static void nb_post_clo_init(void)
 	nb_has_l3 = nb_cpu->l3_kb != 0;
 	if (nb_has_l3)
 		tl_assert(nb_cache_init(&nb_l3, nb_cpu->l3_kb, 8, 128, 64));
+	{
+		uint32_t o[4];
+		/* DS format: 64-bit when CPUID.1:ECX.DTES64 (bit 2) [SDM DS save area] */
+		nb_cpuid(nb_cpu, clo_ht, 1, 0, o);
+		nb_pebs_fmt64 = (o[2] & 4) != 0;
+	}
 	nb_need = clo_stats ? NEED_ALL : 0;
 	if (VG_(clo_verbosity) > 1)
 		VG_(umsg)("nbsim: modelling %s (family 15 model %u stepping %u), HT %s\n",
@@ -1059,6 +1189,8 @@ static void nb_fini(Int exitcode)
 	VG_(umsg)("nbsim: translation flushes (PMU reprogrammed): %llu\n", nb_discards);
 	VG_(umsg)("nbsim: overflow interrupts (PMI) sent: %llu (PMU syncs for them: %llu)\n",
 		  nb_pmi_sent, nb_pmi_syncs);
+	VG_(umsg)("nbsim: PEBS records %llu (%s format), not stored (buffer full/unmapped) %llu\n",
+		  nb_pebs_records, nb_pebs_fmt64 ? "64-bit" : "32-bit", nb_pebs_full);
 }
 
 static void nb_pre_clo_init(void)
