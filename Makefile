@@ -123,7 +123,7 @@ check: all
 # Pure modules (no PAPI): the scheduler bench and the nb_* utilities.
 NB_COMP = components/p4netburst
 NB_PURE_INC = -I$(NB_COMP) -Inative_events -I$(GENDIR) -Itests
-NB_PURE_SRC = $(NB_COMP)/nb_sched.c $(NB_COMP)/nb_encode.c $(NB_COMP)/nb_evsel.c $(GENDIR)/nb_tables.c
+NB_PURE_SRC = $(NB_COMP)/nb_sched.c $(NB_COMP)/nb_presets.c $(NB_COMP)/nb_encode.c $(NB_COMP)/nb_evsel.c $(GENDIR)/nb_tables.c
 NB_UTILS = nb_encode nb_decode nb_schedule
 NB_UTIL_SRC = utils/nb_util.c $(NB_COMP)/nb_decode.c $(NB_COMP)/nb_partition.c $(NB_PURE_SRC)
 

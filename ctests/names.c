@@ -3,7 +3,9 @@
  * every event, every tagged metric and every mask enumerates with a
  * description, and name -> code -> name round-trips (also with modifiers,
  * libpfm4 spellings and in other letter cases); bad names get PAPI_ENOEVNT
- * or PAPI_EINVAL and nothing crashes.
+ * or PAPI_EINVAL and nothing crashes.  After its masks, each event and
+ * metric lists its modifiers as qualifier templates (":u=0|1" ...), with
+ * descriptions; a template is not an event (PAPI_EINVAL when added).
  */
 #include <ctype.h>
 #include <string.h>
@@ -92,6 +94,41 @@ static const char *const metric_names[] = {
 	"X87_SIMD_memory_moves_retired",
 };
 
+/* Qualifier templates, in the order they are listed. */
+static const char *const quals[] = {
+	"u=0|1", "k=0|1", "thr=0..15", "cmpl=0|1", "edge=0|1",
+	"thread=any|single|both|none", "precise=0|1",
+};
+#define NQUALS (int)(sizeof(quals) / sizeof(quals[0]))
+
+/* Index of the qualifier template NAME ends with, or -1. */
+static int qual_of(const char *name)
+{
+	const char *c = strrchr(name, ':');
+
+	for (int q = 0; c && q < NQUALS; q++)
+		if (strcmp(c + 1, quals[q]) == 0)
+			return q;
+	return -1;
+}
+
+/* The qualifiers listed after the masks of NAME, as a bit set. */
+static unsigned quals_listed(const char *name)
+{
+	int code = 0, q;
+	unsigned set = 0;
+	char n[PAPI_HUGE_STR_LEN];
+
+	if (PAPI_event_name_to_code(name, &code) != PAPI_OK ||
+	    PAPI_enum_cmp_event(&code, PAPI_NTV_ENUM_UMASKS, cidx) != PAPI_OK)
+		return 0;
+	do {
+		if (PAPI_event_code_to_name(code, n) == PAPI_OK && (q = qual_of(n)) >= 0)
+			set |= 1u << q;
+	} while (PAPI_enum_cmp_event(&code, PAPI_NTV_ENUM_UMASKS, cidx) == PAPI_OK);
+	return set;
+}
+
 static int is_metric(const char *full)
 {
 	const char *n = strstr(full, ":::");
@@ -106,6 +143,7 @@ static int is_metric(const char *full)
 int main(void)
 {
 	int code, r, nev = 0, nmask = 0, nmet = 0, nodescr = 0;
+	int nqual[NQUALS] = { 0 }, qual_bad = 0, qual_added = 0, qual_order = 0;
 	PAPI_event_info_t info;
 	char name[PAPI_HUGE_STR_LEN], up[PAPI_HUGE_STR_LEN];
 	static char longname[5000];
@@ -145,11 +183,32 @@ int main(void)
 		memcpy(up, "p4netburst:::", 13);
 		roundtrip(up, name);
 		if (PAPI_enum_cmp_event(&m, PAPI_NTV_ENUM_UMASKS, cidx) == PAPI_OK) {
+			int last_q = -1;
+
 			do {
 				char with[PAPI_HUGE_STR_LEN + 16];
+				int q;
 
-				nmask++;
 				PAPI_event_code_to_name(m, name);
+				if ((q = qual_of(name)) >= 0) {
+					int es = PAPI_NULL;
+
+					nqual[q]++;
+					qual_order += q <= last_q;
+					last_q = q;
+					if (PAPI_get_event_info(m, &info) != PAPI_OK ||
+					    strcmp(info.symbol, name) != 0 ||
+					    strlen(info.long_descr) < 10 ||
+					    !strstr(info.long_descr, "masks:"))
+						qual_bad++;
+					if (PAPI_create_eventset(&es) == PAPI_OK) {
+						qual_added += PAPI_add_event(es, m) != PAPI_EINVAL;
+						PAPI_destroy_eventset(&es);
+					}
+					continue;
+				}
+				qual_order += last_q >= 0;      /* a mask after a qualifier */
+				nmask++;
 				if (PAPI_get_event_info(m, &info) != PAPI_OK ||
 				    strcmp(info.symbol, name) != 0 ||
 				    !strstr(info.long_descr, "masks:"))
@@ -167,6 +226,27 @@ int main(void)
 	tap_ok(nmet == 20, "%d tagged metrics enumerated", nmet);
 	tap_ok(nodescr == 0, "every enumerated name has its info and description (%d lack it)",
 	       nodescr);
+	for (int q = 0; q < 6; q++)
+		tap_ok(nqual[q] == nev + nmet, "qualifier :%s listed for every event and metric (%d of %d)",
+		       quals[q], nqual[q], nev + nmet);
+	tap_ok(qual_bad == 0, "every qualifier has its description after 'masks:' (%d lack it)",
+	       qual_bad);
+	tap_ok(qual_order == 0, "qualifiers come after the masks, in order (%d out of place)",
+	       qual_order);
+	tap_ok(qual_added == 0, "a qualifier template is not an event: PAPI_EINVAL when added "
+	       "(%d were not refused so)", qual_added);
+	/* precise where PEBS is allowed (README): replay/front-end/execution
+	 * events and the tagged metrics, not elsewhere. */
+	tap_ok(quals_listed("p4netburst:::replay_event") == 0x7f,
+	       "replay_event lists all seven qualifiers, precise included");
+	tap_ok(quals_listed("p4netburst:::1stL_cache_load_miss_retired") == 0x7f,
+	       "a replay metric lists all seven qualifiers, precise included");
+	tap_ok(quals_listed("p4netburst:::instr_retired") == 0x3f,
+	       "instr_retired lists the six qualifiers without precise");
+	tap_ok(quals_listed("p4netburst:::global_power_events") == 0x3f,
+	       "global_power_events lists the six qualifiers without precise");
+	tap_ok(nqual[6] >= 4 && nqual[6] < nev + nmet, "precise listed for %d of %d events and metrics",
+	       nqual[6], nev + nmet);
 	{
 		int nn = PAPI_get_component_info(cidx)->num_native_events;
 

@@ -4,6 +4,14 @@
  * and read; a conflict returns PAPI_ECNFLCT with a message naming the
  * events and the ESCR; tagged metrics (once the name parser accepts
  * metric names) are programmed with their helper ESCRs and PEBS MSRs.
+ *
+ * Preset alternatives at event-set time (presets.txt): when a preset's
+ * preferred mapping does not fit beside the rest of the set, the next
+ * alternative is used, PAPI_add_event succeeds and the component says
+ * which one.  Exact by the difference method: each iteration of fp_loop
+ * retires one addsd (scalar_DP_uop) and one addpd (packed_DP_uop), so
+ * PAPI_FP_OPS counts 1 per iteration with its preferred scalar_SP_retired +
+ * scalar_DP_retired and 3 with scalar_DP_retired + 2 x packed_DP_retired.
  */
 #include <stdio.h>
 #include <string.h>
@@ -41,6 +49,123 @@ static int add_capturing(int es, const char *name)
 	return rc;
 }
 
+#define N1 1000
+#define N2 5000
+
+static void fp_loop(long n)
+{
+	static const double one[2] = { 1.0, 1.0 };
+
+	__asm__ volatile("movupd %0, %%xmm1\n\t"
+			 "movapd %%xmm1, %%xmm0\n\t"
+			 : : "m"(one) : "xmm0", "xmm1");
+	__asm__ volatile("1:\n\t"
+			 "addsd %%xmm1, %%xmm0\n\t"
+			 "addpd %%xmm1, %%xmm0\n\t"
+			 "sub $1, %0\n\t"
+			 "jnz 1b\n\t"
+			 : "+r"(n) : : "xmm0", "cc");
+}
+
+static int fp_run(int es, long n, long long *v)
+{
+	int rc = PAPI_start(es);
+
+	fp_loop(n);
+	return rc == PAPI_OK ? PAPI_stop(es, v) : rc;
+}
+
+/* Differences of ES's counts between fp_loop(N2) and fp_loop(N1), after
+ * two warm-up rounds. */
+static int fp_diff(int es, long long *d, int n)
+{
+	long long a[8], b[8];
+	int rc = PAPI_OK;
+
+	for (int k = 0; k < 3 && rc == PAPI_OK; k++) {
+		rc = fp_run(es, N1, a);
+		if (rc == PAPI_OK)
+			rc = fp_run(es, N2, b);
+	}
+	for (int i = 0; i < n; i++)
+		d[i] = b[i] - a[i];
+	return rc;
+}
+
+static void alternatives(void)
+{
+	long long d[8], v[8];
+	int es = PAPI_NULL, rc;
+
+	/* PAPI_BR_MSP prefers mispred_branch_retired (CRU_ESCR0/1), which
+	 * PAPI_TOT_INS and uops_retired already hold. */
+	if (PAPI_create_eventset(&es) != PAPI_OK)
+		tap_bail("PAPI_create_eventset");
+	rc = PAPI_add_event(es, PAPI_TOT_INS);
+	if (rc == PAPI_OK)
+		rc = PAPI_add_named_event(es, "p4netburst:::uops_retired:NBOGUS");
+	tap_ok(rc == PAPI_OK, "PAPI_TOT_INS and uops_retired:NBOGUS fill CRU_ESCR0/1 (%s)",
+	       PAPI_strerror(rc));
+	rc = add_capturing(es, "PAPI_BR_MSP");
+	tap_ok(rc == PAPI_OK, "PAPI_BR_MSP added beside them (%s)", PAPI_strerror(rc));
+	tap_ok(strstr(msgbuf, "PAPI_BR_MSP: counted as branch_retired:MMNM:MMTM (alternative 2)") &&
+	       strstr(msgbuf, "mispred_branch_retired:NBOGUS") && strstr(msgbuf, "CRU_ESCR0"),
+	       "the component says PAPI_BR_MSP uses alternative 2 and why");
+	if (msgbuf[0])
+		tap_diag("%s", strtok(msgbuf, "\n"));
+	rc = PAPI_add_named_event(es, "p4netburst:::branch_retired:MMNM:MMTM");
+	if (rc == PAPI_OK)
+		rc = PAPI_start(es);
+	work();
+	if (rc == PAPI_OK)
+		rc = PAPI_stop(es, v);
+	tap_ok(rc == PAPI_OK && v[2] == v[3] && v[0] > 100000,
+	       "PAPI_BR_MSP reads what branch_retired:MMNM:MMTM reads (%lld, %lld)", v[2], v[3]);
+	PAPI_cleanup_eventset(es);
+
+	/* PAPI_FP_OPS alone: its preferred mapping. */
+	rc = PAPI_add_event(es, PAPI_FP_OPS);
+	if (rc == PAPI_OK)
+		rc = fp_diff(es, d, 1);
+	tap_ok(rc == PAPI_OK, "PAPI_FP_OPS alone counted (%s)", PAPI_strerror(rc));
+	tap_is(d[0], (N2 - N1) * 1LL, "PAPI_FP_OPS alone: scalar_SP_retired + scalar_DP_retired, "
+	       "1 per iteration");
+	PAPI_cleanup_eventset(es);
+
+	/* Beside packed_DP_retired, alternatives 1 and 2 (scalar_SP or x87,
+	 * + scalar_DP) would need three FP upstream events on the two FIRM
+	 * ESCRs: alternative 3, which shares packed_DP_retired's counter. */
+	rc = PAPI_add_named_event(es, "p4netburst:::packed_DP_retired");
+	tap_ok(rc == PAPI_OK, "packed_DP_retired added (%s)", PAPI_strerror(rc));
+	rc = add_capturing(es, "PAPI_FP_OPS");
+	tap_ok(rc == PAPI_OK && strstr(msgbuf, "PAPI_FP_OPS: counted as scalar_DP_retired + "
+					  "2*packed_DP_retired (alternative 3)"),
+	       "PAPI_FP_OPS added beside it, with alternative 3 (%s)", PAPI_strerror(rc));
+	if (msgbuf[0])
+		tap_diag("%s", strtok(msgbuf, "\n"));
+	if (rc == PAPI_OK)
+		rc = fp_diff(es, d, 2);
+	tap_ok(rc == PAPI_OK, "counted (%s)", PAPI_strerror(rc));
+	tap_is(d[0], (N2 - N1) * 1LL, "packed_DP_retired: 1 per iteration");
+	tap_is(d[1], (N2 - N1) * 3LL, "PAPI_FP_OPS as scalar_DP_retired + 2 x packed_DP_retired: "
+	       "3 per iteration");
+	PAPI_cleanup_eventset(es);
+
+	/* A conflict no alternative resolves: the message says so. */
+	rc = PAPI_add_event(es, PAPI_L1_DCM);
+	if (rc == PAPI_OK)
+		rc = add_capturing(es, "PAPI_TLB_DM");
+	tap_ok(rc == PAPI_OK, "PAPI_TLB_DM beside PAPI_L1_DCM: page_walk_type alternative (%s)",
+	       PAPI_strerror(rc));
+	rc = add_capturing(es, "PAPI_L2_DCM");
+	tap_ok(rc == PAPI_ECNFLCT && strstr(msgbuf, "IA32_PEBS_ENABLE"),
+	       "PAPI_L2_DCM beside PAPI_L1_DCM: PAPI_ECNFLCT naming IA32_PEBS_ENABLE (%s)",
+	       PAPI_strerror(rc));
+	if (msgbuf[0])
+		tap_diag("%s", strtok(msgbuf, "\n"));
+	PAPI_destroy_eventset(&es);
+}
+
 int main(void)
 {
 	static const char *big[] = {
@@ -53,7 +178,7 @@ int main(void)
 	long long v[32];
 	int es = PAPI_NULL, rc, ok = 1, code;
 
-	tap_plan(8);
+	tap_plan(21);
 	if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT)
 		tap_bail("PAPI_library_init");
 	PAPI_set_debug(PAPI_VERB_ECONT);
@@ -112,5 +237,7 @@ int main(void)
 			rc = PAPI_stop(es, v);
 		tap_ok(rc == PAPI_OK, "Memory_loads with instr_retired: helper ESCR programmed (%s)", PAPI_strerror(rc));
 	}
+	PAPI_destroy_eventset(&es);
+	alternatives();
 	return 0;
 }

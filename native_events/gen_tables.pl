@@ -394,6 +394,50 @@ for my $e (@events) {
 }
 
 # ------------------------------------------------------------ presets.txt
+# The component counts each preset term on its own and combines them as a
+# linear form (so that alternatives of different shapes can stand behind one
+# PAPI preset): a DERIVED_POSTFIX formula must be sum(c_k * N_k) with small
+# integer c_k.  Evaluate it over vectors [const, c_0, .., c_n-1].
+sub linear_coef {
+	my ($f, $line, $formula, $n) = @_;
+	my @st;
+	my $isconst = sub { my $v = shift; !grep { $v->[$_] } 1 .. $n };
+	for my $t (split /\|/, $formula) {
+		if ($t =~ /^N(\d+)$/) {
+			my @v = (0) x ($n + 1);
+			$v[$1 + 1] = 1;
+			push @st, \@v;
+		} elsif ($t =~ /^\d+$/) {
+			push @st, [ $t, (0) x $n ];
+		} else {
+			fail($f, $line, "formula: '$t' lacks operands") if @st < 2;
+			my $b = pop @st;
+			my $a = pop @st;
+			my @r;
+			if ($t eq '+' || $t eq '-') {
+				@r = map { $t eq '+' ? $a->[$_] + $b->[$_] : $a->[$_] - $b->[$_] } 0 .. $n;
+			} elsif ($t eq '*') {
+				fail($f, $line, 'formula: not linear (product of two counts)')
+					unless $isconst->($a) || $isconst->($b);
+				my ($k, $v) = $isconst->($a) ? ($a->[0], $b) : ($b->[0], $a);
+				@r = map { $k * $v->[$_] } 0 .. $n;
+			} else {
+				fail($f, $line, 'formula: division by a count') unless $isconst->($b) && $b->[0];
+				@r = map { $a->[$_] / $b->[0] } 0 .. $n;
+			}
+			push @st, \@r;
+		}
+	}
+	fail($f, $line, 'formula: leaves ' . scalar(@st) . ' values') unless @st == 1;
+	my $v = $st[0];
+	fail($f, $line, 'formula: constant term') if $v->[0];
+	for my $k (1 .. $n) {
+		fail($f, $line, "formula: coefficient of N" . ($k - 1) . " is not a small integer")
+			unless $v->[$k] == int($v->[$k]) && abs($v->[$k]) <= 127;
+	}
+	return [ @$v[1 .. $n] ];
+}
+
 $f = "$dir/presets.txt";
 open $fh, '<', $f or die "$f: $!\n";
 my ($ps, %psname);
@@ -458,9 +502,11 @@ while (<$fh>) {
 				fail($f, $., "formula refers to N$x but the alt has $n terms") if $x >= $n;
 			}
 			fail($f, $., "formula: bad token") unless $a->{formula} =~ /^(N\d+\||\d+\||[-+*\/]\|)+$/;
+			$a->{coef} = linear_coef($f, $., $a->{formula}, $n);
 		} else {
 			fail($f, $., 'formula= is for DERIVED_POSTFIX') if defined $a->{formula};
 		}
+		$a->{coef} //= [ map { $type eq 'DERIVED_SUB' && $_ > 0 ? -1 : 1 } 0 .. $n - 1 ];
 		fail($f, $., 'alt: the terms exist on no common CPU model') unless $a->{models};
 		push @{$ps->{alts}}, $a;
 	} else {
@@ -543,9 +589,9 @@ for my $p (@presets) {
 		my $ts = join(",\n\t\t", map { sprintf('{ .name = %s, .kind = %s, .index = %d, .masks = 0x%04x }',
 			cstr($_->{name}), $_->{kind}, $_->{index}, $_->{masks}) } @{$a->{terms}});
 		$c .= sprintf("\t{ .derived = %s, .formula = %s, .note = %s, .models = 0x%02x, .type = %s, .features = %s,\n" .
-			"\t  .nterms = %d, .terms = {\n\t\t%s } },\n",
+			"\t  .nterms = %d, .terms = {\n\t\t%s },\n\t  .coef = { %s } },\n",
 			cstr($a->{type}), cstr($a->{formula}), cstr($a->{note}), $a->{models}, $dtype{$a->{type}},
-			featstr($a->{features}), scalar @{$a->{terms}}, $ts);
+			featstr($a->{features}), scalar @{$a->{terms}}, $ts, join(', ', @{$a->{coef}}));
 	}
 	$c .= "};\n";
 	$pi++;

@@ -214,6 +214,9 @@ struct nb_preset_alt {
 	uint8_t features;       /* NB_FEAT_* needed                     */
 	uint8_t nterms;
 	struct nb_preset_ref terms[NB_MAX_PRESET_TERMS];
+	/* appended: */
+	int8_t coef[NB_MAX_PRESET_TERMS]; /* the value is sum(coef[k] * term k):
+	                           the derived type as a linear form     */
 };
 
 struct nb_preset {

@@ -31,45 +31,61 @@ int nb_cache_init(struct nb_cache *c, unsigned size_kb, unsigned ways,
 	for (unsigned i = 0; i < lines; i++) {
 		c->tag[i] = 0;
 		c->valid[i] = 0;
+		c->dirty[i] = 0;
 	}
 	return 1;
 }
 
-int nb_cache_access(struct nb_cache *c, uint64_t addr, int allocate)
+int nb_cache_ref(struct nb_cache *c, uint64_t addr, int allocate, int write)
 {
 	uint64_t line = addr >> c->line_shift, t = line + 1;
 	unsigned sbit = 1u << ((addr >> c->sector_shift) &
 			       ((1u << (c->line_shift - c->sector_shift)) - 1));
 	uint64_t *tag = &c->tag[(unsigned)(line & (c->sets - 1)) * c->ways];
-	uint8_t *valid = &c->valid[tag - c->tag], v;
+	uint8_t *valid = &c->valid[tag - c->tag], *dirty = &c->dirty[tag - c->tag], v, dt;
 	unsigned w, n = c->ways;
-	int hit;
+	unsigned fill = allocate == NB_FILL_LINE
+		? (1u << (1u << (c->line_shift - c->sector_shift))) - 1 : sbit;
+	int st;
 
 	if (tag[0] == t) {                       /* MRU: the common case */
-		hit = (valid[0] & sbit) != 0;
-		if (allocate)
-			valid[0] |= (uint8_t)sbit;
-		return hit;
+		st = !(valid[0] & sbit) ? NB_CACHE_MISS
+			: dirty[0] ? NB_CACHE_DIRTY : NB_CACHE_CLEAN;
+		if (allocate && st == NB_CACHE_MISS)
+			valid[0] |= (uint8_t)fill;
+		if (st != NB_CACHE_MISS || allocate)
+			dirty[0] |= (uint8_t)(write != 0);
+		return st;
 	}
 	for (w = 1; w < n && tag[w] != t; w++)
 		;
 	if (w < n) {
-		hit = (valid[w] & sbit) != 0;
-		if (!hit && !allocate)
-			return 0;
-		v = (uint8_t)(valid[w] | sbit);
+		st = !(valid[w] & sbit) ? NB_CACHE_MISS
+			: dirty[w] ? NB_CACHE_DIRTY : NB_CACHE_CLEAN;
+		if (st == NB_CACHE_MISS && !allocate)
+			return st;
+		v = (uint8_t)(valid[w] | (st == NB_CACHE_MISS ? fill : sbit));
+		dt = dirty[w];
 	} else {
 		if (!allocate)
-			return 0;
-		hit = 0;
+			return NB_CACHE_MISS;
+		st = NB_CACHE_MISS;
 		w = n - 1;                       /* LRU victim */
-		v = (uint8_t)sbit;
+		v = (uint8_t)fill;
+		dt = 0;
 	}
 	for (; w > 0; w--) {                     /* move to the front */
 		tag[w] = tag[w - 1];
 		valid[w] = valid[w - 1];
+		dirty[w] = dirty[w - 1];
 	}
 	tag[0] = t;
 	valid[0] = v;
-	return hit;
+	dirty[0] = (uint8_t)(dt | (write != 0));
+	return st;
+}
+
+int nb_cache_access(struct nb_cache *c, uint64_t addr, int allocate)
+{
+	return nb_cache_ref(c, addr, allocate, 0) != NB_CACHE_MISS;
 }

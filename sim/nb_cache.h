@@ -17,6 +17,7 @@ struct nb_cache {
 	unsigned sector_shift;        /* log2(sector bytes) (the fill unit)   */
 	uint64_t tag[NB_CACHE_MAX_LINES];     /* line address + 1; 0 = invalid */
 	uint8_t valid[NB_CACHE_MAX_LINES];    /* sector valid bits             */
+	uint8_t dirty[NB_CACHE_MAX_LINES];    /* line written since its fill   */
 };
 
 /*
@@ -35,5 +36,19 @@ int nb_cache_init(struct nb_cache *c, unsigned size_kb, unsigned ways,
  * victim's sectors are dropped).  A hit makes the line most recently used.
  */
 int nb_cache_access(struct nb_cache *c, uint64_t addr, int allocate);
+
+/*
+ * The same access, returning the line's state before it: NB_CACHE_MISS
+ * (sector not present), NB_CACHE_CLEAN or NB_CACHE_DIRTY (a hit on a line
+ * written since it was filled: MESI Modified; clean is Exclusive, as the
+ * modelled package has no other caching agent).  write marks the line
+ * dirty when it is present after the access.
+ */
+enum { NB_CACHE_MISS = 0, NB_CACHE_CLEAN = 1, NB_CACHE_DIRTY = 2 };
+/* allocate: 0 none, NB_FILL_SECTOR the missing sector, NB_FILL_LINE every
+ * sector of the line (a sectored L2 read miss fetches both 64-byte halves:
+ * IA-32 Optimization Reference Manual, Table 1-1 note 1) */
+enum { NB_FILL_SECTOR = 1, NB_FILL_LINE = 2 };
+int nb_cache_ref(struct nb_cache *c, uint64_t addr, int allocate, int write);
 
 #endif /* NB_CACHE_H */

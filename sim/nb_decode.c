@@ -96,6 +96,52 @@ static uint8_t x87_class(uint8_t op, uint8_t modrm)
 	return NB_FP_X87;
 }
 
+/*
+ * x87 data movement (x87_SIMD_moves_uop) [same opcode maps]: memory forms
+ * D9 /0 /2 /3 (fld, fst, fstp m32), DB /0-/3 (fild, fisttp, fist, fistp
+ * m32), /5 /7 (fld, fstp m80), DD /0-/3 (fld, fisttp, fst, fstp m64), DF
+ * /0-/7 (fild, fist(t)p m16, fbld, fild m64, fbstp, fistp m64); register
+ * forms D9 C0-CF (fld st(i), fxch), DD D0-DF (fst/fstp st(i)), DA/DB C0-DF
+ * (fcmov).  Constants (fld1, fldz ...) and control (fldcw, fnstsw ...) are
+ * not moves.
+ */
+static int x87_move(uint8_t op, uint8_t modrm)
+{
+	uint8_t reg = (modrm >> 3) & 7;
+
+	if ((modrm >> 6) != 3) {
+		switch (op) {
+		case 0xd9: return reg == 0 || reg == 2 || reg == 3;
+		case 0xdb: return reg <= 3 || reg == 5 || reg == 7;
+		case 0xdd: return reg <= 3;
+		case 0xdf: return 1;
+		}
+		return 0;
+	}
+	switch (op) {
+	case 0xd9: return modrm <= 0xcf;
+	case 0xdd: return modrm >= 0xd0 && modrm <= 0xdf;
+	case 0xda: case 0xdb: return modrm <= 0xdf;
+	}
+	return 0;
+}
+
+/* MMX/SSE/SSE2/SSE3 data movement in the 0F map (x87_SIMD_moves_uop):
+ * movups/ss/sd/upd (10, 11), movlps/lpd/hlps/ddup/sldup (12, 13),
+ * movhps/hpd/lhps/shdup (16, 17), movaps/apd (28, 29), movntps/pd (2B),
+ * movd/movq (6E, 7E, D6), movq/movdqa/movdqu (6F, 7F), movntq/ntdq (E7),
+ * lddqu (F0), maskmovq/maskmovdqu (F7) [SDM Vol. 2 Appendix A, table A-3]. */
+static int simd_move(uint8_t op2)
+{
+	switch (op2) {
+	case 0x10: case 0x11: case 0x12: case 0x13: case 0x16: case 0x17:
+	case 0x28: case 0x29: case 0x2b: case 0x6e: case 0x6f: case 0x7e:
+	case 0x7f: case 0xd6: case 0xe7: case 0xf0: case 0xf7:
+		return 1;
+	}
+	return 0;
+}
+
 void nb_decode(const uint8_t *c, unsigned len, struct nb_insn *o)
 {
 	unsigned i = 0;
@@ -129,7 +175,7 @@ void nb_decode(const uint8_t *c, unsigned len, struct nb_insn *o)
 			o->br = NB_BR_COND;
 			return;
 		}
-		o->fp = sse_class(op2, pfx);
+		o->fp = simd_move(op2) ? NB_FP_MOVE : sse_class(op2, pfx);
 		switch (op2) {
 		case 0xb6: case 0xb7: case 0xbe: case 0xbf:  /* movzx/movsx */
 		case 0x10: case 0x11: case 0x12: case 0x13:  /* movups/ss/sd, movlps */
@@ -141,11 +187,11 @@ void nb_decode(const uint8_t *c, unsigned len, struct nb_insn *o)
 			o->cls |= NB_IC_MOVE;
 			break;
 		case 0xa2: case 0x31: case 0x05: case 0x34:  /* cpuid rdtsc syscall sysenter */
-			o->cls |= NB_IC_MCODE;
+			o->cls |= NB_IC_MCODE | NB_IC_ROM;
 			break;
 		case 0xa3: case 0xab: case 0xb3: case 0xbb:  /* bt* m,r: bit string */
 			if (i + 2 < len && (c[i + 2] >> 6) != 3)
-				o->cls |= NB_IC_MCODE;
+				o->cls |= NB_IC_MCODE | NB_IC_ROM;
 			break;
 		}
 		return;
@@ -156,7 +202,7 @@ void nb_decode(const uint8_t *c, unsigned len, struct nb_insn *o)
 	}
 	if (op >= 0xd8 && op <= 0xdf) {
 		if (i + 1 < len)
-			o->fp = x87_class(op, c[i + 1]);
+			o->fp = x87_move(op, c[i + 1]) ? NB_FP_MOVE : x87_class(op, c[i + 1]);
 		return;
 	}
 	switch (op) {
@@ -185,7 +231,7 @@ void nb_decode(const uint8_t *c, unsigned len, struct nb_insn *o)
 	case 0xaa: case 0xab: case 0xac: case 0xad:          /* stos/lods */
 	case 0xae: case 0xaf:                                /* scas */
 		if (rep)
-			o->cls |= NB_IC_REP;
+			o->cls |= NB_IC_REP | NB_IC_ROM;
 		return;
 	case 0x88: case 0x89: case 0x8a: case 0x8b:          /* mov */
 	case 0x8c: case 0x8e: case 0xa0: case 0xa1: case 0xa2: case 0xa3:
@@ -195,10 +241,10 @@ void nb_decode(const uint8_t *c, unsigned len, struct nb_insn *o)
 		return;
 	case 0xf6: case 0xf7:                                /* div, idiv */
 		if (reg == 6 || reg == 7)
-			o->cls |= NB_IC_MCODE;
+			o->cls |= NB_IC_MCODE | NB_IC_ROM;
 		return;
 	case 0xcc: case 0xcd: case 0xce: case 0xc8:          /* int3, int, into, enter */
-		o->cls |= NB_IC_MCODE;
+		o->cls |= NB_IC_MCODE | NB_IC_ROM;
 		return;
 	}
 	if (op >= 0x50 && op <= 0x5f)                        /* push/pop r */

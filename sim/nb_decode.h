@@ -22,12 +22,19 @@ enum nb_br_kind {
 #define NB_IC_MOVE   0x01   /* data movement: no ALU uop of its own        */
 #define NB_IC_REP    0x02   /* REP/REPE/REPNE string instruction          */
 #define NB_IC_MCODE  0x04   /* microcoded (MS ROM) by opcode               */
+/* Its uops come from the microcode ROM (uop_queue_writes FROM_ROM, one
+ * tc_ms_xfer per retirement): NB_IC_MCODE and REP strings, which NetBurst
+ * runs as MS ROM flows [Intel IA-32 Optimization Reference Manual (2004),
+ * "Microcode sequencer": string instructions with a REP prefix and complex
+ * instructions are sequenced from the MS ROM]. */
+#define NB_IC_ROM    0x08
 
 /*
  * FP/SIMD class of the instruction's computational uop (README "FP/SIMD
  * classes"), the execution-tagging upstream events x87_FP_uop,
- * scalar_SP_uop, ... 128bit_MMX_uop.  Data movement (mov*, fld/fst) is
- * NB_FP_NONE: it is x87_SIMD_moves_uop's, not modelled.
+ * scalar_SP_uop, ... 128bit_MMX_uop, and NB_FP_MOVE for x87/MMX/SSE data
+ * movement (fld/fst, movaps, movq ...), x87_SIMD_moves_uop's: ALLP2 if the
+ * instruction loads, ALLP0 otherwise (register copies and stores).
  */
 enum nb_fp_class {
 	NB_FP_NONE = 0,
@@ -38,6 +45,7 @@ enum nb_fp_class {
 	NB_FP_PDP,       /* packed double (66 0F ..)                        */
 	NB_FP_MMX64,     /* SIMD integer on MMX registers (0F ..)           */
 	NB_FP_MMX128,    /* SIMD integer on XMM registers (66 0F ..)        */
+	NB_FP_MOVE,      /* x87/MMX/SSE load, store or register move        */
 	NB_FP_NCLASSES
 };
 

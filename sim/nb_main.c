@@ -25,6 +25,7 @@
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_transtab.h"
+#include "pub_tool_libcproc.h"
 #include "libvex_guest_amd64.h"
 
 #include "nbsim_client.h"
@@ -34,6 +35,8 @@
 #include "nb_bpred.h"
 #include "nb_cache.h"
 #include "nb_ds.h"
+#include "nb_wpath.h"
+#include "nb_tlb.h"
 
 #define NB_VERSION "0.1"
 
@@ -49,17 +52,31 @@ static uint64_t nb_sig[NB_NSIG];            /* event signals (see pmu.h)     */
 enum {
 	RAW_LOADS,              /* retired load uops                           */
 	RAW_STORES,             /* retired stores (one tagged uop each)        */
-	RAW_L1_LD_MISS,         /* load uops that missed the L1D (cache model) */
-	RAW_L2_LD_MISS,         /* load uops that missed the L2                */
+	RAW_MC0,                /* memory uops by condition (cache model):     */
+				/* RAW_MC0 + store * 16 + MC_* bits            */
+	RAW_ROM_UOPS = RAW_MC0 + 32, /* uops from the microcode ROM (NB_IC_ROM) */
+	RAW_MS_XFER,            /* retired instructions run from the MS ROM    */
 	RAW_IC0,                /* retired instructions by class: RAW_IC0 +    */
 				/* mem * NB_FP_NCLASSES + fp, mem = MEM_*,     */
 				/* fp = enum nb_fp_class                       */
-	RAW_N = RAW_IC0 + 4 * NB_FP_NCLASSES
+	RAW_IC_END = RAW_IC0 + 4 * NB_FP_NCLASSES,
+	RAW_UOPS = RAW_IC_END,  /* uops (folded into SIG_UOPS; in step mode by */
+				/* nb_step, per retirement cycle)              */
+	RAW_BR0,                /* branch_retired MMNP..MMTM: RAW_BR0 + mask bit */
+	RAW_MISP = RAW_BR0 + 4, /* mispredicted branches                       */
+	RAW_N
 };
 #define MEM_L  1                /* has load uop(s)                             */
 #define MEM_S  2                /* has store(s)                                */
 #define RAW_IC(mem, fp) (RAW_IC0 + (mem) * NB_FP_NCLASSES + (fp))
+/* replay conditions of one memory uop (README "Replay tagging") */
+#define MC_L1    1u             /* missed the L1D                              */
+#define MC_L2    2u             /* missed the L2                               */
+#define MC_DTLB  4u             /* missed the DTLB                             */
+#define MC_SPLIT 8u             /* crossed a 64-byte line                      */
+#define RAW_MC(st, cond) (RAW_MC0 + (st) * 16 + (cond))
 static ULong nb_raw[RAW_N], nb_raw_last[RAW_N];
+static ULong nb_stall;                   /* memory stall cycles (nb_mem)  */
 static struct nb_pmu nb_pmu_state;
 static struct nb_bpred nb_bp;
 static const struct nb_cpu_model *nb_cpu;
@@ -69,7 +86,13 @@ static const HChar *clo_model = NB_CPU_DEFAULT;
 static Bool clo_ht = False;
 static Bool clo_stats = False;
 static Bool clo_warn = True;
+static Bool clo_list = False;
 static ULong nb_warned;                  /* events already warned about   */
+/* --nbsim-mem-timing: do cache-model stalls add cycles? (README "Timing
+ * model") auto: while the cache model runs for another event; yes: counting
+ * cycles also runs the cache model; no: never */
+enum { MT_AUTO, MT_YES, MT_NO };
+static UInt clo_mem_timing = MT_AUTO;
 
 /*
  * What the instrumentation produces (README "Speed"): only the signals the
@@ -83,13 +106,23 @@ static ULong nb_warned;                  /* events already warned about   */
 #define NEED_INSTR 0x1u          /* RAW_IC(*): instructions by class      */
 #define NEED_MEM   0x8u          /* RAW_LOADS, RAW_STORES                 */
 #define NEED_CACHE 0x10u         /* cache model: helper per load/store    */
+#define NEED_TLB   0x100u        /* DTLB model; the inline L1D-hit skip   */
+				 /* also requires the DTLB's MRU page     */
 #define NEED_UOPS  0x2u          /* SIG_UOPS                              */
 #define NEED_BR    0x4u          /* branch model: SIG_BR(*), SIG_MISP     */
-#define NEED_PMI   0x20u         /* overflow check after each segment     */
-#define NEED_PEBS  0x40u         /* load helper gets the PC and registers */
-#define NEED_ALL   (NEED_INSTR | NEED_UOPS | NEED_BR | NEED_MEM | NEED_CACHE)
+#define NEED_STEP  0x20u         /* per-retirement step helper (cycles)   */
+#define NEED_PMI   0x40u         /* overflow check after each segment     */
+#define NEED_ROM   0x80u         /* RAW_ROM_UOPS, RAW_MS_XFER             */
+#define NEED_PEBS  0x200u        /* load helper gets the PC and registers */
+#define NEED_ALL   (NEED_INSTR | NEED_UOPS | NEED_BR | NEED_MEM | NEED_CACHE | NEED_ROM | NEED_TLB)
 static UInt nb_need;
 static ULong nb_discards;                /* translation flushes            */
+
+/* Timing model state (README "Timing model"). */
+static ULong nb_cyc;                     /* cycles so far (RUNNING)        */
+static ULong nb_u_seen, nb_m_seen;       /* uops, mispredicts in nb_cyc    */
+static Bool nb_stepping;                 /* NEED_STEP: nb_step reports cycles */
+static UInt nb_fill;                     /* uops in the open retirement cycle */
 
 #define SIG_INSTR   NB_SIG(NB_EV_INSTR_RETIRED, 0)        /* NBOGUSNTAG */
 #define SIG_INSTR_TAG NB_SIG(NB_EV_INSTR_RETIRED, 1)      /* NBOGUSTAG  */
@@ -104,14 +137,41 @@ static const unsigned fp_event[NB_FP_NCLASSES] = {
 	[NB_FP_X87] = NB_EV_X87_FP_UOP, [NB_FP_SSP] = NB_EV_SCALAR_SP_UOP,
 	[NB_FP_SDP] = NB_EV_SCALAR_DP_UOP, [NB_FP_PSP] = NB_EV_PACKED_SP_UOP,
 	[NB_FP_PDP] = NB_EV_PACKED_DP_UOP, [NB_FP_MMX64] = NB_EV_64BIT_MMX_UOP,
-	[NB_FP_MMX128] = NB_EV_128BIT_MMX_UOP,
+	[NB_FP_MMX128] = NB_EV_128BIT_MMX_UOP, [NB_FP_MOVE] = NB_EV_X87_SIMD_MOVES_UOP,
 };
+/* x87_SIMD_moves_uop masks: ALLP0 (register copies, stores), ALLP2 (loads)
+ * [events.txt]; exec_tags() index of the ALLP2 moves */
+#define MOVE_P0_BIT 3
+#define MOVE_P2_BIT 4
+#define XT_MOVE_P2 NB_FP_NCLASSES
 #define FP_EVENTS ((1ULL << NB_EV_X87_FP_UOP) | (1ULL << NB_EV_SCALAR_SP_UOP) | \
 		   (1ULL << NB_EV_SCALAR_DP_UOP) | (1ULL << NB_EV_PACKED_SP_UOP) | \
 		   (1ULL << NB_EV_PACKED_DP_UOP) | (1ULL << NB_EV_64BIT_MMX_UOP) | \
-		   (1ULL << NB_EV_128BIT_MMX_UOP))
+		   (1ULL << NB_EV_128BIT_MMX_UOP) | (1ULL << NB_EV_X87_SIMD_MOVES_UOP))
+/* events of the cache/TLB model (README "Cache model", "TLBs") */
+#define MEM_EVENTS ((1ULL << NB_EV_REPLAY_EVENT) | (1ULL << NB_EV_LOAD_PORT_REPLAY) | \
+		    (1ULL << NB_EV_STORE_PORT_REPLAY) | (1ULL << NB_EV_MEMORY_COMPLETE) | \
+		    (1ULL << NB_EV_PAGE_WALK_TYPE) | (1ULL << NB_EV_BSQ_CACHE_REFERENCE))
 #define SIG_FP_ALL(fc) NB_SIG(fp_event[fc], 15)            /* mask ALL   */
-#define SIG_EXEC(b)    NB_SIG(NB_EV_EXECUTION_EVENT, (b))  /* NBOGUS0-3  */
+#define SIG_EXEC(b)    NB_SIG(NB_EV_EXECUTION_EVENT, (b))  /* NBOGUS0-3, BOGUS0-3: 4-7 */
+#define SIG_RBT(b)     NB_SIG(NB_EV_RETIRED_BRANCH_TYPE, (b))
+#define SIG_RMBT(b)    NB_SIG(NB_EV_RETIRED_MISPRED_BRANCH_TYPE, (b))
+
+/* Events with BOGUS masks, produced by the wrong-path model (nb_wpath.c),
+ * and their BOGUS mask bits [events.txt]. */
+static UShort bogus_masks(unsigned ev)
+{
+	switch (ev) {
+	case NB_EV_UOPS_RETIRED: case NB_EV_FRONT_END_EVENT: case NB_EV_REPLAY_EVENT:
+	case NB_EV_INSTR_COMPLETED:
+		return 1u << 1;
+	case NB_EV_INSTR_RETIRED:
+		return (1u << 2) | (1u << 3);
+	case NB_EV_EXECUTION_EVENT:
+		return 0xf0;
+	}
+	return 0;
+}
 
 /* Events the CPU model produces (README "Events"); a counter programmed
  * for any other event counts 0, and nbsim says so once per event. */
@@ -121,14 +181,49 @@ static ULong nb_produced_events(void)
 	       (1ULL << NB_EV_FRONT_END_EVENT) | (1ULL << NB_EV_UOP_TYPE) |
 	       (1ULL << NB_EV_EXECUTION_EVENT) | FP_EVENTS | (1ULL << NB_EV_REPLAY_EVENT) |
 	       (1ULL << NB_EV_BRANCH_RETIRED) | (1ULL << NB_EV_MISPRED_BRANCH_RETIRED) |
-	       (1ULL << NB_EV_GLOBAL_POWER_EVENTS);
+	       (1ULL << NB_EV_GLOBAL_POWER_EVENTS) |
+	       (1ULL << NB_EV_RETIRED_BRANCH_TYPE) | (1ULL << NB_EV_RETIRED_MISPRED_BRANCH_TYPE) |
+	       (1ULL << NB_EV_INSTR_COMPLETED) | (1ULL << NB_EV_UOP_QUEUE_WRITES) |
+	       (1ULL << NB_EV_TC_MS_XFER) | MEM_EVENTS;
 }
+
+/* Mask bits of produced events that the model does not produce (they
+ * count 0, with a warning). */
+static UShort nb_unproduced_masks(unsigned ev)
+{
+	switch (ev) {
+	case NB_EV_UOP_QUEUE_WRITES:
+		return 1u << 0;         /* FROM_TC_BUILD: no trace-cache model */
+	case NB_EV_PAGE_WALK_TYPE:
+		return 1u << 1;         /* ITMISS: no ITLB simulation */
+	case NB_EV_BSQ_CACHE_REFERENCE: /* HITS (no sharing), WR_2ndL_MISS */
+		return (1u << 0) | (1u << 3) | (1u << 10);
+	}
+	return 0;
+}
+
+/* --nbsim-list-events=yes: every event:MASK the instrumentation produces
+ * (tests/t_sim_coverage.t compares it with sim/coverage.txt). */
+static void nb_list_events(void)
+{
+	ULong prod = nb_produced_events();
+	for (unsigned ev = 0; ev < nb_num_events && ev < 64; ev++) {
+		if (!(prod & (1ULL << ev)))
+			continue;
+		for (unsigned k = 0; k < nb_events[ev].nmasks; k++)
+			if (!(nb_unproduced_masks(ev) & (1u << nb_events[ev].masks[k].bit)))
+				VG_(umsg)("nbsim-event %s:%s\n", nb_events[ev].name,
+					  nb_events[ev].masks[k].name);
+	}
+}
+
+static UShort nb_warned_masks[NB_NUM_EVENTS_MAX];
 
 static void nb_warn_unmodelled(void)
 {
 	ULong missing = nb_pmu_state.events_in_use & ~nb_produced_events() & ~nb_warned;
 
-	if (!clo_warn || !missing)
+	if (!clo_warn)
 		return;
 	for (unsigned ev = 0; ev < nb_num_events && ev < 64; ev++)
 		if (missing & (1ULL << ev))
@@ -136,23 +231,44 @@ static void nb_warn_unmodelled(void)
 				  "(--nbsim-warn-unmodelled=no silences this)\n",
 				  nb_events[ev].name);
 	nb_warned |= missing;
+	/* masks of produced events that are not produced */
+	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
+		const struct nb_pmu_cfg *g = &nb_pmu_state.cfg[c];
+		UShort m = g->active ? (UShort)(g->mask & nb_unproduced_masks(g->ev) &
+						  ~nb_warned_masks[g->ev]) : 0;
+		for (unsigned k = 0; m && k < nb_events[g->ev].nmasks; k++)
+			if (m & (1u << nb_events[g->ev].masks[k].bit))
+				VG_(umsg)("nbsim: warning: %s:%s is not modelled yet: it counts 0 "
+					  "(--nbsim-warn-unmodelled=no silences this)\n",
+					  nb_events[g->ev].name, nb_events[g->ev].masks[k].name);
+		if (g->active)
+			nb_warned_masks[g->ev] |= m;
+	}
 }
 
 static UInt need_of(ULong used)
 {
 	UInt n = 0;
-	if (used & ((1ULL << NB_EV_INSTR_RETIRED) | (1ULL << NB_EV_EXECUTION_EVENT) | FP_EVENTS))
+	if (used & ((1ULL << NB_EV_INSTR_RETIRED) | (1ULL << NB_EV_EXECUTION_EVENT) | FP_EVENTS |
+		    (1ULL << NB_EV_INSTR_COMPLETED)))
 		n |= NEED_INSTR;
 	if (used & ((1ULL << NB_EV_FRONT_END_EVENT) | (1ULL << NB_EV_UOP_TYPE)))
 		n |= NEED_MEM;
-	if (used & (1ULL << NB_EV_REPLAY_EVENT))
+	if (used & MEM_EVENTS)
 		n |= NEED_CACHE;
+	if (used & (1ULL << NB_EV_PAGE_WALK_TYPE))
+		n |= NEED_TLB;
 	if (used & (1ULL << NB_EV_UOPS_RETIRED))
 		n |= NEED_UOPS;
-	if (used & ((1ULL << NB_EV_BRANCH_RETIRED) | (1ULL << NB_EV_MISPRED_BRANCH_RETIRED)))
+	if (used & ((1ULL << NB_EV_BRANCH_RETIRED) | (1ULL << NB_EV_MISPRED_BRANCH_RETIRED) |
+		    (1ULL << NB_EV_RETIRED_BRANCH_TYPE) | (1ULL << NB_EV_RETIRED_MISPRED_BRANCH_TYPE)))
 		n |= NEED_BR;
+	if (used & (1ULL << NB_EV_TC_MS_XFER))
+		n |= NEED_ROM;
+	if (used & (1ULL << NB_EV_UOP_QUEUE_WRITES))    /* + bogus uops */
+		n |= NEED_UOPS | NEED_ROM | NEED_BR;
 	if (used & (1ULL << NB_EV_GLOBAL_POWER_EVENTS))   /* cycles: uops + mispredicts */
-		n |= NEED_UOPS | NEED_BR;
+		n |= NEED_UOPS | NEED_BR | (clo_mem_timing == MT_YES ? NEED_CACHE : 0);
 	return n;
 }
 
@@ -168,8 +284,8 @@ static ULong nb_pmi_sent;                /* PMIs delivered (stats)          */
 static ULong nb_pmi_syncs;               /* nb_pmi_check calls (stats)      */
 /*
  * Events that may still be counted before an armed counter can overflow,
- * less an upper bound of what each superblock segment since the last sync
- * added to any counter (generated code subtracts it; see seg_bound); the
+ * less an upper bound of what each superblock segment since the last check
+ * added to any counter (generated code subtracts it; see BOUND_INSN); the
  * check runs when it drops to 0 or below.  Huge while no PMI is possible.
  */
 static Long nb_pmi_budget = 0x7fffffffffffffffLL;
@@ -229,6 +345,19 @@ static VG_REGPARM(1) void nb_pmi_check(VexGuestAMD64State *st)
 	st->host_EvC_COUNTER = 0;
 }
 
+/* A BOGUS mask selected by an active counter needs the wrong-path model:
+ * mispredicted branches (branch model) and the committed mix (uops), also
+ * when no other mask of the event needs them. */
+static UInt bogus_need(void)
+{
+	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
+		const struct nb_pmu_cfg *g = &nb_pmu_state.cfg[c];
+		if (g->active && (g->mask & bogus_masks(g->ev)))
+			return NEED_BR | NEED_UOPS;
+	}
+	return 0;
+}
+
 /* ---- PEBS (README "PEBS") ---- */
 
 /* The PEBS counter: MSR_IQ_COUNTER4 (16) for logical processor 0 [seed
@@ -236,29 +365,32 @@ static VG_REGPARM(1) void nb_pmi_check(VexGuestAMD64State *st)
  * and 17, 17 being the thread-1 half, where no guest code runs]. */
 #define PEBS_CTR 16
 static Bool nb_pebs_on;                  /* PEBS samples replay-tagged loads */
-static unsigned nb_pebs_tag;             /* 1: L1D load misses, 2: L2      */
+static unsigned nb_pebs_sel;             /* MC_* conditions that tag a load */
 static Long nb_pebs_left;                /* tagged uops until counter 16 overflows */
 static Bool nb_pebs_armed;               /* overflowed: sample the next one */
 static Bool nb_pebs_fmt64;               /* DS format: 64-bit with DTES64   */
 static ULong nb_pebs_records, nb_pebs_full;
 static uint64_t other_msr(uint32_t msr);
+static Bool escr_selects(unsigned escr, unsigned ev, unsigned bit);
 
 /* After a register access (the PMU is synced).  PEBS samples when
  * IA32_PEBS_ENABLE has bits 24 (uop tagging) and 25 (ENABLE_PEBS_MY_THR)
- * [SDM IA32_PEBS_ENABLE; seed 003 sec. 9 enable_pebs], IA32_DS_AREA is set
- * and counter 16 counts replay_event NBOGUS without a Compare filter.
- * Only the modelled replay metrics (1stL/2ndL_cache_load_miss_retired)
- * are sampled. */
+ * [SDM IA32_PEBS_ENABLE; seed 003 sec. 9 enable_pebs], MSR_PEBS_MATRIX_VERT
+ * bit 0 (loads), IA32_DS_AREA is set and counter 16 counts replay_event
+ * NBOGUS without a Compare filter.  The tagging conditions are those of
+ * replay_tagged() for loads. */
 static void nb_pebs_update(uint32_t written)
 {
 	uint64_t pe = other_msr(NB_MSR_IA32_PEBS_ENABLE);
 	const struct nb_pmu_cfg *g = &nb_pmu_state.cfg[PEBS_CTR];
 
-	nb_pebs_tag = (other_msr(NB_MSR_MSR_PEBS_MATRIX_VERT) & 1) ? (unsigned)(pe & 3) : 0;
-	if (nb_pebs_tag == 3)
-		nb_pebs_tag = 1;      /* both bits: the L1D misses (replay_tagged) */
+	nb_pebs_sel = (pe & 1 ? MC_L1 : 0) | (pe & 2 ? MC_L2 : 0) | (pe & 4 ? MC_DTLB : 0);
+	if ((pe & (UINT64_C(1) << 10)) && escr_selects(NB_ESCR_SAAT_ESCR1, NB_EV_LOAD_PORT_REPLAY, 1))
+		nb_pebs_sel |= MC_SPLIT;
+	if (!(other_msr(NB_MSR_MSR_PEBS_MATRIX_VERT) & 1))
+		nb_pebs_sel = 0;
 	nb_pebs_on = (pe & (UINT64_C(1) << 25)) && (pe & (UINT64_C(1) << 24)) &&
-		nb_pebs_tag && other_msr(NB_MSR_IA32_DS_AREA) != 0 &&
+		nb_pebs_sel && other_msr(NB_MSR_IA32_DS_AREA) != 0 &&
 		g->active && g->ev == NB_EV_REPLAY_EVENT && !g->compare && (g->mask & 1);
 	nb_pebs_left = (Long)(NB_COUNTER_MASK + 1 - nb_pmu_state.ctr[PEBS_CTR]);
 	if (written == nb_counters[PEBS_CTR].msr || written == nb_counters[PEBS_CTR].cccr_msr)
@@ -324,6 +456,8 @@ static void nb_pebs_uop(ULong pc, VexGuestAMD64State *st)
 /* After a PMU reprogramming: re-instrument if the needs changed.  Called
  * from a client request, i.e. between superblocks: the superblock that made
  * the request has finished (its counts are in). */
+static uint64_t other_msr(uint32_t msr);
+
 static void nb_update_need(void)
 {
 	/* Needs only grow: once code is instrumented for a signal it stays so.
@@ -331,13 +465,29 @@ static void nb_update_need(void)
 	 * would flush and re-translate all code: papi_cost's loop of 10^5
 	 * start/stop pairs ran 40x slower.  Signals that no enabled counter
 	 * selects are still gathered, and ignored by the PMU. */
-	UInt n = nb_need | (clo_stats ? NEED_ALL : need_of(nb_pmu_state.events_in_use));
+	UInt n = nb_need | (clo_stats ? NEED_ALL : 
+			    need_of(nb_pmu_state.events_in_use) | bogus_need());
+	/* counters that filter or cascade per cycle: the retirement model
+	 * reports every cycle (README "Filtering") */
+	if (nb_pmu_state.cycle_counters)
+		n |= NEED_STEP | NEED_UOPS | NEED_BR;
 	if (nb_pmi_on)
 		n |= NEED_PMI;
 	if (nb_pebs_on)
 		n |= NEED_PEBS | NEED_CACHE;
+	/* DTLB replay metrics (IA32_PEBS_ENABLE bit 2) */
+	if ((nb_pmu_state.events_in_use & (1ULL << NB_EV_REPLAY_EVENT)) &&
+	    (other_msr(NB_MSR_IA32_PEBS_ENABLE) & 4))
+		n |= NEED_TLB;
 	if (n == nb_need)
 		return;
+	if ((n & NEED_STEP) && !(nb_need & NEED_STEP)) {
+		/* called after nb_update_cycles: the retirement cycle is
+		 * closed and every raw count folded in */
+		nb_stepping = True;
+		nb_fill = 0;
+		nb_pmu_cycle_input(&nb_pmu_state, 1);
+	}
 	nb_need = n;
 	nb_discards++;
 	VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "nbsim");
@@ -365,17 +515,27 @@ static unsigned fe_tags(void)
 /* Execution tagging: the tag bits (TagValue) each FP/SIMD class gets from
  * the upstream ESCRs FIRM_ESCR0/1 that select its event with mask ALL,
  * TagEnable and T0_USR.  Several ESCRs tagging one class OR their values. */
-static void exec_tags(uint8_t tag[NB_FP_NCLASSES])
+static void exec_tags(uint8_t tag[NB_FP_NCLASSES + 1])
 {
-	for (unsigned fc = 0; fc < NB_FP_NCLASSES; fc++)
+	for (unsigned fc = 0; fc <= NB_FP_NCLASSES; fc++)
 		tag[fc] = 0;
 	for (unsigned i = 0; i < 2; i++) {
 		uint64_t e = nb_pmu_state.escr[i ? NB_ESCR_FIRM_ESCR1 : NB_ESCR_FIRM_ESCR0];
 		unsigned sel = (unsigned)((e & NB_ESCR_EVSEL_MASK) >> NB_ESCR_EVSEL_SHIFT);
-		if (!(e & NB_ESCR_TAG_ENABLE) || !(e & NB_ESCR_T0_USR) ||
-		    !(e & (UINT64_C(1) << (NB_ESCR_EMASK_SHIFT + 15))))
+		uint8_t tv = (uint8_t)((e & NB_ESCR_TAG_MASK) >> NB_ESCR_TAG_SHIFT);
+		if (!(e & NB_ESCR_TAG_ENABLE) || !(e & NB_ESCR_T0_USR))
 			continue;
-		for (unsigned fc = 1; fc < NB_FP_NCLASSES; fc++)
+		/* x87_SIMD_moves_uop tags the moves of its selected masks */
+		if (sel == nb_events[NB_EV_X87_SIMD_MOVES_UOP].event_select) {
+			if (e & (UINT64_C(1) << (NB_ESCR_EMASK_SHIFT + MOVE_P0_BIT)))
+				tag[NB_FP_MOVE] |= tv;
+			if (e & (UINT64_C(1) << (NB_ESCR_EMASK_SHIFT + MOVE_P2_BIT)))
+				tag[XT_MOVE_P2] |= tv;
+			continue;
+		}
+		if (!(e & (UINT64_C(1) << (NB_ESCR_EMASK_SHIFT + 15))))
+			continue;
+		for (unsigned fc = 1; fc < NB_FP_MOVE; fc++)
 			if (nb_events[fp_event[fc]].event_select == sel)
 				tag[fc] |= (uint8_t)((e & NB_ESCR_TAG_MASK) >> NB_ESCR_TAG_SHIFT);
 	}
@@ -390,40 +550,71 @@ static uint64_t other_msr(uint32_t msr)
 	return 0;
 }
 
-/* Replay tagging [metrics.txt: SDM replay metrics table]: with
- * IA32_PEBS_ENABLE bit 24 (enable replay tagging) and MSR_PEBS_MATRIX_VERT
- * bit 0 (loads), PEBS_ENABLE bit 0 tags load uops that missed the L1D
- * (1stL_cache_load_miss_retired), bit 1 those that missed the L2
- * (2ndL_cache_load_miss_retired).  Other replay metrics: not modelled. */
-static ULong replay_tagged(const ULong *d)
+/* Is escr programmed with event ev, mask bit `bit` and T0_USR? */
+static Bool escr_selects(unsigned escr, unsigned ev, unsigned bit)
+{
+	uint64_t e = nb_pmu_state.escr[escr];
+	return ((e & NB_ESCR_EVSEL_MASK) >> NB_ESCR_EVSEL_SHIFT) == nb_events[ev].event_select &&
+		(e & NB_ESCR_T0_USR) && (e & (UINT64_C(1) << (NB_ESCR_EMASK_SHIFT + bit)));
+}
+
+/*
+ * Replay tagging [metrics.txt: SDM replay metrics table; S003 l.3824-3846]:
+ * with IA32_PEBS_ENABLE bit 24, the PEBS_ENABLE bits choose the conditions
+ * (bit 0 L1D miss, bit 1 L2 miss, bit 2 DTLB miss, bit 10 split access) and
+ * MSR_PEBS_MATRIX_VERT the uops (bit 0 loads, bit 1 stores).  A split uop is
+ * tagged only while its helper ESCR selects the replay (load_port_replay
+ * SPLIT_LD in SAAT_ESCR1, store_port_replay SPLIT_ST in SAAT_ESCR0; SDM
+ * replay metrics table "additional MSRs").  A uop with several selected
+ * conditions is tagged once.  Bit 9 (MOB replays) is not modelled.
+ * out[0]: tagged loads, out[1]: tagged stores.
+ */
+static void replay_tagged(const ULong *d, ULong out[2])
 {
 	uint64_t pe = other_msr(NB_MSR_IA32_PEBS_ENABLE);
 	uint64_t mv = other_msr(NB_MSR_MSR_PEBS_MATRIX_VERT);
+	unsigned sel = 0;
 
-	if (!(pe & (UINT64_C(1) << 24)) || !(mv & 1))
-		return 0;
-	/* an L2 load miss is also an L1 miss (loads hitting the L1D do not
-	 * look up the L2) */
-	if (pe & 1)
-		return d[RAW_L1_LD_MISS];
-	if (pe & 2)
-		return d[RAW_L2_LD_MISS];
-	return 0;
+	out[0] = out[1] = 0;
+	if (!(pe & (UINT64_C(1) << 24)))
+		return;
+	sel = (pe & 1 ? MC_L1 : 0) | (pe & 2 ? MC_L2 : 0) | (pe & 4 ? MC_DTLB : 0);
+	for (unsigned st = 0; st < 2; st++) {
+		unsigned s = sel;
+		if (!(mv & (1u << st)))
+			continue;
+		if ((pe & (UINT64_C(1) << 10)) &&
+		    (st ? escr_selects(NB_ESCR_SAAT_ESCR0, NB_EV_STORE_PORT_REPLAY, 1)
+			: escr_selects(NB_ESCR_SAAT_ESCR1, NB_EV_LOAD_PORT_REPLAY, 1)))
+			s |= MC_SPLIT;
+		for (unsigned cond = 1; cond < 16; cond++)
+			if (cond & s)
+				out[st] += d[RAW_MC(st, cond)];
+	}
 }
 
 /* Fold the raw counts since the last PMU access into the signals, with the
  * tagging configuration of that interval (called before every access). */
+static ULong wp_last_misp, wp_last_uops;
+static struct nb_wpath nb_wp;
+
 static void nb_derive(void)
 {
-	ULong d[RAW_N], tagged_i = 0, tagged_u = 0, instr = 0;
+	ULong d[RAW_N], tagged_i = 0, tagged_u = 0, instr = 0, xtag[4] = { 0 }, rp[2];
+	ULong bogus, du, replay;
 	unsigned fe = fe_tags();
-	uint8_t xt[NB_FP_NCLASSES];
+	uint8_t xt[NB_FP_NCLASSES + 1];
 
 	exec_tags(xt);
 	for (unsigned i = 0; i < RAW_N; i++) {
+		d[i] = 0;
+		if (i == RAW_UOPS && nb_stepping)
+			continue;          /* nb_step retires uops cycle by cycle */
 		d[i] = nb_raw[i] - nb_raw_last[i];
 		nb_raw_last[i] = nb_raw[i];
 	}
+	if (!nb_stepping)
+		nb_sig[SIG_UOPS] += d[RAW_UOPS];
 	if (fe & 1)
 		tagged_u += d[RAW_LOADS];
 	if (fe & 2)
@@ -433,18 +624,60 @@ static void nb_derive(void)
 			ULong n = d[RAW_IC(mem, fc)];
 			if (!n)
 				continue;
+			unsigned x = fc == NB_FP_MOVE && (mem & MEM_L) ? XT_MOVE_P2 : fc;
 			instr += n;
-			if ((mem & fe) || xt[fc])
+			if ((mem & fe) || xt[x])
 				tagged_i += n;
-			if (fc) {
+			if (fc == NB_FP_MOVE)
+				/* one move uop per instruction, port by direction */
+				nb_sig[NB_SIG(NB_EV_X87_SIMD_MOVES_UOP, x == XT_MOVE_P2
+					      ? MOVE_P2_BIT : MOVE_P0_BIT)] += n;
+			else if (fc)
 				/* one computational uop per instruction */
 				nb_sig[SIG_FP_ALL(fc)] += n;
-				for (unsigned b = 0; b < 4; b++)
-					if (xt[fc] & (1u << b))
-						nb_sig[SIG_EXEC(b)] += n;
-			}
+			for (unsigned b = 0; b < 4; b++)
+				if (xt[x] & (1u << b))
+					xtag[b] += n;
 		}
-	nb_sig[NB_SIG(NB_EV_REPLAY_EVENT, 0)] += replay_tagged(d);
+	for (unsigned b = 0; b < 4; b++)
+	{
+		nb_sig[SIG_BR(b)] += d[RAW_BR0 + b];
+		nb_sig[SIG_EXEC(b)] += xtag[b];
+	}
+	nb_sig[SIG_MISP] += d[RAW_MISP];
+	replay_tagged(d, rp);
+	replay = rp[0] + rp[1];
+	/* replay-tagged uops make their instruction tagged: one memory uop per
+	 * instruction is assumed; loads/stores already front-end tagged are
+	 * not counted twice; overlap with execution tags is not known (a
+	 * model approximation, README "Tagging") */
+	tagged_i += (fe & 1 ? 0 : rp[0]) + (fe & 2 ? 0 : rp[1]);
+	if (tagged_i > instr)
+		tagged_i = instr;
+	nb_sig[NB_SIG(NB_EV_REPLAY_EVENT, 0)] += replay;
+
+	/* wrong path (nb_wpath.c): bogus uops per mispredicted branch, with
+	 * the committed mix of this interval */
+	du = nb_sig[SIG_UOPS] - wp_last_uops;
+	bogus = nb_wpath_uops(&nb_wp, nb_sig[SIG_MISP] - wp_last_misp);
+	wp_last_uops = nb_sig[SIG_UOPS];
+	wp_last_misp = nb_sig[SIG_MISP];
+	nb_sig[NB_SIG(NB_EV_UOPS_RETIRED, 1)] += bogus;
+	nb_sig[NB_SIG(NB_EV_FRONT_END_EVENT, 1)] += nb_wpath_share(bogus, tagged_u, du);
+	nb_sig[NB_SIG(NB_EV_REPLAY_EVENT, 1)] += nb_wpath_share(bogus, replay, du);
+	nb_sig[NB_SIG(NB_EV_INSTR_RETIRED, 3)] += nb_wpath_share(bogus, tagged_i, du);
+	nb_sig[NB_SIG(NB_EV_INSTR_RETIRED, 2)] += nb_wpath_share(bogus, instr - tagged_i, du);
+	for (unsigned b = 0; b < 4; b++)
+		nb_sig[SIG_EXEC(4 + b)] += nb_wpath_share(bogus, xtag[b], du);
+	/* instr_completed (models 3, 4, 6): retired instructions */
+	nb_sig[NB_SIG(NB_EV_INSTR_COMPLETED, 0)] += instr;
+	nb_sig[NB_SIG(NB_EV_INSTR_COMPLETED, 1)] += nb_wpath_share(bogus, instr, du);
+	/* uop_queue_writes: MS ROM uops; the others (and the wrong path)
+	 * come from the trace cache in deliver mode (no trace-cache model) */
+	nb_sig[NB_SIG(NB_EV_UOP_QUEUE_WRITES, 2)] += d[RAW_ROM_UOPS];
+	nb_sig[NB_SIG(NB_EV_UOP_QUEUE_WRITES, 1)] +=
+		(du > d[RAW_ROM_UOPS] ? du - d[RAW_ROM_UOPS] : 0) + bogus;
+	nb_sig[NB_SIG(NB_EV_TC_MS_XFER, 0)] += d[RAW_MS_XFER];
 	nb_sig[SIG_UOPTYPE(1)] += d[RAW_LOADS];
 	nb_sig[SIG_UOPTYPE(2)] += d[RAW_STORES];
 	nb_sig[SIG_FE_NBOGUS] += tagged_u;
@@ -454,15 +687,111 @@ static void nb_derive(void)
 
 /* ---- timing model ---- */
 
+/* Memory stall cycles since the last call (0 with --nbsim-mem-timing=no). */
+static ULong nb_s_seen;
+static ULong new_stalls(void)
+{
+	ULong s = clo_mem_timing == MT_NO ? 0 : nb_stall - nb_s_seen;
+
+	nb_s_seen = nb_stall;
+	return s;
+}
+
+/* Step mode: the stall cycles of mispredicts and memory since the last
+ * call, in which only RUNNING outputs, reported at once. */
+static void stall_cycles(void)
+{
+	ULong m = nb_sig[SIG_MISP] - nb_m_seen, n;
+
+	nb_m_seen += m;
+	n = m * nb_cpu->mispredict_penalty + new_stalls();
+	if (n) {
+		nb_cyc += n;
+		nb_pmu_cycles_const(&nb_pmu_state, n, NB_NSIG, 0);
+	}
+}
+
 /*
- * Cycles (global_power_events RUNNING), derived at sync time:
- *   uops_retired / retire_width + mispredicted branches x penalty.
- * Monotonic in the signals, so the derived signal only grows.
+ * Cycles (global_power_events RUNNING): uops retire `retire_width` per
+ * cycle in program order; a mispredicted branch adds `mispredict_penalty`
+ * stall cycles when it retires; a client request (RDMSR/WRMSR/RDPMC: the
+ * serializing accesses of the PMU) ends the open retirement cycle.  So
+ * between two client requests: ceil(uops / width) + mispredicts x penalty
+ * + the memory stall cycles of the cache model (nb_mem) while it runs
+ * (--nbsim-mem-timing; README "Timing model"), added like mispredict
+ * stalls.
+ *
+ * Lazy mode: computed from the signals at each client request.  Step mode
+ * (a counter filters per cycle): nb_step runs this model instruction by
+ * instruction and reports every cycle to the PMU; both give the same count.
  */
 static void nb_update_cycles(void)
 {
-	nb_sig[NB_SIG_CYCLES] = nb_sig[SIG_UOPS] / nb_cpu->retire_width
-		+ nb_sig[SIG_MISP] * nb_cpu->mispredict_penalty;
+	UInt w = nb_cpu->retire_width;
+
+	if (!nb_stepping) {
+		ULong du = nb_sig[SIG_UOPS] - nb_u_seen;
+		nb_cyc += (du + w - 1) / w + (nb_sig[SIG_MISP] - nb_m_seen) * nb_cpu->mispredict_penalty
+			+ new_stalls();
+		nb_m_seen = nb_sig[SIG_MISP];
+	} else {
+		stall_cycles();
+		if (nb_fill) {
+			nb_cyc++;
+			nb_pmu_cycle(&nb_pmu_state, nb_sig);
+			nb_fill = 0;
+		}
+	}
+	nb_u_seen = nb_sig[SIG_UOPS];
+	nb_sig[NB_SIG_CYCLES] = nb_cyc;
+}
+
+/*
+ * Step mode: one instruction retired (every raw count since the previous
+ * step is its).  Its uops fill the open retirement cycle and then whole
+ * cycles; its other events are output in the cycle of its last uop; its
+ * mispredicts add stall cycles (only RUNNING outputs in them), reported at
+ * once, before the open cycle (if any) ends.  See README "Filtering".
+ */
+static VG_REGPARM(0) void nb_step(void)
+{
+	struct nb_pmu *P = &nb_pmu_state;
+	UInt w = nb_cpu->retire_width;
+	ULong u = nb_raw[RAW_UOPS] - nb_raw_last[RAW_UOPS];
+
+	nb_raw_last[RAW_UOPS] = nb_raw[RAW_UOPS];
+	if (nb_fill + u < w) {
+		nb_derive();
+		nb_sig[SIG_UOPS] += u;
+		nb_fill += (UInt)u;
+	} else {
+		ULong take = w - nb_fill, left = u - take;
+		if (!left)
+			nb_derive();
+		nb_sig[SIG_UOPS] += take;
+		nb_cyc++;
+		nb_pmu_cycle(P, nb_sig);
+		nb_fill = 0;
+		if (left) {
+			ULong q = left / w, rem = left % w, plain = rem ? q : q - 1;
+			if (plain) {
+				nb_sig[SIG_UOPS] += plain * w;
+				nb_cyc += plain;
+				nb_pmu_cycles_const(P, plain, SIG_UOPS, w);
+			}
+			nb_derive();
+			if (!rem) {
+				nb_sig[SIG_UOPS] += w;
+				nb_cyc++;
+				nb_pmu_cycle(P, nb_sig);
+			} else {
+				nb_sig[SIG_UOPS] += rem;
+				nb_fill = (UInt)rem;
+			}
+		}
+	}
+	stall_cycles();
+	nb_u_seen = nb_sig[SIG_UOPS];
 }
 
 /* ---- branch helper ---- */
@@ -474,46 +803,146 @@ static VG_REGPARM(3) void nb_branch(ULong packed, ULong taken, ULong target)
 	ULong next = pc + ((packed >> 48) & 0xff);
 	unsigned kind = (unsigned)(packed >> 56);
 	int miss = nb_bpred_branch(&nb_bp, kind, pc, next, (int)taken, target);
+	/* retired_(mispred_)branch_type masks by kind [events.txt]: bit 1
+	 * CONDITIONAL, 2 CALL (indirect calls), 3 RETURN, 4 INDIRECT (returns,
+	 * indirect calls and jumps); direct jmp/call: none */
+	static const UChar type_bits[NB_BR_NKINDS] = {
+		[NB_BR_COND] = 1u << 1, [NB_BR_ICALL] = (1u << 2) | (1u << 4),
+		[NB_BR_RET] = (1u << 3) | (1u << 4), [NB_BR_IJMP] = 1u << 4,
+	};
 
-	nb_sig[SIG_BR((taken ? 2 : 0) + (miss ? 1 : 0))]++;
-	nb_sig[SIG_MISP] += (ULong)miss;
+	nb_raw[RAW_BR0 + (taken ? 2 : 0) + (miss ? 1 : 0)]++;
+	nb_raw[RAW_MISP] += (ULong)miss;
+	for (unsigned b = 1, t = kind < NB_BR_NKINDS ? type_bits[kind] : 0; t >> b; b++)
+		if (t & (1u << b)) {
+			nb_sig[SIG_RBT(b)]++;
+			nb_sig[SIG_RMBT(b)] += (ULong)miss;
+		}
 }
 
 /* ---- cache model (README "Cache model") ---- */
 
 static struct nb_cache nb_l1d, nb_l2, nb_l3;
+static struct nb_tlb nb_dtlb;
 static Bool nb_has_l3;
+static const struct nb_mem_params *nb_memp;
+static struct nbsim_memstats nb_ms;      /* NBSIM_REQ_MEMSTATS            */
 
-/* One load or store of size bytes at a; accesses crossing a 64-byte line
- * access both lines (a split load misses if either line misses). */
-static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State *st)
+#define SIG_SPLIT_LD   NB_SIG(NB_EV_LOAD_PORT_REPLAY, 1)    /* SPLIT_LD  */
+#define SIG_SPLIT_ST   NB_SIG(NB_EV_STORE_PORT_REPLAY, 1)   /* SPLIT_ST  */
+#define SIG_LSC        NB_SIG(NB_EV_MEMORY_COMPLETE, 0)
+#define SIG_SSC        NB_SIG(NB_EV_MEMORY_COMPLETE, 1)
+#define SIG_DTMISS     NB_SIG(NB_EV_PAGE_WALK_TYPE, 0)
+#define SIG_BSQ(b)     NB_SIG(NB_EV_BSQ_CACHE_REFERENCE, (b))
+
+/* BSQ_cache_reference mask bit of a read reaching the L2 (level 0) or the
+ * L3 (level 1) in state st (NB_CACHE_*) [events.txt]: HITS is never
+ * produced (no other caching agent shares a line) */
+static unsigned bsq_bit(unsigned level, int st)
 {
-	Addr end = (a + (size ? size - 1 : 0)) & ~(Addr)63;
+	if (st == NB_CACHE_MISS)
+		return level ? 9 : 8;
+	return (level ? 3 : 0) + (st == NB_CACHE_DIRTY ? 2 : 1);
+}
+
+/*
+ * --nbsim-cache=cachegrind (a test mode, README "Cache model"): the
+ * policies of valgrind's cachegrind, so that its counts can be compared
+ * exactly: the L1D allocates on store misses, stores and loads take the
+ * same path, the L2 has 64-byte non-sectored lines and is looked up only
+ * when the L1D missed, for every line of the access.
+ */
+static Bool clo_cg_compat = False;
+
+static unsigned nb_mem_cg(Addr first, Addr last)
+{
 	Bool l1m = False, l2m = False;
 
-	for (Addr l = a & ~(Addr)63; l <= end; l += 64) {
-		if (store) {
-			/* L1D write-through, no write-allocate; L2 write-allocate */
-			(void)nb_cache_access(&nb_l1d, l, 0);
-			if (!nb_cache_access(&nb_l2, l, 1) && nb_has_l3)
-				(void)nb_cache_access(&nb_l3, l, 1);
+	for (Addr l = first; l <= last; l += 64)
+		if (!nb_cache_access(&nb_l1d, l, 1))
+			l1m = True;
+	if (l1m)
+		for (Addr l = first; l <= last; l += 64)
+			if (!nb_cache_access(&nb_l2, l, 1))
+				l2m = True;
+	return (l1m ? MC_L1 : 0) | (l2m ? MC_L2 : 0);
+}
+
+/*
+ * One load or store of size bytes at a (README "Cache model").  Accesses
+ * crossing a 64-byte line access both lines (a split uop misses if either
+ * line misses).  Loads allocate in every level that missed; stores: the
+ * L1D is write-through without write-allocate (a hit refreshes LRU), a
+ * store missing the L1D writes the L2 (write-allocate, the line becomes
+ * Modified).  Loads hitting the L1D do not reach the L2.  An L2 or L3 miss
+ * fetches the whole 128-byte sector (both 64-byte lines) [IA-32
+ * Optimization Reference Manual, Table 1-1 note 1: "each read due to a
+ * cache miss fetches a sector, consisting of two adjacent cache lines"; a
+ * read for ownership is a bus read too].
+ */
+static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State *gst)
+{
+	Addr first = a & ~(Addr)63, last = (a + (size ? size - 1 : 0)) & ~(Addr)63;
+	unsigned cond = 0;
+	ULong stall = 0;
+
+	if (first != last) {
+		cond |= MC_SPLIT;
+		nb_sig[store ? SIG_SPLIT_ST : SIG_SPLIT_LD]++;
+		nb_sig[store ? SIG_SSC : SIG_LSC]++;
+		if (store)
+			nb_ms.split_stores++;
+		else
+			nb_ms.split_loads++;
+	}
+	/* the DTLB only while a DTLB event needs it (its fully associative
+	 * lookup is the costliest part of a miss) */
+	if ((nb_need & NEED_TLB) &&
+	    (!nb_tlb_access(&nb_dtlb, a) || (first != last && !nb_tlb_access(&nb_dtlb, last)))) {
+		cond |= MC_DTLB;
+		nb_sig[SIG_DTMISS]++;
+		if (store)
+			nb_ms.dtlb_store_miss++;
+		else
+			nb_ms.dtlb_load_miss++;
+	}
+	if (clo_cg_compat)
+		cond |= nb_mem_cg(first, last);
+	else for (Addr l = first; l <= last; l += 64) {
+		int st;
+		ULong lat;
+		if (nb_cache_access(&nb_l1d, l, !store))
 			continue;
+		cond |= MC_L1;
+		/* the L1D missed: the L2 (a load's read, a store's RFO) */
+		st = nb_cache_ref(&nb_l2, l, NB_FILL_LINE, store);
+		nb_sig[SIG_BSQ(bsq_bit(0, st))]++;
+		lat = nb_memp->l2_latency;
+		if (st == NB_CACHE_MISS) {
+			cond |= MC_L2;
+			if (nb_has_l3) {
+				st = nb_cache_ref(&nb_l3, l, NB_FILL_LINE, store);
+				nb_sig[SIG_BSQ(bsq_bit(1, st))]++;
+				lat += nb_memp->l3_latency;
+			}
+			if (st == NB_CACHE_MISS)
+				lat += nb_memp->mem_latency;
 		}
-		if (nb_cache_access(&nb_l1d, l, 1))
-			continue;
-		l1m = True;
-		if (nb_cache_access(&nb_l2, l, 1))
-			continue;
-		l2m = True;
-		if (nb_has_l3)
-			(void)nb_cache_access(&nb_l3, l, 1);
+		if (lat > stall)
+			stall = lat;    /* the lines of a split load in parallel */
 	}
-	if (!store) {
-		if (st && nb_pebs_on && (nb_pebs_tag == 1 ? l1m : l2m))
-			nb_pebs_uop(pc, st);
-		nb_raw[RAW_L1_LD_MISS] += l1m;
-		nb_raw[RAW_L2_LD_MISS] += l2m;
+	if (store) {
+		nb_ms.l1_store_miss += (cond & MC_L1) != 0;
+		nb_ms.l2_store_miss += (cond & MC_L2) != 0;
+	} else {
+		nb_ms.l1_load_miss += (cond & MC_L1) != 0;
+		nb_ms.l2_load_miss += (cond & MC_L2) != 0;
+		nb_stall += stall;      /* stores retire into the store buffer */
 	}
+	if (!store && gst && nb_pebs_on && (cond & nb_pebs_sel))
+		nb_pebs_uop(pc, gst);
+	if (cond)
+		nb_raw[RAW_MC(store ? 1 : 0, cond)]++;
 }
 
 static VG_REGPARM(2) void nb_load(Addr a, ULong size)
@@ -564,12 +993,6 @@ static void emit_add_at(IRSB *sb, ULong *c, IRExpr *e)
 	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)c), IRExpr_RdTmp(t2)));
 }
 
-/* nb_sig[s] += e */
-static void emit_add(IRSB *sb, unsigned s, IRExpr *e)
-{
-	emit_add_at(sb, (ULong *)&nb_sig[s], e);
-}
-
 /* I64 temp = 1Uto64(guard) or 1Uto64(!guard) */
 static IRExpr *guard64(IRSB *sb, IRExpr *guard, Bool invert)
 {
@@ -592,11 +1015,25 @@ static void emit_branch_call(IRSB *sb, unsigned kind, Addr pc, UInt len,
 		return;
 	if (kind == NB_BR_JMP) {
 		/* direct jmp: always predicted, taken (nb_bpred.c): no call */
-		emit_add(sb, SIG_BR(2), c64(1));
+		emit_add_at(sb, &nb_raw[RAW_BR0 + 2], c64(1));
 		return;
 	}
 	d = unsafeIRDirty_0_N(3, "nb_branch", VG_(fnptr_to_fnentry)(&nb_branch),
 				       mkIRExprVec_3(c64(packed), taken, target));
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
+/* Step mode: nb_step() after an instruction retires (guard: NULL or an
+ * I1 atom, the exit taken). */
+static void emit_step(IRSB *sb, IRExpr *guard)
+{
+	IRDirty *d;
+
+	if (!(nb_need & NEED_STEP))
+		return;
+	d = unsafeIRDirty_0_N(0, "nb_step", VG_(fnptr_to_fnentry)(&nb_step), mkIRExprVec_0());
+	if (guard)
+		d->guard = guard;
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
@@ -608,11 +1045,12 @@ static IRExpr *tmp(IRSB *sb, IRType ty, IRExpr *e)
 }
 
 /*
- * A call of the cache model for one access (addr: an atom).  Loads: the
- * call is guarded, skipped when the access lies in one 64-byte line that is
- * the most recently used way of its L1D set (a hit that changes nothing:
- * nb_cache_access would return at once); this inline check is most of the
- * speed of the cache model.
+ * A call of the cache model for one access (addr: an atom).  The L1D hit
+ * path is inline: the call is guarded, skipped when the access lies in one
+ * 64-byte line that is the most recently used way of its L1D set (a hit
+ * that changes no cache state, for loads and stores alike: a store hitting
+ * the L1D does not reach the L2).  The DTLB is looked up in the call only
+ * (README "TLBs").  This inline check is most of the speed of the model.
  */
 static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc)
 {
@@ -629,7 +1067,7 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc
 		d = unsafeIRDirty_0_N(0, "nb_load_pebs", VG_(fnptr_to_fnentry)(&nb_load_pebs),
 				      mkIRExprVec_4(addr, c64(sz), c64((ULong)pc), IRExpr_GSPTR()));
 		/* reads the integer registers and the flags thunk (RAX at 16
-		 * .. CC_NDEP ending at 176), writes the event-check counter */
+		 * .. CC_NDEP, before DFLAG), writes the event-check counter */
 		d->nFxState = 2;
 		VG_(memset)(&d->fxState, 0, sizeof d->fxState);
 		d->fxState[0].fx = Ifx_Read;
@@ -640,7 +1078,7 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc
 		d->fxState[1].offset = offsetof(VexGuestAMD64State, host_EvC_COUNTER);
 		d->fxState[1].size = sizeof(UInt);
 	}
-	if (!store && sz <= 64) {
+	if (sz <= 64) {
 		UInt wshift = 0;
 		IRExpr *line, *slot, *tag0, *miss, *split;
 		while ((1u << wshift) < nb_l1d.ways)
@@ -658,6 +1096,17 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc
 		split = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, c64(64 - sz), split));
 		split = tmp(sb, Ity_I64, IRExpr_Unop(Iop_1Uto64, split));
 		miss = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Or64, miss, split));
+		if (nb_need & NEED_TLB) {
+			/* exact DTLB: skip only when the page is the DTLB's MRU one */
+			IRExpr *pg = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, addr,
+								    IRExpr_Const(IRConst_U8(12))));
+			IRExpr *v0 = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
+						mkIRExpr_HWord((HWord)&nb_dtlb.vpn[0])));
+			pg = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, pg, c64(1)));
+			pg = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, pg, v0));
+			pg = tmp(sb, Ity_I64, IRExpr_Unop(Iop_1Uto64, pg));
+			miss = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Or64, miss, pg));
+		}
 		d->guard = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, miss, c64(0)));
 	}
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
@@ -691,25 +1140,36 @@ static void emit_pmi_check(IRSB *sb, ULong bound)
 struct pend {
 	ULong uops;
 	ULong raw[RAW_N];
-	ULong bound;            /* most any counter can gain (seg_bound) */
+	ULong bound;            /* most any counter can gain (BOUND_INSN) */
 };
 
 /*
- * seg_bound: an upper bound of the increment of any one counter over a
- * segment, for the PMI budget: every signal grows by at most the uops or
- * the instructions (execution_event with four NBOGUSn bits: 4 x), cycles
- * by uops / 3 + 1 + a misprediction penalty (<= 32) per branch, and a
- * Compare filter counts at most one per cycle.
+ * BOUND_INSN: an upper bound of the increment of any one counter from one
+ * instruction, for the PMI budget: every signal grows by at most its uops
+ * or 1 (execution_event with four NBOGUSn bits: 4 x), cycles by
+ * uops / width + 1, a misprediction penalty per branch (<= 32 cycles; its
+ * wrong-path uops, <= 3 per penalty cycle, x 4 mask bits: 420), and the
+ * memory stall of each memory uop (at most L2 + L3 + memory latency); a
+ * per-cycle filter counts at most one per cycle.
  */
-#define BOUND_INSN(uops, br) (4 * ((ULong)(uops) + 1) + ((br) ? 33 : 1))
+static ULong nb_bound_mem;               /* set at init from nb_memp       */
+#define BOUND_INSN(uops, br, mem) (4 * ((ULong)(uops) + 1) + ((br) ? 420 : 1) + \
+				   (ULong)(mem) * nb_bound_mem)
+
+/* what gathering nb_raw[i] inline needs */
+static UInt raw_need(unsigned i)
+{
+	return i >= RAW_IC0 ? NEED_INSTR : i == RAW_ROM_UOPS || i == RAW_MS_XFER ? NEED_ROM
+		: NEED_MEM;
+}
 
 static void flush(IRSB *sb, struct pend *p)
 {
-	for (unsigned i = 0; i < RAW_N; i++)
-		if (p->raw[i] && (nb_need & (i < RAW_IC0 ? NEED_MEM : NEED_INSTR)))
+	for (unsigned i = 0; i < RAW_IC_END; i++)
+		if (p->raw[i] && (nb_need & raw_need(i)))
 			emit_add_at(sb, &nb_raw[i], c64(p->raw[i]));
 	if (p->uops && (nb_need & NEED_UOPS))
-		emit_add(sb, SIG_UOPS, c64(p->uops));
+		emit_add_at(sb, &nb_raw[RAW_UOPS], c64(p->uops));
 	p->uops = 0;
 	for (unsigned i = 0; i < RAW_N; i++)
 		p->raw[i] = 0;
@@ -758,24 +1218,29 @@ struct insn {
 	UInt uops;
 	UInt loads, stores;     /* memory uops per execution (REP: per iteration) */
 	Bool uops_deferred;     /* REP string: uops counted after the first exit */
+	Bool rom;               /* uops from the MS ROM (NB_IC_ROM, dirty helper) */
 };
 
 static void add_uops(struct pend *p, const struct insn *k)
 {
-	p->bound += BOUND_INSN(k->uops, k->dec.br != NB_BR_NONE);
+	p->bound += BOUND_INSN(k->uops, k->dec.br != NB_BR_NONE, k->loads + k->stores);
 	p->uops += k->uops;
 	p->raw[RAW_LOADS] += k->loads;
 	p->raw[RAW_STORES] += k->stores;
+	if (k->rom)
+		p->raw[RAW_ROM_UOPS] += k->uops;
 }
 
 static void retire(struct pend *p, const struct insn *k)
 {
 	p->raw[RAW_IC(mem_class(k->loads, k->stores), k->dec.fp)]++;
+	if (k->rom)
+		p->raw[RAW_MS_XFER]++;
 }
 
 /* uop model (README "uop model"), from the instruction's IR stmts [from, to). */
 static UInt uop_count(IRSB *sb, Int from, Int to, const struct nb_insn *dec,
-		      UInt *nloads, UInt *nstores)
+		      UInt *nloads, UInt *nstores, Bool *rom)
 {
 	UInt loads = 0, stores = 0, dirty = 0, c;
 
@@ -805,6 +1270,7 @@ static UInt uop_count(IRSB *sb, Int from, Int to, const struct nb_insn *dec,
 	}
 	*nloads = loads;
 	*nstores = stores;
+	*rom = dirty || (dec->cls & NB_IC_ROM);
 	if (dirty || (dec->cls & NB_IC_MCODE))
 		return nb_cpu->ms_uops;
 	c = (dec->cls & NB_IC_MOVE) ? 0 : 1;
@@ -875,6 +1341,10 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 						 * target = here */
 						emit_branch_call(out, k.dec.br, k.addr, k.len,
 								 c64(1), c64(a));
+					if (nb_need & NEED_STEP) {
+						flush(out, &p);
+						emit_step(out, NULL);
+					}
 				}
 			}
 			k.valid = True;
@@ -883,7 +1353,7 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			nb_decode((const uint8_t *)a, len > 16 ? 16 : len, &k.dec);
 			for (j = i + 1; j < in->stmts_used && in->stmts[j]->tag != Ist_IMark; j++)
 				;
-			k.uops = uop_count(in, i + 1, j, &k.dec, &k.loads, &k.stores);
+			k.uops = uop_count(in, i + 1, j, &k.dec, &k.loads, &k.stores, &k.rom);
 			k.uops_deferred = (k.dec.cls & NB_IC_REP) != 0;
 			if (!k.uops_deferred)
 				add_uops(&p, &k);
@@ -922,7 +1392,8 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			ULong dst = st->Ist.Exit.dst->tag == Ico_U64 ? st->Ist.Exit.dst->Ico.U64 : 0;
 			Addr next = k.addr + k.len;
 			flush(out, &p);
-			bound = p.bound + (k.valid ? BOUND_INSN(k.uops, k.dec.br != NB_BR_NONE) : 0);
+			bound = p.bound + (k.valid ? BOUND_INSN(k.uops, k.dec.br != NB_BR_NONE,
+							       k.loads + k.stores) : 0);
 			p.bound = 0;
 			if (k.valid && k.dec.br == NB_BR_COND) {
 				/* VEX may invert the condition: the exit then goes
@@ -938,11 +1409,17 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			/* An exit back to the instruction itself (REP
 			 * iteration, failed CAS retry) is no retirement,
 			 * unless the instruction is a branch (jmp $, loop $). */
-			if (k.valid && (nb_need & NEED_INSTR) && jk_retires(st->Ist.Exit.jk) &&
+			if (k.valid && jk_retires(st->Ist.Exit.jk) &&
+			    (dst != k.addr || k.dec.br != NB_BR_NONE)) {
+				if (nb_need & NEED_INSTR)
+					emit_add_at(out, &nb_raw[RAW_IC(mem_class(k.loads, k.stores),
+									 k.dec.fp)],
+						    guard64(out, g, False));
+				emit_step(out, g);
+			}
+			if (k.valid && k.rom && (nb_need & NEED_ROM) && jk_retires(st->Ist.Exit.jk) &&
 			    (dst != k.addr || k.dec.br != NB_BR_NONE))
-				emit_add_at(out, &nb_raw[RAW_IC(mem_class(k.loads, k.stores),
-								 k.dec.fp)],
-					    guard64(out, g, False));
+				emit_add_at(out, &nb_raw[RAW_MS_XFER], guard64(out, g, False));
 			emit_pmi_check(out, bound);
 			addStmtToIRSB(out, st);
 			if (k.valid && k.uops_deferred && !exit_seen)
@@ -966,6 +1443,8 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			retire(&p, &k);
 			if (k.dec.br != NB_BR_NONE && k.dec.br != NB_BR_COND)
 				emit_branch_call(out, k.dec.br, k.addr, k.len, c64(1), in->next);
+			flush(out, &p);
+			emit_step(out, NULL);
 		}
 	}
 	flush(out, &p);
@@ -1080,6 +1559,17 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 		nb_update_need();
 		*ret = NBSIM_OK;
 		break;
+	case NBSIM_REQ_MEMSTATS: {
+		struct nbsim_memstats *ms = (struct nbsim_memstats *)arg[1];
+		if (!guest_writable(arg[1], sizeof *ms)) {
+			*ret = bad_pointer("MEMSTATS", arg[1]);
+			break;
+		}
+		*ms = nb_ms;
+		ms->active = (nb_need & NEED_CACHE) != 0;
+		*ret = NBSIM_OK;
+		break;
+	}
 	case NBSIM_REQ_LAST_FAULT:
 		if (arg[2] && guest_writable(arg[1], arg[2]))
 			copy_str((char *)arg[1], arg[2], nb_fault_buf);
@@ -1112,6 +1602,12 @@ static Bool nb_process_cmd_line_option(const HChar *arg)
 	else if VG_BOOL_CLO(arg, "--ht", clo_ht) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-stats", clo_stats) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-warn-unmodelled", clo_warn) {}
+	else if VG_BOOL_CLO(arg, "--nbsim-list-events", clo_list) {}
+	else if VG_XACT_CLO(arg, "--nbsim-cache=netburst", clo_cg_compat, False) {}
+	else if VG_XACT_CLO(arg, "--nbsim-cache=cachegrind", clo_cg_compat, True) {}
+	else if VG_XACT_CLO(arg, "--nbsim-mem-timing=auto", clo_mem_timing, MT_AUTO) {}
+	else if VG_XACT_CLO(arg, "--nbsim-mem-timing=yes", clo_mem_timing, MT_YES) {}
+	else if VG_XACT_CLO(arg, "--nbsim-mem-timing=no", clo_mem_timing, MT_NO) {}
 	else
 		return False;
 	return True;
@@ -1126,7 +1622,14 @@ static void nb_print_usage(void)
 "                              guest threads all run on logical processor 0) [no]\n"
 "    --nbsim-stats=yes|no      print signal totals at exit [no]\n"
 "    --nbsim-warn-unmodelled=yes|no  warn once when a counter is programmed\n"
-"                              for an event the model does not produce [yes]\n",
+"                              for an event the model does not produce [yes]\n"
+"    --nbsim-list-events=yes|no  print every event:MASK the model produces\n"
+"                              (lines 'nbsim-event EVENT:MASK') and exit [no]\n"
+"    --nbsim-mem-timing=auto|yes|no  cache-model stalls add cycles: while the\n"
+"                              cache model runs for another event / counting\n"
+"                              cycles runs it too / never [auto]\n"
+"    --nbsim-cache=netburst|cachegrind  cache policies; cachegrind: write-\n"
+"                              allocate L1D, 64-byte L2 lines (a test mode) [netburst]\n",
 		NB_CPU_DEFAULT);
 }
 
@@ -1155,8 +1658,14 @@ static void nb_post_clo_init(void)
 	 * 64-byte lines, 4-way (8 KB, 0x66) or 8-way (16 KB, 0x60); L2 and L3
 	 * 8-way, 64-byte lines, 2 lines per sector: 128-byte tags, 64-byte fills */
 	tl_assert(nb_cache_init(&nb_l1d, nb_cpu->l1d_kb, nb_cpu->l1d_kb == 8 ? 4 : 8, 64, 64));
-	tl_assert(nb_cache_init(&nb_l2, nb_cpu->l2_kb, 8, 128, 64));
-	nb_has_l3 = nb_cpu->l3_kb != 0;
+	tl_assert(nb_cache_init(&nb_l2, nb_cpu->l2_kb, 8, clo_cg_compat ? 64 : 128, 64));
+	nb_has_l3 = nb_cpu->l3_kb != 0 && !clo_cg_compat;
+	nb_memp = nb_mem_params_find(nb_cpu->model, nb_cpu->l3_kb != 0);
+	nb_bound_mem = nb_memp ? (ULong)nb_memp->l2_latency + nb_memp->l3_latency +
+		nb_memp->mem_latency : 1000;
+	tl_assert(nb_memp);
+	/* DTLB: CPUID leaf-2 descriptor 0x5b, 64 entries, 4 KB pages (nb_tlb.c) */
+	tl_assert(nb_tlb_init(&nb_dtlb, nb_memp->dtlb_entries, 12));
 	if (nb_has_l3)
 		tl_assert(nb_cache_init(&nb_l3, nb_cpu->l3_kb, 8, 128, 64));
 	{
@@ -1166,6 +1675,11 @@ static void nb_post_clo_init(void)
 		nb_pebs_fmt64 = (o[2] & 4) != 0;
 	}
 	nb_need = clo_stats ? NEED_ALL : 0;
+	nb_wpath_init(&nb_wp, nb_cpu->mispredict_penalty);
+	if (clo_list) {
+		nb_list_events();
+		VG_(exit)(0);
+	}
 	if (VG_(clo_verbosity) > 1)
 		VG_(umsg)("nbsim: modelling %s (family 15 model %u stepping %u), HT %s\n",
 			  nb_cpu->desc, nb_cpu->model, nb_cpu->stepping, clo_ht ? "on" : "off");
@@ -1186,6 +1700,12 @@ static void nb_fini(Int exitcode)
 		  S(SIG_BR(0)), S(SIG_BR(1)), S(SIG_BR(2)), S(SIG_BR(3)),
 		  S(SIG_MISP), S(NB_SIG_CYCLES));
 #undef S
+	VG_(umsg)("nbsim: cache model: L1D load misses %llu, store misses %llu; "
+		  "L2 load misses %llu, store misses %llu; DTLB load misses %llu, "
+		  "store misses %llu; split loads %llu, stores %llu; stall cycles %llu\n",
+		  (ULong)nb_ms.l1_load_miss, (ULong)nb_ms.l1_store_miss, (ULong)nb_ms.l2_load_miss,
+		  (ULong)nb_ms.l2_store_miss, (ULong)nb_ms.dtlb_load_miss, (ULong)nb_ms.dtlb_store_miss,
+		  (ULong)nb_ms.split_loads, (ULong)nb_ms.split_stores, nb_stall);
 	VG_(umsg)("nbsim: translation flushes (PMU reprogrammed): %llu\n", nb_discards);
 	VG_(umsg)("nbsim: overflow interrupts (PMI) sent: %llu (PMU syncs for them: %llu)\n",
 		  nb_pmi_sent, nb_pmi_syncs);

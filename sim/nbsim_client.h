@@ -57,6 +57,28 @@ struct nbsim_info {
 };
 #define NBSIM_INFO_VERSION 2    /* 2: l3_kb added */
 
+/*
+ * Memory-model totals since the start (NBSIM_REQ_MEMSTATS), for tests: the
+ * cache model runs only while some enabled event needs it (or with
+ * --nbsim-stats=yes); `active` says whether it has run.  A split access
+ * counts once; an access that missed in either line is one miss.
+ */
+struct nbsim_memstats {
+	uint64_t active;
+	uint64_t l1_load_miss, l2_load_miss;    /* load accesses that missed  */
+	uint64_t l1_store_miss, l2_store_miss;
+	uint64_t dtlb_load_miss, dtlb_store_miss;
+	uint64_t split_loads, split_stores;     /* crossing a 64-byte line    */
+};
+/* (struct nbsim_memstats *out) -> NBSIM_OK | NBSIM_GP (bad pointer) */
+#define NBSIM_REQ_MEMSTATS (VG_USERREQ_TOOL_BASE('N', 'B') + 0x40)
+
+static inline int nbsim_memstats(struct nbsim_memstats *ms)
+{
+	return (int)VALGRIND_DO_CLIENT_REQUEST_EXPR(NBSIM_GP, NBSIM_REQ_MEMSTATS,
+						    ms, 0, 0, 0, 0);
+}
+
 static inline int nbsim_present(void)
 {
 	return VALGRIND_DO_CLIENT_REQUEST_EXPR(0, NBSIM_REQ_PROBE, 0, 0, 0, 0, 0)

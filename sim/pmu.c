@@ -180,25 +180,30 @@ static int escr_event(const struct nb_pmu *p, unsigned escr, unsigned sel)
 
 static void recompute(struct nb_pmu *p)
 {
-	uint64_t used = 0;
-	uint32_t armed = 0;
+	uint64_t used = 0, cused[(NB_NSIG + 63) / 64] = { 0 };
+	uint32_t cyc = 0, casc_alt = 0, armed = 0;
 
 	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
 		struct nb_pmu_cfg *g = &p->cfg[c];
 		uint64_t cccr = p->cccr[c];
-		unsigned sel, at, e;
+		unsigned sel, e;
 		int ev = -1, escr = -1;
 		uint64_t escrv;
 		uint16_t mask = 0;
 
 		g->active = 0;
-		if (!(cccr & NB_CCCR_ENABLE))
+		g->percycle = 0;
+		g->enable = (cccr & NB_CCCR_ENABLE) != 0;
+		/* Cascade: a counter with Enable clear starts counting when its
+		 * alternate overflows [SDM 18.15.5.6, Example 18-1: "Counter Y
+		 * ... cascade flag ... set to 1 and its enable flag set to 0"]. */
+		g->cascade = (cccr & NB_CCCR_CASCADE) != 0;
+		if (!g->enable && !g->cascade)
 			continue;
-		/* ActiveThread: the guest runs on logical processor 0 only, so
-		 * exactly one logical processor is active: 01 (single) and 11
-		 * (any) count, 00 (none) and 10 (both) do not [SDM 18.16.1]. */
-		at = (unsigned)((cccr & NB_CCCR_ACTIVE_MASK) >> NB_CCCR_ACTIVE_SHIFT);
-		if (at != NB_ACTIVE_SINGLE && at != NB_ACTIVE_ANY)
+		/* ActiveThread [SDM 18.16.1]: 00 none, 01 single, 10 both,
+		 * 11 any; evaluated against the active LPs at counting time. */
+		g->at = (uint8_t)((cccr & NB_CCCR_ACTIVE_MASK) >> NB_CCCR_ACTIVE_SHIFT);
+		if (g->at == NB_ACTIVE_NONE)
 			continue;
 		/* ESCRSelect must name an ESCR wired to this counter. */
 		sel = (unsigned)((cccr & NB_CCCR_ESCRSEL_MASK) >> NB_CCCR_ESCRSEL_SHIFT);
@@ -212,10 +217,12 @@ static void recompute(struct nb_pmu *p)
 		if (escr < 0)
 			continue;
 		escrv = p->escr[escr];
-		/* Guest code is user mode on logical processor 0: only T0_USR
-		 * qualifies it.  T0_OS alone, T1_* count nothing (no kernel, no
-		 * second logical processor running guest code). */
-		if (!(escrv & NB_ESCR_T0_USR))
+		/* Guest code is user mode: T0_USR qualifies LP0's events,
+		 * T1_USR LP1's (only with --ht=yes does LP1 run code); the OS
+		 * bits count nothing (no kernel). */
+		g->lpmask = (uint8_t)(((escrv & NB_ESCR_T0_USR) ? 1 : 0) |
+				      ((p->ht && (escrv & NB_ESCR_T1_USR)) ? 2 : 0));
+		if (!g->lpmask)
 			continue;
 		ev = escr_event(p, (unsigned)escr,
 				(unsigned)((escrv & NB_ESCR_EVSEL_MASK) >> NB_ESCR_EVSEL_SHIFT));
@@ -235,11 +242,12 @@ static void recompute(struct nb_pmu *p)
 		g->ev = (uint8_t)ev;
 		g->escr = (uint8_t)escr;
 		g->mask = mask;
-		g->compare = (cccr & NB_CCCR_COMPARE) != 0;
-		g->complement = (cccr & NB_CCCR_COMPLEMENT) != 0;
-		g->edge = (cccr & NB_CCCR_EDGE) != 0;
-		g->force_ovf = (cccr & NB_CCCR_FORCE_OVF) != 0;
-		g->threshold = (uint8_t)((cccr & NB_CCCR_THR_MASK) >> NB_CCCR_THR_SHIFT);
+		g->f = nb_filter_from_cccr(cccr);
+		g->compare = g->f.compare;
+		g->complement = g->f.complement;
+		g->edge = g->f.edge;
+		g->force_ovf = g->f.force_ovf;
+		g->threshold = g->f.threshold;
 		/* With Compare+Complement a counter counts cycles even when no
 		 * mask bit is selected (output 0 <= threshold); otherwise an
 		 * empty mask counts nothing. */
@@ -250,8 +258,34 @@ static void recompute(struct nb_pmu *p)
 			used |= UINT64_C(1) << ev;
 			if (g->compare)
 				used |= UINT64_C(1) << NB_EV_GLOBAL_POWER_EVENTS;
+			if (g->compare || g->cascade)
+				g->percycle = 1;
+			if (g->cascade && nb_cascade_alternate(c) >= 0)
+				casc_alt |= 1u << nb_cascade_alternate(c);
 		}
 	}
+	/* the alternate of a cascaded counter is counted per cycle too, so
+	 * that the cascaded one starts in the right cycle */
+	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
+		struct nb_pmu_cfg *g = &p->cfg[c];
+		if (g->active && (casc_alt & (1u << c)))
+			g->percycle = 1;
+		if (!g->active || !g->percycle)
+			continue;
+		cyc |= 1u << c;
+		for (unsigned b = 0; b < NB_MAX_MASKS; b++)
+			if (g->mask & (1u << b)) {
+				unsigned s = NB_SIG(g->ev, b);
+				cused[s / 64] |= UINT64_C(1) << (s % 64);
+			}
+	}
+	/* signals newly read per cycle start from the last sync */
+	for (unsigned s = 0; s < NB_NSIG; s++)
+		if ((cused[s / 64] & ~p->cused[s / 64]) & (UINT64_C(1) << (s % 64)))
+			p->cbase[s] = p->last[s];
+	for (unsigned i = 0; i < (NB_NSIG + 63) / 64; i++)
+		p->cused[i] = cused[i];
+	p->cycle_counters = cyc;
 	p->pmi_armed = armed;
 	if (used != p->events_in_use) {
 		p->events_in_use = used;
@@ -273,6 +307,8 @@ void nb_pmu_init(struct nb_pmu *p, unsigned model, int ht,
 		z[i] = 0;
 	p->model = model;
 	p->ht = ht;
+	p->lp = 0;
+	p->lp_active = 1;
 	for (unsigned ev = 0; ev < nb_num_events && ev < NB_NUM_EVENTS_MAX; ev++)
 		p->rate[ev] = rate ? rate[ev]
 			: (nb_events[ev].flags & NB_EV_RETIREMENT) ? 3 : 1;
@@ -282,16 +318,33 @@ void nb_pmu_init(struct nb_pmu *p, unsigned model, int ht,
 	recompute(p);
 }
 
+void nb_pmu_cycle_input(struct nb_pmu *p, int on)
+{
+	p->cycle_input = on;
+}
+
 /* ---- counting ---- */
 
-static int out_true(const struct nb_pmu_cfg *g, uint64_t n)
+/* Does counter c count events of the running LP now (before cascade)? */
+static int lp_counts(const struct nb_pmu *p, const struct nb_pmu_cfg *g)
 {
-	return g->complement ? n <= g->threshold : n > g->threshold;
+	unsigned n = (p->lp_active & 1) + ((p->lp_active >> 1) & 1);
+
+	if (!(g->lpmask & (1u << p->lp)))
+		return 0;
+	/* ActiveThread [SDM 18.16.1]: 01 single: exactly one LP active;
+	 * 10 both: both active; 11 any: at least one (00 never: recompute). */
+	switch (g->at) {
+	case NB_ACTIVE_SINGLE: return n == 1;
+	case NB_ACTIVE_BOTH:   return n == 2;
+	case NB_ACTIVE_ANY:    return n >= 1;
+	default:               return 0;
+	}
 }
 
 /*
- * Counter increment of one sync interval under Compare: E events over C
- * cycles, packed at r per cycle (see the header comment of this file).
+ * Counter increment of one sync interval under Compare without cycle input:
+ * E events over C cycles, packed at r per cycle (README "Filtering").
  * Segments in time order: full cycles (r each), one partial cycle (E % r),
  * idle cycles (0).
  */
@@ -302,8 +355,8 @@ static uint64_t filtered(const struct nb_pmu_cfg *g, uint64_t E, uint64_t C,
 
 	if (r == 0)
 		r = 1;
-	if (r > 15)
-		r = 15;        /* an ESCR outputs at most 15 per cycle */
+	if (r > NB_FILTER_MAX_OUT)
+		r = NB_FILTER_MAX_OUT;   /* an ESCR outputs at most 15 per cycle */
 	seg_n[0] = E / r;            seg_v[0] = r;
 	seg_n[1] = (E % r) != 0;     seg_v[1] = E % r;
 	if (C < seg_n[0] + seg_n[1])
@@ -311,50 +364,193 @@ static uint64_t filtered(const struct nb_pmu_cfg *g, uint64_t E, uint64_t C,
 	seg_n[2] = C - seg_n[0] - seg_n[1]; seg_v[2] = 0;
 
 	for (int k = 0; k < 3; k++) {
-		int t;
-		if (!seg_n[k])
-			continue;
-		t = out_true(g, seg_v[k]);
-		if (g->edge)
-			inc += t && !*prev;
-		else if (t)
-			inc += seg_n[k];
-		*prev = (uint8_t)t;
+		uint64_t dummy = 0;
+		int o = 0;
+		if (seg_n[k])
+			inc += nb_filter_count(&g->f, seg_v[k], seg_n[k], prev, &dummy, &o, &dummy);
 	}
 	return inc;
+}
+
+/* Counter c overflowed: OVF, and the PMI request of OVF_PMI_T0 (pmu.h). */
+static void set_ovf(struct nb_pmu *p, unsigned c)
+{
+	p->cccr[c] |= NB_CCCR_OVF;
+	if (p->cccr[c] & NB_CCCR_OVF_PMI_T0)
+		p->pmi_pending |= 1u << c;
+}
+
+/* Add inc to counter c; OVF on wrap past 2^40 - 1 [SDM 18.15.3, OVF flag]
+ * or, with FORCE_OVF, on every increment [SDM 18.15.3].  Returns the
+ * increments consumed up to the overflow (0: none). */
+static uint64_t add(struct nb_pmu *p, unsigned c, uint64_t inc)
+{
+	uint64_t need = NB_COUNTER_MASK - p->ctr[c] + 1;
+
+	if (!inc)
+		return 0;
+	nb_counter_add(&p->ctr[c], inc);
+	if (p->cfg[c].force_ovf) {
+		set_ovf(p, c);
+		return 1;
+	}
+	if (inc >= need) {
+		set_ovf(p, c);
+		return need;
+	}
+	return 0;
 }
 
 void nb_pmu_sync(struct nb_pmu *p, const uint64_t *sig)
 {
 	uint64_t cycles = sig[NB_SIG_CYCLES] - p->last[NB_SIG_CYCLES];
+	uint64_t incs[NB_NUM_COUNTERS], pos[NB_NUM_COUNTERS];
+	uint32_t was_ovf = 0;
 
 	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
-		const struct nb_pmu_cfg *g = &p->cfg[c];
-		uint64_t E = 0, inc, old;
+		incs[c] = pos[c] = 0;
+		if (p->cccr[c] & NB_CCCR_OVF)
+			was_ovf |= 1u << c;
+	}
+	/* A cascaded counter (Cascade set, Enable clear) counts while its
+	 * alternate has OVF set [SDM 18.15.6.5: clearing the alternate's OVF
+	 * halts it].  Two passes: counters that count on their own, then cascaded ones
+	 * that depend on their alternate's overflow */
+	for (int pass = 0; pass < 2; pass++)
+		for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
+			const struct nb_pmu_cfg *g = &p->cfg[c];
+			uint64_t E = 0, inc;
+			int a;
 
-		if (!g->active)
+			if (!g->active || (g->percycle && p->cycle_input) || !lp_counts(p, g))
+				continue;
+			if ((pass == 0) != (g->enable != 0))
+				continue;
+			for (unsigned b = 0; b < NB_MAX_MASKS; b++)
+				if (g->mask & (1u << b)) {
+					unsigned s = NB_SIG(g->ev, b);
+					E += sig[s] - p->last[s];
+				}
+			inc = g->compare ? filtered(g, E, cycles, p->rate[g->ev], &p->edge_prev[c]) : E;
+			if (pass == 1) {
+				/* cascaded: all of it if the alternate had
+				 * overflowed before; if it overflowed in this
+				 * interval, the share after its overflow
+				 * (exact when both count the same events) */
+				a = nb_cascade_alternate(c);
+				if (a < 0 || !(p->cccr[a] & NB_CCCR_OVF))
+					continue;
+				if (!(was_ovf & (1u << a))) {
+					uint64_t ia = incs[a], after = ia - pos[a];
+					if (!ia)
+						continue;
+					inc = inc == ia ? after
+						: (uint64_t)(((unsigned __int128)inc * after) / ia);
+				}
+			}
+			incs[c] = inc;
+			pos[c] = add(p, c, inc);
+		}
+	for (unsigned i = 0; i < NB_NSIG; i++)
+		p->last[i] = sig[i];
+}
+
+/* ---- per-cycle counting (cycle input) ---- */
+
+/* Run n cycles with per-counter outputs out[c] through the per-cycle
+ * counters, cascaded ones in a second pass. */
+static void count_cycles(struct nb_pmu *p, uint64_t n, const uint64_t *out)
+{
+	uint64_t oc[NB_NUM_COUNTERS];
+	uint32_t ovf_now = 0, was_ovf = 0;
+
+	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
+		oc[c] = 0;
+		if (p->cccr[c] & NB_CCCR_OVF)
+			was_ovf |= 1u << c;
+	}
+	for (int pass = 0; pass < 2; pass++)
+		for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
+			const struct nb_pmu_cfg *g = &p->cfg[c];
+			uint64_t m = n;
+			int o = 0;
+
+			if (!(p->cycle_counters & (1u << c)) || (pass == 0) != (g->enable != 0))
+				continue;
+			if (!lp_counts(p, g))
+				continue;
+			if (pass == 1) {
+				int a = nb_cascade_alternate(c);
+				if (a < 0)
+					continue;
+				if (!(was_ovf & (1u << a))) {
+					/* starts the cycle after its alternate
+					 * overflowed in this run */
+					if (!(ovf_now & (1u << a)) || oc[a] >= n)
+						continue;
+					m = n - oc[a];
+				}
+			}
+			nb_filter_count(&g->f, out[c], m, &p->edge_prev[c], &p->ctr[c], &o, &oc[c]);
+			if (o) {
+				set_ovf(p, c);
+				ovf_now |= 1u << c;
+			}
+		}
+}
+
+void nb_pmu_cycle(struct nb_pmu *p, const uint64_t *sig)
+{
+	uint64_t out[NB_NUM_COUNTERS];
+
+	if (!p->cycle_counters)
+		return;
+	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
+		const struct nb_pmu_cfg *g = &p->cfg[c];
+		out[c] = 0;
+		if (!(p->cycle_counters & (1u << c)))
 			continue;
 		for (unsigned b = 0; b < NB_MAX_MASKS; b++)
 			if (g->mask & (1u << b)) {
 				unsigned s = NB_SIG(g->ev, b);
-				E += sig[s] - p->last[s];
+				out[c] += s == NB_SIG_CYCLES ? 1 : sig[s] - p->cbase[s];
 			}
-		inc = g->compare ? filtered(g, E, cycles, p->rate[g->ev], &p->edge_prev[c]) : E;
-		if (!inc)
-			continue;
-		old = p->ctr[c];
-		p->ctr[c] = (old + inc) & NB_COUNTER_MASK;
-		/* OVF on wrap past 2^40 - 1 [SDM 18.15.3, OVF flag]; FORCE_OVF:
-		 * overflow on every increment [SDM 18.15.3]. */
-		if (inc > NB_COUNTER_MASK - old || g->force_ovf) {
-			p->cccr[c] |= NB_CCCR_OVF;
-			/* the PMI request of OVF_PMI_T0 (see pmu.h) */
-			if (p->cccr[c] & NB_CCCR_OVF_PMI_T0)
-				p->pmi_pending |= 1u << c;
-		}
 	}
-	for (unsigned i = 0; i < NB_NSIG; i++)
-		p->last[i] = sig[i];
+	count_cycles(p, 1, out);
+	for (unsigned i = 0; i < (NB_NSIG + 63) / 64; i++)
+		for (uint64_t w = p->cused[i]; w; w &= w - 1) {
+			unsigned s = i * 64 + (unsigned)__builtin_ctzll(w);
+			p->cbase[s] = sig[s];
+		}
+}
+
+void nb_pmu_cycles_const(struct nb_pmu *p, uint64_t n, unsigned s, uint64_t v)
+{
+	uint64_t out[NB_NUM_COUNTERS];
+
+	if (s < NB_NSIG)
+		p->cbase[s] += n * v;
+	if (!p->cycle_counters || !n)
+		return;
+	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
+		const struct nb_pmu_cfg *g = &p->cfg[c];
+		out[c] = 0;
+		if (!(p->cycle_counters & (1u << c)))
+			continue;
+		for (unsigned b = 0; b < NB_MAX_MASKS; b++)
+			if (g->mask & (1u << b)) {
+				unsigned t = NB_SIG(g->ev, b);
+				out[c] += t == NB_SIG_CYCLES ? 1 : t == s ? v : 0;
+			}
+	}
+	count_cycles(p, n, out);
+}
+
+void nb_pmu_set_lp(struct nb_pmu *p, unsigned lp, unsigned active, const uint64_t *sig)
+{
+	nb_pmu_sync(p, sig);
+	p->lp = lp & 1;
+	p->lp_active = (active & 3) | (1u << p->lp);
 }
 
 /* ---- register access ---- */

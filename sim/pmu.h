@@ -14,11 +14,28 @@
  *
  * The signal NB_SIG(NB_EV_GLOBAL_POWER_EVENTS, 0) (RUNNING) is the cycle
  * count; the CCCR threshold filter uses it as the number of clock cycles.
+ *
+ * Per-cycle counting.  Counters whose CCCR filters per cycle (Compare) or
+ * cascades (Cascade, or the alternate of a cascaded counter) need the ESCR
+ * output of every cycle.  A CPU model that defines its cycles says so with
+ * nb_pmu_cycle_input(p, 1) and then reports every cycle, in order, with
+ * nb_pmu_cycle() / nb_pmu_cycles_const(); those counters are then left out
+ * of the lazy sync.  Without cycle input they are approximated from the
+ * interval totals (README "Filtering").  nb_pmu.cycle_counters is the set
+ * of such counters: a CPU model only needs to report cycles while it is
+ * not empty.
+ *
+ * Hyper-Threading: the two logical processors (LPs) of the package share
+ * the registers.  Every signal delta belongs to the LP running when it is
+ * folded in (nb_pmu_set_lp syncs before switching); a counter counts it if
+ * the ESCR's T<lp>_USR bit is set and the CCCR's ActiveThread condition
+ * holds for the number of active LPs [SDM 18.16.1, Table "ActiveThread"].
  */
 #ifndef NB_PMU_H
 #define NB_PMU_H
 
 #include "nb_events.h"
+#include "nb_filter.h"
 
 #define NB_SIG(ev, bit)  ((unsigned)(ev) * NB_MAX_MASKS + (unsigned)(bit))
 #define NB_NSIG          (NB_NUM_EVENTS_MAX * NB_MAX_MASKS)
@@ -42,6 +59,11 @@ struct nb_pmu_cfg {          /* derived from CCCR + ESCR; recomputed on writes *
 	uint8_t compare, complement, edge, force_ovf;
 	uint8_t threshold;
 	uint16_t mask;           /* event-mask bits that count                 */
+	uint8_t lpmask;          /* bit lp: the ESCR's T<lp>_USR is set        */
+	uint8_t at;              /* CCCR ActiveThread                          */
+	uint8_t enable, cascade; /* CCCR Enable, Cascade                       */
+	uint8_t percycle;        /* needs per-cycle output (see above)         */
+	struct nb_filter f;
 };
 
 struct nb_pmu {
@@ -57,6 +79,12 @@ struct nb_pmu {
 	uint8_t edge_prev[NB_NUM_COUNTERS];  /* compare output, last cycle     */
 	uint8_t rate[NB_NUM_EVENTS_MAX];     /* max event count per cycle      */
 	uint64_t events_in_use;              /* bit ev: an active counter needs it */
+	unsigned lp;                         /* LP whose events are folded in   */
+	unsigned lp_active;                  /* bit lp: LP lp is active         */
+	int cycle_input;                     /* the CPU model reports cycles    */
+	uint32_t cycle_counters;             /* bit c: counter c is per-cycle   */
+	uint64_t cbase[NB_NSIG];             /* signal values at the last cycle */
+	uint64_t cused[(NB_NSIG + 63) / 64]; /* signals per-cycle counters read */
 	uint32_t generation;                 /* bumped when events_in_use changes */
 	uint32_t pmi_armed;      /* bit c: counter c counts with OVF_PMI_T0 set   */
 	uint32_t pmi_pending;    /* bit c: counter c overflowed with OVF_PMI_T0
@@ -84,6 +112,22 @@ int nb_pmu_rdpmc(struct nb_pmu *p, uint32_t ecx, uint64_t *val, const uint64_t *
 
 /* Fold signal deltas since the last sync into the counters. */
 void nb_pmu_sync(struct nb_pmu *p, const uint64_t *sig);
+
+/* The CPU model reports cycles (1) or not (0, the default). */
+void nb_pmu_cycle_input(struct nb_pmu *p, int on);
+
+/* One cycle ends.  Its ESCR outputs: sig[s] - (sig[s] at the previous
+ * cycle end) for every signal s; RUNNING (NB_SIG_CYCLES) outputs 1. */
+void nb_pmu_cycle(struct nb_pmu *p, const uint64_t *sig);
+
+/* n cycles end in which signal s outputs v per cycle, RUNNING 1 and every
+ * other signal 0 (the caller has added n*v to sig[s]; the baseline of s
+ * moves with it). */
+void nb_pmu_cycles_const(struct nb_pmu *p, uint64_t n, unsigned s, uint64_t v);
+
+/* Hyper-Threading: sync (the interval so far belongs to the old LP), then
+ * fold later deltas into LP lp; active = bit mask of the active LPs. */
+void nb_pmu_set_lp(struct nb_pmu *p, unsigned lp, unsigned active, const uint64_t *sig);
 
 /*
  * Counter-overflow interrupts.  A counter whose CCCR has OVF_PMI_T0 (bit 26)

@@ -107,6 +107,15 @@ int main(void)
 	   "Memory_loads count front_end_event:NBOGUS 10000205H, 0003B000H (seed 003)");
 	r[1] = M("Memory_stores");
 	ok(run(r, 2, &cpu, &a, why) && strstr(why, "front-end"), "Memory_loads + Memory_stores: front-end conflict");
+	/* a counted uop_type tags too (no TagEnable in seed 003's example) */
+	r[1] = E("uop_type:TAGSTORES");
+	ok(run(r, 2, &cpu, &a, why) && strstr(why, "uop_type:TAGSTORES tags uops that Memory_loads"),
+	   "Memory_loads + uop_type:TAGSTORES: the stores would be tagged too");
+	r[1] = E("uop_type:TAGLOADS");
+	ok(!run(r, 2, &cpu, &a, why), "Memory_loads + uop_type:TAGLOADS: the same tag, placed");
+	r[0] = M("Memory_loads_stores");
+	r[1] = E("uop_type:TAGSTORES");
+	ok(!run(r, 2, &cpu, &a, why), "Memory_loads_stores + uop_type:TAGSTORES: placed");
 
 	/* execution: distinct tags; execution_event has two ESCRs */
 	r[0] = M("packed_SP_retired");

@@ -243,6 +243,13 @@ static int oracle(const struct nb_evsel *req, int n, const struct nb_sched_cpu *
 	}
 	if (precise && __builtin_popcount(types) > 1)
 		return 0;
+	/* uop_type tags its masks' uops even when only counted (seed 003's
+	 * perfex example: no TagEnable): beside a front-end metric only the
+	 * metric's own uop kinds may be selected. */
+	for (int i = 0; fe >= 0 && i < n; i++)
+		if (req[i].kind == NB_SEL_EVENT && req[i].event == NB_EV_UOP_TYPE &&
+		    (req[i].masks & ~nb_metrics[fe].helpers[0].masks))
+			return 0;
 	o.cpu = cpu;
 	o.usable = ((1u << NB_NUM_COUNTERS) - 1) & ~cpu->busy_counters;
 	if (!(cpu->flags & NB_SCHED_ALLOW_CTR1))

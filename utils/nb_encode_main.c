@@ -22,6 +22,23 @@ static void usage(FILE *f)
 		"exit status: 0 placed, 1 conflict or unknown event, 2 usage error\n");
 }
 
+struct encode_flags {
+	int perf, pmi;
+};
+
+static int encode_option(const char *arg, void *ctx)
+{
+	struct encode_flags *f = ctx;
+
+	if (!strcmp(arg, "--perf"))
+		f->perf = 1;
+	else if (!strcmp(arg, "--pmi"))
+		f->pmi = 1;
+	else
+		return 0;
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct nb_util_opts o;
@@ -30,34 +47,13 @@ int main(int argc, char **argv)
 	struct nb_assign a;
 	struct nb_msr_image x[NB_SCHED_MAX_HELPERS + 2];
 	char err[512];
-	int n, perf = 0, pmi = 0, nx;
+	int n, nx, r;
+	struct encode_flags f = { 0, 0 };
 	struct nb_util_events ev = { names, req, 0, NB_SCHED_MAX };
 
-	nb_util_defaults(&o);
-	for (int i = 1; i < argc; i++) {
-		int r = nb_util_option(argv[i], &o);
-
-		if (r < 0) {
-			fprintf(stderr, "nb_encode: bad value in '%s'\n", argv[i]);
-			return NB_EXIT_USAGE;
-		}
-		if (r)
-			continue;
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			usage(stdout);
-			return NB_EXIT_OK;
-		} else if (!strcmp(argv[i], "--perf")) {
-			perf = 1;
-		} else if (!strcmp(argv[i], "--pmi")) {
-			pmi = 1;
-		} else if ((r = nb_util_operand("nb_encode", argv[i], &o, &ev)) != 0) {
-			if (r == NB_UTIL_BAD_OPTION) {
-				usage(stderr);
-				return NB_EXIT_USAGE;
-			}
-			return r;
-		}
-	}
+	r = nb_util_args("nb_encode", argc, argv, &o, &ev, encode_option, &f, usage);
+	if (r >= 0)
+		return r;
 	n = ev.n;
 	if (n == 0) {
 		usage(stderr);
@@ -71,13 +67,13 @@ int main(int argc, char **argv)
 		struct nb_regs g;
 		const struct nb_slot *s = &a.slot[i];
 
-		nb_encode_ex(&req[i], s, o.dom, o.cpu.thread, pmi ? NB_ENC_PMI : 0, &g);
+		nb_encode_ex(&req[i], s, o.dom, o.cpu.thread, f.pmi ? NB_ENC_PMI : 0, &g);
 		printf("%s\n  counter %u %s\n  ESCR %s msr %#x = %#010llx\n  CCCR %s msr %#x = %#010llx\n"
 		       "  perfex 0x%08llx/0x%08llx@0x%08x\n", names[i], s->counter, nb_counters[s->counter].name,
 		       nb_escrs[s->escr].name, g.escr_msr, (unsigned long long)g.escr,
 		       nb_counters[s->counter].cccr_name, g.cccr_msr, (unsigned long long)g.cccr,
 		       (unsigned long long)g.cccr, (unsigned long long)g.escr, 0x80000000u | s->counter);
-		if (perf) {
+		if (f.perf) {
 			uint64_t raw = nb_perf_raw(&req[i], o.dom);
 
 			if (raw)

@@ -6,13 +6,16 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include "nb_util.h"
 #include "nb_partition.h"
+#include "nb_presets.h"
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: nb_schedule [options] EVENT|METRIC...\n"
+	fprintf(f, "usage: nb_schedule [options] EVENT|METRIC|PAPI_PRESET...\n"
 		"Place the events on NetBurst ESCRs and counters, or report the conflict.\n"
+		"A PAPI preset takes the first of its alternatives (presets.txt) that fits.\n"
 		"options:\n" NB_UTIL_COMMON_HELP
 		"  --busy-escr=NAME     an ESCR the other logical processor uses (repeatable)\n"
 		"  --busy-counter=N     a counter the other logical processor uses (repeatable)\n"
@@ -27,62 +30,180 @@ static void name_of(const struct nb_evsel *r, const char *given, char *buf, size
 	snprintf(buf, len, "%s", given);
 }
 
+static void print_assign(const struct nb_evsel *req, const char *const *names, int n,
+			 const struct nb_assign *a)
+{
+	char nm[NB_NAME_MAX];
+
+	for (int i = 0; i < n; i++) {
+		if (names)
+			name_of(&req[i], names[i], nm, sizeof(nm));
+		else
+			nb_sched_name(&req[i], nm, sizeof(nm));
+		printf("%-40s %-10s %s", nm, nb_escrs[a->slot[i].escr].name, nb_counters[a->slot[i].counter].name);
+		if (req[i].kind == NB_SEL_METRIC && nb_metrics[req[i].event].type == NB_TAG_EXECUTION)
+			printf(" tag %u", a->slot[i].tag == NB_NO_TAG ? 0u : a->slot[i].tag);
+		printf("\n");
+	}
+	for (int h = 0; h < a->nhelpers; h++) {
+		nb_sched_name(&req[a->helper[h].owner], nm, sizeof(nm));
+		printf("%-40s %-10s (helper of %s%s)\n", nb_events[a->helper[h].event].name,
+		       nb_escrs[a->helper[h].escr].name, nm,
+		       a->helper[h].tag == NB_NO_TAG ? "" : ", tagging");
+	}
+	if (a->pebs_enable)
+		printf("IA32_PEBS_ENABLE %#010x  MSR_PEBS_MATRIX_VERT %#010x\n", a->pebs_enable, a->matrix_vert);
+}
+
+/* Is ARG a PAPI preset name (presets.txt)?  Its index, or -1. */
+static int preset_arg(const char *arg)
+{
+	if (strncasecmp(arg, "p4netburst:::", 13) == 0)
+		arg += 13;
+	return strncasecmp(arg, "PAPI_", 5) ? -1 : nb_preset_lookup(arg, strlen(arg));
+}
+
+/* Events and presets: choose the presets' alternatives, then place. */
+static int run_presets(const char *const *names, int n, const struct nb_util_opts *o)
+{
+	static struct nb_req req[NB_SCHED_MAX];
+	static struct nb_plan plan;
+	char err[2048];
+	int nr = 0;
+
+	for (int i = 0; i < n; i++) {
+		int p = preset_arg(names[i]), slots;
+
+		if (p < 0) {
+			if (nr == NB_SCHED_MAX)
+				goto many;
+			memset(&req[nr], 0, sizeof(req[nr]));
+			req[nr].kind = NB_REQ_SEL;
+			if (nb_util_request(names[i], o, &req[nr].sel, err, sizeof(err))) {
+				fprintf(stderr, "nb_schedule: %s\n", err);
+				return NB_EXIT_FAIL;
+			}
+			nr++;
+			continue;
+		}
+		slots = nb_preset_slots((unsigned)p, o->cpu.model, o->feats);
+		if (!slots) {
+			fprintf(stderr, "nb_schedule: %s: no alternative this CPU model can count\n",
+				nb_presets[p].name);
+			return NB_EXIT_FAIL;
+		}
+		for (int k = 0; k < slots; k++) {
+			if (nr == NB_SCHED_MAX)
+				goto many;
+			memset(&req[nr], 0, sizeof(req[nr]));
+			req[nr].kind = NB_REQ_PRESET;
+			req[nr].preset = (uint16_t)p;
+			req[nr].slot = (uint8_t)k;
+			nr++;
+		}
+	}
+	if (nb_plan_run(req, nr, &o->cpu, o->feats, NULL, &plan, err, sizeof(err))) {
+		fprintf(stderr, "nb_schedule: %s\n", err);
+		return NB_EXIT_FAIL;
+	}
+	for (int i = 0; i < nr; i++) {
+		const struct nb_preset *p;
+		char f[256];
+
+		if (req[i].kind != NB_REQ_PRESET || req[i].slot != 0)
+			continue;
+		p = &nb_presets[req[i].preset];
+		nb_preset_alt_format(&p->alts[plan.alt[i]], f, sizeof(f));
+		printf("%-40s = %s (alternative %d of %u)\n", p->name, f, plan.alt[i] + 1, p->nalts);
+	}
+	print_assign(plan.hw, NULL, plan.nhw, &plan.assign);
+	if (nb_plan_note(req, nr, &plan, &o->cpu, o->feats, err, sizeof(err)))
+		printf("%s", err);
+	return NB_EXIT_OK;
+many:
+	fprintf(stderr, "nb_schedule: more than %d requests (a preset takes one per term)\n",
+		NB_SCHED_MAX);
+	return NB_EXIT_FAIL;
+}
+
+struct schedule_flags {
+	struct nb_util_opts *o;
+	int partition;
+	const char **pnames;     /* a preset and every word after it */
+	int np;
+};
+
+static int schedule_option(const char *arg, void *ctx)
+{
+	struct schedule_flags *f = ctx;
+
+	if (!strcmp(arg, "--partition")) {
+		f->partition = 1;
+	} else if (!strncmp(arg, "--busy-escr=", 12)) {
+		unsigned e;
+
+		for (e = 0; e < nb_num_escrs && strcmp(nb_escrs[e].name, arg + 12); e++)
+			;
+		if (e == nb_num_escrs) {
+			fprintf(stderr, "nb_schedule: no ESCR named '%s'\n", arg + 12);
+			return NB_EXIT_USAGE;
+		}
+		f->o->cpu.busy_escrs |= UINT64_C(1) << e;
+	} else if (!strncmp(arg, "--busy-counter=", 15)) {
+		int c = -1;
+
+		if (sscanf(arg + 15, "%d", &c) != 1 || c < 0 || c >= NB_NUM_COUNTERS) {
+			fprintf(stderr, "nb_schedule: bad counter in '%s' (0-17)\n", arg);
+			return NB_EXIT_USAGE;
+		}
+		f->o->cpu.busy_counters |= 1u << c;
+	} else if (arg[0] != '-' && (preset_arg(arg) >= 0 || f->np)) {
+		if (f->np == NB_PART_MAX) {
+			fprintf(stderr, "nb_schedule: more than %d events\n", NB_PART_MAX);
+			return NB_EXIT_USAGE;
+		}
+		f->pnames[f->np++] = arg;
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct nb_util_opts o;
 	static struct nb_evsel req[NB_PART_MAX];
 	const char *names[NB_PART_MAX];
-	char err[1024], nm[NB_NAME_MAX];
-	int n, partition = 0;
+	char err[1024];
+	int n, r;
 	struct nb_util_events ev = { names, req, 0, NB_PART_MAX };
+	const char *pnames[NB_PART_MAX];
+	struct schedule_flags f = { &o, 0, pnames, 0 };
 
-	nb_util_defaults(&o);
-	for (int i = 1; i < argc; i++) {
-		int r = nb_util_option(argv[i], &o);
-
-		if (r < 0) {
-			fprintf(stderr, "nb_schedule: bad value in '%s'\n", argv[i]);
-			return NB_EXIT_USAGE;
-		}
-		if (r)
-			continue;
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			usage(stdout);
-			return NB_EXIT_OK;
-		} else if (!strcmp(argv[i], "--partition")) {
-			partition = 1;
-		} else if (!strncmp(argv[i], "--busy-escr=", 12)) {
-			unsigned e;
-
-			for (e = 0; e < nb_num_escrs && strcmp(nb_escrs[e].name, argv[i] + 12); e++)
-				;
-			if (e == nb_num_escrs) {
-				fprintf(stderr, "nb_schedule: no ESCR named '%s'\n", argv[i] + 12);
-				return NB_EXIT_USAGE;
-			}
-			o.cpu.busy_escrs |= UINT64_C(1) << e;
-		} else if (!strncmp(argv[i], "--busy-counter=", 15)) {
-			int c = -1;
-
-			if (sscanf(argv[i] + 15, "%d", &c) != 1 || c < 0 || c >= NB_NUM_COUNTERS) {
-				fprintf(stderr, "nb_schedule: bad counter in '%s' (0-17)\n", argv[i]);
-				return NB_EXIT_USAGE;
-			}
-			o.cpu.busy_counters |= 1u << c;
-		} else if ((r = nb_util_operand("nb_schedule", argv[i], &o, &ev)) != 0) {
-			if (r == NB_UTIL_BAD_OPTION) {
-				usage(stderr);
-				return NB_EXIT_USAGE;
-			}
-			return r;
-		}
-	}
-	n = ev.n;
-	if (n == 0) {
+	r = nb_util_args("nb_schedule", argc, argv, &o, &ev, schedule_option, &f, usage);
+	if (r >= 0)
+		return r;
+	if (ev.n + f.np == 0) {
 		usage(stderr);
 		return NB_EXIT_USAGE;
 	}
-	if (partition) {
+	if (f.np) {
+		/* events named before the first preset, then the rest in order */
+		const char *all[2 * NB_PART_MAX];
+		int na = 0;
+
+		if (f.partition) {
+			fprintf(stderr, "nb_schedule: --partition takes events and metrics, not presets\n");
+			return NB_EXIT_USAGE;
+		}
+		for (int i = 0; i < ev.n; i++)
+			all[na++] = names[i];
+		for (int i = 0; i < f.np; i++)
+			all[na++] = f.pnames[i];
+		return run_presets(all, na, &o);
+	}
+	n = ev.n;
+	if (f.partition) {
 		int run[NB_PART_MAX], exact, k;
 
 		k = nb_partition(req, n, &o.cpu, run, &exact, err, sizeof(err));
@@ -112,21 +233,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "nb_schedule: %s\n", err);
 			return NB_EXIT_FAIL;
 		}
-		for (int i = 0; i < n; i++) {
-			name_of(&req[i], names[i], nm, sizeof(nm));
-			printf("%-40s %-10s %s", nm, nb_escrs[a.slot[i].escr].name, nb_counters[a.slot[i].counter].name);
-			if (req[i].kind == NB_SEL_METRIC && nb_metrics[req[i].event].type == NB_TAG_EXECUTION)
-				printf(" tag %u", a.slot[i].tag == NB_NO_TAG ? 0u : a.slot[i].tag);
-			printf("\n");
-		}
-		for (int h = 0; h < a.nhelpers; h++) {
-			nb_sched_name(&req[a.helper[h].owner], nm, sizeof(nm));
-			printf("%-40s %-10s (helper of %s%s)\n", nb_events[a.helper[h].event].name,
-			       nb_escrs[a.helper[h].escr].name, nm,
-			       a.helper[h].tag == NB_NO_TAG ? "" : ", tagging");
-		}
-		if (a.pebs_enable)
-			printf("IA32_PEBS_ENABLE %#010x  MSR_PEBS_MATRIX_VERT %#010x\n", a.pebs_enable, a.matrix_vert);
+		print_assign(req, names, n, &a);
 	}
 	return NB_EXIT_OK;
 }

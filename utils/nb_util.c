@@ -102,3 +102,37 @@ int nb_util_operand(const char *prog, const char *arg, const struct nb_util_opts
 	ev->names[ev->n++] = arg;
 	return 0;
 }
+
+int nb_util_args(const char *prog, int argc, char **argv, struct nb_util_opts *o,
+		 struct nb_util_events *ev, nb_util_tool_option tool_opt, void *ctx,
+		 void (*usage)(FILE *))
+{
+	nb_util_defaults(o);
+	for (int i = 1; i < argc; i++) {
+		int r = nb_util_option(argv[i], o);
+
+		if (r < 0) {
+			fprintf(stderr, "%s: bad value in '%s'\n", prog, argv[i]);
+			return NB_EXIT_USAGE;
+		}
+		if (r)
+			continue;
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return NB_EXIT_OK;
+		}
+		if (tool_opt && (r = tool_opt(argv[i], ctx)) != 0) {
+			if (r == 1)
+				continue;
+			return r;
+		}
+		r = nb_util_operand(prog, argv[i], o, ev);
+		if (r == NB_UTIL_BAD_OPTION) {
+			usage(stderr);
+			return NB_EXIT_USAGE;
+		}
+		if (r)
+			return r;
+	}
+	return -1;
+}

@@ -45,6 +45,18 @@ struct nb_util_events {
 int nb_util_operand(const char *prog, const char *arg, const struct nb_util_opts *o,
 		    struct nb_util_events *ev);
 
+/* A tool's own option: 1 if ARG was one (handled), 0 if not, or an exit
+ * code >= NB_EXIT_USAGE after printing the error. */
+typedef int (*nb_util_tool_option)(const char *arg, void *ctx);
+
+/* The whole command line of a tool: common options, --help/-h (usage on
+ * stdout), the tool's options (TOOL_OPT may be NULL), events into EV.
+ * Returns -1 to go on (the caller checks that it has something to do),
+ * or the exit code the tool must return now. */
+int nb_util_args(const char *prog, int argc, char **argv, struct nb_util_opts *o,
+		 struct nb_util_events *ev, nb_util_tool_option tool_opt, void *ctx,
+		 void (*usage)(FILE *));
+
 #define NB_UTIL_COMMON_HELP \
 	"  --model=N        CPUID family-15 model (default 2, Northwood)\n" \
 	"  --thread=0|1     logical processor (Hyper-Threading: T0/T1 ESCR bits)\n" \

@@ -74,20 +74,6 @@ static int sim_pmi_signal(int sig, char *err, size_t len)
 	return 0;
 }
 
-static int sim_overflowed(const struct nb_regs *r, int n, uint32_t *which, char *err, size_t len)
-{
-	*which = 0;
-	for (int i = 0; i < n; i++) {
-		uint64_t v = 0;
-
-		if (nbsim_rdmsr(r[i].cccr_msr, &v) != NBSIM_OK)
-			return fault("RDMSR", r[i].cccr_msr, err, len);
-		if (v & NB_CCCR_OVF)
-			*which |= 1u << i;
-	}
-	return 0;
-}
-
 static int sim_set_counters(const struct nb_regs *r, int n, const uint64_t *raw,
 			    char *err, size_t len)
 {
@@ -111,6 +97,5 @@ const struct nb_backend nb_backend_sim = {
 	.zero = sim_zero,
 	.write_msrs = sim_write_msrs,
 	.pmi_signal = sim_pmi_signal,
-	.overflowed = sim_overflowed,
 	.set_counters = sim_set_counters,
 };

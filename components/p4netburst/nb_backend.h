@@ -40,8 +40,6 @@ struct nb_backend {
 	/* Deliver counter-overflow interrupts (CCCR OVF_PMI_T0) to the
 	 * running thread as signal SIG; 0: deliver none. */
 	int (*pmi_signal)(int sig, char *err, size_t len);
-	/* Which of R's counters have their CCCR OVF flag set: bit i for r[i]. */
-	int (*overflowed)(const struct nb_regs *r, int n, uint32_t *which, char *err, size_t len);
 	/* Write raw 40-bit values (presets) into R's counters. */
 	int (*set_counters)(const struct nb_regs *r, int n, const uint64_t *raw,
 			    char *err, size_t len);

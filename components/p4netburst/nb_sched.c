@@ -403,6 +403,27 @@ static int check_global(struct st *s, int *key, int *nkeys, char *why, size_t le
 			ex = i;
 		}
 	}
+	/* A uop_type ESCR tags the uops of its masks whether a counter counts
+	 * it or not, TagEnable clear [S003 l.3025-3064: perfex programs
+	 * uop_type as 04000405H for Memory_loads; sim/nb_main.c fe_tags()]:
+	 * beside a front-end metric, front_end_event would count those uops
+	 * too, unless the metric tags them anyway. */
+	if (fe >= 0) {
+		const struct nb_metric *m = &nb_metrics[s->req[fe].event];
+
+		for (int i = 0; i < s->n; i++) {
+			const struct nb_evsel *r = &s->req[i];
+
+			if (r->kind != NB_SEL_EVENT || r->event != NB_EV_UOP_TYPE ||
+			    !(r->masks & ~m->helpers[0].masks))
+				continue;
+			nb_sched_name(r, b, sizeof(b));
+			snprintf(why, len, "%s tags uops that %s does not tag (a uop_type ESCR "
+				 "tags them whether counted or not), and front_end_event would count "
+				 "them for %s; measure them in separate runs", b, m->name, m->name);
+			return -1;
+		}
+	}
 	if (pre >= 0 && __builtin_popcount(types) > 1) {
 		nb_sched_name(&s->req[pre], a, sizeof(a));
 		snprintf(why, len, "%s is precise (PEBS), and PEBS allows one tagging mechanism at a "

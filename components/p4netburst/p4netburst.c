@@ -9,11 +9,17 @@
  * (struct nb_evsel).  Entry i < nb_num_events is event i with its default
  * masks, so enumeration is a walk over the event table; names with masks or
  * modifiers are interned on first use.
+ *
+ * PAPI presets map to "preset slot" entries (PAPI_X, or PAPI_X.0, PAPI_X.1
+ * for presets whose alternatives have several terms): the alternative
+ * behind a preset is chosen per event set (nb_presets.h), so an event set
+ * where the preferred mapping conflicts still takes the preset.
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/time.h>
 
 #include "papi.h"
@@ -26,6 +32,7 @@
 
 #include "nb_evsel.h"
 #include "nb_sched.h"
+#include "nb_presets.h"
 #include "nb_encode.h"
 #include "nb_backend.h"
 
@@ -33,11 +40,17 @@ papi_vector_t _p4netburst_vector;
 
 /* ---- interned event selections ---------------------------------------- */
 
-enum { ENT_BASE, ENT_UMASK, ENT_USER };
+/* ENT_PRESET: slot .slot of preset .preset (sel unused).  ENT_QUAL: the
+ * qualifier template .qual of the event or metric .sel (listed by
+ * PAPI_NTV_ENUM_UMASKS after the masks, not countable itself). */
+enum { ENT_BASE, ENT_UMASK, ENT_USER, ENT_PRESET, ENT_QUAL };
 
 struct ntv_entry {
 	struct nb_evsel sel;
 	int kind;
+	uint16_t preset;
+	uint8_t slot;
+	uint8_t qual;
 };
 
 static struct ntv_entry *ntv;
@@ -48,13 +61,14 @@ static struct nb_cpu cpu;
 static unsigned cpu_feats;       /* NB_FEAT_* */
 static const struct nb_backend *backend;
 
-static int intern(const struct nb_evsel *sel, int kind, unsigned *code)
+static int intern_entry(const struct ntv_entry *e, unsigned *code)
 {
 	int ret = PAPI_OK;
 
 	pthread_mutex_lock(&ntv_lock);
 	for (unsigned i = 0; i < ntv_count; i++) {
-		if (ntv[i].kind == kind && nb_evsel_same(&ntv[i].sel, sel)) {
+		if (ntv[i].kind == e->kind && nb_evsel_same(&ntv[i].sel, &e->sel) &&
+		    ntv[i].preset == e->preset && ntv[i].slot == e->slot && ntv[i].qual == e->qual) {
 			*code = i;
 			goto out;
 		}
@@ -70,12 +84,21 @@ static int intern(const struct nb_evsel *sel, int kind, unsigned *code)
 		ntv = p;
 		ntv_alloc = n;
 	}
-	ntv[ntv_count].sel = *sel;
-	ntv[ntv_count].kind = kind;
+	ntv[ntv_count] = *e;
 	*code = ntv_count++;
 out:
 	pthread_mutex_unlock(&ntv_lock);
 	return ret;
+}
+
+static int intern(const struct nb_evsel *sel, int kind, unsigned *code)
+{
+	struct ntv_entry e;
+
+	memset(&e, 0, sizeof(e));
+	e.sel = *sel;
+	e.kind = kind;
+	return intern_entry(&e, code);
 }
 
 static int lookup(unsigned code, struct ntv_entry *out)
@@ -93,8 +116,15 @@ static int lookup(unsigned code, struct ntv_entry *out)
 
 /* ---- per-eventset state ------------------------------------------------ */
 
+/*
+ * PAPI's natives (positions 0..nnat-1, what read returns) and the hardware
+ * requests behind them (0..n-1: sel, assign.slot, regs, last, hwcount) are
+ * two lists: native i reads coef[i] * hwcount[hw_of[i]] (hw_of -1: 0).
+ * Identical requests share one counter; a preset slot beyond its chosen
+ * alternative's terms has no counter.
+ */
 typedef struct {
-	int n;
+	int n;                              /* hardware requests       */
 	int domain;
 	struct nb_evsel sel[NB_NUM_COUNTERS];
 	struct nb_assign assign;            /* from the scheduler      */
@@ -102,10 +132,16 @@ typedef struct {
 	struct nb_msr_image extra[NB_SCHED_MAX_HELPERS + 2]; /* helpers, PEBS MSRs */
 	int nextra;
 	uint64_t last[NB_NUM_COUNTERS];     /* last raw 40-bit values  */
-	long long count[NB_NUM_COUNTERS];   /* 64-bit totals to PAPI   */
+	long long hwcount[NB_NUM_COUNTERS]; /* 64-bit totals per hw request */
 	int running;
-	uint32_t ovf;                       /* bit i: event i interrupts on overflow */
-	uint64_t threshold[NB_NUM_COUNTERS]; /* its PAPI_overflow threshold */
+	int nnat;                           /* PAPI natives            */
+	int8_t hw_of[NB_NUM_COUNTERS];      /* native -> hw request, -1: none */
+	int8_t coef[NB_NUM_COUNTERS];
+	long long count[NB_NUM_COUNTERS];   /* per native, to PAPI     */
+	int8_t palt[NB_NUM_PRESETS_MAX];    /* alternative + 1 per preset in the set, 0: absent */
+	uint32_t ovf;                       /* bit i: native i interrupts on overflow */
+	uint32_t hw_ovf;                    /* bit h: hw request h does  */
+	uint64_t threshold[NB_NUM_COUNTERS]; /* per hw request: its overflow threshold */
 } nb_control_t;
 
 typedef struct {
@@ -136,6 +172,7 @@ static void report(const char *what, const char *msg)
 
 static int intern_bases(void);
 static int count_bases(void);
+static int nb_ntv_code_to_name(unsigned code, char *name, int len);
 
 /* ---- component life ---------------------------------------------------- */
 
@@ -157,36 +194,6 @@ static void set_hw_info(void)
 	}
 }
 
-/* Are all of MASKS of event EV on the running CPU? */
-static int masks_on_cpu(unsigned ev, unsigned masks)
-{
-	const struct nb_event *e = &nb_events[ev];
-
-	for (unsigned i = 0; i < e->nmasks; i++)
-		if ((masks & (1u << e->masks[i].bit)) &&
-		    !nb_mask_on_cpu(&e->masks[i], cpu.model, cpu_feats))
-			return 0;
-	return 1;
-}
-
-/* The first alternative of a preset that this CPU model can count with
- * plain events (tagged metrics come with the metric support), or NULL. */
-static const struct nb_preset_alt *usable_alt(const struct nb_preset *p)
-{
-	for (unsigned a = 0; a < p->nalts; a++) {
-		const struct nb_preset_alt *alt = &p->alts[a];
-		int ok = (alt->models >> cpu.model) & 1;
-
-		for (unsigned k = 0; ok && k < alt->nterms; k++)
-			ok = alt->terms[k].kind == NB_REF_EVENT &&
-			     nb_event_on_cpu(alt->terms[k].index, cpu.model, cpu_feats) &&
-			     masks_on_cpu(alt->terms[k].index, alt->terms[k].masks);
-		if (ok && alt->nterms > 0 && alt->type != NB_DERIVED_POSTFIX)
-			return alt;
-	}
-	return NULL;
-}
-
 /* Preset event code by symbol; PAPI_event_name_to_code cannot be used
  * while the library is still initialising. */
 static int preset_code(const char *sym, unsigned *code)
@@ -200,53 +207,85 @@ static int preset_code(const char *sym, unsigned *code)
 	return PAPI_ENOEVNT;
 }
 
-static int papi_derived(unsigned type)
+static void preset_slot_name(unsigned p, unsigned slot, char *buf, size_t len)
 {
-	switch (type) {
-	case NB_DERIVED_ADD: return DERIVED_ADD;
-	case NB_DERIVED_SUB: return DERIVED_SUB;
-	default:             return NOT_DERIVED;
+	if (nb_preset_slots(p, cpu.model, cpu_feats) > 1)
+		snprintf(buf, len, "%s.%u", nb_presets[p].name, slot);
+	else
+		snprintf(buf, len, "%s", nb_presets[p].name);
+}
+
+/* The only alternative of preset P this CPU can count, if it is a plain
+ * sum (then the preset maps to its terms, as PAPI shows them), or NULL. */
+static const struct nb_preset_alt *single_alt(unsigned p)
+{
+	const struct nb_preset_alt *one = NULL;
+
+	for (unsigned a = 0; a < nb_presets[p].nalts; a++) {
+		if (!nb_preset_alt_usable(p, a, cpu.model, cpu_feats))
+			continue;
+		if (one)
+			return NULL;
+		one = &nb_presets[p].alts[a];
+	}
+	for (unsigned k = 0; one && k < one->nterms; k++)
+		if (one->coef[k] != 1)
+			return NULL;
+	return one;
+}
+
+/* Native K of preset P: a term of its single alternative, or a slot. */
+static void preset_native(unsigned p, unsigned k, char *buf, size_t len)
+{
+	const struct nb_preset_alt *one = single_alt(p);
+	char nm[64];
+
+	if (one) {
+		snprintf(buf, len, "p4netburst:::%s", one->terms[k].name);
+	} else {
+		preset_slot_name(p, k, nm, sizeof(nm));
+		snprintf(buf, len, "p4netburst:::%s", nm);
 	}
 }
 
+/*
+ * Every preset with an alternative this CPU can count: with one plain
+ * alternative, its terms (NOT_DERIVED or DERIVED_ADD); with several, its
+ * slot entries, NOT_DERIVED over one slot or DERIVED_ADD over the slots
+ * (each reads coef * term of the alternative the event set uses).
+ */
 static int load_presets(int cidx)
 {
 	hwi_search_t *map;
-	const struct nb_preset_alt **alts;
 	int n = 0;
 
 	map = papi_calloc(nb_num_presets + 1, sizeof(*map));
-	alts = papi_calloc(nb_num_presets + 1, sizeof(*alts));
-	if (!map || !alts) {
-		papi_free(map);
-		papi_free(alts);
+	if (!map)
 		return PAPI_ENOMEM;
-	}
 	for (unsigned i = 0; i < nb_num_presets; i++) {
-		const struct nb_preset_alt *alt = usable_alt(&nb_presets[i]);
+		int slots = nb_preset_slots(i, cpu.model, cpu_feats);
 		unsigned pcode;
-		unsigned k;
+		int k;
 
-		if (!alt || preset_code(nb_presets[i].name, &pcode) != PAPI_OK)
+		if (slots == 0 || preset_code(nb_presets[i].name, &pcode) != PAPI_OK)
 			continue;
 		for (k = 0; k < PAPI_EVENTS_IN_DERIVED_EVENT; k++)
 			map[n].native[k] = PAPI_NULL;
-		for (k = 0; k < alt->nterms; k++) {
+		for (k = 0; k < slots; k++) {
 			char full[PAPI_HUGE_STR_LEN];
 			int code;
 
-			snprintf(full, sizeof(full), "p4netburst:::%s", alt->terms[k].name);
+			preset_native(i, (unsigned)k, full, sizeof(full));
 			if (_papi_hwi_native_name_to_code(full, &code) != PAPI_OK)
 				break;
 			map[n].native[k] = code;
 		}
-		if (k < alt->nterms)
+		if (k < slots)
 			continue;
 		map[n].event_code = pcode;
-		map[n].derived = papi_derived(alt->type);
+		map[n].derived = slots > 1 ? DERIVED_ADD : NOT_DERIVED;
 		map[n].operation[0] = '\0';
-		alts[n] = alt;
-		map[n].note = (char *)(alt->note ? alt->note : nb_presets[i].note);
+		map[n].note = (char *)nb_presets[i].note;
 		n++;
 	}
 	map[n].event_code = 0;
@@ -255,18 +294,18 @@ static int load_presets(int cidx)
 	/* Names and notes, which papi_avail -e shows. */
 	for (int i = 0; i < n; i++) {
 		hwi_presets_t *pr = &_papi_hwi_presets[map[i].event_code & PAPI_PRESET_AND_MASK];
+		int p = nb_preset_lookup(pr->symbol, strlen(pr->symbol));
 
-		for (unsigned k = 0; k < pr->count && k < alts[i]->nterms; k++) {
+		for (unsigned k = 0; p >= 0 && k < pr->count; k++) {
 			char full[PAPI_HUGE_STR_LEN];
 
-			snprintf(full, sizeof(full), "p4netburst:::%s", alts[i]->terms[k].name);
+			preset_native((unsigned)p, k, full, sizeof(full));
 			pr->name[k] = papi_strdup(full);
 		}
 		if (map[i].note)
 			pr->note = papi_strdup(map[i].note);
 	}
 	papi_free(map);
-	papi_free(alts);
 	return PAPI_OK;
 }
 
@@ -381,18 +420,29 @@ static int nb_init_control_state(hwd_control_state_t *ctl)
 
 /* ---- event sets -------------------------------------------------------- */
 
+/* Informational messages (the alternative a preset uses), printed when
+ * PAPI's error messages are on, like report(). */
+static void notice(const char *msg)
+{
+	if (_papi_hwi_error_level != PAPI_QUIET || getenv("PAPI_VERBOSE"))
+		fprintf(stderr, "PAPI p4netburst: %s", msg);
+}
+
 static int nb_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *native,
 				   int count, hwd_context_t *ctx)
 {
 	nb_control_t *c = (nb_control_t *)ctl;
-	struct nb_evsel sel[NB_NUM_COUNTERS];
+	struct nb_req req[NB_NUM_COUNTERS];
+	static struct nb_plan plan;         /* large; guarded by the lock below */
+	static pthread_mutex_t plan_lock = PTHREAD_MUTEX_INITIALIZER;
 	struct nb_sched_cpu sc;
-	char why[512];
+	char why[1024];
+	int8_t palt[NB_NUM_PRESETS_MAX];
 	(void)ctx;
 
 	if (c->running)
 		return PAPI_EISRUN;
-	memset(sel, 0, sizeof(sel));
+	memset(req, 0, sizeof(req));
 	if (count > NB_NUM_COUNTERS) {
 		report("add event", "more events than the 18 NetBurst counters");
 		return PAPI_ECNFLCT;
@@ -402,30 +452,64 @@ static int nb_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *nativ
 
 		if (lookup((unsigned)native[i].ni_event, &e) != PAPI_OK)
 			return PAPI_ENOEVNT;
+		if (e.kind == ENT_QUAL) {
+			char nm[NB_NAME_MAX];
+
+			(void)nb_ntv_code_to_name((unsigned)native[i].ni_event, nm, (int)sizeof(nm));
+			snprintf(why, sizeof(why), "%.300s is a qualifier template (papi_native_avail "
+				 "lists it), not an event: give a value, e.g. :u=1", nm);
+			report("add event", why);
+			return PAPI_EINVAL;
+		}
+		if (e.kind == ENT_PRESET) {
+			req[i].kind = NB_REQ_PRESET;
+			req[i].preset = e.preset;
+			req[i].slot = e.slot;
+			continue;
+		}
 		if (e.sel.kind == NB_SEL_EVENT && nb_evsel_check(&e.sel, why, sizeof(why))) {
 			report("add event", why);
 			return PAPI_EINVAL;
 		}
-		sel[i] = e.sel;
+		req[i].kind = NB_REQ_SEL;
+		req[i].sel = e.sel;
 	}
 	/* One logical processor per process under nbsim: thread 0, no
 	 * sibling reservations. */
 	memset(&sc, 0, sizeof(sc));
 	sc.model = cpu.model;
-	if (nb_sched_run(sel, count, &sc, &c->assign, NULL, why, sizeof(why))) {
+	pthread_mutex_lock(&plan_lock);
+	if (nb_plan_run(req, count, &sc, cpu_feats, c->palt, &plan, why, sizeof(why))) {
+		pthread_mutex_unlock(&plan_lock);
 		report("add event", why);
 		return PAPI_ECNFLCT;
 	}
-	c->n = count;
+	/* Say which presets use another than their preferred alternative,
+	 * when that changes. */
+	memset(palt, 0, sizeof(palt));
+	for (int i = 0; i < count; i++)
+		if (req[i].kind == NB_REQ_PRESET)
+			palt[req[i].preset] = (int8_t)(plan.alt[i] + 1);
+	if (memcmp(palt, c->palt, sizeof(palt)) &&
+	    nb_plan_note(req, count, &plan, &sc, cpu_feats, why, sizeof(why)) > 0)
+		notice(why);
+	memcpy(c->palt, palt, sizeof(palt));
+	c->n = plan.nhw;
+	c->assign = plan.assign;
+	for (int h = 0; h < plan.nhw; h++)
+		c->sel[h] = plan.hw[h];
+	c->nnat = count;
 	for (int i = 0; i < count; i++) {
-		c->sel[i] = sel[i];
+		c->hw_of[i] = plan.hw_of[i];
+		c->coef[i] = plan.coef[i];
 		native[i].ni_position = i;
 	}
+	pthread_mutex_unlock(&plan_lock);
 	/* PAPI calls set_overflow again after this, for the events that
 	 * overflow (the positions may have changed). */
 	if (c->ovf)
 		_papi_hwi_stop_signal(_p4netburst_vector.cmp_info.hardware_intr_sig);
-	c->ovf = 0;
+	c->ovf = c->hw_ovf = 0;
 	memset(c->threshold, 0, sizeof(c->threshold));
 	return PAPI_OK;
 }
@@ -442,9 +526,12 @@ static int clear_extra(nb_control_t *c, char *err, size_t len)
 	return c->nextra ? backend->write_msrs(z, c->nextra, err, len) : 0;
 }
 
-/* Counters of the events in MASK that interrupt on overflow: preset to
- * 2^40 - threshold, so that the counter overflows after threshold events
- * [SDM 18.15.3 OVF, 40-bit counters]. */
+/* Counters of the hardware requests in MASK that interrupt on overflow:
+ * preset to 2^40 - threshold, so that the counter overflows after
+ * threshold events [SDM 18.15.3 OVF, 40-bit counters].  REARM (in the
+ * overflow handler, after accumulate): the counter holds the events
+ * counted since the overflow (skid, handler), so preset it for the next
+ * overflow to come threshold events after the last one. */
 static int preset_ex(nb_control_t *c, uint32_t mask, int rearm, char *err, size_t len)
 {
 	uint64_t raw[NB_NUM_COUNTERS];
@@ -457,9 +544,6 @@ static int preset_ex(nb_control_t *c, uint32_t mask, int rearm, char *err, size_
 		if (!((mask >> i) & 1))
 			continue;
 		r[k] = c->regs[i];
-		/* After an overflow the counter holds the events counted since
-		 * (skid, handler): the next overflow comes threshold events
-		 * after the last one, not after the handler. */
 		if (!rearm)
 			raw[k] = (NB_COUNTER_MASK + 1 - t) & NB_COUNTER_MASK;
 		else
@@ -484,15 +568,17 @@ static int nb_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 
 	for (int i = 0; i < c->n; i++) {
 		nb_encode_ex(&c->sel[i], &c->assign.slot[i], dom, 0,
-			     (c->ovf >> i) & 1 ? NB_ENC_PMI : 0, &c->regs[i]);
+			     (c->hw_ovf >> i) & 1 ? NB_ENC_PMI : 0, &c->regs[i]);
 		c->last[i] = 0;
-		c->count[i] = 0;
+		c->hwcount[i] = 0;
 	}
+	for (int i = 0; i < c->nnat; i++)
+		c->count[i] = 0;
 	c->nextra = nb_encode_extra(&c->assign, dom, 0, c->extra,
 				    (int)(sizeof(c->extra) / sizeof(c->extra[0])));
 	if (backend->program(c->regs, c->n, err, sizeof(err)) ||
 	    (c->nextra && backend->write_msrs(c->extra, c->nextra, err, sizeof(err))) ||
-	    preset(c, c->ovf, err, sizeof(err)) ||
+	    preset(c, c->hw_ovf, err, sizeof(err)) ||
 	    backend->enable(c->regs, c->n, 1, err, sizeof(err))) {
 		report("start", err);
 		return PAPI_ESYS;
@@ -514,9 +600,11 @@ static int accumulate(nb_control_t *c)
 	for (int i = 0; i < c->n; i++) {
 		uint64_t d = (raw[i] - c->last[i]) & NB_COUNTER_MASK;
 
-		c->count[i] += (long long)d;
+		c->hwcount[i] += (long long)d;
 		c->last[i] = raw[i] & NB_COUNTER_MASK;
 	}
+	for (int i = 0; i < c->nnat; i++)
+		c->count[i] = c->hw_of[i] < 0 ? 0 : c->coef[i] * c->hwcount[c->hw_of[i]];
 	return PAPI_OK;
 }
 
@@ -566,9 +654,11 @@ static int nb_reset(hwd_context_t *ctx, hwd_control_state_t *ctl)
 	}
 	for (int i = 0; i < c->n; i++) {
 		c->last[i] = 0;
-		c->count[i] = 0;
+		c->hwcount[i] = 0;
 	}
-	if (c->running && preset(c, c->ovf, err, sizeof(err))) {
+	for (int i = 0; i < c->nnat; i++)
+		c->count[i] = 0;
+	if (c->running && preset(c, c->hw_ovf, err, sizeof(err))) {
 		report("reset", err);
 		return PAPI_ESYS;
 	}
@@ -619,29 +709,43 @@ static int nb_ctl(hwd_context_t *ctx, int code, _papi_int_option_t *option)
 /*
  * Hardware overflow (cmp_info.hardware_intr, backends with the overflow
  * hooks): an overflowing event's CCCR gets OVF_PMI_T0 and its counter the
- * preset 2^40 - threshold; the PMI arrives as signal hardware_intr_sig
- * (nbsim sends it, NBSIM_REQ_PMI_SIGNAL).  The handler finds the counters
- * with OVF set, stops the set, folds the counts, presets those counters
- * so that the next overflow comes threshold events after this one, restarts, and hands PAPI the overflow vector (bit = position of
- * the event) and the interrupted PC.
+ * preset 2^40 - threshold (per hardware request: natives 0..nnat-1 map
+ * to them through hw_of); the PMI arrives as signal hardware_intr_sig
+ * (nbsim sends it, NBSIM_REQ_PMI_SIGNAL).  The handler stops the set,
+ * finds the armed counters that passed 2^40, folds the counts, presets
+ * those counters so that the next overflow comes threshold events after
+ * this one, restarts, and hands PAPI the overflow vector (bit = position
+ * of the event) and the interrupted PC.  A PMI that finds no such counter
+ * (one already handled by an earlier PMI) is ignored.
  */
 static int nb_set_overflow(EventSetInfo_t *ESI, int EventIndex, int threshold)
 {
 	nb_control_t *c = (nb_control_t *)ESI->ctl_state;
 	int sig = _p4netburst_vector.cmp_info.hardware_intr_sig;
-	int pos = ESI->EventInfoArray[EventIndex].pos[0];
+	int pos = ESI->EventInfoArray[EventIndex].pos[0], h;
 	uint32_t was = c->ovf;
 	char err[256];
 
-	if (pos < 0 || pos >= c->n || threshold < 0)
+	if (pos < 0 || pos >= c->nnat || threshold < 0)
 		return PAPI_EINVAL;
 	if (!backend->pmi_signal)
 		return PAPI_ENOSUPP;
 	if (c->running)
 		return PAPI_EISRUN;
+	h = c->hw_of[pos];
+	if (threshold && (h < 0 || c->coef[pos] != 1)) {
+		report("overflow", "the event is not one counter (a derived preset term): "
+		       "it cannot interrupt on overflow");
+		return PAPI_EINVAL;
+	}
 	if (threshold == 0) {
 		c->ovf &= ~(1u << pos);
-		c->threshold[pos] = 0;
+		c->hw_ovf = 0;
+		for (int i = 0; i < c->nnat; i++)
+			if ((c->ovf >> i) & 1)
+				c->hw_ovf |= 1u << c->hw_of[i];
+		if (h >= 0 && !((c->hw_ovf >> h) & 1))
+			c->threshold[h] = 0;
 		if (was && !c->ovf) {
 			(void)backend->pmi_signal(0, err, sizeof(err));
 			return _papi_hwi_stop_signal(sig);
@@ -649,7 +753,8 @@ static int nb_set_overflow(EventSetInfo_t *ESI, int EventIndex, int threshold)
 		return PAPI_OK;
 	}
 	c->ovf |= 1u << pos;
-	c->threshold[pos] = (uint64_t)threshold;
+	c->hw_ovf |= 1u << h;
+	c->threshold[h] = (uint64_t)threshold;   /* natives sharing a counter: the last */
 	if (!was) {
 		int r = _papi_hwi_start_signal(sig, NEED_CONTEXT, ESI->CmpIdx);
 
@@ -677,6 +782,7 @@ static void nb_dispatch_timer(int signo, hwd_siginfo_t *si, void *uc)
 	EventSetInfo_t *ESI;
 	nb_control_t *c;
 	uint32_t which = 0, vec = 0;
+	uint64_t raw[NB_NUM_COUNTERS];
 	char err[256];
 	int hard;
 	(void)signo;
@@ -693,15 +799,32 @@ static void nb_dispatch_timer(int signo, hwd_siginfo_t *si, void *uc)
 	c = (nb_control_t *)ESI->ctl_state;
 	if (!c->running)
 		return;
-	if (backend->overflowed(c->regs, c->n, &which, err, sizeof(err)) ||
-	    backend->enable(c->regs, c->n, 0, err, sizeof(err)) ||
-	    accumulate(c) != PAPI_OK ||
-	    preset_ex(c, which & c->ovf, 1, err, sizeof(err)) ||
+	/* Stop the set, then find the armed counters that went past 2^40:
+	 * a counter preset to last = 2^40 - threshold has overflowed when it
+	 * advanced by at least 2^40 - last (the OVF flags could be cleared by
+	 * a handler running in between, so the values decide). */
+	if (backend->enable(c->regs, c->n, 0, err, sizeof(err)) ||
+	    backend->read(c->regs, c->n, raw, err, sizeof(err))) {
+		report("overflow interrupt", err);
+		return;
+	}
+	for (int h = 0; h < c->n; h++) {
+		uint64_t room = (NB_COUNTER_MASK + 1 - c->last[h]) & NB_COUNTER_MASK;
+
+		if (((c->hw_ovf >> h) & 1) && room &&
+		    ((raw[h] - c->last[h]) & NB_COUNTER_MASK) >= room)
+			which |= 1u << h;
+	}
+	if (accumulate(c) != PAPI_OK ||
+	    preset_ex(c, which, 1, err, sizeof(err)) ||
 	    backend->enable(c->regs, c->n, 1, err, sizeof(err))) {
 		report("overflow interrupt", err);
 		return;
 	}
-	vec = which & c->ovf;
+	/* overflow vector: the natives (PAPI positions) on those counters */
+	for (int i = 0; i < c->nnat; i++)
+		if (((c->ovf >> i) & 1) && ((which >> c->hw_of[i]) & 1))
+			vec |= 1u << i;
 	if (!vec)
 		return;
 	hard = 1;
@@ -773,6 +896,79 @@ static int intern_bases(void)
 	return PAPI_OK;
 }
 
+/*
+ * Qualifiers: the modifiers a name may carry (nb_evsel.h), listed by
+ * PAPI_NTV_ENUM_UMASKS after an event's masks (as perf_event lists
+ * ":u=0|1"), each where a representative use of it parses for that event
+ * or metric (precise only where PEBS is allowed).  Field meanings: ESCR
+ * [SDM Fig. 18-43/44], CCCR [SDM Fig. 18-45; seed 003 sec. 6], ActiveThread
+ * [SDM 18.16.1], PEBS [SDM 18.15.7].
+ */
+static const struct {
+	const char *name;      /* as listed */
+	const char *use;       /* a use of it that parses */
+	const char *desc;
+} quals[] = {
+	{ "u=0|1", "u=1", "count at user level, CPL 1-3 (ESCR T0_USR/T1_USR); "
+	  "'u' alone is u=1; default: from the PAPI domain" },
+	{ "k=0|1", "k=1", "count at kernel level, CPL 0 (ESCR T0_OS/T1_OS); "
+	  "default: from the PAPI domain" },
+	{ "thr=0..15", "thr=1", "CCCR Compare and Threshold: count the cycles in "
+	  "which the event count exceeds the threshold (cmp=N is accepted)" },
+	{ "cmpl=0|1", "thr=1:cmpl", "CCCR Complement: with thr, count the cycles "
+	  "in which the event count is at most the threshold" },
+	{ "edge=0|1", "thr=1:edge", "CCCR Edge: with thr, count the times the "
+	  "threshold comparison turns true" },
+	{ "thread=any|single|both|none", "thread=single", "CCCR ActiveThread: "
+	  "count while any (default), exactly one, both or no logical processor "
+	  "is active (3, 1, 2, 0 accepted)" },
+	{ "precise=0|1", "precise", "PEBS: precise event-based sampling of the "
+	  "tagged uops (IA32_PEBS_ENABLE bit 25)" },
+};
+#define NQUALS ((unsigned)(sizeof(quals) / sizeof(quals[0])))
+
+static const char *base_name(const struct nb_evsel *s)
+{
+	return s->kind == NB_SEL_METRIC ? nb_metrics[s->event].name : nb_events[s->event].name;
+}
+
+/* Is qualifier Q offered on the event or metric of SEL? */
+static int qual_allowed(const struct nb_evsel *sel, unsigned q)
+{
+	char nm[NB_NAME_MAX], err[256];
+	struct nb_evsel out;
+
+	snprintf(nm, sizeof(nm), "%s:%s", base_name(sel), quals[q].use);
+	return nb_evsel_parse(nm, cpu.model, cpu_feats, &out, err, sizeof(err)) == NB_PARSE_OK;
+}
+
+/* The first qualifier >= Q offered on BASE, interned as an ENT_QUAL. */
+static int next_qual(const struct nb_evsel *base, unsigned q, unsigned *code)
+{
+	struct ntv_entry e;
+
+	for (; q < NQUALS; q++)
+		if (qual_allowed(base, q))
+			break;
+	if (q >= NQUALS)
+		return PAPI_ENOEVNT;
+	memset(&e, 0, sizeof(e));
+	e.kind = ENT_QUAL;
+	e.sel = *base;
+	e.qual = (uint8_t)q;
+	return intern_entry(&e, code);
+}
+
+/* The base selection (event with default masks, or metric) of E. */
+static void base_sel(const struct ntv_entry *e, struct nb_evsel *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->kind = e->sel.kind;
+	out->event = e->sel.event;
+	if (out->kind == NB_SEL_EVENT)
+		out->masks = nb_event_default_masks(e->sel.event);
+}
+
 static int nb_ntv_enum_events(unsigned *code, int modifier)
 {
 	struct ntv_entry e;
@@ -781,27 +977,33 @@ static int nb_ntv_enum_events(unsigned *code, int modifier)
 	case PAPI_ENUM_FIRST:
 		return next_base(0, code);
 	case PAPI_ENUM_EVENTS:
-		if (lookup(*code, &e) != PAPI_OK)
+		if (lookup(*code, &e) != PAPI_OK || e.kind == ENT_PRESET)
 			return PAPI_ENOEVNT;
 		return next_base(base_code(&e.sel) + 1u, code);
 	case PAPI_NTV_ENUM_UMASKS: {
 		const struct nb_event *d;
+		struct nb_evsel base;
 		unsigned i = 0;
 
-		if (lookup(*code, &e) != PAPI_OK || e.sel.kind != NB_SEL_EVENT)
+		if (lookup(*code, &e) != PAPI_OK)
 			return PAPI_ENOEVNT;
+		if (e.kind == ENT_QUAL)
+			return next_qual(&e.sel, e.qual + 1u, code);
+		if (e.kind != ENT_BASE && e.kind != ENT_UMASK)
+			return PAPI_ENOEVNT;
+		base_sel(&e, &base);
+		if (e.sel.kind != NB_SEL_EVENT)     /* metrics: qualifiers only */
+			return next_qual(&base, 0, code);
 		d = &nb_events[e.sel.event];
 		if (e.kind == ENT_UMASK) {
 			while (i < d->nmasks && (1u << d->masks[i].bit) != e.sel.masks)
 				i++;
 			i++;
-		} else if (e.kind != ENT_BASE) {
-			return PAPI_ENOEVNT;
 		}
 		while (i < d->nmasks && !nb_mask_on_cpu(&d->masks[i], cpu.model, cpu_feats))
 			i++;
 		if (i >= d->nmasks)
-			return PAPI_ENOEVNT;
+			return next_qual(&base, 0, code);
 		memset(&e.sel, 0, sizeof(e.sel));
 		e.sel.event = (uint16_t)(d - nb_events);
 		e.sel.masks = (uint16_t)(1u << d->masks[i].bit);
@@ -810,6 +1012,36 @@ static int nb_ntv_enum_events(unsigned *code, int modifier)
 	default:
 		return PAPI_EINVAL;
 	}
+}
+
+/* "PAPI_X" or "PAPI_X.k": a preset slot entry (see load_presets). */
+static int preset_name_to_code(const char *p, unsigned *code)
+{
+	const char *dot = strchr(p, '.');
+	size_t n = dot ? (size_t)(dot - p) : strlen(p);
+	int pi = nb_preset_lookup(p, n), slots;
+	unsigned slot = 0;
+	struct ntv_entry e;
+
+	if (pi < 0)
+		return PAPI_ENOEVNT;
+	slots = nb_preset_slots((unsigned)pi, cpu.model, cpu_feats);
+	if (dot) {
+		char *end;
+
+		slot = (unsigned)strtoul(dot + 1, &end, 10);
+		if (*end || end == dot + 1 || slots < 2)
+			return PAPI_ENOEVNT;
+	} else if (slots != 1) {
+		return PAPI_ENOEVNT;
+	}
+	if (slot >= (unsigned)slots)
+		return PAPI_ENOEVNT;
+	memset(&e, 0, sizeof(e));
+	e.kind = ENT_PRESET;
+	e.preset = (uint16_t)pi;
+	e.slot = (uint8_t)slot;
+	return intern_entry(&e, code);
 }
 
 static int nb_ntv_name_to_code(const char *name, unsigned *code)
@@ -821,14 +1053,17 @@ static int nb_ntv_name_to_code(const char *name, unsigned *code)
 
 	if (!backend)
 		return PAPI_ENOEVNT;
+	p = name ? strstr(name, ":::") : NULL;
+	p = p ? p + 3 : name;
+	if (p && strncasecmp(p, "PAPI_", 5) == 0 && !strchr(p, ':') &&
+	    preset_name_to_code(p, code) == PAPI_OK)
+		return PAPI_OK;
 	r = nb_evsel_parse(name, cpu.model, cpu_feats, &s, err, sizeof(err));
 	if (r != NB_PARSE_OK) {
 		report(name ? name : "(null)", err);
 		return r == NB_PARSE_NOEVENT || r == NB_PARSE_NOMASK ||
 		       r == NB_PARSE_MODEL ? PAPI_ENOEVNT : PAPI_EINVAL;
 	}
-	p = strstr(name, ":::");
-	p = p ? p + 3 : name;
 	if (!strchr(p, ':')) {      /* the event or metric alone: its base entry */
 		*code = base_code(&s);
 		return PAPI_OK;
@@ -842,12 +1077,19 @@ static int nb_ntv_code_to_name(unsigned code, char *name, int len)
 
 	if (len <= 0 || lookup(code, &e) != PAPI_OK)
 		return PAPI_ENOEVNT;
-	if (e.kind == ENT_BASE) {
-		snprintf(name, (size_t)len, "%s", e.sel.kind == NB_SEL_METRIC ?
-			 nb_metrics[e.sel.event].name : nb_events[e.sel.event].name);
+	switch (e.kind) {
+	case ENT_BASE:
+		snprintf(name, (size_t)len, "%s", base_name(&e.sel));
 		return PAPI_OK;
+	case ENT_PRESET:
+		preset_slot_name(e.preset, e.slot, name, (size_t)len);
+		return PAPI_OK;
+	case ENT_QUAL:
+		snprintf(name, (size_t)len, "%s:%s", base_name(&e.sel), quals[e.qual].name);
+		return PAPI_OK;
+	default:
+		return nb_evsel_format(&e.sel, name, (size_t)len) < 0 ? PAPI_EBUF : PAPI_OK;
 	}
-	return nb_evsel_format(&e.sel, name, (size_t)len) < 0 ? PAPI_EBUF : PAPI_OK;
 }
 
 /* A mask entry: "EVENT DESC, masks:MASK DESC" (the form papi_native_avail
@@ -864,11 +1106,45 @@ static const struct nb_mask *umask_of(const struct ntv_entry *e)
 	return NULL;
 }
 
+/* A preset slot: what it counts in each alternative. */
+static void describe_preset(const struct ntv_entry *e, char *descr, size_t len)
+{
+	const struct nb_preset *p = &nb_presets[e->preset];
+	int slots = nb_preset_slots(e->preset, cpu.model, cpu_feats);
+	size_t off;
+	unsigned k = 0;
+
+	if (slots > 1)
+		snprintf(descr, len, "%s, term %u of %d of the first alternative that fits "
+			 "beside the other events of the set:", p->name, e->slot, slots);
+	else
+		snprintf(descr, len, "%s: the first alternative that fits beside the other "
+			 "events of the set:", p->name);
+	for (unsigned a = 0; a < p->nalts; a++) {
+		char f[256];
+
+		if (!nb_preset_alt_usable(e->preset, a, cpu.model, cpu_feats))
+			continue;
+		nb_preset_alt_format(&p->alts[a], f, sizeof(f));
+		off = strlen(descr);
+		snprintf(descr + off, len - off, " %u) %s;", ++k, f);
+	}
+	off = strlen(descr);
+	if (off && descr[off - 1] == ';')
+		descr[off - 1] = '.';
+}
+
 static void describe(const struct ntv_entry *e, char *descr, size_t len)
 {
 	const struct nb_mask *m = umask_of(e);
 
-	if (m)
+	if (e->kind == ENT_PRESET)
+		describe_preset(e, descr, len);
+	else if (e->kind == ENT_QUAL)
+		snprintf(descr, len, "%s, masks:%s", e->sel.kind == NB_SEL_METRIC ?
+			 nb_metrics[e->sel.event].desc : nb_events[e->sel.event].desc,
+			 quals[e->qual].desc);
+	else if (m)
 		snprintf(descr, len, "%s, masks:%s (%s)", nb_events[e->sel.event].desc,
 			 m->desc, m->flags & NB_MASK_TI ? "thread-independent" :
 			 "thread-specific");
@@ -890,6 +1166,7 @@ static int nb_ntv_code_to_info(unsigned code, PAPI_event_info_t *info)
 {
 	struct ntv_entry e;
 	const char *shrt;
+	char tmp[PAPI_MIN_STR_LEN];
 	int r;
 
 	if (lookup(code, &e) != PAPI_OK)
@@ -898,12 +1175,19 @@ static int nb_ntv_code_to_info(unsigned code, PAPI_event_info_t *info)
 	if (r != PAPI_OK)
 		return r;
 	describe(&e, info->long_descr, sizeof(info->long_descr));
-	if (umask_of(&e))
+	if (e.kind == ENT_PRESET) {
+		snprintf(tmp, sizeof(tmp), "%s (alternatives chosen per event set)",
+			 nb_presets[e.preset].name);
+		shrt = tmp;
+	} else if (e.kind == ENT_QUAL) {
+		shrt = quals[e.qual].desc;
+	} else if (umask_of(&e)) {
 		shrt = umask_of(&e)->desc;
-	else if (e.sel.kind == NB_SEL_METRIC)
+	} else if (e.sel.kind == NB_SEL_METRIC) {
 		shrt = nb_metrics[e.sel.event].desc;
-	else
+	} else {
 		shrt = nb_events[e.sel.event].desc;
+	}
 	snprintf(info->short_descr, sizeof(info->short_descr), "%s", shrt);
 	info->data_type = PAPI_DATATYPE_INT64;
 	info->value_type = PAPI_VALUETYPE_RUNNING_SUM;

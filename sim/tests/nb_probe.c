@@ -15,8 +15,8 @@ int main(int argc, char **argv)
 	struct nbsim_info inf;
 
 	if (argc > 1 && !strcmp(argv[1], "unmodelled")) {
-		/* BSQ_cache_reference (select 0x0c) on BSU_ESCR0 -> counter 0 */
-		int r = nbsim_wrmsr(0x3a0, (UINT64_C(0x0c) << 25) | (1u << 9) | 4);
+		/* BSQ_allocation (select 0x05), not modelled, on BSU_ESCR0 -> counter 0 */
+		int r = nbsim_wrmsr(0x3a0, (UINT64_C(0x05) << 25) | (1u << 9) | 4);
 		r |= nbsim_wrmsr(0x360, (1u << 12) | (7u << 13) | (3u << 16));
 		printf("programmed %d\n", r);
 		return r;

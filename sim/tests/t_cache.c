@@ -51,5 +51,18 @@ int main(void)
 	tap_ok(!nb_cache_access(&c, 0x4000, 1) && !nb_cache_access(&c, 0x4040, 1) &&
 	       nb_cache_access(&c, 0x4000, 1) && nb_cache_access(&c, 0x4040, 1),
 	       "sector miss: the other half of a present line misses once, then both hit");
+	/* a sectored L2 read miss fetches the whole 128-byte sector */
+	nb_cache_init(&c, 512, 8, 128, 64);
+	tap_ok(nb_cache_ref(&c, 0x8040, NB_FILL_LINE, 0) == NB_CACHE_MISS &&
+	       nb_cache_ref(&c, 0x8000, NB_FILL_LINE, 0) == NB_CACHE_CLEAN,
+	       "NB_FILL_LINE: a miss fills both 64-byte halves");
+	/* line state: clean (Exclusive) until written (Modified) */
+	tap_ok(nb_cache_ref(&c, 0x8000, NB_FILL_LINE, 1) == NB_CACHE_CLEAN &&
+	       nb_cache_ref(&c, 0x8040, 0, 0) == NB_CACHE_DIRTY,
+	       "a write makes the line dirty: the next reference sees Modified");
+	tap_ok(nb_cache_ref(&c, 0x9000, NB_FILL_SECTOR, 1) == NB_CACHE_MISS &&
+	       nb_cache_ref(&c, 0x9000, 0, 0) == NB_CACHE_DIRTY &&
+	       nb_cache_ref(&c, 0x9040, 0, 0) == NB_CACHE_MISS,
+	       "a write miss allocates its sector, dirty");
 	return tap_done_plan();
 }

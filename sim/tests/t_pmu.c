@@ -326,5 +326,98 @@ cccr_done:
 	TAP_EQ(rd(ctr_msr(15)), 10, "Compare threshold 2 on uops: cycles retiring 3");
 	TAP_EQ(rd(ctr_msr(17)), 1, "Compare+Edge: one rising edge per burst");
 
+	/* ---- per-cycle counting (the CPU model reports cycles) ---- */
+	reset(3, 0);
+	nb_pmu_cycle_input(&P, 1);
+	wr(escr_msr(NB_ESCR_FSB_ESCR0), escr_val(NB_EV_GLOBAL_POWER_EVENTS, 1, T0U));
+	wr(cccr_msr(0), CCCR_ON(6) | NB_CCCR_COMPARE | NB_CCCR_COMPLEMENT |
+	   (UINT64_C(15) << NB_CCCR_THR_SHIFT));                 /* every cycle */
+	wr(escr_msr(NB_ESCR_CRU_ESCR1), escr_val(NB_EV_UOPS_RETIRED, 1, T0U));
+	wr(cccr_msr(14), CCCR_ON(4) | NB_CCCR_COMPARE | NB_CCCR_COMPLEMENT); /* <= 0 uops */
+	wr(cccr_msr(15), CCCR_ON(4) | NB_CCCR_COMPARE | (UINT64_C(2) << NB_CCCR_THR_SHIFT)); /* > 2 */
+	wr(cccr_msr(17), CCCR_ON(4) | NB_CCCR_COMPARE | NB_CCCR_EDGE);   /* rising > 0 */
+	wr(escr_msr(NB_ESCR_CRU_ESCR0), escr_val(NB_EV_INSTR_RETIRED, 1, T0U));
+	wr(cccr_msr(12), CCCR_ON(4));                            /* lazy */
+	TAP_EQ(P.cycle_counters, (1u << 0) | (1u << 14) | (1u << 15) | (1u << 17),
+	       "per-cycle counters: the four with Compare");
+	/* 4 cycles of 3 uops, 1 of 1, 5 idle, 1 of 3 */
+	sig[UOPS] += 12; nb_pmu_cycles_const(&P, 4, UOPS, 3);
+	sig[UOPS] += 1;  nb_pmu_cycle(&P, sig);
+	nb_pmu_cycles_const(&P, 5, UOPS, 0);
+	sig[UOPS] += 3;  nb_pmu_cycle(&P, sig);
+	sig[INSTR] += 5;
+	sig[CYC] += 11;
+	TAP_EQ(rd(ctr_msr(0)), 11, "cycle input: Complement threshold 15 counts every reported cycle");
+	TAP_EQ(rd(ctr_msr(14)), 5, "cycle input: idle cycles (<= 0 uops)");
+	TAP_EQ(rd(ctr_msr(15)), 5, "cycle input: cycles retiring 3 uops");
+	TAP_EQ(rd(ctr_msr(17)), 2, "cycle input: Edge counts the two bursts");
+	TAP_EQ(rd(ctr_msr(12)), 5, "cycle input: an unfiltered counter stays lazy");
+	sig[UOPS] += 2; sig[CYC] += 5;
+	TAP_EQ(rd(ctr_msr(14)), 5, "cycle input: a sync adds nothing to per-cycle counters");
+	nb_pmu_cycle(&P, sig);
+	TAP_EQ(rd(ctr_msr(15)) * 100 + rd(ctr_msr(14)) * 10 + rd(ctr_msr(17)), 552,
+	       "cycle input: a cycle of 2 uops (neither idle nor > 2; no edge)");
+
+	/* ---- Cascade [SDM 18.15.5.6]: counter 14 from its alternate 12 ---- */
+	reset(3, 0);
+	wr(escr_msr(NB_ESCR_CRU_ESCR0), escr_val(NB_EV_INSTR_RETIRED, 1, T0U));
+	wr(escr_msr(NB_ESCR_CRU_ESCR1), escr_val(NB_EV_INSTR_RETIRED, 1, T0U));
+	wr(ctr_msr(12), NB_COUNTER_MASK - 9);                  /* overflows after 10 */
+	wr(cccr_msr(12), CCCR_ON(4));
+	wr(cccr_msr(14), (CCCR_ON(4) & ~NB_CCCR_ENABLE) | NB_CCCR_CASCADE);
+	sig[INSTR] += 6;
+	TAP_EQ(rd(ctr_msr(14)), 0, "cascade: 14 idle until 12 overflows");
+	sig[INSTR] += 19;
+	TAP_EQ(rd(ctr_msr(12)), 15, "cascade: 12 wrapped (2^40-10 + 25 = 15)");
+	tap_ok((rd(cccr_msr(12)) & NB_CCCR_OVF) && !(rd(cccr_msr(14)) & NB_CCCR_OVF),
+	       "cascade: OVF set on 12 only");
+	TAP_EQ(rd(ctr_msr(14)), 15, "cascade (lazy, same event): 14 counts the 15 events after 12 overflowed");
+	sig[INSTR] += 5;
+	TAP_EQ(rd(ctr_msr(14)), 20, "cascade: 14 keeps counting");
+	wr(cccr_msr(12), CCCR_ON(4));                          /* clear OVF */
+	sig[INSTR] += 5;
+	tap_ok(rd(ctr_msr(12)) == 25 && rd(ctr_msr(14)) == 20,
+	       "cascade: clearing the alternate's OVF halts 14 [SDM 18.15.6.5]");
+	/* per cycle, different events: 12 instr (1/cycle), 14 uops (2/cycle) */
+	reset(3, 0);
+	nb_pmu_cycle_input(&P, 1);
+	wr(escr_msr(NB_ESCR_CRU_ESCR0), escr_val(NB_EV_INSTR_RETIRED, 1, T0U));
+	wr(escr_msr(NB_ESCR_CRU_ESCR1), escr_val(NB_EV_UOPS_RETIRED, 1, T0U));
+	wr(ctr_msr(12), NB_COUNTER_MASK - 2);                  /* overflows in cycle 3 */
+	wr(cccr_msr(12), CCCR_ON(4));
+	wr(cccr_msr(14), (CCCR_ON(4) & ~NB_CCCR_ENABLE) | NB_CCCR_CASCADE);
+	TAP_EQ(P.cycle_counters, (1u << 12) | (1u << 14), "cascade: 14 and its alternate 12 per cycle");
+	for (int i = 0; i < 10; i++) {
+		sig[INSTR] += 1; sig[UOPS] += 2;
+		nb_pmu_cycle(&P, sig);
+	}
+	tap_ok(rd(ctr_msr(12)) == 7 && rd(ctr_msr(14)) == 14,
+	       "cascade per cycle: 12 wraps in cycle 3, 14 counts cycles 4-10 (7 x 2 uops)");
+
+	/* ---- Hyper-Threading: T0/T1 qualification and ActiveThread ---- */
+	reset(3, 1);
+	wr(escr_msr(NB_ESCR_CRU_ESCR0), escr_val(NB_EV_INSTR_RETIRED, 1, T0U));
+	wr(escr_msr(NB_ESCR_CRU_ESCR1), escr_val(NB_EV_INSTR_RETIRED, 1, NB_ESCR_T1_USR));
+	wr(escr_msr(NB_ESCR_CRU_ESCR2), escr_val(NB_EV_BRANCH_RETIRED, 1u << 2, T0U | NB_ESCR_T1_USR));
+	wr(cccr_msr(12), CCCR_ON(4));
+	wr(cccr_msr(14), CCCR_ON(4));
+	wr(cccr_msr(13), (CCCR_ON(5) & ~NB_CCCR_ACTIVE_MASK) | ((uint64_t)NB_ACTIVE_SINGLE << NB_CCCR_ACTIVE_SHIFT));
+	wr(cccr_msr(16), (CCCR_ON(5) & ~NB_CCCR_ACTIVE_MASK) | ((uint64_t)NB_ACTIVE_BOTH << NB_CCCR_ACTIVE_SHIFT));
+	nb_pmu_set_lp(&P, 0, 1, sig);
+	sig[INSTR] += 10; sig[BR(2)] += 4;
+	nb_pmu_set_lp(&P, 1, 3, sig);       /* LP0's interval ends; LP1 starts, both active */
+	sig[INSTR] += 7; sig[BR(2)] += 2;
+	nb_pmu_set_lp(&P, 0, 3, sig);
+	sig[INSTR] += 1;
+	TAP_EQ(rd(ctr_msr(12)), 11, "HT: T0_USR counts LP0's instructions (10 + 1)");
+	TAP_EQ(rd(ctr_msr(14)), 7, "HT: T1_USR counts LP1's instructions");
+	TAP_EQ(rd(ctr_msr(13)), 4, "HT: T0|T1 with ActiveThread 01 (single): only while one LP is active");
+	TAP_EQ(rd(ctr_msr(16)), 2, "HT: ActiveThread 10 (both): only while both LPs are active");
+	reset(3, 0);
+	wr(escr_msr(NB_ESCR_CRU_ESCR1), escr_val(NB_EV_INSTR_RETIRED, 1, NB_ESCR_T1_USR));
+	wr(cccr_msr(14), CCCR_ON(4));
+	sig[INSTR] += 3;
+	TAP_EQ(rd(ctr_msr(14)), 0, "no HT: T1_USR counts nothing");
+
 	return tap_done_plan();
 }

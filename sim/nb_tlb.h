@@ -1,0 +1,41 @@
+/*
+ * nb_tlb.h - translation look-aside buffer model, and the memory-hierarchy
+ * parameters of each modelled part (README "TLBs", "Timing model").
+ * Pure module (no libc, no valgrind).
+ */
+#ifndef NB_TLB_H
+#define NB_TLB_H
+
+#include <stdint.h>
+
+#define NB_TLB_MAX 128
+
+/* Fully associative, true LRU: vpn[0] most recently used. */
+struct nb_tlb {
+	unsigned entries;             /* <= NB_TLB_MAX                        */
+	unsigned page_shift;          /* log2(page bytes)                     */
+	uint64_t vpn[NB_TLB_MAX];     /* virtual page number + 1; 0 = invalid */
+};
+
+/* Returns 0 if entries is 0 or above NB_TLB_MAX, or page_shift > 30. */
+int nb_tlb_init(struct nb_tlb *t, unsigned entries, unsigned page_shift);
+
+/* Translate addr: 1 on a hit; 0 on a miss, after which the page walk has
+ * filled the entry (the LRU entry is replaced).  Either way the page
+ * becomes most recently used. */
+int nb_tlb_access(struct nb_tlb *t, uint64_t addr);
+
+/* Memory hierarchy of one modelled part. */
+struct nb_mem_params {
+	unsigned cpuid_model;         /* family-15 model it applies to        */
+	unsigned l3;                  /* 1: the part has an L3                */
+	unsigned dtlb_entries, itlb_entries;
+	unsigned l2_latency;          /* load-use cycles of an L2 hit         */
+	unsigned l3_latency;          /* of an L3 hit (0: no L3)              */
+	unsigned mem_latency;         /* of a last-level miss                 */
+};
+
+/* Parameters for a CPUID model number (l3: the part has an L3), or 0. */
+const struct nb_mem_params *nb_mem_params_find(unsigned cpuid_model, unsigned l3);
+
+#endif /* NB_TLB_H */

@@ -1,0 +1,72 @@
+/*
+ * t_decode.c - native unit test of the opcode classification (nb_decode.c,
+ * TAP): branch kinds (retired_branch_type), FP/SIMD classes, x87/SIMD moves
+ * (x87_SIMD_moves_uop), MS ROM instructions.  Encodings: Intel SDM Vol. 2.
+ */
+#include <stdio.h>
+#include "nb_decode.h"
+#include "tap.h"
+
+struct c {
+	const char *what;
+	uint8_t b[6];
+	unsigned len;
+	uint8_t br, fp, rom;
+};
+
+static const struct c cases[] = {
+	{ "jz rel8", { 0x74, 0x02 }, 2, NB_BR_COND, NB_FP_NONE, 0 },
+	{ "jnz rel32", { 0x0f, 0x85, 0, 0, 0, 0 }, 6, NB_BR_COND, NB_FP_NONE, 0 },
+	{ "loop", { 0xe2, 0xfe }, 2, NB_BR_COND, NB_FP_NONE, 0 },
+	{ "jmp rel8", { 0xeb, 0x00 }, 2, NB_BR_JMP, NB_FP_NONE, 0 },
+	{ "call rel32", { 0xe8, 0, 0, 0, 0 }, 5, NB_BR_CALL, NB_FP_NONE, 0 },
+	{ "ret", { 0xc3 }, 1, NB_BR_RET, NB_FP_NONE, 0 },
+	{ "call *%rax", { 0xff, 0xd0 }, 2, NB_BR_ICALL, NB_FP_NONE, 0 },
+	{ "jmp *%rax", { 0xff, 0xe0 }, 2, NB_BR_IJMP, NB_FP_NONE, 0 },
+	{ "notrack jmp *%rax", { 0x3e, 0xff, 0xe0 }, 3, NB_BR_IJMP, NB_FP_NONE, 0 },
+	{ "push (%rax) (FF /6)", { 0xff, 0x30 }, 2, NB_BR_NONE, NB_FP_NONE, 0 },
+	{ "fadd %st(1),%st", { 0xd8, 0xc1 }, 2, NB_BR_NONE, NB_FP_X87, 0 },
+	{ "fld1", { 0xd9, 0xe8 }, 2, NB_BR_NONE, NB_FP_X87, 0 },
+	{ "fld (%rax) m32", { 0xd9, 0x00 }, 2, NB_BR_NONE, NB_FP_MOVE, 0 },
+	{ "fldcw (%rax)", { 0xd9, 0x28 }, 2, NB_BR_NONE, NB_FP_NONE, 0 },
+	{ "fxch %st(1)", { 0xd9, 0xc9 }, 2, NB_BR_NONE, NB_FP_MOVE, 0 },
+	{ "fstp %st(0)", { 0xdd, 0xd8 }, 2, NB_BR_NONE, NB_FP_MOVE, 0 },
+	{ "fild m64 (DF /5)", { 0xdf, 0x28 }, 2, NB_BR_NONE, NB_FP_MOVE, 0 },
+	{ "fnstsw %ax", { 0xdf, 0xe0 }, 2, NB_BR_NONE, NB_FP_NONE, 0 },
+	{ "fcmovb", { 0xda, 0xc1 }, 2, NB_BR_NONE, NB_FP_MOVE, 0 },
+	{ "fadd m64 (DC /0)", { 0xdc, 0x00 }, 2, NB_BR_NONE, NB_FP_X87, 0 },
+	{ "addss", { 0xf3, 0x0f, 0x58, 0xc1 }, 4, NB_BR_NONE, NB_FP_SSP, 0 },
+	{ "addsd", { 0xf2, 0x0f, 0x58, 0xc1 }, 4, NB_BR_NONE, NB_FP_SDP, 0 },
+	{ "mulps", { 0x0f, 0x59, 0xd2 }, 3, NB_BR_NONE, NB_FP_PSP, 0 },
+	{ "addpd", { 0x66, 0x0f, 0x58, 0xd9 }, 4, NB_BR_NONE, NB_FP_PDP, 0 },
+	{ "paddd %mm0,%mm1", { 0x0f, 0xfe, 0xc8 }, 3, NB_BR_NONE, NB_FP_MMX64, 0 },
+	{ "paddd %xmm3,%xmm4", { 0x66, 0x0f, 0xfe, 0xe3 }, 4, NB_BR_NONE, NB_FP_MMX128, 0 },
+	{ "movaps (%rax),%xmm5", { 0x0f, 0x28, 0x28 }, 3, NB_BR_NONE, NB_FP_MOVE, 0 },
+	{ "movaps %xmm5,(%rax)", { 0x0f, 0x29, 0x28 }, 3, NB_BR_NONE, NB_FP_MOVE, 0 },
+	{ "movsd %xmm1,%xmm0", { 0xf2, 0x0f, 0x10, 0xc1 }, 4, NB_BR_NONE, NB_FP_MOVE, 0 },
+	{ "movq %xmm0,%rax (66 REX 0F 7E)", { 0x66, 0x48, 0x0f, 0x7e, 0xc0 }, 5, NB_BR_NONE, NB_FP_MOVE, 0 },
+	{ "movdqa (66 0F 6F)", { 0x66, 0x0f, 0x6f, 0xc1 }, 4, NB_BR_NONE, NB_FP_MOVE, 0 },
+	{ "lddqu (F2 0F F0)", { 0xf2, 0x0f, 0xf0, 0x00 }, 4, NB_BR_NONE, NB_FP_MOVE, 0 },
+	{ "movnti (integer, 0F C3)", { 0x0f, 0xc3, 0x00 }, 3, NB_BR_NONE, NB_FP_NONE, 0 },
+	{ "emms", { 0x0f, 0x77 }, 2, NB_BR_NONE, NB_FP_NONE, 0 },
+	{ "rep movsb", { 0xf3, 0xa4 }, 2, NB_BR_NONE, NB_FP_NONE, 1 },
+	{ "movsb (no rep)", { 0xa4 }, 1, NB_BR_NONE, NB_FP_NONE, 0 },
+	{ "cpuid", { 0x0f, 0xa2 }, 2, NB_BR_NONE, NB_FP_NONE, 1 },
+	{ "div %rcx", { 0x48, 0xf7, 0xf1 }, 3, NB_BR_NONE, NB_FP_NONE, 1 },
+	{ "add %rax,%rbx", { 0x48, 0x01, 0xc3 }, 3, NB_BR_NONE, NB_FP_NONE, 0 },
+};
+
+int main(void)
+{
+	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const struct c *k = &cases[i];
+		struct nb_insn d;
+		nb_decode(k->b, k->len, &d);
+		tap_ok(d.br == k->br && d.fp == k->fp && !!(d.cls & NB_IC_ROM) == k->rom,
+		       "%s: branch kind %u, class %u, MS ROM %u", k->what, k->br, k->fp, k->rom);
+		if (d.br != k->br || d.fp != k->fp || !!(d.cls & NB_IC_ROM) != k->rom)
+			tap_diag("  got branch kind %u, class %u, MS ROM %u", d.br, d.fp,
+				 !!(d.cls & NB_IC_ROM));
+	}
+	return tap_done_plan();
+}

@@ -1,0 +1,289 @@
+/*
+ * t_memev.c - memory events of nbsim's cache and TLB model (TAP), on the
+ * Northwood model (t_memev.sh: nbsim --model=northwood: L1D 8 KB 4-way, L2
+ * 512 KB, DTLB 64 entries, L2 latency 7, memory 180 cycles).
+ *
+ * Every count is a difference: the same kernel at N1 and N2 iterations
+ * (after a warm-up run), so set-up and register accesses cancel.  Kernels
+ * are inline asm with one memory access per iteration:
+ *   chase    mov (p), p through a ring of pointers (loads)
+ *   stores   mov v, (base + off), off cycling over k slots (stores)
+ * Checked: DTLB_load/store/all_miss_retired, split_load/store_retired (with
+ * and without their helper ESCRs), page_walk_type DTMISS, load_port_replay
+ * SPLIT_LD, store_port_replay SPLIT_ST, memory_complete LSC,
+ * BSQ_cache_reference RD_2ndL_MISS/HITE/HITM, 1stL_cache_load_miss_retired
+ * equal to the model's own count of L1D load misses (NBSIM_REQ_MEMSTATS) on
+ * a strided and a random-access kernel, replay tags in instr_retired
+ * NBOGUSTAG, and memory stall cycles in global_power_events.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "nbsim_client.h"
+#include "nb_events.h"
+#include "tap.h"
+
+#define N1 4000
+#define N2 12000
+#define DN (N2 - N1)
+
+static int wr(uint32_t msr, uint64_t v)
+{
+	if (nbsim_wrmsr(msr, v) != NBSIM_OK) {
+		char why[200];
+		nbsim_last_fault(why, sizeof why);
+		tap_diag("unexpected #GP: %s", why);
+		return 0;
+	}
+	return 1;
+}
+
+typedef void (*kern_fn)(void *arg, uint64_t n);
+
+static __attribute__((noinline)) void chase(void *p, uint64_t n)
+{
+	__asm__ volatile("1:\n\t"
+			 "mov (%[p]), %[p]\n\t"
+			 "dec %[n]\n\t"
+			 "jnz 1b\n\t"
+			 : [p] "+r"(p), [n] "+r"(n) : : "memory", "cc");
+}
+
+struct st_arg { char *base; uint64_t stride, k; };
+
+static __attribute__((noinline)) void stores(void *arg, uint64_t n)
+{
+	struct st_arg *a = arg;
+	uint64_t off = 0, end = a->stride * a->k, zero = 0;
+	__asm__ volatile("1:\n\t"
+			 "mov %[n], (%[b], %[o])\n\t"
+			 "add %[s], %[o]\n\t"
+			 "cmp %[e], %[o]\n\t"
+			 "cmovae %[z], %[o]\n\t"
+			 "dec %[n]\n\t"
+			 "jnz 1b\n\t"
+			 : [o] "+&r"(off), [n] "+&r"(n)
+			 : [b] "r"(a->base), [s] "r"(a->stride), [e] "r"(end), [z] "r"(zero)
+			 : "memory", "cc");
+}
+
+/* loads at base + (i mod k) * stride (memory never written: clean lines) */
+static __attribute__((noinline)) void strided(void *arg, uint64_t n)
+{
+	struct st_arg *a = arg;
+	uint64_t off = 0, end = a->stride * a->k, zero = 0, v;
+	__asm__ volatile("1:\n\t"
+			 "mov (%[b], %[o]), %[v]\n\t"
+			 "add %[s], %[o]\n\t"
+			 "cmp %[e], %[o]\n\t"
+			 "cmovae %[z], %[o]\n\t"
+			 "dec %[n]\n\t"
+			 "jnz 1b\n\t"
+			 : [o] "+&r"(off), [n] "+&r"(n), [v] "=&r"(v)
+			 : [b] "r"(a->base), [s] "r"(a->stride), [e] "r"(end), [z] "r"(zero)
+			 : "memory", "cc");
+}
+
+/* random-access loads (an LCG index into 4 MB) */
+static uint32_t *rnd_arr;
+static volatile uint32_t rnd_sink;
+static __attribute__((noinline)) void randomk(void *arg, uint64_t n)
+{
+	uint64_t x = 99;
+	uint32_t v = 0;
+	(void)arg;
+	for (uint64_t i = 0; i < n; i++) {
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		v += rnd_arr[(x >> 24) & ((1u << 20) - 1)];
+	}
+	rnd_sink = v;
+}
+
+/* fresh, never touched memory of n bytes (each ring or store area has its
+ * own, so that no kernel overwrites another's pointers) */
+static char *fresh(size_t n)
+{
+	char *p = aligned_alloc(4096, (n + 4095) & ~(size_t)4095);
+	if (!p)
+		abort();
+	return p;
+}
+
+/* a cyclic chain of k pointers, stride bytes apart, from buf + off (buf:
+ * fresh memory when 0) */
+static void *ring(char *buf, unsigned k, unsigned stride, unsigned off)
+{
+	if (!buf)
+		buf = fresh((size_t)k * stride + off + 8);
+	for (unsigned i = 0; i < k; i++)
+		memcpy(buf + off + (size_t)i * stride, &(void *){ buf + off + (size_t)((i + 1) % k) * stride },
+		       sizeof(void *));
+	return buf + off;
+}
+
+struct cnt {
+	unsigned escr, ev;
+	uint32_t mask;          /* event mask bits                       */
+};
+struct setup {
+	uint64_t pebs, vert;    /* IA32_PEBS_ENABLE, MATRIX_VERT         */
+	struct cnt helper;      /* a helper ESCR (ev 0 = none)           */
+};
+
+static unsigned ctr_of(unsigned escr)
+{
+	unsigned c = 0;
+	while (!(nb_escrs[escr].counters & (1u << c)))
+		c++;
+	return c;
+}
+
+static uint64_t escr_val(const struct cnt *c)
+{
+	return ((uint64_t)nb_events[c->ev].event_select << NB_ESCR_EVSEL_SHIFT) |
+		((uint64_t)c->mask << NB_ESCR_EMASK_SHIFT) | NB_ESCR_T0_USR;
+}
+
+/* count c over fn(arg, n) with setup s; *ms: MEMSTATS delta (may be 0) */
+static int measure(const struct cnt *c, const struct setup *s, kern_fn fn, void *arg,
+		   uint64_t n, uint64_t *out, uint64_t *l1ld)
+{
+	unsigned ctr = ctr_of(c->escr);
+	uint64_t cccr = NB_CCCR_ENABLE |
+		((uint64_t)nb_escrs[c->escr].select << NB_CCCR_ESCRSEL_SHIFT) |
+		((uint64_t)NB_ACTIVE_ANY << NB_CCCR_ACTIVE_SHIFT);
+	struct nbsim_memstats m0, m1;
+	int ok = wr(NB_MSR_IA32_PEBS_ENABLE, s->pebs) && wr(NB_MSR_MSR_PEBS_MATRIX_VERT, s->vert) &&
+		(!s->helper.ev || wr(nb_escrs[s->helper.escr].msr, escr_val(&s->helper))) &&
+		wr(nb_escrs[c->escr].msr, escr_val(c)) && wr(nb_counters[ctr].msr, 0);
+	if (!ok)
+		return 0;
+	nbsim_memstats(&m0);
+	ok = wr(nb_counters[ctr].cccr_msr, cccr);
+	fn(arg, n);
+	ok = ok && wr(nb_counters[ctr].cccr_msr, 0);
+	nbsim_memstats(&m1);
+	ok = ok && nbsim_rdmsr(nb_counters[ctr].msr, out) == NBSIM_OK &&
+		(!s->helper.ev || wr(nb_escrs[s->helper.escr].msr, 0)) && wr(nb_escrs[c->escr].msr, 0);
+	if (l1ld)
+		*l1ld = m1.l1_load_miss - m0.l1_load_miss;
+	return ok;
+}
+
+/* warm-up, N1, N2: the difference of the counts (~0 on failure); *dms:
+ * the difference of the model's L1D load misses */
+static uint64_t diff(const struct cnt *c, const struct setup *s, kern_fn fn, void *arg,
+		     uint64_t *dms)
+{
+	uint64_t w, x, y, mw, mx, my;
+	if (!measure(c, s, fn, arg, N1, &w, &mw) || !measure(c, s, fn, arg, N1, &x, &mx) ||
+	    !measure(c, s, fn, arg, N2, &y, &my))
+		return ~0ULL;
+	if (dms)
+		*dms = my - mx;
+	return y - x;
+}
+
+static const struct cnt REPLAY = { NB_ESCR_CRU_ESCR2, NB_EV_REPLAY_EVENT, 1 };
+
+int main(void)
+{
+	struct nbsim_info inf;
+	char *clean = fresh(1 << 20);
+	struct setup none = { 0, 0, { 0, 0, 0 } };
+	uint64_t d, m;
+
+	rnd_arr = aligned_alloc(4096, 4 << 20);
+	if (!tap_ok(nbsim_present() && rnd_arr, "running under nbsim"))
+		return 1;
+	memset(&inf, 0, sizeof inf);
+	tap_ok(nbsim_info(&inf) == NBSIM_OK && inf.model == 2 && !inf.l3_kb,
+	       "model 2 without L3 (Northwood): %s", inf.model_name);
+	/* turn the cache model on before the rings are built (needs only grow) */
+	d = diff(&REPLAY, &(struct setup){ 0x01000001, 1, { 0, 0, 0 } }, chase, ring(0, 8, 8192, 0), 0);
+	TAP_EQ(d, DN, "Sprunt l1_miss (seed 000): 8 loads 8 KB apart all miss the L1D, every time");
+
+	/* DTLB: 128 pages (stride 4 KB + 64 B: distinct L1D sets too) */
+	void *pages = ring(0, 128, 4096 + 64, 0);
+	struct setup dtlb_ld = { 0x01000004, 1, { 0, 0, 0 } }, dtlb_st = { 0x01000004, 2, { 0, 0, 0 } },
+		dtlb_all = { 0x01000004, 3, { 0, 0, 0 } };
+	TAP_EQ(diff(&REPLAY, &dtlb_ld, chase, pages, 0), DN,
+	       "DTLB_load_miss_retired: 128 pages cyclically, every load misses the 64-entry DTLB");
+	TAP_EQ(diff(&REPLAY, &dtlb_all, chase, pages, 0), DN, "DTLB_all_miss_retired: the same");
+	TAP_EQ(diff(&REPLAY, &dtlb_st, chase, pages, 0), 0, "DTLB_store_miss_retired: no store, 0");
+	TAP_EQ(diff(&REPLAY, &dtlb_ld, chase, ring(0, 32, 4096 + 64, 0), 0), 0,
+	       "DTLB_load_miss_retired: 32 pages fit the DTLB, 0");
+	struct st_arg st128 = { fresh(128 * (4096 + 64)) + 8, 4096 + 64, 128 };
+	TAP_EQ(diff(&REPLAY, &dtlb_st, stores, &st128, 0), DN,
+	       "DTLB_store_miss_retired: stores to 128 pages, every store misses");
+	TAP_EQ(diff(&REPLAY, &dtlb_ld, stores, &st128, 0), 0, "DTLB_load_miss_retired: no load, 0");
+	TAP_EQ(diff(&(struct cnt){ NB_ESCR_PMH_ESCR0, NB_EV_PAGE_WALK_TYPE, 1 }, &none, chase, pages, 0),
+	       DN, "page_walk_type DTMISS: one page walk per DTLB miss");
+
+	/* split accesses: 8-byte pointers at offset 60 of 64-byte lines */
+	void *splits = ring(0, 16, 64, 60);
+	struct setup sp_ld = { 0x01000400, 1, { NB_ESCR_SAAT_ESCR1, NB_EV_LOAD_PORT_REPLAY, 2 } };
+	struct setup sp_ld_nohelp = { 0x01000400, 1, { 0, 0, 0 } };
+	struct setup sp_st = { 0x01000400, 2, { NB_ESCR_SAAT_ESCR0, NB_EV_STORE_PORT_REPLAY, 2 } };
+	struct st_arg st_split = { fresh(16 * 64 + 64) + 60, 64, 16 };
+	TAP_EQ(diff(&REPLAY, &sp_ld, chase, splits, 0), DN,
+	       "split_load_retired (helper load_port_replay SPLIT_LD in SAAT_ESCR1): every load");
+	TAP_EQ(diff(&REPLAY, &sp_ld_nohelp, chase, splits, 0), 0,
+	       "split_load_retired without its helper ESCR: 0");
+	TAP_EQ(diff(&REPLAY, &sp_ld, chase, ring(0, 16, 64, 56), 0), 0,
+	       "aligned loads (offset 56): not split");
+	TAP_EQ(diff(&REPLAY, &sp_st, stores, &st_split, 0), DN,
+	       "split_store_retired (helper store_port_replay SPLIT_ST in SAAT_ESCR0): every store");
+	TAP_EQ(diff(&(struct cnt){ NB_ESCR_SAAT_ESCR1, NB_EV_LOAD_PORT_REPLAY, 2 }, &none, chase, splits, 0),
+	       DN, "load_port_replay SPLIT_LD: every split load");
+	TAP_EQ(diff(&(struct cnt){ NB_ESCR_SAAT_ESCR0, NB_EV_STORE_PORT_REPLAY, 2 }, &none, stores, &st_split, 0),
+	       DN, "store_port_replay SPLIT_ST: every split store");
+	TAP_EQ(diff(&(struct cnt){ NB_ESCR_SAAT_ESCR0, NB_EV_MEMORY_COMPLETE, 1 }, &none, chase, splits, 0),
+	       DN, "memory_complete LSC: every split load");
+
+	/* BSQ_cache_reference: reads reaching the L2 by line state */
+	struct cnt bsq_miss = { NB_ESCR_BSU_ESCR0, NB_EV_BSQ_CACHE_REFERENCE, 1u << 8 };
+	struct cnt bsq_hite = { NB_ESCR_BSU_ESCR0, NB_EV_BSQ_CACHE_REFERENCE, 1u << 1 };
+	struct cnt bsq_hitm = { NB_ESCR_BSU_ESCR0, NB_EV_BSQ_CACHE_REFERENCE, 1u << 2 };
+	void *big = ring(0, 8192, 128, 0);
+	TAP_EQ(diff(&bsq_miss, &none, chase, big, 0), DN,
+	       "BSQ_cache_reference RD_2ndL_MISS: 1 MB at stride 128, every load misses the L2");
+	void *dirty64 = ring(0, 1024, 64, 0);
+	TAP_EQ(diff(&bsq_hitm, &none, chase, dirty64, 0), DN,
+	       "RD_2ndL_HITM: 64 KB of written lines, every load hits a Modified L2 line");
+	TAP_EQ(diff(&bsq_hite, &none, chase, dirty64, 0), 0, "... RD_2ndL_HITE 0");
+	struct st_arg rd64 = { clean, 64, 1024 };
+	TAP_EQ(diff(&bsq_hite, &none, strided, &rd64, 0), DN,
+	       "RD_2ndL_HITE: 64 KB never written, every load hits an Exclusive L2 line");
+
+	/* 1stL_cache_load_miss_retired = the model's L1D load misses */
+	struct setup l1 = { 0x01000001, 1, { 0, 0, 0 } };
+	struct st_arg rd256 = { clean, 64 * 3, 1365 };
+	d = diff(&REPLAY, &l1, strided, &rd256, &m);
+	tap_ok(d == m && d == DN, "strided (256 KB, stride 192): 1stL_cache_load_miss_retired %llu "
+	       "= model L1D load misses %llu = %d", (unsigned long long)d, (unsigned long long)m, DN);
+	d = diff(&REPLAY, &l1, randomk, 0, &m);
+	tap_ok(d == m && d > DN * 9 / 10, "random (4 MB): 1stL_cache_load_miss_retired %llu = model "
+	       "L1D load misses %llu", (unsigned long long)d, (unsigned long long)m);
+
+	/* replay-tagged uops reach instr_retired NBOGUSTAG */
+	struct cnt tagged = { NB_ESCR_CRU_ESCR0, NB_EV_INSTR_RETIRED, 2 };
+	TAP_EQ(diff(&tagged, &l1, chase, ring(0, 8, 8192, 0), 0), DN,
+	       "instr_retired NBOGUSTAG: one replay-tagged instruction per missing load");
+	TAP_EQ(diff(&tagged, &l1, chase, ring(0, 4, 8192, 0), 0), 0,
+	       "... none when the loads hit");
+
+	/* memory stalls feed the cycle count: 3 uops (1 cycle) + L2 7 +
+	 * memory 180 per iteration of the 1 MB stride-128 chase */
+	struct cnt cyc = { NB_ESCR_FSB_ESCR0, NB_EV_GLOBAL_POWER_EVENTS, 1 };
+	d = diff(&cyc, &none, chase, big, 0);
+	tap_ok(d + 1 >= (uint64_t)DN * 188 && d <= (uint64_t)DN * 188 + 1,
+	       "cycles: %llu = %d x (1 + 7 + 180) (+-1)", (unsigned long long)d, DN);
+	d = diff(&cyc, &none, chase, ring(0, 4, 8192, 0), 0);
+	tap_ok(d + 1 >= DN && d <= DN + 1, "cycles without misses: %llu = %d x 1 (+-1)",
+	       (unsigned long long)d, DN);
+
+	wr(NB_MSR_IA32_PEBS_ENABLE, 0);
+	wr(NB_MSR_MSR_PEBS_MATRIX_VERT, 0);
+	return tap_done_plan();
+}
