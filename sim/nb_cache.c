@@ -28,60 +28,52 @@ int nb_cache_init(struct nb_cache *c, unsigned size_kb, unsigned ways,
 	c->sets = lines / ways;
 	c->line_shift = log2u(line_bytes);
 	c->sector_shift = log2u(sector_bytes);
-	for (unsigned i = 0; i < lines; i++) {
+	for (unsigned i = 0; i < lines; i++)
 		c->tag[i] = 0;
-		c->valid[i] = 0;
-		c->dirty[i] = 0;
-	}
 	return 1;
 }
 
 int nb_cache_ref(struct nb_cache *c, uint64_t addr, int allocate, int write)
 {
-	uint64_t line = addr >> c->line_shift, t = line + 1;
-	unsigned sbit = 1u << ((addr >> c->sector_shift) &
-			       ((1u << (c->line_shift - c->sector_shift)) - 1));
-	uint64_t *tag = &c->tag[(unsigned)(line & (c->sets - 1)) * c->ways];
-	uint8_t *valid = &c->valid[tag - c->tag], *dirty = &c->dirty[tag - c->tag], v, dt;
+	uint64_t line = addr >> c->line_shift, t = (line + 1) & NB_TAG_KEY;
+	uint64_t sbit = UINT64_C(1) << (NB_TAG_VSHIFT + ((addr >> c->sector_shift) &
+				((1u << (c->line_shift - c->sector_shift)) - 1)));
+	uint64_t fill = allocate == NB_FILL_LINE
+		? ((UINT64_C(1) << (1u << (c->line_shift - c->sector_shift))) - 1) << NB_TAG_VSHIFT
+		: sbit;
+	uint64_t dirty = write ? NB_TAG_DIRTY : 0;
+	uint64_t *tag = &c->tag[(unsigned)(line & (c->sets - 1)) * c->ways], v;
 	unsigned w, n = c->ways;
-	unsigned fill = allocate == NB_FILL_LINE
-		? (1u << (1u << (c->line_shift - c->sector_shift))) - 1 : sbit;
 	int st;
 
-	if (tag[0] == t) {                       /* MRU: the common case */
-		st = !(valid[0] & sbit) ? NB_CACHE_MISS
-			: dirty[0] ? NB_CACHE_DIRTY : NB_CACHE_CLEAN;
-		if (allocate && st == NB_CACHE_MISS)
-			valid[0] |= (uint8_t)fill;
-		if (st != NB_CACHE_MISS || allocate)
-			dirty[0] |= (uint8_t)(write != 0);
-		return st;
-	}
-	for (w = 1; w < n && tag[w] != t; w++)
-		;
-	if (w < n) {
-		st = !(valid[w] & sbit) ? NB_CACHE_MISS
-			: dirty[w] ? NB_CACHE_DIRTY : NB_CACHE_CLEAN;
+	if ((tag[0] & NB_TAG_KEY) == t) {        /* MRU: the common case */
+		st = !(tag[0] & sbit) ? NB_CACHE_MISS
+			: (tag[0] & NB_TAG_DIRTY) ? NB_CACHE_DIRTY : NB_CACHE_CLEAN;
 		if (st == NB_CACHE_MISS && !allocate)
 			return st;
-		v = (uint8_t)(valid[w] | (st == NB_CACHE_MISS ? fill : sbit));
-		dt = dirty[w];
+		if (st == NB_CACHE_MISS)
+			tag[0] |= fill;
+		tag[0] |= dirty;
+		return st;
+	}
+	for (w = 1; w < n && (tag[w] & NB_TAG_KEY) != t; w++)
+		;
+	if (w < n) {
+		st = !(tag[w] & sbit) ? NB_CACHE_MISS
+			: (tag[w] & NB_TAG_DIRTY) ? NB_CACHE_DIRTY : NB_CACHE_CLEAN;
+		if (st == NB_CACHE_MISS && !allocate)
+			return st;
+		v = tag[w] | (st == NB_CACHE_MISS ? fill : 0) | dirty;
 	} else {
 		if (!allocate)
 			return NB_CACHE_MISS;
 		st = NB_CACHE_MISS;
 		w = n - 1;                       /* LRU victim */
-		v = (uint8_t)fill;
-		dt = 0;
+		v = t | fill | dirty;
 	}
-	for (; w > 0; w--) {                     /* move to the front */
+	for (; w > 0; w--)                       /* move to the front */
 		tag[w] = tag[w - 1];
-		valid[w] = valid[w - 1];
-		dirty[w] = dirty[w - 1];
-	}
-	tag[0] = t;
-	valid[0] = v;
-	dirty[0] = (uint8_t)(dt | (write != 0));
+	tag[0] = v;
 	return st;
 }
 

@@ -10,14 +10,19 @@
 #define NB_CACHE_MAX_LINES 16384      /* 2 MB of 128-byte lines            */
 
 /* Each set's ways are kept in recency order: way 0 most recently used,
- * the last way the LRU victim (invalid lines sink to the end). */
+ * the last way the LRU victim (invalid lines sink to the end).  One 64-bit
+ * word per way, so that a set's search touches one array: bits 0-47 the
+ * line address + 1 (0 = invalid; user addresses are below 2^48), bits
+ * 48-55 the valid sectors, bit 63 dirty (written since its fill).  The
+ * unsectored fast path keeps only the address (NB_TAG_KEY). */
+#define NB_TAG_KEY    ((UINT64_C(1) << 48) - 1)
+#define NB_TAG_VSHIFT 48
+#define NB_TAG_DIRTY  (UINT64_C(1) << 63)
 struct nb_cache {
 	unsigned sets, ways;          /* sets: a power of two                 */
 	unsigned line_shift;          /* log2(line bytes) (the tag unit)      */
 	unsigned sector_shift;        /* log2(sector bytes) (the fill unit)   */
-	uint64_t tag[NB_CACHE_MAX_LINES];     /* line address + 1; 0 = invalid */
-	uint8_t valid[NB_CACHE_MAX_LINES];    /* sector valid bits             */
-	uint8_t dirty[NB_CACHE_MAX_LINES];    /* line written since its fill   */
+	uint64_t tag[NB_CACHE_MAX_LINES];
 };
 
 /*
@@ -50,5 +55,35 @@ enum { NB_CACHE_MISS = 0, NB_CACHE_CLEAN = 1, NB_CACHE_DIRTY = 2 };
  * IA-32 Optimization Reference Manual, Table 1-1 note 1) */
 enum { NB_FILL_SECTOR = 1, NB_FILL_LINE = 2 };
 int nb_cache_ref(struct nb_cache *c, uint64_t addr, int allocate, int write);
+
+/*
+ * The L1D hit path of nb_cache_access for a cache whose lines are not
+ * sectored (line bytes = sector bytes): only the address is kept in the
+ * tag word (a present tag means a valid line; no dirty state): use one of
+ * the two functions per cache.  Same
+ * result and replacement as nb_cache_access (tests/t_cache.c checks).
+ */
+static inline int nb_cache_access_unsectored(struct nb_cache *c, uint64_t addr, int allocate)
+{
+	uint64_t line = addr >> c->line_shift, t = (line + 1) & NB_TAG_KEY;
+	uint64_t *tag = &c->tag[(unsigned)(line & (c->sets - 1)) * c->ways];
+	unsigned w, n = c->ways;
+	int hit;
+
+	if (tag[0] == t)
+		return 1;
+	for (w = 1; w < n && tag[w] != t; w++)
+		;
+	hit = w < n;
+	if (!hit) {
+		if (!allocate)
+			return 0;
+		w = n - 1;
+	}
+	for (; w > 0; w--)
+		tag[w] = tag[w - 1];
+	tag[0] = t;
+	return hit;
+}
 
 #endif /* NB_CACHE_H */

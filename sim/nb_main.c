@@ -25,6 +25,7 @@
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_transtab.h"
+#include "pub_tool_mallocfree.h"
 #include "pub_tool_libcproc.h"
 #include "libvex_guest_amd64.h"
 
@@ -77,6 +78,7 @@ enum {
 #define RAW_MC(st, cond) (RAW_MC0 + (st) * 16 + (cond))
 static ULong nb_raw[RAW_N], nb_raw_last[RAW_N];
 static ULong nb_stall;                   /* memory stall cycles (nb_mem)  */
+static ULong nb_tc_built, nb_tc_built_last; /* uops of trace lines built   */
 static struct nb_pmu nb_pmu_state;
 static struct nb_bpred nb_bp;
 static const struct nb_cpu_model *nb_cpu;
@@ -113,8 +115,10 @@ static UInt clo_mem_timing = MT_AUTO;
 #define NEED_STEP  0x20u         /* per-retirement step helper (cycles)   */
 #define NEED_PMI   0x40u         /* overflow check after each segment     */
 #define NEED_ROM   0x80u         /* RAW_ROM_UOPS, RAW_MS_XFER             */
-#define NEED_PEBS  0x200u        /* load helper gets the PC and registers */
-#define NEED_ALL   (NEED_INSTR | NEED_UOPS | NEED_BR | NEED_MEM | NEED_CACHE | NEED_ROM | NEED_TLB)
+#define NEED_TC    0x200u        /* trace cache: helper per superblock    */
+#define NEED_PEBS  0x400u        /* load helper gets the PC and registers */
+#define NEED_ALL   (NEED_INSTR | NEED_UOPS | NEED_BR | NEED_MEM | NEED_CACHE | NEED_ROM | NEED_TLB | \
+		    NEED_TC)
 static UInt nb_need;
 static ULong nb_discards;                /* translation flushes            */
 
@@ -152,6 +156,9 @@ static const unsigned fp_event[NB_FP_NCLASSES] = {
 #define MEM_EVENTS ((1ULL << NB_EV_REPLAY_EVENT) | (1ULL << NB_EV_LOAD_PORT_REPLAY) | \
 		    (1ULL << NB_EV_STORE_PORT_REPLAY) | (1ULL << NB_EV_MEMORY_COMPLETE) | \
 		    (1ULL << NB_EV_PAGE_WALK_TYPE) | (1ULL << NB_EV_BSQ_CACHE_REFERENCE))
+/* events of the trace-cache model (README "Trace cache") */
+#define TC_EVENTS ((1ULL << NB_EV_TC_DELIVER_MODE) | (1ULL << NB_EV_BPU_FETCH_REQUEST) | \
+		   (1ULL << NB_EV_ITLB_REFERENCE) | (1ULL << NB_EV_UOP_QUEUE_WRITES))
 #define SIG_FP_ALL(fc) NB_SIG(fp_event[fc], 15)            /* mask ALL   */
 #define SIG_EXEC(b)    NB_SIG(NB_EV_EXECUTION_EVENT, (b))  /* NBOGUS0-3, BOGUS0-3: 4-7 */
 #define SIG_RBT(b)     NB_SIG(NB_EV_RETIRED_BRANCH_TYPE, (b))
@@ -184,7 +191,7 @@ static ULong nb_produced_events(void)
 	       (1ULL << NB_EV_GLOBAL_POWER_EVENTS) |
 	       (1ULL << NB_EV_RETIRED_BRANCH_TYPE) | (1ULL << NB_EV_RETIRED_MISPRED_BRANCH_TYPE) |
 	       (1ULL << NB_EV_INSTR_COMPLETED) | (1ULL << NB_EV_UOP_QUEUE_WRITES) |
-	       (1ULL << NB_EV_TC_MS_XFER) | MEM_EVENTS;
+	       (1ULL << NB_EV_TC_MS_XFER) | MEM_EVENTS | TC_EVENTS;
 }
 
 /* Mask bits of produced events that the model does not produce (they
@@ -192,10 +199,10 @@ static ULong nb_produced_events(void)
 static UShort nb_unproduced_masks(unsigned ev)
 {
 	switch (ev) {
-	case NB_EV_UOP_QUEUE_WRITES:
-		return 1u << 0;         /* FROM_TC_BUILD: no trace-cache model */
-	case NB_EV_PAGE_WALK_TYPE:
-		return 1u << 1;         /* ITMISS: no ITLB simulation */
+	case NB_EV_TC_DELIVER_MODE:     /* only DI and BI without HT */
+		return (UShort)(0xff & ~((1u << 2) | (1u << 5)));
+	case NB_EV_ITLB_REFERENCE:      /* HIT_UC: no uncacheable code */
+		return 1u << 2;
 	case NB_EV_BSQ_CACHE_REFERENCE: /* HITS (no sharing), WR_2ndL_MISS */
 		return (1u << 0) | (1u << 3) | (1u << 10);
 	}
@@ -257,7 +264,9 @@ static UInt need_of(ULong used)
 	if (used & MEM_EVENTS)
 		n |= NEED_CACHE;
 	if (used & (1ULL << NB_EV_PAGE_WALK_TYPE))
-		n |= NEED_TLB;
+		n |= NEED_TLB | NEED_TC;        /* DTMISS and ITMISS */
+	if (used & TC_EVENTS)
+		n |= NEED_TC;
 	if (used & (1ULL << NB_EV_UOPS_RETIRED))
 		n |= NEED_UOPS;
 	if (used & ((1ULL << NB_EV_BRANCH_RETIRED) | (1ULL << NB_EV_MISPRED_BRANCH_RETIRED) |
@@ -673,10 +682,18 @@ static void nb_derive(void)
 	nb_sig[NB_SIG(NB_EV_INSTR_COMPLETED, 0)] += instr;
 	nb_sig[NB_SIG(NB_EV_INSTR_COMPLETED, 1)] += nb_wpath_share(bogus, instr, du);
 	/* uop_queue_writes: MS ROM uops; the others (and the wrong path)
-	 * come from the trace cache in deliver mode (no trace-cache model) */
+	 * come from the trace cache, in build mode those of the lines the
+	 * trace-cache model built (nb_tc_sb), else in deliver mode */
 	nb_sig[NB_SIG(NB_EV_UOP_QUEUE_WRITES, 2)] += d[RAW_ROM_UOPS];
-	nb_sig[NB_SIG(NB_EV_UOP_QUEUE_WRITES, 1)] +=
-		(du > d[RAW_ROM_UOPS] ? du - d[RAW_ROM_UOPS] : 0) + bogus;
+	{
+		ULong tcu = (du > d[RAW_ROM_UOPS] ? du - d[RAW_ROM_UOPS] : 0) + bogus;
+		ULong built = nb_tc_built - nb_tc_built_last;
+		nb_tc_built_last = nb_tc_built;
+		if (built > tcu)
+			built = tcu;
+		nb_sig[NB_SIG(NB_EV_UOP_QUEUE_WRITES, 0)] += built;
+		nb_sig[NB_SIG(NB_EV_UOP_QUEUE_WRITES, 1)] += tcu - built;
+	}
 	nb_sig[NB_SIG(NB_EV_TC_MS_XFER, 0)] += d[RAW_MS_XFER];
 	nb_sig[SIG_UOPTYPE(1)] += d[RAW_LOADS];
 	nb_sig[SIG_UOPTYPE(2)] += d[RAW_STORES];
@@ -859,7 +876,7 @@ static unsigned nb_mem_cg(Addr first, Addr last)
 	Bool l1m = False, l2m = False;
 
 	for (Addr l = first; l <= last; l += 64)
-		if (!nb_cache_access(&nb_l1d, l, 1))
+		if (!nb_cache_access_unsectored(&nb_l1d, l, 1))
 			l1m = True;
 	if (l1m)
 		for (Addr l = first; l <= last; l += 64)
@@ -911,7 +928,7 @@ static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State 
 	else for (Addr l = first; l <= last; l += 64) {
 		int st;
 		ULong lat;
-		if (nb_cache_access(&nb_l1d, l, !store))
+		if (nb_cache_access_unsectored(&nb_l1d, l, !store))
 			continue;
 		cond |= MC_L1;
 		/* the L1D missed: the L2 (a load's read, a store's RFO) */
@@ -960,6 +977,75 @@ static VG_REGPARM(2) void nb_store(Addr a, ULong size)
 static void nb_load_pebs(Addr a, ULong size, ULong pc, VexGuestAMD64State *st)
 {
 	nb_mem(a, size, False, pc, st);
+}
+
+/* ---- trace cache (README "Trace cache") ---- */
+
+/*
+ * 12K uops [HIN01; CPUID descriptor 0x70: 12K uops, 8-way] in trace lines
+ * of 6 uops [HIN01] = 2048 lines, 8-way: 256 sets.  A trace line is named
+ * by the address of its first instruction, mixed by a bijection of 48-bit
+ * values (x odd constant, so names stay distinct and lines spread over the
+ * sets; nb_tc holds name << 6 as a 64-byte "line").  Instructions of more than 4
+ * uops come from the microcode ROM [HIN01] and take no line slot.
+ */
+#define TC_LINE_UOPS 6
+#define TC_MS_MIN    5          /* uops from which an instruction is in the MS ROM */
+static struct nb_cache nb_tc;
+static struct nb_tlb nb_itlb;
+
+struct tc_line { ULong key, pc; UInt uops, ninstr; };
+struct tc_desc {                /* a superblock's trace lines              */
+	UInt nlines;
+	struct tc_line line[];
+};
+
+#define SIG_TC_DI      NB_SIG(NB_EV_TC_DELIVER_MODE, 2)
+#define SIG_TC_BI      NB_SIG(NB_EV_TC_DELIVER_MODE, 5)
+#define SIG_TCMISS     NB_SIG(NB_EV_BPU_FETCH_REQUEST, 0)
+#define SIG_ITLB(b)    NB_SIG(NB_EV_ITLB_REFERENCE, (b))
+#define SIG_ITMISS     NB_SIG(NB_EV_PAGE_WALK_TYPE, 1)
+
+/* One execution of a superblock: its trace lines are looked up in order.
+ * A hit delivers the line (3 uops per cycle [HIN01]); a miss is a fetch
+ * request to the L2 through the ITLB, and the line is built by the
+ * decoder (one instruction per cycle [HIN01]) and filled. */
+static VG_REGPARM(1) void nb_tc_sb(const struct tc_desc *d)
+{
+	for (UInt i = 0; i < d->nlines; i++) {
+		const struct tc_line *l = &d->line[i];
+		if (nb_cache_access_unsectored(&nb_tc, l->key << 6, 1)) {
+			nb_sig[SIG_TC_DI] += (l->uops + 2) / 3;
+			continue;
+		}
+		nb_sig[SIG_TCMISS]++;
+		nb_tc_built += l->uops;
+		nb_sig[SIG_TC_BI] += l->ninstr;
+		if (nb_tlb_access(&nb_itlb, l->pc)) {
+			nb_sig[SIG_ITLB(0)]++;
+		} else {
+			nb_sig[SIG_ITLB(1)]++;
+			nb_sig[SIG_ITMISS]++;
+		}
+	}
+}
+
+/* Add an instruction at pc with uops (REP: per iteration) to d. */
+static void tc_add(struct tc_desc *d, Addr pc, UInt uops, Bool ms)
+{
+	struct tc_line *l = d->nlines ? &d->line[d->nlines - 1] : 0;
+
+	if (ms || uops >= TC_MS_MIN)
+		return;         /* from the MS ROM (TC_ms_xfer: NB_IC_ROM) */
+	if (!l || l->uops + uops > TC_LINE_UOPS) {
+		l = &d->line[d->nlines++];
+		l->key = ((ULong)pc * 0x9e3779b97f4a7c15ULL) & 0xffffffffffffULL;
+		l->pc = (ULong)pc;
+		l->uops = 0;
+		l->ninstr = 0;
+	}
+	l->uops += uops;
+	l->ninstr++;
 }
 
 /* ---- CPUID ---- */
@@ -1297,6 +1383,7 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 	IRSB *out;
 	struct pend p = { 0 };
 	struct insn k = { 0 };
+	struct tc_desc *tcd = 0;
 	Bool exit_seen = False;
 	ULong bound;
 	Int i;
@@ -1318,6 +1405,18 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 	}
 	for (i = 0; i < in->stmts_used && in->stmts[i]->tag != Ist_IMark; i++)
 		addStmtToIRSB(out, in->stmts[i]);
+	if (nb_need & NEED_TC) {
+		/* one call per superblock execution, at its start; the lines
+		 * are filled in below, before the code ever runs.  Descriptors
+		 * of discarded translations are not freed (a few bytes each). */
+		Int nim = 0;
+		for (Int j = i; j < in->stmts_used; j++)
+			nim += in->stmts[j]->tag == Ist_IMark;
+		tcd = VG_(malloc)("nbsim.tc", sizeof *tcd + (SizeT)(nim ? nim : 1) * sizeof tcd->line[0]);
+		tcd->nlines = 0;
+		addStmtToIRSB(out, IRStmt_Dirty(unsafeIRDirty_0_N(1, "nb_tc_sb",
+			VG_(fnptr_to_fnentry)(&nb_tc_sb), mkIRExprVec_1(mkIRExpr_HWord((HWord)tcd)))));
+	}
 
 	for (; i < in->stmts_used; i++) {
 		IRStmt *st = in->stmts[i];
@@ -1355,6 +1454,10 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 				;
 			k.uops = uop_count(in, i + 1, j, &k.dec, &k.loads, &k.stores, &k.rom);
 			k.uops_deferred = (k.dec.cls & NB_IC_REP) != 0;
+			if (tcd)
+				/* REP strings run from the microcode ROM: one
+				 * transfer per iteration (one superblock run) */
+				tc_add(tcd, a, k.uops, k.uops_deferred);
 			if (!k.uops_deferred)
 				add_uops(&p, &k);
 			exit_seen = False;
@@ -1666,6 +1769,10 @@ static void nb_post_clo_init(void)
 	tl_assert(nb_memp);
 	/* DTLB: CPUID leaf-2 descriptor 0x5b, 64 entries, 4 KB pages (nb_tlb.c) */
 	tl_assert(nb_tlb_init(&nb_dtlb, nb_memp->dtlb_entries, 12));
+	/* ITLB: descriptor 0x50, 64 entries; trace cache 12K uops 8-way (0x70):
+	 * 2048 six-uop lines, 256 sets (nb_tc_sb) */
+	tl_assert(nb_tlb_init(&nb_itlb, nb_memp->itlb_entries, 12));
+	tl_assert(nb_cache_init(&nb_tc, 128, 8, 64, 64));
 	if (nb_has_l3)
 		tl_assert(nb_cache_init(&nb_l3, nb_cpu->l3_kb, 8, 128, 64));
 	{

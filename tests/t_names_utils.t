@@ -72,6 +72,16 @@ like($out, qr/Event name:\s+p4netburst:::1stL_cache_load_miss_retired/,
 ($st, $out) = run("$nbsim -- $u/papi_native_avail -e p4netburst:::branch_retired");
 like($out, qr/:MMTP\b.*:MMTM\b/s, '-e EVENT lists its masks');
 like($out, qr/Modifiers: u, k, thr/, '-e EVENT lists the modifiers');
+# Modifiers as qualifiers, after the masks, with descriptions (as
+# perf_event components list ":u=0|1"); precise only where PEBS is allowed.
+like($out, qr/:MMTM -- .*\n\s+Info:\s+:u=0\|1 -- count at user level.*\n\s+Info:\s+:k=0\|1 -- .*\n\s+Info:\s+:thr=0\.\.15 -- CCCR Compare.*\n\s+Info:\s+:cmpl=0\|1 -- .*\n\s+Info:\s+:edge=0\|1 -- .*\n\s+Info:\s+:thread=any\|single\|both\|none -- CCCR ActiveThread/,
+     '-e EVENT lists the six modifiers as qualifiers after the masks, with descriptions');
+unlike($out, qr/:precise=0\|1/, 'branch_retired: no precise qualifier (not a PEBS event)');
+($st, $out) = run("$nbsim -- $u/papi_native_avail -e p4netburst:::replay_event");
+like($out, qr/Info:\s+:precise=0\|1 -- PEBS/, 'replay_event: the precise qualifier is listed');
+($st, $out) = run("$nbsim -- $u/papi_native_avail");
+like($out, qr/\| p4netburst:::Memory_loads\s.*?\n(\|\s{12}.*\n)*\|\s+:u=0\|1\s/,
+     'the full listing shows qualifiers under a tagged metric');
 ($st, $out) = run("$nbsim -- $u/papi_native_avail -e p4netburst:::instr_retired:NBOGUSTAG:thr=2:thread=both");
 like($out, qr/Event name:\s+p4netburst:::instr_retired:NBOGUSTAG:thr=2:thread=both/,
      '-e with modifiers shows the canonical name');

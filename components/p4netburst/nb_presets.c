@@ -8,7 +8,8 @@
 #include <strings.h>
 #include "nb_presets.h"
 
-#define MAX_COMBOS 4096          /* at most 3 * 2^6 with today's presets.txt */
+#define MAX_COMBOS 4096
+#define PRUNE_ABOVE 32           /* combinations beyond which failures prune */          /* at most 3 * 2^6 with today's presets.txt */
 
 static int term_on_cpu(const struct nb_preset_ref *t, unsigned model, unsigned feats)
 {
@@ -97,6 +98,7 @@ int nb_preset_alt_format(const struct nb_preset_alt *a, char *buf, size_t len)
 struct search {
 	int np;
 	uint16_t preset[NB_SCHED_MAX];
+	int8_t first[NB_SCHED_MAX];     /* first request of preset j */
 	uint8_t nua[NB_SCHED_MAX];
 	uint8_t ua[NB_SCHED_MAX][8];
 	uint8_t choice[NB_SCHED_MAX];   /* index into ua[j] */
@@ -110,7 +112,7 @@ static int preset_pos(const struct search *s, unsigned p)
 	return -1;
 }
 
-static int add_hw(struct nb_plan *pl, const struct nb_evsel *sel)
+static int add_hw(struct nb_plan *pl, const struct nb_evsel *sel, int req)
 {
 	for (int h = 0; h < pl->nhw; h++)
 		if (nb_evsel_same(&pl->hw[h], sel))
@@ -118,6 +120,7 @@ static int add_hw(struct nb_plan *pl, const struct nb_evsel *sel)
 	if (pl->nhw == NB_SCHED_MAX)
 		return -1;
 	pl->hw[pl->nhw] = *sel;
+	pl->hw_req[pl->nhw] = (int8_t)req;
 	return pl->nhw++;
 }
 
@@ -148,21 +151,40 @@ static int build(const struct nb_req *req, int n, const struct search *s, struct
 		} else {
 			t = req[i].sel;
 		}
-		if ((h = add_hw(pl, &t)) < 0)
+		if ((h = add_hw(pl, &t, i)) < 0)
 			return -1;
 		pl->hw_of[i] = (int8_t)h;
 	}
 	return 0;
 }
 
-static int next_combo(struct search *s)
+/* The next combination whose choices for presets 0..LAST differ (LAST =
+ * np - 1: simply the next one); 0 when there is none. */
+static int next_combo(struct search *s, int last)
 {
-	for (int j = s->np - 1; j >= 0; j--) {
+	for (int j = s->np - 1; j > last; j--)
+		s->choice[j] = 0;
+	for (int j = last; j >= 0; j--) {
 		if (++s->choice[j] < s->nua[j])
 			return 1;
 		s->choice[j] = 0;
 	}
 	return 0;
+}
+
+/* After a failure whose first unplaceable hardware request is CUL: the
+ * hardware requests 0..CUL come from requests 0..hw_req[CUL] alone (they
+ * are created in request order), so every combination that keeps the
+ * choices of the presets starting at or before that request fails too.
+ * The last such preset, for next_combo. */
+static int last_involved(const struct search *s, const struct nb_plan *pl, int cul)
+{
+	int r = pl->hw_req[cul], last = 0;
+
+	for (int j = 0; j < s->np; j++)
+		if (s->first[j] <= r)
+			last = j;
+	return last;
 }
 
 static int setup(const struct nb_req *req, int n, const struct nb_sched_cpu *cpu,
@@ -181,6 +203,7 @@ static int setup(const struct nb_req *req, int n, const struct nb_sched_cpu *cpu
 		}
 		j = s->np++;
 		s->preset[j] = (uint16_t)p;
+		s->first[j] = (int8_t)i;
 		s->nua[j] = 0;
 		s->choice[j] = 0;
 		for (unsigned a = 0; a < nb_presets[p].nalts && s->nua[j] < 8; a++)
@@ -200,7 +223,7 @@ int nb_plan_run(const struct nb_req *req, int n, const struct nb_sched_cpu *cpu,
 		size_t whylen)
 {
 	struct search s;
-	int combos = 0;
+	int combos = 0, last, total = 1;
 
 	if (whylen)
 		why[0] = '\0';
@@ -210,14 +233,26 @@ int nb_plan_run(const struct nb_req *req, int n, const struct nb_sched_cpu *cpu,
 	}
 	if (setup(req, n, cpu, feats, &s, why, whylen))
 		return -1;
+	/* Few combinations: try them all.  Many: after a failure, skip the
+	 * combinations that keep the failing prefix (a culprit search costs a
+	 * few scheduler runs, so it pays only when much can be skipped). */
+	for (int j = 0; j < s.np && total <= PRUNE_ABOVE; j++)
+		total *= s.nua[j];
 	do {
+		int cul = -1;
+
+		last = s.np - 1;
 		combos++;
-		if (build(req, n, &s, out) == 0 &&
-		    nb_sched_run(out->hw, out->nhw, cpu, &out->assign, NULL, NULL, 0) == 0) {
-			out->tried = combos;
-			return 0;
+		if (build(req, n, &s, out) == 0) {
+			if (nb_sched_run(out->hw, out->nhw, cpu, &out->assign, NULL, NULL, 0) == 0) {
+				out->tried = combos;
+				return 0;
+			}
+			if (total > PRUNE_ABOVE && nb_sched_run(out->hw, out->nhw, cpu, &out->assign, &cul,
+						     NULL, 0) && cul >= 0)
+				last = last_involved(&s, out, cul);
 		}
-	} while (combos < MAX_COMBOS && next_combo(&s));
+	} while (combos < MAX_COMBOS && next_combo(&s, last));
 	out->tried = combos;
 	/* Explain with the hinted alternatives (else the preferred ones). */
 	memset(s.choice, 0, sizeof(s.choice));

@@ -57,6 +57,7 @@ struct nb_plan {
 	int8_t hw_of[NB_SCHED_MAX];   /* request i -> hw index, -1: reads 0 */
 	int8_t coef[NB_SCHED_MAX];    /* request i reads coef * count       */
 	int8_t alt[NB_SCHED_MAX];     /* preset requests: alternative used  */
+	int8_t hw_req[NB_SCHED_MAX];  /* hw request h -> the request that made it */
 	int tried;                    /* combinations of alternatives tried */
 	struct nb_assign assign;      /* placement of hw[]                  */
 };

@@ -26,10 +26,25 @@ double big[(2u << 20) / 8] ALIGN;
 double out[(512u << 10) / 8] ALIGN;
 uint32_t arr[(4u << 20) / 4] ALIGN;
 uint64_t nodes[(2u << 20) / 8] ALIGN;
+char flushbuf[4u << 20] ALIGN;
 #define MN 96
 double A[MN][MN] ALIGN, B[MN][MN] ALIGN, C[MN][MN] ALIGN;
 
 static volatile uint64_t sink;
+
+/* one load per line of 4 MB never used elsewhere: every load misses every
+ * level whatever the state, and afterwards the caches hold only flushbuf.
+ * Run before and after the kernels, it makes the kernels start from the
+ * same state in every run and under every tool, and makes the exit path
+ * independent of where the kernels left the caches (cachegrind's LL also
+ * holds instruction lines, nbsim's L2 does not). */
+static __attribute__((noinline)) void flush(void)
+{
+	uint64_t s = 0;
+	for (size_t i = 0; i < sizeof flushbuf; i += 64)
+		s += (unsigned char)flushbuf[i];
+	sink = s;
+}
 
 static __attribute__((noinline)) void k_stride(void)
 {
@@ -113,8 +128,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cg_prog: unknown program '%s' (stride random chase matmul)\n", p);
 		return 2;
 	}
+	flush();
 	for (int r = 0; r < reps; r++)
 		k();
+	flush();
 	printf("%s %d %llu\n", p, reps, (unsigned long long)sink);
 	return 0;
 }

@@ -64,5 +64,20 @@ int main(void)
 	       nb_cache_ref(&c, 0x9000, 0, 0) == NB_CACHE_DIRTY &&
 	       nb_cache_ref(&c, 0x9040, 0, 0) == NB_CACHE_MISS,
 	       "a write miss allocates its sector, dirty");
+	/* the unsectored fast path behaves as nb_cache_access (L1D geometry) */
+	{
+		static struct nb_cache c2;
+		uint64_t x = 1;
+		unsigned same = 1;
+		nb_cache_init(&c, 8, 4, 64, 64);
+		nb_cache_init(&c2, 8, 4, 64, 64);
+		for (unsigned i = 0; i < 200000 && same; i++) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			uint64_t a = (x >> 30) & 0x7fff;     /* 32 KB: 4x the cache */
+			int al = (x >> 20) & 1;
+			same = nb_cache_access(&c, a, al) == nb_cache_access_unsectored(&c2, a, al);
+		}
+		tap_ok(same, "nb_cache_access_unsectored = nb_cache_access on 200000 random accesses");
+	}
 	return tap_done_plan();
 }

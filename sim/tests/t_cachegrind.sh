@@ -2,13 +2,18 @@
 # t_cachegrind.sh - nbsim's cache model against valgrind's cachegrind (TAP).
 #
 # Programs (cg_prog.c): stride, random, chase, matmul, each at 1 and 3
-# kernel repetitions; every figure is the difference of the two runs' whole-
-# program totals (set-up, start-up and exit cancel), so it is the kernel's.
+# kernel repetitions between two passes over a 4 MB buffer that flush every
+# level; every figure is the difference of the two runs' whole-program
+# totals (set-up, start-up and exit cancel), so it is the kernel's.
 # Model: prescott (L1D 16 KB 8-way 64 B, L2 1 MB 8-way, 128-byte sectors).
 #
 #  1. --nbsim-cache=cachegrind (test mode: cachegrind's policies: write-
 #     allocate L1D, 64-byte L2 lines) against cachegrind --D1=16384,8,64
-#     --LL=1048576,8,64: L1D and L2 load and store misses equal exactly.
+#     --LL=1048576,8,64: L1D load and store misses equal exactly; L2 misses
+#     within 0.01%: cachegrind's LL is unified (its I1 misses fill it too)
+#     and nbsim's L2 holds data only, so the instruction lines of start-up
+#     and exit can move a handful of data misses (0 to 4 seen, depending on
+#     the environment's size).
 #  2. the NetBurst model (no-write-allocate write-through L1D; L2 misses
 #     fetch the whole 128-byte sector) against cachegrind
 #     --LL=1048576,8,128: L1D load misses and L2 load and store misses agree
@@ -45,6 +50,8 @@ nb() {
 # difference of two "a b c d" lines
 dif() { awk -v x="$1" -v y="$2" 'BEGIN { split(x, a); split(y, b); for (i = 1; i <= 4; i++) printf "%s%s", (i > 1 ? " " : ""), b[i] - a[i]; print "" }'; }
 # within 1%: $1 nbsim, $2 cachegrind
+# within 0.01%
+near4() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= b / 10000) }'; }
 near() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 ? d <= b / 100 : a == 0) }'; }
 
 command -v "$VALGRIND" >/dev/null || echo "# cachegrind not found: every test below fails"
@@ -63,10 +70,10 @@ for p in $PROGRAMS; do
 	echo "# $p: nbsim (NetBurst): L1D ld $b1r st $b1w, L2 ld $b2r st $b2w"
 	[ -n "$g1r" ] && [ "$a1r" = "$g1r" ] && [ "$a1w" = "$g1w" ]
 	ok $? "$p, cachegrind policies: L1D load/store misses equal ($a1r/$a1w vs $g1r/$g1w)"
-	[ -n "$g2r" ] && [ "$a2r" = "$g2r" ]
-	ok $? "$p, cachegrind policies: L2 load misses equal ($a2r vs $g2r)"
-	[ -n "$g2w" ] && [ "$a2w" = "$g2w" ]
-	ok $? "$p, cachegrind policies: L2 store misses equal ($a2w vs $g2w)"
+	[ -n "$g2r" ] && near4 "$a2r" "$g2r"
+	ok $? "$p, cachegrind policies: L2 load misses within 0.01% ($a2r vs $g2r)"
+	[ -n "$g2w" ] && near4 "$a2w" "$g2w"
+	ok $? "$p, cachegrind policies: L2 store misses within 0.01% ($a2w vs $g2w)"
 	[ "$g1r" != 0 ] || [ "$p" = matmul ]
 	ok $? "$p: the kernel misses the L1D ($g1r load misses)"
 	[ -n "$h1r" ] && near "$b1r" "$h1r"

@@ -7,7 +7,8 @@
  * that event and mask alone, runs a workload that exercises every part of
  * the CPU model (loads and stores missing the L1D, every FP/SIMD class and
  * moves, random conditional branches, alternating indirect calls and jumps,
- * returns deeper than the return stack, REP strings, cpuid), and prints
+ * returns deeper than the return stack, REP strings, cpuid, 272 KB of
+ * straight-line code), and prints
  *     count EVENT:MASK N
  * or "skip EVENT:MASK (reason)" for a mask the model lacks.  The caller
  * checks N > 0 for exact/modelled masks and N == 0 (and nbsim's warning)
@@ -49,6 +50,13 @@ static __attribute__((noinline)) int deep(int n)
 	__asm__ volatile("" : "+r"(r) : : "memory");
 	return r;
 }
+
+/* 68000 one-uop instructions (272 KB of code, 68 pages): more trace lines
+ * than the 12K-uop trace cache and more pages than the 64-entry ITLB hold,
+ * so every call misses both (trace-cache builds, ITLB misses, page walks) */
+__asm__(".text\n\t.type cov_bigcode,@function\ncov_bigcode:\n\t"
+	".rept 68000\n\tadd $1, %rax\n\t.endr\n\tret\n\t.size cov_bigcode, .-cov_bigcode\n");
+void cov_bigcode(void);
 
 static __attribute__((noinline)) void workload(void)
 {
@@ -101,6 +109,7 @@ static __attribute__((noinline)) void workload(void)
 		if (i % 20 == 0)
 			t += (uint64_t)deep(24);
 	}
+	__asm__ volatile("call cov_bigcode" : : : "rax", "memory", "cc");
 	__asm__ volatile("" : : "r"(t));
 }
 

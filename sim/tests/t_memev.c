@@ -49,6 +49,20 @@ static __attribute__((noinline)) void chase(void *p, uint64_t n)
 			 : [p] "+r"(p), [n] "+r"(n) : : "memory", "cc");
 }
 
+/* chase from *cursor, leaving it where the chain stopped: successive runs
+ * continue around the ring instead of restarting at its head (a ring
+ * larger than a cache then misses on every load whatever the run lengths) */
+static __attribute__((noinline)) void chase_on(void *cursor, uint64_t n)
+{
+	void *p = *(void **)cursor;
+	__asm__ volatile("1:\n\t"
+			 "mov (%[p]), %[p]\n\t"
+			 "dec %[n]\n\t"
+			 "jnz 1b\n\t"
+			 : [p] "+r"(p), [n] "+r"(n) : : "memory", "cc");
+	*(void **)cursor = p;
+}
+
 struct st_arg { char *base; uint64_t stride, k; };
 
 static __attribute__((noinline)) void stores(void *arg, uint64_t n)
@@ -82,6 +96,33 @@ static __attribute__((noinline)) void strided(void *arg, uint64_t n)
 			 : [o] "+&r"(off), [n] "+&r"(n), [v] "=&r"(v)
 			 : [b] "r"(a->base), [s] "r"(a->stride), [e] "r"(end), [z] "r"(zero)
 			 : "memory", "cc");
+}
+
+/* n cpuid instructions (microcoded: 8 uops in the uop model) */
+static __attribute__((noinline)) void cpuidk(void *arg, uint64_t n)
+{
+	(void)arg;
+	__asm__ volatile("1:\n\t"
+			 "xor %%eax, %%eax\n\t"
+			 "cpuid\n\t"
+			 "dec %%rsi\n\t"
+			 "jnz 1b\n\t"
+			 : "+S"(n) : : "rax", "rbx", "rcx", "rdx", "cc");
+}
+
+/* n / 16 iterations of 16384 one-uop instructions (add $1, %rax) */
+static __attribute__((noinline)) void bigcode(void *arg, uint64_t n)
+{
+	uint64_t a = 0;
+	(void)arg;
+	n /= 16;
+	__asm__ volatile("1:\n\t"
+			 ".rept 16384\n\t"
+			 "add $1, %[a]\n\t"
+			 ".endr\n\t"
+			 "dec %[n]\n\t"
+			 "jnz 1b\n\t"
+			 : [a] "+r"(a), [n] "+r"(n) : : "cc");
 }
 
 /* random-access loads (an LCG index into 4 MB) */
@@ -246,7 +287,7 @@ int main(void)
 	struct cnt bsq_hite = { NB_ESCR_BSU_ESCR0, NB_EV_BSQ_CACHE_REFERENCE, 1u << 1 };
 	struct cnt bsq_hitm = { NB_ESCR_BSU_ESCR0, NB_EV_BSQ_CACHE_REFERENCE, 1u << 2 };
 	void *big = ring(0, 8192, 128, 0);
-	TAP_EQ(diff(&bsq_miss, &none, chase, big, 0), DN,
+	TAP_EQ(diff(&bsq_miss, &none, chase_on, &big, 0), DN,
 	       "BSQ_cache_reference RD_2ndL_MISS: 1 MB at stride 128, every load misses the L2");
 	void *dirty64 = ring(0, 1024, 64, 0);
 	TAP_EQ(diff(&bsq_hitm, &none, chase, dirty64, 0), DN,
@@ -276,12 +317,34 @@ int main(void)
 	/* memory stalls feed the cycle count: 3 uops (1 cycle) + L2 7 +
 	 * memory 180 per iteration of the 1 MB stride-128 chase */
 	struct cnt cyc = { NB_ESCR_FSB_ESCR0, NB_EV_GLOBAL_POWER_EVENTS, 1 };
-	d = diff(&cyc, &none, chase, big, 0);
+	d = diff(&cyc, &none, chase_on, &big, 0);
 	tap_ok(d + 1 >= (uint64_t)DN * 188 && d <= (uint64_t)DN * 188 + 1,
 	       "cycles: %llu = %d x (1 + 7 + 180) (+-1)", (unsigned long long)d, DN);
 	d = diff(&cyc, &none, chase, ring(0, 4, 8192, 0), 0);
 	tap_ok(d + 1 >= DN && d <= DN + 1, "cycles without misses: %llu = %d x 1 (+-1)",
 	       (unsigned long long)d, DN);
+
+	/* trace cache: a 3-uop loop (one trace line) is delivered */
+	void *small = ring(0, 4, 8192, 0);
+	TAP_EQ(diff(&(struct cnt){ NB_ESCR_BPU_ESCR0, NB_EV_BPU_FETCH_REQUEST, 1 }, &none, chase, small, 0),
+	       0, "BPU_fetch_request TCMISS: a small loop never misses the trace cache");
+	TAP_EQ(diff(&(struct cnt){ NB_ESCR_MS_ESCR0, NB_EV_UOP_QUEUE_WRITES, 2 }, &none, chase, small, 0),
+	       3 * DN, "uop_queue_writes FROM_TC_DELIVER: 3 uops per iteration");
+	TAP_EQ(diff(&(struct cnt){ NB_ESCR_TC_ESCR0, NB_EV_TC_DELIVER_MODE, 1u << 2 }, &none, chase, small, 0),
+	       DN, "TC_deliver_mode DI: one deliver cycle per 3-uop line");
+	TAP_EQ(diff(&(struct cnt){ NB_ESCR_MS_ESCR0, NB_EV_TC_MS_XFER, 1 }, &none, cpuidk, 0, 0),
+	       DN, "TC_ms_xfer CISC: one microcode-ROM transfer per cpuid");
+	TAP_EQ(diff(&(struct cnt){ NB_ESCR_MS_ESCR0, NB_EV_UOP_QUEUE_WRITES, 4 }, &none, cpuidk, 0, 0),
+	       8 * DN, "uop_queue_writes FROM_ROM: its 8 uops");
+	/* 16384 one-uop instructions per iteration (> 12K uops): the lines
+	 * (about 2731) overflow the 2048-line trace cache */
+	d = diff(&(struct cnt){ NB_ESCR_BPU_ESCR0, NB_EV_BPU_FETCH_REQUEST, 1 }, &none, bigcode, 0, 0);
+	tap_ok(d != ~0ULL && d > (uint64_t)DN / 16 * 2731 / 2, "a 16384-instruction loop body: "
+	       "%llu trace-cache misses per iteration (of about 2731 lines)",
+	       (unsigned long long)(d / (DN / 16)));
+	d = diff(&(struct cnt){ NB_ESCR_MS_ESCR0, NB_EV_UOP_QUEUE_WRITES, 3 }, &none, bigcode, 0, 0);
+	TAP_EQ(d, (uint64_t)DN / 16 * (16384 + 2), "uop_queue_writes FROM_TC_BUILD + FROM_TC_DELIVER: "
+	       "every uop of the loop");
 
 	wr(NB_MSR_IA32_PEBS_ENABLE, 0);
 	wr(NB_MSR_MSR_PEBS_MATRIX_VERT, 0);
