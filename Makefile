@@ -98,7 +98,7 @@ $(T)/f_%: ftests/%.F90 papi
 # The presets whose events nbsim models today (sim/README.md); DEMO_PRESETS=
 # (empty) counts every preset the component offers.
 DEMO_PRESETS ?= PAPI_TOT_INS PAPI_TOT_CYC PAPI_BR_INS PAPI_BR_TKN PAPI_BR_NTK \
-	PAPI_BR_MSP PAPI_BR_PRC
+	PAPI_BR_MSP PAPI_BR_PRC PAPI_BR_CN PAPI_TOT_IIS
 $(BUILDDIR)/matmul: examples/matmul.c papi
 	$(CC) $(CFLAGS_NB) $(PAPI_INC) -o $@ examples/matmul.c $(PAPI_LIB)
 

@@ -223,7 +223,7 @@ static const struct set sets[] = {
 			{ P "instr_retired:NBOGUSTAG", 7 } } },
 	/* the upstream events themselves and the move ports */
 	{ "fp", k_fp, { { P "x87_SIMD_moves_uop:ALLP0", 2 }, { P "x87_SIMD_moves_uop:ALLP2", 1 } } },
-	{ "fp", k_fp, { { P "instr_completed:NBOGUS", 33 }, { P "instr_completed:BOGUS", 0 } } },
+	{ "fp", k_fp, { { P "instr_completed:NBOGUS", 33 } } },
 	/* branch types */
 	{ "icall", k_icall, { { P "retired_branch_type:CONDITIONAL", 1 },
 			      { P "retired_branch_type:CALL", 1 } } },
@@ -236,6 +236,9 @@ static const struct set sets[] = {
 	{ "ijmp", k_ijmp, { { P "retired_branch_type:CONDITIONAL", 1 },
 			    { P "retired_mispred_branch_type:CONDITIONAL", 0 } } },
 	{ "ijmp", k_ijmp, { { "PAPI_BR_MSP", 1 }, { P "uops_retired:BOGUS", 78 } } },
+	/* replay tagging of mispredicted branches */
+	{ "ijmp", k_ijmp, { { P "Tagged_mispred_branch", 1 }, { P "instr_retired:NBOGUSTAG", 1 } } },
+	{ "icall", k_icall, { { P "Tagged_mispred_branch", 0 } } },
 	/* a preset on retired_branch_type (the metric-based presets
 	 * PAPI_LD_INS, PAPI_FP_INS ... are not offered by the component yet) */
 	{ "icall", k_icall, { { "PAPI_BR_CN", 1 } } },

@@ -357,6 +357,8 @@ static VG_REGPARM(1) void nb_pmi_check(VexGuestAMD64State *st)
 /* A BOGUS mask selected by an active counter needs the wrong-path model:
  * mispredicted branches (branch model) and the committed mix (uops), also
  * when no other mask of the event needs them. */
+static int mispred_tagging(void);
+
 static UInt bogus_need(void)
 {
 	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
@@ -364,6 +366,9 @@ static UInt bogus_need(void)
 		if (g->active && (g->mask & bogus_masks(g->ev)))
 			return NEED_BR | NEED_UOPS;
 	}
+	/* Tagged_mispred_branch: replay_event counts mispredicted branches */
+	if ((nb_pmu_state.events_in_use & (1ULL << NB_EV_REPLAY_EVENT)) && mispred_tagging())
+		return NEED_BR;
 	return 0;
 }
 
@@ -602,10 +607,22 @@ static void replay_tagged(const ULong *d, ULong out[2])
 	}
 }
 
+/* Replay tagging of mispredicted branches (Tagged_mispred_branch
+ * [metrics.txt: SDM replay-metric table; Linux p4.c 0x18000/0x10]):
+ * IA32_PEBS_ENABLE bits 15, 16 and 24, MSR_PEBS_MATRIX_VERT bit 4.  Each
+ * retired mispredicted branch is one tagged uop. */
+static int mispred_tagging(void)
+{
+	uint64_t need = (UINT64_C(1) << 15) | (UINT64_C(1) << 16) | (UINT64_C(1) << 24);
+	return (other_msr(NB_MSR_IA32_PEBS_ENABLE) & need) == need &&
+		(other_msr(NB_MSR_MSR_PEBS_MATRIX_VERT) & (1u << 4));
+}
+
 /* Fold the raw counts since the last PMU access into the signals, with the
  * tagging configuration of that interval (called before every access). */
 static ULong wp_last_misp, wp_last_uops;
 static struct nb_wpath nb_wp;
+static uint32_t wp_frac[9];            /* fractions carried by the shares */
 
 static void nb_derive(void)
 {
@@ -656,6 +673,11 @@ static void nb_derive(void)
 	nb_sig[SIG_MISP] += d[RAW_MISP];
 	replay_tagged(d, rp);
 	replay = rp[0] + rp[1];
+	if (mispred_tagging()) {
+		/* a mispredicted branch is one instruction: tagged */
+		replay += d[RAW_MISP];
+		tagged_i += d[RAW_MISP];
+	}
 	/* replay-tagged uops make their instruction tagged: one memory uop per
 	 * instruction is assumed; loads/stores already front-end tagged are
 	 * not counted twice; overlap with execution tags is not known (a
@@ -672,15 +694,17 @@ static void nb_derive(void)
 	wp_last_uops = nb_sig[SIG_UOPS];
 	wp_last_misp = nb_sig[SIG_MISP];
 	nb_sig[NB_SIG(NB_EV_UOPS_RETIRED, 1)] += bogus;
-	nb_sig[NB_SIG(NB_EV_FRONT_END_EVENT, 1)] += nb_wpath_share(bogus, tagged_u, du);
-	nb_sig[NB_SIG(NB_EV_REPLAY_EVENT, 1)] += nb_wpath_share(bogus, replay, du);
-	nb_sig[NB_SIG(NB_EV_INSTR_RETIRED, 3)] += nb_wpath_share(bogus, tagged_i, du);
-	nb_sig[NB_SIG(NB_EV_INSTR_RETIRED, 2)] += nb_wpath_share(bogus, instr - tagged_i, du);
+#define WP_SHARE(i, x) nb_wpath_share_carry(bogus, (x), du, &wp_frac[i])
+	nb_sig[NB_SIG(NB_EV_FRONT_END_EVENT, 1)] += WP_SHARE(0, tagged_u);
+	nb_sig[NB_SIG(NB_EV_REPLAY_EVENT, 1)] += WP_SHARE(1, replay);
+	nb_sig[NB_SIG(NB_EV_INSTR_RETIRED, 3)] += WP_SHARE(2, tagged_i);
+	nb_sig[NB_SIG(NB_EV_INSTR_RETIRED, 2)] += WP_SHARE(3, instr - tagged_i);
 	for (unsigned b = 0; b < 4; b++)
-		nb_sig[SIG_EXEC(4 + b)] += nb_wpath_share(bogus, xtag[b], du);
+		nb_sig[SIG_EXEC(4 + b)] += WP_SHARE(4 + b, xtag[b]);
 	/* instr_completed (models 3, 4, 6): retired instructions */
 	nb_sig[NB_SIG(NB_EV_INSTR_COMPLETED, 0)] += instr;
-	nb_sig[NB_SIG(NB_EV_INSTR_COMPLETED, 1)] += nb_wpath_share(bogus, instr, du);
+	nb_sig[NB_SIG(NB_EV_INSTR_COMPLETED, 1)] += WP_SHARE(8, instr);
+#undef WP_SHARE
 	/* uop_queue_writes: MS ROM uops; the others (and the wrong path)
 	 * come from the trace cache, in build mode those of the lines the
 	 * trace-cache model built (nb_tc_sb), else in deliver mode */

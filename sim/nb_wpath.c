@@ -21,3 +21,15 @@ uint64_t nb_wpath_share(uint64_t bogus_uops, uint64_t part, uint64_t committed_u
 		return 0;
 	return (uint64_t)((unsigned __int128)bogus_uops * part / committed_uops);
 }
+
+uint64_t nb_wpath_share_carry(uint64_t bogus_uops, uint64_t part, uint64_t committed_uops,
+			      uint32_t *frac)
+{
+	unsigned __int128 q;
+
+	if (!committed_uops)
+		return 0;
+	q = (((unsigned __int128)bogus_uops * part) << 32) / committed_uops + *frac;
+	*frac = (uint32_t)q;
+	return (uint64_t)(q >> 32);
+}

@@ -38,4 +38,10 @@ uint64_t nb_wpath_uops(const struct nb_wpath *w, uint64_t mispredicts);
  * 0 when committed_uops is 0 (nothing to take the mix from). */
 uint64_t nb_wpath_share(uint64_t bogus_uops, uint64_t part, uint64_t committed_uops);
 
+/* The same, carrying the fraction (in 1/2^32 units) in *frac from one call
+ * to the next: summed over many short intervals (frequent counter reads)
+ * the shares lose less than 1 in total instead of up to 1 per interval. */
+uint64_t nb_wpath_share_carry(uint64_t bogus_uops, uint64_t part, uint64_t committed_uops,
+			      uint32_t *frac);
+
 #endif /* NB_WPATH_H */

@@ -40,5 +40,21 @@ int main(void)
 		tap_ok(sum <= 1000 && sum >= 1000 - 3, "shares of a partition add up to the bogus total (%llu, at most 1 lost per part)",
 		       (unsigned long long)sum);
 	}
+	/* carried fractions: 1000 intervals of 7 bogus uops, 1 part in 3
+	 * committed uops: floor loses 1/3 per interval, the carry nothing */
+	{
+		uint64_t plain = 0, carry = 0;
+		uint32_t frac = 0;
+		for (int i = 0; i < 1000; i++) {
+			plain += nb_wpath_share(7, 1, 3);
+			carry += nb_wpath_share_carry(7, 1, 3, &frac);
+		}
+		TAP_EQ(plain, 2000, "floor per interval: 1000 x floor(7/3) = 2000");
+		TAP_EQ(carry, 2333, "carried fraction: floor(7000/3) = 2333");
+		frac = 0;
+		TAP_EQ(nb_wpath_share_carry(78, 1, 4, &frac), 19, "carry: first share floor(78/4) = 19");
+		TAP_EQ(nb_wpath_share_carry(78, 1, 4, &frac), 20, "carry: second share 19.5 + the half carried = 20");
+		TAP_EQ(nb_wpath_share_carry(5, 1, 0, &frac), 0, "carry: no committed uop, 0");
+	}
 	return tap_done_plan();
 }
