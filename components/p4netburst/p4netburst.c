@@ -142,7 +142,20 @@ typedef struct {
 	uint32_t ovf;                       /* bit i: native i interrupts on overflow */
 	uint32_t hw_ovf;                    /* bit h: hw request h does  */
 	uint64_t threshold[NB_NUM_COUNTERS]; /* per hw request: its overflow threshold */
+	int pebs_h;                         /* hw request sampled by PEBS, -1: none */
+	uint64_t *ds;                       /* DS save area + PEBS buffer (PEBS_DS_WORDS) */
 } nb_control_t;
+
+/* PEBS for a precise overflowing event (sim backend, 64-bit DS format):
+ * a DS save area with a one-record interrupt threshold, so that each
+ * sample interrupts, and room for a few more [SDM "IA-32e Mode DS Save
+ * Area", "PEBS Record Format for IA-32e mode"; sim/nb_ds.h].  The PEBS
+ * counter is MSR_IQ_COUNTER4 (16) [seed 003 l.1914; sim/README.md PEBS]. */
+#define PEBS_COUNTER   16
+#define PEBS_REC_WORDS 18                 /* 144-byte record          */
+#define PEBS_NREC      8
+#define PEBS_DS_WORDS  (10 + PEBS_NREC * PEBS_REC_WORDS)
+#define NB_MSR_DS_AREA 0x600              /* IA32_DS_AREA (pmu.txt)   */
 
 typedef struct {
 	int unused;
@@ -415,6 +428,7 @@ static int nb_init_control_state(hwd_control_state_t *ctl)
 
 	memset(c, 0, sizeof(*c));
 	c->domain = _p4netburst_vector.cmp_info.default_domain;
+	c->pebs_h = -1;
 	return PAPI_OK;
 }
 
@@ -510,6 +524,7 @@ static int nb_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *nativ
 	if (c->ovf)
 		_papi_hwi_stop_signal(_p4netburst_vector.cmp_info.hardware_intr_sig);
 	c->ovf = c->hw_ovf = 0;
+	c->pebs_h = -1;
 	memset(c->threshold, 0, sizeof(c->threshold));
 	return PAPI_OK;
 }
@@ -559,6 +574,31 @@ static int preset(nb_control_t *c, uint32_t mask, char *err, size_t len)
 	return preset_ex(c, mask, 0, err, len);
 }
 
+/* The DS save area for PEBS (c->pebs_h), written to IA32_DS_AREA; 0 if
+ * no PEBS.  Fields: PEBS base 4, index 5, absolute maximum 6, interrupt
+ * threshold 7 (one record), counter reset 8 = 2^40 - threshold. */
+static int pebs_arm(nb_control_t *c, char *err, size_t len)
+{
+	struct nb_msr_image w;
+	uint64_t *buf;
+
+	if (c->pebs_h < 0)
+		return 0;
+	if (!c->ds && !(c->ds = calloc(PEBS_DS_WORDS, sizeof(uint64_t)))) {
+		snprintf(err, len, "no memory for the PEBS buffer");
+		return -1;
+	}
+	buf = c->ds + 10;
+	memset(c->ds, 0, 10 * sizeof(uint64_t));
+	c->ds[4] = c->ds[5] = (uint64_t)(uintptr_t)buf;
+	c->ds[6] = (uint64_t)(uintptr_t)(buf + PEBS_NREC * PEBS_REC_WORDS);
+	c->ds[7] = (uint64_t)(uintptr_t)(buf + PEBS_REC_WORDS);
+	c->ds[8] = (NB_COUNTER_MASK + 1 - c->threshold[c->pebs_h]) & NB_COUNTER_MASK;
+	w.msr = NB_MSR_DS_AREA;
+	w.value = (uint64_t)(uintptr_t)c->ds;
+	return backend->write_msrs(&w, 1, err, len);
+}
+
 static int nb_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 {
 	nb_control_t *c = (nb_control_t *)ctl;
@@ -568,7 +608,7 @@ static int nb_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 
 	for (int i = 0; i < c->n; i++) {
 		nb_encode_ex(&c->sel[i], &c->assign.slot[i], dom, 0,
-			     (c->hw_ovf >> i) & 1 ? NB_ENC_PMI : 0, &c->regs[i]);
+			     ((c->hw_ovf >> i) & 1) && i != c->pebs_h ? NB_ENC_PMI : 0, &c->regs[i]);
 		c->last[i] = 0;
 		c->hwcount[i] = 0;
 	}
@@ -579,6 +619,7 @@ static int nb_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 	if (backend->program(c->regs, c->n, err, sizeof(err)) ||
 	    (c->nextra && backend->write_msrs(c->extra, c->nextra, err, sizeof(err))) ||
 	    preset(c, c->hw_ovf, err, sizeof(err)) ||
+	    pebs_arm(c, err, sizeof(err)) ||
 	    backend->enable(c->regs, c->n, 1, err, sizeof(err))) {
 		report("start", err);
 		return PAPI_ESYS;
@@ -623,6 +664,11 @@ static int nb_stop(hwd_context_t *ctx, hwd_control_state_t *ctl)
 	if (clear_extra(c, err, sizeof(err))) {
 		report("stop", err);
 		ret = PAPI_ESYS;
+	}
+	if (c->pebs_h >= 0) {
+		struct nb_msr_image w = { NB_MSR_DS_AREA, 0 };
+
+		(void)backend->write_msrs(&w, 1, err, sizeof(err));
 	}
 	c->running = 0;
 	return ret;
@@ -718,6 +764,66 @@ static int nb_ctl(hwd_context_t *ctx, int code, _papi_int_option_t *option)
  * of the event) and the interrupted PC.  A PMI that finds no such counter
  * (one already handled by an earlier PMI) is ignored.
  */
+/*
+ * A precise overflowing event samples with PEBS: it must count on counter
+ * 16.  The scheduler placed it somewhere in the IQ group; if its ESCR is
+ * wired to counter 16, move it there (exchanging counters with the request
+ * on 16, whose ESCR must reach the freed counter).
+ */
+static int pebs_place(nb_control_t *c, int h)
+{
+	struct nb_slot *s = &c->assign.slot[h];
+	char why[256];
+
+	if (c->pebs_h >= 0 && c->pebs_h != h) {
+		report("overflow", "one precise (PEBS) event at a time: PEBS samples on counter 16 only");
+		return PAPI_ECNFLCT;
+	}
+	if (backend != &nb_backend_sim || cpu.model < 3) {
+		snprintf(why, sizeof(why), "precise overflow (PEBS) needs the sim backend and the "
+			 "64-bit DS format (models 3 and 4, CPUID DTES64); this is %s model %u",
+			 backend->name, cpu.model);
+		report("overflow", why);
+		return PAPI_ENOSUPP;
+	}
+	if (s->counter != PEBS_COUNTER) {
+		int j;
+
+		if (!((nb_escrs[s->escr].counters >> PEBS_COUNTER) & 1)) {
+			snprintf(why, sizeof(why), "the precise event counts through %s, which cannot "
+				 "feed counter 16 (the PEBS counter); measure it in a smaller event set",
+				 nb_escrs[s->escr].name);
+			report("overflow", why);
+			return PAPI_ECNFLCT;
+		}
+		for (j = 0; j < c->n; j++)
+			if (j != h && c->assign.slot[j].counter == PEBS_COUNTER)
+				break;
+		if (j < c->n) {
+			if (!((nb_escrs[c->assign.slot[j].escr].counters >> s->counter) & 1)) {
+				report("overflow", "counter 16 (the PEBS counter) is taken by an event "
+				       "that cannot move; measure the precise event in a smaller event set");
+				return PAPI_ECNFLCT;
+			}
+			c->assign.slot[j].counter = s->counter;
+		}
+		s->counter = PEBS_COUNTER;
+	}
+	c->pebs_h = h;
+	return PAPI_OK;
+}
+
+/* The PEBS buffer goes with the event set. */
+static int nb_cleanup_eventset(hwd_control_state_t *ctl)
+{
+	nb_control_t *c = (nb_control_t *)ctl;
+
+	free(c->ds);
+	c->ds = NULL;
+	c->pebs_h = -1;
+	return PAPI_OK;
+}
+
 static int nb_set_overflow(EventSetInfo_t *ESI, int EventIndex, int threshold)
 {
 	nb_control_t *c = (nb_control_t *)ESI->ctl_state;
@@ -744,13 +850,22 @@ static int nb_set_overflow(EventSetInfo_t *ESI, int EventIndex, int threshold)
 		for (int i = 0; i < c->nnat; i++)
 			if ((c->ovf >> i) & 1)
 				c->hw_ovf |= 1u << c->hw_of[i];
-		if (h >= 0 && !((c->hw_ovf >> h) & 1))
+		if (h >= 0 && !((c->hw_ovf >> h) & 1)) {
 			c->threshold[h] = 0;
+			if (c->pebs_h == h)
+				c->pebs_h = -1;
+		}
 		if (was && !c->ovf) {
 			(void)backend->pmi_signal(0, err, sizeof(err));
 			return _papi_hwi_stop_signal(sig);
 		}
 		return PAPI_OK;
+	}
+	if (c->sel[h].cccr & NB_CCCR_MOD_PRECISE) {
+		int r = pebs_place(c, h);
+
+		if (r != PAPI_OK)
+			return r;
 	}
 	c->ovf |= 1u << pos;
 	c->hw_ovf |= 1u << h;
@@ -782,7 +897,7 @@ static void nb_dispatch_timer(int signo, hwd_siginfo_t *si, void *uc)
 	EventSetInfo_t *ESI;
 	nb_control_t *c;
 	uint32_t which = 0, vec = 0;
-	uint64_t raw[NB_NUM_COUNTERS];
+	uint64_t raw[NB_NUM_COUNTERS], nrec = 0;
 	char err[256];
 	int hard;
 	(void)signo;
@@ -811,9 +926,17 @@ static void nb_dispatch_timer(int signo, hwd_siginfo_t *si, void *uc)
 	for (int h = 0; h < c->n; h++) {
 		uint64_t room = (NB_COUNTER_MASK + 1 - c->last[h]) & NB_COUNTER_MASK;
 
-		if (((c->hw_ovf >> h) & 1) && room &&
+		if (((c->hw_ovf >> h) & 1) && h != c->pebs_h && room &&
 		    ((raw[h] - c->last[h]) & NB_COUNTER_MASK) >= room)
 			which |= 1u << h;
+	}
+	/* PEBS records: each one took the counter from the overflow back to
+	 * the reset value, threshold events the counter no longer shows */
+	if (c->pebs_h >= 0 && c->ds) {
+		nrec = (c->ds[5] - c->ds[4]) / (PEBS_REC_WORDS * sizeof(uint64_t));
+		if (nrec > PEBS_NREC)
+			nrec = 0;
+		c->hwcount[c->pebs_h] += (long long)(nrec * c->threshold[c->pebs_h]);
 	}
 	if (accumulate(c) != PAPI_OK ||
 	    preset_ex(c, which, 1, err, sizeof(err)) ||
@@ -821,6 +944,20 @@ static void nb_dispatch_timer(int signo, hwd_siginfo_t *si, void *uc)
 		report("overflow interrupt", err);
 		return;
 	}
+	/* one dispatch per PEBS record, with its precise address (RIP) */
+	for (uint64_t k = 0; k < nrec; k++) {
+		const uint64_t *rec = (const uint64_t *)(uintptr_t)c->ds[4] + k * PEBS_REC_WORDS;
+		uint32_t pv = 0;
+
+		for (int i = 0; i < c->nnat; i++)
+			if (((c->ovf >> i) & 1) && c->hw_of[i] == c->pebs_h)
+				pv |= 1u << i;
+		hard = 1;
+		_papi_hwi_dispatch_overflow_signal(&hw, (vptr_t)(uintptr_t)rec[1], &hard,
+						   (long long)pv, 0, &thread, cidx);
+	}
+	if (nrec)
+		c->ds[5] = c->ds[4];
 	/* overflow vector: the natives (PAPI positions) on those counters */
 	for (int i = 0; i < c->nnat; i++)
 		if (((c->ovf >> i) & 1) && ((which >> c->hw_of[i]) & 1))
@@ -1236,6 +1373,7 @@ papi_vector_t _p4netburst_vector = {
 	.set_domain = nb_set_domain,
 	.ctl = nb_ctl,
 	.set_overflow = nb_set_overflow,
+	.cleanup_eventset = nb_cleanup_eventset,
 	.dispatch_timer = nb_dispatch_timer,
 	.ntv_enum_events = nb_ntv_enum_events,
 	.ntv_name_to_code = nb_ntv_name_to_code,
