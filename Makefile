@@ -44,7 +44,7 @@ FTESTS = $(patsubst ftests/%.F90,$(T)/f_%,$(wildcard ftests/*.F90))
 
 tests: $(CTESTS) $(FTESTS)
 
-$(T)/%: ctests/%.c ctests/nbtap.h sim/tests/tap.h papi
+$(T)/%: ctests/%.c ctests/nbtap.h ctests/nbdiff.h sim/tests/tap.h papi
 	@mkdir -p $(T)
 	$(CC) $(CFLAGS_NB) $(PAPI_INC) -Ictests -o $@ $< $(PAPI_LIB) -lpthread
 

@@ -24,7 +24,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "papi.h"
-#include "nbtap.h"
+#include "nbdiff.h"
 
 #define N1 1000
 #define N2 4000
@@ -49,35 +49,15 @@ struct ev {
 	long long per_window;     /* count per 5-cycle window (3 iterations) */
 };
 
-static void measure(int es, long n, long long *v)
-{
-	int r;
-
-	if ((r = PAPI_start(es)) != PAPI_OK)
-		tap_bail("PAPI_start: %s", PAPI_strerror(r));
-	loop(n);
-	if ((r = PAPI_stop(es, v)) != PAPI_OK)
-		tap_bail("PAPI_stop: %s", PAPI_strerror(r));
-}
-
 /* Differences of the counts at N2 and N1; d[i] = b[i] - a[i]. */
 static void run_set(const struct ev *evs, int n, long long *d)
 {
-	long long a[8], b[8], w[8];
-	int es = PAPI_NULL, r;
+	long long a[NBDIFF_MAX], b[NBDIFF_MAX];
+	const char *names[NBDIFF_MAX];
 
-	if ((r = PAPI_create_eventset(&es)) != PAPI_OK)
-		tap_bail("PAPI_create_eventset: %s", PAPI_strerror(r));
-	for (int i = 0; i < n; i++)
-		if ((r = PAPI_add_named_event(es, evs[i].name)) != PAPI_OK)
-			tap_bail("PAPI_add_named_event(%s): %s", evs[i].name, PAPI_strerror(r));
-	/* warm-up (predictor history, lazy binding), as exact_counts does */
-	for (int k = 0; k < 3; k++) {
-		measure(es, N1, w);
-		measure(es, N2, w);
-	}
-	measure(es, N1, a);
-	measure(es, N2, b);
+	for (int i = 0; i < n && i < NBDIFF_MAX; i++)
+		names[i] = evs[i].name;
+	nbdiff_run("filter_counts", names, n, loop, N1, N2, a, b);
 	for (int i = 0; i < n; i++) {
 		d[i] = b[i] - a[i];
 		tap_is(d[i], WINDOWS * evs[i].per_window,
@@ -85,8 +65,6 @@ static void run_set(const struct ev *evs, int n, long long *d)
 		       evs[i].name, N2, N1, evs[i].per_window, WINDOWS);
 		tap_diag("%s: %lld at N=%d, %lld at N=%d", evs[i].name, a[i], N1, b[i], N2);
 	}
-	PAPI_cleanup_eventset(es);
-	PAPI_destroy_eventset(&es);
 }
 
 #define P "p4netburst:::"

@@ -30,7 +30,7 @@
 #include <string.h>
 #include "nbsim_client.h"
 #include "nb_events.h"
-#include "tap.h"
+#include "guest.h"
 
 #define N1 1000
 #define N2 3000
@@ -212,33 +212,22 @@ static uint64_t cccr_value(const struct cfg *c)
 	       ((uint64_t)NB_ACTIVE_ANY << NB_CCCR_ACTIVE_SHIFT);
 }
 
-static int wr(uint32_t msr, uint64_t v)
-{
-	if (nbsim_wrmsr(msr, v) != NBSIM_OK) {
-		char why[200];
-		nbsim_last_fault(why, sizeof why);
-		tap_diag("unexpected #GP: %s", why);
-		return 0;
-	}
-	return 1;
-}
-
 /* Program, run fn(n), stop, read.  Returns 0 on a register fault. */
 static int measure(const struct cfg *c, unsigned nc, void (*fn)(uint64_t), uint64_t n,
 		   uint64_t *out)
 {
 	unsigned i;
 	for (i = 0; i < nc; i++) {
-		if (!wr(nb_escrs[c[i].escr].msr, escr_value(&c[i])) ||
-		    !wr(nb_counters[c[i].ctr].msr, 0))
+		if (!guest_wrmsr(nb_escrs[c[i].escr].msr, escr_value(&c[i])) ||
+		    !guest_wrmsr(nb_counters[c[i].ctr].msr, 0))
 			return 0;
 	}
 	for (i = 0; i < nc; i++)
-		if (!wr(nb_counters[c[i].ctr].cccr_msr, cccr_value(&c[i])))
+		if (!guest_wrmsr(nb_counters[c[i].ctr].cccr_msr, cccr_value(&c[i])))
 			return 0;
 	fn(n);
 	for (i = 0; i < nc; i++)
-		if (!wr(nb_counters[c[i].ctr].cccr_msr, 0))
+		if (!guest_wrmsr(nb_counters[c[i].ctr].cccr_msr, 0))
 			return 0;
 	for (i = 0; i < nc; i++)
 		if (nbsim_rdmsr(nb_counters[c[i].ctr].msr, &out[i]) != NBSIM_OK)
@@ -406,11 +395,11 @@ int main(void)
 					<< NB_ESCR_EVSEL_SHIFT) |
 				((uint64_t)tk[t].tags << (NB_ESCR_EMASK_SHIFT + 1)) | tk[t].usr;
 			uint64_t x[3], y[3];
-			int ok = wr(nb_escrs[NB_ESCR_RAT_ESCR0].msr, rat);
+			int ok = guest_wrmsr(nb_escrs[NB_ESCR_RAT_ESCR0].msr, rat);
 			for (unsigned i = 0; i < 3 && ok; i++)
 				ok = measure(fe, 3, tk[t].fn, N1, x);
 			ok = ok && measure(fe, 3, tk[t].fn, N1, x) && measure(fe, 3, tk[t].fn, N2, y);
-			ok = ok && wr(nb_escrs[NB_ESCR_RAT_ESCR0].msr, 0);
+			ok = ok && guest_wrmsr(nb_escrs[NB_ESCR_RAT_ESCR0].msr, 0);
 			TAP_EQ(ok ? y[0] - x[0] : ~0ULL, (N2 - N1) * tk[t].fe,
 			       "%s: front_end_event:NBOGUS N2-N1 = %d x %llu", tk[t].name,
 			       N2 - N1, (unsigned long long)tk[t].fe);
@@ -447,11 +436,11 @@ int main(void)
 				(UINT64_C(1) << (NB_ESCR_EMASK_SHIFT + 15)) | NB_ESCR_TAG_ENABLE |
 				((uint64_t)(1u << bit) << NB_ESCR_TAG_SHIFT) | T0U;
 			uint64_t x[2], y[2];
-			int ok = wr(nb_escrs[NB_ESCR_FIRM_ESCR0 + (c & 1)].msr, up);
+			int ok = guest_wrmsr(nb_escrs[NB_ESCR_FIRM_ESCR0 + (c & 1)].msr, up);
 			for (unsigned i = 0; i < 3 && ok; i++)
 				ok = measure(xc, 2, k_fp, N1, x);
 			ok = ok && measure(xc, 2, k_fp, N1, x) && measure(xc, 2, k_fp, N2, y);
-			ok = ok && wr(nb_escrs[NB_ESCR_FIRM_ESCR0 + (c & 1)].msr, 0);
+			ok = ok && guest_wrmsr(nb_escrs[NB_ESCR_FIRM_ESCR0 + (c & 1)].msr, 0);
 			TAP_EQ(ok ? y[0] - x[0] : ~0ULL, (uint64_t)(N2 - N1) * cl[c].per,
 			       "%s tagged (TagValue bit %u, FIRM_ESCR%u): execution_event:NBOGUS%u "
 			       "N2-N1 = %d x %u", cl[c].name, bit, c & 1, bit, N2 - N1, cl[c].per);
@@ -470,17 +459,17 @@ int main(void)
 				  2, 12, T0U } };
 			uint64_t tag = NB_ESCR_TAG_ENABLE | (UINT64_C(1) << (NB_ESCR_EMASK_SHIFT + 15)) | T0U;
 			uint64_t x[3], y[3];
-			int ok = wr(nb_escrs[NB_ESCR_FIRM_ESCR0].msr, tag |
+			int ok = guest_wrmsr(nb_escrs[NB_ESCR_FIRM_ESCR0].msr, tag |
 				    ((uint64_t)nb_events[NB_EV_SCALAR_SP_UOP].event_select << NB_ESCR_EVSEL_SHIFT) |
 				    (UINT64_C(1) << NB_ESCR_TAG_SHIFT)) &&
-				wr(nb_escrs[NB_ESCR_FIRM_ESCR1].msr, tag |
+				guest_wrmsr(nb_escrs[NB_ESCR_FIRM_ESCR1].msr, tag |
 				   ((uint64_t)nb_events[NB_EV_PACKED_DP_UOP].event_select << NB_ESCR_EVSEL_SHIFT) |
 				   (UINT64_C(4) << NB_ESCR_TAG_SHIFT));
 			for (unsigned i = 0; i < 3 && ok; i++)
 				ok = measure(xc, 3, k_fp, N1, x);
 			ok = ok && measure(xc, 3, k_fp, N1, x) && measure(xc, 3, k_fp, N2, y);
-			ok = ok && wr(nb_escrs[NB_ESCR_FIRM_ESCR0].msr, 0) &&
-				wr(nb_escrs[NB_ESCR_FIRM_ESCR1].msr, 0);
+			ok = ok && guest_wrmsr(nb_escrs[NB_ESCR_FIRM_ESCR0].msr, 0) &&
+				guest_wrmsr(nb_escrs[NB_ESCR_FIRM_ESCR1].msr, 0);
 			TAP_EQ(ok ? y[0] - x[0] : ~0ULL, (uint64_t)(N2 - N1) * (2 + 5),
 			       "scalar_SP (tag 1) + packed_DP (tag 4): execution_event:NBOGUS0|NBOGUS2 "
 			       "N2-N1 = %d x 7", N2 - N1);
@@ -494,12 +483,12 @@ int main(void)
 			struct cfg xc[1] = { { "execution_event:NBOGUS0", NB_ESCR_CRU_ESCR2,
 					       NB_EV_EXECUTION_EVENT, 1, 13, T0U } };
 			uint64_t x[1], y[1];
-			int ok = wr(nb_escrs[NB_ESCR_FIRM_ESCR0].msr,
+			int ok = guest_wrmsr(nb_escrs[NB_ESCR_FIRM_ESCR0].msr,
 				    ((uint64_t)nb_events[NB_EV_SCALAR_DP_UOP].event_select << NB_ESCR_EVSEL_SHIFT) |
 				    (UINT64_C(1) << (NB_ESCR_EMASK_SHIFT + 15)) |
 				    (UINT64_C(1) << NB_ESCR_TAG_SHIFT) | T0U);
 			ok = ok && measure(xc, 1, k_fp, N1, x) && measure(xc, 1, k_fp, N2, y) &&
-				wr(nb_escrs[NB_ESCR_FIRM_ESCR0].msr, 0);
+				guest_wrmsr(nb_escrs[NB_ESCR_FIRM_ESCR0].msr, 0);
 			TAP_EQ(ok ? y[0] - x[0] : ~0ULL, 0,
 			       "TagValue without TagEnable: execution_event counts nothing");
 		}
@@ -543,7 +532,7 @@ int main(void)
 	/* RDPMC: full and fast read. */
 	{
 		uint64_t full = 0, fast = 0, msr = 0;
-		wr(nb_counters[12].msr, UINT64_C(0xfffffffff0));
+		guest_wrmsr(nb_counters[12].msr, UINT64_C(0xfffffffff0));
 		nbsim_rdpmc(12, &full);
 		nbsim_rdpmc(12 | 0x80000000u, &fast);
 		nbsim_rdmsr(nb_counters[12].msr, &msr);

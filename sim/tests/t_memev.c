@@ -21,22 +21,11 @@
 #include <string.h>
 #include "nbsim_client.h"
 #include "nb_events.h"
-#include "tap.h"
+#include "guest.h"
 
 #define N1 4000
 #define N2 12000
 #define DN (N2 - N1)
-
-static int wr(uint32_t msr, uint64_t v)
-{
-	if (nbsim_wrmsr(msr, v) != NBSIM_OK) {
-		char why[200];
-		nbsim_last_fault(why, sizeof why);
-		tap_diag("unexpected #GP: %s", why);
-		return 0;
-	}
-	return 1;
-}
 
 typedef void (*kern_fn)(void *arg, uint64_t n);
 
@@ -194,18 +183,18 @@ static int measure(const struct cnt *c, const struct setup *s, kern_fn fn, void 
 		((uint64_t)nb_escrs[c->escr].select << NB_CCCR_ESCRSEL_SHIFT) |
 		((uint64_t)NB_ACTIVE_ANY << NB_CCCR_ACTIVE_SHIFT);
 	struct nbsim_memstats m0, m1;
-	int ok = wr(NB_MSR_IA32_PEBS_ENABLE, s->pebs) && wr(NB_MSR_MSR_PEBS_MATRIX_VERT, s->vert) &&
-		(!s->helper.ev || wr(nb_escrs[s->helper.escr].msr, escr_val(&s->helper))) &&
-		wr(nb_escrs[c->escr].msr, escr_val(c)) && wr(nb_counters[ctr].msr, 0);
+	int ok = guest_wrmsr(NB_MSR_IA32_PEBS_ENABLE, s->pebs) && guest_wrmsr(NB_MSR_MSR_PEBS_MATRIX_VERT, s->vert) &&
+		(!s->helper.ev || guest_wrmsr(nb_escrs[s->helper.escr].msr, escr_val(&s->helper))) &&
+		guest_wrmsr(nb_escrs[c->escr].msr, escr_val(c)) && guest_wrmsr(nb_counters[ctr].msr, 0);
 	if (!ok)
 		return 0;
 	nbsim_memstats(&m0);
-	ok = wr(nb_counters[ctr].cccr_msr, cccr);
+	ok = guest_wrmsr(nb_counters[ctr].cccr_msr, cccr);
 	fn(arg, n);
-	ok = ok && wr(nb_counters[ctr].cccr_msr, 0);
+	ok = ok && guest_wrmsr(nb_counters[ctr].cccr_msr, 0);
 	nbsim_memstats(&m1);
 	ok = ok && nbsim_rdmsr(nb_counters[ctr].msr, out) == NBSIM_OK &&
-		(!s->helper.ev || wr(nb_escrs[s->helper.escr].msr, 0)) && wr(nb_escrs[c->escr].msr, 0);
+		(!s->helper.ev || guest_wrmsr(nb_escrs[s->helper.escr].msr, 0)) && guest_wrmsr(nb_escrs[c->escr].msr, 0);
 	if (l1ld)
 		*l1ld = m1.l1_load_miss - m0.l1_load_miss;
 	return ok;
@@ -346,7 +335,7 @@ int main(void)
 	TAP_EQ(d, (uint64_t)DN / 16 * (16384 + 2), "uop_queue_writes FROM_TC_BUILD + FROM_TC_DELIVER: "
 	       "every uop of the loop");
 
-	wr(NB_MSR_IA32_PEBS_ENABLE, 0);
-	wr(NB_MSR_MSR_PEBS_MATRIX_VERT, 0);
+	guest_wrmsr(NB_MSR_IA32_PEBS_ENABLE, 0);
+	guest_wrmsr(NB_MSR_MSR_PEBS_MATRIX_VERT, 0);
 	return tap_done_plan();
 }

@@ -21,21 +21,10 @@
 #include <string.h>
 #include "nbsim_client.h"
 #include "nb_events.h"
-#include "tap.h"
+#include "guest.h"
 
 #define N1 8000
 #define N2 24000
-
-static int wr(uint32_t msr, uint64_t v)
-{
-	if (nbsim_wrmsr(msr, v) != NBSIM_OK) {
-		char why[200];
-		nbsim_last_fault(why, sizeof why);
-		tap_diag("unexpected #GP: %s", why);
-		return 0;
-	}
-	return 1;
-}
 
 /* n dependent loads following the chain from p */
 static __attribute__((noinline)) void chase(void *p, uint64_t n)
@@ -58,13 +47,13 @@ static int measure(void *p, uint64_t n, uint64_t pebs, uint64_t *out)
 	uint64_t cccr = NB_CCCR_ENABLE |
 		((uint64_t)nb_escrs[NB_ESCR_CRU_ESCR2].select << NB_CCCR_ESCRSEL_SHIFT) |
 		((uint64_t)NB_ACTIVE_ANY << NB_CCCR_ACTIVE_SHIFT);
-	int ok = wr(NB_MSR_IA32_PEBS_ENABLE, pebs) && wr(NB_MSR_MSR_PEBS_MATRIX_VERT, 1) &&
-		wr(nb_escrs[NB_ESCR_CRU_ESCR2].msr, escr) && wr(nb_counters[16].msr, 0) &&
-		wr(nb_counters[16].cccr_msr, cccr);
+	int ok = guest_wrmsr(NB_MSR_IA32_PEBS_ENABLE, pebs) && guest_wrmsr(NB_MSR_MSR_PEBS_MATRIX_VERT, 1) &&
+		guest_wrmsr(nb_escrs[NB_ESCR_CRU_ESCR2].msr, escr) && guest_wrmsr(nb_counters[16].msr, 0) &&
+		guest_wrmsr(nb_counters[16].cccr_msr, cccr);
 	if (!ok)
 		return 0;
 	chase(p, n);
-	return wr(nb_counters[16].cccr_msr, 0) && nbsim_rdmsr(nb_counters[16].msr, out) == NBSIM_OK;
+	return guest_wrmsr(nb_counters[16].cccr_msr, 0) && nbsim_rdmsr(nb_counters[16].msr, out) == NBSIM_OK;
 }
 
 /* warm-up, N1, N2: the difference of the counts */
@@ -118,8 +107,8 @@ int main(void)
 	TAP_EQ(ok ? d : ~0ULL, 0, "8 KB, stride 64: fits the L1D, no miss");
 	d = diff(ring(buf, 1024, 64), L1MISS & ~(1u << 24), &ok);
 	TAP_EQ(ok ? d : ~0ULL, 0, "PEBS_ENABLE bit 24 clear: replay_event counts nothing");
-	wr(NB_MSR_IA32_PEBS_ENABLE, 0);
-	wr(NB_MSR_MSR_PEBS_MATRIX_VERT, 0);
+	guest_wrmsr(NB_MSR_IA32_PEBS_ENABLE, 0);
+	guest_wrmsr(NB_MSR_MSR_PEBS_MATRIX_VERT, 0);
 	free(buf);
 	return tap_done_plan();
 }

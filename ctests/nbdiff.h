@@ -1,0 +1,57 @@
+/*
+ * nbdiff.h - the difference method through the public PAPI API, shared by
+ * the exact-count tests: run a loop of known shape at two lengths in one
+ * event set; the difference of the counts is what the extra iterations
+ * did (README "Tests", DESIGN.md).
+ */
+#ifndef NBDIFF_H
+#define NBDIFF_H
+
+#include "papi.h"
+#include "nbtap.h"
+
+#define NBDIFF_MAX 8
+
+/* Run fn(n) inside PAPI_start/PAPI_stop; the counts into v. */
+static inline void nbdiff_measure(int es, void (*fn)(long), long n, long long *v)
+{
+	int r;
+
+	if ((r = PAPI_start(es)) != PAPI_OK)
+		tap_bail("PAPI_start: %s", PAPI_strerror(r));
+	fn(n);
+	if ((r = PAPI_stop(es, v)) != PAPI_OK)
+		tap_bail("PAPI_stop: %s", PAPI_strerror(r));
+}
+
+/*
+ * An event set of the n named events (WHAT prefixes the bail-out message);
+ * three warm-up rounds of fn(n1), fn(n2) (caches, lazy binding, and the
+ * branch predictor, whose global history must reach the same state before
+ * both measured runs); then the counts at n1 and n2 into a and b.  The
+ * event set is destroyed.
+ */
+static inline void nbdiff_run(const char *what, const char *const *names, int n,
+			      void (*fn)(long), long n1, long n2, long long *a, long long *b)
+{
+	long long w[NBDIFF_MAX];
+	int es = PAPI_NULL, r;
+
+	if (n > NBDIFF_MAX)
+		tap_bail("%s: %d events, at most %d", what, n, NBDIFF_MAX);
+	if ((r = PAPI_create_eventset(&es)) != PAPI_OK)
+		tap_bail("PAPI_create_eventset: %s", PAPI_strerror(r));
+	for (int i = 0; i < n; i++)
+		if ((r = PAPI_add_named_event(es, names[i])) != PAPI_OK)
+			tap_bail("%s: PAPI_add_named_event(%s): %s", what, names[i], PAPI_strerror(r));
+	for (int k = 0; k < 3; k++) {
+		nbdiff_measure(es, fn, n1, w);
+		nbdiff_measure(es, fn, n2, w);
+	}
+	nbdiff_measure(es, fn, n1, a);
+	nbdiff_measure(es, fn, n2, b);
+	PAPI_cleanup_eventset(es);
+	PAPI_destroy_eventset(&es);
+}
+
+#endif
