@@ -4,17 +4,17 @@
  *
  * nbsim reports every cycle of its timing model to counters that filter
  * (sim/README.md "Filtering"): uops retire 3 per cycle in program order, an
- * instruction's events are output in the cycle of its last uop, and a
+ * instruction's events are output in the cycle of its first uop, and a
  * client request (the PMU access of PAPI_start/PAPI_stop) ends the open
  * cycle, so the same code gives the same cycles.
  *
  * Loop body: a store (2 uops: STA + STD) and three 1-uop instructions:
  *     mov %rax,(%rdi) ; add $1,%rax ; sub $1,%rcx ; jnz 1b
  * 5 uops, 4 instructions per iteration.  Three iterations are 15 uops, i.e.
- * 5 cycles, whatever cycle slot the loop starts in; instructions end at uop
- * offsets 2,3,4,5, 7,8,9,10, 12,13,14,15, so every window of 5 cycles holds
- * instruction counts {2,2,3,2,3} in some rotation: 2 cycles with more than
- * 2 instructions, 3 with at most 2, 2 rising edges of "more than 2".
+ * 5 cycles, whatever cycle slot the loop starts in; instructions start at
+ * uop slots 1,3,4,5, 6,8,9,10, 11,13,14,15, so every window of 5 cycles
+ * holds instruction counts {2,3,2,2,3} in some rotation: 2 cycles with more
+ * than 2 instructions, 3 with at most 2, 2 rising edges of "more than 2".
  * N2 - N1 = 3000 iterations (a multiple of 3) = 1000 such windows.
  *
  * The cycles alias of Linux and PAPI (execution_event with every mask,

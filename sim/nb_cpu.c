@@ -78,7 +78,7 @@ static void brand48(const struct nb_cpu_model *m, char out[48])
 		out[i] = i < pad ? ' ' : i < 47 ? m->brand[i - pad] : '\0';
 }
 
-void nb_cpuid(const struct nb_cpu_model *m, int ht, uint32_t leaf, uint32_t sub,
+void nb_cpuid(const struct nb_cpu_model *m, int ht, unsigned lp, uint32_t leaf, uint32_t sub,
 	      uint32_t o[4])
 {
 	(void)sub;
@@ -99,8 +99,10 @@ void nb_cpuid(const struct nb_cpu_model *m, int ht, uint32_t leaf, uint32_t sub,
 	case 1:
 		/* family 15 (ext. family 0), model, stepping */
 		o[0] = (15u << 8) | (m->model << 4) | m->stepping;
-		/* CLFLUSH line 8*8 = 64 B; logical processors; APIC ID 0 */
-		o[1] = (8u << 8) | ((ht ? 2u : 1u) << 16);
+		/* CLFLUSH line 8*8 = 64 B (bits 8-15); logical processors
+		 * per package (16-23); initial APIC ID (24-31): the logical
+		 * processor, 0 or 1 [SDM Vol. 2A, CPUID leaf 1 EBX] */
+		o[1] = (8u << 8) | ((ht ? 2u : 1u) << 16) | ((ht ? (lp & 1u) : 0u) << 24);
 		/* ECX: SSE3 0, DTES64 2, MONITOR 3, DS-CPL 4, CNXT-ID 10,
 		 * CMPXCHG16B 13, xTPR 14 on the 90/65 nm parts (0x641d);
 		 * Northwood/Gallatin: CNXT-ID only. No SSSE3/SSE4/AVX. */

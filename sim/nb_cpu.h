@@ -38,8 +38,9 @@ extern const unsigned nb_num_cpu_models;
 const struct nb_cpu_model *nb_cpu_find(const char *name);
 
 /* CPUID as the modelled part answers it (leaf in EAX, subleaf in ECX).
- * ht: Hyper-Threading modelled (two logical processors). */
-void nb_cpuid(const struct nb_cpu_model *m, int ht, uint32_t leaf, uint32_t sub,
+ * ht: Hyper-Threading modelled (two logical processors); lp: the logical
+ * processor asking (its initial APIC ID). */
+void nb_cpuid(const struct nb_cpu_model *m, int ht, unsigned lp, uint32_t leaf, uint32_t sub,
 	      uint32_t out[4]);
 
 #endif /* NB_CPU_H */

@@ -53,6 +53,17 @@ uint64_t nb_filter_count(const struct nb_filter *f, uint64_t events, uint64_t n,
 
 	if (!n)
 		return 0;
+	if (n == 1 && !f->force_ovf) {
+		/* one cycle, no FORCE_OVF: the per-cycle fast path */
+		unsigned inc = nb_filter_cycle(f, events, prev);
+		if (inc) {
+			if (nb_counter_add(ctr, inc)) {
+				*ovf = 1;
+				*ovf_cycle = 1;
+			}
+		}
+		return inc;
+	}
 	/* The first cycle may differ from the others (Edge); every later
 	 * cycle of the run has the same output, so the same increment. */
 	first = nb_filter_cycle(f, events, prev);

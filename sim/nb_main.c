@@ -25,6 +25,7 @@
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_transtab.h"
+#include "pub_tool_threadstate.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_libcproc.h"
 #include "libvex_guest_amd64.h"
@@ -36,6 +37,7 @@
 #include "nb_bpred.h"
 #include "nb_cache.h"
 #include "nb_ds.h"
+#include "nb_ht.h"
 #include "nb_wpath.h"
 #include "nb_tlb.h"
 
@@ -95,6 +97,20 @@ static ULong nb_warned;                  /* events already warned about   */
  * cycles also runs the cache model; no: never */
 enum { MT_AUTO, MT_YES, MT_NO };
 static UInt clo_mem_timing = MT_AUTO;
+
+/* Hyper-Threading: guest threads on logical processors (nb_ht.h). */
+static struct nb_ht nb_ht_state;
+
+static unsigned nb_lp_of(ThreadId tid)
+{
+	return nb_ht_lp(&nb_ht_state, (unsigned)tid);
+}
+
+/* ESCR bit that qualifies user-mode events of the running LP. */
+static uint64_t nb_usr_bit(void)
+{
+	return nb_pmu_state.lp ? NB_ESCR_T1_USR : NB_ESCR_T0_USR;
+}
 
 /*
  * What the instrumentation produces (README "Speed"): only the signals the
@@ -301,6 +317,7 @@ static Long nb_pmi_budget = 0x7fffffffffffffffLL;
 
 static void nb_derive(void);
 static void nb_update_cycles(void);
+static void nb_peek_cycles(void);
 
 /* The budget from the (synced) PMU: the distance to overflow of the
  * nearest armed counter (1 with FORCE_OVF: any increment overflows). */
@@ -343,7 +360,7 @@ static VG_REGPARM(1) void nb_pmi_check(VexGuestAMD64State *st)
 
 	nb_pmi_syncs++;
 	nb_derive();
-	nb_update_cycles();
+	nb_peek_cycles();
 	nb_pmu_sync(&nb_pmu_state, nb_sig);
 	pend = nb_pmu_take_pmi(&nb_pmu_state);
 	nb_pmi_budget_set();
@@ -519,7 +536,7 @@ static unsigned fe_tags(void)
 	for (unsigned i = 0; i < 2; i++) {
 		uint64_t e = nb_pmu_state.escr[i ? NB_ESCR_RAT_ESCR1 : NB_ESCR_RAT_ESCR0];
 		if (((e & NB_ESCR_EVSEL_MASK) >> NB_ESCR_EVSEL_SHIFT) !=
-		    nb_events[NB_EV_UOP_TYPE].event_select || !(e & NB_ESCR_T0_USR))
+		    nb_events[NB_EV_UOP_TYPE].event_select || !(e & nb_usr_bit()))
 			continue;
 		t |= (unsigned)((e >> (NB_ESCR_EMASK_SHIFT + 1)) & 3);
 	}
@@ -537,7 +554,7 @@ static void exec_tags(uint8_t tag[NB_FP_NCLASSES + 1])
 		uint64_t e = nb_pmu_state.escr[i ? NB_ESCR_FIRM_ESCR1 : NB_ESCR_FIRM_ESCR0];
 		unsigned sel = (unsigned)((e & NB_ESCR_EVSEL_MASK) >> NB_ESCR_EVSEL_SHIFT);
 		uint8_t tv = (uint8_t)((e & NB_ESCR_TAG_MASK) >> NB_ESCR_TAG_SHIFT);
-		if (!(e & NB_ESCR_TAG_ENABLE) || !(e & NB_ESCR_T0_USR))
+		if (!(e & NB_ESCR_TAG_ENABLE) || !(e & nb_usr_bit()))
 			continue;
 		/* x87_SIMD_moves_uop tags the moves of its selected masks */
 		if (sel == nb_events[NB_EV_X87_SIMD_MOVES_UOP].event_select) {
@@ -624,14 +641,33 @@ static ULong wp_last_misp, wp_last_uops;
 static struct nb_wpath nb_wp;
 static uint32_t wp_frac[9];            /* fractions carried by the shares */
 
+/* The tagging configuration as nb_derive uses it, recomputed only after a
+ * client request (an ESCR or PEBS MSR may have changed) or a switch of LP:
+ * step mode derives once per cycle. */
+static Bool nb_tags_valid;
+static unsigned nb_fe_cached;
+static uint8_t nb_xt_cached[NB_FP_NCLASSES + 1];
+
+static void nb_tags_changed(void)
+{
+	nb_tags_valid = False;
+}
+
 static void nb_derive(void)
 {
 	ULong d[RAW_N], tagged_i = 0, tagged_u = 0, instr = 0, xtag[4] = { 0 }, rp[2];
 	ULong bogus, du, replay;
-	unsigned fe = fe_tags();
+	unsigned fe;
 	uint8_t xt[NB_FP_NCLASSES + 1];
 
-	exec_tags(xt);
+	if (!nb_tags_valid) {
+		nb_fe_cached = fe_tags();
+		exec_tags(nb_xt_cached);
+		nb_tags_valid = True;
+	}
+	fe = nb_fe_cached;
+	for (unsigned i = 0; i <= NB_FP_NCLASSES; i++)
+		xt[i] = nb_xt_cached[i];
 	for (unsigned i = 0; i < RAW_N; i++) {
 		d[i] = 0;
 		if (i == RAW_UOPS && nb_stepping)
@@ -776,61 +812,68 @@ static void nb_update_cycles(void)
 			+ new_stalls();
 		nb_m_seen = nb_sig[SIG_MISP];
 	} else {
-		stall_cycles();
+		/* end the open cycle, then the stalls of its instructions */
 		if (nb_fill) {
 			nb_cyc++;
 			nb_pmu_cycle(&nb_pmu_state, nb_sig);
 			nb_fill = 0;
 		}
+		stall_cycles();
 	}
 	nb_u_seen = nb_sig[SIG_UOPS];
 	nb_sig[NB_SIG_CYCLES] = nb_cyc;
 }
 
+/* Cycles so far without ending the open retirement cycle (not a
+ * serializing point): the whole cycles only.  Monotonic: a later
+ * nb_update_cycles() gives at least as many. */
+static void nb_peek_cycles(void)
+{
+	ULong c = nb_cyc;
+
+	if (!nb_stepping)
+		c += (nb_sig[SIG_UOPS] - nb_u_seen) / nb_cpu->retire_width +
+			(nb_sig[SIG_MISP] - nb_m_seen) * nb_cpu->mispredict_penalty +
+			(clo_mem_timing == MT_NO ? 0 : nb_stall - nb_s_seen);
+	nb_sig[NB_SIG_CYCLES] = c;
+}
+
 /*
  * Step mode: one instruction retired (every raw count since the previous
- * step is its).  Its uops fill the open retirement cycle and then whole
- * cycles; its other events are output in the cycle of its last uop; its
- * mispredicts add stall cycles (only RUNNING outputs in them), reported at
- * once, before the open cycle (if any) ends.  See README "Filtering".
+ * step is its, or of earlier instructions of the open cycle).  Its uops
+ * fill the open retirement cycle and then whole cycles.  Its other events
+ * are output in the cycle of its first uop: they stay raw while that cycle
+ * is open and are folded in (nb_derive) when it ends, so most steps cost a
+ * few adds.  Stall cycles (mispredicts, memory) (only RUNNING outputs in them) follow
+ * the cycles of the branch's uops.  See README "Filtering".
  */
 static VG_REGPARM(0) void nb_step(void)
 {
 	struct nb_pmu *P = &nb_pmu_state;
 	UInt w = nb_cpu->retire_width;
-	ULong u = nb_raw[RAW_UOPS] - nb_raw_last[RAW_UOPS];
+	ULong u = nb_raw[RAW_UOPS] - nb_raw_last[RAW_UOPS], take, left, q;
 
 	nb_raw_last[RAW_UOPS] = nb_raw[RAW_UOPS];
 	if (nb_fill + u < w) {
-		nb_derive();
+		/* the open cycle stays open */
 		nb_sig[SIG_UOPS] += u;
 		nb_fill += (UInt)u;
-	} else {
-		ULong take = w - nb_fill, left = u - take;
-		if (!left)
-			nb_derive();
-		nb_sig[SIG_UOPS] += take;
-		nb_cyc++;
-		nb_pmu_cycle(P, nb_sig);
-		nb_fill = 0;
-		if (left) {
-			ULong q = left / w, rem = left % w, plain = rem ? q : q - 1;
-			if (plain) {
-				nb_sig[SIG_UOPS] += plain * w;
-				nb_cyc += plain;
-				nb_pmu_cycles_const(P, plain, SIG_UOPS, w);
-			}
-			nb_derive();
-			if (!rem) {
-				nb_sig[SIG_UOPS] += w;
-				nb_cyc++;
-				nb_pmu_cycle(P, nb_sig);
-			} else {
-				nb_sig[SIG_UOPS] += rem;
-				nb_fill = (UInt)rem;
-			}
-		}
+		return;
 	}
+	nb_derive();
+	take = w - nb_fill;
+	left = u - take;
+	nb_sig[SIG_UOPS] += take;
+	nb_cyc++;
+	nb_pmu_cycle(P, nb_sig);
+	q = left / w;
+	if (q) {
+		nb_sig[SIG_UOPS] += q * w;
+		nb_cyc += q;
+		nb_pmu_cycles_const(P, q, SIG_UOPS, w);
+	}
+	nb_sig[SIG_UOPS] += left % w;
+	nb_fill = (UInt)(left % w);
 	stall_cycles();
 	nb_u_seen = nb_sig[SIG_UOPS];
 }
@@ -1077,7 +1120,7 @@ static void tc_add(struct tc_desc *d, Addr pc, UInt uops, Bool ms)
 static void nb_cpuid_helper(VexGuestAMD64State *st)
 {
 	uint32_t o[4];
-	nb_cpuid(nb_cpu, clo_ht, (uint32_t)st->guest_RAX, (uint32_t)st->guest_RCX, o);
+	nb_cpuid(nb_cpu, clo_ht, nb_lp_of(VG_(get_running_tid)()), (uint32_t)st->guest_RAX, (uint32_t)st->guest_RCX, o);
 	st->guest_RAX = o[0];
 	st->guest_RBX = o[1];
 	st->guest_RCX = o[2];
@@ -1614,7 +1657,6 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 {
 	uint64_t v;
 
-	(void)tid;
 	if (!VG_IS_TOOL_USERREQ('N', 'B', arg[0]))
 		return False;
 	nb_derive();
@@ -1666,7 +1708,7 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 		inf->model = nb_cpu->model;
 		inf->stepping = nb_cpu->stepping;
 		inf->ht = clo_ht ? 1 : 0;
-		inf->logical_cpu = 0;
+		inf->logical_cpu = nb_lp_of(tid);
 		inf->mhz = nb_cpu->mhz;
 		inf->l3_kb = nb_cpu->l3_kb;
 		copy_str(inf->model_name, sizeof inf->model_name, nb_cpu->name);
@@ -1707,7 +1749,45 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 		*ret = NBSIM_GP;
 		break;
 	}
+	nb_tags_changed();
 	return True;
+}
+
+/* ---- Hyper-Threading: thread placement ---- */
+
+/* Fold what ran so far into the running LP's counts, then count for LP
+ * lp with the current set of active LPs.  A thread switch ends the open
+ * retirement cycle (the LPs' cycles are not interleaved). */
+static void nb_lp_switch(unsigned lp)
+{
+	nb_derive();
+	nb_update_cycles();
+	nb_pmu_set_lp(&nb_pmu_state, lp, nb_ht_active(&nb_ht_state), nb_sig);
+	nb_tags_changed();
+}
+
+static void nb_start_client(ThreadId tid, ULong blocks_done)
+{
+	(void)blocks_done;
+	if (clo_ht && nb_lp_of(tid) != nb_pmu_state.lp)
+		nb_lp_switch(nb_lp_of(tid));
+}
+
+static void nb_thread_create(ThreadId parent, ThreadId child)
+{
+	(void)parent;
+	if (!clo_ht)
+		return;
+	nb_ht_create(&nb_ht_state, child);
+	nb_lp_switch(nb_pmu_state.lp);
+}
+
+static void nb_thread_exit(ThreadId tid)
+{
+	if (!clo_ht)
+		return;
+	nb_ht_exit(&nb_ht_state, tid);
+	nb_lp_switch(nb_pmu_state.lp);
 }
 
 /* ---- options, init, fini ---- */
@@ -1745,8 +1825,8 @@ static void nb_print_usage(void)
 	VG_(printf)(
 "    --model=NAME              willamette|northwood|prescott|cedarmill|xeonmp\n"
 "                              [%s]\n"
-"    --ht=yes|no               model Hyper-Threading (two logical processors;\n"
-"                              guest threads all run on logical processor 0) [no]\n"
+"    --ht=yes|no               model Hyper-Threading: two logical processors,\n"
+"                              thread t on LP (t-1) mod 2 [no: all on LP0]\n"
 "    --nbsim-stats=yes|no      print signal totals at exit [no]\n"
 "    --nbsim-warn-unmodelled=yes|no  warn once when a counter is programmed\n"
 "                              for an event the model does not produce [yes]\n"
@@ -1771,6 +1851,7 @@ static void nb_post_clo_init(void)
 
 	nb_cpu = nb_cpu_find(clo_model);
 	tl_assert(nb_cpu);
+	nb_ht_init(&nb_ht_state, clo_ht);
 	/* Every branch must end a superblock (branch and retirement
 	 * accounting rely on it); overrides --vex-guest-chase. */
 	VG_(clo_vex_control).guest_chase = False;
@@ -1802,7 +1883,7 @@ static void nb_post_clo_init(void)
 	{
 		uint32_t o[4];
 		/* DS format: 64-bit when CPUID.1:ECX.DTES64 (bit 2) [SDM DS save area] */
-		nb_cpuid(nb_cpu, clo_ht, 1, 0, o);
+		nb_cpuid(nb_cpu, clo_ht, 0, 1, 0, o);
 		nb_pebs_fmt64 = (o[2] & 4) != 0;
 	}
 	nb_need = clo_stats ? NEED_ALL : 0;
@@ -1857,6 +1938,9 @@ static void nb_pre_clo_init(void)
 	VG_(needs_command_line_options)(nb_process_cmd_line_option,
 					nb_print_usage, nb_print_debug_usage);
 	VG_(needs_client_requests)(nb_client_request);
+	VG_(track_start_client_code)(nb_start_client);
+	VG_(track_pre_thread_ll_create)(nb_thread_create);
+	VG_(track_pre_thread_ll_exit)(nb_thread_exit);
 	VG_(clo_vex_control).guest_chase = False;
 }
 

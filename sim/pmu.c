@@ -280,9 +280,27 @@ static void recompute(struct nb_pmu *p)
 			}
 	}
 	/* signals newly read per cycle start from the last sync */
-	for (unsigned s = 0; s < NB_NSIG; s++)
+	p->ncused = 0;
+	for (unsigned s = 0; s < NB_NSIG; s++) {
 		if ((cused[s / 64] & ~p->cused[s / 64]) & (UINT64_C(1) << (s % 64)))
 			p->cbase[s] = p->last[s];
+		if (cused[s / 64] & (UINT64_C(1) << (s % 64)))
+			p->cused_list[p->ncused++] = (uint16_t)s;
+	}
+	p->ncyc = 0;
+	p->cyc_cascade = 0;
+	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
+		const struct nb_pmu_cfg *g = &p->cfg[c];
+		if (!(cyc & (1u << c)))
+			continue;
+		p->cyc_list[p->ncyc++] = (uint8_t)c;
+		if (!g->enable)
+			p->cyc_cascade = 1;
+		p->ncsig[c] = 0;
+		for (unsigned b = 0; b < NB_MAX_MASKS; b++)
+			if (g->mask & (1u << b))
+				p->csig[c][p->ncsig[c]++] = (uint16_t)NB_SIG(g->ev, b);
+	}
 	for (unsigned i = 0; i < (NB_NSIG + 63) / 64; i++)
 		p->cused[i] = cused[i];
 	p->cycle_counters = cyc;
@@ -464,6 +482,21 @@ static void count_cycles(struct nb_pmu *p, uint64_t n, const uint64_t *out)
 	uint64_t oc[NB_NUM_COUNTERS];
 	uint32_t ovf_now = 0, was_ovf = 0;
 
+	if (!p->cyc_cascade) {
+		/* the common case: no cascading, one pass over the list */
+		for (unsigned i = 0; i < p->ncyc; i++) {
+			unsigned c = p->cyc_list[i];
+			const struct nb_pmu_cfg *g = &p->cfg[c];
+			uint64_t dummy;
+			int o = 0;
+			if (!lp_counts(p, g))
+				continue;
+			nb_filter_count(&g->f, out[c], n, &p->edge_prev[c], &p->ctr[c], &o, &dummy);
+			if (o)
+				set_ovf(p, c);
+		}
+		return;
+	}
 	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
 		oc[c] = 0;
 		if (p->cccr[c] & NB_CCCR_OVF)
@@ -503,25 +536,22 @@ void nb_pmu_cycle(struct nb_pmu *p, const uint64_t *sig)
 {
 	uint64_t out[NB_NUM_COUNTERS];
 
-	if (!p->cycle_counters)
+	if (!p->ncyc)
 		return;
-	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
-		const struct nb_pmu_cfg *g = &p->cfg[c];
-		out[c] = 0;
-		if (!(p->cycle_counters & (1u << c)))
-			continue;
-		for (unsigned b = 0; b < NB_MAX_MASKS; b++)
-			if (g->mask & (1u << b)) {
-				unsigned s = NB_SIG(g->ev, b);
-				out[c] += s == NB_SIG_CYCLES ? 1 : sig[s] - p->cbase[s];
-			}
+	for (unsigned i = 0; i < p->ncyc; i++) {
+		unsigned c = p->cyc_list[i];
+		uint64_t o = 0;
+		for (unsigned k = 0; k < p->ncsig[c]; k++) {
+			unsigned s = p->csig[c][k];
+			o += s == NB_SIG_CYCLES ? 1 : sig[s] - p->cbase[s];
+		}
+		out[c] = o;
 	}
 	count_cycles(p, 1, out);
-	for (unsigned i = 0; i < (NB_NSIG + 63) / 64; i++)
-		for (uint64_t w = p->cused[i]; w; w &= w - 1) {
-			unsigned s = i * 64 + (unsigned)__builtin_ctzll(w);
-			p->cbase[s] = sig[s];
-		}
+	for (unsigned i = 0; i < p->ncused; i++) {
+		unsigned s = p->cused_list[i];
+		p->cbase[s] = sig[s];
+	}
 }
 
 void nb_pmu_cycles_const(struct nb_pmu *p, uint64_t n, unsigned s, uint64_t v)
@@ -530,18 +560,16 @@ void nb_pmu_cycles_const(struct nb_pmu *p, uint64_t n, unsigned s, uint64_t v)
 
 	if (s < NB_NSIG)
 		p->cbase[s] += n * v;
-	if (!p->cycle_counters || !n)
+	if (!p->ncyc || !n)
 		return;
-	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
-		const struct nb_pmu_cfg *g = &p->cfg[c];
-		out[c] = 0;
-		if (!(p->cycle_counters & (1u << c)))
-			continue;
-		for (unsigned b = 0; b < NB_MAX_MASKS; b++)
-			if (g->mask & (1u << b)) {
-				unsigned t = NB_SIG(g->ev, b);
-				out[c] += t == NB_SIG_CYCLES ? 1 : t == s ? v : 0;
-			}
+	for (unsigned i = 0; i < p->ncyc; i++) {
+		unsigned c = p->cyc_list[i];
+		uint64_t o = 0;
+		for (unsigned k = 0; k < p->ncsig[c]; k++) {
+			unsigned t = p->csig[c][k];
+			o += t == NB_SIG_CYCLES ? 1 : t == s ? v : 0;
+		}
+		out[c] = o;
 	}
 	count_cycles(p, n, out);
 }

@@ -85,6 +85,13 @@ struct nb_pmu {
 	uint32_t cycle_counters;             /* bit c: counter c is per-cycle   */
 	uint64_t cbase[NB_NSIG];             /* signal values at the last cycle */
 	uint64_t cused[(NB_NSIG + 63) / 64]; /* signals per-cycle counters read */
+	/* the same as lists, for the per-cycle path (recompute) */
+	uint8_t ncyc, cyc_cascade;           /* per-cycle counters; any cascaded */
+	uint8_t cyc_list[NB_NUM_COUNTERS];
+	uint8_t ncsig[NB_NUM_COUNTERS];
+	uint16_t csig[NB_NUM_COUNTERS][NB_MAX_MASKS];  /* signals of counter c */
+	uint16_t ncused;
+	uint16_t cused_list[NB_NUM_COUNTERS * NB_MAX_MASKS];
 	uint32_t generation;                 /* bumped when events_in_use changes */
 	uint32_t pmi_armed;      /* bit c: counter c counts with OVF_PMI_T0 set   */
 	uint32_t pmi_pending;    /* bit c: counter c overflowed with OVF_PMI_T0

@@ -58,6 +58,18 @@ static int sim_rdctr(unsigned ctr, uint64_t *v, char *err, size_t len)
 	return 0;
 }
 
+/* nbsim places each guest thread on a logical processor (sim/README.md
+ * "Hyper-Threading"); INFO tells the calling thread which. */
+static unsigned sim_thread_lp(void)
+{
+	struct nbsim_info info;
+
+	memset(&info, 0, sizeof(info));
+	if (nbsim_info(&info) != NBSIM_OK || !info.ht)
+		return 0;
+	return info.logical_cpu & 1;
+}
+
 static const struct nb_msr_io sim_io = { wr, sim_rdctr };
 
 NB_REGS_BACKEND_FUNCS(sim, sim_io)
@@ -98,4 +110,5 @@ const struct nb_backend nb_backend_sim = {
 	.write_msrs = sim_write_msrs,
 	.pmi_signal = sim_pmi_signal,
 	.set_counters = sim_set_counters,
+	.thread_lp = sim_thread_lp,
 };

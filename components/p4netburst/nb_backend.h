@@ -34,6 +34,9 @@ struct nb_backend {
 	/* Write other PMU MSRs: helper ESCRs of tagged metrics,
 	 * IA32_PEBS_ENABLE, MSR_PEBS_MATRIX_VERT (nb_encode_extra). */
 	int (*write_msrs)(const struct nb_msr_image *w, int n, char *err, size_t len);
+	/* Logical processor (0 or 1) the calling thread runs on, for the
+	 * T0/T1 ESCR bits under Hyper-Threading; NULL: always 0. */
+	unsigned (*thread_lp)(void);
 
 	/* Hardware overflow, optional: a backend without them (NULL) leaves
 	 * overflow to PAPI's software emulation (cmp_info.hardware_intr 0). */

@@ -134,6 +134,7 @@ typedef struct {
 	uint64_t last[NB_NUM_COUNTERS];     /* last raw 40-bit values  */
 	long long hwcount[NB_NUM_COUNTERS]; /* 64-bit totals per hw request */
 	int running;
+	unsigned lp;                        /* logical processor (HT)  */
 	int nnat;                           /* PAPI natives            */
 	int8_t hw_of[NB_NUM_COUNTERS];      /* native -> hw request, -1: none */
 	int8_t coef[NB_NUM_COUNTERS];
@@ -156,6 +157,25 @@ typedef struct {
 #define PEBS_NREC      8
 #define PEBS_DS_WORDS  (10 + PEBS_NREC * PEBS_REC_WORDS)
 #define NB_MSR_DS_AREA 0x600              /* IA32_DS_AREA (pmu.txt)   */
+
+/*
+ * Hyper-Threading: the two logical processors (LPs) of a package share the
+ * ESCRs, CCCRs and counters.  What the running event sets of each LP hold
+ * is recorded here, so that the scheduler places an event set around what
+ * its sibling LP already uses (nb_sched_cpu.busy_*).  Per process: under
+ * nbsim both LPs run threads of the one guest process.
+ */
+static pthread_mutex_t lp_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+	uint64_t escrs;
+	uint32_t counters, pebs_enable, matrix_vert;
+} lp_busy[2];
+
+static unsigned this_lp(void);
+
+/* Scheduler input for LP lp: the CPU and (HT) what the sibling holds.
+ * Call with lp_lock held. */
+static void sched_cpu(unsigned lp, struct nb_sched_cpu *sc);
 
 typedef struct {
 	int unused;
@@ -488,10 +508,11 @@ static int nb_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *nativ
 		req[i].kind = NB_REQ_SEL;
 		req[i].sel = e.sel;
 	}
-	/* One logical processor per process under nbsim: thread 0, no
-	 * sibling reservations. */
-	memset(&sc, 0, sizeof(sc));
-	sc.model = cpu.model;
+	/* Around what the sibling LP holds now (HT); nb_start checks again. */
+	c->lp = this_lp();
+	pthread_mutex_lock(&lp_lock);
+	sched_cpu(c->lp, &sc);
+	pthread_mutex_unlock(&lp_lock);
 	pthread_mutex_lock(&plan_lock);
 	if (nb_plan_run(req, count, &sc, cpu_feats, c->palt, &plan, why, sizeof(why))) {
 		pthread_mutex_unlock(&plan_lock);
@@ -599,29 +620,98 @@ static int pebs_arm(nb_control_t *c, char *err, size_t len)
 	return backend->write_msrs(&w, 1, err, len);
 }
 
+static unsigned this_lp(void)
+{
+	return cpu.ht && backend && backend->thread_lp ? backend->thread_lp() & 1 : 0;
+}
+
+static void sched_cpu(unsigned lp, struct nb_sched_cpu *sc)
+{
+	memset(sc, 0, sizeof(*sc));
+	sc->model = cpu.model;
+	sc->thread = lp;
+	if (cpu.ht) {
+		sc->busy_escrs = lp_busy[lp ^ 1].escrs;
+		sc->busy_counters = lp_busy[lp ^ 1].counters;
+		sc->busy_pebs_enable = lp_busy[lp ^ 1].pebs_enable;
+		sc->busy_matrix_vert = lp_busy[lp ^ 1].matrix_vert;
+	}
+}
+
+/* HT: claim the registers of c's assignment for its LP, placing the set
+ * again if the sibling took any of them since it was added.  0 or a PAPI
+ * error. */
+static int claim_lp(nb_control_t *c)
+{
+	struct nb_sched_cpu sc;
+	char why[512];
+	int ret = PAPI_OK;
+
+	if (!cpu.ht)
+		return PAPI_OK;
+	pthread_mutex_lock(&lp_lock);
+	c->lp = this_lp();
+	sched_cpu(c->lp, &sc);
+	if ((c->assign.escrs_used & sc.busy_escrs) || (c->assign.counters_used & sc.busy_counters) ||
+	    (c->assign.pebs_enable && sc.busy_pebs_enable &&
+	     c->assign.pebs_enable != sc.busy_pebs_enable)) {
+		if (nb_sched_run(c->sel, c->n, &sc, &c->assign, NULL, why, sizeof(why))) {
+			report("start (the sibling logical processor holds registers)", why);
+			ret = PAPI_ECNFLCT;
+		}
+	}
+	if (ret == PAPI_OK) {
+		lp_busy[c->lp].escrs |= c->assign.escrs_used;
+		lp_busy[c->lp].counters |= c->assign.counters_used;
+		if (c->assign.pebs_enable) {
+			lp_busy[c->lp].pebs_enable = c->assign.pebs_enable;
+			lp_busy[c->lp].matrix_vert = c->assign.matrix_vert;
+		}
+	}
+	pthread_mutex_unlock(&lp_lock);
+	return ret;
+}
+
+static void release_lp(nb_control_t *c)
+{
+	if (!cpu.ht)
+		return;
+	pthread_mutex_lock(&lp_lock);
+	lp_busy[c->lp].escrs &= ~c->assign.escrs_used;
+	lp_busy[c->lp].counters &= ~c->assign.counters_used;
+	if (c->assign.pebs_enable)
+		lp_busy[c->lp].pebs_enable = lp_busy[c->lp].matrix_vert = 0;
+	pthread_mutex_unlock(&lp_lock);
+}
+
 static int nb_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 {
 	nb_control_t *c = (nb_control_t *)ctl;
 	unsigned dom = papi_dom_to_nb(c->domain);
 	char err[256];
+	int ret;
 	(void)ctx;
 
+	if ((ret = claim_lp(c)) != PAPI_OK)
+		return ret;
+	/* T0 or T1 ESCR bits for the LP this thread runs on */
 	for (int i = 0; i < c->n; i++) {
-		nb_encode_ex(&c->sel[i], &c->assign.slot[i], dom, 0,
+		nb_encode_ex(&c->sel[i], &c->assign.slot[i], dom, c->lp,
 			     ((c->hw_ovf >> i) & 1) && i != c->pebs_h ? NB_ENC_PMI : 0, &c->regs[i]);
 		c->last[i] = 0;
 		c->hwcount[i] = 0;
 	}
 	for (int i = 0; i < c->nnat; i++)
 		c->count[i] = 0;
-	c->nextra = nb_encode_extra(&c->assign, dom, 0, c->extra,
+	c->nextra = nb_encode_extra(&c->assign, dom, c->lp, c->extra,
 				    (int)(sizeof(c->extra) / sizeof(c->extra[0])));
 	if (backend->program(c->regs, c->n, err, sizeof(err)) ||
 	    (c->nextra && backend->write_msrs(c->extra, c->nextra, err, sizeof(err))) ||
-	    preset(c, c->hw_ovf, err, sizeof(err)) ||
-	    pebs_arm(c, err, sizeof(err)) ||
+	    (c->hw_ovf && preset(c, c->hw_ovf, err, sizeof(err))) ||
+	    (c->pebs_h >= 0 && pebs_arm(c, err, sizeof(err))) ||
 	    backend->enable(c->regs, c->n, 1, err, sizeof(err))) {
 		report("start", err);
+		release_lp(c);
 		return PAPI_ESYS;
 	}
 	c->running = 1;
@@ -670,6 +760,7 @@ static int nb_stop(hwd_context_t *ctx, hwd_control_state_t *ctl)
 
 		(void)backend->write_msrs(&w, 1, err, sizeof(err));
 	}
+	release_lp(c);
 	c->running = 0;
 	return ret;
 }

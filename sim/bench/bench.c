@@ -26,17 +26,23 @@
 #include "nbsim_client.h"
 #include "nb_events.h"
 
-struct cfg { unsigned escr, ev, mask, ctr; };
+struct cfg { unsigned escr, ev, mask, ctr; uint64_t cccr; };
 
 static const struct cfg set2[] = {
-	{ NB_ESCR_CRU_ESCR0, NB_EV_INSTR_RETIRED, 1, 12 },
-	{ NB_ESCR_FSB_ESCR0, NB_EV_GLOBAL_POWER_EVENTS, 1, 0 },
+	{ NB_ESCR_CRU_ESCR0, NB_EV_INSTR_RETIRED, 1, 12, 0 },
+	{ NB_ESCR_FSB_ESCR0, NB_EV_GLOBAL_POWER_EVENTS, 1, 0, 0 },
+};
+/* "1": the cycles alias (execution_event, every mask, Complement,
+ * Threshold 15): a filtered counter, so nbsim runs its per-cycle step mode */
+static const struct cfg set1[] = {
+	{ NB_ESCR_CRU_ESCR2, NB_EV_EXECUTION_EVENT, 0xff, 12,
+	  NB_CCCR_COMPARE | NB_CCCR_COMPLEMENT | (UINT64_C(15) << NB_CCCR_THR_SHIFT) },
 };
 static const struct cfg set4[] = {
-	{ NB_ESCR_FSB_ESCR0, NB_EV_GLOBAL_POWER_EVENTS, 1, 0 },
-	{ NB_ESCR_CRU_ESCR2, NB_EV_REPLAY_EVENT, 1, 13 },
-	{ NB_ESCR_CRU_ESCR0, NB_EV_MISPRED_BRANCH_RETIRED, 1, 12 },
-	{ NB_ESCR_CRU_ESCR3, NB_EV_FRONT_END_EVENT, 1, 15 },
+	{ NB_ESCR_FSB_ESCR0, NB_EV_GLOBAL_POWER_EVENTS, 1, 0, 0 },
+	{ NB_ESCR_CRU_ESCR2, NB_EV_REPLAY_EVENT, 1, 13, 0 },
+	{ NB_ESCR_CRU_ESCR0, NB_EV_MISPRED_BRANCH_RETIRED, 1, 12, 0 },
+	{ NB_ESCR_CRU_ESCR3, NB_EV_FRONT_END_EVENT, 1, 15, 0 },
 };
 
 static void program(const struct cfg *c, unsigned n, int on)
@@ -46,7 +52,7 @@ static void program(const struct cfg *c, unsigned n, int on)
 			((uint64_t)c[i].mask << NB_ESCR_EMASK_SHIFT) | NB_ESCR_T0_USR;
 		uint64_t cccr = NB_CCCR_ENABLE |
 			((uint64_t)nb_escrs[c[i].escr].select << NB_CCCR_ESCRSEL_SHIFT) |
-			((uint64_t)NB_ACTIVE_ANY << NB_CCCR_ACTIVE_SHIFT);
+			((uint64_t)NB_ACTIVE_ANY << NB_CCCR_ACTIVE_SHIFT) | c[i].cccr;
 		if (on) {
 			nbsim_wrmsr(nb_escrs[c[i].escr].msr, escr);
 			nbsim_wrmsr(nb_counters[c[i].ctr].msr, 0);
@@ -142,7 +148,7 @@ int main(int argc, char **argv)
 {
 	const char *w = argc > 1 ? argv[1] : "loops";
 	unsigned nc = argc > 2 ? (unsigned)atoi(argv[2]) : 0;
-	const struct cfg *set = nc == 2 ? set2 : nc == 4 ? set4 : NULL;
+	const struct cfg *set = nc == 1 ? set1 : nc == 2 ? set2 : nc == 4 ? set4 : NULL;
 	int sim = nbsim_present();
 	uint64_t r;
 

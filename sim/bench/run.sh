@@ -4,10 +4,10 @@
 # For each workload of bench.c (dense loop nest, branchy integer code,
 # pointer chasing) runs, in one go: native, valgrind --tool=none,
 # valgrind --tool=cachegrind --cache-sim=yes --branch-sim=yes, and nbsim with
-# 0, 2 and 4 counters programmed, and with 2 counters plus
-# --nbsim-mem-timing=yes (cycles run the cache model: "nb2m"); prints
-# wall-clock seconds (best of $REPS runs, default 3) and the ratios
-# nbsim/none and nbsim/cachegrind.
+# 0, 2 and 4 counters programmed, with 2 counters plus
+# --nbsim-mem-timing=yes (cycles run the cache model: "nb2m"), and F: one
+# filtering counter (per-cycle step mode); prints wall-clock seconds (best
+# of $REPS runs, default 3) and the ratios nbsim/none and nbsim/cachegrind.
 # Goals (issue 5): nbsim with no counter <= 1.3 x none; with 4 counters
 # <= 1.0 x cachegrind.
 #
@@ -46,8 +46,8 @@ best() {
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "-" }'; }
 
 echo "nbsim bench: $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -m), $(nproc) CPUs, $($VALGRIND --version), best of $REPS, $CLOCK seconds"
-printf '%-8s %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s\n' workload native none cg nbsim0 nbsim2 nb2m nbsim4 \
-	"nb0/none" "nb2/none" "nb2m/none" "nb4/cg"
+printf '%-8s %7s %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s %9s\n' workload native none cg nbsim0 nbsim2 nb2m nbsim4 \
+	nbsimF "nb0/none" "nb2/none" "nb2m/none" "nb4/cg" "nbF/none"
 for w in $WORKLOADS; do
 	tn=$(best "$BENCH" "$w" 0)
 	tv=$(best "$VALGRIND" -q --tool=none "$BENCH" "$w" 0)
@@ -57,6 +57,7 @@ for w in $WORKLOADS; do
 	t2=$(best "$NBSIM" -- "$BENCH" "$w" 2)
 	t2m=$(best "$NBSIM" --nbsim-mem-timing=yes -- "$BENCH" "$w" 2)
 	t4=$(best "$NBSIM" -- "$BENCH" "$w" 4)
-	printf '%-8s %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s\n' "$w" "$tn" "$tv" "$tc" "$t0" "$t2" "$t2m" "$t4" \
-		"$(ratio "$t0" "$tv")" "$(ratio "$t2" "$tv")" "$(ratio "$t2m" "$tv")" "$(ratio "$t4" "$tc")"
+	tf=$(best "$NBSIM" -- "$BENCH" "$w" 1)
+	printf '%-8s %7s %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s %9s\n' "$w" "$tn" "$tv" "$tc" "$t0" "$t2" "$t2m" "$t4" \
+		"$tf" "$(ratio "$t0" "$tv")" "$(ratio "$t2" "$tv")" "$(ratio "$t2m" "$tv")" "$(ratio "$t4" "$tc")" "$(ratio "$tf" "$tv")"
 done

@@ -1,0 +1,86 @@
+/*
+ * t_ht.c - native unit test of the Hyper-Threading placement (nb_ht.c) and
+ * of the PMU's LP qualification with it (TAP): two "threads" interleaved
+ * on LP0 and LP1 count into T0/T1-qualified counters.
+ */
+#include <string.h>
+#include "nb_ht.h"
+#include "pmu.h"
+#include "tap.h"
+
+static uint64_t sig[NB_NSIG];
+static struct nb_pmu P;
+
+#define INSTR NB_SIG(NB_EV_INSTR_RETIRED, 0)
+#define CCCR(sel, at) (NB_CCCR_ENABLE | ((uint64_t)(sel) << NB_CCCR_ESCRSEL_SHIFT) | \
+		       ((uint64_t)(at) << NB_CCCR_ACTIVE_SHIFT))
+
+static uint64_t escr_instr(uint64_t t)
+{
+	return ((uint64_t)nb_events[NB_EV_INSTR_RETIRED].event_select << NB_ESCR_EVSEL_SHIFT) |
+	       (UINT64_C(1) << NB_ESCR_EMASK_SHIFT) | t;
+}
+
+static uint64_t rd(unsigned c)
+{
+	uint64_t v = 0;
+	nb_pmu_rdmsr(&P, nb_counters[c].msr, &v, sig);
+	return v;
+}
+
+/* thread tid runs n instructions */
+static void run(struct nb_ht *h, unsigned tid, uint64_t n)
+{
+	nb_pmu_set_lp(&P, nb_ht_lp(h, tid), nb_ht_active(h), sig);
+	sig[INSTR] += n;
+}
+
+int main(void)
+{
+	struct nb_ht h;
+
+	nb_ht_init(&h, 0);
+	tap_ok(nb_ht_lp(&h, 1) == 0 && nb_ht_lp(&h, 2) == 0 && nb_ht_lp(&h, 3) == 0,
+	       "no HT: every thread on LP0");
+	nb_ht_create(&h, 2);
+	TAP_EQ(nb_ht_active(&h), 1, "no HT: only LP0 is ever active");
+
+	nb_ht_init(&h, 1);
+	tap_ok(nb_ht_lp(&h, 1) == 0 && nb_ht_lp(&h, 2) == 1 && nb_ht_lp(&h, 3) == 0 &&
+	       nb_ht_lp(&h, 4) == 1, "HT: ThreadId 1, 3 on LP0; 2, 4 on LP1");
+	TAP_EQ(nb_ht_active(&h), 1, "HT: at start only LP0 (main thread) is active");
+	nb_ht_create(&h, 2);
+	TAP_EQ(nb_ht_active(&h), 3, "HT: the second thread activates LP1");
+	nb_ht_create(&h, 3);
+	nb_ht_exit(&h, 2);
+	TAP_EQ(nb_ht_active(&h), 1, "HT: LP1 idle again when its only thread exits");
+	nb_ht_exit(&h, 3);
+	TAP_EQ(nb_ht_active(&h), 1, "HT: LP0 stays active with the main thread");
+	nb_ht_exit(&h, 3);
+	tap_ok(h.live[0] == 0 && h.live[1] == 0, "exits never underflow");
+
+	/* two threads interleaved; counters qualified by LP */
+	memset(sig, 0, sizeof sig);
+	nb_pmu_init(&P, 3, 1, NULL, sig);
+	nb_ht_init(&h, 1);
+	nb_pmu_wrmsr(&P, nb_escrs[NB_ESCR_CRU_ESCR0].msr, escr_instr(NB_ESCR_T0_USR), sig);
+	nb_pmu_wrmsr(&P, nb_escrs[NB_ESCR_CRU_ESCR1].msr, escr_instr(NB_ESCR_T1_USR), sig);
+	nb_pmu_wrmsr(&P, nb_counters[12].cccr_msr, CCCR(4, NB_ACTIVE_ANY), sig);
+	nb_pmu_wrmsr(&P, nb_counters[13].cccr_msr, CCCR(4, NB_ACTIVE_SINGLE), sig);
+	nb_pmu_wrmsr(&P, nb_counters[14].cccr_msr, CCCR(4, NB_ACTIVE_ANY), sig);
+	nb_pmu_wrmsr(&P, nb_counters[15].cccr_msr, CCCR(4, NB_ACTIVE_BOTH), sig);
+	run(&h, 1, 100);                 /* alone */
+	nb_ht_create(&h, 2);
+	run(&h, 1, 10);
+	run(&h, 2, 20);
+	run(&h, 1, 30);
+	run(&h, 2, 40);
+	nb_ht_exit(&h, 2);
+	run(&h, 1, 5);                   /* alone again */
+	nb_pmu_set_lp(&P, 0, nb_ht_active(&h), sig);
+	TAP_EQ(rd(12), 145, "T0_USR, any: LP0's 100 + 10 + 30 + 5");
+	TAP_EQ(rd(13), 105, "T0_USR, single: LP0 while alone (100 + 5)");
+	TAP_EQ(rd(14), 60, "T1_USR, any: LP1's 20 + 40");
+	TAP_EQ(rd(15), 60, "T1_USR, both: LP1 ran only while both were active");
+	return tap_done_plan();
+}
