@@ -36,6 +36,7 @@
 #include "nb_decode.h"
 #include "nb_bpred.h"
 #include "nb_cache.h"
+#include "nb_ds.h"
 #include "nb_ht.h"
 #include "nb_wpath.h"
 #include "nb_tlb.h"
@@ -131,6 +132,7 @@ static uint64_t nb_usr_bit(void)
 #define NEED_PMI   0x40u         /* overflow check after each segment     */
 #define NEED_ROM   0x80u         /* RAW_ROM_UOPS, RAW_MS_XFER             */
 #define NEED_TC    0x200u        /* trace cache: helper per superblock    */
+#define NEED_PEBS  0x400u        /* load helper gets the PC and registers */
 #define NEED_ALL   (NEED_INSTR | NEED_UOPS | NEED_BR | NEED_MEM | NEED_CACHE | NEED_ROM | NEED_TLB | \
 		    NEED_TC)
 static UInt nb_need;
@@ -302,22 +304,49 @@ static UInt need_of(ULong used)
 extern Int VG_(tkill)(Int lwpid, Int signo);
 
 static Int nb_pmi_sig;                   /* NBSIM_REQ_PMI_SIGNAL; 0 = none */
-static ULong nb_pmi_on;                  /* read by generated code          */
+static Bool nb_pmi_on;                   /* a PMI can be sent               */
 static ULong nb_pmi_sent;                /* PMIs delivered (stats)          */
+static ULong nb_pmi_syncs;               /* nb_pmi_check calls (stats)      */
+/*
+ * Events that may still be counted before an armed counter can overflow,
+ * less an upper bound of what each superblock segment since the last check
+ * added to any counter (generated code subtracts it; see BOUND_INSN); the
+ * check runs when it drops to 0 or below.  Huge while no PMI is possible.
+ */
+static Long nb_pmi_budget = 0x7fffffffffffffffLL;
 
 static void nb_derive(void);
 static void nb_update_cycles(void);
 static void nb_peek_cycles(void);
 
-/* After a register access or NBSIM_REQ_PMI_SIGNAL. */
+/* The budget from the (synced) PMU: the distance to overflow of the
+ * nearest armed counter (1 with FORCE_OVF: any increment overflows). */
+static void nb_pmi_budget_set(void)
+{
+	ULong b = 0x7fffffffffffffffULL;
+
+	for (unsigned c = 0; nb_pmi_on && c < NB_NUM_COUNTERS; c++) {
+		ULong d;
+		if (!((nb_pmu_state.pmi_armed >> c) & 1))
+			continue;
+		d = (nb_pmu_state.cccr[c] & NB_CCCR_FORCE_OVF) ? 1
+			: NB_COUNTER_MASK + 1 - nb_pmu_state.ctr[c];
+		if (d < b)
+			b = d;
+	}
+	nb_pmi_budget = (Long)b;
+}
+
+/* After a register access or NBSIM_REQ_PMI_SIGNAL (the PMU is synced). */
 static void nb_pmi_update(void)
 {
 	nb_pmi_on = nb_pmi_sig != 0 && nb_pmu_state.pmi_armed != 0;
+	nb_pmi_budget_set();
 }
 
 /*
- * Called (while nb_pmi_on) at the end of every superblock segment, after
- * its counts were added: sync the PMU; if a counter with OVF_PMI_T0 has
+ * Called at the end of a superblock segment, after its counts were added,
+ * when the budget is spent: sync the PMU; if a counter with OVF_PMI_T0 has
  * overflowed, send the PMI signal to this thread.  The signal is blocked
  * while generated code runs, so make valgrind's scheduler look at once:
  * with the thread's event-check counter (host_EvC_COUNTER) at 0 the next
@@ -327,10 +356,15 @@ static void nb_pmi_update(void)
  */
 static VG_REGPARM(1) void nb_pmi_check(VexGuestAMD64State *st)
 {
+	UInt pend;
+
+	nb_pmi_syncs++;
 	nb_derive();
 	nb_peek_cycles();
 	nb_pmu_sync(&nb_pmu_state, nb_sig);
-	if (!nb_pmu_take_pmi(&nb_pmu_state))
+	pend = nb_pmu_take_pmi(&nb_pmu_state);
+	nb_pmi_budget_set();
+	if (!pend || !nb_pmi_on)
 		return;
 	nb_pmi_sent++;
 	VG_(tkill)(VG_(gettid)(), nb_pmi_sig);
@@ -355,6 +389,101 @@ static UInt bogus_need(void)
 	return 0;
 }
 
+/* ---- PEBS (README "PEBS") ---- */
+
+/* The PEBS counter: MSR_IQ_COUNTER4 (16) for logical processor 0 [seed
+ * 003 l.1914: the only counter with PEBS; Linux perf_event_p4.h allows 16
+ * and 17, 17 being the thread-1 half, where no guest code runs]. */
+#define PEBS_CTR 16
+static Bool nb_pebs_on;                  /* PEBS samples replay-tagged loads */
+static unsigned nb_pebs_sel;             /* MC_* conditions that tag a load */
+static Long nb_pebs_left;                /* tagged uops until counter 16 overflows */
+static Bool nb_pebs_armed;               /* overflowed: sample the next one */
+static Bool nb_pebs_fmt64;               /* DS format: 64-bit with DTES64   */
+static ULong nb_pebs_records, nb_pebs_full;
+static uint64_t other_msr(uint32_t msr);
+static Bool escr_selects(unsigned escr, unsigned ev, unsigned bit);
+
+/* After a register access (the PMU is synced).  PEBS samples when
+ * IA32_PEBS_ENABLE has bits 24 (uop tagging) and 25 (ENABLE_PEBS_MY_THR)
+ * [SDM IA32_PEBS_ENABLE; seed 003 sec. 9 enable_pebs], MSR_PEBS_MATRIX_VERT
+ * bit 0 (loads), IA32_DS_AREA is set and counter 16 counts replay_event
+ * NBOGUS without a Compare filter.  The tagging conditions are those of
+ * replay_tagged() for loads. */
+static void nb_pebs_update(uint32_t written)
+{
+	uint64_t pe = other_msr(NB_MSR_IA32_PEBS_ENABLE);
+	const struct nb_pmu_cfg *g = &nb_pmu_state.cfg[PEBS_CTR];
+
+	nb_pebs_sel = (pe & 1 ? MC_L1 : 0) | (pe & 2 ? MC_L2 : 0) | (pe & 4 ? MC_DTLB : 0);
+	if ((pe & (UINT64_C(1) << 10)) && escr_selects(NB_ESCR_SAAT_ESCR1, NB_EV_LOAD_PORT_REPLAY, 1))
+		nb_pebs_sel |= MC_SPLIT;
+	if (!(other_msr(NB_MSR_MSR_PEBS_MATRIX_VERT) & 1))
+		nb_pebs_sel = 0;
+	nb_pebs_on = (pe & (UINT64_C(1) << 25)) && (pe & (UINT64_C(1) << 24)) &&
+		nb_pebs_sel && other_msr(NB_MSR_IA32_DS_AREA) != 0 &&
+		g->active && g->ev == NB_EV_REPLAY_EVENT && !g->compare && (g->mask & 1);
+	nb_pebs_left = (Long)(NB_COUNTER_MASK + 1 - nb_pmu_state.ctr[PEBS_CTR]);
+	if (written == nb_counters[PEBS_CTR].msr || written == nb_counters[PEBS_CTR].cccr_msr)
+		nb_pebs_armed = False;
+}
+
+static uint8_t *nb_guest_map(void *cookie, uint64_t addr, uint64_t len)
+{
+	(void)cookie;
+	return addr && VG_(am_is_valid_for_client)((Addr)addr, (SizeT)len, VKI_PROT_WRITE)
+		? (uint8_t *)(Addr)addr : NULL;
+}
+
+/* A replay-tagged load uop of the instruction at PC retires (called
+ * before it is counted).  After counter 16 overflowed, the next tagged uop
+ * is sampled [Sprunt 2002, seed 000: "Once the counter overflows ... when
+ * it finds a tagged retiring uop, it forces a microassist just before the
+ * tagged uop retires"]: a PEBS record with the registers as the load sees
+ * them and the IP of its instruction; counter 16 is reloaded with the DS
+ * area's counter reset value; a PMI when the buffer reaches its interrupt
+ * threshold. */
+static void nb_pebs_uop(ULong pc, VexGuestAMD64State *st)
+{
+	uint64_t r[NB_PEBS_NREGS], reset = 0;
+	int res;
+
+	if (!nb_pebs_armed) {
+		if (--nb_pebs_left <= 0)
+			nb_pebs_armed = True;
+		return;
+	}
+	r[NB_PEBS_FLAGS] = LibVEX_GuestAMD64_get_rflags(st);
+	r[NB_PEBS_IP] = pc;
+	r[NB_PEBS_AX] = st->guest_RAX; r[NB_PEBS_BX] = st->guest_RBX;
+	r[NB_PEBS_CX] = st->guest_RCX; r[NB_PEBS_DX] = st->guest_RDX;
+	r[NB_PEBS_SI] = st->guest_RSI; r[NB_PEBS_DI] = st->guest_RDI;
+	r[NB_PEBS_BP] = st->guest_RBP; r[NB_PEBS_SP] = st->guest_RSP;
+	r[NB_PEBS_R8 + 0] = st->guest_R8;  r[NB_PEBS_R8 + 1] = st->guest_R9;
+	r[NB_PEBS_R8 + 2] = st->guest_R10; r[NB_PEBS_R8 + 3] = st->guest_R11;
+	r[NB_PEBS_R8 + 4] = st->guest_R12; r[NB_PEBS_R8 + 5] = st->guest_R13;
+	r[NB_PEBS_R8 + 6] = st->guest_R14; r[NB_PEBS_R8 + 7] = st->guest_R15;
+	res = nb_ds_pebs_store(nb_guest_map, NULL, other_msr(NB_MSR_IA32_DS_AREA),
+			       nb_pebs_fmt64, r, &reset);
+	nb_pebs_armed = False;
+	if (res == NB_PEBS_STORED || res == NB_PEBS_PMI)
+		nb_pebs_records++;
+	else
+		nb_pebs_full++;
+	/* reload counter 16 (synced first: the earlier uops are in) */
+	nb_derive();
+	nb_update_cycles();
+	(void)nb_pmu_wrmsr(&nb_pmu_state, nb_counters[PEBS_CTR].msr, reset, nb_sig);
+	nb_pebs_left = (Long)(NB_COUNTER_MASK + 1 - reset);
+	if (--nb_pebs_left <= 0)      /* this uop retires after the assist */
+		nb_pebs_armed = True;
+	if (res == NB_PEBS_PMI && nb_pmi_sig) {
+		nb_pmi_sent++;
+		VG_(tkill)(VG_(gettid)(), nb_pmi_sig);
+		st->host_EvC_COUNTER = 0;
+	}
+}
+
 /* After a PMU reprogramming: re-instrument if the needs changed.  Called
  * from a client request, i.e. between superblocks: the superblock that made
  * the request has finished (its counts are in). */
@@ -375,6 +504,8 @@ static void nb_update_need(void)
 		n |= NEED_STEP | NEED_UOPS | NEED_BR;
 	if (nb_pmi_on)
 		n |= NEED_PMI;
+	if (nb_pebs_on)
+		n |= NEED_PEBS | NEED_CACHE;
 	/* DTLB replay metrics (IA32_PEBS_ENABLE bit 2) */
 	if ((nb_pmu_state.events_in_use & (1ULL << NB_EV_REPLAY_EVENT)) &&
 	    (other_msr(NB_MSR_IA32_PEBS_ENABLE) & 4))
@@ -833,7 +964,7 @@ static unsigned nb_mem_cg(Addr first, Addr last)
  * cache miss fetches a sector, consisting of two adjacent cache lines"; a
  * read for ownership is a bus read too].
  */
-static void nb_mem(Addr a, ULong size, Bool store)
+static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State *gst)
 {
 	Addr first = a & ~(Addr)63, last = (a + (size ? size - 1 : 0)) & ~(Addr)63;
 	unsigned cond = 0;
@@ -892,18 +1023,27 @@ static void nb_mem(Addr a, ULong size, Bool store)
 		nb_ms.l2_load_miss += (cond & MC_L2) != 0;
 		nb_stall += stall;      /* stores retire into the store buffer */
 	}
+	if (!store && gst && nb_pebs_on && (cond & nb_pebs_sel))
+		nb_pebs_uop(pc, gst);
 	if (cond)
 		nb_raw[RAW_MC(store ? 1 : 0, cond)]++;
 }
 
 static VG_REGPARM(2) void nb_load(Addr a, ULong size)
 {
-	nb_mem(a, size, False);
+	nb_mem(a, size, False, 0, NULL);
 }
 
 static VG_REGPARM(2) void nb_store(Addr a, ULong size)
 {
-	nb_mem(a, size, True);
+	nb_mem(a, size, True, 0, NULL);
+}
+
+/* the load helper while PEBS is on: with the instruction's PC and the
+ * guest registers (declared read, so they are in memory) */
+static void nb_load_pebs(Addr a, ULong size, ULong pc, VexGuestAMD64State *st)
+{
+	nb_mem(a, size, False, pc, st);
 }
 
 /* ---- trace cache (README "Trace cache") ---- */
@@ -1065,14 +1205,32 @@ static IRExpr *tmp(IRSB *sb, IRType ty, IRExpr *e)
  * the L1D does not reach the L2).  The DTLB is looked up in the call only
  * (README "TLBs").  This inline check is most of the speed of the model.
  */
-static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store)
+static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc)
 {
 	ULong sz = (ULong)sizeofIRType(ty);
-	IRDirty *d = store
-		? unsafeIRDirty_0_N(2, "nb_store", VG_(fnptr_to_fnentry)(&nb_store),
-				    mkIRExprVec_2(addr, c64(sz)))
-		: unsafeIRDirty_0_N(2, "nb_load", VG_(fnptr_to_fnentry)(&nb_load),
-				    mkIRExprVec_2(addr, c64(sz)));
+	IRDirty *d;
+
+	if (store)
+		d = unsafeIRDirty_0_N(2, "nb_store", VG_(fnptr_to_fnentry)(&nb_store),
+				      mkIRExprVec_2(addr, c64(sz)));
+	else if (!(nb_need & NEED_PEBS))
+		d = unsafeIRDirty_0_N(2, "nb_load", VG_(fnptr_to_fnentry)(&nb_load),
+				      mkIRExprVec_2(addr, c64(sz)));
+	else {
+		d = unsafeIRDirty_0_N(0, "nb_load_pebs", VG_(fnptr_to_fnentry)(&nb_load_pebs),
+				      mkIRExprVec_4(addr, c64(sz), c64((ULong)pc), IRExpr_GSPTR()));
+		/* reads the integer registers and the flags thunk (RAX at 16
+		 * .. CC_NDEP, before DFLAG), writes the event-check counter */
+		d->nFxState = 2;
+		VG_(memset)(&d->fxState, 0, sizeof d->fxState);
+		d->fxState[0].fx = Ifx_Read;
+		d->fxState[0].offset = offsetof(VexGuestAMD64State, guest_RAX);
+		d->fxState[0].size = offsetof(VexGuestAMD64State, guest_DFLAG) -
+			offsetof(VexGuestAMD64State, guest_RAX);
+		d->fxState[1].fx = Ifx_Write;
+		d->fxState[1].offset = offsetof(VexGuestAMD64State, host_EvC_COUNTER);
+		d->fxState[1].size = sizeof(UInt);
+	}
 	if (sz <= 64) {
 		UInt wshift = 0;
 		IRExpr *line, *slot, *tag0, *miss, *split;
@@ -1107,16 +1265,18 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store)
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
-/* if (nb_pmi_on) nb_pmi_check(guest state) */
-static void emit_pmi_check(IRSB *sb)
+/* nb_pmi_budget -= bound; if (nb_pmi_budget <= 0) nb_pmi_check(guest state) */
+static void emit_pmi_check(IRSB *sb, ULong bound)
 {
-	IRExpr *on, *g;
+	IRExpr *b, *g;
 	IRDirty *d;
 
 	if (!(nb_need & NEED_PMI))
 		return;
-	on = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_on)));
-	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, on, c64(0)));
+	b = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_budget)));
+	b = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Sub64, b, c64(bound)));
+	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_pmi_budget), b));
+	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLT64S, b, c64(1)));
 	d = unsafeIRDirty_0_N(1, "nb_pmi_check", VG_(fnptr_to_fnentry)(&nb_pmi_check),
 			      mkIRExprVec_1(IRExpr_GSPTR()));
 	d->guard = g;
@@ -1133,7 +1293,21 @@ static void emit_pmi_check(IRSB *sb)
 struct pend {
 	ULong uops;
 	ULong raw[RAW_N];
+	ULong bound;            /* most any counter can gain (BOUND_INSN) */
 };
+
+/*
+ * BOUND_INSN: an upper bound of the increment of any one counter from one
+ * instruction, for the PMI budget: every signal grows by at most its uops
+ * or 1 (execution_event with four NBOGUSn bits: 4 x), cycles by
+ * uops / width + 1, a misprediction penalty per branch (<= 32 cycles; its
+ * wrong-path uops, <= 3 per penalty cycle, x 4 mask bits: 420), and the
+ * memory stall of each memory uop (at most L2 + L3 + memory latency); a
+ * per-cycle filter counts at most one per cycle.
+ */
+static ULong nb_bound_mem;               /* set at init from nb_memp       */
+#define BOUND_INSN(uops, br, mem) (4 * ((ULong)(uops) + 1) + ((br) ? 420 : 1) + \
+				   (ULong)(mem) * nb_bound_mem)
 
 /* what gathering nb_raw[i] inline needs */
 static UInt raw_need(unsigned i)
@@ -1202,6 +1376,7 @@ struct insn {
 
 static void add_uops(struct pend *p, const struct insn *k)
 {
+	p->bound += BOUND_INSN(k->uops, k->dec.br != NB_BR_NONE, k->loads + k->stores);
 	p->uops += k->uops;
 	p->raw[RAW_LOADS] += k->loads;
 	p->raw[RAW_STORES] += k->stores;
@@ -1277,6 +1452,7 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 	struct insn k = { 0 };
 	struct tc_desc *tcd = 0;
 	Bool exit_seen = False;
+	ULong bound;
 	Int i;
 
 	(void)closure; (void)layout; (void)vge; (void)archinfo_host;
@@ -1358,21 +1534,21 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 		case Ist_WrTmp:
 			if ((nb_need & NEED_CACHE) && st->Ist.WrTmp.data->tag == Iex_Load)
 				emit_mem_call(out, st->Ist.WrTmp.data->Iex.Load.addr,
-					      st->Ist.WrTmp.data->Iex.Load.ty, False);
+					      st->Ist.WrTmp.data->Iex.Load.ty, False, k.addr);
 			addStmtToIRSB(out, st);
 			break;
 		case Ist_Store:
 			if (nb_need & NEED_CACHE)
 				emit_mem_call(out, st->Ist.Store.addr,
-					      typeOfIRExpr(in->tyenv, st->Ist.Store.data), True);
+					      typeOfIRExpr(in->tyenv, st->Ist.Store.data), True, k.addr);
 			addStmtToIRSB(out, st);
 			break;
 		case Ist_CAS:
 			if (nb_need & NEED_CACHE) {
 				IRCAS *cas = st->Ist.CAS.details;
 				IRType ty = typeOfIRExpr(in->tyenv, cas->dataLo);
-				emit_mem_call(out, cas->addr, ty, False);
-				emit_mem_call(out, cas->addr, ty, True);
+				emit_mem_call(out, cas->addr, ty, False, k.addr);
+				emit_mem_call(out, cas->addr, ty, True, k.addr);
 			}
 			addStmtToIRSB(out, st);
 			break;
@@ -1386,6 +1562,9 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			ULong dst = st->Ist.Exit.dst->tag == Ico_U64 ? st->Ist.Exit.dst->Ico.U64 : 0;
 			Addr next = k.addr + k.len;
 			flush(out, &p);
+			bound = p.bound + (k.valid ? BOUND_INSN(k.uops, k.dec.br != NB_BR_NONE,
+							       k.loads + k.stores) : 0);
+			p.bound = 0;
 			if (k.valid && k.dec.br == NB_BR_COND) {
 				/* VEX may invert the condition: the exit then goes
 				 * to the fall-through and the taken target is the
@@ -1411,7 +1590,7 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			if (k.valid && k.rom && (nb_need & NEED_ROM) && jk_retires(st->Ist.Exit.jk) &&
 			    (dst != k.addr || k.dec.br != NB_BR_NONE))
 				emit_add_at(out, &nb_raw[RAW_MS_XFER], guard64(out, g, False));
-			emit_pmi_check(out);
+			emit_pmi_check(out, bound);
 			addStmtToIRSB(out, st);
 			if (k.valid && k.uops_deferred && !exit_seen)
 				add_uops(&p, &k);
@@ -1439,7 +1618,7 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 		}
 	}
 	flush(out, &p);
-	emit_pmi_check(out);
+	emit_pmi_check(out, p.bound + 1);
 	return out;
 }
 
@@ -1503,6 +1682,7 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 			== NB_PMU_OK ? NBSIM_OK : gp_from_pmu();
 		nb_warn_unmodelled();
 		nb_pmi_update();
+		nb_pebs_update((uint32_t)arg[1]);
 		nb_update_need();
 		break;
 	case NBSIM_REQ_RDPMC:
@@ -1689,6 +1869,8 @@ static void nb_post_clo_init(void)
 	tl_assert(nb_cache_init(&nb_l2, nb_cpu->l2_kb, 8, clo_cg_compat ? 64 : 128, 64));
 	nb_has_l3 = nb_cpu->l3_kb != 0 && !clo_cg_compat;
 	nb_memp = nb_mem_params_find(nb_cpu->model, nb_cpu->l3_kb != 0);
+	nb_bound_mem = nb_memp ? (ULong)nb_memp->l2_latency + nb_memp->l3_latency +
+		nb_memp->mem_latency : 1000;
 	tl_assert(nb_memp);
 	/* DTLB: CPUID leaf-2 descriptor 0x5b, 64 entries, 4 KB pages (nb_tlb.c) */
 	tl_assert(nb_tlb_init(&nb_dtlb, nb_memp->dtlb_entries, 12));
@@ -1698,6 +1880,12 @@ static void nb_post_clo_init(void)
 	tl_assert(nb_cache_init(&nb_tc, 128, 8, 64, 64));
 	if (nb_has_l3)
 		tl_assert(nb_cache_init(&nb_l3, nb_cpu->l3_kb, 8, 128, 64));
+	{
+		uint32_t o[4];
+		/* DS format: 64-bit when CPUID.1:ECX.DTES64 (bit 2) [SDM DS save area] */
+		nb_cpuid(nb_cpu, clo_ht, 0, 1, 0, o);
+		nb_pebs_fmt64 = (o[2] & 4) != 0;
+	}
 	nb_need = clo_stats ? NEED_ALL : 0;
 	nb_wpath_init(&nb_wp, nb_cpu->mispredict_penalty);
 	if (clo_list) {
@@ -1731,7 +1919,10 @@ static void nb_fini(Int exitcode)
 		  (ULong)nb_ms.l2_store_miss, (ULong)nb_ms.dtlb_load_miss, (ULong)nb_ms.dtlb_store_miss,
 		  (ULong)nb_ms.split_loads, (ULong)nb_ms.split_stores, nb_stall);
 	VG_(umsg)("nbsim: translation flushes (PMU reprogrammed): %llu\n", nb_discards);
-	VG_(umsg)("nbsim: overflow interrupts (PMI) sent: %llu\n", nb_pmi_sent);
+	VG_(umsg)("nbsim: overflow interrupts (PMI) sent: %llu (PMU syncs for them: %llu)\n",
+		  nb_pmi_sent, nb_pmi_syncs);
+	VG_(umsg)("nbsim: PEBS records %llu (%s format), not stored (buffer full/unmapped) %llu\n",
+		  nb_pebs_records, nb_pebs_fmt64 ? "64-bit" : "32-bit", nb_pebs_full);
 }
 
 static void nb_pre_clo_init(void)

@@ -141,7 +141,7 @@ void nb_pmu_set_lp(struct nb_pmu *p, unsigned lp, unsigned active, const uint64_
  * set requests a PMI for logical processor 0 when it overflows (the OVF flag
  * goes up) [SDM 18.15.3, CCCR OVF_PMI_T0; 18.16.5 "Performance Monitoring
  * Interrupt"]: nb_pmu_sync() records it in pmi_pending.  OVF_PMI_T1 asks
- * for a PMI on logical processor 1, where no guest code runs: recorded
+ * for a PMI on logical processor 1: not delivered yet (TODO), recorded
  * nowhere.  Returns the pending counters and clears them.
  */
 uint32_t nb_pmu_take_pmi(struct nb_pmu *p);

@@ -74,6 +74,32 @@ static const struct nb_msr_io sim_io = { wr, sim_rdctr };
 
 NB_REGS_BACKEND_FUNCS(sim, sim_io)
 
+static int sim_pmi_signal(int sig, char *err, size_t len)
+{
+	if (nbsim_pmi_signal(sig) != NBSIM_OK) {
+		char why[160];
+
+		nbsim_last_fault(why, sizeof(why));
+		snprintf(err, len, "nbsim refused PMI signal %d: %s", sig, why);
+		return -1;
+	}
+	return 0;
+}
+
+static int sim_set_counters(const struct nb_regs *r, int n, const uint64_t *raw,
+			    char *err, size_t len)
+{
+	for (int i = 0; i < n; i++) {
+		uint32_t msr = nb_counters[r[i].counter].msr;
+
+		/* erratum N15: write twice (backend_regs.c) */
+		if (wr(msr, raw[i] & NB_COUNTER_MASK, err, len) ||
+		    wr(msr, raw[i] & NB_COUNTER_MASK, err, len))
+			return -1;
+	}
+	return 0;
+}
+
 const struct nb_backend nb_backend_sim = {
 	.name = "sim",
 	.probe = sim_probe,
@@ -82,5 +108,7 @@ const struct nb_backend nb_backend_sim = {
 	.read = sim_read,
 	.zero = sim_zero,
 	.write_msrs = sim_write_msrs,
+	.pmi_signal = sim_pmi_signal,
+	.set_counters = sim_set_counters,
 	.thread_lp = sim_thread_lp,
 };

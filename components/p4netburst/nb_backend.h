@@ -40,6 +40,15 @@ struct nb_backend {
 	/* Logical processor (0 or 1) the calling thread runs on, for the
 	 * T0/T1 ESCR bits under Hyper-Threading; NULL: always 0. */
 	unsigned (*thread_lp)(void);
+
+	/* Hardware overflow, optional: a backend without them (NULL) leaves
+	 * overflow to PAPI's software emulation (cmp_info.hardware_intr 0). */
+	/* Deliver counter-overflow interrupts (CCCR OVF_PMI_T0) to the
+	 * running thread as signal SIG; 0: deliver none. */
+	int (*pmi_signal)(int sig, char *err, size_t len);
+	/* Write raw 40-bit values (presets) into R's counters. */
+	int (*set_counters)(const struct nb_regs *r, int n, const uint64_t *raw,
+			    char *err, size_t len);
 };
 
 extern const struct nb_backend nb_backend_sim, nb_backend_msr, nb_backend_perf;

@@ -20,12 +20,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/time.h>
 
 #include "papi.h"
 #include "papi_internal.h"
 #include "papi_vector.h"
 #include "papi_memory.h"
 #include "papi_preset.h"
+#include "extras.h"
+#include "threads.h"
 
 #include "nb_evsel.h"
 #include "nb_sched.h"
@@ -138,7 +141,23 @@ typedef struct {
 	int8_t coef[NB_NUM_COUNTERS];
 	long long count[NB_NUM_COUNTERS];   /* per native, to PAPI     */
 	int8_t palt[NB_NUM_PRESETS_MAX];    /* alternative + 1 per preset in the set, 0: absent */
+	uint32_t ovf;                       /* bit i: native i interrupts on overflow */
+	uint32_t hw_ovf;                    /* bit h: hw request h does  */
+	uint64_t threshold[NB_NUM_COUNTERS]; /* per hw request: its overflow threshold */
+	int pebs_h;                         /* hw request sampled by PEBS, -1: none */
+	uint64_t *ds;                       /* DS save area + PEBS buffer (PEBS_DS_WORDS) */
 } nb_control_t;
+
+/* PEBS for a precise overflowing event (sim backend, 64-bit DS format):
+ * a DS save area with a one-record interrupt threshold, so that each
+ * sample interrupts, and room for a few more [SDM "IA-32e Mode DS Save
+ * Area", "PEBS Record Format for IA-32e mode"; sim/nb_ds.h].  The PEBS
+ * counter is MSR_IQ_COUNTER4 (16) [seed 003 l.1914; sim/README.md PEBS]. */
+#define PEBS_COUNTER   16
+#define PEBS_REC_WORDS 18                 /* 144-byte record          */
+#define PEBS_NREC      8
+#define PEBS_DS_WORDS  (10 + PEBS_NREC * PEBS_REC_WORDS)
+#define NB_MSR_DS_AREA 0x600              /* IA32_DS_AREA (pmu.txt)   */
 
 /*
  * Hyper-Threading: the two logical processors (LPs) of a package share the
@@ -395,6 +414,10 @@ static int nb_init_component(int cidx)
 	snprintf(v->cmp_info.support_version, sizeof(v->cmp_info.support_version),
 		 "%s%s", backend == &nb_backend_sim ? "nbsim model " : "", cpu.model_name);
 	v->cmp_info.disabled = PAPI_OK;
+	/* Hardware overflow when the backend delivers PMIs (sim); else PAPI
+	 * emulates overflow in software.  No kernel profiling. */
+	v->cmp_info.hardware_intr = backend->pmi_signal != NULL;
+	v->cmp_info.kernel_profile = 0;
 	return load_presets(cidx);
 }
 
@@ -426,6 +449,7 @@ static int nb_init_control_state(hwd_control_state_t *ctl)
 
 	memset(c, 0, sizeof(*c));
 	c->domain = _p4netburst_vector.cmp_info.default_domain;
+	c->pebs_h = -1;
 	return PAPI_OK;
 }
 
@@ -517,6 +541,13 @@ static int nb_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *nativ
 		native[i].ni_position = i;
 	}
 	pthread_mutex_unlock(&plan_lock);
+	/* PAPI calls set_overflow again after this, for the events that
+	 * overflow (the positions may have changed). */
+	if (c->ovf)
+		_papi_hwi_stop_signal(_p4netburst_vector.cmp_info.hardware_intr_sig);
+	c->ovf = c->hw_ovf = 0;
+	c->pebs_h = -1;
+	memset(c->threshold, 0, sizeof(c->threshold));
 	return PAPI_OK;
 }
 
@@ -530,6 +561,64 @@ static int clear_extra(nb_control_t *c, char *err, size_t len)
 		z[i].value = 0;
 	}
 	return c->nextra ? backend->write_msrs(z, c->nextra, err, len) : 0;
+}
+
+/* Counters of the hardware requests in MASK that interrupt on overflow:
+ * preset to 2^40 - threshold, so that the counter overflows after
+ * threshold events [SDM 18.15.3 OVF, 40-bit counters].  REARM (in the
+ * overflow handler, after accumulate): the counter holds the events
+ * counted since the overflow (skid, handler), so preset it for the next
+ * overflow to come threshold events after the last one. */
+static int preset_ex(nb_control_t *c, uint32_t mask, int rearm, char *err, size_t len)
+{
+	uint64_t raw[NB_NUM_COUNTERS];
+	struct nb_regs r[NB_NUM_COUNTERS];
+	int k = 0;
+
+	for (int i = 0; i < c->n; i++) {
+		uint64_t t = c->threshold[i], past = c->last[i];
+
+		if (!((mask >> i) & 1))
+			continue;
+		r[k] = c->regs[i];
+		if (!rearm)
+			raw[k] = (NB_COUNTER_MASK + 1 - t) & NB_COUNTER_MASK;
+		else
+			raw[k] = past >= t ? NB_COUNTER_MASK : past + NB_COUNTER_MASK + 1 - t;
+		c->last[i] = raw[k];
+		k++;
+	}
+	return k ? backend->set_counters(r, k, raw, err, len) : 0;
+}
+
+static int preset(nb_control_t *c, uint32_t mask, char *err, size_t len)
+{
+	return preset_ex(c, mask, 0, err, len);
+}
+
+/* The DS save area for PEBS (c->pebs_h), written to IA32_DS_AREA; 0 if
+ * no PEBS.  Fields: PEBS base 4, index 5, absolute maximum 6, interrupt
+ * threshold 7 (one record), counter reset 8 = 2^40 - threshold. */
+static int pebs_arm(nb_control_t *c, char *err, size_t len)
+{
+	struct nb_msr_image w;
+	uint64_t *buf;
+
+	if (c->pebs_h < 0)
+		return 0;
+	if (!c->ds && !(c->ds = calloc(PEBS_DS_WORDS, sizeof(uint64_t)))) {
+		snprintf(err, len, "no memory for the PEBS buffer");
+		return -1;
+	}
+	buf = c->ds + 10;
+	memset(c->ds, 0, 10 * sizeof(uint64_t));
+	c->ds[4] = c->ds[5] = (uint64_t)(uintptr_t)buf;
+	c->ds[6] = (uint64_t)(uintptr_t)(buf + PEBS_NREC * PEBS_REC_WORDS);
+	c->ds[7] = (uint64_t)(uintptr_t)(buf + PEBS_REC_WORDS);
+	c->ds[8] = (NB_COUNTER_MASK + 1 - c->threshold[c->pebs_h]) & NB_COUNTER_MASK;
+	w.msr = NB_MSR_DS_AREA;
+	w.value = (uint64_t)(uintptr_t)c->ds;
+	return backend->write_msrs(&w, 1, err, len);
 }
 
 static unsigned this_lp(void)
@@ -608,7 +697,8 @@ static int nb_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 		return ret;
 	/* T0 or T1 ESCR bits for the LP this thread runs on */
 	for (int i = 0; i < c->n; i++) {
-		nb_encode_ex(&c->sel[i], &c->assign.slot[i], dom, c->lp, 0, &c->regs[i]);
+		nb_encode_ex(&c->sel[i], &c->assign.slot[i], dom, c->lp,
+			     ((c->hw_ovf >> i) & 1) && i != c->pebs_h ? NB_ENC_PMI : 0, &c->regs[i]);
 		c->last[i] = 0;
 		c->hwcount[i] = 0;
 		memset(&c->casc[i], 0, sizeof(c->casc[i]));
@@ -619,6 +709,8 @@ static int nb_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 				    (int)(sizeof(c->extra) / sizeof(c->extra[0])));
 	if (backend->program(c->regs, c->n, err, sizeof(err)) ||
 	    (c->nextra && backend->write_msrs(c->extra, c->nextra, err, sizeof(err))) ||
+	    (c->hw_ovf && preset(c, c->hw_ovf, err, sizeof(err))) ||
+	    (c->pebs_h >= 0 && pebs_arm(c, err, sizeof(err))) ||
 	    backend->enable(c->regs, c->n, 1, err, sizeof(err))) {
 		report("start", err);
 		release_lp(c);
@@ -671,6 +763,11 @@ static int nb_stop(hwd_context_t *ctx, hwd_control_state_t *ctl)
 		report("stop", err);
 		ret = PAPI_ESYS;
 	}
+	if (c->pebs_h >= 0) {
+		struct nb_msr_image w = { NB_MSR_DS_AREA, 0 };
+
+		(void)backend->write_msrs(&w, 1, err, sizeof(err));
+	}
 	release_lp(c);
 	c->running = 0;
 	return ret;
@@ -709,6 +806,10 @@ static int nb_reset(hwd_context_t *ctx, hwd_control_state_t *ctl)
 	}
 	for (int i = 0; i < c->nnat; i++)
 		c->count[i] = 0;
+	if (c->running && preset(c, c->hw_ovf, err, sizeof(err))) {
+		report("reset", err);
+		return PAPI_ESYS;
+	}
 	return PAPI_OK;
 }
 
@@ -733,6 +834,15 @@ static int nb_ctl(hwd_context_t *ctx, int code, _papi_int_option_t *option)
 			return nb_set_domain(option->domain.ESI->ctl_state,
 					     option->domain.domain);
 		return PAPI_OK;
+	case PAPI_DEF_ITIMER:
+		/* The interval timer of PAPI's software overflow and
+		 * multiplexing is the OS's, not the PMU's: any real, virtual
+		 * or profiling timer will do. */
+		return option->itimer.itimer_num == ITIMER_REAL ||
+		       option->itimer.itimer_num == ITIMER_VIRTUAL ||
+		       option->itimer.itimer_num == ITIMER_PROF ? PAPI_OK : PAPI_EINVAL;
+	case PAPI_DEF_ITIMER_NS:
+		return PAPI_OK;
 	case PAPI_GRANUL:
 	case PAPI_DEFGRN:
 		return option->granularity.granularity == PAPI_GRN_THR ?
@@ -740,6 +850,225 @@ static int nb_ctl(hwd_context_t *ctx, int code, _papi_int_option_t *option)
 	default:
 		return PAPI_ENOSUPP;
 	}
+}
+
+/* ---- overflow ----------------------------------------------------------- */
+
+/*
+ * Hardware overflow (cmp_info.hardware_intr, backends with the overflow
+ * hooks): an overflowing event's CCCR gets OVF_PMI_T0 and its counter the
+ * preset 2^40 - threshold (per hardware request: natives 0..nnat-1 map
+ * to them through hw_of); the PMI arrives as signal hardware_intr_sig
+ * (nbsim sends it, NBSIM_REQ_PMI_SIGNAL).  The handler stops the set,
+ * finds the armed counters that passed 2^40, folds the counts, presets
+ * those counters so that the next overflow comes threshold events after
+ * this one, restarts, and hands PAPI the overflow vector (bit = position
+ * of the event) and the interrupted PC.  A PMI that finds no such counter
+ * (one already handled by an earlier PMI) is ignored.
+ */
+/*
+ * A precise overflowing event samples with PEBS: it must count on counter
+ * 16.  The scheduler placed it somewhere in the IQ group; if its ESCR is
+ * wired to counter 16, move it there (exchanging counters with the request
+ * on 16, whose ESCR must reach the freed counter).
+ */
+static int pebs_place(nb_control_t *c, int h)
+{
+	struct nb_slot *s = &c->assign.slot[h];
+	char why[256];
+
+	if (c->pebs_h >= 0 && c->pebs_h != h) {
+		report("overflow", "one precise (PEBS) event at a time: PEBS samples on counter 16 only");
+		return PAPI_ECNFLCT;
+	}
+	if (backend != &nb_backend_sim || cpu.model < 3) {
+		snprintf(why, sizeof(why), "precise overflow (PEBS) needs the sim backend and the "
+			 "64-bit DS format (models 3 and 4, CPUID DTES64); this is %s model %u",
+			 backend->name, cpu.model);
+		report("overflow", why);
+		return PAPI_ENOSUPP;
+	}
+	if (s->counter != PEBS_COUNTER) {
+		int j;
+
+		if (!((nb_escrs[s->escr].counters >> PEBS_COUNTER) & 1)) {
+			snprintf(why, sizeof(why), "the precise event counts through %s, which cannot "
+				 "feed counter 16 (the PEBS counter); measure it in a smaller event set",
+				 nb_escrs[s->escr].name);
+			report("overflow", why);
+			return PAPI_ECNFLCT;
+		}
+		for (j = 0; j < c->n; j++)
+			if (j != h && c->assign.slot[j].counter == PEBS_COUNTER)
+				break;
+		if (j < c->n) {
+			if (!((nb_escrs[c->assign.slot[j].escr].counters >> s->counter) & 1)) {
+				report("overflow", "counter 16 (the PEBS counter) is taken by an event "
+				       "that cannot move; measure the precise event in a smaller event set");
+				return PAPI_ECNFLCT;
+			}
+			c->assign.slot[j].counter = s->counter;
+		}
+		s->counter = PEBS_COUNTER;
+	}
+	c->pebs_h = h;
+	return PAPI_OK;
+}
+
+/* The PEBS buffer goes with the event set. */
+static int nb_cleanup_eventset(hwd_control_state_t *ctl)
+{
+	nb_control_t *c = (nb_control_t *)ctl;
+
+	free(c->ds);
+	c->ds = NULL;
+	c->pebs_h = -1;
+	return PAPI_OK;
+}
+
+static int nb_set_overflow(EventSetInfo_t *ESI, int EventIndex, int threshold)
+{
+	nb_control_t *c = (nb_control_t *)ESI->ctl_state;
+	int sig = _p4netburst_vector.cmp_info.hardware_intr_sig;
+	int pos = ESI->EventInfoArray[EventIndex].pos[0], h;
+	uint32_t was = c->ovf;
+	char err[256];
+
+	if (pos < 0 || pos >= c->nnat || threshold < 0)
+		return PAPI_EINVAL;
+	if (!backend->pmi_signal)
+		return PAPI_ENOSUPP;
+	if (c->running)
+		return PAPI_EISRUN;
+	h = c->hw_of[pos];
+	if (threshold && (h < 0 || c->coef[pos] != 1)) {
+		report("overflow", "the event is not one counter (a derived preset term): "
+		       "it cannot interrupt on overflow");
+		return PAPI_EINVAL;
+	}
+	if (threshold == 0) {
+		c->ovf &= ~(1u << pos);
+		c->hw_ovf = 0;
+		for (int i = 0; i < c->nnat; i++)
+			if ((c->ovf >> i) & 1)
+				c->hw_ovf |= 1u << c->hw_of[i];
+		if (h >= 0 && !((c->hw_ovf >> h) & 1)) {
+			c->threshold[h] = 0;
+			if (c->pebs_h == h)
+				c->pebs_h = -1;
+		}
+		if (was && !c->ovf) {
+			(void)backend->pmi_signal(0, err, sizeof(err));
+			return _papi_hwi_stop_signal(sig);
+		}
+		return PAPI_OK;
+	}
+	if (c->sel[h].cccr & NB_CCCR_MOD_PRECISE) {
+		int r = pebs_place(c, h);
+
+		if (r != PAPI_OK)
+			return r;
+	}
+	c->ovf |= 1u << pos;
+	c->hw_ovf |= 1u << h;
+	c->threshold[h] = (uint64_t)threshold;   /* natives sharing a counter: the last */
+	if (!was) {
+		int r = _papi_hwi_start_signal(sig, NEED_CONTEXT, ESI->CmpIdx);
+
+		if (r != PAPI_OK)
+			return r;
+		if (backend->pmi_signal(sig, err, sizeof(err))) {
+			report("overflow", err);
+			return PAPI_ESYS;
+		}
+	}
+	return PAPI_OK;
+}
+
+/* The interrupted PC from the signal context. */
+static vptr_t pc_of(_papi_hwi_context_t *hw)
+{
+	return GET_OVERFLOW_ADDRESS((*hw));
+}
+
+static void nb_dispatch_timer(int signo, hwd_siginfo_t *si, void *uc)
+{
+	int cidx = _p4netburst_vector.cmp_info.CmpIdx;
+	ThreadInfo_t *thread = _papi_hwi_lookup_thread(0);
+	_papi_hwi_context_t hw;
+	EventSetInfo_t *ESI;
+	nb_control_t *c;
+	uint32_t which = 0, vec = 0;
+	uint64_t raw[NB_NUM_COUNTERS], nrec = 0;
+	char err[256];
+	int hard;
+	(void)signo;
+
+	hw.si = si;
+	hw.ucontext = (hwd_ucontext_t *)uc;
+	if (!thread || !(ESI = thread->running_eventset[cidx]) || !ESI->overflow.flags)
+		return;
+	if (!(ESI->overflow.flags & PAPI_OVERFLOW_HARDWARE)) {
+		/* PAPI's software overflow (itimer) */
+		_papi_hwi_dispatch_overflow_signal(&hw, pc_of(&hw), NULL, 0, 0, &thread, cidx);
+		return;
+	}
+	c = (nb_control_t *)ESI->ctl_state;
+	if (!c->running)
+		return;
+	/* Stop the set, then find the armed counters that went past 2^40:
+	 * a counter preset to last = 2^40 - threshold has overflowed when it
+	 * advanced by at least 2^40 - last (the OVF flags could be cleared by
+	 * a handler running in between, so the values decide). */
+	if (backend->enable(c->regs, c->n, 0, err, sizeof(err)) ||
+	    backend->read(c->regs, c->n, raw, err, sizeof(err))) {
+		report("overflow interrupt", err);
+		return;
+	}
+	for (int h = 0; h < c->n; h++) {
+		uint64_t room = (NB_COUNTER_MASK + 1 - c->last[h]) & NB_COUNTER_MASK;
+
+		if (((c->hw_ovf >> h) & 1) && h != c->pebs_h && room &&
+		    ((raw[h] - c->last[h]) & NB_COUNTER_MASK) >= room)
+			which |= 1u << h;
+	}
+	/* PEBS records: each one took the counter from the overflow back to
+	 * the reset value, threshold events the counter no longer shows */
+	if (c->pebs_h >= 0 && c->ds) {
+		nrec = (c->ds[5] - c->ds[4]) / (PEBS_REC_WORDS * sizeof(uint64_t));
+		if (nrec > PEBS_NREC)
+			nrec = 0;
+		c->hwcount[c->pebs_h] += (long long)(nrec * c->threshold[c->pebs_h]);
+	}
+	if (accumulate(c) != PAPI_OK ||
+	    preset_ex(c, which, 1, err, sizeof(err)) ||
+	    backend->enable(c->regs, c->n, 1, err, sizeof(err))) {
+		report("overflow interrupt", err);
+		return;
+	}
+	/* one dispatch per PEBS record, with its precise address (RIP) */
+	for (uint64_t k = 0; k < nrec; k++) {
+		const uint64_t *rec = (const uint64_t *)(uintptr_t)c->ds[4] + k * PEBS_REC_WORDS;
+		uint32_t pv = 0;
+
+		for (int i = 0; i < c->nnat; i++)
+			if (((c->ovf >> i) & 1) && c->hw_of[i] == c->pebs_h)
+				pv |= 1u << i;
+		hard = 1;
+		_papi_hwi_dispatch_overflow_signal(&hw, (vptr_t)(uintptr_t)rec[1], &hard,
+						   (long long)pv, 0, &thread, cidx);
+	}
+	if (nrec)
+		c->ds[5] = c->ds[4];
+	/* overflow vector: the natives (PAPI positions) on those counters */
+	for (int i = 0; i < c->nnat; i++)
+		if (((c->ovf >> i) & 1) && ((which >> c->hw_of[i]) & 1))
+			vec |= 1u << i;
+	if (!vec)
+		return;
+	hard = 1;
+	_papi_hwi_dispatch_overflow_signal(&hw, pc_of(&hw), &hard, (long long)vec, 0,
+					   &thread, cidx);
 }
 
 /* ---- names ------------------------------------------------------------- */
@@ -1148,6 +1477,9 @@ papi_vector_t _p4netburst_vector = {
 	.reset = nb_reset,
 	.set_domain = nb_set_domain,
 	.ctl = nb_ctl,
+	.set_overflow = nb_set_overflow,
+	.cleanup_eventset = nb_cleanup_eventset,
+	.dispatch_timer = nb_dispatch_timer,
 	.ntv_enum_events = nb_ntv_enum_events,
 	.ntv_name_to_code = nb_ntv_name_to_code,
 	.ntv_code_to_name = nb_ntv_code_to_name,

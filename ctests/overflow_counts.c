@@ -1,0 +1,128 @@
+/*
+ * overflow_counts.c - hardware overflow through the public PAPI API on the
+ * simulated NetBurst (run under nbsim; tests/t_overflow_counts.t).
+ *
+ * PAPI_overflow on PAPI_TOT_INS (and on PAPI_TOT_CYC beside it) with
+ * threshold T around a loop of known length.  The component re-arms each
+ * counter T events after its previous overflow (README "Overflow"), so:
+ *  - overflows == floor(count / T) exactly, count being what PAPI_stop
+ *    returns (it includes PAPI's handler prologues, which run counted);
+ *  - by the difference method over two loop lengths, the counts differ by
+ *    iterations x 4 plus, per extra overflow, one handler prologue of a
+ *    constant length;
+ *  - each overflow's PC lies within one superblock of the loop (the skid):
+ *    in the loop itself here, since the loop is one basic block;
+ *  - the overflow vector names the right event; counts with and without
+ *    overflow agree;
+ *  - the component reports hardware interrupts (cmp_info.hardware_intr).
+ */
+#include <stdint.h>
+#include <string.h>
+#include "papi.h"
+#include "nbtap.h"
+
+#define T 10007
+#define N1 100000L
+#define N2 300000L
+
+extern char ovc_loop_start[], ovc_loop_end[];
+
+static void loop(long n)
+{
+	long a = 0, d = 0;
+
+	__asm__ volatile("ovc_loop_start:\n\t"
+			 "add $1, %0\n\t"
+			 "xor %0, %1\n\t"
+			 "sub $1, %2\n\t"
+			 "jnz ovc_loop_start\n\t"
+			 "ovc_loop_end:\n\t"
+			 : "+r"(a), "+r"(d), "+r"(n) : : "cc");
+}
+
+static long novf[2], pc_out;
+static long long vec_seen;
+
+static void handler(int es, void *pc, long long vec, void *ctx)
+{
+	(void)es; (void)ctx;
+	vec_seen |= vec;
+	for (int i = 0; i < 2; i++)
+		if (vec & (1LL << i))
+			novf[i]++;
+	if ((vec & 1) && ((char *)pc < ovc_loop_start || (char *)pc >= ovc_loop_end))
+		pc_out++;
+}
+
+static void run(int es, long n, long long *v)
+{
+	int r;
+
+	novf[0] = novf[1] = pc_out = 0;
+	vec_seen = 0;
+	if ((r = PAPI_start(es)) != PAPI_OK)
+		tap_bail("PAPI_start: %s", PAPI_strerror(r));
+	loop(n);
+	if ((r = PAPI_stop(es, v)) != PAPI_OK)
+		tap_bail("PAPI_stop: %s", PAPI_strerror(r));
+}
+
+int main(void)
+{
+	int es = PAPI_NULL, r, cid;
+	long long a[2], b[2], plain[2];
+	long o1, o2;
+	const PAPI_component_info_t *ci;
+
+	if ((r = PAPI_library_init(PAPI_VER_CURRENT)) != PAPI_VER_CURRENT)
+		tap_bail("PAPI_library_init: %d", r);
+	cid = PAPI_get_component_index("p4netburst");
+	ci = cid >= 0 ? PAPI_get_component_info(cid) : NULL;
+	if (!ci || ci->disabled)
+		tap_bail("p4netburst is not enabled (run under nbsim)");
+	tap_ok(ci->hardware_intr == 1, "p4netburst reports hardware overflow interrupts");
+
+	if (PAPI_create_eventset(&es) != PAPI_OK || PAPI_add_named_event(es, "PAPI_TOT_INS") != PAPI_OK ||
+	    PAPI_add_named_event(es, "PAPI_TOT_CYC") != PAPI_OK)
+		tap_bail("event set PAPI_TOT_INS, PAPI_TOT_CYC");
+	run(es, N1, plain);                                   /* no overflow */
+
+	if ((r = PAPI_overflow(es, PAPI_TOT_INS, T, 0, handler)) != PAPI_OK)
+		tap_bail("PAPI_overflow: %s", PAPI_strerror(r));
+	run(es, N1, a);                                       /* warm-up */
+	run(es, N1, a);
+	o1 = novf[0];
+	tap_is(o1, a[0] / T, "n=%ld: overflows = floor(PAPI_TOT_INS %lld / %d)", N1, a[0], T);
+	tap_is(pc_out, 0, "n=%ld: every overflow PC lies in the loop (skid within its superblock)", N1);
+	tap_ok(vec_seen == 1, "overflow vector: bit 0 (PAPI_TOT_INS) only (got %#llx)", vec_seen);
+	run(es, N2, b);
+	o2 = novf[0];
+	tap_is(o2, b[0] / T, "n=%ld: overflows = floor(PAPI_TOT_INS %lld / %d)", N2, b[0], T);
+	{
+		long long extra = b[0] - a[0] - 4 * (N2 - N1);
+		long d = o2 - o1;
+
+		tap_ok(d > 0 && extra >= 0 && extra % d == 0,
+		       "difference method: %lld = 4 x %ld + %ld handler prologues of %lld instructions",
+		       b[0] - a[0], N2 - N1, d, d > 0 ? extra / d : 0);
+	}
+	tap_ok(a[0] >= plain[0] && a[0] - plain[0] <= o1 * 2000,
+	       "PAPI_TOT_INS with overflow %lld = without %lld + handler prologues", a[0], plain[0]);
+
+	/* a second overflowing event */
+	if ((r = PAPI_overflow(es, PAPI_TOT_CYC, T, 0, handler)) != PAPI_OK)
+		tap_bail("PAPI_overflow PAPI_TOT_CYC: %s", PAPI_strerror(r));
+	run(es, N2, b);
+	tap_is(novf[0], b[0] / T, "two overflowing events: PAPI_TOT_INS overflows = floor(%lld / %d)", b[0], T);
+	tap_is(novf[1], b[1] / T, "two overflowing events: PAPI_TOT_CYC overflows = floor(%lld / %d)", b[1], T);
+
+	/* overflow off again: no handler calls */
+	if (PAPI_overflow(es, PAPI_TOT_CYC, 0, 0, handler) != PAPI_OK ||
+	    PAPI_overflow(es, PAPI_TOT_INS, 0, 0, handler) != PAPI_OK)
+		tap_bail("PAPI_overflow off");
+	run(es, N1, a);
+	tap_ok(novf[0] == 0 && novf[1] == 0 && a[0] == plain[0],
+	       "overflow off: no calls, PAPI_TOT_INS %lld as without overflow", a[0]);
+	printf("1..%d\n", tap_n);
+	return tap_exit();
+}

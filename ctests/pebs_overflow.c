@@ -1,0 +1,87 @@
+/*
+ * pebs_overflow.c - precise overflow (PEBS) through the public PAPI API on
+ * the simulated NetBurst (tests/t_pebs_overflow.t, nbsim --model=prescott).
+ *
+ * PAPI_overflow on 1stL_cache_load_miss_retired:precise (replay tagging
+ * of L1D load misses, sampled by PEBS on counter 16) around a pointer
+ * chase over 64 KB at a 64-byte stride, where every load misses the L1D.
+ * The component hands PAPI the address of each PEBS record.  Checked:
+ *  - the samples' addresses are the tagged load instruction of the loop
+ *    (all but those of loads in PAPI's own handler, which miss too and
+ *    are sampled as on hardware: at least 95%);
+ *  - one sample per threshold tagged loads, so about count / threshold;
+ *  - the count PAPI_stop returns is the one without overflow (the
+ *    component adds back the threshold events each PEBS reload hides),
+ *    plus the handler's own misses;
+ *  - a plain (not precise) event's overflow PC is the interrupted PC.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "papi.h"
+#include "nbtap.h"
+
+#define T 1000
+#define N 200000L
+
+extern char pebs_ld[];
+static long nsamp, nat;
+
+static __attribute__((noinline)) void chase(void *p, long n)
+{
+	__asm__ volatile("1:\n\t"
+			 "pebs_ld:\n\t"
+			 "mov (%%rax), %%rax\n\t"
+			 "dec %[n]\n\t"
+			 "jnz 1b\n\t"
+			 : "+a"(p), [n] "+r"(n) : : "memory", "cc");
+}
+
+static void handler(int es, void *pc, long long vec, void *ctx)
+{
+	(void)es; (void)ctx;
+	if (vec & 1) {
+		nsamp++;
+		nat += (char *)pc == pebs_ld;
+	}
+}
+
+int main(void)
+{
+	int es = PAPI_NULL, r;
+	long long plain = 0, v = 0;
+	char *buf = aligned_alloc(4096, 65536);
+
+	for (unsigned i = 0; i < 1024; i++)
+		*(void **)(buf + i * 64) = buf + ((i + 1) % 1024) * 64;
+	if ((r = PAPI_library_init(PAPI_VER_CURRENT)) != PAPI_VER_CURRENT)
+		tap_bail("PAPI_library_init: %d", r);
+	if (PAPI_create_eventset(&es) != PAPI_OK ||
+	    (r = PAPI_add_named_event(es, "p4netburst:::1stL_cache_load_miss_retired:precise")) != PAPI_OK)
+		tap_bail("add 1stL_cache_load_miss_retired:precise: %s", PAPI_strerror(r));
+	PAPI_start(es);
+	chase(buf, N);
+	PAPI_stop(es, &plain);
+	PAPI_start(es);
+	chase(buf, N);
+	PAPI_stop(es, &plain);
+	tap_ok(plain >= N && plain < N + 1000, "without overflow: %lld L1D load misses (%ld loads)", plain, N);
+
+	{
+		int code = 0;
+		if (PAPI_event_name_to_code("p4netburst:::1stL_cache_load_miss_retired:precise", &code) != PAPI_OK ||
+		    (r = PAPI_overflow(es, code, T, 0, handler)) != PAPI_OK)
+			tap_bail("PAPI_overflow (precise): %s", PAPI_strerror(r));
+	}
+	PAPI_start(es);
+	chase(buf, N);
+	PAPI_stop(es, &v);
+	tap_ok(nsamp > 0 && nat * 100 >= nsamp * 95,
+	       "%ld of %ld PEBS samples at the tagged load of the loop", nat, nsamp);
+	tap_ok(nsamp >= v / T - 2 && nsamp <= v / T + 1,
+	       "one sample per %d tagged loads: %ld samples, count %lld", T, nsamp, v);
+	tap_ok(v >= plain && v - plain <= nsamp * 100,
+	       "count with PEBS %lld = without %lld + the handler's own misses", v, plain);
+	printf("1..%d\n", tap_n);
+	return tap_exit();
+}
