@@ -7,6 +7,7 @@
  * Also: PAPI_reset restarts the pair (the backend zeroes and stops it,
  * the component starts it again), checked by the same method.  (The perf
  * backend's refusal of cascade is in tests/unit/backend_unit.c.)
+ * PAPI_overflow on a cascaded event is refused (PAPI_EINVAL).
  *
  * Loop body (exact_counts.c's): add, xor, sub, jnz: 4 instructions, 4 uops.
  */
@@ -43,6 +44,11 @@ static void pair_set(const char *plain, const char *casc, long long per_iter)
 	tap_diag("%s: %lld, %lld; %s: %lld, %lld", plain, a[0], b[0], casc, a[1], b[1]);
 }
 
+static void ovf_handler(int es, void *pc, long long vec, void *ctx)
+{
+	(void)es; (void)pc; (void)vec; (void)ctx;
+}
+
 /* start, N2 iterations, PAPI_reset, N iterations, stop */
 static void reset_run(int es, long n, long long *v)
 {
@@ -61,7 +67,7 @@ int main(void)
 	int r, es = PAPI_NULL;
 	long long v[2], w[2];
 
-	tap_plan(6);
+	tap_plan(7);
 	if ((r = PAPI_library_init(PAPI_VER_CURRENT)) != PAPI_VER_CURRENT)
 		tap_bail("PAPI_library_init: %s", PAPI_strerror(r));
 	pair_set("p4netburst:::instr_retired:NBOGUSNTAG",
@@ -81,6 +87,16 @@ int main(void)
 	tap_is(w[0] - v[0], (long long)(N2 - N1) * 4,
 	       "after PAPI_reset the cascaded pair counts again (%lld, %lld)", v[0], w[0]);
 	tap_is(w[0] - v[0], w[1] - v[1], "after PAPI_reset: the same difference as the plain event");
+	/* overflow on a pair: refused (its alternate would interrupt 2^40
+	 * events after the threshold) */
+	{
+		int code = 0;
+
+		PAPI_event_name_to_code("p4netburst:::instr_retired:NBOGUSNTAG:cascade", &code);
+		r = PAPI_overflow(es, code, 100000, 0, ovf_handler);
+		tap_ok(r == PAPI_EINVAL, "PAPI_overflow on a cascaded event: PAPI_EINVAL (%s)",
+		       PAPI_strerror(r));
+	}
 	PAPI_cleanup_eventset(es);
 	PAPI_destroy_eventset(&es);
 	PAPI_shutdown();

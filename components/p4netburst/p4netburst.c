@@ -963,6 +963,13 @@ static int nb_set_overflow(EventSetInfo_t *ESI, int EventIndex, int threshold)
 		}
 		return PAPI_OK;
 	}
+	if (c->sel[h].cccr & NB_CCCR_MOD_CASCADE) {
+		/* the pair's alternate would interrupt only 2^40 events after
+		 * the low counter's overflow: not a threshold */
+		report("overflow", "a cascaded event (cascade) cannot interrupt on overflow: "
+		       "use the plain event");
+		return PAPI_EINVAL;
+	}
 	if (c->sel[h].cccr & NB_CCCR_MOD_PRECISE) {
 		int r = pebs_place(c, h);
 
@@ -999,7 +1006,7 @@ static void nb_dispatch_timer(int signo, hwd_siginfo_t *si, void *uc)
 	EventSetInfo_t *ESI;
 	nb_control_t *c;
 	uint32_t which = 0, vec = 0;
-	uint64_t raw[NB_NUM_COUNTERS], nrec = 0;
+	uint64_t raw[2 * NB_NUM_COUNTERS], nrec = 0;   /* 2n: backend read */
 	char err[256];
 	int hard;
 	(void)signo;
