@@ -1040,12 +1040,23 @@ static void nb_dispatch_timer(int signo, hwd_siginfo_t *si, void *uc)
 			which |= 1u << h;
 	}
 	/* PEBS records: each one took the counter from the overflow back to
-	 * the reset value, threshold events the counter no longer shows */
+	 * the reset value R = 2^40 - T.  From last L to raw through nrec
+	 * reloads: (2^40 - L) + (nrec - 1) T + (raw - R) = nrec T + raw - L,
+	 * where raw - L may be negative (so not the masked delta of
+	 * accumulate(), which would add 2^40). */
 	if (c->pebs_h >= 0 && c->ds) {
+		int p = c->pebs_h;
+
 		nrec = (c->ds[5] - c->ds[4]) / (PEBS_REC_WORDS * sizeof(uint64_t));
 		if (nrec > PEBS_NREC)
 			nrec = 0;
-		c->hwcount[c->pebs_h] += (long long)(nrec * c->threshold[c->pebs_h]);
+		if (nrec) {
+			uint64_t now = raw[p] & NB_COUNTER_MASK;
+
+			c->hwcount[p] += (long long)(nrec * c->threshold[p]) +
+					 ((long long)now - (long long)c->last[p]);
+			c->last[p] = now;
+		}
 	}
 	if (accumulate(c) != PAPI_OK ||
 	    preset_ex(c, which, 1, err, sizeof(err)) ||
