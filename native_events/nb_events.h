@@ -67,6 +67,8 @@ struct nb_counter {
 	uint16_t cccr_msr;      /* CCCR MSR                            */
 	uint8_t num;            /* 0..17                               */
 	uint8_t group;          /* enum nb_group                       */
+	int8_t cascade_from;    /* alternate whose overflow starts a   */
+				/* cascaded counter; -1: none          */
 };
 
 struct nb_escr {

@@ -3,6 +3,7 @@
  * nb_filter.h for the facts and their sources).
  */
 #include "nb_filter.h"
+#include "nb_events.h"
 
 /* CCCR bits [SDM Fig. 18-45; seed 003 sec. 9 <cccr_config>; DESIGN.md]:
  * Compare 18, Complement 19, Threshold 20-23, Edge 24, FORCE_OVF 25. */
@@ -88,11 +89,6 @@ uint64_t nb_filter_count(const struct nb_filter *f, uint64_t events, uint64_t n,
 
 int nb_cascade_alternate(unsigned c)
 {
-	if (c < 16)
-		return (int)(c ^ 2u);
-	if (c == 16)
-		return 14;
-	if (c == 17)
-		return 15;
-	return -1;
+	/* native_events/pmu.txt, CASCADE_FROM */
+	return c < NB_NUM_COUNTERS ? nb_counters[c].cascade_from : -1;
 }

@@ -78,6 +78,8 @@ my @cases = (
 		qr/resource_stall:SBFULL global/, qr/NOT_DERIVED takes exactly one term/],
 	['pmu.txt', 'ESCR on a counter of another group', sub { $_[0] =~ s/^escr BSU_ESCR0   0x3a0 BPU   7 0,1 /escr BSU_ESCR0   0x3a0 BPU   7 0,4 /mr },
 		qr/^escr BSU_ESCR0/, qr/counter 4 not in group BPU/],
+	['pmu.txt', 'cascade alternate out of range', sub { $_[0] =~ s/^(counter  2 BPU_COUNTER2 .* BPU) 0$/$1 18/mr },
+		qr/^counter  2 BPU_COUNTER2/, qr/bad cascade alternate 18/],
 );
 for my $c (@cases) {
 	my ($file, $what, $edit, $lre, $mre) = @$c;

@@ -77,18 +77,10 @@ struct st {
 	uint8_t maxpairs[NB_NUM_GROUPS];
 };
 
-/* Counter wiring for cascading [SDM 18.15.5.6: "counter Y ... cascade flag
- * set"; SDM 18.15.6.5; seed 003 (cascading within a counter pair group)]:
- * each counter's alternate.  The same table as sim/nb_filter.c. */
+/* Counter wiring for cascading: native_events/pmu.txt (CASCADE_FROM). */
 int nb_sched_cascade_alt(unsigned c)
 {
-	if (c < 16)
-		return (int)(c ^ 2u);
-	if (c == 16)
-		return 14;
-	if (c == 17)
-		return 15;
-	return -1;
+	return c < NB_NUM_COUNTERS ? nb_counters[c].cascade_from : -1;
 }
 
 /* ---- facts derived from the tables -------------------------------------- */
