@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "papi.h"
-#include "nbtap.h"
+#include "nbdiff.h"
 #include "../sim/nbsim_client.h"
 
 #define N1 1000
@@ -36,17 +36,8 @@ struct res {
 	char why[160];
 };
 
-static void loop(long n)
-{
-	long a = 0, d = 0;
-
-	__asm__ volatile("1:\n\t"
-			 "add $1, %0\n\t"
-			 "xor %0, %1\n\t"
-			 "sub $1, %2\n\t"
-			 "jnz 1b\n\t"
-			 : "+r"(a), "+r"(d), "+r"(n) : : "cc");
-}
+/* the loop: nbdiff_loop4 (nbdiff.h) */
+#define loop nbdiff_loop4
 
 /* Taken branches with either prediction: the branch predictor is shared by
  * the LPs, so the other thread changes predictions, not outcomes.

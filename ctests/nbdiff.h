@@ -12,6 +12,21 @@
 
 #define NBDIFF_MAX 8
 
+/* A loop of known shape: per iteration 4 instructions (add, xor, sub, jnz),
+ * 4 uops, 1 taken conditional branch (the last one falls through). */
+#define NBDIFF_LOOP4_INS 4
+static __attribute__((noinline, unused)) void nbdiff_loop4(long n)
+{
+	long a = 0, d = 0;
+
+	__asm__ volatile("1:\n\t"
+			 "add $1, %0\n\t"
+			 "xor %0, %1\n\t"
+			 "sub $1, %2\n\t"
+			 "jnz 1b\n\t"
+			 : "+r"(a), "+r"(d), "+r"(n) : : "cc");
+}
+
 /* Run fn(n) inside PAPI_start/PAPI_stop; the counts into v. */
 static inline void nbdiff_measure(int es, void (*fn)(long), long n, long long *v)
 {
