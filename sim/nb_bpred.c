@@ -42,22 +42,14 @@ void nb_bpred_init(struct nb_bpred *b, unsigned btb_entries, unsigned rsb_entrie
 		b->pht[i] = 2;
 }
 
-static uint64_t fold(uint64_t pc)
-{
-	/* fold the address bits so that nearby branches spread */
-	return pc ^ (pc >> 12) ^ (pc >> 24);
-}
-
 static struct nb_btb_entry *slot(struct nb_bpred *b, uint64_t pc)
 {
-	return &b->btb[fold(pc) & b->btb_mask];
+	return &b->btb[nb_bpred_fold(pc) & b->btb_mask];
 }
 
 unsigned nb_bpred_index(uint64_t pc, uint32_t ghr)
 {
-	uint32_t h = ghr & ((1u << NB_GHR_BITS) - 1);
-	return (unsigned)((fold(pc) ^ ((uint64_t)h << (NB_PHT_BITS - NB_GHR_BITS)))
-			  & (NB_PHT_SIZE - 1));
+	return nb_bpred_pht_index(pc, ghr);
 }
 
 int nb_bpred_branch(struct nb_bpred *b, unsigned kind, uint64_t pc, uint64_t next,
@@ -67,26 +59,8 @@ int nb_bpred_branch(struct nb_bpred *b, unsigned kind, uint64_t pc, uint64_t nex
 	int miss = 0;
 
 	switch (kind) {
-	case NB_BR_COND: {
-		uint8_t *c = &b->pht[nb_bpred_index(pc, b->ghr)];
-		int pred;
-		e = slot(b, pc);
-		if (e->tag == pc + 1)
-			pred = *c >= 2;
-		else
-			pred = target < pc;    /* static: backward taken */
-		miss = pred != taken;
-		if (taken && *c < 3)
-			(*c)++;
-		else if (!taken && *c > 0)
-			(*c)--;
-		if (taken && e->tag != pc + 1) {
-			e->tag = pc + 1;
-			e->target = target;
-		}
-		b->ghr = (b->ghr << 1) | (taken ? 1u : 0u);
-		return miss;
-	}
+	case NB_BR_COND:
+		return nb_bpred_cond(b, pc, taken, target);
 	case NB_BR_JMP:
 		return 0;
 	case NB_BR_CALL:

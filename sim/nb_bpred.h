@@ -45,4 +45,41 @@ int nb_bpred_branch(struct nb_bpred *b, unsigned kind, uint64_t pc, uint64_t nex
 /* PHT index of a conditional branch at pc under history ghr (for tests). */
 unsigned nb_bpred_index(uint64_t pc, uint32_t ghr);
 
+/* fold the address bits so that nearby branches spread (BTB, PHT index) */
+static inline uint64_t nb_bpred_fold(uint64_t pc)
+{
+	return pc ^ (pc >> 12) ^ (pc >> 24);
+}
+
+static inline unsigned nb_bpred_pht_index(uint64_t pc, uint32_t ghr)
+{
+	uint32_t h = ghr & ((1u << NB_GHR_BITS) - 1);
+	return (unsigned)((nb_bpred_fold(pc) ^ ((uint64_t)h << (NB_PHT_BITS - NB_GHR_BITS)))
+			  & (NB_PHT_SIZE - 1));
+}
+
+/*
+ * nb_bpred_branch for a conditional branch (kind NB_BR_COND), inline: the
+ * most frequent branch, so nbsim's helper for it calls no other function.
+ */
+static inline int nb_bpred_cond(struct nb_bpred *b, uint64_t pc, int taken, uint64_t target)
+{
+	uint8_t *c = &b->pht[nb_bpred_pht_index(pc, b->ghr)];
+	struct nb_btb_entry *e = &b->btb[nb_bpred_fold(pc) & b->btb_mask];
+	int known = e->tag == pc + 1;
+	/* a BTB miss: static prediction, backward taken */
+	int pred = known ? *c >= 2 : target < pc;
+
+	if (taken && *c < 3)
+		(*c)++;
+	else if (!taken && *c > 0)
+		(*c)--;
+	if (taken && !known) {
+		e->tag = pc + 1;
+		e->target = target;
+	}
+	b->ghr = (b->ghr << 1) | (taken ? 1u : 0u);
+	return pred != taken;
+}
+
 #endif /* NB_BPRED_H */

@@ -36,6 +36,7 @@
 #include "nb_decode.h"
 #include "nb_bpred.h"
 #include "nb_cache.h"
+#include "nb_l1.h"
 #include "nb_ds.h"
 #include "nb_ht.h"
 #include "nb_wpath.h"
@@ -443,7 +444,7 @@ static uint8_t *nb_guest_map(void *cookie, uint64_t addr, uint64_t len)
  * them and the IP of its instruction; counter 16 is reloaded with the DS
  * area's counter reset value; a PMI when the buffer reaches its interrupt
  * threshold. */
-static void nb_pebs_uop(ULong pc, VexGuestAMD64State *st)
+static __attribute__((noinline)) void nb_pebs_uop(ULong pc, VexGuestAMD64State *st)
 {
 	uint64_t r[NB_PEBS_NREGS], reset = 0;
 	int res;
@@ -904,9 +905,21 @@ static VG_REGPARM(3) void nb_branch(ULong packed, ULong taken, ULong target)
 		}
 }
 
+/* nb_branch for a conditional branch (most branches): no call inside */
+static VG_REGPARM(3) void nb_cond(ULong pc, ULong taken, ULong target)
+{
+	ULong miss = (ULong)nb_bpred_cond(&nb_bp, pc, (int)taken, target);
+
+	nb_raw[RAW_BR0 + (taken ? 2 : 0) + miss]++;
+	nb_raw[RAW_MISP] += miss;
+	nb_sig[SIG_RBT(1)]++;           /* CONDITIONAL */
+	nb_sig[SIG_RMBT(1)] += miss;
+}
+
 /* ---- cache model (README "Cache model") ---- */
 
-static struct nb_cache nb_l1d, nb_l2, nb_l3;
+static struct nb_l1 nb_l1d;
+static struct nb_cache nb_l2, nb_l3;
 static struct nb_tlb nb_dtlb;
 static Bool nb_has_l3;
 static const struct nb_mem_params *nb_memp;
@@ -943,7 +956,7 @@ static unsigned nb_mem_cg(Addr first, Addr last)
 	Bool l1m = False, l2m = False;
 
 	for (Addr l = first; l <= last; l += 64)
-		if (!nb_cache_access_unsectored(&nb_l1d, l, 1))
+		if (!nb_l1_access(&nb_l1d, l, 1))
 			l1m = True;
 	if (l1m)
 		for (Addr l = first; l <= last; l += 64)
@@ -964,12 +977,15 @@ static unsigned nb_mem_cg(Addr first, Addr last)
  * cache miss fetches a sector, consisting of two adjacent cache lines"; a
  * read for ownership is a bus read too].
  */
+static ULong nb_mem_calls;               /* accesses the inline path passed on */
+
 static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State *gst)
 {
 	Addr first = a & ~(Addr)63, last = (a + (size ? size - 1 : 0)) & ~(Addr)63;
 	unsigned cond = 0;
 	ULong stall = 0;
 
+	nb_mem_calls++;
 	if (first != last) {
 		cond |= MC_SPLIT;
 		nb_sig[store ? SIG_SPLIT_ST : SIG_SPLIT_LD]++;
@@ -995,7 +1011,7 @@ static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State 
 	else for (Addr l = first; l <= last; l += 64) {
 		int st;
 		ULong lat;
-		if (nb_cache_access_unsectored(&nb_l1d, l, !store))
+		if (nb_l1_access(&nb_l1d, l, !store))
 			continue;
 		cond |= MC_L1;
 		/* the L1D missed: the L2 (a load's read, a store's RFO) */
@@ -1171,8 +1187,12 @@ static void emit_branch_call(IRSB *sb, unsigned kind, Addr pc, UInt len,
 		emit_add_at(sb, &nb_raw[RAW_BR0 + 2], c64(1));
 		return;
 	}
-	d = unsafeIRDirty_0_N(3, "nb_branch", VG_(fnptr_to_fnentry)(&nb_branch),
-				       mkIRExprVec_3(c64(packed), taken, target));
+	if (kind == NB_BR_COND)
+		d = unsafeIRDirty_0_N(3, "nb_cond", VG_(fnptr_to_fnentry)(&nb_cond),
+				      mkIRExprVec_3(c64((ULong)pc), taken, target));
+	else
+		d = unsafeIRDirty_0_N(3, "nb_branch", VG_(fnptr_to_fnentry)(&nb_branch),
+				      mkIRExprVec_3(c64(packed), taken, target));
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
@@ -1199,11 +1219,14 @@ static IRExpr *tmp(IRSB *sb, IRType ty, IRExpr *e)
 
 /*
  * A call of the cache model for one access (addr: an atom).  The L1D hit
- * path is inline: the call is guarded, skipped when the access lies in one
- * 64-byte line that is the most recently used way of its L1D set (a hit
- * that changes no cache state, for loads and stores alike: a store hitting
- * the L1D does not reach the L2).  The DTLB is looked up in the call only
- * (README "TLBs").  This inline check is most of the speed of the model.
+ * path is inline (nb_l1.h, nb_l1_fast): the way the set's hint names is
+ * compared with the access's line and, on a hit, given a new LRU stamp;
+ * the call is guarded, made only when the hinted way does not hold the
+ * line or the access crosses a 64-byte line.  The call repeats the lookup
+ * (a stale hint) or misses, with true LRU either way.  The DTLB is looked
+ * up in the call only (README "TLBs").  This inline hit path is most of
+ * the speed of the model: a dense loop nest hits the L1D in ways other
+ * than the most recently used one on most loads.
  */
 static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc)
 {
@@ -1232,18 +1255,23 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc
 		d->fxState[1].size = sizeof(UInt);
 	}
 	if (sz <= 64) {
-		UInt wshift = 0;
-		IRExpr *line, *slot, *tag0, *miss, *split;
-		while ((1u << wshift) < nb_l1d.ways)
-			wshift++;
-		line = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, addr, IRExpr_Const(IRConst_U8(6))));
+		IRExpr *line, *slot, *off, *tag, *miss, *split, *clk, *hit, *sa;
+		line = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, addr,
+						      IRExpr_Const(IRConst_U8(NB_L1_LINE_SHIFT))));
+		/* slot = (set << way_shift) + hint[line & mask] (nb_l1_slot) */
+		off = tmp(sb, Ity_I64, IRExpr_Binop(Iop_And64, line, c64((1u << NB_L1_HINT_BITS) - 1)));
+		off = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, off, c64((ULong)(HWord)&nb_l1d.hint[0])));
+		off = tmp(sb, Ity_I8, IRExpr_Load(Iend_LE, Ity_I8, off));
+		off = tmp(sb, Ity_I64, IRExpr_Unop(Iop_8Uto64, off));
 		slot = tmp(sb, Ity_I64, IRExpr_Binop(Iop_And64, line, c64(nb_l1d.sets - 1)));
 		slot = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shl64, slot,
-						      IRExpr_Const(IRConst_U8((UChar)(wshift + 3)))));
-		slot = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, slot, c64((ULong)(HWord)&nb_l1d.tag[0])));
-		tag0 = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, slot));
+						      IRExpr_Const(IRConst_U8((UChar)nb_l1d.way_shift))));
+		slot = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, slot, off));
+		off = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shl64, slot, IRExpr_Const(IRConst_U8(3))));
+		tag = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
+			  tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, off, c64((ULong)(HWord)&nb_l1d.tag[0])))));
 		line = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, line, c64(1)));
-		miss = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, tag0, line));
+		miss = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, tag, line));
 		miss = tmp(sb, Ity_I64, IRExpr_Unop(Iop_1Uto64, miss));
 		split = tmp(sb, Ity_I64, IRExpr_Binop(Iop_And64, addr, c64(63)));
 		split = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, c64(64 - sz), split));
@@ -1260,7 +1288,17 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc
 			pg = tmp(sb, Ity_I64, IRExpr_Unop(Iop_1Uto64, pg));
 			miss = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Or64, miss, pg));
 		}
-		d->guard = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, miss, c64(0)));
+		/* the use: stamp[slot] = ++clock on a hit, else the store goes
+		 * to the sink and the helper does the access (nb_l1_fast) */
+		clk = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_l1d.clock)));
+		clk = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, clk, c64(1)));
+		addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_l1d.clock), clk));
+		hit = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, miss, c64(0)));
+		sa = tmp(sb, Ity_I64, IRExpr_ITE(hit,
+			 tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, off, c64((ULong)(HWord)&nb_l1d.stamp[0]))),
+			 c64((ULong)(HWord)&nb_l1d.sink)));
+		addStmtToIRSB(sb, IRStmt_Store(Iend_LE, sa, clk));
+		d->guard = tmp(sb, Ity_I1, IRExpr_Unop(Iop_Not1, hit));
 	}
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
@@ -1532,10 +1570,14 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			break;
 		}
 		case Ist_WrTmp:
+			/* the model's call after the guest's load, not before:
+			 * the host then overlaps the load's cache miss with the
+			 * model's work (pointer chasing: each load's address is
+			 * the previous load's value) */
+			addStmtToIRSB(out, st);
 			if ((nb_need & NEED_CACHE) && st->Ist.WrTmp.data->tag == Iex_Load)
 				emit_mem_call(out, st->Ist.WrTmp.data->Iex.Load.addr,
 					      st->Ist.WrTmp.data->Iex.Load.ty, False, k.addr);
-			addStmtToIRSB(out, st);
 			break;
 		case Ist_Store:
 			if (nb_need & NEED_CACHE)
@@ -1865,7 +1907,7 @@ static void nb_post_clo_init(void)
 	/* geometry from the model's CPUID leaf-2 descriptors (nb_cpu.c): L1D
 	 * 64-byte lines, 4-way (8 KB, 0x66) or 8-way (16 KB, 0x60); L2 and L3
 	 * 8-way, 64-byte lines, 2 lines per sector: 128-byte tags, 64-byte fills */
-	tl_assert(nb_cache_init(&nb_l1d, nb_cpu->l1d_kb, nb_cpu->l1d_kb == 8 ? 4 : 8, 64, 64));
+	tl_assert(nb_l1_init(&nb_l1d, nb_cpu->l1d_kb, nb_cpu->l1d_kb == 8 ? 4 : 8));
 	tl_assert(nb_cache_init(&nb_l2, nb_cpu->l2_kb, 8, clo_cg_compat ? 64 : 128, 64));
 	nb_has_l3 = nb_cpu->l3_kb != 0 && !clo_cg_compat;
 	nb_memp = nb_mem_params_find(nb_cpu->model, nb_cpu->l3_kb != 0);
@@ -1918,6 +1960,8 @@ static void nb_fini(Int exitcode)
 		  (ULong)nb_ms.l1_load_miss, (ULong)nb_ms.l1_store_miss, (ULong)nb_ms.l2_load_miss,
 		  (ULong)nb_ms.l2_store_miss, (ULong)nb_ms.dtlb_load_miss, (ULong)nb_ms.dtlb_store_miss,
 		  (ULong)nb_ms.split_loads, (ULong)nb_ms.split_stores, nb_stall);
+	VG_(umsg)("nbsim: cache model: L1D uses %llu, helper calls %llu\n",
+		  (ULong)nb_l1d.clock, nb_mem_calls);
 	VG_(umsg)("nbsim: translation flushes (PMU reprogrammed): %llu\n", nb_discards);
 	VG_(umsg)("nbsim: overflow interrupts (PMI) sent: %llu (PMU syncs for them: %llu)\n",
 		  nb_pmi_sent, nb_pmi_syncs);

@@ -1,8 +1,10 @@
 /*
- * t_cache.c - native unit test of the cache model (nb_cache.c) (TAP).
+ * t_cache.c - native unit test of the cache model (nb_cache.c) and of the
+ * L1D with its generated hit path (nb_l1.c) (TAP).
  */
 #include <stdio.h>
 #include "nb_cache.h"
+#include "nb_l1.h"
 #include "tap.h"
 
 static struct nb_cache c;
@@ -78,6 +80,45 @@ int main(void)
 			same = nb_cache_access(&c, a, al) == nb_cache_access_unsectored(&c2, a, al);
 		}
 		tap_ok(same, "nb_cache_access_unsectored = nb_cache_access on 200000 random accesses");
+	}
+	/* the L1D (nb_l1: stamps, way hints, the generated hit path first)
+	 * behaves as true LRU, on both L1D geometries, with allocating and
+	 * non-allocating (store) misses; the fast path must both hit and
+	 * decline hits (stale hints) for the comparison to mean anything */
+	{
+		static const unsigned geo[2][2] = { { 8, 4 }, { 16, 8 } };
+		static struct nb_l1 l1;
+		for (unsigned g = 0; g < 2; g++) {
+			uint64_t x = 3 + g;
+			unsigned same = 1, fast = 0, slow_hits = 0, i;
+			nb_cache_init(&c, geo[g][0], geo[g][1], 64, 64);
+			tap_ok(nb_l1_init(&l1, geo[g][0], geo[g][1]), "nb_l1_init %u KB %u-way",
+			       geo[g][0], geo[g][1]);
+			for (i = 0; i < 400000 && same; i++) {
+				x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+				/* a 4 KB region 3/4 of the time, else lines
+				 * 256 KB apart (the same hint and set): hits in
+				 * every way, misses, stale hints that hit */
+				uint64_t a = (x >> 62) ? (x >> 30) & 0xfff
+					: ((x >> 30) & 0xfff) + ((x >> 50) & 7) * 0x40000;
+				int al = (x >> 20) & 1, want = nb_cache_access(&c, a, al), got;
+				if (nb_l1_fast(&l1, a)) {
+					got = 1;
+					fast++;
+				} else {
+					got = nb_l1_access(&l1, a, al);
+					slow_hits += (unsigned)got;
+				}
+				same = got == want;
+			}
+			tap_ok(same, "%u KB: fast path + nb_l1_access = true LRU (nb_cache_access): "
+			       "%u accesses, stopped at %u", geo[g][0], 400000u, i);
+			tap_ok(fast > 10000 && slow_hits > 1000,
+			       "%u KB: both paths find hits (fast %u, after a stale hint %u)",
+			       geo[g][0], fast, slow_hits);
+		}
+		tap_ok(!nb_l1_init(&l1, 12, 4) && !nb_l1_init(&l1, 16, 3) && !nb_l1_init(&l1, 64, 8),
+		       "nb_l1_init refuses sets or ways not a power of two, and too many lines");
 	}
 	return tap_done_plan();
 }

@@ -1,0 +1,29 @@
+/*
+ * nb_l1.c - L1 data cache with time-stamp LRU and way hints (nb_l1.h).
+ * Intel does not document the NetBurst L1D replacement policy; LRU is the
+ * model's choice (README "Cache model"), the same as nb_cache.c's.
+ */
+#include "nb_l1.h"
+
+int nb_l1_init(struct nb_l1 *c, unsigned size_kb, unsigned ways)
+{
+	unsigned lines = size_kb * 1024u >> NB_L1_LINE_SHIFT, sets;
+
+	if (!ways || (ways & (ways - 1)) || ways > 128 || lines > NB_L1_MAX_LINES ||
+	    lines % ways)
+		return 0;
+	sets = lines / ways;
+	if (!sets || (sets & (sets - 1)))
+		return 0;
+	c->sets = sets;
+	c->ways = ways;
+	for (c->way_shift = 0; (1u << c->way_shift) < ways; c->way_shift++)
+		;
+	c->clock = 0;
+	c->sink = 0;
+	for (unsigned i = 0; i < NB_L1_MAX_LINES; i++)
+		c->tag[i] = c->stamp[i] = 0;
+	for (unsigned i = 0; i < (1u << NB_L1_HINT_BITS); i++)
+		c->hint[i] = 0;
+	return 1;
+}
