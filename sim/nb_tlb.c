@@ -24,6 +24,8 @@
  *          have more; "Aliasing Cases in the Pentium 4 and Intel Xeon
  *          Processors" (p. 2-45): data conflicts on the same address bits
  *          15:6 on models 0-2, bits 21:6 on model 3.
+ *  [SDM1]  Intel SDM Vol. 1, sec. 2.2, NetBurst: "Up to 48 loads and 24
+ *          stores in pipeline"; footnote: 90 nm parts handle more than 24.
  *  [XT04]  ExtremeTech, "Review: Intel Prescott Pentium 4 Processor" (2004,
  *          p. 4, from Intel's Prescott disclosure): 32 stores outstanding
  *          "versus 24 in past P4s".
