@@ -307,6 +307,8 @@ extern Int VG_(tkill)(Int lwpid, Int signo);
 static Int nb_pmi_sig;                   /* NBSIM_REQ_PMI_SIGNAL; 0 = none */
 static Bool nb_pmi_on;                   /* a PMI can be sent               */
 static ULong nb_pmi_sent;                /* PMIs delivered (stats)          */
+static ULong nb_pmi_sent_other;          /* of which to a thread not running */
+static ULong nb_pmi_lost;                /* for an LP no thread has run on  */
 static ULong nb_pmi_syncs;               /* nb_pmi_check calls (stats)      */
 /*
  * Events that may still be counted before an armed counter can overflow,
@@ -346,30 +348,71 @@ static void nb_pmi_update(void)
 }
 
 /*
+ * The guest thread that stands for each logical processor: with HT, the
+ * one that ran on it last (valgrind ThreadId and its kernel thread id,
+ * recorded when it starts running: nb_start_client); 0 = none yet.
+ */
+static ThreadId nb_lp_tid[2];
+static Int nb_lp_lwpid[2];
+
+/*
+ * Send the PMI signal for logical processor LP.  Without HT every thread
+ * is on LP0 and the running thread gets it.  With HT: the running thread
+ * if it is on LP, else the thread that ran on LP last (the signal waits,
+ * pending, until that thread runs again: it has executed nothing since).
+ * Returns 1 if the running thread was signalled.
+ */
+static int nb_pmi_send(unsigned lp, ThreadId running)
+{
+	if (!clo_ht || nb_lp_of(running) == lp) {
+		nb_pmi_sent++;
+		VG_(tkill)(VG_(gettid)(), nb_pmi_sig);
+		return 1;
+	}
+	if (nb_lp_lwpid[lp]) {
+		nb_pmi_sent++;
+		nb_pmi_sent_other++;
+		VG_(tkill)(nb_lp_lwpid[lp], nb_pmi_sig);
+	} else {
+		nb_pmi_lost++;
+	}
+	return 0;
+}
+
+/*
  * Called at the end of a superblock segment, after its counts were added,
  * when the budget is spent: sync the PMU; if a counter with OVF_PMI_T0 has
- * overflowed, send the PMI signal to this thread.  The signal is blocked
- * while generated code runs, so make valgrind's scheduler look at once:
- * with the thread's event-check counter (host_EvC_COUNTER) at 0 the next
- * superblock's event check returns to the scheduler, which polls pending
- * signals and delivers it with the guest state at that superblock's
- * start.  Skid: the rest of the superblock in which the counter overflowed.
+ * overflowed, send the PMI signal to the thread on logical processor 0,
+ * with OVF_PMI_T1 to the one on LP1 (both bits: both; nb_pmi_send).  The
+ * signal is blocked while generated code runs, so make valgrind's
+ * scheduler look at once: with the thread's event-check counter
+ * (host_EvC_COUNTER) at 0 the next superblock's event check returns to
+ * the scheduler, which polls pending signals and delivers it with the
+ * guest state at that superblock's start.  Skid: the rest of the
+ * superblock in which the counter overflowed.
  */
 static VG_REGPARM(1) void nb_pmi_check(VexGuestAMD64State *st)
 {
-	UInt pend;
+	UInt pend0, pend1;
+	ThreadId running;
+	int here = 0;
 
 	nb_pmi_syncs++;
 	nb_derive();
 	nb_peek_cycles();
 	nb_pmu_sync(&nb_pmu_state, nb_sig);
-	pend = nb_pmu_take_pmi(&nb_pmu_state);
+	pend0 = nb_pmu_take_pmi_lp(&nb_pmu_state, 0);
+	pend1 = nb_pmu_take_pmi_lp(&nb_pmu_state, 1);
 	nb_pmi_budget_set();
-	if (!pend || !nb_pmi_on)
+	if (!(pend0 | pend1) || !nb_pmi_on)
 		return;
-	nb_pmi_sent++;
-	VG_(tkill)(VG_(gettid)(), nb_pmi_sig);
-	st->host_EvC_COUNTER = 0;
+	running = VG_(get_running_tid)();
+	if (pend0)
+		here |= nb_pmi_send(0, running);
+	if (pend1)
+		here |= nb_pmi_send(1, running);
+	if (here)
+		st->host_EvC_COUNTER = 0;
 }
 
 /* A BOGUS mask selected by an active counter needs the wrong-path model:
@@ -1843,6 +1886,9 @@ static void nb_lp_switch(unsigned lp)
 static void nb_start_client(ThreadId tid, ULong blocks_done)
 {
 	(void)blocks_done;
+	/* the thread that stands for its LP (nb_pmi_send) */
+	nb_lp_tid[nb_lp_of(tid)] = tid;
+	nb_lp_lwpid[nb_lp_of(tid)] = VG_(gettid)();
 	if (clo_ht && nb_lp_of(tid) != nb_pmu_state.lp)
 		nb_lp_switch(nb_lp_of(tid));
 }
@@ -1858,6 +1904,8 @@ static void nb_thread_create(ThreadId parent, ThreadId child)
 
 static void nb_thread_exit(ThreadId tid)
 {
+	if (nb_lp_tid[nb_lp_of(tid)] == tid)
+		nb_lp_tid[nb_lp_of(tid)] = 0, nb_lp_lwpid[nb_lp_of(tid)] = 0;
 	if (!clo_ht)
 		return;
 	nb_ht_exit(&nb_ht_state, tid);
@@ -1997,6 +2045,9 @@ static void nb_fini(Int exitcode)
 	VG_(umsg)("nbsim: translation flushes (PMU reprogrammed): %llu\n", nb_discards);
 	VG_(umsg)("nbsim: overflow interrupts (PMI) sent: %llu (PMU syncs for them: %llu)\n",
 		  nb_pmi_sent, nb_pmi_syncs);
+	if (clo_ht)
+		VG_(umsg)("nbsim: PMIs sent to the other LP's thread: %llu; for an LP no thread ran on: %llu\n",
+			  nb_pmi_sent_other, nb_pmi_lost);
 	VG_(umsg)("nbsim: PEBS records %llu (%s format), not stored (buffer full/unmapped) %llu\n",
 		  nb_pebs_records, nb_pebs_fmt64 ? "64-bit" : "32-bit", nb_pebs_full);
 }
