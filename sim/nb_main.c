@@ -531,6 +531,16 @@ static void nb_update_need(void)
 		nb_fill = 0;
 		nb_pmu_cycle_input(&nb_pmu_state, 1);
 	}
+	if ((n & NEED_FPA) && !(nb_need & NEED_FPA)) {
+		/* keep every guest register update (README "FP assists"):
+		 * otherwise VEX's optimiser drops an FP operation whose result
+		 * register is overwritten later in the superblock before nbsim
+		 * sees it.  VEX copied the default policy at start-up; the
+		 * policy for code in file-backed mappings (--px-file-backed)
+		 * is passed with each translation, so setting it takes effect
+		 * for the translations made after the discard below. */
+		VG_(clo_px_file_backed) = VexRegUpdAllregsAtEachInsn;
+	}
 	nb_need = n;
 	nb_discards++;
 	VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "nbsim");

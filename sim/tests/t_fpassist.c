@@ -40,6 +40,20 @@ static __attribute__((noinline)) void k_addsd(struct ops *o, uint64_t n)
 			 : [n] "+r"(n) : [a] "m"(o->a), [b] "m"(o->b) : "xmm0", "xmm1", "cc");
 }
 
+/* addsd a(m64) whose result register is overwritten at once (a dead
+ * result in the superblock: VEX's optimiser would drop the addsd) */
+static __attribute__((noinline)) void k_deadsd(struct ops *o, uint64_t n)
+{
+	__asm__ volatile("movsd %[b], %%xmm1\n\t"
+			 "1:\n\t"
+			 "movapd %%xmm1, %%xmm0\n\t"
+			 "addsd %[a], %%xmm0\n\t"
+			 "movapd %%xmm1, %%xmm0\n\t"
+			 "dec %[n]\n\t"
+			 "jnz 1b\n\t"
+			 : [n] "+r"(n) : [a] "m"(o->a), [b] "m"(o->b) : "xmm0", "xmm1", "cc");
+}
+
 /* mulsd xmm1(b), xmm0(a): a product; the output is not an input */
 static __attribute__((noinline)) void k_mulsd(struct ops *o, uint64_t n)
 {
@@ -186,6 +200,8 @@ int main(void)
 		tap_ok(0, "the same loop: denormal run - normal run = N");
 	o.a = 0.0;
 	TAP_EQ(diff(&SSE, k_addsd, &o), 0, "addsd of zero: none");
+	o.a = den;
+	TAP_EQ(diff(&SSE, k_deadsd, &o), DN, "addsd of a denormal whose result is overwritten: counted");
 	o.a = 1e-160; o.b = 1e-160;
 	TAP_EQ(diff(&SSE, k_mulsd, &o), 0, "mulsd 1e-160 x 1e-160: a denormal output is no input assist");
 	o.b = den;
