@@ -1004,6 +1004,13 @@ static unsigned nb_mem_cg(Addr first, Addr last)
  * read for ownership is a bus read too].
  */
 static ULong nb_mem_calls;               /* accesses the inline path passed on */
+/* The L2 line (address >> line_shift, + 1; 0 = none) of the last access,
+ * if it was a store that missed the L1D in one line: the line is then the
+ * most recently used of its L2 set, all sectors present, dirty.  Until the
+ * next access reaches the L2, a store to the same line that misses the
+ * L1D (no write-allocate) changes no cache state and counts the same
+ * events, so the generated code counts them itself (emit_mem_call). */
+static ULong nb_st_line;
 
 static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State *gst)
 {
@@ -1012,6 +1019,7 @@ static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State 
 	ULong stall = 0;
 
 	nb_mem_calls++;
+	nb_st_line = 0;
 	if (first != last) {
 		cond |= MC_SPLIT;
 		nb_sig[store ? SIG_SPLIT_ST : SIG_SPLIT_LD]++;
@@ -1057,6 +1065,8 @@ static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State 
 		if (lat > stall)
 			stall = lat;    /* the lines of a split load in parallel */
 	}
+	if (store && first == last && (cond & MC_L1) && !clo_cg_compat)
+		nb_st_line = (first >> nb_l2.line_shift) + 1;
 	if (store) {
 		nb_ms.l1_store_miss += (cond & MC_L1) != 0;
 		nb_ms.l2_store_miss += (cond & MC_L2) != 0;
@@ -1281,7 +1291,7 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc
 		d->fxState[1].size = sizeof(UInt);
 	}
 	if (sz <= 64) {
-		IRExpr *line, *slot, *off, *tag, *miss, *split, *clk, *hit, *sa;
+		IRExpr *line, *slot, *off, *tag, *miss, *split, *clk, *hit, *sa, *call;
 		line = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, addr,
 						      IRExpr_Const(IRConst_U8(NB_L1_LINE_SHIFT))));
 		/* slot = (set << way_shift) + hint[line & mask] (nb_l1_slot) */
@@ -1324,7 +1334,29 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc
 			 tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, off, c64((ULong)(HWord)&nb_l1d.stamp[0]))),
 			 c64((ULong)(HWord)&nb_l1d.sink)));
 		addStmtToIRSB(sb, IRStmt_Store(Iend_LE, sa, clk));
-		d->guard = tmp(sb, Ity_I1, IRExpr_Unop(Iop_Not1, hit));
+		call = tmp(sb, Ity_I1, IRExpr_Unop(Iop_Not1, hit));
+		if (store && !(nb_need & NEED_TLB) && !clo_cg_compat) {
+			/* an L1D miss to the L2 line of the last store
+			 * (nb_st_line): no call; count what nb_mem counts for
+			 * it (an RFO hitting a Modified line) */
+			IRExpr *l2 = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, addr,
+						IRExpr_Const(IRConst_U8((UChar)nb_l2.line_shift))));
+			IRExpr *same, *n;
+			l2 = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, l2, c64(1)));
+			same = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, l2, tmp(sb, Ity_I64,
+				   IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_st_line)))));
+			/* only when the L1D missed and the access is in one line */
+			same = tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, same, tmp(sb, Ity_I1,
+				   IRExpr_Binop(Iop_CmpEQ64, split, c64(0)))));
+			same = tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, same, call));
+			n = tmp(sb, Ity_I64, IRExpr_Unop(Iop_1Uto64, same));
+			emit_add_at(sb, (ULong *)&nb_ms.l1_store_miss, n);
+			emit_add_at(sb, &nb_raw[RAW_MC(1, MC_L1)], n);
+			emit_add_at(sb, (ULong *)&nb_sig[SIG_BSQ(bsq_bit(0, NB_CACHE_DIRTY))], n);
+			call = tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, call,
+				   tmp(sb, Ity_I1, IRExpr_Unop(Iop_Not1, same))));
+		}
+		d->guard = call;
 	}
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
