@@ -1847,7 +1847,8 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			k.addr = a;
 			k.len = len;
 			nb_decode((const uint8_t *)a, len > 16 ? 16 : len, &k.dec);
-			fpa_x87 = nb_fpa_is_x87((const uint8_t *)a, len > 16 ? 16 : len, k.dec.len_prefix);
+			fpa_x87 = (nb_need & NEED_FPA) &&
+				nb_fpa_is_x87((const uint8_t *)a, len > 16 ? 16 : len, k.dec.len_prefix);
 			for (j = i + 1; j < in->stmts_used && in->stmts[j]->tag != Ist_IMark; j++)
 				;
 			k.uops = uop_count(in, i + 1, j, &k.dec, &k.loads, &k.stores, &k.rom);
