@@ -253,12 +253,15 @@ static void recompute(struct nb_pmu *p)
 		 * empty mask counts nothing. */
 		g->active = mask != 0 || (g->compare && g->complement);
 		if (g->active) {
-			if (cccr & NB_CCCR_OVF_PMI_T0)
+			if ((cccr & NB_CCCR_OVF_PMI_T0) || (p->ht && (cccr & NB_CCCR_OVF_PMI_T1)))
 				armed |= 1u << c;
 			used |= UINT64_C(1) << ev;
 			if (g->compare)
 				used |= UINT64_C(1) << NB_EV_GLOBAL_POWER_EVENTS;
-			if (g->compare || g->cascade)
+			/* per cycle: the filters whose condition depends on
+			 * the output; a constant one counts every cycle or
+			 * none (nb_filter_const, filtered()) */
+			if ((g->compare && nb_filter_const(&g->f) < 0) || g->cascade)
 				g->percycle = 1;
 			if (g->cascade && nb_cascade_alternate(c) >= 0)
 				casc_alt |= 1u << nb_cascade_alternate(c);
@@ -370,7 +373,10 @@ static uint64_t filtered(const struct nb_pmu_cfg *g, uint64_t E, uint64_t C,
 			 unsigned r, uint8_t *prev)
 {
 	uint64_t seg_n[3], seg_v[3], inc = 0;
+	int k = nb_filter_const(&g->f);
 
+	if (k >= 0)
+		return k ? C : 0;        /* every cycle of the interval, or none */
 	if (r == 0)
 		r = 1;
 	if (r > NB_FILTER_MAX_OUT)
@@ -381,7 +387,7 @@ static uint64_t filtered(const struct nb_pmu_cfg *g, uint64_t E, uint64_t C,
 		C = seg_n[0] + seg_n[1];
 	seg_n[2] = C - seg_n[0] - seg_n[1]; seg_v[2] = 0;
 
-	for (int k = 0; k < 3; k++) {
+	for (k = 0; k < 3; k++) {
 		uint64_t dummy = 0;
 		int o = 0;
 		if (seg_n[k])
@@ -390,12 +396,14 @@ static uint64_t filtered(const struct nb_pmu_cfg *g, uint64_t E, uint64_t C,
 	return inc;
 }
 
-/* Counter c overflowed: OVF, and the PMI request of OVF_PMI_T0 (pmu.h). */
+/* Counter c overflowed: OVF, and the PMI requests of OVF_PMI_T0/T1 (pmu.h). */
 static void set_ovf(struct nb_pmu *p, unsigned c)
 {
 	p->cccr[c] |= NB_CCCR_OVF;
 	if (p->cccr[c] & NB_CCCR_OVF_PMI_T0)
 		p->pmi_pending |= 1u << c;
+	if (p->ht && (p->cccr[c] & NB_CCCR_OVF_PMI_T1))
+		p->pmi_pending_t1 |= 1u << c;
 }
 
 /* Add inc to counter c; OVF on wrap past 2^40 - 1 [SDM 18.15.3, OVF flag]
@@ -674,12 +682,18 @@ int nb_pmu_rdpmc(struct nb_pmu *p, uint32_t ecx, uint64_t *val, const uint64_t *
 	return NB_PMU_OK;
 }
 
+uint32_t nb_pmu_take_pmi_lp(struct nb_pmu *p, unsigned lp)
+{
+	uint32_t *pend = lp ? &p->pmi_pending_t1 : &p->pmi_pending;
+	uint32_t m = *pend;
+
+	*pend = 0;
+	return m;
+}
+
 uint32_t nb_pmu_take_pmi(struct nb_pmu *p)
 {
-	uint32_t m = p->pmi_pending;
-
-	p->pmi_pending = 0;
-	return m;
+	return nb_pmu_take_pmi_lp(p, 0);
 }
 
 const char *nb_pmu_fault(const struct nb_pmu *p)

@@ -8,10 +8,11 @@
  *                   insertion into a small sorted array, switch)
  *           chase   pointer chasing through a random cyclic permutation of
  *                   1M nodes (16 MB)
- * NCOUNTERS: 0, 2 or 4 counters programmed through nbsim_client.h when
+ * NCOUNTERS: 0, 1, 2, 3 or 4 counters programmed through nbsim_client.h when
  * running under nbsim (ignored elsewhere):
  *   2: instr_retired:NBOGUSNTAG + global_power_events:RUNNING
  *      (= PAPI_TOT_INS + PAPI_TOT_CYC)
+ *   3: the 2 plus SSE_input_assist:ALL + x87_assist:POAO,POAU,PREA (4 counters)
  *   4: PAPI_TOT_CYC + PAPI_L1_DCM + PAPI_BR_MSP + PAPI_LD_INS as the
  *      component maps them (native_events/presets.txt):
  *      global_power_events:RUNNING, replay_event:NBOGUS with
@@ -32,11 +33,22 @@ static const struct cfg set2[] = {
 	{ NB_ESCR_CRU_ESCR0, NB_EV_INSTR_RETIRED, 1, 12, 0 },
 	{ NB_ESCR_FSB_ESCR0, NB_EV_GLOBAL_POWER_EVENTS, 1, 0, 0 },
 };
-/* "1": the cycles alias (execution_event, every mask, Complement,
- * Threshold 15): a filtered counter, so nbsim runs its per-cycle step mode */
+/* "1": stall cycles, uops_retired NBOGUS with Compare, Complement,
+ * Threshold 0 (cycles retiring no uop): a filter whose condition depends
+ * on the per-cycle output, so nbsim runs its per-cycle step mode.  (The
+ * cycles alias, Complement with Threshold 15, is true every cycle and is
+ * counted from the cycle count, without step mode.) */
 static const struct cfg set1[] = {
-	{ NB_ESCR_CRU_ESCR2, NB_EV_EXECUTION_EVENT, 0xff, 12,
-	  NB_CCCR_COMPARE | NB_CCCR_COMPLEMENT | (UINT64_C(15) << NB_CCCR_THR_SHIFT) },
+	{ NB_ESCR_CRU_ESCR0, NB_EV_UOPS_RETIRED, 1, 12,
+	  NB_CCCR_COMPARE | NB_CCCR_COMPLEMENT },
+};
+/* "3": set2 plus SSE_input_assist and x87_assist (FP operand checks,
+ * README "FP assists") */
+static const struct cfg set3[] = {
+	{ NB_ESCR_CRU_ESCR0, NB_EV_INSTR_RETIRED, 1, 12, 0 },
+	{ NB_ESCR_FSB_ESCR0, NB_EV_GLOBAL_POWER_EVENTS, 1, 0, 0 },
+	{ NB_ESCR_FIRM_ESCR0, NB_EV_SSE_INPUT_ASSIST, 1u << 15, 8, 0 },
+	{ NB_ESCR_CRU_ESCR2, NB_EV_X87_ASSIST, 0x1c, 13, 0 },
 };
 static const struct cfg set4[] = {
 	{ NB_ESCR_FSB_ESCR0, NB_EV_GLOBAL_POWER_EVENTS, 1, 0, 0 },
@@ -148,7 +160,8 @@ int main(int argc, char **argv)
 {
 	const char *w = argc > 1 ? argv[1] : "loops";
 	unsigned nc = argc > 2 ? (unsigned)atoi(argv[2]) : 0;
-	const struct cfg *set = nc == 1 ? set1 : nc == 2 ? set2 : nc == 4 ? set4 : NULL;
+	const struct cfg *set = nc == 1 ? set1 : nc == 2 ? set2 : nc == 3 ? set3 :
+		nc == 4 ? set4 : NULL;
 	int sim = nbsim_present();
 	uint64_t r;
 
@@ -161,7 +174,7 @@ int main(int argc, char **argv)
 			nbsim_wrmsr(NB_MSR_IA32_PEBS_ENABLE, 0x01000001u);
 			nbsim_wrmsr(NB_MSR_MSR_PEBS_MATRIX_VERT, 1);
 		}
-		program(set, nc, 1);
+		program(set, nc == 3 ? 4 : nc, 1);
 	}
 	if (!strcmp(w, "loops"))
 		r = w_loops();
@@ -174,7 +187,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (sim && set)
-		program(set, nc, 0);
+		program(set, nc == 3 ? 4 : nc, 0);
 	printf("%s %llu\n", w, (unsigned long long)r);
 	return 0;
 }
