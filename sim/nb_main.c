@@ -1043,6 +1043,7 @@ static struct nb_l1 nb_l1d;
 static struct nb_cache nb_l2, nb_l3;
 static struct nb_tlb nb_dtlb;
 static struct nb_stb nb_stb;             /* store buffer (NEED_STB)        */
+static ULong nb_stb_fwd;                 /* loads forwarded (stats)        */
 static Bool nb_has_l3;
 static const struct nb_mem_params *nb_memp;
 static struct nbsim_memstats nb_ms;      /* NBSIM_REQ_MEMSTATS            */
@@ -1135,6 +1136,9 @@ static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State 
 			break;
 		case NB_STB_ALIAS:
 			nb_sig[SIG_64K]++;
+			break;
+		case NB_STB_FORWARD:
+			nb_stb_fwd++;
 			break;
 		default:
 			break;
@@ -2392,6 +2396,9 @@ static void nb_fini(Int exitcode)
 		  (ULong)nb_ms.split_loads, (ULong)nb_ms.split_stores, nb_stall);
 	VG_(umsg)("nbsim: cache model: L1D uses %llu, helper calls %llu\n",
 		  (ULong)nb_l1d.clock, nb_mem_calls);
+	VG_(umsg)("nbsim: store buffer: loads forwarded %llu, blocked PARTIAL_DATA %llu, "
+		  "UNALGN_ADDR %llu, cancelled 64K_CONF %llu\n", nb_stb_fwd,
+		  (ULong)nb_sig[SIG_MOB_PD], (ULong)nb_sig[SIG_MOB_UA], (ULong)nb_sig[SIG_64K]);
 	VG_(umsg)("nbsim: translation flushes (PMU reprogrammed): %llu\n", nb_discards);
 	VG_(umsg)("nbsim: overflow interrupts (PMI) sent: %llu (PMU syncs for them: %llu)\n",
 		  nb_pmi_sent, nb_pmi_syncs);
