@@ -13,7 +13,11 @@
  *  - the count PAPI_stop returns is the one without overflow (the
  *    component adds back the threshold events each PEBS reload hides),
  *    plus the handler's own misses;
- *  - a plain (not precise) event's overflow PC is the interrupted PC.
+ *  - a plain (not precise) event's overflow PC is the interrupted PC;
+ *  - beside four IQ events (one of which the scheduler puts on counter 16
+ *    when nothing is precise) the precise event still gets counter 16 and
+ *    samples the loop's load;
+ *  - a second precise event in the set: PAPI_ECNFLCT (one counter 16).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -40,7 +44,7 @@ static __attribute__((noinline)) void chase(void *p, long n)
 static void handler(int es, void *pc, long long vec, void *ctx)
 {
 	(void)es; (void)ctx;
-	if (vec & 1) {
+	if (vec) {           /* the precise event: the only overflowing one */
 		nsamp++;
 		nat += (char *)pc == pebs_ld;
 	}
@@ -82,6 +86,44 @@ int main(void)
 	       "one sample per %d tagged loads: %ld samples, count %lld", T, nsamp, v);
 	tap_ok(v >= plain && v - plain <= nsamp * 100,
 	       "count with PEBS %lld = without %lld + the handler's own misses", v, plain);
+	PAPI_overflow(es, 0, 0, 0, handler);
+	PAPI_cleanup_eventset(es);
+	PAPI_destroy_eventset(&es);
+
+	/* the scheduler keeps counter 16 for the precise event */
+	{
+		static const char *const iq[] = {
+			"p4netburst:::instr_retired:NBOGUSNTAG", "p4netburst:::uops_retired:NBOGUS",
+			"p4netburst:::branch_retired:MMTP", "p4netburst:::resource_stall:SBFULL",
+			"p4netburst:::1stL_cache_load_miss_retired:precise",
+		};
+		int code = 0;
+
+		es = PAPI_NULL;
+		if (PAPI_create_eventset(&es) != PAPI_OK)
+			tap_bail("PAPI_create_eventset");
+		for (int i = 0; i < 5; i++)
+			if ((r = PAPI_add_named_event(es, iq[i])) != PAPI_OK)
+				tap_bail("add %s: %s", iq[i], PAPI_strerror(r));
+		if (PAPI_event_name_to_code(iq[4], &code) != PAPI_OK ||
+		    (r = PAPI_overflow(es, code, T, 0, handler)) != PAPI_OK)
+			tap_bail("PAPI_overflow (precise, five events): %s", PAPI_strerror(r));
+		nsamp = nat = 0;
+		{
+			long long vv[5];
+
+			PAPI_start(es);
+			chase(buf, N);
+			PAPI_stop(es, vv);
+			tap_ok(nsamp > 0 && nat * 100 >= nsamp * 95 && nsamp >= vv[4] / T - 2 &&
+			       nsamp <= vv[4] / T + 1,
+			       "beside four IQ events: %ld of %ld PEBS samples at the tagged load, count %lld",
+			       nat, nsamp, vv[4]);
+		}
+		r = PAPI_add_named_event(es, "p4netburst:::front_end_event:NBOGUS:precise");
+		tap_ok(r == PAPI_ECNFLCT, "a second precise event in the set: PAPI_ECNFLCT (got %s)",
+		       PAPI_strerror(r));
+	}
 	printf("1..%d\n", tap_n);
 	return tap_exit();
 }

@@ -41,6 +41,7 @@
 #include "nb_ht.h"
 #include "nb_wpath.h"
 #include "nb_tlb.h"
+#include "nb_stb.h"
 #include "nb_fpa.h"
 
 #define NB_VERSION "0.1"
@@ -58,8 +59,8 @@ enum {
 	RAW_LOADS,              /* retired load uops                           */
 	RAW_STORES,             /* retired stores (one tagged uop each)        */
 	RAW_MC0,                /* memory uops by condition (cache model):     */
-				/* RAW_MC0 + store * 16 + MC_* bits            */
-	RAW_ROM_UOPS = RAW_MC0 + 32, /* uops from the microcode ROM (NB_IC_ROM) */
+				/* RAW_MC0 + store * MC_N + MC_* bits          */
+	RAW_ROM_UOPS = RAW_MC0 + 2 * 64, /* uops from the microcode ROM (NB_IC_ROM) */
 	RAW_MS_XFER,            /* retired instructions run from the MS ROM    */
 	RAW_IC0,                /* retired instructions by class: RAW_IC0 +    */
 				/* mem * NB_FP_NCLASSES + fp, mem = MEM_*,     */
@@ -82,8 +83,14 @@ enum {
 #define MC_L2    2u             /* missed the L2                               */
 #define MC_DTLB  4u             /* missed the DTLB                             */
 #define MC_SPLIT 8u             /* crossed a 64-byte line                      */
-#define RAW_MC(st, cond) (RAW_MC0 + (st) * 16 + (cond))
+#define MC_MOBP  16u            /* load blocked by the store buffer:           */
+#define MC_MOBU  32u            /* partial data (MOBP), unaligned start (MOBU) */
+#define MC_N     64u            /* conditions 0..MC_N-1                        */
+#define RAW_MC(st, cond) (RAW_MC0 + (st) * MC_N + (cond))
 static ULong nb_raw[RAW_N], nb_raw_last[RAW_N];
+/* memory uops with any condition (the RAW_MC total): nb_derive skips the
+ * RAW_MC range while it has not moved (step mode derives every cycle) */
+static ULong nb_mc_n, nb_mc_n_last;
 static ULong nb_stall;                   /* memory stall cycles (nb_mem)  */
 static ULong nb_tc_built, nb_tc_built_last; /* uops of trace lines built   */
 static struct nb_pmu nb_pmu_state;
@@ -138,9 +145,11 @@ static uint64_t nb_usr_bit(void)
 #define NEED_ROM   0x80u         /* RAW_ROM_UOPS, RAW_MS_XFER             */
 #define NEED_TC    0x200u        /* trace cache: helper per superblock    */
 #define NEED_PEBS  0x400u        /* load helper gets the PC and registers */
-#define NEED_FPA   0x800u        /* FP operand checks (README "FP assists") */
+#define NEED_STB   0x800u        /* store buffer: every load/store calls  */
+				 /* the helper (no inline L1D-hit path)   */
+#define NEED_FPA   0x1000u       /* FP operand checks (README "FP assists") */
 #define NEED_ALL   (NEED_INSTR | NEED_UOPS | NEED_BR | NEED_MEM | NEED_CACHE | NEED_ROM | NEED_TLB | \
-		    NEED_TC | NEED_FPA)
+		    NEED_TC | NEED_STB | NEED_FPA)
 static UInt nb_need;
 static ULong nb_discards;                /* translation flushes            */
 
@@ -178,6 +187,8 @@ static const unsigned fp_event[NB_FP_NCLASSES] = {
 #define MEM_EVENTS ((1ULL << NB_EV_REPLAY_EVENT) | (1ULL << NB_EV_LOAD_PORT_REPLAY) | \
 		    (1ULL << NB_EV_STORE_PORT_REPLAY) | (1ULL << NB_EV_MEMORY_COMPLETE) | \
 		    (1ULL << NB_EV_PAGE_WALK_TYPE) | (1ULL << NB_EV_BSQ_CACHE_REFERENCE))
+/* events of the store buffer model (README "Store buffer") */
+#define STB_EVENTS ((1ULL << NB_EV_MOB_LOAD_REPLAY) | (1ULL << NB_EV_MEMORY_CANCEL))
 /* events of the trace-cache model (README "Trace cache") */
 /* events of the FP operand checks (README "FP assists") */
 #define FPA_EVENTS ((1ULL << NB_EV_SSE_INPUT_ASSIST) | (1ULL << NB_EV_X87_ASSIST))
@@ -215,7 +226,7 @@ static ULong nb_produced_events(void)
 	       (1ULL << NB_EV_GLOBAL_POWER_EVENTS) |
 	       (1ULL << NB_EV_RETIRED_BRANCH_TYPE) | (1ULL << NB_EV_RETIRED_MISPRED_BRANCH_TYPE) |
 	       (1ULL << NB_EV_INSTR_COMPLETED) | (1ULL << NB_EV_UOP_QUEUE_WRITES) |
-	       (1ULL << NB_EV_TC_MS_XFER) | MEM_EVENTS | TC_EVENTS | FPA_EVENTS;
+	       (1ULL << NB_EV_TC_MS_XFER) | MEM_EVENTS | TC_EVENTS | STB_EVENTS | FPA_EVENTS;
 }
 
 /* Mask bits of produced events that the model does not produce (they
@@ -229,6 +240,10 @@ static UShort nb_unproduced_masks(unsigned ev)
 		return 1u << 2;
 	case NB_EV_BSQ_CACHE_REFERENCE: /* HITS (no sharing), WR_2ndL_MISS */
 		return (1u << 0) | (1u << 3) | (1u << 10);
+	case NB_EV_MOB_LOAD_REPLAY:     /* NO_STA, NO_STD: no timing model */
+		return (1u << 1) | (1u << 3);
+	case NB_EV_MEMORY_CANCEL:       /* ST_RB_FULL: the buffer never fills */
+		return 1u << 2;
 	case NB_EV_X87_ASSIST:          /* FPSU, FPSO: no stack-fault model */
 		return NB_FPA_FPSU | NB_FPA_FPSO;
 	}
@@ -289,6 +304,8 @@ static UInt need_of(ULong used)
 		n |= NEED_MEM;
 	if (used & MEM_EVENTS)
 		n |= NEED_CACHE;
+	if (used & STB_EVENTS)
+		n |= NEED_STB | NEED_CACHE;     /* the store buffer runs in nb_mem */
 	if (used & (1ULL << NB_EV_PAGE_WALK_TYPE))
 		n |= NEED_TLB | NEED_TC;        /* DTMISS and ITMISS */
 	if (used & TC_EVENTS)
@@ -318,6 +335,8 @@ extern Int VG_(tkill)(Int lwpid, Int signo);
 static Int nb_pmi_sig;                   /* NBSIM_REQ_PMI_SIGNAL; 0 = none */
 static Bool nb_pmi_on;                   /* a PMI can be sent               */
 static ULong nb_pmi_sent;                /* PMIs delivered (stats)          */
+static ULong nb_pmi_sent_other;          /* of which to a thread not running */
+static ULong nb_pmi_lost;                /* for an LP no thread has run on  */
 static ULong nb_pmi_syncs;               /* nb_pmi_check calls (stats)      */
 /*
  * Events that may still be counted before an armed counter can overflow,
@@ -357,30 +376,71 @@ static void nb_pmi_update(void)
 }
 
 /*
+ * The guest thread that stands for each logical processor: with HT, the
+ * one that ran on it last (valgrind ThreadId and its kernel thread id,
+ * recorded when it starts running: nb_start_client); 0 = none yet.
+ */
+static ThreadId nb_lp_tid[2];
+static Int nb_lp_lwpid[2];
+
+/*
+ * Send the PMI signal for logical processor LP.  Without HT every thread
+ * is on LP0 and the running thread gets it.  With HT: the running thread
+ * if it is on LP, else the thread that ran on LP last (the signal waits,
+ * pending, until that thread runs again: it has executed nothing since).
+ * Returns 1 if the running thread was signalled.
+ */
+static int nb_pmi_send(unsigned lp, ThreadId running)
+{
+	if (!clo_ht || nb_lp_of(running) == lp) {
+		nb_pmi_sent++;
+		VG_(tkill)(VG_(gettid)(), nb_pmi_sig);
+		return 1;
+	}
+	if (nb_lp_lwpid[lp]) {
+		nb_pmi_sent++;
+		nb_pmi_sent_other++;
+		VG_(tkill)(nb_lp_lwpid[lp], nb_pmi_sig);
+	} else {
+		nb_pmi_lost++;
+	}
+	return 0;
+}
+
+/*
  * Called at the end of a superblock segment, after its counts were added,
  * when the budget is spent: sync the PMU; if a counter with OVF_PMI_T0 has
- * overflowed, send the PMI signal to this thread.  The signal is blocked
- * while generated code runs, so make valgrind's scheduler look at once:
- * with the thread's event-check counter (host_EvC_COUNTER) at 0 the next
- * superblock's event check returns to the scheduler, which polls pending
- * signals and delivers it with the guest state at that superblock's
- * start.  Skid: the rest of the superblock in which the counter overflowed.
+ * overflowed, send the PMI signal to the thread on logical processor 0,
+ * with OVF_PMI_T1 to the one on LP1 (both bits: both; nb_pmi_send).  The
+ * signal is blocked while generated code runs, so make valgrind's
+ * scheduler look at once: with the thread's event-check counter
+ * (host_EvC_COUNTER) at 0 the next superblock's event check returns to
+ * the scheduler, which polls pending signals and delivers it with the
+ * guest state at that superblock's start.  Skid: the rest of the
+ * superblock in which the counter overflowed.
  */
 static VG_REGPARM(1) void nb_pmi_check(VexGuestAMD64State *st)
 {
-	UInt pend;
+	UInt pend0, pend1;
+	ThreadId running;
+	int here = 0;
 
 	nb_pmi_syncs++;
 	nb_derive();
 	nb_peek_cycles();
 	nb_pmu_sync(&nb_pmu_state, nb_sig);
-	pend = nb_pmu_take_pmi(&nb_pmu_state);
+	pend0 = nb_pmu_take_pmi_lp(&nb_pmu_state, 0);
+	pend1 = nb_pmu_take_pmi_lp(&nb_pmu_state, 1);
 	nb_pmi_budget_set();
-	if (!pend || !nb_pmi_on)
+	if (!(pend0 | pend1) || !nb_pmi_on)
 		return;
-	nb_pmi_sent++;
-	VG_(tkill)(VG_(gettid)(), nb_pmi_sig);
-	st->host_EvC_COUNTER = 0;
+	running = VG_(get_running_tid)();
+	if (pend0)
+		here |= nb_pmi_send(0, running);
+	if (pend1)
+		here |= nb_pmi_send(1, running);
+	if (here)
+		st->host_EvC_COUNTER = 0;
 }
 
 /* A BOGUS mask selected by an active counter needs the wrong-path model:
@@ -416,6 +476,27 @@ static ULong nb_pebs_records, nb_pebs_full;
 static uint64_t other_msr(uint32_t msr);
 static Bool escr_selects(unsigned escr, unsigned ev, unsigned bit);
 
+/* Replay tagging of loads blocked by the store buffer: IA32_PEBS_ENABLE
+ * bit 9 with the helper ESCR of MOB_load_replay_retired (MOB_ESCR0 or 1
+ * selecting MOB_load_replay) [metrics.txt: SDM replay-metric table,
+ * "additional ESCR: MOB_load_replay with PARTIAL_DATA and UNALGN_ADDR"];
+ * each mask the helper selects tags its kind of blocked load. */
+static unsigned mob_sel(uint64_t pe)
+{
+	unsigned s = 0;
+
+	if (!(pe & (UINT64_C(1) << 9)))
+		return 0;
+	for (unsigned e = 0; e < 2; e++) {
+		unsigned escr = e ? NB_ESCR_MOB_ESCR1 : NB_ESCR_MOB_ESCR0;
+		if (escr_selects(escr, NB_EV_MOB_LOAD_REPLAY, 4))
+			s |= MC_MOBP;
+		if (escr_selects(escr, NB_EV_MOB_LOAD_REPLAY, 5))
+			s |= MC_MOBU;
+	}
+	return s;
+}
+
 /* After a register access (the PMU is synced).  PEBS samples when
  * IA32_PEBS_ENABLE has bits 24 (uop tagging) and 25 (ENABLE_PEBS_MY_THR)
  * [SDM IA32_PEBS_ENABLE; seed 003 sec. 9 enable_pebs], MSR_PEBS_MATRIX_VERT
@@ -430,6 +511,7 @@ static void nb_pebs_update(uint32_t written)
 	nb_pebs_sel = (pe & 1 ? MC_L1 : 0) | (pe & 2 ? MC_L2 : 0) | (pe & 4 ? MC_DTLB : 0);
 	if ((pe & (UINT64_C(1) << 10)) && escr_selects(NB_ESCR_SAAT_ESCR1, NB_EV_LOAD_PORT_REPLAY, 1))
 		nb_pebs_sel |= MC_SPLIT;
+	nb_pebs_sel |= mob_sel(pe);
 	if (!(other_msr(NB_MSR_MSR_PEBS_MATRIX_VERT) & 1))
 		nb_pebs_sel = 0;
 	nb_pebs_on = (pe & (UINT64_C(1) << 25)) && (pe & (UINT64_C(1) << 24)) &&
@@ -522,6 +604,10 @@ static void nb_update_need(void)
 	if ((nb_pmu_state.events_in_use & (1ULL << NB_EV_REPLAY_EVENT)) &&
 	    (other_msr(NB_MSR_IA32_PEBS_ENABLE) & 4))
 		n |= NEED_TLB;
+	/* MOB replay metric (IA32_PEBS_ENABLE bit 9) */
+	if ((nb_pmu_state.events_in_use & (1ULL << NB_EV_REPLAY_EVENT)) &&
+	    (other_msr(NB_MSR_IA32_PEBS_ENABLE) & (UINT64_C(1) << 9)))
+		n |= NEED_STB | NEED_CACHE;
 	if (n == nb_need)
 		return;
 	if ((n & NEED_STEP) && !(nb_need & NEED_STEP)) {
@@ -619,8 +705,8 @@ static Bool escr_selects(unsigned escr, unsigned ev, unsigned bit)
  * tagged only while its helper ESCR selects the replay (load_port_replay
  * SPLIT_LD in SAAT_ESCR1, store_port_replay SPLIT_ST in SAAT_ESCR0; SDM
  * replay metrics table "additional MSRs").  A uop with several selected
- * conditions is tagged once.  Bit 9 (MOB replays) is not modelled.
- * out[0]: tagged loads, out[1]: tagged stores.
+ * conditions is tagged once.  Bit 9: loads blocked by the store buffer
+ * (mob_sel).  out[0]: tagged loads, out[1]: tagged stores.
  */
 static void replay_tagged(const ULong *d, ULong out[2])
 {
@@ -640,7 +726,9 @@ static void replay_tagged(const ULong *d, ULong out[2])
 		    (st ? escr_selects(NB_ESCR_SAAT_ESCR0, NB_EV_STORE_PORT_REPLAY, 1)
 			: escr_selects(NB_ESCR_SAAT_ESCR1, NB_EV_LOAD_PORT_REPLAY, 1)))
 			s |= MC_SPLIT;
-		for (unsigned cond = 1; cond < 16; cond++)
+		if (!st)
+			s |= mob_sel(pe);
+		for (unsigned cond = 1; cond < MC_N; cond++)
 			if (cond & s)
 				out[st] += d[RAW_MC(st, cond)];
 	}
@@ -691,6 +779,10 @@ static void nb_derive(void)
 	for (unsigned i = 0; i <= NB_FP_NCLASSES; i++)
 		xt[i] = nb_xt_cached[i];
 	for (unsigned i = 0; i < RAW_N; i++) {
+		if (i == RAW_MC0 && nb_mc_n == nb_mc_n_last) {
+			i = RAW_MC(2, 0) - 1;     /* d[RAW_MC] not read below */
+			continue;
+		}
 		d[i] = 0;
 		if (i == RAW_UOPS && nb_stepping)
 			continue;          /* nb_step retires uops cycle by cycle */
@@ -734,7 +826,10 @@ static void nb_derive(void)
 	nb_sig[NB_SIG(NB_EV_SSE_INPUT_ASSIST, 15)] += d[RAW_SSE_ASSIST];
 	for (unsigned b = 2; b < 5; b++)
 		nb_sig[NB_SIG(NB_EV_X87_ASSIST, b)] += d[RAW_X87_ASSIST + b];
-	replay_tagged(d, rp);
+	rp[0] = rp[1] = 0;
+	if (nb_mc_n != nb_mc_n_last)
+		replay_tagged(d, rp);
+	nb_mc_n_last = nb_mc_n;
 	replay = rp[0] + rp[1];
 	if (mispred_tagging()) {
 		/* a mispredicted branch is one instruction: tagged */
@@ -947,6 +1042,7 @@ static VG_REGPARM(3) void nb_cond(ULong pc, ULong taken, ULong target)
 static struct nb_l1 nb_l1d;
 static struct nb_cache nb_l2, nb_l3;
 static struct nb_tlb nb_dtlb;
+static struct nb_stb nb_stb;             /* store buffer (NEED_STB)        */
 static Bool nb_has_l3;
 static const struct nb_mem_params *nb_memp;
 static struct nbsim_memstats nb_ms;      /* NBSIM_REQ_MEMSTATS            */
@@ -956,6 +1052,9 @@ static struct nbsim_memstats nb_ms;      /* NBSIM_REQ_MEMSTATS            */
 #define SIG_LSC        NB_SIG(NB_EV_MEMORY_COMPLETE, 0)
 #define SIG_SSC        NB_SIG(NB_EV_MEMORY_COMPLETE, 1)
 #define SIG_DTMISS     NB_SIG(NB_EV_PAGE_WALK_TYPE, 0)
+#define SIG_MOB_PD     NB_SIG(NB_EV_MOB_LOAD_REPLAY, 4)     /* PARTIAL_DATA */
+#define SIG_MOB_UA     NB_SIG(NB_EV_MOB_LOAD_REPLAY, 5)     /* UNALGN_ADDR  */
+#define SIG_64K        NB_SIG(NB_EV_MEMORY_CANCEL, 3)       /* 64K_CONF     */
 #define SIG_BSQ(b)     NB_SIG(NB_EV_BSQ_CACHE_REFERENCE, (b))
 
 /* BSQ_cache_reference mask bit of a read reaching the L2 (level 0) or the
@@ -1020,6 +1119,27 @@ static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State 
 
 	nb_mem_calls++;
 	nb_st_line = 0;
+	/* the store buffer (README "Store buffer", nb_stb.c): stores enter
+	 * it in program order, loads are checked against it */
+	if (nb_need & NEED_STB) {
+		if (store)
+			nb_stb_store(&nb_stb, a, (uint32_t)size);
+		else switch (nb_stb_load(&nb_stb, a, (uint32_t)size)) {
+		case NB_STB_PARTIAL:
+			nb_sig[SIG_MOB_PD]++;
+			cond |= MC_MOBP;
+			break;
+		case NB_STB_UNALIGNED:
+			nb_sig[SIG_MOB_UA]++;
+			cond |= MC_MOBU;
+			break;
+		case NB_STB_ALIAS:
+			nb_sig[SIG_64K]++;
+			break;
+		default:
+			break;
+		}
+	}
 	if (first != last) {
 		cond |= MC_SPLIT;
 		nb_sig[store ? SIG_SPLIT_ST : SIG_SPLIT_LD]++;
@@ -1077,8 +1197,10 @@ static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State 
 	}
 	if (!store && gst && nb_pebs_on && (cond & nb_pebs_sel))
 		nb_pebs_uop(pc, gst);
-	if (cond)
+	if (cond) {
 		nb_raw[RAW_MC(store ? 1 : 0, cond)]++;
+		nb_mc_n++;
+	}
 }
 
 static VG_REGPARM(2) void nb_load(Addr a, ULong size)
@@ -1290,7 +1412,8 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc
 		d->fxState[1].offset = offsetof(VexGuestAMD64State, host_EvC_COUNTER);
 		d->fxState[1].size = sizeof(UInt);
 	}
-	if (sz <= 64) {
+	/* with the store buffer every access calls (nb_mem runs it) */
+	if (sz <= 64 && !(nb_need & NEED_STB)) {
 		IRExpr *line, *slot, *off, *tag, *miss, *split, *clk, *hit, *sa, *call;
 		line = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, addr,
 						      IRExpr_Const(IRConst_U8(NB_L1_LINE_SHIFT))));
@@ -2109,6 +2232,9 @@ static void nb_lp_switch(unsigned lp)
 static void nb_start_client(ThreadId tid, ULong blocks_done)
 {
 	(void)blocks_done;
+	/* the thread that stands for its LP (nb_pmi_send) */
+	nb_lp_tid[nb_lp_of(tid)] = tid;
+	nb_lp_lwpid[nb_lp_of(tid)] = VG_(gettid)();
 	if (clo_ht && nb_lp_of(tid) != nb_pmu_state.lp)
 		nb_lp_switch(nb_lp_of(tid));
 }
@@ -2124,6 +2250,8 @@ static void nb_thread_create(ThreadId parent, ThreadId child)
 
 static void nb_thread_exit(ThreadId tid)
 {
+	if (nb_lp_tid[nb_lp_of(tid)] == tid)
+		nb_lp_tid[nb_lp_of(tid)] = 0, nb_lp_lwpid[nb_lp_of(tid)] = 0;
 	if (!clo_ht)
 		return;
 	nb_ht_exit(&nb_ht_state, tid);
@@ -2214,6 +2342,8 @@ static void nb_post_clo_init(void)
 	tl_assert(nb_memp);
 	/* DTLB: CPUID leaf-2 descriptor 0x5b, 64 entries, 4 KB pages (nb_tlb.c) */
 	tl_assert(nb_tlb_init(&nb_dtlb, nb_memp->dtlb_entries, 12));
+	/* store buffer: per-model entries and aliasing bits (nb_tlb.c) */
+	tl_assert(nb_stb_init(&nb_stb, nb_memp->stb_entries, nb_memp->alias_bits));
 	/* ITLB: descriptor 0x50, 64 entries; trace cache 12K uops 8-way (0x70):
 	 * 2048 six-uop lines, 256 sets (nb_tc_sb) */
 	tl_assert(nb_tlb_init(&nb_itlb, nb_memp->itlb_entries, 12));
@@ -2263,6 +2393,9 @@ static void nb_fini(Int exitcode)
 	VG_(umsg)("nbsim: translation flushes (PMU reprogrammed): %llu\n", nb_discards);
 	VG_(umsg)("nbsim: overflow interrupts (PMI) sent: %llu (PMU syncs for them: %llu)\n",
 		  nb_pmi_sent, nb_pmi_syncs);
+	if (clo_ht)
+		VG_(umsg)("nbsim: PMIs sent to the other LP's thread: %llu; for an LP no thread ran on: %llu\n",
+			  nb_pmi_sent_other, nb_pmi_lost);
 	VG_(umsg)("nbsim: PEBS records %llu (%s format), not stored (buffer full/unmapped) %llu\n",
 		  nb_pebs_records, nb_pebs_fmt64 ? "64-bit" : "32-bit", nb_pebs_full);
 }

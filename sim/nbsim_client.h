@@ -36,8 +36,9 @@ enum nbsim_request {
 	/* (char *buf, uint64 len) -> NBSIM_OK; reason of the last #GP, NUL-terminated */
 	NBSIM_REQ_LAST_FAULT,
 	/* (int signo) -> NBSIM_OK | NBSIM_GP (signo outside 0..64).  The
-	 * signal nbsim sends to the running guest thread when a counter whose
-	 * CCCR has OVF_PMI_T0 set overflows (the PMI); 0 (the default): none.
+	 * signal nbsim sends when a counter whose CCCR has OVF_PMI_T0 set
+	 * overflows (the PMI) to the guest thread on logical processor 0,
+	 * with OVF_PMI_T1 (--ht=yes) to the one on LP1; 0 (the default): none.
 	 * Skid: see sim/README.md "Overflow interrupts". */
 	NBSIM_REQ_PMI_SIGNAL,
 };

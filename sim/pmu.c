@@ -253,7 +253,7 @@ static void recompute(struct nb_pmu *p)
 		 * empty mask counts nothing. */
 		g->active = mask != 0 || (g->compare && g->complement);
 		if (g->active) {
-			if (cccr & NB_CCCR_OVF_PMI_T0)
+			if ((cccr & NB_CCCR_OVF_PMI_T0) || (p->ht && (cccr & NB_CCCR_OVF_PMI_T1)))
 				armed |= 1u << c;
 			used |= UINT64_C(1) << ev;
 			if (g->compare)
@@ -396,12 +396,14 @@ static uint64_t filtered(const struct nb_pmu_cfg *g, uint64_t E, uint64_t C,
 	return inc;
 }
 
-/* Counter c overflowed: OVF, and the PMI request of OVF_PMI_T0 (pmu.h). */
+/* Counter c overflowed: OVF, and the PMI requests of OVF_PMI_T0/T1 (pmu.h). */
 static void set_ovf(struct nb_pmu *p, unsigned c)
 {
 	p->cccr[c] |= NB_CCCR_OVF;
 	if (p->cccr[c] & NB_CCCR_OVF_PMI_T0)
 		p->pmi_pending |= 1u << c;
+	if (p->ht && (p->cccr[c] & NB_CCCR_OVF_PMI_T1))
+		p->pmi_pending_t1 |= 1u << c;
 }
 
 /* Add inc to counter c; OVF on wrap past 2^40 - 1 [SDM 18.15.3, OVF flag]
@@ -680,12 +682,18 @@ int nb_pmu_rdpmc(struct nb_pmu *p, uint32_t ecx, uint64_t *val, const uint64_t *
 	return NB_PMU_OK;
 }
 
+uint32_t nb_pmu_take_pmi_lp(struct nb_pmu *p, unsigned lp)
+{
+	uint32_t *pend = lp ? &p->pmi_pending_t1 : &p->pmi_pending;
+	uint32_t m = *pend;
+
+	*pend = 0;
+	return m;
+}
+
 uint32_t nb_pmu_take_pmi(struct nb_pmu *p)
 {
-	uint32_t m = p->pmi_pending;
-
-	p->pmi_pending = 0;
-	return m;
+	return nb_pmu_take_pmi_lp(p, 0);
 }
 
 const char *nb_pmu_fault(const struct nb_pmu *p)

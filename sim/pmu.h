@@ -93,9 +93,11 @@ struct nb_pmu {
 	uint16_t ncused;
 	uint16_t cused_list[NB_NUM_COUNTERS * NB_MAX_MASKS];
 	uint32_t generation;                 /* bumped when events_in_use changes */
-	uint32_t pmi_armed;      /* bit c: counter c counts with OVF_PMI_T0 set   */
+	uint32_t pmi_armed;      /* bit c: counter c counts with OVF_PMI_T0 set,
+				  * or OVF_PMI_T1 with HT                         */
 	uint32_t pmi_pending;    /* bit c: counter c overflowed with OVF_PMI_T0
-				  * set since the last nb_pmu_take_pmi()          */
+				  * set since the last nb_pmu_take_pmi_lp(0)      */
+	uint32_t pmi_pending_t1; /* the same for OVF_PMI_T1 (HT only)            */
 	char fault[160];
 };
 
@@ -139,11 +141,14 @@ void nb_pmu_set_lp(struct nb_pmu *p, unsigned lp, unsigned active, const uint64_
 /*
  * Counter-overflow interrupts.  A counter whose CCCR has OVF_PMI_T0 (bit 26)
  * set requests a PMI for logical processor 0 when it overflows (the OVF flag
- * goes up) [SDM 18.15.3, CCCR OVF_PMI_T0; 18.16.5 "Performance Monitoring
- * Interrupt"]: nb_pmu_sync() records it in pmi_pending.  OVF_PMI_T1 asks
- * for a PMI on logical processor 1: not delivered yet (TODO), recorded
- * nowhere.  Returns the pending counters and clears them.
+ * goes up), OVF_PMI_T1 (bit 27) one for logical processor 1, both bits one
+ * for each [SDM 18.15.3, CCCR OVF_PMI_T0/T1; 18.16.5 "Performance
+ * Monitoring Interrupt"; seed 003 CCCR layout]: nb_pmu_sync() records them
+ * in pmi_pending / pmi_pending_t1.  Without HT there is no LP1: OVF_PMI_T1
+ * requests nothing.  nb_pmu_take_pmi_lp returns the counters pending for
+ * LP lp and clears them; nb_pmu_take_pmi is nb_pmu_take_pmi_lp(p, 0).
  */
+uint32_t nb_pmu_take_pmi_lp(struct nb_pmu *p, unsigned lp);
 uint32_t nb_pmu_take_pmi(struct nb_pmu *p);
 
 /* Reason of the last #GP, NUL-terminated ("" if none). */

@@ -248,6 +248,47 @@ int main(void)
 	r[1].cccr |= NB_CCCR_MOD_CASCADE;
 	ok(run(r + 1, 1, &cpu, &a, why) && strstr(why, "cascade"), "cascade on a metric: rejected");
 
+	/* precise (PEBS) requests count on counter 16, MSR_IQ_COUNTER4 [seed 003] */
+	cpu.model = 3;
+	r[0] = M("1stL_cache_load_miss_retired");
+	r[0].cccr |= NB_CCCR_MOD_PRECISE;
+	ok(!run(r, 1, &cpu, &a, why) && a.slot[0].counter == 16 && a.slot[0].escr == escr("CRU_ESCR2") &&
+	   (a.pebs_enable & NB_PEBS_ENABLE_PEBS),
+	   "precise replay metric: counter 16 through CRU_ESCR2, IA32_PEBS_ENABLE bit 25");
+	r[1] = E("instr_retired:NBOGUSNTAG");
+	r[2] = E("uops_retired:NBOGUS");
+	r[3] = E("branch_retired:MMTP");
+	r[4] = E("resource_stall:SBFULL");    /* on 16 when nothing is precise */
+	ok(!run(r, 5, &cpu, &a, why) && a.slot[0].counter == 16 && a.slot[0].escr == escr("CRU_ESCR2") &&
+	   a.slot[1].counter != 16 && a.slot[2].counter != 16 && a.slot[3].counter != 16 &&
+	   a.slot[4].counter != 16 && a.slot[3].escr == escr("CRU_ESCR3"),
+	   "precise metric beside four IQ events: it keeps counter 16, branch_retired moves to CRU_ESCR3");
+	{
+		int cul = -1;
+
+		r[1] = E("front_end_event:NBOGUS:precise");
+		ok(nb_sched_run(r, 2, &cpu, &a, &cul, why, sizeof(why)) && cul == 1 &&
+		   strstr(why, "1stL_cache_load_miss_retired:precise and front_end_event:NBOGUS:precise "
+			  "are both precise") && strstr(why, "counter 16"),
+		   "two precise requests: rejected, the message names both and counter 16");
+		printf("# %s\n", why);
+	}
+	cpu.busy_counters = 1u << 16;
+	ok(run(r, 1, &cpu, &a, why) && strstr(why, "1stL_cache_load_miss_retired is precise") &&
+	   strstr(why, "other logical processor holds"),
+	   "precise request with counter 16 held by the sibling: rejected, saying so");
+	cpu.busy_counters = 0;
+	cpu.busy_escrs = UINT64_C(1) << escr("CRU_ESCR2");
+	ok(run(r, 1, &cpu, &a, why) && strstr(why, "no ESCR of replay_event"),
+	   "precise request whose ESCR to counter 16 the sibling holds: rejected, naming the event");
+	cpu.busy_escrs = 0;
+	r[0] = E("front_end_event:NBOGUS:precise");
+	r[1] = E("front_end_event:NBOGUS");
+	ok(!run(r, 2, &cpu, &a, why) && a.slot[0].counter == 16 && a.slot[1].counter != 16 &&
+	   a.slot[0].escr == a.slot[1].escr,
+	   "a precise event and the same event plain share the ESCR, the precise one on counter 16");
+	cpu.model = 2;
+
 	printf("1..%d\n", tests);
 	return failed != 0;
 }

@@ -10,6 +10,10 @@
  * Every placement the scheduler returns is also checked rule by rule.
  * A cascaded event request tries every counter H with an alternate
  * L = alt(H) and every ESCR wired to L and to H (same configuration).
+ * A precise request's counting unit may use counter 16 (MSR_IQ_COUNTER4,
+ * the PEBS counter [seed 003 sec. 3.2]) only; two precise requests never
+ * fit.  Half of the sets get a precise request on a PEBS-capable event or
+ * a tagged metric.
  *
  *   t_sched_oracle [SETS [SEED]]      TAP on stdout
  */
@@ -26,6 +30,7 @@ struct ounit {
 	uint16_t event, masks;
 	uint8_t mods, tag;       /* tag: 0xff none, else TagValue bit */
 	uint8_t counting;        /* 1: a counter; 2: a cascaded pair */
+	uint8_t precise;         /* counting on counter 16 only */
 	uint8_t pin;             /* NB_NO_ESCR or ESCR */
 	uint8_t group;
 };
@@ -158,7 +163,7 @@ static int o_dfs(struct oracle *o, int depth)
 		} else {
 			for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
 				if (!((nb_escrs[x].counters >> c) & 1) || !((o->usable >> c) & 1) ||
-				    ((o->ctr_used >> c) & 1))
+				    ((o->ctr_used >> c) & 1) || (u->precise && c != 16))
 					continue;
 				o->ctr_used |= 1u << c;
 				if (o_dfs(o, depth + 1))
@@ -196,6 +201,7 @@ static int o_place(struct oracle *o, const struct nb_evsel *req, int n, const ui
 		u->mods = mods;
 		u->tag = 0xff;
 		u->counting = 1;
+		u->precise = (r->cccr & NB_CCCR_MOD_PRECISE) != 0;
 		u->pin = NB_NO_ESCR;
 		if (r->kind == NB_SEL_EVENT) {
 			u->event = r->event;
@@ -284,8 +290,8 @@ static int oracle(const struct nb_evsel *req, int n, const struct nb_sched_cpu *
 	for (int i = 0; i < n; i++) {
 		const struct nb_evsel *r = &req[i];
 
-		if (r->cccr & NB_CCCR_MOD_PRECISE)
-			precise = 1;
+		if ((r->cccr & NB_CCCR_MOD_PRECISE) && precise++)
+			return 0;       /* one counter 16 */
 		if ((r->cccr & NB_CCCR_MOD_CASCADE) &&
 		    (r->kind != NB_SEL_EVENT || (r->cccr & NB_CCCR_MOD_PRECISE)))
 			return 0;
@@ -368,6 +374,8 @@ static const char *verify(const struct nb_evsel *req, int n, const struct nb_sch
 			return "counter not wired to ESCR";
 		if ((used >> s->counter) & 1)
 			return "counter used twice";
+		if ((r->cccr & NB_CCCR_MOD_PRECISE) && s->counter != 16)
+			return "precise request not on counter 16";
 		if (((cpu->busy_counters >> s->counter) & 1) ||
 		    (s->counter == 1 && !(cpu->flags & NB_SCHED_ALLOW_CTR1)))
 			return "counter not usable";
@@ -453,6 +461,25 @@ static const char *verify(const struct nb_evsel *req, int n, const struct nb_sch
 	return NULL;
 }
 
+/* Make a random request of the set precise: a PEBS-capable event
+ * (front_end_event, execution_event, replay_event) or a tagged metric,
+ * as the name parser allows (nb_evsel_pebs_capable). */
+static void make_precise(struct nb_evsel *req, int n, const struct nb_sched_cpu *cpu)
+{
+	int i = (int)gen_below((unsigned)n);
+
+	for (int t = 0; t < 50; t++) {
+		if (gen_chance(50))
+			gen_metric(&req[i], cpu->model);
+		else
+			gen_event(&req[i], cpu->model);
+		if (nb_evsel_pebs_capable(&req[i]))
+			break;
+	}
+	req[i].cccr &= ~NB_CCCR_MOD_CASCADE;
+	req[i].cccr |= NB_CCCR_MOD_PRECISE;
+}
+
 /* Sometimes make request I a cascaded one (events, not precise). */
 static void maybe_cascade(struct nb_evsel *req, int i)
 {
@@ -466,6 +493,7 @@ int main(int argc, char **argv)
 	int fails = 0, tests = 0;
 	long placed[2] = { 0, 0 }, rejected[2] = { 0, 0 }, disagree = 0, bad = 0;
 	long with_metrics = 0, with_cascade = 0, cascade_placed = 0;
+	long with_precise = 0, precise_placed = 0;
 
 	if (argc > 2)
 		gen_state = strtoull(argv[2], NULL, 0);
@@ -485,6 +513,8 @@ int main(int argc, char **argv)
 		gen_set(req, n, &cpu, -1);
 		for (int i = 0; i < n; i++)
 			maybe_cascade(req, i);
+		if (gen_chance(50))
+			make_precise(req, n, &cpu);
 		if (k % 2) {
 			/* grow a set the hardware can count (the hard case for
 			 * optimality), ending with one more random request */
@@ -501,13 +531,18 @@ int main(int argc, char **argv)
 			has_metric |= req[i].kind == NB_SEL_METRIC;
 		with_metrics += has_metric;
 		{
-			int hc = 0;
+			int hc = 0, hp = 0;
 
-			for (int i = 0; i < n; i++)
+			for (int i = 0; i < n; i++) {
 				hc |= !!(req[i].cccr & NB_CCCR_MOD_CASCADE);
+				hp |= !!(req[i].cccr & NB_CCCR_MOD_PRECISE);
+			}
 			with_cascade += hc;
+			with_precise += hp;
 			if (hc && nb_sched_run(req, n, &cpu, NULL, NULL, why, sizeof(why)) == 0)
 				cascade_placed++;
+			if (hp && nb_sched_run(req, n, &cpu, NULL, NULL, why, sizeof(why)) == 0)
+				precise_placed++;
 		}
 		got = nb_sched_run(req, n, &cpu, &a, NULL, why, sizeof(why)) == 0;
 		want = oracle(req, n, &cpu);
@@ -537,10 +572,10 @@ int main(int argc, char **argv)
 		}
 	}
 	printf("%sok %d - %ld random sets (1..%d requests, %ld with metrics, %ld with cascaded events "
-	       "of which %ld placed): scheduler and oracle agree "
-	       "(non-HT placed %ld rejected %ld; HT placed %ld rejected %ld)\n",
+	       "of which %ld placed, %ld with precise requests of which %ld placed): scheduler and "
+	       "oracle agree (non-HT placed %ld rejected %ld; HT placed %ld rejected %ld)\n",
 	       disagree ? "not " : "", ++tests, sets, NB_SCHED_MAX, with_metrics, with_cascade,
-	       cascade_placed,
+	       cascade_placed, with_precise, precise_placed,
 	       placed[0], rejected[0], placed[1], rejected[1]);
 	printf("%sok %d - every placement obeys the rules, every rejection has a reason\n",
 	       bad ? "not " : "", ++tests);

@@ -21,6 +21,13 @@
  * condition, is therefore exact, and small: a group has at most six
  * counters, so few configurations.
  *
+ * Precise requests.  A precise request's counting unit takes counter 16
+ * (NB_SCHED_PEBS_COUNTER): with one in the set, counter 16 leaves the
+ * usable counters (halves, capacities, cascade pairs), the unit leaves its
+ * configuration's Hall demand, and that configuration must pick an ESCR
+ * wired to counter 16.  Exact: the unit's counter is fixed, so what is
+ * left is the same problem without counter 16.
+ *
  * Cascaded requests.  A cascaded pair is a low counter L and H with
  * alt(H) = L (0<->2, 1<->3 of each group, IQ 12<->14, 13<->15, 16 from 14,
  * 17 from 15).  Every ESCR of a half feeds every counter of that half
@@ -44,6 +51,7 @@ struct cfg {
 	uint8_t group;
 	uint8_t demand;          /* counting units (cascaded ones included) */
 	uint8_t casc;            /* of which cascaded (a counter pair each) */
+	uint8_t prec;            /* of which precise (counter 16; at most 1) */
 	uint8_t helper;          /* has helper units */
 	uint8_t ncand;
 	uint8_t cand[MAX_CAND];
@@ -56,7 +64,10 @@ struct st {
 	const struct nb_evsel *req;
 	int n;
 	const struct nb_sched_cpu *cpu;
-	uint32_t usable;         /* counters we may use */
+	uint32_t usable;         /* counters we may use (16 not, with a precise request) */
+	uint32_t usable_all;     /* the same, counter 16 included */
+	int prec;                /* the precise request, or -1 */
+	int setup16;             /* usable is set up for: 1 with, 0 without precise, -1 not yet */
 	uint64_t escr_ok;        /* ESCRs on this model, not the sibling's */
 	uint8_t low[NB_NUM_GROUPS];   /* lowest counter of each group */
 	uint32_t halfmask[NB_NUM_GROUPS][2];  /* usable counters per half */
@@ -181,6 +192,8 @@ static int build(struct st *s)
 			k = add_unit(s, r->event, r->masks, mods, NB_NO_TAG, NB_NO_ESCR, 1);
 			if (k >= 0 && (r->cccr & NB_CCCR_MOD_CASCADE))
 				s->cfg[k].casc++;
+			if (k >= 0 && i == s->prec)
+				s->cfg[k].prec = 1;
 		} else {
 			const struct nb_metric *m = &nb_metrics[r->event];
 			uint8_t tag = m->type == NB_TAG_EXECUTION ? s->tagof[i] : NB_NO_TAG;
@@ -190,6 +203,8 @@ static int build(struct st *s)
 				cm = nbogus_mask(m->count_event, tag);
 			/* The counting ESCR itself carries no tag bits. */
 			k = add_unit(s, m->count_event, cm, mods, NB_NO_TAG, NB_NO_ESCR, 1);
+			if (k >= 0 && i == s->prec)
+				s->cfg[k].prec = 1;
 			for (unsigned h = 0; h < m->nhelpers && k >= 0; h++) {
 				const struct nb_helper *hp = &m->helpers[h];
 
@@ -306,13 +321,24 @@ static int dfs(struct st *s, int depth, int d0, int d1, int f, int K)
 			halves = hreq;
 			if (!ok)
 				continue;
+			if (c->prec) {
+				/* the precise unit's ESCR feeds counter 16 */
+				int w = 0;
+
+				for (int j = 0; j < c->ncand; j++)
+					if (((pick >> j) & 1) &&
+					    ((nb_escrs[c->cand[j]].counters >> NB_SCHED_PEBS_COUNTER) & 1))
+						w = 1;
+				if (!w)
+					continue;
+			}
 			c->pick = (uint8_t)pick;
 			c->halves = (uint8_t)halves;
 			s->used |= m;
 			if (dfs(s, depth + 1,
-				d0 + (halves == 1 ? c->demand - c->casc : 0),
-				d1 + (halves == 2 ? c->demand - c->casc : 0),
-				f + (halves == 3 ? c->demand - c->casc : 0),
+				d0 + (halves == 1 ? c->demand - c->casc - c->prec : 0),
+				d1 + (halves == 2 ? c->demand - c->casc - c->prec : 0),
+				f + (halves == 3 ? c->demand - c->casc - c->prec : 0),
 				K + c->casc))
 				return 1;
 			s->used &= ~m;
@@ -339,7 +365,7 @@ static int solve_group(struct st *s, unsigned g)
 			continue;
 		if (c->ncand == 0)
 			return 0;
-		demand += c->demand + c->casc;
+		demand += c->demand + c->casc - c->prec;
 		/* most constrained first */
 		for (j = s->norder; j > 0 &&
 		     ncand_choices(&s->cfg[s->order[j - 1]]) > ncand_choices(c); j--)
@@ -412,8 +438,39 @@ static int check_global(struct st *s, int *key, int *nkeys, char *why, size_t le
 		const struct nb_evsel *r = &s->req[i];
 
 		key[i] = -1;
-		if (r->cccr & NB_CCCR_MOD_PRECISE)
+		if ((r->cccr & NB_CCCR_MOD_PRECISE) && pre >= 0) {
+			/* (a metric's name alone does not say it is precise) */
+			nb_sched_name(&s->req[pre], b, sizeof(b));
+			nb_sched_name(r, a, sizeof(a));
+			snprintf(why, len, "%s%s and %s%s are both precise (PEBS): PEBS samples on "
+				 "counter 16 (MSR_IQ_COUNTER4) only, so one precise event per event set",
+				 b, s->req[pre].kind == NB_SEL_METRIC ? ":precise" : "",
+				 a, r->kind == NB_SEL_METRIC ? ":precise" : "");
+			return -1;
+		}
+		if (r->cccr & NB_CCCR_MOD_PRECISE) {
+			unsigned ev = r->kind == NB_SEL_METRIC ? nb_metrics[r->event].count_event : r->event;
+			int wired = 0;
+
 			pre = i;
+			nb_sched_name(r, a, sizeof(a));
+			if ((cpu->busy_counters >> NB_SCHED_PEBS_COUNTER) & 1) {
+				snprintf(why, len, "%s is precise (PEBS) and must count on counter 16 "
+					 "(MSR_IQ_COUNTER4), which the other logical processor holds", a);
+				return -1;
+			}
+			for (unsigned x = 0; x < nb_events[ev].nescrs; x++)
+				if (((s->escr_ok >> nb_events[ev].escrs[x]) & 1) &&
+				    ((nb_escrs[nb_events[ev].escrs[x]].counters >> NB_SCHED_PEBS_COUNTER) & 1))
+					wired = 1;
+			if (!wired) {
+				snprintf(why, len, "%s is precise (PEBS) and must count on counter 16 "
+					 "(MSR_IQ_COUNTER4), but no ESCR of %s%s feeds it", a,
+					 nb_events[ev].name, cpu->busy_escrs ?
+					 " that the other logical processor leaves free" : " on this CPU model");
+				return -1;
+			}
+		}
 		if ((r->cccr & NB_CCCR_MOD_CASCADE) && (r->kind == NB_SEL_METRIC ||
 							 (r->cccr & NB_CCCR_MOD_PRECISE))) {
 			nb_sched_name(r, a, sizeof(a));
@@ -551,7 +608,7 @@ static void fill_cascades(struct st *s, struct nb_assign *out, uint32_t *free_ct
 			const struct cfg *c = &s->cfg[k];
 
 			if (c->group == g && c->halves)
-				d[c->halves - 1] += c->demand - c->casc;
+				d[c->halves - 1] += c->demand - c->casc - c->prec;
 			any |= c->group == g && c->casc;
 		}
 		if (!any || !pairs_fit(s, g, 0, *free_ctrs, d[0], d[1], d[2], ch))
@@ -590,6 +647,22 @@ static void fill(struct st *s, struct nb_assign *out)
 		for (unsigned h = 0; h < 2; h++)
 			half[g][h] = half_counters(s, g, h);
 	fill_cascades(s, out, &free_ctrs);
+	if (s->prec >= 0) {
+		/* the precise request on counter 16, through an ESCR wired to it */
+		struct cfg *c = &s->cfg[s->unit_cfg[s->prec]];
+		struct nb_slot *sl = &out->slot[s->prec];
+
+		for (int j = 0; j < c->ncand; j++)
+			if (((c->pick >> j) & 1) &&
+			    ((nb_escrs[c->cand[j]].counters >> NB_SCHED_PEBS_COUNTER) & 1))
+				sl->escr = c->cand[j];
+		sl->counter = NB_SCHED_PEBS_COUNTER;
+		sl->event = c->event;
+		sl->masks = c->masks;
+		sl->tag = NB_NO_TAG;
+		out->counters_used |= 1u << NB_SCHED_PEBS_COUNTER;
+		out->escrs_used |= UINT64_C(1) << sl->escr;
+	}
 	/* fixed demand first, then flexible */
 	for (int pass = 0; pass < 2; pass++) {
 		for (int i = 0; i < s->n; i++) {
@@ -597,7 +670,7 @@ static void fill(struct st *s, struct nb_assign *out)
 			unsigned h;
 			int ctr;
 
-			if ((c->halves == 3) != (pass == 1) || is_cascade(&s->req[i]))
+			if ((c->halves == 3) != (pass == 1) || is_cascade(&s->req[i]) || i == s->prec)
 				continue;
 			h = c->halves == 2 ? 1 : 0;
 			ctr = take(&free_ctrs, half[c->group][h]);
@@ -660,6 +733,22 @@ static void fill(struct st *s, struct nb_assign *out)
 
 /* ---- entry points --------------------------------------------------------- */
 
+/* The counters left to the units other than a precise one (WITH16: one
+ * is in the set and takes counter 16): per half, and cascade pairs. */
+static void cascade_pairs(struct st *s);
+
+static void setup_counters(struct st *s, int with16)
+{
+	s->usable = s->usable_all;
+	if (with16)
+		s->usable &= ~(UINT32_C(1) << NB_SCHED_PEBS_COUNTER);
+	memset(s->halfmask, 0, sizeof(s->halfmask));
+	for (unsigned i = 0; i < nb_num_escrs; i++)
+		s->halfmask[nb_escrs[i].group][half_of(s, i)] |= nb_escrs[i].counters & s->usable;
+	cascade_pairs(s);
+	s->setup16 = with16;
+}
+
 /* The usable cascade pairs of each group and how many are disjoint. */
 static void cascade_pairs(struct st *s)
 {
@@ -697,6 +786,8 @@ static void cascade_pairs(struct st *s)
 		}
 }
 
+static void setup_counters(struct st *s, int with16);
+
 static int attempt(struct st *s, int n, char *why, size_t len)
 {
 	int key[NB_SCHED_MAX], nkeys;
@@ -705,6 +796,12 @@ static int attempt(struct st *s, int n, char *why, size_t len)
 	s->bad_group = -1;
 	if (check_global(s, key, &nkeys, why, len) < 0)
 		return -2;
+	s->prec = -1;
+	for (int i = 0; i < n; i++)
+		if (s->req[i].cccr & NB_CCCR_MOD_PRECISE)
+			s->prec = i;
+	if (s->setup16 != (s->prec >= 0))
+		setup_counters(s, s->prec >= 0);
 	for (int i = 0; i < n; i++)
 		s->tagof[i] = NB_NO_TAG;
 	int sym = 1;
@@ -837,7 +934,12 @@ static void explain(struct st *s, int k, char *why, size_t len)
 				     "ESCR feeding each counter of its pair (a counter and its alternate)", "");
 	}
 	if ((s->cpu->busy_escrs & want) || (s->cpu->busy_counters & ctrs))
-		append(why, len, off, "%s; the other logical processor holds some of them", "");
+		off = append(why, len, off, "%s; the other logical processor holds some of them", "");
+	if (s->prec >= 0 && (unsigned)g == nb_counters[NB_SCHED_PEBS_COUNTER].group) {
+		nb_sched_name(&s->req[s->prec], name, sizeof(name));
+		off = append(why, len, off, "; %s", name);
+		append(why, len, off, "%s is precise (PEBS) and takes counter 16", "");
+	}
 }
 
 int nb_sched_run(const struct nb_evsel *req, int n, const struct nb_sched_cpu *cpu,
@@ -856,9 +958,11 @@ int nb_sched_run(const struct nb_evsel *req, int n, const struct nb_sched_cpu *c
 	}
 	s.req = req;
 	s.cpu = cpu;
-	s.usable = ((UINT32_C(1) << NB_NUM_COUNTERS) - 1) & ~cpu->busy_counters;
+	s.usable_all = ((UINT32_C(1) << NB_NUM_COUNTERS) - 1) & ~cpu->busy_counters;
 	if (!(cpu->flags & NB_SCHED_ALLOW_CTR1))
-		s.usable &= ~UINT32_C(2);
+		s.usable_all &= ~UINT32_C(2);
+	s.prec = -1;
+	s.setup16 = -1;
 	s.escr_ok = 0;
 	memset(s.low, 0xff, sizeof(s.low));
 	for (unsigned i = 0; i < nb_num_escrs; i++) {
@@ -870,10 +974,6 @@ int nb_sched_run(const struct nb_evsel *req, int n, const struct nb_sched_cpu *c
 		if (lo < s.low[x->group])
 			s.low[x->group] = (uint8_t)lo;
 	}
-	memset(s.halfmask, 0, sizeof(s.halfmask));
-	for (unsigned i = 0; i < nb_num_escrs; i++)
-		s.halfmask[nb_escrs[i].group][half_of(&s, i)] |= nb_escrs[i].counters & s.usable;
-	cascade_pairs(&s);
 	rc = attempt(&s, n, why, whylen);
 	if (rc == 0) {
 		if (out)

@@ -153,7 +153,7 @@ typedef struct {
  * sample interrupts, and room for a few more [SDM "IA-32e Mode DS Save
  * Area", "PEBS Record Format for IA-32e mode"; sim/nb_ds.h].  The PEBS
  * counter is MSR_IQ_COUNTER4 (16) [seed 003 l.1914; sim/README.md PEBS]. */
-#define PEBS_COUNTER   16
+#define PEBS_COUNTER   NB_SCHED_PEBS_COUNTER
 #define PEBS_REC_WORDS 18                 /* 144-byte record          */
 #define PEBS_NREC      8
 #define PEBS_DS_WORDS  (10 + PEBS_NREC * PEBS_REC_WORDS)
@@ -867,20 +867,14 @@ static int nb_ctl(hwd_context_t *ctx, int code, _papi_int_option_t *option)
  * (one already handled by an earlier PMI) is ignored.
  */
 /*
- * A precise overflowing event samples with PEBS: it must count on counter
- * 16.  The scheduler placed it somewhere in the IQ group; if its ESCR is
- * wired to counter 16, move it there (exchanging counters with the request
- * on 16, whose ESCR must reach the freed counter).
+ * A precise overflowing event samples with PEBS.  The scheduler placed it
+ * on counter 16 (a precise request counts there only, nb_sched.h), one
+ * precise request per event set; here only the backend and the DS format.
  */
 static int pebs_place(nb_control_t *c, int h)
 {
-	struct nb_slot *s = &c->assign.slot[h];
 	char why[256];
 
-	if (c->pebs_h >= 0 && c->pebs_h != h) {
-		report("overflow", "one precise (PEBS) event at a time: PEBS samples on counter 16 only");
-		return PAPI_ECNFLCT;
-	}
 	if (backend != &nb_backend_sim || cpu.model < 3) {
 		snprintf(why, sizeof(why), "precise overflow (PEBS) needs the sim backend and the "
 			 "64-bit DS format (models 3 and 4, CPUID DTES64); this is %s model %u",
@@ -888,29 +882,8 @@ static int pebs_place(nb_control_t *c, int h)
 		report("overflow", why);
 		return PAPI_ENOSUPP;
 	}
-	if (s->counter != PEBS_COUNTER) {
-		int j;
-
-		if (!((nb_escrs[s->escr].counters >> PEBS_COUNTER) & 1)) {
-			snprintf(why, sizeof(why), "the precise event counts through %s, which cannot "
-				 "feed counter 16 (the PEBS counter); measure it in a smaller event set",
-				 nb_escrs[s->escr].name);
-			report("overflow", why);
-			return PAPI_ECNFLCT;
-		}
-		for (j = 0; j < c->n; j++)
-			if (j != h && c->assign.slot[j].counter == PEBS_COUNTER)
-				break;
-		if (j < c->n) {
-			if (!((nb_escrs[c->assign.slot[j].escr].counters >> s->counter) & 1)) {
-				report("overflow", "counter 16 (the PEBS counter) is taken by an event "
-				       "that cannot move; measure the precise event in a smaller event set");
-				return PAPI_ECNFLCT;
-			}
-			c->assign.slot[j].counter = s->counter;
-		}
-		s->counter = PEBS_COUNTER;
-	}
+	if (c->assign.slot[h].counter != PEBS_COUNTER || (c->pebs_h >= 0 && c->pebs_h != h))
+		return PAPI_EBUG;       /* the scheduler's rule broken */
 	c->pebs_h = h;
 	return PAPI_OK;
 }

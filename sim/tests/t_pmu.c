@@ -264,6 +264,32 @@ cccr_done:
 	nb_pmu_sync(&P, sig);
 	TAP_EQ(nb_pmu_take_pmi(&P), 1u << 12, "FORCE_OVF with OVF_PMI_T0: PMI on an increment");
 
+	/* HT: OVF_PMI_T1 requests a PMI for LP1, both bits one for each LP
+	 * [SDM 18.15.3 CCCR bits 26/27]; without HT, T1 requests nothing */
+	reset(3, 1);
+	wr(escr_msr(NB_ESCR_CRU_ESCR0), escr_val(NB_EV_INSTR_RETIRED, 1, T0U | NB_ESCR_T1_USR));
+	wr(ctr_msr(12), NB_COUNTER_MASK - 9);
+	wr(cccr_msr(12), CCCR_ON(4) | NB_CCCR_OVF_PMI_T1);
+	wr(ctr_msr(13), NB_COUNTER_MASK - 9);
+	wr(cccr_msr(13), CCCR_ON(4) | NB_CCCR_OVF_PMI_T0 | NB_CCCR_OVF_PMI_T1);
+	wr(ctr_msr(16), NB_COUNTER_MASK - 9);
+	wr(cccr_msr(16), CCCR_ON(4) | NB_CCCR_OVF_PMI_T0);
+	TAP_EQ(P.pmi_armed, (1u << 12) | (1u << 13) | (1u << 16), "HT: pmi_armed with OVF_PMI_T0 or T1");
+	sig[INSTR] += 10;
+	nb_pmu_sync(&P, sig);
+	TAP_EQ(nb_pmu_take_pmi_lp(&P, 1), (1u << 12) | (1u << 13), "HT: PMI for LP1: the T1 and T0+T1 counters");
+	TAP_EQ(nb_pmu_take_pmi_lp(&P, 1), 0, "HT: LP1's PMIs cleared");
+	TAP_EQ(nb_pmu_take_pmi_lp(&P, 0), (1u << 13) | (1u << 16), "HT: PMI for LP0: the T0 and T0+T1 counters");
+	reset(3, 0);
+	wr(escr_msr(NB_ESCR_CRU_ESCR0), escr_val(NB_EV_INSTR_RETIRED, 1, T0U));
+	wr(ctr_msr(12), NB_COUNTER_MASK - 9);
+	wr(cccr_msr(12), CCCR_ON(4) | NB_CCCR_OVF_PMI_T1);
+	TAP_EQ(P.pmi_armed, 0, "no HT: OVF_PMI_T1 alone does not arm");
+	sig[INSTR] += 10;
+	nb_pmu_sync(&P, sig);
+	tap_ok((rd(cccr_msr(12)) & NB_CCCR_OVF) && nb_pmu_take_pmi_lp(&P, 1) == 0 &&
+	       nb_pmu_take_pmi_lp(&P, 0) == 0, "no HT: OVF_PMI_T1: OVF set, no PMI for either LP");
+
 	/* ---- RDPMC ---- */
 	{
 		uint64_t v = 0;
