@@ -1474,6 +1474,8 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc
 			same = tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, same, call));
 			n = tmp(sb, Ity_I64, IRExpr_Unop(Iop_1Uto64, same));
 			emit_add_at(sb, (ULong *)&nb_ms.l1_store_miss, n);
+			/* (nb_mc_n is left alone: no replay metric tags a
+			 * store for MC_L1 alone, and the RAW_MC deltas wait) */
 			emit_add_at(sb, &nb_raw[RAW_MC(1, MC_L1)], n);
 			emit_add_at(sb, (ULong *)&nb_sig[SIG_BSQ(bsq_bit(0, NB_CACHE_DIRTY))], n);
 			call = tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, call,
