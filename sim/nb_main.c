@@ -1103,7 +1103,6 @@ static unsigned nb_mem_cg(Addr first, Addr last)
  * cache miss fetches a sector, consisting of two adjacent cache lines"; a
  * read for ownership is a bus read too].
  */
-static ULong nb_mem_calls;               /* accesses the inline path passed on */
 /* The L2 line (address >> line_shift, + 1; 0 = none) of the last access,
  * if it was a store that missed the L1D in one line: the line is then the
  * most recently used of its L2 set, all sectors present, dirty.  Until the
@@ -1118,7 +1117,6 @@ static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State 
 	unsigned cond = 0;
 	ULong stall = 0;
 
-	nb_mem_calls++;
 	nb_st_line = 0;
 	/* the store buffer (README "Store buffer", nb_stb.c): stores enter
 	 * it in program order, loads are checked against it */
@@ -1191,20 +1189,33 @@ static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State 
 	}
 	if (store && first == last && (cond & MC_L1) && !clo_cg_compat)
 		nb_st_line = (first >> nb_l2.line_shift) + 1;
-	if (store) {
-		nb_ms.l1_store_miss += (cond & MC_L1) != 0;
-		nb_ms.l2_store_miss += (cond & MC_L2) != 0;
-	} else {
-		nb_ms.l1_load_miss += (cond & MC_L1) != 0;
-		nb_ms.l2_load_miss += (cond & MC_L2) != 0;
+	if (!store)
 		nb_stall += stall;      /* stores retire into the store buffer */
-	}
 	if (!store && gst && nb_pebs_on && (cond & nb_pebs_sel))
 		nb_pebs_uop(pc, gst);
 	if (cond) {
 		nb_raw[RAW_MC(store ? 1 : 0, cond)]++;
 		nb_mc_n++;
 	}
+}
+
+/* The L1D/L2 miss totals of NBSIM_REQ_MEMSTATS and --nbsim-stats, from
+ * the per-condition raw counts (nb_mem counts each access once there) */
+static void nb_memstats_fill(void)
+{
+	ULong m[2][2] = { { 0, 0 }, { 0, 0 } };
+
+	for (unsigned st = 0; st < 2; st++)
+		for (unsigned c = 1; c < MC_N; c++) {
+			if (c & MC_L1)
+				m[st][0] += nb_raw[RAW_MC(st, c)];
+			if (c & MC_L2)
+				m[st][1] += nb_raw[RAW_MC(st, c)];
+		}
+	nb_ms.l1_load_miss = m[0][0];
+	nb_ms.l2_load_miss = m[0][1];
+	nb_ms.l1_store_miss = m[1][0];
+	nb_ms.l2_store_miss = m[1][1];
 }
 
 static VG_REGPARM(2) void nb_load(Addr a, ULong size)
@@ -1477,7 +1488,6 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc
 				   IRExpr_Binop(Iop_CmpEQ64, split, c64(0)))));
 			same = tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, same, call));
 			n = tmp(sb, Ity_I64, IRExpr_Unop(Iop_1Uto64, same));
-			emit_add_at(sb, (ULong *)&nb_ms.l1_store_miss, n);
 			/* (nb_mc_n is left alone: no replay metric tags a
 			 * store for MC_L1 alone, and the RAW_MC deltas wait) */
 			emit_add_at(sb, &nb_raw[RAW_MC(1, MC_L1)], n);
@@ -2203,6 +2213,7 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 			*ret = bad_pointer("MEMSTATS", arg[1]);
 			break;
 		}
+		nb_memstats_fill();
 		*ms = nb_ms;
 		ms->active = (nb_need & NEED_CACHE) != 0;
 		*ret = NBSIM_OK;
@@ -2388,14 +2399,13 @@ static void nb_fini(Int exitcode)
 		  S(SIG_BR(0)), S(SIG_BR(1)), S(SIG_BR(2)), S(SIG_BR(3)),
 		  S(SIG_MISP), S(NB_SIG_CYCLES));
 #undef S
+	nb_memstats_fill();
 	VG_(umsg)("nbsim: cache model: L1D load misses %llu, store misses %llu; "
 		  "L2 load misses %llu, store misses %llu; DTLB load misses %llu, "
 		  "store misses %llu; split loads %llu, stores %llu; stall cycles %llu\n",
 		  (ULong)nb_ms.l1_load_miss, (ULong)nb_ms.l1_store_miss, (ULong)nb_ms.l2_load_miss,
 		  (ULong)nb_ms.l2_store_miss, (ULong)nb_ms.dtlb_load_miss, (ULong)nb_ms.dtlb_store_miss,
 		  (ULong)nb_ms.split_loads, (ULong)nb_ms.split_stores, nb_stall);
-	VG_(umsg)("nbsim: cache model: L1D uses %llu, helper calls %llu\n",
-		  (ULong)nb_l1d.clock, nb_mem_calls);
 	VG_(umsg)("nbsim: store buffer: loads forwarded %llu, blocked PARTIAL_DATA %llu, "
 		  "UNALGN_ADDR %llu, cancelled 64K_CONF %llu\n", nb_stb_fwd,
 		  (ULong)nb_sig[SIG_MOB_PD], (ULong)nb_sig[SIG_MOB_UA], (ULong)nb_sig[SIG_64K]);
