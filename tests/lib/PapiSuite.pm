@@ -57,6 +57,22 @@ sub run_one {
 	return ($?, $out, Time::HiRes::time() - $t0);
 }
 
+# PAPI tests whose check compares interrupt rates per second of wall-clock
+# time ("Interrupt rate changed!": an interval with under a tenth of the
+# previous one's interrupts).  On a loaded machine an interval can get a
+# tenth of the CPU, so they run last, one at a time, and a failure is run
+# once more: the second run counts, and its TAP line says there were two
+# (a failure prints both outputs).  A real defect fails both (fork_overflow failed once in 2026-11-23's make check
+# while a second build ran; alone it passed 3 of 3).
+our %WALLCLOCK = map { $_ => 1 } qw(ctests/child_overflow ctests/exec_overflow
+	ctests/fork_overflow ctests/system_child_overflow ctests/system_overflow);
+
+# ctests print "PASSED" alone, ftests "name.F   PASSED"
+sub passed {
+	my ($st, $out) = @_;
+	return $st == 0 && $out =~ /(^|\s)PASSED(\s|$)/m && $out !~ /FAILED/;
+}
+
 # run(suite => 'ctests', dir => ..., todo => file, jobs => N, limit => s)
 sub run {
 	my (%a) = @_;
@@ -77,21 +93,25 @@ sub run {
 	}
 	print "1.." . scalar(@tests) . "\n";
 	my $jobs = $a{jobs} || 2;
-	my (@queue, %running, %result) = (0 .. $#tests);
+	# wall-clock tests last (the report still follows the test order)
+	my @wall = grep { $WALLCLOCK{"$a{suite}/$tests[$_]"} } 0 .. $#tests;
+	my (@queue, %running, %result) = ((grep { !$WALLCLOCK{"$a{suite}/$tests[$_]"} } 0 .. $#tests),
+					  @wall);
 	my $next_report = 0;
 	my ($pass, $todo_n, $fail) = (0, 0, 0);
 	my $report = sub {
 		while (exists $result{$next_report}) {
 			my ($st, $out, $secs) = @{delete $result{$next_report}};
 			my $name = "$a{suite}/$tests[$next_report]";
-			# ctests print "PASSED" alone, ftests "name.F   PASSED"
-			my $ok = $st == 0 && $out =~ /(^|\s)PASSED(\s|$)/m && $out !~ /FAILED/;
+			my $ok = passed($st, $out);
 			my $why = $ok ? '' : $st == -1 ? 'timeout'
 				: $out =~ /SKIPPED/ ? 'SKIPPED'
 				: $st & 127 ? 'signal ' . ($st & 127)
 				: $st ? 'exit ' . ($st >> 8) : 'no PASSED line';
 			my $line = ($ok ? 'ok' : 'not ok') . ' ' . ($next_report + 1) . " - $name";
 			$line .= " ($why)" if $why;
+			$line .= ' (passed on a second run: the first failed its wall-clock rate check)'
+				if $ok && $out =~ /^RETRIED$/m;
 			$line .= sprintf ' [%.1fs]', $secs;
 			if (exists $todo->{$name}) {
 				$line .= " # TODO $todo->{$name}";
@@ -117,12 +137,20 @@ sub run {
 	mkdir $tmp;
 	while (@queue || %running) {
 		while (@queue && keys(%running) < $jobs) {
+			# a wall-clock test starts only when nothing else runs
+			last if $WALLCLOCK{"$a{suite}/$tests[$queue[0]]"} && %running;
 			my $i = shift @queue;
 			my $pid = fork // die "fork: $!\n";
 			if (!$pid) {
-				my ($st, $out, $secs) = run_one($a{dir},
-					[$nbsim, '--', "./$tests[$i]", 'TESTS_QUIET'],
-					exists $todo->{"$a{suite}/$tests[$i]"} ? 60 : $a{limit} || 300);
+				my @cmd = ($a{dir}, [$nbsim, '--', "./$tests[$i]", 'TESTS_QUIET'],
+					   exists $todo->{"$a{suite}/$tests[$i]"} ? 60 : $a{limit} || 300);
+				my ($st, $out, $secs) = run_one(@cmd);
+				if ($WALLCLOCK{"$a{suite}/$tests[$i]"} && !passed($st, $out)) {
+					my ($st2, $out2, $secs2) = run_one(@cmd);
+					$out = passed($st2, $out2) ? "RETRIED\n$out2"
+						: "first run:\n$out\nsecond run:\n$out2";
+					($st, $secs) = ($st2, $secs + $secs2);
+				}
 				open my $o, '>', "$tmp/$i" or die;
 				print $o "$st $secs\n$out";
 				close $o;
