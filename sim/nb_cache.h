@@ -54,7 +54,50 @@ enum { NB_CACHE_MISS = 0, NB_CACHE_CLEAN = 1, NB_CACHE_DIRTY = 2 };
  * sector of the line (a sectored L2 read miss fetches both 64-byte halves:
  * IA-32 Optimization Reference Manual, Table 1-1 note 1) */
 enum { NB_FILL_SECTOR = 1, NB_FILL_LINE = 2 };
-int nb_cache_ref(struct nb_cache *c, uint64_t addr, int allocate, int write);
+/* (inline: nbsim's cache helper runs it for every L1D miss) */
+static inline int nb_cache_ref(struct nb_cache *c, uint64_t addr, int allocate, int write)
+{
+	uint64_t line = addr >> c->line_shift, t = (line + 1) & NB_TAG_KEY;
+	uint64_t sbit = UINT64_C(1) << (NB_TAG_VSHIFT + ((addr >> c->sector_shift) &
+				((1u << (c->line_shift - c->sector_shift)) - 1)));
+	uint64_t fill = allocate == NB_FILL_LINE
+		? ((UINT64_C(1) << (1u << (c->line_shift - c->sector_shift))) - 1) << NB_TAG_VSHIFT
+		: sbit;
+	uint64_t dirty = write ? NB_TAG_DIRTY : 0;
+	uint64_t *tag = &c->tag[(unsigned)(line & (c->sets - 1)) * c->ways], v;
+	unsigned w, n = c->ways;
+	int st;
+
+	if ((tag[0] & NB_TAG_KEY) == t) {        /* MRU: the common case */
+		st = !(tag[0] & sbit) ? NB_CACHE_MISS
+			: (tag[0] & NB_TAG_DIRTY) ? NB_CACHE_DIRTY : NB_CACHE_CLEAN;
+		if (st == NB_CACHE_MISS && !allocate)
+			return st;
+		if (st == NB_CACHE_MISS)
+			tag[0] |= fill;
+		tag[0] |= dirty;
+		return st;
+	}
+	for (w = 1; w < n && (tag[w] & NB_TAG_KEY) != t; w++)
+		;
+	if (w < n) {
+		st = !(tag[w] & sbit) ? NB_CACHE_MISS
+			: (tag[w] & NB_TAG_DIRTY) ? NB_CACHE_DIRTY : NB_CACHE_CLEAN;
+		if (st == NB_CACHE_MISS && !allocate)
+			return st;
+		v = tag[w] | (st == NB_CACHE_MISS ? fill : 0) | dirty;
+	} else {
+		if (!allocate)
+			return NB_CACHE_MISS;
+		st = NB_CACHE_MISS;
+		w = n - 1;                       /* LRU victim */
+		v = t | fill | dirty;
+	}
+	for (; w > 0; w--)                       /* move to the front */
+		tag[w] = tag[w - 1];
+	tag[0] = v;
+	return st;
+}
 
 /*
  * The L1D hit path of nb_cache_access for a cache whose lines are not

@@ -54,6 +54,22 @@ static inline unsigned nb_filter_clamp(uint64_t events)
 /* The Compare condition for one cycle's (clamped) output. */
 int nb_filter_cond(const struct nb_filter *f, unsigned out);
 
+/*
+ * A Compare filter whose condition does not depend on the ESCR output:
+ * Threshold 15 without Edge, as the output is at most 15 (Complement: true
+ * every cycle, so the counter counts cycles; else never true).  Returns 1
+ * (always), 0 (never) or -1 (depends on the output, or no Compare).  The
+ * Linux and PAPI "cycles" alias on NetBurst is the always case
+ * (execution_event, every mask, Compare, Complement, Threshold 15):
+ * nbsim counts it from the cycle count, without its per-cycle mode.
+ */
+static inline int nb_filter_const(const struct nb_filter *f)
+{
+	if (!f->compare || f->edge || f->threshold < NB_FILTER_MAX_OUT)
+		return -1;
+	return f->complement ? 1 : 0;
+}
+
 /* Counter increment of one cycle whose ESCR produced `events` events;
  * *prev holds the condition of the previous cycle (for Edge) and is
  * updated. */

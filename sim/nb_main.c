@@ -41,6 +41,7 @@
 #include "nb_ht.h"
 #include "nb_wpath.h"
 #include "nb_tlb.h"
+#include "nb_stb.h"
 
 #define NB_VERSION "0.1"
 
@@ -57,8 +58,8 @@ enum {
 	RAW_LOADS,              /* retired load uops                           */
 	RAW_STORES,             /* retired stores (one tagged uop each)        */
 	RAW_MC0,                /* memory uops by condition (cache model):     */
-				/* RAW_MC0 + store * 16 + MC_* bits            */
-	RAW_ROM_UOPS = RAW_MC0 + 32, /* uops from the microcode ROM (NB_IC_ROM) */
+				/* RAW_MC0 + store * MC_N + MC_* bits          */
+	RAW_ROM_UOPS = RAW_MC0 + 2 * 64, /* uops from the microcode ROM (NB_IC_ROM) */
 	RAW_MS_XFER,            /* retired instructions run from the MS ROM    */
 	RAW_IC0,                /* retired instructions by class: RAW_IC0 +    */
 				/* mem * NB_FP_NCLASSES + fp, mem = MEM_*,     */
@@ -78,8 +79,14 @@ enum {
 #define MC_L2    2u             /* missed the L2                               */
 #define MC_DTLB  4u             /* missed the DTLB                             */
 #define MC_SPLIT 8u             /* crossed a 64-byte line                      */
-#define RAW_MC(st, cond) (RAW_MC0 + (st) * 16 + (cond))
+#define MC_MOBP  16u            /* load blocked by the store buffer:           */
+#define MC_MOBU  32u            /* partial data (MOBP), unaligned start (MOBU) */
+#define MC_N     64u            /* conditions 0..MC_N-1                        */
+#define RAW_MC(st, cond) (RAW_MC0 + (st) * MC_N + (cond))
 static ULong nb_raw[RAW_N], nb_raw_last[RAW_N];
+/* memory uops with any condition (the RAW_MC total): nb_derive skips the
+ * RAW_MC range while it has not moved (step mode derives every cycle) */
+static ULong nb_mc_n, nb_mc_n_last;
 static ULong nb_stall;                   /* memory stall cycles (nb_mem)  */
 static ULong nb_tc_built, nb_tc_built_last; /* uops of trace lines built   */
 static struct nb_pmu nb_pmu_state;
@@ -134,8 +141,10 @@ static uint64_t nb_usr_bit(void)
 #define NEED_ROM   0x80u         /* RAW_ROM_UOPS, RAW_MS_XFER             */
 #define NEED_TC    0x200u        /* trace cache: helper per superblock    */
 #define NEED_PEBS  0x400u        /* load helper gets the PC and registers */
+#define NEED_STB   0x800u        /* store buffer: every load/store calls  */
+				 /* the helper (no inline L1D-hit path)   */
 #define NEED_ALL   (NEED_INSTR | NEED_UOPS | NEED_BR | NEED_MEM | NEED_CACHE | NEED_ROM | NEED_TLB | \
-		    NEED_TC)
+		    NEED_TC | NEED_STB)
 static UInt nb_need;
 static ULong nb_discards;                /* translation flushes            */
 
@@ -173,6 +182,8 @@ static const unsigned fp_event[NB_FP_NCLASSES] = {
 #define MEM_EVENTS ((1ULL << NB_EV_REPLAY_EVENT) | (1ULL << NB_EV_LOAD_PORT_REPLAY) | \
 		    (1ULL << NB_EV_STORE_PORT_REPLAY) | (1ULL << NB_EV_MEMORY_COMPLETE) | \
 		    (1ULL << NB_EV_PAGE_WALK_TYPE) | (1ULL << NB_EV_BSQ_CACHE_REFERENCE))
+/* events of the store buffer model (README "Store buffer") */
+#define STB_EVENTS ((1ULL << NB_EV_MOB_LOAD_REPLAY) | (1ULL << NB_EV_MEMORY_CANCEL))
 /* events of the trace-cache model (README "Trace cache") */
 #define TC_EVENTS ((1ULL << NB_EV_TC_DELIVER_MODE) | (1ULL << NB_EV_BPU_FETCH_REQUEST) | \
 		   (1ULL << NB_EV_ITLB_REFERENCE) | (1ULL << NB_EV_UOP_QUEUE_WRITES))
@@ -208,7 +219,7 @@ static ULong nb_produced_events(void)
 	       (1ULL << NB_EV_GLOBAL_POWER_EVENTS) |
 	       (1ULL << NB_EV_RETIRED_BRANCH_TYPE) | (1ULL << NB_EV_RETIRED_MISPRED_BRANCH_TYPE) |
 	       (1ULL << NB_EV_INSTR_COMPLETED) | (1ULL << NB_EV_UOP_QUEUE_WRITES) |
-	       (1ULL << NB_EV_TC_MS_XFER) | MEM_EVENTS | TC_EVENTS;
+	       (1ULL << NB_EV_TC_MS_XFER) | MEM_EVENTS | TC_EVENTS | STB_EVENTS;
 }
 
 /* Mask bits of produced events that the model does not produce (they
@@ -222,6 +233,10 @@ static UShort nb_unproduced_masks(unsigned ev)
 		return 1u << 2;
 	case NB_EV_BSQ_CACHE_REFERENCE: /* HITS (no sharing), WR_2ndL_MISS */
 		return (1u << 0) | (1u << 3) | (1u << 10);
+	case NB_EV_MOB_LOAD_REPLAY:     /* NO_STA, NO_STD: no timing model */
+		return (1u << 1) | (1u << 3);
+	case NB_EV_MEMORY_CANCEL:       /* ST_RB_FULL: the buffer never fills */
+		return 1u << 2;
 	}
 	return 0;
 }
@@ -280,6 +295,8 @@ static UInt need_of(ULong used)
 		n |= NEED_MEM;
 	if (used & MEM_EVENTS)
 		n |= NEED_CACHE;
+	if (used & STB_EVENTS)
+		n |= NEED_STB | NEED_CACHE;     /* the store buffer runs in nb_mem */
 	if (used & (1ULL << NB_EV_PAGE_WALK_TYPE))
 		n |= NEED_TLB | NEED_TC;        /* DTMISS and ITMISS */
 	if (used & TC_EVENTS)
@@ -448,6 +465,27 @@ static ULong nb_pebs_records, nb_pebs_full;
 static uint64_t other_msr(uint32_t msr);
 static Bool escr_selects(unsigned escr, unsigned ev, unsigned bit);
 
+/* Replay tagging of loads blocked by the store buffer: IA32_PEBS_ENABLE
+ * bit 9 with the helper ESCR of MOB_load_replay_retired (MOB_ESCR0 or 1
+ * selecting MOB_load_replay) [metrics.txt: SDM replay-metric table,
+ * "additional ESCR: MOB_load_replay with PARTIAL_DATA and UNALGN_ADDR"];
+ * each mask the helper selects tags its kind of blocked load. */
+static unsigned mob_sel(uint64_t pe)
+{
+	unsigned s = 0;
+
+	if (!(pe & (UINT64_C(1) << 9)))
+		return 0;
+	for (unsigned e = 0; e < 2; e++) {
+		unsigned escr = e ? NB_ESCR_MOB_ESCR1 : NB_ESCR_MOB_ESCR0;
+		if (escr_selects(escr, NB_EV_MOB_LOAD_REPLAY, 4))
+			s |= MC_MOBP;
+		if (escr_selects(escr, NB_EV_MOB_LOAD_REPLAY, 5))
+			s |= MC_MOBU;
+	}
+	return s;
+}
+
 /* After a register access (the PMU is synced).  PEBS samples when
  * IA32_PEBS_ENABLE has bits 24 (uop tagging) and 25 (ENABLE_PEBS_MY_THR)
  * [SDM IA32_PEBS_ENABLE; seed 003 sec. 9 enable_pebs], MSR_PEBS_MATRIX_VERT
@@ -462,6 +500,7 @@ static void nb_pebs_update(uint32_t written)
 	nb_pebs_sel = (pe & 1 ? MC_L1 : 0) | (pe & 2 ? MC_L2 : 0) | (pe & 4 ? MC_DTLB : 0);
 	if ((pe & (UINT64_C(1) << 10)) && escr_selects(NB_ESCR_SAAT_ESCR1, NB_EV_LOAD_PORT_REPLAY, 1))
 		nb_pebs_sel |= MC_SPLIT;
+	nb_pebs_sel |= mob_sel(pe);
 	if (!(other_msr(NB_MSR_MSR_PEBS_MATRIX_VERT) & 1))
 		nb_pebs_sel = 0;
 	nb_pebs_on = (pe & (UINT64_C(1) << 25)) && (pe & (UINT64_C(1) << 24)) &&
@@ -554,6 +593,10 @@ static void nb_update_need(void)
 	if ((nb_pmu_state.events_in_use & (1ULL << NB_EV_REPLAY_EVENT)) &&
 	    (other_msr(NB_MSR_IA32_PEBS_ENABLE) & 4))
 		n |= NEED_TLB;
+	/* MOB replay metric (IA32_PEBS_ENABLE bit 9) */
+	if ((nb_pmu_state.events_in_use & (1ULL << NB_EV_REPLAY_EVENT)) &&
+	    (other_msr(NB_MSR_IA32_PEBS_ENABLE) & (UINT64_C(1) << 9)))
+		n |= NEED_STB | NEED_CACHE;
 	if (n == nb_need)
 		return;
 	if ((n & NEED_STEP) && !(nb_need & NEED_STEP)) {
@@ -641,8 +684,8 @@ static Bool escr_selects(unsigned escr, unsigned ev, unsigned bit)
  * tagged only while its helper ESCR selects the replay (load_port_replay
  * SPLIT_LD in SAAT_ESCR1, store_port_replay SPLIT_ST in SAAT_ESCR0; SDM
  * replay metrics table "additional MSRs").  A uop with several selected
- * conditions is tagged once.  Bit 9 (MOB replays) is not modelled.
- * out[0]: tagged loads, out[1]: tagged stores.
+ * conditions is tagged once.  Bit 9: loads blocked by the store buffer
+ * (mob_sel).  out[0]: tagged loads, out[1]: tagged stores.
  */
 static void replay_tagged(const ULong *d, ULong out[2])
 {
@@ -662,7 +705,9 @@ static void replay_tagged(const ULong *d, ULong out[2])
 		    (st ? escr_selects(NB_ESCR_SAAT_ESCR0, NB_EV_STORE_PORT_REPLAY, 1)
 			: escr_selects(NB_ESCR_SAAT_ESCR1, NB_EV_LOAD_PORT_REPLAY, 1)))
 			s |= MC_SPLIT;
-		for (unsigned cond = 1; cond < 16; cond++)
+		if (!st)
+			s |= mob_sel(pe);
+		for (unsigned cond = 1; cond < MC_N; cond++)
 			if (cond & s)
 				out[st] += d[RAW_MC(st, cond)];
 	}
@@ -713,6 +758,10 @@ static void nb_derive(void)
 	for (unsigned i = 0; i <= NB_FP_NCLASSES; i++)
 		xt[i] = nb_xt_cached[i];
 	for (unsigned i = 0; i < RAW_N; i++) {
+		if (i == RAW_MC0 && nb_mc_n == nb_mc_n_last) {
+			i = RAW_MC(2, 0) - 1;     /* d[RAW_MC] not read below */
+			continue;
+		}
 		d[i] = 0;
 		if (i == RAW_UOPS && nb_stepping)
 			continue;          /* nb_step retires uops cycle by cycle */
@@ -751,7 +800,10 @@ static void nb_derive(void)
 		nb_sig[SIG_EXEC(b)] += xtag[b];
 	}
 	nb_sig[SIG_MISP] += d[RAW_MISP];
-	replay_tagged(d, rp);
+	rp[0] = rp[1] = 0;
+	if (nb_mc_n != nb_mc_n_last)
+		replay_tagged(d, rp);
+	nb_mc_n_last = nb_mc_n;
 	replay = rp[0] + rp[1];
 	if (mispred_tagging()) {
 		/* a mispredicted branch is one instruction: tagged */
@@ -964,6 +1016,7 @@ static VG_REGPARM(3) void nb_cond(ULong pc, ULong taken, ULong target)
 static struct nb_l1 nb_l1d;
 static struct nb_cache nb_l2, nb_l3;
 static struct nb_tlb nb_dtlb;
+static struct nb_stb nb_stb;             /* store buffer (NEED_STB)        */
 static Bool nb_has_l3;
 static const struct nb_mem_params *nb_memp;
 static struct nbsim_memstats nb_ms;      /* NBSIM_REQ_MEMSTATS            */
@@ -973,6 +1026,9 @@ static struct nbsim_memstats nb_ms;      /* NBSIM_REQ_MEMSTATS            */
 #define SIG_LSC        NB_SIG(NB_EV_MEMORY_COMPLETE, 0)
 #define SIG_SSC        NB_SIG(NB_EV_MEMORY_COMPLETE, 1)
 #define SIG_DTMISS     NB_SIG(NB_EV_PAGE_WALK_TYPE, 0)
+#define SIG_MOB_PD     NB_SIG(NB_EV_MOB_LOAD_REPLAY, 4)     /* PARTIAL_DATA */
+#define SIG_MOB_UA     NB_SIG(NB_EV_MOB_LOAD_REPLAY, 5)     /* UNALGN_ADDR  */
+#define SIG_64K        NB_SIG(NB_EV_MEMORY_CANCEL, 3)       /* 64K_CONF     */
 #define SIG_BSQ(b)     NB_SIG(NB_EV_BSQ_CACHE_REFERENCE, (b))
 
 /* BSQ_cache_reference mask bit of a read reaching the L2 (level 0) or the
@@ -1021,6 +1077,13 @@ static unsigned nb_mem_cg(Addr first, Addr last)
  * read for ownership is a bus read too].
  */
 static ULong nb_mem_calls;               /* accesses the inline path passed on */
+/* The L2 line (address >> line_shift, + 1; 0 = none) of the last access,
+ * if it was a store that missed the L1D in one line: the line is then the
+ * most recently used of its L2 set, all sectors present, dirty.  Until the
+ * next access reaches the L2, a store to the same line that misses the
+ * L1D (no write-allocate) changes no cache state and counts the same
+ * events, so the generated code counts them itself (emit_mem_call). */
+static ULong nb_st_line;
 
 static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State *gst)
 {
@@ -1029,6 +1092,28 @@ static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State 
 	ULong stall = 0;
 
 	nb_mem_calls++;
+	nb_st_line = 0;
+	/* the store buffer (README "Store buffer", nb_stb.c): stores enter
+	 * it in program order, loads are checked against it */
+	if (nb_need & NEED_STB) {
+		if (store)
+			nb_stb_store(&nb_stb, a, (uint32_t)size);
+		else switch (nb_stb_load(&nb_stb, a, (uint32_t)size)) {
+		case NB_STB_PARTIAL:
+			nb_sig[SIG_MOB_PD]++;
+			cond |= MC_MOBP;
+			break;
+		case NB_STB_UNALIGNED:
+			nb_sig[SIG_MOB_UA]++;
+			cond |= MC_MOBU;
+			break;
+		case NB_STB_ALIAS:
+			nb_sig[SIG_64K]++;
+			break;
+		default:
+			break;
+		}
+	}
 	if (first != last) {
 		cond |= MC_SPLIT;
 		nb_sig[store ? SIG_SPLIT_ST : SIG_SPLIT_LD]++;
@@ -1074,6 +1159,8 @@ static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State 
 		if (lat > stall)
 			stall = lat;    /* the lines of a split load in parallel */
 	}
+	if (store && first == last && (cond & MC_L1) && !clo_cg_compat)
+		nb_st_line = (first >> nb_l2.line_shift) + 1;
 	if (store) {
 		nb_ms.l1_store_miss += (cond & MC_L1) != 0;
 		nb_ms.l2_store_miss += (cond & MC_L2) != 0;
@@ -1084,8 +1171,10 @@ static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State 
 	}
 	if (!store && gst && nb_pebs_on && (cond & nb_pebs_sel))
 		nb_pebs_uop(pc, gst);
-	if (cond)
+	if (cond) {
 		nb_raw[RAW_MC(store ? 1 : 0, cond)]++;
+		nb_mc_n++;
+	}
 }
 
 static VG_REGPARM(2) void nb_load(Addr a, ULong size)
@@ -1297,8 +1386,9 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc
 		d->fxState[1].offset = offsetof(VexGuestAMD64State, host_EvC_COUNTER);
 		d->fxState[1].size = sizeof(UInt);
 	}
-	if (sz <= 64) {
-		IRExpr *line, *slot, *off, *tag, *miss, *split, *clk, *hit, *sa;
+	/* with the store buffer every access calls (nb_mem runs it) */
+	if (sz <= 64 && !(nb_need & NEED_STB)) {
+		IRExpr *line, *slot, *off, *tag, *miss, *split, *clk, *hit, *sa, *call;
 		line = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, addr,
 						      IRExpr_Const(IRConst_U8(NB_L1_LINE_SHIFT))));
 		/* slot = (set << way_shift) + hint[line & mask] (nb_l1_slot) */
@@ -1341,7 +1431,29 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc
 			 tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, off, c64((ULong)(HWord)&nb_l1d.stamp[0]))),
 			 c64((ULong)(HWord)&nb_l1d.sink)));
 		addStmtToIRSB(sb, IRStmt_Store(Iend_LE, sa, clk));
-		d->guard = tmp(sb, Ity_I1, IRExpr_Unop(Iop_Not1, hit));
+		call = tmp(sb, Ity_I1, IRExpr_Unop(Iop_Not1, hit));
+		if (store && !(nb_need & NEED_TLB) && !clo_cg_compat) {
+			/* an L1D miss to the L2 line of the last store
+			 * (nb_st_line): no call; count what nb_mem counts for
+			 * it (an RFO hitting a Modified line) */
+			IRExpr *l2 = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, addr,
+						IRExpr_Const(IRConst_U8((UChar)nb_l2.line_shift))));
+			IRExpr *same, *n;
+			l2 = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, l2, c64(1)));
+			same = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, l2, tmp(sb, Ity_I64,
+				   IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_st_line)))));
+			/* only when the L1D missed and the access is in one line */
+			same = tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, same, tmp(sb, Ity_I1,
+				   IRExpr_Binop(Iop_CmpEQ64, split, c64(0)))));
+			same = tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, same, call));
+			n = tmp(sb, Ity_I64, IRExpr_Unop(Iop_1Uto64, same));
+			emit_add_at(sb, (ULong *)&nb_ms.l1_store_miss, n);
+			emit_add_at(sb, &nb_raw[RAW_MC(1, MC_L1)], n);
+			emit_add_at(sb, (ULong *)&nb_sig[SIG_BSQ(bsq_bit(0, NB_CACHE_DIRTY))], n);
+			call = tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, call,
+				   tmp(sb, Ity_I1, IRExpr_Unop(Iop_Not1, same))));
+		}
+		d->guard = call;
 	}
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
@@ -1964,6 +2076,8 @@ static void nb_post_clo_init(void)
 	tl_assert(nb_memp);
 	/* DTLB: CPUID leaf-2 descriptor 0x5b, 64 entries, 4 KB pages (nb_tlb.c) */
 	tl_assert(nb_tlb_init(&nb_dtlb, nb_memp->dtlb_entries, 12));
+	/* store buffer: per-model entries and aliasing bits (nb_tlb.c) */
+	tl_assert(nb_stb_init(&nb_stb, nb_memp->stb_entries, nb_memp->alias_bits));
 	/* ITLB: descriptor 0x50, 64 entries; trace cache 12K uops 8-way (0x70):
 	 * 2048 six-uop lines, 256 sets (nb_tc_sb) */
 	tl_assert(nb_tlb_init(&nb_itlb, nb_memp->itlb_entries, 12));

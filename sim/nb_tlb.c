@@ -18,6 +18,19 @@
  *  12 + 12 x 14 = 180 (2.8 GHz), 12 + 12 x 17 = 216 (3.4 GHz), 12 + 12 x 18 =
  *  228 (3.6 GHz), 12 + 12 x 28 = 348 (Gallatin 2.8 GHz).
  *  TLB replacement: Intel does not document it; true LRU is our choice.
+ *  [OPT06] IA-32 Intel Architecture Optimization Reference Manual,
+ *          248966-013 (2006), "Loads and Stores" (p. 1-24): "48 load buffers
+ *          and 24 store buffers", footnote: processors with CPUID model 3
+ *          have more; "Aliasing Cases in the Pentium 4 and Intel Xeon
+ *          Processors" (p. 2-45): data conflicts on the same address bits
+ *          15:6 on models 0-2, bits 21:6 on model 3.
+ *  [SDM1]  Intel SDM Vol. 1, sec. 2.2, NetBurst: "Up to 48 loads and 24
+ *          stores in pipeline"; footnote: 90 nm parts handle more than 24.
+ *  [XT04]  ExtremeTech, "Review: Intel Prescott Pentium 4 Processor" (2004,
+ *          p. 4, from Intel's Prescott disclosure): 32 stores outstanding
+ *          "versus 24 in past P4s".
+ *  Cedar Mill (model 6, a 65 nm Prescott) gets the model-3 figures: our
+ *  choice, not documented.
  */
 #include "nb_tlb.h"
 
@@ -52,12 +65,12 @@ int nb_tlb_access(struct nb_tlb *t, uint64_t addr)
 }
 
 static const struct nb_mem_params params[] = {
-	/* model l3 DTLB ITLB  L2  L3  mem */
-	{ 1, 0, 64, 64,  7,  0, 252 },   /* Willamette 2.0 GHz, 400 MT/s bus   */
-	{ 2, 0, 64, 64,  7,  0, 180 },   /* Northwood 2.8 GHz, 800 MT/s bus    */
-	{ 3, 0, 64, 64, 18,  0, 216 },   /* Prescott 3.4 GHz, 1 MB L2          */
-	{ 6, 0, 64, 64, 20,  0, 228 },   /* Cedar Mill 3.6 GHz, 2 MB L2        */
-	{ 2, 1, 64, 64,  7, 14, 348 },   /* Gallatin Xeon MP 2.8 GHz, 400 MT/s */
+	/* model l3 DTLB ITLB  L2  L3  mem STB alias */
+	{ 1, 0, 64, 64,  7,  0, 252, 24, 16 },   /* Willamette 2.0 GHz, 400 MT/s bus   */
+	{ 2, 0, 64, 64,  7,  0, 180, 24, 16 },   /* Northwood 2.8 GHz, 800 MT/s bus    */
+	{ 3, 0, 64, 64, 18,  0, 216, 32, 22 },   /* Prescott 3.4 GHz, 1 MB L2          */
+	{ 6, 0, 64, 64, 20,  0, 228, 32, 22 },   /* Cedar Mill 3.6 GHz, 2 MB L2        */
+	{ 2, 1, 64, 64,  7, 14, 348, 24, 16 },   /* Gallatin Xeon MP 2.8 GHz, 400 MT/s */
 };
 
 const struct nb_mem_params *nb_mem_params_find(unsigned cpuid_model, unsigned l3)

@@ -1,6 +1,7 @@
 /*
  * nb_tlb.h - translation look-aside buffer model, and the memory-hierarchy
- * parameters of each modelled part (README "TLBs", "Timing model").
+ * parameters of each modelled part (README "TLBs", "Timing model",
+ * "Store buffer").
  * Pure module (no libc, no valgrind).
  */
 #ifndef NB_TLB_H
@@ -33,6 +34,8 @@ struct nb_mem_params {
 	unsigned l2_latency;          /* load-use cycles of an L2 hit         */
 	unsigned l3_latency;          /* of an L3 hit (0: no L3)              */
 	unsigned mem_latency;         /* of a last-level miss                 */
+	unsigned stb_entries;         /* store buffers (nb_stb.c)             */
+	unsigned alias_bits;          /* data conflicts: same bits 6..n-1     */
 };
 
 /* Parameters for a CPUID model number (l3: the part has an L3), or 0. */

@@ -27,7 +27,9 @@ uint64_t nb_wpath_share_carry(uint64_t bogus_uops, uint64_t part, uint64_t commi
 {
 	unsigned __int128 q;
 
-	if (!committed_uops)
+	/* nothing to share: the carry stays (and step mode, which folds
+	 * every retirement cycle, skips the 128-bit division) */
+	if (!committed_uops || !bogus_uops || !part)
 		return 0;
 	q = (((unsigned __int128)bogus_uops * part) << 32) / committed_uops + *frac;
 	*frac = (uint32_t)q;

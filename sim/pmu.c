@@ -258,7 +258,10 @@ static void recompute(struct nb_pmu *p)
 			used |= UINT64_C(1) << ev;
 			if (g->compare)
 				used |= UINT64_C(1) << NB_EV_GLOBAL_POWER_EVENTS;
-			if (g->compare || g->cascade)
+			/* per cycle: the filters whose condition depends on
+			 * the output; a constant one counts every cycle or
+			 * none (nb_filter_const, filtered()) */
+			if ((g->compare && nb_filter_const(&g->f) < 0) || g->cascade)
 				g->percycle = 1;
 			if (g->cascade && nb_cascade_alternate(c) >= 0)
 				casc_alt |= 1u << nb_cascade_alternate(c);
@@ -370,7 +373,10 @@ static uint64_t filtered(const struct nb_pmu_cfg *g, uint64_t E, uint64_t C,
 			 unsigned r, uint8_t *prev)
 {
 	uint64_t seg_n[3], seg_v[3], inc = 0;
+	int k = nb_filter_const(&g->f);
 
+	if (k >= 0)
+		return k ? C : 0;        /* every cycle of the interval, or none */
 	if (r == 0)
 		r = 1;
 	if (r > NB_FILTER_MAX_OUT)
@@ -381,7 +387,7 @@ static uint64_t filtered(const struct nb_pmu_cfg *g, uint64_t E, uint64_t C,
 		C = seg_n[0] + seg_n[1];
 	seg_n[2] = C - seg_n[0] - seg_n[1]; seg_v[2] = 0;
 
-	for (int k = 0; k < 3; k++) {
+	for (k = 0; k < 3; k++) {
 		uint64_t dummy = 0;
 		int o = 0;
 		if (seg_n[k])

@@ -32,11 +32,14 @@ static const struct cfg set2[] = {
 	{ NB_ESCR_CRU_ESCR0, NB_EV_INSTR_RETIRED, 1, 12, 0 },
 	{ NB_ESCR_FSB_ESCR0, NB_EV_GLOBAL_POWER_EVENTS, 1, 0, 0 },
 };
-/* "1": the cycles alias (execution_event, every mask, Complement,
- * Threshold 15): a filtered counter, so nbsim runs its per-cycle step mode */
+/* "1": stall cycles, uops_retired NBOGUS with Compare, Complement,
+ * Threshold 0 (cycles retiring no uop): a filter whose condition depends
+ * on the per-cycle output, so nbsim runs its per-cycle step mode.  (The
+ * cycles alias, Complement with Threshold 15, is true every cycle and is
+ * counted from the cycle count, without step mode.) */
 static const struct cfg set1[] = {
-	{ NB_ESCR_CRU_ESCR2, NB_EV_EXECUTION_EVENT, 0xff, 12,
-	  NB_CCCR_COMPARE | NB_CCCR_COMPLEMENT | (UINT64_C(15) << NB_CCCR_THR_SHIFT) },
+	{ NB_ESCR_CRU_ESCR0, NB_EV_UOPS_RETIRED, 1, 12,
+	  NB_CCCR_COMPARE | NB_CCCR_COMPLEMENT },
 };
 static const struct cfg set4[] = {
 	{ NB_ESCR_FSB_ESCR0, NB_EV_GLOBAL_POWER_EVENTS, 1, 0, 0 },

@@ -8,7 +8,7 @@
  * the CPU model (loads and stores missing the L1D, every FP/SIMD class and
  * moves, random conditional branches, alternating indirect calls and jumps,
  * returns deeper than the return stack, REP strings, cpuid, 272 KB of
- * straight-line code), and prints
+ * straight-line code, loads the store buffer blocks or cancels), and prints
  *     count EVENT:MASK N
  * or "skip EVENT:MASK (reason)" for a mask the model lacks.  The caller
  * checks N > 0 for exact/modelled masks and N == 0 (and nbsim's warning)
@@ -33,6 +33,8 @@ static char rd[768 * 1024] __attribute__((aligned(128)));
 static char wr_buf[768 * 1024] __attribute__((aligned(128)));
 /* never-touched sectors for every call (misses in every level): 64 per call */
 static char cold[32 * 1024 * 1024] __attribute__((aligned(128)));
+/* a store and a load 4 MB + 16 bytes apart (store buffer aliasing) */
+static char alias_buf[4 * 1024 * 1024 + 128] __attribute__((aligned(128)));
 static size_t cold_at;
 static volatile uint64_t lcg = 12345;
 
@@ -77,6 +79,14 @@ static __attribute__((noinline)) void workload(void)
 		__asm__ volatile("mov (%[p]), %[t]" : [t] "+r"(t) : [p] "r"(cold + cold_at) : "memory");
 	__asm__ volatile("mov 60(%[p]), %[t]\n\tmov %[t], 124(%[p])"
 			 : [t] "+r"(t) : [p] "r"(big) : "memory");
+	/* the store buffer (sim/README.md "Store buffer"): a 4-byte load at +2
+	 * of an 8-byte store (UNALGN_ADDR), an 8-byte load of a 4-byte store
+	 * (PARTIAL_DATA), a load 4 MB + 16 after a store (the same address bits
+	 * 21:6, so also 15:6: 64K_CONF on every model) */
+	__asm__ volatile("mov %[t], (%[p])\n\tmovl 2(%[p]), %k[t]\n\t"
+			 "movl %k[t], 8(%[p])\n\tmov 8(%[p]), %[t]\n\t"
+			 "mov %[t], 16(%[p])\n\tmov 4194336(%[p]), %[t]"
+			 : [t] "+r"(t) : [p] "r"(alias_buf) : "memory");
 
 	for (unsigned i = 0; i < 200; i++) {
 		/* loads (stride 64 over 256 KB: L1D misses) and stores */

@@ -45,6 +45,27 @@ int main(void)
 	TAP_EQ(run(F(1, 1, 1, 1)), 3, "Edge Complement thr 1: rising edges of <= 1 (cycles 0, 4, 8)");
 	TAP_EQ(run(F(1, 0, 15, 0)), 0, "thr 15: no cycle has output > 15 (clamping)");
 	TAP_EQ(run(F(1, 1, 15, 0)), NS, "Complement thr 15: every cycle (the cycles alias)");
+	{
+		/* nb_filter_const: the condition is constant exactly when no
+		 * output 0..15 changes it (checked against nb_filter_cond) */
+		unsigned agree = 0, total = 0;
+		for (unsigned cmp = 0; cmp < 2; cmp++)
+			for (unsigned cpl = 0; cpl < 2; cpl++)
+				for (unsigned edge = 0; edge < 2; edge++)
+					for (unsigned thr = 0; thr < 16; thr++) {
+						struct nb_filter f = { (uint8_t)cmp, (uint8_t)cpl, (uint8_t)edge, 0,
+								       (uint8_t)thr };
+						unsigned n1 = 0;
+						int k = nb_filter_const(&f), want;
+						for (unsigned o = 0; o <= NB_FILTER_MAX_OUT; o++)
+							n1 += (unsigned)nb_filter_cond(&f, o);
+						want = !cmp || edge ? -1 : n1 == 16 ? 1 : n1 == 0 ? 0 : -1;
+						agree += k == want;
+						total++;
+					}
+		TAP_EQ(agree, total, "nb_filter_const: constant (always/never) exactly when "
+		       "no output 0-15 changes the condition, %u filters", total);
+	}
 	TAP_EQ(run(F(1, 0, 0, 0)), 7, "thr 0: cycles with any event");
 	TAP_EQ(run(F(1, 1, 0, 0)), 3, "Complement thr 0: idle cycles");
 	TAP_EQ(run(F(1, 1, 0, 1)), 3, "Edge Complement thr 0: starts of idle runs (0, 4, 8)");

@@ -233,6 +233,28 @@ int main(void)
 	d = diff(&REPLAY, &(struct setup){ 0x01000001, 1, { 0, 0, 0 } }, chase, ring(0, 8, 8192, 0), 0);
 	TAP_EQ(d, DN, "Sprunt l1_miss (seed 000): 8 loads 8 KB apart all miss the L1D, every time");
 
+	/* stores missing the L1D (no write-allocate) to the L2 line of the
+	 * previous store: counted by the generated code, not the helper
+	 * (README "Cache model"); before the DTLB tests, which turn the DTLB
+	 * model on for good and with it this shortcut off.  Stride 8 over
+	 * 64 KB, written before: every store is an RFO hitting a Modified L2
+	 * line, 15 of 16 of them in the line of the previous store */
+	{
+		struct cnt hitm = { NB_ESCR_BSU_ESCR0, NB_EV_BSQ_CACHE_REFERENCE, 1u << 2 };
+		struct cnt hite = { NB_ESCR_BSU_ESCR0, NB_EV_BSQ_CACHE_REFERENCE, 1u << 1 };
+		struct st_arg seq = { fresh(64 * 1024), 8, 8192 };
+		struct st_arg wide = { fresh(64 * 1024), 64, 1024 };
+		stores(&seq, 8192);     /* write all of it once (diff's warm-up
+					 * run stores N1 < 8192 times) */
+		TAP_EQ(diff(&hitm, &none, stores, &seq, 0), DN,
+		       "BSQ_cache_reference RD_2ndL_HITM: stores at stride 8 over 64 KB, every one "
+		       "(15 of 16 in the generated code's same-line path)");
+		TAP_EQ(diff(&hite, &none, stores, &seq, 0), 0, "... RD_2ndL_HITE 0");
+		TAP_EQ(diff(&hitm, &none, stores, &wide, 0), DN,
+		       "RD_2ndL_HITM: stores at stride 64 over 64 KB (every other one in the "
+		       "previous store's 128-byte L2 line), every one");
+	}
+
 	/* DTLB: 128 pages (stride 4 KB + 64 B: distinct L1D sets too) */
 	void *pages = ring(0, 128, 4096 + 64, 0);
 	struct setup dtlb_ld = { 0x01000004, 1, { 0, 0, 0 } }, dtlb_st = { 0x01000004, 2, { 0, 0, 0 } },

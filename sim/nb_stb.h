@@ -1,0 +1,49 @@
+/*
+ * nb_stb.h - store buffer model: store-to-load forwarding and 64 KB
+ * aliasing (README "Store buffer").  Pure module (no libc, no valgrind).
+ *
+ * The buffer holds the last `entries` stores in program order (address and
+ * size).  A load looks for the newest buffered store that either overlaps
+ * it or conflicts with it through address aliasing, and is classified by
+ * that store alone (nb_stb.c has the rules and their sources).
+ */
+#ifndef NB_STB_H
+#define NB_STB_H
+
+#include <stdint.h>
+
+#define NB_STB_MAX 32
+
+struct nb_stb {
+	unsigned entries;             /* <= NB_STB_MAX                        */
+	unsigned alias_bits;          /* aliasing compares bits 6..bits-1     */
+	unsigned head;                /* next slot to write                   */
+	unsigned count;               /* valid slots (< entries until full)   */
+	uint64_t addr[NB_STB_MAX];
+	uint32_t size[NB_STB_MAX];
+};
+
+/* What a load finds in the store buffer. */
+enum nb_stb_result {
+	NB_STB_NONE,                  /* no buffered store concerns it        */
+	NB_STB_FORWARD,               /* forwarded from a store               */
+	NB_STB_PARTIAL,               /* same start, data not contained:      */
+				      /* MOB_load_replay PARTIAL_DATA         */
+	NB_STB_UNALIGNED,             /* overlaps a store that starts         */
+				      /* elsewhere: UNALGN_ADDR               */
+	NB_STB_ALIAS                  /* another line with the same aliasing  */
+				      /* bits: memory_cancel 64K_CONF         */
+};
+
+/* Returns 0 if entries is 0 or above NB_STB_MAX, or alias_bits is not in
+ * 7..63.  The buffer starts empty. */
+int nb_stb_init(struct nb_stb *b, unsigned entries, unsigned alias_bits);
+
+/* A store of size bytes at addr retires into the buffer (the oldest
+ * store leaves a full buffer). */
+void nb_stb_store(struct nb_stb *b, uint64_t addr, uint32_t size);
+
+/* Classify a load of size bytes at addr (the buffer does not change). */
+enum nb_stb_result nb_stb_load(const struct nb_stb *b, uint64_t addr, uint32_t size);
+
+#endif /* NB_STB_H */

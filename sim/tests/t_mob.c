@@ -1,0 +1,188 @@
+/*
+ * t_mob.c - events of nbsim's store buffer model (TAP), on the Northwood
+ * model (t_mob.sh: 24 store buffers, data conflicts on address bits 15:6;
+ * README "Store buffer").
+ *
+ * Every count is a difference: the same kernel at N1 and N2 iterations
+ * (after a warm-up run), so set-up and register accesses cancel.  Each
+ * kernel iteration is a store then a load, in inline asm:
+ *   unalgn   store 8 bytes at p, load 4 at p + 2     UNALGN_ADDR
+ *   partial  store 4 bytes at p, load 8 at p         PARTIAL_DATA
+ *   alias    store 8 bytes at p, load 8 at p + 64 KB memory_cancel 64K_CONF
+ *   forward  store 8 bytes at p, load 4 at p         forwarded: nothing
+ * Checked: MOB_load_replay PARTIAL_DATA, UNALGN_ADDR (each kernel exactly
+ * one or none per iteration), memory_cancel 64K_CONF, the
+ * MOB_load_replay_retired metric (replay_event NBOGUS with IA32_PEBS_ENABLE
+ * bits 9 and 24, MATRIX_VERT bit 0 and its helper ESCR) and its tags in
+ * instr_retired NBOGUSTAG.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "nbsim_client.h"
+#include "nb_events.h"
+#include "guest.h"
+
+#define N1 4000
+#define N2 12000
+#define DN (N2 - N1)
+
+typedef void (*kern_fn)(char *p, uint64_t n);
+
+static __attribute__((noinline)) void unalgn(char *p, uint64_t n)
+{
+	uint64_t v;
+	__asm__ volatile("1:\n\t"
+			 "mov %[n], (%[p])\n\t"
+			 "movl 2(%[p]), %k[v]\n\t"
+			 "dec %[n]\n\t"
+			 "jnz 1b\n\t"
+			 : [n] "+r"(n), [v] "=&r"(v) : [p] "r"(p) : "memory", "cc");
+}
+
+static __attribute__((noinline)) void partial(char *p, uint64_t n)
+{
+	uint64_t v;
+	__asm__ volatile("1:\n\t"
+			 "movl %k[n], (%[p])\n\t"
+			 "mov (%[p]), %[v]\n\t"
+			 "dec %[n]\n\t"
+			 "jnz 1b\n\t"
+			 : [n] "+r"(n), [v] "=&r"(v) : [p] "r"(p) : "memory", "cc");
+}
+
+static __attribute__((noinline)) void alias(char *p, uint64_t n)
+{
+	uint64_t v;
+	__asm__ volatile("1:\n\t"
+			 "mov %[n], (%[p])\n\t"
+			 "mov 65536(%[p]), %[v]\n\t"
+			 "dec %[n]\n\t"
+			 "jnz 1b\n\t"
+			 : [n] "+r"(n), [v] "=&r"(v) : [p] "r"(p) : "memory", "cc");
+}
+
+static __attribute__((noinline)) void forward(char *p, uint64_t n)
+{
+	uint64_t v;
+	__asm__ volatile("1:\n\t"
+			 "mov %[n], (%[p])\n\t"
+			 "movl (%[p]), %k[v]\n\t"
+			 "dec %[n]\n\t"
+			 "jnz 1b\n\t"
+			 : [n] "+r"(n), [v] "=&r"(v) : [p] "r"(p) : "memory", "cc");
+}
+
+struct cnt {
+	unsigned escr, ev;
+	uint32_t mask;          /* event mask bits                       */
+};
+struct setup {
+	uint64_t pebs, vert;    /* IA32_PEBS_ENABLE, MATRIX_VERT         */
+	struct cnt helper;      /* a helper ESCR (ev 0 = none)           */
+};
+
+static unsigned ctr_of(unsigned escr)
+{
+	unsigned c = 0;
+	while (!(nb_escrs[escr].counters & (1u << c)))
+		c++;
+	return c;
+}
+
+static uint64_t escr_val(const struct cnt *c)
+{
+	return ((uint64_t)nb_events[c->ev].event_select << NB_ESCR_EVSEL_SHIFT) |
+		((uint64_t)c->mask << NB_ESCR_EMASK_SHIFT) | NB_ESCR_T0_USR;
+}
+
+/* count c over fn(p, n) with setup s */
+static int measure(const struct cnt *c, const struct setup *s, kern_fn fn, char *p, uint64_t n,
+		   uint64_t *out)
+{
+	unsigned ctr = ctr_of(c->escr);
+	uint64_t cccr = NB_CCCR_ENABLE |
+		((uint64_t)nb_escrs[c->escr].select << NB_CCCR_ESCRSEL_SHIFT) |
+		((uint64_t)NB_ACTIVE_ANY << NB_CCCR_ACTIVE_SHIFT);
+	int ok = guest_wrmsr(NB_MSR_IA32_PEBS_ENABLE, s->pebs) &&
+		guest_wrmsr(NB_MSR_MSR_PEBS_MATRIX_VERT, s->vert) &&
+		(!s->helper.ev || guest_wrmsr(nb_escrs[s->helper.escr].msr, escr_val(&s->helper))) &&
+		guest_wrmsr(nb_escrs[c->escr].msr, escr_val(c)) && guest_wrmsr(nb_counters[ctr].msr, 0);
+	if (!ok)
+		return 0;
+	ok = guest_wrmsr(nb_counters[ctr].cccr_msr, cccr);
+	fn(p, n);
+	ok = ok && guest_wrmsr(nb_counters[ctr].cccr_msr, 0);
+	return ok && nbsim_rdmsr(nb_counters[ctr].msr, out) == NBSIM_OK &&
+		(!s->helper.ev || guest_wrmsr(nb_escrs[s->helper.escr].msr, 0)) &&
+		guest_wrmsr(nb_escrs[c->escr].msr, 0);
+}
+
+/* warm-up, N1, N2: the difference of the counts (~0 on failure) */
+static uint64_t diff(const struct cnt *c, const struct setup *s, kern_fn fn, char *p)
+{
+	uint64_t w, x, y;
+	if (!measure(c, s, fn, p, N1, &w) || !measure(c, s, fn, p, N1, &x) ||
+	    !measure(c, s, fn, p, N2, &y))
+		return ~0ULL;
+	return y - x;
+}
+
+int main(void)
+{
+	struct nbsim_info inf;
+	char *buf = aligned_alloc(4096, 65536 + 4096);
+	const struct setup none = { 0, 0, { 0, 0, 0 } };
+	/* MOB_load_replay masks: PARTIAL_DATA bit 4, UNALGN_ADDR bit 5; memory_cancel 64K_CONF bit 3 [events.txt] */
+	const struct cnt pd = { NB_ESCR_MOB_ESCR0, NB_EV_MOB_LOAD_REPLAY, 1u << 4 };
+	const struct cnt ua = { NB_ESCR_MOB_ESCR0, NB_EV_MOB_LOAD_REPLAY, 1u << 5 };
+	const struct cnt both = { NB_ESCR_MOB_ESCR1, NB_EV_MOB_LOAD_REPLAY, (1u << 4) | (1u << 5) };
+	const struct cnt k64 = { NB_ESCR_DAC_ESCR0, NB_EV_MEMORY_CANCEL, 1u << 3 };
+	const struct cnt replay = { NB_ESCR_CRU_ESCR2, NB_EV_REPLAY_EVENT, 1 };
+	const struct cnt tagged = { NB_ESCR_CRU_ESCR0, NB_EV_INSTR_RETIRED, 2 };
+	/* MOB_load_replay_retired [metrics.txt]: 0x01000200 / 1, helper MOB_load_replay PARTIAL_DATA|UNALGN_ADDR */
+	const struct setup mob = { 0x01000200, 1, { NB_ESCR_MOB_ESCR0, NB_EV_MOB_LOAD_REPLAY, (1u << 4) | (1u << 5) } };
+	const struct setup mob_pd = { 0x01000200, 1, { NB_ESCR_MOB_ESCR1, NB_EV_MOB_LOAD_REPLAY, 1u << 4 } };
+	const struct setup mob_nohelp = { 0x01000200, 1, { 0, 0, 0 } };
+	const struct setup mob_st = { 0x01000200, 2, { NB_ESCR_MOB_ESCR0, NB_EV_MOB_LOAD_REPLAY, (1u << 4) | (1u << 5) } };
+	static const struct { const char *name; kern_fn fn; uint64_t pd, ua, k64; } kern[] = {
+		{ "store 8 / load 4 at +2", unalgn, 0, DN, 0 },
+		{ "store 4 / load 8 at +0", partial, DN, 0, 0 },
+		{ "store 8 / load 8 at +64 KB", alias, 0, 0, DN },
+		{ "store 8 / load 4 at +0 (forwarded)", forward, 0, 0, 0 },
+	};
+
+	if (!tap_ok(nbsim_present() && buf, "running under nbsim"))
+		return 1;
+	memset(buf, 0, 65536 + 4096);
+	memset(&inf, 0, sizeof inf);
+	tap_ok(nbsim_info(&inf) == NBSIM_OK && inf.model == 2 && !inf.l3_kb,
+	       "model 2 without L3 (Northwood): %s", inf.model_name);
+	for (unsigned i = 0; i < sizeof kern / sizeof kern[0]; i++) {
+		char *p = buf + 64;
+		TAP_EQ(diff(&pd, &none, kern[i].fn, p), kern[i].pd, "%s: MOB_load_replay PARTIAL_DATA",
+		       kern[i].name);
+		TAP_EQ(diff(&ua, &none, kern[i].fn, p), kern[i].ua, "%s: MOB_load_replay UNALGN_ADDR",
+		       kern[i].name);
+		TAP_EQ(diff(&both, &none, kern[i].fn, p), kern[i].pd + kern[i].ua,
+		       "%s: MOB_load_replay PARTIAL_DATA|UNALGN_ADDR (MOB_ESCR1)", kern[i].name);
+		TAP_EQ(diff(&k64, &none, kern[i].fn, p), kern[i].k64, "%s: memory_cancel 64K_CONF",
+		       kern[i].name);
+		TAP_EQ(diff(&replay, &mob, kern[i].fn, p), kern[i].pd + kern[i].ua,
+		       "%s: MOB_load_replay_retired", kern[i].name);
+		TAP_EQ(diff(&tagged, &mob, kern[i].fn, p), kern[i].pd + kern[i].ua,
+		       "%s: instr_retired NBOGUSTAG under MOB_load_replay_retired", kern[i].name);
+	}
+	TAP_EQ(diff(&replay, &mob_nohelp, unalgn, buf + 64), 0,
+	       "MOB_load_replay_retired without its helper ESCR: 0");
+	TAP_EQ(diff(&replay, &mob_pd, unalgn, buf + 64), 0,
+	       "helper selecting PARTIAL_DATA only: unaligned loads not tagged");
+	TAP_EQ(diff(&replay, &mob_pd, partial, buf + 64), DN,
+	       "helper selecting PARTIAL_DATA only: partial-data loads tagged");
+	TAP_EQ(diff(&replay, &mob_st, unalgn, buf + 64), 0,
+	       "MATRIX_VERT bit 1 (stores) only: blocked loads not tagged");
+
+	guest_wrmsr(NB_MSR_IA32_PEBS_ENABLE, 0);
+	guest_wrmsr(NB_MSR_MSR_PEBS_MATRIX_VERT, 0);
+	return tap_done_plan();
+}
