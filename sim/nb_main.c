@@ -42,6 +42,7 @@
 #include "nb_wpath.h"
 #include "nb_tlb.h"
 #include "nb_stb.h"
+#include "nb_fpa.h"
 
 #define NB_VERSION "0.1"
 
@@ -69,7 +70,10 @@ enum {
 				/* nb_step, per retirement cycle)              */
 	RAW_BR0,                /* branch_retired MMNP..MMTM: RAW_BR0 + mask bit */
 	RAW_MISP = RAW_BR0 + 4, /* mispredicted branches                       */
-	RAW_N
+	RAW_SSE_ASSIST,         /* SSE instructions with a denormal input      */
+	RAW_X87_ASSIST,         /* x87 assists: RAW_X87_ASSIST + mask bit      */
+				/* (POAO 2, POAU 3, PREA 4; README "FP assists") */
+	RAW_N = RAW_X87_ASSIST + 5
 };
 #define MEM_L  1                /* has load uop(s)                             */
 #define MEM_S  2                /* has store(s)                                */
@@ -143,8 +147,9 @@ static uint64_t nb_usr_bit(void)
 #define NEED_PEBS  0x400u        /* load helper gets the PC and registers */
 #define NEED_STB   0x800u        /* store buffer: every load/store calls  */
 				 /* the helper (no inline L1D-hit path)   */
+#define NEED_FPA   0x1000u       /* FP operand checks (README "FP assists") */
 #define NEED_ALL   (NEED_INSTR | NEED_UOPS | NEED_BR | NEED_MEM | NEED_CACHE | NEED_ROM | NEED_TLB | \
-		    NEED_TC | NEED_STB)
+		    NEED_TC | NEED_STB | NEED_FPA)
 static UInt nb_need;
 static ULong nb_discards;                /* translation flushes            */
 
@@ -185,6 +190,8 @@ static const unsigned fp_event[NB_FP_NCLASSES] = {
 /* events of the store buffer model (README "Store buffer") */
 #define STB_EVENTS ((1ULL << NB_EV_MOB_LOAD_REPLAY) | (1ULL << NB_EV_MEMORY_CANCEL))
 /* events of the trace-cache model (README "Trace cache") */
+/* events of the FP operand checks (README "FP assists") */
+#define FPA_EVENTS ((1ULL << NB_EV_SSE_INPUT_ASSIST) | (1ULL << NB_EV_X87_ASSIST))
 #define TC_EVENTS ((1ULL << NB_EV_TC_DELIVER_MODE) | (1ULL << NB_EV_BPU_FETCH_REQUEST) | \
 		   (1ULL << NB_EV_ITLB_REFERENCE) | (1ULL << NB_EV_UOP_QUEUE_WRITES))
 #define SIG_FP_ALL(fc) NB_SIG(fp_event[fc], 15)            /* mask ALL   */
@@ -219,7 +226,7 @@ static ULong nb_produced_events(void)
 	       (1ULL << NB_EV_GLOBAL_POWER_EVENTS) |
 	       (1ULL << NB_EV_RETIRED_BRANCH_TYPE) | (1ULL << NB_EV_RETIRED_MISPRED_BRANCH_TYPE) |
 	       (1ULL << NB_EV_INSTR_COMPLETED) | (1ULL << NB_EV_UOP_QUEUE_WRITES) |
-	       (1ULL << NB_EV_TC_MS_XFER) | MEM_EVENTS | TC_EVENTS | STB_EVENTS;
+	       (1ULL << NB_EV_TC_MS_XFER) | MEM_EVENTS | TC_EVENTS | STB_EVENTS | FPA_EVENTS;
 }
 
 /* Mask bits of produced events that the model does not produce (they
@@ -237,6 +244,8 @@ static UShort nb_unproduced_masks(unsigned ev)
 		return (1u << 1) | (1u << 3);
 	case NB_EV_MEMORY_CANCEL:       /* ST_RB_FULL: the buffer never fills */
 		return 1u << 2;
+	case NB_EV_X87_ASSIST:          /* FPSU, FPSO: no stack-fault model */
+		return NB_FPA_FPSU | NB_FPA_FPSO;
 	}
 	return 0;
 }
@@ -308,6 +317,8 @@ static UInt need_of(ULong used)
 		n |= NEED_BR;
 	if (used & (1ULL << NB_EV_TC_MS_XFER))
 		n |= NEED_ROM;
+	if (used & FPA_EVENTS)
+		n |= NEED_FPA;
 	if (used & (1ULL << NB_EV_UOP_QUEUE_WRITES))    /* + bogus uops */
 		n |= NEED_UOPS | NEED_ROM | NEED_BR;
 	if (used & (1ULL << NB_EV_GLOBAL_POWER_EVENTS))   /* cycles: uops + mispredicts */
@@ -606,6 +617,16 @@ static void nb_update_need(void)
 		nb_fill = 0;
 		nb_pmu_cycle_input(&nb_pmu_state, 1);
 	}
+	if ((n & NEED_FPA) && !(nb_need & NEED_FPA)) {
+		/* keep every guest register update (README "FP assists"):
+		 * otherwise VEX's optimiser drops an FP operation whose result
+		 * register is overwritten later in the superblock before nbsim
+		 * sees it.  VEX copied the default policy at start-up; the
+		 * policy for code in file-backed mappings (--px-file-backed)
+		 * is passed with each translation, so setting it takes effect
+		 * for the translations made after the discard below. */
+		VG_(clo_px_file_backed) = VexRegUpdAllregsAtEachInsn;
+	}
 	nb_need = n;
 	nb_discards++;
 	VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "nbsim");
@@ -800,6 +821,11 @@ static void nb_derive(void)
 		nb_sig[SIG_EXEC(b)] += xtag[b];
 	}
 	nb_sig[SIG_MISP] += d[RAW_MISP];
+	/* FP assists (README "FP assists"): SSE_input_assist ALL (bit 15),
+	 * x87_assist POAO, POAU, PREA */
+	nb_sig[NB_SIG(NB_EV_SSE_INPUT_ASSIST, 15)] += d[RAW_SSE_ASSIST];
+	for (unsigned b = 2; b < 5; b++)
+		nb_sig[NB_SIG(NB_EV_X87_ASSIST, b)] += d[RAW_X87_ASSIST + b];
 	rp[0] = rp[1] = 0;
 	if (nb_mc_n != nb_mc_n_last)
 		replay_tagged(d, rp);
@@ -1017,6 +1043,7 @@ static struct nb_l1 nb_l1d;
 static struct nb_cache nb_l2, nb_l3;
 static struct nb_tlb nb_dtlb;
 static struct nb_stb nb_stb;             /* store buffer (NEED_STB)        */
+static ULong nb_stb_fwd;                 /* loads forwarded (stats)        */
 static Bool nb_has_l3;
 static const struct nb_mem_params *nb_memp;
 static struct nbsim_memstats nb_ms;      /* NBSIM_REQ_MEMSTATS            */
@@ -1076,7 +1103,6 @@ static unsigned nb_mem_cg(Addr first, Addr last)
  * cache miss fetches a sector, consisting of two adjacent cache lines"; a
  * read for ownership is a bus read too].
  */
-static ULong nb_mem_calls;               /* accesses the inline path passed on */
 /* The L2 line (address >> line_shift, + 1; 0 = none) of the last access,
  * if it was a store that missed the L1D in one line: the line is then the
  * most recently used of its L2 set, all sectors present, dirty.  Until the
@@ -1091,7 +1117,6 @@ static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State 
 	unsigned cond = 0;
 	ULong stall = 0;
 
-	nb_mem_calls++;
 	nb_st_line = 0;
 	/* the store buffer (README "Store buffer", nb_stb.c): stores enter
 	 * it in program order, loads are checked against it */
@@ -1109,6 +1134,9 @@ static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State 
 			break;
 		case NB_STB_ALIAS:
 			nb_sig[SIG_64K]++;
+			break;
+		case NB_STB_FORWARD:
+			nb_stb_fwd++;
 			break;
 		default:
 			break;
@@ -1161,20 +1189,33 @@ static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State 
 	}
 	if (store && first == last && (cond & MC_L1) && !clo_cg_compat)
 		nb_st_line = (first >> nb_l2.line_shift) + 1;
-	if (store) {
-		nb_ms.l1_store_miss += (cond & MC_L1) != 0;
-		nb_ms.l2_store_miss += (cond & MC_L2) != 0;
-	} else {
-		nb_ms.l1_load_miss += (cond & MC_L1) != 0;
-		nb_ms.l2_load_miss += (cond & MC_L2) != 0;
+	if (!store)
 		nb_stall += stall;      /* stores retire into the store buffer */
-	}
 	if (!store && gst && nb_pebs_on && (cond & nb_pebs_sel))
 		nb_pebs_uop(pc, gst);
 	if (cond) {
 		nb_raw[RAW_MC(store ? 1 : 0, cond)]++;
 		nb_mc_n++;
 	}
+}
+
+/* The L1D/L2 miss totals of NBSIM_REQ_MEMSTATS and --nbsim-stats, from
+ * the per-condition raw counts (nb_mem counts each access once there) */
+static void nb_memstats_fill(void)
+{
+	ULong m[2][2] = { { 0, 0 }, { 0, 0 } };
+
+	for (unsigned st = 0; st < 2; st++)
+		for (unsigned c = 1; c < MC_N; c++) {
+			if (c & MC_L1)
+				m[st][0] += nb_raw[RAW_MC(st, c)];
+			if (c & MC_L2)
+				m[st][1] += nb_raw[RAW_MC(st, c)];
+		}
+	nb_ms.l1_load_miss = m[0][0];
+	nb_ms.l2_load_miss = m[0][1];
+	nb_ms.l1_store_miss = m[1][0];
+	nb_ms.l2_store_miss = m[1][1];
 }
 
 static VG_REGPARM(2) void nb_load(Addr a, ULong size)
@@ -1447,7 +1488,8 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc
 				   IRExpr_Binop(Iop_CmpEQ64, split, c64(0)))));
 			same = tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, same, call));
 			n = tmp(sb, Ity_I64, IRExpr_Unop(Iop_1Uto64, same));
-			emit_add_at(sb, (ULong *)&nb_ms.l1_store_miss, n);
+			/* (nb_mc_n is left alone: no replay metric tags a
+			 * store for MC_L1 alone, and the RAW_MC deltas wait) */
 			emit_add_at(sb, &nb_raw[RAW_MC(1, MC_L1)], n);
 			emit_add_at(sb, (ULong *)&nb_sig[SIG_BSQ(bsq_bit(0, NB_CACHE_DIRTY))], n);
 			call = tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, call,
@@ -1480,6 +1522,237 @@ static void emit_pmi_check(IRSB *sb, ULong bound)
 	d->fxState[0].offset = offsetof(VexGuestAMD64State, host_EvC_COUNTER);
 	d->fxState[0].size = sizeof(UInt);
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
+/* ---- FP assists (README "FP assists") ---- */
+
+/*
+ * While SSE_input_assist or x87_assist is enabled (NEED_FPA), the FP IR
+ * operations of each instruction are checked: SSE instructions inline
+ * (a denormal lane of a source operand: nb_fpa_denormal's formula), x87
+ * instructions for denormal single/double memory operands (inline, PREA)
+ * and for results leaving the double (single: fst m32) range (a clean
+ * helper, nb_fpa_x87_out: POAU, POAO).  One assist per instruction and
+ * kind, however many operations or lanes qualify: the results are ORed
+ * into an I64 per instruction (fpa_acc) and added when it ends.
+ */
+enum fpa_lanes { FL_F64, FL_F32, FL_V64x1, FL_V64x2, FL_V32x1, FL_V32x4 };
+
+static ULong nb_fpa_x87_out_h(ULong op, ULong a, ULong b, ULong r)
+{
+	return nb_fpa_x87_out((unsigned)op, a, b, r);
+}
+
+/* I64 0/1: the I64 atom x (a value of format f) is denormal */
+static IRExpr *fpa_den(IRSB *sb, IRExpr *x, const struct nb_fpa_fmt *f)
+{
+	IRExpr *a = tmp(sb, Ity_I64, IRExpr_Binop(Iop_And64, x, c64(f->abs)));
+	a = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Sub64, a, c64(1)));
+	a = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, a, c64(f->mant)));
+	return tmp(sb, Ity_I64, IRExpr_Unop(Iop_1Uto64, a));
+}
+
+static IRExpr *fpa_or(IRSB *sb, IRExpr *acc, IRExpr *v)
+{
+	return acc ? tmp(sb, Ity_I64, IRExpr_Binop(Iop_Or64, acc, v)) : v;
+}
+
+/* I64 bits of an F64 / F32 atom */
+static IRExpr *bits64(IRSB *sb, IRExpr *e)
+{
+	return tmp(sb, Ity_I64, IRExpr_Unop(Iop_ReinterpF64asI64, e));
+}
+static IRExpr *bits32(IRSB *sb, IRExpr *e)
+{
+	IRExpr *t = tmp(sb, Ity_I32, IRExpr_Unop(Iop_ReinterpF32asI32, e));
+	return tmp(sb, Ity_I64, IRExpr_Unop(Iop_32Uto64, t));
+}
+
+/* I64 0/1: a lane of the atom e (lanes l) is denormal */
+static IRExpr *fpa_lanes_den(IRSB *sb, IRExpr *e, enum fpa_lanes l)
+{
+	IRExpr *h[2], *r = NULL;
+	unsigned nh;
+
+	switch (l) {
+	case FL_F64:
+		return fpa_den(sb, bits64(sb, e), &nb_fpa_f64);
+	case FL_F32:
+		return fpa_den(sb, bits32(sb, e), &nb_fpa_f32);
+	default:
+		break;
+	}
+	nh = l == FL_V64x2 || l == FL_V32x4 ? 2 : 1;
+	h[0] = tmp(sb, Ity_I64, IRExpr_Unop(Iop_V128to64, e));
+	if (nh == 2)
+		h[1] = tmp(sb, Ity_I64, IRExpr_Unop(Iop_V128HIto64, e));
+	for (unsigned i = 0; i < nh; i++) {
+		if (l == FL_V64x1 || l == FL_V64x2) {
+			r = fpa_or(sb, r, fpa_den(sb, h[i], &nb_fpa_f64));
+			continue;
+		}
+		r = fpa_or(sb, r, fpa_den(sb, tmp(sb, Ity_I64, IRExpr_Binop(Iop_And64, h[i],
+						 c64(0xffffffffULL))), &nb_fpa_f32));
+		if (l == FL_V32x4)
+			r = fpa_or(sb, r, fpa_den(sb, tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, h[i],
+							 IRExpr_Const(IRConst_U8(32)))), &nb_fpa_f32));
+	}
+	return r;
+}
+
+/*
+ * The source operands of an SSE operation that can take a denormal input
+ * assist, i.e. signal the denormal-operand exception (#D): add, sub, mul,
+ * div, sqrt, min, max, compares (CMPxx, COMIS, UCOMIS), CVTSD2SS,
+ * CVTSS2SD, CVTPD2PS, CVTPS2PD [SDM Vol. 2, "SIMD Floating-Point
+ * Exceptions" of each instruction; Vol. 1 11.5.2.1], as VEX 3.19 writes
+ * them (libvex_ir.h: the F0x2/F0x4 forms use the low lane only; the
+ * packed add/sub/mul/div and sqrt take a rounding mode first).  Conversions
+ * to integers, RCP/RSQRT and logic ops raise no #D.  Returns the number of
+ * operands (args[], lanes[]).
+ */
+static unsigned sse_operands(const IRExpr *e, IRExpr *args[2], enum fpa_lanes lanes[2])
+{
+	IROp op;
+	unsigned n = 0, a0 = 0;
+	enum fpa_lanes l;
+
+	switch (e->tag) {
+	case Iex_Unop:
+		op = e->Iex.Unop.op;
+		switch (op) {
+		case Iop_Sqrt64F0x2: l = FL_V64x1; break;
+		case Iop_Sqrt32F0x4: l = FL_V32x1; break;
+		case Iop_F32toF64:   l = FL_F32; break;
+		default: return 0;
+		}
+		args[0] = e->Iex.Unop.arg;
+		lanes[0] = l;
+		return 1;
+	case Iex_Binop:
+		op = e->Iex.Binop.op;
+		switch (op) {
+		case Iop_Add64F0x2: case Iop_Sub64F0x2: case Iop_Mul64F0x2: case Iop_Div64F0x2:
+		case Iop_Max64F0x2: case Iop_Min64F0x2: case Iop_CmpEQ64F0x2: case Iop_CmpLT64F0x2:
+		case Iop_CmpLE64F0x2: case Iop_CmpUN64F0x2:
+			l = FL_V64x1; n = 2; break;
+		case Iop_Add32F0x4: case Iop_Sub32F0x4: case Iop_Mul32F0x4: case Iop_Div32F0x4:
+		case Iop_Max32F0x4: case Iop_Min32F0x4: case Iop_CmpEQ32F0x4: case Iop_CmpLT32F0x4:
+		case Iop_CmpLE32F0x4: case Iop_CmpUN32F0x4:
+			l = FL_V32x1; n = 2; break;
+		case Iop_Max64Fx2: case Iop_Min64Fx2: case Iop_CmpEQ64Fx2: case Iop_CmpLT64Fx2:
+		case Iop_CmpLE64Fx2: case Iop_CmpUN64Fx2:
+			l = FL_V64x2; n = 2; break;
+		case Iop_Max32Fx4: case Iop_Min32Fx4: case Iop_CmpEQ32Fx4: case Iop_CmpLT32Fx4:
+		case Iop_CmpLE32Fx4: case Iop_CmpUN32Fx4:
+			l = FL_V32x4; n = 2; break;
+		case Iop_Sqrt64Fx2: l = FL_V64x2; n = 1; a0 = 1; break;
+		case Iop_Sqrt32Fx4: l = FL_V32x4; n = 1; a0 = 1; break;
+		case Iop_F64toF32:  l = FL_F64; n = 1; a0 = 1; break;
+		case Iop_CmpF64:    l = FL_F64; n = 2; break;
+		default: return 0;
+		}
+		for (unsigned i = 0; i < n; i++) {
+			args[i] = a0 + i ? e->Iex.Binop.arg2 : e->Iex.Binop.arg1;
+			lanes[i] = l;
+		}
+		return n;
+	case Iex_Triop:
+		op = e->Iex.Triop.details->op;
+		switch (op) {
+		case Iop_Add64Fx2: case Iop_Sub64Fx2: case Iop_Mul64Fx2: case Iop_Div64Fx2:
+			l = FL_V64x2; break;
+		case Iop_Add32Fx4: case Iop_Sub32Fx4: case Iop_Mul32Fx4: case Iop_Div32Fx4:
+			l = FL_V32x4; break;
+		case Iop_AddF64: case Iop_SubF64: case Iop_MulF64: case Iop_DivF64:
+			l = FL_F64; break;
+		default: return 0;
+		}
+		args[0] = e->Iex.Triop.details->arg2;
+		args[1] = e->Iex.Triop.details->arg3;
+		lanes[0] = lanes[1] = l;
+		return 2;
+	default:
+		return 0;
+	}
+}
+
+/* x87 operation of an IR expression (nb_fpa_op), or NB_FPA_NOPS */
+static unsigned x87_op(const IRExpr *e)
+{
+	if (e->tag == Iex_Triop)
+		switch (e->Iex.Triop.details->op) {
+		case Iop_AddF64: return NB_FPA_ADD;
+		case Iop_SubF64: return NB_FPA_SUB;
+		case Iop_MulF64: return NB_FPA_MUL;
+		case Iop_DivF64: return NB_FPA_DIV;
+		default: break;
+		}
+	if (e->tag == Iex_Binop && e->Iex.Binop.op == Iop_F64toF32)
+		return NB_FPA_CVT;
+	return NB_FPA_NOPS;
+}
+
+/*
+ * After the guest statement t = e of the current instruction (x87 or
+ * not): the checks of e, ORed into *acc (SSE: 0/1; x87: NB_FPA_* bits).
+ */
+static void fpa_check(IRSB *sb, IRTemp t, const IRExpr *e, Bool x87, IRExpr **acc)
+{
+	IRExpr *args[2];
+	enum fpa_lanes lanes[2];
+	unsigned n, op;
+
+	if (!x87) {
+		n = sse_operands(e, args, lanes);
+		for (unsigned i = 0; i < n; i++)
+			*acc = fpa_or(sb, *acc, fpa_lanes_den(sb, args[i], lanes[i]));
+		return;
+	}
+	/* PREA: a denormal single/double memory operand [SDM Vol. 1 8.5.2:
+	 * #D on loading a denormal]; the x87 registers (80-bit, 15-bit
+	 * exponent) hold no denormal nbsim can see (README "FP assists") */
+	if (e->tag == Iex_Load && (e->Iex.Load.ty == Ity_F64 || e->Iex.Load.ty == Ity_F32)) {
+		IRExpr *d = e->Iex.Load.ty == Ity_F64
+			? fpa_den(sb, bits64(sb, IRExpr_RdTmp(t)), &nb_fpa_f64)
+			: fpa_den(sb, bits32(sb, IRExpr_RdTmp(t)), &nb_fpa_f32);
+		d = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shl64, d, IRExpr_Const(IRConst_U8(4))));
+		*acc = fpa_or(sb, *acc, d);
+		return;
+	}
+	op = x87_op(e);
+	if (op != NB_FPA_NOPS) {
+		IRExpr *a, *b, *r, *m;
+		if (op == NB_FPA_CVT) {
+			a = bits64(sb, e->Iex.Binop.arg2);
+			b = c64(0);
+			r = bits32(sb, IRExpr_RdTmp(t));
+		} else {
+			a = bits64(sb, e->Iex.Triop.details->arg2);
+			b = bits64(sb, e->Iex.Triop.details->arg3);
+			r = bits64(sb, IRExpr_RdTmp(t));
+		}
+		m = tmp(sb, Ity_I64, mkIRExprCCall(Ity_I64, 0, "nb_fpa_x87_out_h",
+			VG_(fnptr_to_fnentry)(&nb_fpa_x87_out_h), mkIRExprVec_4(c64(op), a, b, r)));
+		*acc = fpa_or(sb, *acc, m);
+	}
+}
+
+/* The instruction ends: count its assists. */
+static void fpa_flush(IRSB *sb, Bool x87, IRExpr **acc)
+{
+	if (!*acc)
+		return;
+	if (!x87)
+		emit_add_at(sb, &nb_raw[RAW_SSE_ASSIST], *acc);
+	else
+		for (unsigned b = 2; b < 5; b++) {
+			IRExpr *v = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, *acc,
+								   IRExpr_Const(IRConst_U8((UChar)b))));
+			emit_add_at(sb, &nb_raw[RAW_X87_ASSIST + b],
+				    tmp(sb, Ity_I64, IRExpr_Binop(Iop_And64, v, c64(1))));
+		}
+	*acc = NULL;
 }
 
 /* Pending unconditional counts of the current superblock segment. */
@@ -1647,6 +1920,8 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 	Bool exit_seen = False;
 	ULong bound;
 	Int i;
+	IRExpr *fpa_acc = NULL;         /* FP assists of instruction k */
+	Bool fpa_x87 = False;           /* k is an x87 instruction     */
 
 	(void)closure; (void)layout; (void)vge; (void)archinfo_host;
 	if (gWordTy != Ity_I64 || hWordTy != Ity_I64)
@@ -1687,6 +1962,7 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			Int j;
 			Addr a = (Addr)(st->Ist.IMark.addr + st->Ist.IMark.delta);
 			UInt len = st->Ist.IMark.len;
+			fpa_flush(out, fpa_x87, &fpa_acc);
 			if (k.valid) {
 				/* Control reached the next IMark.  If it is k
 				 * again (a REP iteration in a loop unrolled by
@@ -1710,6 +1986,8 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			k.addr = a;
 			k.len = len;
 			nb_decode((const uint8_t *)a, len > 16 ? 16 : len, &k.dec);
+			fpa_x87 = (nb_need & NEED_FPA) &&
+				nb_fpa_is_x87((const uint8_t *)a, len > 16 ? 16 : len, k.dec.len_prefix);
 			for (j = i + 1; j < in->stmts_used && in->stmts[j]->tag != Ist_IMark; j++)
 				;
 			k.uops = uop_count(in, i + 1, j, &k.dec, &k.loads, &k.stores, &k.rom);
@@ -1730,6 +2008,8 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			 * model's work (pointer chasing: each load's address is
 			 * the previous load's value) */
 			addStmtToIRSB(out, st);
+			if ((nb_need & NEED_FPA) && k.valid)
+				fpa_check(out, st->Ist.WrTmp.tmp, st->Ist.WrTmp.data, fpa_x87, &fpa_acc);
 			if ((nb_need & NEED_CACHE) && st->Ist.WrTmp.data->tag == Iex_Load)
 				emit_mem_call(out, st->Ist.WrTmp.data->Iex.Load.addr,
 					      st->Ist.WrTmp.data->Iex.Load.ty, False, k.addr);
@@ -1758,6 +2038,7 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			IRExpr *g = st->Ist.Exit.guard;
 			ULong dst = st->Ist.Exit.dst->tag == Ico_U64 ? st->Ist.Exit.dst->Ico.U64 : 0;
 			Addr next = k.addr + k.len;
+			fpa_flush(out, fpa_x87, &fpa_acc);
 			flush(out, &p);
 			bound = p.bound + (k.valid ? BOUND_INSN(k.uops, k.dec.br != NB_BR_NONE,
 							       k.loads + k.stores) : 0);
@@ -1800,6 +2081,7 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 		}
 	}
 
+	fpa_flush(out, fpa_x87, &fpa_acc);
 	if (k.valid) {
 		Bool self = in->next->tag == Iex_Const &&
 			in->next->Iex.Const.con->Ico.U64 == (ULong)k.addr &&
@@ -1931,6 +2213,7 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 			*ret = bad_pointer("MEMSTATS", arg[1]);
 			break;
 		}
+		nb_memstats_fill();
 		*ms = nb_ms;
 		ms->active = (nb_need & NEED_CACHE) != 0;
 		*ret = NBSIM_OK;
@@ -2116,14 +2399,16 @@ static void nb_fini(Int exitcode)
 		  S(SIG_BR(0)), S(SIG_BR(1)), S(SIG_BR(2)), S(SIG_BR(3)),
 		  S(SIG_MISP), S(NB_SIG_CYCLES));
 #undef S
+	nb_memstats_fill();
 	VG_(umsg)("nbsim: cache model: L1D load misses %llu, store misses %llu; "
 		  "L2 load misses %llu, store misses %llu; DTLB load misses %llu, "
 		  "store misses %llu; split loads %llu, stores %llu; stall cycles %llu\n",
 		  (ULong)nb_ms.l1_load_miss, (ULong)nb_ms.l1_store_miss, (ULong)nb_ms.l2_load_miss,
 		  (ULong)nb_ms.l2_store_miss, (ULong)nb_ms.dtlb_load_miss, (ULong)nb_ms.dtlb_store_miss,
 		  (ULong)nb_ms.split_loads, (ULong)nb_ms.split_stores, nb_stall);
-	VG_(umsg)("nbsim: cache model: L1D uses %llu, helper calls %llu\n",
-		  (ULong)nb_l1d.clock, nb_mem_calls);
+	VG_(umsg)("nbsim: store buffer: loads forwarded %llu, blocked PARTIAL_DATA %llu, "
+		  "UNALGN_ADDR %llu, cancelled 64K_CONF %llu\n", nb_stb_fwd,
+		  (ULong)nb_sig[SIG_MOB_PD], (ULong)nb_sig[SIG_MOB_UA], (ULong)nb_sig[SIG_64K]);
 	VG_(umsg)("nbsim: translation flushes (PMU reprogrammed): %llu\n", nb_discards);
 	VG_(umsg)("nbsim: overflow interrupts (PMI) sent: %llu (PMU syncs for them: %llu)\n",
 		  nb_pmi_sent, nb_pmi_syncs);

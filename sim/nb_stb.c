@@ -44,27 +44,59 @@ int nb_stb_init(struct nb_stb *b, unsigned entries, unsigned alias_bits)
 		b->addr[i] = 0;
 		b->size[i] = 0;
 	}
+	for (unsigned i = 0; i < NB_STB_BUCKETS; i++)
+		b->bucket[i] = 0;
 	return 1;
+}
+
+/* put slot i of a store at a (size bytes) into its lines' buckets (on)
+ * or take it out */
+static void stb_lines(struct nb_stb *b, unsigned i, uint64_t a, uint32_t size, int on)
+{
+	uint64_t first = (a >> 6) % NB_STB_BUCKETS, last = ((a + size - 1) >> 6) % NB_STB_BUCKETS;
+	uint32_t bit = UINT32_C(1) << i;
+
+	if (on) {
+		b->bucket[first] |= bit;
+		b->bucket[last] |= bit;
+	} else {
+		b->bucket[first] &= ~bit;
+		b->bucket[last] &= ~bit;
+	}
 }
 
 void nb_stb_store(struct nb_stb *b, uint64_t addr, uint32_t size)
 {
-	b->addr[b->head] = addr;
-	b->size[b->head] = size ? size : 1;
-	b->head = b->head + 1 == b->entries ? 0 : b->head + 1;
-	if (b->count < b->entries)
+	unsigned h = b->head;
+
+	size = !size ? 1 : size > 64 ? 64 : size;
+	if (b->count == b->entries)           /* the oldest leaves */
+		stb_lines(b, h, b->addr[h], b->size[h], 0);
+	else
 		b->count++;
+	b->addr[h] = addr;
+	b->size[h] = size;
+	stb_lines(b, h, addr, size, 1);
+	b->head = h + 1 == b->entries ? 0 : h + 1;
 }
 
 enum nb_stb_result nb_stb_load(const struct nb_stb *b, uint64_t addr, uint32_t size)
 {
 	uint64_t end = addr + (size ? size : 1);
 	uint64_t amask = ((UINT64_C(1) << b->alias_bits) - 1) & ~UINT64_C(63);
-	unsigned i = b->head;
+	uint64_t cand = b->bucket[(addr >> 6) % NB_STB_BUCKETS] |
+		b->bucket[((end - 1) >> 6) % NB_STB_BUCKETS];
 
-	for (unsigned k = 0; k < b->count; k++) {
+	/* the candidate slots by age: bit k of cand (two copies of the ring)
+	 * shifted by head, so bit entries-1 is the newest slot (head - 1) */
+	cand = ((cand | (cand << b->entries)) >> b->head) & ((UINT64_C(1) << b->entries) - 1);
+	while (cand) {
+		unsigned k = 63 - (unsigned)__builtin_clzll(cand), i;
 		uint64_t sa, se;
-		i = i ? i - 1 : b->entries - 1;         /* newest first */
+		cand &= ~(UINT64_C(1) << k);
+		i = b->head + k;
+		if (i >= b->entries)
+			i -= b->entries;
 		sa = b->addr[i];
 		se = sa + b->size[i];
 		if (sa < end && addr < se) {

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #define NB_STB_MAX 32
+#define NB_STB_BUCKETS 64             /* filter: line address bits 6..11  */
 
 struct nb_stb {
 	unsigned entries;             /* <= NB_STB_MAX                        */
@@ -21,6 +22,10 @@ struct nb_stb {
 	unsigned count;               /* valid slots (< entries until full)   */
 	uint64_t addr[NB_STB_MAX];
 	uint32_t size[NB_STB_MAX];
+	/* per value of line address bits 6..11: the slots whose store has a
+	 * line there.  Only those stores can concern a load: overlap needs a
+	 * common line, aliasing equal bits 6..15 at least. */
+	uint32_t bucket[NB_STB_BUCKETS];
 };
 
 /* What a load finds in the store buffer. */
@@ -40,7 +45,8 @@ enum nb_stb_result {
 int nb_stb_init(struct nb_stb *b, unsigned entries, unsigned alias_bits);
 
 /* A store of size bytes at addr retires into the buffer (the oldest
- * store leaves a full buffer). */
+ * store leaves a full buffer).  size <= 64 (x86 stores are; larger ones
+ * are taken as 64 bytes). */
 void nb_stb_store(struct nb_stb *b, uint64_t addr, uint32_t size);
 
 /* Classify a load of size bytes at addr (the buffer does not change). */

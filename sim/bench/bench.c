@@ -8,10 +8,13 @@
  *                   insertion into a small sorted array, switch)
  *           chase   pointer chasing through a random cyclic permutation of
  *                   1M nodes (16 MB)
- * NCOUNTERS: 0, 2 or 4 counters programmed through nbsim_client.h when
+ * NCOUNTERS: 0, 1, 2, 3, 4 or 5: counter sets programmed through nbsim_client.h when
  * running under nbsim (ignored elsewhere):
  *   2: instr_retired:NBOGUSNTAG + global_power_events:RUNNING
  *      (= PAPI_TOT_INS + PAPI_TOT_CYC)
+ *   3: the 2 plus SSE_input_assist:ALL + x87_assist:POAO,POAU,PREA (4 counters)
+ *   5: the 2 plus MOB_load_replay:PARTIAL_DATA,UNALGN_ADDR +
+ *      memory_cancel:64K_CONF (the store buffer; 4 counters)
  *   4: PAPI_TOT_CYC + PAPI_L1_DCM + PAPI_BR_MSP + PAPI_LD_INS as the
  *      component maps them (native_events/presets.txt):
  *      global_power_events:RUNNING, replay_event:NBOGUS with
@@ -40,6 +43,22 @@ static const struct cfg set2[] = {
 static const struct cfg set1[] = {
 	{ NB_ESCR_CRU_ESCR0, NB_EV_UOPS_RETIRED, 1, 12,
 	  NB_CCCR_COMPARE | NB_CCCR_COMPLEMENT },
+};
+/* "3": set2 plus SSE_input_assist and x87_assist (FP operand checks,
+ * README "FP assists") */
+static const struct cfg set3[] = {
+	{ NB_ESCR_CRU_ESCR0, NB_EV_INSTR_RETIRED, 1, 12, 0 },
+	{ NB_ESCR_FSB_ESCR0, NB_EV_GLOBAL_POWER_EVENTS, 1, 0, 0 },
+	{ NB_ESCR_FIRM_ESCR0, NB_EV_SSE_INPUT_ASSIST, 1u << 15, 8, 0 },
+	{ NB_ESCR_CRU_ESCR2, NB_EV_X87_ASSIST, 0x1c, 13, 0 },
+};
+/* "5": set2 plus MOB_load_replay PARTIAL_DATA|UNALGN_ADDR and
+ * memory_cancel 64K_CONF (the store buffer, README "Store buffer") */
+static const struct cfg set5[] = {
+	{ NB_ESCR_CRU_ESCR0, NB_EV_INSTR_RETIRED, 1, 12, 0 },
+	{ NB_ESCR_FSB_ESCR0, NB_EV_GLOBAL_POWER_EVENTS, 1, 0, 0 },
+	{ NB_ESCR_MOB_ESCR0, NB_EV_MOB_LOAD_REPLAY, 0x30, 1, 0 },
+	{ NB_ESCR_DAC_ESCR0, NB_EV_MEMORY_CANCEL, 0x8, 8, 0 },
 };
 static const struct cfg set4[] = {
 	{ NB_ESCR_FSB_ESCR0, NB_EV_GLOBAL_POWER_EVENTS, 1, 0, 0 },
@@ -151,7 +170,8 @@ int main(int argc, char **argv)
 {
 	const char *w = argc > 1 ? argv[1] : "loops";
 	unsigned nc = argc > 2 ? (unsigned)atoi(argv[2]) : 0;
-	const struct cfg *set = nc == 1 ? set1 : nc == 2 ? set2 : nc == 4 ? set4 : NULL;
+	const struct cfg *set = nc == 1 ? set1 : nc == 2 ? set2 : nc == 3 ? set3 :
+		nc == 4 ? set4 : nc == 5 ? set5 : NULL;
 	int sim = nbsim_present();
 	uint64_t r;
 
@@ -164,7 +184,7 @@ int main(int argc, char **argv)
 			nbsim_wrmsr(NB_MSR_IA32_PEBS_ENABLE, 0x01000001u);
 			nbsim_wrmsr(NB_MSR_MSR_PEBS_MATRIX_VERT, 1);
 		}
-		program(set, nc, 1);
+		program(set, nc == 3 || nc == 5 ? 4 : nc, 1);
 	}
 	if (!strcmp(w, "loops"))
 		r = w_loops();
@@ -177,7 +197,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (sim && set)
-		program(set, nc, 0);
+		program(set, nc == 3 || nc == 5 ? 4 : nc, 0);
 	printf("%s %llu\n", w, (unsigned long long)r);
 	return 0;
 }

@@ -6,7 +6,10 @@
 # valgrind --tool=cachegrind --cache-sim=yes --branch-sim=yes, and nbsim with
 # 0, 2 and 4 counters programmed, with 2 counters plus
 # --nbsim-mem-timing=yes (cycles run the cache model: "nb2m"), and F: one
-# filtering counter (per-cycle step mode); prints CPU seconds (best of
+# filtering counter (per-cycle step mode), A: the 2 counters plus
+# SSE_input_assist and x87_assist (FP operand checks), S: the 2 counters
+# plus MOB_load_replay and memory_cancel (the store buffer: a helper call
+# per load and store); prints CPU seconds (best of
 # $REPS interleaved rounds, default 5) and the ratios nbsim/none and
 # nbsim/cachegrind.
 # Goals (issue 5): nbsim with no counter <= 1.3 x none; with 4 counters
@@ -49,7 +52,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else
 # latency varies by 2x over minutes here) then hits all configurations
 # alike instead of the few that ran through it.  Step mode (F, 12-60x
 # slower) runs in the first round only.
-CONFIGS=(native none cg nbsim0 nbsim2 nb2m nbsim4 nbsimF)
+CONFIGS=(native none cg nbsim0 nbsim2 nb2m nbsim4 nbsimF nbsimA nbsimS)
 run_config() {
 	local w=$1
 	case $2 in
@@ -62,12 +65,14 @@ run_config() {
 	nb2m)   once "$NBSIM" --nbsim-mem-timing=yes -- "$BENCH" "$w" 2 ;;
 	nbsim4) once "$NBSIM" -- "$BENCH" "$w" 4 ;;
 	nbsimF) once "$NBSIM" -- "$BENCH" "$w" 1 ;;
+	nbsimA) once "$NBSIM" -- "$BENCH" "$w" 3 ;;
+	nbsimS) once "$NBSIM" -- "$BENCH" "$w" 5 ;;
 	esac
 }
 
 echo "nbsim bench: $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -m), $(nproc) CPUs, $($VALGRIND --version), best of $REPS interleaved rounds, $CLOCK seconds"
-printf '%-8s %7s %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s %9s\n' workload native none cg nbsim0 nbsim2 nb2m nbsim4 \
-	nbsimF "nb0/none" "nb2/none" "nb2m/none" "nb4/cg" "nbF/none"
+printf '%-8s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s %9s %9s %9s\n' workload native none cg nbsim0 nbsim2 nb2m nbsim4 \
+	nbsimF nbsimA nbsimS "nb0/none" "nb2/none" "nb2m/none" "nb4/cg" "nbF/none" "nbA/nb2" "nbS/nb2"
 for w in $WORKLOADS; do
 	declare -A best=()
 	for ((r = 0; r < REPS; r++)); do
@@ -77,12 +82,14 @@ for w in $WORKLOADS; do
 			if [ -z "${best[$c]:-}" ] || [ "$t" -lt "${best[$c]}" ]; then best[$c]=$t; fi
 		done
 	done
-	printf '%-8s %7s %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s %9s\n' "$w" \
+	printf '%-8s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s %9s %9s %9s\n' "$w" \
 		"$(secs "${best[native]}")" "$(secs "${best[none]}")" "$(secs "${best[cg]}")" \
 		"$(secs "${best[nbsim0]}")" "$(secs "${best[nbsim2]}")" "$(secs "${best[nb2m]}")" \
-		"$(secs "${best[nbsim4]}")" "$(secs "${best[nbsimF]}")" \
+		"$(secs "${best[nbsim4]}")" "$(secs "${best[nbsimF]}")" "$(secs "${best[nbsimA]}")" \
+		"$(secs "${best[nbsimS]}")" \
 		"$(ratio "${best[nbsim0]}" "${best[none]}")" "$(ratio "${best[nbsim2]}" "${best[none]}")" \
 		"$(ratio "${best[nb2m]}" "${best[none]}")" "$(ratio "${best[nbsim4]}" "${best[cg]}")" \
-		"$(ratio "${best[nbsimF]}" "${best[none]}")"
+		"$(ratio "${best[nbsimF]}" "${best[none]}")" "$(ratio "${best[nbsimA]}" "${best[nbsim2]}")" \
+		"$(ratio "${best[nbsimS]}" "${best[nbsim2]}")"
 	unset best
 done

@@ -37,6 +37,8 @@ static char cold[32 * 1024 * 1024] __attribute__((aligned(128)));
 static char alias_buf[4 * 1024 * 1024 + 128] __attribute__((aligned(128)));
 static size_t cold_at;
 static volatile uint64_t lcg = 12345;
+/* FP assist operands: a denormal (2^-1024), 1.0, 1e-200, 1e200, a result */
+static double fpa_ops[5] = { 0x1p-1024, 1.0, 1e-200, 1e200, 0 };
 
 __asm__(".text\n\t.type cov_leaf1,@function\ncov_leaf1:\n\tret\n\t"
 	".type cov_leaf2,@function\ncov_leaf2:\n\tnop\n\tret\n");
@@ -100,6 +102,14 @@ static __attribute__((noinline)) void workload(void)
 				 "movaps (%[p]), %%xmm5\n\tmovaps %%xmm5, 16(%[p])\n\t"
 				 : : [p] "r"(big) : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4",
 				   "xmm5", "mm0", "mm1", "memory");
+		/* FP assists: addsd of a denormal (SSE_input_assist); x87 fadd
+		 * m64 of a denormal (PREA), a product below the double range
+		 * (POAU) and above it (POAO) */
+		__asm__ volatile("movsd 8(%[f]), %%xmm6\n\taddsd (%[f]), %%xmm6\n\t"
+				 "fld1\n\tfaddl (%[f])\n\tfstp %%st(0)\n\t"
+				 "fldl 16(%[f])\n\tfmull 16(%[f])\n\tfstpl 32(%[f])\n\t"
+				 "fldl 24(%[f])\n\tfmull 24(%[f])\n\tfstpl 32(%[f])\n\t"
+				 : : [f] "r"(fpa_ops) : "xmm6", "st", "memory");
 		/* a 50/50 conditional branch (mispredicts) */
 		lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
 		if ((int64_t)lcg < 0)

@@ -15,7 +15,12 @@
  *    that load reads (a node of the chain), RSP a stack address;
  *  - a PMI (SIGPROF) each time the buffer reaches the threshold: the
  *    handler drains it (index back to base), so PMIs = floor(records / 100);
- *  - no record with IA32_PEBS_ENABLE bit 25 clear.
+ *  - no record with IA32_PEBS_ENABLE bit 25 clear;
+ *  - MOB_load_replay_retired (IA32_PEBS_ENABLE bits 9, 24, 25, helper ESCR
+ *    MOB_load_replay PARTIAL_DATA|UNALGN_ADDR on MOB_ESCR0): a loop of an
+ *    8-byte store and a 4-byte load at +2 (blocked by the store buffer
+ *    model, UNALGN_ADDR): the same record count, RIP the blocked load, RAX
+ *    the buffer (README "Store buffer").
  */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -34,7 +39,8 @@ static uint64_t ds[9];                  /* 64-bit DS save area */
 static uint64_t pebs[NREC * REC / 8];
 static char *buf;
 static volatile unsigned long pmis, records, bad_ip, bad_ax;
-extern char pebs_load[];
+extern char pebs_load[], pebs_mob[];
+static const char *want_ip;             /* the tagged load instruction */
 
 static void drain(void)
 {
@@ -42,7 +48,7 @@ static void drain(void)
 
 	for (uint64_t i = 0; i < n; i++) {
 		const uint64_t *r = pebs + i * (REC / 8);
-		if (r[1] != (uint64_t)pebs_load)
+		if (r[1] != (uint64_t)want_ip)
 			bad_ip++;
 		if (r[2] < (uint64_t)buf || r[2] >= (uint64_t)buf + 65536 || (r[2] & 63))
 			bad_ax++;
@@ -76,7 +82,22 @@ static __attribute__((noinline)) void chase(void *p, uint64_t n)
 		: "memory", "cc");
 }
 
-static void run(void *p, uint64_t n, uint64_t pe, unsigned thr)
+/* n iterations of an 8-byte store and a 4-byte load at +2 (RAX = p) */
+static __attribute__((noinline)) void unalgn(void *p, uint64_t n)
+{
+	__asm__ volatile(
+		"1:\n\t"
+		"mov %[n], (%%rax)\n\t"
+		"pebs_mob:\n\t"
+		"movl 2(%%rax), %%ecx\n\t"
+		"dec %[n]\n\t"
+		"jnz 1b\n\t"
+		: [n] "+r"(n)
+		: "a"(p)
+		: "rcx", "memory", "cc");
+}
+
+static void run_k(void (*kern)(void *, uint64_t), void *p, uint64_t n, uint64_t pe, unsigned thr)
 {
 	uint64_t escr = ((uint64_t)nb_events[NB_EV_REPLAY_EVENT].event_select << NB_ESCR_EVSEL_SHIFT) |
 		(UINT64_C(1) << NB_ESCR_EMASK_SHIFT) | NB_ESCR_T0_USR;
@@ -93,13 +114,24 @@ static void run(void *p, uint64_t n, uint64_t pe, unsigned thr)
 	nbsim_wrmsr(NB_MSR_IA32_DS_AREA, (uint64_t)ds);
 	nbsim_wrmsr(NB_MSR_IA32_PEBS_ENABLE, pe);
 	nbsim_wrmsr(NB_MSR_MSR_PEBS_MATRIX_VERT, 1);
+	/* MOB_load_replay_retired's helper ESCR: PARTIAL_DATA (4) | UNALGN_ADDR (5) */
+	nbsim_wrmsr(nb_escrs[NB_ESCR_MOB_ESCR0].msr, pe & 0x200 ?
+		    ((uint64_t)nb_events[NB_EV_MOB_LOAD_REPLAY].event_select << NB_ESCR_EVSEL_SHIFT) |
+		    (UINT64_C(0x30) << NB_ESCR_EMASK_SHIFT) | NB_ESCR_T0_USR : 0);
 	nbsim_wrmsr(nb_escrs[NB_ESCR_CRU_ESCR2].msr, escr);
 	nbsim_wrmsr(nb_counters[16].msr, (UINT64_C(1) << 40) - R);
 	nbsim_wrmsr(nb_counters[16].cccr_msr, cccr);
-	chase(p, n);
+	kern(p, n);
 	nbsim_wrmsr(nb_counters[16].cccr_msr, 0);
 	nbsim_wrmsr(NB_MSR_IA32_PEBS_ENABLE, 0);
+	nbsim_wrmsr(nb_escrs[NB_ESCR_MOB_ESCR0].msr, 0);
 	drain();
+}
+
+static void run(void *p, uint64_t n, uint64_t pe, unsigned thr)
+{
+	want_ip = pebs_load;
+	run_k(chase, p, n, pe, thr);
 }
 
 int main(void)
@@ -139,6 +171,14 @@ int main(void)
 	TAP_EQ(bad_ip, 0, "drained records: RIP is the tagged load");
 	run(p, n, 0x01000001, THR);
 	TAP_EQ(records, 0, "IA32_PEBS_ENABLE bit 25 clear: no record");
+
+	/* MOB_load_replay_retired: loads the store buffer blocks */
+	want_ip = pebs_mob;
+	run_k(unalgn, buf, n, 0x03000200, NREC + 1);
+	TAP_EQ(records, n / R, "MOB_load_replay_retired: %llu records, one per %d blocked loads",
+	       (unsigned long long)(n / R), R);
+	TAP_EQ(bad_ip, 0, "... every record's RIP is the blocked load");
+	TAP_EQ(bad_ax, 0, "... and its RAX the buffer");
 	printf("1..%d\n", tap_n);
 	return tap_done();
 }
