@@ -14,6 +14,9 @@
  *  2. Both threads run the loop at once (interleaved by sched_yield):
  *     each gets exactly floor(its own count / T) overflows, each in its
  *     own handler call for its own event set.
+ *  3. LP0 turns its overflow off (the component keeps nbsim's PMI signal
+ *     while another event set overflows): LP1's overflows are still
+ *     floor(count / T).
  */
 #include <pthread.h>
 #include <sched.h>
@@ -68,6 +71,9 @@ struct res {
 	/* phase 2 (both at once) */
 	long long cb;
 	long ob, outb, wrong;
+	/* phase 3 (LP1 after LP0 turned its overflow off) */
+	long long c3;
+	long o3;
 };
 
 static int measure(long n, long long *count, long *ovf, long *out, int chunks)
@@ -131,6 +137,13 @@ static void *worker(void *arg)
 		goto fail;
 	r->wrong = wrong_es;
 	pthread_barrier_wait(&bar);
+	/* phase 3: LP0's overflow off, LP1's on */
+	if (r->lp == 0 && (e = PAPI_overflow(my_es, PAPI_TOT_INS, 0, 0, handler)) != PAPI_OK)
+		goto fail;
+	pthread_barrier_wait(&bar);
+	if (r->lp == 1 && (e = measure(N1, &r->c3, &r->o3, &out, 1)) != PAPI_OK)
+		goto fail;
+	pthread_barrier_wait(&bar);
 	PAPI_cleanup_eventset(my_es);
 	PAPI_destroy_eventset(&my_es);
 	PAPI_unregister_thread();
@@ -190,6 +203,8 @@ int main(void)
 		tap_is(r[k].wrong, 0, "both at once: LP%d's handler calls name its own event set "
 		       "and PAPI_TOT_INS", k);
 	}
+	tap_is(r[1].o3, r[1].c3 / T, "LP0's overflow turned off: LP1 overflows = floor(PAPI_TOT_INS "
+	       "%lld / %d)", r[1].c3, T);
 	printf("1..%d\n", tap_n);
 	return tap_exit();
 }

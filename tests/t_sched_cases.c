@@ -287,6 +287,17 @@ int main(void)
 	ok(!run(r, 2, &cpu, &a, why) && a.slot[0].counter == 16 && a.slot[1].counter != 16 &&
 	   a.slot[0].escr == a.slot[1].escr,
 	   "a precise event and the same event plain share the ESCR, the precise one on counter 16");
+	/* a conflict beside a precise request: named by its ESCRs, and the note */
+	r[0] = M("1stL_cache_load_miss_retired");
+	r[0].cccr |= NB_CCCR_MOD_PRECISE;
+	r[1] = E("instr_retired:NBOGUSNTAG");
+	r[2] = E("uops_retired:NBOGUS");
+	r[3] = E("branch_retired:MMTP");
+	r[4] = E("resource_stall:SBFULL");
+	r[5] = E("instr_retired:NBOGUSTAG");
+	ok(run(r, 6, &cpu, &a, why) && strstr(why, "compete for ESCR CRU_ESCR0 or CRU_ESCR1") &&
+	   strstr(why, "1stL_cache_load_miss_retired is precise (PEBS) and takes counter 16"),
+	   "conflict beside a precise metric: the ESCRs, and that it holds counter 16");
 	cpu.model = 2;
 
 	printf("1..%d\n", tests);

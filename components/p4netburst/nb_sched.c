@@ -893,6 +893,9 @@ static void explain(struct st *s, int k, char *why, size_t len)
 	if (!nothers)
 		off = append(why, len, off, "%s cannot be counted", "");
 	ctrs = half_counters(s, (unsigned)g, 0) | half_counters(s, (unsigned)g, 1);
+	/* the precise request's counter 16 counts among the group's (demand has it) */
+	if (s->prec >= 0 && (unsigned)g == nb_counters[NB_SCHED_PEBS_COUNTER].group)
+		ctrs |= s->usable_all & (UINT32_C(1) << NB_SCHED_PEBS_COUNTER);
 	if (demand > __builtin_popcount(ctrs)) {
 		snprintf(num, sizeof(num), "%d", demand);
 		off = append(why, len, off, ": together they need %s counters of the ", num);

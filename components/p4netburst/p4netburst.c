@@ -463,6 +463,8 @@ static void notice(const char *msg)
 		fprintf(stderr, "PAPI p4netburst: %s", msg);
 }
 
+static void pmi_release(void);
+
 static int nb_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *native,
 				   int count, hwd_context_t *ctx)
 {
@@ -543,8 +545,10 @@ static int nb_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *nativ
 	pthread_mutex_unlock(&plan_lock);
 	/* PAPI calls set_overflow again after this, for the events that
 	 * overflow (the positions may have changed). */
-	if (c->ovf)
+	if (c->ovf) {
 		_papi_hwi_stop_signal(_p4netburst_vector.cmp_info.hardware_intr_sig);
+		pmi_release();
+	}
 	c->ovf = c->hw_ovf = 0;
 	c->pebs_h = -1;
 	memset(c->threshold, 0, sizeof(c->threshold));
@@ -899,6 +903,38 @@ static int nb_cleanup_eventset(hwd_control_state_t *ctl)
 	return PAPI_OK;
 }
 
+/*
+ * The PMI signal is one per process in nbsim (NBSIM_REQ_PMI_SIGNAL), and
+ * event sets of other threads (HT: the other logical processor) may
+ * overflow too: count the event sets with overflow on, and turn the
+ * signal off only when the last one stops.
+ */
+static pthread_mutex_t pmi_lock = PTHREAD_MUTEX_INITIALIZER;
+static int pmi_sets;
+
+static int pmi_acquire(int sig, char *err, size_t len)
+{
+	int r = 0;
+
+	pthread_mutex_lock(&pmi_lock);
+	if (pmi_sets++ == 0)
+		r = backend->pmi_signal(sig, err, len);
+	if (r)
+		pmi_sets--;
+	pthread_mutex_unlock(&pmi_lock);
+	return r;
+}
+
+static void pmi_release(void)
+{
+	char err[256];
+
+	pthread_mutex_lock(&pmi_lock);
+	if (pmi_sets > 0 && --pmi_sets == 0)
+		(void)backend->pmi_signal(0, err, sizeof(err));
+	pthread_mutex_unlock(&pmi_lock);
+}
+
 static int nb_set_overflow(EventSetInfo_t *ESI, int EventIndex, int threshold)
 {
 	nb_control_t *c = (nb_control_t *)ESI->ctl_state;
@@ -931,7 +967,7 @@ static int nb_set_overflow(EventSetInfo_t *ESI, int EventIndex, int threshold)
 				c->pebs_h = -1;
 		}
 		if (was && !c->ovf) {
-			(void)backend->pmi_signal(0, err, sizeof(err));
+			pmi_release();
 			return _papi_hwi_stop_signal(sig);
 		}
 		return PAPI_OK;
@@ -957,7 +993,7 @@ static int nb_set_overflow(EventSetInfo_t *ESI, int EventIndex, int threshold)
 
 		if (r != PAPI_OK)
 			return r;
-		if (backend->pmi_signal(sig, err, sizeof(err))) {
+		if (pmi_acquire(sig, err, sizeof(err))) {
 			report("overflow", err);
 			return PAPI_ESYS;
 		}
