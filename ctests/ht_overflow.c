@@ -74,6 +74,8 @@ struct res {
 	/* phase 3 (LP1 after LP0 turned its overflow off) */
 	long long c3;
 	long o3;
+	/* phase 4: PAPI_overflow of a precise event (PEBS) */
+	int precise;
 };
 
 static int measure(long n, long long *count, long *ovf, long *out, int chunks)
@@ -93,6 +95,23 @@ static int measure(long n, long long *count, long *ovf, long *out, int chunks)
 	*ovf = novf;
 	*out = pc_out;
 	return PAPI_OK;
+}
+
+/* PAPI_overflow on a precise event (PEBS) in a new event set: its result */
+static int try_precise(void)
+{
+	static const char ev[] = "p4netburst:::1stL_cache_load_miss_retired:precise";
+	int es = PAPI_NULL, code = 0, e;
+
+	if ((e = PAPI_create_eventset(&es)) != PAPI_OK || (e = PAPI_add_named_event(es, ev)) != PAPI_OK ||
+	    (e = PAPI_event_name_to_code(ev, &code)) != PAPI_OK)
+		return e;
+	e = PAPI_overflow(es, code, 100, 0, handler);
+	if (e == PAPI_OK)
+		PAPI_overflow(es, code, 0, 0, handler);
+	PAPI_cleanup_eventset(es);
+	PAPI_destroy_eventset(&es);
+	return e;
 }
 
 static void *worker(void *arg)
@@ -146,6 +165,13 @@ static void *worker(void *arg)
 	pthread_barrier_wait(&bar);
 	PAPI_cleanup_eventset(my_es);
 	PAPI_destroy_eventset(&my_es);
+	/* phase 4: precise overflow, LP1 first, then LP0 (one at a time) */
+	if (r->lp == 1)
+		r->precise = try_precise();
+	pthread_barrier_wait(&bar);
+	if (r->lp == 0)
+		r->precise = try_precise();
+	pthread_barrier_wait(&bar);
 	PAPI_unregister_thread();
 	return NULL;
 fail:
@@ -205,6 +231,9 @@ int main(void)
 	}
 	tap_is(r[1].o3, r[1].c3 / T, "LP0's overflow turned off: LP1 overflows = floor(PAPI_TOT_INS "
 	       "%lld / %d)", r[1].c3, T);
+	tap_is(r[1].precise, PAPI_ENOSUPP, "precise overflow (PEBS) on LP1: PAPI_ENOSUPP "
+	       "(its counter would be 17, MSR_IQ_CCCR5, which p4netburst does not use yet)");
+	tap_is(r[0].precise, PAPI_OK, "precise overflow on LP0 (counter 16): PAPI_OK");
 	printf("1..%d\n", tap_n);
 	return tap_exit();
 }

@@ -886,6 +886,14 @@ static int pebs_place(nb_control_t *c, int h)
 		report("overflow", why);
 		return PAPI_ENOSUPP;
 	}
+	if (cpu.ht && c->lp == 1) {
+		/* SDM 18.16.3: PEBS counts on MSR_IQ_CCCR4 for logical
+		 * processor 0 and MSR_IQ_CCCR5 (counter 17) for logical
+		 * processor 1; nbsim and the scheduler have the first only */
+		report("overflow", "precise overflow (PEBS) on logical processor 1 needs counter 17 "
+		       "(MSR_IQ_CCCR5, SDM 18.16.3), which p4netburst does not use yet");
+		return PAPI_ENOSUPP;
+	}
 	if (c->assign.slot[h].counter != PEBS_COUNTER || (c->pebs_h >= 0 && c->pebs_h != h))
 		return PAPI_EBUG;       /* the scheduler's rule broken */
 	c->pebs_h = h;
