@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "papi.h"
+#define NBDIFF_PREROLL 16     /* predictor state independent of the last n (nbdiff.h) */
 #include "nbdiff.h"
 
 #define INS_PER_ITER   4
