@@ -135,33 +135,12 @@ static __attribute__((noinline)) void k_fst32(struct ops *o, uint64_t n)
 			 : [n] "+r"(n), [fr] "=m"(o->fr) : [a] "m"(o->a) : "st", "cc");
 }
 
-struct cnt {
-	unsigned escr, ev;
-	uint32_t mask;          /* event mask bits */
-};
-
-static unsigned ctr_of(unsigned escr)
-{
-	unsigned c = 0;
-	while (!(nb_escrs[escr].counters & (1u << c)))
-		c++;
-	return c;
-}
-
 static int measure(const struct cnt *c, kern_fn fn, struct ops *o, uint64_t n, uint64_t *out)
 {
-	unsigned ctr = ctr_of(c->escr);
-	uint64_t escr = ((uint64_t)nb_events[c->ev].event_select << NB_ESCR_EVSEL_SHIFT) |
-		((uint64_t)c->mask << NB_ESCR_EMASK_SHIFT) | NB_ESCR_T0_USR;
-	uint64_t cccr = NB_CCCR_ENABLE |
-		((uint64_t)nb_escrs[c->escr].select << NB_CCCR_ESCRSEL_SHIFT) |
-		((uint64_t)NB_ACTIVE_ANY << NB_CCCR_ACTIVE_SHIFT);
-	int ok = guest_wrmsr(nb_escrs[c->escr].msr, escr) && guest_wrmsr(nb_counters[ctr].msr, 0) &&
-		guest_wrmsr(nb_counters[ctr].cccr_msr, cccr);
+	int ok = guest_count_start(c, NULL);
+
 	fn(o, n);
-	return ok && guest_wrmsr(nb_counters[ctr].cccr_msr, 0) &&
-		nbsim_rdmsr(nb_counters[ctr].msr, out) == NBSIM_OK &&
-		guest_wrmsr(nb_escrs[c->escr].msr, 0);
+	return ok && guest_count_stop(c, NULL, out);
 }
 
 /* warm-up, N1, N2: the difference of the counts (~0 on failure) */

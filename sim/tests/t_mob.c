@@ -98,49 +98,14 @@ static __attribute__((noinline)) void forward(char *p, uint64_t n)
 			 : [n] "+r"(n), [v] "=&r"(v) : [p] "r"(p) : "memory", "cc");
 }
 
-struct cnt {
-	unsigned escr, ev;
-	uint32_t mask;          /* event mask bits                       */
-};
-struct setup {
-	uint64_t pebs, vert;    /* IA32_PEBS_ENABLE, MATRIX_VERT         */
-	struct cnt helper;      /* a helper ESCR (ev 0 = none)           */
-};
-
-static unsigned ctr_of(unsigned escr)
-{
-	unsigned c = 0;
-	while (!(nb_escrs[escr].counters & (1u << c)))
-		c++;
-	return c;
-}
-
-static uint64_t escr_val(const struct cnt *c)
-{
-	return ((uint64_t)nb_events[c->ev].event_select << NB_ESCR_EVSEL_SHIFT) |
-		((uint64_t)c->mask << NB_ESCR_EMASK_SHIFT) | NB_ESCR_T0_USR;
-}
-
 /* count c over fn(p, n) with setup s */
 static int measure(const struct cnt *c, const struct setup *s, kern_fn fn, char *p, uint64_t n,
 		   uint64_t *out)
 {
-	unsigned ctr = ctr_of(c->escr);
-	uint64_t cccr = NB_CCCR_ENABLE |
-		((uint64_t)nb_escrs[c->escr].select << NB_CCCR_ESCRSEL_SHIFT) |
-		((uint64_t)NB_ACTIVE_ANY << NB_CCCR_ACTIVE_SHIFT);
-	int ok = guest_wrmsr(NB_MSR_IA32_PEBS_ENABLE, s->pebs) &&
-		guest_wrmsr(NB_MSR_MSR_PEBS_MATRIX_VERT, s->vert) &&
-		(!s->helper.ev || guest_wrmsr(nb_escrs[s->helper.escr].msr, escr_val(&s->helper))) &&
-		guest_wrmsr(nb_escrs[c->escr].msr, escr_val(c)) && guest_wrmsr(nb_counters[ctr].msr, 0);
-	if (!ok)
+	if (!guest_count_start(c, s))
 		return 0;
-	ok = guest_wrmsr(nb_counters[ctr].cccr_msr, cccr);
 	fn(p, n);
-	ok = ok && guest_wrmsr(nb_counters[ctr].cccr_msr, 0);
-	return ok && nbsim_rdmsr(nb_counters[ctr].msr, out) == NBSIM_OK &&
-		(!s->helper.ev || guest_wrmsr(nb_escrs[s->helper.escr].msr, 0)) &&
-		guest_wrmsr(nb_escrs[c->escr].msr, 0);
+	return guest_count_stop(c, s, out);
 }
 
 /* warm-up, N1, N2: the difference of the counts (~0 on failure) */
