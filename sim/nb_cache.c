@@ -28,8 +28,13 @@ int nb_cache_init(struct nb_cache *c, unsigned size_kb, unsigned ways,
 	c->sets = lines / ways;
 	c->line_shift = log2u(line_bytes);
 	c->sector_shift = log2u(sector_bytes);
+	c->sector_mask = (1u << (c->line_shift - c->sector_shift)) - 1;
+	c->fill_line = ((UINT64_C(1) << (c->sector_mask + 1)) - 1) << NB_TAG_VSHIFT;
+	c->set_shift = log2u(c->sets);
 	for (unsigned i = 0; i < lines; i++)
 		c->tag[i] = 0;
+	for (unsigned i = 0; i < NB_CACHE_MAX_LINES / 8; i++)
+		c->fp[i] = 0;
 	return 1;
 }
 

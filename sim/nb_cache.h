@@ -22,8 +22,21 @@ struct nb_cache {
 	unsigned sets, ways;          /* sets: a power of two                 */
 	unsigned line_shift;          /* log2(line bytes) (the tag unit)      */
 	unsigned sector_shift;        /* log2(sector bytes) (the fill unit)   */
+	unsigned sector_mask;         /* sectors per line - 1                 */
+	unsigned set_shift;           /* log2(sets)                           */
+	uint64_t fill_line;           /* the valid bits of every sector       */
 	uint64_t tag[NB_CACHE_MAX_LINES];
+	/* 8 ways (nb_cache_ref8): a byte per way, in the order of tag[],
+	 * NB_CACHE_FP of its line (0 for an invalid way), so that most
+	 * misses are found without searching the set */
+	uint64_t fp[NB_CACHE_MAX_LINES / 8];
 };
+
+/* the fingerprint of a line in a cache of 2^set_shift sets: 8 bits of the
+ * line address above the set index */
+#define NB_CACHE_FP(line, set_shift) (((line) >> (set_shift)) & 0xff)
+#define NB_CACHE_FP_ONES  UINT64_C(0x0101010101010101)
+#define NB_CACHE_FP_HIGHS UINT64_C(0x8080808080808080)
 
 /*
  * size_kb, ways, line bytes (tag granularity) and sector bytes (fill
@@ -54,15 +67,13 @@ enum { NB_CACHE_MISS = 0, NB_CACHE_CLEAN = 1, NB_CACHE_DIRTY = 2 };
  * sector of the line (a sectored L2 read miss fetches both 64-byte halves:
  * IA-32 Optimization Reference Manual, Table 1-1 note 1) */
 enum { NB_FILL_SECTOR = 1, NB_FILL_LINE = 2 };
-/* (inline: nbsim's cache helper runs it for every L1D miss) */
-static inline int nb_cache_ref(struct nb_cache *c, uint64_t addr, int allocate, int write)
+/* Any number of ways: a search that stops at the hit, and a move of the
+ * ways before it (nb_cache_ref uses nb_cache_ref8 for 8 ways) */
+static inline int nb_cache_ref_any(struct nb_cache *c, uint64_t addr, int allocate, int write)
 {
 	uint64_t line = addr >> c->line_shift, t = (line + 1) & NB_TAG_KEY;
-	uint64_t sbit = UINT64_C(1) << (NB_TAG_VSHIFT + ((addr >> c->sector_shift) &
-				((1u << (c->line_shift - c->sector_shift)) - 1)));
-	uint64_t fill = allocate == NB_FILL_LINE
-		? ((UINT64_C(1) << (1u << (c->line_shift - c->sector_shift))) - 1) << NB_TAG_VSHIFT
-		: sbit;
+	uint64_t sbit = UINT64_C(1) << (NB_TAG_VSHIFT + ((addr >> c->sector_shift) & c->sector_mask));
+	uint64_t fill = allocate == NB_FILL_LINE ? c->fill_line : sbit;
 	uint64_t dirty = write ? NB_TAG_DIRTY : 0;
 	uint64_t *tag = &c->tag[(unsigned)(line & (c->sets - 1)) * c->ways], v;
 	unsigned w, n = c->ways;
@@ -97,6 +108,92 @@ static inline int nb_cache_ref(struct nb_cache *c, uint64_t addr, int allocate, 
 		tag[w] = tag[w - 1];
 	tag[0] = v;
 	return st;
+}
+
+/*
+ * The same reference for a cache of 8 ways (every modelled L2 and L3),
+ * unrolled and with conditional moves for the search and the move to the
+ * front: a search stopping at the hit mispredicts on random accesses, and
+ * in nbsim every instruction of a cache miss's helper call counts (README
+ * "Speed").  Same results and replacement as nb_cache_ref_any
+ * (tests/t_cache.c compares them).
+ */
+static inline __attribute__((always_inline))
+int nb_cache_ref8_geo(struct nb_cache *c, uint64_t addr, int allocate, int write,
+		      unsigned line_shift, unsigned sector_shift)
+{
+	unsigned smask = (1u << (line_shift - sector_shift)) - 1;
+	uint64_t line = addr >> line_shift, t = (line + 1) & NB_TAG_KEY;
+	uint64_t sbit = UINT64_C(1) << (NB_TAG_VSHIFT + ((addr >> sector_shift) & smask));
+	uint64_t fill = allocate == NB_FILL_LINE
+		? ((UINT64_C(1) << (smask + 1)) - 1) << NB_TAG_VSHIFT : sbit;
+	uint64_t dirty = write ? NB_TAG_DIRTY : 0;
+	unsigned set = (unsigned)(line & (c->sets - 1));
+	uint64_t *tag = &c->tag[set * 8], *fp = &c->fp[set], v, p, f, x, low;
+	unsigned w = 8, i;
+	int st;
+
+	/* a way whose fingerprint byte equals the line's (a zero byte of x),
+	 * or none: then the line is not in the set */
+	f = NB_CACHE_FP(line, c->set_shift);
+	x = *fp ^ (f * NB_CACHE_FP_ONES);
+	if ((x - NB_CACHE_FP_ONES) & ~x & NB_CACHE_FP_HIGHS) {
+		if ((tag[0] & NB_TAG_KEY) == t) {        /* MRU: nothing moves */
+			v = tag[0];
+			st = !(v & sbit) ? NB_CACHE_MISS
+				: (v & NB_TAG_DIRTY) ? NB_CACHE_DIRTY : NB_CACHE_CLEAN;
+			if (st == NB_CACHE_MISS && !allocate)
+				return st;
+			tag[0] = v | (st == NB_CACHE_MISS ? fill : 0) | dirty;
+			return st;
+		}
+#pragma GCC unroll 8
+		for (i = 7; i >= 1; i--)
+			w = (tag[i] & NB_TAG_KEY) == t ? i : w;
+	}
+	if (w == 8) {                            /* not in the set */
+		if (!allocate)
+			return NB_CACHE_MISS;
+		v = t | fill | dirty;
+#pragma GCC unroll 8
+		for (i = 7; i >= 1; i--)         /* the LRU way goes */
+			tag[i] = tag[i - 1];
+		tag[0] = v;
+		*fp = *fp << 8 | f;
+		return NB_CACHE_MISS;
+	}
+	v = tag[w];
+	st = !(v & sbit) ? NB_CACHE_MISS : (v & NB_TAG_DIRTY) ? NB_CACHE_DIRTY : NB_CACHE_CLEAN;
+	if (st == NB_CACHE_MISS && !allocate)
+		return st;
+	v |= (st == NB_CACHE_MISS ? fill : 0) | dirty;
+	p = tag[0];
+#pragma GCC unroll 8
+	for (i = 1; i < 8; i++) {                /* ways 0..w-1 move down one */
+		uint64_t cur = tag[i];
+		tag[i] = i <= w ? p : cur;
+		p = cur;
+	}
+	tag[0] = v;
+	/* the bytes of ways w+1..7 stay, those of 0..w-1 move up one */
+	low = w == 7 ? ~UINT64_C(0) : (UINT64_C(1) << (8 * (w + 1))) - 1;
+	*fp = (*fp & ~low) | ((*fp << 8) & low) | f;
+	return st;
+}
+
+/* 8 ways, the line and sector sizes of the cache (nbsim's cache helper
+ * passes the L2's as constants: nb_cache_ref8_geo) */
+static inline __attribute__((always_inline))
+int nb_cache_ref8(struct nb_cache *c, uint64_t addr, int allocate, int write)
+{
+	return nb_cache_ref8_geo(c, addr, allocate, write, c->line_shift, c->sector_shift);
+}
+
+/* (inline: nbsim's cache helper runs it for every L1D miss) */
+static inline int nb_cache_ref(struct nb_cache *c, uint64_t addr, int allocate, int write)
+{
+	return c->ways == 8 ? nb_cache_ref8(c, addr, allocate, write)
+		: nb_cache_ref_any(c, addr, allocate, write);
 }
 
 /*

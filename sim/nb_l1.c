@@ -9,7 +9,7 @@ int nb_l1_init(struct nb_l1 *c, unsigned size_kb, unsigned ways)
 {
 	unsigned lines = size_kb * 1024u >> NB_L1_LINE_SHIFT, sets;
 
-	if (!ways || (ways & (ways - 1)) || ways > 128 || lines > NB_L1_MAX_LINES ||
+	if (!ways || (ways & (ways - 1)) || ways > NB_L1_MAX_WAYS || lines > NB_L1_MAX_LINES ||
 	    lines % ways)
 		return 0;
 	sets = lines / ways;
@@ -21,8 +21,10 @@ int nb_l1_init(struct nb_l1 *c, unsigned size_kb, unsigned ways)
 		;
 	c->clock = 0;
 	c->sink = 0;
-	for (unsigned i = 0; i < NB_L1_MAX_LINES; i++)
-		c->tag[i] = c->stamp[i] = 0;
+	for (unsigned i = 0; i < NB_L1_MAX_LINES; i++) {
+		c->tag[i] = 0;
+		c->stamp[i] = i & (ways - 1);      /* clock 0, the way's number */
+	}
 	for (unsigned i = 0; i < (1u << NB_L1_HINT_BITS); i++)
 		c->hint[i] = 0;
 	return 1;

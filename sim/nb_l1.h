@@ -5,8 +5,11 @@
  * valgrind).
  *
  * True LRU by time stamps: each way holds its line (address >> 6, plus 1;
- * 0 = invalid) and the value of a clock at its last use; the victim is the
- * way with the smallest stamp (invalid ways have stamp 0).  A hint table
+ * 0 = invalid) and a stamp, the value of a clock at its last use with the
+ * way's number in the low 3 bits (the clock counts in steps of 8); the
+ * victim is the way with the smallest stamp, found as the minimum of the
+ * set's stamps alone (invalid ways have clock 0: the first invalid way is
+ * the victim).  A hint table
  * indexed by the low bits of the line address remembers the way a line was
  * last seen in, so the hit path is: read the hinted way's tag, compare,
  * store a new stamp (nb_l1_fast, which nbsim's instrumentation emits as
@@ -22,53 +25,62 @@
 #define NB_L1_MAX_LINES 512            /* 32 KB of 64-byte lines           */
 #define NB_L1_HINT_BITS 12             /* 4096 one-byte way hints          */
 #define NB_L1_LINE_SHIFT 6
+#define NB_L1_MAX_WAYS 8               /* the way number in a stamp: 3 bits */
+#define NB_L1_STAMP_STEP 8
 
 struct nb_l1 {
 	unsigned sets, ways;          /* sets: a power of two                  */
 	unsigned way_shift;           /* log2(ways): ways a power of two too   */
-	uint64_t clock;               /* uses so far (the newest stamp)        */
+	uint64_t clock;               /* uses so far x 8 (the newest stamp)    */
 	uint64_t tag[NB_L1_MAX_LINES];
 	uint64_t stamp[NB_L1_MAX_LINES];
 	uint8_t hint[1u << NB_L1_HINT_BITS];
 	uint64_t sink;                /* the fast path's stamp store on a miss */
 };
 
-/* size_kb and ways (both powers of two); returns 0 if they do not fit */
+/* size_kb and ways (both powers of two, ways <= 8); returns 0 if they do
+ * not fit */
 int nb_l1_init(struct nb_l1 *c, unsigned size_kb, unsigned ways);
 
 /* One access to the line of addr: returns 1 on a hit (the line becomes
  * most recently used); on a miss, if allocate, the line replaces the least
- * recently used one of its set.  (Inline: nbsim's cache helper calls it
- * for every access the generated hit path passes on.) */
-static inline int nb_l1_access(struct nb_l1 *c, uint64_t addr, int allocate)
+ * recently used one of its set.  ways is c->ways: nbsim's cache helper
+ * passes it as a constant (4 or 8), so that the search is unrolled. */
+static inline __attribute__((always_inline))
+int nb_l1_access_w(struct nb_l1 *c, uint64_t addr, int allocate, unsigned ways)
 {
 	uint64_t line = addr >> NB_L1_LINE_SHIFT, t = line + 1;
-	unsigned base = (unsigned)(line & (c->sets - 1)) << c->way_shift;
-	unsigned w, victim = 0, found = ~0u;
-	uint64_t oldest = UINT64_MAX;
+	unsigned base = (unsigned)(line & (c->sets - 1)) * ways, w, found = ways;
+	const uint64_t *tg = &c->tag[base], *sp = &c->stamp[base];
+	uint64_t oldest = sp[0];
 
 	/* without branches on the data (conditional moves): a miss's search
-	 * for the oldest stamp in random order mispredicted about half the
-	 * compares, and doubled the cost of a miss */
-	for (w = 0; w < c->ways; w++) {
-		uint64_t tg = c->tag[base + w], st = c->stamp[base + w];
-		int older = st < oldest;
-		found = tg == t ? w : found;
-		oldest = older ? st : oldest;
-		victim = older ? w : victim;
-	}
-	if (found == ~0u) {
+	 * in random order mispredicted about half the compares, and doubled
+	 * the cost of a miss */
+#pragma GCC unroll 8
+	for (w = 0; w < ways; w++)
+		found = tg[w] == t ? w : found;
+#pragma GCC unroll 8
+	for (w = 1; w < ways; w++)
+		oldest = sp[w] < oldest ? sp[w] : oldest;
+	if (found == ways) {
 		if (!allocate)
 			return 0;
-		w = victim;
+		w = (unsigned)oldest & (NB_L1_MAX_WAYS - 1);
 		c->tag[base + w] = t;
 	} else
 		w = found;
-	c->stamp[base + w] = ++c->clock;
+	c->clock += NB_L1_STAMP_STEP;
+	c->stamp[base + w] = c->clock | w;
 	c->hint[line & ((1u << NB_L1_HINT_BITS) - 1)] = (uint8_t)w;
-	return found != ~0u;
+	return found != ways;
 }
 
+/* the same for any geometry (c->ways read at run time) */
+static inline int nb_l1_access(struct nb_l1 *c, uint64_t addr, int allocate)
+{
+	return nb_l1_access_w(c, addr, allocate, c->ways);
+}
 
 /* The index of addr's hinted way in tag[] / stamp[] */
 static inline unsigned nb_l1_slot(const struct nb_l1 *c, uint64_t addr)
@@ -80,16 +92,21 @@ static inline unsigned nb_l1_slot(const struct nb_l1 *c, uint64_t addr)
 
 /*
  * The generated hit path, in C (for the tests; nbsim emits the same
- * operations as IR): if the hinted way holds addr's line, record the use
- * and return 1; else return 0 and change nothing (the stamp store goes to
- * sink), and the caller does nb_l1_access.
+ * operations as IR), for an access of size bytes (1-64) at addr: if the
+ * hinted way holds addr's line, record the use and return 1; else return 0
+ * and change nothing (the stamp store goes to sink), and the caller does
+ * nb_l1_access.  The hinted way is that of the access's last byte: an
+ * access crossing into the next line never hits here, as that line's set
+ * (the next one) cannot hold the first byte's line, so no separate test
+ * for a split access is needed.
  */
-static inline int nb_l1_fast(struct nb_l1 *c, uint64_t addr)
+static inline int nb_l1_fast(struct nb_l1 *c, uint64_t addr, unsigned size)
 {
-	unsigned s = nb_l1_slot(c, addr);
+	unsigned s = nb_l1_slot(c, addr + size - 1);
 	int hit = c->tag[s] == (addr >> NB_L1_LINE_SHIFT) + 1;
 	uint64_t *st = hit ? &c->stamp[s] : &c->sink;
-	*st = ++c->clock;
+	c->clock += NB_L1_STAMP_STEP;
+	*st = c->clock | (s & (c->ways - 1));
 	return hit;
 }
 

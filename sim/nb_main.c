@@ -1111,6 +1111,47 @@ static unsigned nb_mem_cg(Addr first, Addr last)
  * events, so the generated code counts them itself (emit_mem_call). */
 static ULong nb_st_line;
 
+/* The L1D access, with the model's way count as a constant (4: 8 KB
+ * L1D, 8: 16 KB) so that the search is unrolled */
+static inline __attribute__((always_inline)) int nb_l1d_access(Addr l, int allocate)
+{
+	switch (nb_l1d.ways) {
+	case 4:
+		return nb_l1_access_w(&nb_l1d, l, allocate, 4);
+	case 8:
+		return nb_l1_access_w(&nb_l1d, l, allocate, 8);
+	default:
+		return nb_l1_access(&nb_l1d, l, allocate);
+	}
+}
+
+/* The L2 and L3 lines of NetBurst mode: 128 bytes, two 64-byte sectors
+ * (nb_post_clo_init; --nbsim-cache=cachegrind has 64-byte L2 lines but
+ * does not come here) */
+#define NB_L2_LINE_SHIFT 7
+
+/* The L1D missed line l: the L2 (a load's read, a store's RFO), and the
+ * L3 if the L2 missed; adds MC_L2 to *cond on an L2 miss; returns the
+ * latency.  (Every modelled L2 and L3 has 8 ways: nb_post_clo_init.) */
+static inline __attribute__((always_inline)) ULong nb_mem_l2(Addr l, Bool store, unsigned *cond)
+{
+	int st = nb_cache_ref8_geo(&nb_l2, l, NB_FILL_LINE, store, NB_L2_LINE_SHIFT, 6);
+	ULong lat = nb_memp->l2_latency;
+
+	nb_sig[SIG_BSQ(bsq_bit(0, st))]++;
+	if (st == NB_CACHE_MISS) {
+		*cond |= MC_L2;
+		if (nb_has_l3) {
+			st = nb_cache_ref8_geo(&nb_l3, l, NB_FILL_LINE, store, NB_L2_LINE_SHIFT, 6);
+			nb_sig[SIG_BSQ(bsq_bit(1, st))]++;
+			lat += nb_memp->l3_latency;
+		}
+		if (st == NB_CACHE_MISS)
+			lat += nb_memp->mem_latency;
+	}
+	return lat;
+}
+
 static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State *gst)
 {
 	Addr first = a & ~(Addr)63, last = (a + (size ? size - 1 : 0)) & ~(Addr)63;
@@ -1165,25 +1206,11 @@ static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State 
 	if (clo_cg_compat)
 		cond |= nb_mem_cg(first, last);
 	else for (Addr l = first; l <= last; l += 64) {
-		int st;
 		ULong lat;
-		if (nb_l1_access(&nb_l1d, l, !store))
+		if (nb_l1d_access(l, !store))
 			continue;
 		cond |= MC_L1;
-		/* the L1D missed: the L2 (a load's read, a store's RFO) */
-		st = nb_cache_ref(&nb_l2, l, NB_FILL_LINE, store);
-		nb_sig[SIG_BSQ(bsq_bit(0, st))]++;
-		lat = nb_memp->l2_latency;
-		if (st == NB_CACHE_MISS) {
-			cond |= MC_L2;
-			if (nb_has_l3) {
-				st = nb_cache_ref(&nb_l3, l, NB_FILL_LINE, store);
-				nb_sig[SIG_BSQ(bsq_bit(1, st))]++;
-				lat += nb_memp->l3_latency;
-			}
-			if (st == NB_CACHE_MISS)
-				lat += nb_memp->mem_latency;
-		}
+		lat = nb_mem_l2(l, store, &cond);
 		if (lat > stall)
 			stall = lat;    /* the lines of a split load in parallel */
 	}
@@ -1218,6 +1245,27 @@ static void nb_memstats_fill(void)
 	nb_ms.l2_store_miss = m[1][1];
 }
 
+/* nb_mem for the common access: within one line, with neither the store
+ * buffer nor the DTLB enabled, NetBurst policies (what is left of nb_mem
+ * then, without its loop and tests) */
+static inline __attribute__((always_inline)) void nb_mem_line(Addr a, Bool store)
+{
+	Addr l = a & ~(Addr)63;
+	unsigned cond = MC_L1;
+	ULong lat;
+
+	nb_st_line = 0;
+	if (nb_l1d_access(l, !store))
+		return;
+	lat = nb_mem_l2(l, store, &cond);
+	if (store)
+		nb_st_line = (l >> nb_l2.line_shift) + 1;
+	else
+		nb_stall += lat;
+	nb_raw[RAW_MC(store ? 1 : 0, cond)]++;
+	nb_mc_n++;
+}
+
 static VG_REGPARM(2) void nb_load(Addr a, ULong size)
 {
 	nb_mem(a, size, False, 0, NULL);
@@ -1226,6 +1274,30 @@ static VG_REGPARM(2) void nb_load(Addr a, ULong size)
 static VG_REGPARM(2) void nb_store(Addr a, ULong size)
 {
 	nb_mem(a, size, True, 0, NULL);
+}
+
+/* The helpers while neither the store buffer nor the DTLB is enabled, with
+ * NetBurst policies (nb_mem_lean(), chosen when the code is translated):
+ * an access within one line takes nb_mem_line */
+static Bool nb_mem_lean(void)
+{
+	return !(nb_need & (NEED_STB | NEED_TLB)) && !clo_cg_compat;
+}
+
+static VG_REGPARM(2) void nb_load_lean(Addr a, ULong size)
+{
+	if (LIKELY((a & 63) + size <= 64))
+		nb_mem_line(a, False);
+	else
+		nb_mem(a, size, False, 0, NULL);
+}
+
+static VG_REGPARM(2) void nb_store_lean(Addr a, ULong size)
+{
+	if (LIKELY((a & 63) + size <= 64))
+		nb_mem_line(a, True);
+	else
+		nb_mem(a, size, True, 0, NULL);
 }
 
 /* the load helper while PEBS is on: with the instruction's PC and the
@@ -1406,8 +1478,14 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc
 	ULong sz = (ULong)sizeofIRType(ty);
 	IRDirty *d;
 
-	if (store)
+	if (store && nb_mem_lean())
+		d = unsafeIRDirty_0_N(2, "nb_store_lean", VG_(fnptr_to_fnentry)(&nb_store_lean),
+				      mkIRExprVec_2(addr, c64(sz)));
+	else if (store)
 		d = unsafeIRDirty_0_N(2, "nb_store", VG_(fnptr_to_fnentry)(&nb_store),
+				      mkIRExprVec_2(addr, c64(sz)));
+	else if (!(nb_need & NEED_PEBS) && nb_mem_lean())
+		d = unsafeIRDirty_0_N(2, "nb_load_lean", VG_(fnptr_to_fnentry)(&nb_load_lean),
 				      mkIRExprVec_2(addr, c64(sz)));
 	else if (!(nb_need & NEED_PEBS))
 		d = unsafeIRDirty_0_N(2, "nb_load", VG_(fnptr_to_fnentry)(&nb_load),
@@ -1429,28 +1507,28 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc
 	}
 	/* with the store buffer every access calls (nb_mem runs it) */
 	if (sz <= 64 && !(nb_need & NEED_STB)) {
-		IRExpr *line, *slot, *off, *tag, *miss, *split, *clk, *hit, *sa, *call;
+		IRExpr *line, *last, *slot, *off, *way, *tag, *clk, *hit, *sa, *call;
 		line = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, addr,
 						      IRExpr_Const(IRConst_U8(NB_L1_LINE_SHIFT))));
-		/* slot = (set << way_shift) + hint[line & mask] (nb_l1_slot) */
-		off = tmp(sb, Ity_I64, IRExpr_Binop(Iop_And64, line, c64((1u << NB_L1_HINT_BITS) - 1)));
+		/* the hinted way of the last byte's line: an access crossing
+		 * into the next line then never hits (nb_l1_fast) */
+		last = sz == 1 ? line : tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64,
+			tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, addr, c64(sz - 1))),
+			IRExpr_Const(IRConst_U8(NB_L1_LINE_SHIFT))));
+		/* slot = (set << way_shift) + hint[last & mask] (nb_l1_slot) */
+		off = tmp(sb, Ity_I64, IRExpr_Binop(Iop_And64, last, c64((1u << NB_L1_HINT_BITS) - 1)));
 		off = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, off, c64((ULong)(HWord)&nb_l1d.hint[0])));
 		off = tmp(sb, Ity_I8, IRExpr_Load(Iend_LE, Ity_I8, off));
-		off = tmp(sb, Ity_I64, IRExpr_Unop(Iop_8Uto64, off));
-		slot = tmp(sb, Ity_I64, IRExpr_Binop(Iop_And64, line, c64(nb_l1d.sets - 1)));
+		way = tmp(sb, Ity_I64, IRExpr_Unop(Iop_8Uto64, off));
+		slot = tmp(sb, Ity_I64, IRExpr_Binop(Iop_And64, last, c64(nb_l1d.sets - 1)));
 		slot = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shl64, slot,
 						      IRExpr_Const(IRConst_U8((UChar)nb_l1d.way_shift))));
-		slot = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, slot, off));
+		slot = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, slot, way));
 		off = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shl64, slot, IRExpr_Const(IRConst_U8(3))));
 		tag = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
 			  tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, off, c64((ULong)(HWord)&nb_l1d.tag[0])))));
-		line = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, line, c64(1)));
-		miss = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, tag, line));
-		miss = tmp(sb, Ity_I64, IRExpr_Unop(Iop_1Uto64, miss));
-		split = tmp(sb, Ity_I64, IRExpr_Binop(Iop_And64, addr, c64(63)));
-		split = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, c64(64 - sz), split));
-		split = tmp(sb, Ity_I64, IRExpr_Unop(Iop_1Uto64, split));
-		miss = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Or64, miss, split));
+		hit = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, tag,
+			  tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, line, c64(1)))));
 		if (nb_need & NEED_TLB) {
 			/* exact DTLB: skip only when the page is the DTLB's MRU one */
 			IRExpr *pg = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, addr,
@@ -1458,16 +1536,16 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc
 			IRExpr *v0 = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
 						mkIRExpr_HWord((HWord)&nb_dtlb.vpn[0])));
 			pg = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, pg, c64(1)));
-			pg = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, pg, v0));
-			pg = tmp(sb, Ity_I64, IRExpr_Unop(Iop_1Uto64, pg));
-			miss = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Or64, miss, pg));
+			hit = tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, hit,
+				  tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, pg, v0))));
 		}
-		/* the use: stamp[slot] = ++clock on a hit, else the store goes
-		 * to the sink and the helper does the access (nb_l1_fast) */
+		/* the use: stamp[slot] = (clock += 8) | way on a hit, else the
+		 * store goes to the sink and the helper does the access
+		 * (nb_l1_fast) */
 		clk = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_l1d.clock)));
-		clk = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, clk, c64(1)));
+		clk = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, clk, c64(NB_L1_STAMP_STEP)));
 		addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_l1d.clock), clk));
-		hit = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, miss, c64(0)));
+		clk = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Or64, clk, way));
 		sa = tmp(sb, Ity_I64, IRExpr_ITE(hit,
 			 tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, off, c64((ULong)(HWord)&nb_l1d.stamp[0]))),
 			 c64((ULong)(HWord)&nb_l1d.sink)));
@@ -1485,7 +1563,7 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc
 				   IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_st_line)))));
 			/* only when the L1D missed and the access is in one line */
 			same = tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, same, tmp(sb, Ity_I1,
-				   IRExpr_Binop(Iop_CmpEQ64, split, c64(0)))));
+				   IRExpr_Binop(Iop_CmpEQ64, line, last))));
 			same = tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, same, call));
 			n = tmp(sb, Ity_I64, IRExpr_Unop(Iop_1Uto64, same));
 			/* (nb_mc_n is left alone: no replay metric tags a
@@ -2351,7 +2429,7 @@ static void nb_post_clo_init(void)
 	 * 64-byte lines, 4-way (8 KB, 0x66) or 8-way (16 KB, 0x60); L2 and L3
 	 * 8-way, 64-byte lines, 2 lines per sector: 128-byte tags, 64-byte fills */
 	tl_assert(nb_l1_init(&nb_l1d, nb_cpu->l1d_kb, nb_cpu->l1d_kb == 8 ? 4 : 8));
-	tl_assert(nb_cache_init(&nb_l2, nb_cpu->l2_kb, 8, clo_cg_compat ? 64 : 128, 64));
+	tl_assert(nb_cache_init(&nb_l2, nb_cpu->l2_kb, 8, clo_cg_compat ? 64 : 1u << NB_L2_LINE_SHIFT, 64));
 	nb_has_l3 = nb_cpu->l3_kb != 0 && !clo_cg_compat;
 	nb_memp = nb_mem_params_find(nb_cpu->model, nb_cpu->l3_kb != 0);
 	nb_bound_mem = nb_memp ? (ULong)nb_memp->l2_latency + nb_memp->l3_latency +
@@ -2366,7 +2444,7 @@ static void nb_post_clo_init(void)
 	tl_assert(nb_tlb_init(&nb_itlb, nb_memp->itlb_entries, 12));
 	tl_assert(nb_cache_init(&nb_tc, 128, 8, 64, 64));
 	if (nb_has_l3)
-		tl_assert(nb_cache_init(&nb_l3, nb_cpu->l3_kb, 8, 128, 64));
+		tl_assert(nb_cache_init(&nb_l3, nb_cpu->l3_kb, 8, 1u << NB_L2_LINE_SHIFT, 64));
 	{
 		uint32_t o[4];
 		/* DS format: 64-bit when CPUID.1:ECX.DTES64 (bit 2) [SDM DS save area] */

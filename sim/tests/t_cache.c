@@ -66,6 +66,52 @@ int main(void)
 	       nb_cache_ref(&c, 0x9000, 0, 0) == NB_CACHE_DIRTY &&
 	       nb_cache_ref(&c, 0x9040, 0, 0) == NB_CACHE_MISS,
 	       "a write miss allocates its sector, dirty");
+	/* the 8-way reference (branch-free search and move) = the general
+	 * one: same states returned and same tags, with every kind of
+	 * allocation and write, on a small sectored cache (every way hit,
+	 * sector misses in present lines, victims) and on the Prescott L2 */
+	{
+		static const unsigned geo[2][3] = { { 16, 128, 64 }, { 1024, 128, 64 } };
+		static struct nb_cache a8, aa;
+		for (unsigned g = 0; g < 2; g++) {
+			uint64_t x = 11 + g;
+			unsigned same = 1, i, hits[3] = { 0, 0, 0 }, deep = 0;
+			nb_cache_init(&a8, geo[g][0], 8, geo[g][1], geo[g][2]);
+			nb_cache_init(&aa, geo[g][0], 8, geo[g][1], geo[g][2]);
+			for (i = 0; i < 400000 && same; i++) {
+				x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+				/* 4x the cache's size, and lines whose
+				 * fingerprints are equal (256 tags apart) */
+				uint64_t a = ((x >> 24) & ((uint64_t)geo[g][0] * 4096 - 1)) | 0x10000000u;
+				a += ((x >> 61) & 3) << (aa.line_shift + aa.set_shift + 8);
+				int al = (int)((x >> 20) & 3) % 3, wr = (x >> 23) & 1;
+				unsigned set = (unsigned)((a >> aa.line_shift) & (aa.sets - 1)) * 8, w;
+				for (w = 0; w < 8 && (aa.tag[set + w] & NB_TAG_KEY) !=
+					     (((a >> aa.line_shift) + 1) & NB_TAG_KEY); w++)
+					;
+				deep += w >= 4 && w < 8;
+				int r8 = nb_cache_ref8(&a8, a, al, wr), ra = nb_cache_ref_any(&aa, a, al, wr);
+				hits[ra]++;
+				same = r8 == ra;
+			}
+			for (unsigned k = 0; same && k < aa.sets * 8; k++)
+				same = a8.tag[k] == aa.tag[k];
+			tap_ok(same, "%u KB 8-way: nb_cache_ref8 = nb_cache_ref_any (states and tags), "
+			       "400000 references, stopped at %u", geo[g][0], i);
+			/* its fingerprints follow the ways' order */
+			unsigned fps = 0;
+			for (unsigned k = 0; k < a8.sets * 8; k++) {
+				uint64_t key = a8.tag[k] & NB_TAG_KEY;
+				fps += ((a8.fp[k / 8] >> (8 * (k % 8))) & 0xff) ==
+					(key ? NB_CACHE_FP(key - 1, a8.set_shift) : 0);
+			}
+			tap_ok(fps == a8.sets * 8, "%u KB: every way's fingerprint byte is its line's "
+			       "(%u of %u)", geo[g][0], fps, a8.sets * 8);
+			tap_ok(hits[0] > 1000 && hits[1] > 1000 && hits[2] > 1000 && deep > 1000,
+			       "%u KB: misses %u, clean hits %u, dirty hits %u, hits in ways 4-7 %u",
+			       geo[g][0], hits[0], hits[1], hits[2], deep);
+		}
+	}
 	/* the unsectored fast path behaves as nb_cache_access (L1D geometry) */
 	{
 		static struct nb_cache c2;
@@ -90,7 +136,7 @@ int main(void)
 		static struct nb_l1 l1;
 		for (unsigned g = 0; g < 2; g++) {
 			uint64_t x = 3 + g;
-			unsigned same = 1, fast = 0, slow_hits = 0, i;
+			unsigned same = 1, fast = 0, slow_hits = 0, i, splits = 0, split_fast = 0;
 			nb_cache_init(&c, geo[g][0], geo[g][1], 64, 64);
 			tap_ok(nb_l1_init(&l1, geo[g][0], geo[g][1]), "nb_l1_init %u KB %u-way",
 			       geo[g][0], geo[g][1]);
@@ -101,12 +147,20 @@ int main(void)
 				 * every way, misses, stale hints that hit */
 				uint64_t a = (x >> 62) ? (x >> 30) & 0xfff
 					: ((x >> 30) & 0xfff) + ((x >> 50) & 7) * 0x40000;
-				int al = (x >> 20) & 1, want = nb_cache_access(&c, a, al), got;
-				if (nb_l1_fast(&l1, a)) {
-					got = 1;
+				/* 1 to 16 bytes: some cross into the next line,
+				 * which nbsim's helper accesses line by line */
+				unsigned size = 1 + ((x >> 10) & 15);
+				uint64_t l0 = a & ~UINT64_C(63), l1n = (a + size - 1) & ~UINT64_C(63);
+				int al = (x >> 20) & 1, want = 1, got = 1;
+				for (uint64_t l = l0; l <= l1n; l += 64)
+					want &= nb_cache_access(&c, l, al);
+				splits += l0 != l1n;
+				if (nb_l1_fast(&l1, a, size)) {
 					fast++;
+					split_fast += l0 != l1n;
 				} else {
-					got = nb_l1_access(&l1, a, al);
+					for (uint64_t l = l0; l <= l1n; l += 64)
+						got &= nb_l1_access(&l1, l, al);
 					slow_hits += (unsigned)got;
 				}
 				same = got == want;
@@ -116,6 +170,9 @@ int main(void)
 			tap_ok(fast > 10000 && slow_hits > 1000,
 			       "%u KB: both paths find hits (fast %u, after a stale hint %u)",
 			       geo[g][0], fast, slow_hits);
+			tap_ok(splits > 10000 && split_fast == 0,
+			       "%u KB: no access crossing a line (%u) passes the fast path",
+			       geo[g][0], splits);
 		}
 		tap_ok(!nb_l1_init(&l1, 12, 4) && !nb_l1_init(&l1, 16, 3) && !nb_l1_init(&l1, 64, 8),
 		       "nb_l1_init refuses sets or ways not a power of two, and too many lines");
