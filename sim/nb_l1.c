@@ -19,11 +19,14 @@ int nb_l1_init(struct nb_l1 *c, unsigned size_kb, unsigned ways)
 	c->ways = ways;
 	for (c->way_shift = 0; (1u << c->way_shift) < ways; c->way_shift++)
 		;
+	for (c->set_shift = 0; (1u << c->set_shift) < sets; c->set_shift++)
+		;
 	c->clock = 0;
 	c->sink = 0;
 	for (unsigned i = 0; i < NB_L1_MAX_LINES; i++) {
 		c->tag[i] = 0;
 		c->stamp[i] = i & (ways - 1);      /* clock 0, the way's number */
+		c->fp[i] = 0;
 	}
 	for (unsigned i = 0; i < (1u << NB_L1_HINT_BITS); i++)
 		c->hint[i] = 0;

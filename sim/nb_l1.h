@@ -21,6 +21,7 @@
 #define NB_L1_H
 
 #include <stdint.h>
+#include "nb_cache.h"
 
 #define NB_L1_MAX_LINES 512            /* 32 KB of 64-byte lines           */
 #define NB_L1_HINT_BITS 12             /* 4096 one-byte way hints          */
@@ -32,8 +33,12 @@ struct nb_l1 {
 	unsigned sets, ways;          /* sets: a power of two                  */
 	unsigned way_shift;           /* log2(ways): ways a power of two too   */
 	uint64_t clock;               /* uses so far x 8 (the newest stamp)    */
+	unsigned set_shift;           /* log2(sets)                            */
 	uint64_t tag[NB_L1_MAX_LINES];
 	uint64_t stamp[NB_L1_MAX_LINES];
+	/* per set, a byte per way: NB_CACHE_FP of its line (nb_cache.h; 0
+	 * for an invalid way), so that most misses need no search */
+	uint64_t fp[NB_L1_MAX_LINES];
 	uint8_t hint[1u << NB_L1_HINT_BITS];
 	uint64_t sink;                /* the fast path's stamp store on a miss */
 };
@@ -50,16 +55,20 @@ static inline __attribute__((always_inline))
 int nb_l1_access_w(struct nb_l1 *c, uint64_t addr, int allocate, unsigned ways)
 {
 	uint64_t line = addr >> NB_L1_LINE_SHIFT, t = line + 1;
-	unsigned base = (unsigned)(line & (c->sets - 1)) * ways, w, found = ways;
+	unsigned set = (unsigned)(line & (c->sets - 1)), base = set * ways, w, found = ways;
 	const uint64_t *tg = &c->tag[base], *sp = &c->stamp[base];
-	uint64_t oldest = sp[0];
+	uint64_t oldest = sp[0], f = NB_CACHE_FP(line, c->set_shift);
+	uint64_t x = c->fp[set] ^ (f * NB_CACHE_FP_ONES);
 
-	/* without branches on the data (conditional moves): a miss's search
-	 * in random order mispredicted about half the compares, and doubled
-	 * the cost of a miss */
+	/* a way with the line's fingerprint, else no search; the search
+	 * without branches on the data (conditional moves): in random order
+	 * it mispredicted about half the compares */
+	if ((x - NB_CACHE_FP_ONES) & ~x & NB_CACHE_FP_HIGHS &
+	    (ways == 8 ? ~UINT64_C(0) : (UINT64_C(1) << (8 * ways)) - 1)) {
 #pragma GCC unroll 8
-	for (w = 0; w < ways; w++)
-		found = tg[w] == t ? w : found;
+		for (w = 0; w < ways; w++)
+			found = tg[w] == t ? w : found;
+	}
 #pragma GCC unroll 8
 	for (w = 1; w < ways; w++)
 		oldest = sp[w] < oldest ? sp[w] : oldest;
@@ -68,6 +77,7 @@ int nb_l1_access_w(struct nb_l1 *c, uint64_t addr, int allocate, unsigned ways)
 			return 0;
 		w = (unsigned)oldest & (NB_L1_MAX_WAYS - 1);
 		c->tag[base + w] = t;
+		c->fp[set] = (c->fp[set] & ~(UINT64_C(0xff) << (8 * w))) | f << (8 * w);
 	} else
 		w = found;
 	c->clock += NB_L1_STAMP_STEP;

@@ -170,6 +170,14 @@ int main(void)
 			tap_ok(fast > 10000 && slow_hits > 1000,
 			       "%u KB: both paths find hits (fast %u, after a stale hint %u)",
 			       geo[g][0], fast, slow_hits);
+			unsigned fps = 0, lines = l1.sets * l1.ways;
+			for (unsigned k = 0; k < lines; k++) {
+				uint64_t key = l1.tag[k];
+				fps += ((l1.fp[k >> l1.way_shift] >> (8 * (k & (l1.ways - 1)))) & 0xff) ==
+					(key ? NB_CACHE_FP(key - 1, l1.set_shift) : 0);
+			}
+			tap_ok(fps == lines, "%u KB: every way's fingerprint byte is its line's (%u of %u)",
+			       geo[g][0], fps, lines);
 			tap_ok(splits > 10000 && split_fast == 0,
 			       "%u KB: no access crossing a line (%u) passes the fast path",
 			       geo[g][0], splits);
