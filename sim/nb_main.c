@@ -1111,6 +1111,12 @@ static unsigned nb_mem_cg(Addr first, Addr last)
  * events, so the generated code counts them itself (emit_mem_call). */
 static ULong nb_st_line;
 
+/* other L1D geometries (none of the models has one) */
+static __attribute__((noinline)) int nb_l1d_access_any(Addr l, int allocate)
+{
+	return nb_l1_access(&nb_l1d, l, allocate);
+}
+
 /* The L1D access, with the model's way count as a constant (4: 8 KB
  * L1D, 8: 16 KB) so that the search is unrolled */
 static inline __attribute__((always_inline)) int nb_l1d_access(Addr l, int allocate)
@@ -1121,7 +1127,7 @@ static inline __attribute__((always_inline)) int nb_l1d_access(Addr l, int alloc
 	case 8:
 		return nb_l1_access_w(&nb_l1d, l, allocate, 8);
 	default:
-		return nb_l1_access(&nb_l1d, l, allocate);
+		return nb_l1d_access_any(l, allocate);
 	}
 }
 
@@ -1248,22 +1254,28 @@ static void nb_memstats_fill(void)
 /* nb_mem for the common access: within one line, with neither the store
  * buffer nor the DTLB enabled, NetBurst policies (what is left of nb_mem
  * then, without its loop and tests) */
-static inline __attribute__((always_inline)) void nb_mem_line(Addr a, Bool store)
+/* (the L1D missed: a function of its own, entered by a jump, so that the
+ * L1D part needs no saved registers) */
+static __attribute__((noinline)) void nb_mem_line_miss(Addr l, Bool store)
 {
-	Addr l = a & ~(Addr)63;
 	unsigned cond = MC_L1;
-	ULong lat;
+	ULong lat = nb_mem_l2(l, store, &cond);
 
-	nb_st_line = 0;
-	if (nb_l1d_access(l, !store))
-		return;
-	lat = nb_mem_l2(l, store, &cond);
 	if (store)
 		nb_st_line = (l >> nb_l2.line_shift) + 1;
 	else
 		nb_stall += lat;
 	nb_raw[RAW_MC(store ? 1 : 0, cond)]++;
 	nb_mc_n++;
+}
+
+static inline __attribute__((always_inline)) void nb_mem_line(Addr a, Bool store)
+{
+	Addr l = a & ~(Addr)63;
+
+	nb_st_line = 0;
+	if (!nb_l1d_access(l, !store))
+		nb_mem_line_miss(l, store);
 }
 
 static VG_REGPARM(2) void nb_load(Addr a, ULong size)
