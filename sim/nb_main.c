@@ -472,6 +472,14 @@ static unsigned nb_pebs_sel;             /* MC_* conditions that tag a load */
 static Long nb_pebs_left;                /* tagged uops until counter 16 overflows */
 static Bool nb_pebs_armed;               /* overflowed: sample the next one */
 static Bool nb_pebs_fmt64;               /* DS format: 64-bit with DTES64   */
+/* IA32_PEBS_ENABLE bits 25/26 (ENABLE_PEBS_MY_THR / _OTH_THR) name the
+ * writer's logical processor and the other one [SDM 18.16.3]: whether the
+ * last write enabled PEBS for LP0 (counter 16; LP1's, counter 17, is not
+ * modelled) */
+static Bool nb_pebs_lp0 = False;
+/* IA32_DS_AREA of each logical processor (an architectural MSR per
+ * logical processor; the PMU model keeps LP0's) */
+static uint64_t nb_ds_area[2];
 static ULong nb_pebs_records, nb_pebs_full;
 static uint64_t other_msr(uint32_t msr);
 static Bool escr_selects(unsigned escr, unsigned ev, unsigned bit);
@@ -508,14 +516,17 @@ static void nb_pebs_update(uint32_t written)
 	uint64_t pe = other_msr(NB_MSR_IA32_PEBS_ENABLE);
 	const struct nb_pmu_cfg *g = &nb_pmu_state.cfg[PEBS_CTR];
 
+	if (written == NB_MSR_IA32_PEBS_ENABLE)
+		nb_pebs_lp0 = (pe >> (nb_pmu_state.lp ? 26 : 25)) & 1;
+
 	nb_pebs_sel = (pe & 1 ? MC_L1 : 0) | (pe & 2 ? MC_L2 : 0) | (pe & 4 ? MC_DTLB : 0);
 	if ((pe & (UINT64_C(1) << 10)) && escr_selects(NB_ESCR_SAAT_ESCR1, NB_EV_LOAD_PORT_REPLAY, 1))
 		nb_pebs_sel |= MC_SPLIT;
 	nb_pebs_sel |= mob_sel(pe);
 	if (!(other_msr(NB_MSR_MSR_PEBS_MATRIX_VERT) & 1))
 		nb_pebs_sel = 0;
-	nb_pebs_on = (pe & (UINT64_C(1) << 25)) && (pe & (UINT64_C(1) << 24)) &&
-		nb_pebs_sel && other_msr(NB_MSR_IA32_DS_AREA) != 0 &&
+	nb_pebs_on = nb_pebs_lp0 && (pe & (UINT64_C(1) << 24)) &&
+		nb_pebs_sel && nb_ds_area[0] != 0 && (g->lpmask & 1) &&
 		g->active && g->ev == NB_EV_REPLAY_EVENT && !g->compare && (g->mask & 1);
 	nb_pebs_left = (Long)(NB_COUNTER_MASK + 1 - nb_pmu_state.ctr[PEBS_CTR]);
 	if (written == nb_counters[PEBS_CTR].msr || written == nb_counters[PEBS_CTR].cccr_msr)
@@ -557,8 +568,7 @@ static __attribute__((noinline)) void nb_pebs_uop(ULong pc, VexGuestAMD64State *
 	r[NB_PEBS_R8 + 2] = st->guest_R10; r[NB_PEBS_R8 + 3] = st->guest_R11;
 	r[NB_PEBS_R8 + 4] = st->guest_R12; r[NB_PEBS_R8 + 5] = st->guest_R13;
 	r[NB_PEBS_R8 + 6] = st->guest_R14; r[NB_PEBS_R8 + 7] = st->guest_R15;
-	res = nb_ds_pebs_store(nb_guest_map, NULL, other_msr(NB_MSR_IA32_DS_AREA),
-			       nb_pebs_fmt64, r, &reset);
+	res = nb_ds_pebs_store(nb_guest_map, NULL, nb_ds_area[0], nb_pebs_fmt64, r, &reset);
 	nb_pebs_armed = False;
 	if (res == NB_PEBS_STORED || res == NB_PEBS_PMI)
 		nb_pebs_records++;
@@ -1224,7 +1234,8 @@ static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State 
 		nb_st_line = (first >> nb_l2.line_shift) + 1;
 	if (!store)
 		nb_stall += stall;      /* stores retire into the store buffer */
-	if (!store && gst && nb_pebs_on && (cond & nb_pebs_sel))
+	/* LP0's uops only: counter 16 is LP0's PEBS counter */
+	if (!store && gst && nb_pebs_on && (cond & nb_pebs_sel) && nb_pmu_state.lp == 0)
 		nb_pebs_uop(pc, gst);
 	if (cond) {
 		nb_raw[RAW_MC(store ? 1 : 0, cond)]++;
@@ -2243,12 +2254,16 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 			*ret = gp_from_pmu();
 			break;
 		}
+		if ((uint32_t)arg[1] == NB_MSR_IA32_DS_AREA)
+			v = nb_ds_area[nb_pmu_state.lp & 1];
 		*(ULong *)arg[2] = (ULong)v;
 		*ret = NBSIM_OK;
 		break;
 	case NBSIM_REQ_WRMSR:
 		*ret = nb_pmu_wrmsr(&nb_pmu_state, (uint32_t)arg[1], (uint64_t)arg[2], nb_sig)
 			== NB_PMU_OK ? NBSIM_OK : gp_from_pmu();
+		if (*ret == NBSIM_OK && (uint32_t)arg[1] == NB_MSR_IA32_DS_AREA)
+			nb_ds_area[nb_pmu_state.lp & 1] = (uint64_t)arg[2];
 		nb_warn_unmodelled();
 		nb_pmi_update();
 		nb_pebs_update((uint32_t)arg[1]);

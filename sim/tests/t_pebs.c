@@ -21,8 +21,21 @@
  *    8-byte store and a 4-byte load at +2 (blocked by the store buffer
  *    model, UNALGN_ADDR): the same record count, RIP the blocked load, RAX
  *    the buffer (README "Store buffer").
+ * With the argument "ht" (t_pebs_ht.sh: --ht=yes), PEBS and the logical
+ * processors [SDM 18.16.3: bits 25/26 enable PEBS for the writer's
+ * logical processor / the other one; counter 16 (MSR_IQ_CCCR4) is LP0's
+ * PEBS counter, 17 LP1's; IA32_DS_AREA is per logical processor]:
+ *  - LP0's PEBS on, a thread on LP1 chases: no record, LP0's DS area
+ *    untouched, and the main thread's chase afterwards gives exactly the
+ *    records of a run alone (LP1's loads took none of counter 16's count);
+ *  - bit 25 written from LP1 enables LP1's PEBS, not LP0's: no record for
+ *    LP0's chase (LP1's PEBS, counter 17, is not modelled: none either);
+ *  - bit 26 written from LP1 enables LP0's: its records as alone;
+ *  - IA32_DS_AREA written on LP1 does not change LP0's, and reads back
+ *    per logical processor.
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,7 +147,130 @@ static void run(void *p, uint64_t n, uint64_t pe, unsigned thr)
 	run_k(chase, p, n, pe, thr);
 }
 
-int main(void)
+/* ---- logical processor 1 (argument "ht") ---- */
+
+/* counter 16 preset while the LP1 thread runs: above LP0's own tagged
+ * uops of starting and joining it (about 100), far below LP1's 25050 */
+#define FAR 1000
+static uint64_t ds1[9];                 /* LP1's DS save area (no buffer) */
+static uint64_t lp1_pe;                 /* IA32_PEBS_ENABLE LP1 writes, or 0 */
+static volatile uint64_t lp1_cpu = 99, lp1_ds_read;
+
+static void *lp1_main(void *arg)
+{
+	struct nbsim_info inf;
+
+	if (nbsim_info(&inf) == NBSIM_OK)
+		lp1_cpu = inf.logical_cpu;
+	if (lp1_pe) {
+		nbsim_wrmsr(NB_MSR_IA32_DS_AREA, (uint64_t)ds1);
+		nbsim_wrmsr(NB_MSR_IA32_PEBS_ENABLE, lp1_pe);
+	} else
+		chase(arg, 25050);
+	{
+		uint64_t v = 0;
+		nbsim_rdmsr(NB_MSR_IA32_DS_AREA, &v);
+		lp1_ds_read = v;
+	}
+	return NULL;
+}
+
+static void on_lp1(void *p, uint64_t pe)
+{
+	pthread_t th;
+
+	lp1_pe = pe;
+	pthread_create(&th, NULL, lp1_main, p);
+	pthread_join(th, NULL);
+}
+
+/* LP0 programs PEBS as run_k does and keeps it on; what runs between
+ * start and stop: an LP1 thread, the main thread's chase */
+static void start_lp0(uint64_t pe)
+{
+	uint64_t escr = ((uint64_t)nb_events[NB_EV_REPLAY_EVENT].event_select << NB_ESCR_EVSEL_SHIFT) |
+		(UINT64_C(1) << NB_ESCR_EMASK_SHIFT) | NB_ESCR_T0_USR;
+	uint64_t cccr = NB_CCCR_ENABLE |
+		((uint64_t)nb_escrs[NB_ESCR_CRU_ESCR2].select << NB_CCCR_ESCRSEL_SHIFT) |
+		((uint64_t)NB_ACTIVE_ANY << NB_CCCR_ACTIVE_SHIFT);
+
+	memset(ds, 0, sizeof ds);
+	ds[4] = ds[5] = (uint64_t)pebs;
+	ds[6] = (uint64_t)pebs + NREC * REC;
+	ds[7] = (uint64_t)pebs + (NREC + 1) * REC;       /* no PMI */
+	ds[8] = (UINT64_C(1) << 40) - R;
+	pmis = records = bad_ip = bad_ax = 0;
+	want_ip = pebs_load;
+	nbsim_wrmsr(NB_MSR_IA32_DS_AREA, (uint64_t)ds);
+	if (pe)
+		nbsim_wrmsr(NB_MSR_IA32_PEBS_ENABLE, pe);
+	nbsim_wrmsr(NB_MSR_MSR_PEBS_MATRIX_VERT, 1);
+	nbsim_wrmsr(nb_escrs[NB_ESCR_CRU_ESCR2].msr, escr);
+	/* LP0's own loads while the LP1 thread is created and joined do not
+	 * overflow it; LP1's, if counted, would (FAR) */
+	nbsim_wrmsr(nb_counters[16].msr, (UINT64_C(1) << 40) - FAR);
+	nbsim_wrmsr(nb_counters[16].cccr_msr, cccr);
+}
+
+/* counter 16 restarts R tagged uops from overflow, then LP0 chases */
+static void chase_lp0(void *p, uint64_t n)
+{
+	nbsim_wrmsr(nb_counters[16].msr, (UINT64_C(1) << 40) - R);
+	chase(p, n);
+}
+
+static void stop_lp0(void)
+{
+	nbsim_wrmsr(nb_counters[16].cccr_msr, 0);
+	nbsim_wrmsr(NB_MSR_IA32_PEBS_ENABLE, 0);
+	drain();
+}
+
+static void ht_tests(void *p, uint64_t n)
+{
+	struct nbsim_info inf;
+	uint64_t v = 0;
+
+	tap_ok(nbsim_info(&inf) == NBSIM_OK && inf.logical_cpu == 0,
+	       "the main thread runs on logical processor 0");
+	/* LP0's PEBS on; LP1 chases; then LP0 chases */
+	start_lp0(0x03000001);
+	{
+		uint64_t c0 = 0, c1 = 0;
+		nbsim_rdmsr(nb_counters[16].msr, &c0);
+		on_lp1(p, 0);
+		nbsim_rdmsr(nb_counters[16].msr, &c1);
+		TAP_EQ(lp1_cpu, 1, "the second thread runs on logical processor 1");
+		TAP_EQ(ds[5], ds[4], "LP0's PEBS on, LP1's 25050 tagged loads: no record in LP0's buffer");
+		tap_ok(c1 - c0 < FAR, "... and counter 16 (T0_USR) did not count them "
+		       "(%llu tagged uops of LP0's own thread start and join)", (unsigned long long)(c1 - c0));
+	}
+	chase_lp0(p, n);
+	stop_lp0();
+	TAP_EQ(records, n / R, "... LP0's chase afterwards: %llu records, as alone",
+	       (unsigned long long)(n / R));
+	TAP_EQ(bad_ip, 0, "... every record's RIP is LP0's load");
+	/* ENABLE_PEBS_MY_THR from LP1 */
+	start_lp0(0);
+	memset(ds1, 0, sizeof ds1);
+	on_lp1(p, 0x03000001);
+	chase_lp0(p, n);
+	stop_lp0();
+	TAP_EQ(records, 0, "IA32_PEBS_ENABLE bit 25 (MY_THR) written on LP1: no PEBS for LP0");
+	TAP_EQ(lp1_ds_read, (uint64_t)ds1, "IA32_DS_AREA reads back LP1's own on LP1");
+	nbsim_rdmsr(NB_MSR_IA32_DS_AREA, &v);
+	TAP_EQ(v, (uint64_t)ds, "... and LP0's on LP0 (written before LP1 wrote its own)");
+	/* ENABLE_PEBS_OTH_THR from LP1 */
+	start_lp0(0);
+	on_lp1(p, 0x05000001);
+	chase_lp0(p, n);
+	stop_lp0();
+	TAP_EQ(records, n / R, "bit 26 (OTH_THR) written on LP1: LP0's PEBS, %llu records",
+	       (unsigned long long)(n / R));
+	TAP_EQ(bad_ip, 0, "... every record's RIP is LP0's load");
+}
+
+int main(int argc, char **argv)
 {
 	const uint64_t n = 25050;      /* n / R = (n - 1) / R = 250 */
 	void *p;
@@ -172,6 +308,11 @@ int main(void)
 	run(p, n, 0x01000001, THR);
 	TAP_EQ(records, 0, "IA32_PEBS_ENABLE bit 25 clear: no record");
 
+	if (argc > 1 && !strcmp(argv[1], "ht")) {
+		ht_tests(p, n);
+		printf("1..%d\n", tap_n);
+		return tap_done();
+	}
 	/* MOB_load_replay_retired: loads the store buffer blocks */
 	want_ip = pebs_mob;
 	run_k(unalgn, buf, n, 0x03000200, NREC + 1);
