@@ -463,22 +463,24 @@ static UInt bogus_need(void)
 
 /* ---- PEBS (README "PEBS") ---- */
 
-/* The PEBS counter: MSR_IQ_COUNTER4 (16) for logical processor 0 [seed
- * 003 l.1914: the only counter with PEBS; Linux perf_event_p4.h allows 16
- * and 17, 17 being the thread-1 half, where no guest code runs]. */
-#define PEBS_CTR 16
-static Bool nb_pebs_on;                  /* PEBS samples replay-tagged loads */
+/* The PEBS counters: MSR_IQ_COUNTER4 (16) for logical processor 0,
+ * MSR_IQ_COUNTER5 (17) for logical processor 1 [SDM 18.16.3: "PEBS can
+ * be carried out only with two performance counters: MSR_IQ_CCCR4 (MSR
+ * address 370H) for logical processor 0 and MSR_IQ_CCCR5 (MSR address
+ * 371H) for logical processor 1"; seed 003 l.1914 names 16 only]. */
+#define PEBS_CTR(lp) (16 + (lp))
+static Bool nb_pebs_on;                  /* PEBS on for either LP          */
+static Bool nb_pebs_lp_on[2];            /* ... for LP lp                  */
 static unsigned nb_pebs_sel;             /* MC_* conditions that tag a load */
-static Long nb_pebs_left;                /* tagged uops until counter 16 overflows */
-static Bool nb_pebs_armed;               /* overflowed: sample the next one */
+static Long nb_pebs_left[2];             /* tagged uops until PEBS_CTR(lp) overflows */
+static Bool nb_pebs_armed[2];            /* overflowed: sample the next one */
 static Bool nb_pebs_fmt64;               /* DS format: 64-bit with DTES64   */
 /* IA32_PEBS_ENABLE bits 25/26 (ENABLE_PEBS_MY_THR / _OTH_THR) name the
- * writer's logical processor and the other one [SDM 18.16.3]: whether the
- * last write enabled PEBS for LP0 (counter 16; LP1's, counter 17, is not
- * modelled) */
-static Bool nb_pebs_lp0 = False;
+ * writer's logical processor and the other one [SDM 18.16.3]: which LPs
+ * the last write enabled */
+static Bool nb_pebs_lp_en[2];
 /* IA32_DS_AREA of each logical processor (an architectural MSR per
- * logical processor; the PMU model keeps LP0's) */
+ * logical processor) */
 static uint64_t nb_ds_area[2];
 static ULong nb_pebs_records, nb_pebs_full;
 static uint64_t other_msr(uint32_t msr);
@@ -505,32 +507,40 @@ static unsigned mob_sel(uint64_t pe)
 	return s;
 }
 
-/* After a register access (the PMU is synced).  PEBS samples when
- * IA32_PEBS_ENABLE has bits 24 (uop tagging) and 25 (ENABLE_PEBS_MY_THR)
- * [SDM IA32_PEBS_ENABLE; seed 003 sec. 9 enable_pebs], MSR_PEBS_MATRIX_VERT
- * bit 0 (loads), IA32_DS_AREA is set and counter 16 counts replay_event
- * NBOGUS without a Compare filter.  The tagging conditions are those of
- * replay_tagged() for loads. */
+/* After a register access (the PMU is synced).  PEBS samples the uops of
+ * logical processor lp when IA32_PEBS_ENABLE has bit 24 (uop tagging) and
+ * enables lp (bits 25/26 as written, nb_pebs_lp_en) [SDM IA32_PEBS_ENABLE;
+ * seed 003 sec. 9 enable_pebs], MSR_PEBS_MATRIX_VERT bit 0 (loads), lp's
+ * IA32_DS_AREA is set and counter PEBS_CTR(lp) counts replay_event NBOGUS
+ * for lp's user mode (T<lp>_USR) without a Compare filter.  The tagging
+ * conditions are those of replay_tagged() for loads. */
 static void nb_pebs_update(uint32_t written)
 {
 	uint64_t pe = other_msr(NB_MSR_IA32_PEBS_ENABLE);
-	const struct nb_pmu_cfg *g = &nb_pmu_state.cfg[PEBS_CTR];
 
-	if (written == NB_MSR_IA32_PEBS_ENABLE)
-		nb_pebs_lp0 = (pe >> (nb_pmu_state.lp ? 26 : 25)) & 1;
-
+	if (written == NB_MSR_IA32_PEBS_ENABLE) {
+		unsigned me = nb_pmu_state.lp & 1;
+		nb_pebs_lp_en[me] = (pe >> 25) & 1;
+		nb_pebs_lp_en[me ^ 1] = (pe >> 26) & 1;
+	}
 	nb_pebs_sel = (pe & 1 ? MC_L1 : 0) | (pe & 2 ? MC_L2 : 0) | (pe & 4 ? MC_DTLB : 0);
 	if ((pe & (UINT64_C(1) << 10)) && escr_selects(NB_ESCR_SAAT_ESCR1, NB_EV_LOAD_PORT_REPLAY, 1))
 		nb_pebs_sel |= MC_SPLIT;
 	nb_pebs_sel |= mob_sel(pe);
 	if (!(other_msr(NB_MSR_MSR_PEBS_MATRIX_VERT) & 1))
 		nb_pebs_sel = 0;
-	nb_pebs_on = nb_pebs_lp0 && (pe & (UINT64_C(1) << 24)) &&
-		nb_pebs_sel && nb_ds_area[0] != 0 && (g->lpmask & 1) &&
-		g->active && g->ev == NB_EV_REPLAY_EVENT && !g->compare && (g->mask & 1);
-	nb_pebs_left = (Long)(NB_COUNTER_MASK + 1 - nb_pmu_state.ctr[PEBS_CTR]);
-	if (written == nb_counters[PEBS_CTR].msr || written == nb_counters[PEBS_CTR].cccr_msr)
-		nb_pebs_armed = False;
+	nb_pebs_on = False;
+	for (unsigned lp = 0; lp < 2; lp++) {
+		const struct nb_pmu_cfg *g = &nb_pmu_state.cfg[PEBS_CTR(lp)];
+		nb_pebs_lp_on[lp] = nb_pebs_lp_en[lp] && (pe & (UINT64_C(1) << 24)) &&
+			nb_pebs_sel && nb_ds_area[lp] != 0 && (g->lpmask & (1u << lp)) &&
+			g->active && g->ev == NB_EV_REPLAY_EVENT && !g->compare && (g->mask & 1);
+		nb_pebs_on |= nb_pebs_lp_on[lp];
+		nb_pebs_left[lp] = (Long)(NB_COUNTER_MASK + 1 - nb_pmu_state.ctr[PEBS_CTR(lp)]);
+		if (written == nb_counters[PEBS_CTR(lp)].msr ||
+		    written == nb_counters[PEBS_CTR(lp)].cccr_msr)
+			nb_pebs_armed[lp] = False;
+	}
 }
 
 static uint8_t *nb_guest_map(void *cookie, uint64_t addr, uint64_t len)
@@ -541,21 +551,24 @@ static uint8_t *nb_guest_map(void *cookie, uint64_t addr, uint64_t len)
 }
 
 /* A replay-tagged load uop of the instruction at PC retires (called
- * before it is counted).  After counter 16 overflowed, the next tagged uop
+ * before it is counted).  After its PEBS counter (16 or 17) overflowed, the next tagged uop
  * is sampled [Sprunt 2002, seed 000: "Once the counter overflows ... when
  * it finds a tagged retiring uop, it forces a microassist just before the
  * tagged uop retires"]: a PEBS record with the registers as the load sees
- * them and the IP of its instruction; counter 16 is reloaded with the DS
+ * them and the IP of its instruction; the counter is reloaded with the DS
  * area's counter reset value; a PMI when the buffer reaches its interrupt
  * threshold. */
 static __attribute__((noinline)) void nb_pebs_uop(ULong pc, VexGuestAMD64State *st)
 {
 	uint64_t r[NB_PEBS_NREGS], reset = 0;
+	unsigned lp = nb_pmu_state.lp & 1;      /* the running thread's */
 	int res;
 
-	if (!nb_pebs_armed) {
-		if (--nb_pebs_left <= 0)
-			nb_pebs_armed = True;
+	if (!nb_pebs_lp_on[lp])
+		return;
+	if (!nb_pebs_armed[lp]) {
+		if (--nb_pebs_left[lp] <= 0)
+			nb_pebs_armed[lp] = True;
 		return;
 	}
 	r[NB_PEBS_FLAGS] = LibVEX_GuestAMD64_get_rflags(st);
@@ -568,19 +581,19 @@ static __attribute__((noinline)) void nb_pebs_uop(ULong pc, VexGuestAMD64State *
 	r[NB_PEBS_R8 + 2] = st->guest_R10; r[NB_PEBS_R8 + 3] = st->guest_R11;
 	r[NB_PEBS_R8 + 4] = st->guest_R12; r[NB_PEBS_R8 + 5] = st->guest_R13;
 	r[NB_PEBS_R8 + 6] = st->guest_R14; r[NB_PEBS_R8 + 7] = st->guest_R15;
-	res = nb_ds_pebs_store(nb_guest_map, NULL, nb_ds_area[0], nb_pebs_fmt64, r, &reset);
-	nb_pebs_armed = False;
+	res = nb_ds_pebs_store(nb_guest_map, NULL, nb_ds_area[lp], nb_pebs_fmt64, r, &reset);
+	nb_pebs_armed[lp] = False;
 	if (res == NB_PEBS_STORED || res == NB_PEBS_PMI)
 		nb_pebs_records++;
 	else
 		nb_pebs_full++;
-	/* reload counter 16 (synced first: the earlier uops are in) */
+	/* reload the counter (synced first: the earlier uops are in) */
 	nb_derive();
 	nb_update_cycles();
-	(void)nb_pmu_wrmsr(&nb_pmu_state, nb_counters[PEBS_CTR].msr, reset, nb_sig);
-	nb_pebs_left = (Long)(NB_COUNTER_MASK + 1 - reset);
-	if (--nb_pebs_left <= 0)      /* this uop retires after the assist */
-		nb_pebs_armed = True;
+	(void)nb_pmu_wrmsr(&nb_pmu_state, nb_counters[PEBS_CTR(lp)].msr, reset, nb_sig);
+	nb_pebs_left[lp] = (Long)(NB_COUNTER_MASK + 1 - reset);
+	if (--nb_pebs_left[lp] <= 0)  /* this uop retires after the assist */
+		nb_pebs_armed[lp] = True;
 	if (res == NB_PEBS_PMI && nb_pmi_sig) {
 		nb_pmi_sent++;
 		VG_(tkill)(VG_(gettid)(), nb_pmi_sig);
@@ -1234,8 +1247,7 @@ static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State 
 		nb_st_line = (first >> nb_l2.line_shift) + 1;
 	if (!store)
 		nb_stall += stall;      /* stores retire into the store buffer */
-	/* LP0's uops only: counter 16 is LP0's PEBS counter */
-	if (!store && gst && nb_pebs_on && (cond & nb_pebs_sel) && nb_pmu_state.lp == 0)
+	if (!store && gst && nb_pebs_on && (cond & nb_pebs_sel))
 		nb_pebs_uop(pc, gst);
 	if (cond) {
 		nb_raw[RAW_MC(store ? 1 : 0, cond)]++;

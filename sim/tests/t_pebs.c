@@ -29,10 +29,15 @@
  *    untouched, and the main thread's chase afterwards gives exactly the
  *    records of a run alone (LP1's loads took none of counter 16's count);
  *  - bit 25 written from LP1 enables LP1's PEBS, not LP0's: no record for
- *    LP0's chase (LP1's PEBS, counter 17, is not modelled: none either);
+ *    LP0's chase (none for LP1 either: its counter 17 is not programmed);
  *  - bit 26 written from LP1 enables LP0's: its records as alone;
  *  - IA32_DS_AREA written on LP1 does not change LP0's, and reads back
- *    per logical processor.
+ *    per logical processor;
+ *  - LP1's own PEBS: counter 17 (replay_event for T1_USR on CRU_ESCR3),
+ *    LP1's DS area, bit 25 written on LP1: its chase gives n / R records
+ *    in its buffer, RIP the load, none in LP0's; with both LPs' PEBS on
+ *    (bits 25 and 26 written on LP1, LP0 programmed first) each LP's chase
+ *    gives its own n / R records in its own buffer.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -156,6 +161,39 @@ static uint64_t ds1[9];                 /* LP1's DS save area (no buffer) */
 static uint64_t lp1_pe;                 /* IA32_PEBS_ENABLE LP1 writes, or 0 */
 static volatile uint64_t lp1_cpu = 99, lp1_ds_read;
 
+/* LP1's own PEBS (counter 17, T1_USR, its DS area): one chase */
+static uint64_t pebs1[NREC * REC / 8];
+static volatile uint64_t lp1_records, lp1_bad_ip;
+
+static void *lp1_pebs(void *arg)
+{
+	uint64_t escr = ((uint64_t)nb_events[NB_EV_REPLAY_EVENT].event_select << NB_ESCR_EVSEL_SHIFT) |
+		(UINT64_C(1) << NB_ESCR_EMASK_SHIFT) | NB_ESCR_T1_USR;
+	uint64_t cccr = NB_CCCR_ENABLE |
+		((uint64_t)nb_escrs[NB_ESCR_CRU_ESCR3].select << NB_CCCR_ESCRSEL_SHIFT) |
+		((uint64_t)NB_ACTIVE_ANY << NB_CCCR_ACTIVE_SHIFT);
+
+	memset(ds1, 0, sizeof ds1);
+	ds1[4] = ds1[5] = (uint64_t)pebs1;
+	ds1[6] = (uint64_t)pebs1 + NREC * REC;
+	ds1[7] = (uint64_t)pebs1 + (NREC + 1) * REC;     /* no PMI */
+	ds1[8] = (UINT64_C(1) << 40) - R;
+	nbsim_wrmsr(NB_MSR_IA32_DS_AREA, (uint64_t)ds1);
+	nbsim_wrmsr(NB_MSR_IA32_PEBS_ENABLE, lp1_pe);
+	nbsim_wrmsr(NB_MSR_MSR_PEBS_MATRIX_VERT, 1);
+	nbsim_wrmsr(nb_escrs[NB_ESCR_CRU_ESCR3].msr, escr);
+	nbsim_wrmsr(nb_counters[17].msr, (UINT64_C(1) << 40) - R);
+	nbsim_wrmsr(nb_counters[17].cccr_msr, cccr);
+	chase(arg, 25050);
+	nbsim_wrmsr(nb_counters[17].cccr_msr, 0);
+	nbsim_wrmsr(nb_escrs[NB_ESCR_CRU_ESCR3].msr, 0);
+	lp1_records = (ds1[5] - ds1[4]) / REC;
+	lp1_bad_ip = 0;
+	for (uint64_t i = 0; i < lp1_records; i++)
+		lp1_bad_ip += pebs1[i * (REC / 8) + 1] != (uint64_t)pebs_load;
+	return NULL;
+}
+
 static void *lp1_main(void *arg)
 {
 	struct nbsim_info inf;
@@ -175,13 +213,18 @@ static void *lp1_main(void *arg)
 	return NULL;
 }
 
-static void on_lp1(void *p, uint64_t pe)
+static void on_lp1_run(void *(*fn)(void *), void *p, uint64_t pe)
 {
 	pthread_t th;
 
 	lp1_pe = pe;
-	pthread_create(&th, NULL, lp1_main, p);
+	pthread_create(&th, NULL, fn, p);
 	pthread_join(th, NULL);
+}
+
+static void on_lp1(void *p, uint64_t pe)
+{
+	on_lp1_run(lp1_main, p, pe);
 }
 
 /* LP0 programs PEBS as run_k does and keeps it on; what runs between
@@ -257,6 +300,7 @@ static void ht_tests(void *p, uint64_t n)
 	chase_lp0(p, n);
 	stop_lp0();
 	TAP_EQ(records, 0, "IA32_PEBS_ENABLE bit 25 (MY_THR) written on LP1: no PEBS for LP0");
+	TAP_EQ(ds1[5], ds1[4], "... nor for LP1 (its counter 17 counts nothing)");
 	TAP_EQ(lp1_ds_read, (uint64_t)ds1, "IA32_DS_AREA reads back LP1's own on LP1");
 	nbsim_rdmsr(NB_MSR_IA32_DS_AREA, &v);
 	TAP_EQ(v, (uint64_t)ds, "... and LP0's on LP0 (written before LP1 wrote its own)");
@@ -266,6 +310,27 @@ static void ht_tests(void *p, uint64_t n)
 	chase_lp0(p, n);
 	stop_lp0();
 	TAP_EQ(records, n / R, "bit 26 (OTH_THR) written on LP1: LP0's PEBS, %llu records",
+	       (unsigned long long)(n / R));
+	TAP_EQ(bad_ip, 0, "... every record's RIP is LP0's load");
+	/* LP1's own PEBS on counter 17 (n = 25050 in lp1_pebs too) */
+	start_lp0(0);
+	on_lp1_run(lp1_pebs, p, 0x03000001);
+	drain();
+	TAP_EQ(lp1_records, n / R, "LP1's PEBS (counter 17, bit 25 written on LP1): %llu records "
+	       "in LP1's buffer", (unsigned long long)(n / R));
+	TAP_EQ(lp1_bad_ip, 0, "... every record's RIP is LP1's load");
+	TAP_EQ(records, 0, "... none in LP0's");
+	stop_lp0();
+	/* both */
+	start_lp0(0x03000001);
+	on_lp1_run(lp1_pebs, p, 0x07000001);
+	drain();
+	TAP_EQ(records, 0, "both LPs' PEBS on (bits 25 and 26 written on LP1): LP1's chase "
+	       "puts no record in LP0's buffer");
+	TAP_EQ(lp1_records, n / R, "... and %llu in LP1's", (unsigned long long)(n / R));
+	chase_lp0(p, n);
+	stop_lp0();
+	TAP_EQ(records, n / R, "... LP0's chase then: %llu records in LP0's buffer",
 	       (unsigned long long)(n / R));
 	TAP_EQ(bad_ip, 0, "... every record's RIP is LP0's load");
 }
