@@ -17,10 +17,19 @@
  *  3. LP0 turns its overflow off (the component keeps nbsim's PMI signal
  *     while another event set overflows): LP1's overflows are still
  *     floor(count / T).
+ *  4. Precise overflow (PEBS) of 1stL_cache_load_miss_retired:precise
+ *     around a pointer chase whose every load misses the L1D, LP1 first,
+ *     then LP0 (the component places it on counter 17 on LP1, 16 on LP0
+ *     [SDM 18.16.3]): each gets about NP / TP samples, at least 95% of
+ *     them at the chase's load (the rest are loads of PAPI's handler).
+ *  5. Both LPs' precise sets running at once, each chasing its own
+ *     buffer: each still gets its samples, at its own load (the component
+ *     writes IA32_PEBS_ENABLE with bit 26 for the sibling's PEBS).
  */
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include "papi.h"
 #include "nbtap.h"
@@ -74,8 +83,10 @@ struct res {
 	/* phase 3 (LP1 after LP0 turned its overflow off) */
 	long long c3;
 	long o3;
-	/* phase 4: PAPI_overflow of a precise event (PEBS) */
-	int precise;
+	/* phase 4: PAPI_overflow of a precise event (PEBS) alone, samples and
+	 * those at the chase's load; phase 5: both LPs at once */
+	int precise, precise5;
+	long ps4, pa4, ps5, pa5;
 };
 
 static int measure(long n, long long *count, long *ovf, long *out, int chunks)
@@ -97,21 +108,61 @@ static int measure(long n, long long *count, long *ovf, long *out, int chunks)
 	return PAPI_OK;
 }
 
-/* PAPI_overflow on a precise event (PEBS) in a new event set: its result */
-static int try_precise(void)
+#define TP 1000
+#define NP 50000L
+extern char hto_pebs_ld[];
+static __thread long psamp, pat;
+
+/* NP dependent loads through buf (64-byte stride: each misses the L1D) */
+static __attribute__((noinline)) void chase(void *p, long n)
+{
+	__asm__ volatile("1:\n\t"
+			 "hto_pebs_ld:\n\t"
+			 "mov (%%rax), %%rax\n\t"
+			 "dec %[n]\n\t"
+			 "jnz 1b\n\t"
+			 : "+a"(p), [n] "+r"(n) : : "memory", "cc");
+}
+
+static void phandler(int es, void *pc, long long vec, void *ctx)
+{
+	(void)es; (void)ctx;
+	if (vec) {
+		psamp++;
+		pat += (char *)pc == hto_pebs_ld;
+	}
+}
+
+static char *chase_buf(unsigned lp)
+{
+	static char *b[2];
+
+	if (!b[lp]) {
+		b[lp] = aligned_alloc(4096, 65536);
+		for (unsigned i = 0; i < 1024; i++)
+			*(void **)(b[lp] + i * 64) = b[lp] + ((i + 1) % 1024) * 64;
+	}
+	return b[lp];
+}
+
+/* a precise event set with PAPI_overflow at TP (PEBS) */
+static int precise_set(int *es, int *code)
 {
 	static const char ev[] = "p4netburst:::1stL_cache_load_miss_retired:precise";
-	int es = PAPI_NULL, code = 0, e;
+	int e;
 
-	if ((e = PAPI_create_eventset(&es)) != PAPI_OK || (e = PAPI_add_named_event(es, ev)) != PAPI_OK ||
-	    (e = PAPI_event_name_to_code(ev, &code)) != PAPI_OK)
+	*es = PAPI_NULL;
+	if ((e = PAPI_create_eventset(es)) != PAPI_OK || (e = PAPI_add_named_event(*es, ev)) != PAPI_OK ||
+	    (e = PAPI_event_name_to_code(ev, code)) != PAPI_OK)
 		return e;
-	e = PAPI_overflow(es, code, 100, 0, handler);
-	if (e == PAPI_OK)
-		PAPI_overflow(es, code, 0, 0, handler);
+	return PAPI_overflow(*es, *code, TP, 0, phandler);
+}
+
+static void precise_done(int es, int code)
+{
+	PAPI_overflow(es, code, 0, 0, phandler);
 	PAPI_cleanup_eventset(es);
 	PAPI_destroy_eventset(&es);
-	return e;
 }
 
 static void *worker(void *arg)
@@ -166,11 +217,55 @@ static void *worker(void *arg)
 	PAPI_cleanup_eventset(my_es);
 	PAPI_destroy_eventset(&my_es);
 	/* phase 4: precise overflow, LP1 first, then LP0 (one at a time) */
-	if (r->lp == 1)
-		r->precise = try_precise();
-	pthread_barrier_wait(&bar);
-	if (r->lp == 0)
-		r->precise = try_precise();
+	for (unsigned turn = 1; turn <= 2; turn++) {
+		if (r->lp == (turn & 1)) {
+			int es, code;
+			long long v;
+
+			psamp = pat = 0;
+			if ((r->precise = precise_set(&es, &code)) == PAPI_OK) {
+				if ((e = PAPI_start(es)) != PAPI_OK)
+					goto fail;
+				chase(chase_buf(r->lp), NP);
+				if ((e = PAPI_stop(es, &v)) != PAPI_OK)
+					goto fail;
+				precise_done(es, code);
+			}
+			r->ps4 = psamp;
+			r->pa4 = pat;
+		}
+		pthread_barrier_wait(&bar);
+	}
+	/* phase 5: both at once (started in turn: a start places the set
+	 * around what the sibling holds) */
+	{
+		int es = PAPI_NULL, code = 0;
+		long long v;
+
+		psamp = pat = 0;
+		if (r->lp == 0 && (r->precise5 = precise_set(&es, &code)) == PAPI_OK &&
+		    (e = PAPI_start(es)) != PAPI_OK)
+			goto fail;
+		pthread_barrier_wait(&bar);
+		if (r->lp == 1 && (r->precise5 = precise_set(&es, &code)) == PAPI_OK &&
+		    (e = PAPI_start(es)) != PAPI_OK)
+			goto fail;
+		pthread_barrier_wait(&bar);
+		if (r->precise5 == PAPI_OK) {
+			for (int k = 0; k < 10; k++) {
+				chase(chase_buf(r->lp), NP / 10);
+				sched_yield();
+			}
+		}
+		pthread_barrier_wait(&bar);
+		if (r->precise5 == PAPI_OK) {
+			if ((e = PAPI_stop(es, &v)) != PAPI_OK)
+				goto fail;
+			precise_done(es, code);
+		}
+		r->ps5 = psamp;
+		r->pa5 = pat;
+	}
 	pthread_barrier_wait(&bar);
 	PAPI_unregister_thread();
 	return NULL;
@@ -231,9 +326,16 @@ int main(void)
 	}
 	tap_is(r[1].o3, r[1].c3 / T, "LP0's overflow turned off: LP1 overflows = floor(PAPI_TOT_INS "
 	       "%lld / %d)", r[1].c3, T);
-	tap_is(r[1].precise, PAPI_ENOSUPP, "precise overflow (PEBS) on LP1: PAPI_ENOSUPP "
-	       "(its counter would be 17, MSR_IQ_CCCR5, which p4netburst does not use yet)");
-	tap_is(r[0].precise, PAPI_OK, "precise overflow on LP0 (counter 16): PAPI_OK");
+	for (int k = 1; k >= 0; k--) {
+		tap_is(r[k].precise, PAPI_OK, "precise overflow (PEBS) on LP%d (counter %d): PAPI_OK",
+		       k, 16 + k);
+		tap_ok(r[k].ps4 >= NP / TP - 1 && r[k].ps4 <= NP / TP + 10 && r[k].pa4 * 20 >= r[k].ps4 * 19,
+		       "LP%d alone: %ld samples for %ld loads at %d, %ld of them at the chase's load",
+		       k, r[k].ps4, NP, TP, r[k].pa4);
+		tap_is(r[k].precise5, PAPI_OK, "both LPs' precise sets at once: LP%d's PAPI_OK", k);
+		tap_ok(r[k].ps5 >= NP / TP - 1 && r[k].ps5 <= NP / TP + 10 && r[k].pa5 * 20 >= r[k].ps5 * 19,
+		       "both at once: LP%d %ld samples, %ld at its chase's load", k, r[k].ps5, r[k].pa5);
+	}
 	printf("1..%d\n", tap_n);
 	return tap_exit();
 }

@@ -10,9 +10,9 @@
  * Every placement the scheduler returns is also checked rule by rule.
  * A cascaded event request tries every counter H with an alternate
  * L = alt(H) and every ESCR wired to L and to H (same configuration).
- * A precise request's counting unit may use counter 16 (MSR_IQ_COUNTER4,
- * the PEBS counter [seed 003 sec. 3.2]) only; two precise requests never
- * fit.  Half of the sets get a precise request on a PEBS-capable event or
+ * A precise request's counting unit may use only the PEBS counter of the
+ * set's logical processor: 16 (MSR_IQ_COUNTER4) on LP0, 17
+ * (MSR_IQ_COUNTER5) on LP1 [SDM 18.16.3]; two precise requests never fit.  Half of the sets get a precise request on a PEBS-capable event or
  * a tagged metric.
  *
  *   t_sched_oracle [SETS [SEED]]      TAP on stdout
@@ -30,7 +30,7 @@ struct ounit {
 	uint16_t event, masks;
 	uint8_t mods, tag;       /* tag: 0xff none, else TagValue bit */
 	uint8_t counting;        /* 1: a counter; 2: a cascaded pair */
-	uint8_t precise;         /* counting on counter 16 only */
+	uint8_t precise;         /* counting on the PEBS counter only */
 	uint8_t pin;             /* NB_NO_ESCR or ESCR */
 	uint8_t group;
 };
@@ -163,7 +163,7 @@ static int o_dfs(struct oracle *o, int depth)
 		} else {
 			for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
 				if (!((nb_escrs[x].counters >> c) & 1) || !((o->usable >> c) & 1) ||
-				    ((o->ctr_used >> c) & 1) || (u->precise && c != 16))
+				    ((o->ctr_used >> c) & 1) || (u->precise && c != 16 + (o->cpu->thread & 1)))
 					continue;
 				o->ctr_used |= 1u << c;
 				if (o_dfs(o, depth + 1))
@@ -291,7 +291,7 @@ static int oracle(const struct nb_evsel *req, int n, const struct nb_sched_cpu *
 		const struct nb_evsel *r = &req[i];
 
 		if ((r->cccr & NB_CCCR_MOD_PRECISE) && precise++)
-			return 0;       /* one counter 16 */
+			return 0;       /* one PEBS counter */
 		if ((r->cccr & NB_CCCR_MOD_CASCADE) &&
 		    (r->kind != NB_SEL_EVENT || (r->cccr & NB_CCCR_MOD_PRECISE)))
 			return 0;
@@ -374,8 +374,8 @@ static const char *verify(const struct nb_evsel *req, int n, const struct nb_sch
 			return "counter not wired to ESCR";
 		if ((used >> s->counter) & 1)
 			return "counter used twice";
-		if ((r->cccr & NB_CCCR_MOD_PRECISE) && s->counter != 16)
-			return "precise request not on counter 16";
+		if ((r->cccr & NB_CCCR_MOD_PRECISE) && s->counter != 16 + (cpu->thread & 1))
+			return "precise request not on its logical processor's PEBS counter (16, 17)";
 		if (((cpu->busy_counters >> s->counter) & 1) ||
 		    (s->counter == 1 && !(cpu->flags & NB_SCHED_ALLOW_CTR1)))
 			return "counter not usable";
@@ -493,7 +493,7 @@ int main(int argc, char **argv)
 	int fails = 0, tests = 0;
 	long placed[2] = { 0, 0 }, rejected[2] = { 0, 0 }, disagree = 0, bad = 0;
 	long with_metrics = 0, with_cascade = 0, cascade_placed = 0;
-	long with_precise = 0, precise_placed = 0;
+	long with_precise = 0, precise_placed = 0, precise_lp1 = 0;
 
 	if (argc > 2)
 		gen_state = strtoull(argv[2], NULL, 0);
@@ -541,8 +541,10 @@ int main(int argc, char **argv)
 			with_precise += hp;
 			if (hc && nb_sched_run(req, n, &cpu, NULL, NULL, why, sizeof(why)) == 0)
 				cascade_placed++;
-			if (hp && nb_sched_run(req, n, &cpu, NULL, NULL, why, sizeof(why)) == 0)
+			if (hp && nb_sched_run(req, n, &cpu, NULL, NULL, why, sizeof(why)) == 0) {
 				precise_placed++;
+				precise_lp1 += cpu.thread & 1;   /* on counter 17 */
+			}
 		}
 		got = nb_sched_run(req, n, &cpu, &a, NULL, why, sizeof(why)) == 0;
 		want = oracle(req, n, &cpu);
@@ -572,10 +574,11 @@ int main(int argc, char **argv)
 		}
 	}
 	printf("%sok %d - %ld random sets (1..%d requests, %ld with metrics, %ld with cascaded events "
-	       "of which %ld placed, %ld with precise requests of which %ld placed): scheduler and "
+	       "of which %ld placed, %ld with precise requests of which %ld placed, %ld of them on "
+	       "logical processor 1): scheduler and "
 	       "oracle agree (non-HT placed %ld rejected %ld; HT placed %ld rejected %ld)\n",
 	       disagree ? "not " : "", ++tests, sets, NB_SCHED_MAX, with_metrics, with_cascade,
-	       cascade_placed, with_precise, precise_placed,
+	       cascade_placed, with_precise, precise_placed, precise_lp1,
 	       placed[0], rejected[0], placed[1], rejected[1]);
 	printf("%sok %d - every placement obeys the rules, every rejection has a reason\n",
 	       bad ? "not " : "", ++tests);

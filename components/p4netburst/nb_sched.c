@@ -21,12 +21,13 @@
  * condition, is therefore exact, and small: a group has at most six
  * counters, so few configurations.
  *
- * Precise requests.  A precise request's counting unit takes counter 16
- * (NB_SCHED_PEBS_COUNTER): with one in the set, counter 16 leaves the
- * usable counters (halves, capacities, cascade pairs), the unit leaves its
- * configuration's Hall demand, and that configuration must pick an ESCR
- * wired to counter 16.  Exact: the unit's counter is fixed, so what is
- * left is the same problem without counter 16.
+ * Precise requests.  A precise request's counting unit takes the PEBS
+ * counter of the event set's logical processor, 16 on LP0 or 17 on LP1
+ * (NB_SCHED_PEBS_COUNTER + thread): with one in the set, that counter
+ * leaves the usable counters (halves, capacities, cascade pairs), the unit
+ * leaves its configuration's Hall demand, and that configuration must pick
+ * an ESCR wired to it.  Exact: the unit's counter is fixed, so what is
+ * left is the same problem without that counter.
  *
  * Cascaded requests.  A cascaded pair is a low counter L and H with
  * alt(H) = L (0<->2, 1<->3 of each group, IQ 12<->14, 13<->15, 16 from 14,
@@ -67,6 +68,7 @@ struct st {
 	uint32_t usable;         /* counters we may use (16 not, with a precise request) */
 	uint32_t usable_all;     /* the same, counter 16 included */
 	int prec;                /* the precise request, or -1 */
+	unsigned pebs;           /* its counter: 16 on LP0, 17 on LP1 (NB_SCHED_PEBS_COUNTER) */
 	int setup16;             /* usable is set up for: 1 with, 0 without precise, -1 not yet */
 	uint64_t escr_ok;        /* ESCRs on this model, not the sibling's */
 	uint8_t low[NB_NUM_GROUPS];   /* lowest counter of each group */
@@ -327,7 +329,7 @@ static int dfs(struct st *s, int depth, int d0, int d1, int f, int K)
 
 				for (int j = 0; j < c->ncand; j++)
 					if (((pick >> j) & 1) &&
-					    ((nb_escrs[c->cand[j]].counters >> NB_SCHED_PEBS_COUNTER) & 1))
+					    ((nb_escrs[c->cand[j]].counters >> s->pebs) & 1))
 						w = 1;
 				if (!w)
 					continue;
@@ -454,18 +456,19 @@ static int check_global(struct st *s, int *key, int *nkeys, char *why, size_t le
 
 			pre = i;
 			nb_sched_name(r, a, sizeof(a));
-			if ((cpu->busy_counters >> NB_SCHED_PEBS_COUNTER) & 1) {
-				snprintf(why, len, "%s is precise (PEBS) and must count on counter 16 "
-					 "(MSR_IQ_COUNTER4), which the other logical processor holds", a);
+			if ((cpu->busy_counters >> s->pebs) & 1) {
+				snprintf(why, len, "%s is precise (PEBS) and must count on counter %u "
+					 "(%s), which the other logical processor holds", a, s->pebs,
+					 nb_counters[s->pebs].name);
 				return -1;
 			}
 			for (unsigned x = 0; x < nb_events[ev].nescrs; x++)
 				if (((s->escr_ok >> nb_events[ev].escrs[x]) & 1) &&
-				    ((nb_escrs[nb_events[ev].escrs[x]].counters >> NB_SCHED_PEBS_COUNTER) & 1))
+				    ((nb_escrs[nb_events[ev].escrs[x]].counters >> s->pebs) & 1))
 					wired = 1;
 			if (!wired) {
-				snprintf(why, len, "%s is precise (PEBS) and must count on counter 16 "
-					 "(MSR_IQ_COUNTER4), but no ESCR of %s%s feeds it", a,
+				snprintf(why, len, "%s is precise (PEBS) and must count on counter %u "
+					 "(%s), but no ESCR of %s%s feeds it", a, s->pebs, nb_counters[s->pebs].name,
 					 nb_events[ev].name, cpu->busy_escrs ?
 					 " that the other logical processor leaves free" : " on this CPU model");
 				return -1;
@@ -654,13 +657,13 @@ static void fill(struct st *s, struct nb_assign *out)
 
 		for (int j = 0; j < c->ncand; j++)
 			if (((c->pick >> j) & 1) &&
-			    ((nb_escrs[c->cand[j]].counters >> NB_SCHED_PEBS_COUNTER) & 1))
+			    ((nb_escrs[c->cand[j]].counters >> s->pebs) & 1))
 				sl->escr = c->cand[j];
-		sl->counter = NB_SCHED_PEBS_COUNTER;
+		sl->counter = s->pebs;
 		sl->event = c->event;
 		sl->masks = c->masks;
 		sl->tag = NB_NO_TAG;
-		out->counters_used |= 1u << NB_SCHED_PEBS_COUNTER;
+		out->counters_used |= 1u << s->pebs;
 		out->escrs_used |= UINT64_C(1) << sl->escr;
 	}
 	/* fixed demand first, then flexible */
@@ -741,7 +744,7 @@ static void setup_counters(struct st *s, int with16)
 {
 	s->usable = s->usable_all;
 	if (with16)
-		s->usable &= ~(UINT32_C(1) << NB_SCHED_PEBS_COUNTER);
+		s->usable &= ~(UINT32_C(1) << s->pebs);
 	memset(s->halfmask, 0, sizeof(s->halfmask));
 	for (unsigned i = 0; i < nb_num_escrs; i++)
 		s->halfmask[nb_escrs[i].group][half_of(s, i)] |= nb_escrs[i].counters & s->usable;
@@ -894,8 +897,8 @@ static void explain(struct st *s, int k, char *why, size_t len)
 		off = append(why, len, off, "%s cannot be counted", "");
 	ctrs = half_counters(s, (unsigned)g, 0) | half_counters(s, (unsigned)g, 1);
 	/* the precise request's counter 16 counts among the group's (demand has it) */
-	if (s->prec >= 0 && (unsigned)g == nb_counters[NB_SCHED_PEBS_COUNTER].group)
-		ctrs |= s->usable_all & (UINT32_C(1) << NB_SCHED_PEBS_COUNTER);
+	if (s->prec >= 0 && (unsigned)g == nb_counters[s->pebs].group)
+		ctrs |= s->usable_all & (UINT32_C(1) << s->pebs);
 	if (demand > __builtin_popcount(ctrs)) {
 		snprintf(num, sizeof(num), "%d", demand);
 		off = append(why, len, off, ": together they need %s counters of the ", num);
@@ -938,10 +941,11 @@ static void explain(struct st *s, int k, char *why, size_t len)
 	}
 	if ((s->cpu->busy_escrs & want) || (s->cpu->busy_counters & ctrs))
 		off = append(why, len, off, "%s; the other logical processor holds some of them", "");
-	if (s->prec >= 0 && (unsigned)g == nb_counters[NB_SCHED_PEBS_COUNTER].group) {
+	if (s->prec >= 0 && (unsigned)g == nb_counters[s->pebs].group) {
 		nb_sched_name(&s->req[s->prec], name, sizeof(name));
 		off = append(why, len, off, "; %s", name);
-		append(why, len, off, "%s is precise (PEBS) and takes counter 16", "");
+		append(why, len, off, s->pebs == 16 ? "%s is precise (PEBS) and takes counter 16"
+		       : "%s is precise (PEBS) and takes counter 17", "");
 	}
 }
 
@@ -965,6 +969,7 @@ int nb_sched_run(const struct nb_evsel *req, int n, const struct nb_sched_cpu *c
 	if (!(cpu->flags & NB_SCHED_ALLOW_CTR1))
 		s.usable_all &= ~UINT32_C(2);
 	s.prec = -1;
+	s.pebs = NB_SCHED_PEBS_COUNTER + (cpu->thread & 1);
 	s.setup16 = -1;
 	s.escr_ok = 0;
 	memset(s.low, 0xff, sizeof(s.low));

@@ -28,9 +28,11 @@
  *    different one per metric, so up to four (ESCRs permitting);
  *  - with a precise (PEBS) request, one tagging mechanism at a time
  *    [SDM 18.15.7];
- *  - a precise request counts on counter 16, MSR_IQ_COUNTER4, the only
- *    counter with PEBS [seed 003 sec. 3.2: "el único contador ... que
- *    soporta el mecanismo PEBS es el contador 16"; sim/README.md PEBS],
+ *  - a precise request counts on the PEBS counter of the logical
+ *    processor (cpu->thread): counter 16, MSR_IQ_COUNTER4, on LP0, 17,
+ *    MSR_IQ_COUNTER5, on LP1 [SDM 18.16.3: PEBS "only with two performance
+ *    counters: MSR_IQ_CCCR4 ... for logical processor 0 and MSR_IQ_CCCR5
+ *    ... for logical processor 1"; seed 003 sec. 3.2 names 16 alone],
  *    through an ESCR wired to it; so at most one precise request per
  *    call;
  *  - a cascaded request (cascade modifier) takes a counter pair: a low
@@ -54,7 +56,7 @@
 #define NB_SCHED_ALLOW_CTR1 0x1   /* allow counter 1 (CCCR1 erratum: off by default) */
 
 #define NB_SCHED_MAX 18            /* requests per call (= counters)  */
-#define NB_SCHED_PEBS_COUNTER 16   /* MSR_IQ_COUNTER4: precise requests [seed 003] */
+#define NB_SCHED_PEBS_COUNTER 16   /* MSR_IQ_COUNTER4: LP0's precise requests (+1: LP1's) [SDM 18.16.3] */
 #define NB_SCHED_MAX_HELPERS 36
 
 /* Where one request counts: its counter, the ESCR feeding it and that

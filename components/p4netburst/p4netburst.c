@@ -169,8 +169,13 @@ typedef struct {
 static pthread_mutex_t lp_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
 	uint64_t escrs;
-	uint32_t counters, pebs_enable, matrix_vert;
+	uint32_t counters, pebs_enable, matrix_vert;   /* pebs_enable: without bit 25 */
+	uint8_t pebs_on;         /* a precise event set runs (PEBS on this LP) */
 } lp_busy[2];
+
+/* IA32_PEBS_ENABLE bit 26, ENABLE_PEBS_OTH_THR: PEBS for the other LP;
+ * bit 25 (NB_PEBS_ENABLE_PEBS) is the writer's own [SDM 18.16.3] */
+#define PEBS_ENABLE_OTH (UINT32_C(1) << 26)
 
 static unsigned this_lp(void);
 
@@ -659,7 +664,7 @@ static int claim_lp(nb_control_t *c)
 	sched_cpu(c->lp, &sc);
 	if ((c->assign.escrs_used & sc.busy_escrs) || (c->assign.counters_used & sc.busy_counters) ||
 	    (c->assign.pebs_enable && sc.busy_pebs_enable &&
-	     c->assign.pebs_enable != sc.busy_pebs_enable)) {
+	     (c->assign.pebs_enable & ~NB_PEBS_ENABLE_PEBS) != sc.busy_pebs_enable)) {
 		if (nb_sched_run(c->sel, c->n, &sc, &c->assign, NULL, why, sizeof(why))) {
 			report("start (the sibling logical processor holds registers)", why);
 			ret = PAPI_ECNFLCT;
@@ -669,12 +674,45 @@ static int claim_lp(nb_control_t *c)
 		lp_busy[c->lp].escrs |= c->assign.escrs_used;
 		lp_busy[c->lp].counters |= c->assign.counters_used;
 		if (c->assign.pebs_enable) {
-			lp_busy[c->lp].pebs_enable = c->assign.pebs_enable;
+			lp_busy[c->lp].pebs_enable = c->assign.pebs_enable & ~NB_PEBS_ENABLE_PEBS;
 			lp_busy[c->lp].matrix_vert = c->assign.matrix_vert;
+			lp_busy[c->lp].pebs_on = c->pebs_h >= 0;
 		}
 	}
 	pthread_mutex_unlock(&lp_lock);
 	return ret;
+}
+
+/*
+ * HT: IA32_PEBS_ENABLE is the package's, its PEBS bits relative to the
+ * writer (25: my LP, 26: the other) [SDM 18.16.3].  Written again under
+ * the lock once the set is programmed (START) or stopped: the value that
+ * keeps the sibling's replay tagging and PEBS, so that the last writer
+ * has seen both LPs' state.  0 or -1 with ERR.
+ */
+static int pebs_enable_shared(nb_control_t *c, int start, char *err, size_t len)
+{
+	struct nb_msr_image w[2];
+	unsigned sib = c->lp ^ 1;
+	int rc;
+
+	if (!cpu.ht || (!c->assign.pebs_enable && !lp_busy[sib].pebs_enable))
+		return 0;
+	pthread_mutex_lock(&lp_lock);
+	w[0].msr = NB_MSR_PEBS_ENABLE;
+	w[1].msr = NB_MSR_MATRIX_VERT;
+	if (start && c->assign.pebs_enable) {
+		w[0].value = c->assign.pebs_enable;
+		w[1].value = c->assign.matrix_vert;
+	} else {
+		w[0].value = lp_busy[sib].pebs_enable;
+		w[1].value = lp_busy[sib].matrix_vert;
+	}
+	if (lp_busy[sib].pebs_on)
+		w[0].value |= PEBS_ENABLE_OTH;
+	rc = backend->write_msrs(w, 2, err, len);
+	pthread_mutex_unlock(&lp_lock);
+	return rc;
 }
 
 static void release_lp(nb_control_t *c)
@@ -684,8 +722,10 @@ static void release_lp(nb_control_t *c)
 	pthread_mutex_lock(&lp_lock);
 	lp_busy[c->lp].escrs &= ~c->assign.escrs_used;
 	lp_busy[c->lp].counters &= ~c->assign.counters_used;
-	if (c->assign.pebs_enable)
+	if (c->assign.pebs_enable) {
 		lp_busy[c->lp].pebs_enable = lp_busy[c->lp].matrix_vert = 0;
+		lp_busy[c->lp].pebs_on = 0;
+	}
 	pthread_mutex_unlock(&lp_lock);
 }
 
@@ -713,6 +753,7 @@ static int nb_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 				    (int)(sizeof(c->extra) / sizeof(c->extra[0])));
 	if (backend->program(c->regs, c->n, err, sizeof(err)) ||
 	    (c->nextra && backend->write_msrs(c->extra, c->nextra, err, sizeof(err))) ||
+	    pebs_enable_shared(c, 1, err, sizeof(err)) ||
 	    (c->hw_ovf && preset(c, c->hw_ovf, err, sizeof(err))) ||
 	    (c->pebs_h >= 0 && pebs_arm(c, err, sizeof(err))) ||
 	    backend->enable(c->regs, c->n, 1, err, sizeof(err))) {
@@ -773,6 +814,11 @@ static int nb_stop(hwd_context_t *ctx, hwd_control_state_t *ctl)
 		(void)backend->write_msrs(&w, 1, err, sizeof(err));
 	}
 	release_lp(c);
+	/* the sibling's replay tagging and PEBS back (clear_extra wrote 0) */
+	if (pebs_enable_shared(c, 0, err, sizeof(err))) {
+		report("stop", err);
+		ret = PAPI_ESYS;
+	}
 	c->running = 0;
 	return ret;
 }
@@ -872,8 +918,9 @@ static int nb_ctl(hwd_context_t *ctx, int code, _papi_int_option_t *option)
  */
 /*
  * A precise overflowing event samples with PEBS.  The scheduler placed it
- * on counter 16 (a precise request counts there only, nb_sched.h), one
- * precise request per event set; here only the backend and the DS format.
+ * on its logical processor's PEBS counter (16 on LP0, 17 on LP1: a precise
+ * request counts there only, nb_sched.h), one precise request per event
+ * set; here only the backend and the DS format.
  */
 static int pebs_place(nb_control_t *c, int h)
 {
@@ -886,15 +933,9 @@ static int pebs_place(nb_control_t *c, int h)
 		report("overflow", why);
 		return PAPI_ENOSUPP;
 	}
-	if (cpu.ht && c->lp == 1) {
-		/* SDM 18.16.3: PEBS counts on MSR_IQ_CCCR4 for logical
-		 * processor 0 and MSR_IQ_CCCR5 (counter 17) for logical
-		 * processor 1; nbsim and the scheduler have the first only */
-		report("overflow", "precise overflow (PEBS) on logical processor 1 needs counter 17 "
-		       "(MSR_IQ_CCCR5, SDM 18.16.3), which p4netburst does not use yet");
-		return PAPI_ENOSUPP;
-	}
-	if (c->assign.slot[h].counter != PEBS_COUNTER || (c->pebs_h >= 0 && c->pebs_h != h))
+	/* SDM 18.16.3: counter 16 (MSR_IQ_CCCR4) on LP0, 17 on LP1 */
+	if (c->assign.slot[h].counter != PEBS_COUNTER + (cpu.ht ? c->lp : 0) ||
+	    (c->pebs_h >= 0 && c->pebs_h != h))
 		return PAPI_EBUG;       /* the scheduler's rule broken */
 	c->pebs_h = h;
 	return PAPI_OK;
