@@ -59,27 +59,59 @@ static inline unsigned nb_bpred_pht_index(uint64_t pc, uint32_t ghr)
 }
 
 /*
- * nb_bpred_branch for a conditional branch (kind NB_BR_COND), inline: the
- * most frequent branch, so nbsim's helper for it calls no other function.
+ * A conditional branch's site: what the prediction of a branch at pc with
+ * taken target `target` needs of them, computed once (nbsim: when the
+ * branch's code is translated, so that its helper gets one pointer).
  */
-static inline int nb_bpred_cond(struct nb_bpred *b, uint64_t pc, int taken, uint64_t target)
+struct nb_cond_site {
+	uint64_t tag;           /* pc + 1, its BTB tag                         */
+	uint64_t target;
+	uint32_t fold;          /* nb_bpred_fold(pc), PHT index bits           */
+	uint32_t btb;           /* its BTB entry                               */
+	uint32_t backward;      /* static prediction (BTB miss): target < pc   */
+};
+
+static inline void nb_cond_site_init(const struct nb_bpred *b, struct nb_cond_site *s,
+				     uint64_t pc, uint64_t target)
 {
-	uint8_t *c = &b->pht[nb_bpred_pht_index(pc, b->ghr)];
-	struct nb_btb_entry *e = &b->btb[nb_bpred_fold(pc) & b->btb_mask];
-	int known = e->tag == pc + 1;
+	s->tag = pc + 1;
+	s->target = target;
+	s->fold = (uint32_t)(nb_bpred_fold(pc) & (NB_PHT_SIZE - 1));
+	s->btb = (uint32_t)(nb_bpred_fold(pc) & b->btb_mask);
+	s->backward = target < pc;
+}
+
+/* One retired conditional branch at site s; returns 1 if mispredicted
+ * (the PHT index is nb_bpred_pht_index's: the history bits lie inside the
+ * index mask) */
+static inline int nb_bpred_cond_at(struct nb_bpred *b, const struct nb_cond_site *s, int taken)
+{
+	uint32_t h = b->ghr & ((1u << NB_GHR_BITS) - 1);
+	uint8_t *c = &b->pht[s->fold ^ (h << (NB_PHT_BITS - NB_GHR_BITS))];
+	struct nb_btb_entry *e = &b->btb[s->btb];
+	int known = e->tag == s->tag;
 	/* a BTB miss: static prediction, backward taken */
-	int pred = known ? *c >= 2 : target < pc;
+	int pred = known ? *c >= 2 : (int)s->backward;
 
 	if (taken && *c < 3)
 		(*c)++;
 	else if (!taken && *c > 0)
 		(*c)--;
 	if (taken && !known) {
-		e->tag = pc + 1;
-		e->target = target;
+		e->tag = s->tag;
+		e->target = s->target;
 	}
 	b->ghr = (b->ghr << 1) | (taken ? 1u : 0u);
 	return pred != taken;
+}
+
+/* nb_bpred_branch for a conditional branch (kind NB_BR_COND) */
+static inline int nb_bpred_cond(struct nb_bpred *b, uint64_t pc, int taken, uint64_t target)
+{
+	struct nb_cond_site s;
+
+	nb_cond_site_init(b, &s, pc, target);
+	return nb_bpred_cond_at(b, &s, taken);
 }
 
 #endif /* NB_BPRED_H */

@@ -1049,10 +1049,11 @@ static VG_REGPARM(3) void nb_branch(ULong packed, ULong taken, ULong target)
 		}
 }
 
-/* nb_branch for a conditional branch (most branches): no call inside */
-static VG_REGPARM(3) void nb_cond(ULong pc, ULong taken, ULong target)
+/* nb_branch for a conditional branch (most branches): no call inside;
+ * its site (struct nb_cond_site) made when the branch was translated */
+static VG_REGPARM(2) void nb_cond(const struct nb_cond_site *site, ULong taken)
 {
-	ULong miss = (ULong)nb_bpred_cond(&nb_bp, pc, (int)taken, target);
+	ULong miss = (ULong)nb_bpred_cond_at(&nb_bp, site, (int)taken);
 
 	nb_raw[RAW_BR0 + (taken ? 2 : 0) + miss]++;
 	nb_raw[RAW_MISP] += miss;
@@ -1292,12 +1293,13 @@ static __attribute__((noinline)) void nb_mem_line_miss(Addr l, Bool store)
 	nb_mc_n++;
 }
 
-static inline __attribute__((always_inline)) void nb_mem_line(Addr a, Bool store)
+/* (ways: the L1D's, as a constant) */
+static inline __attribute__((always_inline)) void nb_mem_line(Addr a, Bool store, unsigned ways)
 {
 	Addr l = a & ~(Addr)63;
 
 	nb_st_line = 0;
-	if (!nb_l1d_access(l, !store))
+	if (!nb_l1_access_w(&nb_l1d, l, !store, ways))
 		nb_mem_line_miss(l, store);
 }
 
@@ -1312,28 +1314,27 @@ static VG_REGPARM(2) void nb_store(Addr a, ULong size)
 }
 
 /* The helpers while neither the store buffer nor the DTLB is enabled, with
- * NetBurst policies (nb_mem_lean(), chosen when the code is translated):
- * an access within one line takes nb_mem_line */
+ * NetBurst policies and an L1D of 4 or 8 ways (nb_mem_lean(), chosen when
+ * the code is translated): an access within one line takes nb_mem_line,
+ * with the way count of the model as a constant */
 static Bool nb_mem_lean(void)
 {
-	return !(nb_need & (NEED_STB | NEED_TLB)) && !clo_cg_compat;
+	return !(nb_need & (NEED_STB | NEED_TLB)) && !clo_cg_compat &&
+		(nb_l1d.ways == 4 || nb_l1d.ways == 8);
 }
 
-static VG_REGPARM(2) void nb_load_lean(Addr a, ULong size)
-{
-	if (LIKELY((a & 63) + size <= 64))
-		nb_mem_line(a, False);
-	else
-		nb_mem(a, size, False, 0, NULL);
-}
-
-static VG_REGPARM(2) void nb_store_lean(Addr a, ULong size)
-{
-	if (LIKELY((a & 63) + size <= 64))
-		nb_mem_line(a, True);
-	else
-		nb_mem(a, size, True, 0, NULL);
-}
+#define NB_LEAN_HELPER(name, store, ways)				\
+	static VG_REGPARM(2) void name(Addr a, ULong size)		\
+	{								\
+		if (LIKELY((a & 63) + size <= 64))			\
+			nb_mem_line(a, store, ways);			\
+		else							\
+			nb_mem(a, size, store, 0, NULL);		\
+	}
+NB_LEAN_HELPER(nb_load_lean4, False, 4)
+NB_LEAN_HELPER(nb_load_lean8, False, 8)
+NB_LEAN_HELPER(nb_store_lean4, True, 4)
+NB_LEAN_HELPER(nb_store_lean8, True, 8)
 
 /* the load helper while PEBS is on: with the instruction's PC and the
  * guest registers (declared read, so they are in memory) */
@@ -1467,10 +1468,14 @@ static void emit_branch_call(IRSB *sb, unsigned kind, Addr pc, UInt len,
 		emit_add_at(sb, &nb_raw[RAW_BR0 + 2], c64(1));
 		return;
 	}
-	if (kind == NB_BR_COND)
-		d = unsafeIRDirty_0_N(3, "nb_cond", VG_(fnptr_to_fnentry)(&nb_cond),
-				      mkIRExprVec_3(c64((ULong)pc), taken, target));
-	else
+	if (kind == NB_BR_COND && target->tag == Iex_Const) {
+		/* the site outlives the translation (a few bytes, not freed,
+		 * as the trace-cache descriptors) */
+		struct nb_cond_site *site = VG_(malloc)("nbsim.br", sizeof *site);
+		nb_cond_site_init(&nb_bp, site, (uint64_t)pc, target->Iex.Const.con->Ico.U64);
+		d = unsafeIRDirty_0_N(2, "nb_cond", VG_(fnptr_to_fnentry)(&nb_cond),
+				      mkIRExprVec_2(mkIRExpr_HWord((HWord)site), taken));
+	} else
 		d = unsafeIRDirty_0_N(3, "nb_branch", VG_(fnptr_to_fnentry)(&nb_branch),
 				      mkIRExprVec_3(c64(packed), taken, target));
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
@@ -1514,14 +1519,20 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc
 	IRDirty *d;
 
 	if (store && nb_mem_lean())
-		d = unsafeIRDirty_0_N(2, "nb_store_lean", VG_(fnptr_to_fnentry)(&nb_store_lean),
-				      mkIRExprVec_2(addr, c64(sz)));
+		d = nb_l1d.ways == 8
+			? unsafeIRDirty_0_N(2, "nb_store_lean8", VG_(fnptr_to_fnentry)(&nb_store_lean8),
+					    mkIRExprVec_2(addr, c64(sz)))
+			: unsafeIRDirty_0_N(2, "nb_store_lean4", VG_(fnptr_to_fnentry)(&nb_store_lean4),
+					    mkIRExprVec_2(addr, c64(sz)));
 	else if (store)
 		d = unsafeIRDirty_0_N(2, "nb_store", VG_(fnptr_to_fnentry)(&nb_store),
 				      mkIRExprVec_2(addr, c64(sz)));
 	else if (!(nb_need & NEED_PEBS) && nb_mem_lean())
-		d = unsafeIRDirty_0_N(2, "nb_load_lean", VG_(fnptr_to_fnentry)(&nb_load_lean),
-				      mkIRExprVec_2(addr, c64(sz)));
+		d = nb_l1d.ways == 8
+			? unsafeIRDirty_0_N(2, "nb_load_lean8", VG_(fnptr_to_fnentry)(&nb_load_lean8),
+					    mkIRExprVec_2(addr, c64(sz)))
+			: unsafeIRDirty_0_N(2, "nb_load_lean4", VG_(fnptr_to_fnentry)(&nb_load_lean4),
+					    mkIRExprVec_2(addr, c64(sz)));
 	else if (!(nb_need & NEED_PEBS))
 		d = unsafeIRDirty_0_N(2, "nb_load", VG_(fnptr_to_fnentry)(&nb_load),
 				      mkIRExprVec_2(addr, c64(sz)));

@@ -139,5 +139,26 @@ int main(void)
 		       nb_bpred_branch(&bp, NB_BR_IJMP, 0x2000, 0x2002, 1, 0x3100) == 1,
 		       "indirect jmp: first miss, same target hit, new target miss");
 	}
+	/* a site computed once (nbsim's per-branch descriptor) indexes the
+	 * PHT and the BTB as nb_bpred_pht_index and the fold of pc do */
+	{
+		static struct nb_bpred bp;
+		uint64_t x = 5;
+		unsigned same = 1, i;
+
+		nb_bpred_init(&bp, 4096, 16);
+		for (i = 0; i < 100000 && same; i++) {
+			struct nb_cond_site st;
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			uint64_t pc = x >> 17, tgt = pc + (x & 0xfff) - 0x800;
+			uint32_t ghr = (uint32_t)(x >> 3), h = ghr & ((1u << NB_GHR_BITS) - 1);
+			nb_cond_site_init(&bp, &st, pc, tgt);
+			same = (st.fold ^ (h << (NB_PHT_BITS - NB_GHR_BITS))) == nb_bpred_pht_index(pc, ghr) &&
+				st.btb == (nb_bpred_fold(pc) & bp.btb_mask) && st.tag == pc + 1 &&
+				st.backward == (tgt < pc);
+		}
+		tap_ok(same, "branch site: PHT index, BTB entry, tag and static prediction as from "
+		       "pc and target (%u random branches)", i);
+	}
 	return tap_done_plan();
 }
