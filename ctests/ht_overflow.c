@@ -33,6 +33,7 @@
 #include <string.h>
 #include "papi.h"
 #include "nbtap.h"
+#include "chase.h"
 #include "../sim/nbsim_client.h"
 
 #define T 10007
@@ -113,16 +114,7 @@ static int measure(long n, long long *count, long *ovf, long *out, int chunks)
 extern char hto_pebs_ld[];
 static __thread long psamp, pat;
 
-/* NP dependent loads through buf (64-byte stride: each misses the L1D) */
-static __attribute__((noinline)) void chase(void *p, long n)
-{
-	__asm__ volatile("1:\n\t"
-			 "hto_pebs_ld:\n\t"
-			 "mov (%%rax), %%rax\n\t"
-			 "dec %[n]\n\t"
-			 "jnz 1b\n\t"
-			 : "+a"(p), [n] "+r"(n) : : "memory", "cc");
-}
+CHASE_FN(chase, hto_pebs_ld)
 
 static void phandler(int es, void *pc, long long vec, void *ctx)
 {
@@ -137,11 +129,8 @@ static char *chase_buf(unsigned lp)
 {
 	static char *b[2];
 
-	if (!b[lp]) {
-		b[lp] = aligned_alloc(4096, 65536);
-		for (unsigned i = 0; i < 1024; i++)
-			*(void **)(b[lp] + i * 64) = b[lp] + ((i + 1) % 1024) * 64;
-	}
+	if (!b[lp] && !(b[lp] = chase_ring()))
+		tap_bail("no memory for the chase");
 	return b[lp];
 }
 

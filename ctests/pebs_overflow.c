@@ -24,6 +24,7 @@
 #include <string.h>
 #include "papi.h"
 #include "nbtap.h"
+#include "chase.h"
 
 #define T 1000
 #define N 200000L
@@ -31,15 +32,7 @@
 extern char pebs_ld[];
 static long nsamp, nat;
 
-static __attribute__((noinline)) void chase(void *p, long n)
-{
-	__asm__ volatile("1:\n\t"
-			 "pebs_ld:\n\t"
-			 "mov (%%rax), %%rax\n\t"
-			 "dec %[n]\n\t"
-			 "jnz 1b\n\t"
-			 : "+a"(p), [n] "+r"(n) : : "memory", "cc");
-}
+CHASE_FN(chase, pebs_ld)
 
 static void handler(int es, void *pc, long long vec, void *ctx)
 {
@@ -54,10 +47,11 @@ int main(void)
 {
 	int es = PAPI_NULL, r;
 	long long plain = 0, v = 0;
-	char *buf = aligned_alloc(4096, 65536);
+	char *buf = chase_ring();
 
-	for (unsigned i = 0; i < 1024; i++)
-		*(void **)(buf + i * 64) = buf + ((i + 1) % 1024) * 64;
+	if (!buf)
+		tap_bail("no memory for the chase");
+
 	if ((r = PAPI_library_init(PAPI_VER_CURRENT)) != PAPI_VER_CURRENT)
 		tap_bail("PAPI_library_init: %d", r);
 	if (PAPI_create_eventset(&es) != PAPI_OK ||

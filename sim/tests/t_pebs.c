@@ -115,19 +115,41 @@ static __attribute__((noinline)) void unalgn(void *p, uint64_t n)
 		: "rcx", "memory", "cc");
 }
 
+/* The DS save area D over buffer BUF: PEBS counter reset 2^40 - R, an
+ * interrupt threshold of THR records */
+static void ds_init(uint64_t *d, uint64_t *b, unsigned thr)
+{
+	memset(d, 0, 9 * sizeof *d);
+	d[4] = d[5] = (uint64_t)b;                       /* base, index */
+	d[6] = (uint64_t)b + NREC * REC;                 /* absolute maximum */
+	d[7] = (uint64_t)b + thr * REC;                  /* interrupt threshold */
+	d[8] = (UINT64_C(1) << 40) - R;                  /* counter reset */
+}
+
+/* replay_event NBOGUS for logical processor LP's user mode on its PEBS
+ * counter, 16 + LP (CRU_ESCR2 / CRU_ESCR3), preset 2^40 - LEFT */
+static void pebs_counter_on(unsigned lp, uint64_t left)
+{
+	unsigned escr = lp ? NB_ESCR_CRU_ESCR3 : NB_ESCR_CRU_ESCR2;
+
+	nbsim_wrmsr(nb_escrs[escr].msr,
+		    ((uint64_t)nb_events[NB_EV_REPLAY_EVENT].event_select << NB_ESCR_EVSEL_SHIFT) |
+		    (UINT64_C(1) << NB_ESCR_EMASK_SHIFT) | (lp ? NB_ESCR_T1_USR : NB_ESCR_T0_USR));
+	nbsim_wrmsr(nb_counters[16 + lp].msr, (UINT64_C(1) << 40) - left);
+	nbsim_wrmsr(nb_counters[16 + lp].cccr_msr, NB_CCCR_ENABLE |
+		    ((uint64_t)nb_escrs[escr].select << NB_CCCR_ESCRSEL_SHIFT) |
+		    ((uint64_t)NB_ACTIVE_ANY << NB_CCCR_ACTIVE_SHIFT));
+}
+
+static void pebs_counter_off(unsigned lp)
+{
+	nbsim_wrmsr(nb_counters[16 + lp].cccr_msr, 0);
+	nbsim_wrmsr(nb_escrs[lp ? NB_ESCR_CRU_ESCR3 : NB_ESCR_CRU_ESCR2].msr, 0);
+}
+
 static void run_k(void (*kern)(void *, uint64_t), void *p, uint64_t n, uint64_t pe, unsigned thr)
 {
-	uint64_t escr = ((uint64_t)nb_events[NB_EV_REPLAY_EVENT].event_select << NB_ESCR_EVSEL_SHIFT) |
-		(UINT64_C(1) << NB_ESCR_EMASK_SHIFT) | NB_ESCR_T0_USR;
-	uint64_t cccr = NB_CCCR_ENABLE |
-		((uint64_t)nb_escrs[NB_ESCR_CRU_ESCR2].select << NB_CCCR_ESCRSEL_SHIFT) |
-		((uint64_t)NB_ACTIVE_ANY << NB_CCCR_ACTIVE_SHIFT);
-
-	memset(ds, 0, sizeof ds);
-	ds[4] = ds[5] = (uint64_t)pebs;                  /* base, index */
-	ds[6] = (uint64_t)pebs + NREC * REC;             /* absolute maximum */
-	ds[7] = (uint64_t)pebs + thr * REC;              /* interrupt threshold */
-	ds[8] = (UINT64_C(1) << 40) - R;                 /* counter reset */
+	ds_init(ds, pebs, thr);
 	pmis = records = bad_ip = bad_ax = 0;
 	nbsim_wrmsr(NB_MSR_IA32_DS_AREA, (uint64_t)ds);
 	nbsim_wrmsr(NB_MSR_IA32_PEBS_ENABLE, pe);
@@ -136,9 +158,7 @@ static void run_k(void (*kern)(void *, uint64_t), void *p, uint64_t n, uint64_t 
 	nbsim_wrmsr(nb_escrs[NB_ESCR_MOB_ESCR0].msr, pe & 0x200 ?
 		    ((uint64_t)nb_events[NB_EV_MOB_LOAD_REPLAY].event_select << NB_ESCR_EVSEL_SHIFT) |
 		    (UINT64_C(0x30) << NB_ESCR_EMASK_SHIFT) | NB_ESCR_T0_USR : 0);
-	nbsim_wrmsr(nb_escrs[NB_ESCR_CRU_ESCR2].msr, escr);
-	nbsim_wrmsr(nb_counters[16].msr, (UINT64_C(1) << 40) - R);
-	nbsim_wrmsr(nb_counters[16].cccr_msr, cccr);
+	pebs_counter_on(0, R);
 	kern(p, n);
 	nbsim_wrmsr(nb_counters[16].cccr_msr, 0);
 	nbsim_wrmsr(NB_MSR_IA32_PEBS_ENABLE, 0);
@@ -157,7 +177,7 @@ static void run(void *p, uint64_t n, uint64_t pe, unsigned thr)
 /* counter 16 preset while the LP1 thread runs: above LP0's own tagged
  * uops of starting and joining it (about 100), far below LP1's 25050 */
 #define FAR 1000
-static uint64_t ds1[9];                 /* LP1's DS save area (no buffer) */
+static uint64_t ds1[9];                 /* LP1's DS save area */
 static uint64_t lp1_pe;                 /* IA32_PEBS_ENABLE LP1 writes, or 0 */
 static volatile uint64_t lp1_cpu = 99, lp1_ds_read;
 
@@ -167,26 +187,13 @@ static volatile uint64_t lp1_records, lp1_bad_ip;
 
 static void *lp1_pebs(void *arg)
 {
-	uint64_t escr = ((uint64_t)nb_events[NB_EV_REPLAY_EVENT].event_select << NB_ESCR_EVSEL_SHIFT) |
-		(UINT64_C(1) << NB_ESCR_EMASK_SHIFT) | NB_ESCR_T1_USR;
-	uint64_t cccr = NB_CCCR_ENABLE |
-		((uint64_t)nb_escrs[NB_ESCR_CRU_ESCR3].select << NB_CCCR_ESCRSEL_SHIFT) |
-		((uint64_t)NB_ACTIVE_ANY << NB_CCCR_ACTIVE_SHIFT);
-
-	memset(ds1, 0, sizeof ds1);
-	ds1[4] = ds1[5] = (uint64_t)pebs1;
-	ds1[6] = (uint64_t)pebs1 + NREC * REC;
-	ds1[7] = (uint64_t)pebs1 + (NREC + 1) * REC;     /* no PMI */
-	ds1[8] = (UINT64_C(1) << 40) - R;
+	ds_init(ds1, pebs1, NREC + 1);                   /* no PMI */
 	nbsim_wrmsr(NB_MSR_IA32_DS_AREA, (uint64_t)ds1);
 	nbsim_wrmsr(NB_MSR_IA32_PEBS_ENABLE, lp1_pe);
 	nbsim_wrmsr(NB_MSR_MSR_PEBS_MATRIX_VERT, 1);
-	nbsim_wrmsr(nb_escrs[NB_ESCR_CRU_ESCR3].msr, escr);
-	nbsim_wrmsr(nb_counters[17].msr, (UINT64_C(1) << 40) - R);
-	nbsim_wrmsr(nb_counters[17].cccr_msr, cccr);
+	pebs_counter_on(1, R);
 	chase(arg, 25050);
-	nbsim_wrmsr(nb_counters[17].cccr_msr, 0);
-	nbsim_wrmsr(nb_escrs[NB_ESCR_CRU_ESCR3].msr, 0);
+	pebs_counter_off(1);
 	lp1_records = (ds1[5] - ds1[4]) / REC;
 	lp1_bad_ip = 0;
 	for (uint64_t i = 0; i < lp1_records; i++)
@@ -231,28 +238,16 @@ static void on_lp1(void *p, uint64_t pe)
  * start and stop: an LP1 thread, the main thread's chase */
 static void start_lp0(uint64_t pe)
 {
-	uint64_t escr = ((uint64_t)nb_events[NB_EV_REPLAY_EVENT].event_select << NB_ESCR_EVSEL_SHIFT) |
-		(UINT64_C(1) << NB_ESCR_EMASK_SHIFT) | NB_ESCR_T0_USR;
-	uint64_t cccr = NB_CCCR_ENABLE |
-		((uint64_t)nb_escrs[NB_ESCR_CRU_ESCR2].select << NB_CCCR_ESCRSEL_SHIFT) |
-		((uint64_t)NB_ACTIVE_ANY << NB_CCCR_ACTIVE_SHIFT);
-
-	memset(ds, 0, sizeof ds);
-	ds[4] = ds[5] = (uint64_t)pebs;
-	ds[6] = (uint64_t)pebs + NREC * REC;
-	ds[7] = (uint64_t)pebs + (NREC + 1) * REC;       /* no PMI */
-	ds[8] = (UINT64_C(1) << 40) - R;
+	ds_init(ds, pebs, NREC + 1);                     /* no PMI */
 	pmis = records = bad_ip = bad_ax = 0;
 	want_ip = pebs_load;
 	nbsim_wrmsr(NB_MSR_IA32_DS_AREA, (uint64_t)ds);
 	if (pe)
 		nbsim_wrmsr(NB_MSR_IA32_PEBS_ENABLE, pe);
 	nbsim_wrmsr(NB_MSR_MSR_PEBS_MATRIX_VERT, 1);
-	nbsim_wrmsr(nb_escrs[NB_ESCR_CRU_ESCR2].msr, escr);
 	/* LP0's own loads while the LP1 thread is created and joined do not
 	 * overflow it; LP1's, if counted, would (FAR) */
-	nbsim_wrmsr(nb_counters[16].msr, (UINT64_C(1) << 40) - FAR);
-	nbsim_wrmsr(nb_counters[16].cccr_msr, cccr);
+	pebs_counter_on(0, FAR);
 }
 
 /* counter 16 restarts R tagged uops from overflow, then LP0 chases */
