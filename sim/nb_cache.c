@@ -33,8 +33,10 @@ int nb_cache_init(struct nb_cache *c, unsigned size_kb, unsigned ways,
 	c->set_shift = log2u(c->sets);
 	for (unsigned i = 0; i < lines; i++)
 		c->tag[i] = 0;
-	for (unsigned i = 0; i < NB_CACHE_MAX_LINES / 8; i++)
+	for (unsigned i = 0; i < NB_CACHE_MAX_LINES / 8; i++) {
 		c->fp[i] = 0;
+		c->order[i] = NB_CACHE_ORDER0;
+	}
 	return 1;
 }
 

@@ -10,7 +10,8 @@
 #define NB_CACHE_MAX_LINES 16384      /* 2 MB of 128-byte lines            */
 
 /* Each set's ways are kept in recency order: way 0 most recently used,
- * the last way the LRU victim (invalid lines sink to the end).  One 64-bit
+ * the last way the LRU victim (invalid lines sink to the end); caches of
+ * 8 ways keep lines in place and the order apart (nb_cache_ref8_geo).  One 64-bit
  * word per way, so that a set's search touches one array: bits 0-47 the
  * line address + 1 (0 = invalid; user addresses are below 2^48), bits
  * 48-55 the valid sectors, bit 63 dirty (written since its fill).  The
@@ -30,6 +31,8 @@ struct nb_cache {
 	 * NB_CACHE_FP of its line (0 for an invalid way), so that most
 	 * misses are found without searching the set */
 	uint64_t fp[NB_CACHE_MAX_LINES / 8];
+	/* 8 ways: per set, the ways in recency order (nb_cache_ref8_geo) */
+	uint32_t order[NB_CACHE_MAX_LINES / 8];
 };
 
 /* the fingerprint of a line in a cache of 2^set_shift sets: 8 bits of the
@@ -111,13 +114,22 @@ static inline int nb_cache_ref_any(struct nb_cache *c, uint64_t addr, int alloca
 }
 
 /*
- * The same reference for a cache of 8 ways (every modelled L2 and L3),
- * unrolled and with conditional moves for the search and the move to the
- * front: a search stopping at the hit mispredicts on random accesses, and
- * in nbsim every instruction of a cache miss's helper call counts (README
- * "Speed").  Same results and replacement as nb_cache_ref_any
- * (tests/t_cache.c compares them).
+ * The same reference for a cache of 8 ways (every modelled L2 and L3), in
+ * the layout made for it: a line stays in its way (tag[] holds the set's 8
+ * ways in way order, fp[] a byte per way), and order[] holds the set's
+ * recency as a permutation, a 4-bit way number per rank (bits 0-3 the most
+ * recently used way, bits 28-31 the least).  A reference costs a handful of
+ * loads and stores: the fingerprints find the way (or show the line is not
+ * there), a hit moves its way number to rank 0, a miss replaces the way of
+ * rank 7.  (The former layout moved the set's eight tags on every miss:
+ * in nbsim every instruction of a cache miss's helper call counts, README
+ * "Speed".)  Same results and replacement as nb_cache_ref_any
+ * (tests/t_cache.c compares them rank by rank: nb_cache_rank_tag).
  */
+#define NB_CACHE_ORDER0 UINT32_C(0x76543210)   /* way w at rank w        */
+#define NB_CACHE_NIB_ONES UINT32_C(0x11111111)
+#define NB_CACHE_NIB_HIGHS UINT32_C(0x88888888)
+
 static inline __attribute__((always_inline))
 int nb_cache_ref8_geo(struct nb_cache *c, uint64_t addr, int allocate, int write,
 		      unsigned line_shift, unsigned sector_shift)
@@ -128,56 +140,41 @@ int nb_cache_ref8_geo(struct nb_cache *c, uint64_t addr, int allocate, int write
 	uint64_t fill = allocate == NB_FILL_LINE
 		? ((UINT64_C(1) << (smask + 1)) - 1) << NB_TAG_VSHIFT : sbit;
 	uint64_t dirty = write ? NB_TAG_DIRTY : 0;
-	unsigned set = (unsigned)(line & (c->sets - 1));
-	uint64_t *tag = &c->tag[set * 8], *fp = &c->fp[set], v, p, f, x, low;
-	unsigned w = 8, i;
+	unsigned set = (unsigned)(line & (c->sets - 1)), w, r;
+	uint64_t *tag = &c->tag[set * 8], f = NB_CACHE_FP(line, c->set_shift), v;
+	/* the ways whose fingerprint byte equals the line's: the lowest set
+	 * bit of m is such a way; bits above it may be false (a borrow), so
+	 * each candidate's tag is compared; no bit: not in the set */
+	uint64_t x = c->fp[set] ^ (f * NB_CACHE_FP_ONES);
+	uint64_t m = (x - NB_CACHE_FP_ONES) & ~x & NB_CACHE_FP_HIGHS;
+	uint32_t o = c->order[set], y, z;
 	int st;
 
-	/* a way whose fingerprint byte equals the line's (a zero byte of x),
-	 * or none: then the line is not in the set */
-	f = NB_CACHE_FP(line, c->set_shift);
-	x = *fp ^ (f * NB_CACHE_FP_ONES);
-	if ((x - NB_CACHE_FP_ONES) & ~x & NB_CACHE_FP_HIGHS) {
-		if ((tag[0] & NB_TAG_KEY) == t) {        /* MRU: nothing moves */
-			v = tag[0];
-			st = !(v & sbit) ? NB_CACHE_MISS
-				: (v & NB_TAG_DIRTY) ? NB_CACHE_DIRTY : NB_CACHE_CLEAN;
-			if (st == NB_CACHE_MISS && !allocate)
-				return st;
-			tag[0] = v | (st == NB_CACHE_MISS ? fill : 0) | dirty;
-			return st;
-		}
-#pragma GCC unroll 8
-		for (i = 7; i >= 1; i--)
-			w = (tag[i] & NB_TAG_KEY) == t ? i : w;
+	for (; m; m &= m - 1) {
+		w = (unsigned)__builtin_ctzll(m) >> 3;
+		if ((tag[w] & NB_TAG_KEY) == t)
+			goto present;
 	}
-	if (w == 8) {                            /* not in the set */
-		if (!allocate)
-			return NB_CACHE_MISS;
-		v = t | fill | dirty;
-#pragma GCC unroll 8
-		for (i = 7; i >= 1; i--)         /* the LRU way goes */
-			tag[i] = tag[i - 1];
-		tag[0] = v;
-		*fp = *fp << 8 | f;
+	if (!allocate)
 		return NB_CACHE_MISS;
-	}
+	w = o >> 28;                             /* the LRU way goes */
+	tag[w] = t | fill | dirty;
+	c->fp[set] = (c->fp[set] & ~(UINT64_C(0xff) << (8 * w))) | f << (8 * w);
+	c->order[set] = o << 4 | w;
+	return NB_CACHE_MISS;
+present:
 	v = tag[w];
 	st = !(v & sbit) ? NB_CACHE_MISS : (v & NB_TAG_DIRTY) ? NB_CACHE_DIRTY : NB_CACHE_CLEAN;
 	if (st == NB_CACHE_MISS && !allocate)
 		return st;
-	v |= (st == NB_CACHE_MISS ? fill : 0) | dirty;
-	p = tag[0];
-#pragma GCC unroll 8
-	for (i = 1; i < 8; i++) {                /* ways 0..w-1 move down one */
-		uint64_t cur = tag[i];
-		tag[i] = i <= w ? p : cur;
-		p = cur;
-	}
-	tag[0] = v;
-	/* the bytes of ways w+1..7 stay, those of 0..w-1 move up one */
-	low = w == 7 ? ~UINT64_C(0) : (UINT64_C(1) << (8 * (w + 1))) - 1;
-	*fp = (*fp & ~low) | ((*fp << 8) & low) | f;
+	tag[w] = v | (st == NB_CACHE_MISS ? fill : 0) | dirty;
+	/* w's rank r: the lowest zero nibble of y (exact: w occurs once);
+	 * ranks 0..r-1 move up one, w takes rank 0, ranks above r stay */
+	y = o ^ (w * NB_CACHE_NIB_ONES);
+	z = (y - NB_CACHE_NIB_ONES) & ~y & NB_CACHE_NIB_HIGHS;
+	r = (unsigned)__builtin_ctz(z) >> 2;
+	v = (UINT64_C(16) << (4 * r)) - 1;       /* ranks 0..r */
+	c->order[set] = (uint32_t)((o & ~v) | (((uint64_t)o << 4) & v) | w);
 	return st;
 }
 
@@ -187,6 +184,15 @@ static inline __attribute__((always_inline))
 int nb_cache_ref8(struct nb_cache *c, uint64_t addr, int allocate, int write)
 {
 	return nb_cache_ref8_geo(c, addr, allocate, write, c->line_shift, c->sector_shift);
+}
+
+/* The tag word of the line at recency rank r (0 = most recently used) of
+ * set `set`, in either layout (tests, statistics) */
+static inline uint64_t nb_cache_rank_tag(const struct nb_cache *c, unsigned set, unsigned r)
+{
+	if (c->ways == 8)
+		return c->tag[set * 8 + ((c->order[set] >> (4 * r)) & 15)];
+	return c->tag[set * c->ways + r];
 }
 
 /* (inline: nbsim's cache helper runs it for every L1D miss) */

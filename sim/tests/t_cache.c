@@ -95,9 +95,19 @@ int main(void)
 				same = r8 == ra;
 			}
 			for (unsigned k = 0; same && k < aa.sets * 8; k++)
-				same = a8.tag[k] == aa.tag[k];
-			tap_ok(same, "%u KB 8-way: nb_cache_ref8 = nb_cache_ref_any (states and tags), "
-			       "400000 references, stopped at %u", geo[g][0], i);
+				same = nb_cache_rank_tag(&a8, k / 8, k % 8) == aa.tag[k];
+			tap_ok(same, "%u KB 8-way: nb_cache_ref8 = nb_cache_ref_any (states, and tags "
+			       "rank by rank), 400000 references, stopped at %u", geo[g][0], i);
+			/* each set's order is a permutation of its 8 ways */
+			unsigned perms = 0;
+			for (unsigned k = 0; k < a8.sets; k++) {
+				unsigned seen = 0;
+				for (unsigned r = 0; r < 8; r++)
+					seen |= 1u << ((a8.order[k] >> (4 * r)) & 15);
+				perms += seen == 0xff;
+			}
+			tap_ok(perms == a8.sets, "%u KB: every set's recency order is a permutation "
+			       "of its ways (%u of %u)", geo[g][0], perms, a8.sets);
 			/* its fingerprints follow the ways' order */
 			unsigned fps = 0;
 			for (unsigned k = 0; k < a8.sets * 8; k++) {
