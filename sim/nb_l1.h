@@ -50,9 +50,13 @@ int nb_l1_init(struct nb_l1 *c, unsigned size_kb, unsigned ways);
 /* One access to the line of addr: returns 1 on a hit (the line becomes
  * most recently used); on a miss, if allocate, the line replaces the least
  * recently used one of its set.  ways is c->ways: nbsim's cache helper
- * passes it as a constant (4 or 8), so that the search is unrolled. */
+ * passes it as a constant (4 or 8), so that the search is unrolled.
+ * bump: advance the clock for the new stamp; 0 right after nb_l1_fast
+ * declined the same access (it advanced the clock and gave that value to
+ * the sink only, so the value is still unused: one clock step per access,
+ * and the helper saves a load and a store). */
 static inline __attribute__((always_inline))
-int nb_l1_access_w(struct nb_l1 *c, uint64_t addr, int allocate, unsigned ways)
+int nb_l1_access_w(struct nb_l1 *c, uint64_t addr, int allocate, unsigned ways, int bump)
 {
 	uint64_t line = addr >> NB_L1_LINE_SHIFT, t = line + 1;
 	unsigned set = (unsigned)(line & (c->sets - 1)), base = set * ways, w, found = ways;
@@ -80,7 +84,8 @@ int nb_l1_access_w(struct nb_l1 *c, uint64_t addr, int allocate, unsigned ways)
 		c->fp[set] = (c->fp[set] & ~(UINT64_C(0xff) << (8 * w))) | f << (8 * w);
 	} else
 		w = found;
-	c->clock += NB_L1_STAMP_STEP;
+	if (bump)
+		c->clock += NB_L1_STAMP_STEP;
 	c->stamp[base + w] = c->clock | w;
 	c->hint[line & ((1u << NB_L1_HINT_BITS) - 1)] = (uint8_t)w;
 	return found != ways;
@@ -89,7 +94,7 @@ int nb_l1_access_w(struct nb_l1 *c, uint64_t addr, int allocate, unsigned ways)
 /* the same for any geometry (c->ways read at run time) */
 static inline int nb_l1_access(struct nb_l1 *c, uint64_t addr, int allocate)
 {
-	return nb_l1_access_w(c, addr, allocate, c->ways);
+	return nb_l1_access_w(c, addr, allocate, c->ways, 1);
 }
 
 /* The index of addr's hinted way in tag[] / stamp[] */

@@ -1147,9 +1147,9 @@ static inline __attribute__((always_inline)) int nb_l1d_access(Addr l, int alloc
 {
 	switch (nb_l1d.ways) {
 	case 4:
-		return nb_l1_access_w(&nb_l1d, l, allocate, 4);
+		return nb_l1_access_w(&nb_l1d, l, allocate, 4, 1);
 	case 8:
-		return nb_l1_access_w(&nb_l1d, l, allocate, 8);
+		return nb_l1_access_w(&nb_l1d, l, allocate, 8, 1);
 	default:
 		return nb_l1d_access_any(l, allocate);
 	}
@@ -1299,7 +1299,8 @@ static inline __attribute__((always_inline)) void nb_mem_line(Addr a, Bool store
 	Addr l = a & ~(Addr)63;
 
 	nb_st_line = 0;
-	if (!nb_l1_access_w(&nb_l1d, l, !store, ways))
+	/* (the inline hit path declined this access: bump 0) */
+	if (!nb_l1_access_w(&nb_l1d, l, !store, ways, 0))
 		nb_mem_line_miss(l, store);
 }
 

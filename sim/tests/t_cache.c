@@ -168,6 +168,11 @@ int main(void)
 				if (nb_l1_fast(&l1, a, size)) {
 					fast++;
 					split_fast += l0 != l1n;
+				} else if (l0 == l1n) {
+					/* nbsim's lean helper: no second
+					 * clock step after the fast path */
+					got = nb_l1_access_w(&l1, l0, al, l1.ways, 0);
+					slow_hits += (unsigned)got;
 				} else {
 					for (uint64_t l = l0; l <= l1n; l += 64)
 						got &= nb_l1_access(&l1, l, al);
@@ -175,7 +180,7 @@ int main(void)
 				}
 				same = got == want;
 			}
-			tap_ok(same, "%u KB: fast path + nb_l1_access = true LRU (nb_cache_access): "
+			tap_ok(same, "%u KB: fast path + nb_l1_access (clock step once per access in one line) = true LRU (nb_cache_access): "
 			       "%u accesses, stopped at %u", geo[g][0], 400000u, i);
 			tap_ok(fast > 10000 && slow_hits > 1000,
 			       "%u KB: both paths find hits (fast %u, after a stale hint %u)",
@@ -191,6 +196,24 @@ int main(void)
 			tap_ok(splits > 10000 && split_fast == 0,
 			       "%u KB: no access crossing a line (%u) passes the fast path",
 			       geo[g][0], splits);
+		}
+		/* nb_l1_access alone (nbsim's general path while every access
+		 * calls it: the store buffer, --nbsim-cache=cachegrind) steps
+		 * the clock itself: true LRU without the fast path */
+		for (unsigned g = 0; g < 2; g++) {
+			uint64_t x = 7 + g;
+			unsigned same = 1, i, hits = 0;
+			nb_cache_init(&c, geo[g][0], geo[g][1], 64, 64);
+			nb_l1_init(&l1, geo[g][0], geo[g][1]);
+			for (i = 0; i < 200000 && same; i++) {
+				x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+				uint64_t a = ((x >> 30) & 0xfff) + ((x >> 50) & 7) * 0x40000;
+				int al = (x >> 20) & 1, want = nb_cache_access(&c, a, al);
+				same = nb_l1_access(&l1, a, al) == want;
+				hits += (unsigned)want;
+			}
+			tap_ok(same && hits > 1000, "%u KB: nb_l1_access alone = true LRU: %u accesses "
+			       "(%u hits), stopped at %u", geo[g][0], 200000u, hits, i);
 		}
 		tap_ok(!nb_l1_init(&l1, 12, 4) && !nb_l1_init(&l1, 16, 3) && !nb_l1_init(&l1, 64, 8),
 		       "nb_l1_init refuses sets or ways not a power of two, and too many lines");
