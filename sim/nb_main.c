@@ -70,7 +70,13 @@ enum {
 				/* nb_step, per retirement cycle)              */
 	RAW_BR0,                /* branch_retired MMNP..MMTM: RAW_BR0 + mask bit */
 	RAW_MISP = RAW_BR0 + 4, /* mispredicted branches                       */
-	RAW_SSE_ASSIST,         /* SSE instructions with a denormal input      */
+	RAW_CBR0,               /* conditional branches (nb_cond): RAW_CBR0 +  */
+				/* 2 x taken + mispredicted; folded into the   */
+				/* RAW_BR0/RAW_MISP signals and retired_(mis-  */
+				/* pred_)branch_type CONDITIONAL by nb_derive, */
+				/* so that nb_cond makes one count, not four   */
+	RAW_SSE_ASSIST_ = RAW_CBR0 + 4,
+	RAW_SSE_ASSIST = RAW_SSE_ASSIST_, /* SSE instructions with a denormal input */
 	RAW_X87_ASSIST,         /* x87 assists: RAW_X87_ASSIST + mask bit      */
 				/* (POAO 2, POAU 3, PREA 4; README "FP assists") */
 	RAW_N = RAW_X87_ASSIST + 5
@@ -347,6 +353,7 @@ static ULong nb_pmi_syncs;               /* nb_pmi_check calls (stats)      */
 static Long nb_pmi_budget = 0x7fffffffffffffffLL;
 
 static void nb_derive(void);
+static void nb_lean_fold(void);
 static void nb_update_cycles(void);
 static void nb_peek_cycles(void);
 
@@ -789,10 +796,11 @@ static void nb_tags_changed(void)
 static void nb_derive(void)
 {
 	ULong d[RAW_N], tagged_i = 0, tagged_u = 0, instr = 0, xtag[4] = { 0 }, rp[2];
-	ULong bogus, du, replay;
+	ULong bogus, du, replay, misp, cmiss;
 	unsigned fe;
 	uint8_t xt[NB_FP_NCLASSES + 1];
 
+	nb_lean_fold();
 	if (!nb_tags_valid) {
 		nb_fe_cached = fe_tags();
 		exec_tags(nb_xt_cached);
@@ -840,10 +848,16 @@ static void nb_derive(void)
 		}
 	for (unsigned b = 0; b < 4; b++)
 	{
-		nb_sig[SIG_BR(b)] += d[RAW_BR0 + b];
+		nb_sig[SIG_BR(b)] += d[RAW_BR0 + b] + d[RAW_CBR0 + b];
 		nb_sig[SIG_EXEC(b)] += xtag[b];
 	}
-	nb_sig[SIG_MISP] += d[RAW_MISP];
+	/* conditional branches (nb_cond): retired_branch_type and
+	 * retired_mispred_branch_type CONDITIONAL, and the mispredicted ones */
+	cmiss = d[RAW_CBR0 + 1] + d[RAW_CBR0 + 3];
+	nb_sig[SIG_RBT(1)] += d[RAW_CBR0] + d[RAW_CBR0 + 2] + cmiss;
+	nb_sig[SIG_RMBT(1)] += cmiss;
+	misp = d[RAW_MISP] + cmiss;
+	nb_sig[SIG_MISP] += misp;
 	/* FP assists (README "FP assists"): SSE_input_assist ALL (bit 15),
 	 * x87_assist POAO, POAU, PREA */
 	nb_sig[NB_SIG(NB_EV_SSE_INPUT_ASSIST, 15)] += d[RAW_SSE_ASSIST];
@@ -856,8 +870,8 @@ static void nb_derive(void)
 	replay = rp[0] + rp[1];
 	if (mispred_tagging()) {
 		/* a mispredicted branch is one instruction: tagged */
-		replay += d[RAW_MISP];
-		tagged_i += d[RAW_MISP];
+		replay += misp;
+		tagged_i += misp;
 	}
 	/* replay-tagged uops make their instruction tagged: one memory uop per
 	 * instruction is assumed; loads/stores already front-end tagged are
@@ -913,7 +927,10 @@ static void nb_derive(void)
 static ULong nb_s_seen;
 static ULong new_stalls(void)
 {
-	ULong s = clo_mem_timing == MT_NO ? 0 : nb_stall - nb_s_seen;
+	ULong s;
+
+	nb_lean_fold();
+	s = clo_mem_timing == MT_NO ? 0 : nb_stall - nb_s_seen;
 
 	nb_s_seen = nb_stall;
 	return s;
@@ -976,6 +993,7 @@ static void nb_peek_cycles(void)
 {
 	ULong c = nb_cyc;
 
+	nb_lean_fold();
 	if (!nb_stepping)
 		c += (nb_sig[SIG_UOPS] - nb_u_seen) / nb_cpu->retire_width +
 			(nb_sig[SIG_MISP] - nb_m_seen) * nb_cpu->mispredict_penalty +
@@ -1055,10 +1073,7 @@ static VG_REGPARM(2) void nb_cond(const struct nb_cond_site *site, ULong taken)
 {
 	ULong miss = (ULong)nb_bpred_cond_at(&nb_bp, site, (int)taken);
 
-	nb_raw[RAW_BR0 + (taken ? 2 : 0) + miss]++;
-	nb_raw[RAW_MISP] += miss;
-	nb_sig[SIG_RBT(1)]++;           /* CONDITIONAL */
-	nb_sig[SIG_RMBT(1)] += miss;
+	nb_raw[RAW_CBR0 + (taken ? 2 : 0) + miss]++;
 }
 
 /* ---- cache model (README "Cache model") ---- */
@@ -1159,6 +1174,38 @@ static inline __attribute__((always_inline)) int nb_l1d_access(Addr l, int alloc
  * (nb_post_clo_init; --nbsim-cache=cachegrind has 64-byte L2 lines but
  * does not come here) */
 #define NB_L2_LINE_SHIFT 7
+
+/* nb_mem_line_miss's counts (its comment), and those nb_lean_fold has
+ * folded in */
+#define NB_LEAN_L3 3
+#define NB_LEAN_K 6
+static ULong nb_lean[2][NB_LEAN_K], nb_lean_seen[2][NB_LEAN_K];
+
+/* Fold nb_lean's new counts into the signals, RAW_MC and nb_stall (before
+ * anything reads them: nb_derive, the stall cycles, the statistics) */
+static void nb_lean_fold(void)
+{
+	for (unsigned st = 0; st < 2; st++)
+		for (unsigned k = 0; k < NB_LEAN_K; k++) {
+			ULong n = nb_lean[st][k] - nb_lean_seen[st][k], lat;
+			int l2 = k < NB_LEAN_L3 ? (int)k : NB_CACHE_MISS;
+			if (!n)
+				continue;
+			lat = nb_memp->l2_latency;
+			nb_lean_seen[st][k] += n;
+			nb_sig[SIG_BSQ(bsq_bit(0, l2))] += n;
+			if (k >= NB_LEAN_L3) {
+				nb_sig[SIG_BSQ(bsq_bit(1, (int)(k - NB_LEAN_L3)))] += n;
+				lat += nb_memp->l3_latency;
+			}
+			if (k == NB_CACHE_MISS || k == NB_LEAN_L3 + NB_CACHE_MISS)
+				lat += nb_memp->mem_latency;
+			nb_raw[RAW_MC(st, MC_L1 | (l2 == NB_CACHE_MISS ? MC_L2 : 0))] += n;
+			nb_mc_n += n;
+			if (!st)
+				nb_stall += n * lat;
+		}
+}
 
 /* The L1D missed line l: the L2 (a load's read, a store's RFO), and the
  * L3 if the L2 missed; adds MC_L2 to *cond on an L2 miss; returns the
@@ -1262,6 +1309,7 @@ static void nb_memstats_fill(void)
 {
 	ULong m[2][2] = { { 0, 0 }, { 0, 0 } };
 
+	nb_lean_fold();
 	for (unsigned st = 0; st < 2; st++)
 		for (unsigned c = 1; c < MC_N; c++) {
 			if (c & MC_L1)
@@ -1279,18 +1327,21 @@ static void nb_memstats_fill(void)
  * buffer nor the DTLB enabled, NetBurst policies (what is left of nb_mem
  * then, without its loop and tests) */
 /* (the L1D missed: a function of its own, entered by a jump, so that the
- * L1D part needs no saved registers) */
+ * L1D part needs no saved registers.)  It makes one count, nb_lean[store]
+ * [k] (k: the L2's state, NB_CACHE_*, or on a model with an L3 after an
+ * L2 miss 3 + the L3's), from which nb_lean_fold derives what nb_mem_l2
+ * and nb_mem count: BSQ_cache_reference, the RAW_MC condition, the stall
+ * cycles of a load. */
 static __attribute__((noinline)) void nb_mem_line_miss(Addr l, Bool store)
 {
-	unsigned cond = MC_L1;
-	ULong lat = nb_mem_l2(l, store, &cond);
+	unsigned k = (unsigned)nb_cache_ref8_geo(&nb_l2, l, NB_FILL_LINE, store, NB_L2_LINE_SHIFT, 6);
 
+	if (k == NB_CACHE_MISS && nb_has_l3)
+		k = NB_LEAN_L3 + (unsigned)nb_cache_ref8_geo(&nb_l3, l, NB_FILL_LINE, store,
+							    NB_L2_LINE_SHIFT, 6);
 	if (store)
-		nb_st_line = (l >> nb_l2.line_shift) + 1;
-	else
-		nb_stall += lat;
-	nb_raw[RAW_MC(store ? 1 : 0, cond)]++;
-	nb_mc_n++;
+		nb_st_line = (l >> NB_L2_LINE_SHIFT) + 1;
+	nb_lean[store ? 1 : 0][k]++;
 }
 
 /* (ways: the L1D's, as a constant) */
