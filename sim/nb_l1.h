@@ -91,6 +91,74 @@ int nb_l1_access_w(struct nb_l1 *c, uint64_t addr, int allocate, unsigned ways, 
 	return found != ways;
 }
 
+/* 1 if a way of addr's set has addr's line's fingerprint (the line may be
+ * there), 0 if the line is certainly not in the set */
+static inline __attribute__((always_inline))
+int nb_l1_fp_match_w(const struct nb_l1 *c, uint64_t addr, unsigned ways)
+{
+	uint64_t line = addr >> NB_L1_LINE_SHIFT;
+	unsigned set = (unsigned)(line & (c->sets - 1));
+	uint64_t x = c->fp[set] ^ (NB_CACHE_FP(line, c->set_shift) * NB_CACHE_FP_ONES);
+
+	return ((x - NB_CACHE_FP_ONES) & ~x & NB_CACHE_FP_HIGHS &
+		(ways == 8 ? ~UINT64_C(0) : (UINT64_C(1) << (8 * ways)) - 1)) != 0;
+}
+
+/* addr's line, known not to be in its set, replaces the least recently
+ * used way (what nb_l1_access_w does for a miss, without the search and
+ * without a clock step: see bump).  The minimum stamp by pairs (a tree:
+ * three compares deep, not seven). */
+static inline __attribute__((always_inline))
+void nb_l1_fill_w(struct nb_l1 *c, uint64_t addr, unsigned ways)
+{
+	uint64_t line = addr >> NB_L1_LINE_SHIFT, m;
+	unsigned set = (unsigned)(line & (c->sets - 1)), base = set * ways, w;
+	const uint64_t *sp = &c->stamp[base];
+#define NB_L1_MIN(a, b) ((a) < (b) ? (a) : (b))
+	m = NB_L1_MIN(NB_L1_MIN(sp[0], sp[1]), NB_L1_MIN(sp[2], sp[3]));
+	if (ways == 8)
+		m = NB_L1_MIN(m, NB_L1_MIN(NB_L1_MIN(sp[4], sp[5]), NB_L1_MIN(sp[6], sp[7])));
+#undef NB_L1_MIN
+	w = (unsigned)m & (NB_L1_MAX_WAYS - 1);
+	c->tag[base + w] = line + 1;
+	c->fp[set] = (c->fp[set] & ~(UINT64_C(0xff) << (8 * w))) |
+		NB_CACHE_FP(line, c->set_shift) << (8 * w);
+	c->stamp[base + w] = c->clock | w;
+	c->hint[line & ((1u << NB_L1_HINT_BITS) - 1)] = (uint8_t)w;
+}
+
+/* nb_l1_access_w out of line (its search needs registers the common miss
+ * does not) */
+static __attribute__((noinline, unused))
+int nb_l1_access_w8_ool(struct nb_l1 *c, uint64_t addr, int allocate)
+{
+	return nb_l1_access_w(c, addr, allocate, 8, 0);
+}
+static __attribute__((noinline, unused))
+int nb_l1_access_w4_ool(struct nb_l1 *c, uint64_t addr, int allocate)
+{
+	return nb_l1_access_w(c, addr, allocate, 4, 0);
+}
+
+/*
+ * nbsim's lean helper's L1D access (ways 4 or 8, a constant), right after
+ * nb_l1_fast declined the same access within one line: the result and
+ * state of nb_l1_access_w(c, addr, allocate, ways, 0).  Most such accesses
+ * miss with no fingerprint in the set: then no search, and a fill if
+ * allocate; else the search, out of line.
+ */
+static inline __attribute__((always_inline))
+int nb_l1_after_fast_w(struct nb_l1 *c, uint64_t addr, int allocate, unsigned ways)
+{
+	if (__builtin_expect(!nb_l1_fp_match_w(c, addr, ways), 1)) {
+		if (allocate)
+			nb_l1_fill_w(c, addr, ways);
+		return 0;
+	}
+	return ways == 8 ? nb_l1_access_w8_ool(c, addr, allocate)
+		: nb_l1_access_w4_ool(c, addr, allocate);
+}
+
 /* the same for any geometry (c->ways read at run time) */
 static inline int nb_l1_access(struct nb_l1 *c, uint64_t addr, int allocate)
 {

@@ -1332,16 +1332,30 @@ static void nb_memstats_fill(void)
  * L2 miss 3 + the L3's), from which nb_lean_fold derives what nb_mem_l2
  * and nb_mem count: BSQ_cache_reference, the RAW_MC condition, the stall
  * cycles of a load. */
+/* the common end of nb_mem_line_miss: count */
+static inline __attribute__((always_inline)) void nb_mem_line_count(Addr l, Bool store, unsigned k)
+{
+	if (store)
+		nb_st_line = (l >> NB_L2_LINE_SHIFT) + 1;
+	nb_lean[store ? 1 : 0][k]++;
+}
+
+/* (the L3 after an L2 miss, xeonmp only: out of line and entered by a
+ * jump, so that the L2's reference needs no saved registers) */
+static __attribute__((noinline)) void nb_mem_line_l3(Addr l, Bool store)
+{
+	nb_mem_line_count(l, store, NB_LEAN_L3 + (unsigned)nb_cache_ref8_geo(&nb_l3, l, NB_FILL_LINE,
+									    store, NB_L2_LINE_SHIFT, 6));
+}
+
 static __attribute__((noinline)) void nb_mem_line_miss(Addr l, Bool store)
 {
 	unsigned k = (unsigned)nb_cache_ref8_geo(&nb_l2, l, NB_FILL_LINE, store, NB_L2_LINE_SHIFT, 6);
 
 	if (k == NB_CACHE_MISS && nb_has_l3)
-		k = NB_LEAN_L3 + (unsigned)nb_cache_ref8_geo(&nb_l3, l, NB_FILL_LINE, store,
-							    NB_L2_LINE_SHIFT, 6);
-	if (store)
-		nb_st_line = (l >> NB_L2_LINE_SHIFT) + 1;
-	nb_lean[store ? 1 : 0][k]++;
+		nb_mem_line_l3(l, store);
+	else
+		nb_mem_line_count(l, store, k);
 }
 
 /* (ways: the L1D's, as a constant) */
@@ -1350,8 +1364,8 @@ static inline __attribute__((always_inline)) void nb_mem_line(Addr a, Bool store
 	Addr l = a & ~(Addr)63;
 
 	nb_st_line = 0;
-	/* (the inline hit path declined this access: bump 0) */
-	if (!nb_l1_access_w(&nb_l1d, l, !store, ways, 0))
+	/* (the inline hit path declined this access) */
+	if (!nb_l1_after_fast_w(&nb_l1d, l, !store, ways))
 		nb_mem_line_miss(l, store);
 }
 

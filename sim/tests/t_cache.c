@@ -171,7 +171,7 @@ int main(void)
 				} else if (l0 == l1n) {
 					/* nbsim's lean helper: no second
 					 * clock step after the fast path */
-					got = nb_l1_access_w(&l1, l0, al, l1.ways, 0);
+					got = nb_l1_after_fast_w(&l1, l0, al, l1.ways);
 					slow_hits += (unsigned)got;
 				} else {
 					for (uint64_t l = l0; l <= l1n; l += 64)
