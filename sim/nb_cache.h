@@ -136,40 +136,44 @@ int nb_cache_ref8_geo(struct nb_cache *c, uint64_t addr, int allocate, int write
 {
 	unsigned smask = (1u << (line_shift - sector_shift)) - 1;
 	uint64_t line = addr >> line_shift, t = (line + 1) & NB_TAG_KEY;
-	uint64_t sbit = UINT64_C(1) << (NB_TAG_VSHIFT + ((addr >> sector_shift) & smask));
-	uint64_t fill = allocate == NB_FILL_LINE
-		? ((UINT64_C(1) << (smask + 1)) - 1) << NB_TAG_VSHIFT : sbit;
-	uint64_t dirty = write ? NB_TAG_DIRTY : 0;
+	uint64_t fill_line = ((UINT64_C(1) << (smask + 1)) - 1) << NB_TAG_VSHIFT;
+	uint64_t dirty = (uint64_t)(write != 0) << 63;
 	unsigned set = (unsigned)(line & (c->sets - 1)), w, r;
-	uint64_t *tag = &c->tag[set * 8], f = NB_CACHE_FP(line, c->set_shift), v;
+	uint64_t *tag = &c->tag[set * 8], f = NB_CACHE_FP(line, c->set_shift), v, sbit;
 	/* the ways whose fingerprint byte equals the line's: the lowest set
 	 * bit of m is such a way; bits above it may be false (a borrow), so
-	 * each candidate's tag is compared; no bit: not in the set */
+	 * each candidate's tag is compared (its low 48 bits: the shift drops
+	 * the state bits); no bit: not in the set */
 	uint64_t x = c->fp[set] ^ (f * NB_CACHE_FP_ONES);
 	uint64_t m = (x - NB_CACHE_FP_ONES) & ~x & NB_CACHE_FP_HIGHS;
-	uint32_t o = c->order[set], y, z;
+	uint32_t o, y, z;
 	int st;
 
 	for (; m; m &= m - 1) {
 		w = (unsigned)__builtin_ctzll(m) >> 3;
-		if ((tag[w] & NB_TAG_KEY) == t)
+		if (!((tag[w] ^ t) << (64 - NB_TAG_VSHIFT)))
 			goto present;
 	}
 	if (!allocate)
 		return NB_CACHE_MISS;
-	w = o >> 28;                             /* the LRU way goes */
-	tag[w] = t | fill | dirty;
-	c->fp[set] = (c->fp[set] & ~(UINT64_C(0xff) << (8 * w))) | f << (8 * w);
+	/* the LRU way goes */
+	o = c->order[set];
+	w = o >> 28;
 	c->order[set] = o << 4 | w;
+	tag[w] = t | dirty | (allocate == NB_FILL_LINE ? fill_line
+			      : UINT64_C(1) << (NB_TAG_VSHIFT + ((addr >> sector_shift) & smask)));
+	c->fp[set] = (c->fp[set] & ~(UINT64_C(0xff) << (8 * w))) | f << (8 * w);
 	return NB_CACHE_MISS;
 present:
 	v = tag[w];
+	sbit = UINT64_C(1) << (NB_TAG_VSHIFT + ((addr >> sector_shift) & smask));
 	st = !(v & sbit) ? NB_CACHE_MISS : (v & NB_TAG_DIRTY) ? NB_CACHE_DIRTY : NB_CACHE_CLEAN;
 	if (st == NB_CACHE_MISS && !allocate)
 		return st;
-	tag[w] = v | (st == NB_CACHE_MISS ? fill : 0) | dirty;
+	tag[w] = v | (st == NB_CACHE_MISS ? (allocate == NB_FILL_LINE ? fill_line : sbit) : 0) | dirty;
 	/* w's rank r: the lowest zero nibble of y (exact: w occurs once);
 	 * ranks 0..r-1 move up one, w takes rank 0, ranks above r stay */
+	o = c->order[set];
 	y = o ^ (w * NB_CACHE_NIB_ONES);
 	z = (y - NB_CACHE_NIB_ONES) & ~y & NB_CACHE_NIB_HIGHS;
 	r = (unsigned)__builtin_ctz(z) >> 2;

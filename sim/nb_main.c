@@ -1348,7 +1348,7 @@ static __attribute__((noinline)) void nb_mem_line_l3(Addr l, Bool store)
 									    store, NB_L2_LINE_SHIFT, 6));
 }
 
-static __attribute__((noinline)) void nb_mem_line_miss(Addr l, Bool store)
+static inline __attribute__((always_inline)) void nb_mem_line_miss_body(Addr l, Bool store)
 {
 	unsigned k = (unsigned)nb_cache_ref8_geo(&nb_l2, l, NB_FILL_LINE, store, NB_L2_LINE_SHIFT, 6);
 
@@ -1356,6 +1356,25 @@ static __attribute__((noinline)) void nb_mem_line_miss(Addr l, Bool store)
 		nb_mem_line_l3(l, store);
 	else
 		nb_mem_line_count(l, store, k);
+}
+
+/* (one for loads, one for stores: store a constant in each) */
+static __attribute__((noinline)) void nb_mem_line_miss_ld(Addr l)
+{
+	nb_mem_line_miss_body(l, False);
+}
+
+static __attribute__((noinline)) void nb_mem_line_miss_st(Addr l)
+{
+	nb_mem_line_miss_body(l, True);
+}
+
+static inline __attribute__((always_inline)) void nb_mem_line_miss(Addr l, Bool store)
+{
+	if (store)
+		nb_mem_line_miss_st(l);
+	else
+		nb_mem_line_miss_ld(l);
 }
 
 /* (ways: the L1D's, as a constant) */
