@@ -42,3 +42,31 @@ int nb_cache_access(struct nb_cache *c, uint64_t addr, int allocate)
 {
 	return nb_cache_ref(c, addr, allocate, 0) != NB_CACHE_MISS;
 }
+
+/* (README "Write-combining buffers": a non-temporal store evicts its line
+ * from the caches) */
+int nb_cache_invalidate(struct nb_cache *c, uint64_t addr)
+{
+	uint64_t line = addr >> c->line_shift, t = (line + 1) & NB_TAG_KEY;
+	uint64_t sbit = UINT64_C(1) << (NB_TAG_VSHIFT + ((addr >> c->sector_shift) & c->sector_mask));
+	unsigned set = (unsigned)(line & (c->sets - 1)), n = c->ways, w, i;
+	uint64_t *tag = &c->tag[set * n];
+	int st;
+
+	for (w = 0; w < n && (tag[w] & NB_TAG_KEY) != t; w++)
+		;
+	if (w == n || !(tag[w] & sbit))
+		return NB_CACHE_MISS;
+	st = (tag[w] & NB_TAG_DIRTY) ? NB_CACHE_DIRTY : NB_CACHE_CLEAN;
+	tag[w] &= ~sbit;
+	if (tag[w] & c->fill_line)              /* another sector stays */
+		return st;
+	for (i = w; i + 1 < n; i++)             /* the empty way sinks to the end */
+		tag[i] = tag[i + 1];
+	tag[n - 1] = 0;
+	if (n == 8) {                           /* fingerprint bytes follow tag[] */
+		uint64_t low = (UINT64_C(1) << (8 * w)) - 1, *fp = &c->fp[set];
+		*fp = (*fp & low) | ((*fp >> 8) & ~low);
+	}
+	return st;
+}

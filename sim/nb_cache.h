@@ -56,6 +56,15 @@ int nb_cache_init(struct nb_cache *c, unsigned size_kb, unsigned ways,
 int nb_cache_access(struct nb_cache *c, uint64_t addr, int allocate);
 
 /*
+ * Invalidate the sector holding addr (README "Write-combining buffers":
+ * a non-temporal store evicts its line).  A line left without a valid
+ * sector becomes an invalid way, moved to the LRU end of its set (8-way
+ * fingerprints kept).  Returns the sector's state before: NB_CACHE_MISS
+ * (not present), NB_CACHE_CLEAN or NB_CACHE_DIRTY.
+ */
+int nb_cache_invalidate(struct nb_cache *c, uint64_t addr);
+
+/*
  * The same access, returning the line's state before it: NB_CACHE_MISS
  * (sector not present), NB_CACHE_CLEAN or NB_CACHE_DIRTY (a hit on a line
  * written since it was filled: MESI Modified; clean is Exclusive, as the
