@@ -1192,8 +1192,10 @@ static inline __attribute__((always_inline)) ULong nb_mem_l2(Addr l, Bool store,
 /* What a memory uop meets before the caches: the store buffer, a line
  * crossing, the DTLB; returns its MC_* conditions (first, last: its first
  * and last 64-byte lines).  nb_mem, and nb_store_nt for non-temporal
- * stores (README "Write-combining buffers"). */
-static unsigned nb_mem_uop(Addr a, ULong size, Bool store, Addr first, Addr last)
+ * stores (README "Write-combining buffers"); inline, so that nb_mem's
+ * code is what it was before this part had a name of its own. */
+static inline __attribute__((always_inline))
+unsigned nb_mem_uop(Addr a, ULong size, Bool store, Addr first, Addr last)
 {
 	unsigned cond = 0;
 
