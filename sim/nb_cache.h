@@ -33,6 +33,10 @@ struct nb_cache {
 	uint64_t fp[NB_CACHE_MAX_LINES / 8];
 	/* 8 ways: per set, the ways in recency order (nb_cache_ref8_geo) */
 	uint32_t order[NB_CACHE_MAX_LINES / 8];
+	/* the layout: 1 (8 ways, set by nb_cache_init) lines in place and
+	 * order[] (nb_cache_ref8_geo), 0 ways in recency order
+	 * (nb_cache_ref_any; tests/t_cache.c's reference cache of 8 ways) */
+	unsigned perm;
 };
 
 /* the fingerprint of a line in a cache of 2^set_shift sets: 8 bits of the
@@ -57,6 +61,15 @@ int nb_cache_init(struct nb_cache *c, unsigned size_kb, unsigned ways,
  * victim's sectors are dropped).  A hit makes the line most recently used.
  */
 int nb_cache_access(struct nb_cache *c, uint64_t addr, int allocate);
+
+/*
+ * Invalidate the sector holding addr (README "Write-combining buffers":
+ * a non-temporal store evicts its line).  A line left without a valid
+ * sector becomes an invalid way, moved to the LRU end of its set (in
+ * either layout; its fingerprint byte 0).  Returns the sector's state before: NB_CACHE_MISS
+ * (not present), NB_CACHE_CLEAN or NB_CACHE_DIRTY.
+ */
+int nb_cache_invalidate(struct nb_cache *c, uint64_t addr);
 
 /*
  * The same access, returning the line's state before it: NB_CACHE_MISS
@@ -194,7 +207,7 @@ int nb_cache_ref8(struct nb_cache *c, uint64_t addr, int allocate, int write)
  * set `set`, in either layout (tests, statistics) */
 static inline uint64_t nb_cache_rank_tag(const struct nb_cache *c, unsigned set, unsigned r)
 {
-	if (c->ways == 8)
+	if (c->perm)
 		return c->tag[set * 8 + ((c->order[set] >> (4 * r)) & 15)];
 	return c->tag[set * c->ways + r];
 }
@@ -202,7 +215,7 @@ static inline uint64_t nb_cache_rank_tag(const struct nb_cache *c, unsigned set,
 /* (inline: nbsim's cache helper runs it for every L1D miss) */
 static inline int nb_cache_ref(struct nb_cache *c, uint64_t addr, int allocate, int write)
 {
-	return c->ways == 8 ? nb_cache_ref8(c, addr, allocate, write)
+	return c->perm ? nb_cache_ref8(c, addr, allocate, write)
 		: nb_cache_ref_any(c, addr, allocate, write);
 }
 

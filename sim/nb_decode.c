@@ -142,10 +142,38 @@ static int simd_move(uint8_t op2)
 	return 0;
 }
 
+/*
+ * Write-combining classes of a 0F xx instruction (NB_IC_NT, NB_IC_WCFLUSH)
+ * given its last mandatory prefix and its ModRM byte (have_modrm: present)
+ * [SDM Vol. 2 Appendix A table A-3 and the instruction pages]:
+ * non-temporal stores 0F 2B (none, 66), C3 (none), E7 (none, 66) with a
+ * memory operand, F7 (none, 66: the register form, storing at [rdi]);
+ * the F2/F3 forms of 0F 2B are AMD's SSE4a movntsd/movntss, not
+ * NetBurst's.  0F AE F0-FF (mfence, sfence) and 0F A2 (cpuid) flush.
+ */
+static uint8_t wc_class(uint8_t op2, uint8_t pfx, uint8_t modrm, int have_modrm)
+{
+	int mem = have_modrm && (modrm >> 6) != 3;
+
+	switch (op2) {
+	case 0x2b: case 0xe7:
+		return mem && (pfx == 0 || pfx == 0x66) ? NB_IC_NT : 0;
+	case 0xc3:
+		return mem && pfx == 0 ? NB_IC_NT : 0;
+	case 0xf7:
+		return have_modrm && !mem && (pfx == 0 || pfx == 0x66) ? NB_IC_NT : 0;
+	case 0xae:
+		return have_modrm && modrm >= 0xf0 ? NB_IC_WCFLUSH : 0;
+	case 0xa2:
+		return NB_IC_WCFLUSH;
+	}
+	return 0;
+}
+
 void nb_decode(const uint8_t *c, unsigned len, struct nb_insn *o)
 {
 	unsigned i = 0;
-	int rep = 0;
+	int rep = 0, lock = 0;
 	uint8_t op, reg, pfx = 0;
 
 	o->br = NB_BR_NONE;
@@ -154,6 +182,8 @@ void nb_decode(const uint8_t *c, unsigned len, struct nb_insn *o)
 	while (i < len && is_legacy_prefix(c[i])) {
 		if (c[i] == 0xf2 || c[i] == 0xf3)
 			rep = 1;
+		if (c[i] == 0xf0)
+			lock = 1;
 		if (c[i] == 0xf2 || c[i] == 0xf3 || c[i] == 0x66)
 			pfx = c[i];
 		i++;
@@ -161,6 +191,8 @@ void nb_decode(const uint8_t *c, unsigned len, struct nb_insn *o)
 	if (i < len && (c[i] & 0xf0) == 0x40)   /* REX */
 		i++;
 	o->len_prefix = (uint8_t)i;
+	if (lock)
+		o->cls |= NB_IC_WCFLUSH;
 	if (i >= len)
 		return;
 	op = c[i];
@@ -176,6 +208,7 @@ void nb_decode(const uint8_t *c, unsigned len, struct nb_insn *o)
 			return;
 		}
 		o->fp = simd_move(op2) ? NB_FP_MOVE : sse_class(op2, pfx);
+		o->cls |= wc_class(op2, pfx, i + 2 < len ? c[i + 2] : 0, i + 2 < len);
 		switch (op2) {
 		case 0xb6: case 0xb7: case 0xbe: case 0xbf:  /* movzx/movsx */
 		case 0x10: case 0x11: case 0x12: case 0x13:  /* movups/ss/sd, movlps */
@@ -245,6 +278,13 @@ void nb_decode(const uint8_t *c, unsigned len, struct nb_insn *o)
 		return;
 	case 0xcc: case 0xcd: case 0xce: case 0xc8:          /* int3, int, into, enter */
 		o->cls |= NB_IC_MCODE | NB_IC_ROM;
+		return;
+	case 0x86: case 0x87:                                /* xchg: with memory, locked */
+		if (i + 1 < len && (c[i + 1] >> 6) != 3)
+			o->cls |= NB_IC_WCFLUSH;
+		return;
+	case 0xcf:                                           /* iret: serializing */
+		o->cls |= NB_IC_WCFLUSH;
 		return;
 	}
 	if (op >= 0x50 && op <= 0x5f)                        /* push/pop r */

@@ -28,6 +28,17 @@ enum nb_br_kind {
  * "Microcode sequencer": string instructions with a REP prefix and complex
  * instructions are sequenced from the MS ROM]. */
 #define NB_IC_ROM    0x08
+/* A non-temporal store: movntps/movntpd (0F 2B, 66 0F 2B), movnti (0F
+ * C3), movntq/movntdq (0F E7, 66 0F E7) to memory, maskmovq/maskmovdqu
+ * (0F F7, 66 0F F7) [SDM Vol. 2 instruction pages: the non-temporal hint
+ * uses the write-combining protocol]; README "Write-combining buffers" */
+#define NB_IC_NT     0x10
+/* Evicts the write-combining buffers: sfence (0F AE F8-FF), mfence (0F AE
+ * F0-F7), a LOCK prefix, xchg with memory (86/87, locked without the
+ * prefix [SDM Vol. 2 XCHG]), cpuid (0F A2) and iret (CF), serializing
+ * [SDM Vol. 3A 11.3 "Methods of Caching Available", WC: SFENCE, MFENCE,
+ * CPUID, LOCK; 8.3 "Serializing Instructions"].  Not lfence. */
+#define NB_IC_WCFLUSH 0x20
 
 /*
  * FP/SIMD class of the instruction's computational uop (README "FP/SIMD

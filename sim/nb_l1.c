@@ -32,3 +32,18 @@ int nb_l1_init(struct nb_l1 *c, unsigned size_kb, unsigned ways)
 		c->hint[i] = 0;
 	return 1;
 }
+
+int nb_l1_invalidate(struct nb_l1 *c, uint64_t addr)
+{
+	uint64_t line = addr >> NB_L1_LINE_SHIFT;
+	unsigned set = (unsigned)(line & (c->sets - 1)), base = set * c->ways;
+
+	for (unsigned w = 0; w < c->ways; w++)
+		if (c->tag[base + w] == line + 1) {
+			c->tag[base + w] = 0;
+			c->stamp[base + w] = w;          /* clock 0: the next victim */
+			c->fp[set] &= ~(UINT64_C(0xff) << (8 * w));
+			return 1;
+		}
+	return 0;
+}

@@ -165,6 +165,12 @@ static inline int nb_l1_access(struct nb_l1 *c, uint64_t addr, int allocate)
 	return nb_l1_access_w(c, addr, allocate, c->ways, 1);
 }
 
+/* Invalidate the line of addr (README "Write-combining buffers": a
+ * non-temporal store evicts its line); 1 if it was present.  The way
+ * becomes invalid with clock 0, so it is the set's next victim; a hint
+ * naming it no longer matches. */
+int nb_l1_invalidate(struct nb_l1 *c, uint64_t addr);
+
 /* The index of addr's hinted way in tag[] / stamp[] */
 static inline unsigned nb_l1_slot(const struct nb_l1 *c, uint64_t addr)
 {

@@ -43,6 +43,7 @@
 #include "nb_tlb.h"
 #include "nb_stb.h"
 #include "nb_fpa.h"
+#include "nb_wcb.h"
 
 #define NB_VERSION "0.1"
 
@@ -154,8 +155,11 @@ static uint64_t nb_usr_bit(void)
 #define NEED_STB   0x800u        /* store buffer: every load/store calls  */
 				 /* the helper (no inline L1D-hit path)   */
 #define NEED_FPA   0x1000u       /* FP operand checks (README "FP assists") */
+#define NEED_WCB   0x2000u       /* WC buffers: a helper per non-temporal */
+				 /* store and per fence (README           */
+				 /* "Write-combining buffers")            */
 #define NEED_ALL   (NEED_INSTR | NEED_UOPS | NEED_BR | NEED_MEM | NEED_CACHE | NEED_ROM | NEED_TLB | \
-		    NEED_TC | NEED_STB | NEED_FPA)
+		    NEED_TC | NEED_STB | NEED_FPA | NEED_WCB)
 static UInt nb_need;
 static ULong nb_discards;                /* translation flushes            */
 
@@ -232,7 +236,8 @@ static ULong nb_produced_events(void)
 	       (1ULL << NB_EV_GLOBAL_POWER_EVENTS) |
 	       (1ULL << NB_EV_RETIRED_BRANCH_TYPE) | (1ULL << NB_EV_RETIRED_MISPRED_BRANCH_TYPE) |
 	       (1ULL << NB_EV_INSTR_COMPLETED) | (1ULL << NB_EV_UOP_QUEUE_WRITES) |
-	       (1ULL << NB_EV_TC_MS_XFER) | MEM_EVENTS | TC_EVENTS | STB_EVENTS | FPA_EVENTS;
+	       (1ULL << NB_EV_TC_MS_XFER) | MEM_EVENTS | TC_EVENTS | STB_EVENTS | FPA_EVENTS |
+	       (1ULL << NB_EV_WC_BUFFER);
 }
 
 /* Mask bits of produced events that the model does not produce (they
@@ -325,6 +330,8 @@ static UInt need_of(ULong used)
 		n |= NEED_ROM;
 	if (used & FPA_EVENTS)
 		n |= NEED_FPA;
+	if (used & (1ULL << NB_EV_WC_BUFFER))
+		n |= NEED_WCB;
 	if (used & (1ULL << NB_EV_UOP_QUEUE_WRITES))    /* + bogus uops */
 		n |= NEED_UOPS | NEED_ROM | NEED_BR;
 	if (used & (1ULL << NB_EV_GLOBAL_POWER_EVENTS))   /* cycles: uops + mispredicts */
@@ -1229,13 +1236,16 @@ static inline __attribute__((always_inline)) ULong nb_mem_l2(Addr l, Bool store,
 	return lat;
 }
 
-static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State *gst)
+/* What a memory uop meets before the caches: the store buffer, a line
+ * crossing, the DTLB; returns its MC_* conditions (first, last: its first
+ * and last 64-byte lines).  nb_mem, and nb_store_nt for non-temporal
+ * stores (README "Write-combining buffers"); inline, so that nb_mem's
+ * code is what it was before this part had a name of its own. */
+static inline __attribute__((always_inline))
+unsigned nb_mem_uop(Addr a, ULong size, Bool store, Addr first, Addr last)
 {
-	Addr first = a & ~(Addr)63, last = (a + (size ? size - 1 : 0)) & ~(Addr)63;
 	unsigned cond = 0;
-	ULong stall = 0;
 
-	nb_st_line = 0;
 	/* the store buffer (README "Store buffer", nb_stb.c): stores enter
 	 * it in program order, loads are checked against it */
 	if (nb_need & NEED_STB) {
@@ -1280,6 +1290,17 @@ static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State 
 		else
 			nb_ms.dtlb_load_miss++;
 	}
+	return cond;
+}
+
+static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State *gst)
+{
+	Addr first = a & ~(Addr)63, last = (a + (size ? size - 1 : 0)) & ~(Addr)63;
+	unsigned cond;
+	ULong stall = 0;
+
+	nb_st_line = 0;
+	cond = nb_mem_uop(a, size, store, first, last);
 	if (clo_cg_compat)
 		cond |= nb_mem_cg(first, last);
 	else for (Addr l = first; l <= last; l += 64) {
@@ -1426,6 +1447,88 @@ NB_LEAN_HELPER(nb_store_lean8, True, 8)
 static void nb_load_pebs(Addr a, ULong size, ULong pc, VexGuestAMD64State *st)
 {
 	nb_mem(a, size, False, pc, st);
+}
+
+/* ---- write-combining buffers (README "Write-combining buffers") ---- */
+
+static struct nb_wcb nb_wcbs;            /* the package's WC buffers (NEED_WCB) */
+static ULong nb_wcb_nt, nb_wcb_fences;   /* non-temporal stores, fences (stats) */
+static ULong nb_wcb_bursts;              /* evictions of full lines (stats)     */
+#define SIG_WCB_EVICTS NB_SIG(NB_EV_WC_BUFFER, 0)     /* WCB_EVICTS     */
+#define SIG_WCB_FULL   NB_SIG(NB_EV_WC_BUFFER, 1)     /* WCB_FULL_EVICT */
+
+/*
+ * A WC buffer is written out: line (its address), bytes (the bytes
+ * written, bit i = byte i of the line; all ones: a full line), cause
+ * (enum nb_wcb_cause).  Every eviction is WCB_EVICTS; the one made to free
+ * a buffer for a new line is also WCB_FULL_EVICT ("no WC buffer is
+ * available" [SDM Vol. 3B, NetBurst non-retirement events, WC_Buffer;
+ * libpfm4 intel_netburst_events.h]; nb_wcb.c).  This is the one place
+ * that knows a write leaves the WC buffers: a bus model counts its write
+ * transaction here (a full line: one burst write; otherwise partial
+ * writes [SDM Vol. 3A 11.3.1]).
+ */
+static void nb_wcb_evicted(Addr line, ULong bytes, UInt cause)
+{
+	(void)line;
+	nb_sig[SIG_WCB_EVICTS]++;
+	if (cause == NB_WCB_NO_FREE)
+		nb_sig[SIG_WCB_FULL]++;
+	if (bytes == NB_WCB_ALL_BYTES)
+		nb_wcb_bursts++;
+}
+
+static void nb_wcb_report(const struct nb_wcb_evict *e, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		nb_wcb_evicted((Addr)(e[i].line << NB_WCB_LINE_SHIFT), e[i].bytes, e[i].cause);
+}
+
+/*
+ * A non-temporal store (NB_IC_NT) of size bytes at a, while WC_Buffer is
+ * counted.  With the cache model it is a store uop (store buffer, split,
+ * DTLB: nb_mem_uop) that neither reads nor allocates a line: a line
+ * present in the L1D, L2 or L3 is evicted from all of them and the data
+ * go to the WC buffers [IA-32 Optimization Reference Manual 248966-013,
+ * ch. 6 "Memory Type and Non-temporal Stores": the Pentium 4 evicts the
+ * data from all caches and writes the new data with WC semantics; a line
+ * not cached is not write-allocated].  A Modified line's write-back is not
+ * modelled (no write-backs are, "Cache model").
+ */
+static VG_REGPARM(2) void nb_store_nt(Addr a, ULong size)
+{
+	struct nb_wcb_evict e[NB_WCB_STORE_EVICTS_MAX];
+
+	if (nb_need & NEED_CACHE) {
+		Addr first = a & ~(Addr)63, last = (a + (size ? size - 1 : 0)) & ~(Addr)63;
+		unsigned cond;
+
+		nb_st_line = 0;         /* its L2 line may lose a sector */
+		cond = nb_mem_uop(a, size, True, first, last);
+		for (Addr l = first; l <= last; l += 64) {
+			nb_l1_invalidate(&nb_l1d, l);
+			nb_cache_invalidate(&nb_l2, l);
+			if (nb_has_l3)
+				nb_cache_invalidate(&nb_l3, l);
+		}
+		if (cond) {
+			nb_raw[RAW_MC(1, cond)]++;
+			nb_mc_n++;
+		}
+	}
+	nb_wcb_nt++;
+	nb_wcb_report(e, nb_wcb_store(&nb_wcbs, a, (unsigned)size, e));
+}
+
+/* An instruction that empties the WC buffers (NB_IC_WCFLUSH: sfence,
+ * mfence, lock, xchg with memory, cpuid, iret), called only while a
+ * buffer is in use */
+static VG_REGPARM(0) void nb_wcb_fence(void)
+{
+	struct nb_wcb_evict e[NB_WCB_MAX];
+
+	nb_wcb_fences++;
+	nb_wcb_report(e, nb_wcb_flush(&nb_wcbs, e));
 }
 
 /* ---- trace cache (README "Trace cache") ---- */
@@ -1706,6 +1809,28 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc
 		}
 		d->guard = call;
 	}
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
+/* A non-temporal store (NEED_WCB): nb_store_nt instead of the cache
+ * model's store helper */
+static void emit_nt_store(IRSB *sb, IRExpr *addr, IRType ty)
+{
+	addStmtToIRSB(sb, IRStmt_Dirty(unsafeIRDirty_0_N(2, "nb_store_nt",
+		VG_(fnptr_to_fnentry)(&nb_store_nt),
+		mkIRExprVec_2(addr, c64((ULong)sizeofIRType(ty))))));
+}
+
+/* An instruction that empties the WC buffers (NEED_WCB): if a buffer is
+ * in use (an inline test), nb_wcb_fence */
+static void emit_wcb_fence(IRSB *sb)
+{
+	IRExpr *used = tmp(sb, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32,
+						    mkIRExpr_HWord((HWord)&nb_wcbs.used)));
+	IRDirty *d = unsafeIRDirty_0_N(0, "nb_wcb_fence", VG_(fnptr_to_fnentry)(&nb_wcb_fence),
+				       mkIRExprVec_0());
+
+	d->guard = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE32, used, IRExpr_Const(IRConst_U32(0))));
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
@@ -2209,6 +2334,8 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 				add_uops(&p, &k);
 			exit_seen = False;
 			addStmtToIRSB(out, st);
+			if ((nb_need & NEED_WCB) && (k.dec.cls & NB_IC_WCFLUSH))
+				emit_wcb_fence(out);
 			break;
 		}
 		case Ist_WrTmp:
@@ -2219,12 +2346,19 @@ static IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			addStmtToIRSB(out, st);
 			if ((nb_need & NEED_FPA) && k.valid)
 				fpa_check(out, st->Ist.WrTmp.tmp, st->Ist.WrTmp.data, fpa_x87, &fpa_acc);
-			if ((nb_need & NEED_CACHE) && st->Ist.WrTmp.data->tag == Iex_Load)
+			/* (with the WC model on, a non-temporal store's IR
+			 * load, VEX's emulation of maskmov*'s byte mask,
+			 * reads no cache) */
+			if ((nb_need & NEED_CACHE) && st->Ist.WrTmp.data->tag == Iex_Load &&
+			    !((nb_need & NEED_WCB) && (k.dec.cls & NB_IC_NT)))
 				emit_mem_call(out, st->Ist.WrTmp.data->Iex.Load.addr,
 					      st->Ist.WrTmp.data->Iex.Load.ty, False, k.addr);
 			break;
 		case Ist_Store:
-			if (nb_need & NEED_CACHE)
+			if ((nb_need & NEED_WCB) && (k.dec.cls & NB_IC_NT))
+				emit_nt_store(out, st->Ist.Store.addr,
+					      typeOfIRExpr(in->tyenv, st->Ist.Store.data));
+			else if (nb_need & NEED_CACHE)
 				emit_mem_call(out, st->Ist.Store.addr,
 					      typeOfIRExpr(in->tyenv, st->Ist.Store.data), True, k.addr);
 			addStmtToIRSB(out, st);
@@ -2572,6 +2706,8 @@ static void nb_post_clo_init(void)
 	tl_assert(nb_memp);
 	/* DTLB: CPUID leaf-2 descriptor 0x5b, 64 entries, 4 KB pages (nb_tlb.c) */
 	tl_assert(nb_tlb_init(&nb_dtlb, nb_memp->dtlb_entries, 12));
+	/* WC buffers: 6, 8 on models 3, 4, 6 (nb_wcb.c) */
+	tl_assert(nb_wcb_init(&nb_wcbs, nb_wcb_buffers(nb_cpu->model)));
 	/* store buffer: per-model entries and aliasing bits (nb_tlb.c) */
 	tl_assert(nb_stb_init(&nb_stb, nb_memp->stb_entries, nb_memp->alias_bits));
 	/* ITLB: descriptor 0x50, 64 entries; trace cache 12K uops 8-way (0x70):
@@ -2622,6 +2758,10 @@ static void nb_fini(Int exitcode)
 	VG_(umsg)("nbsim: store buffer: loads forwarded %llu, blocked PARTIAL_DATA %llu, "
 		  "UNALGN_ADDR %llu, cancelled 64K_CONF %llu\n", nb_stb_fwd,
 		  (ULong)nb_sig[SIG_MOB_PD], (ULong)nb_sig[SIG_MOB_UA], (ULong)nb_sig[SIG_64K]);
+	VG_(umsg)("nbsim: WC buffers (%u): non-temporal stores %llu, evictions %llu "
+		  "(no free buffer %llu, full lines %llu), flushing instructions with a "
+		  "buffer in use %llu\n", nb_wcbs.n, nb_wcb_nt, (ULong)nb_sig[SIG_WCB_EVICTS],
+		  (ULong)nb_sig[SIG_WCB_FULL], nb_wcb_bursts, nb_wcb_fences);
 	VG_(umsg)("nbsim: translation flushes (PMU reprogrammed): %llu\n", nb_discards);
 	VG_(umsg)("nbsim: overflow interrupts (PMI) sent: %llu (PMU syncs for them: %llu)\n",
 		  nb_pmi_sent, nb_pmi_syncs);

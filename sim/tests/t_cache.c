@@ -75,9 +75,10 @@ int main(void)
 		static struct nb_cache a8, aa;
 		for (unsigned g = 0; g < 2; g++) {
 			uint64_t x = 11 + g;
-			unsigned same = 1, i, hits[3] = { 0, 0, 0 }, deep = 0;
+			unsigned same = 1, i, hits[3] = { 0, 0, 0 }, deep = 0, inval = 0;
 			nb_cache_init(&a8, geo[g][0], 8, geo[g][1], geo[g][2]);
 			nb_cache_init(&aa, geo[g][0], 8, geo[g][1], geo[g][2]);
+			aa.perm = 0;    /* the reference: ways in recency order */
 			for (i = 0; i < 400000 && same; i++) {
 				x = x * 6364136223846793005ULL + 1442695040888963407ULL;
 				/* 4x the cache's size, and lines whose
@@ -90,6 +91,15 @@ int main(void)
 					     (((a >> aa.line_shift) + 1) & NB_TAG_KEY); w++)
 					;
 				deep += w >= 4 && w < 8;
+				if (((x >> 56) & 15) == 0) {
+					/* 1 in 16: invalidate the sector (a
+					 * non-temporal store), both caches */
+					int va = nb_cache_invalidate(&aa, a);
+					inval += va != NB_CACHE_MISS;
+					same = nb_cache_invalidate(&a8, a) == va &&
+						nb_cache_ref_any(&aa, a, 0, 0) == NB_CACHE_MISS;
+					continue;
+				}
 				int r8 = nb_cache_ref8(&a8, a, al, wr), ra = nb_cache_ref_any(&aa, a, al, wr);
 				hits[ra]++;
 				same = r8 == ra;
@@ -97,7 +107,10 @@ int main(void)
 			for (unsigned k = 0; same && k < aa.sets * 8; k++)
 				same = nb_cache_rank_tag(&a8, k / 8, k % 8) == aa.tag[k];
 			tap_ok(same, "%u KB 8-way: nb_cache_ref8 = nb_cache_ref_any (states, and tags "
-			       "rank by rank), 400000 references, stopped at %u", geo[g][0], i);
+			       "rank by rank), 400000 references and invalidations, stopped at %u",
+			       geo[g][0], i);
+			tap_ok(inval > 1000, "%u KB: %u invalidations of present sectors", geo[g][0],
+			       inval);
 			/* each set's order is a permutation of its 8 ways */
 			unsigned perms = 0;
 			for (unsigned k = 0; k < a8.sets; k++) {
@@ -138,7 +151,7 @@ int main(void)
 		tap_ok(same, "nb_cache_access_unsectored = nb_cache_access on 200000 random accesses");
 	}
 	/* the L1D (nb_l1: stamps, way hints, the generated hit path first)
-	 * behaves as true LRU, on both L1D geometries, with allocating and
+	 * behaves as true LRU, with invalidations (nb_l1_invalidate), on both L1D geometries, with allocating and
 	 * non-allocating (store) misses; the fast path must both hit and
 	 * decline hits (stale hints) for the comparison to mean anything */
 	{
@@ -147,6 +160,7 @@ int main(void)
 		for (unsigned g = 0; g < 2; g++) {
 			uint64_t x = 3 + g;
 			unsigned same = 1, fast = 0, slow_hits = 0, i, splits = 0, split_fast = 0;
+			unsigned l1_inval = 0;
 			nb_cache_init(&c, geo[g][0], geo[g][1], 64, 64);
 			tap_ok(nb_l1_init(&l1, geo[g][0], geo[g][1]), "nb_l1_init %u KB %u-way",
 			       geo[g][0], geo[g][1]);
@@ -162,6 +176,14 @@ int main(void)
 				unsigned size = 1 + ((x >> 10) & 15);
 				uint64_t l0 = a & ~UINT64_C(63), l1n = (a + size - 1) & ~UINT64_C(63);
 				int al = (x >> 20) & 1, want = 1, got = 1;
+				if (((x >> 56) & 15) == 0) {
+					/* 1 in 16: invalidate the line (a
+					 * non-temporal store) in both */
+					int hc = nb_cache_invalidate(&c, a) != NB_CACHE_MISS;
+					l1_inval += (unsigned)hc;
+					same = nb_l1_invalidate(&l1, a) == hc;
+					continue;
+				}
 				for (uint64_t l = l0; l <= l1n; l += 64)
 					want &= nb_cache_access(&c, l, al);
 				splits += l0 != l1n;
@@ -182,9 +204,9 @@ int main(void)
 			}
 			tap_ok(same, "%u KB: fast path + nb_l1_access (clock step once per access in one line) = true LRU (nb_cache_access): "
 			       "%u accesses, stopped at %u", geo[g][0], 400000u, i);
-			tap_ok(fast > 10000 && slow_hits > 1000,
-			       "%u KB: both paths find hits (fast %u, after a stale hint %u)",
-			       geo[g][0], fast, slow_hits);
+			tap_ok(fast > 10000 && slow_hits > 1000 && l1_inval > 1000,
+			       "%u KB: both paths find hits (fast %u, after a stale hint %u); "
+			       "%u lines invalidated", geo[g][0], fast, slow_hits, l1_inval);
 			unsigned fps = 0, lines = l1.sets * l1.ways;
 			for (unsigned k = 0; k < lines; k++) {
 				uint64_t key = l1.tag[k];

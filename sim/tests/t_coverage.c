@@ -8,7 +8,8 @@
  * the CPU model (loads and stores missing the L1D, every FP/SIMD class and
  * moves, random conditional branches, alternating indirect calls and jumps,
  * returns deeper than the return stack, REP strings, cpuid, 272 KB of
- * straight-line code, loads the store buffer blocks or cancels), and prints
+ * straight-line code, loads the store buffer blocks or cancels,
+ * non-temporal stores to more lines than there are WC buffers), and prints
  *     count EVENT:MASK N
  * or "skip EVENT:MASK (reason)" for a mask the model lacks.  The caller
  * checks N > 0 for exact/modelled masks and N == 0 (and nbsim's warning)
@@ -36,6 +37,8 @@ static char cold[32 * 1024 * 1024] __attribute__((aligned(128)));
 /* a store and a load 4 MB + 16 bytes apart (store buffer aliasing) */
 static char alias_buf[4 * 1024 * 1024 + 128] __attribute__((aligned(128)));
 static size_t cold_at;
+/* non-temporal stores: 9 lines, more than the 6 or 8 WC buffers */
+static char nt_buf[10 * 64] __attribute__((aligned(64)));
 static volatile uint64_t lcg = 12345;
 /* FP assist operands: a denormal (2^-1024), 1.0, 1e-200, 1e200, a result */
 static double fpa_ops[5] = { 0x1p-1024, 1.0, 1e-200, 1e200, 0 };
@@ -89,6 +92,17 @@ static __attribute__((noinline)) void workload(void)
 			 "movl %k[t], 8(%[p])\n\tmov 8(%[p]), %[t]\n\t"
 			 "mov %[t], 16(%[p])\n\tmov 4194336(%[p]), %[t]"
 			 : [t] "+r"(t) : [p] "r"(alias_buf) : "memory");
+
+	/* the WC buffers (sim/README.md "Write-combining buffers"): movnti to
+	 * 9 lines (no free buffer for the 7th or 9th), 4 x movntdq filling
+	 * a line, sfence */
+	for (unsigned j = 0; j < 9; j++)
+		__asm__ volatile("movnti %[t], (%[p])" : : [t] "r"(t), [p] "r"(nt_buf + 64 * j)
+				 : "memory");
+	__asm__ volatile("pxor %%xmm7, %%xmm7\n\tmovntdq %%xmm7, (%[p])\n\t"
+			 "movntdq %%xmm7, 16(%[p])\n\tmovntdq %%xmm7, 32(%[p])\n\t"
+			 "movntdq %%xmm7, 48(%[p])\n\tsfence"
+			 : : [p] "r"(nt_buf + 64 * 9) : "xmm7", "memory");
 
 	for (unsigned i = 0; i < 200; i++) {
 		/* loads (stride 64 over 256 KB: L1D misses) and stores */

@@ -1,7 +1,8 @@
 /*
  * t_decode.c - native unit test of the opcode classification (nb_decode.c,
  * TAP): branch kinds (retired_branch_type), FP/SIMD classes, x87/SIMD moves
- * (x87_SIMD_moves_uop), MS ROM instructions.  Encodings: Intel SDM Vol. 2.
+ * (x87_SIMD_moves_uop), MS ROM instructions, write-combining classes
+ * (non-temporal stores, WC buffer flushes).  Encodings: Intel SDM Vol. 2.
  */
 #include <stdio.h>
 #include "nb_decode.h"
@@ -56,8 +57,59 @@ static const struct c cases[] = {
 	{ "add %rax,%rbx", { 0x48, 0x01, 0xc3 }, 3, NB_BR_NONE, NB_FP_NONE, 0 },
 };
 
+/* write-combining classes (README "Write-combining buffers"): NB_IC_NT,
+ * NB_IC_WCFLUSH */
+struct wc {
+	const char *what;
+	uint8_t b[7];
+	unsigned len;
+	uint8_t cls;
+};
+
+static const struct wc wc_cases[] = {
+	{ "movntps %xmm0,(%rax)", { 0x0f, 0x2b, 0x00 }, 3, NB_IC_NT },
+	{ "movntpd %xmm0,(%rax)", { 0x66, 0x0f, 0x2b, 0x00 }, 4, NB_IC_NT },
+	{ "movntss (F3 0F 2B, AMD SSE4a)", { 0xf3, 0x0f, 0x2b, 0x00 }, 4, 0 },
+	{ "movnti %eax,(%rdx)", { 0x0f, 0xc3, 0x02 }, 3, NB_IC_NT },
+	{ "movnti %rax,8(%rdx) (REX.W)", { 0x48, 0x0f, 0xc3, 0x42, 0x08 }, 5, NB_IC_NT },
+	{ "movntq %mm0,(%rax)", { 0x0f, 0xe7, 0x00 }, 3, NB_IC_NT },
+	{ "movntdq %xmm1,(%rdi)", { 0x66, 0x0f, 0xe7, 0x0f }, 4, NB_IC_NT },
+	{ "movntdq %xmm9,(%rdi) (66 REX)", { 0x66, 0x44, 0x0f, 0xe7, 0x0f }, 5, NB_IC_NT },
+	{ "maskmovq %mm1,%mm0", { 0x0f, 0xf7, 0xc1 }, 3, NB_IC_NT },
+	{ "maskmovdqu %xmm1,%xmm0", { 0x66, 0x0f, 0xf7, 0xc1 }, 4, NB_IC_NT },
+	{ "psubq %mm1,%mm0 (0F FB: not F7)", { 0x0f, 0xfb, 0xc1 }, 3, 0 },
+	{ "movdqa %xmm1,(%rdi) (66 0F 7F)", { 0x66, 0x0f, 0x7f, 0x0f }, 4, 0 },
+	{ "movaps %xmm0,(%rax) (0F 29)", { 0x0f, 0x29, 0x00 }, 3, 0 },
+	{ "mov %rax,(%rdx)", { 0x48, 0x89, 0x02 }, 3, 0 },
+	{ "sfence", { 0x0f, 0xae, 0xf8 }, 3, NB_IC_WCFLUSH },
+	{ "mfence", { 0x0f, 0xae, 0xf0 }, 3, NB_IC_WCFLUSH },
+	{ "lfence", { 0x0f, 0xae, 0xe8 }, 3, 0 },
+	{ "clflush (%rax) (0F AE /7)", { 0x0f, 0xae, 0x38 }, 3, 0 },
+	{ "stmxcsr (%rax) (0F AE /3)", { 0x0f, 0xae, 0x18 }, 3, 0 },
+	{ "lock addl $1,(%rax)", { 0xf0, 0x83, 0x00, 0x01 }, 4, NB_IC_WCFLUSH },
+	{ "lock cmpxchg %rcx,(%rdx) (F0 REX)", { 0xf0, 0x48, 0x0f, 0xb1, 0x0a }, 5, NB_IC_WCFLUSH },
+	{ "xchg %rax,(%rdx)", { 0x48, 0x87, 0x02 }, 3, NB_IC_WCFLUSH },
+	{ "xchg %al,(%rdx)", { 0x86, 0x02 }, 2, NB_IC_WCFLUSH },
+	{ "xchg %rbx,%rbx (client request)", { 0x48, 0x87, 0xdb }, 3, 0 },
+	{ "cpuid", { 0x0f, 0xa2 }, 2, NB_IC_WCFLUSH },
+	{ "iretq", { 0x48, 0xcf }, 2, NB_IC_WCFLUSH },
+	{ "add %rax,%rbx", { 0x48, 0x01, 0xc3 }, 3, 0 },
+};
+
 int main(void)
 {
+	for (unsigned i = 0; i < sizeof wc_cases / sizeof wc_cases[0]; i++) {
+		const struct wc *k = &wc_cases[i];
+		struct nb_insn d;
+		unsigned got;
+		nb_decode(k->b, k->len, &d);
+		got = d.cls & (NB_IC_NT | NB_IC_WCFLUSH);
+		tap_ok(got == k->cls, "%s: non-temporal %u, WC flush %u", k->what,
+		       !!(k->cls & NB_IC_NT), !!(k->cls & NB_IC_WCFLUSH));
+		if (got != k->cls)
+			tap_diag("  got non-temporal %u, WC flush %u", !!(got & NB_IC_NT),
+				 !!(got & NB_IC_WCFLUSH));
+	}
 	for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		const struct c *k = &cases[i];
 		struct nb_insn d;
