@@ -7,7 +7,9 @@
  *           branchy branchy integer code (LCG-driven data-dependent branches,
  *                   insertion into a small sorted array, switch)
  *           chase   pointer chasing through a random cyclic permutation of
- *                   1M nodes (16 MB)
+ *                   1M nodes (4 MB of 32-bit next indices, 4 MB of permutation)
+ *           empty   nothing: the tool's start and exit alone (the part of
+ *                   every other row that is not the workload)
  * NCOUNTERS: 0, 1, 2, 3, 4 or 5: counter sets programmed through nbsim_client.h when
  * running under nbsim (ignored elsewhere):
  *   2: instr_retired:NBOGUSNTAG + global_power_events:RUNNING
@@ -190,6 +192,8 @@ int main(int argc, char **argv)
 		r = w_loops();
 	else if (!strcmp(w, "branchy"))
 		r = w_branchy();
+	else if (!strcmp(w, "empty"))
+		r = 0;
 	else if (!strcmp(w, "chase"))
 		r = w_chase();
 	else {

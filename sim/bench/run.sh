@@ -2,7 +2,8 @@
 # run.sh - nbsim speed benchmark (make -C sim bench).  Not a test.
 #
 # For each workload of bench.c (dense loop nest, branchy integer code,
-# pointer chasing) runs, in one go: native, valgrind --tool=none,
+# pointer chasing, and "empty": each tool's start and exit alone, which
+# every other row includes) runs, in one go: native, valgrind --tool=none,
 # valgrind --tool=cachegrind --cache-sim=yes --branch-sim=yes, and nbsim with
 # 0, 2 and 4 counters programmed, with 2 counters plus
 # --nbsim-mem-timing=yes (cycles run the cache model: "nb2m"), and F: one
@@ -23,7 +24,7 @@ set -u
 : "${NBSIM:?set NBSIM to the nbsim launcher}"
 VALGRIND=${VALGRIND:-valgrind}
 REPS=${REPS:-7}
-WORKLOADS=${WORKLOADS:-"loops branchy chase"}
+WORKLOADS=${WORKLOADS:-"loops branchy chase empty"}
 TMP=$(mktemp -d) || exit 1
 trap 'rm -rf "$TMP"' EXIT
 
