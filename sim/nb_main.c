@@ -43,6 +43,7 @@
 #include "nb_tlb.h"
 #include "nb_stb.h"
 #include "nb_fpa.h"
+#include "nb_bus.h"
 
 #define NB_VERSION "0.1"
 
@@ -148,8 +149,10 @@ static uint64_t nb_usr_bit(void)
 #define NEED_STB   0x800u        /* store buffer: every load/store calls  */
 				 /* the helper (no inline L1D-hit path)   */
 #define NEED_FPA   0x1000u       /* FP operand checks (README "FP assists") */
+#define NEED_BUS   0x2000u       /* bus model (README "Bus model"): L1D   */
+				 /* misses take nb_mem, L2 misses nb_bus  */
 #define NEED_ALL   (NEED_INSTR | NEED_UOPS | NEED_BR | NEED_MEM | NEED_CACHE | NEED_ROM | NEED_TLB | \
-		    NEED_TC | NEED_STB | NEED_FPA)
+		    NEED_TC | NEED_STB | NEED_FPA | NEED_BUS)
 static UInt nb_need;
 static ULong nb_discards;                /* translation flushes            */
 
@@ -192,6 +195,10 @@ static const unsigned fp_event[NB_FP_NCLASSES] = {
 /* events of the trace-cache model (README "Trace cache") */
 /* events of the FP operand checks (README "FP assists") */
 #define FPA_EVENTS ((1ULL << NB_EV_SSE_INPUT_ASSIST) | (1ULL << NB_EV_X87_ASSIST))
+/* events of the bus model (README "Bus model") */
+#define BUS_EVENTS ((1ULL << NB_EV_IOQ_ALLOCATION) | (1ULL << NB_EV_IOQ_ACTIVE_ENTRIES) | \
+		    (1ULL << NB_EV_FSB_DATA_ACTIVITY) | (1ULL << NB_EV_BSQ_ALLOCATION) | \
+		    (1ULL << NB_EV_BSQ_ACTIVE_ENTRIES))
 #define TC_EVENTS ((1ULL << NB_EV_TC_DELIVER_MODE) | (1ULL << NB_EV_BPU_FETCH_REQUEST) | \
 		   (1ULL << NB_EV_ITLB_REFERENCE) | (1ULL << NB_EV_UOP_QUEUE_WRITES))
 #define SIG_FP_ALL(fc) NB_SIG(fp_event[fc], 15)            /* mask ALL   */
@@ -226,7 +233,8 @@ static ULong nb_produced_events(void)
 	       (1ULL << NB_EV_GLOBAL_POWER_EVENTS) |
 	       (1ULL << NB_EV_RETIRED_BRANCH_TYPE) | (1ULL << NB_EV_RETIRED_MISPRED_BRANCH_TYPE) |
 	       (1ULL << NB_EV_INSTR_COMPLETED) | (1ULL << NB_EV_UOP_QUEUE_WRITES) |
-	       (1ULL << NB_EV_TC_MS_XFER) | MEM_EVENTS | TC_EVENTS | STB_EVENTS | FPA_EVENTS;
+	       (1ULL << NB_EV_TC_MS_XFER) | MEM_EVENTS | TC_EVENTS | STB_EVENTS | FPA_EVENTS |
+	       BUS_EVENTS;
 }
 
 /* Mask bits of produced events that the model does not produce (they
@@ -246,6 +254,12 @@ static UShort nb_unproduced_masks(unsigned ev)
 		return 1u << 2;
 	case NB_EV_X87_ASSIST:          /* FPSU, FPSO: no stack-fault model */
 		return NB_FPA_FPSU | NB_FPA_FPSO;
+	case NB_EV_IOQ_ALLOCATION:      /* request types other than the   */
+	case NB_EV_IOQ_ACTIVE_ENTRIES:  /* default, UC/WC/WT/WP, OTHER     */
+		return 0x1e | (0xf << 7) | (1u << 14);
+	case NB_EV_BSQ_ALLOCATION:      /* I/O, lock, split, ordered, a    */
+	case NB_EV_BSQ_ACTIVE_ENTRIES:  /* memory type with bit 0 (not WB) */
+		return (1u << 5) | (1u << 6) | (1u << 8) | (1u << 10) | (1u << 11);
 	}
 	return 0;
 }
@@ -319,6 +333,8 @@ static UInt need_of(ULong used)
 		n |= NEED_ROM;
 	if (used & FPA_EVENTS)
 		n |= NEED_FPA;
+	if (used & BUS_EVENTS)
+		n |= NEED_BUS | NEED_CACHE;
 	if (used & (1ULL << NB_EV_UOP_QUEUE_WRITES))    /* + bogus uops */
 		n |= NEED_UOPS | NEED_ROM | NEED_BR;
 	if (used & (1ULL << NB_EV_GLOBAL_POWER_EVENTS))   /* cycles: uops + mispredicts */
@@ -786,6 +802,88 @@ static void nb_tags_changed(void)
 	nb_tags_valid = False;
 }
 
+/* ---- bus model signals (README "Bus model") ---- */
+
+static struct nb_bus nb_bus_state;       /* NEED_BUS: totals of nb_bus.c  */
+static struct nb_bus nb_bus_last;        /* ... at the last nb_derive      */
+
+/* The event-mask bits event ev defines (on every model: the bus events
+ * have no per-model masks) */
+static uint32_t ev_defined(unsigned ev)
+{
+	uint32_t m = 0;
+
+	for (unsigned k = 0; k < nb_events[ev].nmasks; k++)
+		m |= 1u << nb_events[ev].masks[k].bit;
+	return m;
+}
+
+/*
+ * The IOQ/BSQ events combine their mask bits into one selection (nb_bus.c)
+ * while the PMU adds one signal per selected bit (pmu.h).  So the count an
+ * ESCR's mask selects goes to the signal of one of its bits: with one ESCR
+ * programmed for the event, its lowest bit; with two (IOQ_allocation on
+ * FSB_ESCR0 and FSB_ESCR1), each a bit the other does not select; nested
+ * masks (one a subset of the other) give the smaller one its lowest bit and
+ * the larger one the difference of the counts on a bit of its own (0 if
+ * negative: a documented limit).
+ */
+static void bus_sig(unsigned ev, const uint64_t *w, int ioq)
+{
+	uint32_t m[2] = { 0, 0 }, def = ev_defined(ev);
+	ULong c[2] = { 0, 0 };
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < nb_events[ev].nescrs && n < 2; i++) {
+		uint64_t e = nb_pmu_state.escr[nb_events[ev].escrs[i]];
+		if (((e & NB_ESCR_EVSEL_MASK) >> NB_ESCR_EVSEL_SHIFT) != nb_events[ev].event_select)
+			continue;
+		m[n] = (uint32_t)(e >> NB_ESCR_EMASK_SHIFT) & def;
+		if (!m[n])
+			continue;
+		c[n] = ioq ? nb_bus_ioq_count(nb_cpu->model, m[n], w) : nb_bus_bsq_count(m[n], w);
+		n++;
+	}
+	if (n == 2 && m[0] != m[1]) {
+		uint32_t a = m[0] & ~m[1], b = m[1] & ~m[0];
+		if (!a) {               /* m[0] within m[1] */
+			nb_sig[NB_SIG(ev, __builtin_ctz(m[0]))] += c[0];
+			nb_sig[NB_SIG(ev, __builtin_ctz(b))] += c[1] > c[0] ? c[1] - c[0] : 0;
+		} else if (!b) {        /* m[1] within m[0] */
+			nb_sig[NB_SIG(ev, __builtin_ctz(m[1]))] += c[1];
+			nb_sig[NB_SIG(ev, __builtin_ctz(a))] += c[0] > c[1] ? c[0] - c[1] : 0;
+		} else {
+			nb_sig[NB_SIG(ev, __builtin_ctz(a))] += c[0];
+			nb_sig[NB_SIG(ev, __builtin_ctz(b))] += c[1];
+		}
+	} else if (n) {
+		nb_sig[NB_SIG(ev, __builtin_ctz(m[0]))] += c[0];
+	}
+}
+
+/* Fold the bus model's totals since the last call into the signals, with
+ * the ESCRs of the interval (they change only at client requests, which
+ * derive first). */
+static void nb_bus_derive(void)
+{
+	struct nb_bus *b = &nb_bus_state, *l = &nb_bus_last;
+	uint64_t w[4][NB_BUS_NCLASS];
+
+	for (unsigned k = 0; k < NB_BUS_NCLASS; k++) {
+		w[0][k] = b->ioq_alloc[k] - l->ioq_alloc[k];
+		w[1][k] = b->ioq_cyc[k] - l->ioq_cyc[k];
+		w[2][k] = b->bsq_alloc[k] - l->bsq_alloc[k];
+		w[3][k] = b->bsq_cyc[k] - l->bsq_cyc[k];
+	}
+	for (unsigned i = 0; i < NB_FSB_NBITS; i++)
+		nb_sig[NB_SIG(NB_EV_FSB_DATA_ACTIVITY, i)] += b->fsb[i] - l->fsb[i];
+	bus_sig(NB_EV_IOQ_ALLOCATION, w[0], 1);
+	bus_sig(NB_EV_IOQ_ACTIVE_ENTRIES, w[1], 1);
+	bus_sig(NB_EV_BSQ_ALLOCATION, w[2], 0);
+	bus_sig(NB_EV_BSQ_ACTIVE_ENTRIES, w[3], 0);
+	*l = *b;
+}
+
 static void nb_derive(void)
 {
 	ULong d[RAW_N], tagged_i = 0, tagged_u = 0, instr = 0, xtag[4] = { 0 }, rp[2];
@@ -905,6 +1003,8 @@ static void nb_derive(void)
 	nb_sig[SIG_FE_NBOGUS] += tagged_u;
 	nb_sig[SIG_INSTR_TAG] += tagged_i;
 	nb_sig[SIG_INSTR] += instr - tagged_i;
+	if (nb_need & NEED_BUS)
+		nb_bus_derive();
 }
 
 /* ---- timing model ---- */
@@ -1182,6 +1282,36 @@ static inline __attribute__((always_inline)) ULong nb_mem_l2(Addr l, Bool store,
 	return lat;
 }
 
+/*
+ * nb_mem_l2 with the bus model (NEED_BUS, README "Bus model"): the L2 and
+ * L3 sets are looked at first (nb_cache_peek changes nothing) for the
+ * outcome and the line each would evict; then the reference itself, as
+ * without the bus model, so the cache state is the same with or without
+ * bus events.  An L2 miss is a BSQ request (the demand line and the
+ * adjacent-sector prefetch); a last-level miss reads the sector on the
+ * bus.  A Modified victim of the last level is written back to memory;
+ * with an L3, a Modified L2 victim is a BSQ writeback into the L3 (the
+ * cache model does not update the L3's copy: README "Bus model").
+ */
+static __attribute__((noinline)) ULong nb_mem_l2_bus(Addr l, Bool store, unsigned *cond)
+{
+	uint64_t v2, v3 = 0;
+	int s2 = nb_cache_peek(&nb_l2, l, &v2), s3 = NB_CACHE_MISS;
+	ULong lat;
+	unsigned d2, d3;
+
+	if (s2 == NB_CACHE_MISS && nb_has_l3)
+		s3 = nb_cache_peek(&nb_l3, l, &v3);
+	lat = nb_mem_l2(l, store, cond);
+	if (s2 != NB_CACHE_MISS)
+		return lat;
+	d2 = nb_cache_dirty_sectors(v2);
+	d3 = nb_cache_dirty_sectors(v3);
+	nb_bus_miss(&nb_bus_state, store, !nb_has_l3 || s3 == NB_CACHE_MISS,
+		    nb_has_l3 ? d2 : 0, nb_has_l3 ? d3 : d2);
+	return lat;
+}
+
 static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State *gst)
 {
 	Addr first = a & ~(Addr)63, last = (a + (size ? size - 1 : 0)) & ~(Addr)63;
@@ -1240,7 +1370,8 @@ static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State 
 		if (nb_l1d_access(l, !store))
 			continue;
 		cond |= MC_L1;
-		lat = nb_mem_l2(l, store, &cond);
+		lat = (nb_need & NEED_BUS) ? nb_mem_l2_bus(l, store, &cond)
+			: nb_mem_l2(l, store, &cond);
 		if (lat > stall)
 			stall = lat;    /* the lines of a split load in parallel */
 	}
@@ -1319,7 +1450,7 @@ static VG_REGPARM(2) void nb_store(Addr a, ULong size)
  * with the way count of the model as a constant */
 static Bool nb_mem_lean(void)
 {
-	return !(nb_need & (NEED_STB | NEED_TLB)) && !clo_cg_compat &&
+	return !(nb_need & (NEED_STB | NEED_TLB | NEED_BUS)) && !clo_cg_compat &&
 		(nb_l1d.ways == 4 || nb_l1d.ways == 8);
 }
 
@@ -2485,6 +2616,13 @@ static void nb_post_clo_init(void)
 	nb_bound_mem = nb_memp ? (ULong)nb_memp->l2_latency + nb_memp->l3_latency +
 		nb_memp->mem_latency : 1000;
 	tl_assert(nb_memp);
+	/* bus model: the part's bus clock ratio (nb_bus.c) */
+	{
+		const struct nb_bus_params *bp = nb_bus_params_find(nb_cpu->model, nb_cpu->l3_kb != 0);
+		tl_assert(bp);
+		nb_bus_init(&nb_bus_state, bp);
+		nb_bus_last = nb_bus_state;
+	}
 	/* DTLB: CPUID leaf-2 descriptor 0x5b, 64 entries, 4 KB pages (nb_tlb.c) */
 	tl_assert(nb_tlb_init(&nb_dtlb, nb_memp->dtlb_entries, 12));
 	/* store buffer: per-model entries and aliasing bits (nb_tlb.c) */

@@ -1,0 +1,74 @@
+/*
+ * nb_bus.h - front-side bus and bus-queue model (README "Bus model"):
+ * the bus transactions of the cache model's last-level misses and
+ * writebacks, how the IOQ_allocation / IOQ_active_entries /
+ * BSQ_allocation / BSQ_active_entries event masks select them, and their
+ * queue occupancy and data-bus cycles.  Pure module (no libc, no
+ * valgrind); nb_bus.c has the rules and their sources.
+ */
+#ifndef NB_BUS_H
+#define NB_BUS_H
+
+#include <stdint.h>
+
+/* Transaction classes (all 64 bytes, write-back memory, this agent) */
+enum {
+	NB_BUS_RD,        /* read of the missed line (a load)                 */
+	NB_BUS_RD_PF,     /* read of the other line of its 128-byte sector     */
+	NB_BUS_RFO,       /* read-invalidate of the missed line (a store)      */
+	NB_BUS_RFO_PF,    /* read-invalidate of the other line of the sector   */
+	NB_BUS_WB,        /* writeback of a Modified line to memory            */
+	NB_BUS_WB_L3,     /* writeback of a Modified L2 line to the L3 (BSQ    */
+			  /* only, parts with an L3)                           */
+	NB_BUS_NCLASS
+};
+
+/* FSB_data_activity mask bits [events.txt] */
+enum { NB_FSB_DRDY_DRV, NB_FSB_DRDY_OWN, NB_FSB_DRDY_OTHER,
+       NB_FSB_DBSY_DRV, NB_FSB_DBSY_OWN, NB_FSB_DBSY_OTHER, NB_FSB_NBITS };
+
+/* Per-part parameters (nb_bus_params) */
+struct nb_bus_params {
+	unsigned cpuid_model;
+	unsigned ratio;           /* core clocks per bus clock                 */
+	unsigned mem_latency;     /* core clocks of a last-level miss (nb_tlb) */
+	unsigned l3_latency;      /* of an L3 hit (0: no L3)                   */
+};
+
+/* Totals since init: what the PMU signals are derived from */
+struct nb_bus {
+	struct nb_bus_params p;
+	uint64_t ioq_alloc[NB_BUS_NCLASS];   /* IOQ entries allocated          */
+	uint64_t ioq_cyc[NB_BUS_NCLASS];     /* IOQ entry-cycles (active)      */
+	uint64_t bsq_alloc[NB_BUS_NCLASS];   /* BSQ entries allocated          */
+	uint64_t bsq_cyc[NB_BUS_NCLASS];     /* BSQ entry-cycles (active)      */
+	uint64_t fsb[NB_FSB_NBITS];          /* FSB_data_activity cycles       */
+};
+
+/* Parameters of a part (cpuid model, l3: it has one) or 0 */
+const struct nb_bus_params *nb_bus_params_find(unsigned cpuid_model, unsigned l3);
+
+void nb_bus_init(struct nb_bus *b, const struct nb_bus_params *p);
+
+/*
+ * One last-level-cache lookup of the 64-byte line that missed the L1D
+ * went to the BSQ (an L2 miss): store = an RFO; mem: it missed the last
+ * level too (L2, or L3 when the part has one), so the sector is read on
+ * the bus; wb_l3: Modified 64-byte lines the L2 evicted into the L3 (parts
+ * with an L3); wb_mem: Modified 64-byte lines written back to memory.
+ */
+void nb_bus_miss(struct nb_bus *b, int store, int mem, unsigned wb_l3, unsigned wb_mem);
+
+/*
+ * How many of the allocations (weights = ioq_alloc / ioq_cyc) an
+ * IOQ_allocation / IOQ_active_entries event mask selects, and the same for
+ * BSQ_allocation / BSQ_active_entries (weights = bsq_*).
+ */
+uint64_t nb_bus_ioq_count(unsigned cpuid_model, uint32_t mask, const uint64_t w[NB_BUS_NCLASS]);
+uint64_t nb_bus_bsq_count(uint32_t mask, const uint64_t w[NB_BUS_NCLASS]);
+
+/* the rules, per class (exposed for the unit test) */
+int nb_bus_ioq_match(unsigned cpuid_model, uint32_t mask, unsigned cls);
+uint32_t nb_bus_bsq_encoding(unsigned cls);
+
+#endif /* NB_BUS_H */
