@@ -32,12 +32,12 @@
 /* the ratios are those of the timing model's memory latency,
  * 12 + 12 x ratio (nb_tlb.c; t_bus checks it) */
 static const struct nb_bus_params params[] = {
-	/* model ratio mem L3 */
-	{ 1, 20, 252,  0 },     /* Willamette 2.0 GHz, 100 MHz bus clock  */
-	{ 2, 14, 180,  0 },     /* Northwood 2.8 GHz, 200 MHz             */
-	{ 3, 17, 216,  0 },     /* Prescott 3.4 GHz, 200 MHz              */
-	{ 6, 18, 228,  0 },     /* Cedar Mill 3.6 GHz, 200 MHz            */
-	{ 2, 28, 348, 14 },     /* Gallatin Xeon MP 2.8 GHz, 100 MHz      */
+	/* model ratio L2 mem L3 */
+	{ 1, 20,  7, 252,  0 },     /* Willamette 2.0 GHz, 100 MHz bus clock  */
+	{ 2, 14,  7, 180,  0 },     /* Northwood 2.8 GHz, 200 MHz             */
+	{ 3, 17, 18, 216,  0 },     /* Prescott 3.4 GHz, 200 MHz              */
+	{ 6, 18, 20, 228,  0 },     /* Cedar Mill 3.6 GHz, 200 MHz            */
+	{ 2, 28,  7, 348, 14 },     /* Gallatin Xeon MP 2.8 GHz, 100 MHz      */
 };
 
 const struct nb_bus_params *nb_bus_params_find(unsigned cpuid_model, unsigned l3)
@@ -55,6 +55,10 @@ void nb_bus_init(struct nb_bus *b, const struct nb_bus_params *p)
 		b->ioq_alloc[c] = b->ioq_cyc[c] = b->bsq_alloc[c] = b->bsq_cyc[c] = 0;
 	for (unsigned i = 0; i < NB_FSB_NBITS; i++)
 		b->fsb[i] = 0;
+	b->timed = 0;
+	b->now = b->free_at = 0;
+	b->qhead = b->qn = 0;
+	b->dropped = 0;
 }
 
 /* Lifetimes, in core clocks (a model: README "Bus model"):
@@ -99,7 +103,7 @@ static void data(struct nb_bus *b, int write, uint64_t n)
 	}
 }
 
-void nb_bus_miss(struct nb_bus *b, int store, int mem, unsigned wb_l3, unsigned wb_mem)
+static void count_miss(struct nb_bus *b, int store, int mem, unsigned wb_l3, unsigned wb_mem)
 {
 	const struct nb_bus_params *p = &b->p;
 	unsigned dem = store ? NB_BUS_RFO : NB_BUS_RD;
@@ -125,6 +129,141 @@ void nb_bus_miss(struct nb_bus *b, int store, int mem, unsigned wb_l3, unsigned 
 		alloc(b, NB_BUS_WB, wb_mem, ioq_wr, BUS_TO_BUS + ioq_wr);
 		data(b, 1, wb_mem);
 	}
+}
+
+/*
+ * Step mode: the cycles of one miss, relative to its start (the access):
+ *   T = L2 latency: the BSQ entries are allocated (the demand line, the
+ *       prefetch on models >= 2, the L2 victims written into the L3) and
+ *       live as in count_miss: reads until T + B, B = L3 latency (+ the
+ *       memory latency if the L3 missed too), L3 writebacks the L3 latency;
+ *   I = T + L3 latency + 12: the IOQ reads (demand and prefetch) are
+ *       allocated and live 12 bus clocks, to E = T + B: the end of the
+ *       load's stall in the timing model;
+ *   data: the prefetch line in bus clocks E - 4R and E - 3R, the demand
+ *       line in E - 2R and E - R (R = ratio), DRDY 2 cycles at the start
+ *       of each, DBSY 2 cycles one bus clock before each line's first;
+ *   writebacks one after the other from E: writeback k's BSQ entry from
+ *       W = E + 4Rk for 12 + 4R cycles, its IOQ entry from W + 12 for 4R
+ *       (a 2-clock request phase, then DRDY in bus clocks 2 and 3 and
+ *       DBSY in clock 1: DBSY_DRV 2 cycles, DBSY_OTHER 2 + 2);
+ * the miss ends with its last entry.  Totals are those of count_miss.
+ */
+static uint64_t batch_len(const struct nb_bus *b, const struct nb_bus_batch *x)
+{
+	const struct nb_bus_params *p = &b->p;
+	uint64_t e = p->l2_latency + p->l3_latency + (x->mem ? p->mem_latency : 0);
+
+	if (x->wb_mem)
+		return e + (uint64_t)4 * p->ratio * x->wb_mem + BUS_TO_BUS;
+	return e;
+}
+
+/* is r in [a, a + n) */
+static int in(uint64_t r, uint64_t a, uint64_t n)
+{
+	return r >= a && r - a < n;
+}
+
+/* the outputs of miss x in its cycle r */
+static void batch_cycle(struct nb_bus *b, const struct nb_bus_batch *x, uint64_t r)
+{
+	const struct nb_bus_params *p = &b->p;
+	uint64_t R = p->ratio, T = p->l2_latency, B = p->l3_latency + (x->mem ? p->mem_latency : 0);
+	uint64_t E = T + B, I = T + p->l3_latency + BUS_TO_BUS;
+	unsigned dem = x->store ? NB_BUS_RFO : NB_BUS_RD;
+
+	if (r == T) {
+		b->bsq_alloc[dem]++;
+		if (p->cpuid_model >= 2)
+			b->bsq_alloc[dem + 1]++;
+		b->bsq_alloc[NB_BUS_WB_L3] += x->wb_l3;
+	}
+	if (in(r, T, B)) {
+		b->bsq_cyc[dem]++;
+		if (p->cpuid_model >= 2)
+			b->bsq_cyc[dem + 1]++;
+	}
+	if (in(r, T, p->l3_latency))
+		b->bsq_cyc[NB_BUS_WB_L3] += x->wb_l3;
+	if (x->mem) {
+		if (r == I) {
+			b->ioq_alloc[dem]++;
+			b->ioq_alloc[dem + 1]++;
+		}
+		if (in(r, I, IOQ_RD_BUSCLK * R)) {
+			b->ioq_cyc[dem]++;
+			b->ioq_cyc[dem + 1]++;
+		}
+		for (uint64_t k = 1; k <= 4; k++) {
+			if (in(r, E - k * R, 2))
+				b->fsb[NB_FSB_DRDY_OWN]++;
+			if ((k == 2 || k == 4) && in(r, E - (k + 1) * R, 2))
+				b->fsb[NB_FSB_DBSY_OWN]++;
+		}
+	}
+	for (uint64_t k = 0; k < x->wb_mem; k++) {
+		uint64_t W = E + 4 * R * k, Q = W + BUS_TO_BUS;
+		if (r == W)
+			b->bsq_alloc[NB_BUS_WB]++;
+		if (in(r, W, BUS_TO_BUS + IOQ_WR_BUSCLK * R))
+			b->bsq_cyc[NB_BUS_WB]++;
+		if (r == Q)
+			b->ioq_alloc[NB_BUS_WB]++;
+		if (in(r, Q, IOQ_WR_BUSCLK * R))
+			b->ioq_cyc[NB_BUS_WB]++;
+		if (in(r, Q + 2 * R, 2) || in(r, Q + 3 * R, 2)) {
+			b->fsb[NB_FSB_DRDY_DRV]++;
+			b->fsb[NB_FSB_DRDY_OTHER]++;
+			b->fsb[NB_FSB_DBSY_OTHER]++;
+		}
+		if (in(r, Q + R, 2))
+			b->fsb[NB_FSB_DBSY_DRV]++;
+	}
+}
+
+void nb_bus_miss(struct nb_bus *b, int store, int mem, unsigned wb_l3, unsigned wb_mem)
+{
+	struct nb_bus_batch *x;
+
+	if (!b->timed || b->qn == NB_BUS_QMAX) {
+		b->dropped += b->timed;       /* a full queue: at once */
+		count_miss(b, store, mem, wb_l3, wb_mem);
+		return;
+	}
+	x = &b->q[(b->qhead + b->qn++) % NB_BUS_QMAX];
+	x->start = b->free_at > b->now ? b->free_at : b->now;
+	x->store = (uint8_t)(store != 0);
+	x->mem = (uint8_t)(mem != 0);
+	x->wb_l3 = (uint8_t)wb_l3;
+	x->wb_mem = (uint8_t)wb_mem;
+	b->free_at = x->start + batch_len(b, x);
+}
+
+int nb_bus_advance(struct nb_bus *b)
+{
+	uint64_t t = b->now++;
+
+	for (unsigned i = 0; i < b->qn; i++) {
+		const struct nb_bus_batch *x = &b->q[(b->qhead + i) % NB_BUS_QMAX];
+		if (x->start > t)
+			break;          /* queued in order, the later ones too */
+		batch_cycle(b, x, t - x->start);
+	}
+	while (b->qn && b->q[b->qhead].start + batch_len(b, &b->q[b->qhead]) <= b->now) {
+		b->qhead = (b->qhead + 1) % NB_BUS_QMAX;
+		b->qn--;
+	}
+	return b->qn != 0;
+}
+
+void nb_bus_set_timed(struct nb_bus *b, int on)
+{
+	if (!on) {
+		while (b->qn)
+			(void)nb_bus_advance(b);
+	}
+	b->timed = on;
 }
 
 /* ---- IOQ_allocation / IOQ_active_entries masks [events.txt, SDM-NR] ---- */

@@ -31,8 +31,19 @@ enum { NB_FSB_DRDY_DRV, NB_FSB_DRDY_OWN, NB_FSB_DRDY_OTHER,
 struct nb_bus_params {
 	unsigned cpuid_model;
 	unsigned ratio;           /* core clocks per bus clock                 */
-	unsigned mem_latency;     /* core clocks of a last-level miss (nb_tlb) */
+	unsigned l2_latency;      /* core clocks of an L2 hit (nb_tlb)         */
+	unsigned mem_latency;     /* of a last-level miss (nb_tlb)             */
 	unsigned l3_latency;      /* of an L3 hit (0: no L3)                   */
+};
+
+/* Step mode (a filtering counter, README "Filtering"): the misses wait
+ * in a queue and their entries, allocations and data cycles are added to
+ * the totals cycle by cycle (nb_bus_advance).  One miss's transactions
+ * at a time: a miss starts when the previous one has finished. */
+#define NB_BUS_QMAX 64
+struct nb_bus_batch {
+	uint64_t start;           /* cycle of its BSQ allocation - L2 latency  */
+	uint8_t store, mem, wb_l3, wb_mem;
 };
 
 /* Totals since init: what the PMU signals are derived from */
@@ -43,6 +54,13 @@ struct nb_bus {
 	uint64_t bsq_alloc[NB_BUS_NCLASS];   /* BSQ entries allocated          */
 	uint64_t bsq_cyc[NB_BUS_NCLASS];     /* BSQ entry-cycles (active)      */
 	uint64_t fsb[NB_FSB_NBITS];          /* FSB_data_activity cycles       */
+	/* step mode */
+	int timed;                           /* misses go to the queue         */
+	uint64_t now;                        /* cycles advanced                */
+	uint64_t free_at;                    /* end of the last queued miss    */
+	unsigned qhead, qn;
+	struct nb_bus_batch q[NB_BUS_QMAX];
+	uint64_t dropped;                    /* queue full: counted at once    */
 };
 
 /* Parameters of a part (cpuid model, l3: it has one) or 0 */
@@ -58,6 +76,14 @@ void nb_bus_init(struct nb_bus *b, const struct nb_bus_params *p);
  * with an L3); wb_mem: Modified 64-byte lines written back to memory.
  */
 void nb_bus_miss(struct nb_bus *b, int store, int mem, unsigned wb_l3, unsigned wb_mem);
+
+/* Step mode on (1) or off (0: what is queued is counted at once). */
+void nb_bus_set_timed(struct nb_bus *b, int on);
+
+/* Step mode: one cycle passes; the totals get that cycle's allocations,
+ * active entries and data cycles.  Returns 1 while misses are queued
+ * (the next cycle may have outputs), 0 when the bus is idle. */
+int nb_bus_advance(struct nb_bus *b);
 
 /*
  * How many of the allocations (weights = ioq_alloc / ioq_cyc) an

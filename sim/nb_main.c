@@ -155,6 +155,8 @@ static uint64_t nb_usr_bit(void)
 		    NEED_TC | NEED_STB | NEED_FPA | NEED_BUS)
 static UInt nb_need;
 static ULong nb_discards;                /* translation flushes            */
+static struct nb_bus nb_bus_state;       /* NEED_BUS: totals of nb_bus.c  */
+static struct nb_bus nb_bus_last;        /* ... at the last nb_derive      */
 
 /* Timing model state (README "Timing model"). */
 static ULong nb_cyc;                     /* cycles so far (RUNNING)        */
@@ -654,6 +656,7 @@ static void nb_update_need(void)
 		 * closed and every raw count folded in */
 		nb_stepping = True;
 		nb_fill = 0;
+		nb_bus_set_timed(&nb_bus_state, 1);
 		nb_pmu_cycle_input(&nb_pmu_state, 1);
 	}
 	if ((n & NEED_FPA) && !(nb_need & NEED_FPA)) {
@@ -804,8 +807,6 @@ static void nb_tags_changed(void)
 
 /* ---- bus model signals (README "Bus model") ---- */
 
-static struct nb_bus nb_bus_state;       /* NEED_BUS: totals of nb_bus.c  */
-static struct nb_bus nb_bus_last;        /* ... at the last nb_derive      */
 
 /* The event-mask bits event ev defines (on every model: the bus events
  * have no per-model masks) */
@@ -1019,8 +1020,37 @@ static ULong new_stalls(void)
 	return s;
 }
 
+/* Step mode: one cycle of the bus model passes (README "Bus model"): its
+ * outputs of this cycle go to the signals before the cycle is reported */
+static void bus_tick(void)
+{
+	if (nb_need & NEED_BUS) {
+		(void)nb_bus_advance(&nb_bus_state);
+		nb_bus_derive();
+	}
+}
+
+/* Step mode: n cycles in which signal s (NB_NSIG: none) outputs v and
+ * RUNNING 1, added to nb_sig here.  While the bus model has misses queued,
+ * cycle by cycle with the bus outputs of each; then at once. */
+static void step_cycles(ULong n, unsigned s, ULong v)
+{
+	for (; n && (nb_need & NEED_BUS) && nb_bus_state.qn; n--) {
+		bus_tick();
+		if (s < NB_NSIG)
+			nb_sig[s] += v;
+		nb_pmu_cycle(&nb_pmu_state, nb_sig);
+	}
+	if (!n)
+		return;
+	nb_bus_state.now += n;          /* an idle bus: time passes */
+	if (s < NB_NSIG)
+		nb_sig[s] += n * v;
+	nb_pmu_cycles_const(&nb_pmu_state, n, s, v);
+}
+
 /* Step mode: the stall cycles of mispredicts and memory since the last
- * call, in which only RUNNING outputs, reported at once. */
+ * call, in which only RUNNING outputs (and the bus model), reported at once. */
 static void stall_cycles(void)
 {
 	ULong m = nb_sig[SIG_MISP] - nb_m_seen, n;
@@ -1029,7 +1059,7 @@ static void stall_cycles(void)
 	n = m * nb_cpu->mispredict_penalty + new_stalls();
 	if (n) {
 		nb_cyc += n;
-		nb_pmu_cycles_const(&nb_pmu_state, n, NB_NSIG, 0);
+		step_cycles(n, NB_NSIG, 0);
 	}
 }
 
@@ -1060,6 +1090,7 @@ static void nb_update_cycles(void)
 		/* end the open cycle, then the stalls of its instructions */
 		if (nb_fill) {
 			nb_cyc++;
+			bus_tick();
 			nb_pmu_cycle(&nb_pmu_state, nb_sig);
 			nb_fill = 0;
 		}
@@ -1105,6 +1136,8 @@ static VG_REGPARM(0) void nb_step(void)
 		nb_fill += (UInt)u;
 		return;
 	}
+	if (nb_need & NEED_BUS)
+		(void)nb_bus_advance(&nb_bus_state);
 	nb_derive();
 	take = w - nb_fill;
 	left = u - take;
@@ -1113,9 +1146,8 @@ static VG_REGPARM(0) void nb_step(void)
 	nb_pmu_cycle(P, nb_sig);
 	q = left / w;
 	if (q) {
-		nb_sig[SIG_UOPS] += q * w;
 		nb_cyc += q;
-		nb_pmu_cycles_const(P, q, SIG_UOPS, w);
+		step_cycles(q, SIG_UOPS, w);
 	}
 	nb_sig[SIG_UOPS] += left % w;
 	nb_fill = (UInt)(left % w);

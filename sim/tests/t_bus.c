@@ -4,6 +4,7 @@
  * rules in nb_bus.c (README "Bus model").
  */
 #include <stdio.h>
+#include <string.h>
 #include "nb_bus.h"
 #include "nb_cache.h"
 #include "nb_tlb.h"
@@ -149,6 +150,118 @@ static void test_miss(void)
 	       "willamette: 1 BSQ entry, 2 IOQ reads of 240 cycles");
 }
 
+static int same_totals(const struct nb_bus *a, const struct nb_bus *b)
+{
+	for (unsigned c = 0; c < NB_BUS_NCLASS; c++)
+		if (a->ioq_alloc[c] != b->ioq_alloc[c] || a->ioq_cyc[c] != b->ioq_cyc[c] ||
+		    a->bsq_alloc[c] != b->bsq_alloc[c] || a->bsq_cyc[c] != b->bsq_cyc[c])
+			return 0;
+	for (unsigned i = 0; i < NB_FSB_NBITS; i++)
+		if (a->fsb[i] != b->fsb[i])
+			return 0;
+	return 1;
+}
+
+/* step mode: per cycle, what a Compare filter sees */
+struct trace {
+	uint64_t cycles, ioq_busy, ioq_two, ioq_max, bsq_max, drdy_edges, dbsy, first_ioq, last_ioq;
+};
+
+static void run(struct nb_bus *b, struct trace *t, uint64_t limit)
+{
+	uint64_t prev_drdy = 0;
+	int busy = 1;
+
+	for (uint64_t n = 0; n < limit && busy; n++) {
+		uint64_t io = 0, bs = 0, dr;
+		for (unsigned c = 0; c < NB_BUS_NCLASS; c++) {
+			io -= b->ioq_cyc[c];
+			bs -= b->bsq_cyc[c];
+		}
+		dr = b->fsb[NB_FSB_DRDY_OWN] + b->fsb[NB_FSB_DRDY_DRV];
+		busy = nb_bus_advance(b);
+		for (unsigned c = 0; c < NB_BUS_NCLASS; c++) {
+			io += b->ioq_cyc[c];
+			bs += b->bsq_cyc[c];
+		}
+		dr = b->fsb[NB_FSB_DRDY_OWN] + b->fsb[NB_FSB_DRDY_DRV] - dr;
+		t->cycles++;
+		if (io) {
+			if (!t->ioq_busy)
+				t->first_ioq = n;
+			t->last_ioq = n;
+			t->ioq_busy++;
+		}
+		t->ioq_two += io >= 2;
+		t->ioq_max = io > t->ioq_max ? io : t->ioq_max;
+		t->bsq_max = bs > t->bsq_max ? bs : t->bsq_max;
+		t->drdy_edges += dr && !prev_drdy;
+		prev_drdy = dr;
+	}
+}
+
+static void test_timed(void)
+{
+	struct nb_bus lazy, b;
+	struct trace t = { 0 };
+
+	/* Prescott load miss: IOQ reads active from 18 + 12 = 30 to 18 + 216 */
+	nb_bus_init(&b, nb_bus_params_find(3, 0));
+	nb_bus_set_timed(&b, 1);
+	nb_bus_miss(&b, 0, 1, 0, 0);
+	tap_ok(b.ioq_alloc[NB_BUS_RD] == 0 && b.qn == 1, "step mode: a miss waits in the queue");
+	run(&b, &t, 10000);
+	tap_ok(t.cycles == 234 && t.first_ioq == 30 && t.last_ioq == 233 && t.ioq_busy == 204 && t.ioq_two == 204,
+	       "prescott load miss: 234 cycles, 2 IOQ entries in cycles 30-233 (204 = 12 bus clocks)");
+	tap_ok(t.ioq_max == 2 && t.bsq_max == 2 && t.drdy_edges == 4 && b.fsb[NB_FSB_DRDY_OWN] == 8,
+	       "... at most 2 entries, DRDY_OWN 8 cycles in 4 pulses (an edge per bus clock of data)");
+	nb_bus_init(&lazy, nb_bus_params_find(3, 0));
+	nb_bus_miss(&lazy, 0, 1, 0, 0);
+	tap_ok(same_totals(&lazy, &b), "... the same totals as counted at once");
+
+	/* two misses, the second with writebacks: one after the other */
+	nb_bus_init(&b, nb_bus_params_find(3, 0));
+	nb_bus_set_timed(&b, 1);
+	nb_bus_miss(&b, 0, 1, 0, 0);
+	nb_bus_miss(&b, 1, 1, 0, 2);
+	tap_ok(b.q[1].start == 234 && b.free_at == 234 + 234 + 2 * 68 + 12,
+	       "a second miss starts when the first ends (234); it ends after 2 writebacks of 68 + 12");
+	memset(&t, 0, sizeof t);
+	run(&b, &t, 10000);
+	nb_bus_init(&lazy, nb_bus_params_find(3, 0));
+	nb_bus_miss(&lazy, 0, 1, 0, 0);
+	nb_bus_miss(&lazy, 1, 1, 0, 2);
+	tap_ok(same_totals(&lazy, &b) && t.cycles == 616 && t.ioq_max == 2 && t.bsq_max == 2,
+	       "... same totals as at once, 616 cycles, never more than 2 entries");
+	tap_ok(t.drdy_edges == 12, "... DRDY edges: 4 per miss's reads, 2 per writeback: 12 (got %llu)", (unsigned long long)t.drdy_edges);
+
+	/* Xeon MP: an L3 hit with 2 L2 victims into the L3, then a miss */
+	nb_bus_init(&b, nb_bus_params_find(2, 1));
+	nb_bus_set_timed(&b, 1);
+	nb_bus_miss(&b, 0, 0, 2, 0);
+	nb_bus_miss(&b, 1, 1, 2, 2);
+	memset(&t, 0, sizeof t);
+	run(&b, &t, 10000);
+	nb_bus_init(&lazy, nb_bus_params_find(2, 1));
+	nb_bus_miss(&lazy, 0, 0, 2, 0);
+	nb_bus_miss(&lazy, 1, 1, 2, 2);
+	tap_ok(same_totals(&lazy, &b) && t.bsq_max == 4 && t.ioq_max == 2,
+	       "xeonmp: same totals as at once; BSQ at most 4 (2 reads + 2 L3 writebacks)");
+	tap_ok(t.cycles == 21 + (7 + 14 + 348 + 2 * 112 + 12),
+	       "... 21 cycles for the L3 hit, then 7 + 14 + 348 + 2 x 112 + 12");
+
+	/* a full queue: counted at once; switching step mode off drains it */
+	nb_bus_init(&b, nb_bus_params_find(3, 0));
+	nb_bus_set_timed(&b, 1);
+	for (unsigned i = 0; i < NB_BUS_QMAX + 3; i++)
+		nb_bus_miss(&b, 0, 1, 0, 0);
+	tap_ok(b.qn == NB_BUS_QMAX && b.dropped == 3 && b.ioq_alloc[NB_BUS_RD] == 3,
+	       "queue of %u full: 3 more misses counted at once", NB_BUS_QMAX);
+	nb_bus_set_timed(&b, 0);
+	tap_ok(b.qn == 0 && b.ioq_alloc[NB_BUS_RD] == NB_BUS_QMAX + 3 && !b.timed,
+	       "step mode off: the queue is counted out");
+}
+
 static void test_peek(void)
 {
 	uint64_t v;
@@ -174,11 +287,12 @@ static void test_peek(void)
 
 int main(void)
 {
-	tap_plan(43);
+	tap_plan(54);
 	test_params();
 	test_ioq_rules();
 	test_bsq_rules();
 	test_miss();
+	test_timed();
 	test_peek();
 	return tap_fail != 0;
 }

@@ -15,7 +15,8 @@
  *           become Modified), then loads over fresh memory of twice the
  *           last level's size, which evict all of them: one writeback per
  *           line written
- * Each run starts after a pass over fresh memory (twice the last level)
+ * The last checks use CCCR filters (step mode: the bus model's outputs
+ * cycle by cycle).  Each run starts after a pass over fresh memory (twice the last level)
  * that leaves only clean lines in the caches.  Expectations are worked
  * out from nb_bus.c's rules.
  */
@@ -83,6 +84,40 @@ static int measure(const struct cnt *c, kern_fn fn, uint64_t n, uint64_t *out)
 	flush();
 	return guest_count_start(c, NULL) && (fn(n), 1) && guest_count_stop(c, NULL, out);
 }
+
+/* the same with a CCCR filter (Compare, Threshold, Edge: cccr_f), which
+ * puts nbsim in step mode (README "Filtering") */
+static int measure_f(const struct cnt *c, uint64_t cccr_f, uint64_t n, uint64_t *out)
+{
+	unsigned ctr = guest_ctr_of(c->escr);
+	uint64_t cccr = NB_CCCR_ENABLE | cccr_f |
+		((uint64_t)nb_escrs[c->escr].select << NB_CCCR_ESCRSEL_SHIFT) |
+		((uint64_t)NB_ACTIVE_ANY << NB_CCCR_ACTIVE_SHIFT);
+
+	flush();
+	if (!guest_wrmsr(nb_escrs[c->escr].msr, guest_escr_val(c)) ||
+	    !guest_wrmsr(nb_counters[ctr].msr, 0) || !guest_wrmsr(nb_counters[ctr].cccr_msr, cccr))
+		return 0;
+	reads(n);
+	return guest_count_stop(c, NULL, out);
+}
+
+static uint64_t diff_f(unsigned escr, unsigned ev, uint32_t mask, uint64_t cccr_f)
+{
+	struct cnt c = { escr, ev, mask };
+	uint64_t w, x, y;
+
+	/* two warm-up runs: the first step-mode runs still see the bus
+	 * queue of the lazy-mode past (writebacks of the measuring code's
+	 * dirty lines that the flush evicts delay the next misses: one miss
+	 * at a time on the bus) */
+	if (!measure_f(&c, cccr_f, N1, &w) || !measure_f(&c, cccr_f, N1, &w) ||
+	    !measure_f(&c, cccr_f, N1, &x) || !measure_f(&c, cccr_f, N2, &y))
+		return ~0ULL;
+	return y - x;
+}
+
+#define THR(n) (NB_CCCR_COMPARE | ((uint64_t)(n) << NB_CCCR_THR_SHIFT))
 
 /* warm-up, N1, N2: the difference (~0 on failure) */
 static uint64_t diff(unsigned escr, unsigned ev, uint32_t mask, kern_fn fn)
@@ -156,5 +191,20 @@ int main(void)
 	       "FSB_data_activity DRDY_DRV: 4 clocks per line written back");
 	TAP_EQ(diff(NB_ESCR_FSB_ESCR1, NB_EV_IOQ_ACTIVE_ENTRIES, IOQ_T0 | IOQ_WR | IOQ_WB | IOQ_OWN, writes),
 	       (uint64_t)DN * 4 * ratio, "IOQ_active_entries writes: 4 bus clocks (%u cycles) each", 4 * ratio);
+
+	/* per cycle (step mode: a Compare filter): each sector's two reads
+	 * are in the IOQ together for 12 bus clocks; its 64-byte lines'
+	 * data: DRDY in 2 bus clocks each, one edge per bus clock */
+	TAP_EQ(diff_f(NB_ESCR_FSB_ESCR1, NB_EV_IOQ_ACTIVE_ENTRIES, ioq_rd | IOQ_PF, THR(0)),
+	       (uint64_t)DN / 2 * 12 * ratio, "step mode: cycles with an IOQ entry (Compare, threshold 0): "
+	       "12 bus clocks per sector");
+	TAP_EQ(diff_f(NB_ESCR_FSB_ESCR1, NB_EV_IOQ_ACTIVE_ENTRIES, ioq_rd | IOQ_PF, THR(1)),
+	       (uint64_t)DN / 2 * 12 * ratio, "... with more than 1: the same (demand and prefetch together)");
+	TAP_EQ(diff_f(NB_ESCR_FSB_ESCR1, NB_EV_IOQ_ACTIVE_ENTRIES, ioq_rd | IOQ_PF, THR(2)), 0,
+	       "... with more than 2: none");
+	TAP_EQ(diff_f(NB_ESCR_FSB_ESCR0, NB_EV_FSB_DATA_ACTIVITY, 1u << 1, THR(0) | NB_CCCR_EDGE), 2 * DN,
+	       "FSB_data_activity DRDY_OWN with Edge (the SDM's advice): 2 per line, one per bus clock of data");
+	TAP_EQ(diff_f(NB_ESCR_FSB_ESCR1, NB_EV_IOQ_ACTIVE_ENTRIES, ioq_rd | IOQ_PF, 0),
+	       (uint64_t)DN * 12 * ratio, "IOQ_active_entries unfiltered in step mode: as counted at once");
 	return tap_done_plan();
 }
