@@ -1344,7 +1344,10 @@ static __attribute__((noinline)) ULong nb_mem_l2_bus(Addr l, Bool store, unsigne
 	return lat;
 }
 
-static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State *gst)
+/* (bus: the bus model runs, NEED_BUS: nb_mem_bus; nb_mem is the same
+ * code without it) */
+static inline __attribute__((always_inline))
+void nb_mem_any(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State *gst, Bool bus)
 {
 	Addr first = a & ~(Addr)63, last = (a + (size ? size - 1 : 0)) & ~(Addr)63;
 	unsigned cond = 0;
@@ -1402,8 +1405,7 @@ static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State 
 		if (nb_l1d_access(l, !store))
 			continue;
 		cond |= MC_L1;
-		lat = (nb_need & NEED_BUS) ? nb_mem_l2_bus(l, store, &cond)
-			: nb_mem_l2(l, store, &cond);
+		lat = bus ? nb_mem_l2_bus(l, store, &cond) : nb_mem_l2(l, store, &cond);
 		if (lat > stall)
 			stall = lat;    /* the lines of a split load in parallel */
 	}
@@ -1417,6 +1419,17 @@ static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State 
 		nb_raw[RAW_MC(store ? 1 : 0, cond)]++;
 		nb_mc_n++;
 	}
+}
+
+static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State *gst)
+{
+	nb_mem_any(a, size, store, pc, gst, False);
+}
+
+/* nb_mem with the bus model (README "Bus model") */
+static void nb_mem_bus(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State *gst)
+{
+	nb_mem_any(a, size, store, pc, gst, True);
 }
 
 /* The L1D/L2 miss totals of NBSIM_REQ_MEMSTATS and --nbsim-stats, from
@@ -1504,6 +1517,23 @@ NB_LEAN_HELPER(nb_store_lean8, True, 8)
 static void nb_load_pebs(Addr a, ULong size, ULong pc, VexGuestAMD64State *st)
 {
 	nb_mem(a, size, False, pc, st);
+}
+
+/* the helpers while a bus event is enabled (NEED_BUS): every access that
+ * the inline L1D hit path does not take comes here */
+static VG_REGPARM(2) void nb_load_bus(Addr a, ULong size)
+{
+	nb_mem_bus(a, size, False, 0, NULL);
+}
+
+static VG_REGPARM(2) void nb_store_bus(Addr a, ULong size)
+{
+	nb_mem_bus(a, size, True, 0, NULL);
+}
+
+static void nb_load_pebs_bus(Addr a, ULong size, ULong pc, VexGuestAMD64State *st)
+{
+	nb_mem_bus(a, size, False, pc, st);
 }
 
 /* ---- trace cache (README "Trace cache") ---- */
@@ -1687,6 +1717,9 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc
 					    mkIRExprVec_2(addr, c64(sz)))
 			: unsafeIRDirty_0_N(2, "nb_store_lean4", VG_(fnptr_to_fnentry)(&nb_store_lean4),
 					    mkIRExprVec_2(addr, c64(sz)));
+	else if (store && (nb_need & NEED_BUS))
+		d = unsafeIRDirty_0_N(2, "nb_store_bus", VG_(fnptr_to_fnentry)(&nb_store_bus),
+				      mkIRExprVec_2(addr, c64(sz)));
 	else if (store)
 		d = unsafeIRDirty_0_N(2, "nb_store", VG_(fnptr_to_fnentry)(&nb_store),
 				      mkIRExprVec_2(addr, c64(sz)));
@@ -1696,12 +1729,19 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc
 					    mkIRExprVec_2(addr, c64(sz)))
 			: unsafeIRDirty_0_N(2, "nb_load_lean4", VG_(fnptr_to_fnentry)(&nb_load_lean4),
 					    mkIRExprVec_2(addr, c64(sz)));
+	else if (!(nb_need & NEED_PEBS) && (nb_need & NEED_BUS))
+		d = unsafeIRDirty_0_N(2, "nb_load_bus", VG_(fnptr_to_fnentry)(&nb_load_bus),
+				      mkIRExprVec_2(addr, c64(sz)));
 	else if (!(nb_need & NEED_PEBS))
 		d = unsafeIRDirty_0_N(2, "nb_load", VG_(fnptr_to_fnentry)(&nb_load),
 				      mkIRExprVec_2(addr, c64(sz)));
 	else {
-		d = unsafeIRDirty_0_N(0, "nb_load_pebs", VG_(fnptr_to_fnentry)(&nb_load_pebs),
-				      mkIRExprVec_4(addr, c64(sz), c64((ULong)pc), IRExpr_GSPTR()));
+		if (nb_need & NEED_BUS)
+			d = unsafeIRDirty_0_N(0, "nb_load_pebs_bus", VG_(fnptr_to_fnentry)(&nb_load_pebs_bus),
+					      mkIRExprVec_4(addr, c64(sz), c64((ULong)pc), IRExpr_GSPTR()));
+		else
+			d = unsafeIRDirty_0_N(0, "nb_load_pebs", VG_(fnptr_to_fnentry)(&nb_load_pebs),
+					      mkIRExprVec_4(addr, c64(sz), c64((ULong)pc), IRExpr_GSPTR()));
 		/* reads the integer registers and the flags thunk (RAX at 16
 		 * .. CC_NDEP, before DFLAG), writes the event-check counter */
 		d->nFxState = 2;
@@ -2707,6 +2747,17 @@ static void nb_fini(Int exitcode)
 	VG_(umsg)("nbsim: store buffer: loads forwarded %llu, blocked PARTIAL_DATA %llu, "
 		  "UNALGN_ADDR %llu, cancelled 64K_CONF %llu\n", nb_stb_fwd,
 		  (ULong)nb_sig[SIG_MOB_PD], (ULong)nb_sig[SIG_MOB_UA], (ULong)nb_sig[SIG_64K]);
+	{
+		const struct nb_bus *b = &nb_bus_state;
+		VG_(umsg)("nbsim: bus model: IOQ reads %llu (prefetches %llu), writebacks %llu; "
+			  "BSQ writebacks into the L3 %llu; in step mode %llu misses counted at once "
+			  "(queue full)\n",
+			  (ULong)(b->ioq_alloc[NB_BUS_RD] + b->ioq_alloc[NB_BUS_RD_PF] +
+				  b->ioq_alloc[NB_BUS_RFO] + b->ioq_alloc[NB_BUS_RFO_PF]),
+			  (ULong)(b->ioq_alloc[NB_BUS_RD_PF] + b->ioq_alloc[NB_BUS_RFO_PF]),
+			  (ULong)b->ioq_alloc[NB_BUS_WB], (ULong)b->bsq_alloc[NB_BUS_WB_L3],
+			  (ULong)b->dropped);
+	}
 	VG_(umsg)("nbsim: translation flushes (PMU reprogrammed): %llu\n", nb_discards);
 	VG_(umsg)("nbsim: overflow interrupts (PMI) sent: %llu (PMU syncs for them: %llu)\n",
 		  nb_pmi_sent, nb_pmi_syncs);
