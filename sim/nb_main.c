@@ -870,19 +870,26 @@ static void nb_bus_derive(void)
 	struct nb_bus *b = &nb_bus_state, *l = &nb_bus_last;
 	uint64_t w[4][NB_BUS_NCLASS];
 
+	/* (the totals only: l's queue is not used; in step mode this runs
+	 * every cycle) */
 	for (unsigned k = 0; k < NB_BUS_NCLASS; k++) {
 		w[0][k] = b->ioq_alloc[k] - l->ioq_alloc[k];
 		w[1][k] = b->ioq_cyc[k] - l->ioq_cyc[k];
 		w[2][k] = b->bsq_alloc[k] - l->bsq_alloc[k];
 		w[3][k] = b->bsq_cyc[k] - l->bsq_cyc[k];
+		l->ioq_alloc[k] = b->ioq_alloc[k];
+		l->ioq_cyc[k] = b->ioq_cyc[k];
+		l->bsq_alloc[k] = b->bsq_alloc[k];
+		l->bsq_cyc[k] = b->bsq_cyc[k];
 	}
-	for (unsigned i = 0; i < NB_FSB_NBITS; i++)
+	for (unsigned i = 0; i < NB_FSB_NBITS; i++) {
 		nb_sig[NB_SIG(NB_EV_FSB_DATA_ACTIVITY, i)] += b->fsb[i] - l->fsb[i];
+		l->fsb[i] = b->fsb[i];
+	}
 	bus_sig(NB_EV_IOQ_ALLOCATION, w[0], 1);
 	bus_sig(NB_EV_IOQ_ACTIVE_ENTRIES, w[1], 1);
 	bus_sig(NB_EV_BSQ_ALLOCATION, w[2], 0);
 	bus_sig(NB_EV_BSQ_ACTIVE_ENTRIES, w[3], 0);
-	*l = *b;
 }
 
 static void nb_derive(void)

@@ -287,7 +287,7 @@ static void test_peek(void)
 
 int main(void)
 {
-	tap_plan(54);
+	tap_plan(52);
 	test_params();
 	test_ioq_rules();
 	test_bsq_rules();
