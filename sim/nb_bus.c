@@ -28,29 +28,37 @@
  *          four times in a common clock period"]).
  */
 #include "nb_bus.h"
+#include "nb_tlb.h"
 
-/* the ratios are those of the timing model's memory latency,
+/* core clocks per bus clock; the timing model's memory latency is
  * 12 + 12 x ratio (nb_tlb.c; t_bus checks it) */
-static const struct nb_bus_params params[] = {
-	/* model ratio L2 mem L3 */
-	{ 1, 20,  7, 252,  0 },     /* Willamette 2.0 GHz, 100 MHz bus clock  */
-	{ 2, 14,  7, 180,  0 },     /* Northwood 2.8 GHz, 200 MHz             */
-	{ 3, 17, 18, 216,  0 },     /* Prescott 3.4 GHz, 200 MHz              */
-	{ 6, 18, 20, 228,  0 },     /* Cedar Mill 3.6 GHz, 200 MHz            */
-	{ 2, 28,  7, 348, 14 },     /* Gallatin Xeon MP 2.8 GHz, 100 MHz      */
+static const struct { unsigned model, l3, ratio; } ratios[] = {
+	{ 1, 0, 20 },           /* Willamette 2.0 GHz, 100 MHz bus clock  */
+	{ 2, 0, 14 },           /* Northwood 2.8 GHz, 200 MHz             */
+	{ 3, 0, 17 },           /* Prescott 3.4 GHz, 200 MHz              */
+	{ 6, 0, 18 },           /* Cedar Mill 3.6 GHz, 200 MHz            */
+	{ 2, 1, 28 },           /* Gallatin Xeon MP 2.8 GHz, 100 MHz      */
 };
 
-const struct nb_bus_params *nb_bus_params_find(unsigned cpuid_model, unsigned l3)
+unsigned nb_bus_ratio(unsigned cpuid_model, unsigned l3)
 {
-	for (unsigned i = 0; i < sizeof params / sizeof params[0]; i++)
-		if (params[i].cpuid_model == cpuid_model && (params[i].l3_latency != 0) == (l3 != 0))
-			return &params[i];
+	for (unsigned i = 0; i < sizeof ratios / sizeof ratios[0]; i++)
+		if (ratios[i].model == cpuid_model && ratios[i].l3 == (l3 != 0))
+			return ratios[i].ratio;
 	return 0;
 }
 
-void nb_bus_init(struct nb_bus *b, const struct nb_bus_params *p)
+int nb_bus_init(struct nb_bus *b, unsigned cpuid_model, unsigned l3)
 {
-	b->p = *p;
+	const struct nb_mem_params *m = nb_mem_params_find(cpuid_model, l3);
+
+	b->p.cpuid_model = cpuid_model;
+	b->p.ratio = nb_bus_ratio(cpuid_model, l3);
+	if (!m || !b->p.ratio)
+		return 0;
+	b->p.l2_latency = m->l2_latency;
+	b->p.l3_latency = m->l3_latency;
+	b->p.mem_latency = m->mem_latency;
 	for (unsigned c = 0; c < NB_BUS_NCLASS; c++)
 		b->ioq_alloc[c] = b->ioq_cyc[c] = b->bsq_alloc[c] = b->bsq_cyc[c] = 0;
 	for (unsigned i = 0; i < NB_FSB_NBITS; i++)
@@ -59,6 +67,7 @@ void nb_bus_init(struct nb_bus *b, const struct nb_bus_params *p)
 	b->now = b->free_at = 0;
 	b->qhead = b->qn = 0;
 	b->dropped = 0;
+	return 1;
 }
 
 /* Lifetimes, in core clocks (a model: README "Bus model"):

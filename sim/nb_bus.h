@@ -27,12 +27,13 @@ enum {
 enum { NB_FSB_DRDY_DRV, NB_FSB_DRDY_OWN, NB_FSB_DRDY_OTHER,
        NB_FSB_DBSY_DRV, NB_FSB_DBSY_OWN, NB_FSB_DBSY_OTHER, NB_FSB_NBITS };
 
-/* Per-part parameters (nb_bus_params) */
+/* Per-part parameters: the bus clock ratio (nb_bus.c) and the timing
+ * model's latencies (struct nb_mem_params, nb_tlb.c) */
 struct nb_bus_params {
 	unsigned cpuid_model;
 	unsigned ratio;           /* core clocks per bus clock                 */
-	unsigned l2_latency;      /* core clocks of an L2 hit (nb_tlb)         */
-	unsigned mem_latency;     /* of a last-level miss (nb_tlb)             */
+	unsigned l2_latency;      /* core clocks of an L2 hit                  */
+	unsigned mem_latency;     /* of a last-level miss                      */
 	unsigned l3_latency;      /* of an L3 hit (0: no L3)                   */
 };
 
@@ -63,10 +64,13 @@ struct nb_bus {
 	uint64_t dropped;                    /* queue full: counted at once    */
 };
 
-/* Parameters of a part (cpuid model, l3: it has one) or 0 */
-const struct nb_bus_params *nb_bus_params_find(unsigned cpuid_model, unsigned l3);
+/* The bus clock ratio of a part (cpuid model, l3: it has one), 0 if
+ * unknown */
+unsigned nb_bus_ratio(unsigned cpuid_model, unsigned l3);
 
-void nb_bus_init(struct nb_bus *b, const struct nb_bus_params *p);
+/* Empty totals, lazy mode, the part's parameters; 0 if the part is
+ * unknown (to nb_bus.c or nb_tlb.c) */
+int nb_bus_init(struct nb_bus *b, unsigned cpuid_model, unsigned l3);
 
 /*
  * One last-level-cache lookup of the 64-byte line that missed the L1D

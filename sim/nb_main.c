@@ -2696,12 +2696,8 @@ static void nb_post_clo_init(void)
 		nb_memp->mem_latency : 1000;
 	tl_assert(nb_memp);
 	/* bus model: the part's bus clock ratio (nb_bus.c) */
-	{
-		const struct nb_bus_params *bp = nb_bus_params_find(nb_cpu->model, nb_cpu->l3_kb != 0);
-		tl_assert(bp);
-		nb_bus_init(&nb_bus_state, bp);
-		nb_bus_last = nb_bus_state;
-	}
+	tl_assert(nb_bus_init(&nb_bus_state, nb_cpu->model, nb_cpu->l3_kb != 0));
+	nb_bus_last = nb_bus_state;
 	/* DTLB: CPUID leaf-2 descriptor 0x5b, 64 entries, 4 KB pages (nb_tlb.c) */
 	tl_assert(nb_tlb_init(&nb_dtlb, nb_memp->dtlb_entries, 12));
 	/* store buffer: per-model entries and aliasing bits (nb_tlb.c) */

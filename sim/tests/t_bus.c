@@ -35,14 +35,19 @@ static void test_params(void)
 	static const unsigned ratio[] = { 20, 14, 17, 18, 28 };
 
 	for (unsigned i = 0; i < 5; i++) {
-		const struct nb_bus_params *p = nb_bus_params_find(models[i][0], models[i][1]);
+		struct nb_bus b;
 		const struct nb_mem_params *m = nb_mem_params_find(models[i][0], models[i][1]);
-		tap_ok(p && m && p->ratio == ratio[i] && p->mem_latency == m->mem_latency &&
-		       p->mem_latency == 12 + 12 * p->ratio && p->l3_latency == m->l3_latency,
+		int ok = nb_bus_init(&b, models[i][0], models[i][1]);
+		tap_ok(ok && m && b.p.ratio == ratio[i] && b.p.mem_latency == m->mem_latency &&
+		       b.p.mem_latency == 12 + 12 * b.p.ratio && b.p.l3_latency == m->l3_latency &&
+		       b.p.l2_latency == m->l2_latency,
 		       "model %u%s: bus ratio %u, memory latency %u = 12 + 12 x ratio (nb_tlb.c)",
-		       models[i][0], models[i][1] ? " L3" : "", ratio[i], p ? p->mem_latency : 0);
+		       models[i][0], models[i][1] ? " L3" : "", ratio[i], m ? m->mem_latency : 0);
 	}
-	tap_ok(!nb_bus_params_find(4, 0), "no parameters for an unknown model");
+	{
+		struct nb_bus b;
+		tap_ok(!nb_bus_init(&b, 4, 0) && !nb_bus_init(&b, 3, 1), "no parameters for an unknown part");
+	}
 }
 
 static void test_ioq_rules(void)
@@ -104,7 +109,7 @@ static void test_miss(void)
 	struct nb_bus b;
 
 	/* Prescott (ratio 17, memory 216): a load missing the L2 */
-	nb_bus_init(&b, nb_bus_params_find(3, 0));
+	nb_bus_init(&b, 3, 0);
 	nb_bus_miss(&b, 0, 1, 0, 0);
 	tap_ok(b.ioq_alloc[NB_BUS_RD] == 1 && b.ioq_alloc[NB_BUS_RD_PF] == 1 &&
 	       b.ioq_cyc[NB_BUS_RD] == 204 && b.ioq_cyc[NB_BUS_RD_PF] == 204,
@@ -129,7 +134,7 @@ static void test_miss(void)
 	       "IOQ_active_entries, reads: 4 x 204 entry-cycles");
 
 	/* Xeon MP (L3 14, memory 348, ratio 28): an L2 miss hitting the L3 */
-	nb_bus_init(&b, nb_bus_params_find(2, 1));
+	nb_bus_init(&b, 2, 1);
 	nb_bus_miss(&b, 0, 0, 2, 0);
 	tap_ok(b.ioq_alloc[NB_BUS_RD] == 0 && b.ioq_alloc[NB_BUS_RD_PF] == 0 && b.bsq_alloc[NB_BUS_RD] == 1 &&
 	       b.bsq_alloc[NB_BUS_RD_PF] == 1 && b.bsq_cyc[NB_BUS_RD] == 14 && b.fsb[NB_FSB_DRDY_OWN] == 0,
@@ -143,7 +148,7 @@ static void test_miss(void)
 	tap_ok(nb_bus_bsq_count(B_LINE | B_CACHE | B_DEM | B_WB | 3, b.bsq_alloc) == 4,
 	       "BSQ_allocation writebacks: 2 to the L3 + 2 to memory");
 	/* Willamette: one BSQ entry for both sectors (SDM note 4), two IOQ */
-	nb_bus_init(&b, nb_bus_params_find(1, 0));
+	nb_bus_init(&b, 1, 0);
 	nb_bus_miss(&b, 0, 1, 0, 0);
 	tap_ok(b.bsq_alloc[NB_BUS_RD] == 1 && b.bsq_alloc[NB_BUS_RD_PF] == 0 &&
 	       b.ioq_alloc[NB_BUS_RD] == 1 && b.ioq_alloc[NB_BUS_RD_PF] == 1 && b.ioq_cyc[NB_BUS_RD_PF] == 240,
@@ -206,7 +211,7 @@ static void test_timed(void)
 	struct trace t = { 0 };
 
 	/* Prescott load miss: IOQ reads active from 18 + 12 = 30 to 18 + 216 */
-	nb_bus_init(&b, nb_bus_params_find(3, 0));
+	nb_bus_init(&b, 3, 0);
 	nb_bus_set_timed(&b, 1);
 	nb_bus_miss(&b, 0, 1, 0, 0);
 	tap_ok(b.ioq_alloc[NB_BUS_RD] == 0 && b.qn == 1, "step mode: a miss waits in the queue");
@@ -215,12 +220,12 @@ static void test_timed(void)
 	       "prescott load miss: 234 cycles, 2 IOQ entries in cycles 30-233 (204 = 12 bus clocks)");
 	tap_ok(t.ioq_max == 2 && t.bsq_max == 2 && t.drdy_edges == 4 && b.fsb[NB_FSB_DRDY_OWN] == 8,
 	       "... at most 2 entries, DRDY_OWN 8 cycles in 4 pulses (an edge per bus clock of data)");
-	nb_bus_init(&lazy, nb_bus_params_find(3, 0));
+	nb_bus_init(&lazy, 3, 0);
 	nb_bus_miss(&lazy, 0, 1, 0, 0);
 	tap_ok(same_totals(&lazy, &b), "... the same totals as counted at once");
 
 	/* two misses, the second with writebacks: one after the other */
-	nb_bus_init(&b, nb_bus_params_find(3, 0));
+	nb_bus_init(&b, 3, 0);
 	nb_bus_set_timed(&b, 1);
 	nb_bus_miss(&b, 0, 1, 0, 0);
 	nb_bus_miss(&b, 1, 1, 0, 2);
@@ -228,7 +233,7 @@ static void test_timed(void)
 	       "a second miss starts when the first ends (234); it ends after 2 writebacks of 68 + 12");
 	memset(&t, 0, sizeof t);
 	run(&b, &t, 10000);
-	nb_bus_init(&lazy, nb_bus_params_find(3, 0));
+	nb_bus_init(&lazy, 3, 0);
 	nb_bus_miss(&lazy, 0, 1, 0, 0);
 	nb_bus_miss(&lazy, 1, 1, 0, 2);
 	tap_ok(same_totals(&lazy, &b) && t.cycles == 616 && t.ioq_max == 2 && t.bsq_max == 2,
@@ -236,13 +241,13 @@ static void test_timed(void)
 	tap_ok(t.drdy_edges == 12, "... DRDY edges: 4 per miss's reads, 2 per writeback: 12 (got %llu)", (unsigned long long)t.drdy_edges);
 
 	/* Xeon MP: an L3 hit with 2 L2 victims into the L3, then a miss */
-	nb_bus_init(&b, nb_bus_params_find(2, 1));
+	nb_bus_init(&b, 2, 1);
 	nb_bus_set_timed(&b, 1);
 	nb_bus_miss(&b, 0, 0, 2, 0);
 	nb_bus_miss(&b, 1, 1, 2, 2);
 	memset(&t, 0, sizeof t);
 	run(&b, &t, 10000);
-	nb_bus_init(&lazy, nb_bus_params_find(2, 1));
+	nb_bus_init(&lazy, 2, 1);
 	nb_bus_miss(&lazy, 0, 0, 2, 0);
 	nb_bus_miss(&lazy, 1, 1, 2, 2);
 	tap_ok(same_totals(&lazy, &b) && t.bsq_max == 4 && t.ioq_max == 2,
@@ -251,7 +256,7 @@ static void test_timed(void)
 	       "... 21 cycles for the L3 hit, then 7 + 14 + 348 + 2 x 112 + 12");
 
 	/* a full queue: counted at once; switching step mode off drains it */
-	nb_bus_init(&b, nb_bus_params_find(3, 0));
+	nb_bus_init(&b, 3, 0);
 	nb_bus_set_timed(&b, 1);
 	for (unsigned i = 0; i < NB_BUS_QMAX + 3; i++)
 		nb_bus_miss(&b, 0, 1, 0, 0);
