@@ -249,4 +249,44 @@ static inline int nb_cache_access_unsectored(struct nb_cache *c, uint64_t addr, 
 	return hit;
 }
 
+/*
+ * A look at the set of addr that changes nothing (the bus model, README
+ * "Bus model", calls it before the reference): the state of addr's sector
+ * (NB_CACHE_MISS / CLEAN / DIRTY), and in *victim the tag word of the
+ * line a filling reference of addr would evict: the least recently used
+ * way (recency rank ways - 1 in either layout: nb_cache_rank_tag) when the
+ * line is not in the set, else 0 (also 0 for an invalid way).
+ * Valid sectors of a victim: bits NB_TAG_VSHIFT.., dirty: NB_TAG_DIRTY.
+ */
+static inline int nb_cache_peek(const struct nb_cache *c, uint64_t addr, uint64_t *victim)
+{
+	uint64_t line = addr >> c->line_shift, t = (line + 1) & NB_TAG_KEY, v;
+	uint64_t sbit = UINT64_C(1) << (NB_TAG_VSHIFT + ((addr >> c->sector_shift) & c->sector_mask));
+	unsigned set = (unsigned)(line & (c->sets - 1));
+	const uint64_t *tag = &c->tag[set * c->ways];
+
+	for (unsigned w = 0; w < c->ways; w++)
+		if ((tag[w] & NB_TAG_KEY) == t) {
+			*victim = 0;
+			return !(tag[w] & sbit) ? NB_CACHE_MISS
+				: (tag[w] & NB_TAG_DIRTY) ? NB_CACHE_DIRTY : NB_CACHE_CLEAN;
+		}
+	v = nb_cache_rank_tag(c, set, c->ways - 1);
+	*victim = (v & NB_TAG_KEY) ? v : 0;
+	return NB_CACHE_MISS;
+}
+
+/* 64-byte lines a victim tag word holds Modified (its valid sectors if
+ * dirty: the dirty bit is per line, README "Bus model") */
+static inline unsigned nb_cache_dirty_sectors(uint64_t victim)
+{
+	unsigned n = 0;
+
+	if (!(victim & NB_TAG_DIRTY))
+		return 0;
+	for (uint64_t v = (victim >> NB_TAG_VSHIFT) & 0xff; v; v &= v - 1)
+		n++;
+	return n;
+}
+
 #endif /* NB_CACHE_H */

@@ -44,6 +44,7 @@
 #include "nb_stb.h"
 #include "nb_fpa.h"
 #include "nb_wcb.h"
+#include "nb_bus.h"
 
 #define NB_VERSION "0.1"
 
@@ -158,10 +159,14 @@ static uint64_t nb_usr_bit(void)
 #define NEED_WCB   0x2000u       /* WC buffers: a helper per non-temporal */
 				 /* store and per fence (README           */
 				 /* "Write-combining buffers")            */
+#define NEED_BUS   0x4000u       /* bus model (README "Bus model"): L1D   */
+				 /* misses take nb_mem, L2 misses nb_bus  */
 #define NEED_ALL   (NEED_INSTR | NEED_UOPS | NEED_BR | NEED_MEM | NEED_CACHE | NEED_ROM | NEED_TLB | \
-		    NEED_TC | NEED_STB | NEED_FPA | NEED_WCB)
+		    NEED_TC | NEED_STB | NEED_FPA | NEED_WCB | NEED_BUS)
 static UInt nb_need;
 static ULong nb_discards;                /* translation flushes            */
+static struct nb_bus nb_bus_state;       /* NEED_BUS: totals of nb_bus.c  */
+static struct nb_bus nb_bus_last;        /* ... at the last nb_derive      */
 
 /* Timing model state (README "Timing model"). */
 static ULong nb_cyc;                     /* cycles so far (RUNNING)        */
@@ -202,6 +207,10 @@ static const unsigned fp_event[NB_FP_NCLASSES] = {
 /* events of the trace-cache model (README "Trace cache") */
 /* events of the FP operand checks (README "FP assists") */
 #define FPA_EVENTS ((1ULL << NB_EV_SSE_INPUT_ASSIST) | (1ULL << NB_EV_X87_ASSIST))
+/* events of the bus model (README "Bus model") */
+#define BUS_EVENTS ((1ULL << NB_EV_IOQ_ALLOCATION) | (1ULL << NB_EV_IOQ_ACTIVE_ENTRIES) | \
+		    (1ULL << NB_EV_FSB_DATA_ACTIVITY) | (1ULL << NB_EV_BSQ_ALLOCATION) | \
+		    (1ULL << NB_EV_BSQ_ACTIVE_ENTRIES))
 #define TC_EVENTS ((1ULL << NB_EV_TC_DELIVER_MODE) | (1ULL << NB_EV_BPU_FETCH_REQUEST) | \
 		   (1ULL << NB_EV_ITLB_REFERENCE) | (1ULL << NB_EV_UOP_QUEUE_WRITES))
 #define SIG_FP_ALL(fc) NB_SIG(fp_event[fc], 15)            /* mask ALL   */
@@ -237,7 +246,7 @@ static ULong nb_produced_events(void)
 	       (1ULL << NB_EV_RETIRED_BRANCH_TYPE) | (1ULL << NB_EV_RETIRED_MISPRED_BRANCH_TYPE) |
 	       (1ULL << NB_EV_INSTR_COMPLETED) | (1ULL << NB_EV_UOP_QUEUE_WRITES) |
 	       (1ULL << NB_EV_TC_MS_XFER) | MEM_EVENTS | TC_EVENTS | STB_EVENTS | FPA_EVENTS |
-	       (1ULL << NB_EV_WC_BUFFER);
+	       (1ULL << NB_EV_WC_BUFFER) | BUS_EVENTS;
 }
 
 /* Mask bits of produced events that the model does not produce (they
@@ -257,6 +266,12 @@ static UShort nb_unproduced_masks(unsigned ev)
 		return 1u << 2;
 	case NB_EV_X87_ASSIST:          /* FPSU, FPSO: no stack-fault model */
 		return NB_FPA_FPSU | NB_FPA_FPSO;
+	case NB_EV_IOQ_ALLOCATION:      /* request types other than the   */
+	case NB_EV_IOQ_ACTIVE_ENTRIES:  /* default, UC/WC/WT/WP, OTHER     */
+		return 0x1e | (0xf << 7) | (1u << 14);
+	case NB_EV_BSQ_ALLOCATION:      /* I/O, lock, split, ordered, a    */
+	case NB_EV_BSQ_ACTIVE_ENTRIES:  /* memory type with bit 0 (not WB) */
+		return (1u << 5) | (1u << 6) | (1u << 8) | (1u << 10) | (1u << 11);
 	}
 	return 0;
 }
@@ -332,6 +347,8 @@ static UInt need_of(ULong used)
 		n |= NEED_FPA;
 	if (used & (1ULL << NB_EV_WC_BUFFER))
 		n |= NEED_WCB;
+	if (used & BUS_EVENTS)
+		n |= NEED_BUS | NEED_CACHE;
 	if (used & (1ULL << NB_EV_UOP_QUEUE_WRITES))    /* + bogus uops */
 		n |= NEED_UOPS | NEED_ROM | NEED_BR;
 	if (used & (1ULL << NB_EV_GLOBAL_POWER_EVENTS))   /* cycles: uops + mispredicts */
@@ -652,6 +669,7 @@ static void nb_update_need(void)
 		 * closed and every raw count folded in */
 		nb_stepping = True;
 		nb_fill = 0;
+		nb_bus_set_timed(&nb_bus_state, 1);
 		nb_pmu_cycle_input(&nb_pmu_state, 1);
 	}
 	if ((n & NEED_FPA) && !(nb_need & NEED_FPA)) {
@@ -800,6 +818,93 @@ static void nb_tags_changed(void)
 	nb_tags_valid = False;
 }
 
+/* ---- bus model signals (README "Bus model") ---- */
+
+
+/* The event-mask bits event ev defines (on every model: the bus events
+ * have no per-model masks) */
+static uint32_t ev_defined(unsigned ev)
+{
+	uint32_t m = 0;
+
+	for (unsigned k = 0; k < nb_events[ev].nmasks; k++)
+		m |= 1u << nb_events[ev].masks[k].bit;
+	return m;
+}
+
+/*
+ * The IOQ/BSQ events combine their mask bits into one selection (nb_bus.c)
+ * while the PMU adds one signal per selected bit (pmu.h).  So the count an
+ * ESCR's mask selects goes to the signal of one of its bits: with one ESCR
+ * programmed for the event, its lowest bit; with two (IOQ_allocation on
+ * FSB_ESCR0 and FSB_ESCR1), each a bit the other does not select; nested
+ * masks (one a subset of the other) give the smaller one its lowest bit and
+ * the larger one the difference of the counts on a bit of its own (0 if
+ * negative: a documented limit).
+ */
+static void bus_sig(unsigned ev, const uint64_t *w, int ioq)
+{
+	uint32_t m[2] = { 0, 0 }, def = ev_defined(ev);
+	ULong c[2] = { 0, 0 };
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < nb_events[ev].nescrs && n < 2; i++) {
+		uint64_t e = nb_pmu_state.escr[nb_events[ev].escrs[i]];
+		if (((e & NB_ESCR_EVSEL_MASK) >> NB_ESCR_EVSEL_SHIFT) != nb_events[ev].event_select)
+			continue;
+		m[n] = (uint32_t)(e >> NB_ESCR_EMASK_SHIFT) & def;
+		if (!m[n])
+			continue;
+		c[n] = ioq ? nb_bus_ioq_count(nb_cpu->model, m[n], w) : nb_bus_bsq_count(m[n], w);
+		n++;
+	}
+	if (n == 2 && m[0] != m[1]) {
+		uint32_t a = m[0] & ~m[1], b = m[1] & ~m[0];
+		if (!a) {               /* m[0] within m[1] */
+			nb_sig[NB_SIG(ev, __builtin_ctz(m[0]))] += c[0];
+			nb_sig[NB_SIG(ev, __builtin_ctz(b))] += c[1] > c[0] ? c[1] - c[0] : 0;
+		} else if (!b) {        /* m[1] within m[0] */
+			nb_sig[NB_SIG(ev, __builtin_ctz(m[1]))] += c[1];
+			nb_sig[NB_SIG(ev, __builtin_ctz(a))] += c[0] > c[1] ? c[0] - c[1] : 0;
+		} else {
+			nb_sig[NB_SIG(ev, __builtin_ctz(a))] += c[0];
+			nb_sig[NB_SIG(ev, __builtin_ctz(b))] += c[1];
+		}
+	} else if (n) {
+		nb_sig[NB_SIG(ev, __builtin_ctz(m[0]))] += c[0];
+	}
+}
+
+/* Fold the bus model's totals since the last call into the signals, with
+ * the ESCRs of the interval (they change only at client requests, which
+ * derive first). */
+static void nb_bus_derive(void)
+{
+	struct nb_bus *b = &nb_bus_state, *l = &nb_bus_last;
+	uint64_t w[4][NB_BUS_NCLASS];
+
+	/* (the totals only: l's queue is not used; in step mode this runs
+	 * every cycle) */
+	for (unsigned k = 0; k < NB_BUS_NCLASS; k++) {
+		w[0][k] = b->ioq_alloc[k] - l->ioq_alloc[k];
+		w[1][k] = b->ioq_cyc[k] - l->ioq_cyc[k];
+		w[2][k] = b->bsq_alloc[k] - l->bsq_alloc[k];
+		w[3][k] = b->bsq_cyc[k] - l->bsq_cyc[k];
+		l->ioq_alloc[k] = b->ioq_alloc[k];
+		l->ioq_cyc[k] = b->ioq_cyc[k];
+		l->bsq_alloc[k] = b->bsq_alloc[k];
+		l->bsq_cyc[k] = b->bsq_cyc[k];
+	}
+	for (unsigned i = 0; i < NB_FSB_NBITS; i++) {
+		nb_sig[NB_SIG(NB_EV_FSB_DATA_ACTIVITY, i)] += b->fsb[i] - l->fsb[i];
+		l->fsb[i] = b->fsb[i];
+	}
+	bus_sig(NB_EV_IOQ_ALLOCATION, w[0], 1);
+	bus_sig(NB_EV_IOQ_ACTIVE_ENTRIES, w[1], 1);
+	bus_sig(NB_EV_BSQ_ALLOCATION, w[2], 0);
+	bus_sig(NB_EV_BSQ_ACTIVE_ENTRIES, w[3], 0);
+}
+
 static void nb_derive(void)
 {
 	ULong d[RAW_N], tagged_i = 0, tagged_u = 0, instr = 0, xtag[4] = { 0 }, rp[2];
@@ -926,6 +1031,8 @@ static void nb_derive(void)
 	nb_sig[SIG_FE_NBOGUS] += tagged_u;
 	nb_sig[SIG_INSTR_TAG] += tagged_i;
 	nb_sig[SIG_INSTR] += instr - tagged_i;
+	if (nb_need & NEED_BUS)
+		nb_bus_derive();
 }
 
 /* ---- timing model ---- */
@@ -943,8 +1050,37 @@ static ULong new_stalls(void)
 	return s;
 }
 
+/* Step mode: one cycle of the bus model passes (README "Bus model"): its
+ * outputs of this cycle go to the signals before the cycle is reported */
+static void bus_tick(void)
+{
+	if (nb_need & NEED_BUS) {
+		(void)nb_bus_advance(&nb_bus_state);
+		nb_bus_derive();
+	}
+}
+
+/* Step mode: n cycles in which signal s (NB_NSIG: none) outputs v and
+ * RUNNING 1, added to nb_sig here.  While the bus model has misses queued,
+ * cycle by cycle with the bus outputs of each; then at once. */
+static void step_cycles(ULong n, unsigned s, ULong v)
+{
+	for (; n && (nb_need & NEED_BUS) && nb_bus_state.qn; n--) {
+		bus_tick();
+		if (s < NB_NSIG)
+			nb_sig[s] += v;
+		nb_pmu_cycle(&nb_pmu_state, nb_sig);
+	}
+	if (!n)
+		return;
+	nb_bus_state.now += n;          /* an idle bus: time passes */
+	if (s < NB_NSIG)
+		nb_sig[s] += n * v;
+	nb_pmu_cycles_const(&nb_pmu_state, n, s, v);
+}
+
 /* Step mode: the stall cycles of mispredicts and memory since the last
- * call, in which only RUNNING outputs, reported at once. */
+ * call, in which only RUNNING outputs (and the bus model), reported at once. */
 static void stall_cycles(void)
 {
 	ULong m = nb_sig[SIG_MISP] - nb_m_seen, n;
@@ -953,7 +1089,7 @@ static void stall_cycles(void)
 	n = m * nb_cpu->mispredict_penalty + new_stalls();
 	if (n) {
 		nb_cyc += n;
-		nb_pmu_cycles_const(&nb_pmu_state, n, NB_NSIG, 0);
+		step_cycles(n, NB_NSIG, 0);
 	}
 }
 
@@ -984,6 +1120,7 @@ static void nb_update_cycles(void)
 		/* end the open cycle, then the stalls of its instructions */
 		if (nb_fill) {
 			nb_cyc++;
+			bus_tick();
 			nb_pmu_cycle(&nb_pmu_state, nb_sig);
 			nb_fill = 0;
 		}
@@ -1030,6 +1167,8 @@ static VG_REGPARM(0) void nb_step(void)
 		nb_fill += (UInt)u;
 		return;
 	}
+	if (nb_need & NEED_BUS)
+		(void)nb_bus_advance(&nb_bus_state);
 	nb_derive();
 	take = w - nb_fill;
 	left = u - take;
@@ -1038,9 +1177,8 @@ static VG_REGPARM(0) void nb_step(void)
 	nb_pmu_cycle(P, nb_sig);
 	q = left / w;
 	if (q) {
-		nb_sig[SIG_UOPS] += q * w;
 		nb_cyc += q;
-		nb_pmu_cycles_const(P, q, SIG_UOPS, w);
+		step_cycles(q, SIG_UOPS, w);
 	}
 	nb_sig[SIG_UOPS] += left % w;
 	nb_fill = (UInt)(left % w);
@@ -1236,6 +1374,36 @@ static inline __attribute__((always_inline)) ULong nb_mem_l2(Addr l, Bool store,
 	return lat;
 }
 
+/*
+ * nb_mem_l2 with the bus model (NEED_BUS, README "Bus model"): the L2 and
+ * L3 sets are looked at first (nb_cache_peek changes nothing) for the
+ * outcome and the line each would evict; then the reference itself, as
+ * without the bus model, so the cache state is the same with or without
+ * bus events.  An L2 miss is a BSQ request (the demand line and the
+ * adjacent-sector prefetch); a last-level miss reads the sector on the
+ * bus.  A Modified victim of the last level is written back to memory;
+ * with an L3, a Modified L2 victim is a BSQ writeback into the L3 (the
+ * cache model does not update the L3's copy: README "Bus model").
+ */
+static __attribute__((noinline)) ULong nb_mem_l2_bus(Addr l, Bool store, unsigned *cond)
+{
+	uint64_t v2, v3 = 0;
+	int s2 = nb_cache_peek(&nb_l2, l, &v2), s3 = NB_CACHE_MISS;
+	ULong lat;
+	unsigned d2, d3;
+
+	if (s2 == NB_CACHE_MISS && nb_has_l3)
+		s3 = nb_cache_peek(&nb_l3, l, &v3);
+	lat = nb_mem_l2(l, store, cond);
+	if (s2 != NB_CACHE_MISS)
+		return lat;
+	d2 = nb_cache_dirty_sectors(v2);
+	d3 = nb_cache_dirty_sectors(v3);
+	nb_bus_miss(&nb_bus_state, store, !nb_has_l3 || s3 == NB_CACHE_MISS,
+		    nb_has_l3 ? d2 : 0, nb_has_l3 ? d3 : d2);
+	return lat;
+}
+
 /* What a memory uop meets before the caches: the store buffer, a line
  * crossing, the DTLB; returns its MC_* conditions (first, last: its first
  * and last 64-byte lines).  nb_mem, and nb_store_nt for non-temporal
@@ -1293,7 +1461,10 @@ unsigned nb_mem_uop(Addr a, ULong size, Bool store, Addr first, Addr last)
 	return cond;
 }
 
-static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State *gst)
+/* (bus: the bus model runs, NEED_BUS: nb_mem_bus; nb_mem is the same
+ * code without it) */
+static inline __attribute__((always_inline))
+void nb_mem_any(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State *gst, Bool bus)
 {
 	Addr first = a & ~(Addr)63, last = (a + (size ? size - 1 : 0)) & ~(Addr)63;
 	unsigned cond;
@@ -1308,7 +1479,7 @@ static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State 
 		if (nb_l1d_access(l, !store))
 			continue;
 		cond |= MC_L1;
-		lat = nb_mem_l2(l, store, &cond);
+		lat = bus ? nb_mem_l2_bus(l, store, &cond) : nb_mem_l2(l, store, &cond);
 		if (lat > stall)
 			stall = lat;    /* the lines of a split load in parallel */
 	}
@@ -1322,6 +1493,17 @@ static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State 
 		nb_raw[RAW_MC(store ? 1 : 0, cond)]++;
 		nb_mc_n++;
 	}
+}
+
+static void nb_mem(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State *gst)
+{
+	nb_mem_any(a, size, store, pc, gst, False);
+}
+
+/* nb_mem with the bus model (README "Bus model") */
+static void nb_mem_bus(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State *gst)
+{
+	nb_mem_any(a, size, store, pc, gst, True);
 }
 
 /* The L1D/L2 miss totals of NBSIM_REQ_MEMSTATS and --nbsim-stats, from
@@ -1425,7 +1607,7 @@ static VG_REGPARM(2) void nb_store(Addr a, ULong size)
  * with the way count of the model as a constant */
 static Bool nb_mem_lean(void)
 {
-	return !(nb_need & (NEED_STB | NEED_TLB)) && !clo_cg_compat &&
+	return !(nb_need & (NEED_STB | NEED_TLB | NEED_BUS)) && !clo_cg_compat &&
 		(nb_l1d.ways == 4 || nb_l1d.ways == 8);
 }
 
@@ -1529,6 +1711,23 @@ static VG_REGPARM(0) void nb_wcb_fence(void)
 
 	nb_wcb_fences++;
 	nb_wcb_report(e, nb_wcb_flush(&nb_wcbs, e));
+}
+
+/* the helpers while a bus event is enabled (NEED_BUS): every access that
+ * the inline L1D hit path does not take comes here */
+static VG_REGPARM(2) void nb_load_bus(Addr a, ULong size)
+{
+	nb_mem_bus(a, size, False, 0, NULL);
+}
+
+static VG_REGPARM(2) void nb_store_bus(Addr a, ULong size)
+{
+	nb_mem_bus(a, size, True, 0, NULL);
+}
+
+static void nb_load_pebs_bus(Addr a, ULong size, ULong pc, VexGuestAMD64State *st)
+{
+	nb_mem_bus(a, size, False, pc, st);
 }
 
 /* ---- trace cache (README "Trace cache") ---- */
@@ -1712,6 +1911,9 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc
 					    mkIRExprVec_2(addr, c64(sz)))
 			: unsafeIRDirty_0_N(2, "nb_store_lean4", VG_(fnptr_to_fnentry)(&nb_store_lean4),
 					    mkIRExprVec_2(addr, c64(sz)));
+	else if (store && (nb_need & NEED_BUS))
+		d = unsafeIRDirty_0_N(2, "nb_store_bus", VG_(fnptr_to_fnentry)(&nb_store_bus),
+				      mkIRExprVec_2(addr, c64(sz)));
 	else if (store)
 		d = unsafeIRDirty_0_N(2, "nb_store", VG_(fnptr_to_fnentry)(&nb_store),
 				      mkIRExprVec_2(addr, c64(sz)));
@@ -1721,12 +1923,19 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc
 					    mkIRExprVec_2(addr, c64(sz)))
 			: unsafeIRDirty_0_N(2, "nb_load_lean4", VG_(fnptr_to_fnentry)(&nb_load_lean4),
 					    mkIRExprVec_2(addr, c64(sz)));
+	else if (!(nb_need & NEED_PEBS) && (nb_need & NEED_BUS))
+		d = unsafeIRDirty_0_N(2, "nb_load_bus", VG_(fnptr_to_fnentry)(&nb_load_bus),
+				      mkIRExprVec_2(addr, c64(sz)));
 	else if (!(nb_need & NEED_PEBS))
 		d = unsafeIRDirty_0_N(2, "nb_load", VG_(fnptr_to_fnentry)(&nb_load),
 				      mkIRExprVec_2(addr, c64(sz)));
 	else {
-		d = unsafeIRDirty_0_N(0, "nb_load_pebs", VG_(fnptr_to_fnentry)(&nb_load_pebs),
-				      mkIRExprVec_4(addr, c64(sz), c64((ULong)pc), IRExpr_GSPTR()));
+		if (nb_need & NEED_BUS)
+			d = unsafeIRDirty_0_N(0, "nb_load_pebs_bus", VG_(fnptr_to_fnentry)(&nb_load_pebs_bus),
+					      mkIRExprVec_4(addr, c64(sz), c64((ULong)pc), IRExpr_GSPTR()));
+		else
+			d = unsafeIRDirty_0_N(0, "nb_load_pebs", VG_(fnptr_to_fnentry)(&nb_load_pebs),
+					      mkIRExprVec_4(addr, c64(sz), c64((ULong)pc), IRExpr_GSPTR()));
 		/* reads the integer registers and the flags thunk (RAX at 16
 		 * .. CC_NDEP, before DFLAG), writes the event-check counter */
 		d->nFxState = 2;
@@ -2704,6 +2913,9 @@ static void nb_post_clo_init(void)
 	nb_bound_mem = nb_memp ? (ULong)nb_memp->l2_latency + nb_memp->l3_latency +
 		nb_memp->mem_latency : 1000;
 	tl_assert(nb_memp);
+	/* bus model: the part's bus clock ratio (nb_bus.c) */
+	tl_assert(nb_bus_init(&nb_bus_state, nb_cpu->model, nb_cpu->l3_kb != 0));
+	nb_bus_last = nb_bus_state;
 	/* DTLB: CPUID leaf-2 descriptor 0x5b, 64 entries, 4 KB pages (nb_tlb.c) */
 	tl_assert(nb_tlb_init(&nb_dtlb, nb_memp->dtlb_entries, 12));
 	/* WC buffers: 6, 8 on models 3, 4, 6 (nb_wcb.c) */
@@ -2762,6 +2974,17 @@ static void nb_fini(Int exitcode)
 		  "(no free buffer %llu, full lines %llu), flushing instructions with a "
 		  "buffer in use %llu\n", nb_wcbs.n, nb_wcb_nt, (ULong)nb_sig[SIG_WCB_EVICTS],
 		  (ULong)nb_sig[SIG_WCB_FULL], nb_wcb_bursts, nb_wcb_fences);
+	{
+		const struct nb_bus *b = &nb_bus_state;
+		VG_(umsg)("nbsim: bus model: IOQ reads %llu (prefetches %llu), writebacks %llu; "
+			  "BSQ writebacks into the L3 %llu; in step mode %llu misses counted at once "
+			  "(queue full)\n",
+			  (ULong)(b->ioq_alloc[NB_BUS_RD] + b->ioq_alloc[NB_BUS_RD_PF] +
+				  b->ioq_alloc[NB_BUS_RFO] + b->ioq_alloc[NB_BUS_RFO_PF]),
+			  (ULong)(b->ioq_alloc[NB_BUS_RD_PF] + b->ioq_alloc[NB_BUS_RFO_PF]),
+			  (ULong)b->ioq_alloc[NB_BUS_WB], (ULong)b->bsq_alloc[NB_BUS_WB_L3],
+			  (ULong)b->dropped);
+	}
 	VG_(umsg)("nbsim: translation flushes (PMU reprogrammed): %llu\n", nb_discards);
 	VG_(umsg)("nbsim: overflow interrupts (PMI) sent: %llu (PMU syncs for them: %llu)\n",
 		  nb_pmi_sent, nb_pmi_syncs);

@@ -15,9 +15,10 @@ int main(int argc, char **argv)
 	struct nbsim_info inf;
 
 	if (argc > 1 && !strcmp(argv[1], "unmodelled")) {
-		/* BSQ_allocation (select 0x05), not modelled, on BSU_ESCR0 -> counter 0 */
-		int r = nbsim_wrmsr(0x3a0, (UINT64_C(0x05) << 25) | (1u << 9) | 4);
-		r |= nbsim_wrmsr(0x360, (1u << 12) | (7u << 13) | (3u << 16));
+		/* response (select 0x04, mask BIT1), not modelled, on FSB_ESCR0
+		 * (0x3a2, CCCR select 6) -> counter 0 */
+		int r = nbsim_wrmsr(0x3a2, (UINT64_C(0x04) << 25) | (1u << 10) | 4);
+		r |= nbsim_wrmsr(0x360, (1u << 12) | (6u << 13) | (3u << 16));
 		printf("programmed %d\n", r);
 		return r;
 	}

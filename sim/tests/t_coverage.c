@@ -4,12 +4,14 @@
  *
  * Reads lines "EVENT:MASK STATUS" (gen_coverage.pl --list) on stdin.  For
  * each mask that exists on the running model it programs one counter for
- * that event and mask alone, runs a workload that exercises every part of
+ * that event and mask alone (the IOQ and BSQ events: the mask within a
+ * selection of everything else, test_mask), runs a workload that exercises every part of
  * the CPU model (loads and stores missing the L1D, every FP/SIMD class and
  * moves, random conditional branches, alternating indirect calls and jumps,
  * returns deeper than the return stack, REP strings, cpuid, 272 KB of
- * straight-line code, loads the store buffer blocks or cancels,
- * non-temporal stores to more lines than there are WC buffers), and prints
+ * straight-line code, loads the store buffer blocks or cancels, stores
+ * whose RFOs miss every level and evict Modified lines, non-temporal
+ * stores to more lines than there are WC buffers), and prints
  *     count EVENT:MASK N
  * or "skip EVENT:MASK (reason)" for a mask the model lacks.  The caller
  * checks N > 0 for exact/modelled masks and N == 0 (and nbsim's warning)
@@ -34,6 +36,11 @@ static char rd[768 * 1024] __attribute__((aligned(128)));
 static char wr_buf[768 * 1024] __attribute__((aligned(128)));
 /* never-touched sectors for every call (misses in every level): 64 per call */
 static char cold[32 * 1024 * 1024] __attribute__((aligned(128)));
+/* 16 lines 256 KB apart: one set of the L2 (1 MB: 1024 sets of 128 bytes;
+ * 512 KB: 512) and of the L3 (2 MB: 2048 sets), 8 ways each: a store to
+ * each misses every level (RFOs) and evicts a Modified line (writebacks) */
+#define CONFLICT_STRIDE (256 * 1024)
+static char conflict[16 * CONFLICT_STRIDE] __attribute__((aligned(128)));
 /* a store and a load 4 MB + 16 bytes apart (store buffer aliasing) */
 static char alias_buf[4 * 1024 * 1024 + 128] __attribute__((aligned(128)));
 static size_t cold_at;
@@ -84,6 +91,10 @@ static __attribute__((noinline)) void workload(void)
 		__asm__ volatile("mov (%[p]), %[t]" : [t] "+r"(t) : [p] "r"(cold + cold_at) : "memory");
 	__asm__ volatile("mov 60(%[p]), %[t]\n\tmov %[t], 124(%[p])"
 			 : [t] "+r"(t) : [p] "r"(big) : "memory");
+	/* the bus (sim/README.md "Bus model"): RFOs missing every level and
+	 * Modified victims written back, in one L2 and L3 set */
+	for (unsigned j = 0; j < 16; j++)
+		__asm__ volatile("mov %[t], (%[p])" : : [t] "r"(t), [p] "r"(conflict + j * CONFLICT_STRIDE) : "memory");
 	/* the store buffer (sim/README.md "Store buffer"): a 4-byte load at +2
 	 * of an 8-byte store (UNALGN_ADDR), an 8-byte load of a 4-byte store
 	 * (PARTIAL_DATA), a load 4 MB + 16 after a store (the same address bits
@@ -172,6 +183,44 @@ static void tagging(void)
 	wr(NB_MSR_MSR_PEBS_MATRIX_VERT, 1);
 }
 
+/*
+ * The ESCR event mask that tests mask bit `bit` of event ev.  Most events
+ * add their mask bits; the IOQ and BSQ events combine them (sim/README.md
+ * "Bus model"): IOQ_allocation / IOQ_active_entries need a request type,
+ * a read/write bit, a memory type and an agent at once (CPUID model >= 2,
+ * the models tested here), so the bit replaces its own field in a mask
+ * selecting every transaction of the model (type 00001, ALL_READ,
+ * ALL_WRITE, MEM_WB, OWN, PREFETCH); BSQ_allocation / BSQ_active_entries
+ * select one encoding per sub-group, so the bit is tested with an
+ * encoding of the model's transactions that has it (read, prefetch read,
+ * read-invalidate, writeback: 8 chunks, cacheable, WB, demand but the
+ * prefetch), or the demand read's plus the bit if none has it.
+ */
+static uint32_t test_mask(unsigned ev, unsigned bit)
+{
+	static const uint32_t bsq[] = { 0x328c, 0x308c, 0x328d, 0x328f };
+	uint32_t b = 1u << bit, m = 0x1u | (3u << 5) | (1u << 11) | (1u << 13) | (1u << 15);
+
+	if (ev == NB_EV_IOQ_ALLOCATION || ev == NB_EV_IOQ_ACTIVE_ENTRIES) {
+		if (bit <= 4)
+			return (m & ~0x1fu) | b;
+		if (bit <= 6)
+			return (m & ~(3u << 5)) | b;
+		if (bit <= 11)
+			return (m & ~(0x1fu << 7)) | b;
+		if (bit == 13 || bit == 14)
+			return (m & ~(3u << 13)) | b;
+		return m | b;
+	}
+	if (ev == NB_EV_BSQ_ALLOCATION || ev == NB_EV_BSQ_ACTIVE_ENTRIES) {
+		for (unsigned i = 0; i < sizeof bsq / sizeof bsq[0]; i++)
+			if (bsq[i] & b)
+				return bsq[i];
+		return bsq[0] | b;
+	}
+	return b;
+}
+
 static void one(const char *evname, const char *mname)
 {
 	int ev = -1, k = -1, escr = -1, ctr = -1;
@@ -216,7 +265,7 @@ static void one(const char *evname, const char *mname)
 			ctr = (int)c;
 	if (!wr(nb_escrs[escr].msr,
 		((uint64_t)nb_events[ev].event_select << NB_ESCR_EVSEL_SHIFT) |
-		(UINT64_C(1) << (NB_ESCR_EMASK_SHIFT + nb_events[ev].masks[k].bit)) |
+		((uint64_t)test_mask((unsigned)ev, nb_events[ev].masks[k].bit) << NB_ESCR_EMASK_SHIFT) |
 		NB_ESCR_T0_USR) ||
 	    !wr(nb_counters[ctr].msr, 0) ||
 	    !wr(nb_counters[ctr].cccr_msr, NB_CCCR_ENABLE |

@@ -110,7 +110,7 @@ ok $? "tool: --model=pentium3 rejected (rc $rc)"
 
 # an event the model does not produce is announced, not silently zero
 "$NBSIM" "$probe" unmodelled >"$tmp/out" 2>&1
-grep -q "programmed 0" "$tmp/out" && grep -q "BSQ_allocation is not modelled yet" "$tmp/out"
+grep -q "programmed 0" "$tmp/out" && grep -q "response is not modelled yet" "$tmp/out"
 ok $? "programming an unmodelled event warns once, naming it"
 "$NBSIM" --nbsim-warn-unmodelled=no "$probe" unmodelled >"$tmp/out" 2>&1
 grep -q "programmed 0" "$tmp/out" && ! grep -q "not modelled" "$tmp/out"

@@ -1,0 +1,5 @@
+#!/bin/sh
+# t_busev.sh - run the t_busev guest (TAP) under nbsim on Prescott.
+: "${NBSIM:?set NBSIM to the nbsim launcher}"
+: "${NBSIM_TESTBIN:?set NBSIM_TESTBIN to the test binary directory}"
+exec "$NBSIM" --model=prescott -- "$NBSIM_TESTBIN/t_busev"

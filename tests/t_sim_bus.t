@@ -1,0 +1,3 @@
+#!/bin/sh
+# Bus model (sim/nb_bus.c), native unit test (sim/tests/t_bus.c).
+exec "$NBSIM_TESTBIN/t_bus"
