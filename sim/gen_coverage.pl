@@ -19,7 +19,8 @@ my $COVERAGE = "$SIM/coverage.txt";
 my $README = "$SIM/README.md";
 my $BEGIN = '<!-- begin coverage table: generated from coverage.txt by gen_coverage.pl, do not edit -->';
 my $END = '<!-- end coverage table -->';
-my %STATUS = (exact => 'exact', modelled => 'modelled', 'not-modelled' => 'not modelled');
+my %STATUS = (exact => 'exact', zero => 'exact (0 by construction)', modelled => 'modelled',
+	      'not-modelled' => 'not modelled');
 
 my $mode = shift // '--check';
 $EVENTS = shift if @ARGV;
@@ -50,7 +51,7 @@ while (<$cf>) {
 	my ($ev, $ms, $st, $how) = /^(\S+)\s+(\S+)\s+(\S+)\s+(.+?)\s*$/
 		or do { push @err, "$COVERAGE:$.: expected EVENT MASKS STATUS HOW"; next };
 	if (!$masks{$ev}) { push @err, "$COVERAGE:$.: unknown event $ev"; next }
-	if (!$STATUS{$st}) { push @err, "$COVERAGE:$.: unknown status $st (exact, modelled, not-modelled)"; next }
+	if (!$STATUS{$st}) { push @err, "$COVERAGE:$.: unknown status $st (exact, zero, modelled, not-modelled)"; next }
 	push @{$lines{$ev}}, { masks => $ms, status => $st, how => $how, line => $. };
 }
 close $cf;
@@ -90,8 +91,8 @@ if (@err) {
 	exit 2;
 }
 
-# totals: per mask, and per event (exact: all masks exact; not modelled: no
-# mask produced; modelled: the others)
+# totals: per mask, and per event (exact: all masks exact or zero; not
+# modelled: no mask produced; modelled: the others)
 my (%mt, %et);
 for my $ev (@events) {
 	my %s;
@@ -100,11 +101,14 @@ for my $ev (@events) {
 		$s{$status{"$ev:$m"}}++;
 	}
 	my $n = @{$masks{$ev}};
-	$et{($s{exact} // 0) == $n ? 'exact' : ($s{'not-modelled'} // 0) == $n ? 'not-modelled' : 'modelled'}++;
+	$et{($s{exact} // 0) + ($s{zero} // 0) == $n ? 'exact'
+	    : ($s{'not-modelled'} // 0) == $n ? 'not-modelled' : 'modelled'}++;
 }
-my $totals = sprintf "Totals: %d events: %d exact, %d modelled, %d not modelled; %d masks: %d exact, %d modelled, %d not modelled.",
+my $totals = sprintf "Totals: %d events: %d exact, %d modelled, %d not modelled; %d masks: %d exact " .
+	"(%d of them 0 by construction), %d modelled, %d not modelled.",
 	scalar @events, $et{exact} // 0, $et{modelled} // 0, $et{'not-modelled'} // 0,
-	scalar keys %status, $mt{exact} // 0, $mt{modelled} // 0, $mt{'not-modelled'} // 0;
+	scalar keys %status, ($mt{exact} // 0) + ($mt{zero} // 0), $mt{zero} // 0,
+	$mt{modelled} // 0, $mt{'not-modelled'} // 0;
 
 if ($mode eq '--list') {
 	for my $ev (@events) {

@@ -1,10 +1,11 @@
 #!/usr/bin/perl
 # t_sim_coverage.t - the event coverage table (sim/coverage.txt) is complete,
 # the README table generated from it is up to date, and nbsim produces
-# exactly what it claims: nbsim --nbsim-list-events lists the exact and
-# modelled masks; on a workload (sim/tests/t_coverage.c, Prescott and Xeon MP)
-# each of them counts and each not-modelled mask counts 0 with nbsim's
-# "not modelled" warning.
+# exactly what it claims: nbsim --nbsim-list-events lists the exact, zero
+# and modelled masks; on a workload (sim/tests/t_coverage.c, Prescott and
+# Xeon MP) each exact and modelled one counts, each zero one (0 by
+# construction) counts 0 without a warning and each not-modelled mask
+# counts 0 with nbsim's "not modelled" warning.
 use strict;
 use warnings;
 use Test::More;
@@ -55,7 +56,7 @@ is($?, 0, 'sim/README.md Events table is up to date (perl sim/gen_coverage.pl --
 my @claimed = sort grep { $status{$_} ne 'not-modelled' } keys %status;
 my @listed = sort map { /nbsim-event (\S+)/ ? $1 : () } `$NBSIM --nbsim-list-events=yes -- /bin/true 2>&1`;
 is_deeply(\@listed, \@claimed, 'nbsim --nbsim-list-events lists the ' . scalar(@claimed) .
-	  ' exact/modelled masks of coverage.txt');
+	  ' exact/zero/modelled masks of coverage.txt');
 
 # (c, d) each claimed mask counts on the workload; each not-modelled one
 # counts 0 and is warned about
@@ -76,7 +77,11 @@ for my $model (qw(prescott xeonmp)) {
 			my ($ev, $m) = split /:/, $em;
 			$n++;
 			$tested{$em} = 1;
-			if ($status{$em} eq 'not-modelled') {
+			if ($status{$em} eq 'zero') {
+				push @bad, "$em is 0 by construction but counted $v" if $v;
+				push @bad, "$em is 0 by construction but nbsim warned about it"
+					if $err =~ /warning: \Q$em\E is not modelled/;
+			} elsif ($status{$em} eq 'not-modelled') {
 				push @bad, "$em is not modelled but counted $v" if $v;
 				my $all_nm = !grep { /^\Q$ev\E:/ && $status{$_} ne 'not-modelled' } keys %status;
 				my $re = $all_nm ? qr/warning: \Q$ev\E is not modelled/ : qr/warning: \Q$em\E is not modelled/;
@@ -87,7 +92,8 @@ for my $model (qw(prescott xeonmp)) {
 		}
 	}
 	ok(!@bad && $n > 100, "--model=$model: $n masks: every exact/modelled one counts, " .
-	   "every not-modelled one counts 0 with a warning") or diag(join "\n", @bad);
+	   "every zero one counts 0 without a warning, every not-modelled one counts 0 " .
+	   "with a warning") or diag(join "\n", @bad);
 }
 my @untested = grep { !$tested{$_} } sort keys %status;
 ok(!@untested, 'every mask was tested on some model') or diag("untested: @untested");
