@@ -95,10 +95,13 @@ $(T)/f_%: ftests/%.F90 papi
 	gfortran -O1 -g -Wall -Werror -cpp -I$(PAPI_SRC) -J$(T)/fmod -o $@ $< $(PAPI_LIB)
 
 # ---- the main job ------------------------------------------------------------
-# The presets whose events nbsim models today (sim/README.md); DEMO_PRESETS=
-# (empty) counts every preset the component offers.
-DEMO_PRESETS ?= PAPI_TOT_INS PAPI_TOT_CYC PAPI_BR_INS PAPI_BR_TKN PAPI_BR_NTK \
-	PAPI_BR_MSP PAPI_BR_PRC PAPI_BR_CN PAPI_TOT_IIS
+# Presets of every kind nbsim models (sim/README.md "Events"): instructions
+# and cycles, branches (the branch model), tagged loads and stores, FP
+# operations (execution tagging), L1D/L2 misses and DTLB misses (the cache
+# and TLB models); the program puts them in as few runs as fit.
+# DEMO_PRESETS= (empty) counts every preset the component offers.
+DEMO_PRESETS ?= PAPI_TOT_INS PAPI_TOT_CYC PAPI_BR_INS PAPI_BR_TKN PAPI_BR_MSP \
+	PAPI_LD_INS PAPI_SR_INS PAPI_FP_OPS PAPI_L1_DCM PAPI_L2_TCM PAPI_TLB_DM
 $(BUILDDIR)/matmul: examples/matmul.c papi
 	$(CC) $(CFLAGS_NB) $(PAPI_INC) -o $@ examples/matmul.c $(PAPI_LIB)
 
