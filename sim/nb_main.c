@@ -150,7 +150,7 @@ static uint64_t nb_usr_bit(void)
 				 /* the helper (no inline L1D-hit path)   */
 #define NEED_FPA   0x1000u       /* FP operand checks (README "FP assists") */
 #define NEED_BUS   0x2000u       /* bus model (README "Bus model"): L1D   */
-				 /* misses take nb_mem, L2 misses nb_bus  */
+				 /* misses take nb_mem_bus (no lean path) */
 #define NEED_ALL   (NEED_INSTR | NEED_UOPS | NEED_BR | NEED_MEM | NEED_CACHE | NEED_ROM | NEED_TLB | \
 		    NEED_TC | NEED_STB | NEED_FPA | NEED_BUS)
 static UInt nb_need;
@@ -806,7 +806,6 @@ static void nb_tags_changed(void)
 }
 
 /* ---- bus model signals (README "Bus model") ---- */
-
 
 /* The event-mask bits event ev defines (on every model: the bus events
  * have no per-model masks) */
