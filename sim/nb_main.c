@@ -160,7 +160,7 @@ static uint64_t nb_usr_bit(void)
 				 /* store and per fence (README           */
 				 /* "Write-combining buffers")            */
 #define NEED_BUS   0x4000u       /* bus model (README "Bus model"): L1D   */
-				 /* misses take nb_mem, L2 misses nb_bus  */
+				 /* misses take nb_mem_bus (no lean path) */
 #define NEED_ALL   (NEED_INSTR | NEED_UOPS | NEED_BR | NEED_MEM | NEED_CACHE | NEED_ROM | NEED_TLB | \
 		    NEED_TC | NEED_STB | NEED_FPA | NEED_WCB | NEED_BUS)
 static UInt nb_need;
@@ -822,7 +822,6 @@ static void nb_tags_changed(void)
 }
 
 /* ---- bus model signals (README "Bus model") ---- */
-
 
 /* The event-mask bits event ev defines (on every model: the bus events
  * have no per-model masks) */

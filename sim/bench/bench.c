@@ -23,6 +23,7 @@
  *      1stL_cache_load_miss_retired (IA32_PEBS_ENABLE 0x01000001,
  *      MATRIX_VERT 1), mispred_branch_retired:NBOGUS, front_end_event:NBOGUS
  *      with uop_type:TAGLOADS (Memory_loads)
+ *   6, 7: see set7 (the bus model)
  * Prints a checksum and, under nbsim, the counts.
  */
 #include <stdio.h>
@@ -61,6 +62,16 @@ static const struct cfg set5[] = {
 	{ NB_ESCR_FSB_ESCR0, NB_EV_GLOBAL_POWER_EVENTS, 1, 0, 0 },
 	{ NB_ESCR_MOB_ESCR0, NB_EV_MOB_LOAD_REPLAY, 0x30, 1, 0 },
 	{ NB_ESCR_DAC_ESCR0, NB_EV_MEMORY_CANCEL, 0x8, 8, 0 },
+};
+/* "7": set2 plus BSQ_cache_reference RD_2ndL_MISS (the cache model with
+ * its lean helpers); "6": the same plus IOQ_allocation, every transaction
+ * (TYPE_BIT0|ALL_READ|ALL_WRITE|MEM_WB|OWN|PREFETCH): the bus model (README
+ * "Bus model"), every L1D miss through nb_mem */
+static const struct cfg set7[] = {
+	{ NB_ESCR_CRU_ESCR0, NB_EV_INSTR_RETIRED, 1, 12, 0 },
+	{ NB_ESCR_FSB_ESCR0, NB_EV_GLOBAL_POWER_EVENTS, 1, 0, 0 },
+	{ NB_ESCR_BSU_ESCR1, NB_EV_BSQ_CACHE_REFERENCE, 1u << 8, 3, 0 },
+	{ NB_ESCR_FSB_ESCR1, NB_EV_IOQ_ALLOCATION, 0xa861, 2, 0 },
 };
 static const struct cfg set4[] = {
 	{ NB_ESCR_FSB_ESCR0, NB_EV_GLOBAL_POWER_EVENTS, 1, 0, 0 },
@@ -173,7 +184,8 @@ int main(int argc, char **argv)
 	const char *w = argc > 1 ? argv[1] : "loops";
 	unsigned nc = argc > 2 ? (unsigned)atoi(argv[2]) : 0;
 	const struct cfg *set = nc == 1 ? set1 : nc == 2 ? set2 : nc == 3 ? set3 :
-		nc == 4 ? set4 : nc == 5 ? set5 : NULL;
+		nc == 4 ? set4 : nc == 5 ? set5 : nc == 6 || nc == 7 ? set7 : NULL;
+	unsigned n = nc == 3 || nc == 5 || nc == 6 ? 4 : nc == 7 ? 3 : nc;
 	int sim = nbsim_present();
 	uint64_t r;
 
@@ -186,7 +198,7 @@ int main(int argc, char **argv)
 			nbsim_wrmsr(NB_MSR_IA32_PEBS_ENABLE, 0x01000001u);
 			nbsim_wrmsr(NB_MSR_MSR_PEBS_MATRIX_VERT, 1);
 		}
-		program(set, nc == 3 || nc == 5 ? 4 : nc, 1);
+		program(set, n, 1);
 	}
 	if (!strcmp(w, "loops"))
 		r = w_loops();
@@ -201,7 +213,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (sim && set)
-		program(set, nc == 3 || nc == 5 ? 4 : nc, 0);
+		program(set, n, 0);
 	printf("%s %llu\n", w, (unsigned long long)r);
 	return 0;
 }

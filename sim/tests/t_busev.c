@@ -117,6 +117,28 @@ static uint64_t diff_f(unsigned escr, unsigned ev, uint32_t mask, uint64_t cccr_
 	return y - x;
 }
 
+/* two IOQ_allocation counters at once, on FSB_ESCR0 (counter 0) and
+ * FSB_ESCR1 (counter 2): their masks share the signals of one event
+ * (README "Bus model", Masks); d[i]: the differences */
+static int diff2(uint32_t m0, uint32_t m1, kern_fn fn, uint64_t d[2])
+{
+	struct cnt c[2] = { { NB_ESCR_FSB_ESCR0, NB_EV_IOQ_ALLOCATION, m0 },
+			    { NB_ESCR_FSB_ESCR1, NB_EV_IOQ_ALLOCATION, m1 } };
+	uint64_t v[3][2];
+
+	for (unsigned r = 0; r < 3; r++) {
+		flush();
+		if (!guest_count_start(&c[0], NULL) || !guest_count_start(&c[1], NULL))
+			return 0;
+		fn(r < 2 ? N1 : N2);
+		if (!guest_count_stop(&c[0], NULL, &v[r][0]) || !guest_count_stop(&c[1], NULL, &v[r][1]))
+			return 0;
+	}
+	d[0] = v[2][0] - v[1][0];
+	d[1] = v[2][1] - v[1][1];
+	return 1;
+}
+
 #define THR(n) (NB_CCCR_COMPARE | ((uint64_t)(n) << NB_CCCR_THR_SHIFT))
 
 /* warm-up, N1, N2: the difference (~0 on failure) */
@@ -191,6 +213,20 @@ int main(void)
 	       "FSB_data_activity DRDY_DRV: 4 clocks per line written back");
 	TAP_EQ(diff(NB_ESCR_FSB_ESCR1, NB_EV_IOQ_ACTIVE_ENTRIES, IOQ_T0 | IOQ_WR | IOQ_WB | IOQ_OWN, writes),
 	       (uint64_t)DN * 4 * ratio, "IOQ_active_entries writes: 4 bus clocks (%u cycles) each", 4 * ratio);
+
+	/* both FSB ESCRs counting IOQ_allocation with different masks */
+	{
+		uint64_t d[2] = { 0, 0 };
+		int ok = diff2(ioq_rd | IOQ_PF, ioq_rd, reads, d);
+		tap_ok(ok && d[0] == DN && d[1] == DN / 2,
+		       "two IOQ_allocation counters, nested masks (with / without PREFETCH): %llu and %llu",
+		       (unsigned long long)d[0], (unsigned long long)d[1]);
+		ok = diff2(IOQ_T0 | IOQ_RD | IOQ_WB | IOQ_OWN | IOQ_PF, IOQ_T0 | IOQ_WR | IOQ_WB | IOQ_OWN,
+			   writes, d);
+		tap_ok(ok && d[0] == DN && d[1] == DN,
+		       "... ALL_READ and ALL_WRITE at once over the writes: RFO reads %llu, writebacks %llu",
+		       (unsigned long long)d[0], (unsigned long long)d[1]);
+	}
 
 	/* per cycle (step mode: a Compare filter): each sector's two reads
 	 * are in the IOQ together for 12 bus clocks; its 64-byte lines'
