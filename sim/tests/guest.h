@@ -73,4 +73,33 @@ static inline int guest_count_stop(const struct cnt *c, const struct setup *s, u
 		guest_wrmsr(nb_escrs[c->escr].msr, 0);
 }
 
+/* A measured kernel: fn(p, n) runs n iterations of its loop. */
+typedef void (*guest_kern_fn)(char *p, uint64_t n);
+
+/* Count c over fn(p, n) with setup s, after pre() (uncounted, if not
+ * NULL); 1 on success. */
+static inline int guest_measure(const struct cnt *c, const struct setup *s, void (*pre)(void),
+				guest_kern_fn fn, char *p, uint64_t n, uint64_t *out)
+{
+	if (pre)
+		pre();
+	if (!guest_count_start(c, s))
+		return 0;
+	fn(p, n);
+	return guest_count_stop(c, s, out);
+}
+
+/* The difference method: a warm-up run of n1 iterations, then n1 and n2;
+ * the difference of the last two counts (~0 on failure). */
+static inline uint64_t guest_diff(const struct cnt *c, const struct setup *s, void (*pre)(void),
+				  guest_kern_fn fn, char *p, uint64_t n1, uint64_t n2)
+{
+	uint64_t w, x, y;
+
+	if (!guest_measure(c, s, pre, fn, p, n1, &w) || !guest_measure(c, s, pre, fn, p, n1, &x) ||
+	    !guest_measure(c, s, pre, fn, p, n2, &y))
+		return ~0ULL;
+	return y - x;
+}
+
 #endif

@@ -30,7 +30,7 @@
 #define N2 12000
 #define DN (N2 - N1)
 
-typedef void (*kern_fn)(char *p, uint64_t n);
+typedef guest_kern_fn kern_fn;
 
 static __attribute__((noinline)) void unalgn(char *p, uint64_t n)
 {
@@ -98,24 +98,10 @@ static __attribute__((noinline)) void forward(char *p, uint64_t n)
 			 : [n] "+r"(n), [v] "=&r"(v) : [p] "r"(p) : "memory", "cc");
 }
 
-/* count c over fn(p, n) with setup s */
-static int measure(const struct cnt *c, const struct setup *s, kern_fn fn, char *p, uint64_t n,
-		   uint64_t *out)
-{
-	if (!guest_count_start(c, s))
-		return 0;
-	fn(p, n);
-	return guest_count_stop(c, s, out);
-}
-
-/* warm-up, N1, N2: the difference of the counts (~0 on failure) */
+/* the difference method over N1 and N2 iterations (guest.h) */
 static uint64_t diff(const struct cnt *c, const struct setup *s, kern_fn fn, char *p)
 {
-	uint64_t w, x, y;
-	if (!measure(c, s, fn, p, N1, &w) || !measure(c, s, fn, p, N1, &x) ||
-	    !measure(c, s, fn, p, N2, &y))
-		return ~0ULL;
-	return y - x;
+	return guest_diff(c, s, NULL, fn, p, N1, N2);
 }
 
 int main(void)

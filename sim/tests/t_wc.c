@@ -35,7 +35,7 @@
 #define N2 9000
 #define DN (N2 - N1)
 
-typedef void (*kern_fn)(char *p, uint64_t n);
+typedef guest_kern_fn kern_fn;
 
 static __attribute__((noinline)) void dq4(char *p, uint64_t n)
 {
@@ -184,25 +184,16 @@ static __attribute__((noinline)) void ld_st(char *p, uint64_t n)
 			 : [n] "+r"(n), [v] "=&r"(v) : [p] "r"(p) : "memory", "cc");
 }
 
-/* count c over fn(p, n) with setup s, starting with empty WC buffers */
-static int measure(const struct cnt *c, const struct setup *s, kern_fn fn, char *p, uint64_t n,
-		   uint64_t *out)
+/* each measured run starts with empty WC buffers */
+static void empty_wcbs(void)
 {
 	__asm__ volatile("sfence" ::: "memory");
-	if (!guest_count_start(c, s))
-		return 0;
-	fn(p, n);
-	return guest_count_stop(c, s, out);
 }
 
-/* warm-up, N1, N2: the difference of the counts (~0 on failure) */
+/* the difference method over N1 and N2 iterations (guest.h) */
 static uint64_t diff(const struct cnt *c, const struct setup *s, kern_fn fn, char *p)
 {
-	uint64_t w, x, y;
-	if (!measure(c, s, fn, p, N1, &w) || !measure(c, s, fn, p, N1, &x) ||
-	    !measure(c, s, fn, p, N2, &y))
-		return ~0ULL;
-	return y - x;
+	return guest_diff(c, s, empty_wcbs, fn, p, N1, N2);
 }
 
 int main(void)
