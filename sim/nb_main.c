@@ -1332,6 +1332,8 @@ static ULong nb_lean[2][NB_LEAN_K], nb_lean_seen[2][NB_LEAN_K];
  * anything reads them: nb_derive, the stall cycles, the statistics) */
 static void nb_lean_fold(void)
 {
+	if (!(nb_need & NEED_CACHE))
+		return;         /* nothing counted (needs never shrink) */
 	for (unsigned st = 0; st < 2; st++)
 		for (unsigned k = 0; k < NB_LEAN_K; k++) {
 			ULong n = nb_lean[st][k] - nb_lean_seen[st][k], lat;
