@@ -47,6 +47,25 @@ struct nb_l1 {
  * not fit */
 int nb_l1_init(struct nb_l1 *c, unsigned size_kb, unsigned ways);
 
+/* Way w of set (its first slot base) gets line (address >> 6): its tag
+ * and fingerprint byte */
+static inline __attribute__((always_inline))
+void nb_l1_put(struct nb_l1 *c, unsigned set, unsigned base, unsigned w, uint64_t line)
+{
+	c->tag[base + w] = line + 1;
+	c->fp[set] = (c->fp[set] & ~(UINT64_C(0xff) << (8 * w))) |
+		NB_CACHE_FP(line, c->set_shift) << (8 * w);
+}
+
+/* Way w (slot base + w) holding line is used now: the clock's value is
+ * its stamp, and the line's hint names it */
+static inline __attribute__((always_inline))
+void nb_l1_use(struct nb_l1 *c, unsigned base, unsigned w, uint64_t line)
+{
+	c->stamp[base + w] = c->clock | w;
+	c->hint[line & ((1u << NB_L1_HINT_BITS) - 1)] = (uint8_t)w;
+}
+
 /* One access to the line of addr: returns 1 on a hit (the line becomes
  * most recently used); on a miss, if allocate, the line replaces the least
  * recently used one of its set.  ways is c->ways: nbsim's cache helper
@@ -80,14 +99,12 @@ int nb_l1_access_w(struct nb_l1 *c, uint64_t addr, int allocate, unsigned ways, 
 		if (!allocate)
 			return 0;
 		w = (unsigned)oldest & (NB_L1_MAX_WAYS - 1);
-		c->tag[base + w] = t;
-		c->fp[set] = (c->fp[set] & ~(UINT64_C(0xff) << (8 * w))) | f << (8 * w);
+		nb_l1_put(c, set, base, w, line);
 	} else
 		w = found;
 	if (bump)
 		c->clock += NB_L1_STAMP_STEP;
-	c->stamp[base + w] = c->clock | w;
-	c->hint[line & ((1u << NB_L1_HINT_BITS) - 1)] = (uint8_t)w;
+	nb_l1_use(c, base, w, line);
 	return found != ways;
 }
 
@@ -120,11 +137,8 @@ void nb_l1_fill_w(struct nb_l1 *c, uint64_t addr, unsigned ways)
 		m = NB_L1_MIN(m, NB_L1_MIN(NB_L1_MIN(sp[4], sp[5]), NB_L1_MIN(sp[6], sp[7])));
 #undef NB_L1_MIN
 	w = (unsigned)m & (NB_L1_MAX_WAYS - 1);
-	c->tag[base + w] = line + 1;
-	c->fp[set] = (c->fp[set] & ~(UINT64_C(0xff) << (8 * w))) |
-		NB_CACHE_FP(line, c->set_shift) << (8 * w);
-	c->stamp[base + w] = c->clock | w;
-	c->hint[line & ((1u << NB_L1_HINT_BITS) - 1)] = (uint8_t)w;
+	nb_l1_put(c, set, base, w, line);
+	nb_l1_use(c, base, w, line);
 }
 
 /* nb_l1_access_w out of line (its search needs registers the common miss
