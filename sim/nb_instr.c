@@ -1,0 +1,862 @@
+/*
+ * nb_instr.c - instrumentation: turns each superblock's IR into IR that
+ * counts what the enabled counters need (per-segment static counts, calls
+ * of the helpers in nb_exec.c, FP-assist checks, the PMI check), and
+ * replaces VEX's CPUID helper.  See README.md "uop model" and "Speed".
+ */
+#include "nb_tool.h"
+
+/* ---- CPUID ---- */
+
+void nb_cpuid_helper(VexGuestAMD64State *st)
+{
+	uint32_t o[4];
+	nb_cpuid(nb_cpu, clo_ht, nb_lp_of(VG_(get_running_tid)()), (uint32_t)st->guest_RAX, (uint32_t)st->guest_RCX, o);
+	st->guest_RAX = o[0];
+	st->guest_RBX = o[1];
+	st->guest_RCX = o[2];
+	st->guest_RDX = o[3];
+}
+
+/* ---- instrumentation ---- */
+
+static IRExpr *c64(ULong v)
+{
+	return IRExpr_Const(IRConst_U64(v));
+}
+
+/* *c += e  (e: an I64 atom) */
+static void emit_add_at(IRSB *sb, ULong *c, IRExpr *e)
+{
+	IRTemp t1 = newIRTemp(sb->tyenv, Ity_I64);
+	IRTemp t2 = newIRTemp(sb->tyenv, Ity_I64);
+
+	addStmtToIRSB(sb, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64,
+						       mkIRExpr_HWord((HWord)c))));
+	addStmtToIRSB(sb, IRStmt_WrTmp(t2, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(t1), e)));
+	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)c), IRExpr_RdTmp(t2)));
+}
+
+/* I64 temp = 1Uto64(guard) or 1Uto64(!guard) */
+static IRExpr *guard64(IRSB *sb, IRExpr *guard, Bool invert)
+{
+	IRTemp g = newIRTemp(sb->tyenv, Ity_I1);
+	IRTemp t = newIRTemp(sb->tyenv, Ity_I64);
+
+	addStmtToIRSB(sb, IRStmt_WrTmp(g, invert ? IRExpr_Unop(Iop_Not1, guard) : guard));
+	addStmtToIRSB(sb, IRStmt_WrTmp(t, IRExpr_Unop(Iop_1Uto64, IRExpr_RdTmp(g))));
+	return IRExpr_RdTmp(t);
+}
+
+static void emit_branch_call(IRSB *sb, unsigned kind, Addr pc, UInt len,
+			     IRExpr *taken, IRExpr *target)
+{
+	ULong packed = ((ULong)pc & 0xffffffffffffULL) | ((ULong)(len & 0xff) << 48)
+		| ((ULong)kind << 56);
+	IRDirty *d;
+
+	if (!(nb_need & NEED_BR))
+		return;
+	if (kind == NB_BR_JMP) {
+		/* direct jmp: always predicted, taken (nb_bpred.c): no call */
+		emit_add_at(sb, &nb_raw[RAW_BR0 + 2], c64(1));
+		return;
+	}
+	if (kind == NB_BR_COND && target->tag == Iex_Const) {
+		/* the site outlives the translation (a few bytes, not freed,
+		 * as the trace-cache descriptors) */
+		struct nb_cond_site *site = VG_(malloc)("nbsim.br", sizeof *site);
+		nb_cond_site_init(&nb_bp, site, (uint64_t)pc, target->Iex.Const.con->Ico.U64);
+		d = unsafeIRDirty_0_N(2, "nb_cond", VG_(fnptr_to_fnentry)(&nb_cond),
+				      mkIRExprVec_2(mkIRExpr_HWord((HWord)site), taken));
+	} else
+		d = unsafeIRDirty_0_N(3, "nb_branch", VG_(fnptr_to_fnentry)(&nb_branch),
+				      mkIRExprVec_3(c64(packed), taken, target));
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
+/* Step mode: nb_step() after an instruction retires (guard: NULL or an
+ * I1 atom, the exit taken). */
+static void emit_step(IRSB *sb, IRExpr *guard)
+{
+	IRDirty *d;
+
+	if (!(nb_need & NEED_STEP))
+		return;
+	d = unsafeIRDirty_0_N(0, "nb_step", VG_(fnptr_to_fnentry)(&nb_step), mkIRExprVec_0());
+	if (guard)
+		d->guard = guard;
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
+static IRExpr *tmp(IRSB *sb, IRType ty, IRExpr *e)
+{
+	IRTemp t = newIRTemp(sb->tyenv, ty);
+	addStmtToIRSB(sb, IRStmt_WrTmp(t, e));
+	return IRExpr_RdTmp(t);
+}
+
+/*
+ * A call of the cache model for one access (addr: an atom).  The L1D hit
+ * path is inline (nb_l1.h, nb_l1_fast): the way the set's hint names is
+ * compared with the access's line and, on a hit, given a new LRU stamp;
+ * the call is guarded, made only when the hinted way does not hold the
+ * line or the access crosses a 64-byte line.  The call repeats the lookup
+ * (a stale hint) or misses, with true LRU either way.  The DTLB is looked
+ * up in the call only (README "TLBs").  This inline hit path is most of
+ * the speed of the model: a dense loop nest hits the L1D in ways other
+ * than the most recently used one on most loads.
+ */
+static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc)
+{
+	ULong sz = (ULong)sizeofIRType(ty);
+	IRDirty *d;
+
+	if (store && nb_mem_lean())
+		d = nb_l1d.ways == 8
+			? unsafeIRDirty_0_N(2, "nb_store_lean8", VG_(fnptr_to_fnentry)(&nb_store_lean8),
+					    mkIRExprVec_2(addr, c64(sz)))
+			: unsafeIRDirty_0_N(2, "nb_store_lean4", VG_(fnptr_to_fnentry)(&nb_store_lean4),
+					    mkIRExprVec_2(addr, c64(sz)));
+	else if (store && (nb_need & NEED_BUS))
+		d = unsafeIRDirty_0_N(2, "nb_store_bus", VG_(fnptr_to_fnentry)(&nb_store_bus),
+				      mkIRExprVec_2(addr, c64(sz)));
+	else if (store)
+		d = unsafeIRDirty_0_N(2, "nb_store", VG_(fnptr_to_fnentry)(&nb_store),
+				      mkIRExprVec_2(addr, c64(sz)));
+	else if (!(nb_need & NEED_PEBS) && nb_mem_lean())
+		d = nb_l1d.ways == 8
+			? unsafeIRDirty_0_N(2, "nb_load_lean8", VG_(fnptr_to_fnentry)(&nb_load_lean8),
+					    mkIRExprVec_2(addr, c64(sz)))
+			: unsafeIRDirty_0_N(2, "nb_load_lean4", VG_(fnptr_to_fnentry)(&nb_load_lean4),
+					    mkIRExprVec_2(addr, c64(sz)));
+	else if (!(nb_need & NEED_PEBS) && (nb_need & NEED_BUS))
+		d = unsafeIRDirty_0_N(2, "nb_load_bus", VG_(fnptr_to_fnentry)(&nb_load_bus),
+				      mkIRExprVec_2(addr, c64(sz)));
+	else if (!(nb_need & NEED_PEBS))
+		d = unsafeIRDirty_0_N(2, "nb_load", VG_(fnptr_to_fnentry)(&nb_load),
+				      mkIRExprVec_2(addr, c64(sz)));
+	else {
+		if (nb_need & NEED_BUS)
+			d = unsafeIRDirty_0_N(0, "nb_load_pebs_bus", VG_(fnptr_to_fnentry)(&nb_load_pebs_bus),
+					      mkIRExprVec_4(addr, c64(sz), c64((ULong)pc), IRExpr_GSPTR()));
+		else
+			d = unsafeIRDirty_0_N(0, "nb_load_pebs", VG_(fnptr_to_fnentry)(&nb_load_pebs),
+					      mkIRExprVec_4(addr, c64(sz), c64((ULong)pc), IRExpr_GSPTR()));
+		/* reads the integer registers and the flags thunk (RAX at 16
+		 * .. CC_NDEP, before DFLAG), writes the event-check counter */
+		d->nFxState = 2;
+		VG_(memset)(&d->fxState, 0, sizeof d->fxState);
+		d->fxState[0].fx = Ifx_Read;
+		d->fxState[0].offset = offsetof(VexGuestAMD64State, guest_RAX);
+		d->fxState[0].size = offsetof(VexGuestAMD64State, guest_DFLAG) -
+			offsetof(VexGuestAMD64State, guest_RAX);
+		d->fxState[1].fx = Ifx_Write;
+		d->fxState[1].offset = offsetof(VexGuestAMD64State, host_EvC_COUNTER);
+		d->fxState[1].size = sizeof(UInt);
+	}
+	/* with the store buffer every access calls (nb_mem runs it) */
+	if (sz <= 64 && !(nb_need & NEED_STB)) {
+		IRExpr *line, *last, *slot, *off, *way, *tag, *clk, *hit, *sa, *call;
+		line = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, addr,
+						      IRExpr_Const(IRConst_U8(NB_L1_LINE_SHIFT))));
+		/* the hinted way of the last byte's line: an access crossing
+		 * into the next line then never hits (nb_l1_fast) */
+		last = sz == 1 ? line : tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64,
+			tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, addr, c64(sz - 1))),
+			IRExpr_Const(IRConst_U8(NB_L1_LINE_SHIFT))));
+		/* slot = (set << way_shift) + hint[last & mask] (nb_l1_slot) */
+		off = tmp(sb, Ity_I64, IRExpr_Binop(Iop_And64, last, c64((1u << NB_L1_HINT_BITS) - 1)));
+		off = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, off, c64((ULong)(HWord)&nb_l1d.hint[0])));
+		off = tmp(sb, Ity_I8, IRExpr_Load(Iend_LE, Ity_I8, off));
+		way = tmp(sb, Ity_I64, IRExpr_Unop(Iop_8Uto64, off));
+		slot = tmp(sb, Ity_I64, IRExpr_Binop(Iop_And64, last, c64(nb_l1d.sets - 1)));
+		slot = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shl64, slot,
+						      IRExpr_Const(IRConst_U8((UChar)nb_l1d.way_shift))));
+		slot = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, slot, way));
+		off = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shl64, slot, IRExpr_Const(IRConst_U8(3))));
+		tag = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
+			  tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, off, c64((ULong)(HWord)&nb_l1d.tag[0])))));
+		hit = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, tag,
+			  tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, line, c64(1)))));
+		if (nb_need & NEED_TLB) {
+			/* exact DTLB: skip only when the page is the DTLB's MRU one */
+			IRExpr *pg = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, addr,
+								    IRExpr_Const(IRConst_U8(12))));
+			IRExpr *v0 = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
+						mkIRExpr_HWord((HWord)&nb_dtlb.vpn[0])));
+			pg = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, pg, c64(1)));
+			hit = tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, hit,
+				  tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, pg, v0))));
+		}
+		/* the use: stamp[slot] = (clock += 8) | way on a hit, else the
+		 * store goes to the sink and the helper does the access
+		 * (nb_l1_fast) */
+		clk = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_l1d.clock)));
+		clk = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, clk, c64(NB_L1_STAMP_STEP)));
+		addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_l1d.clock), clk));
+		clk = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Or64, clk, way));
+		sa = tmp(sb, Ity_I64, IRExpr_ITE(hit,
+			 tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, off, c64((ULong)(HWord)&nb_l1d.stamp[0]))),
+			 c64((ULong)(HWord)&nb_l1d.sink)));
+		addStmtToIRSB(sb, IRStmt_Store(Iend_LE, sa, clk));
+		call = tmp(sb, Ity_I1, IRExpr_Unop(Iop_Not1, hit));
+		if (store && !(nb_need & NEED_TLB) && !clo_cg_compat) {
+			/* an L1D miss to the L2 line of the last store
+			 * (nb_st_line): no call; count what nb_mem counts for
+			 * it (an RFO hitting a Modified line) */
+			IRExpr *l2 = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, addr,
+						IRExpr_Const(IRConst_U8((UChar)nb_l2.line_shift))));
+			IRExpr *same, *n;
+			l2 = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, l2, c64(1)));
+			same = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, l2, tmp(sb, Ity_I64,
+				   IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_st_line)))));
+			/* only when the L1D missed and the access is in one line */
+			same = tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, same, tmp(sb, Ity_I1,
+				   IRExpr_Binop(Iop_CmpEQ64, line, last))));
+			same = tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, same, call));
+			n = tmp(sb, Ity_I64, IRExpr_Unop(Iop_1Uto64, same));
+			/* (nb_mc_n is left alone: no replay metric tags a
+			 * store for MC_L1 alone, and the RAW_MC deltas wait) */
+			emit_add_at(sb, &nb_raw[RAW_MC(1, MC_L1)], n);
+			emit_add_at(sb, (ULong *)&nb_sig[SIG_BSQ(bsq_bit(0, NB_CACHE_DIRTY))], n);
+			call = tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, call,
+				   tmp(sb, Ity_I1, IRExpr_Unop(Iop_Not1, same))));
+		}
+		d->guard = call;
+	}
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
+/* A non-temporal store (NEED_WCB): nb_store_nt instead of the cache
+ * model's store helper */
+static void emit_nt_store(IRSB *sb, IRExpr *addr, IRType ty)
+{
+	addStmtToIRSB(sb, IRStmt_Dirty(unsafeIRDirty_0_N(2, "nb_store_nt",
+		VG_(fnptr_to_fnentry)(&nb_store_nt),
+		mkIRExprVec_2(addr, c64((ULong)sizeofIRType(ty))))));
+}
+
+/* An instruction that empties the WC buffers (NEED_WCB): if a buffer is
+ * in use (an inline test), nb_wcb_fence */
+static void emit_wcb_fence(IRSB *sb)
+{
+	IRExpr *used = tmp(sb, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32,
+						    mkIRExpr_HWord((HWord)&nb_wcbs.used)));
+	IRDirty *d = unsafeIRDirty_0_N(0, "nb_wcb_fence", VG_(fnptr_to_fnentry)(&nb_wcb_fence),
+				       mkIRExprVec_0());
+
+	d->guard = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE32, used, IRExpr_Const(IRConst_U32(0))));
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
+/* nb_pmi_budget -= bound; if (nb_pmi_budget <= 0) nb_pmi_check(guest state) */
+static void emit_pmi_check(IRSB *sb, ULong bound)
+{
+	IRExpr *b, *g;
+	IRDirty *d;
+
+	if (!(nb_need & NEED_PMI))
+		return;
+	b = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_budget)));
+	b = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Sub64, b, c64(bound)));
+	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_pmi_budget), b));
+	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLT64S, b, c64(1)));
+	d = unsafeIRDirty_0_N(1, "nb_pmi_check", VG_(fnptr_to_fnentry)(&nb_pmi_check),
+			      mkIRExprVec_1(IRExpr_GSPTR()));
+	d->guard = g;
+	/* it writes the event-check counter (host_EvC_COUNTER) only */
+	d->nFxState = 1;
+	VG_(memset)(&d->fxState, 0, sizeof d->fxState);
+	d->fxState[0].fx = Ifx_Write;
+	d->fxState[0].offset = offsetof(VexGuestAMD64State, host_EvC_COUNTER);
+	d->fxState[0].size = sizeof(UInt);
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
+/* ---- FP assists (README "FP assists") ---- */
+
+/*
+ * While SSE_input_assist or x87_assist is enabled (NEED_FPA), the FP IR
+ * operations of each instruction are checked: SSE instructions inline
+ * (a denormal lane of a source operand: nb_fpa_denormal's formula), x87
+ * instructions for denormal single/double memory operands (inline, PREA)
+ * and for results leaving the double (single: fst m32) range (a clean
+ * helper, nb_fpa_x87_out: POAU, POAO).  One assist per instruction and
+ * kind, however many operations or lanes qualify: the results are ORed
+ * into an I64 per instruction (fpa_acc) and added when it ends.
+ */
+enum fpa_lanes { FL_F64, FL_F32, FL_V64x1, FL_V64x2, FL_V32x1, FL_V32x4 };
+
+static ULong nb_fpa_x87_out_h(ULong op, ULong a, ULong b, ULong r)
+{
+	return nb_fpa_x87_out((unsigned)op, a, b, r);
+}
+
+/* I64 0/1: the I64 atom x (a value of format f) is denormal */
+static IRExpr *fpa_den(IRSB *sb, IRExpr *x, const struct nb_fpa_fmt *f)
+{
+	IRExpr *a = tmp(sb, Ity_I64, IRExpr_Binop(Iop_And64, x, c64(f->abs)));
+	a = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Sub64, a, c64(1)));
+	a = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, a, c64(f->mant)));
+	return tmp(sb, Ity_I64, IRExpr_Unop(Iop_1Uto64, a));
+}
+
+static IRExpr *fpa_or(IRSB *sb, IRExpr *acc, IRExpr *v)
+{
+	return acc ? tmp(sb, Ity_I64, IRExpr_Binop(Iop_Or64, acc, v)) : v;
+}
+
+/* I64 bits of an F64 / F32 atom */
+static IRExpr *bits64(IRSB *sb, IRExpr *e)
+{
+	return tmp(sb, Ity_I64, IRExpr_Unop(Iop_ReinterpF64asI64, e));
+}
+static IRExpr *bits32(IRSB *sb, IRExpr *e)
+{
+	IRExpr *t = tmp(sb, Ity_I32, IRExpr_Unop(Iop_ReinterpF32asI32, e));
+	return tmp(sb, Ity_I64, IRExpr_Unop(Iop_32Uto64, t));
+}
+
+/* I64 0/1: a lane of the atom e (lanes l) is denormal */
+static IRExpr *fpa_lanes_den(IRSB *sb, IRExpr *e, enum fpa_lanes l)
+{
+	IRExpr *h[2], *r = NULL;
+	unsigned nh;
+
+	switch (l) {
+	case FL_F64:
+		return fpa_den(sb, bits64(sb, e), &nb_fpa_f64);
+	case FL_F32:
+		return fpa_den(sb, bits32(sb, e), &nb_fpa_f32);
+	default:
+		break;
+	}
+	nh = l == FL_V64x2 || l == FL_V32x4 ? 2 : 1;
+	h[0] = tmp(sb, Ity_I64, IRExpr_Unop(Iop_V128to64, e));
+	if (nh == 2)
+		h[1] = tmp(sb, Ity_I64, IRExpr_Unop(Iop_V128HIto64, e));
+	for (unsigned i = 0; i < nh; i++) {
+		if (l == FL_V64x1 || l == FL_V64x2) {
+			r = fpa_or(sb, r, fpa_den(sb, h[i], &nb_fpa_f64));
+			continue;
+		}
+		r = fpa_or(sb, r, fpa_den(sb, tmp(sb, Ity_I64, IRExpr_Binop(Iop_And64, h[i],
+						 c64(0xffffffffULL))), &nb_fpa_f32));
+		if (l == FL_V32x4)
+			r = fpa_or(sb, r, fpa_den(sb, tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, h[i],
+							 IRExpr_Const(IRConst_U8(32)))), &nb_fpa_f32));
+	}
+	return r;
+}
+
+/*
+ * The source operands of an SSE operation that can take a denormal input
+ * assist, i.e. signal the denormal-operand exception (#D): add, sub, mul,
+ * div, sqrt, min, max, compares (CMPxx, COMIS, UCOMIS), CVTSD2SS,
+ * CVTSS2SD, CVTPD2PS, CVTPS2PD [SDM Vol. 2, "SIMD Floating-Point
+ * Exceptions" of each instruction; Vol. 1 11.5.2.1], as VEX 3.19 writes
+ * them (libvex_ir.h: the F0x2/F0x4 forms use the low lane only; the
+ * packed add/sub/mul/div and sqrt take a rounding mode first).  Conversions
+ * to integers, RCP/RSQRT and logic ops raise no #D.  Returns the number of
+ * operands (args[], lanes[]).
+ */
+static unsigned sse_operands(const IRExpr *e, IRExpr *args[2], enum fpa_lanes lanes[2])
+{
+	IROp op;
+	unsigned n = 0, a0 = 0;
+	enum fpa_lanes l;
+
+	switch (e->tag) {
+	case Iex_Unop:
+		op = e->Iex.Unop.op;
+		switch (op) {
+		case Iop_Sqrt64F0x2: l = FL_V64x1; break;
+		case Iop_Sqrt32F0x4: l = FL_V32x1; break;
+		case Iop_F32toF64:   l = FL_F32; break;
+		default: return 0;
+		}
+		args[0] = e->Iex.Unop.arg;
+		lanes[0] = l;
+		return 1;
+	case Iex_Binop:
+		op = e->Iex.Binop.op;
+		switch (op) {
+		case Iop_Add64F0x2: case Iop_Sub64F0x2: case Iop_Mul64F0x2: case Iop_Div64F0x2:
+		case Iop_Max64F0x2: case Iop_Min64F0x2: case Iop_CmpEQ64F0x2: case Iop_CmpLT64F0x2:
+		case Iop_CmpLE64F0x2: case Iop_CmpUN64F0x2:
+			l = FL_V64x1; n = 2; break;
+		case Iop_Add32F0x4: case Iop_Sub32F0x4: case Iop_Mul32F0x4: case Iop_Div32F0x4:
+		case Iop_Max32F0x4: case Iop_Min32F0x4: case Iop_CmpEQ32F0x4: case Iop_CmpLT32F0x4:
+		case Iop_CmpLE32F0x4: case Iop_CmpUN32F0x4:
+			l = FL_V32x1; n = 2; break;
+		case Iop_Max64Fx2: case Iop_Min64Fx2: case Iop_CmpEQ64Fx2: case Iop_CmpLT64Fx2:
+		case Iop_CmpLE64Fx2: case Iop_CmpUN64Fx2:
+			l = FL_V64x2; n = 2; break;
+		case Iop_Max32Fx4: case Iop_Min32Fx4: case Iop_CmpEQ32Fx4: case Iop_CmpLT32Fx4:
+		case Iop_CmpLE32Fx4: case Iop_CmpUN32Fx4:
+			l = FL_V32x4; n = 2; break;
+		case Iop_Sqrt64Fx2: l = FL_V64x2; n = 1; a0 = 1; break;
+		case Iop_Sqrt32Fx4: l = FL_V32x4; n = 1; a0 = 1; break;
+		case Iop_F64toF32:  l = FL_F64; n = 1; a0 = 1; break;
+		case Iop_CmpF64:    l = FL_F64; n = 2; break;
+		default: return 0;
+		}
+		for (unsigned i = 0; i < n; i++) {
+			args[i] = a0 + i ? e->Iex.Binop.arg2 : e->Iex.Binop.arg1;
+			lanes[i] = l;
+		}
+		return n;
+	case Iex_Triop:
+		op = e->Iex.Triop.details->op;
+		switch (op) {
+		case Iop_Add64Fx2: case Iop_Sub64Fx2: case Iop_Mul64Fx2: case Iop_Div64Fx2:
+			l = FL_V64x2; break;
+		case Iop_Add32Fx4: case Iop_Sub32Fx4: case Iop_Mul32Fx4: case Iop_Div32Fx4:
+			l = FL_V32x4; break;
+		case Iop_AddF64: case Iop_SubF64: case Iop_MulF64: case Iop_DivF64:
+			l = FL_F64; break;
+		default: return 0;
+		}
+		args[0] = e->Iex.Triop.details->arg2;
+		args[1] = e->Iex.Triop.details->arg3;
+		lanes[0] = lanes[1] = l;
+		return 2;
+	default:
+		return 0;
+	}
+}
+
+/* x87 operation of an IR expression (nb_fpa_op), or NB_FPA_NOPS */
+static unsigned x87_op(const IRExpr *e)
+{
+	if (e->tag == Iex_Triop)
+		switch (e->Iex.Triop.details->op) {
+		case Iop_AddF64: return NB_FPA_ADD;
+		case Iop_SubF64: return NB_FPA_SUB;
+		case Iop_MulF64: return NB_FPA_MUL;
+		case Iop_DivF64: return NB_FPA_DIV;
+		default: break;
+		}
+	if (e->tag == Iex_Binop && e->Iex.Binop.op == Iop_F64toF32)
+		return NB_FPA_CVT;
+	return NB_FPA_NOPS;
+}
+
+/*
+ * After the guest statement t = e of the current instruction (x87 or
+ * not): the checks of e, ORed into *acc (SSE: 0/1; x87: NB_FPA_* bits).
+ */
+static void fpa_check(IRSB *sb, IRTemp t, const IRExpr *e, Bool x87, IRExpr **acc)
+{
+	IRExpr *args[2];
+	enum fpa_lanes lanes[2];
+	unsigned n, op;
+
+	if (!x87) {
+		n = sse_operands(e, args, lanes);
+		for (unsigned i = 0; i < n; i++)
+			*acc = fpa_or(sb, *acc, fpa_lanes_den(sb, args[i], lanes[i]));
+		return;
+	}
+	/* PREA: a denormal single/double memory operand [SDM Vol. 1 8.5.2:
+	 * #D on loading a denormal]; the x87 registers (80-bit, 15-bit
+	 * exponent) hold no denormal nbsim can see (README "FP assists") */
+	if (e->tag == Iex_Load && (e->Iex.Load.ty == Ity_F64 || e->Iex.Load.ty == Ity_F32)) {
+		IRExpr *d = e->Iex.Load.ty == Ity_F64
+			? fpa_den(sb, bits64(sb, IRExpr_RdTmp(t)), &nb_fpa_f64)
+			: fpa_den(sb, bits32(sb, IRExpr_RdTmp(t)), &nb_fpa_f32);
+		d = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shl64, d, IRExpr_Const(IRConst_U8(4))));
+		*acc = fpa_or(sb, *acc, d);
+		return;
+	}
+	op = x87_op(e);
+	if (op != NB_FPA_NOPS) {
+		IRExpr *a, *b, *r, *m;
+		if (op == NB_FPA_CVT) {
+			a = bits64(sb, e->Iex.Binop.arg2);
+			b = c64(0);
+			r = bits32(sb, IRExpr_RdTmp(t));
+		} else {
+			a = bits64(sb, e->Iex.Triop.details->arg2);
+			b = bits64(sb, e->Iex.Triop.details->arg3);
+			r = bits64(sb, IRExpr_RdTmp(t));
+		}
+		m = tmp(sb, Ity_I64, mkIRExprCCall(Ity_I64, 0, "nb_fpa_x87_out_h",
+			VG_(fnptr_to_fnentry)(&nb_fpa_x87_out_h), mkIRExprVec_4(c64(op), a, b, r)));
+		*acc = fpa_or(sb, *acc, m);
+	}
+}
+
+/* The instruction ends: count its assists. */
+static void fpa_flush(IRSB *sb, Bool x87, IRExpr **acc)
+{
+	if (!*acc)
+		return;
+	if (!x87)
+		emit_add_at(sb, &nb_raw[RAW_SSE_ASSIST], *acc);
+	else
+		for (unsigned b = 2; b < 5; b++) {
+			IRExpr *v = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, *acc,
+								   IRExpr_Const(IRConst_U8((UChar)b))));
+			emit_add_at(sb, &nb_raw[RAW_X87_ASSIST + b],
+				    tmp(sb, Ity_I64, IRExpr_Binop(Iop_And64, v, c64(1))));
+		}
+	*acc = NULL;
+}
+
+/* Pending unconditional counts of the current superblock segment. */
+struct pend {
+	ULong uops;
+	ULong raw[RAW_N];
+	ULong bound;            /* most any counter can gain (BOUND_INSN) */
+};
+
+/*
+ * BOUND_INSN: an upper bound of the increment of any one counter from one
+ * instruction, for the PMI budget: every signal grows by at most its uops
+ * or 1 (execution_event with four NBOGUSn bits: 4 x), cycles by
+ * uops / width + 1, a misprediction penalty per branch (<= 32 cycles; its
+ * wrong-path uops, <= 3 per penalty cycle, x 4 mask bits: 420), and the
+ * memory stall of each memory uop (at most L2 + L3 + memory latency); a
+ * per-cycle filter counts at most one per cycle.
+ */
+ULong nb_bound_mem;               /* set at init from nb_memp       */
+#define BOUND_INSN(uops, br, mem) (4 * ((ULong)(uops) + 1) + ((br) ? 420 : 1) + \
+				   (ULong)(mem) * nb_bound_mem)
+
+/* what gathering nb_raw[i] inline needs */
+static UInt raw_need(unsigned i)
+{
+	return i >= RAW_IC0 ? NEED_INSTR : i == RAW_ROM_UOPS || i == RAW_MS_XFER ? NEED_ROM
+		: NEED_MEM;
+}
+
+static void flush(IRSB *sb, struct pend *p)
+{
+	for (unsigned i = 0; i < RAW_IC_END; i++)
+		if (p->raw[i] && (nb_need & raw_need(i)))
+			emit_add_at(sb, &nb_raw[i], c64(p->raw[i]));
+	if (p->uops && (nb_need & NEED_UOPS))
+		emit_add_at(sb, &nb_raw[RAW_UOPS], c64(p->uops));
+	p->uops = 0;
+	for (unsigned i = 0; i < RAW_N; i++)
+		p->raw[i] = 0;
+}
+
+/* MEM_* of an instruction with these memory uops */
+static unsigned mem_class(UInt loads, UInt stores)
+{
+	return (loads ? MEM_L : 0) | (stores ? MEM_S : 0);
+}
+
+/* Does a control transfer of this kind complete the instruction? */
+static Bool jk_retires(IRJumpKind jk)
+{
+	switch (jk) {
+	case Ijk_NoDecode: case Ijk_EmFail: case Ijk_MapFail:
+	case Ijk_SigILL: case Ijk_SigTRAP: case Ijk_SigSEGV: case Ijk_SigBUS:
+	case Ijk_SigFPE: case Ijk_SigFPE_IntDiv: case Ijk_SigFPE_IntOvf:
+		return False;
+	default:
+		return True;
+	}
+}
+
+static Bool is_cpuid_dirty(const IRDirty *d)
+{
+	return d->cee && d->cee->name &&
+		VG_(strncmp)(d->cee->name, "amd64g_dirtyhelper_CPUID", 24) == 0;
+}
+
+/* The CPUID dirty call, calling our helper instead. */
+static IRStmt *cpuid_stmt(IRStmt *st)
+{
+	IRDirty *nd = emptyIRDirty();
+	*nd = *st->Ist.Dirty.details;
+	nd->cee = mkIRCallee(0, "nb_cpuid_helper", VG_(fnptr_to_fnentry)(&nb_cpuid_helper));
+	nd->args = mkIRExprVec_1(IRExpr_GSPTR());
+	return IRStmt_Dirty(nd);
+}
+
+struct insn {
+	Bool valid;
+	Addr addr;
+	UInt len;
+	struct nb_insn dec;
+	UInt uops;
+	UInt loads, stores;     /* memory uops per execution (REP: per iteration) */
+	Bool uops_deferred;     /* REP string: uops counted after the first exit */
+	Bool rom;               /* uops from the MS ROM (NB_IC_ROM, dirty helper) */
+};
+
+static void add_uops(struct pend *p, const struct insn *k)
+{
+	p->bound += BOUND_INSN(k->uops, k->dec.br != NB_BR_NONE, k->loads + k->stores);
+	p->uops += k->uops;
+	p->raw[RAW_LOADS] += k->loads;
+	p->raw[RAW_STORES] += k->stores;
+	if (k->rom)
+		p->raw[RAW_ROM_UOPS] += k->uops;
+}
+
+static void retire(struct pend *p, const struct insn *k)
+{
+	p->raw[RAW_IC(mem_class(k->loads, k->stores), k->dec.fp)]++;
+	if (k->rom)
+		p->raw[RAW_MS_XFER]++;
+}
+
+/* uop model (README "uop model"), from the instruction's IR stmts [from, to). */
+static UInt uop_count(IRSB *sb, Int from, Int to, const struct nb_insn *dec,
+		      UInt *nloads, UInt *nstores, Bool *rom)
+{
+	UInt loads = 0, stores = 0, dirty = 0, c;
+
+	for (Int j = from; j < to; j++) {
+		IRStmt *st = sb->stmts[j];
+		switch (st->tag) {
+		case Ist_WrTmp:
+			if (st->Ist.WrTmp.data->tag == Iex_Load)
+				loads++;
+			break;
+		case Ist_LoadG:
+			loads++;
+			break;
+		case Ist_Store: case Ist_StoreG:
+			stores++;
+			break;
+		case Ist_CAS:
+			loads++;
+			stores++;
+			break;
+		case Ist_Dirty:
+			dirty++;
+			break;
+		default:
+			break;
+		}
+	}
+	*nloads = loads;
+	*nstores = stores;
+	*rom = dirty || (dec->cls & NB_IC_ROM);
+	if (dirty || (dec->cls & NB_IC_MCODE))
+		return nb_cpu->ms_uops;
+	c = (dec->cls & NB_IC_MOVE) ? 0 : 1;
+	c += loads + 2 * stores;
+	return c ? c : 1;
+}
+
+/* Where control goes when the exit at stmts[i] is not taken: the next
+ * IMark (a loop unrolled by iropt), else the superblock's constant next. */
+static ULong continuation(IRSB *in, Int i, ULong fallback)
+{
+	for (Int j = i + 1; j < in->stmts_used; j++)
+		if (in->stmts[j]->tag == Ist_IMark)
+			return in->stmts[j]->Ist.IMark.addr + (ULong)in->stmts[j]->Ist.IMark.delta;
+	if (in->next->tag == Iex_Const)
+		return in->next->Iex.Const.con->Ico.U64;
+	return fallback;
+}
+
+IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
+			   const VexGuestLayout *layout, const VexGuestExtents *vge,
+			   const VexArchInfo *archinfo_host, IRType gWordTy, IRType hWordTy)
+{
+	IRSB *out;
+	struct pend p = { 0 };
+	struct insn k = { 0 };
+	struct tc_desc *tcd = 0;
+	Bool exit_seen = False;
+	ULong bound;
+	Int i;
+	IRExpr *fpa_acc = NULL;         /* FP assists of instruction k */
+	Bool fpa_x87 = False;           /* k is an x87 instruction     */
+
+	(void)closure; (void)layout; (void)vge; (void)archinfo_host;
+	if (gWordTy != Ity_I64 || hWordTy != Ity_I64)
+		VG_(tool_panic)("nbsim: amd64 guests only");
+
+	out = deepCopyIRSBExceptStmts(in);
+	if (nb_need == 0) {
+		/* nothing to count: only the CPUID hook */
+		for (i = 0; i < in->stmts_used; i++) {
+			IRStmt *st = in->stmts[i];
+			if (st && st->tag == Ist_Dirty && is_cpuid_dirty(st->Ist.Dirty.details))
+				st = cpuid_stmt(st);
+			addStmtToIRSB(out, st);
+		}
+		return out;
+	}
+	for (i = 0; i < in->stmts_used && in->stmts[i]->tag != Ist_IMark; i++)
+		addStmtToIRSB(out, in->stmts[i]);
+	if (nb_need & NEED_TC) {
+		/* one call per superblock execution, at its start; the lines
+		 * are filled in below, before the code ever runs.  Descriptors
+		 * of discarded translations are not freed (a few bytes each). */
+		Int nim = 0;
+		for (Int j = i; j < in->stmts_used; j++)
+			nim += in->stmts[j]->tag == Ist_IMark;
+		tcd = VG_(malloc)("nbsim.tc", sizeof *tcd + (SizeT)(nim ? nim : 1) * sizeof tcd->line[0]);
+		tcd->nlines = 0;
+		addStmtToIRSB(out, IRStmt_Dirty(unsafeIRDirty_0_N(1, "nb_tc_sb",
+			VG_(fnptr_to_fnentry)(&nb_tc_sb), mkIRExprVec_1(mkIRExpr_HWord((HWord)tcd)))));
+	}
+
+	for (; i < in->stmts_used; i++) {
+		IRStmt *st = in->stmts[i];
+		if (!st || st->tag == Ist_NoOp)
+			continue;
+		switch (st->tag) {
+		case Ist_IMark: {
+			Int j;
+			Addr a = (Addr)(st->Ist.IMark.addr + st->Ist.IMark.delta);
+			UInt len = st->Ist.IMark.len;
+			fpa_flush(out, fpa_x87, &fpa_acc);
+			if (k.valid) {
+				/* Control reached the next IMark.  If it is k
+				 * again (a REP iteration in a loop unrolled by
+				 * iropt), k did not retire; otherwise it did. */
+				if (k.uops_deferred && !exit_seen)
+					add_uops(&p, &k);
+				if (a != k.addr || k.dec.br != NB_BR_NONE) {
+					retire(&p, &k);
+					if (k.dec.br != NB_BR_NONE && k.dec.br != NB_BR_COND)
+						/* only with guest chasing:
+						 * target = here */
+						emit_branch_call(out, k.dec.br, k.addr, k.len,
+								 c64(1), c64(a));
+					if (nb_need & NEED_STEP) {
+						flush(out, &p);
+						emit_step(out, NULL);
+					}
+				}
+			}
+			k.valid = True;
+			k.addr = a;
+			k.len = len;
+			nb_decode((const uint8_t *)a, len > 16 ? 16 : len, &k.dec);
+			fpa_x87 = (nb_need & NEED_FPA) &&
+				nb_fpa_is_x87((const uint8_t *)a, len > 16 ? 16 : len, k.dec.len_prefix);
+			for (j = i + 1; j < in->stmts_used && in->stmts[j]->tag != Ist_IMark; j++)
+				;
+			k.uops = uop_count(in, i + 1, j, &k.dec, &k.loads, &k.stores, &k.rom);
+			k.uops_deferred = (k.dec.cls & NB_IC_REP) != 0;
+			if (tcd)
+				/* REP strings run from the microcode ROM: one
+				 * transfer per iteration (one superblock run) */
+				tc_add(tcd, a, k.uops, k.uops_deferred);
+			if (!k.uops_deferred)
+				add_uops(&p, &k);
+			exit_seen = False;
+			addStmtToIRSB(out, st);
+			if ((nb_need & NEED_WCB) && (k.dec.cls & NB_IC_WCFLUSH))
+				emit_wcb_fence(out);
+			break;
+		}
+		case Ist_WrTmp:
+			/* the model's call after the guest's load, not before:
+			 * the host then overlaps the load's cache miss with the
+			 * model's work (pointer chasing: each load's address is
+			 * the previous load's value) */
+			addStmtToIRSB(out, st);
+			if ((nb_need & NEED_FPA) && k.valid)
+				fpa_check(out, st->Ist.WrTmp.tmp, st->Ist.WrTmp.data, fpa_x87, &fpa_acc);
+			/* (with the WC model on, a non-temporal store's IR
+			 * load, VEX's emulation of maskmov*'s byte mask,
+			 * reads no cache) */
+			if ((nb_need & NEED_CACHE) && st->Ist.WrTmp.data->tag == Iex_Load &&
+			    !((nb_need & NEED_WCB) && (k.dec.cls & NB_IC_NT)))
+				emit_mem_call(out, st->Ist.WrTmp.data->Iex.Load.addr,
+					      st->Ist.WrTmp.data->Iex.Load.ty, False, k.addr);
+			break;
+		case Ist_Store:
+			if ((nb_need & NEED_WCB) && (k.dec.cls & NB_IC_NT))
+				emit_nt_store(out, st->Ist.Store.addr,
+					      typeOfIRExpr(in->tyenv, st->Ist.Store.data));
+			else if (nb_need & NEED_CACHE)
+				emit_mem_call(out, st->Ist.Store.addr,
+					      typeOfIRExpr(in->tyenv, st->Ist.Store.data), True, k.addr);
+			addStmtToIRSB(out, st);
+			break;
+		case Ist_CAS:
+			if (nb_need & NEED_CACHE) {
+				IRCAS *cas = st->Ist.CAS.details;
+				IRType ty = typeOfIRExpr(in->tyenv, cas->dataLo);
+				emit_mem_call(out, cas->addr, ty, False, k.addr);
+				emit_mem_call(out, cas->addr, ty, True, k.addr);
+			}
+			addStmtToIRSB(out, st);
+			break;
+		case Ist_Dirty:
+			if (is_cpuid_dirty(st->Ist.Dirty.details))
+				st = cpuid_stmt(st);
+			addStmtToIRSB(out, st);
+			break;
+		case Ist_Exit: {
+			IRExpr *g = st->Ist.Exit.guard;
+			ULong dst = st->Ist.Exit.dst->tag == Ico_U64 ? st->Ist.Exit.dst->Ico.U64 : 0;
+			Addr next = k.addr + k.len;
+			fpa_flush(out, fpa_x87, &fpa_acc);
+			flush(out, &p);
+			bound = p.bound + (k.valid ? BOUND_INSN(k.uops, k.dec.br != NB_BR_NONE,
+							       k.loads + k.stores) : 0);
+			p.bound = 0;
+			if (k.valid && k.dec.br == NB_BR_COND) {
+				/* VEX may invert the condition: the exit then goes
+				 * to the fall-through and the taken target is the
+				 * superblock's next. */
+				Bool inv = dst == next;
+				ULong tgt = dst;
+				if (inv)
+					tgt = continuation(in, i, next);
+				emit_branch_call(out, NB_BR_COND, k.addr, k.len,
+						 guard64(out, g, inv), c64(tgt));
+			}
+			/* An exit back to the instruction itself (REP
+			 * iteration, failed CAS retry) is no retirement,
+			 * unless the instruction is a branch (jmp $, loop $). */
+			if (k.valid && jk_retires(st->Ist.Exit.jk) &&
+			    (dst != k.addr || k.dec.br != NB_BR_NONE)) {
+				if (nb_need & NEED_INSTR)
+					emit_add_at(out, &nb_raw[RAW_IC(mem_class(k.loads, k.stores),
+									 k.dec.fp)],
+						    guard64(out, g, False));
+				emit_step(out, g);
+			}
+			if (k.valid && k.rom && (nb_need & NEED_ROM) && jk_retires(st->Ist.Exit.jk) &&
+			    (dst != k.addr || k.dec.br != NB_BR_NONE))
+				emit_add_at(out, &nb_raw[RAW_MS_XFER], guard64(out, g, False));
+			emit_pmi_check(out, bound);
+			addStmtToIRSB(out, st);
+			if (k.valid && k.uops_deferred && !exit_seen)
+				add_uops(&p, &k);
+			exit_seen = True;
+			break;
+		}
+		default:
+			addStmtToIRSB(out, st);
+			break;
+		}
+	}
+
+	fpa_flush(out, fpa_x87, &fpa_acc);
+	if (k.valid) {
+		Bool self = in->next->tag == Iex_Const &&
+			in->next->Iex.Const.con->Ico.U64 == (ULong)k.addr &&
+			k.dec.br == NB_BR_NONE;
+		if (k.uops_deferred && !exit_seen)
+			add_uops(&p, &k);
+		if (jk_retires(in->jumpkind) && !self) {
+			retire(&p, &k);
+			if (k.dec.br != NB_BR_NONE && k.dec.br != NB_BR_COND)
+				emit_branch_call(out, k.dec.br, k.addr, k.len, c64(1), in->next);
+			flush(out, &p);
+			emit_step(out, NULL);
+		}
+	}
+	flush(out, &p);
+	emit_pmi_check(out, p.bound + 1);
+	return out;
+}
+

@@ -1,0 +1,260 @@
+/*
+ * nb_pmi.c - overflow interrupts and PEBS: the PMI budget and its check
+ * from generated code, the signal to the thread of the overflowing logical
+ * processor, and PEBS sampling into the guest's DS save area.  See
+ * README.md "Overflow interrupts" and "PEBS".
+ */
+#include "nb_tool.h"
+
+/* ---- overflow interrupts (README "Overflow interrupts") ---- */
+
+/* Valgrind core functions (pub_core_libcsignal.h, pub_core_signals.h of
+ * valgrind 3.19; libcoregrind exports them, the tool API does not). */
+extern Int VG_(tkill)(Int lwpid, Int signo);
+
+Int nb_pmi_sig;                   /* NBSIM_REQ_PMI_SIGNAL; 0 = none */
+Bool nb_pmi_on;                   /* a PMI can be sent               */
+ULong nb_pmi_sent;                /* PMIs delivered (stats)          */
+ULong nb_pmi_sent_other;          /* of which to a thread not running */
+ULong nb_pmi_lost;                /* for an LP no thread has run on  */
+ULong nb_pmi_syncs;               /* nb_pmi_check calls (stats)      */
+/*
+ * Events that may still be counted before an armed counter can overflow,
+ * less an upper bound of what each superblock segment since the last check
+ * added to any counter (generated code subtracts it; see BOUND_INSN); the
+ * check runs when it drops to 0 or below.  Huge while no PMI is possible.
+ */
+Long nb_pmi_budget = 0x7fffffffffffffffLL;
+
+
+/* The budget from the (synced) PMU: the distance to overflow of the
+ * nearest armed counter (1 with FORCE_OVF: any increment overflows). */
+static void nb_pmi_budget_set(void)
+{
+	ULong b = 0x7fffffffffffffffULL;
+
+	for (unsigned c = 0; nb_pmi_on && c < NB_NUM_COUNTERS; c++) {
+		ULong d;
+		if (!((nb_pmu_state.pmi_armed >> c) & 1))
+			continue;
+		d = (nb_pmu_state.cccr[c] & NB_CCCR_FORCE_OVF) ? 1
+			: NB_COUNTER_MASK + 1 - nb_pmu_state.ctr[c];
+		if (d < b)
+			b = d;
+	}
+	nb_pmi_budget = (Long)b;
+}
+
+/* After a register access or NBSIM_REQ_PMI_SIGNAL (the PMU is synced). */
+void nb_pmi_update(void)
+{
+	nb_pmi_on = nb_pmi_sig != 0 && nb_pmu_state.pmi_armed != 0;
+	nb_pmi_budget_set();
+}
+
+/*
+ * The guest thread that stands for each logical processor: with HT, the
+ * one that ran on it last (valgrind ThreadId and its kernel thread id,
+ * recorded when it starts running: nb_start_client); 0 = none yet.
+ */
+ThreadId nb_lp_tid[2];
+Int nb_lp_lwpid[2];
+
+/*
+ * Send the PMI signal for logical processor LP.  Without HT every thread
+ * is on LP0 and the running thread gets it.  With HT: the running thread
+ * if it is on LP, else the thread that ran on LP last (the signal waits,
+ * pending, until that thread runs again: it has executed nothing since).
+ * Returns 1 if the running thread was signalled.
+ */
+static int nb_pmi_send(unsigned lp, ThreadId running)
+{
+	if (!clo_ht || nb_lp_of(running) == lp) {
+		nb_pmi_sent++;
+		VG_(tkill)(VG_(gettid)(), nb_pmi_sig);
+		return 1;
+	}
+	if (nb_lp_lwpid[lp]) {
+		nb_pmi_sent++;
+		nb_pmi_sent_other++;
+		VG_(tkill)(nb_lp_lwpid[lp], nb_pmi_sig);
+	} else {
+		nb_pmi_lost++;
+	}
+	return 0;
+}
+
+/*
+ * Called at the end of a superblock segment, after its counts were added,
+ * when the budget is spent: sync the PMU; if a counter with OVF_PMI_T0 has
+ * overflowed, send the PMI signal to the thread on logical processor 0,
+ * with OVF_PMI_T1 to the one on LP1 (both bits: both; nb_pmi_send).  The
+ * signal is blocked while generated code runs, so make valgrind's
+ * scheduler look at once: with the thread's event-check counter
+ * (host_EvC_COUNTER) at 0 the next superblock's event check returns to
+ * the scheduler, which polls pending signals and delivers it with the
+ * guest state at that superblock's start.  Skid: the rest of the
+ * superblock in which the counter overflowed.
+ */
+VG_REGPARM(1) void nb_pmi_check(VexGuestAMD64State *st)
+{
+	UInt pend0, pend1;
+	ThreadId running;
+	int here = 0;
+
+	nb_pmi_syncs++;
+	nb_derive();
+	nb_peek_cycles();
+	nb_pmu_sync(&nb_pmu_state, nb_sig);
+	pend0 = nb_pmu_take_pmi_lp(&nb_pmu_state, 0);
+	pend1 = nb_pmu_take_pmi_lp(&nb_pmu_state, 1);
+	nb_pmi_budget_set();
+	if (!(pend0 | pend1) || !nb_pmi_on)
+		return;
+	running = VG_(get_running_tid)();
+	if (pend0)
+		here |= nb_pmi_send(0, running);
+	if (pend1)
+		here |= nb_pmi_send(1, running);
+	if (here)
+		st->host_EvC_COUNTER = 0;
+}
+
+/* ---- PEBS (README "PEBS") ---- */
+
+/* The PEBS counters: MSR_IQ_COUNTER4 (16) for logical processor 0,
+ * MSR_IQ_COUNTER5 (17) for logical processor 1 [SDM 18.16.3: "PEBS can
+ * be carried out only with two performance counters: MSR_IQ_CCCR4 (MSR
+ * address 370H) for logical processor 0 and MSR_IQ_CCCR5 (MSR address
+ * 371H) for logical processor 1"; seed 003 l.1914 names 16 only]. */
+#define PEBS_CTR(lp) (16 + (lp))
+Bool nb_pebs_on;                  /* PEBS on for either LP          */
+static Bool nb_pebs_lp_on[2];            /* ... for LP lp                  */
+unsigned nb_pebs_sel;             /* MC_* conditions that tag a load */
+static Long nb_pebs_left[2];             /* tagged uops until PEBS_CTR(lp) overflows */
+static Bool nb_pebs_armed[2];            /* overflowed: sample the next one */
+Bool nb_pebs_fmt64;               /* DS format: 64-bit with DTES64   */
+/* IA32_PEBS_ENABLE bits 25/26 (ENABLE_PEBS_MY_THR / _OTH_THR) name the
+ * writer's logical processor and the other one [SDM 18.16.3]: which LPs
+ * the last write enabled */
+static Bool nb_pebs_lp_en[2];
+/* IA32_DS_AREA of each logical processor (an architectural MSR per
+ * logical processor) */
+uint64_t nb_ds_area[2];
+ULong nb_pebs_records, nb_pebs_full;
+
+/* Replay tagging of loads blocked by the store buffer: IA32_PEBS_ENABLE
+ * bit 9 with the helper ESCR of MOB_load_replay_retired (MOB_ESCR0 or 1
+ * selecting MOB_load_replay) [metrics.txt: SDM replay-metric table,
+ * "additional ESCR: MOB_load_replay with PARTIAL_DATA and UNALGN_ADDR"];
+ * each mask the helper selects tags its kind of blocked load. */
+unsigned mob_sel(uint64_t pe)
+{
+	unsigned s = 0;
+
+	if (!(pe & (UINT64_C(1) << 9)))
+		return 0;
+	for (unsigned e = 0; e < 2; e++) {
+		unsigned escr = e ? NB_ESCR_MOB_ESCR1 : NB_ESCR_MOB_ESCR0;
+		if (escr_selects(escr, NB_EV_MOB_LOAD_REPLAY, 4))
+			s |= MC_MOBP;
+		if (escr_selects(escr, NB_EV_MOB_LOAD_REPLAY, 5))
+			s |= MC_MOBU;
+	}
+	return s;
+}
+
+/* After a register access (the PMU is synced).  PEBS samples the uops of
+ * logical processor lp when IA32_PEBS_ENABLE has bit 24 (uop tagging) and
+ * enables lp (bits 25/26 as written, nb_pebs_lp_en) [SDM IA32_PEBS_ENABLE;
+ * seed 003 sec. 9 enable_pebs], MSR_PEBS_MATRIX_VERT bit 0 (loads), lp's
+ * IA32_DS_AREA is set and counter PEBS_CTR(lp) counts replay_event NBOGUS
+ * for lp's user mode (T<lp>_USR) without a Compare filter.  The tagging
+ * conditions are those of replay_tagged() for loads. */
+void nb_pebs_update(uint32_t written)
+{
+	uint64_t pe = other_msr(NB_MSR_IA32_PEBS_ENABLE);
+
+	if (written == NB_MSR_IA32_PEBS_ENABLE) {
+		unsigned me = nb_pmu_state.lp & 1;
+		nb_pebs_lp_en[me] = (pe >> 25) & 1;
+		nb_pebs_lp_en[me ^ 1] = (pe >> 26) & 1;
+	}
+	nb_pebs_sel = (pe & 1 ? MC_L1 : 0) | (pe & 2 ? MC_L2 : 0) | (pe & 4 ? MC_DTLB : 0);
+	if ((pe & (UINT64_C(1) << 10)) && escr_selects(NB_ESCR_SAAT_ESCR1, NB_EV_LOAD_PORT_REPLAY, 1))
+		nb_pebs_sel |= MC_SPLIT;
+	nb_pebs_sel |= mob_sel(pe);
+	if (!(other_msr(NB_MSR_MSR_PEBS_MATRIX_VERT) & 1))
+		nb_pebs_sel = 0;
+	nb_pebs_on = False;
+	for (unsigned lp = 0; lp < 2; lp++) {
+		const struct nb_pmu_cfg *g = &nb_pmu_state.cfg[PEBS_CTR(lp)];
+		nb_pebs_lp_on[lp] = nb_pebs_lp_en[lp] && (pe & (UINT64_C(1) << 24)) &&
+			nb_pebs_sel && nb_ds_area[lp] != 0 && (g->lpmask & (1u << lp)) &&
+			g->active && g->ev == NB_EV_REPLAY_EVENT && !g->compare && (g->mask & 1);
+		nb_pebs_on |= nb_pebs_lp_on[lp];
+		nb_pebs_left[lp] = (Long)(NB_COUNTER_MASK + 1 - nb_pmu_state.ctr[PEBS_CTR(lp)]);
+		if (written == nb_counters[PEBS_CTR(lp)].msr ||
+		    written == nb_counters[PEBS_CTR(lp)].cccr_msr)
+			nb_pebs_armed[lp] = False;
+	}
+}
+
+static uint8_t *nb_guest_map(void *cookie, uint64_t addr, uint64_t len)
+{
+	(void)cookie;
+	return addr && VG_(am_is_valid_for_client)((Addr)addr, (SizeT)len, VKI_PROT_WRITE)
+		? (uint8_t *)(Addr)addr : NULL;
+}
+
+/* A replay-tagged load uop of the instruction at PC retires (called
+ * before it is counted).  After its PEBS counter (16 or 17) overflowed, the next tagged uop
+ * is sampled [Sprunt 2002, seed 000: "Once the counter overflows ... when
+ * it finds a tagged retiring uop, it forces a microassist just before the
+ * tagged uop retires"]: a PEBS record with the registers as the load sees
+ * them and the IP of its instruction; the counter is reloaded with the DS
+ * area's counter reset value; a PMI when the buffer reaches its interrupt
+ * threshold. */
+__attribute__((noinline)) void nb_pebs_uop(ULong pc, VexGuestAMD64State *st)
+{
+	uint64_t r[NB_PEBS_NREGS], reset = 0;
+	unsigned lp = nb_pmu_state.lp & 1;      /* the running thread's */
+	int res;
+
+	if (!nb_pebs_lp_on[lp])
+		return;
+	if (!nb_pebs_armed[lp]) {
+		if (--nb_pebs_left[lp] <= 0)
+			nb_pebs_armed[lp] = True;
+		return;
+	}
+	r[NB_PEBS_FLAGS] = LibVEX_GuestAMD64_get_rflags(st);
+	r[NB_PEBS_IP] = pc;
+	r[NB_PEBS_AX] = st->guest_RAX; r[NB_PEBS_BX] = st->guest_RBX;
+	r[NB_PEBS_CX] = st->guest_RCX; r[NB_PEBS_DX] = st->guest_RDX;
+	r[NB_PEBS_SI] = st->guest_RSI; r[NB_PEBS_DI] = st->guest_RDI;
+	r[NB_PEBS_BP] = st->guest_RBP; r[NB_PEBS_SP] = st->guest_RSP;
+	r[NB_PEBS_R8 + 0] = st->guest_R8;  r[NB_PEBS_R8 + 1] = st->guest_R9;
+	r[NB_PEBS_R8 + 2] = st->guest_R10; r[NB_PEBS_R8 + 3] = st->guest_R11;
+	r[NB_PEBS_R8 + 4] = st->guest_R12; r[NB_PEBS_R8 + 5] = st->guest_R13;
+	r[NB_PEBS_R8 + 6] = st->guest_R14; r[NB_PEBS_R8 + 7] = st->guest_R15;
+	res = nb_ds_pebs_store(nb_guest_map, NULL, nb_ds_area[lp], nb_pebs_fmt64, r, &reset);
+	nb_pebs_armed[lp] = False;
+	if (res == NB_PEBS_STORED || res == NB_PEBS_PMI)
+		nb_pebs_records++;
+	else
+		nb_pebs_full++;
+	/* reload the counter (synced first: the earlier uops are in) */
+	nb_derive();
+	nb_update_cycles();
+	(void)nb_pmu_wrmsr(&nb_pmu_state, nb_counters[PEBS_CTR(lp)].msr, reset, nb_sig);
+	nb_pebs_left[lp] = (Long)(NB_COUNTER_MASK + 1 - reset);
+	if (--nb_pebs_left[lp] <= 0)  /* this uop retires after the assist */
+		nb_pebs_armed[lp] = True;
+	if (res == NB_PEBS_PMI && nb_pmi_sig) {
+		nb_pmi_sent++;
+		VG_(tkill)(VG_(gettid)(), nb_pmi_sig);
+		st->host_EvC_COUNTER = 0;
+	}
+}
+
