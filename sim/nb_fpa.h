@@ -3,7 +3,7 @@
  * of IEEE-754 single/double values and the rules that make an instruction
  * need a microcode assist.  Pure module (no libc, no valgrind).
  *
- * nb_main.c checks SSE operands inline in IR with the same masks and
+ * nb_instr.c checks SSE operands inline in IR with the same masks and
  * formulas (nb_fpa_denormal: (|x| - 1) < mant, unsigned); the x87 output
  * rule runs as a clean helper calling nb_fpa_x87_out.
  */
