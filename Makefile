@@ -7,6 +7,10 @@
 #   make install PREFIX=DIR
 # The first make runs ./configure (which fetches PAPI's source) if needed.
 
+# The first rule below is config.mk's: without this, a make that had to run
+# configure would stop there.
+.DEFAULT_GOAL := all
+
 include config.mk
 
 config.mk: configure Rules.p4netburst $(wildcard patches/*.patch)
