@@ -288,6 +288,31 @@ static void preset_native(unsigned p, unsigned k, char *buf, size_t len)
 	}
 }
 
+/* Why preset P is not offered here, naming the parts that have it. */
+static void preset_absent(unsigned p, char *buf, size_t len)
+{
+	const char *nm = nb_part_name(cpu.model, cpu_feats);
+	size_t n;
+	int any = 0;
+
+	snprintf(buf, len, "%s: not on this CPU (model %u%s%s%s): every alternative in "
+		 "presets.txt needs an event or mask it lacks", nb_presets[p].name,
+		 cpu.model, cpu_feats & NB_FEAT_L3 ? " with L3" : "", nm ? ", " : "",
+		 nm ? nm : "");
+	for (unsigned i = 0; i < nb_num_parts; i++) {
+		if (!nb_preset_slots(p, nb_parts[i].model, nb_parts[i].feats))
+			continue;
+		n = strlen(buf);
+		snprintf(buf + n, len - n, "%s%s", any ? ", " : "; it exists on ",
+			 nb_parts[i].name);
+		any = 1;
+	}
+	if (!any) {
+		n = strlen(buf);
+		snprintf(buf + n, len - n, "; it exists on no modelled part");
+	}
+}
+
 /*
  * Every preset with an alternative this CPU can count: with one plain
  * alternative, its terms (NOT_DERIVED or DERIVED_ADD); with several, its
@@ -344,6 +369,23 @@ static int load_presets(int cidx)
 		}
 		if (map[i].note)
 			pr->note = papi_strdup(map[i].note);
+	}
+	/* A preset of presets.txt this CPU lacks: its note says why and where
+	 * it exists; PAPI prints it when the preset is added
+	 * (patches/papi-7.0.0-name-errors.patch). */
+	for (unsigned i = 0; i < nb_num_presets; i++) {
+		unsigned pcode;
+		hwi_presets_t *pr;
+		char why[PAPI_HUGE_STR_LEN];
+
+		if (nb_preset_slots(i, cpu.model, cpu_feats) ||
+		    preset_code(nb_presets[i].name, &pcode) != PAPI_OK)
+			continue;
+		pr = &_papi_hwi_presets[pcode & PAPI_PRESET_AND_MASK];
+		if (pr->count || pr->note)
+			continue;
+		preset_absent(i, why, sizeof(why));
+		pr->note = papi_strdup(why);
 	}
 	papi_free(map);
 	return PAPI_OK;
@@ -1345,6 +1387,13 @@ static int preset_name_to_code(const char *p, unsigned *code)
 	if (pi < 0)
 		return PAPI_ENOEVNT;
 	slots = nb_preset_slots((unsigned)pi, cpu.model, cpu_feats);
+	if (slots == 0) {
+		char why[PAPI_HUGE_STR_LEN];
+
+		preset_absent((unsigned)pi, why, sizeof(why));
+		PAPIERROR("p4netburst: %s", why);
+		return PAPI_ENOEVNT;
+	}
 	if (dot) {
 		char *end;
 
@@ -1374,9 +1423,16 @@ static int nb_ntv_name_to_code(const char *name, unsigned *code)
 		return PAPI_ENOEVNT;
 	p = name ? strstr(name, ":::") : NULL;
 	p = p ? p + 3 : name;
-	if (p && strncasecmp(p, "PAPI_", 5) == 0 && !strchr(p, ':') &&
-	    preset_name_to_code(p, code) == PAPI_OK)
-		return PAPI_OK;
+	if (p && strncasecmp(p, "PAPI_", 5) == 0 && !strchr(p, ':')) {
+		int pi = nb_preset_lookup(p, strcspn(p, "."));
+
+		r = preset_name_to_code(p, code);
+		if (r != PAPI_OK && pi < 0)
+			report(name, "unknown preset (native_events/presets.txt; papi_avail lists them)");
+		else if (r != PAPI_OK && nb_preset_slots((unsigned)pi, cpu.model, cpu_feats))
+			report(name, "no such preset entry (papi_native_avail lists them)");
+		return r;
+	}
 	r = nb_evsel_parse(name, cpu.model, cpu_feats, &s, err, sizeof(err));
 	if (r != NB_PARSE_OK) {
 		report(name ? name : "(null)", err);
