@@ -567,6 +567,12 @@ static int nb_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *nativ
 	pthread_mutex_lock(&plan_lock);
 	if (nb_plan_run(req, count, &sc, cpu_feats, c->palt, &plan, why, sizeof(why))) {
 		pthread_mutex_unlock(&plan_lock);
+		/* Say why even without PAPI_VERBOSE, once: a preset (mapped to
+		 * its terms or to its alternatives) none of whose equivalent
+		 * mappings fits would otherwise be a bare PAPI_ECNFLCT
+		 * (docs/PRESETS.md). */
+		if (_papi_hwi_error_level == PAPI_QUIET && !getenv("PAPI_VERBOSE"))
+			fprintf(stderr, "PAPI p4netburst: add event: %s\n", why);
 		report("add event", why);
 		return PAPI_ECNFLCT;
 	}
