@@ -402,7 +402,7 @@ static const struct nb_backend *pick_backend(char *why, size_t len)
 	static const struct nb_backend *const order[] = {
 		&nb_backend_sim, &nb_backend_perf, &nb_backend_msr,
 	};
-	const char *want = getenv("P4NETBURST_BACKEND");
+	const char *want = secure_getenv("P4NETBURST_BACKEND");
 	char r[96];
 
 	why[0] = 0;
@@ -507,7 +507,7 @@ static int nb_init_control_state(hwd_control_state_t *ctl)
  * PAPI's error messages are on, like report(). */
 static void notice(const char *msg)
 {
-	if (_papi_hwi_error_level != PAPI_QUIET || getenv("PAPI_VERBOSE"))
+	if (_papi_hwi_error_level != PAPI_QUIET || secure_getenv("PAPI_VERBOSE"))
 		fprintf(stderr, "PAPI p4netburst: %s", msg);
 }
 
@@ -571,7 +571,7 @@ static int nb_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *nativ
 		 * its terms or to its alternatives) none of whose equivalent
 		 * mappings fits would otherwise be a bare PAPI_ECNFLCT
 		 * (docs/PRESETS.md). */
-		if (_papi_hwi_error_level == PAPI_QUIET && !getenv("PAPI_VERBOSE"))
+		if (_papi_hwi_error_level == PAPI_QUIET && !secure_getenv("PAPI_VERBOSE"))
 			fprintf(stderr, "PAPI p4netburst: add event: %s\n", why);
 		report("add event", why);
 		return PAPI_ECNFLCT;
