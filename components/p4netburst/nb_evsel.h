@@ -17,7 +17,9 @@
  *   precise         PEBS; only on PEBS-capable events and on metrics whose
  *                   counting event is PEBS-capable
  *   cascade         count on a cascaded counter pair (CCCR Cascade, SDM
- *                   18.15.5.6): an 80-bit count; events only, not precise
+ *                   18.15.5.6): a 41-bit count (the alternate counts
+ *                   after the first counter overflows); events only, not
+ *                   precise
  * Boolean modifiers also take =0 / =1; =0 is the same as leaving them out.
  * libpfm4's replay "virtual masks" (replay_event:NBOGUS:L1_LD_MISS) select
  * the metric they stand for; the canonical name is then the metric's.

@@ -1289,8 +1289,8 @@ static const struct {
 	{ "precise=0|1", "precise", "PEBS: precise event-based sampling of the "
 	  "tagged uops (IA32_PEBS_ENABLE bit 25)" },
 	{ "cascade=0|1", "cascade", "count on a cascaded counter pair (CCCR Cascade, "
-	  "SDM 18.15.5.6): the event's counter and its alternate, read as one "
-	  "80-bit count; events only" },
+	  "SDM 18.15.5.6): the alternate counts once the event's 40-bit counter "
+	  "has overflowed, read as one 41-bit count (up to 2^41); events only" },
 };
 #define NQUALS ((unsigned)(sizeof(quals) / sizeof(quals[0])))
 
