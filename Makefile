@@ -167,7 +167,8 @@ bench: all $(BUILDDIR)/bench/sched_bench
 	$(MAKE) -C sim bench BUILD=$(BUILDDIR)/sim NBGEN=$(GENDIR)
 
 install: all
-	$(MAKE) -C $(PAPI_SRC) install-lib install-utils install-pkgconf PREFIX=$(PREFIX) >$(BUILDDIR)/papi-install.log 2>&1 || \
+	$(MAKE) -C $(PAPI_SRC) install-lib install-utils install-man install-hl-scripts install-pkgconf \
+		PREFIX=$(PREFIX) >$(BUILDDIR)/papi-install.log 2>&1 || \
 		{ tail -20 $(BUILDDIR)/papi-install.log; exit 1; }
 	sed -i -e 's|^prefix=.*|prefix=$(PREFIX)|' -e 's|^exec_prefix=.*|exec_prefix=$${prefix}|' \
 		-e 's|^libdir=.*|libdir=$${exec_prefix}/lib|' -e 's|^includedir=.*|includedir=$${prefix}/include|' \
