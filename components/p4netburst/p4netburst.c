@@ -232,6 +232,15 @@ static void set_hw_info(void)
 		hw->cpu_max_mhz = (int)cpu.mhz;
 		hw->cpu_min_mhz = (int)cpu.mhz;
 	}
+	/* The CPU is simulated: PAPI's real cycles and time (the time stamp
+	 * counter, the wall clock) are the host's, not the simulated CPU's;
+	 * papi_hardware_avail says so, and so does the high-level API's output
+	 * (patches/papi-7.0.0-hl-cycles-note.patch). */
+	if (backend == &nb_backend_sim) {
+		hw->virtualized = 1;
+		snprintf(hw->virtual_vendor_string, sizeof(hw->virtual_vendor_string),
+			 "nbsim (valgrind), model %s", cpu.model_name);
+	}
 }
 
 /* Preset event code by symbol; PAPI_event_name_to_code cannot be used
