@@ -7,6 +7,10 @@
 #   make install PREFIX=DIR
 # The first make runs ./configure (which fetches PAPI's source) if needed.
 
+# The first rule below is config.mk's: without this, a make that had to run
+# configure would stop there.
+.DEFAULT_GOAL := all
+
 include config.mk
 
 config.mk: configure Rules.p4netburst $(wildcard patches/*.patch)
@@ -30,9 +34,27 @@ $(GENDIR)/nb_tables.c: native_events/gen_tables.pl $(wildcard native_events/*.tx
 	mkdir -p $(GENDIR)
 	perl native_events/gen_tables.pl native_events $(GENDIR)
 
-papi: gen
-	$(MAKE) -C $(PAPI_SRC) -j$(JOBS) >$(BUILDDIR)/papi-make.log 2>&1 || \
-		{ tail -40 $(BUILDDIR)/papi-make.log; echo "PAPI build failed: see $(BUILDDIR)/papi-make.log"; exit 1; }
+# PAPI (with our component) is rebuilt only when the component's sources,
+# the generated tables or the configuration change: a stamp file, so that a
+# make with nothing to do does not relink every test program.  The build
+# says what it does and where its log is, with progress (compiler runs).
+PAPI_STAMP = $(BUILDDIR)/papi.stamp
+PAPI_DEPS = $(wildcard components/p4netburst/*.c components/p4netburst/*.h) \
+	native_events/nb_events.h sim/nbsim_client.h $(GENDIR)/nb_tables.c config.mk
+
+papi: $(PAPI_STAMP)
+
+$(PAPI_STAMP): $(PAPI_DEPS)
+	@echo "Building PAPI $(notdir $(PAPI_TREE)) with the p4netburst component (the first time takes a few minutes);"
+	@echo "  log: $(BUILDDIR)/papi-make.log"
+	@{ $(MAKE) -C $(PAPI_SRC) -j$(JOBS) 2>&1; echo "papi-make-status $$?"; } | tee $(BUILDDIR)/papi-make.log | \
+		awk '/^papi-make-status/ { st = $$2; next } \
+		     / -c / { n++; if (n % 25 == 0) { printf "  PAPI: %d files compiled\n", n; fflush() } } \
+		     END { exit st }' || \
+		{ grep -v '^papi-make-status' $(BUILDDIR)/papi-make.log | tail -40; \
+		  echo "PAPI build failed: see $(BUILDDIR)/papi-make.log"; exit 1; }
+	@echo "  PAPI built: $(PAPI_LIB)"
+	@touch $@
 
 sim: gen
 	$(MAKE) -C sim BUILD=$(BUILDDIR)/sim NBGEN=$(GENDIR)
@@ -44,7 +66,7 @@ FTESTS = $(patsubst ftests/%.F90,$(T)/f_%,$(wildcard ftests/*.F90))
 
 tests: $(CTESTS) $(FTESTS)
 
-$(T)/%: ctests/%.c ctests/nbtap.h ctests/nbdiff.h sim/tests/tap.h papi
+$(T)/%: ctests/%.c ctests/nbtap.h ctests/nbdiff.h sim/tests/tap.h $(PAPI_STAMP)
 	@mkdir -p $(T)
 	$(CC) $(CFLAGS_NB) $(PAPI_INC) -Ictests -o $@ $< $(PAPI_LIB) -lpthread
 
@@ -56,9 +78,9 @@ SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-poi
 
 tests: $(T)/evsel_unit $(T)/fuzz_replay
 
-$(T)/evsel_unit: tests/unit/evsel_unit.c ctests/nbtap.h $(EVSEL_DEPS)
+$(T)/evsel_unit: tests/unit/evsel_unit.c ctests/nbtap.h $(EVSEL_DEPS) sim/nb_cpu.c sim/nb_cpu.h
 	@mkdir -p $(T)
-	$(CC) $(CFLAGS_NB) -O1 $(SAN) $(EVSEL_INC) -o $@ $< $(EVSEL_SRC)
+	$(CC) $(CFLAGS_NB) -O1 $(SAN) $(EVSEL_INC) -Isim -o $@ $< $(EVSEL_SRC) sim/nb_cpu.c
 
 # ---- the msr and perf backends without hardware (make check) -------------------
 BACKEND_SRC = $(addprefix components/p4netburst/,backend_regs.c backend_msr.c backend_perf.c \
@@ -90,7 +112,7 @@ fuzz: $(GENDIR)/nb_tables.c
 		grep -E '^(#[0-9]+ +DONE|stat::number_of_executed_units|SUMMARY|==[0-9]+==ERROR)' fuzz.log; \
 		echo "fuzz: exit $$st, log $(FUZZ)/fuzz.log"; exit $$st
 
-$(T)/f_%: ftests/%.F90 papi
+$(T)/f_%: ftests/%.F90 $(PAPI_STAMP)
 	@mkdir -p $(T)/fmod
 	gfortran -O1 -g -Wall -Werror -cpp -I$(PAPI_SRC) -J$(T)/fmod -o $@ $< $(PAPI_LIB)
 
@@ -102,7 +124,7 @@ $(T)/f_%: ftests/%.F90 papi
 # DEMO_PRESETS= (empty) counts every preset the component offers.
 DEMO_PRESETS ?= PAPI_TOT_INS PAPI_TOT_CYC PAPI_BR_INS PAPI_BR_TKN PAPI_BR_MSP \
 	PAPI_LD_INS PAPI_SR_INS PAPI_FP_OPS PAPI_L1_DCM PAPI_L2_TCM PAPI_TLB_DM
-$(BUILDDIR)/matmul: examples/matmul.c papi
+$(BUILDDIR)/matmul: examples/matmul.c $(PAPI_STAMP)
 	$(CC) $(CFLAGS_NB) $(PAPI_INC) -o $@ examples/matmul.c $(PAPI_LIB)
 
 demo: all
@@ -145,7 +167,8 @@ bench: all $(BUILDDIR)/bench/sched_bench
 	$(MAKE) -C sim bench BUILD=$(BUILDDIR)/sim NBGEN=$(GENDIR)
 
 install: all
-	$(MAKE) -C $(PAPI_SRC) install-lib install-utils install-pkgconf PREFIX=$(PREFIX) >$(BUILDDIR)/papi-install.log 2>&1 || \
+	$(MAKE) -C $(PAPI_SRC) install-lib install-utils install-man install-hl-scripts install-pkgconf \
+		PREFIX=$(PREFIX) >$(BUILDDIR)/papi-install.log 2>&1 || \
 		{ tail -20 $(BUILDDIR)/papi-install.log; exit 1; }
 	sed -i -e 's|^prefix=.*|prefix=$(PREFIX)|' -e 's|^exec_prefix=.*|exec_prefix=$${prefix}|' \
 		-e 's|^libdir=.*|libdir=$${exec_prefix}/lib|' -e 's|^includedir=.*|includedir=$${prefix}/include|' \

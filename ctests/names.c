@@ -129,6 +129,27 @@ static unsigned quals_listed(const char *name)
 	return set;
 }
 
+/* The long description of qualifier template QUAL of event NAME. */
+static void qual_descr(const char *name, const char *qual, char *out, size_t len)
+{
+	int code = 0;
+	char n[PAPI_HUGE_STR_LEN];
+	PAPI_event_info_t info;
+
+	if (PAPI_event_name_to_code(name, &code) != PAPI_OK ||
+	    PAPI_enum_cmp_event(&code, PAPI_NTV_ENUM_UMASKS, cidx) != PAPI_OK)
+		return;
+	do {
+		const char *c;
+
+		if (PAPI_event_code_to_name(code, n) == PAPI_OK && (c = strrchr(n, ':')) &&
+		    strcmp(c + 1, qual) == 0 && PAPI_get_event_info(code, &info) == PAPI_OK) {
+			snprintf(out, len, "%s", info.long_descr);
+			return;
+		}
+	} while (PAPI_enum_cmp_event(&code, PAPI_NTV_ENUM_UMASKS, cidx) == PAPI_OK);
+}
+
 static int is_metric(const char *full)
 {
 	const char *n = strstr(full, ":::");
@@ -246,6 +267,15 @@ int main(void)
 	tap_ok(quals_listed("p4netburst:::global_power_events") == 0xbf,
 	       "global_power_events lists seven qualifiers: cascade, not precise");
 	tap_ok(nqual[7] == nev, "cascade listed for every event (%d of %d), no metric", nqual[7], nev);
+	{
+		/* the cascade qualifier's description says what README says: a
+		 * cascaded pair holds 41 bits (2^40 + the alternate), not 80 */
+		char d[PAPI_HUGE_STR_LEN] = "";
+
+		qual_descr("p4netburst:::instr_retired", "cascade=0|1", d, sizeof(d));
+		tap_ok(strstr(d, "41-bit") && !strstr(d, "80"),
+		       "the cascade qualifier's description says 41 bits (%s)", d);
+	}
 	tap_ok(nqual[6] >= 4 && nqual[6] < nev + nmet, "precise listed for %d of %d events and metrics",
 	       nqual[6], nev + nmet);
 	{

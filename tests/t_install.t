@@ -4,7 +4,7 @@ p=$(mktemp -d)
 trap 'rm -rf "$p"' EXIT
 n=0
 t() { n=$((n + 1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fi; }
-echo 1..9
+echo 1..13
 make -s -C "$NB_SRC" install PREFIX="$p" >"$p.log" 2>&1
 rc=$?
 t 'make install PREFIX=DIR succeeds' '[ $rc -eq 0 ] || { sed "s/^/# /" "$p.log"; false; }'
@@ -29,4 +29,8 @@ EOC
 t 'a program builds against the installed papi.pc' 'PKG_CONFIG_PATH=$p/lib/pkgconfig cc -o "$p/hello" "$p/hello.c" $(PKG_CONFIG_PATH=$p/lib/pkgconfig pkg-config --cflags --libs papi) -Wl,-rpath,$p/lib'
 t 'and counts under the installed nbsim' '"$p/bin/nbsim" -- "$p/hello" | grep -q "^PAPI_TOT_INS [1-9]"'
 t 'the installed nbsim finds its tool' '"$p/bin/nbsim" -- "$p/bin/papi_component_avail" 2>&1 | grep -q "Counters: 18"'
+t 'DIR/share/man has PAPI man pages (PAPI_start.3, papi_avail.1)' '[ -f "$p/share/man/man3/PAPI_start.3" ] && [ -f "$p/share/man/man1/papi_avail.1" ]'
+t 'DIR/bin has the high-level API output writer papi_hl_output_writer.py' '[ -f "$p/bin/papi_hl_output_writer.py" ]'
+t 'without an rpath, an installed program needs LD_LIBRARY_PATH (README says so)' 'cc -o "$p/hello2" "$p/hello.c" $(PKG_CONFIG_PATH=$p/lib/pkgconfig pkg-config --cflags --libs papi) && ! "$p/hello2" >/dev/null 2>&1 && LD_LIBRARY_PATH=$p/lib "$p/bin/nbsim" -- "$p/hello2" | grep -q "^PAPI_TOT_INS [1-9]"'
+t 'README documents LD_LIBRARY_PATH and the rpath' 'grep -q "LD_LIBRARY_PATH=DIR/lib" "$NB_SRC/README.md" && grep -q "Wl,-rpath" "$NB_SRC/README.md"'
 t 'nothing outside DIR: the build tree has no stray install files' '[ ! -e "$NB_SRC/bin" ] && [ ! -e "$NB_SRC/lib" ]'

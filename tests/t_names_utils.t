@@ -101,7 +101,7 @@ for ([ 'instr_retired:NOSUCHMASK', qr/no mask or modifier 'NOSUCHMASK'/ ],
      [ 'instr_retired:thr=99', qr/threshold must be 0\.\.15, not '99'/ ],
      [ 'instr_retired:precise', qr/instr_retired cannot be precise/ ],
      [ 'no_such_event', qr/unknown NetBurst event or metric 'no_such_event'/ ],
-     [ 'instr_completed', qr/instr_completed does not exist on this CPU \(model 2\)/, 'northwood' ]) {
+     [ 'instr_completed', qr/instr_completed does not exist on this CPU \(model 2, northwood\); it exists on prescott, cedarmill/, 'northwood' ]) {
 	my ($n, $re, $m) = @$_;
 	$m //= 'prescott';
 	($st, $out) = run("PAPI_VERBOSE=1 $nbsim --model=$m -- $u/papi_command_line p4netburst:::$n");

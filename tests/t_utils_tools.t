@@ -33,7 +33,42 @@ t "nb_encode --perf: cascade has no perf raw config" 0 "no CCCR Cascade bit" \
 	"$B/nb_encode" --perf instr_retired:NBOGUSNTAG:cascade
 t "nb_encode: unknown event: exit 1" 1 "unknown" "$B/nb_encode" no_such_event
 t "nb_encode: conflict: exit 1, names both" 1 "DTLB_store_miss_retired" "$B/nb_encode" 1stL_cache_load_miss_retired DTLB_store_miss_retired
-t "nb_encode: bad --model: exit 2" 2 "bad value" "$B/nb_encode" --model=abc 1stL_cache_load_miss_retired
+t "nb_encode --model=abc: unknown model, exit 3, lists the names" 3 "unknown model 'abc'.*prescott, cedarmill, xeonmp" \
+	"$B/nb_encode" --model=abc 1stL_cache_load_miss_retired
+for u in nb_encode nb_schedule; do
+	t "$u --model=9: unknown model, exit 3" 3 "unknown model '9'" "$B/$u" --model=9 instr_retired:NBOGUSNTAG
+	t "$u --model=5: no NetBurst model 5, exit 3" 3 "unknown model '5'" "$B/$u" --model=5 instr_retired:NBOGUSNTAG
+	for m in prescott northwood willamette cedarmill xeonmp PRESCOTT 3; do
+		t "$u --model=$m accepted (nbsim's names)" 0 "IQ_\|counter" "$B/$u" --model=$m instr_retired:NBOGUSNTAG
+	done
+	t "$u --model prescott (getopt_long: a separate value)" 0 "IQ_\|counter" "$B/$u" --model prescott instr_retired:NBOGUSNTAG
+	t "$u --mod=xeonmp (getopt_long: an unambiguous prefix)" 0 "IQ_\|counter" "$B/$u" --mod=xeonmp instr_retired:NBOGUSNTAG
+	t "$u --model: a value is needed, exit 2" 2 "needs a value" "$B/$u" --model
+	t "$u options after the events" 0 "IQ_\|counter" "$B/$u" instr_retired:NBOGUSNTAG --model=northwood
+done
+t "nb_decode --cccr without value: exit 2" 2 "needs a value" "$B/nb_decode" --cccr
+t "nb_decode --counter 12 (separate value)" 0 "uop_type:TAGLOADS" "$B/nb_decode" --cccr 0x35000 --escr 0x04000404 --counter 12
+# one default model: Prescott, as nbsim (instr_completed exists on models 3, 4, 6 only)
+t "default model is Prescott: instr_completed (models 3,4,6) is accepted" 0 "instr_completed" \
+	"$B/nb_schedule" instr_completed:NBOGUS
+t "--model=northwood: instr_completed refused, naming where it exists" 1 "it exists on prescott, cedarmill" \
+	"$B/nb_schedule" --model=northwood instr_completed:NBOGUS
+t "--model=xeonmp has the L3 masks" 0 "BSQ_cache_reference" "$B/nb_schedule" --model=xeonmp BSQ_cache_reference:RD_3rdL_MISS
+t "default model has no L3: RD_3rdL_MISS refused" 1 "it exists on xeonmp" "$B/nb_schedule" BSQ_cache_reference:RD_3rdL_MISS
+# presets: nb_encode and nb_schedule --partition take them as nb_schedule does
+t "nb_encode PAPI_TOT_INS: the preset's mapping encoded" 0 "PAPI_TOT_INS = instr_retired:NBOGUSNTAG:NBOGUSTAG" \
+	"$B/nb_encode" PAPI_TOT_INS
+t "nb_encode PAPI_FP_OPS: both terms with their ESCR/CCCR" 0 "scalar_DP_retired" "$B/nb_encode" PAPI_FP_OPS
+t "nb_encode PAPI_BR_MSP beside PAPI_TOT_INS and uops_retired: alternative 2" 0 "PAPI_BR_MSP = branch_retired:MMNM:MMTM" \
+	"$B/nb_encode" PAPI_TOT_INS uops_retired:NBOGUS PAPI_BR_MSP
+t "nb_encode PAPI_L1_DCM PAPI_L2_DCM: conflict, exit 1" 1 "IA32_PEBS_ENABLE" "$B/nb_encode" PAPI_L1_DCM PAPI_L2_DCM
+t "nb_encode PAPI_NOPE: unknown preset, exit 1" 1 "unknown\|PAPI_NOPE" "$B/nb_encode" PAPI_NOPE
+t "nb_encode PAPI_L3_TCM on Prescott: exit 1" 1 "no alternative this CPU model can count" "$B/nb_encode" PAPI_L3_TCM
+t "nb_schedule --partition with presets: 2 runs" 0 "2 runs" "$B/nb_schedule" --partition PAPI_L1_DCM PAPI_L2_DCM PAPI_TOT_INS
+t "nb_schedule --partition with presets: the replay presets in separate runs" 0 "run 2: PAPI_L2_DCM" \
+	"$B/nb_schedule" --partition PAPI_L1_DCM PAPI_L2_DCM PAPI_TOT_INS
+t "nb_schedule --partition: presets and events mixed" 0 "run 1: PAPI_LD_INS instr_retired:NBOGUSNTAG" \
+	"$B/nb_schedule" --partition PAPI_LD_INS instr_retired:NBOGUSNTAG PAPI_SR_INS
 t "nb_decode: seed 003 1stL (perfex string) with PEBS MSRs" 0 "replay_event:NBOGUS.*CRU_ESCR2 (IQ_COUNTER0) metric=1stL_cache_load_miss_retired" \
 	"$B/nb_decode" --pebs-enable=0x01000001 --matrix-vert=1 0x0003B000/0x1200020C@0x8000000C
 t "nb_decode: seed 003 front_end_event" 0 "front_end_event:NBOGUS.*CRU_ESCR3 (IQ_COUNTER3)" "$B/nb_decode" 0x0003B000/0x10000205@0x8000000F

@@ -4,6 +4,7 @@
  * --pebs-enable/--matrix-vert, the replay metric a replay_event counts.
  * Exit: 0 all decoded, 1 a value did not decode, 2 usage.
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,17 +21,6 @@ static void usage(FILE *f)
 		"  --matrix-vert=V  MSR_PEBS_MATRIX_VERT value (with --pebs-enable)\n"
 		"  --help           this text\n"
 		"exit status: 0 decoded, 1 a value does not decode, 2 usage error\n");
-}
-
-static int num(const char *arg, const char *opt, unsigned long long *v)
-{
-	size_t k = strlen(opt);
-	char *end;
-
-	if (strncmp(arg, opt, k))
-		return 0;
-	*v = strtoull(arg + k, &end, 0);
-	return (*end || end == arg + k) ? -1 : 1;
 }
 
 static int show(struct nb_decoded *d, int have_pebs, unsigned long long pe, unsigned long long mv)
@@ -57,35 +47,43 @@ int main(int argc, char **argv)
 	const char *strs[64];
 	char err[512];
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int r;
+	static const struct option opts[] = {
+		{ "cccr", required_argument, NULL, 0 },
+		{ "escr", required_argument, NULL, 1 },
+		{ "counter", required_argument, NULL, 2 },
+		{ "pebs-enable", required_argument, NULL, 3 },
+		{ "matrix-vert", required_argument, NULL, 4 },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned long long *dst[5] = { &cccr, &escr, &ctr, &pe, &mv };
+	int c;
 
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		char *end;
+
+		if (c == 'h') {
 			usage(stdout);
 			return 0;
 		}
-		if ((r = num(a, "--cccr=", &cccr)) || (r = num(a, "--escr=", &escr)) ||
-		    (r = num(a, "--counter=", &ctr)) || (r = num(a, "--pebs-enable=", &pe)) ||
-		    (r = num(a, "--matrix-vert=", &mv))) {
-			if (r < 0) {
-				fprintf(stderr, "nb_decode: bad number in '%s'\n", a);
-				return 2;
-			}
-			have[0] |= !strncmp(a, "--cccr=", 7);
-			have[1] |= !strncmp(a, "--escr=", 7);
-			have[2] |= !strncmp(a, "--counter=", 10);
-			have_pebs |= !strncmp(a, "--pebs-enable=", 14);
-			continue;
-		}
-		if (a[0] == '-' && a[1] == '-') {
-			fprintf(stderr, "nb_decode: unknown option '%s'\n", a);
+		if (c == '?' || c == ':') {
+			fprintf(stderr, "nb_decode: %s '%s'\n", c == ':' ? "option needs a value:" :
+				"unknown option", argv[optind - 1]);
 			usage(stderr);
 			return 2;
 		}
-		if (nstr < 64)
-			strs[nstr++] = a;
+		*dst[c] = strtoull(optarg, &end, 0);
+		if (*end || end == optarg) {
+			fprintf(stderr, "nb_decode: bad number in '--%s=%s'\n", opts[c].name, optarg);
+			return 2;
+		}
+		if (c < 3)
+			have[c] = 1;
+		have_pebs |= c == 3;
 	}
+	for (int i = optind; i < argc && nstr < 64; i++)
+		strs[nstr++] = argv[i];
 	if ((have[0] || have[1] || have[2]) && !(have[0] && have[1] && have[2])) {
 		fprintf(stderr, "nb_decode: --cccr, --escr and --counter go together\n");
 		return 2;

@@ -8,22 +8,27 @@
 #include <string.h>
 #include "nb_util.h"
 #include "nb_encode.h"
+#include "nb_presets.h"
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: nb_encode [options] EVENT|METRIC...\n"
+	fprintf(f, "usage: nb_encode [options] EVENT|METRIC|PAPI_PRESET...\n"
 		"Place the events on the NetBurst PMU and print their register values.\n"
 		"EVENT is event[:MASK...][:u=0|1][:k=0|1] as the p4netburst component names it;\n"
-		"METRIC is a tagged at-retirement metric (e.g. 1stL_cache_load_miss_retired).\n"
+		"METRIC is a tagged at-retirement metric (e.g. 1stL_cache_load_miss_retired);\n"
+		"a PAPI preset takes the first of its alternatives (presets.txt) that fits,\n"
+		"as nb_schedule and the component choose it.\n"
 		"options:\n" NB_UTIL_COMMON_HELP
 		"  --perf           also print the Linux perf raw config (kernel P4 format)\n"
 		"  --pmi            set the CCCR overflow-interrupt bit (sampling)\n"
 		"  --help           this text\n"
-		"exit status: 0 placed, 1 conflict or unknown event, 2 usage error\n");
+		"exit status: 0 placed, 1 conflict or unknown event, 2 usage error, 3 unknown model\n");
 }
 
 struct encode_flags {
 	int perf, pmi;
+	const char **words;      /* every operand once a preset is seen */
+	int nw;
 };
 
 static int encode_option(const char *arg, void *ctx)
@@ -34,7 +39,13 @@ static int encode_option(const char *arg, void *ctx)
 		f->perf = 1;
 	else if (!strcmp(arg, "--pmi"))
 		f->pmi = 1;
-	else
+	else if (arg[0] != '-' && (nb_util_preset(arg) >= 0 || f->nw)) {
+		if (f->nw == NB_SCHED_MAX) {
+			fprintf(stderr, "nb_encode: more than %d events\n", NB_SCHED_MAX);
+			return NB_EXIT_USAGE;
+		}
+		f->words[f->nw++] = arg;
+	} else
 		return 0;
 	return 1;
 }
@@ -48,18 +59,60 @@ int main(int argc, char **argv)
 	struct nb_msr_image x[NB_SCHED_MAX_HELPERS + 2];
 	char err[512];
 	int n, nx, r;
-	struct encode_flags f = { 0, 0 };
+	const char *words[NB_SCHED_MAX];
+	struct encode_flags f = { 0, 0, words, 0 };
 	struct nb_util_events ev = { names, req, 0, NB_SCHED_MAX };
+	static const struct option opts[] = {
+		{ "perf", no_argument, NULL, 0 },
+		{ "pmi", no_argument, NULL, 0 },
+		{ NULL, 0, NULL, 0 },
+	};
 
-	r = nb_util_args("nb_encode", argc, argv, &o, &ev, encode_option, &f, usage);
+	r = nb_util_args("nb_encode", argc, argv, &o, &ev, opts, encode_option, &f, usage);
 	if (r >= 0)
 		return r;
 	n = ev.n;
-	if (n == 0) {
+	if (n + f.nw == 0) {
 		usage(stderr);
 		return NB_EXIT_USAGE;
 	}
-	if (nb_sched_run(req, n, &o.cpu, &a, NULL, err, sizeof(err))) {
+	if (f.nw) {
+		/* presets: their alternatives chosen as nb_schedule / the
+		 * component choose them; then the hardware requests encoded */
+		static struct nb_req rq[NB_SCHED_MAX];
+		static struct nb_plan plan;
+		const char *all[2 * NB_SCHED_MAX];
+		int na = 0, nr;
+
+		for (int i = 0; i < n; i++)
+			all[na++] = names[i];
+		for (int i = 0; i < f.nw; i++)
+			all[na++] = words[i];
+		nr = nb_util_requests("nb_encode", all, na, &o, rq, NB_SCHED_MAX);
+		if (nr < 0)
+			return NB_EXIT_FAIL;
+		if (nb_plan_run(rq, nr, &o.cpu, o.feats, NULL, &plan, err, sizeof(err))) {
+			fprintf(stderr, "nb_encode: %s\n", err);
+			return NB_EXIT_FAIL;
+		}
+		for (int i = 0; i < nr; i++) {
+			char fm[256];
+
+			if (rq[i].kind != NB_REQ_PRESET || rq[i].slot != 0)
+				continue;
+			nb_preset_alt_format(&nb_presets[rq[i].preset].alts[plan.alt[i]], fm, sizeof(fm));
+			printf("# %s = %s\n", nb_presets[rq[i].preset].name, fm);
+		}
+		n = plan.nhw;
+		for (int h = 0; h < n; h++) {
+			static char nm[NB_SCHED_MAX][NB_NAME_MAX];
+
+			req[h] = plan.hw[h];
+			nb_sched_name(&req[h], nm[h], sizeof(nm[h]));
+			names[h] = nm[h];
+		}
+		a = plan.assign;
+	} else if (nb_sched_run(req, n, &o.cpu, &a, NULL, err, sizeof(err))) {
 		fprintf(stderr, "nb_encode: %s\n", err);
 		return NB_EXIT_FAIL;
 	}

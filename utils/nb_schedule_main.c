@@ -16,12 +16,14 @@ static void usage(FILE *f)
 	fprintf(f, "usage: nb_schedule [options] EVENT|METRIC|PAPI_PRESET...\n"
 		"Place the events on NetBurst ESCRs and counters, or report the conflict.\n"
 		"A PAPI preset takes the first of its alternatives (presets.txt) that fits.\n"
+		"With --partition and presets: first fit over whole event sets.\n"
 		"options:\n" NB_UTIL_COMMON_HELP
 		"  --busy-escr=NAME     an ESCR the other logical processor uses (repeatable)\n"
 		"  --busy-counter=N     a counter the other logical processor uses (repeatable)\n"
 		"  --partition          split into the fewest runs (exact up to %d events)\n"
 		"  --help               this text\n"
-		"exit status: 0 placed, 1 conflict or unknown event, 2 usage error\n", NB_PART_EXACT_MAX);
+		"exit status: 0 placed, 1 conflict or unknown event, 2 usage error, 3 unknown model\n",
+		NB_PART_EXACT_MAX);
 }
 
 static void name_of(const struct nb_evsel *r, const char *given, char *buf, size_t len)
@@ -55,53 +57,16 @@ static void print_assign(const struct nb_evsel *req, const char *const *names, i
 		printf("IA32_PEBS_ENABLE %#010x  MSR_PEBS_MATRIX_VERT %#010x\n", a->pebs_enable, a->matrix_vert);
 }
 
-/* Is ARG a PAPI preset name (presets.txt)?  Its index, or -1. */
-static int preset_arg(const char *arg)
-{
-	if (strncasecmp(arg, "p4netburst:::", 13) == 0)
-		arg += 13;
-	return strncasecmp(arg, "PAPI_", 5) ? -1 : nb_preset_lookup(arg, strlen(arg));
-}
-
 /* Events and presets: choose the presets' alternatives, then place. */
 static int run_presets(const char *const *names, int n, const struct nb_util_opts *o)
 {
 	static struct nb_req req[NB_SCHED_MAX];
 	static struct nb_plan plan;
 	char err[2048];
-	int nr = 0;
+	int nr = nb_util_requests("nb_schedule", names, n, o, req, NB_SCHED_MAX);
 
-	for (int i = 0; i < n; i++) {
-		int p = preset_arg(names[i]), slots;
-
-		if (p < 0) {
-			if (nr == NB_SCHED_MAX)
-				goto many;
-			memset(&req[nr], 0, sizeof(req[nr]));
-			req[nr].kind = NB_REQ_SEL;
-			if (nb_util_request(names[i], o, &req[nr].sel, err, sizeof(err))) {
-				fprintf(stderr, "nb_schedule: %s\n", err);
-				return NB_EXIT_FAIL;
-			}
-			nr++;
-			continue;
-		}
-		slots = nb_preset_slots((unsigned)p, o->cpu.model, o->feats);
-		if (!slots) {
-			fprintf(stderr, "nb_schedule: %s: no alternative this CPU model can count\n",
-				nb_presets[p].name);
-			return NB_EXIT_FAIL;
-		}
-		for (int k = 0; k < slots; k++) {
-			if (nr == NB_SCHED_MAX)
-				goto many;
-			memset(&req[nr], 0, sizeof(req[nr]));
-			req[nr].kind = NB_REQ_PRESET;
-			req[nr].preset = (uint16_t)p;
-			req[nr].slot = (uint8_t)k;
-			nr++;
-		}
-	}
+	if (nr < 0)
+		return NB_EXIT_FAIL;
 	if (nb_plan_run(req, nr, &o->cpu, o->feats, NULL, &plan, err, sizeof(err))) {
 		fprintf(stderr, "nb_schedule: %s\n", err);
 		return NB_EXIT_FAIL;
@@ -120,10 +85,55 @@ static int run_presets(const char *const *names, int n, const struct nb_util_opt
 	if (nb_plan_note(req, nr, &plan, &o->cpu, o->feats, err, sizeof(err)))
 		printf("%s", err);
 	return NB_EXIT_OK;
-many:
-	fprintf(stderr, "nb_schedule: more than %d requests (a preset takes one per term)\n",
-		NB_SCHED_MAX);
-	return NB_EXIT_FAIL;
+}
+
+/* --partition with presets: first fit, in order, over whole event sets
+ * (nb_plan_run: a preset's terms stay in one run, its alternative chosen
+ * per run).  Not proven minimal. */
+static int partition_presets(const char *const *names, int n, const struct nb_util_opts *o)
+{
+	static struct nb_req one[NB_SCHED_MAX], run_req[NB_PART_MAX][NB_SCHED_MAX];
+	static struct nb_plan plan;
+	static int run_n[NB_PART_MAX], run_of[NB_PART_MAX];
+	char err[2048];
+	int nruns = 0;
+
+	for (int i = 0; i < n; i++) {
+		int k = nb_util_requests("nb_schedule", &names[i], 1, o, one, NB_SCHED_MAX), r;
+
+		if (k < 0)
+			return NB_EXIT_FAIL;
+		if (nb_plan_run(one, k, &o->cpu, o->feats, NULL, &plan, err, sizeof(err))) {
+			fprintf(stderr, "nb_schedule: %s cannot be counted even alone: %s\n",
+				names[i], err);
+			return NB_EXIT_FAIL;
+		}
+		for (r = 0; r < nruns; r++) {
+			if (run_n[r] + k > NB_SCHED_MAX)
+				continue;
+			memcpy(&run_req[r][run_n[r]], one, (size_t)k * sizeof(one[0]));
+			if (nb_plan_run(run_req[r], run_n[r] + k, &o->cpu, o->feats, NULL, &plan,
+					err, sizeof(err)) == 0)
+				break;
+		}
+		if (r == nruns) {
+			memcpy(run_req[r], one, (size_t)k * sizeof(one[0]));
+			run_n[r] = 0;
+			nruns++;
+		}
+		run_n[r] += k;
+		run_of[i] = r;
+	}
+	printf("%d run%s (first fit; not proven minimal: presets choose alternatives per run)\n",
+	       nruns, nruns == 1 ? "" : "s");
+	for (int r = 0; r < nruns; r++) {
+		printf("run %d:", r + 1);
+		for (int i = 0; i < n; i++)
+			if (run_of[i] == r)
+				printf(" %s", names[i]);
+		printf("\n");
+	}
+	return NB_EXIT_OK;
 }
 
 struct schedule_flags {
@@ -157,7 +167,7 @@ static int schedule_option(const char *arg, void *ctx)
 			return NB_EXIT_USAGE;
 		}
 		f->o->cpu.busy_counters |= 1u << c;
-	} else if (arg[0] != '-' && (preset_arg(arg) >= 0 || f->np)) {
+	} else if (arg[0] != '-' && (nb_util_preset(arg) >= 0 || f->np)) {
 		if (f->np == NB_PART_MAX) {
 			fprintf(stderr, "nb_schedule: more than %d events\n", NB_PART_MAX);
 			return NB_EXIT_USAGE;
@@ -180,7 +190,14 @@ int main(int argc, char **argv)
 	const char *pnames[NB_PART_MAX];
 	struct schedule_flags f = { &o, 0, pnames, 0 };
 
-	r = nb_util_args("nb_schedule", argc, argv, &o, &ev, schedule_option, &f, usage);
+	static const struct option opts[] = {
+		{ "partition", no_argument, NULL, 0 },
+		{ "busy-escr", required_argument, NULL, 0 },
+		{ "busy-counter", required_argument, NULL, 0 },
+		{ NULL, 0, NULL, 0 },
+	};
+
+	r = nb_util_args("nb_schedule", argc, argv, &o, &ev, opts, schedule_option, &f, usage);
 	if (r >= 0)
 		return r;
 	if (ev.n + f.np == 0) {
@@ -192,14 +209,12 @@ int main(int argc, char **argv)
 		const char *all[2 * NB_PART_MAX];
 		int na = 0;
 
-		if (f.partition) {
-			fprintf(stderr, "nb_schedule: --partition takes events and metrics, not presets\n");
-			return NB_EXIT_USAGE;
-		}
 		for (int i = 0; i < ev.n; i++)
 			all[na++] = names[i];
 		for (int i = 0; i < f.np; i++)
 			all[na++] = f.pnames[i];
+		if (f.partition)
+			return partition_presets(all, na, &o);
 		return run_presets(all, na, &o);
 	}
 	n = ev.n;

@@ -2,8 +2,11 @@
  * backend_msr.c - the PMU through the Linux msr driver (/dev/cpu/N/msr:
  * pread/pwrite of 8 bytes at offset = MSR address; needs root or
  * CAP_SYS_RAWIO and `modprobe msr`).  P4NETBURST_MSR_DEV overrides the
- * device path, a printf format with one %d for the CPU (for example
- * "/dev/cpu/%d/msr_safe" for LLNL's msr-safe driver).
+ * device path: an absolute path with exactly one %d, replaced by the CPU
+ * number (for example "/dev/cpu/%d/msr_safe" for LLNL's msr-safe driver),
+ * and no other '%'.  It is read with secure_getenv (ignored in a setuid or
+ * setgid program) and never used as a format: anything else disables the
+ * backend with the reason.
  *
  * The registers belong to a logical CPU, not to a thread: like perfex on
  * perfctr-less kernels, this backend counts everything that runs on the
@@ -29,11 +32,34 @@ struct nb_msr_sys nb_msr_sys = { open, pread, pwrite, close };
 static __thread int msr_fd = -1;
 static __thread int msr_cpu = -1;
 
-static const char *dev_format(void)
-{
-	const char *f = getenv("P4NETBURST_MSR_DEV");
+#define MSR_DEV_DEFAULT "/dev/cpu/%d/msr"
+#define MSR_DEV_MAX 200
 
-	return f && *f ? f : "/dev/cpu/%d/msr";
+/* The device path of CPU into PATH: P4NETBURST_MSR_DEV (validated) or the
+ * default.  -1 with the reason in ERR if the variable is not acceptable. */
+int nb_msr_dev_path(int cpu, char *path, size_t plen, char *err, size_t len)
+{
+	const char *f = secure_getenv("P4NETBURST_MSR_DEV"), *d;
+	size_t n;
+
+	if (!f || !*f)
+		f = MSR_DEV_DEFAULT;
+	n = strnlen(f, MSR_DEV_MAX + 1);
+	d = strstr(f, "%d");
+	if (n > MSR_DEV_MAX || f[0] != '/' || !d || strchr(f, '%') != d ||
+	    strchr(d + 2, '%')) {
+		snprintf(err, len, "P4NETBURST_MSR_DEV='%.*s%s' is not accepted: it must be an "
+			 "absolute path of at most %d characters with exactly one %%d (the CPU) "
+			 "and no other %%, e.g. /dev/cpu/%%d/msr_safe", MSR_DEV_MAX, f,
+			 n > MSR_DEV_MAX ? "..." : "", MSR_DEV_MAX);
+		return -1;
+	}
+	/* prefix, the CPU number, suffix: F is never a format */
+	if ((size_t)snprintf(path, plen, "%.*s%d%s", (int)(d - f), f, cpu, d + 2) >= plen) {
+		snprintf(err, len, "P4NETBURST_MSR_DEV: the path for CPU %d is too long", cpu);
+		return -1;
+	}
+	return 0;
 }
 
 static int open_dev(int cpu, char *err, size_t len)
@@ -41,7 +67,8 @@ static int open_dev(int cpu, char *err, size_t len)
 	char path[256];
 	int fd;
 
-	snprintf(path, sizeof(path), dev_format(), cpu);
+	if (nb_msr_dev_path(cpu, path, sizeof(path), err, len))
+		return -1;
 	fd = nb_msr_sys.open(path, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		snprintf(err, len, "cannot open %s: %s%s", path, strerror(errno),

@@ -17,4 +17,9 @@ struct nb_msr_sys {
 
 extern struct nb_msr_sys nb_msr_sys;
 
+/* CPU's device path into PATH: P4NETBURST_MSR_DEV (an absolute path with
+ * exactly one %d and no other '%', read with secure_getenv) or
+ * /dev/cpu/%d/msr; -1 with the reason in ERR if the variable is refused. */
+int nb_msr_dev_path(int cpu, char *path, size_t plen, char *err, size_t len);
+
 #endif

@@ -18,6 +18,70 @@
 
 static const char *const thread_names[4] = { "none", "single", "both", "any" };
 
+/* [sim/nb_cpu.c]: the same parts, names and CPUID models. */
+const struct nb_part nb_parts[] = {
+	{ "willamette", 1, 0 },
+	{ "northwood", 2, 0 },
+	{ "prescott", 3, 0 },
+	{ "cedarmill", 6, 0 },
+	{ "xeonmp", 2, NB_FEAT_L3 },
+};
+const unsigned nb_num_parts = sizeof nb_parts / sizeof nb_parts[0];
+
+const struct nb_part *nb_part_find(const char *name)
+{
+	for (unsigned i = 0; name && i < nb_num_parts; i++)
+		if (strcasecmp(nb_parts[i].name, name) == 0)
+			return &nb_parts[i];
+	return NULL;
+}
+
+const char *nb_part_name(unsigned model, unsigned feats)
+{
+	for (unsigned i = 0; i < nb_num_parts; i++)
+		if (nb_parts[i].model == model && nb_parts[i].feats == feats)
+			return nb_parts[i].name;
+	return NULL;
+}
+
+void nb_evsel_where(int kind, unsigned idx, const struct nb_mask *mask,
+		    char *buf, size_t len)
+{
+	size_t n = 0;
+	int any = 0;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	for (unsigned i = 0; i < nb_num_parts; i++) {
+		const struct nb_part *pt = &nb_parts[i];
+		int has = kind == NB_SEL_METRIC ? nb_metric_on_cpu(idx, pt->model, pt->feats)
+			: nb_event_on_cpu(idx, pt->model, pt->feats) &&
+			  (!mask || nb_mask_on_cpu(mask, pt->model, pt->feats));
+		int w;
+
+		if (!has)
+			continue;
+		w = snprintf(buf + n, len - n, "%s%s", any ? ", " : "; it exists on ", pt->name);
+		if (w < 0 || (size_t)w >= len - n)
+			return;
+		n += (size_t)w;
+		any = 1;
+	}
+	if (!any)
+		snprintf(buf, len, "; it exists on no modelled part");
+}
+
+/* "model 3 (prescott)" into BUF. */
+static const char *this_cpu(unsigned model, unsigned feats, char *buf, size_t len)
+{
+	const char *nm = nb_part_name(model, feats);
+
+	snprintf(buf, len, "model %u%s%s%s", model, feats & NB_FEAT_L3 ? " with L3" : "",
+		 nm ? ", " : "", nm ? nm : "");
+	return buf;
+}
+
 int nb_evsel_same(const struct nb_evsel *a, const struct nb_evsel *b)
 {
 	return memcmp(a, b, sizeof(*a)) == 0;
@@ -285,6 +349,7 @@ int nb_evsel_parse(const char *name, unsigned model, unsigned feats,
 	uint16_t seen = 0;
 	size_t len;
 	int ev, r;
+	char where[160], cpuname[48];
 
 	if (errlen)
 		err[0] = '\0';
@@ -307,10 +372,12 @@ int nb_evsel_parse(const char *name, unsigned model, unsigned feats,
 	if (ev >= 0) {
 		e = &nb_events[ev];
 		what = e->name;
-		if (!nb_event_on_cpu((unsigned)ev, model, feats))
+		if (!nb_event_on_cpu((unsigned)ev, model, feats)) {
+			nb_evsel_where(NB_SEL_EVENT, (unsigned)ev, NULL, where, sizeof(where));
 			return fail(&ps, NB_PARSE_MODEL,
-				    "event %s does not exist on this CPU (model %u%s)",
-				    e->name, model, feats & NB_FEAT_L3 ? ", L3" : "");
+				    "event %s does not exist on this CPU (%s)%s", e->name,
+				    this_cpu(model, feats, cpuname, sizeof(cpuname)), where);
+		}
 		out->kind = NB_SEL_EVENT;
 	} else {
 		ev = nb_metric_lookup(p, (size_t)(end - p));
@@ -318,10 +385,12 @@ int nb_evsel_parse(const char *name, unsigned model, unsigned feats,
 			return fail(&ps, NB_PARSE_NOEVENT, "unknown NetBurst event or metric '%.*s'",
 				    (int)(end - p), p);
 		what = nb_metrics[ev].name;
-		if (!nb_metric_on_cpu((unsigned)ev, model, feats))
+		if (!nb_metric_on_cpu((unsigned)ev, model, feats)) {
+			nb_evsel_where(NB_SEL_METRIC, (unsigned)ev, NULL, where, sizeof(where));
 			return fail(&ps, NB_PARSE_MODEL,
-				    "metric %s does not exist on this CPU (model %u%s)",
-				    what, model, feats & NB_FEAT_L3 ? ", L3" : "");
+				    "metric %s does not exist on this CPU (%s)%s", what,
+				    this_cpu(model, feats, cpuname, sizeof(cpuname)), where);
+		}
 		out->kind = NB_SEL_METRIC;
 	}
 	out->event = (uint16_t)ev;
@@ -351,11 +420,13 @@ int nb_evsel_parse(const char *name, unsigned model, unsigned feats,
 					    (int)(end - q), q);
 		}
 		if (e && !eq && (mk = mask_lookup(e, q, n)) != NULL) {
-			if (!nb_mask_on_cpu(mk, model, feats))
+			if (!nb_mask_on_cpu(mk, model, feats)) {
+				nb_evsel_where(NB_SEL_EVENT, (unsigned)ev, mk, where, sizeof(where));
 				return fail(&ps, NB_PARSE_MODEL,
-					    "mask %s of %s does not exist on this CPU (model %u%s)",
-					    mk->name, e->name, model,
-					    feats & NB_FEAT_L3 ? ", L3" : "");
+					    "mask %s of %s does not exist on this CPU (%s)%s",
+					    mk->name, e->name,
+					    this_cpu(model, feats, cpuname, sizeof(cpuname)), where);
+			}
 			if (out->masks & (1u << mk->bit))
 				return fail(&ps, NB_PARSE_DUP, "mask %s given twice", mk->name);
 			out->masks |= (uint16_t)(1u << mk->bit);
@@ -403,10 +474,12 @@ int nb_evsel_parse(const char *name, unsigned model, unsigned feats,
 				    "%s selects metric %s, which counts %s with its own "
 				    "masks: other masks cannot be added", vm->name, m->name,
 				    e->name);
-		if (!nb_metric_on_cpu(vm->arg, model, feats))
+		if (!nb_metric_on_cpu(vm->arg, model, feats)) {
+			nb_evsel_where(NB_SEL_METRIC, vm->arg, NULL, where, sizeof(where));
 			return fail(&ps, NB_PARSE_MODEL,
-				    "metric %s does not exist on this CPU (model %u)",
-				    m->name, model);
+				    "metric %s does not exist on this CPU (%s)%s", m->name,
+				    this_cpu(model, feats, cpuname, sizeof(cpuname)), where);
+		}
 		out->kind = NB_SEL_METRIC;
 		out->event = vm->arg;
 		out->masks = 0;

@@ -17,7 +17,9 @@
  *   precise         PEBS; only on PEBS-capable events and on metrics whose
  *                   counting event is PEBS-capable
  *   cascade         count on a cascaded counter pair (CCCR Cascade, SDM
- *                   18.15.5.6): an 80-bit count; events only, not precise
+ *                   18.15.5.6): a 41-bit count (the alternate counts
+ *                   after the first counter overflows); events only, not
+ *                   precise
  * Boolean modifiers also take =0 / =1; =0 is the same as leaving them out.
  * libpfm4's replay "virtual masks" (replay_event:NBOGUS:L1_LD_MISS) select
  * the metric they stand for; the canonical name is then the metric's.
@@ -122,5 +124,30 @@ uint16_t nb_event_default_masks(unsigned event);
 /* Does a CPU of MODEL with FEATS have this event / this mask of it? */
 int nb_event_on_cpu(unsigned event, unsigned model, unsigned feats);
 int nb_mask_on_cpu(const struct nb_mask *m, unsigned model, unsigned feats);
+
+/* The NetBurst parts nbsim models (sim/nb_cpu.c, `nbsim --model=NAME`;
+ * tests/unit/evsel_unit.c checks the two lists agree), by the names the
+ * tools' --model takes and messages use. */
+struct nb_part {
+	const char *name;        /* nbsim --model= name                */
+	unsigned model;          /* CPUID family-15 model              */
+	unsigned feats;          /* NB_FEAT_*                          */
+};
+extern const struct nb_part nb_parts[];
+extern const unsigned nb_num_parts;
+#define NB_PART_DEFAULT "prescott"   /* nbsim's default (NB_CPU_DEFAULT) */
+
+/* Part by name (case-insensitive), or NULL. */
+const struct nb_part *nb_part_find(const char *name);
+
+/* Name of the part with MODEL and FEATS, or NULL if nbsim models none. */
+const char *nb_part_name(unsigned model, unsigned feats);
+
+/* Where a name exists: "; it exists on xeonmp" (the modelled parts that
+ * have it), or "; it exists on no modelled part" into BUF.  KIND is
+ * NB_SEL_EVENT (IDX an event; MASK one of its masks or NULL) or
+ * NB_SEL_METRIC (IDX a metric). */
+void nb_evsel_where(int kind, unsigned idx, const struct nb_mask *mask,
+		    char *buf, size_t len);
 
 #endif

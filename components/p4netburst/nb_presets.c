@@ -270,6 +270,31 @@ int nb_plan_run(const struct nb_req *req, int n, const struct nb_sched_cpu *cpu,
 		snprintf(why + l, whylen > l ? whylen - l : 0,
 			 " (nor does any other choice of the presets' alternatives: %d tried)", combos);
 	}
+	if (s.np && whylen) {
+		/* Name the presets first: each alternative counts the same thing
+		 * (docs/PRESETS.md), so none that fits means refusal. */
+		char head[512], alt[256];
+		size_t l = 0;
+
+		head[0] = '\0';
+		for (int j = 0; j < s.np && l < sizeof(head); j++) {
+			int w;
+
+			nb_preset_alt_format(&nb_presets[s.preset[j]].alts[s.ua[j][s.choice[j]]],
+					     alt, sizeof(alt));
+			w = snprintf(head + l, sizeof(head) - l, "%s%s (%s)", j ? ", " : "",
+				     nb_presets[s.preset[j]].name, alt);
+			if (w > 0)
+				l += (size_t)w;
+		}
+		if (l < sizeof(head)) {
+			char rest[1024];
+
+			snprintf(rest, sizeof(rest), "%s", why);
+			snprintf(why, whylen, "%s: no alternative that counts the same fits: %s",
+				 head, rest);
+		}
+	}
 	return -1;
 }
 

@@ -232,6 +232,15 @@ static void set_hw_info(void)
 		hw->cpu_max_mhz = (int)cpu.mhz;
 		hw->cpu_min_mhz = (int)cpu.mhz;
 	}
+	/* The CPU is simulated: PAPI's real cycles and time (the time stamp
+	 * counter, the wall clock) are the host's, not the simulated CPU's;
+	 * papi_hardware_avail says so, and so does the high-level API's output
+	 * (patches/papi-7.0.0-hl-cycles-note.patch). */
+	if (backend == &nb_backend_sim) {
+		hw->virtualized = 1;
+		snprintf(hw->virtual_vendor_string, sizeof(hw->virtual_vendor_string),
+			 "nbsim (valgrind), model %s", cpu.model_name);
+	}
 }
 
 /* Preset event code by symbol; PAPI_event_name_to_code cannot be used
@@ -285,6 +294,31 @@ static void preset_native(unsigned p, unsigned k, char *buf, size_t len)
 	} else {
 		preset_slot_name(p, k, nm, sizeof(nm));
 		snprintf(buf, len, "p4netburst:::%s", nm);
+	}
+}
+
+/* Why preset P is not offered here, naming the parts that have it. */
+static void preset_absent(unsigned p, char *buf, size_t len)
+{
+	const char *nm = nb_part_name(cpu.model, cpu_feats);
+	size_t n;
+	int any = 0;
+
+	snprintf(buf, len, "%s: not on this CPU (model %u%s%s%s): every alternative in "
+		 "presets.txt needs an event or mask it lacks", nb_presets[p].name,
+		 cpu.model, cpu_feats & NB_FEAT_L3 ? " with L3" : "", nm ? ", " : "",
+		 nm ? nm : "");
+	for (unsigned i = 0; i < nb_num_parts; i++) {
+		if (!nb_preset_slots(p, nb_parts[i].model, nb_parts[i].feats))
+			continue;
+		n = strlen(buf);
+		snprintf(buf + n, len - n, "%s%s", any ? ", " : "; it exists on ",
+			 nb_parts[i].name);
+		any = 1;
+	}
+	if (!any) {
+		n = strlen(buf);
+		snprintf(buf + n, len - n, "; it exists on no modelled part");
 	}
 }
 
@@ -345,6 +379,23 @@ static int load_presets(int cidx)
 		if (map[i].note)
 			pr->note = papi_strdup(map[i].note);
 	}
+	/* A preset of presets.txt this CPU lacks: its note says why and where
+	 * it exists; PAPI prints it when the preset is added
+	 * (patches/papi-7.0.0-name-errors.patch). */
+	for (unsigned i = 0; i < nb_num_presets; i++) {
+		unsigned pcode;
+		hwi_presets_t *pr;
+		char why[PAPI_HUGE_STR_LEN];
+
+		if (nb_preset_slots(i, cpu.model, cpu_feats) ||
+		    preset_code(nb_presets[i].name, &pcode) != PAPI_OK)
+			continue;
+		pr = &_papi_hwi_presets[pcode & PAPI_PRESET_AND_MASK];
+		if (pr->count || pr->note)
+			continue;
+		preset_absent(i, why, sizeof(why));
+		pr->note = papi_strdup(why);
+	}
 	papi_free(map);
 	return PAPI_OK;
 }
@@ -360,7 +411,7 @@ static const struct nb_backend *pick_backend(char *why, size_t len)
 	static const struct nb_backend *const order[] = {
 		&nb_backend_sim, &nb_backend_perf, &nb_backend_msr,
 	};
-	const char *want = getenv("P4NETBURST_BACKEND");
+	const char *want = secure_getenv("P4NETBURST_BACKEND");
 	char r[96];
 
 	why[0] = 0;
@@ -465,7 +516,7 @@ static int nb_init_control_state(hwd_control_state_t *ctl)
  * PAPI's error messages are on, like report(). */
 static void notice(const char *msg)
 {
-	if (_papi_hwi_error_level != PAPI_QUIET || getenv("PAPI_VERBOSE"))
+	if (_papi_hwi_error_level != PAPI_QUIET || secure_getenv("PAPI_VERBOSE"))
 		fprintf(stderr, "PAPI p4netburst: %s", msg);
 }
 
@@ -525,6 +576,12 @@ static int nb_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *nativ
 	pthread_mutex_lock(&plan_lock);
 	if (nb_plan_run(req, count, &sc, cpu_feats, c->palt, &plan, why, sizeof(why))) {
 		pthread_mutex_unlock(&plan_lock);
+		/* Say why even without PAPI_VERBOSE, once: a preset (mapped to
+		 * its terms or to its alternatives) none of whose equivalent
+		 * mappings fits would otherwise be a bare PAPI_ECNFLCT
+		 * (docs/PRESETS.md). */
+		if (_papi_hwi_error_level == PAPI_QUIET && !secure_getenv("PAPI_VERBOSE"))
+			fprintf(stderr, "PAPI p4netburst: add event: %s\n", why);
 		report("add event", why);
 		return PAPI_ECNFLCT;
 	}
@@ -1241,8 +1298,8 @@ static const struct {
 	{ "precise=0|1", "precise", "PEBS: precise event-based sampling of the "
 	  "tagged uops (IA32_PEBS_ENABLE bit 25)" },
 	{ "cascade=0|1", "cascade", "count on a cascaded counter pair (CCCR Cascade, "
-	  "SDM 18.15.5.6): the event's counter and its alternate, read as one "
-	  "80-bit count; events only" },
+	  "SDM 18.15.5.6): the alternate counts once the event's 40-bit counter "
+	  "has overflowed, read as one 41-bit count (up to 2^41); events only" },
 };
 #define NQUALS ((unsigned)(sizeof(quals) / sizeof(quals[0])))
 
@@ -1345,6 +1402,13 @@ static int preset_name_to_code(const char *p, unsigned *code)
 	if (pi < 0)
 		return PAPI_ENOEVNT;
 	slots = nb_preset_slots((unsigned)pi, cpu.model, cpu_feats);
+	if (slots == 0) {
+		char why[PAPI_HUGE_STR_LEN];
+
+		preset_absent((unsigned)pi, why, sizeof(why));
+		PAPIERROR("p4netburst: %s", why);
+		return PAPI_ENOEVNT;
+	}
 	if (dot) {
 		char *end;
 
@@ -1374,9 +1438,16 @@ static int nb_ntv_name_to_code(const char *name, unsigned *code)
 		return PAPI_ENOEVNT;
 	p = name ? strstr(name, ":::") : NULL;
 	p = p ? p + 3 : name;
-	if (p && strncasecmp(p, "PAPI_", 5) == 0 && !strchr(p, ':') &&
-	    preset_name_to_code(p, code) == PAPI_OK)
-		return PAPI_OK;
+	if (p && strncasecmp(p, "PAPI_", 5) == 0 && !strchr(p, ':')) {
+		int pi = nb_preset_lookup(p, strcspn(p, "."));
+
+		r = preset_name_to_code(p, code);
+		if (r != PAPI_OK && pi < 0)
+			report(name, "unknown preset (native_events/presets.txt; papi_avail lists them)");
+		else if (r != PAPI_OK && nb_preset_slots((unsigned)pi, cpu.model, cpu_feats))
+			report(name, "no such preset entry (papi_native_avail lists them)");
+		return r;
+	}
 	r = nb_evsel_parse(name, cpu.model, cpu_feats, &s, err, sizeof(err));
 	if (r != NB_PARSE_OK) {
 		report(name ? name : "(null)", err);

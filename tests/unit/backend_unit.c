@@ -117,6 +117,20 @@ static void *msr_missing_device(void *arg)
 	return NULL;
 }
 
+static void *msr_bad_format(void *arg)
+{
+	struct nb_regs *r = arg;
+	char err[512] = "";
+	int rc;
+
+	setenv("P4NETBURST_MSR_DEV", "/dev/cpu/%n%s%d/msr", 1);
+	rc = nb_backend_msr.program(r, 1, err, sizeof(err));
+	tap_ok(rc == -1 && strstr(err, "P4NETBURST_MSR_DEV='/dev/cpu/%n%s%d/msr' is not accepted"),
+	       "msr: program() with a %%n/%%s P4NETBURST_MSR_DEV fails with the reason, "
+	       "no device opened (%s)", err);
+	return NULL;
+}
+
 static void test_msr(void)
 {
 	const char *names[] = { "instr_retired:NBOGUSNTAG", "branch_retired:MMTP:MMTM",
@@ -188,6 +202,10 @@ static void test_msr(void)
 	/* a fresh thread (its own device handle) with a missing device */
 	pthread_create(&t, NULL, msr_missing_device, r);
 	pthread_join(t, NULL);
+	/* and one with a format-string attack in the variable */
+	pthread_create(&t, NULL, msr_bad_format, r);
+	pthread_join(t, NULL);
+	unsetenv("P4NETBURST_MSR_DEV");
 }
 
 /* ---- perf ---------------------------------------------------------------- */
@@ -406,8 +424,56 @@ static void test_cascade(void)
 	       "fold: first read at 2^41 - 1 events: exact (the pair's range)");
 }
 
+/* P4NETBURST_MSR_DEV is a path with one %d, never a format; anything else
+ * is refused with the reason (and the backend then refuses to probe). */
+static void test_msr_dev(void)
+{
+	static const struct { const char *v, *want; } good[] = {
+		{ NULL, "/dev/cpu/3/msr" },
+		{ "", "/dev/cpu/3/msr" },
+		{ "/dev/cpu/%d/msr_safe", "/dev/cpu/3/msr_safe" },
+		{ "/x/%d", "/x/3" },
+	};
+	static const char *const bad[] = {
+		"/dev/cpu/%n/msr", "/dev/cpu/%s/msr", "/dev/cpu/%x%x%x%x/msr",
+		"/dev/cpu/%d/%d", "/dev/cpu/%d/msr%", "/dev/cpu/msr",
+		"dev/cpu/%d/msr", "%d/msr", "/dev/cpu/%%d/msr", "/dev/cpu/%5d/msr",
+		"/dev/cpu/%ld/msr",
+	};
+	char path[256], err[512], big[400];
+	int ok = 1;
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		if (good[i].v)
+			setenv("P4NETBURST_MSR_DEV", good[i].v, 1);
+		else
+			unsetenv("P4NETBURST_MSR_DEV");
+		err[0] = '\0';
+		tap_ok(nb_msr_dev_path(3, path, sizeof(path), err, sizeof(err)) == 0 &&
+		       strcmp(path, good[i].want) == 0, "msr: P4NETBURST_MSR_DEV=%s gives %s (%s)",
+		       good[i].v ? good[i].v : "(unset)", good[i].want, err);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		setenv("P4NETBURST_MSR_DEV", bad[i], 1);
+		err[0] = '\0';
+		ok = nb_msr_dev_path(3, path, sizeof(path), err, sizeof(err)) == -1 &&
+		     strstr(err, "is not accepted") && strstr(err, "exactly one %d");
+		tap_ok(ok, "msr: P4NETBURST_MSR_DEV=%s is refused with the reason", bad[i]);
+	}
+	memset(big, 'a', sizeof(big) - 1);
+	big[0] = '/';
+	big[sizeof(big) - 1] = '\0';
+	big[10] = '%';
+	big[11] = 'd';
+	setenv("P4NETBURST_MSR_DEV", big, 1);
+	tap_ok(nb_msr_dev_path(3, path, sizeof(path), err, sizeof(err)) == -1 &&
+	       strstr(err, "at most 200"), "msr: a 399-character P4NETBURST_MSR_DEV is refused");
+	unsetenv("P4NETBURST_MSR_DEV");
+}
+
 int main(void)
 {
+	test_msr_dev();
 	test_probes();
 	test_msr();
 	test_perf();

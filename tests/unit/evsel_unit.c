@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "nb_evsel.h"
+#include "nb_cpu.h"
 #include "nbtap.h"
 
 static const unsigned models[] = { 0, 1, 2, 3, 4, 6 };
@@ -332,8 +333,31 @@ static void descriptions(void)
 	}
 }
 
+/* The parts messages and tools name are nbsim's (sim/nb_cpu.c). */
+static void parts(void)
+{
+	int ok = nb_num_parts == nb_num_cpu_models;
+	char w[160];
+
+	for (unsigned i = 0; ok && i < nb_num_parts; i++) {
+		const struct nb_cpu_model *m = nb_cpu_find(nb_parts[i].name);
+
+		ok = m && m->model == nb_parts[i].model &&
+		     !!m->l3_kb == !!(nb_parts[i].feats & NB_FEAT_L3);
+	}
+	tap_ok(ok, "nb_parts lists nbsim's %u models with their CPUID models and L3", nb_num_cpu_models);
+	tap_ok(strcmp(NB_PART_DEFAULT, NB_CPU_DEFAULT) == 0, "one default model: %s", NB_CPU_DEFAULT);
+	tap_ok(nb_part_find("XeonMP") && !nb_part_find("9") && !nb_part_find(""),
+	       "nb_part_find: case-insensitive, names only");
+	nb_evsel_where(NB_SEL_EVENT, NB_EV_INSTR_COMPLETED, NULL, w, sizeof(w));
+	tap_ok(strcmp(w, "; it exists on prescott, cedarmill") == 0, "instr_completed%s", w);
+	nb_evsel_where(NB_SEL_EVENT, NB_EV_INSTR_COMPLETED, NULL, w, 12);
+	tap_ok(strlen(w) < 12, "nb_evsel_where stays in its buffer");
+}
+
 int main(void)
 {
+	parts();
 	exhaustive();
 	spellings();
 	errors();
