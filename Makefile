@@ -69,6 +69,19 @@ $(T)/backend_unit: tests/unit/backend_unit.c $(BACKEND_SRC) $(wildcard component
 	@mkdir -p $(T)
 	$(CC) $(CFLAGS_NB) -O1 $(SAN) $(EVSEL_INC) -Isim -o $@ $< $(BACKEND_SRC) -lpthread
 
+# ---- nbsim's emulated kernel (sim/README.md "Emulated kernel") ----------------
+# The kernel's P4 facts as C (native_events/gen_kernel.pl); the shared model of
+# its policy (nb_linux_sched.c) for the tests, the bench and nb_schedule.
+$(GENDIR)/nb_kp4.c: native_events/gen_kernel.pl native_events/kernel_p4.txt native_events/pmu.txt
+	mkdir -p $(GENDIR)
+	perl native_events/gen_kernel.pl native_events $(GENDIR)
+KP4_SRC = components/p4netburst/nb_linux_sched.c $(GENDIR)/nb_kp4.c
+tests: $(T)/kern_perf
+
+$(T)/kern_perf: tests/kern/kern_perf.c $(KP4_SRC) components/p4netburst/nb_linux_sched.h ctests/nbtap.h sim/nbsim_client.h
+	@mkdir -p $(T)
+	$(CC) $(CFLAGS_NB) -Icomponents/p4netburst -Inative_events -I$(GENDIR) -Isim -Ictests -o $@ tests/kern/kern_perf.c $(KP4_SRC)
+
 $(T)/fuzz_replay: fuzz/fuzz_evsel.c fuzz/replay_main.c $(EVSEL_DEPS)
 	@mkdir -p $(T)
 	$(CC) $(CFLAGS_NB) -O1 $(SAN) $(EVSEL_INC) -o $@ fuzz/fuzz_evsel.c fuzz/replay_main.c $(EVSEL_SRC)

@@ -30,6 +30,7 @@
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcproc.h"
 #include "pub_tool_threadstate.h"
+#include "pub_tool_vkiscnums.h"
 #include "nb_linux_sched.h"
 #include <linux/perf_event.h>
 
@@ -102,9 +103,17 @@ static Bool writable(Addr a, SizeT n)
 	return a != 0 && VG_(am_is_valid_for_client)(a, n, VKI_PROT_WRITE);
 }
 
+/* The enabled/running times: the host's CLOCK_MONOTONIC (the kernel's
+ * times are task-clock times; simulated cycles advance only while some
+ * counter needs them). */
 static ULong now_ns(void)
 {
-	return nb_sig[NB_SIG_CYCLES] * 1000ULL / (nb_cpu->mhz ? nb_cpu->mhz : 1);
+	struct vki_timespec ts;
+	SysRes r = VG_(do_syscall)(__NR_clock_gettime, VKI_CLOCK_MONOTONIC, (UWord)&ts, 0, 0, 0, 0, 0, 0);
+
+	if (sr_isError(r))
+		return 0;
+	return (ULong)ts.tv_sec * 1000000000ULL + (ULong)ts.tv_nsec;
 }
 
 /* CapEff of this process (/proc/self/status). */
@@ -261,10 +270,11 @@ static Bool counts(const struct kobj *e)
 
 static void upd_times(struct kobj *e, ULong now)
 {
-	if (e->enabled && ko[e->leader].enabled)
+	if (e->enabled && ko[e->leader].enabled) {
 		e->t_enabled += now - e->t_stamp;
-	if (e->active)
-		e->t_running += now - e->t_stamp;
+		if (e->active)
+			e->t_running += now - e->t_stamp;
+	}
 	e->t_stamp = now;
 }
 
@@ -304,6 +314,8 @@ static void sched_in(struct kobj *e, ULong now)
 	ULong v = 0;
 
 	upd_times(e, now);
+	if (sampling(e))
+		nb_kern_sampling = True;        /* before the writes: nb_pmi_update */
 	escr |= (uint32_t)b->select << 25;      /* the real event select */
 	if (!e->attr.exclude_user)
 		escr |= e->thread ? NB_ESCR_T1_USR : NB_ESCR_T0_USR;
@@ -329,8 +341,6 @@ static void sched_in(struct kobj *e, ULong now)
 	kwr(nb_counters[e->counter].cccr_msr, cccr_of(e) | NB_CCCR_ENABLE);
 	e->prev = v;
 	e->active = True;
-	if (sampling(e))
-		nb_kern_sampling = True;
 }
 
 static void sched_out(struct kobj *e, ULong now)
@@ -368,14 +378,14 @@ static void sched_in_thread(ThreadId tid, ULong now)
 
 /* Take the running thread's events off the PMU and put them back (after
  * a change of state or placement). */
-static void resched(void)
+static void resched(ULong now)
 {
-	ULong now = now_ns();
 	ThreadId t = VG_(get_running_tid)();
 
 	sched_out_all(now);
 	sched_in_thread(t, now);
 	nb_pmi_update();
+	nb_update_need();
 }
 
 void nb_kern_switch(ThreadId tid)
@@ -391,6 +401,7 @@ void nb_kern_switch(ThreadId tid)
 		sched_in_thread(tid, now);
 	}
 	nb_pmi_update();
+	nb_update_need();
 	nb_tags_changed();
 }
 
@@ -565,7 +576,7 @@ static Word perf_open(ThreadId tid, Addr uattr, UWord pidcpu, UWord group_fd, UW
 	}
 	nperf++;
 	place_thread(tid);
-	resched();
+	resched(now_ns());
 	return i + 1;
 }
 
@@ -654,7 +665,7 @@ static Word perf_ioctl(struct kobj *e, UWord req, UWord arg)
 				x->enabled = req == PERF_EVENT_IOC_ENABLE;
 		}
 		if (req != PERF_EVENT_IOC_RESET)
-			resched();
+			resched(now);
 		return 0;
 	case PERF_EVENT_IOC_REFRESH:
 		if (e->attr.inherit || !sampling(e) || (Long)arg <= 0)
@@ -662,7 +673,7 @@ static Word perf_ioctl(struct kobj *e, UWord req, UWord arg)
 		e->limit += (Long)arg;
 		upd_times(e, now);
 		e->enabled = True;
-		resched();
+		resched(now);
 		return 0;
 	case PERF_EVENT_IOC_PERIOD: {
 		ULong p;
@@ -675,7 +686,7 @@ static Word perf_ioctl(struct kobj *e, UWord req, UWord arg)
 		sched_out(e, now);
 		e->attr.sample_period = p;
 		e->left = 0;                   /* __perf_event_period: period_left 0 */
-		resched();
+		resched(now);
 		return 0;
 	}
 	case PERF_EVENT_IOC_ID:
@@ -840,7 +851,9 @@ uint32_t nb_kern_pmi(uint32_t pend, unsigned lp, Addr ip, int *here)
 			sched_out(e, now);
 			e->enabled = False;
 		}
-		if (code == 6 || ++e->wakeups >= (e->attr.wakeup_events ? e->attr.wakeup_events : 1)) {
+		/* a wakeup (and its signal) needs the ring buffer; the refresh limit
+		 * signals without */
+		if (code == 6 || (e->rb && ++e->wakeups >= (e->attr.wakeup_events ? e->attr.wakeup_events : 1))) {
 			e->wakeups = 0;
 			if (signal_owner(e, code))
 				*here = 1;
@@ -879,8 +892,9 @@ static void kclose(UWord fd)
 	self = (int)(o - ko);
 	if (o->kind == K_PERF) {
 		ThreadId owner = o->owner;
+		ULong now = now_ns();
 
-		sched_out(o, now_ns());
+		sched_out(o, now);
 		/* perf_group_detach: the members become singletons */
 		for (int i = 0; i < NOBJ; i++)
 			if (ko[i].kind == K_PERF && i != self && ko[i].leader == self)
@@ -888,7 +902,7 @@ static void kclose(UWord fd)
 		o->kind = K_FREE;
 		nperf--;
 		place_thread(owner);
-		resched();
+		resched(now);
 	}
 	o->kind = K_FREE;
 }
@@ -916,7 +930,7 @@ Word nb_kern_request(ThreadId tid, UWord *arg)
 				nperf--;
 			if (h >= 1 && h <= NOBJ)
 				ko[h - 1].kind = K_FREE;
-			resched();
+			resched(now_ns());
 			return 0;
 		}
 		kclose(a);

@@ -11,14 +11,27 @@
  * interface for the helper ESCRs of front-end and execution tagging, so the
  * metrics that need them cannot be counted here (the msr backend can).
  * One perf group per event set: the leader is the first event.
+ *
+ * Hardware overflow as PAPI's perf_event component does it: an event whose
+ * CCCR asks for an overflow interrupt (OVF_PMI, nb_encode_ex NB_ENC_PMI)
+ * opens as a sampling event (sample_period, a one-page ring buffer mapped,
+ * wakeup every sample) whose overflow notification is the signal of
+ * pmi_signal(), sent to the thread (fcntl O_ASYNC, F_SETSIG, F_SETOWN_EX
+ * F_OWNER_TID).  The component presets counters (set_counters) and reads
+ * raw 40-bit values; here a counter is the kernel's count plus an offset,
+ * and a preset also sets the kernel's period (PERF_EVENT_IOC_PERIOD) to
+ * the preset's distance to 2^40, so that the kernel's next overflow comes
+ * where the component expects it and the kernel reloads the period itself.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "backend_perf.h"
@@ -43,12 +56,24 @@ static __thread int pfd[NB_NUM_COUNTERS] = {
 	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1
 };
 static __thread int npfd;
+/* per position: the counter our scheduler gave it (set_counters matches
+ * on it), the offset added to the kernel's count, the ring buffer */
+static __thread unsigned pctr[NB_NUM_COUNTERS];
+static __thread uint64_t poff[NB_NUM_COUNTERS];
+static __thread void *pring[NB_NUM_COUNTERS];
+/* the overflow signal (pmi_signal); 0: events do not sample */
+static int ovf_sig;
+#define RING_BYTES (2 * 4096)     /* header page + one data page */
 
 static void close_all(void)
 {
-	for (int i = 0; i < npfd; i++)
+	for (int i = 0; i < npfd; i++) {
+		if (pring[i])
+			munmap(pring[i], RING_BYTES);
+		pring[i] = NULL;
 		if (pfd[i] >= 0)
 			nb_perf_sys.close(pfd[i]);
+	}
 	for (int i = 0; i < NB_NUM_COUNTERS; i++)
 		pfd[i] = -1;
 	npfd = 0;
@@ -65,6 +90,34 @@ static void attr_of(const struct nb_regs *r, struct perf_event_attr *a, int lead
 	a->exclude_user = !(r->escr & (NB_ESCR_T0_USR | NB_ESCR_T1_USR));
 	a->exclude_kernel = !(r->escr & (NB_ESCR_T0_OS | NB_ESCR_T1_OS));
 	a->exclude_hv = 1;
+	if (ovf_sig && (r->cccr & (NB_CCCR_OVF_PMI_T0 | NB_CCCR_OVF_PMI_T1))) {
+		/* a sampling event; the real period comes with the preset */
+		a->sample_period = (UINT64_C(1) << 39) - 1;
+		a->sample_type = PERF_SAMPLE_IP;
+		a->wakeup_events = 1;
+	}
+}
+
+/* Overflow notification of sampling event I: its ring buffer, and the
+ * signal to this thread. */
+static int arm_signal(int i, char *err, size_t len)
+{
+	struct f_owner_ex own = { F_OWNER_TID, (pid_t)syscall(SYS_gettid) };
+	void *ring = mmap(NULL, RING_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, pfd[i], 0);
+
+	if (ring == MAP_FAILED) {
+		snprintf(err, len, "mmap of the perf ring buffer of event %d: %s", i + 1,
+			 strerror(errno));
+		return -1;
+	}
+	pring[i] = ring;
+	if (fcntl(pfd[i], F_SETFL, O_RDWR | O_NONBLOCK | O_ASYNC) < 0 ||
+	    fcntl(pfd[i], F_SETSIG, ovf_sig) < 0 || fcntl(pfd[i], F_SETOWN_EX, &own) < 0) {
+		snprintf(err, len, "fcntl (overflow signal %d) of perf event %d: %s", ovf_sig,
+			 i + 1, strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 static int perf_program(const struct nb_regs *r, int n, char *err, size_t len)
@@ -102,6 +155,12 @@ static int perf_program(const struct nb_regs *r, int n, char *err, size_t len)
 			return -1;
 		}
 		npfd = i + 1;
+		pctr[i] = r[i].counter;
+		poff[i] = 0;
+		if (a.sample_period && arm_signal(i, err, len)) {
+			close_all();
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -130,7 +189,7 @@ static int perf_read(const struct nb_regs *r, int n, uint64_t *raw, char *err, s
 				 i >= npfd ? "not open" : strerror(errno));
 			return -1;
 		}
-		raw[i] &= NB_COUNTER_MASK;   /* the component widens 40-bit deltas */
+		raw[i] = (raw[i] + poff[i]) & NB_COUNTER_MASK;   /* the component widens 40-bit deltas */
 	}
 	return 0;
 }
@@ -141,6 +200,43 @@ static int perf_zero(const struct nb_regs *r, int n, char *err, size_t len)
 	if (n && npfd && nb_perf_sys.ioctl(pfd[0], PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP) < 0) {
 		snprintf(err, len, "perf reset: %s", strerror(errno));
 		return -1;
+	}
+	for (int i = 0; i < npfd; i++)
+		poff[i] = 0;
+	return 0;
+}
+
+static int perf_pmi_signal(int sig, char *err, size_t len)
+{
+	(void)err;
+	(void)len;
+	ovf_sig = sig;
+	return 0;
+}
+
+/* A counter's raw value V: the offset to the kernel's count; for a
+ * sampling event also the kernel's period, the distance from V to 2^40. */
+static int perf_set_counters(const struct nb_regs *r, int n, const uint64_t *raw, char *err,
+			     size_t len)
+{
+	for (int k = 0; k < n; k++) {
+		uint64_t cur, per = (NB_COUNTER_MASK + 1 - (raw[k] & NB_COUNTER_MASK)) & NB_COUNTER_MASK;
+		int i = 0;
+
+		while (i < npfd && pctr[i] != r[k].counter)
+			i++;
+		if (i == npfd || nb_perf_sys.read(pfd[i], &cur, sizeof(cur)) != (ssize_t)sizeof(cur)) {
+			snprintf(err, len, "perf: counter %u: %s", r[k].counter,
+				 i == npfd ? "no open event" : strerror(errno));
+			return -1;
+		}
+		poff[i] = (raw[k] - cur) & NB_COUNTER_MASK;
+		if (pring[i] && per &&
+		    nb_perf_sys.ioctl(pfd[i], PERF_EVENT_IOC_PERIOD, (unsigned long)(uintptr_t)&per) < 0) {
+			snprintf(err, len, "perf period %llu of event %d: %s", (unsigned long long)per,
+				 i + 1, strerror(errno));
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -194,4 +290,6 @@ const struct nb_backend nb_backend_perf = {
 	.read = perf_read,
 	.zero = perf_zero,
 	.write_msrs = perf_write_msrs,
+	.pmi_signal = perf_pmi_signal,
+	.set_counters = perf_set_counters,
 };
