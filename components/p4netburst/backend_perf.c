@@ -29,6 +29,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -256,6 +257,19 @@ static int perf_write_msrs(const struct nb_msr_image *w, int n, char *err, size_
 	return 0;
 }
 
+/* /proc/sys/kernel/perf_event_paranoid, for the refusal's message; -2 if
+ * it cannot be read. */
+static int paranoid_level(void)
+{
+	char b[16] = { 0 };
+	int fd = open("/proc/sys/kernel/perf_event_paranoid", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, b, sizeof(b) - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	return n > 0 ? atoi(b) : -2;
+}
+
 static int perf_probe(struct nb_cpu *cpu, char *why, size_t len)
 {
 	struct nb_regs r;
@@ -275,7 +289,13 @@ static int perf_probe(struct nb_cpu *cpu, char *why, size_t len)
 	attr_of(&r, &a, 1);
 	fd = nb_perf_sys.open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0) {
-		snprintf(why, len, "perf_event_open of a raw P4 event: %s", strerror(errno));
+		int e = errno, lvl = paranoid_level();
+
+		snprintf(why, len, "perf_event_open of a raw P4 event: %s", strerror(e));
+		if ((e == EACCES || e == EPERM) && lvl > -2)
+			snprintf(why + strlen(why), len - strlen(why),
+				 " (/proc/sys/kernel/perf_event_paranoid is %d: needs CAP_PERFMON "
+				 "or a lower level)", lvl);
 		return -1;
 	}
 	nb_perf_sys.close(fd);
