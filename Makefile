@@ -82,6 +82,12 @@ $(T)/kern_perf: tests/kern/kern_perf.c $(KP4_SRC) components/p4netburst/nb_linux
 	@mkdir -p $(T)
 	$(CC) $(CFLAGS_NB) -Icomponents/p4netburst -Inative_events -I$(GENDIR) -Isim -Ictests -o $@ tests/kern/kern_perf.c $(KP4_SRC)
 
+tests: $(T)/msr_restore
+$(T)/msr_restore: tests/kern/msr_restore.c ctests/nbtap.h papi
+	@mkdir -p $(T)
+	$(CC) $(CFLAGS_NB) $(PAPI_INC) -Ictests -Icomponents/p4netburst -Inative_events -I$(GENDIR) -Isim \
+		-o $@ tests/kern/msr_restore.c $(PAPI_LIB) -lpthread
+
 $(T)/fuzz_replay: fuzz/fuzz_evsel.c fuzz/replay_main.c $(EVSEL_DEPS)
 	@mkdir -p $(T)
 	$(CC) $(CFLAGS_NB) -O1 $(SAN) $(EVSEL_INC) -o $@ fuzz/fuzz_evsel.c fuzz/replay_main.c $(EVSEL_SRC)
