@@ -147,7 +147,7 @@ NB_COMP = components/p4netburst
 NB_PURE_INC = -I$(NB_COMP) -Inative_events -I$(GENDIR) -Itests
 NB_PURE_SRC = $(NB_COMP)/nb_sched.c $(NB_COMP)/nb_presets.c $(NB_COMP)/nb_encode.c $(NB_COMP)/nb_evsel.c $(GENDIR)/nb_tables.c
 NB_UTILS = nb_encode nb_decode nb_schedule
-NB_UTIL_SRC = utils/nb_util.c $(NB_COMP)/nb_decode.c $(NB_COMP)/nb_partition.c $(NB_PURE_SRC)
+NB_UTIL_SRC = utils/nb_util.c $(NB_COMP)/nb_decode.c $(NB_COMP)/nb_partition.c $(NB_PURE_SRC) $(KP4_SRC)
 
 utils: $(addprefix $(BUILDDIR)/utils/,$(NB_UTILS))
 
@@ -155,12 +155,12 @@ $(BUILDDIR)/utils/%: utils/%_main.c utils/nb_util.h $(NB_UTIL_SRC) $(wildcard $(
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_NB) $(NB_PURE_INC) -Iutils -o $@ $< $(NB_UTIL_SRC)
 
-$(BUILDDIR)/bench/sched_bench: bench/sched_bench.c tests/sched_gen.h $(NB_PURE_SRC) $(wildcard $(NB_COMP)/*.h) | gen
+$(BUILDDIR)/bench/sched_bench: bench/sched_bench.c tests/sched_gen.h $(NB_PURE_SRC) $(KP4_SRC) $(wildcard $(NB_COMP)/*.h) | gen
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_NB) $(NB_PURE_INC) -o $@ bench/sched_bench.c $(NB_PURE_SRC)
+	$(CC) $(CFLAGS_NB) $(NB_PURE_INC) -o $@ bench/sched_bench.c $(NB_PURE_SRC) $(KP4_SRC)
 
 bench: all $(BUILDDIR)/bench/sched_bench
-	$(BUILDDIR)/bench/sched_bench native_events/kernel_p4.txt 2000
+	$(BUILDDIR)/bench/sched_bench 2000
 	$(MAKE) -C sim bench BUILD=$(BUILDDIR)/sim NBGEN=$(GENDIR)
 
 install: all
