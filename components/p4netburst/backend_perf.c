@@ -121,6 +121,18 @@ static int arm_signal(int i, char *err, size_t len)
 	return 0;
 }
 
+/* The event a raw config counts (the ESCR event select is the kernel's
+ * P4_EVENTS index), for error messages. */
+static const char *kname(uint64_t perf)
+{
+	unsigned k = (unsigned)(perf >> (32 + NB_ESCR_EVSEL_SHIFT)) & 0x3f;
+
+	for (unsigned e = 0; e < nb_num_events; e++)
+		if (nb_events[e].kernel_idx == k)
+			return nb_events[e].name;
+	return "an unknown event";
+}
+
 static int perf_program(const struct nb_regs *r, int n, char *err, size_t len)
 {
 	close_all();
@@ -145,12 +157,20 @@ static int perf_program(const struct nb_regs *r, int n, char *err, size_t len)
 		pfd[i] = nb_perf_sys.open(&a, 0, -1, i ? pfd[0] : -1, PERF_FLAG_FD_CLOEXEC);
 		if (pfd[i] < 0) {
 			int e = errno;
+			char before[160] = "";
 
-			snprintf(err, len, "perf_event_open(raw 0x%016llx) for event %d of %d: %s%s",
-				 (unsigned long long)r[i].perf, i + 1, n, strerror(e),
-				 e == EACCES || e == EPERM ? " (see /proc/sys/kernel/perf_event_paranoid)" :
-				 i ? " (the kernel's first-fit P4 scheduler could not place this set "
-				     "beside the others; the msr backend can)" : "");
+			for (int j = 0; j < i && strlen(before) + 40 < sizeof(before); j++)
+				snprintf(before + strlen(before), sizeof(before) - strlen(before), "%s%s",
+					 j ? ", " : "", kname(r[j].perf));
+			if (i && e == EINVAL)
+				snprintf(err, len, "the kernel's P4 perf driver refused %s (event %d of %d, raw "
+					 "0x%016llx) beside %s: its first-fit scheduler (thread-0 half, no "
+					 "shared ESCR) cannot place the set; the msr backend can count it",
+					 kname(r[i].perf), i + 1, n, (unsigned long long)r[i].perf, before);
+			else
+				snprintf(err, len, "perf_event_open of %s (raw 0x%016llx, event %d of %d): %s%s",
+					 kname(r[i].perf), (unsigned long long)r[i].perf, i + 1, n, strerror(e),
+					 e == EACCES || e == EPERM ? " (see /proc/sys/kernel/perf_event_paranoid)" : "");
 			npfd = i;
 			close_all();
 			return -1;
