@@ -91,6 +91,25 @@ $(T)/backend_unit: tests/unit/backend_unit.c $(BACKEND_SRC) $(wildcard component
 	@mkdir -p $(T)
 	$(CC) $(CFLAGS_NB) -O1 $(SAN) $(EVSEL_INC) -Isim -o $@ $< $(BACKEND_SRC) -lpthread
 
+# ---- nbsim's emulated kernel (sim/README.md "Emulated kernel") ----------------
+# The kernel's P4 facts as C (native_events/gen_kernel.pl); the shared model of
+# its policy (nb_linux_sched.c) for the tests, the bench and nb_schedule.
+$(GENDIR)/nb_kp4.c: native_events/gen_kernel.pl native_events/kernel_p4.txt native_events/pmu.txt
+	mkdir -p $(GENDIR)
+	perl native_events/gen_kernel.pl native_events $(GENDIR)
+KP4_SRC = components/p4netburst/nb_linux_sched.c $(GENDIR)/nb_kp4.c
+tests: $(T)/kern_perf
+
+$(T)/kern_perf: tests/kern/kern_perf.c $(KP4_SRC) components/p4netburst/nb_linux_sched.h ctests/nbtap.h sim/nbsim_client.h
+	@mkdir -p $(T)
+	$(CC) $(CFLAGS_NB) -Icomponents/p4netburst -Inative_events -I$(GENDIR) -Isim -Ictests -o $@ tests/kern/kern_perf.c $(KP4_SRC)
+
+tests: $(T)/msr_restore
+$(T)/msr_restore: tests/kern/msr_restore.c ctests/nbtap.h papi
+	@mkdir -p $(T)
+	$(CC) $(CFLAGS_NB) $(PAPI_INC) -Ictests -Icomponents/p4netburst -Inative_events -I$(GENDIR) -Isim \
+		-o $@ tests/kern/msr_restore.c $(PAPI_LIB) -lpthread
+
 $(T)/fuzz_replay: fuzz/fuzz_evsel.c fuzz/replay_main.c $(EVSEL_DEPS)
 	@mkdir -p $(T)
 	$(CC) $(CFLAGS_NB) -O1 $(SAN) $(EVSEL_INC) -o $@ fuzz/fuzz_evsel.c fuzz/replay_main.c $(EVSEL_SRC)
@@ -150,7 +169,7 @@ NB_COMP = components/p4netburst
 NB_PURE_INC = -I$(NB_COMP) -Inative_events -I$(GENDIR) -Itests
 NB_PURE_SRC = $(NB_COMP)/nb_sched.c $(NB_COMP)/nb_presets.c $(NB_COMP)/nb_encode.c $(NB_COMP)/nb_evsel.c $(GENDIR)/nb_tables.c
 NB_UTILS = nb_encode nb_decode nb_schedule
-NB_UTIL_SRC = utils/nb_util.c $(NB_COMP)/nb_decode.c $(NB_COMP)/nb_partition.c $(NB_PURE_SRC)
+NB_UTIL_SRC = utils/nb_util.c $(NB_COMP)/nb_decode.c $(NB_COMP)/nb_partition.c $(NB_PURE_SRC) $(KP4_SRC)
 
 utils: $(addprefix $(BUILDDIR)/utils/,$(NB_UTILS))
 
@@ -158,12 +177,12 @@ $(BUILDDIR)/utils/%: utils/%_main.c utils/nb_util.h $(NB_UTIL_SRC) $(wildcard $(
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_NB) $(NB_PURE_INC) -Iutils -o $@ $< $(NB_UTIL_SRC)
 
-$(BUILDDIR)/bench/sched_bench: bench/sched_bench.c tests/sched_gen.h $(NB_PURE_SRC) $(wildcard $(NB_COMP)/*.h) | gen
+$(BUILDDIR)/bench/sched_bench: bench/sched_bench.c tests/sched_gen.h $(NB_PURE_SRC) $(KP4_SRC) $(wildcard $(NB_COMP)/*.h) | gen
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_NB) $(NB_PURE_INC) -o $@ bench/sched_bench.c $(NB_PURE_SRC)
+	$(CC) $(CFLAGS_NB) $(NB_PURE_INC) -o $@ bench/sched_bench.c $(NB_PURE_SRC) $(KP4_SRC)
 
 bench: all $(BUILDDIR)/bench/sched_bench
-	$(BUILDDIR)/bench/sched_bench native_events/kernel_p4.txt 2000
+	$(BUILDDIR)/bench/sched_bench 2000
 	$(MAKE) -C sim bench BUILD=$(BUILDDIR)/sim NBGEN=$(GENDIR)
 
 install: all

@@ -6,8 +6,8 @@
  * native_events/kernel_p4.txt) places events first-fit, in the order
  * given, on the thread-0 half only: the event's ESCR_T0 (.escr_msr[0]) and
  * the first free counter of .cntr[0] (never counter 1); an ESCR is never
- * shared; an event missing from P4_EVENTS cannot be used.  It is
- * re-implemented here from the transcribed table, not from its code.
+ * shared; an event missing from P4_EVENTS cannot be used: the shared
+ * model nb_linux_sched.c (from the transcribed table, not the kernel's code).
  *
  * Timing: per event set, non-HT and HT, sizes 1..18 (goals: p99 < 20 us,
  * max < 1 ms); "noexp" is the decision alone (no conflict report asked
@@ -17,7 +17,7 @@
  * random mask) that the hardware can count at once, grown one event at a
  * time among countable ones (non-HT, Northwood model 2).
  *
- *   sched_bench KERNEL_P4_TXT [SETS_PER_SIZE]
+ *   sched_bench [SETS_PER_SIZE]
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -25,6 +25,8 @@
 #include <string.h>
 #include <time.h>
 #include "nb_sched.h"
+#include "nb_encode.h"
+#include "nb_linux_sched.h"
 #include "nb_presets.h"
 #include "sched_gen.h"
 
@@ -32,73 +34,20 @@
 #define GOAL_P99_US 20.0
 #define GOAL_MAX_US 1000.0
 
-struct kev {
-	int known;
-	int escr;                /* ESCR_T0 index in nb_escrs */
-	uint32_t cntr;           /* CNTR_T0 */
-	int order[3], ncntr;
-};
-
-static struct kev kev[256];  /* by kernel index */
-
-static int escr_by_name(const char *n)
-{
-	for (unsigned i = 0; i < nb_num_escrs; i++)
-		if (!strcmp(nb_escrs[i].name, n))
-			return (int)i;
-	return -1;
-}
-
-static int load_kernel(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char line[1024];
-	int n = 0;
-
-	if (!f) {
-		perror(path);
-		return -1;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		unsigned idx, sel, esel;
-		char name[64], e0[32], e1[32], c0[32], c1[32];
-
-		if (sscanf(line, "kevent %u %63s %x %u %31s %31s %31s %31s", &idx, name, &sel, &esel,
-			   e0, e1, c0, c1) != 8 || idx > 255)
-			continue;
-		kev[idx].known = 1;
-		kev[idx].escr = escr_by_name(e0);
-		for (char *p = strtok(c0, ","); p; p = strtok(NULL, ","))
-			if (kev[idx].ncntr < 3)
-				kev[idx].order[kev[idx].ncntr++] = atoi(p);
-		n++;
-	}
-	fclose(f);
-	return n;
-}
-
+/* Linux's placement: the shared model of p4.c (nb_linux_sched.c, the one
+ * nbsim's emulated perf driver and nb_schedule --policy=linux use) on the
+ * sets' raw configs; an event without one (not in P4_EVENTS) cannot be
+ * used. */
 static int linux_place(const struct nb_evsel *r, int n)
 {
-	uint64_t escr_used = 0;
-	uint32_t ctr_used = 0;
+	uint64_t cfg[NB_SCHED_MAX];
+	int as[NB_SCHED_MAX];
+	uint32_t es[NB_SCHED_MAX];
 
-	for (int i = 0; i < n; i++) {
-		unsigned k = nb_events[r[i].event].kernel_idx;
-		const struct kev *e;
-		int c = -1;
-
-		if (k == NB_KERNEL_NONE || !kev[k].known || kev[k].escr < 0)
+	for (int i = 0; i < n; i++)
+		if (!(cfg[i] = nb_perf_raw(&r[i], NB_DOM_USER)))
 			return 0;
-		e = &kev[k];
-		for (int j = 0; j < e->ncntr && c < 0; j++)
-			if (!((ctr_used >> e->order[j]) & 1))
-				c = e->order[j];
-		if (c < 0 || ((escr_used >> e->escr) & 1))
-			return 0;
-		ctr_used |= 1u << c;
-		escr_used |= UINT64_C(1) << e->escr;
-	}
-	return 1;
+	return nb_kp4_place(cfg, n, 0, as, es) == n;
 }
 
 static int distinct(const struct nb_evsel *r, int n)
@@ -126,13 +75,13 @@ static int cmp_d(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-	int sets = argc > 2 ? atoi(argv[2]) : 2000;
+	int sets = argc > 1 ? atoi(argv[1]) : 2000;
 	struct nb_sched_cpu cpu;
 	double *t = malloc(sizeof(double) * (size_t)(sets > 0 ? sets : 1));
 	double *t2 = malloc(sizeof(double) * (size_t)(sets > 0 ? sets : 1));
 
-	if (argc < 2 || load_kernel(argv[1]) <= 0 || !t || !t2) {
-		fprintf(stderr, "usage: sched_bench KERNEL_P4_TXT [SETS_PER_SIZE]\n");
+	if (argc > 2 || sets <= 0 || !t || !t2) {
+		fprintf(stderr, "usage: sched_bench [SETS_PER_SIZE]\n");
 		return 2;
 	}
 	memset(&cpu, 0, sizeof(cpu));

@@ -18,6 +18,7 @@
  * to the package, as on hardware without an OS that saves counters per thread.
  */
 #include "nb_tool.h"
+#include "nb_kern.h"
 
 /* ---- state shared by the modules (nb_tool.h) ---- */
 
@@ -68,6 +69,31 @@ static void copy_str(char *dst, SizeT n, const char *src)
 		dst[i] = 0;
 }
 
+/* RDMSR and WRMSR as the CPU does them: NBSIM_OK, or NBSIM_GP with the
+ * reason in nb_fault_buf (the client requests; the emulated msr device and
+ * perf driver, nb_kern.c). */
+UWord nb_rdmsr_req(uint32_t msr, uint64_t *v)
+{
+	if (nb_pmu_rdmsr(&nb_pmu_state, msr, v, nb_sig) != NB_PMU_OK)
+		return gp_from_pmu();
+	if (msr == NB_MSR_IA32_DS_AREA)
+		*v = nb_ds_area[nb_pmu_state.lp & 1];
+	return NBSIM_OK;
+}
+
+UWord nb_wrmsr_req(uint32_t msr, uint64_t v)
+{
+	UWord r = nb_pmu_wrmsr(&nb_pmu_state, msr, v, nb_sig) == NB_PMU_OK ? NBSIM_OK : gp_from_pmu();
+
+	if (r == NBSIM_OK && msr == NB_MSR_IA32_DS_AREA)
+		nb_ds_area[nb_pmu_state.lp & 1] = v;
+	nb_warn_unmodelled();
+	nb_pmi_update();
+	nb_pebs_update(msr);
+	nb_update_need();
+	return r;
+}
+
 static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 {
 	uint64_t v;
@@ -85,24 +111,11 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 			*ret = bad_pointer("RDMSR", arg[2]);
 			break;
 		}
-		if (nb_pmu_rdmsr(&nb_pmu_state, (uint32_t)arg[1], &v, nb_sig) != NB_PMU_OK) {
-			*ret = gp_from_pmu();
-			break;
-		}
-		if ((uint32_t)arg[1] == NB_MSR_IA32_DS_AREA)
-			v = nb_ds_area[nb_pmu_state.lp & 1];
-		*(ULong *)arg[2] = (ULong)v;
-		*ret = NBSIM_OK;
+		if ((*ret = nb_rdmsr_req((uint32_t)arg[1], &v)) == NBSIM_OK)
+			*(ULong *)arg[2] = (ULong)v;
 		break;
 	case NBSIM_REQ_WRMSR:
-		*ret = nb_pmu_wrmsr(&nb_pmu_state, (uint32_t)arg[1], (uint64_t)arg[2], nb_sig)
-			== NB_PMU_OK ? NBSIM_OK : gp_from_pmu();
-		if (*ret == NBSIM_OK && (uint32_t)arg[1] == NB_MSR_IA32_DS_AREA)
-			nb_ds_area[nb_pmu_state.lp & 1] = (uint64_t)arg[2];
-		nb_warn_unmodelled();
-		nb_pmi_update();
-		nb_pebs_update((uint32_t)arg[1]);
-		nb_update_need();
+		*ret = nb_wrmsr_req((uint32_t)arg[1], (uint64_t)arg[2]);
 		break;
 	case NBSIM_REQ_RDPMC:
 		if (!guest_writable(arg[2], sizeof(ULong))) {
@@ -164,6 +177,9 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 			copy_str((char *)arg[1], arg[2], nb_fault_buf);
 		*ret = NBSIM_OK;
 		break;
+	case NBSIM_REQ_KERN:             /* the emulated kernel (nb_kern.c) */
+		*ret = (UWord)nb_kern_request(tid, arg);
+		break;
 	default:
 		VG_(message)(Vg_UserMsg, "nbsim: unknown client request %#lx\n", arg[0]);
 		*ret = NBSIM_GP;
@@ -194,6 +210,7 @@ static void nb_start_client(ThreadId tid, ULong blocks_done)
 	nb_lp_lwpid[nb_lp_of(tid)] = VG_(gettid)();
 	if (clo_ht && nb_lp_of(tid) != nb_pmu_state.lp)
 		nb_lp_switch(nb_lp_of(tid));
+	nb_kern_switch(tid);             /* perf events follow their thread */
 }
 
 static void nb_thread_create(ThreadId parent, ThreadId child)

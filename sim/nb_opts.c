@@ -3,6 +3,7 @@
  * their usage text.
  */
 #include "nb_tool.h"
+#include "nb_kern.h"
 
 const HChar *clo_model = NB_CPU_DEFAULT;
 Bool clo_ht = False;
@@ -37,6 +38,8 @@ Bool nb_process_cmd_line_option(const HChar *arg)
 	else if VG_XACT_CLO(arg, "--nbsim-mem-timing=auto", clo_mem_timing, MT_AUTO) {}
 	else if VG_XACT_CLO(arg, "--nbsim-mem-timing=yes", clo_mem_timing, MT_YES) {}
 	else if VG_XACT_CLO(arg, "--nbsim-mem-timing=no", clo_mem_timing, MT_NO) {}
+	else if VG_INT_CLO(arg, "--perf-paranoid", clo_perf_paranoid) {}   /* nb_kern.c */
+	else if VG_BOOL_CLO(arg, "--msr-driver", clo_msr_driver) {}
 	else
 		return False;
 	return True;
@@ -58,7 +61,10 @@ void nb_print_usage(void)
 "                              cache model runs for another event / counting\n"
 "                              cycles runs it too / never [auto]\n"
 "    --nbsim-cache=netburst|cachegrind  cache policies; cachegrind: write-\n"
-"                              allocate L1D, 64-byte L2 lines (a test mode) [netburst]\n",
+"                              allocate L1D, 64-byte L2 lines (a test mode) [netburst]\n"
+"    --perf-paranoid=N         the emulated /proc/sys/kernel/perf_event_paranoid\n"
+"                              (-1..3; 3 as Debian's: no perf for unprivileged) [2]\n"
+"    --msr-driver=yes|no       the emulated msr driver is loaded (/dev/cpu/N/msr) [yes]\n",
 		NB_CPU_DEFAULT);
 }
 

@@ -5,6 +5,7 @@
  * README.md "Overflow interrupts" and "PEBS".
  */
 #include "nb_tool.h"
+#include "nb_kern.h"
 
 /* ---- overflow interrupts (README "Overflow interrupts") ---- */
 
@@ -48,7 +49,8 @@ static void nb_pmi_budget_set(void)
 /* After a register access or NBSIM_REQ_PMI_SIGNAL (the PMU is synced). */
 void nb_pmi_update(void)
 {
-	nb_pmi_on = nb_pmi_sig != 0 && nb_pmu_state.pmi_armed != 0;
+	/* the emulated perf driver's sampling events take PMIs too (nb_kern.c) */
+	nb_pmi_on = (nb_pmi_sig != 0 || nb_kern_sampling) && nb_pmu_state.pmi_armed != 0;
 	nb_pmi_budget_set();
 }
 
@@ -111,6 +113,10 @@ VG_REGPARM(1) void nb_pmi_check(VexGuestAMD64State *st)
 	nb_pmi_budget_set();
 	if (!(pend0 | pend1) || !nb_pmi_on)
 		return;
+	pend0 &= ~nb_kern_pmi(pend0, 0, (Addr)st->guest_RIP, &here);
+	pend1 &= ~nb_kern_pmi(pend1, 1, (Addr)st->guest_RIP, &here);
+	if (!nb_pmi_sig)
+		pend0 = pend1 = 0;
 	running = VG_(get_running_tid)();
 	if (pend0)
 		here |= nb_pmi_send(0, running);

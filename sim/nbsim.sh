@@ -151,6 +151,12 @@ for f in "$libexec"/*; do
 	link "$f" "$b"
 done
 link "$tool" nbsim-amd64-linux
+# The tool's preload library (the emulated kernel's wrappers,
+# vg_preload_nbsim.c): valgrind loads vgpreload_<tool>-<platform>.so from
+# VALGRIND_LIB into every guest when it is there.
+preload=${tool%/*}/vgpreload_nbsim-amd64-linux.so
+[ -e "$preload" ] || die 1 "cannot find the nbsim preload library $preload"
+link "$preload" vgpreload_nbsim-amd64-linux.so
 
 export VALGRIND_LIB=$vglib
 # Children (fork+exec, system()) run on the simulated CPU too, as they would

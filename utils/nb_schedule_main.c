@@ -8,6 +8,8 @@
 #include <string.h>
 #include <strings.h>
 #include "nb_util.h"
+#include "nb_encode.h"
+#include "nb_linux_sched.h"
 #include "nb_partition.h"
 #include "nb_presets.h"
 
@@ -21,6 +23,8 @@ static void usage(FILE *f)
 		"  --busy-escr=NAME     an ESCR the other logical processor uses (repeatable)\n"
 		"  --busy-counter=N     a counter the other logical processor uses (repeatable)\n"
 		"  --partition          split into the fewest runs (exact up to %d events)\n"
+		"  --policy=linux       place the set as the Linux P4 perf driver would\n"
+		"                       (first fit, thread-0 half; nb_linux_sched.c)\n"
 		"  --help               this text\n"
 		"exit status: 0 placed, 1 conflict or unknown event, 2 usage error, 3 unknown model\n",
 		NB_PART_EXACT_MAX);
@@ -55,6 +59,53 @@ static void print_assign(const struct nb_evsel *req, const char *const *names, i
 	}
 	if (a->pebs_enable)
 		printf("IA32_PEBS_ENABLE %#010x  MSR_PEBS_MATRIX_VERT %#010x\n", a->pebs_enable, a->matrix_vert);
+}
+
+/* --policy=linux: the kernel's placement of the set (the shared model of
+ * p4.c, nb_linux_sched.c), or the events it refuses and why. */
+static int run_linux(const struct nb_evsel *req, const char *const *names, int n,
+		     const struct nb_sched_cpu *cpu)
+{
+	uint64_t cfg[NB_SCHED_MAX];
+	int as[NB_SCHED_MAX], k;
+	uint32_t es[NB_SCHED_MAX];
+	char nm[NB_NAME_MAX];
+
+	if (n > NB_SCHED_MAX) {
+		fprintf(stderr, "nb_schedule: %d events; the PMU has %d counters\n", n, NB_SCHED_MAX);
+		return NB_EXIT_FAIL;
+	}
+	for (int i = 0; i < n; i++) {
+		int e;
+
+		name_of(&req[i], names[i], nm, sizeof(nm));
+		cfg[i] = nb_perf_raw(&req[i], NB_DOM_USER);
+		if (!cfg[i]) {
+			printf("linux: refuses %s: no raw config (not in the kernel's P4_EVENTS, cascaded, "
+			       "or a tagging metric whose helper ESCRs it cannot program); the msr backend "
+			       "can count it\n", nm);
+			return NB_EXIT_FAIL;
+		}
+		if ((e = nb_kp4_validate(&cfg[i], cpu->model, 0))) {
+			printf("linux: refuses %s: %s; the msr backend can count it\n", nm, nb_kp4_strerror(e));
+			return NB_EXIT_FAIL;
+		}
+	}
+	k = nb_kp4_place(cfg, n, 0, as, es);
+	for (int i = 0; i < k; i++) {
+		name_of(&req[i], names[i], nm, sizeof(nm));
+		for (unsigned e = 0; e < nb_num_escrs; e++)
+			if (nb_escrs[e].msr == es[i])
+				printf("%-40s %-10s %s\n", nm, nb_escrs[e].name, nb_counters[as[i]].name);
+	}
+	if (k < n) {
+		name_of(&req[k], names[k], nm, sizeof(nm));
+		printf("linux: refuses %s: its thread-0 ESCR or counters are taken by the events "
+		       "before it (first fit); the msr backend can count the set (nb_schedule "
+		       "without --policy places it if the PMU can)\n", nm);
+		return NB_EXIT_FAIL;
+	}
+	return NB_EXIT_OK;
 }
 
 /* Events and presets: choose the presets' alternatives, then place. */
@@ -139,6 +190,7 @@ static int partition_presets(const char *const *names, int n, const struct nb_ut
 struct schedule_flags {
 	struct nb_util_opts *o;
 	int partition;
+	int linux_policy;        /* --policy=linux */
 	const char **pnames;     /* a preset and every word after it */
 	int np;
 };
@@ -149,6 +201,10 @@ static int schedule_option(const char *arg, void *ctx)
 
 	if (!strcmp(arg, "--partition")) {
 		f->partition = 1;
+	} else if (!strcmp(arg, "--policy=linux")) {
+		f->linux_policy = 1;
+	} else if (!strcmp(arg, "--policy=p4netburst")) {
+		f->linux_policy = 0;
 	} else if (!strncmp(arg, "--busy-escr=", 12)) {
 		unsigned e;
 
@@ -188,12 +244,13 @@ int main(int argc, char **argv)
 	int n, r;
 	struct nb_util_events ev = { names, req, 0, NB_PART_MAX };
 	const char *pnames[NB_PART_MAX];
-	struct schedule_flags f = { &o, 0, pnames, 0 };
+	struct schedule_flags f = { &o, 0, 0, pnames, 0 };
 
 	static const struct option opts[] = {
 		{ "partition", no_argument, NULL, 0 },
 		{ "busy-escr", required_argument, NULL, 0 },
 		{ "busy-counter", required_argument, NULL, 0 },
+		{ "policy", required_argument, NULL, 0 },
 		{ NULL, 0, NULL, 0 },
 	};
 
@@ -218,6 +275,8 @@ int main(int argc, char **argv)
 		return run_presets(all, na, &o);
 	}
 	n = ev.n;
+	if (f.linux_policy)
+		return run_linux(req, names, n, &o.cpu);
 	if (f.partition) {
 		int run[NB_PART_MAX], exact, k;
 

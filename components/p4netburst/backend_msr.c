@@ -19,10 +19,12 @@
 #endif
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include "backend_regs.h"
 #include "backend_msr.h"
@@ -102,9 +104,130 @@ static int attach(char *err, size_t len)
 	return msr_fd >= 0 ? 0 : -1;
 }
 
+/*
+ * The whitelist: only the NetBurst PMU's MSRs, from the generated tables
+ * (native_events/pmu.txt: ESCRs, counters, CCCRs, the other PMU MSRs with
+ * their writable bits), and in each only the bits that are not reserved.
+ * WRITABLE gets the valid bits of MSR; 0 if MSR is not a PMU MSR.
+ */
+static int pmu_msr(uint32_t msr, uint64_t *writable)
+{
+	for (unsigned i = 0; i < nb_num_escrs; i++)
+		if (nb_escrs[i].msr == msr) {
+			*writable = NB_ESCR_VALID;
+			return 1;
+		}
+	for (unsigned i = 0; i < NB_NUM_COUNTERS; i++) {
+		if (nb_counters[i].msr == msr) {
+			*writable = NB_COUNTER_MASK;
+			return 1;
+		}
+		if (nb_counters[i].cccr_msr == msr) {
+			*writable = NB_CCCR_VALID;
+			return 1;
+		}
+	}
+	for (unsigned i = 0; i < nb_num_msrs; i++)
+		if (nb_msrs[i].addr == msr && nb_msrs[i].writable) {
+			*writable = nb_msrs[i].writable;
+			return 1;
+		}
+	return 0;
+}
+
+/*
+ * What the backend found: the first write to (CPU, MSR) records the
+ * register's value before it; msr_restore() writes them all back (stop,
+ * the PAPI shutdown path, atexit).
+ */
+#define SAVED_MAX 256
+static struct saved { int cpu; uint32_t msr; uint64_t v; pid_t tid; } saved[SAVED_MAX];
+static int nsaved;
+static pthread_mutex_t saved_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void msr_restore_all(void);
+static void restore(int all);
+
+static int save_once(uint32_t msr, char *err, size_t len)
+{
+	static int registered;
+	uint64_t v;
+	int r = 0, i;
+
+	pthread_mutex_lock(&saved_lock);
+	for (i = 0; i < nsaved && (saved[i].cpu != msr_cpu || saved[i].msr != msr); i++)
+		;
+	if (i == nsaved) {
+		if (nsaved == SAVED_MAX ||
+		    nb_msr_sys.pread(msr_fd, &v, sizeof(v), msr) != (ssize_t)sizeof(v)) {
+			snprintf(err, len, "RDMSR 0x%x on CPU %d (to restore it later) failed: %s", msr,
+				 msr_cpu, nsaved == SAVED_MAX ? "too many registers" : strerror(errno));
+			r = -1;
+		} else {
+			saved[nsaved].tid = (pid_t)syscall(SYS_gettid);
+			saved[nsaved].cpu = msr_cpu;
+			saved[nsaved].msr = msr;
+			saved[nsaved++].v = v;
+			if (!registered)
+				registered = atexit(msr_restore_all) == 0;
+		}
+	}
+	pthread_mutex_unlock(&saved_lock);
+	return r;
+}
+
+/* Put back the registers the calling thread changed (ALL: every thread's),
+ * CCCRs first (so that no counter runs on a half-restored configuration),
+ * and forget them: the next write saves again. */
+static void restore(int all)
+{
+	pid_t me = (pid_t)syscall(SYS_gettid);
+	int k = 0;
+
+	pthread_mutex_lock(&saved_lock);
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < nsaved; i++) {
+			char path[256];
+			uint64_t w;
+			int is_cccr = pmu_msr(saved[i].msr, &w) && w == NB_CCCR_VALID;
+			int fd;
+
+			if (is_cccr != (pass == 0) || (!all && saved[i].tid != me))
+				continue;
+			snprintf(path, sizeof(path), dev_format(), saved[i].cpu);
+			fd = nb_msr_sys.open(path, O_RDWR | O_CLOEXEC);
+			if (fd < 0)
+				continue;
+			(void)nb_msr_sys.pwrite(fd, &saved[i].v, sizeof(saved[i].v), saved[i].msr);
+			nb_msr_sys.close(fd);
+		}
+	for (int i = 0; i < nsaved; i++)
+		if (!all && saved[i].tid != me)
+			saved[k++] = saved[i];
+	nsaved = k;
+	pthread_mutex_unlock(&saved_lock);
+}
+
+static void msr_restore_all(void)
+{
+	restore(1);
+}
+
 static int msr_wr(uint32_t msr, uint64_t v, char *err, size_t len)
 {
-	if ((msr_fd < 0 && attach(err, len)) ||
+	uint64_t writable;
+
+	if (!pmu_msr(msr, &writable)) {
+		snprintf(err, len, "WRMSR 0x%x refused: not a NetBurst PMU MSR (the msr backend "
+			 "writes only those)", msr);
+		return -1;
+	}
+	if (v & ~writable) {
+		snprintf(err, len, "WRMSR 0x%x refused: value 0x%llx sets reserved bits 0x%llx", msr,
+			 (unsigned long long)v, (unsigned long long)(v & ~writable));
+		return -1;
+	}
+	if ((msr_fd < 0 && attach(err, len)) || save_once(msr, err, len) ||
 	    nb_msr_sys.pwrite(msr_fd, &v, sizeof(v), msr) != (ssize_t)sizeof(v)) {
 		if (msr_fd >= 0)
 			snprintf(err, len, "WRMSR 0x%x on CPU %d failed: %s", msr, msr_cpu,
@@ -155,6 +278,11 @@ static int msr_probe(struct nb_cpu *cpu, char *why, size_t len)
 	return 0;
 }
 
+static void msr_restore(int all)
+{
+	restore(all);
+}
+
 const struct nb_backend nb_backend_msr = {
 	.name = "msr",
 	.probe = msr_probe,
@@ -163,4 +291,5 @@ const struct nb_backend nb_backend_msr = {
 	.read = msr_regs_read,
 	.zero = msr_regs_zero,
 	.write_msrs = msr_regs_write_msrs,
+	.restore = msr_restore,
 };

@@ -11,14 +11,28 @@
  * interface for the helper ESCRs of front-end and execution tagging, so the
  * metrics that need them cannot be counted here (the msr backend can).
  * One perf group per event set: the leader is the first event.
+ *
+ * Hardware overflow as PAPI's perf_event component does it: an event whose
+ * CCCR asks for an overflow interrupt (OVF_PMI, nb_encode_ex NB_ENC_PMI)
+ * opens as a sampling event (sample_period, a one-page ring buffer mapped,
+ * wakeup every sample) whose overflow notification is the signal of
+ * pmi_signal(), sent to the thread (fcntl O_ASYNC, F_SETSIG, F_SETOWN_EX
+ * F_OWNER_TID).  The component presets counters (set_counters) and reads
+ * raw 40-bit values; here a counter is the kernel's count plus an offset,
+ * and a preset also sets the kernel's period (PERF_EVENT_IOC_PERIOD) to
+ * the preset's distance to 2^40, so that the kernel's next overflow comes
+ * where the component expects it and the kernel reloads the period itself.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "backend_perf.h"
@@ -43,12 +57,24 @@ static __thread int pfd[NB_NUM_COUNTERS] = {
 	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1
 };
 static __thread int npfd;
+/* per position: the counter our scheduler gave it (set_counters matches
+ * on it), the offset added to the kernel's count, the ring buffer */
+static __thread unsigned pctr[NB_NUM_COUNTERS];
+static __thread uint64_t poff[NB_NUM_COUNTERS];
+static __thread void *pring[NB_NUM_COUNTERS];
+/* the overflow signal (pmi_signal); 0: events do not sample */
+static int ovf_sig;
+#define RING_BYTES (2 * 4096)     /* header page + one data page */
 
 static void close_all(void)
 {
-	for (int i = 0; i < npfd; i++)
+	for (int i = 0; i < npfd; i++) {
+		if (pring[i])
+			munmap(pring[i], RING_BYTES);
+		pring[i] = NULL;
 		if (pfd[i] >= 0)
 			nb_perf_sys.close(pfd[i]);
+	}
 	for (int i = 0; i < NB_NUM_COUNTERS; i++)
 		pfd[i] = -1;
 	npfd = 0;
@@ -65,6 +91,46 @@ static void attr_of(const struct nb_regs *r, struct perf_event_attr *a, int lead
 	a->exclude_user = !(r->escr & (NB_ESCR_T0_USR | NB_ESCR_T1_USR));
 	a->exclude_kernel = !(r->escr & (NB_ESCR_T0_OS | NB_ESCR_T1_OS));
 	a->exclude_hv = 1;
+	if (ovf_sig && (r->cccr & (NB_CCCR_OVF_PMI_T0 | NB_CCCR_OVF_PMI_T1))) {
+		/* a sampling event; the real period comes with the preset */
+		a->sample_period = (UINT64_C(1) << 39) - 1;
+		a->sample_type = PERF_SAMPLE_IP;
+		a->wakeup_events = 1;
+	}
+}
+
+/* Overflow notification of sampling event I: its ring buffer, and the
+ * signal to this thread. */
+static int arm_signal(int i, char *err, size_t len)
+{
+	struct f_owner_ex own = { F_OWNER_TID, (pid_t)syscall(SYS_gettid) };
+	void *ring = mmap(NULL, RING_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, pfd[i], 0);
+
+	if (ring == MAP_FAILED) {
+		snprintf(err, len, "mmap of the perf ring buffer of event %d: %s", i + 1,
+			 strerror(errno));
+		return -1;
+	}
+	pring[i] = ring;
+	if (fcntl(pfd[i], F_SETFL, O_RDWR | O_NONBLOCK | O_ASYNC) < 0 ||
+	    fcntl(pfd[i], F_SETSIG, ovf_sig) < 0 || fcntl(pfd[i], F_SETOWN_EX, &own) < 0) {
+		snprintf(err, len, "fcntl (overflow signal %d) of perf event %d: %s", ovf_sig,
+			 i + 1, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* The event a raw config counts (the ESCR event select is the kernel's
+ * P4_EVENTS index), for error messages. */
+static const char *kname(uint64_t perf)
+{
+	unsigned k = (unsigned)(perf >> (32 + NB_ESCR_EVSEL_SHIFT)) & 0x3f;
+
+	for (unsigned e = 0; e < nb_num_events; e++)
+		if (nb_events[e].kernel_idx == k)
+			return nb_events[e].name;
+	return "an unknown event";
 }
 
 static int perf_program(const struct nb_regs *r, int n, char *err, size_t len)
@@ -91,17 +157,31 @@ static int perf_program(const struct nb_regs *r, int n, char *err, size_t len)
 		pfd[i] = nb_perf_sys.open(&a, 0, -1, i ? pfd[0] : -1, PERF_FLAG_FD_CLOEXEC);
 		if (pfd[i] < 0) {
 			int e = errno;
+			char before[160] = "";
 
-			snprintf(err, len, "perf_event_open(raw 0x%016llx) for event %d of %d: %s%s",
-				 (unsigned long long)r[i].perf, i + 1, n, strerror(e),
-				 e == EACCES || e == EPERM ? " (see /proc/sys/kernel/perf_event_paranoid)" :
-				 i ? " (the kernel's first-fit P4 scheduler could not place this set "
-				     "beside the others; the msr backend can)" : "");
+			for (int j = 0; j < i && strlen(before) + 40 < sizeof(before); j++)
+				snprintf(before + strlen(before), sizeof(before) - strlen(before), "%s%s",
+					 j ? ", " : "", kname(r[j].perf));
+			if (i && e == EINVAL)
+				snprintf(err, len, "the kernel's P4 perf driver refused %s (event %d of %d, raw "
+					 "0x%016llx) beside %s: its first-fit scheduler (thread-0 half, no "
+					 "shared ESCR) cannot place the set; the msr backend can count it",
+					 kname(r[i].perf), i + 1, n, (unsigned long long)r[i].perf, before);
+			else
+				snprintf(err, len, "perf_event_open of %s (raw 0x%016llx, event %d of %d): %s%s",
+					 kname(r[i].perf), (unsigned long long)r[i].perf, i + 1, n, strerror(e),
+					 e == EACCES || e == EPERM ? " (see /proc/sys/kernel/perf_event_paranoid)" : "");
 			npfd = i;
 			close_all();
 			return -1;
 		}
 		npfd = i + 1;
+		pctr[i] = r[i].counter;
+		poff[i] = 0;
+		if (a.sample_period && arm_signal(i, err, len)) {
+			close_all();
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -130,7 +210,7 @@ static int perf_read(const struct nb_regs *r, int n, uint64_t *raw, char *err, s
 				 i >= npfd ? "not open" : strerror(errno));
 			return -1;
 		}
-		raw[i] &= NB_COUNTER_MASK;   /* the component widens 40-bit deltas */
+		raw[i] = (raw[i] + poff[i]) & NB_COUNTER_MASK;   /* the component widens 40-bit deltas */
 	}
 	return 0;
 }
@@ -141,6 +221,43 @@ static int perf_zero(const struct nb_regs *r, int n, char *err, size_t len)
 	if (n && npfd && nb_perf_sys.ioctl(pfd[0], PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP) < 0) {
 		snprintf(err, len, "perf reset: %s", strerror(errno));
 		return -1;
+	}
+	for (int i = 0; i < npfd; i++)
+		poff[i] = 0;
+	return 0;
+}
+
+static int perf_pmi_signal(int sig, char *err, size_t len)
+{
+	(void)err;
+	(void)len;
+	ovf_sig = sig;
+	return 0;
+}
+
+/* A counter's raw value V: the offset to the kernel's count; for a
+ * sampling event also the kernel's period, the distance from V to 2^40. */
+static int perf_set_counters(const struct nb_regs *r, int n, const uint64_t *raw, char *err,
+			     size_t len)
+{
+	for (int k = 0; k < n; k++) {
+		uint64_t cur, per = (NB_COUNTER_MASK + 1 - (raw[k] & NB_COUNTER_MASK)) & NB_COUNTER_MASK;
+		int i = 0;
+
+		while (i < npfd && pctr[i] != r[k].counter)
+			i++;
+		if (i == npfd || nb_perf_sys.read(pfd[i], &cur, sizeof(cur)) != (ssize_t)sizeof(cur)) {
+			snprintf(err, len, "perf: counter %u: %s", r[k].counter,
+				 i == npfd ? "no open event" : strerror(errno));
+			return -1;
+		}
+		poff[i] = (raw[k] - cur) & NB_COUNTER_MASK;
+		if (pring[i] && per &&
+		    nb_perf_sys.ioctl(pfd[i], PERF_EVENT_IOC_PERIOD, (unsigned long)(uintptr_t)&per) < 0) {
+			snprintf(err, len, "perf period %llu of event %d: %s", (unsigned long long)per,
+				 i + 1, strerror(errno));
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -158,6 +275,19 @@ static int perf_write_msrs(const struct nb_msr_image *w, int n, char *err, size_
 		return -1;
 	}
 	return 0;
+}
+
+/* /proc/sys/kernel/perf_event_paranoid, for the refusal's message; -2 if
+ * it cannot be read. */
+static int paranoid_level(void)
+{
+	char b[16] = { 0 };
+	int fd = open("/proc/sys/kernel/perf_event_paranoid", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, b, sizeof(b) - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	return n > 0 ? atoi(b) : -2;
 }
 
 static int perf_probe(struct nb_cpu *cpu, char *why, size_t len)
@@ -179,7 +309,13 @@ static int perf_probe(struct nb_cpu *cpu, char *why, size_t len)
 	attr_of(&r, &a, 1);
 	fd = nb_perf_sys.open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0) {
-		snprintf(why, len, "perf_event_open of a raw P4 event: %s", strerror(errno));
+		int e = errno, lvl = paranoid_level();
+
+		snprintf(why, len, "perf_event_open of a raw P4 event: %s", strerror(e));
+		if ((e == EACCES || e == EPERM) && lvl > -2)
+			snprintf(why + strlen(why), len - strlen(why),
+				 " (/proc/sys/kernel/perf_event_paranoid is %d: needs CAP_PERFMON "
+				 "or a lower level)", lvl);
 		return -1;
 	}
 	nb_perf_sys.close(fd);
@@ -194,4 +330,6 @@ const struct nb_backend nb_backend_perf = {
 	.read = perf_read,
 	.zero = perf_zero,
 	.write_msrs = perf_write_msrs,
+	.pmi_signal = perf_pmi_signal,
+	.set_counters = perf_set_counters,
 };

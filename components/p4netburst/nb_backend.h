@@ -46,6 +46,10 @@ struct nb_backend {
 	/* Deliver counter-overflow interrupts (CCCR OVF_PMI_T0) to the
 	 * running thread as signal SIG; 0: deliver none. */
 	int (*pmi_signal)(int sig, char *err, size_t len);
+	/* Put back the registers as the backend found them: those the
+	 * calling thread changed (stop), or ALL (PAPI's shutdown); optional:
+	 * NULL if the backend owns nothing shared. */
+	void (*restore)(int all);
 	/* Write raw 40-bit values (presets) into R's counters. */
 	int (*set_counters)(const struct nb_regs *r, int n, const uint64_t *raw,
 			    char *err, size_t len);

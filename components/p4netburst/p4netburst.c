@@ -480,6 +480,8 @@ static int nb_init_component(int cidx)
 
 static int nb_shutdown_component(void)
 {
+	if (backend && backend->restore)
+		backend->restore(1);         /* the msr backend: registers as found */
 	pthread_mutex_lock(&ntv_lock);
 	free(ntv);
 	ntv = NULL;
@@ -878,6 +880,8 @@ static int nb_stop(hwd_context_t *ctx, hwd_control_state_t *ctl)
 		ret = PAPI_ESYS;
 	}
 	c->running = 0;
+	if (backend->restore)
+		backend->restore(0);
 	return ret;
 }
 

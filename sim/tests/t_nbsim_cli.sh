@@ -97,7 +97,7 @@ ok $? "--ht=yes: HTT set, INFO reports HT"
 # installed layout: PREFIX/bin/nbsim finds PREFIX/lib/nbsim/nbsim-amd64-linux
 tool=$(dirname "$(readlink -f "$NBSIM")")/nbsim-amd64-linux
 mkdir -p "$tmp/pfx/bin" "$tmp/pfx/lib/nbsim"
-cp "$NBSIM" "$tmp/pfx/bin/nbsim" && cp "$tool" "$tmp/pfx/lib/nbsim/"
+cp "$NBSIM" "$tmp/pfx/bin/nbsim" && cp "$tool" "$(dirname "$tool")/vgpreload_nbsim-amd64-linux.so" "$tmp/pfx/lib/nbsim/"
 "$tmp/pfx/bin/nbsim" --model=cedarmill "$probe" >"$tmp/inst" 2>&1
 [ "$(val model "$tmp/inst")" = 6 ]
 ok $? "installed layout (bin/nbsim + lib/nbsim/): tool found, model 6"

@@ -23,7 +23,7 @@ sub read_todo {
 	while (<$fh>) {
 		chomp;
 		next if /^\s*(#|$)/;
-		/^(\S+)\s+(.+)$/ or die "$file:$.: expected 'dir/test reason'\n";
+		/^(\S+)\s+(.+)$/ or die "$file:$.: expected '[backend:]dir/test reason'\n";
 		$todo{$1} = $2;
 	}
 	return \%todo;
@@ -73,23 +73,44 @@ sub passed {
 	return $st == 0 && $out =~ /(^|\s)PASSED(\s|$)/m && $out !~ /FAILED/;
 }
 
-# run(suite => 'ctests', dir => ..., todo => file, jobs => N, limit => s)
+# run(suite => 'ctests', dir => ..., todo => file, jobs => N, limit => s,
+#     backend => 'msr'|'perf', only => [tests])
+# BACKEND: the tests run with P4NETBURST_BACKEND=BACKEND (nbsim's emulated
+# msr device or perf driver, sim/README.md "Emulated kernel") and are named
+# "suite/test [backend]"; a todo line "backend:suite/test reason" applies to
+# that backend only, a plain one to every backend.  ONLY: run these tests
+# (a representative subset), not the whole directory.
 sub run {
 	my (%a) = @_;
-	my $todo = read_todo($a{todo});
+	my $todo_all = read_todo($a{todo});
+	my $be = $a{backend};
+	my %only = map { $_ => 1 } @{$a{only} || []};
+	my $todo = {};
+	for my $k (keys %$todo_all) {
+		if ($k =~ /^(\w+):(.+)$/) {
+			$todo->{$2} = $todo_all->{$k} if defined $be && $1 eq $be;
+		} elsif (!exists $todo->{$k}) {
+			$todo->{$k} = $todo_all->{$k};
+		}
+	}
+	local $ENV{P4NETBURST_BACKEND} = $be if defined $be;
+	my $tag = defined $be ? " [$be]" : '';
 	my $nbsim = $ENV{NBSIM} or die "NBSIM not set\n";
 	opendir my $dh, $a{dir} or die "$a{dir}: $!\n";
 	my @tests = sort grep {
 		my $p = "$a{dir}/$_";
-		-f $p && -x _ && !/\./ && !$NOT_TESTS{"$a{suite}/$_"}
+		-f $p && -x _ && !/\./ && !$NOT_TESTS{"$a{suite}/$_"} && (!%only || $only{$_})
 	} readdir $dh;
 	closedir $dh;
 	die "no tests in $a{dir}\n" unless @tests;
-	for my $k (keys %$todo) {
-		my ($s, $t) = split m{/}, $k, 2;
+	die "only: " . join(' ', grep { !-x "$a{dir}/$_" } sort keys %only) . ": not tests here\n"
+		if grep { !-x "$a{dir}/$_" } keys %only;
+	for my $k (keys %$todo_all) {
+		(my $kk = $k) =~ s/^\w+://;
+		my ($s, $t) = split m{/}, $kk, 2;
 		next unless $s eq $a{suite};
 		die "papi_tests_todo.txt lists $k, which is not a test here\n"
-			unless grep { $_ eq $t } @tests;
+			unless -x "$a{dir}/$t";
 	}
 	print "1.." . scalar(@tests) . "\n";
 	my $jobs = $a{jobs} || 2;
@@ -108,7 +129,7 @@ sub run {
 				: $out =~ /SKIPPED/ ? 'SKIPPED'
 				: $st & 127 ? 'signal ' . ($st & 127)
 				: $st ? 'exit ' . ($st >> 8) : 'no PASSED line';
-			my $line = ($ok ? 'ok' : 'not ok') . ' ' . ($next_report + 1) . " - $name";
+			my $line = ($ok ? 'ok' : 'not ok') . ' ' . ($next_report + 1) . " - $name$tag";
 			$line .= " ($why)" if $why;
 			$line .= ' (passed on a second run: the first failed its wall-clock rate check)'
 				if $ok && $out =~ /^RETRIED$/m;
@@ -126,7 +147,7 @@ sub run {
 				my @l = split /\n/, $out;
 				@l = @l[-25 .. -1] if @l > 25;
 				# stderr: prove shows it without -v, so a CI log has the cause
-				print STDERR "# $name:\n";
+				print STDERR "# $name$tag:\n";
 				print STDERR "#   $_\n" for @l;
 			}
 			$next_report++;
@@ -173,7 +194,7 @@ sub run {
 		$report->();
 	}
 	rmdir $tmp;
-	my $sum = "# $a{suite}: $pass passed, $todo_n todo, $fail failed\n";
+	my $sum = "# $a{suite}$tag: $pass passed, $todo_n todo, $fail failed\n";
 	print $sum;
 	print STDERR $sum;      # prove shows stderr: the totals reach the log
 }

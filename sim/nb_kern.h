@@ -1,0 +1,33 @@
+/*
+ * nb_kern.h - nbsim's emulated kernel (nb_kern.c): the msr driver and the
+ * Linux P4 perf driver behind the preload library's wrappers
+ * (vg_preload_nbsim.c, nbsim_kern.h).  sim/README.md "Emulated kernel".
+ */
+#ifndef NB_KERN_H
+#define NB_KERN_H
+
+#include "nb_tool.h"
+#include "nbsim_kern.h"
+
+/* NBSIM_REQ_KERN: ARG[1] the op, ARG[2..5] its arguments. */
+Word nb_kern_request(ThreadId tid, UWord *arg);
+/* TID starts running: perf events of the thread that ran go off the PMU,
+ * TID's come on. */
+void nb_kern_switch(ThreadId tid);
+/* A PMI for counters PEND (bit c: counter c) of logical processor LP at
+ * guest address IP: the perf driver takes the counters its sampling events
+ * own (returns those bits); *HERE set if it signalled the running thread. */
+uint32_t nb_kern_pmi(uint32_t pend, unsigned lp, Addr ip, int *here);
+/* Some perf event samples (a PMI must be possible without
+ * NBSIM_REQ_PMI_SIGNAL). */
+extern Bool nb_kern_sampling;
+
+/* options (nb_opts.c) */
+extern Int clo_perf_paranoid;            /* --perf-paranoid=N (2)         */
+extern Bool clo_msr_driver;              /* --msr-driver=yes|no (yes)     */
+
+/* RDMSR/WRMSR as the client requests do them (nb_main.c). */
+UWord nb_rdmsr_req(uint32_t msr, uint64_t *v);
+UWord nb_wrmsr_req(uint32_t msr, uint64_t v);
+
+#endif
