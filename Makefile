@@ -130,7 +130,13 @@ NB_PURE_SRC = $(NB_COMP)/nb_sched.c $(NB_COMP)/nb_presets.c $(NB_COMP)/nb_encode
 NB_UTILS = nb_encode nb_decode nb_schedule
 NB_UTIL_SRC = utils/nb_util.c $(NB_COMP)/nb_decode.c $(NB_COMP)/nb_partition.c $(NB_PURE_SRC)
 
-utils: $(addprefix $(BUILDDIR)/utils/,$(NB_UTILS))
+utils: $(addprefix $(BUILDDIR)/utils/,$(NB_UTILS)) $(BUILDDIR)/utils/nb_stat
+
+# nb_stat: counts a whole program (utils/nb_stat.c; the nbsim and perf backends)
+NB_STAT_SRC = utils/nb_stat.c utils/nb_stat_run.c $(NB_COMP)/backend_cpuid.c
+$(BUILDDIR)/utils/nb_stat: $(NB_STAT_SRC) utils/nb_stat.h utils/nb_util.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_NB) $(NB_PURE_INC) -Iutils -Isim -o $@ $(NB_STAT_SRC) $(NB_UTIL_SRC)
 
 $(BUILDDIR)/utils/%: utils/%_main.c utils/nb_util.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
 	@mkdir -p $(dir $@)
@@ -152,7 +158,7 @@ install: all
 		$(PREFIX)/lib/pkgconfig/papi.pc
 	$(MAKE) -C sim install BUILD=$(BUILDDIR)/sim NBGEN=$(GENDIR) PREFIX=$(PREFIX)
 	mkdir -p $(PREFIX)/bin
-	install -m 755 $(addprefix $(BUILDDIR)/utils/,$(NB_UTILS)) $(PREFIX)/bin/
+	install -m 755 $(addprefix $(BUILDDIR)/utils/,$(NB_UTILS) nb_stat) $(PREFIX)/bin/
 
 clean:
 	-$(MAKE) -C $(PAPI_SRC) clean >/dev/null 2>&1

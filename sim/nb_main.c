@@ -194,6 +194,7 @@ static void nb_start_client(ThreadId tid, ULong blocks_done)
 	nb_lp_lwpid[nb_lp_of(tid)] = VG_(gettid)();
 	if (clo_ht && nb_lp_of(tid) != nb_pmu_state.lp)
 		nb_lp_switch(nb_lp_of(tid));
+	nb_stat_switch(tid);
 }
 
 static void nb_thread_create(ThreadId parent, ThreadId child)
@@ -207,6 +208,7 @@ static void nb_thread_create(ThreadId parent, ThreadId child)
 
 static void nb_thread_exit(ThreadId tid)
 {
+	nb_stat_thread_exit(tid);
 	if (nb_lp_tid[nb_lp_of(tid)] == tid)
 		nb_lp_tid[nb_lp_of(tid)] = 0, nb_lp_lwpid[nb_lp_of(tid)] = 0;
 	if (!clo_ht)
@@ -269,6 +271,7 @@ static void nb_post_clo_init(void)
 		nb_list_events();
 		VG_(exit)(0);
 	}
+	nb_stat_init();
 	if (VG_(clo_verbosity) > 1)
 		VG_(umsg)("nbsim: modelling %s (family 15 model %u stepping %u), HT %s\n",
 			  nb_cpu->desc, nb_cpu->model, nb_cpu->stepping, clo_ht ? "on" : "off");
@@ -276,7 +279,7 @@ static void nb_post_clo_init(void)
 
 static void nb_fini(Int exitcode)
 {
-	(void)exitcode;
+	nb_stat_fini(exitcode);
 	if (!clo_stats)
 		return;
 	nb_derive();

@@ -30,6 +30,8 @@ Bool nb_process_cmd_line_option(const HChar *arg)
 	}
 	else if VG_BOOL_CLO(arg, "--ht", clo_ht) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-stats", clo_stats) {}
+	else if VG_STR_CLO(arg, "--nbsim-program", clo_program) {}
+	else if VG_STR_CLO(arg, "--nbsim-counts", clo_counts) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-warn-unmodelled", clo_warn) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-list-events", clo_list) {}
 	else if VG_XACT_CLO(arg, "--nbsim-cache=netburst", clo_cg_compat, False) {}
@@ -58,7 +60,11 @@ void nb_print_usage(void)
 "                              cache model runs for another event / counting\n"
 "                              cycles runs it too / never [auto]\n"
 "    --nbsim-cache=netburst|cachegrind  cache policies; cachegrind: write-\n"
-"                              allocate L1D, 64-byte L2 lines (a test mode) [netburst]\n",
+"                              allocate L1D, 64-byte L2 lines (a test mode) [netburst]\n"
+"    --nbsim-program=FILE      MSR writes ('wrmsr 0xMSR 0xVALUE' lines) applied\n"
+"                              before the guest's first instruction (nb_stat)\n"
+"    --nbsim-counts=FILE       at exit, write the counters, totals and one row\n"
+"                              per thread, to FILE (%%p: the pid) (nb_stat)\n",
 		NB_CPU_DEFAULT);
 }
 

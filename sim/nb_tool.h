@@ -323,6 +323,16 @@ VG_REGPARM(2) void nb_store_nt(Addr a, ULong size);
 VG_REGPARM(0) void nb_wcb_fence(void);
 VG_REGPARM(1) void nb_tc_sb(const struct tc_desc *d);
 
+/* ---- whole-program counting for nb_stat (nb_stat.c) ---- */
+
+extern const HChar *clo_program;         /* --nbsim-program=FILE           */
+extern const HChar *clo_counts;          /* --nbsim-counts=FILE            */
+extern Bool nb_stat_loading;             /* applying --nbsim-program        */
+void nb_stat_init(void);                 /* after the PMU is set up        */
+void nb_stat_switch(ThreadId tid);       /* tid runs from now on           */
+void nb_stat_thread_exit(ThreadId tid);
+void nb_stat_fini(Int exitcode);
+
 /* ---- instrumentation (nb_instr.c) ---- */
 
 extern ULong nb_bound_mem;               /* set at init from nb_memp       */
