@@ -227,6 +227,14 @@ static void nb_post_clo_init(void)
 	/* Every branch must end a superblock (branch and retirement
 	 * accounting rely on it); overrides --vex-guest-chase. */
 	VG_(clo_vex_control).guest_chase = False;
+	/* Nothing the guest executes may be lost to VEX's optimiser (README
+	 * "What VEX's optimiser must not remove"): with every register update
+	 * kept at each instruction, a load whose result register is
+	 * overwritten later in the superblock (and the flags a folded jcc
+	 * reads) survive until instrumentation.  Set before the first
+	 * translation, when VEX takes its copy of the default. */
+	VG_(clo_vex_control).iropt_register_updates_default = VexRegUpdAllregsAtEachInsn;
+	VG_(clo_px_file_backed) = VexRegUpdAllregsAtEachInsn;
 
 	for (unsigned ev = 0; ev < NB_NUM_EVENTS_MAX; ev++)
 		rate[ev] = (nb_events[ev].flags & NB_EV_RETIREMENT)
