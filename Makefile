@@ -94,6 +94,38 @@ $(T)/f_%: ftests/%.F90 papi
 	@mkdir -p $(T)/fmod
 	gfortran -O1 -g -Wall -Werror -cpp -I$(PAPI_SRC) -J$(T)/fmod -o $@ $< $(PAPI_LIB)
 
+# ---- nb_stat's test programs (tests/t_nb_stat.t) --------------------------------
+# Static assembly kernels without libc (exact counts), each also at twice its
+# size (_2x: the difference method), and programs with threads, fork+exec,
+# Fortran and MPI (mpich, installed by configure).
+ST = $(T)/stat
+STAT_KERNELS = $(patsubst tests/stat/%.S,%,$(wildcard tests/stat/k_*.S))
+STAT_BINS = $(addprefix $(ST)/,$(STAT_KERNELS) $(addsuffix _2x,$(STAT_KERNELS)) \
+	k_loop_exit7 threads forkexec f_sum mpi_ranks)
+tests: $(STAT_BINS)
+
+$(ST)/k_loop_exit7: tests/stat/k_loop.S
+	@mkdir -p $(ST)
+	$(CC) -nostdlib -static -DEXIT=7 -o $@ $<
+$(ST)/%_2x: tests/stat/%.S
+	@mkdir -p $(ST)
+	$(CC) -nostdlib -static -DSCALE=2 -o $@ $<
+$(ST)/k_%: tests/stat/k_%.S
+	@mkdir -p $(ST)
+	$(CC) -nostdlib -static -o $@ $<
+$(ST)/threads: tests/stat/threads.c
+	@mkdir -p $(ST)
+	$(CC) $(CFLAGS_NB) -O1 -o $@ $< -lpthread
+$(ST)/forkexec: tests/stat/forkexec.c
+	@mkdir -p $(ST)
+	$(CC) $(CFLAGS_NB) -o $@ $<
+$(ST)/f_sum: tests/stat/f_sum.F90
+	@mkdir -p $(ST)
+	gfortran -O1 -Wall -Werror -o $@ $<
+$(ST)/mpi_ranks: tests/stat/mpi_ranks.c
+	@mkdir -p $(ST)
+	mpicc.mpich -std=gnu11 -O1 -Wall -Wextra -Werror -o $@ $<
+
 # ---- the main job ------------------------------------------------------------
 # Presets of every kind nbsim models (sim/README.md "Events"): instructions
 # and cycles, branches (the branch model), tagged loads and stores, FP
@@ -149,6 +181,8 @@ $(BUILDDIR)/bench/sched_bench: bench/sched_bench.c tests/sched_gen.h $(NB_PURE_S
 bench: all $(BUILDDIR)/bench/sched_bench
 	$(BUILDDIR)/bench/sched_bench native_events/kernel_p4.txt 2000
 	$(MAKE) -C sim bench BUILD=$(BUILDDIR)/sim NBGEN=$(GENDIR)
+	BENCH=$(BUILDDIR)/sim/bench/bench CPUTIME=$(BUILDDIR)/sim/bench/cputime NBSIM=$(NBSIM) \
+		NB_STAT=$(BUILDDIR)/utils/nb_stat sim/bench/stat_bench.sh
 
 install: all
 	$(MAKE) -C $(PAPI_SRC) install-lib install-utils install-pkgconf PREFIX=$(PREFIX) >$(BUILDDIR)/papi-install.log 2>&1 || \

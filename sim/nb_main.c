@@ -233,8 +233,10 @@ static void nb_post_clo_init(void)
 	 * overwritten later in the superblock (and the flags a folded jcc
 	 * reads) survive until instrumentation.  Set before the first
 	 * translation, when VEX takes its copy of the default. */
-	VG_(clo_vex_control).iropt_register_updates_default = VexRegUpdAllregsAtEachInsn;
-	VG_(clo_px_file_backed) = VexRegUpdAllregsAtEachInsn;
+	if (clo_exact_ir) {
+		VG_(clo_vex_control).iropt_register_updates_default = VexRegUpdAllregsAtEachInsn;
+		VG_(clo_px_file_backed) = VexRegUpdAllregsAtEachInsn;
+	}
 
 	for (unsigned ev = 0; ev < NB_NUM_EVENTS_MAX; ev++)
 		rate[ev] = (nb_events[ev].flags & NB_EV_RETIREMENT)
@@ -348,6 +350,8 @@ static void nb_pre_clo_init(void)
 	VG_(needs_command_line_options)(nb_process_cmd_line_option,
 					nb_print_usage, nb_print_debug_usage);
 	VG_(needs_client_requests)(nb_client_request);
+	/* the exit status for --nbsim-counts (nb_stat.c) */
+	VG_(needs_syscall_wrapper)(nb_stat_pre_syscall, nb_stat_post_syscall);
 	VG_(track_start_client_code)(nb_start_client);
 	VG_(track_pre_thread_ll_create)(nb_thread_create);
 	VG_(track_pre_thread_ll_exit)(nb_thread_exit);

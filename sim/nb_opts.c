@@ -11,6 +11,7 @@ Bool clo_warn = True;
 Bool clo_list = False;
 UInt clo_mem_timing = MT_AUTO;
 Bool clo_cg_compat = False;
+Bool clo_exact_ir = True;
 
 /* ---- options, init, fini ---- */
 
@@ -31,6 +32,7 @@ Bool nb_process_cmd_line_option(const HChar *arg)
 	else if VG_BOOL_CLO(arg, "--ht", clo_ht) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-stats", clo_stats) {}
 	else if VG_STR_CLO(arg, "--nbsim-program", clo_program) {}
+	else if VG_BOOL_CLO(arg, "--nbsim-exact-ir", clo_exact_ir) {}
 	else if VG_STR_CLO(arg, "--nbsim-counts", clo_counts) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-warn-unmodelled", clo_warn) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-list-events", clo_list) {}
@@ -61,6 +63,9 @@ void nb_print_usage(void)
 "                              cycles runs it too / never [auto]\n"
 "    --nbsim-cache=netburst|cachegrind  cache policies; cachegrind: write-\n"
 "                              allocate L1D, 64-byte L2 lines (a test mode) [netburst]\n"
+"    --nbsim-exact-ir=yes|no   keep every register update, so that VEX's\n"
+"                              optimiser removes no load and no flags (no: its\n"
+"                              default, dead loads are lost; a bench mode) [yes]\n"
 "    --nbsim-program=FILE      MSR writes ('wrmsr 0xMSR 0xVALUE' lines) applied\n"
 "                              before the guest's first instruction (nb_stat)\n"
 "    --nbsim-counts=FILE       at exit, write the counters, totals and one row\n"

@@ -44,6 +44,7 @@ static struct stat_row *done;            /* threads that exited                *
 static UInt ndone, maxdone;
 static ThreadId cur;                     /* thread running since the last switch */
 static ULong n_switches;
+static Int exit_status;                 /* the last exit/exit_group's status  */
 static ULong base_cyc;                  /* cycles at the start (fork)         */
 
 #define CTR_MASK ((1ULL << 40) - 1)
@@ -248,6 +249,20 @@ static void put_ctrs(Int fd, const ULong *v)
 	put(fd, "\n");
 }
 
+/* valgrind passes tools' fini 0 whatever the exit status: the status is
+ * taken from the guest's exit (60) or exit_group (231) system call. */
+void nb_stat_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
+{
+	(void)tid;
+	if ((sysno == 60 || sysno == 231) && nargs >= 1)
+		exit_status = (Int)(args[0] & 0xff);
+}
+
+void nb_stat_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res)
+{
+	(void)tid; (void)sysno; (void)args; (void)nargs; (void)res;
+}
+
 void nb_stat_fini(Int exitcode)
 {
 	ULong tot[NB_NUM_COUNTERS];
@@ -270,7 +285,7 @@ void nb_stat_fini(Int exitcode)
 	}
 	fd = (Int)sr_Res(r);
 	put(fd, "nbsim-counts 1\npid %d\nmodel %s\ncycles %llu\nexit %d\n", VG_(getpid)(),
-	    nb_cpu->name, (ULong)nb_sig[NB_SIG_CYCLES] - base_cyc, exitcode);
+	    nb_cpu->name, (ULong)nb_sig[NB_SIG_CYCLES] - base_cyc, exitcode ? exitcode : exit_status);
 	put(fd, "total");
 	put_ctrs(fd, tot);
 	for (UInt i = 0; i < ndone; i++) {

@@ -669,7 +669,7 @@ static int check_program(const char *prog)
 			return fail(ST_EXIT_NOTFOUND, "%s: program not found", prog);
 	}
 	if (stat(path, &st))
-		return fail(ST_EXIT_NOTFOUND, "%s: %s", prog, strerror(errno));
+		return fail(ST_EXIT_NOTFOUND, "%s: program not found (%s)", prog, strerror(errno));
 	if (!S_ISREG(st.st_mode) || access(path, X_OK))
 		return fail(ST_EXIT_NOEXEC, "%s: not an executable file", prog);
 	return 0;

@@ -2,9 +2,10 @@
  * line not touched before (stride 64), in one block: every load is
  * retired and misses the L1D, although only the last result is used.
  * Loads: 8N; L1D load misses: 8N. */
-#ifndef N
-#define N 100
+#ifndef SCALE
+#define SCALE 1
 #endif
+#define N (100*SCALE)
 	.globl _start
 	.text
 _start:

@@ -1,9 +1,10 @@
 /* k_jnext: N iterations of a conditional jump whose target is the next
  * instruction, with ZF clear (not taken) and with ZF set (taken).
  * Conditional branches: 3N (2N jump-to-next + N loop); taken: N + N-1. */
-#ifndef N
-#define N 1000
+#ifndef SCALE
+#define SCALE 1
 #endif
+#define N (1000*SCALE)
 	.globl _start
 	.text
 _start:

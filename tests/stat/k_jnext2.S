@@ -2,9 +2,10 @@
  * can fold (flags known from the instruction before): N never taken
  * (xor; jnz), N always taken (xor; jz).  Conditional branches: 3N;
  * taken: N + N-1; not taken: N + 1. */
-#ifndef N
-#define N 1000
+#ifndef SCALE
+#define SCALE 1
 #endif
+#define N (1000*SCALE)
 	.globl _start
 	.text
 _start:

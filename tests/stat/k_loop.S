@@ -1,7 +1,11 @@
 /* k_loop: N iterations of dec/jnz (a conditional branch taken N-1 times,
- * not taken once), then exit(0).  Instructions: 1 + 2N + 3. */
-#ifndef N
-#define N 1000
+ * not taken once), then exit(EXIT).  Instructions: 1 + 2N + 3. */
+#ifndef SCALE
+#define SCALE 1
+#endif
+#define N (1000*SCALE)
+#ifndef EXIT
+#define EXIT 0
 #endif
 	.globl _start
 	.text
@@ -10,5 +14,5 @@ _start:
 1:	dec %ecx
 	jnz 1b
 	mov $60, %eax
-	xor %edi, %edi
+	mov $EXIT, %edi
 	syscall
