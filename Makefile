@@ -1,5 +1,6 @@
 # p4netburst top-level build.
 #   make            build PAPI 7.0.0 with the p4netburst component, nbsim, utils, tests
+#   make stat       nb_stat: count sort(1) on a generated file on the simulated NetBurst
 #   make demo       count PAPI presets for a matrix multiply on the simulated NetBurst
 #   make check      run the test suite (TAP, under prove)
 #   make bench      benchmarks (ratios measured in one run)
@@ -20,7 +21,7 @@ PAPI_INC = -I$(PAPI_SRC) -I$(PAPI_SRC)/testlib
 PAPI_LIB = $(PAPI_SRC)/libpapi.a
 NBSIM = $(BUILDDIR)/sim/nbsim
 
-.PHONY: all gen papi sim tests utils demo check bench install clean distclean fuzz
+.PHONY: all gen papi sim tests utils demo stat check bench install clean distclean fuzz
 
 all: papi sim tests utils $(BUILDDIR)/matmul
 
@@ -140,6 +141,13 @@ $(BUILDDIR)/matmul: examples/matmul.c papi
 demo: all
 	$(NBSIM) -- $(BUILDDIR)/matmul 96 $(DEMO_PRESETS)
 
+# nb_stat on a real Debian program: sort(1) on a generated file of 20,000
+# numbers, with the default event set (STAT_EVENTS=-e ... for others).
+STAT_EVENTS ?=
+stat: all
+	seq 20000 | awk '{ print ($$1 * 7919) % 20011 }' > $(BUILDDIR)/stat-input.txt
+	$(BUILDDIR)/utils/nb_stat $(STAT_EVENTS) -- sort -n -o $(BUILDDIR)/stat-sorted.txt $(BUILDDIR)/stat-input.txt
+
 # ---- tests ---------------------------------------------------------------------
 export NB_SRC := $(SRCDIR)
 export NB_BUILD := $(BUILDDIR)
@@ -193,6 +201,9 @@ install: all
 	$(MAKE) -C sim install BUILD=$(BUILDDIR)/sim NBGEN=$(GENDIR) PREFIX=$(PREFIX)
 	mkdir -p $(PREFIX)/bin
 	install -m 755 $(addprefix $(BUILDDIR)/utils/,$(NB_UTILS) nb_stat) $(PREFIX)/bin/
+	mkdir -p $(PREFIX)/share/man/man1
+	install -m 644 man/nb_stat.1 man/nb_schedule.1 man/nb_encode.1 man/nb_decode.1 man/nbsim.1 \
+		$(PREFIX)/share/man/man1/
 
 clean:
 	-$(MAKE) -C $(PAPI_SRC) clean >/dev/null 2>&1
