@@ -77,6 +77,12 @@ check('k_branch', ["$st/k_branch"], { PAPI_BR_INS => 6000,
 check('k_fp', ["$st/k_fp"], { PAPI_TOT_INS => 5006, 'scalar_DP_uop:ALL' => 2000,
 	'packed_SP_uop:ALL' => 1000 });
 
+# ---- counting rules (sim/README.md "Counting rules"), a kernel each ----
+check('k_rep (a REP string retires as one instruction)', ["$st/k_rep"],
+	{ PAPI_TOT_INS => 6006, PAPI_LD_INS => 16000, PAPI_SR_INS => 16000 });
+check('k_fwait (fstsw = fwait + fnstsw: two instructions)', ["$st/k_fwait"],
+	{ PAPI_TOT_INS => 5004 });
+
 # uops by the difference method: each iteration's uops, whatever the
 # start and exit cost (k_x and k_x_2x differ by N iterations)
 # (the uop model, sim/README.md: a load 1, a store 2 (address and data), a
