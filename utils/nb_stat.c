@@ -462,8 +462,8 @@ static void out_table(FILE *f, const struct report *R)
 	fprintf(f, "'\n on %s NetBurst %s (family 15 model %u%s), backend %s:\n", 
 		strcmp(R->backend, "nbsim") ? "a real" : "the simulated", c->model_name, c->model,
 		c->ht ? ", Hyper-Threading" : "", R->backend);
-	fprintf(f, " (user-mode counts only: the kernel is not simulated, so OS-mode counts are\n"
-		"  zero, and page faults, context switches and interrupts are absent)\n\n");
+	fprintf(f, " (user-mode counts only: the kernel is not simulated, so\n"
+		"  OS-mode counts are zero and page faults, context switches and interrupts are absent)\n\n");
 	for (int i = 0; i < R->n; i++) {
 		thousands(ev_total(&R->ev[i], R->runs), num, sizeof(num));
 		fprintf(f, " %18s      %s", num, R->ev[i].name);
