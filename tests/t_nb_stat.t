@@ -186,6 +186,16 @@ for my $k (qw(k_jnext k_jnext2)) {
 	is($sum, $c->{PAPI_TOT_INS}, 'threads: the rows add up to the total instructions');
 }
 
+# ---- threads on two logical processors (--ht=yes): both LPs count ----
+{
+	my ($rc, $text) = run('--ht=yes', '--per-thread', '-x', ',', '-o', "$dir/h.csv", '-e',
+			      'packed_SP_uop:ALL', '--', "$st/threads", 1000);
+	my ($c, $rows) = csv_counts("$dir/h.csv");
+	is($c->{'packed_SP_uop:ALL'}, 6000, '--ht=yes: threads on both LPs counted (total)');
+	my @sp = map { $_->[0] } grep { ($_->[4] // '') ne '' } @$rows;
+	is_deeply(\@sp, [1000, 2000, 3000], '--ht=yes: per-thread rows exact');
+}
+
 # ---- fork + exec with --follow ----
 {
 	my ($rc, $text) = run('--follow', '--json', '-o', "$dir/f.json", '-e', 'PAPI_TOT_INS',

@@ -412,7 +412,7 @@ struct report {
 	int nruns, minimal, diverged, status;
 	char divergence[512];
 	double seconds;
-	uint64_t cycles;
+	int64_t cycles;          /* cycles counted by the set's cycle event, or -1 */
 };
 
 static void json_str(FILE *f, const char *s)
@@ -507,9 +507,13 @@ static void out_table(FILE *f, const struct report *R)
 		}
 	}
 	fputc('\n', f);
-	if (!strcmp(R->backend, "nbsim")) {
-		thousands((int64_t)R->cycles, num, sizeof(num));
-		fprintf(f, " %18s      simulated cycles%s\n", num, R->nruns > 1 ? " (run 1)" : "");
+	if (R->cycles >= 0) {
+		thousands(R->cycles, num, sizeof(num));
+		fprintf(f, " %18s      %s cycles (all processes)\n", num,
+			strcmp(R->backend, "nbsim") ? "elapsed" : "simulated");
+	} else {
+		fprintf(f, " %18s      simulated cycles: not counted (add -e PAPI_TOT_CYC; the timing\n"
+			"                         model runs only when an event needs it)\n", "-");
 	}
 	fprintf(f, " %18.3f      seconds host time%s\n", R->seconds, R->nruns > 1 ? " (all runs)" : "");
 	out_runs_note(f, R);
@@ -573,9 +577,13 @@ static void out_json(FILE *f, const struct report *R)
 		json_str(f, c->argv[i]);
 	}
 	fprintf(f, "],\n \"exit_status\": %d, \"runs\": %d, \"fewest_runs\": %s, \"diverged\": %s,\n"
-		" \"simulated_cycles\": %llu, \"host_seconds\": %.6f,\n \"note\": ", R->status,
-		R->nruns, R->minimal ? "true" : "false", R->diverged ? "true" : "false",
-		(unsigned long long)R->cycles, R->seconds);
+		" \"simulated_cycles\": ", R->status, R->nruns, R->minimal ? "true" : "false",
+		R->diverged ? "true" : "false");
+	if (R->cycles >= 0)
+		fprintf(f, "%lld", (long long)R->cycles);
+	else
+		fprintf(f, "null");
+	fprintf(f, ", \"host_seconds\": %.6f,\n \"note\": ", R->seconds);
 	json_str(f, os_note);
 	fprintf(f, ",\n \"counts\": ");
 	json_counts(f, R, -1, -1);
@@ -895,7 +903,12 @@ int main(int argc, char **argv)
 		}
 		R.seconds += runs[r].seconds;
 	}
-	R.cycles = runs[0].proc[0].cycles;
+	R.cycles = -1;
+	for (int i = 0; i < n; i++)
+		if (role_of(&ev[i], &c) == R_CYC) {
+			R.cycles = ev_total(&ev[i], runs);
+			break;
+		}
 	R.status = WIFEXITED(runs[0].status) ? WEXITSTATUS(runs[0].status)
 					     : WIFSIGNALED(runs[0].status) ? 128 + WTERMSIG(runs[0].status) : 1;
 	if (R.nruns > 1) {

@@ -39,8 +39,23 @@ static double now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* With Hyper-Threading both logical processors' user-mode events count
+ * (the whole program, whichever LP a thread runs on): an ESCR that counts
+ * T0 user mode also counts T1 user mode [SDM 18.15, ESCR T1_USR]. */
+static uint64_t both_lps(int ht, uint32_t msr, uint64_t v)
+{
+	int escr = 0;
+
+	for (unsigned e = 0; e < nb_num_escrs; e++)
+		escr |= nb_escrs[e].msr == msr;
+	if (ht && escr && (v & NB_ESCR_T0_USR))
+		v |= NB_ESCR_T1_USR;
+	return v;
+}
+
 /* The run's register images as nbsim program lines. */
-static int write_program(const char *path, const struct st_run *run, char *err, size_t len)
+static int write_program(const char *path, const struct st_run *run, int ht, char *err,
+			 size_t len)
 {
 	const struct nb_plan *p = &run->plan;
 	struct nb_msr_image x[NB_SCHED_MAX_HELPERS + 2];
@@ -55,15 +70,18 @@ static int write_program(const char *path, const struct st_run *run, char *err, 
 	fprintf(f, "# nb_stat: %d events\n", p->nhw);
 	for (int h = 0; h < p->nhw; h++) {
 		nb_encode_ex(&p->hw[h], &p->assign.slot[h], NB_DOM_USER, 0, 0, &g[h]);
-		fprintf(f, "wrmsr %#x %#llx\n", g[h].escr_msr, (unsigned long long)g[h].escr);
+		fprintf(f, "wrmsr %#x %#llx\n", g[h].escr_msr,
+			(unsigned long long)both_lps(ht, g[h].escr_msr, g[h].escr));
 		if (g[h].cascade) {
-			fprintf(f, "wrmsr %#x %#llx\n", g[h].hi_escr_msr, (unsigned long long)g[h].hi_escr);
+			fprintf(f, "wrmsr %#x %#llx\n", g[h].hi_escr_msr,
+				(unsigned long long)both_lps(ht, g[h].hi_escr_msr, g[h].hi_escr));
 			fprintf(f, "wrmsr %#x %#llx\n", g[h].hi_cccr_msr, (unsigned long long)g[h].hi_cccr);
 		}
 	}
 	nx = nb_encode_extra(&p->assign, NB_DOM_USER, 0, x, (int)(sizeof(x) / sizeof(x[0])));
 	for (int i = 0; i < nx; i++)
-		fprintf(f, "wrmsr %#x %#llx\n", x[i].msr, (unsigned long long)x[i].value);
+		fprintf(f, "wrmsr %#x %#llx\n", x[i].msr,
+			(unsigned long long)both_lps(ht, x[i].msr, x[i].value));
 	/* the CCCRs last: Enable starts the counters */
 	for (int h = 0; h < p->nhw; h++)
 		fprintf(f, "wrmsr %#x %#llx\n", g[h].cccr_msr, (unsigned long long)g[h].cccr);
@@ -259,7 +277,7 @@ int st_run_nbsim(const struct st_config *c, struct st_run *run, char *err, size_
 		char pf[4100];
 
 		snprintf(pf, sizeof(pf), "%s/program", dp);
-		if (write_program(pf, run, err, len)) {
+		if (write_program(pf, run, c->ht, err, len)) {
 			rm_dir(dp);
 			return -1;
 		}
