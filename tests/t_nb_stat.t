@@ -77,6 +77,9 @@ check('k_branch', ["$st/k_branch"], { PAPI_BR_INS => 6000,
 check('k_fp', ["$st/k_fp"], { PAPI_TOT_INS => 5006, 'scalar_DP_uop:ALL' => 2000,
 	'packed_SP_uop:ALL' => 1000 });
 
+check('k_simd', ["$st/k_simd"], { PAPI_TOT_INS => 6007, 'x87_FP_uop:ALL' => 1002,
+	'64bit_MMX_uop:ALL' => 1000, '128bit_MMX_uop:ALL' => 1000, 'packed_DP_uop:ALL' => 1000 });
+
 # ---- counting rules (sim/README.md "Counting rules"), a kernel each ----
 check('k_rep (a REP string retires as one instruction)', ["$st/k_rep"],
 	{ PAPI_TOT_INS => 6006, PAPI_LD_INS => 16000, PAPI_SR_INS => 16000 });
