@@ -51,6 +51,7 @@ sub csv_counts {
 
 sub counts {
 	my ($prog, $events, @pre) = @_;
+	unlink "$dir/c.csv";            # no stale counts from an earlier run
 	my ($rc, $text) = run(@pre, '-x', ',', '-o', "$dir/c.csv", '-e', $events, '--', @$prog);
 	diag($text) if $rc != 0 && $rc != 7;
 	return (scalar csv_counts("$dir/c.csv"), $rc);
