@@ -1,5 +1,6 @@
 # p4netburst top-level build.
 #   make            build PAPI 7.0.0 with the p4netburst component, nbsim, utils, tests
+#   make stat       nb_stat: count sort(1) on a generated file on the simulated NetBurst
 #   make demo       count PAPI presets for a matrix multiply on the simulated NetBurst
 #   make check      run the test suite (TAP, under prove)
 #   make bench      benchmarks (ratios measured in one run)
@@ -24,7 +25,7 @@ PAPI_INC = -I$(PAPI_SRC) -I$(PAPI_SRC)/testlib
 PAPI_LIB = $(PAPI_SRC)/libpapi.a
 NBSIM = $(BUILDDIR)/sim/nbsim
 
-.PHONY: all gen papi sim tests utils demo check bench install clean distclean fuzz
+.PHONY: all gen papi sim tests utils demo stat check bench install clean distclean fuzz
 
 all: papi sim tests utils $(BUILDDIR)/matmul
 
@@ -135,6 +136,38 @@ $(T)/f_%: ftests/%.F90 $(PAPI_STAMP)
 	@mkdir -p $(T)/fmod
 	gfortran -O1 -g -Wall -Werror -cpp -I$(PAPI_SRC) -J$(T)/fmod -o $@ $< $(PAPI_LIB)
 
+# ---- nb_stat's test programs (tests/t_nb_stat.t) --------------------------------
+# Static assembly kernels without libc (exact counts), each also at twice its
+# size (_2x: the difference method), and programs with threads, fork+exec,
+# Fortran and MPI (mpich, installed by configure).
+ST = $(T)/stat
+STAT_KERNELS = $(patsubst tests/stat/%.S,%,$(wildcard tests/stat/k_*.S))
+STAT_BINS = $(addprefix $(ST)/,$(STAT_KERNELS) $(addsuffix _2x,$(STAT_KERNELS)) \
+	k_loop_exit7 threads forkexec f_sum mpi_ranks)
+tests: $(STAT_BINS)
+
+$(ST)/k_loop_exit7: tests/stat/k_loop.S
+	@mkdir -p $(ST)
+	$(CC) -nostdlib -static -DEXIT=7 -o $@ $<
+$(ST)/%_2x: tests/stat/%.S
+	@mkdir -p $(ST)
+	$(CC) -nostdlib -static -DSCALE=2 -o $@ $<
+$(ST)/k_%: tests/stat/k_%.S
+	@mkdir -p $(ST)
+	$(CC) -nostdlib -static -o $@ $<
+$(ST)/threads: tests/stat/threads.c
+	@mkdir -p $(ST)
+	$(CC) $(CFLAGS_NB) -O1 -o $@ $< -lpthread
+$(ST)/forkexec: tests/stat/forkexec.c
+	@mkdir -p $(ST)
+	$(CC) $(CFLAGS_NB) -o $@ $<
+$(ST)/f_sum: tests/stat/f_sum.F90
+	@mkdir -p $(ST)
+	gfortran -O1 -Wall -Werror -o $@ $<
+$(ST)/mpi_ranks: tests/stat/mpi_ranks.c
+	@mkdir -p $(ST)
+	mpicc.mpich -std=gnu11 -O1 -Wall -Wextra -Werror -o $@ $<
+
 # ---- the main job ------------------------------------------------------------
 # Presets of every kind nbsim models (sim/README.md "Events"): instructions
 # and cycles, branches (the branch model), tagged loads and stores, FP
@@ -148,6 +181,13 @@ $(BUILDDIR)/matmul: examples/matmul.c $(PAPI_STAMP)
 
 demo: all
 	$(NBSIM) -- $(BUILDDIR)/matmul 96 $(DEMO_PRESETS)
+
+# nb_stat on a real Debian program: sort(1) on a generated file of 20,000
+# numbers, with the default event set (STAT_EVENTS=-e ... for others).
+STAT_EVENTS ?=
+stat: all
+	seq 20000 | awk '{ print ($$1 * 7919) % 20011 }' > $(BUILDDIR)/stat-input.txt
+	$(BUILDDIR)/utils/nb_stat $(STAT_EVENTS) -- sort -n -o $(BUILDDIR)/stat-sorted.txt $(BUILDDIR)/stat-input.txt
 
 # ---- tests ---------------------------------------------------------------------
 export NB_SRC := $(SRCDIR)
@@ -171,7 +211,13 @@ NB_PURE_SRC = $(NB_COMP)/nb_sched.c $(NB_COMP)/nb_presets.c $(NB_COMP)/nb_encode
 NB_UTILS = nb_encode nb_decode nb_schedule
 NB_UTIL_SRC = utils/nb_util.c $(NB_COMP)/nb_decode.c $(NB_COMP)/nb_partition.c $(NB_PURE_SRC) $(KP4_SRC)
 
-utils: $(addprefix $(BUILDDIR)/utils/,$(NB_UTILS))
+utils: $(addprefix $(BUILDDIR)/utils/,$(NB_UTILS)) $(BUILDDIR)/utils/nb_stat
+
+# nb_stat: counts a whole program (utils/nb_stat.c; the nbsim and perf backends)
+NB_STAT_SRC = utils/nb_stat.c utils/nb_stat_run.c $(NB_COMP)/backend_cpuid.c
+$(BUILDDIR)/utils/nb_stat: $(NB_STAT_SRC) utils/nb_stat.h utils/nb_util.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_NB) $(NB_PURE_INC) -Iutils -Isim -o $@ $(NB_STAT_SRC) $(NB_UTIL_SRC)
 
 $(BUILDDIR)/utils/%: utils/%_main.c utils/nb_util.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
 	@mkdir -p $(dir $@)
@@ -184,6 +230,8 @@ $(BUILDDIR)/bench/sched_bench: bench/sched_bench.c tests/sched_gen.h $(NB_PURE_S
 bench: all $(BUILDDIR)/bench/sched_bench
 	$(BUILDDIR)/bench/sched_bench 2000
 	$(MAKE) -C sim bench BUILD=$(BUILDDIR)/sim NBGEN=$(GENDIR)
+	BENCH=$(BUILDDIR)/sim/bench/bench CPUTIME=$(BUILDDIR)/sim/bench/cputime NBSIM=$(NBSIM) \
+		NB_STAT=$(BUILDDIR)/utils/nb_stat sim/bench/stat_bench.sh
 
 install: all
 	$(MAKE) -C $(PAPI_SRC) install-lib install-utils install-man install-hl-scripts install-pkgconf \
@@ -194,7 +242,10 @@ install: all
 		$(PREFIX)/lib/pkgconfig/papi.pc
 	$(MAKE) -C sim install BUILD=$(BUILDDIR)/sim NBGEN=$(GENDIR) PREFIX=$(PREFIX)
 	mkdir -p $(PREFIX)/bin
-	install -m 755 $(addprefix $(BUILDDIR)/utils/,$(NB_UTILS)) $(PREFIX)/bin/
+	install -m 755 $(addprefix $(BUILDDIR)/utils/,$(NB_UTILS) nb_stat) $(PREFIX)/bin/
+	mkdir -p $(PREFIX)/share/man/man1
+	install -m 644 man/nb_stat.1 man/nb_schedule.1 man/nb_encode.1 man/nb_decode.1 man/nbsim.1 \
+		$(PREFIX)/share/man/man1/
 
 clean:
 	-$(MAKE) -C $(PAPI_SRC) clean >/dev/null 2>&1

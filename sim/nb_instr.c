@@ -588,7 +588,72 @@ struct insn {
 	UInt loads, stores;     /* memory uops per execution (REP: per iteration) */
 	Bool uops_deferred;     /* REP string: uops counted after the first exit */
 	Bool rom;               /* uops from the MS ROM (NB_IC_ROM, dirty helper) */
+	Int jnext_cc;           /* a jcc to the next instruction: its condition */
+				/* code (0-15), else -1 (jcc_next_cc)          */
+	Bool br_done;           /* its branch call is emitted                   */
 };
+
+/* VEX's flag evaluation (priv/guest_amd64_helpers.c, in libvex): condition
+ * COND (AMD64Condcode = the x86 cc nibble) from the lazy flags thunk. */
+extern ULong amd64g_calculate_condition(ULong cond, ULong cc_op, ULong cc_dep1,
+					ULong cc_dep2, ULong cc_ndep);
+
+/*
+ * A jcc whose target is the next instruction (rel8 or rel32 displacement
+ * 0): both outcomes continue at the same address, so VEX folds the exit
+ * (or drops it when it can evaluate the flags) and the IR guard no longer
+ * tells whether the branch was taken.  The hardware still retires a taken
+ * or not-taken branch by the condition [SDM Vol. 2 Jcc].  Returns the
+ * condition code (70+cc, 0F 80+cc), or -1.
+ */
+static Int jcc_next_cc(const uint8_t *a, UInt len, const struct nb_insn *dec)
+{
+	const uint8_t *o = a + dec->len_prefix;
+	UInt rest = len - dec->len_prefix;
+
+	if (dec->br != NB_BR_COND || dec->len_prefix >= len)
+		return -1;
+	if (rest == 2 && o[0] >= 0x70 && o[0] <= 0x7f && o[1] == 0)
+		return o[0] & 0xf;
+	if (rest == 6 && o[0] == 0x0f && o[1] >= 0x80 && o[1] <= 0x8f &&
+	    !o[2] && !o[3] && !o[4] && !o[5])
+		return o[1] & 0xf;
+	return -1;
+}
+
+/* The branch's outcome from the guest's flags at this point of the IR
+ * (every register update is kept: nb_post_clo_init). */
+static IRExpr *jcc_taken(IRSB *sb, Int cc)
+{
+	static const Int off[4] = {
+		offsetof(VexGuestAMD64State, guest_CC_OP), offsetof(VexGuestAMD64State, guest_CC_DEP1),
+		offsetof(VexGuestAMD64State, guest_CC_DEP2), offsetof(VexGuestAMD64State, guest_CC_NDEP),
+	};
+	IRExpr *g[4];
+	for (Int i = 0; i < 4; i++) {       /* flat IR: the call's arguments are atoms */
+		IRTemp x = newIRTemp(sb->tyenv, Ity_I64);
+		addStmtToIRSB(sb, IRStmt_WrTmp(x, IRExpr_Get(off[i], Ity_I64)));
+		g[i] = IRExpr_RdTmp(x);
+	}
+	IRTemp t = newIRTemp(sb->tyenv, Ity_I64);
+	IRExpr **args = mkIRExprVec_5(c64((ULong)cc), g[0], g[1], g[2], g[3]);
+	IRExpr *call = mkIRExprCCall(Ity_I64, 0, "amd64g_calculate_condition",
+				     &amd64g_calculate_condition, args);
+
+	addStmtToIRSB(sb, IRStmt_WrTmp(t, call));
+	return IRExpr_RdTmp(t);
+}
+
+/* A jcc to the next instruction whose exit VEX removed: count it from the
+ * flags before control moves on. */
+static void jnext_branch(IRSB *sb, struct insn *k)
+{
+	if (!k->valid || k->jnext_cc < 0 || k->br_done)
+		return;
+	emit_branch_call(sb, NB_BR_COND, k->addr, k->len, jcc_taken(sb, k->jnext_cc),
+			 c64((ULong)(k->addr + k->len)));
+	k->br_done = True;
+}
 
 static void add_uops(struct pend *p, const struct insn *k)
 {
@@ -713,6 +778,7 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			Addr a = (Addr)(st->Ist.IMark.addr + st->Ist.IMark.delta);
 			UInt len = st->Ist.IMark.len;
 			fpa_flush(out, fpa_x87, &fpa_acc);
+			jnext_branch(out, &k);
 			if (k.valid) {
 				/* Control reached the next IMark.  If it is k
 				 * again (a REP iteration in a loop unrolled by
@@ -736,6 +802,8 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			k.addr = a;
 			k.len = len;
 			nb_decode((const uint8_t *)a, len > 16 ? 16 : len, &k.dec);
+			k.jnext_cc = jcc_next_cc((const uint8_t *)a, len > 16 ? 16 : len, &k.dec);
+			k.br_done = False;
 			fpa_x87 = (nb_need & NEED_FPA) &&
 				nb_fpa_is_x87((const uint8_t *)a, len > 16 ? 16 : len, k.dec.len_prefix);
 			for (j = i + 1; j < in->stmts_used && in->stmts[j]->tag != Ist_IMark; j++)
@@ -802,7 +870,10 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			bound = p.bound + (k.valid ? BOUND_INSN(k.uops, k.dec.br != NB_BR_NONE,
 							       k.loads + k.stores) : 0);
 			p.bound = 0;
-			if (k.valid && k.dec.br == NB_BR_COND) {
+			if (k.valid && k.jnext_cc >= 0 && !k.br_done) {
+				/* jcc to the next instruction: by its flags */
+				jnext_branch(out, &k);
+			} else if (k.valid && k.dec.br == NB_BR_COND && !k.br_done) {
 				/* VEX may invert the condition: the exit then goes
 				 * to the fall-through and the taken target is the
 				 * superblock's next. */
@@ -841,6 +912,7 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 	}
 
 	fpa_flush(out, fpa_x87, &fpa_acc);
+	jnext_branch(out, &k);
 	if (k.valid) {
 		Bool self = in->next->tag == Iex_Const &&
 			in->next->Iex.Const.con->Ico.U64 == (ULong)k.addr &&

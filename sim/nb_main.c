@@ -211,6 +211,7 @@ static void nb_start_client(ThreadId tid, ULong blocks_done)
 	if (clo_ht && nb_lp_of(tid) != nb_pmu_state.lp)
 		nb_lp_switch(nb_lp_of(tid));
 	nb_kern_switch(tid);             /* perf events follow their thread */
+	nb_stat_switch(tid);
 }
 
 static void nb_thread_create(ThreadId parent, ThreadId child)
@@ -224,6 +225,7 @@ static void nb_thread_create(ThreadId parent, ThreadId child)
 
 static void nb_thread_exit(ThreadId tid)
 {
+	nb_stat_thread_exit(tid);
 	if (nb_lp_tid[nb_lp_of(tid)] == tid)
 		nb_lp_tid[nb_lp_of(tid)] = 0, nb_lp_lwpid[nb_lp_of(tid)] = 0;
 	if (!clo_ht)
@@ -242,6 +244,16 @@ static void nb_post_clo_init(void)
 	/* Every branch must end a superblock (branch and retirement
 	 * accounting rely on it); overrides --vex-guest-chase. */
 	VG_(clo_vex_control).guest_chase = False;
+	/* Nothing the guest executes may be lost to VEX's optimiser (README
+	 * "What VEX's optimiser must not remove"): with every register update
+	 * kept at each instruction, a load whose result register is
+	 * overwritten later in the superblock (and the flags a folded jcc
+	 * reads) survive until instrumentation.  Set before the first
+	 * translation, when VEX takes its copy of the default. */
+	if (clo_exact_ir) {
+		VG_(clo_vex_control).iropt_register_updates_default = VexRegUpdAllregsAtEachInsn;
+		VG_(clo_px_file_backed) = VexRegUpdAllregsAtEachInsn;
+	}
 
 	for (unsigned ev = 0; ev < NB_NUM_EVENTS_MAX; ev++)
 		rate[ev] = (nb_events[ev].flags & NB_EV_RETIREMENT)
@@ -286,6 +298,7 @@ static void nb_post_clo_init(void)
 		nb_list_events();
 		VG_(exit)(0);
 	}
+	nb_stat_init();
 	if (VG_(clo_verbosity) > 1)
 		VG_(umsg)("nbsim: modelling %s (family 15 model %u stepping %u), HT %s\n",
 			  nb_cpu->desc, nb_cpu->model, nb_cpu->stepping, clo_ht ? "on" : "off");
@@ -293,7 +306,7 @@ static void nb_post_clo_init(void)
 
 static void nb_fini(Int exitcode)
 {
-	(void)exitcode;
+	nb_stat_fini(exitcode);
 	if (!clo_stats)
 		return;
 	nb_derive();
@@ -354,6 +367,8 @@ static void nb_pre_clo_init(void)
 	VG_(needs_command_line_options)(nb_process_cmd_line_option,
 					nb_print_usage, nb_print_debug_usage);
 	VG_(needs_client_requests)(nb_client_request);
+	/* the exit status for --nbsim-counts (nb_stat.c) */
+	VG_(needs_syscall_wrapper)(nb_stat_pre_syscall, nb_stat_post_syscall);
 	VG_(track_start_client_code)(nb_start_client);
 	VG_(track_pre_thread_ll_create)(nb_thread_create);
 	VG_(track_pre_thread_ll_exit)(nb_thread_exit);

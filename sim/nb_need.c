@@ -212,6 +212,8 @@ void nb_update_need(void)
 		VG_(clo_px_file_backed) = VexRegUpdAllregsAtEachInsn;
 	}
 	nb_need = n;
+	if (nb_stat_loading)    /* before the client starts: nothing translated */
+		return;
 	nb_discards++;
 	VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "nbsim");
 }

@@ -12,6 +12,7 @@ Bool clo_warn = True;
 Bool clo_list = False;
 UInt clo_mem_timing = MT_AUTO;
 Bool clo_cg_compat = False;
+Bool clo_exact_ir = True;
 
 /* ---- options, init, fini ---- */
 
@@ -31,6 +32,9 @@ Bool nb_process_cmd_line_option(const HChar *arg)
 	}
 	else if VG_BOOL_CLO(arg, "--ht", clo_ht) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-stats", clo_stats) {}
+	else if VG_STR_CLO(arg, "--nbsim-program", clo_program) {}
+	else if VG_BOOL_CLO(arg, "--nbsim-exact-ir", clo_exact_ir) {}
+	else if VG_STR_CLO(arg, "--nbsim-counts", clo_counts) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-warn-unmodelled", clo_warn) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-list-events", clo_list) {}
 	else if VG_XACT_CLO(arg, "--nbsim-cache=netburst", clo_cg_compat, False) {}
@@ -64,7 +68,14 @@ void nb_print_usage(void)
 "                              allocate L1D, 64-byte L2 lines (a test mode) [netburst]\n"
 "    --perf-paranoid=N         the emulated /proc/sys/kernel/perf_event_paranoid\n"
 "                              (-1..3; 3 as Debian's: no perf for unprivileged) [2]\n"
-"    --msr-driver=yes|no       the emulated msr driver is loaded (/dev/cpu/N/msr) [yes]\n",
+"    --msr-driver=yes|no       the emulated msr driver is loaded (/dev/cpu/N/msr) [yes]\n"
+"    --nbsim-exact-ir=yes|no   keep every register update, so that VEX's\n"
+"                              optimiser removes no load and no flags (no: its\n"
+"                              default, dead loads are lost; a bench mode) [yes]\n"
+"    --nbsim-program=FILE      MSR writes ('wrmsr 0xMSR 0xVALUE' lines) applied\n"
+"                              before the guest's first instruction (nb_stat)\n"
+"    --nbsim-counts=FILE       at exit, write the counters, totals and one row\n"
+"                              per thread, to FILE (%%p: the pid) (nb_stat)\n",
 		NB_CPU_DEFAULT);
 }
 

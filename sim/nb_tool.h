@@ -118,6 +118,7 @@ extern Bool clo_ht, clo_stats, clo_warn, clo_list;
 enum { MT_AUTO, MT_YES, MT_NO };
 extern UInt clo_mem_timing;
 extern Bool clo_cg_compat;               /* --nbsim-cache=cachegrind     */
+extern Bool clo_exact_ir;                /* --nbsim-exact-ir             */
 Bool nb_process_cmd_line_option(const HChar *arg);
 void nb_print_usage(void);
 void nb_print_debug_usage(void);
@@ -322,6 +323,18 @@ void nb_load_pebs_bus(Addr a, ULong size, ULong pc, VexGuestAMD64State *st);
 VG_REGPARM(2) void nb_store_nt(Addr a, ULong size);
 VG_REGPARM(0) void nb_wcb_fence(void);
 VG_REGPARM(1) void nb_tc_sb(const struct tc_desc *d);
+
+/* ---- whole-program counting for nb_stat (nb_stat.c) ---- */
+
+extern const HChar *clo_program;         /* --nbsim-program=FILE           */
+extern const HChar *clo_counts;          /* --nbsim-counts=FILE            */
+extern Bool nb_stat_loading;             /* applying --nbsim-program        */
+void nb_stat_init(void);                 /* after the PMU is set up        */
+void nb_stat_switch(ThreadId tid);       /* tid runs from now on           */
+void nb_stat_thread_exit(ThreadId tid);
+void nb_stat_fini(Int exitcode);
+void nb_stat_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs);
+void nb_stat_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res);
 
 /* ---- instrumentation (nb_instr.c) ---- */
 

@@ -4,7 +4,7 @@ p=$(mktemp -d)
 trap 'rm -rf "$p"' EXIT
 n=0
 t() { n=$((n + 1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fi; }
-echo 1..13
+echo 1..16
 make -s -C "$NB_SRC" install PREFIX="$p" >"$p.log" 2>&1
 rc=$?
 t 'make install PREFIX=DIR succeeds' '[ $rc -eq 0 ] || { sed "s/^/# /" "$p.log"; false; }'
@@ -33,4 +33,7 @@ t 'DIR/share/man has PAPI man pages (PAPI_start.3, papi_avail.1)' '[ -f "$p/shar
 t 'DIR/bin has the high-level API output writer papi_hl_output_writer.py' '[ -f "$p/bin/papi_hl_output_writer.py" ]'
 t 'without an rpath, an installed program needs LD_LIBRARY_PATH (README says so)' 'cc -o "$p/hello2" "$p/hello.c" $(PKG_CONFIG_PATH=$p/lib/pkgconfig pkg-config --cflags --libs papi) && ! "$p/hello2" >/dev/null 2>&1 && LD_LIBRARY_PATH=$p/lib "$p/bin/nbsim" -- "$p/hello2" | grep -q "^PAPI_TOT_INS [1-9]"'
 t 'README documents LD_LIBRARY_PATH and the rpath' 'grep -q "LD_LIBRARY_PATH=DIR/lib" "$NB_SRC/README.md" && grep -q "Wl,-rpath" "$NB_SRC/README.md"'
+t 'DIR/bin has nb_stat and the nb_* tools' '[ -x "$p/bin/nb_stat" ] && [ -x "$p/bin/nb_schedule" ] && [ -x "$p/bin/nb_encode" ] && [ -x "$p/bin/nb_decode" ]'
+t 'DIR/share/man/man1 has the man pages, and they render' 'for m in nb_stat nb_schedule nb_encode nb_decode nbsim; do [ -f "$p/share/man/man1/$m.1" ] && MANWIDTH=80 man -l "$p/share/man/man1/$m.1" 2>/dev/null | grep -q "^NAME" || exit 1; done'
+t 'the installed nb_stat counts under the installed nbsim' '"$p/bin/nb_stat" -x , -e PAPI_TOT_INS -- "$p/hello" 2>&1 | grep -q "^[1-9][0-9]*,PAPI_TOT_INS,"'
 t 'nothing outside DIR: the build tree has no stray install files' '[ ! -e "$NB_SRC/bin" ] && [ ! -e "$NB_SRC/lib" ]'

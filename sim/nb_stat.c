@@ -1,0 +1,303 @@
+/*
+ * nb_stat.c - counting a whole program without its help (utils/nb_stat):
+ *
+ *  --nbsim-program=FILE  register images computed outside the tool (by the
+ *                        component's scheduler and encoder, in nb_stat),
+ *                        written into the PMU before the guest's first
+ *                        instruction: lines "wrmsr 0xMSR 0xVALUE", in order;
+ *                        '#' starts a comment.
+ *  --nbsim-counts=FILE   at exit, the counters (valgrind's %p/%q{VAR}
+ *                        expansion applies: one file per process with
+ *                        --trace-children=yes), written to FILE.tmp and
+ *                        renamed, so a reader never sees half a file:
+ *
+ *      nbsim-counts 1
+ *      pid PID
+ *      model NAME
+ *      cycles N                  simulated cycles (the timing model's RUNNING)
+ *      exit STATUS
+ *      total C0 C1 ... C17       every counter (40-bit values)
+ *      thread TID LWPID C0 ... C17   one row per guest thread that ran
+ *
+ * Per-thread rows: the counter deltas between two thread switches belong to
+ * the thread that ran (nbsim's thread hooks call nb_stat_switch and
+ * nb_stat_thread_exit).  A forked child starts its rows and totals at zero
+ * (the counters it inherits hold the parent's counts so far).
+ */
+#include "nb_tool.h"
+#include "pub_tool_libcfile.h"
+
+const HChar *clo_program;
+const HChar *clo_counts;
+Bool nb_stat_loading;
+
+struct stat_row {
+	UInt tid;
+	Int lwp;
+	ULong ctr[NB_NUM_COUNTERS];
+};
+
+static ULong base[NB_NUM_COUNTERS];      /* counter values at the start (fork) */
+static ULong last[NB_NUM_COUNTERS];      /* ... at the last switch             */
+static struct stat_row *live;            /* per ThreadId, VG_N_THREADS rows    */
+static struct stat_row *done;            /* threads that exited                */
+static UInt ndone, maxdone;
+static ThreadId cur;                     /* thread running since the last switch */
+static ULong n_switches;
+static Int exit_status;                 /* the last exit/exit_group's status  */
+static ULong base_cyc;                  /* cycles at the start (fork)         */
+
+#define CTR_MASK ((1ULL << 40) - 1)
+
+static void read_counters(ULong *v)
+{
+	nb_derive();
+	nb_update_cycles();
+	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
+		uint64_t x = 0;
+		nb_pmu_rdpmc(&nb_pmu_state, c, &x, nb_sig);
+		v[c] = (ULong)x;
+	}
+}
+
+/* The deltas since the last switch go to the thread that ran. */
+static void attribute(void)
+{
+	ULong now[NB_NUM_COUNTERS];
+
+	read_counters(now);
+	if (cur && cur < VG_N_THREADS)
+		for (unsigned c = 0; c < NB_NUM_COUNTERS; c++)
+			live[cur].ctr[c] += (now[c] - last[c]) & CTR_MASK;
+	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++)
+		last[c] = now[c];
+}
+
+void nb_stat_switch(ThreadId tid)
+{
+	if (!clo_counts)
+		return;
+	if (tid != cur) {
+		attribute();
+		n_switches++;
+		cur = tid;
+	}
+	if (tid < VG_N_THREADS) {
+		live[tid].tid = tid;
+		live[tid].lwp = VG_(gettid)();
+	}
+}
+
+void nb_stat_thread_exit(ThreadId tid)
+{
+	if (!clo_counts || tid >= VG_N_THREADS)
+		return;
+	if (tid == cur) {
+		attribute();
+		cur = 0;
+	}
+	if (!live[tid].tid)
+		return;
+	if (ndone == maxdone) {
+		maxdone = maxdone ? 2 * maxdone : 16;
+		done = VG_(realloc)("nbsim.stat.rows", done, maxdone * sizeof *done);
+	}
+	done[ndone++] = live[tid];
+	VG_(memset)(&live[tid], 0, sizeof live[tid]);
+}
+
+/* In a forked child: the counts so far are the parent's. */
+static void after_fork_child(ThreadId tid)
+{
+	read_counters(base);
+	base_cyc = (ULong)nb_sig[NB_SIG_CYCLES];
+	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++)
+		last[c] = base[c];
+	VG_(memset)(live, 0, VG_N_THREADS * sizeof *live);
+	ndone = 0;
+	cur = tid;
+	if (tid < VG_N_THREADS) {
+		live[tid].tid = tid;
+		live[tid].lwp = VG_(gettid)();
+	}
+}
+
+static ULong hex_value(const HChar **s, Bool *ok)
+{
+	const HChar *p = *s;
+	ULong v = 0;
+	Int n = 0;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		p += 2;
+	for (;; p++, n++) {
+		HChar c = *p;
+		UInt d;
+		if (c >= '0' && c <= '9')
+			d = (UInt)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			d = (UInt)(c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			d = (UInt)(c - 'A' + 10);
+		else
+			break;
+		if (n == 16)
+			*ok = False;
+		v = v * 16 + d;
+	}
+	if (n == 0)
+		*ok = False;
+	*s = p;
+	return v;
+}
+
+static void program_fail(Int line, const HChar *why)
+{
+	VG_(fmsg)("nbsim: %s line %d: %s\n", clo_program, line, why);
+	VG_(exit)(1);
+}
+
+/* --nbsim-program: the MSR writes, applied as the guest's WRMSR would be. */
+static void load_program(void)
+{
+	SysRes r = VG_(open)(clo_program, VKI_O_RDONLY, 0);
+	HChar *buf;
+	Int fd, n = 0, got, line = 1;
+	const Int max = 1 << 16;
+
+	if (sr_isError(r)) {
+		VG_(fmsg)("nbsim: cannot open --nbsim-program file '%s'\n", clo_program);
+		VG_(exit)(1);
+	}
+	fd = (Int)sr_Res(r);
+	buf = VG_(malloc)("nbsim.stat.prog", max + 1);
+	while (n < max && (got = VG_(read)(fd, buf + n, max - n)) > 0)
+		n += got;
+	VG_(close)(fd);
+	if (n == max)
+		program_fail(0, "file too large");
+	buf[n] = 0;
+	for (HChar *p = buf; *p; line++) {
+		HChar *e = p;
+		while (*e && *e != '\n')
+			e++;
+		if (*e)
+			*e++ = 0;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p && *p != '#') {
+			const HChar *q = p;
+			Bool ok = True;
+			ULong msr, val;
+			if (VG_(strncmp)(q, "wrmsr", 5) != 0)
+				program_fail(line, "expected 'wrmsr 0xMSR 0xVALUE'");
+			q += 5;
+			msr = hex_value(&q, &ok);
+			val = hex_value(&q, &ok);
+			while (*q == ' ' || *q == '\t')
+				q++;
+			if (!ok || *q || msr > 0xffffffffULL)
+				program_fail(line, "expected 'wrmsr 0xMSR 0xVALUE'");
+			if (nb_pmu_wrmsr(&nb_pmu_state, (uint32_t)msr, (uint64_t)val, nb_sig) != NB_PMU_OK)
+				program_fail(line, nb_pmu_fault(&nb_pmu_state));
+			if ((uint32_t)msr == NB_MSR_IA32_DS_AREA)
+				nb_ds_area[0] = (uint64_t)val;
+			nb_pebs_update((uint32_t)msr);
+		}
+		p = e;
+	}
+	VG_(free)(buf);
+	nb_warn_unmodelled();
+	nb_pmi_update();
+	nb_stat_loading = True;
+	nb_update_need();
+	nb_stat_loading = False;
+	nb_tags_changed();
+}
+
+void nb_stat_init(void)
+{
+	if (clo_program)
+		load_program();
+	if (!clo_counts)
+		return;
+	live = VG_(calloc)("nbsim.stat.live", VG_N_THREADS, sizeof *live);
+	read_counters(base);
+	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++)
+		last[c] = base[c];
+	VG_(atfork)(NULL, NULL, after_fork_child);
+}
+
+static void put(Int fd, const HChar *fmt, ...)
+{
+	HChar b[512];
+	va_list ap;
+	Int n;
+
+	va_start(ap, fmt);
+	n = (Int)VG_(vsnprintf)(b, sizeof b, fmt, ap);
+	va_end(ap);
+	VG_(write)(fd, b, n);
+}
+
+static void put_ctrs(Int fd, const ULong *v)
+{
+	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++)
+		put(fd, " %llu", v[c]);
+	put(fd, "\n");
+}
+
+/* valgrind passes tools' fini 0 whatever the exit status: the status is
+ * taken from the guest's exit (60) or exit_group (231) system call. */
+void nb_stat_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
+{
+	(void)tid;
+	if ((sysno == 60 || sysno == 231) && nargs >= 1)
+		exit_status = (Int)(args[0] & 0xff);
+}
+
+void nb_stat_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res)
+{
+	(void)tid; (void)sysno; (void)args; (void)nargs; (void)res;
+}
+
+void nb_stat_fini(Int exitcode)
+{
+	ULong tot[NB_NUM_COUNTERS];
+	HChar *path, *tmp;
+	SysRes r;
+	Int fd;
+
+	if (!clo_counts)
+		return;
+	attribute();
+	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++)
+		tot[c] = (last[c] - base[c]) & CTR_MASK;
+	path = VG_(expand_file_name)("--nbsim-counts", clo_counts);
+	tmp = VG_(malloc)("nbsim.stat.tmp", VG_(strlen)(path) + 8);
+	VG_(sprintf)(tmp, "%s.tmp", path);
+	r = VG_(open)(tmp, VKI_O_WRONLY | VKI_O_CREAT | VKI_O_TRUNC, 0644);
+	if (sr_isError(r)) {
+		VG_(umsg)("nbsim: cannot write --nbsim-counts file '%s'\n", tmp);
+		return;
+	}
+	fd = (Int)sr_Res(r);
+	put(fd, "nbsim-counts 1\npid %d\nmodel %s\ncycles %llu\nexit %d\n", VG_(getpid)(),
+	    nb_cpu->name, (ULong)nb_sig[NB_SIG_CYCLES] - base_cyc, exitcode ? exitcode : exit_status);
+	put(fd, "total");
+	put_ctrs(fd, tot);
+	for (UInt i = 0; i < ndone; i++) {
+		put(fd, "thread %u %d", done[i].tid, done[i].lwp);
+		put_ctrs(fd, done[i].ctr);
+	}
+	for (UInt t = 1; t < VG_N_THREADS; t++)
+		if (live[t].tid) {
+			put(fd, "thread %u %d", live[t].tid, live[t].lwp);
+			put_ctrs(fd, live[t].ctr);
+		}
+	VG_(close)(fd);
+	if (VG_(rename)(tmp, path) != 0)
+		VG_(umsg)("nbsim: cannot rename '%s' to '%s'\n", tmp, path);
+}

@@ -1,0 +1,976 @@
+/*
+ * nb_stat - count events of an unmodified program on the simulated NetBurst
+ * (nbsim), or on a real one through Linux perf: perf stat for family 15.
+ *
+ *   nb_stat [--model=NAME] [--ht=yes|no] [-e EVENT[,EVENT...]]... [-x SEP | --json]
+ *           [-o FILE] [--per-thread] [--follow] [--backend=auto|nbsim|perf]
+ *           [--] PROGRAM [ARGS...]
+ *
+ * Events are parsed by the component's parser (presets, native events with
+ * masks and modifiers, tagged metrics, libpfm4 spellings), placed by its
+ * scheduler (presets: nb_plan_run), split into runs when they do not fit at
+ * once (first fit over runs; for events alone nb_partition's minimum), and
+ * encoded by its encoder (nb_stat_run.c).  Everything is checked before
+ * PROGRAM runs.  See nb_stat.1.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "nb_stat.h"
+#include "nb_partition.h"
+#include "nb_encode.h"
+#include "nb_util.h"
+
+static const char *prog_name = "nb_stat";
+
+/* nbsim's models [sim/nb_cpu.c]: --model= name, CPUID model, on-die L3 */
+static const struct { const char *name; unsigned model, l3; } models[] = {
+	{ "willamette", 1, 0 }, { "northwood", 2, 0 }, { "prescott", 3, 0 },
+	{ "cedarmill", 6, 0 }, { "xeonmp", 2, 1 },
+};
+#define NMODELS (sizeof(models) / sizeof(models[0]))
+
+/* perf stat's default set, for NetBurst [issue 13] */
+static const char *const default_events[] = {
+	"PAPI_TOT_CYC", "PAPI_TOT_INS", "uops_retired:NBOGUS", "PAPI_BR_INS", "PAPI_BR_MSP",
+	"PAPI_L1_LDM", "PAPI_L2_LDM",
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: nb_stat [options] [--] PROGRAM [ARGS...]\n"
+		"Count events of PROGRAM, from its first instruction to its exit, in user mode,\n"
+		"on a simulated NetBurst (nbsim) or, on a real one, through Linux perf.\n"
+		"  --model=NAME        willamette, northwood, prescott (default), cedarmill, xeonmp\n"
+		"  --ht=yes|no         model Hyper-Threading (default no)\n"
+		"  -e, --event=EV[,EV...]  events: PAPI presets, event[:MASK...][:mods], tagged\n"
+		"                      metrics, with or without p4netburst:::, libpfm4 spellings\n"
+		"                      (default: cycles, instructions, uops, branches,\n"
+		"                      mispredictions, L1D and L2 load misses)\n"
+		"  -x, --field-separator=SEP  one line per event: COUNT SEP EVENT SEP RUN SEP PID SEP TID\n"
+		"  -j, --json          one JSON object\n"
+		"  -o, --output=FILE   write the counts to FILE (%%r: MPI rank, %%p: pid, %%%%: %%)\n"
+		"  --per-thread        also a row per thread\n"
+		"  --follow            count children too (one process each; totals are sums)\n"
+		"  --backend=auto|nbsim|perf  auto: perf on a real NetBurst, else nbsim\n"
+		"  -h, --help          this text\n"
+		"exit status: PROGRAM's (128+N if killed by signal N); nb_stat's own failures:\n"
+		"  121 counting failed, 122 -o FILE not writable, 123 event not on this model,\n"
+		"  124 unknown event or one that cannot be counted, 125 usage, 126 PROGRAM not\n"
+		"  executable, 127 PROGRAM not found\n");
+}
+
+static int fail(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog_name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return status;
+}
+
+/* ---- events --------------------------------------------------------------- */
+
+static int preset_index(const char *n)
+{
+	if (strncasecmp(n, "p4netburst:::", 13) == 0)
+		n += 13;
+	return strncasecmp(n, "PAPI_", 5) ? -1 : nb_preset_lookup(n, strlen(n));
+}
+
+/* Which models have event NAME?  "northwood, xeonmp" or "" */
+static void models_with(const char *name, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (unsigned m = 0; m < NMODELS; m++) {
+		struct nb_util_opts u;
+		struct nb_evsel s;
+		char err[256];
+		int p = preset_index(name), ok;
+
+		nb_util_defaults(&u);
+		u.cpu.model = models[m].model;
+		u.feats = models[m].l3 ? NB_FEAT_L3 : 0;
+		if (p >= 0)
+			ok = nb_preset_slots((unsigned)p, u.cpu.model, u.feats) > 0;
+		else
+			ok = nb_util_request(name, &u, &s, err, sizeof(err)) == 0;
+		if (ok && o < len)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "", models[m].name);
+	}
+}
+
+static int parse_event(const char *name, const struct st_config *c, struct st_event *e)
+{
+	struct nb_util_opts u;
+	char err[512], have[128];
+	int p = preset_index(name);
+
+	memset(e, 0, sizeof(*e));
+	e->name = name;
+	e->preset = p;
+	nb_util_defaults(&u);
+	u.cpu.model = c->model;
+	u.feats = c->feats;
+	if (p >= 0) {
+		if (nb_preset_slots((unsigned)p, c->model, c->feats) > 0)
+			return 0;
+		models_with(name, have, sizeof(have));
+		return fail(ST_EXIT_MODEL, "%s: not available on model %s%s%s", name, c->model_name,
+			    *have ? "; models that have it: " : "", have);
+	}
+	if (nb_util_request(name, &u, &e->sel, err, sizeof(err)) == 0)
+		return 0;
+	models_with(name, have, sizeof(have));
+	if (*have)
+		return fail(ST_EXIT_MODEL, "%s: not available on model %s (%s); models that have it: %s",
+			    name, c->model_name, err, have);
+	return fail(ST_EXIT_EVENT, "%s", err);
+}
+
+/* The requests of event E (a preset: one per slot). */
+static int event_reqs(const struct st_event *e, const struct st_config *c, struct nb_req *out)
+{
+	if (e->preset < 0) {
+		memset(out, 0, sizeof(*out));
+		out->kind = NB_REQ_SEL;
+		out->sel = e->sel;
+		return 1;
+	}
+	int k = nb_preset_slots((unsigned)e->preset, c->model, c->feats);
+	for (int i = 0; i < k; i++) {
+		memset(&out[i], 0, sizeof(out[i]));
+		out[i].kind = NB_REQ_PRESET;
+		out[i].preset = (uint16_t)e->preset;
+		out[i].slot = (uint8_t)i;
+	}
+	return k;
+}
+
+static int plan(const struct st_config *c, struct st_run *r, char *why, size_t len)
+{
+	struct nb_sched_cpu cpu;
+
+	memset(&cpu, 0, sizeof(cpu));
+	cpu.model = c->model;
+	return nb_plan_run(r->req, r->nreq, &cpu, c->feats, NULL, &r->plan, why, len);
+}
+
+/* Add event E to run R if the set still fits. */
+static int try_add(const struct st_config *c, struct st_run *r, struct st_event *e, char *why,
+		   size_t len)
+{
+	struct nb_req q[NB_SCHED_MAX];
+	int k = event_reqs(e, c, q);
+
+	if (r->nreq + k > NB_SCHED_MAX) {
+		snprintf(why, len, "more than %d requests", NB_SCHED_MAX);
+		return -1;
+	}
+	memcpy(&r->req[r->nreq], q, (size_t)k * sizeof(q[0]));
+	r->nreq += k;
+	if (plan(c, r, why, len)) {
+		r->nreq -= k;
+		return -1;
+	}
+	e->req0 = r->nreq - k;
+	e->nreq = k;
+	return 0;
+}
+
+/* Split the events into runs.  Returns the number of runs; *MINIMAL says
+ * whether it is proven the fewest. */
+static int partition(const struct st_config *c, struct st_event *ev, int n, struct st_run *runs,
+		     int *minimal)
+{
+	char why[2048];
+	int nr = 0, all_sel = 1, part[NB_PART_MAX];
+
+	for (int i = 0; i < n; i++)
+		all_sel &= ev[i].preset < 0;
+	*minimal = 0;
+	if (all_sel && n > 1 && n <= NB_PART_MAX) {
+		/* events and metrics alone: nb_schedule --partition's code */
+		struct nb_evsel sel[NB_PART_MAX];
+		struct nb_sched_cpu cpu;
+		int exact = 0, k;
+
+		memset(&cpu, 0, sizeof(cpu));
+		cpu.model = c->model;
+		for (int i = 0; i < n; i++)
+			sel[i] = ev[i].sel;
+		k = nb_partition(sel, n, &cpu, part, &exact, why, sizeof(why));
+		if (k > 0 && k <= ST_MAXRUNS) {
+			for (int r = 0; r < k; r++)
+				memset(&runs[r], 0, sizeof(runs[r]));
+			for (int i = 0; i < n; i++) {
+				ev[i].run = part[i];
+				if (try_add(c, &runs[part[i]], &ev[i], why, sizeof(why)))
+					return fail(ST_EXIT_EVENT, "%s: %s", ev[i].name, why), -1;
+			}
+			*minimal = exact;
+			return k;
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		int r;
+
+		for (r = 0; r < nr; r++)
+			if (try_add(c, &runs[r], &ev[i], why, sizeof(why)) == 0)
+				break;
+		if (r == nr) {
+			if (nr == ST_MAXRUNS)
+				return fail(ST_EXIT_EVENT, "more than %d runs", ST_MAXRUNS), -1;
+			memset(&runs[nr], 0, sizeof(runs[nr]));
+			if (try_add(c, &runs[nr], &ev[i], why, sizeof(why)))
+				return fail(ST_EXIT_EVENT, "%s cannot be counted: %s", ev[i].name, why), -1;
+			nr++;
+		}
+		ev[i].run = r;
+	}
+	*minimal = nr == 1;
+	return nr;
+}
+
+/* With several runs, each also counts instructions if they fit: the runs
+ * must agree on them (a deterministic program). */
+static void add_instr_check(const struct st_config *c, struct st_run *r)
+{
+	struct st_event e;
+	char why[1024];
+
+	r->ins_req = -1;
+	memset(&e, 0, sizeof(e));
+	e.preset = nb_preset_lookup("PAPI_TOT_INS", 12);
+	if (try_add(c, r, &e, why, sizeof(why)) == 0)
+		r->ins_req = e.req0;
+	else
+		plan(c, r, why, sizeof(why));
+}
+
+/* ---- values ----------------------------------------------------------------- */
+
+static int64_t req_value(const struct st_run *r, int i, const uint64_t *ctr)
+{
+	const struct nb_plan *p = &r->plan;
+	const struct nb_slot *s;
+	uint64_t v;
+	int h = p->hw_of[i];
+
+	if (h < 0)
+		return 0;
+	s = &p->assign.slot[h];
+	if (s->cascade) {
+		struct nb_cascade_state st;
+
+		memset(&st, 0, sizeof(st));
+		v = nb_cascade_fold(&st, ctr[s->counter], ctr[s->hi_counter]);
+	} else {
+		v = ctr[s->counter];
+	}
+	return (int64_t)v * p->coef[i];
+}
+
+static int64_t ev_value(const struct st_event *e, const struct st_run *r, const uint64_t *ctr)
+{
+	int64_t v = 0;
+
+	for (int i = 0; i < e->nreq; i++)
+		v += req_value(r, e->req0 + i, ctr);
+	return v;
+}
+
+/* the event's total over the processes counted */
+static int64_t ev_total(const struct st_event *e, const struct st_run *runs)
+{
+	const struct st_run *r = &runs[e->run];
+	int64_t v = 0;
+
+	for (int p = 0; p < r->nproc; p++)
+		v += ev_value(e, r, r->proc[p].total);
+	return v;
+}
+
+/* ---- output ----------------------------------------------------------------- */
+
+static void thousands(int64_t v, char *buf, size_t len)
+{
+	char d[32];
+	int n, o = 0, neg = v < 0;
+
+	snprintf(d, sizeof(d), "%llu", (unsigned long long)(neg ? -v : v));
+	n = (int)strlen(d);
+	if (neg && o < (int)len - 1)
+		buf[o++] = '-';
+	for (int i = 0; i < n && o < (int)len - 2; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = d[i];
+	}
+	buf[o] = 0;
+}
+
+/* roles for the derived lines */
+enum { R_INS, R_CYC, R_UOPS, R_MSP, R_L1, R_L2, R_N };
+
+static int role_of(const struct st_event *e, const struct st_config *c)
+{
+	static const char *const pre[R_N][2] = {
+		{ "PAPI_TOT_INS", NULL }, { "PAPI_TOT_CYC", NULL }, { NULL, NULL },
+		{ "PAPI_BR_MSP", NULL }, { "PAPI_L1_LDM", "PAPI_L1_DCM" }, { "PAPI_L2_LDM", "PAPI_L2_DCM" },
+	};
+	static const char *const nat[R_N] = {
+		"instr_retired:NBOGUSNTAG:NBOGUSTAG", "global_power_events:RUNNING", "uops_retired:NBOGUS",
+		"mispred_branch_retired:NBOGUS", "1stL_cache_load_miss_retired",
+		"2ndL_cache_load_miss_retired",
+	};
+	for (int k = 0; k < R_N; k++) {
+		if (e->preset >= 0) {
+			for (int j = 0; j < 2; j++)
+				if (pre[k][j] && e->preset == nb_preset_lookup(pre[k][j], strlen(pre[k][j])))
+					return k;
+		} else {
+			struct nb_util_opts u;
+			struct nb_evsel s;
+			char err[256];
+
+			nb_util_defaults(&u);
+			u.cpu.model = c->model;
+			u.feats = c->feats;
+			if (nb_util_request(nat[k], &u, &s, err, sizeof(err)) == 0 &&
+			    !memcmp(&s, &e->sel, sizeof(s)))
+				return k;
+		}
+	}
+	return -1;
+}
+
+struct derived {
+	const char *key, *label;
+	double v;
+};
+
+static int derive(const struct st_event *ev, int n, const struct st_run *runs,
+		  const struct st_config *c, struct derived *d)
+{
+	double v[R_N];
+	int have[R_N] = { 0 }, nd = 0;
+
+	for (int i = 0; i < n; i++) {
+		int k = role_of(&ev[i], c);
+
+		if (k >= 0 && !have[k]) {
+			have[k] = 1;
+			v[k] = (double)ev_total(&ev[i], runs);
+		}
+	}
+	if (!have[R_INS] || v[R_INS] == 0)
+		return 0;
+	if (have[R_CYC] && v[R_CYC] > 0)
+		d[nd++] = (struct derived){ "ipc", "instructions per cycle (IPC)", v[R_INS] / v[R_CYC] };
+	if (have[R_UOPS])
+		d[nd++] = (struct derived){ "uops_per_instruction", "uops per instruction",
+					    v[R_UOPS] / v[R_INS] };
+	if (have[R_MSP])
+		d[nd++] = (struct derived){ "mispredictions_per_1000_instructions",
+					    "branch mispredictions per 1000 instructions",
+					    1000 * v[R_MSP] / v[R_INS] };
+	if (have[R_L1])
+		d[nd++] = (struct derived){ "l1d_load_misses_per_1000_instructions",
+					    "L1D load misses per 1000 instructions",
+					    1000 * v[R_L1] / v[R_INS] };
+	if (have[R_L2])
+		d[nd++] = (struct derived){ "l2_load_misses_per_1000_instructions",
+					    "L2 load misses per 1000 instructions",
+					    1000 * v[R_L2] / v[R_INS] };
+	return nd;
+}
+
+struct report {
+	const struct st_config *c;
+	const char *backend;
+	struct st_event *ev;
+	int n;
+	struct st_run *runs;
+	int nruns, minimal, diverged, status;
+	char divergence[512];
+	double seconds;
+	int64_t cycles;          /* cycles counted by the set's cycle event, or -1 */
+};
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+static const char *os_note = "user-mode counts only: the kernel is not simulated, so OS-mode "
+			     "counts are zero and page faults, context switches and interrupts "
+			     "are absent (real counts include them)";
+
+static void out_runs_note(FILE *f, const struct report *R)
+{
+	if (R->nruns == 1)
+		return;
+	fprintf(f, "\n %d runs (the events do not fit in the PMU at once; %s): PROGRAM ran once per "
+		"run; every count is exact, from one run, none scaled\n", R->nruns,
+		R->minimal ? "the fewest runs" : "first fit, not proven the fewest");
+	if (R->diverged)
+		fprintf(f, " WARNING: the runs diverged (%s): the program is not deterministic, counts "
+			"from different runs do not describe one execution\n", R->divergence);
+	else if (R->divergence[0])
+		fprintf(f, " %s\n", R->divergence);
+}
+
+static void out_table(FILE *f, const struct report *R)
+{
+	const struct st_config *c = R->c;
+	struct derived d[8];
+	char num[40];
+	int nd = derive(R->ev, R->n, R->runs, c, d);
+
+	fprintf(f, "\n Performance counter stats for '");
+	for (int i = 0; c->argv[i]; i++)
+		fprintf(f, "%s%s", i ? " " : "", c->argv[i]);
+	fprintf(f, "'\n on %s NetBurst %s (family 15 model %u%s), backend %s:\n", 
+		strcmp(R->backend, "nbsim") ? "a real" : "the simulated", c->model_name, c->model,
+		c->ht ? ", Hyper-Threading" : "", R->backend);
+	fprintf(f, " (user-mode counts only: the kernel is not simulated, so\n"
+		"  OS-mode counts are zero and page faults, context switches and interrupts are absent)\n\n");
+	for (int i = 0; i < R->n; i++) {
+		thousands(ev_total(&R->ev[i], R->runs), num, sizeof(num));
+		fprintf(f, " %18s      %s", num, R->ev[i].name);
+		if (R->nruns > 1)
+			fprintf(f, "   [run %d]", R->ev[i].run + 1);
+		fputc('\n', f);
+	}
+	if (nd)
+		fputc('\n', f);
+	for (int k = 0; k < nd; k++)
+		fprintf(f, " %18.3f      %s\n", d[k].v, d[k].label);
+	if (c->per_thread || R->runs[0].nproc > 1) {
+		const struct st_run *r0 = &R->runs[0];
+
+		for (int p = 0; p < r0->nproc; p++) {
+			if (r0->nproc > 1) {
+				fprintf(f, "\n process %ld (exit %d):\n", r0->proc[p].pid, r0->proc[p].exit);
+				for (int i = 0; i < R->n; i++) {
+					const struct st_run *r = &R->runs[R->ev[i].run];
+
+					thousands(p < r->nproc ? ev_value(&R->ev[i], r, r->proc[p].total) : 0,
+						  num, sizeof(num));
+					fprintf(f, " %18s      %s\n", num, R->ev[i].name);
+				}
+			}
+			if (!c->per_thread)
+				continue;
+			for (int t = 0; t < r0->proc[p].nthr; t++) {
+				fprintf(f, "\n process %ld thread %u (lwp %ld):\n", r0->proc[p].pid,
+					r0->proc[p].thr[t].tid, r0->proc[p].thr[t].lwp);
+				for (int i = 0; i < R->n; i++) {
+					const struct st_run *r = &R->runs[R->ev[i].run];
+					int64_t v = 0;
+
+					if (p < r->nproc && t < r->proc[p].nthr)
+						v = ev_value(&R->ev[i], r, r->proc[p].thr[t].ctr);
+					thousands(v, num, sizeof(num));
+					fprintf(f, " %18s      %s\n", num, R->ev[i].name);
+				}
+			}
+		}
+	}
+	fputc('\n', f);
+	if (R->cycles >= 0) {
+		thousands(R->cycles, num, sizeof(num));
+		fprintf(f, " %18s      %s cycles (all processes)\n", num,
+			strcmp(R->backend, "nbsim") ? "elapsed" : "simulated");
+	} else {
+		fprintf(f, " %18s      simulated cycles: not counted (add -e PAPI_TOT_CYC; the timing\n"
+			"                         model runs only when an event needs it)\n", "-");
+	}
+	fprintf(f, " %18.3f      seconds host time%s\n", R->seconds, R->nruns > 1 ? " (all runs)" : "");
+	out_runs_note(f, R);
+	fputc('\n', f);
+}
+
+static void out_csv(FILE *f, const struct report *R, const char *sep)
+{
+	const struct st_run *r0 = &R->runs[0];
+
+	for (int i = 0; i < R->n; i++)
+		fprintf(f, "%lld%s%s%s%d%s%s\n", (long long)ev_total(&R->ev[i], R->runs), sep,
+			R->ev[i].name, sep, R->ev[i].run + 1, sep, sep);
+	if (!R->c->per_thread)
+		return;
+	for (int p = 0; p < r0->nproc; p++)
+		for (int t = 0; t < r0->proc[p].nthr; t++)
+			for (int i = 0; i < R->n; i++) {
+				const struct st_run *r = &R->runs[R->ev[i].run];
+				int64_t v = 0;
+
+				if (p < r->nproc && t < r->proc[p].nthr)
+					v = ev_value(&R->ev[i], r, r->proc[p].thr[t].ctr);
+				fprintf(f, "%lld%s%s%s%d%s%ld%s%ld\n", (long long)v, sep, R->ev[i].name, sep,
+					R->ev[i].run + 1, sep, r0->proc[p].pid, sep, r0->proc[p].thr[t].lwp);
+			}
+}
+
+static void json_counts(FILE *f, const struct report *R, int p, int t)
+{
+	fprintf(f, "[");
+	for (int i = 0; i < R->n; i++) {
+		const struct st_run *r = &R->runs[R->ev[i].run];
+		int64_t v = 0;
+
+		if (p < 0)
+			v = ev_total(&R->ev[i], R->runs);
+		else if (p < r->nproc && t < 0)
+			v = ev_value(&R->ev[i], r, r->proc[p].total);
+		else if (p < r->nproc && t < r->proc[p].nthr)
+			v = ev_value(&R->ev[i], r, r->proc[p].thr[t].ctr);
+		fprintf(f, "%s{\"event\": ", i ? ", " : "");
+		json_str(f, R->ev[i].name);
+		fprintf(f, ", \"count\": %lld, \"run\": %d}", (long long)v, R->ev[i].run + 1);
+	}
+	fprintf(f, "]");
+}
+
+static void out_json(FILE *f, const struct report *R)
+{
+	const struct st_config *c = R->c;
+	const struct st_run *r0 = &R->runs[0];
+	struct derived d[8];
+	int nd = derive(R->ev, R->n, R->runs, c, d);
+
+	fprintf(f, "{\"backend\": \"%s\", \"model\": \"%s\", \"family\": 15, \"model_number\": %u, "
+		"\"ht\": %s,\n \"program\": [", R->backend, c->model_name, c->model,
+		c->ht ? "true" : "false");
+	for (int i = 0; c->argv[i]; i++) {
+		fputs(i ? ", " : "", f);
+		json_str(f, c->argv[i]);
+	}
+	fprintf(f, "],\n \"exit_status\": %d, \"runs\": %d, \"fewest_runs\": %s, \"diverged\": %s,\n"
+		" \"simulated_cycles\": ", R->status, R->nruns, R->minimal ? "true" : "false",
+		R->diverged ? "true" : "false");
+	if (R->cycles >= 0)
+		fprintf(f, "%lld", (long long)R->cycles);
+	else
+		fprintf(f, "null");
+	fprintf(f, ", \"host_seconds\": %.6f,\n \"note\": ", R->seconds);
+	json_str(f, os_note);
+	fprintf(f, ",\n \"counts\": ");
+	json_counts(f, R, -1, -1);
+	fprintf(f, ",\n \"derived\": {");
+	for (int k = 0; k < nd; k++)
+		fprintf(f, "%s\"%s\": %.6f", k ? ", " : "", d[k].key, d[k].v);
+	fprintf(f, "},\n \"processes\": [");
+	for (int p = 0; p < r0->nproc; p++) {
+		fprintf(f, "%s\n  {\"pid\": %ld, \"exit\": %d, \"counts\": ", p ? "," : "",
+			r0->proc[p].pid, r0->proc[p].exit);
+		json_counts(f, R, p, -1);
+		fprintf(f, ",\n   \"threads\": [");
+		for (int t = 0; t < r0->proc[p].nthr; t++) {
+			fprintf(f, "%s\n    {\"tid\": %u, \"lwp\": %ld, \"counts\": ", t ? "," : "",
+				r0->proc[p].thr[t].tid, r0->proc[p].thr[t].lwp);
+			json_counts(f, R, p, t);
+			fprintf(f, "}");
+		}
+		fprintf(f, "]}");
+	}
+	fprintf(f, "]}\n");
+}
+
+/* ---- -o FILE ------------------------------------------------------------------ */
+
+static const char *mpi_rank(void)
+{
+	static const char *const vars[] = {
+		"PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "MPI_LOCALRANKID", "SLURM_PROCID",
+		"MV2_COMM_WORLD_RANK",
+	};
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		const char *v = getenv(vars[i]);
+
+		if (v && *v)
+			return v;
+	}
+	return "0";
+}
+
+static int expand_output(const char *fmt, char *out, size_t len)
+{
+	size_t o = 0;
+
+	for (const char *p = fmt; *p; p++) {
+		char piece[32];
+		const char *s = piece;
+
+		if (*p != '%') {
+			piece[0] = *p;
+			piece[1] = 0;
+		} else if (p[1] == 'r') {
+			s = mpi_rank();
+			p++;
+		} else if (p[1] == 'p') {
+			snprintf(piece, sizeof(piece), "%ld", (long)getpid());
+			p++;
+		} else if (p[1] == '%') {
+			strcpy(piece, "%");
+			p++;
+		} else {
+			return -1;
+		}
+		if (o + strlen(s) >= len)
+			return -1;
+		strcpy(out + o, s);
+		o += strlen(s);
+	}
+	return 0;
+}
+
+/* ---- PROGRAM ------------------------------------------------------------------ */
+
+static int check_program(const char *prog)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (strchr(prog, '/')) {
+		snprintf(path, sizeof(path), "%s", prog);
+	} else {
+		const char *pv = getenv("PATH");
+		char *dirs = strdup(pv ? pv : "/usr/bin:/bin"), *save = NULL;
+		int found = 0;
+
+		for (char *d = strtok_r(dirs, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+			snprintf(path, sizeof(path), "%s/%s", *d ? d : ".", prog);
+			found = stat(path, &st) == 0 && S_ISREG(st.st_mode);
+		}
+		free(dirs);
+		if (!found)
+			return fail(ST_EXIT_NOTFOUND, "%s: program not found", prog);
+	}
+	if (stat(path, &st))
+		return fail(ST_EXIT_NOTFOUND, "%s: program not found (%s)", prog, strerror(errno));
+	if (!S_ISREG(st.st_mode) || access(path, X_OK))
+		return fail(ST_EXIT_NOEXEC, "%s: not an executable file", prog);
+	return 0;
+}
+
+static const char *find_nbsim(const char *argv0, char *buf, size_t len)
+{
+	const char *env = getenv("NBSIM");
+	char self[PATH_MAX], *slash;
+	ssize_t n;
+
+	if (env && *env)
+		return env;
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = 0;
+		if ((slash = strrchr(self, '/'))) {
+			*slash = 0;
+			/* installed: PREFIX/bin/nbsim; build tree: build/utils/../sim/nbsim */
+			if (snprintf(buf, len, "%.3900s/nbsim", self) < (int)len && access(buf, X_OK) == 0)
+				return buf;
+			if (snprintf(buf, len, "%.3900s/../sim/nbsim", self) < (int)len &&
+			    access(buf, X_OK) == 0)
+				return buf;
+		}
+	}
+	(void)argv0;
+	return "nbsim";
+}
+
+/* ---- main --------------------------------------------------------------------- */
+
+enum { O_MODEL = 256, O_HT, O_PER_THREAD, O_FOLLOW, O_BACKEND };
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "model", required_argument, NULL, O_MODEL },
+		{ "ht", required_argument, NULL, O_HT },
+		{ "event", required_argument, NULL, 'e' },
+		{ "field-separator", required_argument, NULL, 'x' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "per-thread", no_argument, NULL, O_PER_THREAD },
+		{ "follow", no_argument, NULL, O_FOLLOW },
+		{ "backend", required_argument, NULL, O_BACKEND },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static struct st_event ev[ST_MAXEV];
+	static struct st_run runs[ST_MAXRUNS];
+	static char evbuf[8192];
+	size_t evo = 0;
+	const char *names[ST_MAXEV];
+	struct st_config c;
+	struct report R;
+	const char *sep = NULL, *out = NULL, *backend = "auto";
+	char outpath[PATH_MAX], tmppath[PATH_MAX + 16], nbsim_buf[PATH_MAX], why[512];
+	int json = 0, n = 0, opt, fd = -1, rc;
+	unsigned host_model = 0;
+	FILE *f;
+
+	memset(&c, 0, sizeof(c));
+	c.model_name = "prescott";
+	c.model = 3;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+e:x:jo:h", lo, NULL)) != -1) {
+		switch (opt) {
+		case O_MODEL: {
+			unsigned m;
+
+			for (m = 0; m < NMODELS && strcmp(models[m].name, optarg); m++)
+				;
+			if (m == NMODELS)
+				return fail(ST_EXIT_USAGE, "unknown model '%s' (willamette, northwood, "
+					    "prescott, cedarmill, xeonmp)", optarg);
+			c.model_name = models[m].name;
+			c.model = models[m].model;
+			c.feats = models[m].l3 ? NB_FEAT_L3 : 0;
+			break;
+		}
+		case O_HT:
+			if (strcmp(optarg, "yes") && strcmp(optarg, "no"))
+				return fail(ST_EXIT_USAGE, "--ht takes yes or no, not '%s'", optarg);
+			c.ht = !strcmp(optarg, "yes");
+			break;
+		case 'e': {
+			size_t l = strlen(optarg) + 1;
+			char *s, *save = NULL;
+
+			if (evo + l > sizeof(evbuf))
+				return fail(ST_EXIT_USAGE, "too many events");
+			s = memcpy(evbuf + evo, optarg, l);
+			evo += l;
+			for (char *t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+				if (n == ST_MAXEV)
+					return fail(ST_EXIT_USAGE, "more than %d events", ST_MAXEV);
+				names[n++] = t;
+			}
+			if (!*s)
+				return fail(ST_EXIT_USAGE, "-e: empty event list");
+			break;
+		}
+		case 'x':
+			if (!*optarg)
+				return fail(ST_EXIT_USAGE, "-x: empty separator");
+			sep = optarg;
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case O_PER_THREAD:
+			c.per_thread = 1;
+			break;
+		case O_FOLLOW:
+			c.follow = 1;
+			break;
+		case O_BACKEND:
+			if (strcmp(optarg, "auto") && strcmp(optarg, "nbsim") && strcmp(optarg, "perf"))
+				return fail(ST_EXIT_USAGE, "--backend takes auto, nbsim or perf, not '%s'",
+					    optarg);
+			backend = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			if (optopt && strchr("exo", optopt))
+				fail(ST_EXIT_USAGE, "option -%c needs a value", optopt);
+			else
+				fail(ST_EXIT_USAGE, "unknown option '%s'", argv[optind - 1]);
+			usage(stderr);
+			return ST_EXIT_USAGE;
+		}
+	}
+	if (sep && json)
+		return fail(ST_EXIT_USAGE, "-x and --json exclude each other");
+	if (optind >= argc) {
+		fail(ST_EXIT_USAGE, "no program to count");
+		usage(stderr);
+		return ST_EXIT_USAGE;
+	}
+	c.argv = argv + optind;
+
+	/* the backend */
+	if (!strcmp(backend, "auto"))
+		backend = st_host_netburst(&host_model, why, sizeof(why)) ? "perf" : "nbsim";
+	else if (!strcmp(backend, "perf") && !st_host_netburst(&host_model, why, sizeof(why)))
+		return fail(ST_EXIT_BACKEND, "--backend=perf: %s; count on the simulated NetBurst "
+			    "with --backend=nbsim", why);
+	if (!strcmp(backend, "perf")) {
+		c.model = host_model;
+		c.model_name = "host";
+		if (c.ht || c.per_thread)
+			return fail(ST_EXIT_BACKEND, "--ht and --per-thread need the nbsim backend");
+	} else {
+		c.nbsim = find_nbsim(argv[0], nbsim_buf, sizeof(nbsim_buf));
+	}
+
+	/* the events, checked before anything runs */
+	if (n == 0)
+		for (size_t i = 0; i < sizeof(default_events) / sizeof(default_events[0]); i++)
+			names[n++] = default_events[i];
+	for (int i = 0; i < n; i++)
+		if ((rc = parse_event(names[i], &c, &ev[i])))
+			return rc;
+	{
+		int minimal, nr = partition(&c, ev, n, runs, &minimal);
+
+		if (nr < 0)
+			return ST_EXIT_EVENT;
+		memset(&R, 0, sizeof(R));
+		R.nruns = nr;
+		R.minimal = minimal;
+	}
+	for (int r = 0; r < R.nruns; r++) {
+		runs[r].ins_req = -1;
+		if (R.nruns > 1)
+			add_instr_check(&c, &runs[r]);
+	}
+
+	/* the program, and the output file */
+	if ((rc = check_program(c.argv[0])))
+		return rc;
+	if (out) {
+		if (expand_output(out, outpath, sizeof(outpath)))
+			return fail(ST_EXIT_USAGE, "-o %s: bad %% sequence (%%r, %%p, %%%%) or too long",
+				    out);
+		snprintf(tmppath, sizeof(tmppath), "%s.XXXXXX", outpath);
+		fd = mkstemp(tmppath);
+		if (fd < 0)
+			return fail(ST_EXIT_OUTPUT, "cannot write %s: %s", outpath, strerror(errno));
+		{
+			mode_t um = umask(0);
+
+			umask(um);
+			fchmod(fd, 0666 & ~um);
+		}
+	}
+
+	/* count */
+	R.c = &c;
+	R.backend = backend;
+	R.ev = ev;
+	R.n = n;
+	R.runs = runs;
+	for (int r = 0; r < R.nruns; r++) {
+		char err[1024];
+
+		rc = !strcmp(backend, "perf") ? st_run_perf(&c, &runs[r], err, sizeof(err))
+					      : st_run_nbsim(&c, &runs[r], err, sizeof(err));
+		if (rc) {
+			if (fd >= 0)
+				unlink(tmppath);
+			/* the program's own failure to start (exec) is its status */
+			if (WIFEXITED(runs[r].status) && WEXITSTATUS(runs[r].status) >= 126)
+				return fail(WEXITSTATUS(runs[r].status), "run %d: %s", r + 1, err);
+			return fail(ST_EXIT_BACKEND, "run %d: %s", r + 1, err);
+		}
+		R.seconds += runs[r].seconds;
+	}
+	R.cycles = -1;
+	for (int i = 0; i < n; i++)
+		if (role_of(&ev[i], &c) == R_CYC) {
+			R.cycles = ev_total(&ev[i], runs);
+			break;
+		}
+	R.status = WIFEXITED(runs[0].status) ? WEXITSTATUS(runs[0].status)
+					     : WIFSIGNALED(runs[0].status) ? 128 + WTERMSIG(runs[0].status) : 1;
+	if (R.nruns > 1) {
+		int64_t ins0 = -1;
+		int checked = 0;
+
+		for (int r = 0; r < R.nruns; r++) {
+			if (runs[r].status != runs[0].status) {
+				R.diverged = 1;
+				snprintf(R.divergence, sizeof(R.divergence),
+					 "run %d ended with wait status %#x, run 1 with %#x", r + 1,
+					 runs[r].status, runs[0].status);
+				break;
+			}
+			if (runs[r].nproc != runs[0].nproc) {
+				R.diverged = 1;
+				snprintf(R.divergence, sizeof(R.divergence), "run %d had %d processes, run 1 %d",
+					 r + 1, runs[r].nproc, runs[0].nproc);
+				break;
+			}
+			if (runs[r].ins_req < 0)
+				continue;
+			int64_t v = 0;
+
+			for (int p = 0; p < runs[r].nproc; p++)
+				v += req_value(&runs[r], runs[r].ins_req, runs[r].proc[p].total);
+			if (ins0 >= 0 && v != ins0) {
+				R.diverged = 1;
+				snprintf(R.divergence, sizeof(R.divergence),
+					 "instructions: %lld in run %d, %lld in an earlier run", (long long)v,
+					 r + 1, (long long)ins0);
+				break;
+			}
+			ins0 = v;
+			checked++;
+		}
+		if (!R.diverged)
+			snprintf(R.divergence, sizeof(R.divergence),
+				 checked > 1 ? "the runs agree on instructions (%lld), exit status and processes"
+					     : "the runs agree on exit status and processes (instructions "
+					       "could not be counted beside the events of every run)",
+				 (long long)ins0);
+		if (R.diverged)
+			fprintf(stderr, "%s: warning: the runs diverged: %s\n", prog_name, R.divergence);
+	}
+
+	f = fd >= 0 ? fdopen(fd, "w") : stderr;
+	if (!f) {
+		unlink(tmppath);
+		return fail(ST_EXIT_OUTPUT, "cannot write %s: %s", outpath, strerror(errno));
+	}
+	if (json)
+		out_json(f, &R);
+	else if (sep)
+		out_csv(f, &R, sep);
+	else
+		out_table(f, &R);
+	if (fd >= 0) {
+		if (fflush(f) || fsync(fd) || fclose(f) || rename(tmppath, outpath)) {
+			unlink(tmppath);
+			return fail(ST_EXIT_OUTPUT, "cannot write %s: %s", outpath, strerror(errno));
+		}
+	}
+	return R.status;
+}

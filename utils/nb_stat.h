@@ -1,0 +1,81 @@
+/*
+ * nb_stat.h - what nb_stat's parts share: the events asked for, the runs
+ * they are partitioned into, and the counts each run gives back.
+ *   nb_stat.c       command line, events, partition, output
+ *   nb_stat_run.c   the backends: nbsim (program and counts files) and the
+ *                   Linux perf backend of a real NetBurst
+ */
+#ifndef NB_STAT_H
+#define NB_STAT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include "nb_presets.h"
+
+/* exit statuses of nb_stat's own failures (else PROGRAM's status) */
+#define ST_EXIT_BACKEND  121     /* counting failed or the backend refused   */
+#define ST_EXIT_OUTPUT   122     /* -o FILE cannot be written                */
+#define ST_EXIT_MODEL    123     /* an event the chosen model does not have  */
+#define ST_EXIT_EVENT    124     /* unknown event, or one that cannot be counted */
+#define ST_EXIT_USAGE    125     /* bad option, no program                   */
+#define ST_EXIT_NOEXEC   126     /* PROGRAM cannot be executed               */
+#define ST_EXIT_NOTFOUND 127     /* PROGRAM not found                        */
+
+#define ST_MAXEV 64
+#define ST_MAXRUNS 64
+
+struct st_event {
+	const char *name;        /* as given                                 */
+	int preset;              /* index into nb_presets, or -1             */
+	struct nb_evsel sel;     /* preset < 0: the event or metric          */
+	int run;                 /* run that counts it                       */
+	int req0, nreq;          /* its requests in that run                 */
+};
+
+struct st_thread {
+	unsigned tid;
+	long lwp;
+	uint64_t ctr[18];
+};
+
+struct st_proc {
+	long pid;
+	int exit;
+	uint64_t cycles;
+	uint64_t total[18];      /* by counter                               */
+	int nthr;
+	struct st_thread *thr;
+};
+
+struct st_run {
+	struct nb_req req[NB_SCHED_MAX];
+	int nreq;
+	int ins_req;             /* hidden instructions request (divergence), or -1 */
+	struct nb_plan plan;
+	/* results */
+	int status;              /* wait status of PROGRAM                   */
+	int nproc;
+	struct st_proc *proc;    /* sorted by pid; [0] is PROGRAM's process  */
+	double seconds;          /* host time                                */
+};
+
+struct st_config {
+	const char *model_name;  /* nbsim --model= name                      */
+	unsigned model;          /* CPUID model                              */
+	unsigned feats;
+	int ht, follow, per_thread;
+	const char *nbsim;       /* path of the nbsim launcher               */
+	char **argv;             /* PROGRAM ARGS                              */
+};
+
+/* Run PROGRAM once for RUN under nbsim: 0, or -1 with a message in ERR. */
+int st_run_nbsim(const struct st_config *c, struct st_run *run, char *err, size_t len);
+
+/* The same through perf_event_open on the host's NetBurst. */
+int st_run_perf(const struct st_config *c, struct st_run *run, char *err, size_t len);
+
+/* Is the host a NetBurst?  1 (model in *MODEL), or 0 with the reason. */
+int st_host_netburst(unsigned *model, char *why, size_t len);
+
+#endif

@@ -1,0 +1,425 @@
+/*
+ * nb_stat_run.c - nb_stat's backends: run PROGRAM once for one run (a set
+ * of events the PMU counts at once) and collect the counters.
+ *
+ * nbsim: the register images of the run (the component's encoder) go into
+ * a program file that nbsim writes into the PMU before the guest's first
+ * instruction (--nbsim-program); nbsim writes the counters at each
+ * process's exit (--nbsim-counts, one file per pid), which are read back.
+ *
+ * perf: on a real NetBurst, one perf_event_open per placed event with the
+ * raw config of nb_perf_raw (the kernel's P4 format: our scheduler's
+ * choice of event masks, the replay metric index in CCCR bits 0-6),
+ * enable_on_exec and inherit, on a child stopped before its exec.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <dirent.h>
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "nb_stat.h"
+#include "nb_encode.h"
+#include "nb_backend.h"
+
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* With Hyper-Threading both logical processors' user-mode events count
+ * (the whole program, whichever LP a thread runs on): an ESCR that counts
+ * T0 user mode also counts T1 user mode [SDM 18.15, ESCR T1_USR]. */
+static uint64_t both_lps(int ht, uint32_t msr, uint64_t v)
+{
+	int escr = 0;
+
+	for (unsigned e = 0; e < nb_num_escrs; e++)
+		escr |= nb_escrs[e].msr == msr;
+	if (ht && escr && (v & NB_ESCR_T0_USR))
+		v |= NB_ESCR_T1_USR;
+	return v;
+}
+
+/* The run's register images as nbsim program lines. */
+static int write_program(const char *path, const struct st_run *run, int ht, char *err,
+			 size_t len)
+{
+	const struct nb_plan *p = &run->plan;
+	struct nb_msr_image x[NB_SCHED_MAX_HELPERS + 2];
+	struct nb_regs g[NB_SCHED_MAX];
+	FILE *f = fopen(path, "w");
+	int nx;
+
+	if (!f) {
+		snprintf(err, len, "cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "# nb_stat: %d events\n", p->nhw);
+	for (int h = 0; h < p->nhw; h++) {
+		nb_encode_ex(&p->hw[h], &p->assign.slot[h], NB_DOM_USER, 0, 0, &g[h]);
+		fprintf(f, "wrmsr %#x %#llx\n", g[h].escr_msr,
+			(unsigned long long)both_lps(ht, g[h].escr_msr, g[h].escr));
+		if (g[h].cascade) {
+			fprintf(f, "wrmsr %#x %#llx\n", g[h].hi_escr_msr,
+				(unsigned long long)both_lps(ht, g[h].hi_escr_msr, g[h].hi_escr));
+			fprintf(f, "wrmsr %#x %#llx\n", g[h].hi_cccr_msr, (unsigned long long)g[h].hi_cccr);
+		}
+	}
+	nx = nb_encode_extra(&p->assign, NB_DOM_USER, 0, x, (int)(sizeof(x) / sizeof(x[0])));
+	for (int i = 0; i < nx; i++)
+		fprintf(f, "wrmsr %#x %#llx\n", x[i].msr,
+			(unsigned long long)both_lps(ht, x[i].msr, x[i].value));
+	/* the CCCRs last: Enable starts the counters */
+	for (int h = 0; h < p->nhw; h++)
+		fprintf(f, "wrmsr %#x %#llx\n", g[h].cccr_msr, (unsigned long long)g[h].cccr);
+	if (fclose(f)) {
+		snprintf(err, len, "cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int cmp_thr(const void *a, const void *b)
+{
+	const struct st_thread *x = a, *y = b;
+
+	return x->lwp < y->lwp ? -1 : x->lwp > y->lwp;
+}
+
+static int cmp_proc(const void *a, const void *b)
+{
+	const struct st_proc *x = a, *y = b;
+
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+static int parse_ctrs(char *s, uint64_t *v)
+{
+	for (int c = 0; c < 18; c++) {
+		char *e;
+
+		errno = 0;
+		v[c] = strtoull(s, &e, 10);
+		if (e == s || errno)
+			return -1;
+		s = e;
+	}
+	return 0;
+}
+
+/* One --nbsim-counts file. */
+static int read_counts(const char *path, struct st_proc *pr, char *err, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024];
+	int ok = 0, lno = 0;
+
+	memset(pr, 0, sizeof(*pr));
+	if (!f) {
+		snprintf(err, len, "no counts from nbsim (%s: %s)", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		lno++;
+		if (lno == 1) {
+			if (strcmp(line, "nbsim-counts 1\n"))
+				break;
+			continue;
+		}
+		if (sscanf(line, "pid %ld", &pr->pid) == 1 || sscanf(line, "exit %d", &pr->exit) == 1)
+			continue;
+		if (!strncmp(line, "model ", 6))
+			continue;
+		if (!strncmp(line, "cycles ", 7)) {
+			pr->cycles = strtoull(line + 7, NULL, 10);
+			continue;
+		}
+		if (!strncmp(line, "total ", 6)) {
+			if (parse_ctrs(line + 6, pr->total))
+				break;
+			ok = 1;
+			continue;
+		}
+		if (!strncmp(line, "thread ", 7)) {
+			struct st_thread t;
+			char *s = line + 7, *e;
+
+			memset(&t, 0, sizeof(t));
+			t.tid = (unsigned)strtoul(s, &e, 10);
+			t.lwp = strtol(e, &s, 10);
+			if (parse_ctrs(s, t.ctr))
+				break;
+			pr->thr = realloc(pr->thr, (size_t)(pr->nthr + 1) * sizeof(t));
+			if (!pr->thr)
+				break;
+			pr->thr[pr->nthr++] = t;
+			continue;
+		}
+		ok = 0;
+		break;
+	}
+	fclose(f);
+	if (!ok) {
+		snprintf(err, len, "%s: not an nbsim counts file (line %d)", path, lno);
+		return -1;
+	}
+	if (pr->nthr)
+		qsort(pr->thr, (size_t)pr->nthr, sizeof(*pr->thr), cmp_thr);
+	return 0;
+}
+
+static void rm_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char p[4096];
+
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+		unlink(p);
+	}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
+static int collect(const char *dir, pid_t child, int follow, struct st_run *run, char *err,
+		   size_t len)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char p[4096];
+	int found_main = 0;
+
+	run->nproc = 0;
+	run->proc = NULL;
+	while (d && (e = readdir(d))) {
+		char *end;
+		long pid;
+
+		if (strncmp(e->d_name, "counts.", 7))
+			continue;
+		pid = strtol(e->d_name + 7, &end, 10);
+		if (*end)
+			continue;               /* a .tmp left by a process killed while writing */
+		if (!follow && pid != child)
+			continue;
+		run->proc = realloc(run->proc, (size_t)(run->nproc + 1) * sizeof(*run->proc));
+		if (!run->proc)
+			break;
+		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+		if (read_counts(p, &run->proc[run->nproc], err, len)) {
+			closedir(d);
+			return -1;
+		}
+		found_main |= pid == child;
+		run->nproc++;
+	}
+	if (d)
+		closedir(d);
+	if (!found_main) {
+		snprintf(err, len, "nbsim wrote no counts for the program (pid %ld): it did not "
+			 "start, or ended without exiting (exec of a program nbsim cannot run, "
+			 "killed by SIGKILL)", (long)child);
+		return -1;
+	}
+	qsort(run->proc, (size_t)run->nproc, sizeof(*run->proc), cmp_proc);
+	/* the program's own process first */
+	for (int i = 0; i < run->nproc; i++)
+		if (run->proc[i].pid == child && i) {
+			struct st_proc t = run->proc[i];
+
+			memmove(run->proc + 1, run->proc, (size_t)i * sizeof(t));
+			run->proc[0] = t;
+		}
+	return 0;
+}
+
+int st_run_nbsim(const struct st_config *c, struct st_run *run, char *err, size_t len)
+{
+	char dir[] = "/tmp/nb_stat.XXXXXX", model[64], optp[4200], optc[4200];
+	const char *tmpdir = getenv("TMPDIR");
+	char dirbuf[4096];
+	char *dp;
+	const char *args[16 + 1024];
+	int na = 0, rc;
+	pid_t pid;
+	double t0;
+
+	if (tmpdir && *tmpdir && strlen(tmpdir) < 3000) {
+		snprintf(dirbuf, sizeof(dirbuf), "%s/nb_stat.XXXXXX", tmpdir);
+		dp = mkdtemp(dirbuf);
+	} else {
+		dp = mkdtemp(dir);
+	}
+	if (!dp) {
+		snprintf(err, len, "cannot create a temporary directory: %s", strerror(errno));
+		return -1;
+	}
+	snprintf(optp, sizeof(optp), "--nbsim-program=%s/program", dp);
+	snprintf(optc, sizeof(optc), "--nbsim-counts=%s/counts.%%p", dp);
+	{
+		char pf[4100];
+
+		snprintf(pf, sizeof(pf), "%s/program", dp);
+		if (write_program(pf, run, c->ht, err, len)) {
+			rm_dir(dp);
+			return -1;
+		}
+	}
+	snprintf(model, sizeof(model), "--model=%s", c->model_name);
+	args[na++] = c->nbsim;
+	args[na++] = model;
+	args[na++] = c->ht ? "--ht=yes" : "--ht=no";
+	args[na++] = c->follow ? "--trace-children=yes" : "--trace-children=no";
+	args[na++] = optp;
+	args[na++] = optc;
+	args[na++] = "--";
+	for (int i = 0; c->argv[i] && na < (int)(sizeof(args) / sizeof(args[0])) - 1; i++)
+		args[na++] = c->argv[i];
+	args[na] = NULL;
+	fflush(NULL);
+	t0 = now();
+	pid = fork();
+	if (pid < 0) {
+		snprintf(err, len, "fork: %s", strerror(errno));
+		rm_dir(dp);
+		return -1;
+	}
+	if (pid == 0) {
+		execv(c->nbsim, (char *const *)args);
+		fprintf(stderr, "nb_stat: cannot run %s: %s\n", c->nbsim, strerror(errno));
+		_exit(ST_EXIT_BACKEND);
+	}
+	while (waitpid(pid, &run->status, 0) < 0)
+		if (errno != EINTR) {
+			snprintf(err, len, "waitpid: %s", strerror(errno));
+			rm_dir(dp);
+			return -1;
+		}
+	run->seconds = now() - t0;
+	rc = collect(dp, pid, c->follow, run, err, len);
+	rm_dir(dp);
+	return rc;
+}
+
+/* ---- the perf backend ---------------------------------------------------- */
+
+int st_host_netburst(unsigned *model, char *why, size_t len)
+{
+	struct nb_cpu cpu;
+
+	if (nb_native_cpu(&cpu, why, len))
+		return 0;
+	*model = cpu.model;
+	return 1;
+}
+
+int st_run_perf(const struct st_config *c, struct st_run *run, char *err, size_t len)
+{
+	const struct nb_plan *p = &run->plan;
+	int fd[NB_SCHED_MAX], go[2];
+	pid_t pid;
+	double t0;
+	char b;
+
+	if (p->assign.nhelpers) {
+		snprintf(err, len, "a tagged metric of this set needs helper ESCRs, which the "
+			 "kernel's P4 driver cannot program (use the nbsim backend)");
+		return -1;
+	}
+	for (int h = 0; h < p->nhw; h++) {
+		if (p->assign.slot[h].cascade || !nb_perf_raw(&p->hw[h], NB_DOM_USER)) {
+			char nm[NB_NAME_MAX];
+
+			nb_sched_name(&p->hw[h], nm, sizeof(nm));
+			snprintf(err, len, "%s has no Linux perf raw config (the kernel's P4 driver "
+				 "does not know it, or it is cascaded)", nm);
+			return -1;
+		}
+	}
+	if (pipe(go)) {
+		snprintf(err, len, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		snprintf(err, len, "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		close(go[1]);
+		if (read(go[0], &b, 1) != 1)
+			_exit(ST_EXIT_BACKEND);    /* the parent could not open the events */
+		execvp(c->argv[0], c->argv);
+		_exit(errno == ENOENT ? ST_EXIT_NOTFOUND : ST_EXIT_NOEXEC);
+	}
+	close(go[0]);
+	for (int h = 0; h < p->nhw; h++) {
+		struct perf_event_attr a;
+
+		memset(&a, 0, sizeof(a));
+		a.size = sizeof(a);
+		a.type = PERF_TYPE_RAW;
+		a.config = nb_perf_raw(&p->hw[h], NB_DOM_USER);
+		a.disabled = 1;
+		a.enable_on_exec = 1;
+		a.inherit = 1;
+		a.exclude_kernel = 1;
+		a.exclude_hv = 1;
+		fd[h] = (int)syscall(SYS_perf_event_open, &a, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd[h] < 0) {
+			snprintf(err, len, "perf_event_open(raw %#llx): %s", (unsigned long long)a.config,
+				 strerror(errno));
+			for (int k = 0; k < h; k++)
+				close(fd[k]);
+			close(go[1]);
+			waitpid(pid, NULL, 0);
+			return -1;
+		}
+	}
+	t0 = now();
+	if (write(go[1], "g", 1) != 1) {
+		snprintf(err, len, "cannot start the program: %s", strerror(errno));
+		return -1;
+	}
+	close(go[1]);
+	while (waitpid(pid, &run->status, 0) < 0)
+		if (errno != EINTR)
+			break;
+	run->seconds = now() - t0;
+	run->nproc = 1;
+	run->proc = calloc(1, sizeof(*run->proc));
+	if (!run->proc) {
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	run->proc[0].pid = pid;
+	for (int h = 0; h < p->nhw; h++) {
+		uint64_t v = 0;
+
+		if (read(fd[h], &v, sizeof(v)) != (ssize_t)sizeof(v)) {
+			snprintf(err, len, "reading a perf counter: %s", strerror(errno));
+			return -1;
+		}
+		run->proc[0].total[p->assign.slot[h].counter] = v;
+		close(fd[h]);
+	}
+	return 0;
+}
