@@ -44,6 +44,12 @@ static struct nb_thr *ctx_of(ThreadId tid)
 	return thr[tid];
 }
 
+/* The context loaded on the other LP (HT), or NULL. */
+static struct nb_pmu_ctx *sib_of(unsigned lp)
+{
+	return clo_ht ? &ctx_of(resident[lp ^ 1])->pmu : NULL;
+}
+
 /* Load IN's context on LP lp in place of OUT's (the PMU counts for lp). */
 static void ctx_swap(unsigned lp, struct nb_thr *out, struct nb_thr *in)
 {
@@ -59,7 +65,7 @@ static void ctx_swap(unsigned lp, struct nb_thr *out, struct nb_thr *in)
 	nb_derive();
 	nb_update_cycles();
 	out->pebs_armed = nb_pebs_armed_get(lp);
-	(void)nb_pmu_ctx_switch(&nb_pmu_state, &out->pmu, &in->pmu, nb_sig);
+	(void)nb_pmu_ctx_switch(&nb_pmu_state, &out->pmu, &in->pmu, sib_of(lp), nb_sig);
 	nb_pebs_armed_set(lp, in->pebs_armed);
 	nb_tags_changed();
 	nb_pmi_update();
@@ -83,14 +89,32 @@ void nb_ctx_start(ThreadId tid)
 		return;
 	}
 	/* the registers the previous thread wrote are its context's */
-	if (nb_pmu_state.touched)
-		nb_pmu_ctx_note(&nb_pmu_state, &ctx_of(running)->pmu);
+	if (running && (nb_pmu_state.touched | nb_pmu_state.touched_escr))
+		nb_pmu_ctx_note(&nb_pmu_state, &ctx_of(running)->pmu,
+				sib_of(nb_lp_of(running)));
 	running = tid;
 	lp = nb_lp_of(tid);
 	if (resident[lp] == tid)
 		return;
+	if (VG_(clo_verbosity) > 2)
+		VG_(umsg)("ctx: LP%u %u -> %u (running %u) used %#x -> %#x ctr12 %llu\n", lp, resident[lp], tid,
+			  running, ctx_of(resident[lp])->pmu.used, ctx_of(tid)->pmu.used, (ULong)nb_pmu_state.ctr[12]);
 	ctx_swap(lp, ctx_of(resident[lp]), ctx_of(tid));
 	resident[lp] = tid;
+}
+
+/* Before the running thread tid writes MSR msr (HT): the sibling LP's
+ * context gives up the register, keeping its value. */
+void nb_ctx_before_write(ThreadId tid, uint32_t msr)
+{
+	uint32_t c;
+	uint64_t e;
+
+	if (clo_ctx_cpu || !clo_ht)
+		return;
+	nb_pmu_reg_of(msr, &c, &e);
+	if (c | e)
+		nb_pmu_ctx_claim(&nb_pmu_state, sib_of(nb_lp_of(tid)), c, e);
 }
 
 void nb_ctx_wrote_ds_area(ThreadId tid, uint64_t v)
@@ -120,10 +144,12 @@ void nb_ctx_exit(ThreadId tid)
 
 	if (!thr || !thr[tid])
 		return;
+	if (VG_(clo_verbosity) > 2)
+		VG_(umsg)("ctx: exit %u on LP%u resident %u running %u\n", tid, lp, resident[lp], running);
 	/* its counters stop with it: the LP is left without a context */
 	if (!clo_ctx_cpu && resident[lp] == tid) {
-		if (running == tid && nb_pmu_state.touched)
-			nb_pmu_ctx_note(&nb_pmu_state, &thr[tid]->pmu);
+		if (running == tid && (nb_pmu_state.touched | nb_pmu_state.touched_escr))
+			nb_pmu_ctx_note(&nb_pmu_state, &thr[tid]->pmu, sib_of(lp));
 		ctx_swap(lp, thr[tid], &nobody);
 		resident[lp] = 0;
 	}
@@ -142,7 +168,7 @@ void nb_ctx_stats(void)
 		  "(%llu counters)\n", clo_ctx_cpu ? "off, counting by CPU" : "per thread",
 		  nb_ctx_switches, nb_ctx_swaps, nb_ctx_counters);
 	for (unsigned lp = 0; lp < (clo_ht ? 2u : 1u); lp++) {
-		n = VG_(snprintf)(buf, sizeof buf, "nbsim: LP%u ran threads%s", lp, lp ? "" : " 1");
+		n = VG_(snprintf)(buf, sizeof buf, "nbsim: LP%u ran threads", lp);
 		for (UInt i = 0; i < nlog; i++)
 			if ((lp_log[i] >> 7) == lp)
 				n += VG_(snprintf)(buf + n, (Int)sizeof buf - n, " %u", lp_log[i] & 0x7f);

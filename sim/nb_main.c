@@ -98,6 +98,8 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 		*ret = NBSIM_OK;
 		break;
 	case NBSIM_REQ_WRMSR:
+		nb_pmu_sync(&nb_pmu_state, nb_sig);
+		nb_ctx_before_write(tid, (uint32_t)arg[1]);
 		*ret = nb_pmu_wrmsr(&nb_pmu_state, (uint32_t)arg[1], (uint64_t)arg[2], nb_sig)
 			== NB_PMU_OK ? NBSIM_OK : gp_from_pmu();
 		if (*ret == NBSIM_OK && (uint32_t)arg[1] == NB_MSR_IA32_DS_AREA) {

@@ -699,6 +699,18 @@ uint32_t nb_pmu_take_pmi(struct nb_pmu *p)
 	return nb_pmu_take_pmi_lp(p, 0);
 }
 
+void nb_pmu_reg_of(uint32_t msr, uint32_t *ctr, uint64_t *escr)
+{
+	int i;
+
+	*ctr = 0;
+	*escr = 0;
+	if ((i = counter_by_msr(msr)) >= 0 || (i = cccr_by_msr(msr)) >= 0)
+		*ctr = 1u << i;
+	else if ((i = escr_any_model(msr)) >= 0)
+		*escr = UINT64_C(1) << i;
+}
+
 void nb_pmu_reconfigure(struct nb_pmu *p)
 {
 	recompute(p);

@@ -156,6 +156,10 @@ void nb_pmu_set_lp(struct nb_pmu *p, unsigned lp, unsigned active, const uint64_
 uint32_t nb_pmu_take_pmi_lp(struct nb_pmu *p, unsigned lp);
 uint32_t nb_pmu_take_pmi(struct nb_pmu *p);
 
+/* The counter (via its MSR or its CCCR's) or ESCR at this MSR, as a bit
+ * in *ctr or *escr (both 0: another MSR). */
+void nb_pmu_reg_of(uint32_t msr, uint32_t *ctr, uint64_t *escr);
+
 /* Derive the counting configuration again after CCCR bits changed
  * outside nb_pmu_wrmsr (pmu_ctx.c restores a thread's Enable bits). */
 void nb_pmu_reconfigure(struct nb_pmu *p);

@@ -39,7 +39,7 @@ static uint64_t cccr(unsigned c)
 
 static int sw(struct nb_pmu_ctx *to)
 {
-	int r = nb_pmu_ctx_switch(&P, run, to, sig);
+	int r = nb_pmu_ctx_switch(&P, run, to, NULL, sig);
 	run = to;
 	return r;
 }
@@ -72,7 +72,7 @@ static void produce(uint64_t instr)
 
 int main(void)
 {
-	tap_plan(29);
+	tap_plan(34);
 	memset(sig, 0, sizeof sig);
 	nb_pmu_init(&P, 2, 0, NULL, sig);
 	nb_pmu_ctx_init(&A);
@@ -170,5 +170,45 @@ int main(void)
 	sw(&C);
 	produce(10);
 	TAP_EQ(ctr(12), 30, "a counter counting by CPU counts all three threads");
+
+	/* Hyper-Threading: M on LP0 holds counter 12 of a stopped set; Q on
+	 * LP1 then counts with counter 12 (the component schedules only
+	 * around running sets); W replaces M on LP0 and goes */
+	{
+		struct nb_pmu_ctx M, Q, W, N;
+		uint32_t cm;
+		uint64_t em;
+
+		memset(sig, 0, sizeof sig);
+		nb_pmu_init(&P, 2, 0, NULL, sig);
+		nb_pmu_ctx_init(&M);
+		nb_pmu_ctx_init(&Q);
+		nb_pmu_ctx_init(&W);
+		nb_pmu_ctx_init(&N);
+		prog12(0, 0);
+		produce(100);
+		wr(nb_counters[12].cccr_msr, CCCR_ON(4) & ~NB_CCCR_ENABLE);
+		nb_pmu_ctx_note(&P, &M, NULL);          /* M runs on LP0 */
+		nb_pmu_ctx_switch(&P, &N, &Q, &M, sig); /* Q starts on LP1 */
+		nb_pmu_reg_of(nb_counters[12].cccr_msr, &cm, &em);
+		nb_pmu_ctx_claim(&P, &M, cm, em);
+		nb_pmu_reg_of(nb_escrs[NB_ESCR_CRU_ESCR0].msr, &cm, &em);
+		nb_pmu_ctx_claim(&P, &M, cm, em);
+		nb_pmu_reg_of(nb_counters[12].msr, &cm, &em);
+		nb_pmu_ctx_claim(&P, &M, cm, em);
+		prog12(0, 0);
+		nb_pmu_ctx_note(&P, &Q, &M);
+		produce(50);
+		TAP_EQ(ctr(12), 50, "HT: Q's counter 12 on LP1 counts 50");
+		nb_pmu_ctx_switch(&P, &M, &W, &Q, sig); /* W replaces M on LP0 */
+		produce(5);
+		TAP_EQ(ctr(12), 55, "HT: switching LP0's threads leaves LP1's counter 12 counting");
+		nb_pmu_ctx_switch(&P, &W, &M, &Q, sig); /* M back on LP0 */
+		TAP_EQ(ctr(12), 55, "HT: M's stopped counter 12 is not loaded over Q's running one");
+		tap_ok((M.used & (1u << 12)) && !(M.live & (1u << 12)) && M.ctr[12] == 100,
+		       "HT: M keeps its value 100 saved");
+		nb_pmu_ctx_switch(&P, &Q, &N, &M, sig); /* Q exits */
+		TAP_EQ(ctr(12), 100, "HT: Q gone, M gets counter 12 back with its 100");
+	}
 	return tap_done();
 }
