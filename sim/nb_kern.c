@@ -166,6 +166,11 @@ static unsigned ncpus(void)
 
 static int new_obj(int kind)
 {
+	/* The guest programs the PMU through the emulated kernel: the msr
+	 * driver has no per-thread registers, and the perf driver switches
+	 * its events itself (nb_kern_switch).  So nbsim's per-thread contexts
+	 * of the sim backend (nb_ctx.c) step aside, as --nbsim-pmu-ctx=cpu. */
+	clo_ctx_cpu = True;
 	for (int i = 0; i < NOBJ; i++)
 		if (ko[i].kind == K_FREE) {
 			VG_(memset)(&ko[i], 0, sizeof ko[i]);

@@ -14,8 +14,11 @@
  *  - client requests (nbsim_client.h) give the guest RDMSR/WRMSR/RDPMC:
  *    this file, with the tool's shared state, the thread hooks, init and fini.
  *
- * Without --ht all guest threads run on logical processor 0: the PMU belongs
- * to the package, as on hardware without an OS that saves counters per thread.
+ * Without --ht all guest threads run on logical processor 0; with --ht
+ * threads alternate between LP0 and LP1 (nb_ht.c).  The counters are per
+ * guest thread by default, saved and restored at thread switches as the
+ * kernel does (nb_ctx.c); --nbsim-pmu-ctx=cpu shares them among the
+ * threads of a logical processor, as on hardware without an OS.
  */
 #include "nb_tool.h"
 #include "nb_kern.h"
@@ -115,7 +118,11 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 			*(ULong *)arg[2] = (ULong)v;
 		break;
 	case NBSIM_REQ_WRMSR:
+		nb_pmu_sync(&nb_pmu_state, nb_sig);
+		nb_ctx_before_write(tid, (uint32_t)arg[1]);
 		*ret = nb_wrmsr_req((uint32_t)arg[1], (uint64_t)arg[2]);
+		if (*ret == NBSIM_OK && (uint32_t)arg[1] == NB_MSR_IA32_DS_AREA)
+			nb_ctx_wrote_ds_area(tid, (uint64_t)arg[2]);
 		break;
 	case NBSIM_REQ_RDPMC:
 		if (!guest_writable(arg[2], sizeof(ULong))) {
@@ -172,6 +179,17 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 		*ret = NBSIM_OK;
 		break;
 	}
+	case NBSIM_REQ_CPU_WIDE:
+		if (arg[1] >> NB_NUM_COUNTERS) {
+			VG_(snprintf)(nb_fault_buf, sizeof nb_fault_buf,
+				      "CPU_WIDE: mask %#lx names counters beyond 0-17", arg[1]);
+			*ret = NBSIM_GP;
+			break;
+		}
+		nb_pmu_sync(&nb_pmu_state, nb_sig);
+		nb_ctx_cpu_wide(tid, (uint32_t)arg[1], arg[2] != 0);
+		*ret = NBSIM_OK;
+		break;
 	case NBSIM_REQ_LAST_FAULT:
 		if (arg[2] && guest_writable(arg[1], arg[2]))
 			copy_str((char *)arg[1], arg[2], nb_fault_buf);
@@ -210,6 +228,8 @@ static void nb_start_client(ThreadId tid, ULong blocks_done)
 	nb_lp_lwpid[nb_lp_of(tid)] = VG_(gettid)();
 	if (clo_ht && nb_lp_of(tid) != nb_pmu_state.lp)
 		nb_lp_switch(nb_lp_of(tid));
+	/* per-thread counters: load tid's context on its LP (nb_ctx.c) */
+	nb_ctx_start(tid);
 	nb_kern_switch(tid);             /* perf events follow their thread */
 	nb_stat_switch(tid);
 }
@@ -217,9 +237,11 @@ static void nb_start_client(ThreadId tid, ULong blocks_done)
 static void nb_thread_create(ThreadId parent, ThreadId child)
 {
 	(void)parent;
+	if (clo_ht)
+		nb_ht_create(&nb_ht_state, child);
+	nb_ctx_created(child);
 	if (!clo_ht)
 		return;
-	nb_ht_create(&nb_ht_state, child);
 	nb_lp_switch(nb_pmu_state.lp);
 }
 
@@ -228,6 +250,7 @@ static void nb_thread_exit(ThreadId tid)
 	nb_stat_thread_exit(tid);
 	if (nb_lp_tid[nb_lp_of(tid)] == tid)
 		nb_lp_tid[nb_lp_of(tid)] = 0, nb_lp_lwpid[nb_lp_of(tid)] = 0;
+	nb_ctx_exit(tid);
 	if (!clo_ht)
 		return;
 	nb_ht_exit(&nb_ht_state, tid);
@@ -350,6 +373,7 @@ static void nb_fini(Int exitcode)
 	if (clo_ht)
 		VG_(umsg)("nbsim: PMIs sent to the other LP's thread: %llu; for an LP no thread ran on: %llu\n",
 			  nb_pmi_sent_other, nb_pmi_lost);
+	nb_ctx_stats();
 	VG_(umsg)("nbsim: PEBS records %llu (%s format), not stored (buffer full/unmapped) %llu\n",
 		  nb_pebs_records, nb_pebs_fmt64 ? "64-bit" : "32-bit", nb_pebs_full);
 }

@@ -35,6 +35,8 @@ Bool nb_process_cmd_line_option(const HChar *arg)
 	else if VG_STR_CLO(arg, "--nbsim-program", clo_program) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-exact-ir", clo_exact_ir) {}
 	else if VG_STR_CLO(arg, "--nbsim-counts", clo_counts) {}
+	else if VG_XACT_CLO(arg, "--nbsim-pmu-ctx=thread", clo_ctx_cpu, False) {}
+	else if VG_XACT_CLO(arg, "--nbsim-pmu-ctx=cpu", clo_ctx_cpu, True) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-warn-unmodelled", clo_warn) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-list-events", clo_list) {}
 	else if VG_XACT_CLO(arg, "--nbsim-cache=netburst", clo_cg_compat, False) {}
@@ -57,6 +59,9 @@ void nb_print_usage(void)
 "    --ht=yes|no               model Hyper-Threading: two logical processors,\n"
 "                              thread t on LP (t-1) mod 2 [no: all on LP0]\n"
 "    --nbsim-stats=yes|no      print signal totals at exit [no]\n"
+"    --nbsim-pmu-ctx=thread|cpu  counters per guest thread, saved and restored\n"
+"                              at thread switches as the kernel does / per\n"
+"                              logical processor, shared by its threads [thread]\n"
 "    --nbsim-warn-unmodelled=yes|no  warn once when a counter is programmed\n"
 "                              for an event the model does not produce [yes]\n"
 "    --nbsim-list-events=yes|no  print every event:MASK the model produces\n"

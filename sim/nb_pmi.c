@@ -206,6 +206,18 @@ void nb_pebs_update(uint32_t written)
 	}
 }
 
+/* The PEBS arming of LP lp, saved and restored with a thread's context
+ * (nb_ctx.c): the countdown follows from the restored counter. */
+Bool nb_pebs_armed_get(unsigned lp)
+{
+	return nb_pebs_armed[lp & 1];
+}
+
+void nb_pebs_armed_set(unsigned lp, Bool armed)
+{
+	nb_pebs_armed[lp & 1] = armed;
+}
+
 static uint8_t *nb_guest_map(void *cookie, uint64_t addr, uint64_t len)
 {
 	(void)cookie;

@@ -12,6 +12,7 @@
  *   nb_cycles.c  the timing model (cycles)
  *   nb_pmi.c     overflow interrupts and PEBS delivery
  *   nb_need.c    what the enabled counters need; re-instrumentation
+ *   nb_ctx.c     per-thread PMU contexts: the switch between guest threads
  * and the pure models they drive (pmu.c, nb_cache.c, nb_bpred.c ...), which
  * the native unit tests link too.
  */
@@ -137,6 +138,18 @@ static inline uint64_t nb_usr_bit(void)
 {
 	return nb_pmu_state.lp ? NB_ESCR_T1_USR : NB_ESCR_T0_USR;
 }
+
+/* ---- per-thread PMU contexts (nb_ctx.c, pmu_ctx.h) ---- */
+
+extern Bool clo_ctx_cpu;                 /* --nbsim-pmu-ctx=cpu            */
+extern ULong nb_ctx_switches, nb_ctx_swaps, nb_ctx_counters;
+void nb_ctx_start(ThreadId tid);         /* tid runs next                  */
+void nb_ctx_created(ThreadId child);
+void nb_ctx_exit(ThreadId tid);
+void nb_ctx_wrote_ds_area(ThreadId tid, uint64_t v);
+void nb_ctx_before_write(ThreadId tid, uint32_t msr);
+void nb_ctx_cpu_wide(ThreadId tid, uint32_t mask, Bool on);
+void nb_ctx_stats(void);
 
 /* ---- needs (nb_need.c) ---- */
 
@@ -276,6 +289,8 @@ extern ULong nb_pebs_records, nb_pebs_full;
 void nb_pmi_update(void);
 VG_REGPARM(1) void nb_pmi_check(VexGuestAMD64State *st);
 void nb_pebs_update(uint32_t written);
+Bool nb_pebs_armed_get(unsigned lp);
+void nb_pebs_armed_set(unsigned lp, Bool armed);
 __attribute__((noinline)) void nb_pebs_uop(ULong pc, VexGuestAMD64State *st);
 unsigned mob_sel(uint64_t pe);
 

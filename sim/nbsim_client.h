@@ -124,4 +124,19 @@ static inline int nbsim_pmi_signal(int signo)
 						    signo, 0, 0, 0, 0);
 }
 
+/*
+ * (uint32 mask, int on) -> NBSIM_OK | NBSIM_GP (mask beyond counters
+ * 0-17).  Counters in MASK count by CPU (on = 1): they leave the calling
+ * thread's context and count whatever thread runs on the logical
+ * processor, as on hardware without an OS; on = 0: by thread again, held
+ * by the calling thread.  See sim/README.md "Per-thread counting".
+ */
+#define NBSIM_REQ_CPU_WIDE (VG_USERREQ_TOOL_BASE('N', 'B') + 0x48)
+
+static inline int nbsim_cpu_wide(uint32_t mask, int on)
+{
+	return (int)VALGRIND_DO_CLIENT_REQUEST_EXPR(NBSIM_GP, NBSIM_REQ_CPU_WIDE,
+						    mask, on, 0, 0, 0);
+}
+
 #endif /* NBSIM_CLIENT_H */

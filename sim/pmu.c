@@ -622,6 +622,7 @@ int nb_pmu_wrmsr(struct nb_pmu *p, uint32_t msr, uint64_t val, const uint64_t *s
 				     " set (counters are 40 bits)");
 		nb_pmu_sync(p, sig);
 		p->ctr[i] = val;
+		p->touched |= 1u << i;
 		return NB_PMU_OK;
 	}
 	if ((i = cccr_by_msr(msr)) >= 0) {
@@ -634,6 +635,7 @@ int nb_pmu_wrmsr(struct nb_pmu *p, uint32_t msr, uint64_t val, const uint64_t *s
 				     val, "");
 		nb_pmu_sync(p, sig);
 		p->cccr[i] = val;
+		p->touched |= 1u << i;
 		recompute(p);
 		return NB_PMU_OK;
 	}
@@ -644,6 +646,7 @@ int nb_pmu_wrmsr(struct nb_pmu *p, uint32_t msr, uint64_t val, const uint64_t *s
 			return fault(p, "WRMSR", msr, "reserved bits ", val & ESCR_RESERVED, " set");
 		nb_pmu_sync(p, sig);
 		p->escr[i] = val;
+		p->touched_escr |= UINT64_C(1) << i;
 		recompute(p);
 		return NB_PMU_OK;
 	}
@@ -694,6 +697,23 @@ uint32_t nb_pmu_take_pmi_lp(struct nb_pmu *p, unsigned lp)
 uint32_t nb_pmu_take_pmi(struct nb_pmu *p)
 {
 	return nb_pmu_take_pmi_lp(p, 0);
+}
+
+void nb_pmu_reg_of(uint32_t msr, uint32_t *ctr, uint64_t *escr)
+{
+	int i;
+
+	*ctr = 0;
+	*escr = 0;
+	if ((i = counter_by_msr(msr)) >= 0 || (i = cccr_by_msr(msr)) >= 0)
+		*ctr = 1u << i;
+	else if ((i = escr_any_model(msr)) >= 0)
+		*escr = UINT64_C(1) << i;
+}
+
+void nb_pmu_reconfigure(struct nb_pmu *p)
+{
+	recompute(p);
 }
 
 const char *nb_pmu_fault(const struct nb_pmu *p)

@@ -98,6 +98,11 @@ struct nb_pmu {
 	uint32_t pmi_pending;    /* bit c: counter c overflowed with OVF_PMI_T0
 				  * set since the last nb_pmu_take_pmi_lp(0)      */
 	uint32_t pmi_pending_t1; /* the same for OVF_PMI_T1 (HT only)            */
+	/* per-thread contexts (pmu_ctx.h): counters (counter or CCCR) and
+	 * ESCRs the running context wrote since the last nb_pmu_ctx_note,
+	 * and those that count by CPU (never saved with a thread) */
+	uint32_t touched, cpu_wide;
+	uint64_t touched_escr, cpu_wide_escr;
 	char fault[160];
 };
 
@@ -150,6 +155,14 @@ void nb_pmu_set_lp(struct nb_pmu *p, unsigned lp, unsigned active, const uint64_
  */
 uint32_t nb_pmu_take_pmi_lp(struct nb_pmu *p, unsigned lp);
 uint32_t nb_pmu_take_pmi(struct nb_pmu *p);
+
+/* The counter (via its MSR or its CCCR's) or ESCR at this MSR, as a bit
+ * in *ctr or *escr (both 0: another MSR). */
+void nb_pmu_reg_of(uint32_t msr, uint32_t *ctr, uint64_t *escr);
+
+/* Derive the counting configuration again after CCCR bits changed
+ * outside nb_pmu_wrmsr (pmu_ctx.c restores a thread's Enable bits). */
+void nb_pmu_reconfigure(struct nb_pmu *p);
 
 /* Reason of the last #GP, NUL-terminated ("" if none). */
 const char *nb_pmu_fault(const struct nb_pmu *p);

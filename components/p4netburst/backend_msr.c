@@ -12,7 +12,11 @@
  * perfctr-less kernels, this backend counts everything that runs on the
  * CPU.  program() binds the calling thread to the CPU it runs on, so that
  * the registers it programs are the ones it reads; the binding stays until
- * the thread unbinds itself.
+ * the thread unbinds itself.  Nothing saves the registers per thread (no
+ * kernel help, unlike the perf backend and nbsim): two threads of the
+ * process counting on one CPU would share the counters, so program()
+ * refuses a CPU on which another thread of the process counts (from its
+ * program() to its stop, enable(0)).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -33,6 +37,41 @@ struct nb_msr_sys nb_msr_sys = { open, pread, pwrite, close };
 
 static __thread int msr_fd = -1;
 static __thread int msr_cpu = -1;
+
+/* The thread (kernel tid) of this process counting on each CPU, 0: none. */
+#define MSR_MAX_CPUS 4096
+static pthread_mutex_t own_lock = PTHREAD_MUTEX_INITIALIZER;
+static pid_t cpu_owner[MSR_MAX_CPUS];
+
+static int own_cpu(int cpu, char *err, size_t len)
+{
+	pid_t me = gettid(), o;
+
+	if (cpu < 0 || cpu >= MSR_MAX_CPUS)
+		return 0;
+	pthread_mutex_lock(&own_lock);
+	o = cpu_owner[cpu];
+	if (!o || o == me)
+		cpu_owner[cpu] = me;
+	pthread_mutex_unlock(&own_lock);
+	if (o && o != me) {
+		snprintf(err, len, "CPU %d already counts for thread %d of this process: the msr "
+			 "backend counts by CPU, nothing saves the registers per thread; bind the "
+			 "counting threads to distinct CPUs (at most one per logical processor), or "
+			 "use the perf backend", cpu, (int)o);
+		return -1;
+	}
+	return 0;
+}
+
+static void disown_cpu(void)
+{
+	pthread_mutex_lock(&own_lock);
+	if (msr_cpu >= 0 && msr_cpu < MSR_MAX_CPUS && cpu_owner[msr_cpu] == gettid())
+		cpu_owner[msr_cpu] = 0;
+	pthread_mutex_unlock(&own_lock);
+}
+
 
 #define MSR_DEV_DEFAULT "/dev/cpu/%d/msr"
 #define MSR_DEV_MAX 200
@@ -194,7 +233,10 @@ static void restore(int all)
 
 			if (is_cccr != (pass == 0) || (!all && saved[i].tid != me))
 				continue;
-			snprintf(path, sizeof(path), dev_format(), saved[i].cpu);
+			char why[256];
+
+			if (nb_msr_dev_path(saved[i].cpu, path, sizeof(path), why, sizeof(why)))
+				continue;
 			fd = nb_msr_sys.open(path, O_RDWR | O_CLOEXEC);
 			if (fd < 0)
 				continue;
@@ -260,9 +302,19 @@ NB_REGS_BACKEND_FUNCS(msr_regs, msr_io)
  * the CPU whose registers were programmed. */
 static int msr_program(const struct nb_regs *r, int n, char *err, size_t len)
 {
-	if (attach(err, len))
+	if (attach(err, len) || own_cpu(msr_cpu, err, len))
 		return -1;
 	return msr_regs_program(r, n, err, len);
+}
+
+/* Stopping gives the CPU back to the process's other threads. */
+static int msr_enable(const struct nb_regs *r, int n, int on, char *err, size_t len)
+{
+	int rc = msr_regs_enable(r, n, on, err, len);
+
+	if (!on)
+		disown_cpu();
+	return rc;
 }
 
 static int msr_probe(struct nb_cpu *cpu, char *why, size_t len)
@@ -287,7 +339,7 @@ const struct nb_backend nb_backend_msr = {
 	.name = "msr",
 	.probe = msr_probe,
 	.program = msr_program,
-	.enable = msr_regs_enable,
+	.enable = msr_enable,
 	.read = msr_regs_read,
 	.zero = msr_regs_zero,
 	.write_msrs = msr_regs_write_msrs,

@@ -100,6 +100,27 @@ static int sim_set_counters(const struct nb_regs *r, int n, const uint64_t *raw,
 	return 0;
 }
 
+/* nbsim keeps a PMU context per guest thread; counters named here leave
+ * it and count by CPU (sim/README.md "Per-thread counting"). */
+static int sim_cpu_wide(const struct nb_regs *r, int n, int on, char *err, size_t len)
+{
+	uint32_t mask = 0;
+
+	for (int i = 0; i < n; i++) {
+		mask |= 1u << r[i].counter;
+		if (r[i].cascade)
+			mask |= 1u << r[i].hi_counter;
+	}
+	if (nbsim_cpu_wide(mask, on) != NBSIM_OK) {
+		char why[160];
+
+		nbsim_last_fault(why, sizeof(why));
+		snprintf(err, len, "nbsim refused counting by CPU: %s", why);
+		return -1;
+	}
+	return 0;
+}
+
 const struct nb_backend nb_backend_sim = {
 	.name = "sim",
 	.probe = sim_probe,
@@ -111,4 +132,5 @@ const struct nb_backend nb_backend_sim = {
 	.pmi_signal = sim_pmi_signal,
 	.set_counters = sim_set_counters,
 	.thread_lp = sim_thread_lp,
+	.cpu_wide = sim_cpu_wide,
 };

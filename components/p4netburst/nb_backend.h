@@ -53,6 +53,11 @@ struct nb_backend {
 	/* Write raw 40-bit values (presets) into R's counters. */
 	int (*set_counters)(const struct nb_regs *r, int n, const uint64_t *raw,
 			    char *err, size_t len);
+
+	/* Optional: R's counters count by CPU, every thread that runs on
+	 * it (on = 1; PAPI_GRN_SYS), or by the calling thread again (on =
+	 * 0).  NULL: the backend counts one way only. */
+	int (*cpu_wide)(const struct nb_regs *r, int n, int on, char *err, size_t len);
 };
 
 extern const struct nb_backend nb_backend_sim, nb_backend_msr, nb_backend_perf;

@@ -145,6 +145,7 @@ typedef struct {
 	uint32_t hw_ovf;                    /* bit h: hw request h does  */
 	uint64_t threshold[NB_NUM_COUNTERS]; /* per hw request: its overflow threshold */
 	int pebs_h;                         /* hw request sampled by PEBS, -1: none */
+	int grn_sys;                        /* PAPI_GRN_SYS: counts by CPU */
 	uint64_t *ds;                       /* DS save area + PEBS buffer (PEBS_DS_WORDS) */
 } nb_control_t;
 
@@ -172,7 +173,37 @@ static struct {
 	uint64_t escrs;
 	uint32_t counters, pebs_enable, matrix_vert;   /* pebs_enable: without bit 25 */
 	uint8_t pebs_on;         /* a precise event set runs (PEBS on this LP) */
-} lp_busy[2];
+	/* how many running event sets of the LP's threads hold each ESCR and
+	 * counter: nbsim runs more threads than LPs (each with its PMU
+	 * context, sim/README.md "Per-thread counting"), so several sets of
+	 * one LP may hold the same registers at once */
+	uint16_t escr_n[64], counter_n[NB_NUM_COUNTERS];
+} lp_busy[3];
+/* lp_busy[BY_CPU]: the running PAPI_GRN_SYS sets (either LP), whose
+ * counters count every thread: the sets of all threads go around them */
+#define BY_CPU 2
+
+/* Running set c takes (d = 1) or gives back (d = -1) its registers on its
+ * LP.  Call with lp_lock held. */
+static void lp_hold(unsigned lp, uint64_t escrs, uint32_t counters, int d)
+{
+	for (unsigned e = 0; e < 64; e++)
+		if ((escrs >> e) & 1) {
+			lp_busy[lp].escr_n[e] = (uint16_t)(lp_busy[lp].escr_n[e] + d);
+			if (lp_busy[lp].escr_n[e])
+				lp_busy[lp].escrs |= UINT64_C(1) << e;
+			else
+				lp_busy[lp].escrs &= ~(UINT64_C(1) << e);
+		}
+	for (unsigned k = 0; k < NB_NUM_COUNTERS; k++)
+		if ((counters >> k) & 1) {
+			lp_busy[lp].counter_n[k] = (uint16_t)(lp_busy[lp].counter_n[k] + d);
+			if (lp_busy[lp].counter_n[k])
+				lp_busy[lp].counters |= 1u << k;
+			else
+				lp_busy[lp].counters &= ~(1u << k);
+		}
+}
 
 /* IA32_PEBS_ENABLE bit 26, ENABLE_PEBS_OTH_THR: PEBS for the other LP;
  * bit 25 (NB_PEBS_ENABLE_PEBS) is the writer's own [SDM 18.16.3] */
@@ -183,6 +214,7 @@ static unsigned this_lp(void);
 /* Scheduler input for LP lp: the CPU and (HT) what the sibling holds.
  * Call with lp_lock held. */
 static void sched_cpu(unsigned lp, struct nb_sched_cpu *sc);
+static void sched_cpu_sys(unsigned lp, struct nb_sched_cpu *sc);
 
 typedef struct {
 	int unused;
@@ -474,6 +506,8 @@ static int nb_init_component(int cidx)
 	/* Hardware overflow when the backend delivers PMIs (sim); else PAPI
 	 * emulates overflow in software.  No kernel profiling. */
 	v->cmp_info.hardware_intr = backend->pmi_signal != NULL;
+	/* by CPU (PAPI_GRN_SYS) where the backend can (nbsim) */
+	v->cmp_info.available_granularities = PAPI_GRN_THR | (backend->cpu_wide ? PAPI_GRN_SYS : 0);
 	v->cmp_info.kernel_profile = 0;
 	return load_presets(cidx);
 }
@@ -573,7 +607,10 @@ static int nb_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *nativ
 	/* Around what the sibling LP holds now (HT); nb_start checks again. */
 	c->lp = this_lp();
 	pthread_mutex_lock(&lp_lock);
-	sched_cpu(c->lp, &sc);
+	if (c->grn_sys)
+		sched_cpu_sys(c->lp, &sc);
+	else
+		sched_cpu(c->lp, &sc);
 	pthread_mutex_unlock(&lp_lock);
 	pthread_mutex_lock(&plan_lock);
 	if (nb_plan_run(req, count, &sc, cpu_feats, c->palt, &plan, why, sizeof(why))) {
@@ -706,6 +743,17 @@ static void sched_cpu(unsigned lp, struct nb_sched_cpu *sc)
 		sc->busy_pebs_enable = lp_busy[lp ^ 1].pebs_enable;
 		sc->busy_matrix_vert = lp_busy[lp ^ 1].matrix_vert;
 	}
+	sc->busy_escrs |= lp_busy[BY_CPU].escrs;
+	sc->busy_counters |= lp_busy[BY_CPU].counters;
+}
+
+/* A PAPI_GRN_SYS set also goes around the running sets of the other
+ * threads of its LP (their contexts hold those registers). */
+static void sched_cpu_sys(unsigned lp, struct nb_sched_cpu *sc)
+{
+	sched_cpu(lp, sc);
+	sc->busy_escrs |= lp_busy[lp].escrs;
+	sc->busy_counters |= lp_busy[lp].counters;
 }
 
 /* HT: claim the registers of c's assignment for its LP, placing the set
@@ -717,11 +765,12 @@ static int claim_lp(nb_control_t *c)
 	char why[512];
 	int ret = PAPI_OK;
 
-	if (!cpu.ht)
-		return PAPI_OK;
 	pthread_mutex_lock(&lp_lock);
 	c->lp = this_lp();
-	sched_cpu(c->lp, &sc);
+	if (c->grn_sys)
+		sched_cpu_sys(c->lp, &sc);
+	else
+		sched_cpu(c->lp, &sc);
 	if ((c->assign.escrs_used & sc.busy_escrs) || (c->assign.counters_used & sc.busy_counters) ||
 	    (c->assign.pebs_enable && sc.busy_pebs_enable &&
 	     (c->assign.pebs_enable & ~NB_PEBS_ENABLE_PEBS) != sc.busy_pebs_enable)) {
@@ -731,8 +780,8 @@ static int claim_lp(nb_control_t *c)
 		}
 	}
 	if (ret == PAPI_OK) {
-		lp_busy[c->lp].escrs |= c->assign.escrs_used;
-		lp_busy[c->lp].counters |= c->assign.counters_used;
+		lp_hold(c->grn_sys ? BY_CPU : c->lp, c->assign.escrs_used,
+			c->assign.counters_used, 1);
 		if (c->assign.pebs_enable) {
 			lp_busy[c->lp].pebs_enable = c->assign.pebs_enable & ~NB_PEBS_ENABLE_PEBS;
 			lp_busy[c->lp].matrix_vert = c->assign.matrix_vert;
@@ -777,11 +826,8 @@ static int pebs_enable_shared(nb_control_t *c, int start, char *err, size_t len)
 
 static void release_lp(nb_control_t *c)
 {
-	if (!cpu.ht)
-		return;
 	pthread_mutex_lock(&lp_lock);
-	lp_busy[c->lp].escrs &= ~c->assign.escrs_used;
-	lp_busy[c->lp].counters &= ~c->assign.counters_used;
+	lp_hold(c->grn_sys ? BY_CPU : c->lp, c->assign.escrs_used, c->assign.counters_used, -1);
 	if (c->assign.pebs_enable) {
 		lp_busy[c->lp].pebs_enable = lp_busy[c->lp].matrix_vert = 0;
 		lp_busy[c->lp].pebs_on = 0;
@@ -812,6 +858,7 @@ static int nb_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 	c->nextra = nb_encode_extra(&c->assign, dom, c->lp, c->extra,
 				    (int)(sizeof(c->extra) / sizeof(c->extra[0])));
 	if (backend->program(c->regs, c->n, err, sizeof(err)) ||
+	    (c->grn_sys && backend->cpu_wide(c->regs, c->n, 1, err, sizeof(err))) ||
 	    (c->nextra && backend->write_msrs(c->extra, c->nextra, err, sizeof(err))) ||
 	    pebs_enable_shared(c, 1, err, sizeof(err)) ||
 	    (c->hw_ovf && preset(c, c->hw_ovf, err, sizeof(err))) ||
@@ -864,6 +911,11 @@ static int nb_stop(hwd_context_t *ctx, hwd_control_state_t *ctl)
 		return PAPI_ESYS;
 	}
 	ret = accumulate(c);
+	/* the counters are the thread's again (nbsim: its context) */
+	if (c->grn_sys && backend->cpu_wide(c->regs, c->n, 0, err, sizeof(err))) {
+		report("stop", err);
+		ret = PAPI_ESYS;
+	}
 	if (clear_extra(c, err, sizeof(err))) {
 		report("stop", err);
 		ret = PAPI_ESYS;
@@ -955,7 +1007,21 @@ static int nb_ctl(hwd_context_t *ctx, int code, _papi_int_option_t *option)
 		       option->itimer.itimer_num == ITIMER_PROF ? PAPI_OK : PAPI_EINVAL;
 	case PAPI_DEF_ITIMER_NS:
 		return PAPI_OK;
-	case PAPI_GRANUL:
+	case PAPI_GRANUL: {
+		/* PAPI_GRN_THR: the calling thread (the default: nbsim and
+		 * the perf backend keep counters per thread); PAPI_GRN_SYS:
+		 * the logical CPU, every thread that runs on it (backends
+		 * with cpu_wide: sim) */
+		nb_control_t *c = (nb_control_t *)option->granularity.ESI->ctl_state;
+		int g = option->granularity.granularity;
+
+		if (c->running)
+			return PAPI_EISRUN;
+		if (g != PAPI_GRN_THR && (g != PAPI_GRN_SYS || !backend->cpu_wide))
+			return PAPI_ENOSUPP;
+		c->grn_sys = g == PAPI_GRN_SYS;
+		return PAPI_OK;
+	}
 	case PAPI_DEFGRN:
 		return option->granularity.granularity == PAPI_GRN_THR ?
 		       PAPI_OK : PAPI_ENOSUPP;

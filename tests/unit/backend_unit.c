@@ -131,6 +131,28 @@ static void *msr_bad_format(void *arg)
 	return NULL;
 }
 
+/* Another thread of the process on CPU *arg programs the same set: the
+ * msr backend refuses while the main thread counts there (no per-thread
+ * registers without the kernel), accepts once it stopped. */
+static int other_cpu, other_rc;
+static char other_err[512];
+static struct nb_regs *other_regs;
+
+static void *msr_other_thread(void *arg)
+{
+	cpu_set_t set;
+	(void)arg;
+
+	CPU_ZERO(&set);
+	CPU_SET(other_cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return NULL;
+	other_rc = nb_backend_msr.program(other_regs, 3, other_err, sizeof(other_err));
+	if (other_rc == 0)
+		(void)nb_backend_msr.enable(other_regs, 3, 0, other_err, sizeof(other_err));
+	return NULL;
+}
+
 static void test_msr(void)
 {
 	const char *names[] = { "instr_retired:NBOGUSNTAG", "branch_retired:MMTP:MMTM",
@@ -186,7 +208,20 @@ static void test_msr(void)
 	tap_ok(nb_backend_msr.read(r, 3, raw, err, sizeof(err)) == 0, "msr: read");
 	TAP_EQ(raw[0], 0x123456789aULL, "msr: a counter reads as its 40 bits");
 	TAP_EQ(raw[1], 42, "msr: second counter");
+	other_cpu = cpu;
+	other_regs = r;
+	other_rc = 99;
+	pthread_create(&t, NULL, msr_other_thread, NULL);
+	pthread_join(t, NULL);
+	tap_ok(other_rc == -1 && strstr(other_err, "already counts for thread") &&
+	       strstr(other_err, "distinct CPUs"),
+	       "msr: a second thread counting on the same CPU is refused (%s)", other_err);
 	tap_ok(nb_backend_msr.enable(r, 3, 0, err, sizeof(err)) == 0, "msr: disable");
+	other_rc = 99;
+	pthread_create(&t, NULL, msr_other_thread, NULL);
+	pthread_join(t, NULL);
+	tap_ok(other_rc == 0, "msr: once the first stopped, the CPU is the second thread's (%s)",
+	       other_rc ? other_err : "ok");
 	TAP_EQ(m[r[2].cccr_msr], r[2].cccr & ~NB_CCCR_ENABLE, "msr: CCCR disabled");
 	tap_ok(nb_backend_msr.zero(r, 3, err, sizeof(err)) == 0, "msr: zero");
 	TAP_EQ(m[nb_counters[r[0].counter].msr], 0, "msr: counter zeroed again");

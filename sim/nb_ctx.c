@@ -1,0 +1,179 @@
+/*
+ * nb_ctx.c - per-thread PMU contexts in the tool: which guest thread's
+ * context is loaded on each logical processor, and the switch when
+ * valgrind runs another thread (nb_ctx_start, from nb_start_client).  The
+ * registers' save and restore is the pure pmu_ctx.c; here the thread
+ * table, the PEBS state of the LP (countdown, arming, IA32_DS_AREA) and
+ * what must follow a switch (PMI budget, pending PMIs).  See README.md
+ * "Per-thread counting".
+ */
+#include "nb_tool.h"
+#include "pmu_ctx.h"
+
+struct nb_thr {
+	struct nb_pmu_ctx pmu;
+	Bool ds_used;                     /* wrote IA32_DS_AREA           */
+	Bool pebs_armed;                  /* PEBS counter overflowed      */
+	uint64_t ds_area;
+};
+
+Bool clo_ctx_cpu = False;                /* --nbsim-pmu-ctx=cpu            */
+ULong nb_ctx_switches, nb_ctx_swaps, nb_ctx_counters;
+
+static struct nb_thr **thr;              /* by ThreadId, VG_N_THREADS      */
+static struct nb_thr nobody;             /* no thread (after an exit)      */
+static ThreadId resident[2];             /* context loaded on each LP      */
+static ThreadId running;
+/* which thread went on which LP (--nbsim-stats): the first ones */
+#define NB_CTX_LOG 64
+static UChar lp_log[NB_CTX_LOG];
+static UInt nlog;
+
+static struct nb_thr *ctx_of(ThreadId tid)
+{
+	if (!tid)
+		return &nobody;
+	if (!thr)
+		thr = VG_(calloc)("nbsim.ctx", VG_N_THREADS, sizeof *thr);
+	if (!thr[tid]) {
+		thr[tid] = VG_(malloc)("nbsim.ctx1", sizeof *thr[tid]);
+		nb_pmu_ctx_init(&thr[tid]->pmu);
+		thr[tid]->ds_used = thr[tid]->pebs_armed = False;
+		thr[tid]->ds_area = 0;
+	}
+	return thr[tid];
+}
+
+/* The context loaded on the other LP (HT), or NULL. */
+static struct nb_pmu_ctx *sib_of(unsigned lp)
+{
+	return clo_ht ? &ctx_of(resident[lp ^ 1])->pmu : NULL;
+}
+
+/* Load IN's context on LP lp in place of OUT's (the PMU counts for lp). */
+static void ctx_swap(unsigned lp, struct nb_thr *out, struct nb_thr *in)
+{
+	if (out->ds_used || in->ds_used) {
+		out->ds_area = nb_ds_area[lp];
+		nb_ds_area[lp] = in->ds_used ? in->ds_area : 0;
+	}
+	if (!nb_pmu_ctx_holds(&nb_pmu_state, &out->pmu, &in->pmu))
+		return;
+	nb_ctx_swaps++;
+	nb_ctx_counters += (ULong)__builtin_popcount((out->pmu.used | in->pmu.used |
+						      nb_pmu_state.touched) & ~nb_pmu_state.cpu_wide);
+	nb_derive();
+	nb_update_cycles();
+	out->pebs_armed = nb_pebs_armed_get(lp);
+	(void)nb_pmu_ctx_switch(&nb_pmu_state, &out->pmu, &in->pmu, sib_of(lp), nb_sig);
+	nb_pebs_armed_set(lp, in->pebs_armed);
+	nb_tags_changed();
+	nb_pmi_update();
+	nb_pebs_update(0);
+	nb_update_need();
+	/* a PMI the incoming thread's counter raised before it was
+	 * switched out: the next check delivers it to the thread */
+	if (nb_pmu_state.pmi_pending | nb_pmu_state.pmi_pending_t1)
+		nb_pmi_budget = 0;
+}
+
+void nb_ctx_start(ThreadId tid)
+{
+	unsigned lp;
+
+	if (tid == running)
+		return;
+	nb_ctx_switches++;
+	if (clo_ctx_cpu) {
+		running = tid;
+		return;
+	}
+	/* the registers the previous thread wrote are its context's */
+	if (running && (nb_pmu_state.touched | nb_pmu_state.touched_escr))
+		nb_pmu_ctx_note(&nb_pmu_state, &ctx_of(running)->pmu,
+				sib_of(nb_lp_of(running)));
+	running = tid;
+	lp = nb_lp_of(tid);
+	if (resident[lp] == tid)
+		return;
+	if (VG_(clo_verbosity) > 2)
+		VG_(umsg)("ctx: LP%u %u -> %u (running %u) used %#x -> %#x ctr12 %llu\n", lp, resident[lp], tid,
+			  running, ctx_of(resident[lp])->pmu.used, ctx_of(tid)->pmu.used, (ULong)nb_pmu_state.ctr[12]);
+	ctx_swap(lp, ctx_of(resident[lp]), ctx_of(tid));
+	resident[lp] = tid;
+}
+
+/* Before the running thread tid writes MSR msr (HT): the sibling LP's
+ * context gives up the register, keeping its value. */
+void nb_ctx_before_write(ThreadId tid, uint32_t msr)
+{
+	uint32_t c;
+	uint64_t e;
+
+	if (clo_ctx_cpu || !clo_ht)
+		return;
+	nb_pmu_reg_of(msr, &c, &e);
+	if (c | e)
+		nb_pmu_ctx_claim(&nb_pmu_state, sib_of(nb_lp_of(tid)), c, e);
+}
+
+void nb_ctx_wrote_ds_area(ThreadId tid, uint64_t v)
+{
+	struct nb_thr *t = ctx_of(tid);
+
+	if (clo_ctx_cpu)
+		return;
+	t->ds_used = v != 0;
+	t->ds_area = v;
+}
+
+void nb_ctx_cpu_wide(ThreadId tid, uint32_t mask, Bool on)
+{
+	nb_pmu_ctx_cpu_wide(&nb_pmu_state, &ctx_of(tid)->pmu, mask, on);
+}
+
+void nb_ctx_created(ThreadId child)
+{
+	if (nlog < NB_CTX_LOG)
+		lp_log[nlog++] = (UChar)((child & 0x7f) | (nb_lp_of(child) << 7));
+}
+
+void nb_ctx_exit(ThreadId tid)
+{
+	unsigned lp = nb_lp_of(tid);
+
+	if (!thr || !thr[tid])
+		return;
+	if (VG_(clo_verbosity) > 2)
+		VG_(umsg)("ctx: exit %u on LP%u resident %u running %u\n", tid, lp, resident[lp], running);
+	/* its counters stop with it: the LP is left without a context */
+	if (!clo_ctx_cpu && resident[lp] == tid) {
+		if (running == tid && (nb_pmu_state.touched | nb_pmu_state.touched_escr))
+			nb_pmu_ctx_note(&nb_pmu_state, &thr[tid]->pmu, sib_of(lp));
+		ctx_swap(lp, thr[tid], &nobody);
+		resident[lp] = 0;
+	}
+	if (running == tid)
+		running = 0;
+	VG_(free)(thr[tid]);
+	thr[tid] = NULL;
+}
+
+void nb_ctx_stats(void)
+{
+	HChar buf[NB_CTX_LOG * 8 + 64];
+	Int n = 0;
+
+	VG_(umsg)("nbsim: thread contexts (%s): thread switches %llu, with counters saved/restored %llu "
+		  "(%llu counters)\n", clo_ctx_cpu ? "off, counting by CPU" : "per thread",
+		  nb_ctx_switches, nb_ctx_swaps, nb_ctx_counters);
+	for (unsigned lp = 0; lp < (clo_ht ? 2u : 1u); lp++) {
+		n = VG_(snprintf)(buf, sizeof buf, "nbsim: LP%u ran threads", lp);
+		for (UInt i = 0; i < nlog; i++)
+			if ((lp_log[i] >> 7) == lp)
+				n += VG_(snprintf)(buf + n, (Int)sizeof buf - n, " %u", lp_log[i] & 0x7f);
+		if (nlog == NB_CTX_LOG)
+			n += VG_(snprintf)(buf + n, (Int)sizeof buf - n, " ...");
+		VG_(umsg)("%s (valgrind ThreadIds, in creation order)\n", buf);
+	}
+}

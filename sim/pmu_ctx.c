@@ -1,0 +1,227 @@
+/* pmu_ctx.c - per-thread PMU contexts (see pmu_ctx.h). */
+#include "pmu_ctx.h"
+
+_Static_assert(NB_NUM_ESCRS <= 64, "ESCR masks are 64-bit");
+
+#define COUNTING (NB_CCCR_ENABLE | NB_CCCR_CASCADE)
+
+void nb_pmu_ctx_init(struct nb_pmu_ctx *x)
+{
+	unsigned char *z = (unsigned char *)x;
+
+	for (unsigned long i = 0; i < sizeof *x; i++)
+		z[i] = 0;
+}
+
+void nb_pmu_ctx_note(struct nb_pmu *p, struct nb_pmu_ctx *run, struct nb_pmu_ctx *sib)
+{
+	uint32_t t = p->touched & ~p->cpu_wide;
+	uint64_t te = p->touched_escr & ~p->cpu_wide_escr;
+
+	run->used |= t;
+	run->live |= t;
+	run->used_escr |= te;
+	run->live_escr |= te;
+	/* written over the sibling's: its saved value is what it was */
+	if (sib) {
+		sib->live &= ~t;
+		sib->live_escr &= ~te;
+	}
+	p->touched = 0;
+	p->touched_escr = 0;
+}
+
+int nb_pmu_ctx_holds(const struct nb_pmu *p, const struct nb_pmu_ctx *out,
+		     const struct nb_pmu_ctx *in)
+{
+	return ((out->used | in->used | p->touched) & ~p->cpu_wide) ||
+	       ((out->used_escr | in->used_escr | p->touched_escr) & ~p->cpu_wide_escr);
+}
+
+/* The ESCR a CCCR value of counter c selects, as a bit (0: none). */
+static uint64_t escr_bit(const struct nb_pmu *p, unsigned c, uint64_t cccr)
+{
+	unsigned sel = (unsigned)((cccr & NB_CCCR_ESCRSEL_MASK) >> NB_CCCR_ESCRSEL_SHIFT);
+
+	for (unsigned e = 0; e < nb_num_escrs && e < 64; e++)
+		if (nb_escrs[e].select == sel && (nb_escrs[e].counters & (1u << c)) &&
+		    (nb_escrs[e].models & (1u << p->model)))
+			return UINT64_C(1) << e;
+	return 0;
+}
+
+/* The registers context x counts with: its counters with Enable or
+ * Cascade, and the ESCRs they select. */
+static void counting(const struct nb_pmu *p, const struct nb_pmu_ctx *x,
+		     uint32_t *cm, uint64_t *em)
+{
+	*cm = 0;
+	*em = 0;
+	for (unsigned c = 0; x->used >> c; c++) {
+		uint64_t v;
+
+		if (!((x->used >> c) & 1))
+			continue;
+		v = ((x->live >> c) & 1) ? p->cccr[c] : x->cccr[c];
+		if (v & COUNTING) {
+			*cm |= 1u << c;
+			*em |= escr_bit(p, c, v);
+		}
+	}
+}
+
+static void save_ctr(struct nb_pmu *p, struct nb_pmu_ctx *x, unsigned c)
+{
+	uint32_t bit = 1u << c;
+
+	x->ctr[c] = p->ctr[c];
+	x->cccr[c] = p->cccr[c];
+	x->edge_prev[c] = p->edge_prev[c];
+	x->pmi_pending |= p->pmi_pending & bit;
+	x->pmi_pending_t1 |= p->pmi_pending_t1 & bit;
+	p->pmi_pending &= ~bit;
+	p->pmi_pending_t1 &= ~bit;
+	x->live &= ~bit;
+}
+
+/* Load x's counter c; returns the CCCR value to write. */
+static uint64_t load_ctr(struct nb_pmu *p, struct nb_pmu_ctx *x, unsigned c)
+{
+	uint32_t bit = 1u << c;
+
+	p->ctr[c] = x->ctr[c];
+	p->edge_prev[c] = x->edge_prev[c];
+	p->pmi_pending |= x->pmi_pending & bit;
+	p->pmi_pending_t1 |= x->pmi_pending_t1 & bit;
+	x->pmi_pending &= ~bit;
+	x->pmi_pending_t1 &= ~bit;
+	x->live |= bit;
+	return x->cccr[c];
+}
+
+void nb_pmu_ctx_claim(struct nb_pmu *p, struct nb_pmu_ctx *sib, uint32_t ctr, uint64_t escr)
+{
+	for (unsigned c = 0; ctr >> c; c++)
+		if ((ctr & sib->live) & (1u << c))
+			save_ctr(p, sib, c);
+	for (unsigned e = 0; escr >> e; e++)
+		if ((escr & sib->live_escr) & (UINT64_C(1) << e)) {
+			sib->escr[e] = p->escr[e];
+			sib->live_escr &= ~(UINT64_C(1) << e);
+		}
+}
+
+int nb_pmu_ctx_switch(struct nb_pmu *p, struct nb_pmu_ctx *out, struct nb_pmu_ctx *in,
+		      struct nb_pmu_ctx *sib, const uint64_t *sig)
+{
+	uint32_t m, scm = 0, icm;
+	uint64_t me, sem = 0, iem;
+	int changed = 0;
+
+	if (!nb_pmu_ctx_holds(p, out, in))
+		return 0;
+	nb_pmu_ctx_note(p, out, sib);
+	nb_pmu_sync(p, sig);
+	if (sib)
+		counting(p, sib, &scm, &sem);
+	counting(p, in, &icm, &iem);
+	m = (out->used | in->used) & ~p->cpu_wide;
+	me = (out->used_escr | in->used_escr) & ~p->cpu_wide_escr;
+	for (unsigned c = 0; m >> c; c++) {
+		uint32_t bit = 1u << c;
+		uint64_t cccr = p->cccr[c];
+		int freed = 0;
+
+		if (!(m & bit))
+			continue;
+		if (out->live & bit) {
+			save_ctr(p, out, c);
+			/* nothing left to keep: all clear */
+			if (!out->ctr[c] && !out->cccr[c] &&
+			    !((out->pmi_pending | out->pmi_pending_t1) & bit))
+				out->used &= ~bit;
+			freed = 1;
+		}
+		if ((in->used & bit) &&
+		    !(sib && (sib->live & bit) && (scm & bit) && !(icm & bit))) {
+			/* the sibling's copy, if loaded, goes back to it */
+			if (sib && (sib->live & bit))
+				save_ctr(p, sib, c);
+			cccr = load_ctr(p, in, c);
+		} else if (freed) {
+			/* free: the sibling's, if it holds it, else clear */
+			if (sib && (sib->used & bit)) {
+				cccr = load_ctr(p, sib, c);
+			} else {
+				p->ctr[c] = 0;
+				p->edge_prev[c] = 0;
+				cccr = 0;
+			}
+		}
+		if (p->cccr[c] != cccr)
+			changed = 1;
+		p->cccr[c] = cccr;
+	}
+	for (unsigned e = 0; me >> e; e++) {
+		uint64_t bit = UINT64_C(1) << e, v = p->escr[e];
+		int freed = 0;
+
+		if (!(me & bit))
+			continue;
+		if (out->live_escr & bit) {
+			out->escr[e] = p->escr[e];
+			out->live_escr &= ~bit;
+			if (!p->escr[e])
+				out->used_escr &= ~bit;
+			freed = 1;
+		}
+		if ((in->used_escr & bit) &&
+		    !(sib && (sib->live_escr & bit) && (sem & bit) && !(iem & bit))) {
+			if (sib && (sib->live_escr & bit)) {
+				sib->escr[e] = p->escr[e];
+				sib->live_escr &= ~bit;
+			}
+			v = in->escr[e];
+			in->live_escr |= bit;
+		} else if (freed) {
+			if (sib && (sib->used_escr & bit)) {
+				v = sib->escr[e];
+				sib->live_escr |= bit;
+			} else {
+				v = 0;
+			}
+		}
+		if (p->escr[e] != v)
+			changed = 1;
+		p->escr[e] = v;
+	}
+	/* threads running the same event set: only counter values moved */
+	if (changed)
+		nb_pmu_reconfigure(p);
+	return 1;
+}
+
+void nb_pmu_ctx_cpu_wide(struct nb_pmu *p, struct nb_pmu_ctx *run, uint32_t mask, int on)
+{
+	uint64_t me = 0;
+
+	nb_pmu_ctx_note(p, run, (struct nb_pmu_ctx *)0);
+	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++)
+		if (mask & (1u << c))
+			me |= escr_bit(p, c, p->cccr[c]);
+	if (on) {
+		p->cpu_wide |= mask;
+		p->cpu_wide_escr |= me;
+		run->used &= ~mask;
+		run->live &= ~mask;
+		run->used_escr &= ~me;
+		run->live_escr &= ~me;
+	} else {
+		p->cpu_wide &= ~mask;
+		p->cpu_wide_escr &= ~me;
+		run->used |= mask;
+		run->live |= mask;
+		run->used_escr |= me;
+		run->live_escr |= me;
+	}
+}

@@ -1,0 +1,88 @@
+/*
+ * pmu_ctx.h - per-thread PMU contexts: what a context switch saves and
+ * restores, as Linux perf does for a per-task event.  At sched-out the
+ * kernel reads the outgoing task's counters and disables them; at
+ * sched-in it writes the incoming task's ESCR and CCCR (with Enable) and
+ * its counter value (kernel arch/x86/events/intel/p4.c,
+ * p4_pmu_enable_event / p4_pmu_disable_event; perf_event_task_sched_out /
+ * _in).  Pure (no libc, no valgrind); unit-tested natively by
+ * tests/t_ctx.c.
+ *
+ * Semantics (sim/README.md "Per-thread counting"):
+ *  - A context holds the registers its thread wrote: counters (a counter
+ *    write or a CCCR write holds both counter and CCCR) and ESCRs, with
+ *    the filter's edge state and the PMI requests not yet delivered.  While
+ *    the thread is switched out they hold the thread's values; another
+ *    thread sees a register it does not hold as 0 (a fresh PMU: counter 0,
+ *    CCCR and ESCR clear), as a new task does under Linux.
+ *  - The live registers are still one set, the package's, as on
+ *    hardware: with Hyper-Threading the contexts of the two logical
+ *    processors' threads are loaded at once and must not hold the same
+ *    register (the component schedules each LP's event sets around the
+ *    other LP's running sets).  A context may also hold registers of a
+ *    stopped event set that the sibling's context uses: then the one whose
+ *    counter is enabled (and the ESCR it selects) is loaded, the other
+ *    keeps its saved value and gets the register back when it is free
+ *    (nb_pmu_ctx.live says which held registers are loaded).
+ *    IA32_PEBS_ENABLE, MSR_PEBS_MATRIX_VERT and the other non-counter MSRs
+ *    stay shared.
+ *  - A switch between two contexts that hold no register costs one test;
+ *    otherwise it syncs the PMU once and copies the registers the two
+ *    contexts hold; the counting configuration is derived again only if
+ *    a loaded ESCR or CCCR value changed (threads running the same event
+ *    set swap counter values only).
+ *  - Counters in nb_pmu.cpu_wide (and the ESCRs in cpu_wide_escr) count by
+ *    CPU: they belong to no context and count whatever thread runs
+ *    (PAPI_GRN_SYS; --nbsim-pmu-ctx=cpu turns contexts off altogether).
+ */
+#ifndef NB_PMU_CTX_H
+#define NB_PMU_CTX_H
+
+#include "pmu.h"
+
+struct nb_pmu_ctx {
+	uint32_t used;                       /* bit c: counter+CCCR c held    */
+	uint64_t used_escr;                  /* bit e: ESCR e held            */
+	uint32_t live;                       /* held and loaded in the PMU    */
+	uint64_t live_escr;                  /* (else the values below)       */
+	uint32_t pmi_pending, pmi_pending_t1; /* undelivered PMI requests     */
+	uint64_t ctr[NB_NUM_COUNTERS];
+	uint64_t cccr[NB_NUM_COUNTERS];
+	uint64_t escr[NB_NUM_ESCRS];
+	uint8_t edge_prev[NB_NUM_COUNTERS];
+};
+
+/* A fresh context: holds nothing (a new thread's). */
+void nb_pmu_ctx_init(struct nb_pmu_ctx *x);
+
+/* The running context wrote registers: fold nb_pmu.touched into it
+ * (SIB: the context loaded on the other logical processor, or NULL). */
+void nb_pmu_ctx_note(struct nb_pmu *p, struct nb_pmu_ctx *run, struct nb_pmu_ctx *sib);
+
+/* The running context is about to write the registers in CTR / ESCR
+ * (bits): the sibling's values there, if loaded, are saved to it first. */
+void nb_pmu_ctx_claim(struct nb_pmu *p, struct nb_pmu_ctx *sib, uint32_t ctr, uint64_t escr);
+
+/* Does either context (or the running one's unnoted writes) hold a
+ * register?  If not, nb_pmu_ctx_switch does nothing. */
+int nb_pmu_ctx_holds(const struct nb_pmu *p, const struct nb_pmu_ctx *out,
+		     const struct nb_pmu_ctx *in);
+
+/*
+ * Switch the live registers of a logical processor from context OUT (the
+ * running one) to IN: note OUT's writes, sync (the interval so far is
+ * OUT's), save the registers OUT holds, load IN's (those IN does not
+ * hold: 0, or given back to SIB if it holds them).  SIB: the context
+ * loaded on the other logical processor (HT), or NULL.  sig = current
+ * signal values.  Returns 0 if neither context holds a register (nothing
+ * done, not even the sync), else 1.
+ */
+int nb_pmu_ctx_switch(struct nb_pmu *p, struct nb_pmu_ctx *out, struct nb_pmu_ctx *in,
+		      struct nb_pmu_ctx *sib, const uint64_t *sig);
+
+/* Counters in MASK, and the ESCRs their CCCRs select, count by CPU (on =
+ * 1: no context holds them from now on) or by thread again (on = 0: the
+ * running context RUN holds them). */
+void nb_pmu_ctx_cpu_wide(struct nb_pmu *p, struct nb_pmu_ctx *run, uint32_t mask, int on);
+
+#endif

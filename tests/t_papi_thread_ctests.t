@@ -1,0 +1,85 @@
+#!/usr/bin/perl
+# PAPI's threaded ctests that print per-thread counts, checked against the
+# work each thread did (tests/t_papi_ctests.t runs them all as PAPI does:
+# PASSED; PAPI's tests do not check the values).  Each thread counts
+# PAPI_TOT_INS around do_flops(n) with its own n; with counts per thread
+# (sim/README.md "Per-thread counting") each is a x n + b with the same a
+# and b as a single thread's do_flops(n), exactly:
+#   zero_pthreads: main and 4 threads, n = 500000, 1e6, 2e6, 4e6, 8e6 (the
+#     printed lines carry no n, so counts and n are matched in order);
+#   zero_omp (OMP_NUM_THREADS=4): thread t, n = 1e6 x (t + 1), then the
+#     main thread alone with n = 1e6 (the single-thread count of thread 0's
+#     work: equal).
+# a, b from the two smallest; every other count must be on that line.  With
+# and without --ht=yes; and the control: with --nbsim-pmu-ctx=cpu (threads
+# share the counters) zero_pthreads' counts are not on a line.
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use PapiSuite;
+
+my $nbsim = $ENV{NBSIM} or die "NBSIM not set\n";
+my $dir = "$ENV{NB_PAPI_SRC}/ctests";
+$ENV{OMP_NUM_THREADS} = 4;
+$ENV{OMP_WAIT_POLICY} = 'passive';
+my $n = 0;
+print "1..5\n";
+
+# ([n, count] ...) -> (ok, message)
+sub on_line {
+	my @p = sort { $a->[0] <=> $b->[0] } @_;
+	my (%by, @u);
+	for (@p) {
+		return (0, "n = $_->[0]: $by{$_->[0]} and $_->[1]")
+			if exists $by{$_->[0]} && $by{$_->[0]} != $_->[1];
+		push @u, $_ unless exists $by{$_->[0]};
+		$by{$_->[0]} = $_->[1];
+	}
+	return (0, 'fewer than 3 different n') if @u < 3;
+	my ($n0, $c0) = @{$u[0]};
+	my ($n1, $c1) = @{$u[1]};
+	return (0, "counts $c0, $c1 for n = $n0, $n1 do not grow") if $n1 == $n0 || $c1 <= $c0;
+	my $den = $n1 - $n0;
+	return (0, "($c1 - $c0) / ($n1 - $n0) is not whole") if ($c1 - $c0) % $den;
+	my $a = ($c1 - $c0) / $den;
+	my $b = $c0 - $a * $n0;
+	my @off = grep { $_->[1] != $a * $_->[0] + $b } @p;
+	return (0, sprintf "not %d x n + %d: %s", $a, $b,
+		join ', ', map { "n = $_->[0]: $_->[1]" } @off) if @off;
+	return (1, sprintf "%d counts = %d x n + %d", scalar(@p), $a, $b);
+}
+
+sub zero_pthreads {
+	my ($out) = @_;
+	my @c = $out =~ /^Thread \S+ PAPI_TOT_INS :\s+(\d+)/mg;
+	return () unless @c == 5;
+	my @w = (500000, 1000000, 2000000, 4000000, 8000000);
+	@c = sort { $a <=> $b } @c;
+	return map { [$w[$_], $c[$_]] } 0 .. 4;
+}
+
+sub zero_omp {
+	my ($out) = @_;
+	my @p;
+	while ($out =~ /^Thread (\S+) PAPI_TOT_INS :\s+(\d+)/mg) {
+		push @p, [1000000 * (hex($1) + 1), $2];
+	}
+	return @p;
+}
+
+for my $t (['zero_pthreads', \&zero_pthreads, 'no'], ['zero_pthreads', \&zero_pthreads, 'yes'],
+	   ['zero_omp', \&zero_omp, 'no'], ['zero_omp', \&zero_omp, 'yes']) {
+	my ($prog, $parse, $ht) = @$t;
+	my ($st, $out, $secs) = PapiSuite::run_one($dir, [$nbsim, '-q', "--ht=$ht", '--', "./$prog"], 300);
+	my ($ok, $msg) = PapiSuite::passed($st, $out) ? on_line($parse->($out))
+		: (0, 'did not pass: exit ' . ($st >> 8));
+	printf "%sok %d - ctests/%s --ht=%s: %s [%.1fs]\n", $ok ? '' : 'not ', ++$n, $prog, $ht, $msg, $secs;
+	print STDERR map { "#   $_\n" } grep { /TOT_INS|PASSED|FAILED/ } split /\n/, $out unless $ok;
+}
+{
+	my ($st, $out) = PapiSuite::run_one($dir, [$nbsim, '-q', '--nbsim-pmu-ctx=cpu', '--', './zero_pthreads'], 300);
+	my ($ok, $msg) = on_line(zero_pthreads($out));
+	printf "%sok %d - control: ctests/zero_pthreads with --nbsim-pmu-ctx=cpu: %s\n", $ok ? 'not ' : '', ++$n,
+		$ok ? "on a line although the counters are shared ($msg)" : "not on a line ($msg)";
+}
