@@ -219,6 +219,12 @@ static void load_program(void)
 
 void nb_stat_init(void)
 {
+	/* whole-program counting: the counters belong to the CPU and every
+	 * thread counts on them; the rows per thread come from attributing
+	 * their deltas at thread switches (attribute), not from per-thread
+	 * contexts (nb_ctx.c), which step aside as with --nbsim-pmu-ctx=cpu */
+	if (clo_program)
+		clo_ctx_cpu = True;
 	if (clo_program)
 		load_program();
 	if (!clo_counts)
