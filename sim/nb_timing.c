@@ -155,6 +155,15 @@ void nb_tm_run(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsi
 				t->ready[s[k]] = m;
 			continue;
 		}
+		if (u->cls == NB_TM_LAT) {
+			uint64_t m = 2 * fe;
+			for (k = 0; k < u->nsrc; k++)
+				m = max64(m, t->ready[s[k]]);
+			m += p->row[u->ld].lat;
+			for (; k < (unsigned)u->nsrc + u->ndst; k++)
+				t->ready[s[k]] = m;
+			continue;
+		}
 		/* allocation: in order, w per cycle, a window of p->window */
 		if (fe_n == w) {
 			fe++;

@@ -35,7 +35,10 @@ enum nb_tm_cls {
 	NB_TM_STA,       /* store address                                    */
 	NB_TM_STD,       /* store data                                       */
 	NB_TM_NCLS,
-	NB_TM_COPY = 0xff /* no uop: dst ready when the srcs are (renaming)  */
+	NB_TM_COPY = 0xff, /* no uop: dst ready when the srcs are (renaming) */
+	NB_TM_LAT = 0xfe  /* no uop of its own: one result of the previous   */
+			  /* uop, ready its class's latency (ld: the class)  */
+			  /* after its own srcs and the uop's allocation     */
 };
 
 /* execution units (one queue each; NB_TMU_ALU has two instances) */
@@ -66,7 +69,7 @@ const struct nb_tm_params *nb_tm_params_for(unsigned cpuid_model);
 
 #define NB_TM_NREG   232u        /* guest state slots: byte offset / 8   */
 #define NB_TM_SCR    (NB_TM_NREG) /* scratch: temporaries' producers  */
-#define NB_TM_NSCR   128u        /* (rotating over a superblock)       */
+#define NB_TM_NSCR   512u        /* (rotating over a superblock)       */
 #define NB_TM_NSLOT  (NB_TM_NREG + NB_TM_NSCR)
 #define NB_TM_MAXLD  64u         /* loads of a block with their own latency */
 

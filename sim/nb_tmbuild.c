@@ -223,7 +223,8 @@ UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 	struct put puts[MAXPUT];
 	struct dset exec_src = { 0 }, comp_src = { 0 }, d, e, x;
 	struct { struct dset a, v; } st[8];
-	unsigned nput = 0, nst = 0, made = 0, naddr = 0;
+	unsigned nput = 0, nst = 0, made = 0, naddr = 0, nsnap = 0;
+	UShort snap[16][2];             /* register, its snapshot slot   */
 	IRTemp addrs[16];               /* temporaries used as addresses */
 	Bool move = (dec->cls & NB_IC_MOVE) != 0;
 	UInt lcls = dec->fp != NB_FP_NONE ? NB_TM_FLOAD : NB_TM_LOAD;
@@ -336,10 +337,11 @@ UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 			ds_union(&exec_src, &puts[i].dep);
 		for (unsigned i = 0; i < nst; i++)
 			ds_union(&exec_src, &st[i].v);
-		d = x;
-		for (unsigned i = 0; i < nput; i++)
-			ds_union(&d, &puts[i].dst);
-		add_uop(xcls, &exec_src, &d, 0);
+		/* the uop (unit, retirement) waits for all its inputs; each
+		 * register it writes is ready its latency after that
+		 * register's own inputs (the pseudo-uops NB_TM_LAT): a
+		 * pointer update of rep movs does not wait for the data */
+		add_uop(xcls, &exec_src, &x, 0);
 		made++;
 		/* the values this instruction computes, when a later
 		 * instruction reads them (VEX forwards a register's value
@@ -361,9 +363,45 @@ UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 				is_addr |= addrs[a] == t;
 			/* (an intermediate, e.g. the rounding mode an FP
 			 * operation reads, keeps its inputs' deps) */
-			if (!is_addr && !used_within(in, j + 1, to, t))
-				b_tdep[t] = x;
+			if (!is_addr && !used_within(in, j + 1, to, t)) {
+				d = b_tdep[t];
+				e.n = 0;
+				ds_add(&e, next_scr());
+				add_uop(NB_TM_LAT, &d, &e, xcls);
+				b_tdep[t] = e;
+			}
 		}
+		/* the registers: each LAT reads its inputs' old values (a
+		 * register another Put of this instruction writes is read
+		 * from a snapshot taken first) */
+		d.n = 0;
+		for (unsigned i = 0; i < nput; i++)
+			ds_union(&d, &puts[i].dst);
+		for (unsigned i = 0; i < nput; i++)
+			for (unsigned k = 0; k < puts[i].dep.n; k++) {
+				UInt r = puts[i].dep.s[k], sn = 0;
+				Bool w = False;
+				for (unsigned m = 0; m < d.n; m++)
+					w |= d.s[m] == r;
+				if (!w)
+					continue;
+				for (unsigned m = 0; m < nsnap; m++)
+					if (snap[m][0] == r)
+						sn = snap[m][1];
+				if (!sn && nsnap < 16) {
+					struct dset a = { 0 }, b = { 0 };
+					sn = next_scr();
+					ds_add(&a, r);
+					ds_add(&b, sn);
+					add_uop(NB_TM_COPY, &a, &b, 0);
+					snap[nsnap][0] = (UShort)r;
+					snap[nsnap++][1] = (UShort)sn;
+				}
+				if (sn)
+					puts[i].dep.s[k] = (UShort)sn;
+			}
+		for (unsigned i = 0; i < nput; i++)
+			add_uop(NB_TM_LAT, &puts[i].dep, &puts[i].dst, xcls);
 	} else if (made == 0 && nst == 0) {
 		/* a register move: one uop */
 		d.n = 0;
@@ -404,4 +442,21 @@ void nb_tmb_end(void)
 	VG_(memcpy)(b->slots, b_s, sizeof *b->slots * b_ns);
 	VG_(free)(b_tdep);
 	b_tdep = NULL;
+}
+
+/* DEBUG */
+void nb_tmb_dump(const struct nb_tm_block *b, Addr a);
+void nb_tmb_dump(const struct nb_tm_block *b, Addr a)
+{
+	VG_(printf)("TMBLOCK %#lx n=%u\n", (unsigned long)a, b->n);
+	for (UInt i = 0; i < b->n; i++) {
+		const struct nb_tm_uop *u = &b->u[i];
+		VG_(printf)("  %u: cls %u ld %u src", i, u->cls, u->ld);
+		for (UInt k = 0; k < u->nsrc; k++)
+			VG_(printf)(" %u", b->slots[u->slot + k]);
+		VG_(printf)(" dst");
+		for (UInt k = u->nsrc; k < (UInt)u->nsrc + u->ndst; k++)
+			VG_(printf)(" %u", b->slots[u->slot + k]);
+		VG_(printf)("\n");
+	}
 }
