@@ -21,7 +21,10 @@
  *    stream of independent memory loads, all of which miss the L1 cache"
  *    (load-op adds from 8 lines 8 KB apart: the PEBS section's l1_miss
  *    walks lines 8 KB apart that thrash the 4-way 8 KB L1D and hit the
- *    L2), 1.23 uops/cycle; within 15%.
+ *    L2), 1.23 uops/cycle; within 15%;
+ *  - cycles of a mixed kernel identical whatever else is counted (the
+ *    four-preset set, the store buffer, the bus model, the DTLB, a per-
+ *    cycle filter: each changes the instrumentation, none the clock).
  *
  * The documented figures (cycles) [ORM-C: IA-32 Optimization Reference
  * Manual 248966, Appendix C, CPUID 0F2n / 0F3n; DLI: "A Detailed Look
@@ -227,12 +230,100 @@ static void s_l1_miss(char *p, uint64_t n)
 			 : [a] "+r"(a), [n] "+r"(n) : [p] "r"(p) : "cc", "memory");
 }
 
+static const struct cnt CYC = { NB_ESCR_FSB_ESCR0, NB_EV_GLOBAL_POWER_EVENTS, 1 };
+static const struct cnt UOPS = { NB_ESCR_CRU_ESCR1, NB_EV_UOPS_RETIRED, 1 };
+
+/* a mixed kernel for the event-set check: a chase through 256 KB (L2
+ * hits), an LCG-driven unpredictable branch, an addsd chain, a store */
+static char *mix_ring;
+static void k_mix(char *p, uint64_t n)
+{
+	void *q = *(void **)p;
+	uint64_t x = 12345, m = 6364136223846793005ULL, a = 0;
+	double f = 1.0, g = 1.0;
+	__asm__ volatile("1:\n\t"
+			 "mov (%[q]), %[q]\n\t"
+			 "imul %[m], %[x]\n\t"
+			 "add %[c], %[x]\n\t"
+			 "test %[x], %[x]\n\t"
+			 "js 2f\n\t"
+			 "add %[x], %[a]\n\t"
+			 "2:\n\t"
+			 "addsd %[g], %[f]\n\t"
+			 "mov %[a], 8(%[q])\n\t"
+			 "dec %[n]\n\tjnz 1b"
+			 : [q] "+r"(q), [x] "+r"(x), [a] "+r"(a), [f] "+x"(f), [n] "+r"(n)
+			 : [m] "r"(m), [c] "r"(1442695040888963407ULL), [g] "x"(g) : "cc", "memory");
+	*(void **)p = q;
+}
+
+struct xcfg { unsigned escr, ev, mask, ctr; uint64_t cccr; };
+static void program(const struct xcfg *c, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t escr = ((uint64_t)nb_events[c[i].ev].event_select << NB_ESCR_EVSEL_SHIFT) |
+			((uint64_t)c[i].mask << NB_ESCR_EMASK_SHIFT) | NB_ESCR_T0_USR;
+		uint64_t cccr = NB_CCCR_ENABLE |
+			((uint64_t)nb_escrs[c[i].escr].select << NB_CCCR_ESCRSEL_SHIFT) |
+			((uint64_t)NB_ACTIVE_ANY << NB_CCCR_ACTIVE_SHIFT) | c[i].cccr;
+		guest_wrmsr(nb_escrs[c[i].escr].msr, escr);
+		guest_wrmsr(nb_counters[c[i].ctr].msr, 0);
+		guest_wrmsr(nb_counters[c[i].ctr].cccr_msr, cccr);
+	}
+}
+
+/* the event sets, each adding to the previous (needs only grow): the
+ * four-preset set (PAPI_L1_DCM, PAPI_BR_MSP, PAPI_LD_INS as the component
+ * maps them), the store buffer, the bus model, a per-cycle filter (step
+ * mode), the DTLB */
+static const struct xcfg set_presets[] = {
+	{ NB_ESCR_CRU_ESCR2, NB_EV_REPLAY_EVENT, 1, 13, 0 },
+	{ NB_ESCR_CRU_ESCR0, NB_EV_MISPRED_BRANCH_RETIRED, 1, 12, 0 },
+	{ NB_ESCR_CRU_ESCR3, NB_EV_FRONT_END_EVENT, 1, 15, 0 },
+};
+static const struct xcfg set_stb[] = { { NB_ESCR_MOB_ESCR0, NB_EV_MOB_LOAD_REPLAY, 0x30, 1, 0 } };
+static const struct xcfg set_bus[] = { { NB_ESCR_FSB_ESCR1, NB_EV_IOQ_ALLOCATION, 0xa861, 2, 0 } };
+static const struct xcfg set_step[] = {
+	{ NB_ESCR_CRU_ESCR1, NB_EV_UOPS_RETIRED, 1, 14, NB_CCCR_COMPARE | NB_CCCR_COMPLEMENT },
+};
+static const struct xcfg set_tlb[] = { { NB_ESCR_PMH_ESCR0, NB_EV_PAGE_WALK_TYPE, 1, 4, 0 } };
+
+static void sets(void)
+{
+	char *cur = fresh(8);
+	uint64_t base, d;
+
+	mix_ring = ring(4096, 64);
+	memcpy(cur, &mix_ring, sizeof mix_ring);
+	base = guest_diff(&CYC, NULL, NULL, k_mix, cur, 2000, 6000);
+	tap_diag("mixed kernel: %llu cycles for 4000 iterations, cycles counted alone",
+		 (unsigned long long)base);
+	guest_wrmsr(NB_MSR_IA32_PEBS_ENABLE, 0x01000001u);
+	guest_wrmsr(NB_MSR_MSR_PEBS_MATRIX_VERT, 1);
+	guest_wrmsr(nb_escrs[NB_ESCR_RAT_ESCR0].msr,
+		    ((uint64_t)nb_events[NB_EV_UOP_TYPE].event_select << NB_ESCR_EVSEL_SHIFT) |
+		    (UINT64_C(2) << NB_ESCR_EMASK_SHIFT) | NB_ESCR_T0_USR);
+	program(set_presets, 3);
+	d = guest_diff(&CYC, NULL, NULL, k_mix, cur, 2000, 6000);
+	TAP_EQ(d, base, "cycles identical with PAPI_L1_DCM + PAPI_BR_MSP + PAPI_LD_INS counted");
+	program(set_stb, 1);
+	d = guest_diff(&CYC, NULL, NULL, k_mix, cur, 2000, 6000);
+	TAP_EQ(d, base, "... and the store buffer (MOB_load_replay)");
+	program(set_bus, 1);
+	d = guest_diff(&CYC, NULL, NULL, k_mix, cur, 2000, 6000);
+	TAP_EQ(d, base, "... and the bus model (IOQ_allocation)");
+	program(set_tlb, 1);
+	d = guest_diff(&CYC, NULL, NULL, k_mix, cur, 2000, 6000);
+	TAP_EQ(d, base, "... and the DTLB (page_walk_type)");
+	program(set_step, 1);
+	d = guest_diff(&CYC, NULL, NULL, k_mix, cur, 2000, 6000);
+	TAP_EQ(d, base, "... and a per-cycle filter (step mode)");
+}
+
 #define N1 200
 #define N2 600
 #define DN (N2 - N1)
 
-static const struct cnt CYC = { NB_ESCR_FSB_ESCR0, NB_EV_GLOBAL_POWER_EVENTS, 1 };
-static const struct cnt UOPS = { NB_ESCR_CRU_ESCR1, NB_EV_UOPS_RETIRED, 1 };
 
 static double per(guest_kern_fn fn, char *p, unsigned n1, unsigned k)
 {
@@ -281,7 +372,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	int sprunt = !strcmp(d->model, "northwood");
-	tap_plan(19 + (sprunt ? 2 : 0));
+	tap_plan(19 + (sprunt ? 2 : 0) + 5);
 
 	char *self = fresh(64);
 	memcpy(self, &self, sizeof self);
@@ -324,5 +415,6 @@ int main(int argc, char **argv)
 		tap_ok(near(l, 1.23, 0.15), "Sprunt l1_miss, one thread: %.3f uops/cycle, paper 1.23 "
 		       "(15%%)", l);
 	}
+	sets();         /* last: it leaves the counters programmed */
 	return tap_done();
 }
