@@ -900,10 +900,8 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 		} else
 			emit_tm(out, tmb, tm_from, tm_end, NULL);
 	}
-	if (tmb) {
+	if (tmb)
 		nb_tmb_end();
-		if (VG_(getenv)("NBTM_DUMP")) { extern void nb_tmb_dump(const struct nb_tm_block *, Addr); nb_tmb_dump(tmb, (Addr)vge->base[0]); }
-	}
 	flush(out, &p);
 	emit_pmi_check(out, p.bound + 1);
 	return out;

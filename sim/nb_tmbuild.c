@@ -444,19 +444,3 @@ void nb_tmb_end(void)
 	b_tdep = NULL;
 }
 
-/* DEBUG */
-void nb_tmb_dump(const struct nb_tm_block *b, Addr a);
-void nb_tmb_dump(const struct nb_tm_block *b, Addr a)
-{
-	VG_(printf)("TMBLOCK %#lx n=%u\n", (unsigned long)a, b->n);
-	for (UInt i = 0; i < b->n; i++) {
-		const struct nb_tm_uop *u = &b->u[i];
-		VG_(printf)("  %u: cls %u ld %u src", i, u->cls, u->ld);
-		for (UInt k = 0; k < u->nsrc; k++)
-			VG_(printf)(" %u", b->slots[u->slot + k]);
-		VG_(printf)(" dst");
-		for (UInt k = u->nsrc; k < (UInt)u->nsrc + u->ndst; k++)
-			VG_(printf)(" %u", b->slots[u->slot + k]);
-		VG_(printf)("\n");
-	}
-}
