@@ -131,6 +131,25 @@ static inline uint64_t max64(uint64_t a, uint64_t b)
 	return a > b ? a : b;
 }
 
+/* The first tick from `from` at which an instance of unit u (n
+ * instances) is free for intv ticks; taken. */
+static uint64_t reserve(struct nb_tm *t, unsigned u, unsigned n, uint64_t from, unsigned intv)
+{
+	for (uint64_t k = from;; k++)
+		for (unsigned i = 0; i < n; i++) {
+			uint64_t *ring = t->busy[u][i];
+			unsigned j;
+			for (j = 0; j < intv; j++)
+				if (ring[(k + j) % NB_TM_URING] == k + j + 1)
+					break;
+			if (j < intv)
+				continue;
+			for (j = 0; j < intv; j++)
+				ring[(k + j) % NB_TM_URING] = k + j + 1;
+			return k;
+		}
+}
+
 void nb_tm_run(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to,
 	       uint64_t misp)
 {
@@ -144,7 +163,7 @@ void nb_tm_run(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsi
 		const struct nb_tm_uop *u = &b->u[i];
 		const uint16_t *s = &b->slots[u->slot];
 		const struct nb_tm_row *r;
-		uint64_t start, lat, *un, rc;
+		uint64_t start, lat, rc;
 		unsigned k;
 
 		if (u->cls == NB_TM_COPY) {
@@ -182,11 +201,11 @@ void nb_tm_run(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsi
 		for (k = 0; k < u->nsrc; k++)
 			start = max64(start, t->ready[s[k]]);
 		r = &p->row[u->cls];
-		un = &t->unit[r->unit][0];
-		if (r->unit == NB_TMU_ALU && un[1] < un[0])
-			un++;
-		start = max64(start, *un);
-		*un = start + r->intv;
+		if (r->unit == NB_TMU_FPDIV) {
+			start = max64(start, t->div_free);
+			t->div_free = start + r->intv;
+		} else
+			start = reserve(t, r->unit, r->unit == NB_TMU_ALU ? 2 : 1, start, r->intv);
 		lat = r->lat;
 		if (u->ld && (t->ld_mask & (UINT64_C(1) << (u->ld - 1)))) {
 			/* an L1D miss: wait for a miss slot, hold it */

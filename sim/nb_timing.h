@@ -91,6 +91,7 @@ struct nb_tm_block {
 #define NB_TM_ROB 128u           /* ring of retirement cycles (>= window) */
 #define NB_TM_MAXMISS 8u
 #define NB_TM_STEPREC 256u
+#define NB_TM_URING 1024u         /* ticks of unit reservations kept     */
 
 struct nb_tm {
 	const struct nb_tm_params *p;
@@ -102,7 +103,12 @@ struct nb_tm {
 	unsigned ret_n;          /* uops retired in it                        */
 	uint64_t seq;            /* uops allocated so far                     */
 	uint64_t rob[NB_TM_ROB]; /* retirement cycle of uop seq % NB_TM_ROB   */
-	uint64_t unit[NB_TMU_N][2]; /* tick each unit can start a uop        */
+	/* the units' reservations: busy[u][i][tick % NB_TM_URING] = tick + 1
+	 * while instance i of unit u is taken at that tick (uops dispatch
+	 * out of order: a uop waiting for a late source does not hold up a
+	 * later one whose sources are ready) */
+	uint64_t busy[NB_TMU_N][2][NB_TM_URING];
+	uint64_t div_free;       /* the divider (not pipelined): in order  */
 	uint64_t miss[NB_TM_MAXMISS]; /* tick each miss slot frees           */
 	uint64_t last_done;      /* tick the last uop's result was ready      */
 	uint64_t misp_seen;      /* mispredictions already charged            */

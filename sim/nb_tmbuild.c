@@ -142,6 +142,20 @@ static void dep_expr(const IRExpr *e, struct dset *d)
 	}
 }
 
+static Bool ds_same(const struct dset *a, const struct dset *b)
+{
+	if (a->n != b->n)
+		return False;
+	for (unsigned i = 0; i < a->n; i++) {
+		Bool f = False;
+		for (unsigned j = 0; j < b->n; j++)
+			f |= a->s[i] == b->s[j];
+		if (!f)
+			return False;
+	}
+	return True;
+}
+
 static void add_uop(UInt cls, const struct dset *src, const struct dset *dst, UInt ld)
 {
 	struct nb_tm_uop *u;
@@ -341,12 +355,23 @@ UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 		 * register it writes is ready its latency after that
 		 * register's own inputs (the pseudo-uops NB_TM_LAT): a
 		 * pointer update of rep movs does not wait for the data */
-		add_uop(xcls, &exec_src, &x, 0);
-		made++;
+		/* (speed: a register or value whose inputs are all the
+		 * uop's is the uop's own destination; a LAT for the others)
+		 * Order: the values' LATs (they write scratch slots only),
+		 * snapshots of registers the instruction writes, the uop,
+		 * the registers' LATs (reading snapshots). */
+		Bool same[MAXPUT];
+		struct dset xd = x;
+		for (unsigned i = 0; i < nput; i++) {
+			same[i] = ds_same(&puts[i].dep, &exec_src);
+			if (same[i])
+				ds_union(&xd, &puts[i].dst);
+		}
 		/* the values this instruction computes, when a later
 		 * instruction reads them (VEX forwards a register's value
-		 * from its Put to the next Get): the computational uop's
-		 * result (addresses stay with the address generation) */
+		 * from its Put to the next Get): ready when this
+		 * instruction computes them (addresses stay with the
+		 * address generation) */
 		for (Int j = from; j < to; j++) {
 			const IRStmt *s = in->stmts[j];
 			const IRExpr *v;
@@ -363,22 +388,23 @@ UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 				is_addr |= addrs[a] == t;
 			/* (an intermediate, e.g. the rounding mode an FP
 			 * operation reads, keeps its inputs' deps) */
-			if (!is_addr && !used_within(in, j + 1, to, t)) {
-				d = b_tdep[t];
-				e.n = 0;
-				ds_add(&e, next_scr());
-				add_uop(NB_TM_LAT, &d, &e, xcls);
-				b_tdep[t] = e;
+			if (is_addr || used_within(in, j + 1, to, t))
+				continue;
+			if (ds_same(&b_tdep[t], &exec_src)) {
+				b_tdep[t] = x;
+				continue;
 			}
+			d = b_tdep[t];
+			e.n = 0;
+			ds_add(&e, next_scr());
+			add_uop(NB_TM_LAT, &d, &e, xcls);
+			b_tdep[t] = e;
 		}
-		/* the registers: each LAT reads its inputs' old values (a
-		 * register another Put of this instruction writes is read
-		 * from a snapshot taken first) */
 		d.n = 0;
 		for (unsigned i = 0; i < nput; i++)
 			ds_union(&d, &puts[i].dst);
 		for (unsigned i = 0; i < nput; i++)
-			for (unsigned k = 0; k < puts[i].dep.n; k++) {
+			for (unsigned k = 0; !same[i] && k < puts[i].dep.n; k++) {
 				UInt r = puts[i].dep.s[k], sn = 0;
 				Bool w = False;
 				for (unsigned m = 0; m < d.n; m++)
@@ -400,8 +426,11 @@ UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 				if (sn)
 					puts[i].dep.s[k] = (UShort)sn;
 			}
+		add_uop(xcls, &exec_src, &xd, 0);
+		made++;
 		for (unsigned i = 0; i < nput; i++)
-			add_uop(NB_TM_LAT, &puts[i].dep, &puts[i].dst, xcls);
+			if (!same[i])
+				add_uop(NB_TM_LAT, &puts[i].dep, &puts[i].dst, xcls);
 	} else if (made == 0 && nst == 0) {
 		/* a register move: one uop */
 		d.n = 0;
