@@ -1,7 +1,9 @@
 /*
- * nb_cycles.c - the timing model: cycles (global_power_events RUNNING)
- * from retired uops, mispredictions and memory stalls, lazily at each PMU
- * access or cycle by cycle in step mode.  See README.md "Timing model".
+ * nb_cycles.c - the clock: cycles (global_power_events RUNNING) from the
+ * timing model (nb_timing.c) of each logical processor, read lazily at
+ * each PMU access or reported cycle by cycle in step mode; the helper the
+ * generated code calls once per superblock (nb_tm_sb).  See README.md
+ * "Timing model".
  */
 #include "nb_tool.h"
 
@@ -10,19 +12,50 @@ ULong nb_u_seen, nb_m_seen;       /* uops, mispredicts in nb_cyc    */
 Bool nb_stepping;                 /* NEED_STEP: nb_step reports cycles */
 UInt nb_fill;                     /* uops in the open retirement cycle */
 
-/* ---- timing model ---- */
+struct nb_tm nb_tm_lp[2];         /* the clock of each logical processor */
+struct nb_tm *nb_tmp = &nb_tm_lp[0]; /* ... of the running one          */
+ULong nb_tm_ldix;                 /* index of the load being modelled   */
+static uint64_t tm_seen[2];       /* cycles of each clock in nb_cyc     */
+static uint64_t step_open;        /* step mode: the open cycle (clock)  */
 
-/* Memory stall cycles since the last call (0 with --nbsim-mem-timing=no). */
-static ULong nb_s_seen;
-static ULong new_stalls(void)
+void nb_tm_setup(void)
 {
-	ULong s;
+	for (unsigned lp = 0; lp < 2; lp++)
+		nb_tm_init(&nb_tm_lp[lp], nb_tm_params_for(nb_cpu->model), nb_cpu->mispredict_penalty);
+}
 
-	nb_lean_fold();
-	s = clo_mem_timing == MT_NO ? 0 : nb_stall - nb_s_seen;
+/* mispredicted branches so far (nb_branch; nb_cond's not yet folded) */
+static inline ULong misp_total(void)
+{
+	return nb_raw[RAW_MISP] + nb_raw[RAW_CBR0 + 1] + nb_raw[RAW_CBR0 + 3];
+}
 
-	nb_s_seen = nb_stall;
-	return s;
+/* One superblock ran through uops [range & 0xffffffff, range >> 32) of b. */
+VG_REGPARM(2) void nb_tm_sb(const struct nb_tm_block *b, ULong range)
+{
+	UInt to = (UInt)(range >> 32);
+
+	if (to > b->n)
+		to = b->n;
+	if (clo_mem_timing == MT_NO)
+		nb_tmp->ld_mask = 0;    /* memory-blind: every load hits */
+	nb_tm_run(nb_tmp, b, (UInt)range, to, misp_total());
+}
+
+/* The running LP changes (nb_main.c, after nb_update_cycles). */
+void nb_tm_switch(unsigned lp)
+{
+	nb_tmp = &nb_tm_lp[lp & 1];
+	if (nb_stepping)
+		step_open = nb_tmp->ret;
+}
+
+/* Step mode begins (nb_need.c, after nb_update_cycles) */
+void nb_tm_step_on(void)
+{
+	for (unsigned lp = 0; lp < 2; lp++)
+		nb_tm_lp[lp].record = 1;
+	step_open = nb_tmp->ret;
 }
 
 /* Step mode: one cycle of the bus model passes (README "Bus model"): its
@@ -54,53 +87,61 @@ static void step_cycles(ULong n, unsigned s, ULong v)
 	nb_pmu_cycles_const(&nb_pmu_state, n, s, v);
 }
 
-/* Step mode: the stall cycles of mispredicts and memory since the last
- * call, in which only RUNNING outputs (and the bus model), reported at once. */
-static void stall_cycles(void)
+/* Step mode: end the open cycle (its events derived and reported) */
+static void close_open(void)
 {
-	ULong m = nb_sig[SIG_MISP] - nb_m_seen, n;
+	nb_cyc++;
+	bus_tick();
+	nb_derive();
+	nb_pmu_cycle(&nb_pmu_state, nb_sig);
+	nb_fill = 0;
+	step_open++;
+}
 
-	nb_m_seen += m;
-	n = m * nb_cpu->mispredict_penalty + new_stalls();
-	if (n) {
-		nb_cyc += n;
-		step_cycles(n, NB_NSIG, 0);
+/* Step mode: the clock reached cycle r: the open cycle ends, the cycles
+ * before r retire nothing (only RUNNING outputs), r opens. */
+static void advance_to(uint64_t r)
+{
+	close_open();
+	if (r > step_open) {
+		nb_cyc += r - step_open;
+		step_cycles(r - step_open, NB_NSIG, 0);
 	}
+	step_open = r;
 }
 
 /*
- * Cycles (global_power_events RUNNING): uops retire `retire_width` per
- * cycle in program order; a mispredicted branch adds `mispredict_penalty`
- * stall cycles when it retires; a client request (RDMSR/WRMSR/RDPMC: the
- * serializing accesses of the PMU) ends the open retirement cycle.  So
- * between two client requests: ceil(uops / width) + mispredicts x penalty
- * + the memory stall cycles of the cache model (nb_mem) while it runs
- * (--nbsim-mem-timing; README "Timing model"), added like mispredict
- * stalls.
+ * Cycles (global_power_events RUNNING): the cycles of the running LP's
+ * clock (nb_timing.c) through the last retirement; a client request
+ * (RDMSR/WRMSR/RDPMC: the serializing accesses of the PMU) ends the open
+ * retirement cycle, and nothing of what follows allocates before it.
  *
- * Lazy mode: computed from the signals at each client request.  Step mode
- * (a counter filters per cycle): nb_step runs this model instruction by
- * instruction and reports every cycle to the PMU; both give the same count.
+ * Lazy mode: the clock's new cycles are added at each client request.
+ * Step mode (a counter filters per cycle): nb_step reports every cycle to
+ * the PMU as the clock retires each instruction's uops; both give the
+ * same count.
  */
 void nb_update_cycles(void)
 {
-	UInt w = nb_cpu->retire_width;
+	unsigned lp = (unsigned)(nb_tmp - nb_tm_lp);
+	uint64_t c;
 
+	nb_lean_fold();
 	if (!nb_stepping) {
-		ULong du = nb_sig[SIG_UOPS] - nb_u_seen;
-		nb_cyc += (du + w - 1) / w + (nb_sig[SIG_MISP] - nb_m_seen) * nb_cpu->mispredict_penalty
-			+ new_stalls();
-		nb_m_seen = nb_sig[SIG_MISP];
+		c = nb_tm_serialize(nb_tmp);
+		nb_cyc += c - tm_seen[lp];
+		tm_seen[lp] = c;
 	} else {
-		/* end the open cycle, then the stalls of its instructions */
-		if (nb_fill) {
-			nb_cyc++;
-			bus_tick();
-			nb_pmu_cycle(&nb_pmu_state, nb_sig);
-			nb_fill = 0;
+		if (nb_fill || nb_tmp->ret_n) {
+			if (nb_tmp->ret > step_open)
+				advance_to(nb_tmp->ret);
+			close_open();
 		}
-		stall_cycles();
+		c = nb_tm_serialize(nb_tmp);
+		tm_seen[lp] = c;
+		step_open = c;
 	}
+	nb_m_seen = nb_sig[SIG_MISP];
 	nb_u_seen = nb_sig[SIG_UOPS];
 	nb_sig[NB_SIG_CYCLES] = nb_cyc;
 }
@@ -111,53 +152,39 @@ void nb_update_cycles(void)
 void nb_peek_cycles(void)
 {
 	ULong c = nb_cyc;
+	unsigned lp = (unsigned)(nb_tmp - nb_tm_lp);
 
 	nb_lean_fold();
-	if (!nb_stepping)
-		c += (nb_sig[SIG_UOPS] - nb_u_seen) / nb_cpu->retire_width +
-			(nb_sig[SIG_MISP] - nb_m_seen) * nb_cpu->mispredict_penalty +
-			(clo_mem_timing == MT_NO ? 0 : nb_stall - nb_s_seen);
+	if (!nb_stepping && nb_tm_peek(nb_tmp) > tm_seen[lp])
+		c += nb_tm_peek(nb_tmp) - tm_seen[lp];
 	nb_sig[NB_SIG_CYCLES] = c;
 }
 
 /*
- * Step mode: one instruction retired (every raw count since the previous
- * step is its, or of earlier instructions of the open cycle).  Its uops
- * fill the open retirement cycle and then whole cycles.  Its other events
- * are output in the cycle of its first uop: they stay raw while that cycle
- * is open and are folded in (nb_derive) when it ends, so most steps cost a
- * few adds.  Stall cycles (mispredicts, memory) (only RUNNING outputs in them) follow
- * the cycles of the branch's uops.  See README "Filtering".
+ * Step mode: one instruction retired; the clock has just run its uops
+ * (nb_tm_sb, with their retirement cycles recorded).  Each of its uops
+ * retires in its cycle: earlier cycles end on the way (their events
+ * derived and reported; the cycles in which nothing retires output only
+ * RUNNING).  The instruction's other events are raw until the cycle that
+ * is open when they happen ends.  See README "Filtering".
  */
 VG_REGPARM(0) void nb_step(void)
 {
-	struct nb_pmu *P = &nb_pmu_state;
-	UInt w = nb_cpu->retire_width;
-	ULong u = nb_raw[RAW_UOPS] - nb_raw_last[RAW_UOPS], take, left, q;
+	struct nb_tm *t = nb_tmp;
+	ULong u = nb_raw[RAW_UOPS] - nb_raw_last[RAW_UOPS];
 
 	nb_raw_last[RAW_UOPS] = nb_raw[RAW_UOPS];
-	if (nb_fill + u < w) {
-		/* the open cycle stays open */
-		nb_sig[SIG_UOPS] += u;
-		nb_fill += (UInt)u;
-		return;
+	for (unsigned i = 0; i < t->nrec; i++) {
+		if (t->rec[i] > step_open)
+			advance_to(t->rec[i]);
+		if (u) {
+			nb_sig[SIG_UOPS]++;
+			nb_fill++;
+			u--;
+		}
 	}
-	if (nb_need & NEED_BUS)
-		(void)nb_bus_advance(&nb_bus_state);
-	nb_derive();
-	take = w - nb_fill;
-	left = u - take;
-	nb_sig[SIG_UOPS] += take;
-	nb_cyc++;
-	nb_pmu_cycle(P, nb_sig);
-	q = left / w;
-	if (q) {
-		nb_cyc += q;
-		step_cycles(q, SIG_UOPS, w);
-	}
-	nb_sig[SIG_UOPS] += left % w;
-	nb_fill = (UInt)(left % w);
-	stall_cycles();
+	t->nrec = 0;
+	nb_sig[SIG_UOPS] += u;
+	nb_fill += (UInt)u;
 	nb_u_seen = nb_sig[SIG_UOPS];
 }
-

@@ -288,8 +288,11 @@ void nb_mem_any(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State *gs
 	}
 	if (store && first == last && (cond & MC_L1) && !clo_cg_compat)
 		nb_st_line = (first >> nb_l2.line_shift) + 1;
-	if (!store)
+	if (!store) {
 		nb_stall += stall;      /* stores retire into the store buffer */
+		if (stall)              /* the load's latency for the clock */
+			nb_tm_load_miss(nb_tmp, (unsigned)nb_tm_ldix, (uint32_t)stall);
+	}
 	if (!store && gst && nb_pebs_on && (cond & nb_pebs_sel))
 		nb_pebs_uop(pc, gst);
 	if (cond) {
@@ -343,6 +346,15 @@ static inline __attribute__((always_inline)) void nb_mem_line_count(Addr l, Bool
 {
 	if (store)
 		nb_st_line = (l >> NB_L2_LINE_SHIFT) + 1;
+	else {
+		/* the load's latency for the clock (nb_lean_fold's sum) */
+		ULong lat = nb_memp->l2_latency;
+		if (k >= NB_LEAN_L3)
+			lat += nb_memp->l3_latency;
+		if (k == NB_CACHE_MISS || k == NB_LEAN_L3 + NB_CACHE_MISS)
+			lat += nb_memp->mem_latency;
+		nb_tm_load_miss(nb_tmp, (unsigned)nb_tm_ldix, (uint32_t)lat);
+	}
 	nb_lean[store ? 1 : 0][k]++;
 }
 

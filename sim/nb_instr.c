@@ -89,6 +89,30 @@ static void emit_step(IRSB *sb, IRExpr *guard)
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
+/* The timing model runs uops [from, to) of the superblock's descriptor b
+ * (guard: NULL or an I1 atom, the exit taken).  README "Timing model". */
+static void emit_tm(IRSB *sb, struct nb_tm_block *b, UInt from, UInt to, IRExpr *guard)
+{
+	IRDirty *d;
+
+	if (!b || from >= to)
+		return;
+	d = unsafeIRDirty_0_N(2, "nb_tm_sb", VG_(fnptr_to_fnentry)(&nb_tm_sb),
+			      mkIRExprVec_2(mkIRExpr_HWord((HWord)b),
+					    c64(((ULong)to << 32) | from)));
+	if (guard)
+		d->guard = guard;
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
+/* the index of the load whose cache-model call follows (nb_tm_load_miss) */
+static void emit_ldix(IRSB *sb, UInt ix)
+{
+	if (nb_need & NEED_TIME)
+		addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_tm_ldix),
+					       c64(ix < NB_TM_MAXLD ? ix : NB_TM_MAXLD)));
+}
+
 static IRExpr *tmp(IRSB *sb, IRType ty, IRExpr *e)
 {
 	IRTemp t = newIRTemp(sb->tyenv, ty);
@@ -737,6 +761,10 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 	Int i;
 	IRExpr *fpa_acc = NULL;         /* FP assists of instruction k */
 	Bool fpa_x87 = False;           /* k is an x87 instruction     */
+	struct nb_tm_block *tmb = NULL; /* the timing model's uops     */
+	UInt tm_from = 0, tm_end = 0;   /* uops run on the path so far; */
+					/* the end of k's               */
+	UInt ldn = 0;                   /* loads so far (their indexes) */
 
 	(void)closure; (void)layout; (void)vge; (void)archinfo_host;
 	if (gWordTy != Ity_I64 || hWordTy != Ity_I64)
@@ -755,6 +783,8 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 	}
 	for (i = 0; i < in->stmts_used && in->stmts[i]->tag != Ist_IMark; i++)
 		addStmtToIRSB(out, in->stmts[i]);
+	if (nb_need & NEED_TIME)
+		tmb = nb_tmb_begin(in);
 	if (nb_need & NEED_TC) {
 		/* one call per superblock execution, at its start; the lines
 		 * are filled in below, before the code ever runs.  Descriptors
@@ -794,6 +824,8 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 								 c64(1), c64(a));
 					if (nb_need & NEED_STEP) {
 						flush(out, &p);
+						emit_tm(out, tmb, tm_from, tm_end, NULL);
+						tm_from = tm_end;
 						emit_step(out, NULL);
 					}
 				}
@@ -809,6 +841,9 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			for (j = i + 1; j < in->stmts_used && in->stmts[j]->tag != Ist_IMark; j++)
 				;
 			k.uops = uop_count(in, i + 1, j, &k.dec, &k.loads, &k.stores, &k.rom);
+			if (tmb)
+				tm_end = nb_tmb_insn(in, i + 1, j, (const UChar *)a, len, &k.dec,
+						     k.uops);
 			k.uops_deferred = (k.dec.cls & NB_IC_REP) != 0;
 			if (tcd)
 				/* REP strings run from the microcode ROM: one
@@ -834,9 +869,13 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			 * load, VEX's emulation of maskmov*'s byte mask,
 			 * reads no cache) */
 			if ((nb_need & NEED_CACHE) && st->Ist.WrTmp.data->tag == Iex_Load &&
-			    !((nb_need & NEED_WCB) && (k.dec.cls & NB_IC_NT)))
+			    !((nb_need & NEED_WCB) && (k.dec.cls & NB_IC_NT))) {
+				emit_ldix(out, ldn);
 				emit_mem_call(out, st->Ist.WrTmp.data->Iex.Load.addr,
 					      st->Ist.WrTmp.data->Iex.Load.ty, False, k.addr);
+			}
+			if (st->Ist.WrTmp.data->tag == Iex_Load)
+				ldn++;
 			break;
 		case Ist_Store:
 			if ((nb_need & NEED_WCB) && (k.dec.cls & NB_IC_NT))
@@ -851,9 +890,11 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			if (nb_need & NEED_CACHE) {
 				IRCAS *cas = st->Ist.CAS.details;
 				IRType ty = typeOfIRExpr(in->tyenv, cas->dataLo);
+				emit_ldix(out, ldn);
 				emit_mem_call(out, cas->addr, ty, False, k.addr);
 				emit_mem_call(out, cas->addr, ty, True, k.addr);
 			}
+			ldn++;
 			addStmtToIRSB(out, st);
 			break;
 		case Ist_Dirty:
@@ -884,6 +925,8 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 				emit_branch_call(out, NB_BR_COND, k.addr, k.len,
 						 guard64(out, g, inv), c64(tgt));
 			}
+			if (k.valid)
+				emit_tm(out, tmb, tm_from, tm_end, g);
 			/* An exit back to the instruction itself (REP
 			 * iteration, failed CAS retry) is no retirement,
 			 * unless the instruction is a branch (jmp $, loop $). */
@@ -924,9 +967,13 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			if (k.dec.br != NB_BR_NONE && k.dec.br != NB_BR_COND)
 				emit_branch_call(out, k.dec.br, k.addr, k.len, c64(1), in->next);
 			flush(out, &p);
+			emit_tm(out, tmb, tm_from, tm_end, NULL);
 			emit_step(out, NULL);
-		}
+		} else
+			emit_tm(out, tmb, tm_from, tm_end, NULL);
 	}
+	if (tmb)
+		nb_tmb_end();
 	flush(out, &p);
 	emit_pmi_check(out, p.bound + 1);
 	return out;

@@ -217,6 +217,7 @@ static void nb_lp_switch(unsigned lp)
 	nb_derive();
 	nb_update_cycles();
 	nb_pmu_set_lp(&nb_pmu_state, lp, nb_ht_active(&nb_ht_state), nb_sig);
+	nb_tm_switch(lp);
 	nb_tags_changed();
 }
 
@@ -291,6 +292,7 @@ static void nb_post_clo_init(void)
 	tl_assert(nb_cache_init(&nb_l2, nb_cpu->l2_kb, 8, clo_cg_compat ? 64 : 1u << NB_L2_LINE_SHIFT, 64));
 	nb_has_l3 = nb_cpu->l3_kb != 0 && !clo_cg_compat;
 	nb_memp = nb_mem_params_find(nb_cpu->model, nb_cpu->l3_kb != 0);
+	nb_tm_setup();
 	nb_bound_mem = nb_memp ? (ULong)nb_memp->l2_latency + nb_memp->l3_latency +
 		nb_memp->mem_latency : 1000;
 	tl_assert(nb_memp);

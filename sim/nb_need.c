@@ -140,8 +140,8 @@ static UInt need_of(ULong used)
 		n |= NEED_BUS | NEED_CACHE;
 	if (used & (1ULL << NB_EV_UOP_QUEUE_WRITES))    /* + bogus uops */
 		n |= NEED_UOPS | NEED_ROM | NEED_BR;
-	if (used & (1ULL << NB_EV_GLOBAL_POWER_EVENTS))   /* cycles: uops + mispredicts */
-		n |= NEED_UOPS | NEED_BR | (clo_mem_timing == MT_YES ? NEED_CACHE : 0);
+	if (used & (1ULL << NB_EV_GLOBAL_POWER_EVENTS))   /* cycles: the timing model */
+		n |= NEED_TIME | NEED_UOPS | NEED_BR | (clo_mem_timing != MT_NO ? NEED_CACHE : 0);
 	return n;
 }
 
@@ -178,7 +178,8 @@ void nb_update_need(void)
 	/* counters that filter or cascade per cycle: the retirement model
 	 * reports every cycle (README "Filtering") */
 	if (nb_pmu_state.cycle_counters)
-		n |= NEED_STEP | NEED_UOPS | NEED_BR;
+		n |= NEED_STEP | NEED_TIME | NEED_UOPS | NEED_BR |
+			(clo_mem_timing != MT_NO ? NEED_CACHE : 0);
 	if (nb_pmi_on)
 		n |= NEED_PMI;
 	if (nb_pebs_on)
@@ -198,6 +199,7 @@ void nb_update_need(void)
 		 * closed and every raw count folded in */
 		nb_stepping = True;
 		nb_fill = 0;
+		nb_tm_step_on();
 		nb_bus_set_timed(&nb_bus_state, 1);
 		nb_pmu_cycle_input(&nb_pmu_state, 1);
 	}

@@ -10,7 +10,7 @@ Bool clo_ht = False;
 Bool clo_stats = False;
 Bool clo_warn = True;
 Bool clo_list = False;
-UInt clo_mem_timing = MT_AUTO;
+UInt clo_mem_timing = MT_YES;
 Bool clo_cg_compat = False;
 Bool clo_exact_ir = True;
 
@@ -41,7 +41,7 @@ Bool nb_process_cmd_line_option(const HChar *arg)
 	else if VG_BOOL_CLO(arg, "--nbsim-list-events", clo_list) {}
 	else if VG_XACT_CLO(arg, "--nbsim-cache=netburst", clo_cg_compat, False) {}
 	else if VG_XACT_CLO(arg, "--nbsim-cache=cachegrind", clo_cg_compat, True) {}
-	else if VG_XACT_CLO(arg, "--nbsim-mem-timing=auto", clo_mem_timing, MT_AUTO) {}
+	else if VG_XACT_CLO(arg, "--nbsim-mem-timing=auto", clo_mem_timing, MT_YES) {}
 	else if VG_XACT_CLO(arg, "--nbsim-mem-timing=yes", clo_mem_timing, MT_YES) {}
 	else if VG_XACT_CLO(arg, "--nbsim-mem-timing=no", clo_mem_timing, MT_NO) {}
 	else if VG_INT_CLO(arg, "--perf-paranoid", clo_perf_paranoid) {}   /* nb_kern.c */
@@ -66,9 +66,9 @@ void nb_print_usage(void)
 "                              for an event the model does not produce [yes]\n"
 "    --nbsim-list-events=yes|no  print every event:MASK the model produces\n"
 "                              (lines 'nbsim-event EVENT:MASK') and exit [no]\n"
-"    --nbsim-mem-timing=auto|yes|no  cache-model stalls add cycles: while the\n"
-"                              cache model runs for another event / counting\n"
-"                              cycles runs it too / never [auto]\n"
+"    --nbsim-mem-timing=yes|no  loads take the cache model's latencies in\n"
+"                              cycles (counting cycles runs it); no: every\n"
+"                              load hits the L1D (auto: old name of yes) [yes]\n"
 "    --nbsim-cache=netburst|cachegrind  cache policies; cachegrind: write-\n"
 "                              allocate L1D, 64-byte L2 lines (a test mode) [netburst]\n"
 "    --perf-paranoid=N         the emulated /proc/sys/kernel/perf_event_paranoid\n"

@@ -9,7 +9,8 @@
  *   nb_instr.c   instrumentation of each superblock
  *   nb_exec.c    helpers called by generated code (branches, memory, WC, TC)
  *   nb_derive.c  raw counts -> event signals, with the tagging configuration
- *   nb_cycles.c  the timing model (cycles)
+ *   nb_cycles.c  the clock (cycles) from the timing model
+ *   nb_tmbuild.c the timing model's analysis of each superblock
  *   nb_pmi.c     overflow interrupts and PEBS delivery
  *   nb_need.c    what the enabled counters need; re-instrumentation
  *   nb_ctx.c     per-thread PMU contexts: the switch between guest threads
@@ -49,6 +50,7 @@
 #include "nb_fpa.h"
 #include "nb_wcb.h"
 #include "nb_bus.h"
+#include "nb_timing.h"
 
 #define NB_VERSION "0.1"
 
@@ -113,9 +115,9 @@ extern HChar nb_fault_buf[200];
 
 extern const HChar *clo_model;
 extern Bool clo_ht, clo_stats, clo_warn, clo_list;
-/* --nbsim-mem-timing: do cache-model stalls add cycles? (README "Timing
- * model") auto: while the cache model runs for another event; yes: counting
- * cycles also runs the cache model; no: never */
+/* --nbsim-mem-timing: do loads take the cache model's latencies? (README
+ * "Timing model") yes (and auto, its old name): always, counting cycles
+ * runs the cache model; no: every load hits the L1D (memory-blind) */
 enum { MT_AUTO, MT_YES, MT_NO };
 extern UInt clo_mem_timing;
 extern Bool clo_cg_compat;               /* --nbsim-cache=cachegrind     */
@@ -182,6 +184,8 @@ void nb_ctx_stats(void);
 				 /* "Write-combining buffers")            */
 #define NEED_BUS   0x4000u       /* bus model (README "Bus model"): L1D   */
 				 /* misses take nb_mem_bus (no lean path) */
+#define NEED_TIME  0x8000u       /* timing model: nb_tm_sb per superblock, */
+				 /* the load index before each load call  */
 #define NEED_ALL   (NEED_INSTR | NEED_UOPS | NEED_BR | NEED_MEM | NEED_CACHE | NEED_ROM | NEED_TLB | \
 		    NEED_TC | NEED_STB | NEED_FPA | NEED_WCB | NEED_BUS)
 extern UInt nb_need;
@@ -272,6 +276,19 @@ extern UInt nb_fill;                     /* uops in the open retirement cycle */
 void nb_update_cycles(void);
 void nb_peek_cycles(void);
 VG_REGPARM(0) void nb_step(void);
+extern struct nb_tm nb_tm_lp[2], *nb_tmp;
+extern ULong nb_tm_ldix;                 /* the load being modelled        */
+void nb_tm_setup(void);
+void nb_tm_switch(unsigned lp);
+void nb_tm_step_on(void);
+VG_REGPARM(2) void nb_tm_sb(const struct nb_tm_block *b, ULong range);
+
+/* ---- the timing model's analysis of a superblock (nb_tmbuild.c) ---- */
+
+struct nb_tm_block *nb_tmb_begin(IRSB *in);
+UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
+		 const struct nb_insn *dec, UInt uops);
+void nb_tmb_end(void);
 
 /* ---- overflow interrupts and PEBS (nb_pmi.c) ---- */
 

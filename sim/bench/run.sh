@@ -5,8 +5,9 @@
 # pointer chasing, and "empty": each tool's start and exit alone, which
 # every other row includes) runs, in one go: native, valgrind --tool=none,
 # valgrind --tool=cachegrind --cache-sim=yes --branch-sim=yes, and nbsim with
-# 0, 2 and 4 counters programmed, with 2 counters plus
-# --nbsim-mem-timing=yes (cycles run the cache model: "nb2m"), and F: one
+# 0, 2 and 4 counters programmed (2: PAPI_TOT_INS + PAPI_TOT_CYC, the timing
+# model with the cache model; 4: the four-preset set), with 2 counters plus
+# --nbsim-mem-timing=no (a memory-blind clock, no cache model: "nb2n"), and F: one
 # filtering counter (per-cycle step mode), A: the 2 counters plus
 # SSE_input_assist and x87_assist (FP operand checks), S: the 2 counters
 # plus MOB_load_replay and memory_cancel (the store buffer: a helper call
@@ -14,8 +15,8 @@
 # $REPS interleaved rounds, default 7) and the ratios nbsim/none and
 # nbsim/cachegrind, then per workload the median over the rounds of each
 # round's nbsim4/cachegrind.
-# Goals (issue 5): nbsim with no counter <= 1.3 x none; with 4 counters
-# <= 1.0 x cachegrind.
+# Goals (issues 5, 12): nbsim with no counter <= 1.3 x none; with 4
+# counters, and with TOT_INS + TOT_CYC, <= 1.0 x cachegrind.
 #
 #   BENCH=build/sim/bench/bench CPUTIME=build/sim/bench/cputime \
 #   NBSIM=build/sim/nbsim sim/bench/run.sh
@@ -64,7 +65,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else
 # latency varies by 2x over minutes here) then hits all configurations
 # alike instead of the few that ran through it.  Step mode (F, 12-60x
 # slower) runs in the first round only.
-CONFIGS=(native none cg nbsim0 nbsim2 nb2m nbsim4 nbsimF nbsimA nbsimS)
+CONFIGS=(native none cg nbsim0 nbsim2 nb2n nbsim4 nbsimF nbsimA nbsimS)
 run_config() {
 	local w=$1
 	case $2 in
@@ -74,7 +75,7 @@ run_config() {
 			--cachegrind-out-file=/dev/null "$BENCH" "$w" 0 ;;
 	nbsim0) once "$NBSIM" -- "$BENCH" "$w" 0 ;;
 	nbsim2) once "$NBSIM" -- "$BENCH" "$w" 2 ;;
-	nb2m)   once "$NBSIM" --nbsim-mem-timing=yes -- "$BENCH" "$w" 2 ;;
+	nb2n)   once "$NBSIM" --nbsim-mem-timing=no -- "$BENCH" "$w" 2 ;;
 	nbsim4) once "$NBSIM" -- "$BENCH" "$w" 4 ;;
 	nbsimF) once "$NBSIM" -- "$BENCH" "$w" 1 ;;
 	nbsimA) once "$NBSIM" -- "$BENCH" "$w" 3 ;;
@@ -83,8 +84,8 @@ run_config() {
 }
 
 echo "nbsim bench: $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -m), $(nproc) CPUs, $($VALGRIND --version), best of $REPS interleaved rounds, $CLOCK seconds"
-printf '%-8s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s %9s %9s %9s\n' workload native none cg nbsim0 nbsim2 nb2m nbsim4 \
-	nbsimF nbsimA nbsimS "nb0/none" "nb2/none" "nb2m/none" "nb4/cg" "nbF/none" "nbA/nb2" "nbS/nb2"
+printf '%-8s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s %9s %9s %9s\n' workload native none cg nbsim0 nbsim2 nb2n nbsim4 \
+	nbsimF nbsimA nbsimS "nb0/none" "nb2/cg" "nb2n/none" "nb4/cg" "nbF/none" "nbA/nb2" "nbS/nb2"
 for w in $WORKLOADS; do
 	declare -A best=() round=()
 	for ((r = 0; r < REPS; r++)); do
@@ -97,11 +98,11 @@ for w in $WORKLOADS; do
 	done
 	printf '%-8s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s %9s %9s %9s\n' "$w" \
 		"$(secs "${best[native]}")" "$(secs "${best[none]}")" "$(secs "${best[cg]}")" \
-		"$(secs "${best[nbsim0]}")" "$(secs "${best[nbsim2]}")" "$(secs "${best[nb2m]}")" \
+		"$(secs "${best[nbsim0]}")" "$(secs "${best[nbsim2]}")" "$(secs "${best[nb2n]}")" \
 		"$(secs "${best[nbsim4]}")" "$(secs "${best[nbsimF]}")" "$(secs "${best[nbsimA]}")" \
 		"$(secs "${best[nbsimS]}")" \
-		"$(ratio "${best[nbsim0]}" "${best[none]}")" "$(ratio "${best[nbsim2]}" "${best[none]}")" \
-		"$(ratio "${best[nb2m]}" "${best[none]}")" "$(ratio "${best[nbsim4]}" "${best[cg]}")" \
+		"$(ratio "${best[nbsim0]}" "${best[none]}")" "$(ratio "${best[nbsim2]}" "${best[cg]}")" \
+		"$(ratio "${best[nb2n]}" "${best[none]}")" "$(ratio "${best[nbsim4]}" "${best[cg]}")" \
 		"$(ratio "${best[nbsimF]}" "${best[none]}")" "$(ratio "${best[nbsimA]}" "${best[nbsim2]}")" \
 		"$(ratio "${best[nbsimS]}" "${best[nbsim2]}")"
 	# the median over the rounds of each round's nbsim4/cg (a second

@@ -16,7 +16,7 @@
  *           last level's size, which evict all of them: one writeback per
  *           line written
  * The last checks use CCCR filters (step mode: the bus model's outputs
- * cycle by cycle).  Each run starts after a pass over fresh memory (twice the last level)
+ * cycle by cycle), over dep_reads: reads whose misses do not overlap.  Each run starts after a pass over fresh memory (twice the last level)
  * that leaves only clean lines in the caches.  Expectations are worked
  * out from nb_bus.c's rules.
  */
@@ -55,16 +55,37 @@ static __attribute__((noinline)) void loads(char *p, uint64_t n)
 			 : [p] "+r"(p), [n] "+r"(n), [t] "+r"(t) : : "memory", "cc");
 }
 
+/* loads, each load's address depending on the previous load's value
+ * (and-ed with a register holding 0): the timing model overlaps
+ * independent misses (README "Timing model"); these do not */
+static __attribute__((noinline)) void dep_loads(char *p, uint64_t n)
+{
+	uint64_t t = 0, z = 0;
+
+	__asm__ volatile("1:\n\tmov (%[p]), %[t]\n\tand %[z], %[t]\n\tadd %[t], %[p]\n\t"
+			 "add $64, %[p]\n\tdec %[n]\n\tjnz 1b\n\t"
+			 : [p] "+r"(p), [n] "+r"(n), [t] "+r"(t) : [z] "r"(z) : "memory", "cc");
+}
+
 /* a pass over flush_buf (twice the last level): afterwards the caches hold
- * its lines only, clean (LRU) */
+ * its lines only, clean (LRU); its misses one at a time (in step mode the
+ * bus model then has no backlog when a measurement starts) */
 static void flush(void)
 {
-	loads(flush_buf, evict_bytes / 64);
+	dep_loads(flush_buf, evict_bytes / 64);
 }
 
 static __attribute__((noinline)) void reads(uint64_t n)
 {
 	loads(cursor, n);
+	cursor += n * 64;
+}
+
+/* reads one miss at a time (dep_loads): each sector's bus transactions
+ * are alone on the bus */
+static __attribute__((noinline)) void dep_reads(uint64_t n)
+{
+	dep_loads(cursor, n);
 	cursor += n * 64;
 }
 
@@ -98,7 +119,7 @@ static int measure_f(const struct cnt *c, uint64_t cccr_f, uint64_t n, uint64_t 
 	if (!guest_wrmsr(nb_escrs[c->escr].msr, guest_escr_val(c)) ||
 	    !guest_wrmsr(nb_counters[ctr].msr, 0) || !guest_wrmsr(nb_counters[ctr].cccr_msr, cccr))
 		return 0;
-	reads(n);
+	dep_reads(n);
 	return guest_count_stop(c, NULL, out);
 }
 

@@ -1,0 +1,339 @@
+/*
+ * nb_timing.c - the NetBurst timing model: the latency/throughput table
+ * per model (data), the classification of an instruction's computational
+ * uop, and the schedule of a superblock's uops on a logical processor's
+ * clock.  See nb_timing.h and README.md "Timing model".
+ *
+ * Sources (every figure below names one):
+ *  [ORM-C]  IA-32 Intel Architecture Optimization Reference Manual
+ *           (248966, 2004), Appendix C "IA-32 Instruction Latency and
+ *           Throughput", columns CPUID 0F3n (Prescott) / 0F2n (Northwood);
+ *           reproduced per instruction at c9x.me/x86 (e.g. SUBSD xmm,xmm:
+ *           latency 5/4, throughput 2/2; SQRTSD 39/38, 39/38).
+ *  [DLI]    Intel, "A Detailed Look Inside the Intel NetBurst
+ *           Micro-Architecture of the Intel Pentium 4 Processor" (2000):
+ *           p. 15 Table 1: L1D load latency 2 (integer) / 6 (FP) clocks,
+ *           L2 7/7; ports 0/1 dispatch up to two uops per cycle each
+ *           (double-speed ALUs), port 2 one load, port 3 one store
+ *           address per cycle; p. 17: "up to four outstanding load misses
+ *           that can be serviced either by on-chip caches or by memory".
+ *  [HIN01]  Hinton et al., "The Microarchitecture of the Pentium 4
+ *           Processor", Intel Technology Journal Q1 2001: 126 uops in
+ *           flight, trace cache delivery and retirement of 3 uops per
+ *           cycle, double-pumped ALUs (0.5-cycle add), 20-stage
+ *           misprediction pipeline.
+ *  [BOG04]  Boggs et al., "The Microarchitecture of the Intel Pentium 4
+ *           Processor on 90nm Technology", Intel Technology Journal Q1
+ *           2004: 31-stage pipeline, L1D load-to-use 4 cycles (integer),
+ *           shifts and rotates on the fast ALU (1 cycle), integer
+ *           multiply in 10 cycles, 8 outstanding L1D misses (was 4).
+ *  [FOG]    Agner Fog, "Instruction tables", Pentium 4 (family 15 models
+ *           0-2 and 3/4/6) sections: measured values where [ORM-C] gives
+ *           ranges (IDIV r32) and the FP load latency of Prescott (12).
+ */
+#include "nb_timing.h"
+#include "nb_decode.h"
+
+#define T(c) ((uint16_t)(2 * (c)))      /* cycles -> ticks */
+
+/* latency, interval (reciprocal throughput), unit */
+static const struct nb_tm_params nb_tm_northwood = {
+	"northwood (0F2n)",
+	{
+		/* ADD/SUB/AND/OR/XOR/CMP/MOV r,r: 0.5 / 0.5 [ORM-C], two
+		 * double-speed ALUs [DLI], [HIN01] */
+		[NB_TM_ALU]     = { 1, 1, NB_TMU_ALU },
+		/* SHL/SHR/SAR/ROL r,imm: 4 / 1 [ORM-C] (0F2n) */
+		[NB_TM_SHIFT]   = { T(4), T(1), NB_TMU_INT },
+		/* IMUL r32: 14 / 3 [ORM-C] (0F2n), on the FP multiplier */
+		[NB_TM_IMUL]    = { T(14), T(3), NB_TMU_FPMUL },
+		/* IDIV r32: 56-70 [ORM-C]: 56 [FOG], not pipelined */
+		[NB_TM_IDIV]    = { T(56), T(56), NB_TMU_FPDIV },
+		/* FADD/FSUB: 5 / 1 [ORM-C] (0F2n); Sprunt 2002: "each FP add
+		 * has a latency of five cycles", a new one every cycle */
+		[NB_TM_FADD]    = { T(5), T(1), NB_TMU_FPADD },
+		/* FMUL: 7 / 2 [ORM-C] (0F2n) */
+		[NB_TM_FMUL]    = { T(7), T(2), NB_TMU_FPMUL },
+		/* FDIV (extended precision, the x87 default): 43 / 43 [ORM-C] */
+		[NB_TM_FDIV]    = { T(43), T(43), NB_TMU_FPDIV },
+		/* ADDSD/SUBSD/ADDPD: 4 / 2 [ORM-C] (0F2n) */
+		[NB_TM_SADD]    = { T(4), T(2), NB_TMU_FPADD },
+		/* MULSD/MULPD: 6 / 2 [ORM-C] (0F2n) */
+		[NB_TM_SMUL]    = { T(6), T(2), NB_TMU_FPMUL },
+		/* DIVSD: 38 / 38 [ORM-C] (0F2n; SQRTSD 38 / 38 likewise) */
+		[NB_TM_SDIV]    = { T(38), T(38), NB_TMU_FPDIV },
+		/* MOVAPD/logic on XMM: 6 / 1 [ORM-C] (0F2n MOVAPD xmm,xmm) */
+		[NB_TM_FPOTHER] = { T(6), T(1), NB_TMU_FPMOV },
+		/* L1D hit: 2 (integer) / 6 (FP) [DLI Table 1]; one load per
+		 * cycle (port 2) [DLI] */
+		[NB_TM_LOAD]    = { T(2), T(1), NB_TMU_LOAD },
+		[NB_TM_FLOAD]   = { T(6), T(1), NB_TMU_LOAD },
+		/* one store address per cycle (port 3) [DLI]; the data on
+		 * port 0 */
+		[NB_TM_STA]     = { T(1), T(1), NB_TMU_STORE },
+		[NB_TM_STD]     = { T(1), T(1), NB_TMU_FPMOV },
+	},
+	126, 3, 4                       /* [HIN01], [HIN01], [DLI p. 17] */
+};
+
+static const struct nb_tm_params nb_tm_prescott = {
+	"prescott (0F3n)",
+	{
+		/* ADD/SUB: 1 / 0.5 [ORM-C] (0F3n) */
+		[NB_TM_ALU]     = { T(1), 1, NB_TMU_ALU },
+		/* SHL/SHR/SAR: 1 / 0.5 [ORM-C] (0F3n), [BOG04]: one shift
+		 * unit, a uop every half cycle */
+		[NB_TM_SHIFT]   = { T(1), 1, NB_TMU_INT },
+		/* IMUL r32: 10 / 1 [ORM-C] (0F3n), [BOG04] */
+		[NB_TM_IMUL]    = { T(10), T(1), NB_TMU_FPMUL },
+		/* IDIV r32: 66-80 [ORM-C]: 66 [FOG] */
+		[NB_TM_IDIV]    = { T(66), T(66), NB_TMU_FPDIV },
+		/* FADD: 6 / 1 [ORM-C] (0F3n) */
+		[NB_TM_FADD]    = { T(6), T(1), NB_TMU_FPADD },
+		/* FMUL: 8 / 2 [ORM-C] (0F3n) */
+		[NB_TM_FMUL]    = { T(8), T(2), NB_TMU_FPMUL },
+		/* FDIV: 45 / 45 [FOG] (0F3n) */
+		[NB_TM_FDIV]    = { T(45), T(45), NB_TMU_FPDIV },
+		/* ADDSD/SUBSD: 5 / 2 [ORM-C] (0F3n) */
+		[NB_TM_SADD]    = { T(5), T(2), NB_TMU_FPADD },
+		/* MULSD: 7 / 2 [ORM-C] (0F3n) */
+		[NB_TM_SMUL]    = { T(7), T(2), NB_TMU_FPMUL },
+		/* DIVSD: 40 / 40 [ORM-C] (0F3n) */
+		[NB_TM_SDIV]    = { T(40), T(40), NB_TMU_FPDIV },
+		/* MOVAPD xmm,xmm: 7 / 1 [ORM-C] (0F3n) */
+		[NB_TM_FPOTHER] = { T(7), T(1), NB_TMU_FPMOV },
+		/* L1D hit: 4 (integer) [BOG04] / 12 (FP) [FOG] */
+		[NB_TM_LOAD]    = { T(4), T(1), NB_TMU_LOAD },
+		[NB_TM_FLOAD]   = { T(12), T(1), NB_TMU_LOAD },
+		[NB_TM_STA]     = { T(1), T(1), NB_TMU_STORE },
+		[NB_TM_STD]     = { T(1), T(1), NB_TMU_FPMOV },
+	},
+	126, 3, 8                       /* [HIN01], [HIN01], [BOG04] */
+};
+
+const struct nb_tm_params *nb_tm_params_for(unsigned cpuid_model)
+{
+	return cpuid_model >= 3 ? &nb_tm_prescott : &nb_tm_northwood;
+}
+
+void nb_tm_init(struct nb_tm *t, const struct nb_tm_params *p, unsigned penalty)
+{
+	uint8_t *b = (uint8_t *)t;
+
+	for (unsigned long i = 0; i < sizeof *t; i++)
+		b[i] = 0;
+	t->p = p;
+	t->penalty = penalty;
+}
+
+static inline uint64_t max64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+/* The first tick from `from` at which an instance of unit u (n
+ * instances) is free for intv ticks; taken. */
+static uint64_t reserve(struct nb_tm *t, unsigned u, unsigned n, uint64_t from, unsigned intv)
+{
+	for (uint64_t k = from;; k++)
+		for (unsigned i = 0; i < n; i++) {
+			uint64_t *ring = t->busy[u][i];
+			unsigned j;
+			for (j = 0; j < intv; j++)
+				if (ring[(k + j) % NB_TM_URING] == k + j + 1)
+					break;
+			if (j < intv)
+				continue;
+			for (j = 0; j < intv; j++)
+				ring[(k + j) % NB_TM_URING] = k + j + 1;
+			return k;
+		}
+}
+
+void nb_tm_run(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to,
+	       uint64_t misp)
+{
+	const struct nb_tm_params *p = t->p;
+	const unsigned w = p->width;
+	uint64_t fe = t->fe, ret = t->ret, seq = t->seq, done = t->last_done;
+	unsigned fe_n = t->fe_n, ret_n = t->ret_n;
+
+	t->nrec = 0;
+	for (unsigned i = from; i < to; i++) {
+		const struct nb_tm_uop *u = &b->u[i];
+		const uint16_t *s = &b->slots[u->slot];
+		const struct nb_tm_row *r;
+		uint64_t start, lat, rc;
+		unsigned k;
+
+		if (u->cls == NB_TM_COPY) {
+			uint64_t m = 0;
+			for (k = 0; k < u->nsrc; k++)
+				m = max64(m, t->ready[s[k]]);
+			for (; k < (unsigned)u->nsrc + u->ndst; k++)
+				t->ready[s[k]] = m;
+			continue;
+		}
+		if (u->cls == NB_TM_LAT) {
+			uint64_t m = 2 * fe;
+			for (k = 0; k < u->nsrc; k++)
+				m = max64(m, t->ready[s[k]]);
+			m += p->row[u->ld].lat;
+			for (; k < (unsigned)u->nsrc + u->ndst; k++)
+				t->ready[s[k]] = m;
+			continue;
+		}
+		/* allocation: in order, w per cycle, a window of p->window */
+		if (fe_n == w) {
+			fe++;
+			fe_n = 0;
+		}
+		if (seq >= p->window) {
+			uint64_t free_at = t->rob[(seq - p->window) % NB_TM_ROB];
+			if (fe < free_at) {
+				fe = free_at;
+				fe_n = 0;
+			}
+		}
+		fe_n++;
+		/* dispatch: when the sources are ready and the unit is free */
+		start = 2 * fe;
+		for (k = 0; k < u->nsrc; k++)
+			start = max64(start, t->ready[s[k]]);
+		r = &p->row[u->cls];
+		if (r->unit == NB_TMU_FPDIV) {
+			start = max64(start, t->div_free);
+			t->div_free = start + r->intv;
+		} else
+			start = reserve(t, r->unit, r->unit == NB_TMU_ALU ? 2 : 1, start, r->intv);
+		lat = r->lat;
+		if (u->ld && (t->ld_mask & (UINT64_C(1) << (u->ld - 1)))) {
+			/* an L1D miss: wait for a miss slot, hold it */
+			unsigned ix = u->ld - 1, m = 0;
+			t->ld_mask &= ~(UINT64_C(1) << ix);
+			for (unsigned j = 1; j < p->miss_slots; j++)
+				if (t->miss[j] < t->miss[m])
+					m = j;
+			start = max64(start, t->miss[m]);
+			lat = 2 * (uint64_t)t->ld_lat[ix];
+			t->miss[m] = start + lat;
+		}
+		done = start + lat;
+		for (; k < (unsigned)u->nsrc + u->ndst; k++)
+			t->ready[s[k]] = done;
+		/* retirement: in order, w per cycle, after the result */
+		rc = (done + 1) / 2;
+		if (rc < ret)
+			rc = ret;
+		if (rc == ret) {
+			if (ret_n == w) {
+				rc++;
+				ret_n = 0;
+			}
+		} else
+			ret_n = 0;
+		ret = rc;
+		ret_n++;
+		t->rob[seq % NB_TM_ROB] = rc;
+		seq++;
+		if (t->record && t->nrec < NB_TM_STEPREC)
+			t->rec[t->nrec++] = rc;
+	}
+	t->uops += seq - t->seq;
+	t->ld_mask = 0;         /* (misses of loads not run: none left) */
+	/* a mispredicted branch (the last uop run): the front end restarts
+	 * `penalty` cycles after it resolves [HIN01], [BOG04] */
+	if (misp != t->misp_seen) {
+		uint64_t at = (done + 1) / 2 + (misp - t->misp_seen) * t->penalty;
+		t->misp_seen = misp;
+		if (fe < at) {
+			fe = at;
+			fe_n = 0;
+		}
+	}
+	t->fe = fe;
+	t->fe_n = fe_n;
+	t->ret = ret;
+	t->ret_n = ret_n;
+	t->seq = seq;
+	t->last_done = done;
+}
+
+uint64_t nb_tm_serialize(struct nb_tm *t)
+{
+	uint64_t c = t->ret + (t->ret_n ? 1 : 0);
+
+	t->ret = c;
+	t->ret_n = 0;
+	if (t->fe < c) {
+		t->fe = c;
+		t->fe_n = 0;
+	}
+	return c;
+}
+
+/* ---- classification ---- */
+
+/* ModRM reg field of the byte at code[i], or 8 when past the end */
+static unsigned modrm_reg(const uint8_t *code, unsigned len, unsigned i)
+{
+	return i < len ? (code[i] >> 3) & 7u : 8u;
+}
+
+unsigned nb_tm_classify(const uint8_t *code, unsigned len, unsigned npfx, unsigned fp)
+{
+	unsigned i = npfx, op, op2, reg;
+
+	if (i >= len)
+		return NB_TM_ALU;
+	op = code[i];
+	switch (fp) {
+	case NB_FP_X87:
+		reg = modrm_reg(code, len, i + 1);
+		if (op == 0xd9 && i + 1 < len && code[i + 1] == 0xfa)
+			return NB_TM_FDIV;              /* fsqrt */
+		if (op != 0xd8 && op != 0xda && op != 0xdc && op != 0xde)
+			return NB_TM_FPOTHER;
+		if (reg == 1)
+			return NB_TM_FMUL;
+		if (reg == 6 || reg == 7)
+			return NB_TM_FDIV;
+		return reg < 8 ? NB_TM_FADD : NB_TM_FPOTHER;
+	case NB_FP_SSP: case NB_FP_SDP: case NB_FP_PSP: case NB_FP_PDP:
+		if (op != 0x0f || i + 1 >= len)
+			return NB_TM_FPOTHER;
+		switch (code[i + 1]) {
+		case 0x58: case 0x5c: case 0x5d: case 0x5f: case 0xc2: case 0x2e: case 0x2f:
+			return NB_TM_SADD;
+		case 0x59:
+			return NB_TM_SMUL;
+		case 0x5e: case 0x51:
+			return NB_TM_SDIV;
+		default:
+			return NB_TM_FPOTHER;
+		}
+	case NB_FP_NONE:
+		break;
+	default:
+		return NB_TM_FPOTHER;
+	}
+	switch (op) {
+	case 0xc0: case 0xc1: case 0xd0: case 0xd1: case 0xd2: case 0xd3:
+		return NB_TM_SHIFT;
+	case 0x69: case 0x6b:
+		return NB_TM_IMUL;
+	case 0xf6: case 0xf7:
+		reg = modrm_reg(code, len, i + 1);
+		return reg == 4 || reg == 5 ? NB_TM_IMUL : reg == 6 || reg == 7 ? NB_TM_IDIV
+			: NB_TM_ALU;
+	case 0x0f:
+		op2 = i + 1 < len ? code[i + 1] : 0;
+		if (op2 == 0xaf)
+			return NB_TM_IMUL;
+		if (op2 == 0xa4 || op2 == 0xa5 || op2 == 0xac || op2 == 0xad)
+			return NB_TM_SHIFT;
+		return NB_TM_ALU;
+	default:
+		return NB_TM_ALU;
+	}
+}

@@ -1,0 +1,162 @@
+/*
+ * nb_timing.h - the NetBurst timing model (README.md "Timing model"): a
+ * dataflow schedule of each superblock's uops (dependencies through guest
+ * registers, flags and the loads' results), per-class latencies and
+ * execution-unit throughput per model, a 126-uop window, in-order
+ * allocation and retirement at 3 uops per cycle, up to four outstanding
+ * L1D load misses, and the misprediction penalty.  Pure module (no libc,
+ * no valgrind): the tool (nb_instr.c builds the blocks, nb_cycles.c reads
+ * the clock) and the native unit test t_timing link it.
+ *
+ * Time inside the model is in ticks, half core cycles (the double-speed
+ * ALUs of NetBurst start a uop every half cycle [HIN01]); allocation and
+ * retirement are in whole cycles.
+ */
+#ifndef NB_TIMING_H
+#define NB_TIMING_H
+
+#include <stdint.h>
+
+/* latency classes of a uop */
+enum nb_tm_cls {
+	NB_TM_ALU,       /* add/sub/logic/mov/cmp/jcc/lea: double-speed ALU  */
+	NB_TM_SHIFT,     /* shifts and rotates                               */
+	NB_TM_IMUL,      /* integer multiply (on the FP multiplier)          */
+	NB_TM_IDIV,      /* integer divide                                   */
+	NB_TM_FADD,      /* x87 fadd/fsub/fcom                               */
+	NB_TM_FMUL,      /* x87 fmul                                         */
+	NB_TM_FDIV,      /* x87 fdiv/fsqrt                                   */
+	NB_TM_SADD,      /* SSE/SSE2 add/sub/min/max/cmp (scalar, packed)    */
+	NB_TM_SMUL,      /* SSE/SSE2 mul                                     */
+	NB_TM_SDIV,      /* SSE/SSE2 div/sqrt                                */
+	NB_TM_FPOTHER,   /* other x87/MMX/SSE operations and register moves  */
+	NB_TM_LOAD,      /* integer load, L1D hit                            */
+	NB_TM_FLOAD,     /* x87/MMX/SSE load, L1D hit                        */
+	NB_TM_STA,       /* store address                                    */
+	NB_TM_STD,       /* store data                                       */
+	NB_TM_NCLS,
+	NB_TM_COPY = 0xff, /* no uop: dst ready when the srcs are (renaming) */
+	NB_TM_LAT = 0xfe  /* no uop of its own: one result of the previous   */
+			  /* uop, ready its class's latency (ld: the class)  */
+			  /* after its own srcs and the uop's allocation     */
+};
+
+/* execution units (one queue each; NB_TMU_ALU has two instances) */
+enum nb_tm_unit {
+	NB_TMU_ALU, NB_TMU_INT, NB_TMU_FPADD, NB_TMU_FPMUL, NB_TMU_FPDIV,
+	NB_TMU_FPMOV, NB_TMU_LOAD, NB_TMU_STORE, NB_TMU_N
+};
+
+struct nb_tm_row {
+	uint16_t lat;            /* ticks from start to result                */
+	uint16_t intv;           /* ticks between two starts on its unit      */
+	uint8_t unit;            /* enum nb_tm_unit                           */
+};
+
+struct nb_tm_params {
+	const char *name;
+	struct nb_tm_row row[NB_TM_NCLS];
+	unsigned window;         /* uops in flight (ROB)                      */
+	unsigned width;          /* uops allocated / retired per cycle        */
+	unsigned miss_slots;     /* outstanding L1D load misses               */
+};
+
+/* the parameters of a CPUID family-15 model (0-2: Willamette/Northwood/
+ * Gallatin; 3, 4, 6: Prescott/Cedar Mill) */
+const struct nb_tm_params *nb_tm_params_for(unsigned cpuid_model);
+
+/* ---- a superblock's uops, built at translation time ---- */
+
+#define NB_TM_NREG   232u        /* guest state slots: byte offset / 8   */
+#define NB_TM_SCR    (NB_TM_NREG) /* scratch: temporaries' producers  */
+#define NB_TM_NSCR   512u        /* (rotating over a superblock)       */
+#define NB_TM_NSLOT  (NB_TM_NREG + NB_TM_NSCR)
+#define NB_TM_MAXLD  64u         /* loads of a block with their own latency */
+
+struct nb_tm_uop {
+	uint8_t cls;             /* enum nb_tm_cls or NB_TM_COPY              */
+	uint8_t nsrc, ndst;
+	uint8_t ld;              /* load: 1 + its index in the block (< 64), else 0 */
+	uint32_t slot;           /* srcs then dsts at slots[slot..]           */
+};
+
+struct nb_tm_block {
+	uint32_t n, nslots;      /* uops, slot entries                        */
+	struct nb_tm_uop *u;
+	uint16_t *slots;
+};
+
+/* ---- the clock of one logical processor ---- */
+
+#define NB_TM_ROB 128u           /* ring of retirement cycles (>= window) */
+#define NB_TM_MAXMISS 8u
+#define NB_TM_STEPREC 256u
+#define NB_TM_URING 1024u         /* ticks of unit reservations kept     */
+
+struct nb_tm {
+	const struct nb_tm_params *p;
+	unsigned penalty;        /* misprediction penalty (cycles)            */
+	uint64_t ready[NB_TM_NSLOT]; /* tick each slot's value is ready      */
+	uint64_t fe;             /* allocation cycle                          */
+	unsigned fe_n;           /* uops allocated in it                      */
+	uint64_t ret;            /* last retirement cycle                     */
+	unsigned ret_n;          /* uops retired in it                        */
+	uint64_t seq;            /* uops allocated so far                     */
+	uint64_t rob[NB_TM_ROB]; /* retirement cycle of uop seq % NB_TM_ROB   */
+	/* the units' reservations: busy[u][i][tick % NB_TM_URING] = tick + 1
+	 * while instance i of unit u is taken at that tick (uops dispatch
+	 * out of order: a uop waiting for a late source does not hold up a
+	 * later one whose sources are ready) */
+	uint64_t busy[NB_TMU_N][2][NB_TM_URING];
+	uint64_t div_free;       /* the divider (not pipelined): in order  */
+	uint64_t miss[NB_TM_MAXMISS]; /* tick each miss slot frees           */
+	uint64_t last_done;      /* tick the last uop's result was ready      */
+	uint64_t misp_seen;      /* mispredictions already charged            */
+	/* loads of the running block that missed the L1D: bit i = load i,
+	 * lat[i] its latency in cycles (set by the cache model) */
+	uint64_t ld_mask;
+	uint32_t ld_lat[NB_TM_MAXLD];
+	/* step mode: the retirement cycles of the uops of the last run */
+	unsigned nrec;
+	uint64_t rec[NB_TM_STEPREC];
+	unsigned record;         /* record them                                */
+	uint64_t uops;           /* uops retired (statistics)                 */
+};
+
+void nb_tm_init(struct nb_tm *t, const struct nb_tm_params *p, unsigned penalty);
+
+/* Run uops [from, to) of b.  misp: the count of mispredicted branches so
+ * far (a new one redirects the front end after the last uop run). */
+void nb_tm_run(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to,
+	       uint64_t misp);
+
+/* A load (index ix in the running block) missed the L1D: latency lat
+ * cycles (the cache model's L2/L3/memory latency). */
+static inline void nb_tm_load_miss(struct nb_tm *t, unsigned ix, uint32_t lat)
+{
+	if (ix >= NB_TM_MAXLD)
+		return;         /* a load without an index of its own */
+	t->ld_mask |= UINT64_C(1) << ix;
+	t->ld_lat[ix] = lat;
+}
+
+/* Cycles elapsed: through the last retirement cycle (a serializing point,
+ * which also ends the open retirement cycle: nothing allocates or retires
+ * before the cycles returned). */
+uint64_t nb_tm_serialize(struct nb_tm *t);
+
+/* Whole cycles elapsed without ending the open one (<= a later
+ * nb_tm_serialize). */
+static inline uint64_t nb_tm_peek(const struct nb_tm *t)
+{
+	return t->ret;
+}
+
+/* ---- classification of an instruction (opcode bytes) ---- */
+
+/* the class of the computational uop of the instruction at code[0..len)
+ * with prefix bytes npfx (nb_insn.len_prefix) and FP class fp (enum
+ * nb_fp_class) */
+unsigned nb_tm_classify(const uint8_t *code, unsigned len, unsigned npfx, unsigned fp);
+
+#endif /* NB_TIMING_H */

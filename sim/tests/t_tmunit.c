@@ -1,0 +1,189 @@
+/*
+ * t_tmunit.c - native unit test of the timing model (nb_timing.c, TAP):
+ * hand-built uop blocks scheduled on a clock, against the rules of
+ * README.md "Timing model" worked out by hand: dependent chains take the
+ * class latency per link, independent uops retire 3 per cycle, the
+ * 126-uop window, the outstanding-miss slots (4 Northwood, 8 Prescott),
+ * the misprediction redirect, the serializing point, the opcode classes.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "tap.h"
+#include "nb_timing.h"
+#include "nb_decode.h"
+
+#define MAXU 512
+static struct nb_tm_uop U[MAXU];
+static uint16_t S[MAXU * 4];
+static unsigned nu, ns;
+
+static void reset(void)
+{
+	nu = ns = 0;
+}
+
+/* a uop of class c reading slot src (or none: -1) and writing dst (or none) */
+static void uop(unsigned c, int src, int dst, unsigned ld)
+{
+	struct nb_tm_uop *u = &U[nu++];
+	u->cls = (uint8_t)c;
+	u->ld = (uint8_t)ld;
+	u->slot = ns;
+	u->nsrc = src >= 0;
+	u->ndst = dst >= 0;
+	if (src >= 0)
+		S[ns++] = (uint16_t)src;
+	if (dst >= 0)
+		S[ns++] = (uint16_t)dst;
+}
+
+static struct nb_tm_block blk(void)
+{
+	struct nb_tm_block b = { nu, ns, U, S };
+	return b;
+}
+
+/* cycles per run of the block, in the steady state (runs 100..1100) */
+static double steady(struct nb_tm *t, const struct nb_tm_block *b, void (*pre)(struct nb_tm *))
+{
+	uint64_t c0 = 0;
+	for (int r = 0; r < 1100; r++) {
+		if (r == 100)
+			c0 = t->ret;
+		if (pre)
+			pre(t);
+		nb_tm_run(t, b, 0, b->n, 0);
+	}
+	return (double)(t->ret - c0) / 1000.0;
+}
+
+static void miss_all(struct nb_tm *t)
+{
+	for (unsigned i = 0; i < 16; i++)
+		nb_tm_load_miss(t, i, 7);
+}
+
+int main(void)
+{
+	static struct nb_tm t;
+	const struct nb_tm_params *nw = nb_tm_params_for(2), *pr = nb_tm_params_for(3);
+	struct nb_tm_block b;
+	double c;
+
+	tap_plan(15);
+
+	/* a chain of 10 FP adds through slot 0 */
+	reset();
+	for (int i = 0; i < 10; i++)
+		uop(NB_TM_FADD, 0, 0, 0);
+	b = blk();
+	nb_tm_init(&t, nw, 20);
+	TAP_EQ((uint64_t)steady(&t, &b, NULL), 50, "Northwood: 10 dependent fadds take 10 x 5 cycles");
+	nb_tm_init(&t, pr, 31);
+	TAP_EQ((uint64_t)steady(&t, &b, NULL), 60, "Prescott: 10 dependent fadds take 10 x 6 cycles");
+
+	/* 30 independent ALU uops: retirement, 3 per cycle */
+	reset();
+	for (int i = 0; i < 30; i++)
+		uop(NB_TM_ALU, -1, (int)(10 + i % 8), 0);
+	b = blk();
+	nb_tm_init(&t, nw, 20);
+	TAP_EQ((uint64_t)steady(&t, &b, NULL), 10, "30 independent ALU uops retire in 10 cycles (3 per cycle)");
+
+	/* a chain of 30 ALU adds on Northwood: 0.5 per link */
+	reset();
+	for (int i = 0; i < 30; i++)
+		uop(NB_TM_ALU, 1, 1, 0);
+	b = blk();
+	nb_tm_init(&t, nw, 20);
+	c = steady(&t, &b, NULL);
+	tap_ok(c == 15.0, "Northwood: 30 dependent adds take 30 x 0.5 cycles (%.2f)", c);
+
+	/* independent shifts: Northwood's shift unit, one per cycle */
+	reset();
+	for (int i = 0; i < 12; i++)
+		uop(NB_TM_SHIFT, -1, 20 + i, 0);
+	b = blk();
+	nb_tm_init(&t, nw, 20);
+	TAP_EQ((uint64_t)steady(&t, &b, NULL), 12, "12 independent shifts: 12 cycles on Northwood's shift unit");
+
+	/* the window: a 120-cycle divide chain head blocks retirement; 300
+	 * independent uops behind it: the window (126) stops allocation */
+	reset();
+	uop(NB_TM_SDIV, 2, 2, 0);
+	uop(NB_TM_SDIV, 2, 2, 0);
+	uop(NB_TM_SDIV, 2, 2, 0);
+	for (int i = 0; i < 300; i++)
+		uop(NB_TM_ALU, -1, 30 + i % 8, 0);
+	b = blk();
+	nb_tm_init(&t, nw, 20);
+	nb_tm_run(&t, &b, 0, b.n, 0);
+	/* divides done at 38, 76, 114 (+ alloc): the 126th uop after the
+	 * first allocates when the first retires; the last ALU uops retire
+	 * after the third divide, then 3 per cycle */
+	tap_ok(t.ret >= 114 && t.ret <= 114 + 300 / 3 + 2,
+	       "window: 3 chained divides then 300 ALU uops end at cycle %llu (114..216)",
+	       (unsigned long long)t.ret);
+	tap_ok(t.seq == 303, "303 uops allocated (%llu)", (unsigned long long)t.seq);
+
+	/* 16 independent loads, all L1D misses of 7 cycles: 4 slots */
+	reset();
+	for (int i = 0; i < 16; i++)
+		uop(NB_TM_LOAD, 5, 40 + i, (unsigned)i + 1);
+	b = blk();
+	nb_tm_init(&t, nw, 20);
+	c = steady(&t, &b, miss_all);
+	tap_ok(c == 28.0, "Northwood: 16 independent L1D misses (7 cycles) take 16 / 4 x 7 = 28 cycles (%.2f)", c);
+	nb_tm_init(&t, pr, 31);
+	c = steady(&t, &b, miss_all);
+	tap_ok(c == 16.0, "Prescott (8 slots: 16 / 8 x 7 = 14): the load port, one per cycle, "
+	       "binds first: 16 cycles (%.2f)", c);
+
+	/* dependent loads (a chase through slot 6), all missing: no overlap */
+	reset();
+	for (int i = 0; i < 16; i++)
+		uop(NB_TM_LOAD, 6, 6, (unsigned)i + 1);
+	b = blk();
+	nb_tm_init(&t, nw, 20);
+	c = steady(&t, &b, miss_all);
+	tap_ok(c == 112.0, "16 dependent missing loads take 16 x 7 = 112 cycles (%.2f)", c);
+
+	/* loads that hit: 2 (Northwood) / 4 (Prescott) per link */
+	nb_tm_init(&t, nw, 20);
+	c = steady(&t, &b, NULL);
+	tap_ok(c == 32.0, "Northwood: 16 dependent L1D hits take 16 x 2 cycles (%.2f)", c);
+
+	/* a misprediction: the next uops allocate `penalty` cycles after the
+	 * branch resolved */
+	reset();
+	uop(NB_TM_ALU, -1, 7, 0);
+	b = blk();
+	nb_tm_init(&t, nw, 20);
+	nb_tm_run(&t, &b, 0, 1, 0);
+	uint64_t r0 = t.ret;
+	nb_tm_run(&t, &b, 0, 1, 1);         /* this one mispredicted */
+	nb_tm_run(&t, &b, 0, 1, 1);
+	tap_ok(t.ret >= r0 + 20 && t.ret <= r0 + 22,
+	       "a misprediction delays the next uop's retirement by the 20-cycle penalty (%llu -> %llu)",
+	       (unsigned long long)r0, (unsigned long long)t.ret);
+
+	/* serializing: the cycles through the last retirement, then nothing
+	 * before them */
+	nb_tm_init(&t, nw, 20);
+	nb_tm_run(&t, &b, 0, 1, 0);
+	uint64_t s1 = nb_tm_serialize(&t);
+	tap_ok(s1 == t.ret && nb_tm_serialize(&t) == s1,
+	       "serialize: cycles %llu, again the same without uops", (unsigned long long)s1);
+
+	/* classification */
+	static const uint8_t shl[] = { 0x48, 0xc1, 0xe0, 0x01 }, imul[] = { 0x48, 0x0f, 0xaf, 0xc3 },
+		fadd[] = { 0xd8, 0xc1 }, divsd[] = { 0xf2, 0x0f, 0x5e, 0xc1 }, add[] = { 0x48, 0x01, 0xd8 };
+	tap_ok(nb_tm_classify(shl, 4, 1, NB_FP_NONE) == NB_TM_SHIFT &&
+	       nb_tm_classify(imul, 4, 1, NB_FP_NONE) == NB_TM_IMUL &&
+	       nb_tm_classify(add, 3, 1, NB_FP_NONE) == NB_TM_ALU,
+	       "classes: shl -> SHIFT, imul -> IMUL, add -> ALU");
+	tap_ok(nb_tm_classify(fadd, 2, 0, NB_FP_X87) == NB_TM_FADD &&
+	       nb_tm_classify(divsd, 4, 1, NB_FP_SDP) == NB_TM_SDIV,
+	       "classes: fadd st(1) -> FADD, divsd -> SDIV");
+	return tap_done();
+}
