@@ -55,7 +55,7 @@ struct kobj {
 	int kind;
 	int fd;                  /* the descriptor bound to it; -1 none yet */
 	unsigned cpu;            /* msr: its logical processor              */
-	ULong pos;               /* msr: file position (read/write)         */
+	ULong pos;               /* msr: file position: 0 (lseek not emulated) */
 	/* perf */
 	ULong seq;               /* open order                              */
 	ThreadId owner;
@@ -226,10 +226,8 @@ static Word msr_rw(struct kobj *o, Addr buf, UWord n, UWord off, Bool wr)
 		return -E_INVAL;
 	if (!(wr ? readable(buf, n) : writable(buf, n)))
 		return -E_FAULT;
-	if (o->cpu != nb_pmu_state.lp)
-		/* another LP's registers: nbsim folds every LP into one PMU
-		 * image; a thread reads its own LP's view */
-		(void)0;
+	/* nbsim has one PMU image for the package; the device of either LP
+	 * reaches it (the ESCRs' T0/T1 bits select the logical processor) */
 	for (; done < n; done += 8) {
 		uint64_t v;
 		UWord r;
@@ -530,7 +528,7 @@ static Word perf_open(ThreadId tid, Addr uattr, UWord pidcpu, UWord group_fd, UW
 		struct kobj *g = obj_of_fd(group_fd);
 
 		if (!g)
-			return group_fd < NBSIM_KERN_MAXFD ? -E_BADF : -E_BADF;
+			return -E_BADF;                 /* not an open perf event */
 		if (g->kind != K_PERF || g->leader != g - ko || g->owner != tid)
 			return -E_INVAL;
 		leader = (int)(g - ko);
@@ -555,11 +553,7 @@ static Word perf_open(ThreadId tid, Addr uattr, UWord pidcpu, UWord group_fd, UW
 		int as[NB_NUM_COUNTERS], k = 0;
 		uint32_t es[NB_NUM_COUNTERS];
 
-		for (int j = 0; j < NOBJ; j++)
-			if (ko[j].kind == K_PERF && ko[j].leader == leader && k < NB_NUM_COUNTERS)
-				c[k++] = ko[j].config;    /* order does not matter here: */
-		/* first fit in open order: rebuild it */
-		k = 0;
+		/* the group, the new event last, in open order (first fit) */
 		for (ULong s = 0;;) {
 			int m = -1;
 
@@ -945,12 +939,8 @@ Word nb_kern_request(ThreadId tid, UWord *arg)
 		o = obj_of_fd(a);
 		if (!o)
 			return -E_BADF;
-		if (o->kind == K_MSR) {
-			Word r = msr_rw(o, b, c, d, arg[1] == KOP_PWRITE);
-			if (r > 0 && d == (UWord)-1)
-				o->pos += 0;   /* the msr driver does not advance *ppos */
-			return r;
-		}
+		if (o->kind == K_MSR)            /* read(2): at the file position (0: no lseek) */
+			return msr_rw(o, b, c, d, arg[1] == KOP_PWRITE);
 		if (arg[1] == KOP_PWRITE || d != (UWord)-1)
 			return arg[1] == KOP_PWRITE ? -E_INVAL : -E_SPIPE;
 		return perf_read(o, b, c);

@@ -17,6 +17,12 @@
  * process counting on one CPU would share the counters, so program()
  * refuses a CPU on which another thread of the process counts (from its
  * program() to its stop, enable(0)).
+ *
+ * It writes only the NetBurst PMU's MSRs, reserved bits zero (pmu_msr, from
+ * the generated tables), and puts back what it found: the registers a
+ * thread changed at its stop, all of them at PAPI's shutdown, at exit and
+ * on a crash (restore, catch_crashes).  No overflow interrupt reaches user
+ * space through the msr driver: PAPI emulates overflow in software.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -25,6 +31,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,6 +194,52 @@ static pthread_mutex_t saved_lock = PTHREAD_MUTEX_INITIALIZER;
 static void msr_restore_all(void);
 static void restore(int all);
 
+/*
+ * A crash of the counting program (SIGSEGV, SIGBUS, SIGILL, SIGFPE,
+ * SIGABRT) must not leave the CPU's PMU programmed: the first save
+ * installs handlers that put everything back and then hand the signal to
+ * what was there before (the program's handler, or the default action,
+ * re-raised).  A program that installs its own handlers later replaces
+ * these (its handler may call PAPI_shutdown).
+ */
+static const int crash_sig[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
+#define NCRASH ((int)(sizeof(crash_sig) / sizeof(crash_sig[0])))
+static struct sigaction crash_old[NCRASH];
+
+static void on_crash(int sig, siginfo_t *si, void *uc)
+{
+	int k = 0;
+
+	while (k < NCRASH && crash_sig[k] != sig)
+		k++;
+	/* not under saved_lock if the crash interrupted a save: skip then */
+	if (pthread_mutex_trylock(&saved_lock) == 0) {
+		pthread_mutex_unlock(&saved_lock);
+		restore(1);
+	}
+	if (k == NCRASH)
+		return;
+	sigaction(sig, &crash_old[k], NULL);
+	if ((crash_old[k].sa_flags & SA_SIGINFO) && crash_old[k].sa_sigaction)
+		crash_old[k].sa_sigaction(sig, si, uc);
+	else if (crash_old[k].sa_handler != SIG_DFL && crash_old[k].sa_handler != SIG_IGN)
+		crash_old[k].sa_handler(sig);
+	else
+		raise(sig);               /* the default action, now reinstalled */
+}
+
+static void catch_crashes(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_crash;
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	for (int k = 0; k < NCRASH; k++)
+		sigaction(crash_sig[k], &sa, &crash_old[k]);
+}
+
 static int save_once(uint32_t msr, char *err, size_t len)
 {
 	static int registered;
@@ -207,8 +260,10 @@ static int save_once(uint32_t msr, char *err, size_t len)
 			saved[nsaved].cpu = msr_cpu;
 			saved[nsaved].msr = msr;
 			saved[nsaved++].v = v;
-			if (!registered)
+			if (!registered) {
 				registered = atexit(msr_restore_all) == 0;
+				catch_crashes();
+			}
 		}
 	}
 	pthread_mutex_unlock(&saved_lock);
