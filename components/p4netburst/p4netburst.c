@@ -146,6 +146,7 @@ typedef struct {
 	uint64_t threshold[NB_NUM_COUNTERS]; /* per hw request: its overflow threshold */
 	int pebs_h;                         /* hw request sampled by PEBS, -1: none */
 	int grn_sys;                        /* PAPI_GRN_SYS: counts by CPU */
+	int held;                           /* its registers are in lp_busy */
 	uint64_t *ds;                       /* DS save area + PEBS buffer (PEBS_DS_WORDS) */
 } nb_control_t;
 
@@ -782,6 +783,7 @@ static int claim_lp(nb_control_t *c)
 	if (ret == PAPI_OK) {
 		lp_hold(c->grn_sys ? BY_CPU : c->lp, c->assign.escrs_used,
 			c->assign.counters_used, 1);
+		c->held = 1;
 		if (c->assign.pebs_enable) {
 			lp_busy[c->lp].pebs_enable = c->assign.pebs_enable & ~NB_PEBS_ENABLE_PEBS;
 			lp_busy[c->lp].matrix_vert = c->assign.matrix_vert;
@@ -827,7 +829,11 @@ static int pebs_enable_shared(nb_control_t *c, int start, char *err, size_t len)
 static void release_lp(nb_control_t *c)
 {
 	pthread_mutex_lock(&lp_lock);
-	lp_hold(c->grn_sys ? BY_CPU : c->lp, c->assign.escrs_used, c->assign.counters_used, -1);
+	/* only what claim_lp took (PAPI may stop a set whose start failed) */
+	if (c->held)
+		lp_hold(c->grn_sys ? BY_CPU : c->lp, c->assign.escrs_used,
+			c->assign.counters_used, -1);
+	c->held = 0;
 	if (c->assign.pebs_enable) {
 		lp_busy[c->lp].pebs_enable = lp_busy[c->lp].matrix_vert = 0;
 		lp_busy[c->lp].pebs_on = 0;

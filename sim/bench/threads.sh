@@ -17,7 +17,7 @@ set -u
 VALGRIND=${VALGRIND:-valgrind}
 REPS=${REPS:-5}
 once() { "$CPUTIME" "$@" 2>/dev/null | tail -1; }
-declare -A best
+declare -A best many
 CONFIGS=(none ctx0 cpu0 ctx2 cpu2 ctx4 cpu4)
 for ((r = 0; r < REPS; r++)); do
 	for c in "${CONFIGS[@]}"; do
@@ -41,3 +41,17 @@ for n in 0 2 4; do
 		"$(ratio "${best[ctx$n]}" "${best[cpu$n]}")" "$(ratio "${best[ctx$n]}" "${best[none]}")" \
 		"$(ratio "${best[cpu$n]}" "${best[none]}")"
 done
+# Many switches: 20000 yields per thread, 4 counters; the cost of one
+# switch that moves registers = (contexts - by CPU) / such switches.
+for ((r = 0; r < REPS; r++)); do
+	for c in ctx cpu; do
+		m=thread; [ $c = cpu ] && m=cpu
+		u=$(once "$NBSIM" --nbsim-pmu-ctx=$m -- "$THREADS" 4 20000)
+		[ -n "$u" ] && [ "$u" -gt 0 ] || continue
+		if [ -z "${many[$c]:-}" ] || [ "$u" -lt "${many[$c]}" ]; then many[$c]=$u; fi
+	done
+done
+nsw=$("$NBSIM" --nbsim-stats=yes -- "$THREADS" 4 20000 2>&1 | sed -n 's/.*with counters saved\/restored \([0-9]*\).*/\1/p')
+awk -v a="${many[ctx]:-0}" -v b="${many[cpu]:-0}" -v n="${nsw:-0}" 'BEGIN {
+	printf "20000 yields per thread, 4 counters: contexts %.3f s, by CPU %.3f s, %d switches moved registers: %.2f us each\n",
+		a / 1e6, b / 1e6, n, (n > 0 ? (a - b) / n : 0) }'
