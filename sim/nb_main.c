@@ -194,6 +194,7 @@ static void nb_start_client(ThreadId tid, ULong blocks_done)
 	nb_lp_lwpid[nb_lp_of(tid)] = VG_(gettid)();
 	if (clo_ht && nb_lp_of(tid) != nb_pmu_state.lp)
 		nb_lp_switch(nb_lp_of(tid));
+	nb_pmi_thread_runs(tid);
 }
 
 static void nb_thread_create(ThreadId parent, ThreadId child)
@@ -315,8 +316,8 @@ static void nb_fini(Int exitcode)
 			  (ULong)b->dropped);
 	}
 	VG_(umsg)("nbsim: translation flushes (PMU reprogrammed): %llu\n", nb_discards);
-	VG_(umsg)("nbsim: overflow interrupts (PMI) sent: %llu (PMU syncs for them: %llu)\n",
-		  nb_pmi_sent, nb_pmi_syncs);
+	VG_(umsg)("nbsim: overflow interrupts (PMI) sent: %llu (PMU syncs for them: %llu), handlers run at CPL 0: %llu\n",
+		  nb_pmi_sent, nb_pmi_syncs, nb_pmi_isr_runs);
 	if (clo_ht)
 		VG_(umsg)("nbsim: PMIs sent to the other LP's thread: %llu; for an LP no thread ran on: %llu\n",
 			  nb_pmi_sent_other, nb_pmi_lost);
@@ -338,6 +339,8 @@ static void nb_pre_clo_init(void)
 					nb_print_usage, nb_print_debug_usage);
 	VG_(needs_client_requests)(nb_client_request);
 	VG_(track_start_client_code)(nb_start_client);
+	VG_(track_pre_deliver_signal)(nb_pmi_pre_deliver);
+	VG_(track_post_deliver_signal)(nb_pmi_post_deliver);
 	VG_(track_pre_thread_ll_create)(nb_thread_create);
 	VG_(track_pre_thread_ll_exit)(nb_thread_exit);
 	VG_(clo_vex_control).guest_chase = False;
