@@ -28,8 +28,22 @@ Runs an x86-64 program on nbsim, a valgrind model of an Intel NetBurst CPU
   --ht=yes|no    model Hyper-Threading (default: no).
   --help         this text.
 
-Other options starting with - go to valgrind (e.g. -v, --nbsim-stats=yes,
---trace-children=no, --fair-sched=no).  The kernel is not simulated: OS-mode counts are zero.
+The model's options (passed to the nbsim tool; a bad value is refused
+with the values that exist):
+  --nbsim-stats=yes|no       print signal and PMI totals at exit [no]
+  --nbsim-warn-unmodelled=yes|no  warn once when a counter is programmed
+                             for an event the model does not produce [yes]
+  --nbsim-list-events=yes|no print every event:MASK the model produces
+                             (lines 'nbsim-event EVENT:MASK') and exit [no]
+  --nbsim-mem-timing=auto|yes|no  cache-model stalls add cycles: while the
+                             cache model runs for another event / counting
+                             cycles runs it too / never [auto]
+  --nbsim-cache=netburst|cachegrind  cache policies; cachegrind: write-
+                             allocate L1D, 64-byte L2 lines (a test mode)
+                             [netburst]
+
+Other options starting with - go to valgrind (e.g. -v, --trace-children=no,
+--fair-sched=no).  The kernel is not simulated: OS-mode counts are zero.
 EOF
 }
 
