@@ -118,7 +118,7 @@ export NB_PAPI_TREE := $(PAPI_TREE)
 export LIBPFM4_SRC
 export NBSIM
 export NBSIM_TESTBIN := $(BUILDDIR)/sim/tests
-export NB_UTILS_BIN := $(BUILDDIR)/utils
+export NB_UTILS_BIN := $(T)/san-utils
 
 check: all
 	prove -j$(JOBS) tests/*.t
@@ -131,6 +131,14 @@ NB_UTILS = nb_encode nb_decode nb_schedule
 NB_UTIL_SRC = utils/nb_util.c $(NB_COMP)/nb_decode.c $(NB_COMP)/nb_partition.c $(NB_PURE_SRC)
 
 utils: $(addprefix $(BUILDDIR)/utils/,$(NB_UTILS))
+
+# The same tools under AddressSanitizer and UBSan: make check runs these
+# (NB_UTILS_BIN below; issue 15).
+tests: $(addprefix $(T)/san-utils/,$(NB_UTILS))
+
+$(T)/san-utils/%: utils/%_main.c utils/nb_util.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_NB) -O1 $(SAN) $(NB_PURE_INC) -Iutils -o $@ $< $(NB_UTIL_SRC)
 
 $(BUILDDIR)/utils/%: utils/%_main.c utils/nb_util.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
 	@mkdir -p $(dir $@)
