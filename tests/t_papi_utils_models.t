@@ -17,7 +17,7 @@ use File::Temp qw(tempdir);
 
 my $u = "$ENV{NB_PAPI_SRC}/utils";
 my $nbsim = $ENV{NBSIM};
-my $bound = 240;    # seconds per utility run; a run that needs more is a failure
+my $bound = 240;    # CPU seconds per utility run; a run that needs more is a failure
 
 # model => [CPUID model, stepping, L1D KB, L2 KB, L3 KB] (sim/nb_cpu.c)
 my %models = (
@@ -32,10 +32,12 @@ my $tmp = tempdir(CLEANUP => 1);
 
 sub run {
 	my ($model, @cmd) = @_;
-	my $cmd = "cd $tmp && timeout -k 10 $bound $nbsim --model=$model -- $u/" . join(' ', @cmd) . ' 2>&1';
+	# the bound is CPU time (ulimit -t), which load does not change; a
+	# wall-clock backstop six times longer ends one that waits for ever
+	my $cmd = "cd $tmp && timeout -k 10 " . 6 * $bound . " sh -c 'ulimit -t $bound && exec \"\$@\"' sh $nbsim --model=$model -- $u/" . join(' ', @cmd) . ' 2>&1';
 	my $out = `$cmd`;
 	my $st = $? >> 8;
-	diag("$model: $cmd[0] killed after $bound s") if $st == 124 || $st == 137;
+	diag("$model: $cmd[0] killed (CPU bound $bound s or wall-clock backstop)") if $st == 124 || $st == 137 || ($? & 127);
 	return ($st, $out);
 }
 
