@@ -204,7 +204,7 @@ export NB_PAPI_TREE := $(PAPI_TREE)
 export LIBPFM4_SRC
 export NBSIM
 export NBSIM_TESTBIN := $(BUILDDIR)/sim/tests
-export NB_UTILS_BIN := $(BUILDDIR)/utils
+export NB_UTILS_BIN := $(T)/san-utils
 
 check: all
 	prove -j$(JOBS) tests/*.t
@@ -223,6 +223,14 @@ NB_STAT_SRC = utils/nb_stat.c utils/nb_stat_run.c $(NB_COMP)/backend_cpuid.c
 $(BUILDDIR)/utils/nb_stat: $(NB_STAT_SRC) utils/nb_stat.h utils/nb_util.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_NB) $(NB_PURE_INC) -Iutils -Isim -o $@ $(NB_STAT_SRC) $(NB_UTIL_SRC)
+
+# The same tools under AddressSanitizer and UBSan: make check runs these
+# (NB_UTILS_BIN below; issue 15).
+tests: $(addprefix $(T)/san-utils/,$(NB_UTILS))
+
+$(T)/san-utils/%: utils/%_main.c utils/nb_util.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_NB) -O1 $(SAN) $(NB_PURE_INC) -Iutils -o $@ $< $(NB_UTIL_SRC)
 
 $(BUILDDIR)/utils/%: utils/%_main.c utils/nb_util.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
 	@mkdir -p $(dir $@)

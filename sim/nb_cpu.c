@@ -10,7 +10,25 @@
  *          IA-32 Optimization Reference Manual (2004), sec. 1: Prescott has a
  *          31-stage pipeline, 16 KB L1D, 1 MB L2; Cedar Mill (65 nm) 2 MB L2.
  *  [SDM2]  Intel SDM Vol. 2A, CPUID: leaf 1 feature bits, leaf 2 cache
- *          descriptor values, brand string leaves, extended leaves.
+ *          descriptor values, brand string leaves, extended leaves; leaf 4
+ *          "Deterministic Cache Parameters" (EAX type/level/self-init,
+ *          threads sharing - 1 in 25:14, cores - 1 in 31:26; EBX line - 1,
+ *          partitions - 1, ways - 1; ECX sets - 1; type 0 ends the list);
+ *          "If a value entered for CPUID.EAX is higher than the maximum
+ *          input value for basic or extended function for that processor
+ *          then the data for the highest basic information leaf is
+ *          returned" (so leaf 0Bh on a part whose maximum is 5 answers
+ *          leaf 5, EBX = 64: leaf 0Bh is absent on every NetBurst part).
+ *  [DUMP]  CPUID dumps of real parts: Willamette F12, maximum leaf 2 and
+ *          extended 80000004h (Bochs cpudb p4_willamette.cc); Pentium 4
+ *          F43 (Prescott 2 MB), maximum leaf 5, leaf 4 = 00004121/
+ *          01C0003F/0000001F and 00004143/01C0103F/000007FF then type 0,
+ *          leaf 5 = 40/40/0/0, 80000001h EDX 20100800, 80000006h ECX
+ *          08006040, 80000008h EAX 3024 (VirtualBox cpus/
+ *          Intel_Pentium_4_3_00GHz.h, VBoxCpuReport 2013); F65 (65 nm,
+ *          the Cedar Mill core), maximum leaf 6, leaf 6 = 0, the same
+ *          leaf 4 with the L2 of 2048 sets, 80000001h ECX bit 0 (LAHF in
+ *          64-bit mode) (CPU-Z report of a Pentium D 3.00 GHz, F.6.5).
  *  Values marked "model parameter" are our choices, not published facts.
  */
 #include "nb_cpu.h"
@@ -78,10 +96,29 @@ static void brand48(const struct nb_cpu_model *m, char out[48])
 		out[i] = i < pad ? ' ' : i < 47 ? m->brand[i - pad] : '\0';
 }
 
+/* Leaf 4, subleaf sub [SDM2, DUMP]: 0 the L1 data cache (8-way, 64 B
+ * lines, one line per tag), 1 the unified L2 (8-way, 64 B lines, two
+ * lines per sector: 2 "partitions"), then type 0 (no more caches; the
+ * trace cache is not described by leaf 4).  Both are self-initialising
+ * (bit 8) and shared by the two logical processors under Hyper-Threading
+ * (bits 25:14 = 1), one core per package (bits 31:26 = 0). */
+static void leaf4(const struct nb_cpu_model *m, int ht, uint32_t sub, uint32_t o[4])
+{
+	uint32_t share = (ht ? 1u : 0u) << 14;
+	if (sub == 0) {
+		o[0] = share | (1u << 8) | (1u << 5) | 1u;             /* L1 data */
+		o[1] = (7u << 22) | (0u << 12) | 63u;
+		o[2] = m->l1d_kb * 1024u / (8u * 64u) - 1u;
+	} else if (sub == 1) {
+		o[0] = share | (1u << 8) | (2u << 5) | 3u;             /* L2 unified */
+		o[1] = (7u << 22) | (1u << 12) | 63u;
+		o[2] = m->l2_kb * 1024u / (8u * 2u * 64u) - 1u;
+	}
+}
+
 void nb_cpuid(const struct nb_cpu_model *m, int ht, unsigned lp, uint32_t leaf, uint32_t sub,
 	      uint32_t o[4])
 {
-	(void)sub;
 	o[0] = o[1] = o[2] = o[3] = 0;
 
 	/* Out-of-range leaves answer like the highest basic leaf [SDM2]. */
@@ -127,6 +164,9 @@ void nb_cpuid(const struct nb_cpu_model *m, int ht, unsigned lp, uint32_t leaf, 
 		o[2] = m->leaf2[2];
 		o[3] = m->leaf2[3];
 		break;
+	case 4:                  /* deterministic cache parameters (max leaf >= 4) */
+		leaf4(m, ht, sub, o);
+		break;
 	case 5:                  /* MONITOR/MWAIT line size (Prescott) */
 		o[0] = 64;
 		o[1] = 64;
@@ -138,6 +178,9 @@ void nb_cpuid(const struct nb_cpu_model *m, int ht, unsigned lp, uint32_t leaf, 
 		/* SYSCALL 11, XD 20 (90/65 nm), LM 29.  LM is set on every
 		 * model: guests are x86-64 programs (README, "Models"). */
 		o[3] = (1u << 11) | (1u << 29) | (m->em64t ? 1u << 20 : 0);
+		/* LAHF/SAHF in 64-bit mode: the 65 nm parts [DUMP F65] */
+		if (m->model >= 6)
+			o[2] = 1u;
 		break;
 	case 0x80000002u:
 	case 0x80000003u:
@@ -155,8 +198,8 @@ void nb_cpuid(const struct nb_cpu_model *m, int ht, unsigned lp, uint32_t leaf, 
 	case 0x80000008u:        /* 36-bit physical, 48-bit linear */
 		o[0] = 0x3024u;
 		break;
-	default:                 /* 3 (no PSN), 4 (no deterministic cache
-				  * parameters: type 0), 6, 0x80000005/7 */
+	default:                 /* 3 (no PSN), 6 (Cedar Mill: all zero
+				  * [DUMP F65]), 0x80000005/7 (reserved) */
 		break;
 	}
 }

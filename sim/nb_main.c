@@ -233,6 +233,7 @@ static void nb_start_client(ThreadId tid, ULong blocks_done)
 	nb_ctx_start(tid);
 	nb_kern_switch(tid);             /* perf events follow their thread */
 	nb_stat_switch(tid);
+	nb_pmi_thread_runs(tid);
 }
 
 static void nb_thread_create(ThreadId parent, ThreadId child)
@@ -370,8 +371,8 @@ static void nb_fini(Int exitcode)
 			  (ULong)b->dropped);
 	}
 	VG_(umsg)("nbsim: translation flushes (PMU reprogrammed): %llu\n", nb_discards);
-	VG_(umsg)("nbsim: overflow interrupts (PMI) sent: %llu (PMU syncs for them: %llu)\n",
-		  nb_pmi_sent, nb_pmi_syncs);
+	VG_(umsg)("nbsim: overflow interrupts (PMI) sent: %llu (PMU syncs for them: %llu), handlers run at CPL 0: %llu\n",
+		  nb_pmi_sent, nb_pmi_syncs, nb_pmi_isr_runs);
 	if (clo_ht)
 		VG_(umsg)("nbsim: PMIs sent to the other LP's thread: %llu; for an LP no thread ran on: %llu\n",
 			  nb_pmi_sent_other, nb_pmi_lost);
@@ -396,6 +397,8 @@ static void nb_pre_clo_init(void)
 	/* the exit status for --nbsim-counts (nb_stat.c) */
 	VG_(needs_syscall_wrapper)(nb_stat_pre_syscall, nb_stat_post_syscall);
 	VG_(track_start_client_code)(nb_start_client);
+	VG_(track_pre_deliver_signal)(nb_pmi_pre_deliver);
+	VG_(track_post_deliver_signal)(nb_pmi_post_deliver);
 	VG_(track_pre_thread_ll_create)(nb_thread_create);
 	VG_(track_pre_thread_ll_exit)(nb_thread_exit);
 	VG_(clo_vex_control).guest_chase = False;

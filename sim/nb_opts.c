@@ -16,6 +16,46 @@ Bool clo_exact_ir = True;
 
 /* ---- options, init, fini ---- */
 
+/* The --nbsim-* options and their values, for the messages on a bad one
+ * (nb_print_usage has the same list with the meanings; t_nbsim_cli.sh
+ * checks that the launcher's --help names every one). */
+static const struct { const HChar *name, *values; } nb_opt_values[] = {
+	{ "--nbsim-stats", "yes, no" },
+	{ "--nbsim-warn-unmodelled", "yes, no" },
+	{ "--nbsim-list-events", "yes, no" },
+	{ "--nbsim-mem-timing", "auto, yes, no" },
+	{ "--nbsim-cache", "netburst, cachegrind" },
+	{ "--nbsim-pmu-ctx", "thread, cpu" },
+	{ "--nbsim-exact-ir", "yes, no" },
+	{ "--nbsim-program", "a file name" },
+	{ "--nbsim-counts", "a file name, %p for the pid" },
+};
+
+/* An --nbsim-* argument no rule took: a known option with a value it does
+ * not have, or an unknown option; either way say what exists. */
+static void nb_bad_nbsim_option(const HChar *arg)
+{
+	const HChar *eq = VG_(strchr)(arg, '=');
+	Int len = eq ? (Int)(eq - arg) : (Int)VG_(strlen)(arg);
+	HChar all[300];
+	Int n = 0;
+
+	for (unsigned i = 0; i < sizeof nb_opt_values / sizeof nb_opt_values[0]; i++)
+		if ((Int)VG_(strlen)(nb_opt_values[i].name) == len &&
+		    VG_(strncmp)(arg, nb_opt_values[i].name, len) == 0) {
+			if (!eq)
+				VG_(fmsg_bad_option)(arg, "%s needs a value (values: %s)\n",
+						     nb_opt_values[i].name, nb_opt_values[i].values);
+			VG_(fmsg_bad_option)(arg, "%s has no value '%s' (values: %s)\n",
+					     nb_opt_values[i].name, eq + 1, nb_opt_values[i].values);
+		}
+	all[0] = 0;
+	for (unsigned i = 0; i < sizeof nb_opt_values / sizeof nb_opt_values[0]; i++)
+		n += VG_(snprintf)(all + n, (Int)sizeof all - n, "%s%s", i ? ", " : "",
+				   nb_opt_values[i].name);
+	VG_(fmsg_bad_option)(arg, "unknown nbsim option (known: %s; see nbsim --help)\n", all);
+}
+
 Bool nb_process_cmd_line_option(const HChar *arg)
 {
 	if VG_STR_CLO(arg, "--model", clo_model) {
@@ -46,6 +86,8 @@ Bool nb_process_cmd_line_option(const HChar *arg)
 	else if VG_XACT_CLO(arg, "--nbsim-mem-timing=no", clo_mem_timing, MT_NO) {}
 	else if VG_INT_CLO(arg, "--perf-paranoid", clo_perf_paranoid) {}   /* nb_kern.c */
 	else if VG_BOOL_CLO(arg, "--msr-driver", clo_msr_driver) {}
+	else if (VG_(strncmp)(arg, "--nbsim-", 8) == 0)
+		nb_bad_nbsim_option(arg);       /* does not return */
 	else
 		return False;
 	return True;

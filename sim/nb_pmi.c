@@ -126,6 +126,57 @@ VG_REGPARM(1) void nb_pmi_check(VexGuestAMD64State *st)
 		st->host_EvC_COUNTER = 0;
 }
 
+/* ---- the PMI handler: the interrupt service routine ---- */
+
+/*
+ * On the hardware the PMI's service routine runs in the kernel, at CPL 0,
+ * where user-mode (T0_USR/T1_USR) counting does not see it, and the LVT
+ * keeps further PMIs pending until it returns [SDM Vol. 3B 18.16.5, the
+ * PMI; Vol. 3A 10.5.1, LVT mask].  Under nbsim the guest's handler of the
+ * PMI signal plays that routine: from the signal's delivery to its
+ * sigreturn the thread runs "at CPL 0", its events counted nowhere (OS-mode
+ * counting is not modelled), and the signal stays blocked during the
+ * handler, so overflows meanwhile coalesce into one pending PMI.  Without
+ * this the handler's own instructions counted toward the next overflow: a
+ * threshold below the handler's length re-overflowed inside it for ever.
+ * A handler left with longjmp never returns: its thread stays at CPL 0.
+ */
+#define NB_ISR_MAXTID 1024
+static Int nb_isr_sig[NB_ISR_MAXTID];  /* tid: the PMI signal it is handling; 0 none */
+ULong nb_pmi_isr_runs;
+
+/* The running thread's CPL onto its logical processor (synced first). */
+void nb_pmi_thread_runs(ThreadId tid)
+{
+	unsigned lp = nb_lp_of(tid);
+	int on = tid < NB_ISR_MAXTID && nb_isr_sig[tid] != 0;
+
+	if (((nb_pmu_state.cpl0 >> lp) & 1) == (unsigned)on)
+		return;
+	nb_derive();
+	nb_update_cycles();
+	nb_pmu_set_cpl0(&nb_pmu_state, lp, on, nb_sig);
+	nb_tags_changed();
+}
+
+void nb_pmi_pre_deliver(ThreadId tid, Int sigNo, Bool alt_stack)
+{
+	(void)alt_stack;
+	if (!nb_pmi_sig || sigNo != nb_pmi_sig || tid >= NB_ISR_MAXTID || nb_isr_sig[tid])
+		return;
+	nb_isr_sig[tid] = sigNo;
+	nb_pmi_isr_runs++;
+	nb_pmi_thread_runs(tid);
+}
+
+void nb_pmi_post_deliver(ThreadId tid, Int sigNo)
+{
+	if (tid >= NB_ISR_MAXTID || !nb_isr_sig[tid] || sigNo != nb_isr_sig[tid])
+		return;
+	nb_isr_sig[tid] = 0;
+	nb_pmi_thread_runs(tid);
+}
+
 /* ---- PEBS (README "PEBS") ---- */
 
 /* The PEBS counters: MSR_IQ_COUNTER4 (16) for logical processor 0,

@@ -305,6 +305,13 @@ extern uint64_t nb_ds_area[2];
 extern ULong nb_pebs_records, nb_pebs_full;
 void nb_pmi_update(void);
 VG_REGPARM(1) void nb_pmi_check(VexGuestAMD64State *st);
+/* The PMI handler runs as the interrupt service routine, at CPL 0
+ * (README "Overflow interrupts"): valgrind's signal delivery hooks, and
+ * the thread switch (the running thread's state onto its LP). */
+void nb_pmi_pre_deliver(ThreadId tid, Int sigNo, Bool alt_stack);
+void nb_pmi_post_deliver(ThreadId tid, Int sigNo);
+void nb_pmi_thread_runs(ThreadId tid);
+extern ULong nb_pmi_isr_runs;            /* PMI handlers run (stats)         */
 void nb_pebs_update(uint32_t written);
 Bool nb_pebs_armed_get(unsigned lp);
 void nb_pebs_armed_set(unsigned lp, Bool armed);

@@ -28,8 +28,33 @@ Runs an x86-64 program on nbsim, a valgrind model of an Intel NetBurst CPU
   --ht=yes|no    model Hyper-Threading (default: no).
   --help         this text.
 
-Other options starting with - go to valgrind (e.g. -v, --nbsim-stats=yes,
---trace-children=no, --fair-sched=no).  The kernel is not simulated: OS-mode counts are zero.
+The model's options (passed to the nbsim tool; a bad value is refused
+with the values that exist):
+  --nbsim-stats=yes|no       print signal and PMI totals at exit [no]
+  --nbsim-warn-unmodelled=yes|no  warn once when a counter is programmed
+                             for an event the model does not produce [yes]
+  --nbsim-list-events=yes|no print every event:MASK the model produces
+                             (lines 'nbsim-event EVENT:MASK') and exit [no]
+  --nbsim-mem-timing=auto|yes|no  loads take the cache model's latencies
+                             in cycles (counting cycles runs it); no: every
+                             load hits the L1D (auto: old name of yes) [yes]
+  --nbsim-cache=netburst|cachegrind  cache policies; cachegrind: write-
+                             allocate L1D, 64-byte L2 lines (a test mode)
+                             [netburst]
+  --nbsim-pmu-ctx=thread|cpu counters per guest thread, saved and restored
+                             at thread switches as the kernel does / per
+                             logical processor, shared by its threads [thread]
+  --nbsim-exact-ir=yes|no    keep every register update, so that VEX's
+                             optimiser removes no load and no flags [yes]
+  --nbsim-program=FILE       MSR writes applied before the guest's first
+                             instruction (nb_stat writes it)
+  --nbsim-counts=FILE        at exit, the counters, totals and a row per
+                             thread, to FILE (%p: the pid) (nb_stat reads it)
+  --perf-paranoid=N          the emulated perf_event_paranoid (-1..3) [2]
+  --msr-driver=yes|no        the emulated msr driver is loaded [yes]
+
+Other options starting with - go to valgrind (e.g. -v, --trace-children=no,
+--fair-sched=no).  The kernel is not simulated: OS-mode counts are zero.
 EOF
 }
 

@@ -351,7 +351,7 @@ static int lp_counts(const struct nb_pmu *p, const struct nb_pmu_cfg *g)
 {
 	unsigned n = (p->lp_active & 1) + ((p->lp_active >> 1) & 1);
 
-	if (!(g->lpmask & (1u << p->lp)))
+	if (!(g->lpmask & (1u << p->lp)) || ((p->cpl0 >> p->lp) & 1))
 		return 0;
 	/* ActiveThread [SDM 18.16.1]: 01 single: exactly one LP active;
 	 * 10 both: both active; 11 any: at least one (00 never: recompute). */
@@ -430,6 +430,9 @@ static uint64_t add(struct nb_pmu *p, unsigned c, uint64_t inc)
 void nb_pmu_sync(struct nb_pmu *p, const uint64_t *sig)
 {
 	uint64_t cycles = sig[NB_SIG_CYCLES] - p->last[NB_SIG_CYCLES];
+
+	if (cycles >> 63)        /* see the negative sums below */
+		cycles = 0;
 	uint64_t incs[NB_NUM_COUNTERS], pos[NB_NUM_COUNTERS];
 	uint32_t was_ovf = 0;
 
@@ -457,6 +460,11 @@ void nb_pmu_sync(struct nb_pmu *p, const uint64_t *sig)
 					unsigned s = NB_SIG(g->ev, b);
 					E += sig[s] - p->last[s];
 				}
+			/* A negative sum is the correction of events whose
+			 * count was dropped at CPL 0 (an event classified in the
+			 * PMI handler, corrected after it): nothing to count */
+			if (E >> 63)
+				E = 0;
 			inc = g->compare ? filtered(g, E, cycles, p->rate[g->ev], &p->edge_prev[c]) : E;
 			if (pass == 1) {
 				/* cascaded: all of it if the alternate had
@@ -553,7 +561,7 @@ void nb_pmu_cycle(struct nb_pmu *p, const uint64_t *sig)
 			unsigned s = p->csig[c][k];
 			o += s == NB_SIG_CYCLES ? 1 : sig[s] - p->cbase[s];
 		}
-		out[c] = o;
+		out[c] = (o >> 63) ? 0 : o;   /* negative: see nb_pmu_sync */
 	}
 	count_cycles(p, 1, out);
 	for (unsigned i = 0; i < p->ncused; i++) {
@@ -587,6 +595,15 @@ void nb_pmu_set_lp(struct nb_pmu *p, unsigned lp, unsigned active, const uint64_
 	nb_pmu_sync(p, sig);
 	p->lp = lp & 1;
 	p->lp_active = (active & 3) | (1u << p->lp);
+}
+
+void nb_pmu_set_cpl0(struct nb_pmu *p, unsigned lp, int on, const uint64_t *sig)
+{
+	nb_pmu_sync(p, sig);
+	if (on)
+		p->cpl0 |= (uint8_t)(1u << (lp & 1));
+	else
+		p->cpl0 &= (uint8_t)~(1u << (lp & 1));
 }
 
 /* ---- register access ---- */

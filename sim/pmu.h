@@ -103,6 +103,9 @@ struct nb_pmu {
 	 * and those that count by CPU (never saved with a thread) */
 	uint32_t touched, cpu_wide;
 	uint64_t touched_escr, cpu_wide_escr;
+	uint8_t cpl0;            /* bit lp: LP lp runs its PMI handler, the
+				  * interrupt service routine, at CPL 0: its
+				  * events count nowhere (no OS-mode counting) */
 	char fault[160];
 };
 
@@ -142,6 +145,12 @@ void nb_pmu_cycles_const(struct nb_pmu *p, uint64_t n, unsigned s, uint64_t v);
 /* Hyper-Threading: sync (the interval so far belongs to the old LP), then
  * fold later deltas into LP lp; active = bit mask of the active LPs. */
 void nb_pmu_set_lp(struct nb_pmu *p, unsigned lp, unsigned active, const uint64_t *sig);
+
+/* Logical processor lp enters (on = 1) or leaves (0) its PMI handler, run
+ * at CPL 0: sync (the interval so far counts as before), then LP lp's
+ * deltas count in no counter until it leaves (the T<lp>_USR bits qualify
+ * user-mode events only; OS-mode events are not modelled). */
+void nb_pmu_set_cpl0(struct nb_pmu *p, unsigned lp, int on, const uint64_t *sig);
 
 /*
  * Counter-overflow interrupts.  A counter whose CCCR has OVF_PMI_T0 (bit 26)

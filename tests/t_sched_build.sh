@@ -1,5 +1,6 @@
 # Shared by tests/t_sched_*.t and t_utils_*.t: compile a program against
-# the pure modules (scheduler, encoder, names) and the generated tables.
+# the pure modules (scheduler, encoder, names) and the generated tables,
+# with AddressSanitizer and UndefinedBehaviorSanitizer (NB_SAN overrides).
 #   . tests/t_sched_build.sh; nb_cc NAME SOURCE...   (binary: $nb_out/NAME)
 nb_src=${NB_SRC:-$(cd "$(dirname "$0")/.." && pwd)}
 nb_gen=${NB_GEN:-$nb_src/build/gen}
@@ -9,7 +10,9 @@ nb_cc() {
 	name=$1; shift
 	mkdir -p "$nb_out"
 	[ -f "$nb_gen/nb_tables.c" ] || make -s -C "$nb_src/native_events" OUT="$nb_gen" >/dev/null
-	${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -I"$nb_comp" -I"$nb_src/native_events" \
+	# under ASan/UBSan (issue 15): NB_SAN= (empty) builds without
+	${CC:-cc} -std=gnu11 -O1 -Wall -Wextra -Werror ${NB_SAN--fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer} \
+		-I"$nb_comp" -I"$nb_src/native_events" \
 		-I"$nb_gen" -I"$nb_src/tests" -o "$nb_out/$name" "$@" "$nb_gen/nb_tables.c" >"$nb_out/$name.log" 2>&1
 	rc=$?
 	[ $rc -eq 0 ] || sed 's/^/# /' "$nb_out/$name.log"

@@ -2,6 +2,8 @@
 # t_sim_cascade.t - a cascaded counter pair, programmed with the encoder's
 # register images, counts past 2^40 under nbsim (tests/sim_cascade.c).
 . "$(dirname "$0")/t_sched_build.sh"
+# the guest runs under nbsim (valgrind): no AddressSanitizer there
+NB_SAN=
 c=$nb_comp
 : "${NBSIM:?set NBSIM to the nbsim launcher}"
 if ! nb_cc sim_cascade -I"$nb_src/sim" -I"$nb_src/sim/tests" "$nb_src/tests/sim_cascade.c" \

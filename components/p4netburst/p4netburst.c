@@ -690,8 +690,10 @@ static int preset_ex(nb_control_t *c, uint32_t mask, int rearm, char *err, size_
 		r[k] = c->regs[i];
 		if (!rearm)
 			raw[k] = (NB_COUNTER_MASK + 1 - t) & NB_COUNTER_MASK;
-		else
-			raw[k] = past >= t ? NB_COUNTER_MASK : past + NB_COUNTER_MASK + 1 - t;
+		else    /* past >= t: more thresholds went by before the PMI
+			 * was taken (skid); they coalesce into this one and the
+			 * next overflow keeps the phase, at the next multiple */
+			raw[k] = past % t + NB_COUNTER_MASK + 1 - t;
 		c->last[i] = raw[k];
 		k++;
 	}
@@ -869,12 +871,16 @@ static int nb_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 	    pebs_enable_shared(c, 1, err, sizeof(err)) ||
 	    (c->hw_ovf && preset(c, c->hw_ovf, err, sizeof(err))) ||
 	    (c->pebs_h >= 0 && pebs_arm(c, err, sizeof(err))) ||
-	    backend->enable(c->regs, c->n, 1, err, sizeof(err))) {
+	    /* running once programmed and preset, before the counters
+	     * start: with a small threshold the first PMI comes before
+	     * this function returns, and its handler must find the set
+	     * running to fold and re-arm it */
+	    (c->running = 1, backend->enable(c->regs, c->n, 1, err, sizeof(err)))) {
+		c->running = 0;
 		report("start", err);
 		release_lp(c);
 		return PAPI_ESYS;
 	}
-	c->running = 1;
 	return PAPI_OK;
 }
 
@@ -912,7 +918,12 @@ static int nb_stop(hwd_context_t *ctx, hwd_control_state_t *ctl)
 	int ret;
 	(void)ctx;
 
+	/* not running from here on: a PMI taken inside this function (a
+	 * small threshold overflows in its first instructions) must not
+	 * re-arm and re-enable the counters being stopped */
+	c->running = 0;
 	if (backend->enable(c->regs, c->n, 0, err, sizeof(err))) {
+		c->running = 1;
 		report("stop", err);
 		return PAPI_ESYS;
 	}
@@ -937,7 +948,6 @@ static int nb_stop(hwd_context_t *ctx, hwd_control_state_t *ctl)
 		report("stop", err);
 		ret = PAPI_ESYS;
 	}
-	c->running = 0;
 	if (backend->restore)
 		backend->restore(0);
 	return ret;

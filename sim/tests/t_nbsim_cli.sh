@@ -12,12 +12,43 @@ ok() { # cond-status description
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-echo "1..30"
+echo "1..$((30 + 3 + 2 * 5))"
 
 "$NBSIM" --help >"$tmp/out" 2>&1
 ok $? "nbsim --help exits 0"
 grep -q "usage: nbsim" "$tmp/out"
 ok $? "nbsim --help prints usage"
+
+# Every --nbsim-* option of the tool (its table in nb_opts.c) is in
+# nbsim --help with each of its values, and a bad value is refused with
+# the values that exist (not valgrind's "Unknown option").
+opts=$(sed -n 's/^[[:space:]]*{ "\(--nbsim-[a-z-]*\)", "\([a-z, ]*\)" },$/\1=\2/p' ../nb_opts.c | sed 's/, /|/g')
+[ "$(printf '%s\n' "$opts" | grep -c .)" -ge 5 ]
+ok $? "nb_opts.c lists its --nbsim-* options with their values ($(printf '%s\n' "$opts" | grep -c .))"
+"$NBSIM" --help >"$tmp/help" 2>&1
+miss=
+for o in $opts; do
+	grep -qF -- "$o" "$tmp/help" || miss="$miss $o"
+done
+[ -z "$miss" ]
+ok $? "nbsim --help lists every --nbsim-* option with its values${miss:+ (missing:$miss)}"
+for o in $opts; do
+	name=${o%%=*}
+	vals=$(printf '%s' "${o#*=}" | sed 's/|/, /g')
+	"$NBSIM" "$name=maybe-not" -- /bin/true >"$tmp/out" 2>&1
+	rc=$?
+	if [ "$vals" = "yes, no" ]; then want="should be 'yes' or 'no'"; else want="values: $vals"; fi
+	[ $rc -ne 0 ] && grep -qF -- "$want" "$tmp/out" && ! grep -q "Unknown option" "$tmp/out"
+	ok $? "$name=maybe-not refused naming the values ($want; rc $rc)"
+	"$NBSIM" "$name" -- /bin/true >"$tmp/out" 2>&1
+	rc=$?
+	[ $rc -ne 0 ] && ! grep -q "Unknown option" "$tmp/out"
+	ok $? "$name without a value refused with a reason (rc $rc)"
+done
+"$NBSIM" --nbsim-no-such=1 -- /bin/true >"$tmp/out" 2>&1
+rc=$?
+[ $rc -ne 0 ] && grep -q "unknown nbsim option (known: --nbsim-stats" "$tmp/out"
+ok $? "unknown --nbsim-* option: the known ones are named (rc $rc)"
 
 "$NBSIM" "$tmp/does-not-exist" >"$tmp/out" 2>&1
 rc=$?
