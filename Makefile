@@ -68,7 +68,7 @@ FTESTS = $(patsubst ftests/%.F90,$(T)/f_%,$(wildcard ftests/*.F90))
 tests: $(CTESTS) $(FTESTS) $(T)/thread_counts_omp
 
 # the OpenMP build of ctests/thread_counts.c (libgomp: Debian's gcc)
-$(T)/thread_counts_omp: ctests/thread_counts.c ctests/nbtap.h ctests/nbdiff.h sim/tests/tap.h papi
+$(T)/thread_counts_omp: ctests/thread_counts.c ctests/nbtap.h ctests/nbdiff.h sim/tests/tap.h $(PAPI_STAMP)
 	@mkdir -p $(T)
 	$(CC) $(CFLAGS_NB) -fopenmp $(PAPI_INC) -Ictests -o $@ $< $(PAPI_LIB) -lpthread
 
@@ -111,7 +111,7 @@ $(T)/kern_perf: tests/kern/kern_perf.c $(KP4_SRC) components/p4netburst/nb_linux
 	$(CC) $(CFLAGS_NB) -Icomponents/p4netburst -Inative_events -I$(GENDIR) -Isim -Ictests -o $@ tests/kern/kern_perf.c $(KP4_SRC)
 
 tests: $(T)/msr_restore
-$(T)/msr_restore: tests/kern/msr_restore.c ctests/nbtap.h papi
+$(T)/msr_restore: tests/kern/msr_restore.c ctests/nbtap.h $(PAPI_STAMP)
 	@mkdir -p $(T)
 	$(CC) $(CFLAGS_NB) $(PAPI_INC) -Ictests -Icomponents/p4netburst -Inative_events -I$(GENDIR) -Isim \
 		-o $@ tests/kern/msr_restore.c $(PAPI_LIB) -lpthread
