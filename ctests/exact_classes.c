@@ -10,6 +10,7 @@
  * scheduler places their helper ESCRs (uop_type for front-end tagging, the
  * FP/SIMD upstream event with TagEnable for execution tagging).
  */
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 #include "papi.h"
@@ -140,6 +141,7 @@ static __attribute__((noinline)) void k_rom(long n)
 struct ev {
 	const char *name;
 	long long per_iter;
+	long long slack;        /* overhead allowance (nbdiff_is_slack): 0 = exact */
 };
 
 struct set {
@@ -167,9 +169,14 @@ static void check_set(const struct set *s)
 		names[i] = s->ev[i].name;
 	nbdiff_run(s->what, names, n, s->fn, N1, N2, a, b);
 	for (int i = 0; i < n; i++) {
-		tap_is(b[i] - a[i], (N2 - N1) * s->ev[i].per_iter,
-		       "%s: %s: difference of %d and %d iterations is %lld x %d", s->what,
-		       s->ev[i].name, N2, N1, s->ev[i].per_iter, N2 - N1);
+		char desc[300];
+
+		snprintf(desc, sizeof desc, "%s: %s: difference of %d and %d iterations is %lld x %d",
+			 s->what, s->ev[i].name, N2, N1, s->ev[i].per_iter, N2 - N1);
+		if (s->ev[i].slack)
+			nbdiff_is_slack(b[i] - a[i], N2 - N1, s->ev[i].per_iter, s->ev[i].slack, desc);
+		else
+			tap_is(b[i] - a[i], (N2 - N1) * s->ev[i].per_iter, "%s", desc);
 		tap_diag("%s: %lld at N=%d, %lld at N=%d", s->ev[i].name, a[i], N1, b[i], N2);
 	}
 }
@@ -179,7 +186,7 @@ static const struct set sets[] = {
 	/* first, while nbsim instruments nothing yet (its needs only grow): a
 	 * BOGUS mask alone must switch on the branch model and uop counts that
 	 * the wrong-path model needs (78 bogus uops per mispredict, Prescott) */
-	{ "ijmp", k_ijmp, { { P "uops_retired:BOGUS", 78 } } },
+	{ "ijmp", k_ijmp, { { P "uops_retired:BOGUS", 78, 78 } } },
 	/* front-end tagging: loads, stores (not together: front_end_event
 	 * counts every tagged uop) and the tagged instructions */
 	{ "mem", k_mem, { { P "Memory_loads", 3 }, { P "instr_retired:NBOGUSTAG", 3 },
@@ -209,25 +216,29 @@ static const struct set sets[] = {
 			      { P "retired_branch_type:CALL", 1 } } },
 	{ "icall", k_icall, { { P "retired_branch_type:RETURN", 1 },
 			      { P "retired_branch_type:INDIRECT", 2 } } },
-	{ "icall", k_icall, { { P "retired_mispred_branch_type:INDIRECT", 0 },
-			      { P "retired_mispred_branch_type:CONDITIONAL", 0 } } },
+	{ "icall", k_icall, { { P "retired_mispred_branch_type:INDIRECT", 0, 1 },
+			      { P "retired_mispred_branch_type:CONDITIONAL", 0, 1 } } },
 	{ "ijmp", k_ijmp, { { P "retired_branch_type:INDIRECT", 1 },
-			    { P "retired_mispred_branch_type:INDIRECT", 1 } } },
+			    { P "retired_mispred_branch_type:INDIRECT", 1, 1 } } },
 	{ "ijmp", k_ijmp, { { P "retired_branch_type:CONDITIONAL", 1 },
-			    { P "retired_mispred_branch_type:CONDITIONAL", 0 } } },
-	{ "ijmp", k_ijmp, { { "PAPI_BR_MSP", 1 }, { P "uops_retired:BOGUS", 78 } } },
+			    { P "retired_mispred_branch_type:CONDITIONAL", 0, 1 } } },
+	{ "ijmp", k_ijmp, { { "PAPI_BR_MSP", 1, 1 }, { P "uops_retired:BOGUS", 78, 78 } } },
 	/* replay tagging of mispredicted branches */
-	{ "ijmp", k_ijmp, { { P "Tagged_mispred_branch", 1 }, { P "instr_retired:NBOGUSTAG", 1 } } },
-	{ "icall", k_icall, { { P "Tagged_mispred_branch", 0 } } },
+	{ "ijmp", k_ijmp, { { P "Tagged_mispred_branch", 1, 1 }, { P "instr_retired:NBOGUSTAG", 1, 1 } } },
+	{ "icall", k_icall, { { P "Tagged_mispred_branch", 0, 1 } } },
 	/* a preset on retired_branch_type */
 	{ "icall", k_icall, { { "PAPI_BR_CN", 1 } } },
+	/* (the third figure: an allowance for one misprediction, and its 78
+	 * wrong-path uops, in PAPI's start/stop code, whose branches can alias
+	 * the kernel's in the predictor depending on code layout:
+	 * nbdiff_is_slack) */
 	/* microcode ROM and trace cache: whether a non-ROM uop comes from a
 	 * trace (DELIVER) or is being built (BUILD) depends on the modelled
 	 * trace cache; their sum is exact */
 	/* (tc_ms_xfer and uop_queue_writes share MS_ESCR0/1) */
 	{ "rom", k_rom, { { P "tc_ms_xfer:CISC", 2 }, { P "uop_queue_writes:FROM_ROM", 72 },
 			  { P "uops_retired:NBOGUS", 78 } } },
-	{ "rom", k_rom, { { P "uop_queue_writes:FROM_TC_BUILD:FROM_TC_DELIVER", 6 },
+	{ "rom", k_rom, { { P "uop_queue_writes:FROM_TC_BUILD:FROM_TC_DELIVER", 6, 78 },
 			  { P "uop_queue_writes:FROM_ROM", 72 } } },
 };
 

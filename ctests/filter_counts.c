@@ -22,6 +22,7 @@
  * exactly what global_power_events:RUNNING counts.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include "papi.h"
 #include "nbdiff.h"
@@ -60,9 +61,15 @@ static void run_set(const struct ev *evs, int n, long long *d)
 	nbdiff_run("filter_counts", names, n, loop, N1, N2, a, b);
 	for (int i = 0; i < n; i++) {
 		d[i] = b[i] - a[i];
-		tap_is(d[i], WINDOWS * evs[i].per_window,
-		       "%s: difference of %d and %d iterations is %lld x %d windows",
-		       evs[i].name, N2, N1, evs[i].per_window, WINDOWS);
+		char desc[300];
+
+		snprintf(desc, sizeof desc, "%s: difference of %d and %d iterations is %lld x %d windows",
+			 evs[i].name, N2, N1, evs[i].per_window, WINDOWS);
+		/* cycle-level counts: the timing model's state at PAPI_stop
+		 * (unit reservations, the uop window) differs after N1 and N2
+		 * iterations, so the overhead may differ by some cycles; 100 <
+		 * WINDOWS / 2 keeps the per-window count exact (nbdiff_is_slack) */
+		nbdiff_is_slack(d[i], WINDOWS, evs[i].per_window, 100, desc);
 		tap_diag("%s: %lld at N=%d, %lld at N=%d", evs[i].name, a[i], N1, b[i], N2);
 	}
 }
