@@ -189,45 +189,45 @@ static const struct set sets[] = {
 	{ "ijmp", k_ijmp, { { P "uops_retired:BOGUS", 78, 78 } } },
 	/* front-end tagging: loads, stores (not together: front_end_event
 	 * counts every tagged uop) and the tagged instructions */
-	{ "mem", k_mem, { { P "Memory_loads", 3 }, { P "instr_retired:NBOGUSTAG", 3 },
-			  { P "instr_retired:NBOGUSNTAG", 3 } } },
-	{ "mem", k_mem, { { P "Memory_stores", 2 }, { P "instr_retired:NBOGUSTAG", 2 },
-			  { P "uop_type:TAGSTORES", 2 } } },
-	{ "mem", k_mem, { { P "Memory_loads_stores", 5 }, { P "instr_retired:NBOGUSTAG", 4 } } },
+	{ "mem", k_mem, { { P "Memory_loads", 3, 0 }, { P "instr_retired:NBOGUSTAG", 3, 0 },
+			  { P "instr_retired:NBOGUSNTAG", 3, 0 } } },
+	{ "mem", k_mem, { { P "Memory_stores", 2, 0 }, { P "instr_retired:NBOGUSTAG", 2, 0 },
+			  { P "uop_type:TAGSTORES", 2, 0 } } },
+	{ "mem", k_mem, { { P "Memory_loads_stores", 5, 0 }, { P "instr_retired:NBOGUSTAG", 4, 0 } } },
 	/* execution tagging, one metric at a time with the tagged instructions */
-	{ "fp", k_fp, { { P "X87_FP_retired", 1 }, { P "instr_retired:NBOGUSTAG", 1 } } },
-	{ "fp", k_fp, { { P "scalar_SP_retired", 2 }, { P "instr_retired:NBOGUSTAG", 2 } } },
-	{ "fp", k_fp, { { P "scalar_DP_retired", 3 }, { P "instr_retired:NBOGUSTAG", 3 } } },
-	{ "fp", k_fp, { { P "packed_SP_retired", 4 }, { P "instr_retired:NBOGUSTAG", 4 } } },
-	{ "fp", k_fp, { { P "packed_DP_retired", 5 }, { P "instr_retired:NBOGUSTAG", 5 } } },
-	{ "fp", k_fp, { { P "64_bit_MMX_retired", 6 }, { P "instr_retired:NBOGUSTAG", 6 } } },
-	{ "fp", k_fp, { { P "128_bit_MMX_retired", 7 }, { P "instr_retired:NBOGUSTAG", 7 } } },
-	{ "fp", k_fp, { { P "X87_SIMD_memory_moves_retired", 3 },
-			{ P "instr_retired:NBOGUSTAG", 3 },
-			{ P "instr_retired:NBOGUSNTAG", 33 - 3 } } },
+	{ "fp", k_fp, { { P "X87_FP_retired", 1, 0 }, { P "instr_retired:NBOGUSTAG", 1, 0 } } },
+	{ "fp", k_fp, { { P "scalar_SP_retired", 2, 0 }, { P "instr_retired:NBOGUSTAG", 2, 0 } } },
+	{ "fp", k_fp, { { P "scalar_DP_retired", 3, 0 }, { P "instr_retired:NBOGUSTAG", 3, 0 } } },
+	{ "fp", k_fp, { { P "packed_SP_retired", 4, 0 }, { P "instr_retired:NBOGUSTAG", 4, 0 } } },
+	{ "fp", k_fp, { { P "packed_DP_retired", 5, 0 }, { P "instr_retired:NBOGUSTAG", 5, 0 } } },
+	{ "fp", k_fp, { { P "64_bit_MMX_retired", 6, 0 }, { P "instr_retired:NBOGUSTAG", 6, 0 } } },
+	{ "fp", k_fp, { { P "128_bit_MMX_retired", 7, 0 }, { P "instr_retired:NBOGUSTAG", 7, 0 } } },
+	{ "fp", k_fp, { { P "X87_SIMD_memory_moves_retired", 3, 0 },
+			{ P "instr_retired:NBOGUSTAG", 3, 0 },
+			{ P "instr_retired:NBOGUSNTAG", 33 - 3, 0 } } },
 	/* two execution metrics at once (tag bits 0 and 1) */
-	{ "fp", k_fp, { { P "packed_SP_retired", 4 }, { P "scalar_DP_retired", 3 },
-			{ P "instr_retired:NBOGUSTAG", 7 } } },
+	{ "fp", k_fp, { { P "packed_SP_retired", 4, 0 }, { P "scalar_DP_retired", 3, 0 },
+			{ P "instr_retired:NBOGUSTAG", 7, 0 } } },
 	/* the upstream events themselves and the move ports */
-	{ "fp", k_fp, { { P "x87_SIMD_moves_uop:ALLP0", 2 }, { P "x87_SIMD_moves_uop:ALLP2", 1 } } },
-	{ "fp", k_fp, { { P "instr_completed:NBOGUS", 33 } } },
+	{ "fp", k_fp, { { P "x87_SIMD_moves_uop:ALLP0", 2, 0 }, { P "x87_SIMD_moves_uop:ALLP2", 1, 0 } } },
+	{ "fp", k_fp, { { P "instr_completed:NBOGUS", 33, 0 } } },
 	/* branch types */
-	{ "icall", k_icall, { { P "retired_branch_type:CONDITIONAL", 1 },
-			      { P "retired_branch_type:CALL", 1 } } },
-	{ "icall", k_icall, { { P "retired_branch_type:RETURN", 1 },
-			      { P "retired_branch_type:INDIRECT", 2 } } },
+	{ "icall", k_icall, { { P "retired_branch_type:CONDITIONAL", 1, 0 },
+			      { P "retired_branch_type:CALL", 1, 0 } } },
+	{ "icall", k_icall, { { P "retired_branch_type:RETURN", 1, 0 },
+			      { P "retired_branch_type:INDIRECT", 2, 0 } } },
 	{ "icall", k_icall, { { P "retired_mispred_branch_type:INDIRECT", 0, 1 },
 			      { P "retired_mispred_branch_type:CONDITIONAL", 0, 1 } } },
-	{ "ijmp", k_ijmp, { { P "retired_branch_type:INDIRECT", 1 },
+	{ "ijmp", k_ijmp, { { P "retired_branch_type:INDIRECT", 1, 0 },
 			    { P "retired_mispred_branch_type:INDIRECT", 1, 1 } } },
-	{ "ijmp", k_ijmp, { { P "retired_branch_type:CONDITIONAL", 1 },
+	{ "ijmp", k_ijmp, { { P "retired_branch_type:CONDITIONAL", 1, 0 },
 			    { P "retired_mispred_branch_type:CONDITIONAL", 0, 1 } } },
 	{ "ijmp", k_ijmp, { { "PAPI_BR_MSP", 1, 1 }, { P "uops_retired:BOGUS", 78, 78 } } },
 	/* replay tagging of mispredicted branches */
 	{ "ijmp", k_ijmp, { { P "Tagged_mispred_branch", 1, 1 }, { P "instr_retired:NBOGUSTAG", 1, 1 } } },
 	{ "icall", k_icall, { { P "Tagged_mispred_branch", 0, 1 } } },
 	/* a preset on retired_branch_type */
-	{ "icall", k_icall, { { "PAPI_BR_CN", 1 } } },
+	{ "icall", k_icall, { { "PAPI_BR_CN", 1, 0 } } },
 	/* (the third figure: an allowance for one misprediction, and its 78
 	 * wrong-path uops, in PAPI's start/stop code, whose branches can alias
 	 * the kernel's in the predictor depending on code layout:
@@ -236,10 +236,10 @@ static const struct set sets[] = {
 	 * trace (DELIVER) or is being built (BUILD) depends on the modelled
 	 * trace cache; their sum is exact */
 	/* (tc_ms_xfer and uop_queue_writes share MS_ESCR0/1) */
-	{ "rom", k_rom, { { P "tc_ms_xfer:CISC", 2 }, { P "uop_queue_writes:FROM_ROM", 72 },
-			  { P "uops_retired:NBOGUS", 78 } } },
+	{ "rom", k_rom, { { P "tc_ms_xfer:CISC", 2, 0 }, { P "uop_queue_writes:FROM_ROM", 72, 0 },
+			  { P "uops_retired:NBOGUS", 78, 0 } } },
 	{ "rom", k_rom, { { P "uop_queue_writes:FROM_TC_BUILD:FROM_TC_DELIVER", 6, 78 },
-			  { P "uop_queue_writes:FROM_ROM", 72 } } },
+			  { P "uop_queue_writes:FROM_ROM", 72, 0 } } },
 };
 
 int main(void)

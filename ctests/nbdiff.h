@@ -43,30 +43,6 @@ static inline void nbdiff_measure(int es, void (*fn)(long), long n, long long *v
 
 #ifdef NBDIFF_PREROLL
 	fn(NBDIFF_PREROLL);
-/*
- * The difference D of two runs against ITERS x PER, allowing the two runs'
- * measurement overhead (PAPI_start/PAPI_stop around the kernel) to differ
- * by at most SLACK.  Used only for events that depend on the modelled
- * machine's state at the run's edges, never for architectural counts:
- * the branch predictor (a branch of PAPI's code can alias the kernel's in
- * the BTB/PHT, depending on code layout: one misprediction, and its
- * wrong-path uops) and the timing model (unit reservations, the uop window
- * and outstanding misses at PAPI_stop differ after N1 and N2 iterations).
- * SLACK < ITERS / 2, so the per-iteration count is still checked exactly:
- * ITERS x (PER +- 1) is out of reach.  The residual is printed.
- */
-static inline void nbdiff_is_slack(long long d, long long iters, long long per, long long slack,
-				   const char *desc)
-{
-	long long r = d - iters * per;
-
-	if (2 * slack >= iters)
-		tap_bail("%s: slack %lld would hide a per-iteration error over %lld iterations",
-			 desc, slack, iters);
-	tap_ok(r >= -slack && r <= slack, "%s (overhead allowance %lld)", desc, slack);
-	tap_diag("%s: got %lld = %lld x %lld %+lld", desc, d, iters, per, r);
-}
-
 #endif
 	if ((r = PAPI_start(es)) != PAPI_OK)
 		tap_bail("PAPI_start: %s", PAPI_strerror(r));
@@ -103,6 +79,30 @@ static inline void nbdiff_run(const char *what, const char *const *names, int n,
 	nbdiff_measure(es, fn, n2, b);
 	PAPI_cleanup_eventset(es);
 	PAPI_destroy_eventset(&es);
+}
+
+/*
+ * The difference D of two runs against ITERS x PER, allowing the two runs'
+ * measurement overhead (PAPI_start/PAPI_stop around the kernel) to differ
+ * by at most SLACK.  Used only for events that depend on the modelled
+ * machine's state at the run's edges, never for architectural counts:
+ * the branch predictor (a branch of PAPI's code can alias the kernel's in
+ * the BTB/PHT, depending on code layout: one misprediction, and its
+ * wrong-path uops) and the timing model (unit reservations, the uop window
+ * and outstanding misses at PAPI_stop differ after N1 and N2 iterations).
+ * SLACK < ITERS / 2, so the per-iteration count is still checked exactly:
+ * ITERS x (PER +- 1) is out of reach.  The residual is printed.
+ */
+static inline void nbdiff_is_slack(long long d, long long iters, long long per, long long slack,
+				   const char *desc)
+{
+	long long r = d - iters * per;
+
+	if (2 * slack >= iters)
+		tap_bail("%s: slack %lld would hide a per-iteration error over %lld iterations",
+			 desc, slack, iters);
+	tap_ok(r >= -slack && r <= slack, "%s (overhead allowance %lld)", desc, slack);
+	tap_diag("%s: got %lld = %lld x %lld %+lld", desc, d, iters, per, r);
 }
 
 #endif
