@@ -226,7 +226,11 @@ $(BUILDDIR)/utils/nb_stat: $(NB_STAT_SRC) utils/nb_stat.h utils/nb_util.h $(NB_U
 
 # The same tools under AddressSanitizer and UBSan: make check runs these
 # (NB_UTILS_BIN below; issue 15).
-tests: $(addprefix $(T)/san-utils/,$(NB_UTILS))
+tests: $(addprefix $(T)/san-utils/,$(NB_UTILS)) $(T)/san-utils/nb_stat
+
+$(T)/san-utils/nb_stat: $(NB_STAT_SRC) utils/nb_stat.h utils/nb_util.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_NB) -O1 $(SAN) $(NB_PURE_INC) -Iutils -Isim -o $@ $(NB_STAT_SRC) $(NB_UTIL_SRC)
 
 $(T)/san-utils/%: utils/%_main.c utils/nb_util.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
 	@mkdir -p $(dir $@)
