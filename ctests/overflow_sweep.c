@@ -26,21 +26,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include "papi.h"
-#include "nbtap.h"
+#include "nbdiff.h"
 
 #define N 40000L
 
-static void loop(long n)
-{
-	long a = 0, d = 0;
-
-	__asm__ volatile("1:\n\t"
-			 "add $1, %0\n\t"
-			 "xor %0, %1\n\t"
-			 "sub $1, %2\n\t"
-			 "jnz 1b\n\t"
-			 : "+r"(a), "+r"(d), "+r"(n) : : "cc");
-}
+/* the loop: nbdiff_loop4 (nbdiff.h) */
+#define loop nbdiff_loop4
 
 static long calls;
 
