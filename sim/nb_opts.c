@@ -16,7 +16,8 @@ Bool clo_exact_ir = True;
 
 /* ---- options, init, fini ---- */
 
-/* The --nbsim-* options and their values, for the messages on a bad one
+/* The --nbsim-* options with enumerated values (--nbsim-program and
+ * --nbsim-counts take a file name), for the messages on a bad one
  * (nb_print_usage has the same list with the meanings; t_nbsim_cli.sh
  * checks that the launcher's --help names every one). */
 static const struct { const HChar *name, *values; } nb_opt_values[] = {
@@ -27,8 +28,6 @@ static const struct { const HChar *name, *values; } nb_opt_values[] = {
 	{ "--nbsim-cache", "netburst, cachegrind" },
 	{ "--nbsim-pmu-ctx", "thread, cpu" },
 	{ "--nbsim-exact-ir", "yes, no" },
-	{ "--nbsim-program", "a file name" },
-	{ "--nbsim-counts", "a file name, %p for the pid" },
 };
 
 /* An --nbsim-* argument no rule took: a known option with a value it does

@@ -12,7 +12,9 @@ ok() { # cond-status description
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-echo "1..$((30 + 3 + 2 * 5))"
+# (two checks per option of the table in nb_opts.c)
+nopt=$(grep -c '^[[:space:]]*{ "--nbsim-[a-z-]*", "[a-z, ]*" },$' ../nb_opts.c)
+echo "1..$((30 + 3 + 2 * nopt))"
 
 "$NBSIM" --help >"$tmp/out" 2>&1
 ok $? "nbsim --help exits 0"
