@@ -50,6 +50,8 @@ static __thread int msr_cpu = -1;
 static pthread_mutex_t own_lock = PTHREAD_MUTEX_INITIALIZER;
 static pid_t cpu_owner[MSR_MAX_CPUS];
 
+static pid_t owner_pid;          /* the process cpu_owner describes */
+
 static int own_cpu(int cpu, char *err, size_t len)
 {
 	pid_t me = gettid(), o;
@@ -57,6 +59,12 @@ static int own_cpu(int cpu, char *err, size_t len)
 	if (cpu < 0 || cpu >= MSR_MAX_CPUS)
 		return 0;
 	pthread_mutex_lock(&own_lock);
+	/* a forked child inherits the table, not the threads it names:
+	 * its own counting starts from none (zero_fork) */
+	if (owner_pid != getpid()) {
+		memset(cpu_owner, 0, sizeof cpu_owner);
+		owner_pid = getpid();
+	}
 	o = cpu_owner[cpu];
 	if (!o || o == me)
 		cpu_owner[cpu] = me;
