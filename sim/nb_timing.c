@@ -131,23 +131,98 @@ static inline uint64_t max64(uint64_t a, uint64_t b)
 	return a > b ? a : b;
 }
 
-/* The first tick from `from` at which an instance of unit u (n
- * instances) is free for intv ticks; taken. */
+/* ---- the units' reservations: a bitmap per unit instance over the
+ * ticks [t->lo, t->lo + NB_TM_URING) (nb_timing.h) ---- */
+
+#define URW (NB_TM_URING / 64u)
+
+static inline uint64_t ones(uint64_t n)          /* n < 64 or 64 */
+{
+	return n >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1;
+}
+
+/* Nothing dispatches before tick `tick` any more: forget the words of
+ * ticks below it (t->lo stays a multiple of 64). */
+static void units_forget_words(struct nb_tm *t, uint64_t lo)
+{
+	uint64_t *bm = &t->busy[0][0][0];
+	const unsigned nw = NB_TMU_N * 2 * URW;
+	uint64_t n = (lo - t->lo) / 64;
+
+	if (n >= URW) {
+		for (unsigned w = 0; w < nw; w++)
+			bm[w] = 0;
+	} else {
+		for (uint64_t k = t->lo / 64; n--; k++)
+			for (unsigned w = (unsigned)(k % URW); w < nw; w += URW)
+				bm[w] = 0;
+	}
+	t->lo = lo;
+}
+
+static inline void units_forget(struct nb_tm *t, uint64_t tick)
+{
+	if ((tick & ~UINT64_C(63)) > t->lo)
+		units_forget_words(t, tick & ~UINT64_C(63));
+}
+
+/* The first tick in [k, e) whose bit in bm is `busy` (1) or clear (0),
+ * or e. */
+static uint64_t next_bit(const uint64_t *bm, uint64_t k, uint64_t e, int busy)
+{
+	while (k < e) {
+		unsigned p = (unsigned)(k % NB_TM_URING), off = p % 64;
+		uint64_t word = (busy ? bm[p / 64] : ~bm[p / 64]) >> off;
+		if (word) {
+			uint64_t b = k + (uint64_t)__builtin_ctzll(word);
+			return b < e ? b : e;
+		}
+		k += 64 - off;
+	}
+	return e;
+}
+
+/* The first tick from k at which bm is free for intv ticks (the ticks past
+ * the horizon lo + NB_TM_URING count as free). */
+static uint64_t first_run(const uint64_t *bm, uint64_t lo, uint64_t k, unsigned intv)
+{
+	const uint64_t end = lo + NB_TM_URING;
+
+	if (k < end && !(bm[(k % NB_TM_URING) / 64] >> (k % 64) & 1) && intv == 1)
+		return k;       /* the common case: free at once */
+	for (;;) {
+		uint64_t e, b;
+		if (k >= end)
+			return k;
+		e = k + intv < end ? k + intv : end;
+		b = next_bit(bm, k, e, 1);
+		if (b == e)
+			return k;
+		k = next_bit(bm, b + 1, end, 0);
+	}
+}
+
+/* The first tick from `from` (>= t->lo) at which an instance of unit u (n
+ * instances, the first preferred) is free for intv ticks; taken. */
 static uint64_t reserve(struct nb_tm *t, unsigned u, unsigned n, uint64_t from, unsigned intv)
 {
-	for (uint64_t k = from;; k++)
-		for (unsigned i = 0; i < n; i++) {
-			uint64_t *ring = t->busy[u][i];
-			unsigned j;
-			for (j = 0; j < intv; j++)
-				if (ring[(k + j) % NB_TM_URING] == k + j + 1)
-					break;
-			if (j < intv)
-				continue;
-			for (j = 0; j < intv; j++)
-				ring[(k + j) % NB_TM_URING] = k + j + 1;
-			return k;
+	unsigned best = 0;
+	uint64_t k = first_run(t->busy[u][0], t->lo, from, intv), end = t->lo + NB_TM_URING;
+
+	if (n > 1) {
+		uint64_t k1 = first_run(t->busy[u][1], t->lo, from, intv);
+		if (k1 < k) {
+			k = k1;
+			best = 1;
 		}
+	}
+	for (uint64_t j = k, e = k + intv < end ? k + intv : end; j < e;) {
+		unsigned off = (unsigned)(j % 64);
+		uint64_t n = 64 - off < e - j ? 64 - off : e - j;
+		t->busy[u][best][(j % NB_TM_URING) / 64] |= ones(n) << off;
+		j += n;
+	}
+	return k;
 }
 
 void nb_tm_run(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to,
@@ -198,6 +273,7 @@ void nb_tm_run(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsi
 		fe_n++;
 		/* dispatch: when the sources are ready and the unit is free */
 		start = 2 * fe;
+		units_forget(t, start);
 		for (k = 0; k < u->nsrc; k++)
 			start = max64(start, t->ready[s[k]]);
 		r = &p->row[u->cls];

@@ -91,7 +91,7 @@ struct nb_tm_block {
 #define NB_TM_ROB 128u           /* ring of retirement cycles (>= window) */
 #define NB_TM_MAXMISS 8u
 #define NB_TM_STEPREC 256u
-#define NB_TM_URING 1024u         /* ticks of unit reservations kept     */
+#define NB_TM_URING 8192u         /* ticks of unit reservations kept     */
 
 struct nb_tm {
 	const struct nb_tm_params *p;
@@ -103,11 +103,14 @@ struct nb_tm {
 	unsigned ret_n;          /* uops retired in it                        */
 	uint64_t seq;            /* uops allocated so far                     */
 	uint64_t rob[NB_TM_ROB]; /* retirement cycle of uop seq % NB_TM_ROB   */
-	/* the units' reservations: busy[u][i][tick % NB_TM_URING] = tick + 1
-	 * while instance i of unit u is taken at that tick (uops dispatch
+	/* the units' reservations: bit (tick % NB_TM_URING) of busy[u][i]
+	 * is set while instance i of unit u is taken at that tick, for the
+	 * ticks [lo, lo + NB_TM_URING) (lo: twice the allocation cycle, below
+	 * which no uop dispatches; later ticks count as free).  Uops dispatch
 	 * out of order: a uop waiting for a late source does not hold up a
-	 * later one whose sources are ready) */
-	uint64_t busy[NB_TMU_N][2][NB_TM_URING];
+	 * later one whose sources are ready. */
+	uint64_t busy[NB_TMU_N][2][NB_TM_URING / 64];
+	uint64_t lo;
 	uint64_t div_free;       /* the divider (not pipelined): in order  */
 	uint64_t miss[NB_TM_MAXMISS]; /* tick each miss slot frees           */
 	uint64_t last_done;      /* tick the last uop's result was ready      */
