@@ -39,7 +39,10 @@ VG_REGPARM(2) void nb_tm_sb(const struct nb_tm_block *b, ULong range)
 		to = b->n;
 	if (clo_mem_timing == MT_NO)
 		nb_tmp->ld_mask = 0;    /* memory-blind: every load hits */
-	nb_tm_run(nb_tmp, b, (UInt)range, to, misp_total());
+	if (clo_clock_fast)
+		nb_tm_run_fast(nb_tmp, b, (UInt)range, to, misp_total());
+	else
+		nb_tm_run(nb_tmp, b, (UInt)range, to, misp_total());
 }
 
 /* The running LP changes (nb_main.c, after nb_update_cycles). */

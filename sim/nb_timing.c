@@ -335,6 +335,50 @@ void nb_tm_run(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsi
 	t->last_done = done;
 }
 
+void nb_tm_run_fast(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to,
+		    uint64_t misp)
+{
+	const unsigned w = t->p->width;
+	uint64_t n = 0, stall = 0;
+
+	t->nrec = 0;
+	for (unsigned i = from; i < to; i++) {
+		uint8_t c = b->u[i].cls;
+		if (c == NB_TM_COPY || c == NB_TM_LAT)
+			continue;
+		n++;
+		if (t->record && t->nrec < NB_TM_STEPREC) {
+			/* step mode: each uop's retirement cycle */
+			if (t->ret_n == w) {
+				t->ret++;
+				t->ret_n = 0;
+			}
+			t->ret_n++;
+			t->rec[t->nrec++] = t->ret;
+		}
+	}
+	if (!t->record && n) {
+		uint64_t k = t->ret_n + n - 1;
+		t->ret += k / w;
+		t->ret_n = (unsigned)(k % w) + 1;
+	}
+	for (uint64_t m = t->ld_mask; m; m &= m - 1)
+		stall += t->ld_lat[__builtin_ctzll(m)];
+	t->ld_mask = 0;
+	if (misp != t->misp_seen) {
+		stall += (misp - t->misp_seen) * t->penalty;
+		t->misp_seen = misp;
+	}
+	if (stall) {
+		t->ret += stall;
+		t->ret_n = 0;
+	}
+	t->fe = t->ret;
+	t->fe_n = 0;
+	t->seq += n;
+	t->uops += n;
+}
+
 uint64_t nb_tm_serialize(struct nb_tm *t)
 {
 	uint64_t c = t->ret + (t->ret_n ? 1 : 0);

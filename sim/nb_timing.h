@@ -133,6 +133,13 @@ void nb_tm_init(struct nb_tm *t, const struct nb_tm_params *p, unsigned penalty)
 void nb_tm_run(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to,
 	       uint64_t misp);
 
+/* The same with the cheap clock (--nbsim-clock=fast, README "Timing
+ * model"): no dependencies, units or window: the uops retire in order, w
+ * per cycle, each L1D-missing load adds its latency and each new
+ * misprediction the penalty.  O(1) per call outside step mode. */
+void nb_tm_run_fast(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to,
+		    uint64_t misp);
+
 /* A load (index ix in the running block) missed the L1D: latency lat
  * cycles (the cache model's L2/L3/memory latency). */
 static inline void nb_tm_load_miss(struct nb_tm *t, unsigned ix, uint32_t lat)

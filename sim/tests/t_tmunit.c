@@ -4,7 +4,8 @@
  * README.md "Timing model" worked out by hand: dependent chains take the
  * class latency per link, independent uops retire 3 per cycle, the
  * 126-uop window, the outstanding-miss slots (4 Northwood, 8 Prescott),
- * the misprediction redirect, the serializing point, the opcode classes.
+ * the misprediction redirect, the serializing point, the opcode classes;
+ * and the cheap clock (nb_tm_run_fast, --nbsim-clock=fast).
  */
 #include <stdio.h>
 #include <string.h>
@@ -70,7 +71,7 @@ int main(void)
 	struct nb_tm_block b;
 	double c;
 
-	tap_plan(15);
+	tap_plan(19);
 
 	/* a chain of 10 FP adds through slot 0 */
 	reset();
@@ -174,6 +175,36 @@ int main(void)
 	uint64_t s1 = nb_tm_serialize(&t);
 	tap_ok(s1 == t.ret && nb_tm_serialize(&t) == s1,
 	       "serialize: cycles %llu, again the same without uops", (unsigned long long)s1);
+
+	/* the cheap clock: no dependencies, 3 uops per cycle, a miss adds its
+	 * latency, a misprediction the penalty; renaming copies are no uops */
+	reset();
+	for (int i = 0; i < 10; i++)
+		uop(NB_TM_FDIV, 0, 0, 0);
+	uop(NB_TM_COPY, 0, 1, 0);
+	uop(NB_TM_LOAD, 1, 2, 1);
+	b = blk();
+	nb_tm_init(&t, nw, 20);
+	for (int r = 0; r < 3; r++)
+		nb_tm_run_fast(&t, &b, 0, b.n, 0);
+	uint64_t f0 = nb_tm_serialize(&t);
+	tap_ok(f0 == 11 && t.uops == 33,
+	       "fast clock: 3 runs of 10 dependent divides + a load (33 uops) retire in 11 cycles (%llu)",
+	       (unsigned long long)f0);
+	nb_tm_load_miss(&t, 0, 100);
+	nb_tm_run_fast(&t, &b, 0, b.n, 0);
+	tap_ok(t.ret == 11 + 3 + 100, "fast clock: then 11 uops in cycles 11-14, and a load missing with "
+	       "latency 100 adds 100 cycles (%llu)", (unsigned long long)t.ret);
+	f0 = t.ret;
+	nb_tm_run_fast(&t, &b, 0, 3, 2);
+	tap_ok(t.ret == f0 + 2 * 20, "fast clock: 3 uops in the open cycle and 2 mispredictions: 2 x 20 "
+	       "cycles more (%llu)",
+	       (unsigned long long)(t.ret - f0));
+	nb_tm_init(&t, nw, 20);
+	t.record = 1;
+	nb_tm_run_fast(&t, &b, 0, 5, 0);
+	tap_ok(t.nrec == 5 && t.rec[0] == 0 && t.rec[2] == 0 && t.rec[3] == 1 && t.rec[4] == 1 && t.ret == 1,
+	       "fast clock, step mode: each uop's retirement cycle recorded (0 0 0 1 1)");
 
 	/* classification */
 	static const uint8_t shl[] = { 0x48, 0xc1, 0xe0, 0x01 }, imul[] = { 0x48, 0x0f, 0xaf, 0xc3 },
