@@ -3,6 +3,7 @@
 #   make stat       nb_stat: count sort(1) on a generated file on the simulated NetBurst
 #   make demo       count PAPI presets for a matrix multiply on the simulated NetBurst
 #   make check      run the test suite (TAP, under prove)
+#   make check-long the same with the PAPI tests that take minutes under nbsim
 #   make bench      benchmarks (ratios measured in one run)
 #   make fuzz       libFuzzer on the event-name parser (FUZZ_SECONDS=600; needs clang)
 #   make install PREFIX=DIR
@@ -25,7 +26,7 @@ PAPI_INC = -I$(PAPI_SRC) -I$(PAPI_SRC)/testlib
 PAPI_LIB = $(PAPI_SRC)/libpapi.a
 NBSIM = $(BUILDDIR)/sim/nbsim
 
-.PHONY: all gen papi sim tests utils demo stat check bench install clean distclean fuzz
+.PHONY: all gen papi sim tests utils demo stat check check-long bench install clean distclean fuzz
 
 all: papi sim tests utils $(BUILDDIR)/matmul
 
@@ -208,6 +209,11 @@ export NB_UTILS_BIN := $(T)/san-utils
 
 check: all
 	prove -j$(JOBS) tests/*.t
+
+# make check with the PAPI tests that take minutes under nbsim (reported
+# as skips by make check; tests/lib/PapiSuite.pm "long")
+check-long: all
+	NB_CHECK_LONG=1 prove -j$(JOBS) tests/*.t
 
 # Pure modules (no PAPI): the scheduler bench and the nb_* utilities.
 NB_COMP = components/p4netburst

@@ -342,7 +342,9 @@ void nb_tm_run_fast(struct nb_tm *t, const struct nb_tm_block *b, unsigned from,
 	uint64_t n = 0, stall = 0;
 
 	t->nrec = 0;
-	for (unsigned i = from; i < to; i++) {
+	if (b->real && !t->record)
+		n = (uint64_t)b->real[to] - b->real[from];
+	else for (unsigned i = from; i < to; i++) {
 		uint8_t c = b->u[i].cls;
 		if (c == NB_TM_COPY || c == NB_TM_LAT)
 			continue;

@@ -84,6 +84,8 @@ struct nb_tm_block {
 	uint32_t n, nslots;      /* uops, slot entries                        */
 	struct nb_tm_uop *u;
 	uint16_t *slots;
+	uint32_t *real;          /* real[i]: uops (not COPY/LAT) before uop i,
+				  * n + 1 entries; NULL: count them (tests) */
 };
 
 /* ---- the clock of one logical processor ---- */

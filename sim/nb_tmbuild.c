@@ -469,6 +469,10 @@ void nb_tmb_end(void)
 	b->slots = VG_(malloc)("nbsim.tms", sizeof *b->slots * (SizeT)(b_ns ? b_ns : 1));
 	VG_(memcpy)(b->u, b_u, sizeof *b->u * b_nu);
 	VG_(memcpy)(b->slots, b_s, sizeof *b->slots * b_ns);
+	b->real = VG_(malloc)("nbsim.tmr", sizeof *b->real * ((SizeT)b_nu + 1));
+	b->real[0] = 0;
+	for (UInt i = 0; i < b_nu; i++)
+		b->real[i + 1] = b->real[i] + (b_u[i].cls != NB_TM_COPY && b_u[i].cls != NB_TM_LAT);
 	VG_(free)(b_tdep);
 	b_tdep = NULL;
 }

@@ -40,7 +40,7 @@ static void uop(unsigned c, int src, int dst, unsigned ld)
 
 static struct nb_tm_block blk(void)
 {
-	struct nb_tm_block b = { nu, ns, U, S };
+	struct nb_tm_block b = { nu, ns, U, S, NULL };
 	return b;
 }
 
@@ -71,7 +71,7 @@ int main(void)
 	struct nb_tm_block b;
 	double c;
 
-	tap_plan(19);
+	tap_plan(20);
 
 	/* a chain of 10 FP adds through slot 0 */
 	reset();
@@ -191,6 +191,22 @@ int main(void)
 	tap_ok(f0 == 11 && t.uops == 33,
 	       "fast clock: 3 runs of 10 dependent divides + a load (33 uops) retire in 11 cycles (%llu)",
 	       (unsigned long long)f0);
+	{
+		/* the same with the block's prefix counts (as nb_tmbuild.c
+		 * builds them): the counts come from real[], not the loop */
+		static uint32_t real[MAXU + 1];
+		struct nb_tm_block br = b;
+		static struct nb_tm t2;
+		for (unsigned i = 0; i < b.n; i++)
+			real[i + 1] = real[i] + (U[i].cls != NB_TM_COPY && U[i].cls != NB_TM_LAT);
+		br.real = real;
+		nb_tm_init(&t2, nw, 20);
+		for (int r = 0; r < 3; r++)
+			nb_tm_run_fast(&t2, &br, 0, br.n, 0);
+		nb_tm_run_fast(&t2, &br, 2, 12, 0);
+		tap_ok(nb_tm_serialize(&t2) == 11 + 3 && t2.uops == 33 + 9,
+		       "fast clock from the prefix counts: the same 11 cycles, then uops 2-11 (9, the copy is none) in 3 more");
+	}
 	nb_tm_load_miss(&t, 0, 100);
 	nb_tm_run_fast(&t, &b, 0, b.n, 0);
 	tap_ok(t.ret == 11 + 3 + 100, "fast clock: then 11 uops in cycles 11-14, and a load missing with "
