@@ -14,6 +14,6 @@ use PapiSuite;
 
 PapiSuite::run(suite => 'ctests', dir => "$ENV{NB_PAPI_SRC}/ctests",
 	todo => "$FindBin::Bin/papi_tests_todo.txt", clock => 'model',
-	only => [qw(zero first branches case1 case2 calibrate overflow overflow_single_event
-		    profile multiplex2 serial_hl pthread_hl zero_pthreads p4_lst_ins)],
+	only => [qw(zero branches case1 case2 calibrate overflow overflow_single_event
+		    profile multiplex2 serial_hl zero_pthreads)],
 	jobs => $ENV{NB_JOBS} || 2, limit => 600);
