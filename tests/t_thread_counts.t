@@ -53,7 +53,11 @@ for my $r (@runs) {
 						  "$bin/thread_counts", 2], 300);
 	my ($plan, $ok, $skip, @bad) = tap_of($out);
 	my $shared = grep { /^not ok .* thread [01] / } @bad;
+	# how many fail depends on how the host interleaves the two threads
+	# (valgrind runs one at a time; a loaded host changes the order: one
+	# run saw thread 1 count 0 and thread 0 exact); that any fails is the
+	# point: shared counters are not per-thread counts
 	printf "%sok %d - control: with --nbsim-pmu-ctx=cpu the threads share the counters and %d of "
-		. "the 4 per-thread checks of 2 threads fail\n", $shared == 4 ? '' : 'not ', ++$n, $shared;
-	print STDERR "#   $_\n" for $shared == 4 ? () : split /\n/, $out;
+		. "the 4 per-thread checks of 2 threads fail (at least 1)\n", $shared >= 1 ? '' : 'not ', ++$n, $shared;
+	print STDERR "#   $_\n" for $shared >= 1 ? () : split /\n/, $out;
 }

@@ -29,7 +29,9 @@ for my $r (@runs) {
 {
 	my ($st, $out) = PapiSuite::run_one('.', [$nbsim, '-q', '--nbsim-pmu-ctx=cpu', '--', $prog, 2], 300);
 	my $bad = () = $out =~ /^not ok \d+ - thread \d+ \(LP/mg;
-	printf "%sok %d - control: with --nbsim-pmu-ctx=cpu %d of 2 threads' overflow counts differ from alone\n",
-		$bad == 2 ? '' : 'not ', ++$n, $bad;
-	print STDERR "#   $_\n" for $bad == 2 ? () : split /\n/, $out;
+	# how many differ depends on the host's interleaving of the threads
+	# (t_thread_counts.t says why); that any does is the point
+	printf "%sok %d - control: with --nbsim-pmu-ctx=cpu %d of 2 threads' overflow counts differ from alone "
+		. "(at least 1)\n", $bad >= 1 ? '' : 'not ', ++$n, $bad;
+	print STDERR "#   $_\n" for $bad >= 1 ? () : split /\n/, $out;
 }
