@@ -349,14 +349,16 @@ void nb_tm_run_fast(struct nb_tm *t, const struct nb_tm_block *b, unsigned from,
 		if (c == NB_TM_COPY || c == NB_TM_LAT)
 			continue;
 		n++;
-		if (t->record && t->nrec < NB_TM_STEPREC) {
-			/* step mode: each uop's retirement cycle */
+		if (t->record) {
+			/* step mode: each uop's retirement cycle (the clock
+			 * advances past the NB_TM_STEPREC recorded too) */
 			if (t->ret_n == w) {
 				t->ret++;
 				t->ret_n = 0;
 			}
 			t->ret_n++;
-			t->rec[t->nrec++] = t->ret;
+			if (t->nrec < NB_TM_STEPREC)
+				t->rec[t->nrec++] = t->ret;
 		}
 	}
 	if (!t->record && n) {
