@@ -45,12 +45,23 @@ VG_REGPARM(2) void nb_tm_sb(const struct nb_tm_block *b, ULong range)
 		nb_tm_run(nb_tmp, b, (UInt)range, to, misp_total());
 }
 
-/* The running LP changes (nb_main.c, after nb_update_cycles). */
+/* The running LP changes (nb_main.c, after nb_update_cycles, which
+ * charged the outgoing clock its mispredictions).  The branch counts are
+ * the package's: the mispredictions so far are not the incoming LP's. */
 void nb_tm_switch(unsigned lp)
 {
 	nb_tmp = &nb_tm_lp[lp & 1];
+	nb_tmp->misp_seen = misp_total();
 	if (nb_stepping)
 		step_open = nb_tmp->ret;
+}
+
+/* The clock starts (nb_need.c: a counter selects cycles for the first
+ * time): the mispredictions so far happened while nothing was timed. */
+void nb_tm_time_on(void)
+{
+	for (unsigned lp = 0; lp < 2; lp++)
+		nb_tm_lp[lp].misp_seen = misp_total();
 }
 
 /* Step mode begins (nb_need.c, after nb_update_cycles) */
@@ -130,6 +141,8 @@ void nb_update_cycles(void)
 	uint64_t c;
 
 	nb_lean_fold();
+	/* a misprediction at the last branch before this point delays it */
+	nb_tm_misp(nb_tmp, misp_total(), clo_clock_fast);
 	if (!nb_stepping) {
 		c = nb_tm_serialize(nb_tmp);
 		nb_cyc += c - tm_seen[lp];

@@ -173,8 +173,8 @@ void nb_update_need(void)
 	 * would flush and re-translate all code: papi_cost's loop of 10^5
 	 * start/stop pairs ran 40x slower.  Signals that no enabled counter
 	 * selects are still gathered, and ignored by the PMU. */
-	UInt n = nb_need | (clo_stats ? NEED_ALL : 
-			    need_of(nb_pmu_state.events_in_use) | bogus_need());
+	UInt n = nb_need | (clo_stats ? NEED_ALL : 0) |
+		need_of(nb_pmu_state.events_in_use) | bogus_need();
 	/* counters that filter or cascade per cycle: the retirement model
 	 * reports every cycle (README "Filtering") */
 	if (nb_pmu_state.cycle_counters)
@@ -194,6 +194,8 @@ void nb_update_need(void)
 		n |= NEED_STB | NEED_CACHE;
 	if (n == nb_need)
 		return;
+	if ((n & NEED_TIME) && !(nb_need & NEED_TIME))
+		nb_tm_time_on();
 	if ((n & NEED_STEP) && !(nb_need & NEED_STEP)) {
 		/* called after nb_update_cycles: the retirement cycle is
 		 * closed and every raw count folded in */

@@ -317,22 +317,37 @@ void nb_tm_run(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsi
 	}
 	t->uops += seq - t->seq;
 	t->ld_mask = 0;         /* (misses of loads not run: none left) */
-	/* a mispredicted branch (the last uop run): the front end restarts
-	 * `penalty` cycles after it resolves [HIN01], [BOG04] */
-	if (misp != t->misp_seen) {
-		uint64_t at = (done + 1) / 2 + (misp - t->misp_seen) * t->penalty;
-		t->misp_seen = misp;
-		if (fe < at) {
-			fe = at;
-			fe_n = 0;
-		}
-	}
 	t->fe = fe;
 	t->fe_n = fe_n;
 	t->ret = ret;
 	t->ret_n = ret_n;
 	t->seq = seq;
 	t->last_done = done;
+	nb_tm_misp(t, misp, 0);
+}
+
+void nb_tm_misp(struct nb_tm *t, uint64_t misp, int fast)
+{
+	uint64_t k = misp - t->misp_seen;
+
+	if (misp == t->misp_seen)
+		return;
+	t->misp_seen = misp;
+	if (fast) {
+		/* the cheap clock: the penalty is a stall of retirement */
+		t->ret += k * t->penalty;
+		t->ret_n = 0;
+		t->fe = t->ret;
+		t->fe_n = 0;
+	} else {
+		/* a mispredicted branch (the last uop run): the front end
+		 * restarts `penalty` cycles after it resolves [HIN01], [BOG04] */
+		uint64_t at = (t->last_done + 1) / 2 + k * t->penalty;
+		if (t->fe < at) {
+			t->fe = at;
+			t->fe_n = 0;
+		}
+	}
 }
 
 void nb_tm_run_fast(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to,
@@ -369,10 +384,6 @@ void nb_tm_run_fast(struct nb_tm *t, const struct nb_tm_block *b, unsigned from,
 	for (uint64_t m = t->ld_mask; m; m &= m - 1)
 		stall += t->ld_lat[__builtin_ctzll(m)];
 	t->ld_mask = 0;
-	if (misp != t->misp_seen) {
-		stall += (misp - t->misp_seen) * t->penalty;
-		t->misp_seen = misp;
-	}
 	if (stall) {
 		t->ret += stall;
 		t->ret_n = 0;
@@ -381,12 +392,17 @@ void nb_tm_run_fast(struct nb_tm *t, const struct nb_tm_block *b, unsigned from,
 	t->fe_n = 0;
 	t->seq += n;
 	t->uops += n;
+	nb_tm_misp(t, misp, 1);
 }
 
 uint64_t nb_tm_serialize(struct nb_tm *t)
 {
 	uint64_t c = t->ret + (t->ret_n ? 1 : 0);
 
+	/* a front end restarting after a misprediction: the serializing
+	 * instruction is fetched no earlier */
+	if (t->fe > c)
+		c = t->fe;
 	t->ret = c;
 	t->ret_n = 0;
 	if (t->fe < c) {

@@ -142,6 +142,11 @@ void nb_tm_run(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsi
 void nb_tm_run_fast(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to,
 		    uint64_t misp);
 
+/* Charge the mispredictions up to the count misp (see nb_tm_run) that
+ * the clock has not seen yet; fast: the cheap clock's rule (a stall of
+ * retirement).  nb_tm_run and nb_tm_run_fast end with it. */
+void nb_tm_misp(struct nb_tm *t, uint64_t misp, int fast);
+
 /* A load (index ix in the running block) missed the L1D: latency lat
  * cycles (the cache model's L2/L3/memory latency). */
 static inline void nb_tm_load_miss(struct nb_tm *t, unsigned ix, uint32_t lat)
@@ -152,9 +157,10 @@ static inline void nb_tm_load_miss(struct nb_tm *t, unsigned ix, uint32_t lat)
 	t->ld_lat[ix] = lat;
 }
 
-/* Cycles elapsed: through the last retirement cycle (a serializing point,
- * which also ends the open retirement cycle: nothing allocates or retires
- * before the cycles returned). */
+/* Cycles elapsed: through the last retirement cycle, or to the front
+ * end's restart after a misprediction if later (a serializing point, which
+ * also ends the open retirement cycle: nothing allocates or retires before
+ * the cycles returned). */
 uint64_t nb_tm_serialize(struct nb_tm *t);
 
 /* Whole cycles elapsed without ending the open one (<= a later

@@ -188,7 +188,7 @@ void nb_ctx_stats(void);
 #define NEED_TIME  0x8000u       /* timing model: nb_tm_sb per superblock, */
 				 /* the load index before each load call  */
 #define NEED_ALL   (NEED_INSTR | NEED_UOPS | NEED_BR | NEED_MEM | NEED_CACHE | NEED_ROM | NEED_TLB | \
-		    NEED_TC | NEED_STB | NEED_FPA | NEED_WCB | NEED_BUS)
+		    NEED_TC | NEED_STB | NEED_FPA | NEED_WCB | NEED_BUS | NEED_TIME)
 extern UInt nb_need;
 extern ULong nb_discards;                /* translation flushes            */
 extern ULong nb_warned;                  /* events already warned about   */
@@ -282,6 +282,7 @@ extern ULong nb_tm_ldix;                 /* the load being modelled        */
 void nb_tm_setup(void);
 void nb_tm_switch(unsigned lp);
 void nb_tm_step_on(void);
+void nb_tm_time_on(void);
 VG_REGPARM(2) void nb_tm_sb(const struct nb_tm_block *b, ULong range);
 
 /* ---- the timing model's analysis of a superblock (nb_tmbuild.c) ---- */

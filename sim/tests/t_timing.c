@@ -45,11 +45,8 @@ struct doc {
 	double t_shift, t_imul, t_fadd, t_addsd, t_mulsd, t_divsd, t_load;
 	unsigned miss_slots;
 };
-/* After the merge of stop 11 (per-thread contexts, exact IR, the PMI
- * handler at CPL 0) the mixed kernel's cycles differ by 20 of 102,347 on
- * Northwood when other events are counted; the timing model's branch had
- * them identical.  Not yet explained: a TODO until it is. */
-#define MIX_TODO "cycles differ by 20 with other events counted since the merge of stop 11, not yet explained"
+
+#define FIRST_TODO "the first measurement in a process reads 20 (Northwood) or 32 (Prescott) cycles less than the later ones, whatever is counted; cause not found"
 
 static const struct doc docs[] = {
 	/* add 0.5 [ORM-C]; shl 4 [ORM-C]; imul 14 [ORM-C]; fadd 5 [ORM-C,
@@ -294,14 +291,32 @@ static const struct xcfg set_step[] = {
 };
 static const struct xcfg set_tlb[] = { { NB_ESCR_PMH_ESCR0, NB_EV_PAGE_WALK_TYPE, 1, 4, 0 } };
 
+/* The mixed kernel's cycles by the difference method, each time from the
+ * same state: the chase restarts at the ring's first line after two
+ * passes over the ring (caches, DTLB and branch predictor trained alike). */
+static uint64_t mix_cycles(char *cur)
+{
+	memcpy(cur, &mix_ring, sizeof mix_ring);
+	k_mix(cur, 2 * 4096);
+	memcpy(cur, &mix_ring, sizeof mix_ring);
+	return guest_diff(&CYC, NULL, NULL, k_mix, cur, 2000, 6000);
+}
+
 static void sets(void)
 {
 	char *cur = fresh(8);
-	uint64_t base, d;
+	uint64_t first, base, d;
 
 	mix_ring = ring(4096, 64);
-	memcpy(cur, &mix_ring, sizeof mix_ring);
-	base = guest_diff(&CYC, NULL, NULL, k_mix, cur, 2000, 6000);
+	first = mix_cycles(cur);
+	base = mix_cycles(cur);
+	/* The first measurement of the process reads 20 cycles less on
+	 * Northwood (32 on Prescott) than every later one, with nothing else
+	 * counted as with any set (the later ones are equal to the cycle):
+	 * a first-time effect of the measurement, not of the event set.  The
+	 * TODO "cycles differ with other events counted" of stop 11 was this:
+	 * its base was the first measurement. */
+	TAP_EQ_TODO(FIRST_TODO, first, base, "the first measurement of the mixed kernel equals the later ones");
 	tap_diag("mixed kernel: %llu cycles for 4000 iterations, cycles counted alone",
 		 (unsigned long long)base);
 	guest_wrmsr(NB_MSR_IA32_PEBS_ENABLE, 0x01000001u);
@@ -310,20 +325,20 @@ static void sets(void)
 		    ((uint64_t)nb_events[NB_EV_UOP_TYPE].event_select << NB_ESCR_EVSEL_SHIFT) |
 		    (UINT64_C(2) << NB_ESCR_EMASK_SHIFT) | NB_ESCR_T0_USR);
 	program(set_presets, 3);
-	d = guest_diff(&CYC, NULL, NULL, k_mix, cur, 2000, 6000);
-	TAP_EQ_TODO(MIX_TODO, d, base, "cycles identical with PAPI_L1_DCM + PAPI_BR_MSP + PAPI_LD_INS counted");
+	d = mix_cycles(cur);
+	TAP_EQ(d, base, "cycles identical with PAPI_L1_DCM + PAPI_BR_MSP + PAPI_LD_INS counted");
 	program(set_stb, 1);
-	d = guest_diff(&CYC, NULL, NULL, k_mix, cur, 2000, 6000);
-	TAP_EQ_TODO(MIX_TODO, d, base, "... and the store buffer (MOB_load_replay)");
+	d = mix_cycles(cur);
+	TAP_EQ(d, base, "... and the store buffer (MOB_load_replay)");
 	program(set_bus, 1);
-	d = guest_diff(&CYC, NULL, NULL, k_mix, cur, 2000, 6000);
-	TAP_EQ_TODO(MIX_TODO, d, base, "... and the bus model (IOQ_allocation)");
+	d = mix_cycles(cur);
+	TAP_EQ(d, base, "... and the bus model (IOQ_allocation)");
 	program(set_tlb, 1);
-	d = guest_diff(&CYC, NULL, NULL, k_mix, cur, 2000, 6000);
-	TAP_EQ_TODO(MIX_TODO, d, base, "... and the DTLB (page_walk_type)");
+	d = mix_cycles(cur);
+	TAP_EQ(d, base, "... and the DTLB (page_walk_type)");
 	program(set_step, 1);
-	d = guest_diff(&CYC, NULL, NULL, k_mix, cur, 2000, 6000);
-	TAP_EQ_TODO(MIX_TODO, d, base, "... and a per-cycle filter (step mode)");
+	d = mix_cycles(cur);
+	TAP_EQ(d, base, "... and a per-cycle filter (step mode)");
 }
 
 #define N1 200
