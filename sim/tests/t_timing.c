@@ -393,7 +393,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	int sprunt = !strcmp(d->model, "northwood");
-	tap_plan(19 + (sprunt ? 2 : 0) + 5);
+	tap_plan(19 + (sprunt ? 2 : 0) + 6);
 
 	char *self = fresh(64);
 	memcpy(self, &self, sizeof self);
