@@ -16,6 +16,7 @@
  * where the preferred mapping conflicts still takes the preset.
  */
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,6 +145,9 @@ typedef struct {
 	uint32_t ovf;                       /* bit i: native i interrupts on overflow */
 	uint32_t hw_ovf;                    /* bit h: hw request h does  */
 	uint64_t threshold[NB_NUM_COUNTERS]; /* per hw request: its overflow threshold */
+	long long ovf_at[NB_NUM_COUNTERS];  /* hwcount at which the armed counter overflows */
+	volatile sig_atomic_t in_acc;       /* accumulate() under way outside the PMI handler */
+	volatile sig_atomic_t pmi_deferred; /* a PMI came meanwhile: raised again after it */
 	int pebs_h;                         /* hw request sampled by PEBS, -1: none */
 	int grn_sys;                        /* PAPI_GRN_SYS: counts by CPU */
 	int held;                           /* its registers are in lp_busy */
@@ -672,10 +676,11 @@ static int clear_extra(nb_control_t *c, char *err, size_t len)
 
 /* Counters of the hardware requests in MASK that interrupt on overflow:
  * preset to 2^40 - threshold, so that the counter overflows after
- * threshold events [SDM 18.15.3 OVF, 40-bit counters].  REARM (in the
- * overflow handler, after accumulate): the counter holds the events
- * counted since the overflow (skid, handler), so preset it for the next
- * overflow to come threshold events after the last one. */
+ * threshold events [SDM 18.15.3 OVF, 40-bit counters]; ovf_at is the
+ * count at which it will.  REARM (in the overflow handler, after
+ * accumulate): the events counted since the overflow (skid) are
+ * hwcount - ovf_at, so preset it for the next overflow to come threshold
+ * events after the last one. */
 static int preset_ex(nb_control_t *c, uint32_t mask, int rearm, char *err, size_t len)
 {
 	uint64_t raw[NB_NUM_COUNTERS];
@@ -683,18 +688,19 @@ static int preset_ex(nb_control_t *c, uint32_t mask, int rearm, char *err, size_
 	int k = 0;
 
 	for (int i = 0; i < c->n; i++) {
-		uint64_t t = c->threshold[i], past = c->last[i];
+		uint64_t t = c->threshold[i], past = 0;
 
 		if (!((mask >> i) & 1))
 			continue;
 		r[k] = c->regs[i];
-		if (!rearm)
-			raw[k] = (NB_COUNTER_MASK + 1 - t) & NB_COUNTER_MASK;
-		else    /* past >= t: more thresholds went by before the PMI
-			 * was taken (skid); they coalesce into this one and the
-			 * next overflow keeps the phase, at the next multiple */
-			raw[k] = past % t + NB_COUNTER_MASK + 1 - t;
+		if (rearm)      /* the events since the overflow */
+			past = (uint64_t)(c->hwcount[i] - c->ovf_at[i]) % t;
+		/* past >= t: more thresholds went by before the PMI was taken
+		 * (skid); they coalesce into this one and the next overflow
+		 * keeps the phase, at the next multiple */
+		raw[k] = (past + NB_COUNTER_MASK + 1 - t) & NB_COUNTER_MASK;
 		c->last[i] = raw[k];
+		c->ovf_at[i] = c->hwcount[i] + (long long)(t - past);
 		k++;
 	}
 	return k ? backend->set_counters(r, k, raw, err, len) : 0;
@@ -953,6 +959,48 @@ static int nb_stop(hwd_context_t *ctx, hwd_control_state_t *ctl)
 	return ret;
 }
 
+/*
+ * The PMI handler (nb_dispatch_timer) reads, re-arms and accounts the
+ * counters of a running set.  A PMI taken while code outside it does the
+ * same (PAPI_read, PAPI_stop's read, PAPI_reset) is deferred, as a kernel
+ * masks interrupts around its counter updates: the handler notes it and
+ * returns, and the signal is raised again once the bookkeeping is done.
+ * Without it, a PMI between the read of a counter and its bookkeeping
+ * re-armed the counter, and the interrupted read then accounted the old
+ * value against the new preset: the count went T ahead, and at the next
+ * overflow 2^40 ahead (ctests/overflow_sweep).  A flag, not a signal
+ * mask: two sigprocmask calls per PAPI_read were counted instructions.
+ */
+static void acc_begin(nb_control_t *c)
+{
+	c->pmi_deferred = 0;
+	c->in_acc = 1;
+	__asm__ __volatile__("" ::: "memory");
+}
+
+static void acc_end(nb_control_t *c)
+{
+	__asm__ __volatile__("" ::: "memory");
+	c->in_acc = 0;
+	if (c->pmi_deferred) {
+		char err[256];
+		uint32_t due = 0;
+
+		c->pmi_deferred = 0;
+		/* only if an armed counter reached its overflow (a PMI whose
+		 * overflow the handler already took needs nothing) */
+		for (int h = 0; h < c->n; h++)
+			if (((c->hw_ovf >> h) & 1) && h != c->pebs_h && c->hwcount[h] >= c->ovf_at[h])
+				due |= 1u << h;
+		if (!due && c->pebs_h < 0)
+			return;
+		/* the counters stop first, so that raising the signal is
+		 * not counted (the handler enables them again) */
+		(void)backend->enable(c->regs, c->n, 0, err, sizeof(err));
+		(void)pthread_kill(pthread_self(), _p4netburst_vector.cmp_info.hardware_intr_sig);
+	}
+}
+
 static int nb_read(hwd_context_t *ctx, hwd_control_state_t *ctl,
 		   long long **events, int flags)
 {
@@ -961,8 +1009,11 @@ static int nb_read(hwd_context_t *ctx, hwd_control_state_t *ctl,
 	(void)ctx;
 	(void)flags;
 
-	if (c->running)
+	if (c->running) {
+		acc_begin(c);
 		ret = accumulate(c);
+		acc_end(c);
+	}
 	*events = c->count;
 	return ret;
 }
@@ -971,12 +1022,15 @@ static int nb_reset(hwd_context_t *ctx, hwd_control_state_t *ctl)
 {
 	nb_control_t *c = (nb_control_t *)ctl;
 	char err[256];
+	int ret = PAPI_OK;
 	(void)ctx;
 
+	acc_begin(c);
 	/* zero stops cascaded pairs (backend_regs.c): start them again */
 	if (c->running && (backend->zero(c->regs, c->n, err, sizeof(err)) ||
 			   backend->enable(c->regs, c->n, 1, err, sizeof(err)))) {
 		report("reset", err);
+		acc_end(c);
 		return PAPI_ESYS;
 	}
 	for (int i = 0; i < c->n; i++) {
@@ -988,9 +1042,10 @@ static int nb_reset(hwd_context_t *ctx, hwd_control_state_t *ctl)
 		c->count[i] = 0;
 	if (c->running && preset(c, c->hw_ovf, err, sizeof(err))) {
 		report("reset", err);
-		return PAPI_ESYS;
+		ret = PAPI_ESYS;
 	}
-	return PAPI_OK;
+	acc_end(c);
+	return ret;
 }
 
 static int nb_set_domain(hwd_control_state_t *ctl, int domain)
@@ -1225,21 +1280,20 @@ static void nb_dispatch_timer(int signo, hwd_siginfo_t *si, void *uc)
 	c = (nb_control_t *)ESI->ctl_state;
 	if (!c->running)
 		return;
-	/* Stop the set, then find the armed counters that went past 2^40:
-	 * a counter preset to last = 2^40 - threshold has overflowed when it
-	 * advanced by at least 2^40 - last (the OVF flags could be cleared by
-	 * a handler running in between, so the values decide). */
+	if (c->in_acc) {
+		/* taken inside PAPI_read/stop/reset's bookkeeping: again
+		 * once it is done (acc_end) */
+		c->pmi_deferred = 1;
+		return;
+	}
+	/* Stop the set and read it; the armed counters that overflowed are
+	 * those whose count reached ovf_at (after accumulate below: the
+	 * counts decide, not the OVF flags, which a handler running in
+	 * between could clear). */
 	if (backend->enable(c->regs, c->n, 0, err, sizeof(err)) ||
 	    backend->read(c->regs, c->n, raw, err, sizeof(err))) {
 		report("overflow interrupt", err);
 		return;
-	}
-	for (int h = 0; h < c->n; h++) {
-		uint64_t room = (NB_COUNTER_MASK + 1 - c->last[h]) & NB_COUNTER_MASK;
-
-		if (((c->hw_ovf >> h) & 1) && h != c->pebs_h && room &&
-		    ((raw[h] - c->last[h]) & NB_COUNTER_MASK) >= room)
-			which |= 1u << h;
 	}
 	/* PEBS records: each one took the counter from the overflow back to
 	 * the reset value R = 2^40 - T.  From last L to raw through nrec
@@ -1260,8 +1314,14 @@ static void nb_dispatch_timer(int signo, hwd_siginfo_t *si, void *uc)
 			c->last[p] = now;
 		}
 	}
-	if (accumulate(c) != PAPI_OK ||
-	    preset_ex(c, which, 1, err, sizeof(err)) ||
+	if (accumulate(c) != PAPI_OK) {
+		report("overflow interrupt", "the counters cannot be read");
+		return;
+	}
+	for (int h = 0; h < c->n; h++)
+		if (((c->hw_ovf >> h) & 1) && h != c->pebs_h && c->hwcount[h] >= c->ovf_at[h])
+			which |= 1u << h;
+	if (preset_ex(c, which, 1, err, sizeof(err)) ||
 	    backend->enable(c->regs, c->n, 1, err, sizeof(err))) {
 		report("overflow interrupt", err);
 		return;
