@@ -14,14 +14,20 @@
  *    PAPI_TOT_INS re-overflowed inside the handler for ever) and the
  *    handler is called (before, T <= 20 lost the first PMI in PAPI_start
  *    and never re-armed);
- *  - calls <= floor(count / T) + 1 (one call per PMI, never more);
+ *  - calls <= floor((count + W) / T) + 1 (one call per PMI, never more;
+ *    W: PAPI 7.0.0's PAPI_stop reads the counters before it stops them,
+ *    so the events of its own path between the two (measured: about 200
+ *    instructions, 42 branches, 500 cycles) still overflow and are
+ *    dispatched, but are not in the count it returns);
  *  - for T above the superblock (64 instructions here), one call per
  *    threshold: calls >= floor(count / T) - 1;
  *  - below it, at least one call per superblock of the loop: calls >=
  *    n / 16;
- *  - the count with overflow is the count without it, within 128 (the
- *    handler is not counted; PAPI_start's path differs by a constant).
- * PAPI_TOT_CYC: the bounds only, as TODO (see below).
+ *  - the count with overflow is the count without it, exactly (the
+ *    handler is not counted, and a PMI taken inside PAPI_read's
+ *    bookkeeping is served after it, uncounted: p4netburst.c acc_end).
+ * PAPI_TOT_CYC: the bounds, and a count within a factor of 2 (the
+ * handler's side effects on caches and predictor cost user cycles).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -71,6 +77,8 @@ int main(void)
 	/* per-iteration events of the loop: 4 instructions, 1 branch (0:
 	 * cycles, not a fixed number) */
 	static const long per_it[] = { 4, 1, 0 };
+	/* W above: the events of PAPI_stop's path after its read */
+	static const long stop_w[] = { 256, 64, 1024 };
 
 	long long cyc0;
 
@@ -92,8 +100,9 @@ int main(void)
 		for (unsigned k = 0; k < sizeof th / sizeof th[0]; k++) {
 			int T = th[k];
 			long long c = count1(evs[e], T);
-			/* the floor from the count mod 2^40: see the TODO below */
-			long long fl = (c & ((1LL << 40) - 1)) / T;
+			/* the floor from the count mod 2^40 (a count 2^40 ahead was
+			 * the re-arm defect) and the stop window */
+			long long fl0 = (c & ((1LL << 40) - 1)) / T, fl = ((c & ((1LL << 40) - 1)) + stop_w[e]) / T;
 			int ok = calls >= 1 && calls <= fl + 1, sane = c >= plain - 128 && c <= plain + 128;
 
 			if (per_it[e] == 0) {
@@ -103,25 +112,24 @@ int main(void)
 				 * code coalesce PMIs: only the bounds, and a sane
 				 * count */
 				sane = c >= plain / 2 && c < 2 * plain;
-				printf("%sok %d - %s T=%d: %ld handler calls for %lld events (floor %lld), "
-				       "count %lld near %lld without overflow # TODO the cycles counter can "
-				       "go back after a re-arm (count + 2^40 seen at T=32; cause not found)\n",
-				       ok && sane ? "" : "not ", ++tap_n, evs[e], T, calls, c, fl, c, plain);
+				tap_ok(ok && sane, "%s T=%d: %ld handler calls for %lld events (floor %lld), "
+				       "count %lld near %lld without overflow", evs[e], T, calls, c, fl, c, plain);
 				continue;
 			}
 			/* the superblock: 16 instructions (4 iterations), 4 branches */
 			if (T > 16 * per_it[e])
-				ok &= calls >= fl - 1;
+				ok &= calls >= fl0 - 1;
 			else
 				ok &= calls >= N / 16;
 			tap_ok(ok, "%s T=%d: %ld handler calls for %lld events (floor %lld)", evs[e], T,
 			       calls, c, fl);
-			/* the handler is not counted: only PAPI_start's own path
-			 * with overflow on differs (a constant, under 128) */
-			printf("%sok %d - %s T=%d: count %lld = without overflow %lld within 128 # TODO "
-			       "after some re-arms the counter reads a few events behind (or T ahead "
-			       "of) the preset written: count + 2^40 (or + T) at some thresholds; cause "
-			       "not found\n", sane ? "" : "not ", ++tap_n, evs[e], T, c, plain);
+			/* the handler is not counted, nor a PMI deferred out of
+			 * PAPI_read's bookkeeping (served uncounted after it):
+			 * the count is the count without overflow, exactly
+			 * (before, a re-arm inside the read's bookkeeping put it
+			 * T or 2^40 ahead) */
+			tap_ok(c == plain, "%s T=%d: count %lld = without overflow %lld", evs[e], T, c,
+			       plain);
 		}
 	}
 	printf("1..%d\n", tap_n);

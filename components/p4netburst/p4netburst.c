@@ -141,13 +141,15 @@ typedef struct {
 	int8_t hw_of[NB_NUM_COUNTERS];      /* native -> hw request, -1: none */
 	int8_t coef[NB_NUM_COUNTERS];
 	long long count[NB_NUM_COUNTERS];   /* per native, to PAPI     */
+	long long rcount[NB_NUM_COUNTERS];  /* count as nb_read read it */
 	int8_t palt[NB_NUM_PRESETS_MAX];    /* alternative + 1 per preset in the set, 0: absent */
 	uint32_t ovf;                       /* bit i: native i interrupts on overflow */
 	uint32_t hw_ovf;                    /* bit h: hw request h does  */
 	uint64_t threshold[NB_NUM_COUNTERS]; /* per hw request: its overflow threshold */
 	long long ovf_at[NB_NUM_COUNTERS];  /* hwcount at which the armed counter overflows */
 	volatile sig_atomic_t in_acc;       /* accumulate() under way outside the PMI handler */
-	volatile sig_atomic_t pmi_deferred; /* a PMI came meanwhile: raised again after it */
+	volatile sig_atomic_t pmi_deferred; /* a PMI came meanwhile: served after it */
+	vptr_t deferred_pc;                 /* its interrupted PC */
 	int pebs_h;                         /* hw request sampled by PEBS, -1: none */
 	int grn_sys;                        /* PAPI_GRN_SYS: counts by CPU */
 	int held;                           /* its registers are in lp_busy */
@@ -964,13 +966,17 @@ static int nb_stop(hwd_context_t *ctx, hwd_control_state_t *ctl)
  * counters of a running set.  A PMI taken while code outside it does the
  * same (PAPI_read, PAPI_stop's read, PAPI_reset) is deferred, as a kernel
  * masks interrupts around its counter updates: the handler notes it and
- * returns, and the signal is raised again once the bookkeeping is done.
+ * returns, and acc_end serves it (pmi_service) once the bookkeeping is
+ * done, at the interrupted PC.
  * Without it, a PMI between the read of a counter and its bookkeeping
  * re-armed the counter, and the interrupted read then accounted the old
  * value against the new preset: the count went T ahead, and at the next
  * overflow 2^40 ahead (ctests/overflow_sweep).  A flag, not a signal
  * mask: two sigprocmask calls per PAPI_read were counted instructions.
  */
+static void pmi_service(ThreadInfo_t *thread, int cidx, nb_control_t *c,
+			_papi_hwi_context_t *hw, vptr_t pc, int in_isr);
+
 static void acc_begin(nb_control_t *c)
 {
 	c->pmi_deferred = 0;
@@ -984,20 +990,20 @@ static void acc_end(nb_control_t *c)
 	c->in_acc = 0;
 	if (c->pmi_deferred) {
 		char err[256];
-		uint32_t due = 0;
+		int cidx;
+		ThreadInfo_t *thread;
+		/* no signal context: the user's handler gets NULL for it */
+		_papi_hwi_context_t hw = { 0 };
 
-		c->pmi_deferred = 0;
-		/* only if an armed counter reached its overflow (a PMI whose
-		 * overflow the handler already took needs nothing) */
-		for (int h = 0; h < c->n; h++)
-			if (((c->hw_ovf >> h) & 1) && h != c->pebs_h && c->hwcount[h] >= c->ovf_at[h])
-				due |= 1u << h;
-		if (!due && c->pebs_h < 0)
+		/* the counters stop first: the service in user code is the
+		 * ISR's work, not counted */
+		if (!c->running || backend->enable(c->regs, c->n, 0, err, sizeof(err)))
 			return;
-		/* the counters stop first, so that raising the signal is
-		 * not counted (the handler enables them again) */
-		(void)backend->enable(c->regs, c->n, 0, err, sizeof(err));
-		(void)pthread_kill(pthread_self(), _p4netburst_vector.cmp_info.hardware_intr_sig);
+		c->pmi_deferred = 0;
+		cidx = _p4netburst_vector.cmp_info.CmpIdx;
+		thread = _papi_hwi_lookup_thread(0);
+		if (thread)
+			pmi_service(thread, cidx, c, &hw, c->deferred_pc, 0);
 	}
 }
 
@@ -1009,12 +1015,17 @@ static int nb_read(hwd_context_t *ctx, hwd_control_state_t *ctl,
 	(void)ctx;
 	(void)flags;
 
-	if (c->running) {
-		acc_begin(c);
-		ret = accumulate(c);
-		acc_end(c);
+	if (!c->running) {
+		*events = c->count;
+		return PAPI_OK;
 	}
-	*events = c->count;
+	acc_begin(c);
+	ret = accumulate(c);
+	/* the values at the read: a PMI deferred meanwhile, served by
+	 * acc_end, reads the counters again later */
+	memcpy(c->rcount, c->count, sizeof(c->rcount));
+	acc_end(c);
+	*events = c->rcount;
 	return ret;
 }
 
@@ -1262,10 +1273,6 @@ static void nb_dispatch_timer(int signo, hwd_siginfo_t *si, void *uc)
 	_papi_hwi_context_t hw;
 	EventSetInfo_t *ESI;
 	nb_control_t *c;
-	uint32_t which = 0, vec = 0;
-	uint64_t raw[2 * NB_NUM_COUNTERS], nrec = 0;   /* 2n: backend read */
-	char err[256];
-	int hard;
 	(void)signo;
 
 	hw.si = si;
@@ -1281,16 +1288,38 @@ static void nb_dispatch_timer(int signo, hwd_siginfo_t *si, void *uc)
 	if (!c->running)
 		return;
 	if (c->in_acc) {
-		/* taken inside PAPI_read/stop/reset's bookkeeping: again
-		 * once it is done (acc_end) */
+		/* taken inside PAPI_read/stop/reset's bookkeeping: served
+		 * once it is done (acc_end), with this PC */
+		c->deferred_pc = pc_of(&hw);
 		c->pmi_deferred = 1;
 		return;
 	}
-	/* Stop the set and read it; the armed counters that overflowed are
-	 * those whose count reached ovf_at (after accumulate below: the
-	 * counts decide, not the OVF flags, which a handler running in
-	 * between could clear). */
-	if (backend->enable(c->regs, c->n, 0, err, sizeof(err)) ||
+	pmi_service(thread, cidx, c, &hw, pc_of(&hw), 1);
+}
+
+/*
+ * What a PMI does: stop the set and read it, fold PEBS records, re-arm the
+ * armed counters that overflowed, start the set again and call PAPI's
+ * dispatcher (the user's handler) once per PEBS record with its precise
+ * address and once with PC for the others.  IN_ISR: from the signal
+ * handler, which is the interrupt service routine (under nbsim it runs at
+ * CPL 0, uncounted), so it stops the counters and starts them again before
+ * the dispatch; from acc_end (a deferred PMI, served in user code) the
+ * caller has stopped them, and they start after the dispatch, so that
+ * the service is not counted either.
+ */
+static void pmi_service(ThreadInfo_t *thread, int cidx, nb_control_t *c,
+			_papi_hwi_context_t *hw, vptr_t pc, int in_isr)
+{
+	uint32_t which = 0, vec = 0;
+	uint64_t raw[2 * NB_NUM_COUNTERS], nrec = 0;   /* 2n: backend read */
+	char err[256];
+	int hard;
+
+	/* The armed counters that overflowed are those whose count reached
+	 * ovf_at (after accumulate below: the counts decide, not the OVF
+	 * flags, which a handler running in between could clear). */
+	if ((in_isr && backend->enable(c->regs, c->n, 0, err, sizeof(err))) ||
 	    backend->read(c->regs, c->n, raw, err, sizeof(err))) {
 		report("overflow interrupt", err);
 		return;
@@ -1322,7 +1351,7 @@ static void nb_dispatch_timer(int signo, hwd_siginfo_t *si, void *uc)
 		if (((c->hw_ovf >> h) & 1) && h != c->pebs_h && c->hwcount[h] >= c->ovf_at[h])
 			which |= 1u << h;
 	if (preset_ex(c, which, 1, err, sizeof(err)) ||
-	    backend->enable(c->regs, c->n, 1, err, sizeof(err))) {
+	    (in_isr && backend->enable(c->regs, c->n, 1, err, sizeof(err)))) {
 		report("overflow interrupt", err);
 		return;
 	}
@@ -1335,7 +1364,7 @@ static void nb_dispatch_timer(int signo, hwd_siginfo_t *si, void *uc)
 			if (((c->ovf >> i) & 1) && c->hw_of[i] == c->pebs_h)
 				pv |= 1u << i;
 		hard = 1;
-		_papi_hwi_dispatch_overflow_signal(&hw, (vptr_t)(uintptr_t)rec[1], &hard,
+		_papi_hwi_dispatch_overflow_signal(hw, (vptr_t)(uintptr_t)rec[1], &hard,
 						   (long long)pv, 0, &thread, cidx);
 	}
 	if (nrec)
@@ -1344,11 +1373,12 @@ static void nb_dispatch_timer(int signo, hwd_siginfo_t *si, void *uc)
 	for (int i = 0; i < c->nnat; i++)
 		if (((c->ovf >> i) & 1) && ((which >> c->hw_of[i]) & 1))
 			vec |= 1u << i;
-	if (!vec)
-		return;
-	hard = 1;
-	_papi_hwi_dispatch_overflow_signal(&hw, pc_of(&hw), &hard, (long long)vec, 0,
-					   &thread, cidx);
+	if (vec) {
+		hard = 1;
+		_papi_hwi_dispatch_overflow_signal(hw, pc, &hard, (long long)vec, 0, &thread, cidx);
+	}
+	if (!in_isr && c->running && backend->enable(c->regs, c->n, 1, err, sizeof(err)))
+		report("overflow interrupt", err);
 }
 
 /* ---- names ------------------------------------------------------------- */
