@@ -298,10 +298,10 @@ int main(void)
 		long long extra = r[1].c2 - r[1].c1 - 4 * (N2 - N1);
 		long d = r[1].o2 - r[1].o1;
 
-		printf("%sok %d - LP1: difference method: %lld = 4 x %ld + %ld overflows x %lld "
-		       "# TODO with HT each PMI on LP1 loses one instruction of the count since the "
-		       "handler runs uncounted (cause not found yet)\n",
-		       d > 0 && extra >= 0 && extra % d == 0 ? "" : "not ", ++tap_n,
+		/* the handler is uncounted: 0 per overflow (before the
+		 * deferred PMI of p4netburst.c acc_end, a PMI inside a read's
+		 * bookkeeping lost or added events) */
+		tap_ok(d > 0 && extra == 0, "LP1: difference method: %lld = 4 x %ld + %ld overflows x %lld",
 		       r[1].c2 - r[1].c1, N2 - N1, d, d > 0 ? extra / d : 0);
 	}
 	/* the handler runs uncounted: the last overflow may fall past the loop */

@@ -106,11 +106,13 @@ int main(void)
 		long long extra = b[0] - a[0] - 4 * (N2 - N1);
 		long d = o2 - o1;
 
-		/* TODO: one run in a few counts T events more than its
-		 * instructions (seen since the handler runs uncounted) */
-		printf("%sok %d - difference method: %lld = 4 x %ld + %ld overflows x %lld "
-		       "# TODO a run after the warm-up can count one threshold more (cause not found yet)\n",
-		       d > 0 && extra >= 0 && extra % d == 0 ? "" : "not ", ++tap_n,
+		/* each overflow costs the same counted instructions (0 on
+		 * sim: the handler is the ISR; on perf the user-mode signal
+		 * handler's): before the deferred PMI (p4netburst.c
+		 * acc_end), a PMI inside PAPI_read's bookkeeping made a run
+		 * count one threshold more */
+		tap_ok(d > 0 && extra >= 0 && extra % d == 0,
+		       "difference method: %lld = 4 x %ld + %ld overflows x %lld",
 		       b[0] - a[0], N2 - N1, d, d > 0 ? extra / d : 0);
 	}
 	tap_ok(a[0] >= plain[0] && a[0] - plain[0] <= o1 * 2000,

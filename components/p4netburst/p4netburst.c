@@ -17,6 +17,7 @@
  */
 #include <pthread.h>
 #include <signal.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,6 +151,8 @@ typedef struct {
 	volatile sig_atomic_t in_acc;       /* accumulate() under way outside the PMI handler */
 	volatile sig_atomic_t pmi_deferred; /* a PMI came meanwhile: served after it */
 	vptr_t deferred_pc;                 /* its interrupted PC */
+	long long read_hw[NB_NUM_COUNTERS]; /* hwcount at nb_read's read */
+	uint32_t ovf_carry;                 /* overflows re-armed, not yet dispatched */
 	int pebs_h;                         /* hw request sampled by PEBS, -1: none */
 	int grn_sys;                        /* PAPI_GRN_SYS: counts by CPU */
 	int held;                           /* its registers are in lp_busy */
@@ -867,8 +870,10 @@ static int nb_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 			     ((c->hw_ovf >> i) & 1) && i != c->pebs_h ? NB_ENC_PMI : 0, &c->regs[i]);
 		c->last[i] = 0;
 		c->hwcount[i] = 0;
+		c->read_hw[i] = LLONG_MAX;
 		memset(&c->casc[i], 0, sizeof(c->casc[i]));
 	}
+	c->ovf_carry = 0;
 	for (int i = 0; i < c->nnat; i++)
 		c->count[i] = 0;
 	c->nextra = nb_encode_extra(&c->assign, dom, c->lp, c->extra,
@@ -1024,6 +1029,7 @@ static int nb_read(hwd_context_t *ctx, hwd_control_state_t *ctl,
 	/* the values at the read: a PMI deferred meanwhile, served by
 	 * acc_end, reads the counters again later */
 	memcpy(c->rcount, c->count, sizeof(c->rcount));
+	memcpy(c->read_hw, c->hwcount, sizeof(c->read_hw));
 	acc_end(c);
 	*events = c->rcount;
 	return ret;
@@ -1047,6 +1053,7 @@ static int nb_reset(hwd_context_t *ctx, hwd_control_state_t *ctl)
 	for (int i = 0; i < c->n; i++) {
 		c->last[i] = 0;
 		c->hwcount[i] = 0;
+		c->read_hw[i] = LLONG_MAX;   /* a deferred PMI: dispatched */
 		memset(&c->casc[i], 0, sizeof(c->casc[i]));
 	}
 	for (int i = 0; i < c->nnat; i++)
@@ -1311,7 +1318,7 @@ static void nb_dispatch_timer(int signo, hwd_siginfo_t *si, void *uc)
 static void pmi_service(ThreadInfo_t *thread, int cidx, nb_control_t *c,
 			_papi_hwi_context_t *hw, vptr_t pc, int in_isr)
 {
-	uint32_t which = 0, vec = 0;
+	uint32_t which = 0, vec = 0, carry = 0, disp;
 	uint64_t raw[2 * NB_NUM_COUNTERS], nrec = 0;   /* 2n: backend read */
 	char err[256];
 	int hard;
@@ -1348,8 +1355,16 @@ static void pmi_service(ThreadInfo_t *thread, int cidx, nb_control_t *c,
 		return;
 	}
 	for (int h = 0; h < c->n; h++)
-		if (((c->hw_ovf >> h) & 1) && h != c->pebs_h && c->hwcount[h] >= c->ovf_at[h])
+		if (((c->hw_ovf >> h) & 1) && h != c->pebs_h && c->hwcount[h] >= c->ovf_at[h]) {
 			which |= 1u << h;
+			/* deferred out of a read: an overflow past what the
+			 * read returned is dispatched with the next PMI, or
+			 * not at all if the set stops first (PAPI_stop reads
+			 * before it stops: its events after the read are in
+			 * no count PAPI returns) */
+			if (!in_isr && c->read_hw[h] < c->ovf_at[h])
+				carry |= 1u << h;
+		}
 	if (preset_ex(c, which, 1, err, sizeof(err)) ||
 	    (in_isr && backend->enable(c->regs, c->n, 1, err, sizeof(err)))) {
 		report("overflow interrupt", err);
@@ -1370,8 +1385,10 @@ static void pmi_service(ThreadInfo_t *thread, int cidx, nb_control_t *c,
 	if (nrec)
 		c->ds[5] = c->ds[4];
 	/* overflow vector: the natives (PAPI positions) on those counters */
+	disp = (which & ~carry) | c->ovf_carry;
+	c->ovf_carry = carry;
 	for (int i = 0; i < c->nnat; i++)
-		if (((c->ovf >> i) & 1) && ((which >> c->hw_of[i]) & 1))
+		if (((c->ovf >> i) & 1) && ((disp >> c->hw_of[i]) & 1))
 			vec |= 1u << i;
 	if (vec) {
 		hard = 1;
