@@ -43,12 +43,13 @@ void nb_ht_create(struct nb_ht *h, unsigned tid)
 {
 	unsigned lp = h->ht ? alternate(tid) : 0;
 
+	/* valgrind announces the main thread too: counted once */
+	if (tid < NB_HT_MAXT && h->alive[tid])
+		nb_ht_exit(h, tid);
 	/* fork placement: the LP with fewer live threads */
 	if (h->ht && h->place == NB_HT_MIGRATE && h->live[0] != h->live[1])
 		lp = h->live[0] < h->live[1] ? 0 : 1;
 	if (tid < NB_HT_MAXT) {
-		if (h->alive[tid])
-			nb_ht_exit(h, tid);
 		h->lp[tid] = h->home[tid] = (unsigned char)lp;
 		h->alive[tid] = 1;
 	}

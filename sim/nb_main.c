@@ -266,9 +266,11 @@ static void nb_start_client(ThreadId tid, ULong blocks_done)
 
 static void nb_thread_create(ThreadId parent, ThreadId child)
 {
-	(void)parent;
 	if (clo_ht)
 		nb_ht_create(&nb_ht_state, child);
+	if (clo_ht && VG_(clo_verbosity) > 2)
+		VG_(umsg)("ht: thread %u created by %u on LP%u; live LP0 %u LP1 %u\n", child, parent,
+			  nb_lp_of(child), nb_ht_state.live[0], nb_ht_state.live[1]);
 	nb_ctx_created(child);
 	if (!clo_ht)
 		return;
@@ -290,6 +292,9 @@ static void nb_thread_exit(ThreadId tid)
 	if (!clo_ht)
 		return;
 	nb_ht_exit(&nb_ht_state, tid);
+	if (VG_(clo_verbosity) > 2)
+		VG_(umsg)("ht: thread %u exited; live LP0 %u LP1 %u\n", tid, nb_ht_state.live[0],
+			  nb_ht_state.live[1]);
 	/* --nbsim-ht-place=migrate: idle balancing (nb_ht.h) */
 	{
 		ThreadId mv = (ThreadId)nb_ht_balance(&nb_ht_state, may_move, NULL);
