@@ -18,6 +18,14 @@
  * C's set also uses on LP1); without that D would count LP0's threads
  * and none of its own instructions.  B (LP0) and C (LP1) count exactly
  * all along.
+ *
+ *   thread_migrate          the counts above
+ *   thread_migrate ovf      D counts PAPI_TOT_INS with PAPI_overflow at
+ *                           threshold T instead, through its move: its
+ *                           overflows = floor(count / T), every one
+ *                           delivered to D's handler and event set (after
+ *                           the move through OVF_PMI_T1, the re-targeted
+ *                           OVF_PMI_T0), none lost or sent to another thread.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -39,7 +47,24 @@ static const char *const evs[NEV] = {
 };
 static const long long per_iter[NEV] = { 4, 1 };
 
+#define T 10007
+#define NOVF 200000L
+
 static int p_a[2], p_d2m[2], p_m2d[2];
+static int ovf_mode;
+static __thread long novf, wrong;
+static __thread int my_es = PAPI_NULL;
+static long long d_count;
+static long d_ovf, d_wrong;
+
+static void handler(int es, void *pc, long long vec, void *ctx)
+{
+	(void)pc;
+	(void)ctx;
+	if (es != my_es || vec != 1)
+		wrong++;
+	novf++;
+}
 static volatile int d_done;
 static pthread_barrier_t bar;
 
@@ -120,6 +145,45 @@ static int exact(const long long *d)
 }
 
 
+/* D with overflow: a warm-up run (the process's first overflowing run
+ * falls short of floor(count / T): ctests/thread_overflow.c), then the
+ * measured one, moved in the middle. */
+static void d_ovf_run(struct res *r)
+{
+	int e;
+
+	if ((e = PAPI_create_eventset(&my_es)) != PAPI_OK ||
+	    (e = PAPI_add_named_event(my_es, "PAPI_TOT_INS")) != PAPI_OK ||
+	    (e = PAPI_overflow(my_es, PAPI_TOT_INS, T, 0, handler)) != PAPI_OK) {
+		r->err = e;
+		pthread_barrier_wait(&bar);
+		return;
+	}
+	pthread_barrier_wait(&bar);
+	for (int round = 0; round < 2 && !r->err; round++) {
+		novf = wrong = 0;
+		if ((e = PAPI_start(my_es)) != PAPI_OK) {
+			r->err = e;
+			break;
+		}
+		for (int k = 0; k < 10; k++) {
+			nbdiff_loop4(NOVF / 20);
+			sched_yield();
+		}
+		roundtrip();                   /* round 1: the move */
+		for (int k = 0; k < 10; k++) {
+			nbdiff_loop4(NOVF / 20);
+			sched_yield();
+		}
+		if ((e = PAPI_stop(my_es, &d_count)) != PAPI_OK)
+			r->err = e;
+	}
+	d_ovf = novf;
+	d_wrong = wrong;
+	info(&r->lp1, NULL);
+	d_done = 1;
+}
+
 static void *d_main(void *arg)
 {
 	struct res *r = &rd_;
@@ -128,6 +192,10 @@ static void *d_main(void *arg)
 
 	(void)arg;
 	info(&r->lp0, &r->home);
+	if (ovf_mode) {
+		d_ovf_run(r);
+		return NULL;
+	}
 	if ((e = make_set(&es)) != PAPI_OK || (e = PAPI_start(es)) != PAPI_OK) {
 		r->err = e;
 		pthread_barrier_wait(&bar);
@@ -199,14 +267,15 @@ static void say(const char *who, struct res *r, int k, const char *what)
 	       r->err ? ": " : "", r->err ? PAPI_strerror(r->err) : "");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	pthread_t ta, tb, tc, td;
 	struct nbsim_info in;
 	char c;
 	int e;
 
-	tap_plan(9);
+	ovf_mode = argc > 1 && !strcmp(argv[1], "ovf");
+	tap_plan(ovf_mode ? 7 : 9);
 	if (!nbsim_present())
 		tap_bail("needs nbsim");
 	memset(&in, 0, sizeof in);
@@ -228,8 +297,8 @@ int main(void)
 	    pthread_create(&td, NULL, d_main, NULL))
 		tap_bail("pthread_create");
 	pthread_barrier_wait(&bar);
-	/* D's first three round trips: nothing happens */
-	for (int k = 0; k < 3; k++)
+	/* D's first round trips (three; with overflow one): nothing happens */
+	for (int k = 0; k < (ovf_mode ? 1 : 3); k++)
 		if (read(p_d2m[0], &c, 1) != 1 || write(p_m2d[1], &c, 1) != 1)
 			tap_bail("pipe I/O");
 	/* the second: A exits (LP1: C alone; LP0: main, B, D): D moves */
@@ -247,9 +316,16 @@ int main(void)
 	 * exits first is the host's scheduling) */
 	tap_ok(rb.lp0 == 0 && rc.lp0 == 1 && rb.home == 0 && rc.home == 1,
 	       "B started on LP0 (%u), C on LP1 (%u)", rb.lp0, rc.lp0);
-	say("D", &rd_, 0, "before its move, on LP0");
-	say("D", &rd_, 1, "across its move (a pipe round trip in each interval)");
-	say("D", &rd_, 2, "after its move, on LP1 beside C");
+	if (ovf_mode) {
+		tap_ok(!rd_.err && d_wrong == 0 && d_ovf == d_count / T && d_ovf >= 15,
+		       "D with overflow through its move: %ld overflows, all to its own handler and "
+		       "event set (%ld elsewhere), = floor(count %lld / %d) = %lld%s%s", d_ovf, d_wrong,
+		       d_count, T, d_count / T, rd_.err ? ": " : "", rd_.err ? PAPI_strerror(rd_.err) : "");
+	} else {
+		say("D", &rd_, 0, "before its move, on LP0");
+		say("D", &rd_, 1, "across its move (a pipe round trip in each interval)");
+		say("D", &rd_, 2, "after its move, on LP1 beside C");
+	}
 	say("B", &rb, 0, rb.bad_rounds ? "an inexact round" : "every round on LP0");
 	say("C", &rc, 0, rc.bad_rounds ? "an inexact round" : "every round on LP1");
 	tap_ok(rb.rounds >= 2 && rc.rounds >= 2, "B and C counted through D's move (%d, %d rounds)",

@@ -4,7 +4,8 @@
 # "Hyper-Threading"): ctests/thread_migrate.c (a thread counting before,
 # across and after its move, exactly, beside threads counting on both LPs),
 # nbsim's list of the moves (which thread, to which LP, after which exit:
-# the policy is deterministic here), and ctests/thread_counts.c (2, 4, 8
+# the policy is deterministic here), its overflow mode (the moved thread's
+# overflows all its own, floor(count / T)), and ctests/thread_counts.c (2, 4, 8
 # pthreads, the quitter's exit moving a counting thread) under the same
 # placement; then the placement's other half: with --nbsim-ht-place=fixed
 # the same program's thread does not move and its first check fails.
@@ -17,7 +18,7 @@ use PapiSuite;
 my $nbsim = $ENV{NBSIM} or die "NBSIM not set\n";
 my $bin = "$ENV{NB_BUILD}/tests";
 my @mig = ('--ht=yes', '--nbsim-ht-place=migrate');
-print "1..7\n";
+print "1..8\n";
 my $n = 0;
 
 sub tap_of {
@@ -53,6 +54,14 @@ sub report {
 	report(defined $lp0 && defined $lp1 && $lp0 =~ /^1 3 5\s*$/ && $lp1 =~ /^2 4\s*$/,
 	       sprintf('placement at creation: LP0 threads %s, LP1 threads %s (want 1 3 5 and 2 4: '
 		       . 'fewer live first, ties (t-1) mod 2)', $lp0 // '?', $lp1 // '?'), $out);
+}
+
+{
+	my ($st, $out, $secs) = PapiSuite::run_one('.', [$nbsim, '-q', @mig, '--', "$bin/thread_migrate", 'ovf'], 300);
+	my ($plan, $ok, @bad) = tap_of($out);
+	report($st == 0 && $plan > 0 && $ok == $plan && !@bad,
+	       sprintf("thread_migrate ovf: %d/%d checks (a thread's overflows through its move: "
+		       . "floor(count / T), all delivered to itself) [%.1fs]", $ok, $plan, $secs), $out);
 }
 
 for my $t (2, 4, 8) {
