@@ -4,8 +4,10 @@
  * valgrind runs another thread (nb_ctx_start, from nb_start_client).  The
  * registers' save and restore is the pure pmu_ctx.c; here the thread
  * table, the PEBS state of the LP (countdown, arming, IA32_DS_AREA) and
- * what must follow a switch (PMI budget, pending PMIs).  See README.md
- * "Per-thread counting".
+ * what must follow a switch (PMI budget, pending PMIs); and a thread's
+ * move to the other logical processor (--nbsim-ht-place=migrate): its
+ * context re-targeted to the mirror registers, its accesses mapped.  See
+ * README.md "Per-thread counting" and "Hyper-Threading".
  */
 #include "nb_tool.h"
 #include "pmu_ctx.h"
@@ -221,13 +223,14 @@ void nb_ctx_moved(ThreadId tid, unsigned from, ThreadId after)
 }
 
 /* Thread tid's view of the PMU: after an odd number of moves the registers
- * it names are the mirror ones (README "Hyper-Threading").  *kind: the
- * value mapping (pmu_ctx.h nb_pmu_mirror_msr); False: no mirror. */
+ * it names are the mirror ones (README "Hyper-Threading"). */
 static Bool flipped(ThreadId tid)
 {
 	return !clo_ctx_cpu && thr && tid && tid < VG_N_THREADS && thr[tid] && thr[tid]->flip;
 }
 
+/* The MSR thread tid's access to *msr reaches; *kind: the value mapping
+ * (pmu_ctx.h nb_pmu_mirror_msr).  False: a register without a mirror. */
 Bool nb_ctx_map_msr(ThreadId tid, uint32_t *msr, Int *kind)
 {
 	uint32_t m;

@@ -15,7 +15,8 @@
  *    this file, with the tool's shared state, the thread hooks, init and fini.
  *
  * Without --ht all guest threads run on logical processor 0; with --ht
- * threads alternate between LP0 and LP1 (nb_ht.c).  The counters are per
+ * threads alternate between LP0 and LP1 (nb_ht.c), or with
+ * --nbsim-ht-place=migrate are balanced between them and move.  The counters are per
  * guest thread by default, saved and restored at thread switches as the
  * kernel does (nb_ctx.c); --nbsim-pmu-ctx=cpu shares them among the
  * threads of a logical processor, as on hardware without an OS.
