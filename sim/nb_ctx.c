@@ -4,8 +4,10 @@
  * valgrind runs another thread (nb_ctx_start, from nb_start_client).  The
  * registers' save and restore is the pure pmu_ctx.c; here the thread
  * table, the PEBS state of the LP (countdown, arming, IA32_DS_AREA) and
- * what must follow a switch (PMI budget, pending PMIs).  See README.md
- * "Per-thread counting".
+ * what must follow a switch (PMI budget, pending PMIs); and a thread's
+ * move to the other logical processor (--nbsim-ht-place=migrate): its
+ * context re-targeted to the mirror registers, its accesses mapped.  See
+ * README.md "Per-thread counting" and "Hyper-Threading".
  */
 #include "nb_tool.h"
 #include "pmu_ctx.h"
@@ -13,6 +15,9 @@
 struct nb_thr {
 	struct nb_pmu_ctx pmu;
 	Bool ds_used;                     /* wrote IA32_DS_AREA           */
+	Bool cpu_wide;                    /* named counters by CPU        */
+	Bool flip;                        /* runs on the other half than  */
+					  /* it programs (HT migration)   */
 	Bool pebs_armed;                  /* PEBS counter overflowed      */
 	uint64_t ds_area;
 };
@@ -39,6 +44,7 @@ static struct nb_thr *ctx_of(ThreadId tid)
 		thr[tid] = VG_(malloc)("nbsim.ctx1", sizeof *thr[tid]);
 		nb_pmu_ctx_init(&thr[tid]->pmu);
 		thr[tid]->ds_used = thr[tid]->pebs_armed = False;
+		thr[tid]->cpu_wide = thr[tid]->flip = False;
 		thr[tid]->ds_area = 0;
 	}
 	return thr[tid];
@@ -129,6 +135,8 @@ void nb_ctx_wrote_ds_area(ThreadId tid, uint64_t v)
 
 void nb_ctx_cpu_wide(ThreadId tid, uint32_t mask, Bool on)
 {
+	if (on)
+		ctx_of(tid)->cpu_wide = True;
 	nb_pmu_ctx_cpu_wide(&nb_pmu_state, &ctx_of(tid)->pmu, mask, on);
 }
 
@@ -159,6 +167,109 @@ void nb_ctx_exit(ThreadId tid)
 	thr[tid] = NULL;
 }
 
+/* ---- HT migration (--nbsim-ht-place=migrate; README "Hyper-Threading") ---- */
+
+ULong nb_ctx_moves;
+#define NB_MOVE_LOG 32
+static struct { UShort tid, after; UChar to; } move_log[NB_MOVE_LOG];
+static UInt nmoves;
+
+/* May thread tid move to the other LP?  Not while its context cannot be
+ * re-targeted: PEBS or the DS area in use, counters named by CPU (they
+ * count their LP, not the thread), a register without a mirror, replay
+ * tagging programmed (IA32_PEBS_ENABLE / MATRIX_VERT are the package's,
+ * their thread bits relative to the writer), inside its PMI handler. */
+Bool nb_ctx_may_move(ThreadId tid)
+{
+	struct nb_thr *t = thr && tid < VG_N_THREADS ? thr[tid] : NULL;
+	uint64_t pe = 0, mv = 0;
+
+	if (clo_ctx_cpu || tid == running || nb_pmi_in_handler(tid))
+		return False;
+	(void)nb_pmu_rdmsr(&nb_pmu_state, NB_MSR_IA32_PEBS_ENABLE, &pe, nb_sig);
+	(void)nb_pmu_rdmsr(&nb_pmu_state, NB_MSR_MSR_PEBS_MATRIX_VERT, &mv, nb_sig);
+	if (pe || mv)
+		return False;
+	if (!t)
+		return True;
+	return !t->ds_used && !t->pebs_armed && !t->cpu_wide && nb_pmu_ctx_can_mirror(&t->pmu);
+}
+
+/* Thread tid moved from LP `from` to the other one (nb_ht_balance) when
+ * thread `after` exited: its context leaves `from` and is re-targeted to
+ * the mirror registers, and its own accesses from now on go to them. */
+void nb_ctx_moved(ThreadId tid, unsigned from, ThreadId after)
+{
+	struct nb_thr *t = ctx_of(tid);
+
+	nb_ctx_moves++;
+	if (nmoves < NB_MOVE_LOG) {
+		move_log[nmoves].tid = (UShort)tid;
+		move_log[nmoves].after = (UShort)after;
+		move_log[nmoves].to = (UChar)(from ^ 1);
+		nmoves++;
+	}
+	if (resident[from] == tid) {
+		ctx_swap(from, t, &nobody);
+		resident[from] = 0;
+	}
+	if (nb_lp_tid[from] == tid)
+		nb_lp_tid[from] = 0, nb_lp_lwpid[from] = 0;
+	tl_assert(nb_pmu_ctx_mirror(&t->pmu) == 0);
+	t->flip = !t->flip;
+	if (VG_(clo_verbosity) > 2)
+		VG_(umsg)("ctx: thread %u LP%u -> LP%u (after %u exited), flip %d\n", tid, from,
+			  from ^ 1, after, (int)t->flip);
+}
+
+/* Thread tid's view of the PMU: after an odd number of moves the registers
+ * it names are the mirror ones (README "Hyper-Threading"). */
+static Bool flipped(ThreadId tid)
+{
+	return !clo_ctx_cpu && thr && tid && tid < VG_N_THREADS && thr[tid] && thr[tid]->flip;
+}
+
+/* The MSR thread tid's access to *msr reaches; *kind: the value mapping
+ * (pmu_ctx.h nb_pmu_mirror_msr).  False: a register without a mirror. */
+Bool nb_ctx_map_msr(ThreadId tid, uint32_t *msr, Int *kind)
+{
+	uint32_t m;
+	int k;
+
+	*kind = 0;
+	if (!flipped(tid))
+		return True;
+	if ((k = nb_pmu_mirror_msr(*msr, &m)) < 0)
+		return False;
+	*msr = m;
+	*kind = k;
+	return True;
+}
+
+uint64_t nb_ctx_map_val(Int kind, uint64_t v)
+{
+	return kind == 1 ? nb_pmu_mirror_escr_val(v) : kind == 2 ? nb_pmu_mirror_cccr_val(v) : v;
+}
+
+uint32_t nb_ctx_map_ctr(ThreadId tid, uint32_t idx)
+{
+	if (!flipped(tid) || (idx & 0x1f) >= NB_NUM_COUNTERS)
+		return idx;
+	return (idx & ~UINT32_C(0x1f)) | nb_pmu_mirror_ctr(idx & 0x1f);
+}
+
+uint32_t nb_ctx_map_mask(ThreadId tid, uint32_t mask)
+{
+	uint32_t m = 0;
+
+	if (!flipped(tid))
+		return mask;
+	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++)
+		if (mask & (1u << c))
+			m |= 1u << nb_pmu_mirror_ctr(c);
+	return m;
+}
+
 void nb_ctx_stats(void)
 {
 	HChar buf[NB_CTX_LOG * 8 + 64];
@@ -175,5 +286,11 @@ void nb_ctx_stats(void)
 		if (nlog == NB_CTX_LOG)
 			n += VG_(snprintf)(buf + n, (Int)sizeof buf - n, " ...");
 		VG_(umsg)("%s (valgrind ThreadIds, in creation order)\n", buf);
+	}
+	if (clo_ht && nb_ht_state.place == NB_HT_MIGRATE) {
+		VG_(umsg)("nbsim: threads moved between logical processors: %llu\n", nb_ctx_moves);
+		for (UInt i = 0; i < nmoves; i++)
+			VG_(umsg)("nbsim:   thread %u moved to LP%u when thread %u exited\n",
+				  move_log[i].tid, move_log[i].to, move_log[i].after);
 	}
 }

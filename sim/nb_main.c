@@ -15,7 +15,8 @@
  *    this file, with the tool's shared state, the thread hooks, init and fini.
  *
  * Without --ht all guest threads run on logical processor 0; with --ht
- * threads alternate between LP0 and LP1 (nb_ht.c).  The counters are per
+ * threads alternate between LP0 and LP1 (nb_ht.c), or with
+ * --nbsim-ht-place=migrate are balanced between them and move.  The counters are per
  * guest thread by default, saved and restored at thread switches as the
  * kernel does (nb_ctx.c); --nbsim-pmu-ctx=cpu shares them among the
  * threads of a logical processor, as on hardware without an OS.
@@ -97,9 +98,23 @@ UWord nb_wrmsr_req(uint32_t msr, uint64_t v)
 	return r;
 }
 
+/* A thread that moved to the other LP names a register without a mirror
+ * (cannot happen: nb_ctx_may_move keeps such threads in place; a
+ * register it had not used before the move). */
+static UWord no_mirror(const HChar *req, uint32_t msr)
+{
+	VG_(snprintf)(nb_fault_buf, sizeof nb_fault_buf,
+		      "%s: MSR %#x (%s) has no counterpart on logical processor %u, to which "
+		      "this thread moved (--nbsim-ht-place=migrate)", req, msr,
+		      nb_pmu_msr_name(msr), nb_lp_of(VG_(get_running_tid)()));
+	return NBSIM_GP;
+}
+
 static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 {
 	uint64_t v;
+	uint32_t msr;
+	Int kind;
 
 	if (!VG_IS_TOOL_USERREQ('N', 'B', arg[0]))
 		return False;
@@ -114,14 +129,24 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 			*ret = bad_pointer("RDMSR", arg[2]);
 			break;
 		}
-		if ((*ret = nb_rdmsr_req((uint32_t)arg[1], &v)) == NBSIM_OK)
-			*(ULong *)arg[2] = (ULong)v;
+		msr = (uint32_t)arg[1];
+		if (!nb_ctx_map_msr(tid, &msr, &kind)) {
+			*ret = no_mirror("RDMSR", msr);
+			break;
+		}
+		if ((*ret = nb_rdmsr_req(msr, &v)) == NBSIM_OK)
+			*(ULong *)arg[2] = (ULong)nb_ctx_map_val(kind, v);
 		break;
 	case NBSIM_REQ_WRMSR:
+		msr = (uint32_t)arg[1];
+		if (!nb_ctx_map_msr(tid, &msr, &kind)) {
+			*ret = no_mirror("WRMSR", msr);
+			break;
+		}
 		nb_pmu_sync(&nb_pmu_state, nb_sig);
-		nb_ctx_before_write(tid, (uint32_t)arg[1]);
-		*ret = nb_wrmsr_req((uint32_t)arg[1], (uint64_t)arg[2]);
-		if (*ret == NBSIM_OK && (uint32_t)arg[1] == NB_MSR_IA32_DS_AREA)
+		nb_ctx_before_write(tid, msr);
+		*ret = nb_wrmsr_req(msr, nb_ctx_map_val(kind, (uint64_t)arg[2]));
+		if (*ret == NBSIM_OK && msr == NB_MSR_IA32_DS_AREA)
 			nb_ctx_wrote_ds_area(tid, (uint64_t)arg[2]);
 		break;
 	case NBSIM_REQ_RDPMC:
@@ -129,7 +154,7 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 			*ret = bad_pointer("RDPMC", arg[2]);
 			break;
 		}
-		if (nb_pmu_rdpmc(&nb_pmu_state, (uint32_t)arg[1], &v, nb_sig) != NB_PMU_OK) {
+		if (nb_pmu_rdpmc(&nb_pmu_state, nb_ctx_map_ctr(tid, (uint32_t)arg[1]), &v, nb_sig) != NB_PMU_OK) {
 			*ret = gp_from_pmu();
 			break;
 		}
@@ -147,7 +172,11 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 		inf->model = nb_cpu->model;
 		inf->stepping = nb_cpu->stepping;
 		inf->ht = clo_ht ? 1 : 0;
-		inf->logical_cpu = nb_lp_of(tid);
+		/* the LP whose registers it programs (nb_ctx.c re-targets
+		 * them after a move) and the one it runs on now */
+		inf->logical_cpu = nb_home_lp_of(tid);
+		inf->running_lp = nb_lp_of(tid);
+		inf->ht_place = clo_ht && clo_ht_migrate ? 1 : 0;
 		inf->mhz = nb_cpu->mhz;
 		inf->l3_kb = nb_cpu->l3_kb;
 		copy_str(inf->model_name, sizeof inf->model_name, nb_cpu->name);
@@ -187,7 +216,7 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 			break;
 		}
 		nb_pmu_sync(&nb_pmu_state, nb_sig);
-		nb_ctx_cpu_wide(tid, (uint32_t)arg[1], arg[2] != 0);
+		nb_ctx_cpu_wide(tid, nb_ctx_map_mask(tid, (uint32_t)arg[1]), arg[2] != 0);
 		*ret = NBSIM_OK;
 		break;
 	case NBSIM_REQ_LAST_FAULT:
@@ -238,13 +267,21 @@ static void nb_start_client(ThreadId tid, ULong blocks_done)
 
 static void nb_thread_create(ThreadId parent, ThreadId child)
 {
-	(void)parent;
 	if (clo_ht)
 		nb_ht_create(&nb_ht_state, child);
+	if (clo_ht && VG_(clo_verbosity) > 2)
+		VG_(umsg)("ht: thread %u created by %u on LP%u; live LP0 %u LP1 %u\n", child, parent,
+			  nb_lp_of(child), nb_ht_state.live[0], nb_ht_state.live[1]);
 	nb_ctx_created(child);
 	if (!clo_ht)
 		return;
 	nb_lp_switch(nb_pmu_state.lp);
+}
+
+static int may_move(unsigned tid, void *arg)
+{
+	(void)arg;
+	return nb_ctx_may_move((ThreadId)tid);
 }
 
 static void nb_thread_exit(ThreadId tid)
@@ -256,6 +293,16 @@ static void nb_thread_exit(ThreadId tid)
 	if (!clo_ht)
 		return;
 	nb_ht_exit(&nb_ht_state, tid);
+	if (VG_(clo_verbosity) > 2)
+		VG_(umsg)("ht: thread %u exited; live LP0 %u LP1 %u\n", tid, nb_ht_state.live[0],
+			  nb_ht_state.live[1]);
+	/* --nbsim-ht-place=migrate: idle balancing (nb_ht.h) */
+	{
+		ThreadId mv = (ThreadId)nb_ht_balance(&nb_ht_state, may_move, NULL);
+
+		if (mv)
+			nb_ctx_moved(mv, nb_lp_of(mv) ^ 1, tid);
+	}
 	nb_lp_switch(nb_pmu_state.lp);
 }
 
@@ -266,6 +313,7 @@ static void nb_post_clo_init(void)
 	nb_cpu = nb_cpu_find(clo_model);
 	tl_assert(nb_cpu);
 	nb_ht_init(&nb_ht_state, clo_ht);
+	nb_ht_set_place(&nb_ht_state, clo_ht_migrate ? NB_HT_MIGRATE : NB_HT_FIXED);
 	/* Every branch must end a superblock (branch and retirement
 	 * accounting rely on it); overrides --vex-guest-chase. */
 	VG_(clo_vex_control).guest_chase = False;

@@ -14,6 +14,7 @@ UInt clo_mem_timing = MT_YES;
 Bool clo_clock_fast = False;
 Bool clo_cg_compat = False;
 Bool clo_exact_ir = True;
+Bool clo_ht_migrate = False;
 
 /* ---- options, init, fini ---- */
 
@@ -29,6 +30,7 @@ static const struct { const HChar *name, *values; } nb_opt_values[] = {
 	{ "--nbsim-clock", "model, fast" },
 	{ "--nbsim-cache", "netburst, cachegrind" },
 	{ "--nbsim-pmu-ctx", "thread, cpu" },
+	{ "--nbsim-ht-place", "fixed, migrate" },
 	{ "--nbsim-exact-ir", "yes, no" },
 };
 
@@ -78,6 +80,8 @@ Bool nb_process_cmd_line_option(const HChar *arg)
 	else if VG_STR_CLO(arg, "--nbsim-counts", clo_counts) {}
 	else if VG_XACT_CLO(arg, "--nbsim-pmu-ctx=thread", clo_ctx_cpu, False) {}
 	else if VG_XACT_CLO(arg, "--nbsim-pmu-ctx=cpu", clo_ctx_cpu, True) {}
+	else if VG_XACT_CLO(arg, "--nbsim-ht-place=fixed", clo_ht_migrate, False) {}
+	else if VG_XACT_CLO(arg, "--nbsim-ht-place=migrate", clo_ht_migrate, True) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-warn-unmodelled", clo_warn) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-list-events", clo_list) {}
 	else if VG_XACT_CLO(arg, "--nbsim-cache=netburst", clo_cg_compat, False) {}
@@ -103,6 +107,12 @@ void nb_print_usage(void)
 "                              [%s]\n"
 "    --ht=yes|no               model Hyper-Threading: two logical processors,\n"
 "                              thread t on LP (t-1) mod 2 [no: all on LP0]\n"
+"    --nbsim-ht-place=fixed|migrate  with --ht=yes: threads stay on the LP\n"
+"                              they were created on / a new thread goes to the\n"
+"                              LP with fewer threads, and when a thread exits\n"
+"                              leaving its LP 2 threads short, the other LP's\n"
+"                              highest ThreadId moves to it (counts follow\n"
+"                              it) [fixed]\n"
 "    --nbsim-stats=yes|no      print signal totals at exit [no]\n"
 "    --nbsim-pmu-ctx=thread|cpu  counters per guest thread, saved and restored\n"
 "                              at thread switches as the kernel does / per\n"

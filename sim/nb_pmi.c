@@ -159,6 +159,11 @@ void nb_pmi_thread_runs(ThreadId tid)
 	nb_tags_changed();
 }
 
+Bool nb_pmi_in_handler(ThreadId tid)
+{
+	return tid < NB_ISR_MAXTID && nb_isr_sig[tid] != 0;
+}
+
 void nb_pmi_pre_deliver(ThreadId tid, Int sigNo, Bool alt_stack)
 {
 	(void)alt_stack;

@@ -123,6 +123,7 @@ extern UInt clo_mem_timing;
 extern Bool clo_clock_fast;     /* --nbsim-clock=fast: nb_tm_run_fast */
 extern Bool clo_cg_compat;               /* --nbsim-cache=cachegrind     */
 extern Bool clo_exact_ir;                /* --nbsim-exact-ir             */
+extern Bool clo_ht_migrate;              /* --nbsim-ht-place=migrate     */
 Bool nb_process_cmd_line_option(const HChar *arg);
 void nb_print_usage(void);
 void nb_print_debug_usage(void);
@@ -131,9 +132,16 @@ void nb_print_debug_usage(void);
 
 extern struct nb_ht nb_ht_state;
 
+/* The LP thread tid runs on now. */
 static inline unsigned nb_lp_of(ThreadId tid)
 {
 	return nb_ht_lp(&nb_ht_state, (unsigned)tid);
+}
+
+/* The LP it was created on: whose registers it programs (NBSIM_REQ_INFO). */
+static inline unsigned nb_home_lp_of(ThreadId tid)
+{
+	return nb_ht_home(&nb_ht_state, (unsigned)tid);
 }
 
 /* ESCR bit that qualifies user-mode events of the running LP. */
@@ -153,6 +161,14 @@ void nb_ctx_wrote_ds_area(ThreadId tid, uint64_t v);
 void nb_ctx_before_write(ThreadId tid, uint32_t msr);
 void nb_ctx_cpu_wide(ThreadId tid, uint32_t mask, Bool on);
 void nb_ctx_stats(void);
+/* HT migration (nb_ctx.c): may tid move; it moved; its view of the PMU */
+extern ULong nb_ctx_moves;
+Bool nb_ctx_may_move(ThreadId tid);
+void nb_ctx_moved(ThreadId tid, unsigned from, ThreadId after);
+Bool nb_ctx_map_msr(ThreadId tid, uint32_t *msr, Int *kind);
+uint64_t nb_ctx_map_val(Int kind, uint64_t v);
+uint32_t nb_ctx_map_ctr(ThreadId tid, uint32_t idx);
+uint32_t nb_ctx_map_mask(ThreadId tid, uint32_t mask);
 
 /* ---- needs (nb_need.c) ---- */
 
@@ -313,6 +329,7 @@ VG_REGPARM(1) void nb_pmi_check(VexGuestAMD64State *st);
 void nb_pmi_pre_deliver(ThreadId tid, Int sigNo, Bool alt_stack);
 void nb_pmi_post_deliver(ThreadId tid, Int sigNo);
 void nb_pmi_thread_runs(ThreadId tid);
+Bool nb_pmi_in_handler(ThreadId tid);    /* inside its PMI handler     */
 extern ULong nb_pmi_isr_runs;            /* PMI handlers run (stats)         */
 void nb_pebs_update(uint32_t written);
 Bool nb_pebs_armed_get(unsigned lp);

@@ -49,6 +49,12 @@ with the values that exist):
   --nbsim-pmu-ctx=thread|cpu counters per guest thread, saved and restored
                              at thread switches as the kernel does / per
                              logical processor, shared by its threads [thread]
+  --nbsim-ht-place=fixed|migrate  with --ht=yes: a thread stays on the
+                             LP it was created on (t-1 mod 2) / new threads
+                             go to the LP with fewer, and a thread's exit
+                             that leaves its LP 2 short moves the other LP's
+                             highest ThreadId there; its counts follow it
+                             (--nbsim-stats=yes lists the moves) [fixed]
   --nbsim-exact-ir=yes|no    keep every register update, so that VEX's
                              optimiser removes no load and no flags [yes]
   --nbsim-program=FILE       MSR writes applied before the guest's first

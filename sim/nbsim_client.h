@@ -55,8 +55,14 @@ struct nbsim_info {
 	char model_name[32];     /* nbsim --model= name, e.g. "prescott"        */
 	char brand[64];          /* CPUID brand string                          */
 	uint32_t l3_kb;          /* on-die L3 size, 0 if the part has none      */
+	/* version 3: --nbsim-ht-place=migrate moves threads between the LPs
+	 * (sim/README.md "Hyper-Threading"); logical_cpu stays the LP the
+	 * thread was created on, whose registers (ESCR T0/T1 bits, counter
+	 * half) it programs, and nbsim re-targets them to running_lp. */
+	uint32_t running_lp;     /* logical processor it runs on now            */
+	uint32_t ht_place;       /* 0: fixed placement; 1: threads migrate       */
 };
-#define NBSIM_INFO_VERSION 2    /* 2: l3_kb added */
+#define NBSIM_INFO_VERSION 3    /* 2: l3_kb added; 3: running_lp, ht_place */
 
 /*
  * Memory-model totals since the start (NBSIM_REQ_MEMSTATS), for tests: the

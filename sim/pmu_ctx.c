@@ -225,3 +225,124 @@ void nb_pmu_ctx_cpu_wide(struct nb_pmu *p, struct nb_pmu_ctx *run, uint32_t mask
 		run->live_escr |= me;
 	}
 }
+
+/* ---- the other half (HT migration; see pmu_ctx.h) ---- */
+
+unsigned nb_pmu_mirror_ctr(unsigned c)
+{
+	return c >= 16 ? c ^ 1u : c ^ 2u;
+}
+
+int nb_pmu_mirror_escr(unsigned e)
+{
+	uint32_t want = 0;
+
+	if (e >= nb_num_escrs)
+		return -1;
+	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++)
+		if (nb_escrs[e].counters & (1u << c))
+			want |= 1u << nb_pmu_mirror_ctr(c);
+	for (unsigned m = 0; m < nb_num_escrs; m++)
+		if (m != e && nb_escrs[m].group == nb_escrs[e].group &&
+		    nb_escrs[m].select == nb_escrs[e].select && nb_escrs[m].counters == want)
+			return (int)m;
+	return -1;
+}
+
+uint64_t nb_pmu_half_escrs(unsigned half)
+{
+	uint32_t hc = half ? NB_HALF1_COUNTERS : NB_HALF0_COUNTERS;
+	uint64_t m = 0;
+
+	for (unsigned e = 0; e < nb_num_escrs && e < 64; e++)
+		if (nb_escrs[e].counters & hc)
+			m |= UINT64_C(1) << e;
+	return m;
+}
+
+uint64_t nb_pmu_mirror_escr_val(uint64_t v)
+{
+	uint64_t t1 = NB_ESCR_T1_USR | NB_ESCR_T1_OS, t0 = NB_ESCR_T0_USR | NB_ESCR_T0_OS;
+
+	return (v & ~(t0 | t1)) | ((v & t1) << 2) | ((v & t0) >> 2);
+}
+
+uint64_t nb_pmu_mirror_cccr_val(uint64_t v)
+{
+	uint64_t both = NB_CCCR_OVF_PMI_T0 | NB_CCCR_OVF_PMI_T1;
+
+	return (v & ~both) | ((v & NB_CCCR_OVF_PMI_T0) ? NB_CCCR_OVF_PMI_T1 : 0) |
+	       ((v & NB_CCCR_OVF_PMI_T1) ? NB_CCCR_OVF_PMI_T0 : 0);
+}
+
+int nb_pmu_mirror_msr(uint32_t msr, uint32_t *out)
+{
+	*out = msr;
+	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
+		if (nb_counters[c].msr == msr) {
+			*out = nb_counters[nb_pmu_mirror_ctr(c)].msr;
+			return 0;
+		}
+		if (nb_counters[c].cccr_msr == msr) {
+			*out = nb_counters[nb_pmu_mirror_ctr(c)].cccr_msr;
+			return 2;
+		}
+	}
+	for (unsigned e = 0; e < nb_num_escrs; e++)
+		if (nb_escrs[e].msr == msr) {
+			int m = nb_pmu_mirror_escr(e);
+
+			if (m < 0)
+				return -1;
+			*out = nb_escrs[m].msr;
+			return 1;
+		}
+	return 0;
+}
+
+int nb_pmu_ctx_can_mirror(const struct nb_pmu_ctx *x)
+{
+	for (unsigned e = 0; e < nb_num_escrs && e < 64; e++)
+		if (((x->used_escr >> e) & 1) && nb_pmu_mirror_escr(e) < 0)
+			return 0;
+	for (unsigned c = 16; c < NB_NUM_COUNTERS; c++)
+		if (((x->used >> c) & 1) && (x->cccr[c] & NB_CCCR_CASCADE))
+			return 0;
+	return 1;
+}
+
+int nb_pmu_ctx_mirror(struct nb_pmu_ctx *x)
+{
+	struct nb_pmu_ctx y;
+
+	if (x->live || x->live_escr || !nb_pmu_ctx_can_mirror(x))
+		return -1;
+	nb_pmu_ctx_init(&y);
+	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
+		unsigned m = nb_pmu_mirror_ctr(c);
+		uint32_t b = 1u << c, mb = 1u << m;
+
+		if (x->used & b)
+			y.used |= mb;
+		if (x->pmi_pending & b)
+			y.pmi_pending_t1 |= mb;
+		if (x->pmi_pending_t1 & b)
+			y.pmi_pending |= mb;
+		y.ctr[m] = x->ctr[c];
+		y.cccr[m] = nb_pmu_mirror_cccr_val(x->cccr[c]);
+		y.edge_prev[m] = x->edge_prev[c];
+	}
+	for (unsigned e = 0; e < nb_num_escrs && e < 64; e++) {
+		int m = nb_pmu_mirror_escr(e);
+
+		if (m < 0)
+			continue;
+		if ((x->used_escr >> e) & 1)
+			y.used_escr |= UINT64_C(1) << m;
+		y.escr[m] = nb_pmu_mirror_escr_val(x->escr[e]);
+	}
+	/* byte copy: the module links into the tool (no libc memcpy) */
+	for (unsigned long i = 0; i < sizeof *x; i++)
+		((unsigned char *)x)[i] = ((const unsigned char *)&y)[i];
+	return 0;
+}

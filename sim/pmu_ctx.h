@@ -85,4 +85,43 @@ int nb_pmu_ctx_switch(struct nb_pmu *p, struct nb_pmu_ctx *out, struct nb_pmu_ct
  * running context RUN holds them). */
 void nb_pmu_ctx_cpu_wide(struct nb_pmu *p, struct nb_pmu_ctx *run, uint32_t mask, int on);
 
+/*
+ * Hyper-Threading halves and the re-targeting of a context to the other
+ * logical processor.  Linux's P4 driver gives each event one ESCR and
+ * counters per thread of the core (p4_event_bind_map .escr_msr[thread],
+ * .cntr[thread]: the ESCR0 of a group and the counters it feeds for thread
+ * 0, the ESCR1 and its counters for thread 1) and, when a task's event runs
+ * on the other thread than it was configured for, swaps its T0/T1 ESCR
+ * bits and OVF_PMI_T0/T1 (p4_should_swap_ts, p4_pmu_swap_config_ts).  The
+ * mirror of a register is its counterpart in the other half: counter c <->
+ * c ^ 2 (0-15; 16 <-> 17), an ESCR <-> the ESCR of the same group and
+ * ESCRSelect that feeds the mirror counters (SSU_ESCR0 has none) [SDM Table
+ * 18-63 wiring, native_events/pmu.txt].
+ */
+#define NB_HALF0_COUNTERS 0x13333u           /* 0,1,4,5,8,9,12,13,16   */
+#define NB_HALF1_COUNTERS 0x2ccccu           /* 2,3,6,7,10,11,14,15,17 */
+
+unsigned nb_pmu_mirror_ctr(unsigned c);
+/* The mirror ESCR index of ESCR e, or -1 (none). */
+int nb_pmu_mirror_escr(unsigned e);
+/* ESCR (bit e) in half 0 (feeds half-0 counters) or half 1. */
+uint64_t nb_pmu_half_escrs(unsigned half);
+/* The value of a register moved to its mirror: ESCR T0 <-> T1 bits, CCCR
+ * OVF_PMI_T0 <-> T1. */
+uint64_t nb_pmu_mirror_escr_val(uint64_t v);
+uint64_t nb_pmu_mirror_cccr_val(uint64_t v);
+/* MSR msr seen from the other half: its mirror's address in *out and
+ * the value mapping to apply (0 none, 1 ESCR, 2 CCCR); -1 if the MSR is
+ * a per-half register without a mirror (SSU_ESCR0).  MSRs that are not
+ * counters, CCCRs or ESCRs map to themselves. */
+int nb_pmu_mirror_msr(uint32_t msr, uint32_t *out);
+
+/* Can context x move to the other half (every register it holds has a
+ * mirror; no Cascade from 16/17)?  1 or 0. */
+int nb_pmu_ctx_can_mirror(const struct nb_pmu_ctx *x);
+/* Move saved context x (nothing of it loaded: live == 0) to the mirror
+ * registers; its PMI requests change thread.  0, or -1 (can't: x
+ * unchanged). */
+int nb_pmu_ctx_mirror(struct nb_pmu_ctx *x);
+
 #endif

@@ -11,7 +11,7 @@
 #     main thread alone with n = 1e6 (the single-thread count of thread 0's
 #     work: equal).
 # a, b from the two smallest; every other count must be on that line.  With
-# and without --ht=yes; and the control: with --nbsim-pmu-ctx=cpu (threads
+# and without --ht=yes, and with --nbsim-ht-place=migrate; and the control: with --nbsim-pmu-ctx=cpu (threads
 # share the counters) zero_pthreads' counts are not on a line.
 use strict;
 use warnings;
@@ -24,7 +24,7 @@ my $dir = "$ENV{NB_PAPI_SRC}/ctests";
 $ENV{OMP_NUM_THREADS} = 4;
 $ENV{OMP_WAIT_POLICY} = 'passive';
 my $n = 0;
-print "1..5\n";
+print "1..7\n";
 
 # ([n, count] ...) -> (ok, message)
 sub on_line {
@@ -68,13 +68,17 @@ sub zero_omp {
 	return @p;
 }
 
+# migrate: --ht=yes --nbsim-ht-place=migrate (zero_pthreads: the first
+# thread's exit moves a counting one to the other LP)
 for my $t (['zero_pthreads', \&zero_pthreads, 'no'], ['zero_pthreads', \&zero_pthreads, 'yes'],
-	   ['zero_omp', \&zero_omp, 'no'], ['zero_omp', \&zero_omp, 'yes']) {
+	   ['zero_pthreads', \&zero_pthreads, 'migrate'],
+	   ['zero_omp', \&zero_omp, 'no'], ['zero_omp', \&zero_omp, 'yes'], ['zero_omp', \&zero_omp, 'migrate']) {
 	my ($prog, $parse, $ht) = @$t;
-	my ($st, $out, $secs) = PapiSuite::run_one($dir, [$nbsim, '-q', "--ht=$ht", '--', "./$prog"], 300);
+	my @o = $ht eq 'migrate' ? ('--ht=yes', '--nbsim-ht-place=migrate') : ("--ht=$ht");
+	my ($st, $out, $secs) = PapiSuite::run_one($dir, [$nbsim, '-q', @o, '--', "./$prog"], 300);
 	my ($ok, $msg) = PapiSuite::passed($st, $out) ? on_line($parse->($out))
 		: (0, 'did not pass: exit ' . ($st >> 8));
-	printf "%sok %d - ctests/%s --ht=%s: %s [%.1fs]\n", $ok ? '' : 'not ', ++$n, $prog, $ht, $msg, $secs;
+	printf "%sok %d - ctests/%s %s: %s [%.1fs]\n", $ok ? '' : 'not ', ++$n, $prog, "@o", $msg, $secs;
 	print STDERR map { "#   $_\n" } grep { /TOT_INS|PASSED|FAILED/ } split /\n/, $out unless $ok;
 }
 {

@@ -43,6 +43,7 @@ static int sim_probe(struct nb_cpu *cpu, char *why, size_t len)
 	cpu->stepping = info.stepping;
 	cpu->mhz = info.mhz;
 	cpu->ht = info.ht;
+	cpu->ht_halves = info.ht && info.ht_place == 1;
 	cpu->l3 = info.l3_kb > 0;
 	snprintf(cpu->model_name, sizeof(cpu->model_name), "%.*s",
 		 (int)sizeof(info.model_name), info.model_name);
@@ -59,7 +60,9 @@ static int sim_rdctr(unsigned ctr, uint64_t *v, char *err, size_t len)
 }
 
 /* nbsim places each guest thread on a logical processor (sim/README.md
- * "Hyper-Threading"); INFO tells the calling thread which. */
+ * "Hyper-Threading"); INFO tells the calling thread which: the LP it was
+ * created on, whose registers it programs (a thread that moved runs on
+ * the other, and nbsim re-targets its registers there). */
 static unsigned sim_thread_lp(void)
 {
 	struct nbsim_info info;

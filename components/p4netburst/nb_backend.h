@@ -15,6 +15,10 @@
 struct nb_cpu {
 	unsigned family, model, stepping, mhz, ht;
 	unsigned l3;             /* the part has an on-die L3 cache */
+	/* HT: each LP's sets use only its half of the registers (nbsim
+	 * --nbsim-ht-place=migrate moves threads between the LPs and
+	 * re-targets their registers to the mirror half) */
+	unsigned ht_halves;
 	char model_name[32];
 	char brand[64];
 };

@@ -741,6 +741,11 @@ static int pebs_arm(nb_control_t *c, char *err, size_t len)
 	return backend->write_msrs(&w, 1, err, len);
 }
 
+/* The halves of the counters: ESCR0s feed half 0, ESCR1s half 1 [SDM
+ * Table 18-63; sim/pmu_ctx.h] */
+#define HT_HALF0_COUNTERS 0x13333u           /* 0,1,4,5,8,9,12,13,16   */
+#define HT_HALF1_COUNTERS 0x2ccccu           /* 2,3,6,7,10,11,14,15,17 */
+
 static unsigned this_lp(void)
 {
 	return cpu.ht && backend && backend->thread_lp ? backend->thread_lp() & 1 : 0;
@@ -756,6 +761,19 @@ static void sched_cpu(unsigned lp, struct nb_sched_cpu *sc)
 		sc->busy_counters = lp_busy[lp ^ 1].counters;
 		sc->busy_pebs_enable = lp_busy[lp ^ 1].pebs_enable;
 		sc->busy_matrix_vert = lp_busy[lp ^ 1].matrix_vert;
+	}
+	/* threads migrate (nbsim --nbsim-ht-place=migrate): an LP's sets use
+	 * its half only, as Linux places a task's event on the thread of the
+	 * CPU it runs on (p4.c p4_event_bind_map .escr_msr[thread],
+	 * .cntr[thread]), so that a moved thread's registers, re-targeted to
+	 * the mirror half, never meet the other LP's */
+	if (cpu.ht && cpu.ht_halves) {
+		uint32_t other = lp ? HT_HALF0_COUNTERS : HT_HALF1_COUNTERS;
+
+		sc->busy_counters |= other;
+		for (unsigned e = 0; e < nb_num_escrs && e < 64; e++)
+			if (nb_escrs[e].counters & other)
+				sc->busy_escrs |= UINT64_C(1) << e;
 	}
 	sc->busy_escrs |= lp_busy[BY_CPU].escrs;
 	sc->busy_counters |= lp_busy[BY_CPU].counters;

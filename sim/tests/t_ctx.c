@@ -72,7 +72,7 @@ static void produce(uint64_t instr)
 
 int main(void)
 {
-	tap_plan(34);
+	tap_plan(47);
 	memset(sig, 0, sizeof sig);
 	nb_pmu_init(&P, 2, 0, NULL, sig);
 	nb_pmu_ctx_init(&A);
@@ -209,6 +209,83 @@ int main(void)
 		       "HT: M keeps its value 100 saved");
 		nb_pmu_ctx_switch(&P, &Q, &N, &M, sig); /* Q exits */
 		TAP_EQ(ctr(12), 100, "HT: Q gone, M gets counter 12 back with its 100");
+	}
+
+	/* Migration (--nbsim-ht-place=migrate): X counts on LP0 with counter
+	 * 12 / CRU_ESCR0 T0_USR, moves to LP1, where Y counts with their
+	 * mirrors 14 / CRU_ESCR1 T1_USR; its context is re-targeted */
+	{
+		struct nb_pmu_ctx X, Y, Z, N;
+
+		TAP_EQ(nb_pmu_mirror_escr(NB_ESCR_CRU_ESCR0), NB_ESCR_CRU_ESCR1,
+		       "mirror: CRU_ESCR0 <-> CRU_ESCR1");
+		TAP_EQ(nb_pmu_mirror_escr(NB_ESCR_SSU_ESCR0), -1, "mirror: SSU_ESCR0 has none");
+		tap_ok(nb_pmu_mirror_ctr(12) == 14 && nb_pmu_mirror_ctr(1) == 3 &&
+		       nb_pmu_mirror_ctr(16) == 17 && nb_pmu_mirror_ctr(17) == 16,
+		       "mirror counters: 12 <-> 14, 1 <-> 3, 16 <-> 17");
+		{
+			unsigned bad = 0;
+			for (unsigned e = 0; e < nb_num_escrs; e++) {
+				int m = nb_pmu_mirror_escr(e);
+				if (e != NB_ESCR_SSU_ESCR0 &&
+				    (m < 0 || nb_pmu_mirror_escr((unsigned)m) != (int)e ||
+				     nb_escrs[m].select != nb_escrs[e].select))
+					bad++;
+			}
+			TAP_EQ(bad, 0, "mirror: every ESCR but SSU_ESCR0 has one, the same select, "
+			       "mirrored back to itself");
+		}
+		TAP_EQ(nb_pmu_mirror_escr_val(NB_ESCR_T0_USR | NB_ESCR_T1_OS | 0x7e000000u),
+		       NB_ESCR_T1_USR | NB_ESCR_T0_OS | 0x7e000000u, "mirror: ESCR T0/T1 bits swap");
+		TAP_EQ(nb_pmu_mirror_cccr_val(NB_CCCR_OVF_PMI_T0 | NB_CCCR_ENABLE),
+		       NB_CCCR_OVF_PMI_T1 | NB_CCCR_ENABLE, "mirror: CCCR OVF_PMI_T0 -> T1");
+
+		memset(sig, 0, sizeof sig);
+		nb_pmu_init(&P, 2, 1, NULL, sig);
+		nb_pmu_ctx_init(&X);
+		nb_pmu_ctx_init(&Y);
+		nb_pmu_ctx_init(&Z);
+		nb_pmu_ctx_init(&N);
+		nb_pmu_set_lp(&P, 0, 3, sig);
+		prog12(0, NB_CCCR_OVF_PMI_T0);
+		nb_pmu_ctx_note(&P, &X, &N);            /* X on LP0 */
+		produce(100);
+		nb_pmu_set_lp(&P, 1, 3, sig);           /* Y on LP1 */
+		wr(nb_counters[14].cccr_msr, CCCR_ON(4) & ~NB_CCCR_ENABLE);
+		wr(nb_escrs[NB_ESCR_CRU_ESCR1].msr,
+		   nb_pmu_mirror_escr_val(escr_val(NB_EV_INSTR_RETIRED, 1)));
+		wr(nb_counters[14].msr, 0);
+		wr(nb_counters[14].cccr_msr, CCCR_ON(4));
+		nb_pmu_ctx_note(&P, &Y, &X);
+		produce(40);
+		TAP_EQ(ctr(12) * 1000 + ctr(14), 100040, "migration: X 100 on LP0, Y 40 on LP1");
+		/* X leaves LP0 (Z comes), is re-targeted, runs on LP1 */
+		nb_pmu_set_lp(&P, 0, 3, sig);
+		nb_pmu_ctx_switch(&P, &X, &Z, &Y, sig);
+		tap_ok(nb_pmu_ctx_can_mirror(&X) && nb_pmu_ctx_mirror(&X) == 0, "migration: X mirrors");
+		tap_ok(X.used == (1u << 14) && X.ctr[14] == 100 &&
+		       (X.escr[NB_ESCR_CRU_ESCR1] & (NB_ESCR_T1_USR | NB_ESCR_T0_USR)) == NB_ESCR_T1_USR &&
+		       (X.cccr[14] & NB_CCCR_OVF_PMI_T1) && !(X.cccr[14] & NB_CCCR_OVF_PMI_T0),
+		       "migration: X holds counter 14 = 100, CRU_ESCR1 with T1_USR, OVF_PMI_T1");
+		produce(7);                               /* Z on LP0 */
+		nb_pmu_set_lp(&P, 1, 3, sig);
+		nb_pmu_ctx_switch(&P, &Y, &X, &Z, sig);   /* X replaces Y on LP1 */
+		produce(30);
+		TAP_EQ(ctr(14), 130, "migration: X counts its own 30 on LP1 (100 + 30)");
+		nb_pmu_set_lp(&P, 0, 3, sig);
+		produce(9);                               /* Z again */
+		TAP_EQ(ctr(14), 130, "migration: LP0's events do not reach X's counter");
+		nb_pmu_set_lp(&P, 1, 3, sig);
+		nb_pmu_ctx_switch(&P, &X, &Y, &Z, sig);
+		TAP_EQ(ctr(14), 40, "migration: Y back on LP1 with its 40");
+		{
+			struct nb_pmu_ctx S;
+			nb_pmu_ctx_init(&S);
+			S.used_escr = UINT64_C(1) << NB_ESCR_SSU_ESCR0;
+			tap_ok(!nb_pmu_ctx_can_mirror(&S) && nb_pmu_ctx_mirror(&S) == -1 &&
+			       S.used_escr == UINT64_C(1) << NB_ESCR_SSU_ESCR0,
+			       "migration: a context holding SSU_ESCR0 cannot move (unchanged)");
+		}
 	}
 	return tap_done();
 }

@@ -35,6 +35,12 @@ static void run(struct nb_ht *h, unsigned tid, uint64_t n)
 	sig[INSTR] += n;
 }
 
+static int not7(unsigned tid, void *arg)
+{
+	(void)arg;
+	return tid != 7;
+}
+
 int main(void)
 {
 	struct nb_ht h;
@@ -57,7 +63,45 @@ int main(void)
 	nb_ht_exit(&h, 3);
 	TAP_EQ(nb_ht_active(&h), 1, "HT: LP0 stays active with the main thread");
 	nb_ht_exit(&h, 3);
+	TAP_EQ(h.live[0], 1, "a second exit of the same thread changes nothing");
+	nb_ht_exit(&h, 1);
+	nb_ht_exit(&h, 1);
 	tap_ok(h.live[0] == 0 && h.live[1] == 0, "exits never underflow");
+	tap_ok(nb_ht_balance(&h, NULL, NULL) == 0 && h.moves == 0,
+	       "fixed placement: no thread ever moves");
+
+	/* --nbsim-ht-place=migrate: fork placement and idle balancing */
+	nb_ht_init(&h, 1);
+	nb_ht_set_place(&h, NB_HT_MIGRATE);
+	for (unsigned t = 2; t <= 5; t++)
+		nb_ht_create(&h, t);
+	tap_ok(nb_ht_lp(&h, 2) == 1 && nb_ht_lp(&h, 3) == 0 && nb_ht_lp(&h, 4) == 1 &&
+	       nb_ht_lp(&h, 5) == 0, "migrate: threads 2-5 created on LP 1, 0, 1, 0 (fewer "
+	       "live first, ties (t-1) mod 2)");
+	nb_ht_exit(&h, 2);
+	TAP_EQ(nb_ht_balance(&h, NULL, NULL), 5, "migrate: thread 2 exits, LP0 has 3 to LP1's 1: "
+	       "thread 5 (highest of LP0) moves");
+	tap_ok(nb_ht_lp(&h, 5) == 1 && nb_ht_home(&h, 5) == 0 && h.live[0] == 2 && h.live[1] == 2,
+	       "migrate: thread 5 runs on LP1, created on LP0; 2 live threads on each LP");
+	nb_ht_exit(&h, 4);
+	TAP_EQ(nb_ht_balance(&h, NULL, NULL), 0, "migrate: 2 to 1 is balanced enough: no move");
+	nb_ht_create(&h, 2);
+	TAP_EQ(nb_ht_lp(&h, 2), 1, "migrate: a new thread goes to the LP with fewer (a reused "
+	       "ThreadId too)");
+	TAP_EQ(nb_ht_home(&h, 2), 1, "migrate: its home is where it was created");
+	{
+		/* the caller may refuse a candidate: the next highest moves */
+		struct nb_ht g;
+		nb_ht_init(&g, 1);
+		nb_ht_set_place(&g, NB_HT_MIGRATE);
+		for (unsigned t = 2; t <= 7; t++)
+			nb_ht_create(&g, t);       /* LP0: 1 3 5 7, LP1: 2 4 6 */
+		nb_ht_exit(&g, 2);
+		nb_ht_exit(&g, 4);             /* LP0 4, LP1 1 */
+		TAP_EQ(nb_ht_balance(&g, not7, NULL), 5, "migrate: thread 7 may not move: 5 does");
+		TAP_EQ(nb_ht_balance(&g, not7, NULL), 0, "migrate: LP0 3, LP1 2: no second move");
+		TAP_EQ(g.moves, 1, "migrate: one move counted");
+	}
 
 	/* two threads interleaved; counters qualified by LP */
 	memset(sig, 0, sizeof sig);
