@@ -1,0 +1,292 @@
+/*
+ * nb_comp_sets.c - the p4netburst component's event sets: PAPI's natives
+ * placed on the PMU (nb_plan_run, nb_sched), programmed and started through
+ * the backend, read into 64-bit totals, stopped and reset.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nb_comp.h"
+
+/* Informational messages (the alternative a preset uses), printed when
+ * PAPI's error messages are on, like report(). */
+static void notice(const char *msg)
+{
+	if (_papi_hwi_error_level != PAPI_QUIET || secure_getenv("PAPI_VERBOSE"))
+		fprintf(stderr, "PAPI p4netburst: %s", msg);
+}
+
+int p4nb_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *native,
+				   int count, hwd_context_t *ctx)
+{
+	nb_control_t *c = (nb_control_t *)ctl;
+	struct nb_req req[NB_NUM_COUNTERS];
+	static struct nb_plan plan;         /* large; guarded by the lock below */
+	static pthread_mutex_t plan_lock = PTHREAD_MUTEX_INITIALIZER;
+	struct nb_sched_cpu sc;
+	char why[1024];
+	int8_t palt[NB_NUM_PRESETS_MAX];
+	(void)ctx;
+
+	if (c->running)
+		return PAPI_EISRUN;
+	memset(req, 0, sizeof(req));
+	if (count > NB_NUM_COUNTERS) {
+		p4nb_report("add event", "more events than the 18 NetBurst counters");
+		return PAPI_ECNFLCT;
+	}
+	for (int i = 0; i < count; i++) {
+		struct ntv_entry e;
+
+		if (p4nb_lookup((unsigned)native[i].ni_event, &e) != PAPI_OK)
+			return PAPI_ENOEVNT;
+		if (e.kind == ENT_QUAL) {
+			char nm[NB_NAME_MAX];
+
+			(void)p4nb_ntv_code_to_name((unsigned)native[i].ni_event, nm, (int)sizeof(nm));
+			snprintf(why, sizeof(why), "%.300s is a qualifier template (papi_native_avail "
+				 "lists it), not an event: give a value, e.g. :u=1", nm);
+			p4nb_report("add event", why);
+			return PAPI_EINVAL;
+		}
+		if (e.kind == ENT_PRESET) {
+			req[i].kind = NB_REQ_PRESET;
+			req[i].preset = e.preset;
+			req[i].slot = e.slot;
+			continue;
+		}
+		if (e.sel.kind == NB_SEL_EVENT && nb_evsel_check(&e.sel, why, sizeof(why))) {
+			p4nb_report("add event", why);
+			return PAPI_EINVAL;
+		}
+		req[i].kind = NB_REQ_SEL;
+		req[i].sel = e.sel;
+	}
+	/* Around what the sibling LP holds now (HT); nb_start checks again. */
+	c->lp = p4nb_this_lp();
+	p4nb_sched_input(c->lp, c->grn_sys, &sc);
+	pthread_mutex_lock(&plan_lock);
+	if (nb_plan_run(req, count, &sc, p4nb_cpu_feats, c->palt, &plan, why, sizeof(why))) {
+		pthread_mutex_unlock(&plan_lock);
+		/* Say why even without PAPI_VERBOSE, once: a preset (mapped to
+		 * its terms or to its alternatives) none of whose equivalent
+		 * mappings fits would otherwise be a bare PAPI_ECNFLCT
+		 * (docs/PRESETS.md). */
+		if (_papi_hwi_error_level == PAPI_QUIET && !secure_getenv("PAPI_VERBOSE"))
+			fprintf(stderr, "PAPI p4netburst: add event: %s\n", why);
+		p4nb_report("add event", why);
+		return PAPI_ECNFLCT;
+	}
+	/* Say which presets use another than their preferred alternative,
+	 * when that changes. */
+	memset(palt, 0, sizeof(palt));
+	for (int i = 0; i < count; i++)
+		if (req[i].kind == NB_REQ_PRESET)
+			palt[req[i].preset] = (int8_t)(plan.alt[i] + 1);
+	if (memcmp(palt, c->palt, sizeof(palt)) &&
+	    nb_plan_note(req, count, &plan, &sc, p4nb_cpu_feats, why, sizeof(why)) > 0)
+		notice(why);
+	memcpy(c->palt, palt, sizeof(palt));
+	c->n = plan.nhw;
+	c->assign = plan.assign;
+	for (int h = 0; h < plan.nhw; h++)
+		c->sel[h] = plan.hw[h];
+	c->nnat = count;
+	for (int i = 0; i < count; i++) {
+		c->hw_of[i] = plan.hw_of[i];
+		c->coef[i] = plan.coef[i];
+		native[i].ni_position = i;
+	}
+	pthread_mutex_unlock(&plan_lock);
+	/* PAPI calls set_overflow again after this, for the events that
+	 * overflow (the positions may have changed). */
+	if (c->ovf) {
+		_papi_hwi_stop_signal(_p4netburst_vector.cmp_info.hardware_intr_sig);
+		p4nb_pmi_release();
+	}
+	c->ovf = c->hw_ovf = 0;
+	c->pebs_h = -1;
+	memset(c->threshold, 0, sizeof(c->threshold));
+	return PAPI_OK;
+}
+
+/* Helper ESCRs and PEBS MSRs off, so that the next event set starts clean. */
+static int clear_extra(nb_control_t *c, char *err, size_t len)
+{
+	struct nb_msr_image z[NB_SCHED_MAX_HELPERS + 2];
+
+	for (int i = 0; i < c->nextra; i++) {
+		z[i].msr = c->extra[i].msr;
+		z[i].value = 0;
+	}
+	return c->nextra ? p4nb_backend->write_msrs(z, c->nextra, err, len) : 0;
+}
+
+int p4nb_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
+{
+	nb_control_t *c = (nb_control_t *)ctl;
+	unsigned dom = p4nb_papi_dom(c->domain);
+	char err[256];
+	int ret;
+	(void)ctx;
+
+	if ((ret = p4nb_claim_lp(c)) != PAPI_OK)
+		return ret;
+	/* T0 or T1 ESCR bits for the LP this thread runs on */
+	for (int i = 0; i < c->n; i++) {
+		nb_encode_ex(&c->sel[i], &c->assign.slot[i], dom, c->lp,
+			     ((c->hw_ovf >> i) & 1) && i != c->pebs_h ? NB_ENC_PMI : 0, &c->regs[i]);
+		c->last[i] = 0;
+		c->hwcount[i] = 0;
+		c->read_hw[i] = LLONG_MAX;
+		memset(&c->casc[i], 0, sizeof(c->casc[i]));
+	}
+	c->ovf_carry = 0;
+	for (int i = 0; i < c->nnat; i++)
+		c->count[i] = 0;
+	c->nextra = nb_encode_extra(&c->assign, dom, c->lp, c->extra,
+				    (int)(sizeof(c->extra) / sizeof(c->extra[0])));
+	if (p4nb_backend->program(c->regs, c->n, err, sizeof(err)) ||
+	    (c->grn_sys && p4nb_backend->cpu_wide(c->regs, c->n, 1, err, sizeof(err))) ||
+	    (c->nextra && p4nb_backend->write_msrs(c->extra, c->nextra, err, sizeof(err))) ||
+	    p4nb_pebs_enable_shared(c, 1, err, sizeof(err)) ||
+	    (c->hw_ovf && p4nb_preset(c, c->hw_ovf, err, sizeof(err))) ||
+	    (c->pebs_h >= 0 && p4nb_pebs_arm(c, err, sizeof(err))) ||
+	    /* running once programmed and preset, before the counters
+	     * start: with a small threshold the first PMI comes before
+	     * this function returns, and its handler must find the set
+	     * running to fold and re-arm it */
+	    (c->running = 1, p4nb_backend->enable(c->regs, c->n, 1, err, sizeof(err)))) {
+		c->running = 0;
+		p4nb_report("start", err);
+		p4nb_release_lp(c);
+		return PAPI_ESYS;
+	}
+	return PAPI_OK;
+}
+
+/* Fold the counters into the 64-bit totals. */
+int p4nb_accumulate(nb_control_t *c)
+{
+	uint64_t raw[2 * NB_NUM_COUNTERS];   /* raw[n + i]: cascaded alternates */
+	char err[256];
+
+	if (p4nb_backend->read(c->regs, c->n, raw, err, sizeof(err))) {
+		p4nb_report("read", err);
+		return PAPI_ESYS;
+	}
+	for (int i = 0; i < c->n; i++) {
+		uint64_t d = (raw[i] - c->last[i]) & NB_COUNTER_MASK;
+
+		if (c->regs[i].cascade) {
+			/* the pair's 41 bits, then deltas (nb_encode.h) */
+			c->hwcount[i] = (long long)nb_cascade_fold(&c->casc[i], raw[i], raw[c->n + i]);
+			continue;
+		}
+
+		c->hwcount[i] += (long long)d;
+		c->last[i] = raw[i] & NB_COUNTER_MASK;
+	}
+	for (int i = 0; i < c->nnat; i++)
+		c->count[i] = c->hw_of[i] < 0 ? 0 : c->coef[i] * c->hwcount[c->hw_of[i]];
+	return PAPI_OK;
+}
+
+int p4nb_stop(hwd_context_t *ctx, hwd_control_state_t *ctl)
+{
+	nb_control_t *c = (nb_control_t *)ctl;
+	char err[256];
+	int ret;
+	(void)ctx;
+
+	/* not running from here on: a PMI taken inside this function (a
+	 * small threshold overflows in its first instructions) must not
+	 * re-arm and re-enable the counters being stopped */
+	c->running = 0;
+	if (p4nb_backend->enable(c->regs, c->n, 0, err, sizeof(err))) {
+		c->running = 1;
+		p4nb_report("stop", err);
+		return PAPI_ESYS;
+	}
+	ret = p4nb_accumulate(c);
+	/* the counters are the thread's again (nbsim: its context) */
+	if (c->grn_sys && p4nb_backend->cpu_wide(c->regs, c->n, 0, err, sizeof(err))) {
+		p4nb_report("stop", err);
+		ret = PAPI_ESYS;
+	}
+	if (clear_extra(c, err, sizeof(err))) {
+		p4nb_report("stop", err);
+		ret = PAPI_ESYS;
+	}
+	if (c->pebs_h >= 0) {
+		struct nb_msr_image w = { NB_MSR_DS_AREA, 0 };
+
+		(void)p4nb_backend->write_msrs(&w, 1, err, sizeof(err));
+	}
+	p4nb_release_lp(c);
+	/* the sibling's replay tagging and PEBS back (clear_extra wrote 0) */
+	if (p4nb_pebs_enable_shared(c, 0, err, sizeof(err))) {
+		p4nb_report("stop", err);
+		ret = PAPI_ESYS;
+	}
+	if (p4nb_backend->restore)
+		p4nb_backend->restore(0);
+	return ret;
+}
+
+int p4nb_read(hwd_context_t *ctx, hwd_control_state_t *ctl,
+		   long long **events, int flags)
+{
+	nb_control_t *c = (nb_control_t *)ctl;
+	int ret = PAPI_OK;
+	(void)ctx;
+	(void)flags;
+
+	if (!c->running) {
+		*events = c->count;
+		return PAPI_OK;
+	}
+	p4nb_acc_begin(c);
+	ret = p4nb_accumulate(c);
+	/* the values at the read: a PMI deferred meanwhile, served by
+	 * acc_end, reads the counters again later */
+	memcpy(c->rcount, c->count, sizeof(c->rcount));
+	memcpy(c->read_hw, c->hwcount, sizeof(c->read_hw));
+	p4nb_acc_end(c);
+	*events = c->rcount;
+	return ret;
+}
+
+int p4nb_reset(hwd_context_t *ctx, hwd_control_state_t *ctl)
+{
+	nb_control_t *c = (nb_control_t *)ctl;
+	char err[256];
+	int ret = PAPI_OK;
+	(void)ctx;
+
+	p4nb_acc_begin(c);
+	/* zero stops cascaded pairs (backend_regs.c): start them again */
+	if (c->running && (p4nb_backend->zero(c->regs, c->n, err, sizeof(err)) ||
+			   p4nb_backend->enable(c->regs, c->n, 1, err, sizeof(err)))) {
+		p4nb_report("reset", err);
+		p4nb_acc_end(c);
+		return PAPI_ESYS;
+	}
+	for (int i = 0; i < c->n; i++) {
+		c->last[i] = 0;
+		c->hwcount[i] = 0;
+		c->read_hw[i] = LLONG_MAX;   /* a deferred PMI: dispatched */
+		memset(&c->casc[i], 0, sizeof(c->casc[i]));
+	}
+	for (int i = 0; i < c->nnat; i++)
+		c->count[i] = 0;
+	if (c->running && p4nb_preset(c, c->hw_ovf, err, sizeof(err))) {
+		p4nb_report("reset", err);
+		ret = PAPI_ESYS;
+	}
+	p4nb_acc_end(c);
+	return ret;
+}
+
