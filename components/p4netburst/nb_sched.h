@@ -26,6 +26,15 @@
  *  - execution metrics each get a TagValue bit 0..3 (the SDM uses bit 0
  *    for every metric; any bit n with execution_event NBOGUSn works), a
  *    different one per metric, so up to four (ESCRs permitting);
+ *  - an upstream event the user tags (libpfm4's x87_FP_uop:ALL:TAG1:
+ *    nb_evsel .tag) counts on its own counter, and its ESCR carries
+ *    TagEnable and the TagValue as given, never renumbered; the metrics'
+ *    tag bits avoid the user's.  Refused, with the reason: two requests
+ *    tagging different uops (event or masks) with TagValues that overlap
+ *    but differ (execution_event NBOGUSn would count a mix neither asked
+ *    for alone; equal values are counted together, as PAPI's netburst
+ *    PAPI_FP_OPS does, disjoint ones apart); and a TagValue none of whose
+ *    bits the set's execution_event requests select, when it has some;
  *  - with a precise (PEBS) request, one tagging mechanism at a time
  *    [SDM 18.15.7];
  *  - a precise request counts on the PEBS counter of the logical
@@ -75,7 +84,11 @@ struct nb_slot {
 	 * set), fed by HI_ESCR with the same configuration.  Zero otherwise. */
 	uint8_t hi_escr;
 	uint8_t hi_counter;
-	uint8_t pad[2];
+	/* TagValue the request gives its ESCR (struct nb_evsel .tag: libpfm4's
+	 * TAGn), kept as given; 0: TagEnable clear (metrics' helpers carry
+	 * their tags in nb_helper_slot). */
+	uint8_t tag_value;
+	uint8_t pad[1];
 };
 
 /* The alternate of counter C: the counter whose overflow starts C when
