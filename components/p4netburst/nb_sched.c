@@ -448,31 +448,92 @@ static unsigned exec_count_bits(uint16_t masks)
 	return b;
 }
 
+void nb_sched_tag_bonds(const struct nb_evsel *req, int n, int *lead)
+{
+	for (int i = 0; i < n; i++)
+		lead[i] = i;
+	for (int i = 0; i < n; i++) {
+		if (req[i].kind != NB_SEL_EVENT || !req[i].tag)
+			continue;
+		for (int j = 0; j < n; j++) {
+			int a, b;
+
+			if (req[j].kind != NB_SEL_EVENT || req[j].event != NB_EV_EXECUTION_EVENT ||
+			    !(exec_count_bits(req[j].masks) & req[i].tag))
+				continue;
+			/* union: relabel the larger lead's group with the smaller */
+			a = lead[i] < lead[j] ? lead[i] : lead[j];
+			b = lead[i] < lead[j] ? lead[j] : lead[i];
+			for (int k = 0; k < n; k++)
+				if (lead[k] == b)
+					lead[k] = a;
+		}
+	}
+}
+
+/* A mispairing: a TAGn request whose value no execution_event request
+ * selects, while an execution_event request selects none of the TAGn
+ * values (x87_FP_uop:ALL:TAG1 with execution_event:NBOGUS0).  Either alone
+ * is a set still being built (upstream events or counting events added
+ * first) and is accepted.  0, or -1 and the message. */
+static int mispaired(const struct nb_evsel *req, int n, char *why, size_t len)
+{
+	char a[NB_NAME_MAX], b[NB_NAME_MAX];
+	unsigned counted = 0, utags = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (req[i].kind != NB_SEL_EVENT)
+			continue;
+		utags |= req[i].tag;
+		if (req[i].event == NB_EV_EXECUTION_EVENT)
+			counted |= exec_count_bits(req[i].masks);
+	}
+	for (int i = 0; i < n && utags; i++) {
+		const struct nb_evsel *r = &req[i];
+		int c;
+
+		if (r->kind != NB_SEL_EVENT || !r->tag || (r->tag & counted))
+			continue;
+		for (c = 0; c < n; c++)
+			if (req[c].kind == NB_SEL_EVENT && req[c].event == NB_EV_EXECUTION_EVENT &&
+			    !(exec_count_bits(req[c].masks) & utags))
+				break;
+		if (c == n)
+			return 0;
+		nb_sched_name(r, a, sizeof(a));
+		nb_sched_name(&req[c], b, sizeof(b));
+		snprintf(why, len, "%s tags its uops with TagValue %#x, which no execution_event "
+			 "request of the set counts, and %s counts TagValue bits %#x, which no TAGn "
+			 "of the set gives: count them with execution_event:NBOGUS%u", a, r->tag, b,
+			 exec_count_bits(req[c].masks), (unsigned)__builtin_ctz(r->tag));
+		return -1;
+	}
+	return 0;
+}
+
+int nb_sched_tag_pairing(const struct nb_evsel *req, int n, char *why, size_t len)
+{
+	if (len)
+		why[0] = '\0';
+	return mispaired(req, n, why, len);
+}
+
 /* Requests that tag uops themselves (libpfm4's TAGn): 0, or -1 and a
  * message, if two of them tag different uops with TagValues that overlap
  * but differ (execution_event NBOGUSn would count a mix that neither asked
  * for: equal values are counted together, as PAPI's netburst PAPI_FP_OPS
  * preset does with x87_FP_uop:ALL:TAG1 and scalar_SP_uop:ALL:TAG1, and
- * disjoint ones apart), or if the set counts execution_event but no
- * execution_event request selects a bit of one's TagValue.  Sets utags. */
+ * disjoint ones apart), or if they are mispaired with the set's
+ * execution_event requests (below).  Sets utags. */
 static int check_user_tags(struct st *s, char *why, size_t len)
 {
 	char a[NB_NAME_MAX], b[NB_NAME_MAX];
-	unsigned counted = 0;
-	int ex = -1;
 
 	s->utags = 0;
 	for (int i = 0; i < s->n; i++) {
 		const struct nb_evsel *r = &s->req[i];
 
-		if (r->kind != NB_SEL_EVENT)
-			continue;
-		if (r->event == NB_EV_EXECUTION_EVENT) {
-			counted |= exec_count_bits(r->masks);
-			if (ex < 0)
-				ex = i;
-		}
-		if (!r->tag)
+		if (r->kind != NB_SEL_EVENT || !r->tag)
 			continue;
 		for (int j = 0; j < i; j++) {
 			const struct nb_evsel *q = &s->req[j];
@@ -491,23 +552,7 @@ static int check_user_tags(struct st *s, char *why, size_t len)
 		}
 		s->utags |= r->tag;
 	}
-	if (ex < 0)
-		return 0;
-	for (int i = 0; i < s->n; i++) {
-		const struct nb_evsel *r = &s->req[i];
-		unsigned t;
-
-		if (r->kind != NB_SEL_EVENT || !r->tag || (r->tag & counted))
-			continue;
-		nb_sched_name(r, a, sizeof(a));
-		nb_sched_name(&s->req[ex], b, sizeof(b));
-		t = (unsigned)__builtin_ctz(r->tag);
-		snprintf(why, len, "%s tags its uops with TagValue %#x, but no execution_event "
-			 "request of the set selects a bit of it (%s counts TagValue bits %#x): "
-			 "count them with execution_event:NBOGUS%u", a, r->tag, b, counted, t);
-		return -1;
-	}
-	return 0;
+	return mispaired(s->req, s->n, why, len);
 }
 
 /* 0 if requests 0..n-1 agree on the shared tagging resources; else -1 and
