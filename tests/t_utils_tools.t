@@ -108,5 +108,5 @@ t "nb_schedule --partition: a TAGn event stays in its execution_event's run" 0 \
 	"$B/nb_schedule" --partition x87_FP_uop:ALL:TAG1 execution_event:NBOGUS1 X87_FP_retired packed_SP_retired scalar_SP_uop:ALL:TAG1
 t "nb_encode: x87_FP_uop:ALL:TAG1: TagEnable and TagValue 2 in the ESCR" 0 "ESCR FIRM_ESCR[01] msr 0x3a[45] = 0x09000054" \
 	"$B/nb_encode" x87_FP_uop:ALL:TAG1 execution_event:NBOGUS1
-t "nb_decode: the ESCR decodes back to the tag" 0 "x87_FP_uop:ALL.* tag=0x2" "$B/nb_decode" 0x00033000/0x09000054@8
+t "nb_decode: the ESCR decodes back to libpfm4's TAG1" 0 "x87_FP_uop:ALL:TAG1:u=1:k=0 tag=0x2" "$B/nb_decode" 0x00033000/0x09000054@8
 echo "1..$n"
