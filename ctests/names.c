@@ -312,6 +312,8 @@ int main(void)
 	descr_has("p4netburst:::MOB_load_replay_retired", "MOB_load_replay");
 	descr_has("p4netburst:::MOB_load_replay_retired", "replay_event:NBOGUS");
 	descr_has("p4netburst:::packed_SP_retired", "execution_event:NBOGUS0");
+	descr_has("p4netburst:::x87_FP_uop:ALL:TAG1", "TagValue 0x2");
+	descr_has("p4netburst:::x87_FP_uop:ALL:TAG1", "execution_event:NBOGUS1");
 	descr_has("p4netburst:::Memory_loads", "uop_type:TAGLOADS");
 	descr_has("p4netburst:::replay_event", "precise");
 	descr_has("p4netburst:::instr_retired:NBOGUSTAG:u=1", "Modifiers");
@@ -343,7 +345,9 @@ int main(void)
 	       "another mask beside a replay virtual mask");
 	bad_is("p4netburst:::replay_event:L1_LD_MISS:L2_LD_MISS", PAPI_EINVAL,
 	       "two replay metrics");
-	bad_is("p4netburst:::x87_FP_uop:ALL:TAG0", PAPI_EINVAL, "libpfm4 execution tag");
+	bad_is("p4netburst:::x87_FP_uop:ALL:TAG0:TAG0", PAPI_EINVAL, "a libpfm4 execution tag twice");
+	bad_is("p4netburst:::instr_retired:TAG0", PAPI_ENOEVNT,
+	       "a libpfm4 execution tag on an event that is not an upstream FP/SIMD event");
 	bad_is("p4netburst:::BSQ_cache_reference:RD_3rdL_MISS", PAPI_ENOEVNT,
 	       "an L3 mask on a CPU without L3");
 	memset(longname, 'a', sizeof(longname) - 1);

@@ -1,7 +1,8 @@
 /*
  * sched_gen.h - random request sets for the scheduler tests and bench:
  * events with default, single or random masks, privilege modifiers,
- * duplicates, tagged metrics mixed in, CPU models, Hyper-Threading with a
+ * libpfm4 TAGn values on the upstream FP/SIMD events, duplicates, tagged
+ * metrics mixed in, CPU models, Hyper-Threading with a
  * sibling's reservations.  Deterministic (own xorshift generator).
  */
 #ifndef SCHED_GEN_H
@@ -53,6 +54,10 @@ static void gen_event(struct nb_evsel *r, unsigned model)
 		r->masks = gen_one_mask(ev);
 	else
 		r->masks = (uint16_t)(gen_one_mask(ev) | gen_one_mask(ev));
+	/* libpfm4's TAGn on an execution-tagging upstream event: mostly one
+	 * bit (so that equal values, PAPI's FP_OPS idiom, are frequent) */
+	if (nb_events[ev].role == NB_ROLE_EXEC_UPSTREAM && nb_events[ev].nvmasks && gen_chance(40))
+		r->tag = (uint8_t)(gen_chance(70) ? 1u << gen_below(4) : 1 + gen_below(15));
 }
 
 static void gen_metric(struct nb_evsel *r, unsigned model)

@@ -81,6 +81,25 @@ check('k_fp', ["$st/k_fp"], { PAPI_TOT_INS => 5006, 'scalar_DP_uop:ALL' => 2000,
 check('k_simd', ["$st/k_simd"], { PAPI_TOT_INS => 6007, 'x87_FP_uop:ALL' => 1002,
 	'64bit_MMX_uop:ALL' => 1000, '128bit_MMX_uop:ALL' => 1000, 'packed_DP_uop:ALL' => 1000 });
 
+# libpfm4's execution-tagging idiom: the upstream event with TAGn counts its
+# own uops, execution_event:NBOGUSn the tagged ones (README "Native events")
+check('k_fp, TAG1', ["$st/k_fp"], { 'scalar_DP_uop:ALL:TAG1' => 2000,
+	'execution_event:NBOGUS1' => 2000, 'packed_SP_uop:ALL' => 1000 });
+# three tagging units on two FIRM ESCRs: two runs, each TAGn event in the
+# run of the execution_event counting its tag (apart, NBOGUSn would read 0)
+{
+	my ($c, $rc) = check('k_fp, TAG1 and TAG2 split into runs', ["$st/k_fp"], {
+		'scalar_DP_uop:ALL:TAG1' => 2000, 'execution_event:NBOGUS1' => 2000,
+		'packed_SP_uop:ALL:TAG2' => 1000, 'execution_event:NBOGUS2' => 1000,
+		'X87_FP_retired' => 0 });
+	my ($rc2, $text) = run('-e', 'scalar_DP_uop:ALL:TAG1,execution_event:NBOGUS1,'
+		. 'packed_SP_uop:ALL:TAG2,execution_event:NBOGUS2,X87_FP_retired', '--', "$st/k_fp");
+	like($text, qr/2 runs/, 'k_fp, TAG1 and TAG2: 2 runs') or diag($text);
+}
+my ($rc_tag, $text_tag) = run('-e', 'x87_FP_uop:ALL:TAG1,execution_event:NBOGUS0', '--', "$st/k_fp");
+ok($rc_tag != 0 && $text_tag =~ /TagValue 0x2.*execution_event:NBOGUS1/,
+	'a TAGn the execution_event does not count: refused with the reason') or diag($text_tag);
+
 # ---- counting rules (sim/README.md "Counting rules"), a kernel each ----
 check('k_rep (a REP string retires as one instruction)', ["$st/k_rep"],
 	{ PAPI_TOT_INS => 6006, PAPI_LD_INS => 16000, PAPI_SR_INS => 16000 });

@@ -130,6 +130,49 @@ int main(void)
 	ok(run(r, 3, &cpu, &a, why) && strstr(why, "X87_FP_retired") && strstr(why, "FIRM_ESCR0"),
 	   "a third execution metric: its helper x87_FP_uop needs FIRM_ESCR0/1, both taken: conflict names them");
 
+	/* libpfm4's TAGn: the tag value kept as given, on the upstream
+	 * event's own counter; metrics' tag bits around it; clashes */
+	{
+		struct nb_regs g;
+		int cul;
+
+		r[0] = E("x87_FP_uop:ALL:TAG1");
+		r[1] = E("execution_event:NBOGUS1");
+		r[2] = M("scalar_DP_retired");
+		ok(!run(r, 3, &cpu, &a, why) && a.slot[0].tag_value == 0x2 &&
+		   nb_counters[a.slot[0].counter].group == nb_escrs[escr("FIRM_ESCR0")].group &&
+		   a.slot[1].tag_value == 0 && a.nhelpers == 1 && a.helper[0].tag != 1 &&
+		   a.helper[0].tag < 4 && a.slot[2].masks == (1u << a.helper[0].tag),
+		   "x87_FP_uop:ALL:TAG1 + NBOGUS1 + a metric: TagValue 0x2 kept, the metric's bit is another");
+		nb_encode_ex(&r[0], &a.slot[0], NB_DOM_USER, 0, 0, &g);
+		ok(g.escr == 0x09000054,
+		   "its ESCR: select 4, ALL, TagEnable, TagValue 2, T0_USR = 0x09000054");
+		ok((nb_perf_raw(&r[0], NB_DOM_USER) >> 32 & 0x1f0) == (NB_ESCR_TAG_ENABLE | (2u << NB_ESCR_TAG_SHIFT)),
+		   "its perf raw config carries TagEnable and TagValue");
+		r[1] = E("x87_FP_uop:ALL:TAG2");
+		r[2] = E("scalar_SP_uop:ALL:TAG1:TAG2");
+		ok(nb_sched_run(r, 3, &cpu, &a, &cul, why, 512) && cul == 2 && strstr(why, "share bits"),
+		   "scalar_SP_uop:ALL:TAG1:TAG2 beside TAG1 and TAG2 of x87_FP_uop: overlapping values refused");
+		r[1] = E("x87_FP_uop:ALL:TAG2");
+		r[2] = E("execution_event:NBOGUS1:NBOGUS2");
+		ok(!run(r, 3, &cpu, &a, why) && a.slot[0].tag_value == 2 && a.slot[1].tag_value == 4,
+		   "one class tagged with two values (FIRM_ESCR0 and 1): both kept");
+		r[0] = E("execution_event:NBOGUS0");
+		r[1] = E("scalar_SP_uop:ALL:TAG3");
+		ok(nb_sched_run(r, 2, &cpu, &a, &cul, why, 512) && cul == 1 &&
+		   strstr(why, "execution_event:NBOGUS3"), "TAG3 beside NBOGUS0 alone: refused, naming NBOGUS3");
+		r[2] = E("execution_event:NBOGUS3");
+		ok(nb_sched_tag_pairing(r, 3, why, 512) == 0 && nb_sched_tag_pairing(r, 2, why, 512) == -1,
+		   "pairing over a whole set: NBOGUS3 makes it right");
+		{
+			int lead[3];
+
+			nb_sched_tag_bonds(r, 3, lead);
+			ok(lead[0] == 0 && lead[1] == 1 && lead[2] == 1,
+			   "bonds: TAG3 with NBOGUS3, NBOGUS0 alone");
+		}
+	}
+
 	/* counter 1 (CCCR1 erratum) */
 	r[0] = E("BSQ_allocation:REQ_TYPE0");
 	r[1] = E("BSQ_allocation:REQ_TYPE0");

@@ -13,7 +13,11 @@
  * A precise request's counting unit may use only the PEBS counter of the
  * set's logical processor: 16 (MSR_IQ_COUNTER4) on LP0, 17
  * (MSR_IQ_COUNTER5) on LP1 [SDM 18.16.3]; two precise requests never fit.  Half of the sets get a precise request on a PEBS-capable event or
- * a tagged metric.
+ * a tagged metric.  An upstream FP/SIMD event with libpfm4's TAGn (the
+ * generator gives some a TagValue) keeps its value in its ESCR image;
+ * metrics' tag bits avoid every TAGn bit; overlapping but unequal values
+ * on different uops, and a mispairing with execution_event, are refused
+ * (nb_sched.h), written out again here.
  *
  *   t_sched_oracle [SETS [SEED]]      TAP on stdout
  */
@@ -29,6 +33,7 @@ struct ounit {
 	int req;
 	uint16_t event, masks;
 	uint8_t mods, tag;       /* tag: 0xff none, else TagValue bit */
+	uint8_t utag;            /* TagValue a TAGn request gives, 0 none */
 	uint8_t counting;        /* 1: a counter; 2: a cascaded pair */
 	uint8_t precise;         /* counting on the PEBS counter only */
 	uint8_t pin;             /* NB_NO_ESCR or ESCR */
@@ -56,7 +61,8 @@ static const int8_t o_alt[NB_NUM_COUNTERS] = {
 
 static int o_same(const struct ounit *a, const struct ounit *b)
 {
-	return a->event == b->event && a->masks == b->masks && a->mods == b->mods && a->tag == b->tag;
+	return a->event == b->event && a->masks == b->masks && a->mods == b->mods && a->tag == b->tag &&
+	       a->utag == b->utag;
 }
 
 static int o_escr_ok(const struct oracle *o, unsigned x)
@@ -206,6 +212,7 @@ static int o_place(struct oracle *o, const struct nb_evsel *req, int n, const ui
 		if (r->kind == NB_SEL_EVENT) {
 			u->event = r->event;
 			u->masks = r->masks;
+			u->utag = r->tag;
 			if (r->cccr & NB_CCCR_MOD_CASCADE)
 				u->counting = 2;
 		} else {
@@ -254,7 +261,10 @@ static int o_place(struct oracle *o, const struct nb_evsel *req, int n, const ui
 	return 1;
 }
 
-/* Global rules, then every tag choice per execution-metric request. */
+/* Global rules, then every tag choice per execution-metric request,
+ * among the bits no TAGn request uses (UTAGS). */
+static unsigned o_utags;
+
 static int o_tags(struct oracle *o, const struct nb_evsel *req, int n, uint8_t *tags, int i)
 {
 	if (i == n)
@@ -264,7 +274,7 @@ static int o_tags(struct oracle *o, const struct nb_evsel *req, int n, uint8_t *
 		return o_tags(o, req, n, tags, i + 1);
 	}
 	for (uint8_t t = 0; t < 4; t++) {
-		int clash = 0;
+		int clash = (o_utags >> t) & 1;
 
 		for (int j = 0; j < i; j++)
 			if (tags[j] == t && !(req[j].event == req[i].event &&
@@ -317,6 +327,38 @@ static int oracle(const struct nb_evsel *req, int n, const struct nb_sched_cpu *
 			fe = r->event;
 		}
 	}
+	/* TAGn: the values of requests tagging different uops (event or
+	 * masks) are equal or disjoint; and no mispairing with execution_event
+	 * (NBOGUSn, BOGUSn select tag bit n: event-mask bits n, n + 4). */
+	o_utags = 0;
+	{
+		unsigned counted = 0;
+		int blind = 0;
+
+		for (int i = 0; i < n; i++) {
+			const struct nb_evsel *r = &req[i];
+
+			if (r->kind != NB_SEL_EVENT)
+				continue;
+			if (r->event == NB_EV_EXECUTION_EVENT)
+				counted |= (r->masks | r->masks >> 4) & 0xfu;
+			for (int j = 0; j < i && r->tag; j++)
+				if (req[j].kind == NB_SEL_EVENT && req[j].tag && (req[j].tag & r->tag) &&
+				    req[j].tag != r->tag &&
+				    !(req[j].event == r->event && req[j].masks == r->masks))
+					return 0;
+			o_utags |= r->tag;
+		}
+		for (int i = 0; i < n; i++)
+			if (req[i].kind == NB_SEL_EVENT && req[i].event == NB_EV_EXECUTION_EVENT &&
+			    !(((req[i].masks | req[i].masks >> 4) & 0xfu) & o_utags))
+				blind = 1;
+		for (int i = 0; i < n && blind; i++)
+			if (req[i].kind == NB_SEL_EVENT && req[i].tag && !(req[i].tag & counted))
+				return 0;
+		if (o_utags)
+			types |= 1u << NB_TAG_EXECUTION;
+	}
 	if (precise && __builtin_popcount(types) > 1)
 		return 0;
 	/* uop_type tags its masks' uops even when only counted (seed 003's
@@ -335,18 +377,26 @@ static int oracle(const struct nb_evsel *req, int n, const struct nb_sched_cpu *
 
 /* ---- checking an answer rule by rule --------------------------------------- */
 
-struct image { uint16_t event, masks; uint8_t mods, tag; int set; };
+struct image { uint16_t event, masks; uint8_t mods, tag, utag; int set; };
 
-static int claim(struct image *img, unsigned x, unsigned event, unsigned masks, unsigned mods, unsigned tag)
+static int claim_u(struct image *img, unsigned x, unsigned event, unsigned masks, unsigned mods,
+		   unsigned tag, unsigned utag)
 {
 	if (img[x].set)
-		return img[x].event == event && img[x].masks == masks && img[x].mods == mods && img[x].tag == tag;
+		return img[x].event == event && img[x].masks == masks && img[x].mods == mods &&
+		       img[x].tag == tag && img[x].utag == utag;
+	img[x].utag = (uint8_t)utag;
 	img[x].set = 1;
 	img[x].event = (uint16_t)event;
 	img[x].masks = (uint16_t)masks;
 	img[x].mods = (uint8_t)mods;
 	img[x].tag = (uint8_t)tag;
 	return 1;
+}
+
+static int claim(struct image *img, unsigned x, unsigned event, unsigned masks, unsigned mods, unsigned tag)
+{
+	return claim_u(img, x, event, masks, mods, tag, 0);
 }
 
 static const char *verify(const struct nb_evsel *req, int n, const struct nb_sched_cpu *cpu,
@@ -382,7 +432,9 @@ static const char *verify(const struct nb_evsel *req, int n, const struct nb_sch
 		used |= 1u << s->counter;
 		if (r->kind == NB_SEL_EVENT && s->masks != r->masks)
 			return "masks";
-		if (!claim(img, s->escr, s->event, s->masks, r->mods & 0x0f, 0xff))
+		if (s->tag_value != (r->kind == NB_SEL_EVENT ? r->tag : 0))
+			return "TagValue not as given";
+		if (!claim_u(img, s->escr, s->event, s->masks, r->mods & 0x0f, 0xff, s->tag_value))
 			return "ESCR configured twice";
 		if ((r->kind == NB_SEL_EVENT && (r->cccr & NB_CCCR_MOD_CASCADE) != 0) != s->cascade)
 			return "cascade flag";
@@ -403,7 +455,7 @@ static const char *verify(const struct nb_evsel *req, int n, const struct nb_sch
 			    (s->hi_counter == 1 && !(cpu->flags & NB_SCHED_ALLOW_CTR1)))
 				return "cascade counter not usable";
 			used |= 1u << s->hi_counter;
-			if (!claim(img, s->hi_escr, s->event, s->masks, r->mods & 0x0f, 0xff))
+			if (!claim_u(img, s->hi_escr, s->event, s->masks, r->mods & 0x0f, 0xff, s->tag_value))
 				return "cascade ESCR configured twice";
 		}
 	}
@@ -433,6 +485,9 @@ static const char *verify(const struct nb_evsel *req, int n, const struct nb_sch
 				;
 			if (tag == 4)
 				return "execution count mask";
+			for (int j = 0; j < n; j++)
+				if (req[j].kind == NB_SEL_EVENT && ((req[j].tag >> tag) & 1))
+					return "a metric's tag bit is a TAGn request's";
 			int key = r->event * 16 + (r->mods & 0x0f);
 
 			if (tagkey[tag] >= 0 && tagkey[tag] != key)
@@ -448,7 +503,7 @@ static const char *verify(const struct nb_evsel *req, int n, const struct nb_sch
 
 			for (unsigned x = 0; x < 64; x++) {
 				if (!img[x].set || img[x].event != hp->event || img[x].masks != hp->masks ||
-				    img[x].mods != (r->mods & 0x0f) || img[x].tag != want_tag)
+				    img[x].mods != (r->mods & 0x0f) || img[x].tag != want_tag || img[x].utag)
 					continue;
 				if (hp->escr != NB_NO_ESCR && hp->escr != x)
 					continue;

@@ -87,4 +87,26 @@ t "nb_schedule: --busy-escr unknown: exit 2" 2 "no ESCR named" "$B/nb_schedule" 
 t "nb_schedule --partition: 4 runs, minimum" 0 "4 runs (minimum)" "$B/nb_schedule" --partition packed_SP_retired scalar_DP_retired X87_FP_retired \
 	1stL_cache_load_miss_retired DTLB_store_miss_retired Memory_loads Memory_stores BSQ_allocation:REQ_TYPE0 BSQ_allocation:REQ_TYPE1
 t "nb_schedule --partition: one event set fits one run" 0 "1 run (minimum)" "$B/nb_schedule" --partition TC_deliver_mode:DD instr_retired:NBOGUSNTAG
+# libpfm4's execution-tagging idiom (TAGn: TagEnable bit 4, TagValue bits 5-8
+# [SDM Fig. 18-43]); 0x09000054 = select 4 (x87_FP_uop) << 25 | ALL (mask bit
+# 15 = ESCR bit 24) | TagValue 2 << 5 | TagEnable | T0_USR
+t "nb_schedule: x87_FP_uop:ALL:TAG1 placed with its TagValue as given" 0 \
+	"x87_FP_uop:ALL:TAG1 *FIRM_ESCR[01] FLAME_COUNTER[0-3] TagEnable TagValue 0x2" \
+	"$B/nb_schedule" x87_FP_uop:ALL:TAG1 execution_event:NBOGUS1
+t "nb_schedule: PAPI's FP_OPS idiom (two upstream events, TAG1)" 0 "scalar_SP_uop:ALL:TAG1 .*TagValue 0x2" \
+	"$B/nb_schedule" execution_event:nbogus1 x87_FP_uop:ALL:TAG1 scalar_SP_uop:ALL:TAG1
+t "nb_schedule: an execution metric beside TAG0 takes tag bit 1" 0 "X87_FP_retired .* tag 1" \
+	"$B/nb_schedule" x87_FP_uop:ALL:TAG0 X87_FP_retired execution_event:NBOGUS0
+t "nb_schedule: overlapping tag values refused" 1 "share bits but differ" \
+	"$B/nb_schedule" x87_FP_uop:ALL:TAG1 scalar_SP_uop:ALL:TAG0:TAG1
+t "nb_schedule: TAG1 counted by NBOGUS0 refused, naming NBOGUS1" 1 "count them with execution_event:NBOGUS1" \
+	"$B/nb_schedule" x87_FP_uop:ALL:TAG1 execution_event:NBOGUS0
+t "nb_schedule --partition: the mispairing is refused, not split into runs" 1 "TagValue 0x2" \
+	"$B/nb_schedule" --partition x87_FP_uop:ALL:TAG1 execution_event:NBOGUS0
+t "nb_schedule --partition: a TAGn event stays in its execution_event's run" 0 \
+	"run 1: x87_FP_uop:ALL:TAG1 execution_event:NBOGUS1 scalar_SP_uop:ALL:TAG1" \
+	"$B/nb_schedule" --partition x87_FP_uop:ALL:TAG1 execution_event:NBOGUS1 X87_FP_retired packed_SP_retired scalar_SP_uop:ALL:TAG1
+t "nb_encode: x87_FP_uop:ALL:TAG1: TagEnable and TagValue 2 in the ESCR" 0 "ESCR FIRM_ESCR[01] msr 0x3a[45] = 0x09000054" \
+	"$B/nb_encode" x87_FP_uop:ALL:TAG1 execution_event:NBOGUS1
+t "nb_decode: the ESCR decodes back to libpfm4's TAG1" 0 "x87_FP_uop:ALL:TAG1:u=1:k=0 tag=0x2" "$B/nb_decode" 0x00033000/0x09000054@8
 echo "1..$n"

@@ -48,7 +48,11 @@ static void print_assign(const struct nb_evsel *req, const char *const *names, i
 			nb_sched_name(&req[i], nm, sizeof(nm));
 		printf("%-40s %-10s %s", nm, nb_escrs[a->slot[i].escr].name, nb_counters[a->slot[i].counter].name);
 		if (req[i].kind == NB_SEL_METRIC && nb_metrics[req[i].event].type == NB_TAG_EXECUTION)
-			printf(" tag %u", a->slot[i].tag == NB_NO_TAG ? 0u : a->slot[i].tag);
+			/* its tag bit n: the counting mask NBOGUSn (event-mask bit n) */
+			printf(" tag %u", a->slot[i].masks & 0xfu ?
+			       (unsigned)__builtin_ctz(a->slot[i].masks & 0xfu) : 0u);
+		if (a->slot[i].tag_value)     /* libpfm4's TAGn, as given */
+			printf(" TagEnable TagValue %#x", a->slot[i].tag_value);
 		printf("\n");
 	}
 	for (int h = 0; h < a->nhelpers; h++) {

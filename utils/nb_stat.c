@@ -229,21 +229,57 @@ static int partition(const struct st_config *c, struct st_event *ev, int n, stru
 			return k;
 		}
 	}
-	for (int i = 0; i < n; i++) {
-		int r;
+	/* first fit, a TAGn event with the execution_event requests counting
+	 * its tag as one unit (nb_sched_tag_bonds: counted apart, those would
+	 * miss the tagged uops) */
+	{
+		struct nb_evsel sel[NB_PART_MAX];
+		int lead[NB_PART_MAX];
 
-		for (r = 0; r < nr; r++)
-			if (try_add(c, &runs[r], &ev[i], why, sizeof(why)) == 0)
-				break;
-		if (r == nr) {
-			if (nr == ST_MAXRUNS)
-				return fail(ST_EXIT_EVENT, "more than %d runs", ST_MAXRUNS), -1;
-			memset(&runs[nr], 0, sizeof(runs[nr]));
-			if (try_add(c, &runs[nr], &ev[i], why, sizeof(why)))
-				return fail(ST_EXIT_EVENT, "%s cannot be counted: %s", ev[i].name, why), -1;
-			nr++;
+		if (n > NB_PART_MAX)
+			return fail(ST_EXIT_EVENT, "%d events; at most %d", n, NB_PART_MAX), -1;
+		for (int i = 0; i < n; i++) {
+			memset(&sel[i], 0, sizeof(sel[i]));
+			if (ev[i].preset < 0)
+				sel[i] = ev[i].sel;
 		}
-		ev[i].run = r;
+		if (nb_sched_tag_pairing(sel, n, why, sizeof(why)))
+			return fail(ST_EXIT_EVENT, "%s", why), -1;
+		nb_sched_tag_bonds(sel, n, lead);
+		for (int u = 0; u < n; u++) {
+			int r, bad = -1, size = 0;
+
+			if (lead[u] != u)
+				continue;
+			for (int i = u; i < n; i++)
+				size += lead[i] == u;
+			for (r = 0; r <= nr; r++) {
+				struct st_run keep;
+
+				if (r == nr) {
+					if (nr == ST_MAXRUNS)
+						return fail(ST_EXIT_EVENT, "more than %d runs", ST_MAXRUNS), -1;
+					memset(&runs[nr], 0, sizeof(runs[nr]));
+				}
+				keep = runs[r];
+				bad = -1;
+				for (int i = u; i < n && bad < 0; i++)
+					if (lead[i] == u && try_add(c, &runs[r], &ev[i], why, sizeof(why)))
+						bad = i;
+				if (bad < 0)
+					break;
+				runs[r] = keep;
+			}
+			if (bad >= 0)
+				return fail(ST_EXIT_EVENT, "%s cannot be counted%s: %s", ev[bad].name,
+					    size > 1 ? " in one run with the TAGn events "
+					    "and execution_event requests of its tag" : "", why), -1;
+			if (r == nr)
+				nr++;
+			for (int i = u; i < n; i++)
+				if (lead[i] == u)
+					ev[i].run = r;
+		}
 	}
 	*minimal = nr == 1;
 	return nr;

@@ -64,6 +64,9 @@ int nb_decode_regs(uint64_t cccr, uint64_t escr, uint64_t counter, struct nb_dec
 	/* the selection the component would use for it */
 	out->sel.event = (uint16_t)out->event;
 	out->sel.masks = out->masks;
+	/* an execution-tagging upstream event's tag reads back as libpfm4's TAGn */
+	if (out->tag > 0 && e->role == NB_ROLE_EXEC_UPSTREAM && e->nvmasks)
+		out->sel.tag = (uint8_t)out->tag;
 	{
 		int usr = (escr & (NB_ESCR_T0_USR | NB_ESCR_T1_USR)) != 0;
 		int os = (escr & (NB_ESCR_T0_OS | NB_ESCR_T1_OS)) != 0;

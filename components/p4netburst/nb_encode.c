@@ -55,6 +55,11 @@ void nb_encode_ex(const struct nb_evsel *sel, const struct nb_slot *slot,
 	const struct nb_escr *x = &nb_escrs[slot->escr];
 
 	out->escr = nb_escr_value(slot->event, slot->masks, slot->tag, sel->mods, dom, thread);
+	/* a TagValue the request gives (libpfm4's TAGn), as given [SDM 18.15
+	 * ESCR TagEnable bit 4, TagValue bits 5-8] */
+	if (slot->tag_value)
+		out->escr |= NB_ESCR_TAG_ENABLE |
+			     (((uint64_t)slot->tag_value << NB_ESCR_TAG_SHIFT) & NB_ESCR_TAG_MASK);
 	out->escr_msr = x->msr;
 	out->counter = slot->counter;
 	out->perf = nb_perf_raw(sel, dom);
@@ -163,6 +168,9 @@ uint64_t nb_perf_raw(const struct nb_evsel *sel, unsigned dom)
 		escr |= NB_ESCR_T0_USR | NB_ESCR_T1_USR;
 	if (os)
 		escr |= NB_ESCR_T0_OS | NB_ESCR_T1_OS;
+	if (sel->kind == NB_SEL_EVENT && sel->tag)
+		escr |= NB_ESCR_TAG_ENABLE |
+			(((uint64_t)sel->tag << NB_ESCR_TAG_SHIFT) & NB_ESCR_TAG_MASK);
 	cccr = NB_CCCR_ENABLE | ((uint64_t)e->escr_select << NB_CCCR_ESCRSEL_SHIFT) |
 	       cccr_mods(sel) | (metric & 0x7f);
 	return (escr << 32) | cccr;

@@ -187,6 +187,18 @@ static const struct nb_vmask *vmask_lookup(const struct nb_event *e, const char 
 	return NULL;
 }
 
+/* TagValue bits event E's TAGn virtual masks can set (0: not an
+ * execution-tagging upstream event). */
+static unsigned tag_bits(const struct nb_event *e)
+{
+	unsigned b = 0;
+
+	for (unsigned i = 0; i < e->nvmasks; i++)
+		if (e->vmasks[i].kind == NB_VMASK_TAG)
+			b |= 1u << e->vmasks[i].arg;
+	return b;
+}
+
 /* The execution metric whose helper is EVENT (for a hint), or NULL. */
 static const char *metric_tagging(unsigned event)
 {
@@ -434,12 +446,12 @@ int nb_evsel_parse(const char *name, unsigned model, unsigned feats,
 		}
 		if (e && !eq && (vq = vmask_lookup(e, q, n)) != NULL) {
 			if (vq->kind == NB_VMASK_TAG) {
-				const char *m = metric_tagging((unsigned)ev);
-
-				return fail(&ps, NB_PARSE_NOTALLOWED,
-					    "%s:%s (libpfm4's execution tag) is not an event "
-					    "selection here: count the tagged metric %s instead",
-					    e->name, vq->name, m ? m : "(none)");
+				/* libpfm4's TAGn: TagValue bit n, TagEnable */
+				if (out->tag & (1u << vq->arg))
+					return fail(&ps, NB_PARSE_DUP, "tag %s given twice",
+						    vq->name);
+				out->tag |= (uint8_t)(1u << vq->arg);
+				continue;
 			}
 			if (vm)
 				return fail(&ps, NB_PARSE_DUP,
@@ -571,7 +583,7 @@ int nb_evsel_format(const struct nb_evsel *sel, char *buf, size_t len)
 		return -1;
 	buf[0] = '\0';
 	if (sel->kind == NB_SEL_METRIC) {
-		if (sel->event >= nb_num_metrics ||
+		if (sel->event >= nb_num_metrics || sel->tag ||
 		    put(buf, len, &off, "%s", nb_metrics[sel->event].name))
 			return -1;
 	} else {
@@ -586,6 +598,13 @@ int nb_evsel_format(const struct nb_evsel *sel, char *buf, size_t len)
 			if ((sel->masks & (1u << e->masks[i].bit)) &&
 			    put(buf, len, &off, ":%s", e->masks[i].name))
 				return -1;
+		for (unsigned i = 0; i < e->nvmasks; i++)  /* TAG0..TAG3, in bit order */
+			if (e->vmasks[i].kind == NB_VMASK_TAG &&
+			    (sel->tag & (1u << e->vmasks[i].arg)) &&
+			    put(buf, len, &off, ":%s", e->vmasks[i].name))
+				return -1;
+		if (sel->tag & ~tag_bits(e))
+			return -1;
 	}
 	if (format_mods(sel, buf, len, &off))
 		return -1;
@@ -653,6 +672,18 @@ int nb_evsel_describe(const struct nb_evsel *sel, char *buf, size_t len)
 		if (e->note)
 			put(buf, len, &off, ". Note: %s", e->note);
 		put(buf, len, &off, ".");
+		if (sel->tag) {
+			const char *m = metric_tagging(sel->event);
+
+			put(buf, len, &off, " Tags its uops (ESCR TagEnable, TagValue %#x):", sel->tag);
+			for (unsigned b = 0; b < 4; b++)
+				if (sel->tag & (1u << b))
+					put(buf, len, &off, " execution_event:NBOGUS%u", b);
+			put(buf, len, &off, " counts them at retirement");
+			if (m)
+				put(buf, len, &off, " (the tagged metric %s does both in one name)", m);
+			put(buf, len, &off, ".");
+		}
 		if (e->flags & NB_EV_RETIREMENT)
 			put(buf, len, &off, " At-retirement event.");
 		if (sel->masks && sel->masks != e->default_masks) {

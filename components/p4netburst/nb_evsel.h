@@ -23,6 +23,13 @@
  * Boolean modifiers also take =0 / =1; =0 is the same as leaving them out.
  * libpfm4's replay "virtual masks" (replay_event:NBOGUS:L1_LD_MISS) select
  * the metric they stand for; the canonical name is then the metric's.
+ * libpfm4's execution-tagging virtual masks TAG0..TAG3 on the upstream
+ * events (x87_FP_uop:ALL:TAG1) set TagEnable and TagValue bit n in the
+ * event's ESCR, as libpfm4 4.13 encodes them (pfmlib_intel_netburst.c:
+ * tag_value |= 1 << n for each TAGn): the event still counts its uops, and
+ * execution_event:NBOGUSn counts the tagged ones at retirement [SDM 18.15
+ * execution tagging; seed 003 l.2264-2310].  Canonical form:
+ * event:MASK...:TAGn...:modifiers.
  */
 #ifndef NB_EVSEL_H
 #define NB_EVSEL_H
@@ -59,7 +66,11 @@ struct nb_evsel {
 	uint8_t thr;             /* CCCR threshold 0..15              */
 	uint8_t active;          /* CCCR ActiveThread 0..3            */
 	uint8_t kind;            /* NB_SEL_*                          */
-	uint8_t pad[3];          /* zero                              */
+	uint8_t tag;             /* ESCR TagValue (bits 5-8) given by libpfm4's
+	                            TAGn virtual masks: bit n per TAGn; not 0:
+	                            TagEnable set.  Events only (the
+	                            execution-tagging upstream events) */
+	uint8_t pad[2];          /* zero                              */
 };
 
 /* Same configuration (may share an ESCR / dedupe as one native event). */

@@ -49,6 +49,7 @@
 struct cfg {
 	uint16_t event, masks;
 	uint8_t mods, tag;       /* tag: NB_NO_TAG or TagValue bit */
+	uint8_t utag;            /* TagValue a request gives (nb_evsel .tag), 0: none */
 	uint8_t group;
 	uint8_t demand;          /* counting units (cascaded ones included) */
 	uint8_t casc;            /* of which cascaded (a counter pair each) */
@@ -74,6 +75,7 @@ struct st {
 	uint8_t low[NB_NUM_GROUPS];   /* lowest counter of each group */
 	uint32_t halfmask[NB_NUM_GROUPS][2];  /* usable counters per half */
 	uint8_t tagof[NB_SCHED_MAX];  /* execution metric request -> tag */
+	unsigned utags;          /* TagValue bits the requests' TAGn use (kept as given) */
 	struct cfg cfg[MAX_CFG];
 	int ncfg;
 	int unit_cfg[NB_SCHED_MAX];   /* counting unit of request i */
@@ -136,7 +138,7 @@ void nb_sched_name(const struct nb_evsel *sel, char *buf, size_t len)
 /* ---- configurations ------------------------------------------------------- */
 
 static int add_unit(struct st *s, unsigned event, uint16_t masks, uint8_t mods,
-		    uint8_t tag, unsigned pin, int counting)
+		    uint8_t tag, uint8_t utag, unsigned pin, int counting)
 {
 	const struct nb_event *e = &nb_events[event];
 	struct cfg *c;
@@ -144,7 +146,8 @@ static int add_unit(struct st *s, unsigned event, uint16_t masks, uint8_t mods,
 
 	for (k = 0; k < s->ncfg; k++) {
 		c = &s->cfg[k];
-		if (c->event == event && c->masks == masks && c->mods == mods && c->tag == tag)
+		if (c->event == event && c->masks == masks && c->mods == mods && c->tag == tag &&
+		    c->utag == utag)
 			break;
 	}
 	c = &s->cfg[k];
@@ -154,6 +157,7 @@ static int add_unit(struct st *s, unsigned event, uint16_t masks, uint8_t mods,
 		c->masks = masks;
 		c->mods = mods;
 		c->tag = tag;
+		c->utag = utag;
 		c->group = nb_escrs[e->escrs[0]].group;
 		for (unsigned x = 0; x < e->nescrs; x++)
 			if ((s->escr_ok >> e->escrs[x]) & 1)
@@ -191,7 +195,7 @@ static int build(struct st *s)
 		int k;
 
 		if (r->kind != NB_SEL_METRIC) {
-			k = add_unit(s, r->event, r->masks, mods, NB_NO_TAG, NB_NO_ESCR, 1);
+			k = add_unit(s, r->event, r->masks, mods, NB_NO_TAG, r->tag, NB_NO_ESCR, 1);
 			if (k >= 0 && (r->cccr & NB_CCCR_MOD_CASCADE))
 				s->cfg[k].casc++;
 			if (k >= 0 && i == s->prec)
@@ -204,14 +208,14 @@ static int build(struct st *s)
 			if (tag != NB_NO_TAG)
 				cm = nbogus_mask(m->count_event, tag);
 			/* The counting ESCR itself carries no tag bits. */
-			k = add_unit(s, m->count_event, cm, mods, NB_NO_TAG, NB_NO_ESCR, 1);
+			k = add_unit(s, m->count_event, cm, mods, NB_NO_TAG, 0, NB_NO_ESCR, 1);
 			if (k >= 0 && i == s->prec)
 				s->cfg[k].prec = 1;
 			for (unsigned h = 0; h < m->nhelpers && k >= 0; h++) {
 				const struct nb_helper *hp = &m->helpers[h];
 
 				if (add_unit(s, hp->event, hp->masks, mods,
-					     hp->tag_enable ? tag : NB_NO_TAG, hp->escr, 0) < 0)
+					     hp->tag_enable ? tag : NB_NO_TAG, 0, hp->escr, 0) < 0)
 					k = -1;
 			}
 		}
@@ -426,6 +430,131 @@ static int try_tags(struct st *s, const int *key, int nkeys, int next, unsigned 
 
 /* ---- global constraints --------------------------------------------------- */
 
+/* TagValue bits execution_event MASKS count: NBOGUSn and BOGUSn select
+ * uops whose tag has bit n (events.txt execution_event). */
+static unsigned exec_count_bits(uint16_t masks)
+{
+	const struct nb_event *e = &nb_events[NB_EV_EXECUTION_EVENT];
+	unsigned b = 0;
+
+	for (unsigned i = 0; i < e->nmasks; i++) {
+		const char *nm = e->masks[i].name;
+		const char *d = !strncmp(nm, "NBOGUS", 6) ? nm + 6 :
+				!strncmp(nm, "BOGUS", 5) ? nm + 5 : NULL;
+
+		if ((masks & (1u << e->masks[i].bit)) && d && d[0] >= '0' && d[0] <= '3' && !d[1])
+			b |= 1u << (d[0] - '0');
+	}
+	return b;
+}
+
+void nb_sched_tag_bonds(const struct nb_evsel *req, int n, int *lead)
+{
+	for (int i = 0; i < n; i++)
+		lead[i] = i;
+	for (int i = 0; i < n; i++) {
+		if (req[i].kind != NB_SEL_EVENT || !req[i].tag)
+			continue;
+		for (int j = 0; j < n; j++) {
+			int a, b;
+
+			if (req[j].kind != NB_SEL_EVENT || req[j].event != NB_EV_EXECUTION_EVENT ||
+			    !(exec_count_bits(req[j].masks) & req[i].tag))
+				continue;
+			/* union: relabel the larger lead's group with the smaller */
+			a = lead[i] < lead[j] ? lead[i] : lead[j];
+			b = lead[i] < lead[j] ? lead[j] : lead[i];
+			for (int k = 0; k < n; k++)
+				if (lead[k] == b)
+					lead[k] = a;
+		}
+	}
+}
+
+/* A mispairing: a TAGn request whose value no execution_event request
+ * selects, while an execution_event request selects none of the TAGn
+ * values (x87_FP_uop:ALL:TAG1 with execution_event:NBOGUS0).  Either alone
+ * is a set still being built (upstream events or counting events added
+ * first) and is accepted.  0, or -1 and the message. */
+static int mispaired(const struct nb_evsel *req, int n, char *why, size_t len)
+{
+	char a[NB_NAME_MAX], b[NB_NAME_MAX];
+	unsigned counted = 0, utags = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (req[i].kind != NB_SEL_EVENT)
+			continue;
+		utags |= req[i].tag;
+		if (req[i].event == NB_EV_EXECUTION_EVENT)
+			counted |= exec_count_bits(req[i].masks);
+	}
+	for (int i = 0; i < n && utags; i++) {
+		const struct nb_evsel *r = &req[i];
+		int c;
+
+		if (r->kind != NB_SEL_EVENT || !r->tag || (r->tag & counted))
+			continue;
+		for (c = 0; c < n; c++)
+			if (req[c].kind == NB_SEL_EVENT && req[c].event == NB_EV_EXECUTION_EVENT &&
+			    !(exec_count_bits(req[c].masks) & utags))
+				break;
+		if (c == n)
+			return 0;
+		nb_sched_name(r, a, sizeof(a));
+		nb_sched_name(&req[c], b, sizeof(b));
+		snprintf(why, len, "%s tags its uops with TagValue %#x, which no execution_event "
+			 "request of the set counts, and %s counts TagValue bits %#x, which no TAGn "
+			 "of the set gives: count them with execution_event:NBOGUS%u", a, r->tag, b,
+			 exec_count_bits(req[c].masks), (unsigned)__builtin_ctz(r->tag));
+		return -1;
+	}
+	return 0;
+}
+
+int nb_sched_tag_pairing(const struct nb_evsel *req, int n, char *why, size_t len)
+{
+	if (len)
+		why[0] = '\0';
+	return mispaired(req, n, why, len);
+}
+
+/* Requests that tag uops themselves (libpfm4's TAGn): 0, or -1 and a
+ * message, if two of them tag different uops with TagValues that overlap
+ * but differ (execution_event NBOGUSn would count a mix that neither asked
+ * for: equal values are counted together, as PAPI's netburst PAPI_FP_OPS
+ * preset does with x87_FP_uop:ALL:TAG1 and scalar_SP_uop:ALL:TAG1, and
+ * disjoint ones apart), or if they are mispaired with the set's
+ * execution_event requests (below).  Sets utags. */
+static int check_user_tags(struct st *s, char *why, size_t len)
+{
+	char a[NB_NAME_MAX], b[NB_NAME_MAX];
+
+	s->utags = 0;
+	for (int i = 0; i < s->n; i++) {
+		const struct nb_evsel *r = &s->req[i];
+
+		if (r->kind != NB_SEL_EVENT || !r->tag)
+			continue;
+		for (int j = 0; j < i; j++) {
+			const struct nb_evsel *q = &s->req[j];
+
+			if (q->kind != NB_SEL_EVENT || !q->tag || !(q->tag & r->tag) ||
+			    q->tag == r->tag || (q->event == r->event && q->masks == r->masks))
+				continue;
+			nb_sched_name(q, b, sizeof(b));
+			nb_sched_name(r, a, sizeof(a));
+			snprintf(why, len, "%s (TagValue %#x) and %s (TagValue %#x) tag different uops "
+				 "with tag values that share bits but differ: execution_event would "
+				 "count a mix of both; give them the same TAGn to count them together, "
+				 "or TAGn with no bit in common to count them apart",
+				 b, q->tag, a, r->tag);
+			return -1;
+		}
+		s->utags |= r->tag;
+	}
+	return mispaired(s->req, s->n, why, len);
+}
+
 /* 0 if requests 0..n-1 agree on the shared tagging resources; else -1 and
  * a message naming the two requests. */
 static int check_global(struct st *s, int *key, int *nkeys, char *why, size_t len)
@@ -436,6 +565,10 @@ static int check_global(struct st *s, int *key, int *nkeys, char *why, size_t le
 	unsigned types = 0;
 
 	*nkeys = 0;
+	if (check_user_tags(s, why, len) < 0)
+		return -1;
+	if (s->utags)
+		types |= 1u << NB_TAG_EXECUTION;
 	for (int i = 0; i < s->n; i++) {
 		const struct nb_evsel *r = &s->req[i];
 
@@ -537,10 +670,24 @@ static int check_global(struct st *s, int *key, int *nkeys, char *why, size_t le
 			if (j < i) {
 				key[i] = key[j];
 			} else {
-				if (*nkeys == 4) {
-					nb_sched_name(&s->req[ex], b, sizeof(b));
-					snprintf(why, len, "%s cannot be counted beside %s and three more execution "
-						 "metrics: execution tagging has four tag values", a, b);
+				if (*nkeys == 4 - __builtin_popcount(s->utags)) {
+					int u;
+
+					for (u = 0; u < s->n && !(s->req[u].kind == NB_SEL_EVENT &&
+								 s->req[u].tag); u++)
+						;
+					if (u == s->n) {
+						nb_sched_name(&s->req[ex], b, sizeof(b));
+						snprintf(why, len, "%s cannot be counted beside %s and three "
+							 "more execution metrics: execution tagging has four "
+							 "tag values", a, b);
+						return -1;
+					}
+					nb_sched_name(&s->req[u], b, sizeof(b));
+					snprintf(why, len, "%s needs a TagValue bit of its own, but the "
+						 "set's TAGn requests (%s among them) and execution metrics take all "
+						 "four (TagValue bits %#x are kept as given): execution tagging "
+						 "has four tag values", a, b, s->utags);
 					return -1;
 				}
 				key[i] = (*nkeys)++;
@@ -633,6 +780,7 @@ static void fill_cascades(struct st *s, struct nb_assign *out, uint32_t *free_ct
 			sl->event = c->event;
 			sl->masks = c->masks;
 			sl->tag = NB_NO_TAG;
+			sl->tag_value = c->utag;
 			*free_ctrs &= ~((1u << lo) | (1u << hi));
 			out->counters_used |= (1u << lo) | (1u << hi);
 			out->escrs_used |= (UINT64_C(1) << sl->escr) | (UINT64_C(1) << sl->hi_escr);
@@ -663,6 +811,7 @@ static void fill(struct st *s, struct nb_assign *out)
 		sl->event = c->event;
 		sl->masks = c->masks;
 		sl->tag = NB_NO_TAG;
+		sl->tag_value = c->utag;
 		out->counters_used |= 1u << s->pebs;
 		out->escrs_used |= UINT64_C(1) << sl->escr;
 	}
@@ -686,6 +835,7 @@ static void fill(struct st *s, struct nb_assign *out)
 			out->slot[i].event = c->event;
 			out->slot[i].masks = c->masks;
 			out->slot[i].tag = NB_NO_TAG;
+			out->slot[i].tag_value = c->utag;
 			out->counters_used |= 1u << ctr;
 			out->escrs_used |= UINT64_C(1) << out->slot[i].escr;
 		}
@@ -815,7 +965,7 @@ static int attempt(struct st *s, int n, char *why, size_t len)
 				if (nb_metrics[m].type == NB_TAG_EXECUTION &&
 				    nb_metrics[m].count_event == s->req[i].event)
 					sym = 0;
-	return try_tags(s, key, nkeys, 0, 0, sym) ? 0 : -1;
+	return try_tags(s, key, nkeys, 0, s->utags, sym) ? 0 : -1;
 }
 
 static int append(char *buf, size_t len, int off, const char *fmt, const char *arg)

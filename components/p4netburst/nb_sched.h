@@ -26,6 +26,18 @@
  *  - execution metrics each get a TagValue bit 0..3 (the SDM uses bit 0
  *    for every metric; any bit n with execution_event NBOGUSn works), a
  *    different one per metric, so up to four (ESCRs permitting);
+ *  - an upstream event the user tags (libpfm4's x87_FP_uop:ALL:TAG1:
+ *    nb_evsel .tag) counts on its own counter, and its ESCR carries
+ *    TagEnable and the TagValue as given, never renumbered; the metrics'
+ *    tag bits avoid the user's.  Refused, with the reason: two requests
+ *    tagging different uops (event or masks) with TagValues that overlap
+ *    but differ (execution_event NBOGUSn would count a mix neither asked
+ *    for alone; equal values are counted together, as PAPI's netburst
+ *    PAPI_FP_OPS does, disjoint ones apart); and a mispairing: a TagValue
+ *    none of whose bits an execution_event request selects while an
+ *    execution_event request selects none of the TAGn bits (x87_FP_uop:
+ *    ALL:TAG1 with execution_event:NBOGUS0; either alone is a set still
+ *    being built, accepted);
  *  - with a precise (PEBS) request, one tagging mechanism at a time
  *    [SDM 18.15.7];
  *  - a precise request counts on the PEBS counter of the logical
@@ -75,7 +87,11 @@ struct nb_slot {
 	 * set), fed by HI_ESCR with the same configuration.  Zero otherwise. */
 	uint8_t hi_escr;
 	uint8_t hi_counter;
-	uint8_t pad[2];
+	/* TagValue the request gives its ESCR (struct nb_evsel .tag: libpfm4's
+	 * TAGn), kept as given; 0: TagEnable clear (metrics' helpers carry
+	 * their tags in nb_helper_slot). */
+	uint8_t tag_value;
+	uint8_t pad[1];
 };
 
 /* The alternate of counter C: the counter whose overflow starts C when
@@ -124,6 +140,19 @@ struct nb_sched_cpu {
  */
 int nb_sched_run(const struct nb_evsel *req, int n, const struct nb_sched_cpu *cpu,
 		 struct nb_assign *out, int *culprit, char *why, size_t whylen);
+
+/* Requests that must be counted in the same run (nb_partition, nb_stat):
+ * a TAGn request (nb_evsel .tag) and every execution_event request that
+ * selects a bit of its TagValue, transitively: counted apart, the
+ * execution_event count would miss the tagged uops.  LEAD[i] receives the
+ * smallest index of request i's group (i itself when alone). */
+void nb_sched_tag_bonds(const struct nb_evsel *req, int n, int *lead);
+
+/* The mispairing nb_sched_run refuses (a TAGn value no execution_event
+ * request counts beside an execution_event request counting no TAGn
+ * value), over a whole set that may be split into runs (nb_partition,
+ * nb_stat), where splitting would hide it.  0, or -1 and the reason. */
+int nb_sched_tag_pairing(const struct nb_evsel *req, int n, char *why, size_t len);
 
 /* Name of request SEL for messages (event name with masks, or metric name). */
 void nb_sched_name(const struct nb_evsel *sel, char *buf, size_t len);

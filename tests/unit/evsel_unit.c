@@ -70,7 +70,7 @@ static void one(const char *name, unsigned model, unsigned feats,
 		return;
 	}
 	if (a.mods != mc->mods || a.cccr != mc->cccr || a.thr != mc->thr ||
-	    a.active != mc->active || a.pad[0] || a.pad[1] || a.pad[2]) {
+	    a.active != mc->active || a.tag || a.pad[0] || a.pad[1]) {
 		if (!failures++)
 			tap_diag("%s: mods %x cccr %x thr %u active %u, want %x %x %u %u", name,
 				 a.mods, a.cccr, a.thr, a.active, mc->mods, mc->cccr, mc->thr,
@@ -193,6 +193,24 @@ static void spellings(void)
 	canon("instr_retired:cmp=5:thread=0", 2, 0, "instr_retired:NBOGUSNTAG:NBOGUSTAG:thr=5:thread=none");
 	canon("BSQ_cache_reference:RD_3rdL_MISS:RD_2ndL_MISS", 2, NB_FEAT_L3,
 	      "BSQ_cache_reference:RD_2ndL_MISS:RD_3rdL_MISS");
+	/* libpfm4's execution tags: TagValue bit n per TAGn (libpfm4 4.13
+	 * pfmlib_intel_netburst.c: tag_value |= 1 << n), TAGs after the masks */
+	canon("x87_FP_uop:ALL:TAG1", 2, 0, "x87_FP_uop:ALL:TAG1");
+	canon("p4netburst:::X87_FP_UOP:tag1:u", 3, 0, "x87_FP_uop:ALL:TAG1:u=1");
+	canon("scalar_SP_uop:TAG3:ALL:TAG0", 3, 0, "scalar_SP_uop:ALL:TAG0:TAG3");
+	canon("x87_SIMD_moves_uop:ALLP2:TAG2:ALLP0", 3, 0, "x87_SIMD_moves_uop:ALLP0:ALLP2:TAG2");
+	canon("128bit_MMX_uop:ALL:TAG0:TAG1:TAG2:TAG3", 3, 0, "128bit_MMX_uop:ALL:TAG0:TAG1:TAG2:TAG3");
+	tap_ok(nb_evsel_parse("x87_FP_uop:ALL:TAG0:TAG2", 2, 0, &s, err, sizeof(err)) == 0 &&
+	       s.kind == NB_SEL_EVENT && s.event == NB_EV_X87_FP_UOP && s.tag == 0x5 &&
+	       s.masks == nb_events[NB_EV_X87_FP_UOP].default_masks,
+	       "x87_FP_uop:ALL:TAG0:TAG2 has TagValue 0x5 and its masks");
+	{
+		struct nb_evsel t;
+
+		tap_ok(nb_evsel_parse("x87_FP_uop:ALL", 2, 0, &t, err, sizeof(err)) == 0 &&
+		       nb_evsel_parse("x87_FP_uop:ALL:TAG1", 2, 0, &s, err, sizeof(err)) == 0 &&
+		       !nb_evsel_same(&s, &t), "a tagged selection differs from the untagged one");
+	}
 	tap_ok(nb_evsel_parse("replay_event:NBOGUS:L2_LD_MISS", 2, 0, &s, err, sizeof(err)) == 0 &&
 	       s.kind == NB_SEL_METRIC && s.event == NB_MET_2NDL_CACHE_LOAD_MISS_RETIRED &&
 	       s.masks == 0, "L2_LD_MISS selects metric 2ndL_cache_load_miss_retired");
@@ -248,7 +266,11 @@ static void errors(void)
 	expect("replay_event:BOGUS:L1_LD_MISS", 2, 0, NB_PARSE_NOTALLOWED, "1stL_cache_load_miss_retired");
 	expect("replay_event:L1_LD_MISS:DTLB_LD_MISS", 2, 0, NB_PARSE_DUP, "DTLB_LD_MISS");
 	expect("instr_retired:L1_LD_MISS", 2, 0, NB_PARSE_NOMASK, "L1_LD_MISS");
-	expect("x87_FP_uop:ALL:TAG0", 2, 0, NB_PARSE_NOTALLOWED, "X87_FP_retired");
+	expect("x87_FP_uop:ALL:TAG0:TAG0", 2, 0, NB_PARSE_DUP, "TAG0");
+	expect("instr_retired:TAG1", 2, 0, NB_PARSE_NOMASK, "TAG1");
+	expect("execution_event:NBOGUS1:TAG1", 2, 0, NB_PARSE_NOMASK, "TAG1");
+	expect("X87_FP_retired:TAG1", 2, 0, NB_PARSE_NOMASK, "TAG1");
+	expect("x87_FP_uop:ALL:TAG4", 2, 0, NB_PARSE_NOMASK, "TAG4");
 	expect("packed_SP_retired:ALL", 2, 0, NB_PARSE_NOMASK, "ALL");
 	expect("packed_SP_retired:precise:precise", 2, 0, NB_PARSE_DUP, "precise");
 	expect("instr_retired:cascade:cascade=1", 2, 0, NB_PARSE_DUP, "cascade");
@@ -324,6 +346,18 @@ static void descriptions(void)
 			ok = 0;
 	}
 	tap_ok(ok, "every event has a description that fits");
+	{
+		struct nb_evsel s = { .event = NB_EV_X87_FP_UOP, .tag = 0x2,
+				      .masks = nb_events[NB_EV_X87_FP_UOP].default_masks };
+
+		tap_ok(nb_evsel_describe(&s, d, sizeof(d)) == 0 && strstr(d, "TagValue 0x2") &&
+		       strstr(d, "execution_event:NBOGUS1") && !strstr(d, "NBOGUS0"),
+		       "a tagged upstream event's description names TagValue and NBOGUSn ('%s')", d);
+		s.event = NB_EV_INSTR_RETIRED;
+		s.masks = nb_events[NB_EV_INSTR_RETIRED].default_masks;
+		tap_ok(nb_evsel_format(&s, d, sizeof(d)) == -1,
+		       "format refuses a tag on an event without TAGn");
+	}
 	{
 		struct nb_evsel s = { .event = NB_MET_1STL_CACHE_LOAD_MISS_RETIRED,
 				      .kind = NB_SEL_METRIC };
