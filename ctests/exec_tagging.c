@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "papi.h"
+#include "nbcapture.h"
 #include "nbdiff.h"
 
 #define N1 1000
@@ -117,28 +118,6 @@ static void check_set(const struct set *s)
 		       s->ev[i].name, N2, N1, s->ev[i].per_iter, N2 - N1);
 		tap_diag("%s: %lld at N=%d, %lld at N=%d", s->ev[i].name, a[i], N1, b[i], N2);
 	}
-}
-
-/* PAPI_add_named_event with stderr captured into msgbuf */
-static char msgbuf[4096];
-
-static int add_capturing(int es, const char *name)
-{
-	FILE *tmp = tmpfile();
-	int saved = dup(2), rc;
-	size_t k;
-
-	fflush(stderr);
-	dup2(fileno(tmp), 2);
-	rc = PAPI_add_named_event(es, name);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	rewind(tmp);
-	k = fread(msgbuf, 1, sizeof(msgbuf) - 1, tmp);
-	msgbuf[k] = '\0';
-	fclose(tmp);
-	return rc;
 }
 
 /* FIRST is added, then SECOND must be refused with PAPI_ECNFLCT and a

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "papi.h"
+#include "nbcapture.h"
 #include "nbtap.h"
 
 static volatile double sink;
@@ -27,28 +28,6 @@ static void work(void)
 {
 	for (int i = 0; i < 100000; i++)
 		sink += i * 0.5;
-}
-
-/* stderr into a file while F runs; returns what was written */
-static char msgbuf[4096];
-
-static int add_capturing(int es, const char *name)
-{
-	FILE *tmp = tmpfile();
-	int saved = dup(2), rc;
-	size_t k;
-
-	fflush(stderr);
-	dup2(fileno(tmp), 2);
-	rc = PAPI_add_named_event(es, name);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	rewind(tmp);
-	k = fread(msgbuf, 1, sizeof(msgbuf) - 1, tmp);
-	msgbuf[k] = '\0';
-	fclose(tmp);
-	return rc;
 }
 
 #define N1 1000
