@@ -51,6 +51,21 @@ static inline void nbdiff_measure(int es, void (*fn)(long), long n, long long *v
 		tap_bail("PAPI_stop: %s", PAPI_strerror(r));
 }
 
+/* An event set of the n named events into *es: PAPI_OK or the first
+ * error (for threads, which report rather than bail out). */
+static inline int nbdiff_make_set(int *es, const char *const *names, int n)
+{
+	int e;
+
+	*es = PAPI_NULL;
+	if ((e = PAPI_create_eventset(es)) != PAPI_OK)
+		return e;
+	for (int k = 0; k < n; k++)
+		if ((e = PAPI_add_named_event(*es, names[k])) != PAPI_OK)
+			return e;
+	return PAPI_OK;
+}
+
 /*
  * An event set of the n named events (WHAT prefixes the bail-out message);
  * three warm-up rounds of fn(n1), fn(n2) (caches, lazy binding, and the

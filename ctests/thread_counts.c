@@ -74,15 +74,7 @@ static void fail(struct res *r, const char *what, int e)
 /* An event set of evs; 0 or the PAPI error. */
 static int make_set(int *es)
 {
-	int e;
-
-	*es = PAPI_NULL;
-	if ((e = PAPI_create_eventset(es)) != PAPI_OK)
-		return e;
-	for (int k = 0; k < NEV; k++)
-		if ((e = PAPI_add_named_event(*es, evs[k])) != PAPI_OK)
-			return e;
-	return PAPI_OK;
+	return nbdiff_make_set(es, evs, NEV);
 }
 
 /* The measurement of thread i's work (yield: let the others run inside

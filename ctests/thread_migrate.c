@@ -88,17 +88,10 @@ static void info(unsigned *run, unsigned *home)
 		*home = in.logical_cpu;
 }
 
+/* An event set of evs; 0 or the PAPI error. */
 static int make_set(int *es)
 {
-	int e;
-
-	*es = PAPI_NULL;
-	if ((e = PAPI_create_eventset(es)) != PAPI_OK)
-		return e;
-	for (int k = 0; k < NEV; k++)
-		if ((e = PAPI_add_named_event(*es, evs[k])) != PAPI_OK)
-			return e;
-	return PAPI_OK;
+	return nbdiff_make_set(es, evs, NEV);
 }
 
 static __attribute__((noinline)) void rd(int es, long long *v, int *e)
