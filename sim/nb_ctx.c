@@ -19,7 +19,9 @@ struct nb_thr {
 	Bool flip;                        /* runs on the other half than  */
 					  /* it programs (HT migration)   */
 	Bool pebs_armed;                  /* PEBS counter overflowed      */
-	uint64_t ds_area;
+	Bool tag_used;                    /* wrote IA32_PEBS_ENABLE or    */
+					  /* MATRIX_VERT (without HT)     */
+	uint64_t ds_area, pebs_enable, matrix_vert;
 };
 
 Bool clo_ctx_cpu = False;                /* --nbsim-pmu-ctx=cpu            */
@@ -46,6 +48,8 @@ static struct nb_thr *ctx_of(ThreadId tid)
 		thr[tid]->ds_used = thr[tid]->pebs_armed = False;
 		thr[tid]->cpu_wide = thr[tid]->flip = False;
 		thr[tid]->ds_area = 0;
+		thr[tid]->tag_used = False;
+		thr[tid]->pebs_enable = thr[tid]->matrix_vert = 0;
 	}
 	return thr[tid];
 }
@@ -56,6 +60,35 @@ static struct nb_pmu_ctx *sib_of(unsigned lp)
 	return clo_ht ? &ctx_of(resident[lp ^ 1])->pmu : NULL;
 }
 
+/* Without HT, replay tagging (IA32_PEBS_ENABLE, MSR_PEBS_MATRIX_VERT) is
+ * the thread's: OUT's values saved, IN's written, as Linux's P4 driver
+ * writes the event's PEBS_ENABLE and MATRIX_VERT bits each time it enables
+ * the event at the task's sched-in [arch/x86/events/intel/p4.c
+ * p4_pmu_enable_pebs, called from p4_pmu_enable_event].  Under HT they
+ * stay the package's (their thread bits are relative to the writer; the
+ * component combines both LPs' values). */
+static void tag_swap(struct nb_thr *out, struct nb_thr *in)
+{
+	uint64_t pe = 0, mv = 0;
+
+	if (clo_ht || !(out->tag_used || in->tag_used))
+		return;
+	nb_derive();
+	nb_update_cycles();
+	nb_pmu_sync(&nb_pmu_state, nb_sig);
+	(void)nb_pmu_rdmsr(&nb_pmu_state, NB_MSR_IA32_PEBS_ENABLE, &pe, nb_sig);
+	(void)nb_pmu_rdmsr(&nb_pmu_state, NB_MSR_MSR_PEBS_MATRIX_VERT, &mv, nb_sig);
+	out->pebs_enable = pe;
+	out->matrix_vert = mv;
+	pe = in->tag_used ? in->pebs_enable : 0;
+	mv = in->tag_used ? in->matrix_vert : 0;
+	(void)nb_pmu_wrmsr(&nb_pmu_state, NB_MSR_IA32_PEBS_ENABLE, pe, nb_sig);
+	(void)nb_pmu_wrmsr(&nb_pmu_state, NB_MSR_MSR_PEBS_MATRIX_VERT, mv, nb_sig);
+	nb_pebs_update(NB_MSR_IA32_PEBS_ENABLE);
+	nb_tags_changed();
+	nb_update_need();
+}
+
 /* Load IN's context on LP lp in place of OUT's (the PMU counts for lp). */
 static void ctx_swap(unsigned lp, struct nb_thr *out, struct nb_thr *in)
 {
@@ -63,6 +96,7 @@ static void ctx_swap(unsigned lp, struct nb_thr *out, struct nb_thr *in)
 		out->ds_area = nb_ds_area[lp];
 		nb_ds_area[lp] = in->ds_used ? in->ds_area : 0;
 	}
+	tag_swap(out, in);
 	if (!nb_pmu_ctx_holds(&nb_pmu_state, &out->pmu, &in->pmu))
 		return;
 	nb_ctx_swaps++;
@@ -131,6 +165,14 @@ void nb_ctx_wrote_ds_area(ThreadId tid, uint64_t v)
 		return;
 	t->ds_used = v != 0;
 	t->ds_area = v;
+}
+
+/* Thread tid wrote IA32_PEBS_ENABLE or MSR_PEBS_MATRIX_VERT (tag_swap). */
+void nb_ctx_wrote_tagging(ThreadId tid)
+{
+	if (clo_ctx_cpu || clo_ht)
+		return;
+	ctx_of(tid)->tag_used = True;
 }
 
 void nb_ctx_cpu_wide(ThreadId tid, uint32_t mask, Bool on)

@@ -148,6 +148,8 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 		*ret = nb_wrmsr_req(msr, nb_ctx_map_val(kind, (uint64_t)arg[2]));
 		if (*ret == NBSIM_OK && msr == NB_MSR_IA32_DS_AREA)
 			nb_ctx_wrote_ds_area(tid, (uint64_t)arg[2]);
+		if (*ret == NBSIM_OK && (msr == NB_MSR_IA32_PEBS_ENABLE || msr == NB_MSR_MSR_PEBS_MATRIX_VERT))
+			nb_ctx_wrote_tagging(tid);
 		break;
 	case NBSIM_REQ_RDPMC:
 		if (!guest_writable(arg[2], sizeof(ULong))) {

@@ -11,13 +11,18 @@
  *                        --trace-children=yes), written to FILE.tmp and
  *                        renamed, so a reader never sees half a file:
  *
- *      nbsim-counts 1
+ *      nbsim-counts 2
  *      pid PID
  *      model NAME
  *      cycles N                  simulated cycles (the timing model's RUNNING)
  *      exit STATUS
  *      total C0 C1 ... C17       every counter (40-bit values)
  *      thread TID LWPID C0 ... C17   one row per guest thread that ran
+ *      lp TID FIRST LAST         with --ht=yes, after its thread row: the
+ *                                logical processor the thread first ran
+ *                                on and the one it ran on last (they
+ *                                differ if it moved, --nbsim-ht-place=
+ *                                migrate; sim/README.md "Hyper-Threading")
  *
  * Per-thread rows: the counter deltas between two thread switches belong to
  * the thread that ran (nbsim's thread hooks call nb_stat_switch and
@@ -34,6 +39,7 @@ Bool nb_stat_loading;
 struct stat_row {
 	UInt tid;
 	Int lwp;
+	UChar lp_first, lp_last;
 	ULong ctr[NB_NUM_COUNTERS];
 };
 
@@ -83,6 +89,9 @@ void nb_stat_switch(ThreadId tid)
 		cur = tid;
 	}
 	if (tid < VG_N_THREADS) {
+		if (!live[tid].tid)
+			live[tid].lp_first = (UChar)nb_lp_of(tid);
+		live[tid].lp_last = (UChar)nb_lp_of(tid);
 		live[tid].tid = tid;
 		live[tid].lwp = VG_(gettid)();
 	}
@@ -117,6 +126,9 @@ static void after_fork_child(ThreadId tid)
 	ndone = 0;
 	cur = tid;
 	if (tid < VG_N_THREADS) {
+		if (!live[tid].tid)
+			live[tid].lp_first = (UChar)nb_lp_of(tid);
+		live[tid].lp_last = (UChar)nb_lp_of(tid);
 		live[tid].tid = tid;
 		live[tid].lwp = VG_(gettid)();
 	}
@@ -269,6 +281,13 @@ void nb_stat_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, Sys
 	(void)tid; (void)sysno; (void)args; (void)nargs; (void)res;
 }
 
+/* Which logical processor(s) a thread ran on (--ht=yes). */
+static void put_lp(Int fd, const struct stat_row *r)
+{
+	if (clo_ht)
+		put(fd, "lp %u %u %u\n", r->tid, (UInt)r->lp_first, (UInt)r->lp_last);
+}
+
 void nb_stat_fini(Int exitcode)
 {
 	ULong tot[NB_NUM_COUNTERS];
@@ -290,18 +309,20 @@ void nb_stat_fini(Int exitcode)
 		return;
 	}
 	fd = (Int)sr_Res(r);
-	put(fd, "nbsim-counts 1\npid %d\nmodel %s\ncycles %llu\nexit %d\n", VG_(getpid)(),
+	put(fd, "nbsim-counts 2\npid %d\nmodel %s\ncycles %llu\nexit %d\n", VG_(getpid)(),
 	    nb_cpu->name, (ULong)nb_sig[NB_SIG_CYCLES] - base_cyc, exitcode ? exitcode : exit_status);
 	put(fd, "total");
 	put_ctrs(fd, tot);
 	for (UInt i = 0; i < ndone; i++) {
 		put(fd, "thread %u %d", done[i].tid, done[i].lwp);
 		put_ctrs(fd, done[i].ctr);
+		put_lp(fd, &done[i]);
 	}
 	for (UInt t = 1; t < VG_N_THREADS; t++)
 		if (live[t].tid) {
 			put(fd, "thread %u %d", live[t].tid, live[t].lwp);
 			put_ctrs(fd, live[t].ctr);
+			put_lp(fd, &live[t]);
 		}
 	VG_(close)(fd);
 	if (VG_(rename)(tmp, path) != 0)

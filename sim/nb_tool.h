@@ -158,6 +158,7 @@ void nb_ctx_start(ThreadId tid);         /* tid runs next                  */
 void nb_ctx_created(ThreadId child);
 void nb_ctx_exit(ThreadId tid);
 void nb_ctx_wrote_ds_area(ThreadId tid, uint64_t v);
+void nb_ctx_wrote_tagging(ThreadId tid);
 void nb_ctx_before_write(ThreadId tid, uint32_t msr);
 void nb_ctx_cpu_wide(ThreadId tid, uint32_t mask, Bool on);
 void nb_ctx_stats(void);

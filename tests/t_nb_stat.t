@@ -219,6 +219,30 @@ for my $k (qw(k_jnext k_jnext2)) {
 	is_deeply(\@sp, [1000, 2000, 3000], '--ht=yes: per-thread rows exact');
 }
 
+# ---- which thread ran on which logical processor (--ht=yes) ----
+# threads.c creates its threads one at a time, each joined before the
+# next, so valgrind gives the second the first one's ThreadId 2; nbsim's
+# fixed placement puts ThreadId t on LP (t - 1) mod 2 (sim/README.md
+# "Hyper-Threading"): main LP0, both threads LP1.  Without --ht no LP.
+{
+	my ($rc, $text) = run('--ht=yes', '--per-thread', '--json', '-o', "$dir/l.json", '-e',
+			      'packed_SP_uop:ALL', '--', "$st/threads", 1000);
+	open(my $fh, '<', "$dir/l.json");
+	local $/;
+	my $j = eval { decode_json(<$fh>) } // {};
+	my @t = @{ $j->{processes}[0]{threads} // [] };
+	is_deeply([map { [$_->{tid}, $_->{lp} // '-', $_->{lp_last} // '-', $_->{counts}[0]{count}] } @t],
+		  [[1, 0, 0, 1000], [2, 1, 1, 2000], [2, 1, 1, 3000]],
+		  '--ht=yes json: each thread\'s lp (main LP0, the threads, ThreadId 2 both, LP1) beside its count');
+	($rc, $text) = run('--ht=yes', '--per-thread', '-e', 'packed_SP_uop:ALL', '--', "$st/threads", 1000);
+	my @lp = $text =~ /^ process \d+ thread (\d+) \(lwp \d+, (LP\d[^)]*)\):/mg;
+	is("@lp", '1 LP0 2 LP1 2 LP1', '--ht=yes text: the per-thread rows say the LP ("thread 2 (lwp N, LP1)")')
+		or diag($text);
+	($rc, $text) = run('--per-thread', '-e', 'packed_SP_uop:ALL', '--', "$st/threads", 1000);
+	my $n = () = $text =~ /^ process \d+ thread \d+ \(lwp \d+\):/mg;
+	is($n, 3, 'without --ht: three per-thread rows, no LP named');
+}
+
 # ---- fork + exec with --follow ----
 {
 	my ($rc, $text) = run('--follow', '--json', '-o', "$dir/f.json", '-e', 'PAPI_TOT_INS',

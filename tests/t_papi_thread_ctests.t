@@ -10,9 +10,22 @@
 #   zero_omp (OMP_NUM_THREADS=4): thread t, n = 1e6 x (t + 1), then the
 #     main thread alone with n = 1e6 (the single-thread count of thread 0's
 #     work: equal).
+#   profile_pthreads (PAPI_profil on PAPI_TOT_INS in each of 4 threads):
+#     thread t, n = 1e8 x (t + 1), matched in order as zero_pthreads'; over
+#     100 s under nbsim, so only in make check-long (NB_CHECK_LONG; a skip
+#     with that reason otherwise), on the cheap clock; a TODO (below).
 # a, b from the two smallest; every other count must be on that line.  With
 # and without --ht=yes, and with --nbsim-ht-place=migrate; and the control: with --nbsim-pmu-ctx=cpu (threads
 # share the counters) zero_pthreads' counts are not on a line.
+# The other threaded ctests print no counts (pthrtough, pthrtough2,
+# thrspecific, omptough, kufrin, locks_pthreads, clockres_pthreads;
+# pthread_hl and omp_hl: the high-level API writes its region counts to
+# files, not checked here), or
+# counts of work that is not knowable: overflow_pthreads and
+# overflow3_pthreads run do_stuff, whose first caller sets the number of
+# loops by the wall clock while other threads race it; krentel_pthreads'
+# work is timed; multiplex1/3_pthreads' counts are multiplexed estimates;
+# val_omp is not built (PAPI 7.0.0 lists it as BROKEN in ctests/Makefile.recipies).
 use strict;
 use warnings;
 use FindBin;
@@ -24,7 +37,7 @@ my $dir = "$ENV{NB_PAPI_SRC}/ctests";
 $ENV{OMP_NUM_THREADS} = 4;
 $ENV{OMP_WAIT_POLICY} = 'passive';
 my $n = 0;
-print "1..7\n";
+print "1..8\n";
 
 # ([n, count] ...) -> (ok, message)
 sub on_line {
@@ -59,6 +72,14 @@ sub zero_pthreads {
 	return map { [$w[$_], $c[$_]] } 0 .. 4;
 }
 
+sub profile_pthreads {
+	my ($out) = @_;
+	my @c = $out =~ /^Thread \S+ PAPI_TOT_INS :\s+(\d+)/mg;
+	return () unless @c == 4;
+	@c = sort { $a <=> $b } @c;
+	return map { [100000000 * ($_ + 1), $c[$_]] } 0 .. 3;
+}
+
 sub zero_omp {
 	my ($out) = @_;
 	my @p;
@@ -86,4 +107,22 @@ for my $t (['zero_pthreads', \&zero_pthreads, 'no'], ['zero_pthreads', \&zero_pt
 	my ($ok, $msg) = on_line(zero_pthreads($out));
 	printf "%sok %d - control: ctests/zero_pthreads with --nbsim-pmu-ctx=cpu: %s\n", $ok ? 'not ' : '', ++$n,
 		$ok ? "on a line although the counters are shared ($msg)" : "not on a line ($msg)";
+}
+if ($ENV{NB_CHECK_LONG}) {
+	my ($st, $out, $secs) = PapiSuite::run_one($dir, [$nbsim, '-q', '--nbsim-clock=fast', '--',
+							  './profile_pthreads'], 600);
+	my ($ok, $msg) = PapiSuite::passed($st, $out) ? on_line(profile_pthreads($out))
+		: (0, 'did not pass: exit ' . ($st >> 8));
+	# TODO: one run (2026-11-26, cheap clock) gave 500003236, 1000000660,
+	# 1500001110, 2000000876: 5 x n + 3236, 660, 1110, 876, not on a
+	# line.  Not the contexts' switch under preemption with overflow:
+	# ctests/thread_overflow without sched_yield (2 threads x 16M
+	# instructions, preempted by valgrind's timeslices) is exact.  Not
+	# explained yet: the profil handler's path, or overflows at PAPI_stop.
+	printf "%sok %d - ctests/profile_pthreads: %s [%.1fs] # TODO per-thread counts with PAPI_profil "
+		. "not on a line yet (residues 660-3236, unexplained)\n", $ok ? '' : 'not ', ++$n, $msg, $secs;
+	print STDERR map { "#   $_\n" } grep { /TOT_INS|PASSED|FAILED/ } split /\n/, $out unless $ok;
+} else {
+	printf "ok %d # skip ctests/profile_pthreads' per-thread counts: over 100 s under nbsim, "
+		. "run by make check-long\n", ++$n;
 }

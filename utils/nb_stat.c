@@ -528,8 +528,15 @@ static void out_table(FILE *f, const struct report *R)
 			if (!c->per_thread)
 				continue;
 			for (int t = 0; t < r0->proc[p].nthr; t++) {
-				fprintf(f, "\n process %ld thread %u (lwp %ld):\n", r0->proc[p].pid,
-					r0->proc[p].thr[t].tid, r0->proc[p].thr[t].lwp);
+				const struct st_thread *th = &r0->proc[p].thr[t];
+				char lp[48] = "";
+
+				if (th->lp_first >= 0 && th->lp_first == th->lp_last)
+					snprintf(lp, sizeof(lp), ", LP%d", th->lp_first);
+				else if (th->lp_first >= 0)
+					snprintf(lp, sizeof(lp), ", LP%d, moved to LP%d", th->lp_first, th->lp_last);
+				fprintf(f, "\n process %ld thread %u (lwp %ld%s):\n", r0->proc[p].pid,
+					th->tid, th->lwp, lp);
 				for (int i = 0; i < R->n; i++) {
 					const struct st_run *r = &R->runs[R->ev[i].run];
 					int64_t v = 0;
@@ -633,8 +640,12 @@ static void out_json(FILE *f, const struct report *R)
 		json_counts(f, R, p, -1);
 		fprintf(f, ",\n   \"threads\": [");
 		for (int t = 0; t < r0->proc[p].nthr; t++) {
-			fprintf(f, "%s\n    {\"tid\": %u, \"lwp\": %ld, \"counts\": ", t ? "," : "",
+			fprintf(f, "%s\n    {\"tid\": %u, \"lwp\": %ld, ", t ? "," : "",
 				r0->proc[p].thr[t].tid, r0->proc[p].thr[t].lwp);
+			if (r0->proc[p].thr[t].lp_first >= 0)
+				fprintf(f, "\"lp\": %d, \"lp_last\": %d, ", r0->proc[p].thr[t].lp_first,
+					r0->proc[p].thr[t].lp_last);
+			fprintf(f, "\"counts\": ");
 			json_counts(f, R, p, t);
 			fprintf(f, "}");
 		}

@@ -36,6 +36,7 @@ struct st_event {
 struct st_thread {
 	unsigned tid;
 	long lwp;
+	int lp_first, lp_last;   /* logical processors it ran on (--ht), or -1 */
 	uint64_t ctr[18];
 };
 

@@ -135,7 +135,8 @@ static int read_counts(const char *path, struct st_proc *pr, char *err, size_t l
 	while (fgets(line, sizeof(line), f)) {
 		lno++;
 		if (lno == 1) {
-			if (strcmp(line, "nbsim-counts 1\n"))
+			/* 2: 1 and the lp lines (--ht) */
+			if (strcmp(line, "nbsim-counts 1\n") && strcmp(line, "nbsim-counts 2\n"))
 				break;
 			continue;
 		}
@@ -158,6 +159,7 @@ static int read_counts(const char *path, struct st_proc *pr, char *err, size_t l
 			char *s = line + 7, *e;
 
 			memset(&t, 0, sizeof(t));
+			t.lp_first = t.lp_last = -1;
 			t.tid = (unsigned)strtoul(s, &e, 10);
 			t.lwp = strtol(e, &s, 10);
 			if (parse_ctrs(s, t.ctr))
@@ -166,6 +168,17 @@ static int read_counts(const char *path, struct st_proc *pr, char *err, size_t l
 			if (!pr->thr)
 				break;
 			pr->thr[pr->nthr++] = t;
+			continue;
+		}
+		if (!strncmp(line, "lp ", 3)) {
+			unsigned tid, a, b;
+
+			/* after its thread's row */
+			if (sscanf(line, "lp %u %u %u", &tid, &a, &b) != 3 || !pr->nthr ||
+			    pr->thr[pr->nthr - 1].tid != tid || a > 1 || b > 1)
+				break;
+			pr->thr[pr->nthr - 1].lp_first = (int)a;
+			pr->thr[pr->nthr - 1].lp_last = (int)b;
 			continue;
 		}
 		ok = 0;

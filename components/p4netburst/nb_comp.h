@@ -97,6 +97,8 @@ typedef struct {
 	int pebs_h;                         /* hw request sampled by PEBS, -1: none */
 	int grn_sys;                        /* PAPI_GRN_SYS: counts by CPU */
 	int held;                           /* its registers are in lp_busy */
+	int tag_held;                       /* its replay tagging is counted */
+					    /* in lp_busy (tag_n, pebs_n)    */
 	uint64_t *ds;                       /* DS save area + PEBS buffer (PEBS_DS_WORDS) */
 } nb_control_t;
 

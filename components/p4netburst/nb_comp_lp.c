@@ -22,6 +22,9 @@ static struct {
 	uint64_t escrs;
 	uint32_t counters, pebs_enable, matrix_vert;   /* pebs_enable: without bit 25 */
 	uint8_t pebs_on;         /* a precise event set runs (PEBS on this LP) */
+	/* how many running sets of the LP's threads use replay tagging, and
+	 * PEBS: the LP's bits stay in IA32_PEBS_ENABLE until the last stops */
+	uint16_t tag_n, pebs_n;
 	/* how many running event sets of the LP's threads hold each ESCR and
 	 * counter: nbsim runs more threads than LPs (each with its PMU
 	 * context, sim/README.md "Per-thread counting"), so several sets of
@@ -146,7 +149,10 @@ int p4nb_claim_lp(nb_control_t *c)
 		if (c->assign.pebs_enable) {
 			lp_busy[c->lp].pebs_enable = c->assign.pebs_enable & ~NB_PEBS_ENABLE_PEBS;
 			lp_busy[c->lp].matrix_vert = c->assign.matrix_vert;
-			lp_busy[c->lp].pebs_on = c->pebs_h >= 0;
+			lp_busy[c->lp].tag_n++;
+			c->tag_held = 1;
+			lp_busy[c->lp].pebs_n = (uint16_t)(lp_busy[c->lp].pebs_n + (c->pebs_h >= 0));
+			lp_busy[c->lp].pebs_on = lp_busy[c->lp].pebs_n > 0;
 		}
 	}
 	pthread_mutex_unlock(&lp_lock);
@@ -175,8 +181,12 @@ int p4nb_pebs_enable_shared(nb_control_t *c, int start, char *err, size_t len)
 		w[0].value = c->assign.pebs_enable;
 		w[1].value = c->assign.matrix_vert;
 	} else {
-		w[0].value = lp_busy[sib].pebs_enable;
-		w[1].value = lp_busy[sib].matrix_vert;
+		/* stopped: the sibling's, and this LP's while other threads'
+		 * sets of it still use them (nbsim runs more threads than LPs) */
+		w[0].value = lp_busy[sib].pebs_enable | lp_busy[c->lp].pebs_enable;
+		w[1].value = lp_busy[sib].matrix_vert | lp_busy[c->lp].matrix_vert;
+		if (lp_busy[c->lp].pebs_on)
+			w[0].value |= NB_PEBS_ENABLE_PEBS;
 	}
 	if (lp_busy[sib].pebs_on)
 		w[0].value |= PEBS_ENABLE_OTH;
@@ -193,10 +203,14 @@ void p4nb_release_lp(nb_control_t *c)
 		lp_hold(c->grn_sys ? BY_CPU : c->lp, c->assign.escrs_used,
 			c->assign.counters_used, -1);
 	c->held = 0;
-	if (c->assign.pebs_enable) {
-		lp_busy[c->lp].pebs_enable = lp_busy[c->lp].matrix_vert = 0;
-		lp_busy[c->lp].pebs_on = 0;
+	if (c->assign.pebs_enable && c->tag_held) {
+		lp_busy[c->lp].tag_n--;
+		lp_busy[c->lp].pebs_n = (uint16_t)(lp_busy[c->lp].pebs_n - (c->pebs_h >= 0));
+		lp_busy[c->lp].pebs_on = lp_busy[c->lp].pebs_n > 0;
+		if (!lp_busy[c->lp].tag_n)
+			lp_busy[c->lp].pebs_enable = lp_busy[c->lp].matrix_vert = 0;
 	}
+	c->tag_held = 0;
 	pthread_mutex_unlock(&lp_lock);
 }
 
