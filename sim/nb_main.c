@@ -239,14 +239,15 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 /* ---- Hyper-Threading: thread placement ---- */
 
 /* Fold what ran so far into the running LP's counts, then count for LP
- * lp with the current set of active LPs.  A thread switch ends the open
- * retirement cycle (the LPs' cycles are not interleaved). */
+ * lp with the current set of active LPs (its clock gets its share of the
+ * package, nb_smt.h).  A thread switch ends the open retirement cycle
+ * (the LPs' cycles are not interleaved). */
 static void nb_lp_switch(unsigned lp)
 {
 	nb_derive();
 	nb_update_cycles();
 	nb_pmu_set_lp(&nb_pmu_state, lp, nb_ht_active(&nb_ht_state), nb_sig);
-	nb_tm_switch(lp);
+	nb_tm_switch(lp, nb_ht_active(&nb_ht_state));
 	nb_tags_changed();
 }
 
