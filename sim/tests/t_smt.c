@@ -154,7 +154,7 @@ int main(void)
 
 	k_fadd(&fa);
 	k_l1miss(&lm);
-	tap_plan(8);
+	tap_plan(9);
 
 	TAP_EQ(nb_smt_pattern(0, 10, 2), 0, "pattern: unused unit, no busy tick");
 	TAP_EQ(nb_smt_pattern(10, 10, 2), ~UINT64_C(0), "pattern: a unit taken all the time");
@@ -173,6 +173,16 @@ int main(void)
 	tap_ok(c >= 0.41 * 0.85 && c <= 0.41 * 1.15,
 	       "two LPs, fp_add_latency on each: combined %.3f uops/cycle (LP0 %.3f, LP1 %.3f), "
 	       "Sprunt 0.41 (15%%)", c, u0, u1);
+	{
+		static struct kern ad;
+		memset(&ad, 0, sizeof ad);
+		for (int i = 0; i < 30; i++)
+			uop(&ad, NB_TM_ALU, -1, 10 + i % 8, 0);
+		loop_end(&ad);
+		c = combined(&ad, &ad, 2000, 2, 6, &u0, &u1);
+		tap_ok(c >= 2.95 && c <= 3.0, "two LPs, independent adds on each: combined %.3f uops/cycle "
+		       "(LP0 %.3f, LP1 %.3f): the package's 3 per cycle, alternating", c, u0, u1);
+	}
 	c = combined(&lm, &lm, 2000, 2, 6, &u0, &u1);
 	tap_ok_todo(c >= 0.65 * 0.85 && c <= 0.65 * 1.15, L1MISS_TODO,
 	       "two LPs, l1_miss on each: combined %.3f uops/cycle (LP0 %.3f, LP1 %.3f), "

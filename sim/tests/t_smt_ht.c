@@ -21,6 +21,9 @@
  * the package over an interval in which both run (each LP's clock is the
  * package's time while its thread runs; README "Timing model").  Within
  * 15% of the paper, the tolerance of t_timing's one-thread checks.
+ * Also: independent adds (retirement-bound) give 3 uops per cycle alone
+ * and 3 combined (the package's retirement width [HIN01], alternating
+ * between the LPs [MARR02]; before the LPs shared the package, 6).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -57,6 +60,19 @@ static void s_l1_miss(char *p, uint64_t n)
 			 "add 49152(%[p]), %[a]\n\tadd 57344(%[p]), %[a]\n\t"
 			 "dec %[n]\n\tjnz 1b"
 			 : [a] "+r"(a), [n] "+r"(n) : [p] "r"(p) : "cc", "memory");
+}
+
+/* independent adds on 8 registers (32 per iteration): retirement-bound,
+ * 3 uops per cycle alone [HIN01], and the package's 3 with two threads */
+static void t_add(char *p, uint64_t n)
+{
+	uint64_t b = 1;
+	(void)p;
+	__asm__ volatile("1:\n\t.rept 4\n\tadd %[b], %%r8\n\tadd %[b], %%r9\n\tadd %[b], %%r10\n\t"
+			 "add %[b], %%r11\n\tadd %[b], %%r12\n\tadd %[b], %%r13\n\tadd %[b], %%r14\n\t"
+			 "add %[b], %%r15\n\t.endr\n\tdec %[n]\n\tjnz 1b"
+			 : [n] "+r"(n) : [b] "r"(b)
+			 : "cc", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15");
 }
 
 /* cycles on counter 0 (FSB_ESCR0), uops on counter 14 (CRU_ESCR1: the
@@ -162,14 +178,14 @@ static int near(double got, double want, double tol)
 int main(void)
 {
 	static struct pair w;
-	double f1, l1, f2, l2;
+	double f1, l1, f2, l2, a1, a2;
 	char *p;
 
 	if (!nbsim_present()) {
 		printf("1..0 # SKIP needs nbsim\n");
 		return 0;
 	}
-	tap_plan(6);
+	tap_plan(8);
 
 	/* one thread: one LP active */
 	p = fresh(8 * 8192);
@@ -188,6 +204,13 @@ int main(void)
 	       w.cpu[0], w.cpu[1]);
 	tap_ok(near(f2, 0.41, 0.15), "fp_add_latency, two threads: combined %.3f uops/cycle (LP0 %.3f, "
 	       "LP1 %.3f), paper 0.41 (15%%)", f2, w.upc[0], w.upc[1]);
+	a1 = upc(t_add, NULL, N1);
+	a2 = two(t_add, 64, &w);
+	tap_ok(near(a1, 3.0, 0.05), "independent adds, one thread: %.3f uops/cycle, the retirement "
+	       "width 3 (5%%)", a1);
+	tap_ok(near(a2, 3.0, 0.05), "independent adds, two threads: combined %.3f uops/cycle (LP0 "
+	       "%.3f, LP1 %.3f): the package retires at most 3 per cycle, alternating (5%%)", a2,
+	       w.upc[0], w.upc[1]);
 	l2 = two(s_l1_miss, 8 * 8192, &w);
 	tap_ok_todo(near(l2, 0.65, 0.15), L1MISS_TODO, "l1_miss, two threads: combined %.3f uops/cycle (LP0 %.3f, "
 	       "LP1 %.3f), paper 0.65 (15%%)", l2, w.upc[0], w.upc[1]);
