@@ -23,7 +23,9 @@
  * 15% of the paper, the tolerance of t_timing's one-thread checks.
  * Also: independent adds (retirement-bound) give 3 uops per cycle alone
  * and 3 combined (the package's retirement width [HIN01], alternating
- * between the LPs [MARR02]; before the LPs shared the package, 6).
+ * between the LPs [MARR02]; before the LPs shared the package, 6), and
+ * 3 on LP1 alone while LP0's thread is blocked in pthread_join (an LP
+ * whose threads are all blocked in the kernel is halted).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -170,6 +172,15 @@ static double two(guest_kern_fn fn, size_t bytes, struct pair *w)
 	return w->upc[0] + w->upc[1];
 }
 
+/* LP1 measures the adds while the main thread waits in pthread_join */
+static void *lp1_adds(void *arg)
+{
+	sched_yield();          /* the main thread goes on into pthread_join */
+	t_add(NULL, 1000);
+	*(double *)arg = upc(t_add, NULL, N1);
+	return NULL;
+}
+
 static int near(double got, double want, double tol)
 {
 	return got >= want * (1 - tol) && got <= want * (1 + tol);
@@ -185,7 +196,7 @@ int main(void)
 		printf("1..0 # SKIP needs nbsim\n");
 		return 0;
 	}
-	tap_plan(8);
+	tap_plan(9);
 
 	/* one thread: one LP active */
 	p = fresh(8 * 8192);
@@ -214,6 +225,18 @@ int main(void)
 	l2 = two(s_l1_miss, 8 * 8192, &w);
 	tap_ok_todo(near(l2, 0.65, 0.15), L1MISS_TODO, "l1_miss, two threads: combined %.3f uops/cycle (LP0 %.3f, "
 	       "LP1 %.3f), paper 0.65 (15%%)", l2, w.upc[0], w.upc[1]);
+
+	/* a thread blocked in the kernel halts its LP: the other has the
+	 * whole package (single-task mode [MARR02]) */
+	{
+		pthread_t th;
+		double x = 0;
+		if (pthread_create(&th, NULL, lp1_adds, &x))
+			abort();
+		pthread_join(th, NULL);
+		tap_ok(near(x, 3.0, 0.05), "independent adds on LP1 while LP0's thread waits in "
+		       "pthread_join: %.3f uops/cycle, the whole package's 3 (5%%)", x);
+	}
 
 	/* the second thread has exited: one LP active again */
 	p = fresh(8 * 8192);
