@@ -36,6 +36,7 @@ void nb_smt_mark(const struct nb_tm *t, struct nb_smt_mark *m)
 		m->unit[u] = t->unit_ticks[u];
 	m->miss = t->miss_ticks;
 	m->replays = t->replays;
+	m->seq = t->seq;
 }
 
 void nb_smt_learn(const struct nb_tm *t, const struct nb_smt_mark *m, struct nb_smt_prof *out)
@@ -46,6 +47,7 @@ void nb_smt_learn(const struct nb_tm *t, const struct nb_smt_mark *m, struct nb_
 	for (unsigned u = 0; u < NB_TMU_N; u++)
 		out->unit[u] = t->unit_ticks[u] - m->unit[u];
 	out->miss = t->miss_ticks - m->miss;
+	out->uops = t->seq - m->seq;
 	out->short_of_slots = t->replays != m->replays;
 }
 
@@ -71,20 +73,29 @@ void nb_smt_share(struct nb_tm *t, unsigned lp, int both, const struct nb_smt_pr
 {
 	const struct nb_tm_params *p = t->p;
 
+	(void)lp;
 	for (unsigned u = 0; u < NB_TMU_N; u++)
 		t->oth[u][0] = t->oth[u][1] = 0;
+	t->alt = 0;
 	if (!both) {
 		/* single-task mode: the whole package [MARR02] */
-		t->win = t->alt = t->phase = t->miss_n = t->replay = 0;
+		t->win = t->miss_n = t->replay = 0;
 		return;
 	}
 	t->win = p->window / 2;                 /* [MARR02] partitioned */
-	t->alt = 1;                             /* [MARR02] alternating */
-	t->phase = lp & 1;
 	t->replay = 2 * NB_SMT_REPLAY;          /* [SDM18], [HIN01] */
 	t->miss_n = p->miss_slots;
-	if (!o || !o->ticks)
+	if (!o || !o->ticks) {
+		/* the other LP not seen yet: strict alternation */
+		t->alt = nb_smt_pattern(1, 2, 1);
 		return;
+	}
+	/* allocation and retirement: the cycles the other LP took, its uops
+	 * at p->width per cycle, at most half of them [MARR02] */
+	{
+		uint64_t cyc = o->ticks / 2, need = (o->uops + p->width - 1) / p->width;
+		t->alt = nb_smt_pattern(need < cyc / 2 ? need : cyc / 2, cyc, 1);
+	}
 	/* the miss slots: half when the other LP wanted more than it had
 	 * (it replayed loads for want of one); else what it left free on
 	 * average, at least half (max-min fair) */

@@ -11,8 +11,10 @@
  *  - its half of the partitioned structures: 63 of the 126 uops of the
  *    window [MARR02: the reorder buffer, load and store buffers are
  *    partitioned, each LP at most half];
- *  - allocation and retirement in alternate cycles [MARR02: both
- *    alternate between the logical processors];
+ *  - allocation and retirement in the cycles the other LP does not
+ *    take: its share of the cycles (its uops / 3 per cycle of its last
+ *    segment, at most half), evenly spread [MARR02: both alternate
+ *    between the logical processors that have uops];
  *  - the shared execution units less the other LP's use: each unit
  *    instance's reservations start from a 64-tick pattern as busy as the
  *    other LP kept it in its last segment [MARR02: execution units
@@ -41,12 +43,13 @@ struct nb_smt_prof {
 	uint64_t ticks;                 /* the segment's length (ticks)     */
 	uint64_t unit[NB_TMU_N];        /* ticks each unit was taken         */
 	uint64_t miss;                  /* miss-slot ticks held              */
+	uint64_t uops;                  /* uops allocated (and retired)      */
 	int short_of_slots;             /* it replayed loads for want of one */
 };
 
 /* a segment's start: the clock's counters then */
 struct nb_smt_mark {
-	uint64_t ret, unit[NB_TMU_N], miss, replays;
+	uint64_t ret, unit[NB_TMU_N], miss, replays, seq;
 };
 
 /* the replay loop (cycles): a model parameter, see nb_smt.c */

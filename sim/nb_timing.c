@@ -226,12 +226,14 @@ static uint64_t reserve(struct nb_tm *t, unsigned u, unsigned n, uint64_t from, 
 	return k;
 }
 
-/* HT (nb_smt.c): with t->alt, this LP allocates and retires only in the
- * cycles of its parity (Marr et al. 2002: the allocator and retirement
- * alternate between the logical processors) */
+/* HT (nb_smt.c): this LP allocates and retires only in the cycles the
+ * other LP does not take (Marr et al. 2002: the allocator and retirement
+ * alternate between the logical processors that have uops) */
 static inline uint64_t own_cycle(const struct nb_tm *t, uint64_t c)
 {
-	return t->alt && (c & 1) != t->phase ? c + 1 : c;
+	while (t->alt >> (c & 63) & 1)
+		c++;
+	return c;
 }
 
 void nb_tm_run(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to,

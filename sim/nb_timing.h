@@ -128,15 +128,16 @@ struct nb_tm {
 	uint64_t uops;           /* uops retired (statistics)                 */
 	/* Hyper-Threading (nb_smt.c sets these while both logical
 	 * processors are active; all 0 with one: the model above unchanged).
-	 * win: uops in flight (0: p->window); alt: allocation and
-	 * retirement only in cycles c with c % 2 == phase; miss_n: miss
+	 * win: uops in flight (0: p->window); alt: the other LP's
+	 * allocation/retirement cycles, bit c % 64 set: this LP neither
+	 * allocates nor retires in cycle c (never all 64); miss_n: miss
 	 * slots this LP may hold (0: p->miss_slots); replay: a load that
 	 * finds none free goes round the replay loop of `replay` ticks and
 	 * dispatches again (0: it waits for the first to free); oth: the
 	 * other LP's use of each unit instance, a 64-tick pattern that
 	 * recycled reservation words start with. */
-	unsigned win, alt, phase, miss_n, replay;
-	uint64_t oth[NB_TMU_N][2];
+	unsigned win, miss_n, replay;
+	uint64_t alt, oth[NB_TMU_N][2];
 	/* own use, for the other LP's profile: ticks each unit was taken,
 	 * miss-slot ticks held, load dispatches that were replays */
 	uint64_t unit_ticks[NB_TMU_N], miss_ticks, replays;
