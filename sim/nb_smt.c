@@ -10,7 +10,8 @@
  *           uop queue, reorder buffer (126 entries), load and store
  *           buffers are partitioned (each LP at most half) while both
  *           LPs are active; the allocator and the retirement logic
- *           alternate between the LPs cycle by cycle; the schedulers and
+ *           alternate between the LPs cycle by cycle while both have
+ *           uops (one alone gets every cycle); the schedulers and
  *           execution units and the caches are shared; with one LP
  *           active it has all of them (single-task mode).
  *  [SDM18]  Intel SDM Vol. 3B 18.x (seed 001), "Replay": uops are

@@ -18,14 +18,17 @@
  *  - the shared execution units less the other LP's use: each unit
  *    instance's reservations start from a 64-tick pattern as busy as the
  *    other LP kept it in its last segment [MARR02: execution units
- *    shared];
- *  - the miss slots (outstanding L1D misses, shared) less what the other
- *    LP held on average in its last segment, but at least half of them
- *    (a max-min fair share);
+ *    shared], at most half of each;
+ *  - the miss slots (outstanding L1D misses, shared): half if the other
+ *    LP was short of them in its last segment, else what it left free on
+ *    average, but at least half (a max-min fair share);
  *  - a load that finds no free slot of its share goes round the replay
- *    loop and dispatches again, taking the load port each time [HIN01:
- *    the replay of uops that dispatched before their data was ready].
- * With one LP active none of this applies (identical to the model alone).
+ *    loop and dispatches again, taking the load port each time, and
+ *    takes the port again for the pass that finds its data [HIN01: the
+ *    replay of uops that dispatched before their data was ready].
+ * With one LP running none of this applies (identical to the model
+ * alone).  "Running": nb_cycles.c's caller says which LPs have a thread
+ * that is not blocked in the kernel.
  *
  * [MARR02] Marr et al., "Hyper-Threading Technology Architecture and
  *          Microarchitecture", Intel Technology Journal Q1 2002.
