@@ -154,13 +154,50 @@ int main(void)
 
 	k_fadd(&fa);
 	k_l1miss(&lm);
-	tap_plan(9);
+	tap_plan(15);
 
 	TAP_EQ(nb_smt_pattern(0, 10, 2), 0, "pattern: unused unit, no busy tick");
 	TAP_EQ(nb_smt_pattern(10, 10, 2), ~UINT64_C(0), "pattern: a unit taken all the time");
 	TAP_EQ(nb_smt_pattern(1, 2, 2), UINT64_C(0xcccccccccccccccc),
 	       "pattern: half the cycles, every other cycle (runs of 2 ticks)");
 	TAP_EQ((uint64_t)__builtin_popcountll(nb_smt_pattern(1, 4, 1)), 16, "pattern: a quarter of 64 ticks");
+
+	/* nb_smt_share's rules, worked out by hand on Northwood (126-uop
+	 * window, width 3, 4 miss slots) */
+	{
+		static struct nb_tm t;
+		struct nb_smt_prof o;
+		memset(&o, 0, sizeof o);
+		nb_tm_init(&t, nb_tm_params_for(2), 20);
+		nb_smt_share(&t, 1, 1, NULL);
+		tap_ok(t.win == 63 && t.miss_n == 4 && t.replay == 14 &&
+		       t.alt == UINT64_C(0xaaaaaaaaaaaaaaaa),
+		       "both LPs, the other not seen yet: window 63, 4 slots, replay loop 14 ticks, "
+		       "strict alternation: the other LP takes the odd cycles (win %u, slots %u, replay %u, alt %#llx)", t.win, t.miss_n,
+		       t.replay, (unsigned long long)t.alt);
+		/* the other LP: 6400 cycles, 2133 uops (711 cycles' worth at 3
+		 * per cycle: 7 of 64), 1 slot held on average, never short;
+		 * the load port taken a quarter of the time */
+		o.ticks = 12800;
+		o.uops = 2133;
+		o.miss = 12800;
+		o.unit[NB_TMU_LOAD] = 3200;
+		nb_smt_share(&t, 1, 1, &o);
+		TAP_EQ(__builtin_popcountll(t.alt), 7, "allocation/retirement: the other LP takes 7 of 64 cycles (its uops / 3)");
+		TAP_EQ(t.miss_n, 3, "miss slots: the 3 the other LP left free (it held 1 on average)");
+		TAP_EQ(__builtin_popcountll(t.oth[NB_TMU_LOAD][0]), 16, "load port: a quarter of the ticks busy (8 of 32 cycles)");
+		o.short_of_slots = 1;
+		o.uops = 100000;
+		o.unit[NB_TMU_LOAD] = 12800;
+		nb_smt_share(&t, 1, 1, &o);
+		tap_ok(t.miss_n == 2 && __builtin_popcountll(t.alt) == 32 &&
+		       __builtin_popcountll(t.oth[NB_TMU_LOAD][0]) == 32,
+		       "the other LP short of slots and flooding: half the slots, every other cycle, half "
+		       "the load port (slots %u)", t.miss_n);
+		nb_smt_share(&t, 1, 0, &o);
+		tap_ok(!t.win && !t.miss_n && !t.replay && !t.alt && !t.oth[NB_TMU_LOAD][0],
+		       "one LP running: nothing taken from the model");
+	}
 
 	a0 = alone(&fa, 1000, 0);
 	a1 = alone(&fa, 1000, 1);
