@@ -6,6 +6,7 @@
  * "Timing model".
  */
 #include "nb_tool.h"
+#include "nb_smt.h"
 
 ULong nb_cyc;                     /* cycles so far (RUNNING)        */
 ULong nb_u_seen, nb_m_seen;       /* uops, mispredicts in nb_cyc    */
@@ -17,6 +18,11 @@ struct nb_tm *nb_tmp = &nb_tm_lp[0]; /* ... of the running one          */
 ULong nb_tm_ldix;                 /* index of the load being modelled   */
 static uint64_t tm_seen[2];       /* cycles of each clock in nb_cyc     */
 static uint64_t step_open;        /* step mode: the open cycle (clock)  */
+/* Hyper-Threading (nb_smt.c): what each LP did in its last segment, and
+ * where its running segment began */
+static struct nb_smt_prof smt_prof[2];
+static int smt_have[2];
+static struct nb_smt_mark smt_mark[2];
 
 void nb_tm_setup(void)
 {
@@ -45,12 +51,24 @@ VG_REGPARM(2) void nb_tm_sb(const struct nb_tm_block *b, ULong range)
 		nb_tm_run(nb_tmp, b, (UInt)range, to, misp_total());
 }
 
-/* The running LP changes (nb_main.c, after nb_update_cycles, which
- * charged the outgoing clock its mispredictions).  The branch counts are
- * the package's: the mispredictions so far are not the incoming LP's. */
-void nb_tm_switch(unsigned lp)
+/* The running LP changes, or the set of active LPs does (nb_main.c,
+ * after nb_update_cycles, which charged the outgoing clock its
+ * mispredictions).  The branch counts are the package's: the
+ * mispredictions so far are not the incoming LP's.  The outgoing LP's
+ * segment becomes its profile; the incoming LP's clock gets its share of
+ * the package: with both LPs active, its half of the partitioned
+ * structures and what the other LP's profile leaves of the shared ones
+ * (nb_smt.h); with one, all of it. */
+void nb_tm_switch(unsigned lp, unsigned active)
 {
-	nb_tmp = &nb_tm_lp[lp & 1];
+	unsigned old = (unsigned)(nb_tmp - nb_tm_lp);
+
+	lp &= 1;
+	nb_smt_learn(nb_tmp, &smt_mark[old], &smt_prof[old]);
+	smt_have[old] = 1;
+	nb_tmp = &nb_tm_lp[lp];
+	nb_smt_share(nb_tmp, lp, (active & 3) == 3, smt_have[lp ^ 1] ? &smt_prof[lp ^ 1] : NULL);
+	nb_smt_mark(nb_tmp, &smt_mark[lp]);
 	nb_tmp->misp_seen = misp_total();
 	if (nb_stepping)
 		step_open = nb_tmp->ret;

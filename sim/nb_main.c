@@ -240,15 +240,52 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 
 /* ---- Hyper-Threading: thread placement ---- */
 
+/* Threads inside a system call (between the pre and post hooks): a
+ * thread that valgrind switches away from in one is blocked in the
+ * kernel. */
+static unsigned char nb_in_sys[NB_HT_MAXT];
+
+static void nb_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
+{
+	if (tid < NB_HT_MAXT)
+		nb_in_sys[tid] = 1;
+	nb_stat_pre_syscall(tid, sysno, args, nargs);
+}
+
+static void nb_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res)
+{
+	if (tid < NB_HT_MAXT)
+		nb_in_sys[tid] = 0;
+	nb_stat_post_syscall(tid, sysno, args, nargs, res);
+}
+
+/* The LPs that run user code (bit lp), for the timing model: an active
+ * LP whose live threads are all blocked in system calls is halted (the
+ * kernel's idle loop halts it), and the other LP has the whole package
+ * (Marr et al., ITJ 2002: single-task mode).  lp, about to run, runs. */
+static unsigned nb_lp_running(unsigned lp)
+{
+	unsigned run = 1u << lp;
+
+	for (unsigned t = 1; t < NB_HT_MAXT; t++)
+		if (nb_ht_state.alive[t] && !nb_in_sys[t])
+			run |= 1u << nb_ht_state.lp[t];
+	return run & nb_ht_active(&nb_ht_state);
+}
+
 /* Fold what ran so far into the running LP's counts, then count for LP
- * lp with the current set of active LPs.  A thread switch ends the open
- * retirement cycle (the LPs' cycles are not interleaved). */
+ * lp with the current set of active LPs (its clock gets its share of the
+ * package, nb_smt.h).  A thread switch ends the open retirement cycle
+ * (the LPs' cycles are not interleaved). */
 static void nb_lp_switch(unsigned lp)
 {
 	nb_derive();
 	nb_update_cycles();
 	nb_pmu_set_lp(&nb_pmu_state, lp, nb_ht_active(&nb_ht_state), nb_sig);
-	nb_tm_switch(lp);
+	if (clo_ht && VG_(clo_verbosity) > 2)
+		VG_(umsg)("ht: LP%u runs; LPs running user code %#x (active %#x)\n", lp,
+			  nb_lp_running(lp), nb_ht_active(&nb_ht_state));
+	nb_tm_switch(lp, nb_lp_running(lp));
 	nb_tags_changed();
 }
 
@@ -444,8 +481,9 @@ static void nb_pre_clo_init(void)
 	VG_(needs_command_line_options)(nb_process_cmd_line_option,
 					nb_print_usage, nb_print_debug_usage);
 	VG_(needs_client_requests)(nb_client_request);
-	/* the exit status for --nbsim-counts (nb_stat.c) */
-	VG_(needs_syscall_wrapper)(nb_stat_pre_syscall, nb_stat_post_syscall);
+	/* the exit status for --nbsim-counts (nb_stat.c); threads blocked in
+	 * the kernel (the timing model's halted LPs) */
+	VG_(needs_syscall_wrapper)(nb_pre_syscall, nb_post_syscall);
 	VG_(track_start_client_code)(nb_start_client);
 	VG_(track_pre_deliver_signal)(nb_pmi_pre_deliver);
 	VG_(track_post_deliver_signal)(nb_pmi_post_deliver);

@@ -146,16 +146,17 @@ static inline uint64_t ones(uint64_t n)          /* n < 64 or 64 */
 static void units_forget_words(struct nb_tm *t, uint64_t lo)
 {
 	uint64_t *bm = &t->busy[0][0][0];
+	const uint64_t *oth = &t->oth[0][0];    /* 0 unless HT (nb_smt.c) */
 	const unsigned nw = NB_TMU_N * 2 * URW;
 	uint64_t n = (lo - t->lo) / 64;
 
 	if (n >= URW) {
 		for (unsigned w = 0; w < nw; w++)
-			bm[w] = 0;
+			bm[w] = oth[w / URW];
 	} else {
 		for (uint64_t k = t->lo / 64; n--; k++)
 			for (unsigned w = (unsigned)(k % URW); w < nw; w += URW)
-				bm[w] = 0;
+				bm[w] = oth[w / URW];
 	}
 	t->lo = lo;
 }
@@ -225,11 +226,22 @@ static uint64_t reserve(struct nb_tm *t, unsigned u, unsigned n, uint64_t from, 
 	return k;
 }
 
+/* HT (nb_smt.c): this LP allocates and retires only in the cycles the
+ * other LP does not take (Marr et al. 2002: the allocator and retirement
+ * alternate between the logical processors that have uops) */
+static inline uint64_t own_cycle(const struct nb_tm *t, uint64_t c)
+{
+	while (t->alt >> (c & 63) & 1)
+		c++;
+	return c;
+}
+
 void nb_tm_run(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to,
 	       uint64_t misp)
 {
 	const struct nb_tm_params *p = t->p;
-	const unsigned w = p->width;
+	const unsigned w = p->width, win = t->win ? t->win : p->window;
+	const unsigned nmiss = t->miss_n ? t->miss_n : p->miss_slots;
 	uint64_t fe = t->fe, ret = t->ret, seq = t->seq, done = t->last_done;
 	unsigned fe_n = t->fe_n, ret_n = t->ret_n;
 
@@ -260,13 +272,13 @@ void nb_tm_run(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsi
 		}
 		/* allocation: in order, w per cycle, a window of p->window */
 		if (fe_n == w) {
-			fe++;
+			fe = own_cycle(t, fe + 1);
 			fe_n = 0;
 		}
-		if (seq >= p->window) {
-			uint64_t free_at = t->rob[(seq - p->window) % NB_TM_ROB];
+		if (seq >= win) {
+			uint64_t free_at = t->rob[(seq - win) % NB_TM_ROB];
 			if (fe < free_at) {
-				fe = free_at;
+				fe = own_cycle(t, free_at);
 				fe_n = 0;
 			}
 		}
@@ -282,17 +294,29 @@ void nb_tm_run(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsi
 			t->div_free = start + r->intv;
 		} else
 			start = reserve(t, r->unit, r->unit == NB_TMU_ALU ? 2 : 1, start, r->intv);
+		t->unit_ticks[r->unit] += r->intv;
 		lat = r->lat;
 		if (u->ld && (t->ld_mask & (UINT64_C(1) << (u->ld - 1)))) {
 			/* an L1D miss: wait for a miss slot, hold it */
 			unsigned ix = u->ld - 1, m = 0;
 			t->ld_mask &= ~(UINT64_C(1) << ix);
-			for (unsigned j = 1; j < p->miss_slots; j++)
+			for (unsigned j = 1; j < nmiss; j++)
 				if (t->miss[j] < t->miss[m])
 					m = j;
+			if (t->replay)          /* HT: round the replay loop */
+				while (start < t->miss[m]) {
+					start = reserve(t, r->unit, 1, start + t->replay, r->intv);
+					t->unit_ticks[r->unit] += r->intv;
+					t->replays++;
+				}
 			start = max64(start, t->miss[m]);
 			lat = 2 * (uint64_t)t->ld_lat[ix];
+			if (t->replay) {        /* HT: the pass that finds the data */
+				lat = reserve(t, r->unit, 1, start + lat, r->intv) - start;
+				t->unit_ticks[r->unit] += r->intv;
+			}
 			t->miss[m] = start + lat;
+			t->miss_ticks += lat;
 		}
 		done = start + lat;
 		for (; k < (unsigned)u->nsrc + u->ndst; k++)
@@ -301,9 +325,10 @@ void nb_tm_run(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsi
 		rc = (done + 1) / 2;
 		if (rc < ret)
 			rc = ret;
+		rc = own_cycle(t, rc);
 		if (rc == ret) {
 			if (ret_n == w) {
-				rc++;
+				rc = own_cycle(t, rc + 1);
 				ret_n = 0;
 			}
 		} else

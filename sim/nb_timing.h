@@ -126,6 +126,21 @@ struct nb_tm {
 	uint64_t rec[NB_TM_STEPREC];
 	unsigned record;         /* record them                                */
 	uint64_t uops;           /* uops retired (statistics)                 */
+	/* Hyper-Threading (nb_smt.c sets these while both logical
+	 * processors are active; all 0 with one: the model above unchanged).
+	 * win: uops in flight (0: p->window); alt: the other LP's
+	 * allocation/retirement cycles, bit c % 64 set: this LP neither
+	 * allocates nor retires in cycle c (never all 64); miss_n: miss
+	 * slots this LP may hold (0: p->miss_slots); replay: a load that
+	 * finds none free goes round the replay loop of `replay` ticks and
+	 * dispatches again (0: it waits for the first to free); oth: the
+	 * other LP's use of each unit instance, a 64-tick pattern that
+	 * recycled reservation words start with. */
+	unsigned win, miss_n, replay;
+	uint64_t alt, oth[NB_TMU_N][2];
+	/* own use, for the other LP's profile: ticks each unit was taken,
+	 * miss-slot ticks held, load dispatches that were replays */
+	uint64_t unit_ticks[NB_TMU_N], miss_ticks, replays;
 };
 
 void nb_tm_init(struct nb_tm *t, const struct nb_tm_params *p, unsigned penalty);

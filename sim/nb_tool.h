@@ -297,7 +297,7 @@ VG_REGPARM(0) void nb_step(void);
 extern struct nb_tm nb_tm_lp[2], *nb_tmp;
 extern ULong nb_tm_ldix;                 /* the load being modelled        */
 void nb_tm_setup(void);
-void nb_tm_switch(unsigned lp);
+void nb_tm_switch(unsigned lp, unsigned active);
 void nb_tm_step_on(void);
 void nb_tm_time_on(void);
 VG_REGPARM(2) void nb_tm_sb(const struct nb_tm_block *b, ULong range);

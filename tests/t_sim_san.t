@@ -12,7 +12,9 @@ for t in $list; do
 	n=$((n + 1))
 	out=$("$t" 2>&1)
 	rc=$?
-	if [ $rc -eq 0 ] && ! printf '%s\n' "$out" | grep -q -e '^not ok' -e 'Sanitizer' -e 'runtime error'; then
+	# a failed check fails it; a failed TODO check (TAP "# TODO") does not
+	if [ $rc -eq 0 ] && ! printf '%s\n' "$out" | grep -v '^not ok.* # TODO ' |
+			grep -q -e '^not ok' -e 'Sanitizer' -e 'runtime error'; then
 		echo "ok $n - $(basename "$t") under ASan/UBSan"
 	else
 		echo "not ok $n - $(basename "$t") under ASan/UBSan (exit $rc)"

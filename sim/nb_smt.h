@@ -1,0 +1,76 @@
+/*
+ * nb_smt.h - Hyper-Threading in the timing model (README.md "Timing
+ * model", "Hyper-Threading"): what each logical processor's clock
+ * (struct nb_tm, nb_timing.h) gets of the package while both are active.
+ * Pure module (no libc, no valgrind): nb_cycles.c and the native unit test
+ * t_smt link it.
+ *
+ * Valgrind runs one guest thread at a time, so the two clocks run one
+ * after the other, a segment (the time between two switches) each.  While
+ * both LPs are active, the running LP's clock sees:
+ *  - its half of the partitioned structures: 63 of the 126 uops of the
+ *    window [MARR02: the reorder buffer, load and store buffers are
+ *    partitioned, each LP at most half];
+ *  - allocation and retirement in the cycles the other LP does not
+ *    take: its share of the cycles (its uops / 3 per cycle of its last
+ *    segment, at most half), evenly spread [MARR02: both alternate
+ *    between the logical processors that have uops];
+ *  - the shared execution units less the other LP's use: each unit
+ *    instance's reservations start from a 64-tick pattern as busy as the
+ *    other LP kept it in its last segment [MARR02: execution units
+ *    shared], at most half of each;
+ *  - the miss slots (outstanding L1D misses, shared): half if the other
+ *    LP was short of them in its last segment, else what it left free on
+ *    average, but at least half (a max-min fair share);
+ *  - a load that finds no free slot of its share goes round the replay
+ *    loop and dispatches again, taking the load port each time, and
+ *    takes the port again for the pass that finds its data [HIN01: the
+ *    replay of uops that dispatched before their data was ready].
+ * With one LP running none of this applies (identical to the model
+ * alone).  "Running": nb_cycles.c's caller says which LPs have a thread
+ * that is not blocked in the kernel.
+ *
+ * [MARR02] Marr et al., "Hyper-Threading Technology Architecture and
+ *          Microarchitecture", Intel Technology Journal Q1 2002.
+ * [HIN01]  Hinton et al., "The Microarchitecture of the Pentium 4
+ *          Processor", Intel Technology Journal Q1 2001.
+ */
+#ifndef NB_SMT_H
+#define NB_SMT_H
+
+#include <stdint.h>
+#include "nb_timing.h"
+
+/* what one LP did in a segment, as the other LP's clock sees it */
+struct nb_smt_prof {
+	uint64_t ticks;                 /* the segment's length (ticks)     */
+	uint64_t unit[NB_TMU_N];        /* ticks each unit was taken         */
+	uint64_t miss;                  /* miss-slot ticks held              */
+	uint64_t uops;                  /* uops allocated (and retired)      */
+	int short_of_slots;             /* it replayed loads for want of one */
+};
+
+/* a segment's start: the clock's counters then */
+struct nb_smt_mark {
+	uint64_t ret, unit[NB_TMU_N], miss, replays, seq;
+};
+
+/* the replay loop (cycles): a model parameter, see nb_smt.c */
+#define NB_SMT_REPLAY 7u
+
+void nb_smt_mark(const struct nb_tm *t, struct nb_smt_mark *m);
+
+/* The segment since m of clock t: *out (nothing when it took no cycles:
+ * the previous profile stays). */
+void nb_smt_learn(const struct nb_tm *t, const struct nb_smt_mark *m, struct nb_smt_prof *out);
+
+/* Give clock t (logical processor lp) its share of the package: both
+ * LPs active (other: what the other LP did in its last segment, NULL if
+ * unknown yet) or not (the whole package). */
+void nb_smt_share(struct nb_tm *t, unsigned lp, int both, const struct nb_smt_prof *other);
+
+/* a 64-tick pattern with busy ticks in runs of g (1 or 2), as close to a
+ * fraction num/den of the ticks as runs of g allow, spread evenly */
+uint64_t nb_smt_pattern(uint64_t num, uint64_t den, unsigned g);
+
+#endif /* NB_SMT_H */

@@ -1,0 +1,228 @@
+/*
+ * t_smt.c - native unit test of nb_smt.c (TAP): two logical processors'
+ * clocks (nb_timing.c) run in alternate segments, as nbsim runs them
+ * under valgrind, each given its share of the package by nb_smt_share
+ * from the other's last segment (README.md "Timing model",
+ * "Hyper-Threading").  Hand-built blocks of Sprunt's two kernels (seed
+ * 000): fp_add_latency (32 dependent x87 adds + dec/jnz) and l1_miss (8
+ * independent load-op adds whose loads miss the L1D and hit the L2, 7
+ * cycles, + dec/jnz); checks:
+ *  - one LP active: nb_smt_share gives the clock nothing (the same cycles
+ *    as a clock never touched, exactly);
+ *  - the patterns of the other LP's unit use;
+ *  - two LPs: the combined uops per cycle (uops of both per cycle of the
+ *    package over the segments both run) against Sprunt's 0.41 and 0.65
+ *    (15%, the tolerance of the paper's checks in t_timing).
+ */
+#include <stdio.h>
+#include <string.h>
+#include "tap.h"
+#include "nb_timing.h"
+#include "nb_smt.h"
+
+#define MAXU 512
+struct kern {
+	struct nb_tm_uop u[MAXU];
+	uint16_t s[MAXU * 4];
+	unsigned nu, ns, nld;
+};
+
+static void uop(struct kern *k, unsigned c, int src, int dst, unsigned ld)
+{
+	struct nb_tm_uop *u = &k->u[k->nu++];
+	u->cls = (uint8_t)c;
+	u->ld = (uint8_t)ld;
+	u->slot = k->ns;
+	u->nsrc = src >= 0;
+	u->ndst = dst >= 0;
+	if (src >= 0)
+		k->s[k->ns++] = (uint16_t)src;
+	if (dst >= 0)
+		k->s[k->ns++] = (uint16_t)dst;
+}
+
+/* the loop's dec/jnz: 2 ALU uops through the counter (slot 9) */
+static void loop_end(struct kern *k)
+{
+	uop(k, NB_TM_ALU, 9, 9, 0);
+	uop(k, NB_TM_ALU, 9, -1, 0);
+}
+
+static void k_fadd(struct kern *k)
+{
+	memset(k, 0, sizeof *k);
+	for (int i = 0; i < 32; i++)
+		uop(k, NB_TM_FADD, 0, 0, 0);
+	loop_end(k);
+}
+
+static void k_l1miss(struct kern *k)
+{
+	memset(k, 0, sizeof *k);
+	for (unsigned i = 0; i < 8; i++) {
+		uop(k, NB_TM_LOAD, 1, 20 + (int)i, i + 1);     /* from the base pointer */
+		/* add: reads the load's value and a (slot 2), writes a */
+		struct nb_tm_uop *u = &k->u[k->nu++];
+		u->cls = NB_TM_ALU;
+		u->ld = 0;
+		u->nsrc = 2;
+		u->ndst = 1;
+		u->slot = k->ns;
+		k->s[k->ns++] = (uint16_t)(20 + i);
+		k->s[k->ns++] = 2;
+		k->s[k->ns++] = 2;
+	}
+	k->nld = 8;
+	loop_end(k);
+}
+
+/* the model gives 0.750 (+15.4%): each LP port-bound on its half of the
+ * load port at 3 passes per missing load (its dispatch, one replay for
+ * want of a miss slot, the pass that finds the data); Sprunt's 0.65 is 3.5
+ * passes' worth: the rest of the conflicts are not modelled */
+#define L1MISS_TODO "model 0.750, +15.4%: port-bound at 3 load-port passes per missing load; the rest of Sprunt's conflicts not modelled"
+
+static void run(struct nb_tm *t, const struct kern *k)
+{
+	struct nb_tm_block b = { k->nu, k->ns, (struct nb_tm_uop *)k->u, (uint16_t *)k->s, NULL };
+	for (unsigned i = 0; i < k->nld; i++)
+		nb_tm_load_miss(t, i, 7);
+	nb_tm_run(t, &b, 0, b.n, 0);
+}
+
+static unsigned real_uops(const struct kern *k)
+{
+	return k->nu;
+}
+
+/* Two LPs, kernels ka (LP0) and kb (LP1), in alternate segments of `seg`
+ * iterations each, `nseg` segments each after `warm`; the combined uops
+ * per cycle: each LP's uops over its clock's cycles in its measured
+ * segments (each LP's clock is the package's time while it runs), summed. */
+static double combined(const struct kern *ka, const struct kern *kb, unsigned seg, unsigned warm,
+		       unsigned nseg, double *upc0, double *upc1)
+{
+	static struct nb_tm t[2];
+	const struct kern *k[2] = { ka, kb };
+	struct nb_smt_prof prof[2];
+	int have[2] = { 0, 0 };
+	uint64_t cyc[2] = { 0, 0 }, uops[2] = { 0, 0 };
+
+	memset(prof, 0, sizeof prof);
+	for (unsigned lp = 0; lp < 2; lp++)
+		nb_tm_init(&t[lp], nb_tm_params_for(2), 20);
+	for (unsigned s = 0; s < 2 * (warm + nseg); s++) {
+		unsigned lp = s & 1;
+		struct nb_smt_mark m;
+		uint64_t c0;
+		nb_smt_share(&t[lp], lp, 1, have[lp ^ 1] ? &prof[lp ^ 1] : NULL);
+		nb_smt_mark(&t[lp], &m);
+		c0 = t[lp].ret;
+		for (unsigned i = 0; i < seg; i++)
+			run(&t[lp], k[lp]);
+		nb_smt_learn(&t[lp], &m, &prof[lp]);
+		have[lp] = 1;
+		if (s >= 2 * warm) {
+			cyc[lp] += t[lp].ret - c0;
+			uops[lp] += (uint64_t)seg * real_uops(k[lp]);
+		}
+	}
+	*upc0 = (double)uops[0] / (double)cyc[0];
+	*upc1 = (double)uops[1] / (double)cyc[1];
+	return *upc0 + *upc1;
+}
+
+static double alone(const struct kern *k, unsigned n, int shared_call)
+{
+	static struct nb_tm t;
+	uint64_t c0;
+	nb_tm_init(&t, nb_tm_params_for(2), 20);
+	if (shared_call)
+		nb_smt_share(&t, 0, 0, NULL);
+	for (unsigned i = 0; i < 100; i++)
+		run(&t, k);
+	c0 = t.ret;
+	for (unsigned i = 0; i < n; i++)
+		run(&t, k);
+	return (double)n * real_uops(k) / (double)(t.ret - c0);
+}
+
+int main(void)
+{
+	static struct kern fa, lm;
+	double a0, a1, c, u0, u1;
+
+	k_fadd(&fa);
+	k_l1miss(&lm);
+	tap_plan(15);
+
+	TAP_EQ(nb_smt_pattern(0, 10, 2), 0, "pattern: unused unit, no busy tick");
+	TAP_EQ(nb_smt_pattern(10, 10, 2), ~UINT64_C(0), "pattern: a unit taken all the time");
+	TAP_EQ(nb_smt_pattern(1, 2, 2), UINT64_C(0xcccccccccccccccc),
+	       "pattern: half the cycles, every other cycle (runs of 2 ticks)");
+	TAP_EQ((uint64_t)__builtin_popcountll(nb_smt_pattern(1, 4, 1)), 16, "pattern: a quarter of 64 ticks");
+
+	/* nb_smt_share's rules, worked out by hand on Northwood (126-uop
+	 * window, width 3, 4 miss slots) */
+	{
+		static struct nb_tm t;
+		struct nb_smt_prof o;
+		memset(&o, 0, sizeof o);
+		nb_tm_init(&t, nb_tm_params_for(2), 20);
+		nb_smt_share(&t, 1, 1, NULL);
+		tap_ok(t.win == 63 && t.miss_n == 4 && t.replay == 14 &&
+		       t.alt == UINT64_C(0xaaaaaaaaaaaaaaaa),
+		       "both LPs, the other not seen yet: window 63, 4 slots, replay loop 14 ticks, "
+		       "strict alternation: the other LP takes the odd cycles (win %u, slots %u, replay %u, alt %#llx)", t.win, t.miss_n,
+		       t.replay, (unsigned long long)t.alt);
+		/* the other LP: 6400 cycles, 2133 uops (711 cycles' worth at 3
+		 * per cycle: 7 of 64), 1 slot held on average, never short;
+		 * the load port taken a quarter of the time */
+		o.ticks = 12800;
+		o.uops = 2133;
+		o.miss = 12800;
+		o.unit[NB_TMU_LOAD] = 3200;
+		nb_smt_share(&t, 1, 1, &o);
+		TAP_EQ(__builtin_popcountll(t.alt), 7, "allocation/retirement: the other LP takes 7 of 64 cycles (its uops / 3)");
+		TAP_EQ(t.miss_n, 3, "miss slots: the 3 the other LP left free (it held 1 on average)");
+		TAP_EQ(__builtin_popcountll(t.oth[NB_TMU_LOAD][0]), 16, "load port: a quarter of the ticks busy (8 of 32 cycles)");
+		o.short_of_slots = 1;
+		o.uops = 100000;
+		o.unit[NB_TMU_LOAD] = 12800;
+		nb_smt_share(&t, 1, 1, &o);
+		tap_ok(t.miss_n == 2 && __builtin_popcountll(t.alt) == 32 &&
+		       __builtin_popcountll(t.oth[NB_TMU_LOAD][0]) == 32,
+		       "the other LP short of slots and flooding: half the slots, every other cycle, half "
+		       "the load port (slots %u)", t.miss_n);
+		nb_smt_share(&t, 1, 0, &o);
+		tap_ok(!t.win && !t.miss_n && !t.replay && !t.alt && !t.oth[NB_TMU_LOAD][0],
+		       "one LP running: nothing taken from the model");
+	}
+
+	a0 = alone(&fa, 1000, 0);
+	a1 = alone(&fa, 1000, 1);
+	tap_ok(a0 == a1, "one LP active: fp_add_latency the same with nb_smt_share (%.4f, %.4f)", a0, a1);
+	a0 = alone(&lm, 1000, 0);
+	a1 = alone(&lm, 1000, 1);
+	tap_ok(a0 == a1, "one LP active: l1_miss the same with nb_smt_share (%.4f, %.4f)", a0, a1);
+
+	c = combined(&fa, &fa, 2000, 2, 6, &u0, &u1);
+	tap_ok(c >= 0.41 * 0.85 && c <= 0.41 * 1.15,
+	       "two LPs, fp_add_latency on each: combined %.3f uops/cycle (LP0 %.3f, LP1 %.3f), "
+	       "Sprunt 0.41 (15%%)", c, u0, u1);
+	{
+		static struct kern ad;
+		memset(&ad, 0, sizeof ad);
+		for (int i = 0; i < 30; i++)
+			uop(&ad, NB_TM_ALU, -1, 10 + i % 8, 0);
+		loop_end(&ad);
+		c = combined(&ad, &ad, 2000, 2, 6, &u0, &u1);
+		tap_ok(c >= 2.95 && c <= 3.0, "two LPs, independent adds on each: combined %.3f uops/cycle "
+		       "(LP0 %.3f, LP1 %.3f): the package's 3 per cycle, alternating", c, u0, u1);
+	}
+	c = combined(&lm, &lm, 2000, 2, 6, &u0, &u1);
+	tap_ok_todo(c >= 0.65 * 0.85 && c <= 0.65 * 1.15, L1MISS_TODO,
+	       "two LPs, l1_miss on each: combined %.3f uops/cycle (LP0 %.3f, LP1 %.3f), "
+	       "Sprunt 0.65 (15%%)", c, u0, u1);
+	return tap_done();
+}

@@ -1,0 +1,274 @@
+/*
+ * t_smt_ht.c - Sprunt's two-thread figures under nbsim --model=northwood
+ * --ht=yes (TAP; run by t_smt_ht.sh).  Sprunt 2002 (seed 000, "Benchmark
+ * results"), a Pentium 4 Xeon (Northwood/Prestonia core): two copies of
+ * fp_add_latency in dual-thread mode give a combined 0.41 uops per cycle
+ * (one alone 0.21), two of l1_miss 0.65 (one alone 1.23).
+ *
+ * The kernels are t_timing.c's (same instructions): fp_add_latency, 32
+ * serially dependent x87 fadds per iteration; l1_miss, 8 load-op adds
+ * from 8 lines 8 KB apart (every load misses the 4-way L1D, hits the L2).
+ *
+ * Each figure is a difference (n1 and 3 n1 iterations after a warm-up)
+ * of uops_retired NBOGUS and global_power_events RUNNING counted by the
+ * thread itself (per-thread counters; ESCR T0_USR and T1_USR, so the same
+ * code counts on either LP).  Alone: the main thread before any other
+ * thread exists (one LP active).  Two threads: the main thread on LP0 and
+ * one thread on LP1, each measuring while the other runs the same kernel
+ * (each warms up, waits until the other has, runs on, measures, and runs
+ * on until the other has measured too).  The combined figure is the sum
+ * of the two threads' uops per cycle: the uops both retire per cycle of
+ * the package over an interval in which both run (each LP's clock is the
+ * package's time while its thread runs; README "Timing model").  Within
+ * 15% of the paper, the tolerance of t_timing's one-thread checks.
+ * Also: independent adds (retirement-bound) give 3 uops per cycle alone
+ * and 3 combined (the package's retirement width [HIN01], alternating
+ * between the LPs [MARR02]; before the LPs shared the package, 6), and
+ * 3 on LP1 alone while LP0's thread is blocked in pthread_join (an LP
+ * whose threads are all blocked in the kernel is halted); adds beside
+ * fp_add_latency keep most of the allocation and retirement cycles
+ * (Marr: the LPs alternate only while both have uops).
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "guest.h"
+
+static char *fresh(size_t n)
+{
+	char *p = aligned_alloc(4096, (n + 4095) & ~(size_t)4095);
+	if (!p)
+		abort();
+	memset(p, 0, n);
+	return p;
+}
+
+#define LOOP(body) "1:\n\t.rept 32\n\t" body "\n\t.endr\n\tdec %[n]\n\tjnz 1b\n\t"
+
+static void c_fadd(char *p, uint64_t n)
+{
+	(void)p;
+	__asm__ volatile("fld1\n\tfld1\n\t" LOOP("fadd %%st(1), %%st") "fstp %%st(0)\n\tfstp %%st(0)"
+			 : [n] "+r"(n) : : "cc", "st", "st(1)");
+}
+
+static void s_l1_miss(char *p, uint64_t n)
+{
+	uint64_t a = 0;
+	__asm__ volatile("1:\n\t"
+			 "add 0(%[p]), %[a]\n\tadd 8192(%[p]), %[a]\n\tadd 16384(%[p]), %[a]\n\t"
+			 "add 24576(%[p]), %[a]\n\tadd 32768(%[p]), %[a]\n\tadd 40960(%[p]), %[a]\n\t"
+			 "add 49152(%[p]), %[a]\n\tadd 57344(%[p]), %[a]\n\t"
+			 "dec %[n]\n\tjnz 1b"
+			 : [a] "+r"(a), [n] "+r"(n) : [p] "r"(p) : "cc", "memory");
+}
+
+/* independent adds on 8 registers (32 per iteration): retirement-bound,
+ * 3 uops per cycle alone [HIN01], and the package's 3 with two threads */
+static void t_add(char *p, uint64_t n)
+{
+	uint64_t b = 1;
+	(void)p;
+	__asm__ volatile("1:\n\t.rept 4\n\tadd %[b], %%r8\n\tadd %[b], %%r9\n\tadd %[b], %%r10\n\t"
+			 "add %[b], %%r11\n\tadd %[b], %%r12\n\tadd %[b], %%r13\n\tadd %[b], %%r14\n\t"
+			 "add %[b], %%r15\n\t.endr\n\tdec %[n]\n\tjnz 1b"
+			 : [n] "+r"(n) : [b] "r"(b)
+			 : "cc", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15");
+}
+
+/* cycles on counter 0 (FSB_ESCR0), uops on counter 14 (CRU_ESCR1: the
+ * counters 12-17 the CRU ESCRs feed), both LPs' user bits */
+static int count_start(void)
+{
+	uint64_t both = NB_ESCR_T0_USR | NB_ESCR_T1_USR;
+	uint64_t e_cyc = ((uint64_t)nb_events[NB_EV_GLOBAL_POWER_EVENTS].event_select << NB_ESCR_EVSEL_SHIFT) |
+		(UINT64_C(1) << NB_ESCR_EMASK_SHIFT) | both;
+	uint64_t e_uop = ((uint64_t)nb_events[NB_EV_UOPS_RETIRED].event_select << NB_ESCR_EVSEL_SHIFT) |
+		(UINT64_C(1) << NB_ESCR_EMASK_SHIFT) | both;
+	uint64_t cc = NB_CCCR_ENABLE | ((uint64_t)NB_ACTIVE_ANY << NB_CCCR_ACTIVE_SHIFT);
+
+	return guest_wrmsr(nb_escrs[NB_ESCR_FSB_ESCR0].msr, e_cyc) &&
+		guest_wrmsr(nb_escrs[NB_ESCR_CRU_ESCR1].msr, e_uop) &&
+		guest_wrmsr(nb_counters[0].msr, 0) && guest_wrmsr(nb_counters[14].msr, 0) &&
+		guest_wrmsr(nb_counters[0].cccr_msr,
+			    cc | ((uint64_t)nb_escrs[NB_ESCR_FSB_ESCR0].select << NB_CCCR_ESCRSEL_SHIFT)) &&
+		guest_wrmsr(nb_counters[14].cccr_msr,
+			    cc | ((uint64_t)nb_escrs[NB_ESCR_CRU_ESCR1].select << NB_CCCR_ESCRSEL_SHIFT));
+}
+
+static int count_stop(uint64_t *cyc, uint64_t *uops)
+{
+	return guest_wrmsr(nb_counters[0].cccr_msr, 0) && guest_wrmsr(nb_counters[14].cccr_msr, 0) &&
+		nbsim_rdmsr(nb_counters[0].msr, cyc) == NBSIM_OK &&
+		nbsim_rdmsr(nb_counters[14].msr, uops) == NBSIM_OK;
+}
+
+/* uops per cycle of fn by the difference method (0 on failure) */
+static double upc(guest_kern_fn fn, char *p, uint64_t n1)
+{
+	uint64_t c[3], u[3], n[3] = { n1, n1, 3 * n1 };
+	for (int i = 0; i < 3; i++) {
+		if (!count_start())
+			return 0;
+		fn(p, n[i]);
+		if (!count_stop(&c[i], &u[i]))
+			return 0;
+	}
+	return c[2] > c[1] ? (double)(u[2] - u[1]) / (double)(c[2] - c[1]) : 0;
+}
+
+/* the model gives 0.750 (+15.4%): each LP port-bound on its half of the
+ * load port at 3 passes per missing load (its dispatch, one replay for
+ * want of a miss slot, the pass that finds the data); Sprunt's 0.65 is 3.5
+ * passes' worth: the rest of the conflicts are not modelled */
+#define L1MISS_TODO "model 0.750, +15.4%: port-bound at 3 load-port passes per missing load; the rest of Sprunt's conflicts not modelled"
+
+#define N1 200
+#define WARM 100000
+
+struct pair {
+	guest_kern_fn fn[2];            /* the kernel of LP0, LP1 */
+	size_t bytes;
+	volatile int ready[2], done[2];
+	double upc[2];
+	int cpu[2];
+};
+
+static void run_lp(struct pair *w, unsigned me)
+{
+	char *p = fresh(w->bytes);
+
+	guest_kern_fn fn = w->fn[me];
+
+	fn(p, WARM);
+	w->ready[me] = 1;
+	while (!w->ready[!me])
+		fn(p, 100);
+	fn(p, WARM);            /* the other LP runs its kernel meanwhile */
+	w->cpu[me] = sched_getcpu();
+	w->upc[me] = upc(fn, p, N1);
+	w->done[me] = 1;
+	while (!w->done[!me])
+		fn(p, 100);
+	free(p);
+}
+
+static void *lp1_main(void *arg)
+{
+	run_lp(arg, 1);
+	return NULL;
+}
+
+static double two2(guest_kern_fn fn0, guest_kern_fn fn1, size_t bytes, struct pair *w)
+{
+	pthread_t th;
+
+	memset(w, 0, sizeof *w);
+	w->fn[0] = fn0;
+	w->fn[1] = fn1;
+	w->bytes = bytes;
+	if (pthread_create(&th, NULL, lp1_main, w))
+		abort();
+	run_lp(w, 0);
+	pthread_join(th, NULL);
+	return w->upc[0] + w->upc[1];
+}
+
+static double two(guest_kern_fn fn, size_t bytes, struct pair *w)
+{
+	return two2(fn, fn, bytes, w);
+}
+
+/* LP1 measures the adds while the main thread waits in pthread_join */
+static int go[2];                       /* a pipe: main -> LP1 */
+
+static void *lp1_adds(void *arg)
+{
+	char c;
+	/* wait in the kernel until the main thread writes, after which it
+	 * goes straight into pthread_join: it is in a system call (write,
+	 * then the join's futex wait) whenever this thread runs on */
+	if (read(go[0], &c, 1) != 1)
+		abort();
+	t_add(NULL, 1000);
+	*(double *)arg = upc(t_add, NULL, N1);
+	return NULL;
+}
+
+static int near(double got, double want, double tol)
+{
+	return got >= want * (1 - tol) && got <= want * (1 + tol);
+}
+
+int main(void)
+{
+	static struct pair w;
+	double f1, l1, f2, l2, a1, a2;
+	char *p;
+
+	if (!nbsim_present()) {
+		printf("1..0 # SKIP needs nbsim\n");
+		return 0;
+	}
+	tap_plan(10);
+
+	/* one thread: one LP active */
+	p = fresh(8 * 8192);
+	c_fadd(p, 1000);
+	f1 = upc(c_fadd, p, N1);
+	s_l1_miss(p, 1000);
+	l1 = upc(s_l1_miss, p, N1);
+	free(p);
+	tap_ok(near(f1, 0.21, 0.15), "fp_add_latency, one thread (one LP active): %.3f uops/cycle, "
+	       "paper 0.21 (15%%)", f1);
+	tap_ok(near(l1, 1.23, 0.15), "l1_miss, one thread (one LP active): %.3f uops/cycle, paper 1.23 "
+	       "(15%%)", l1);
+
+	f2 = two(c_fadd, 64, &w);
+	tap_ok(w.cpu[0] == 0 && w.cpu[1] == 1, "the two threads run on LP0 and LP1 (sched_getcpu %d, %d)",
+	       w.cpu[0], w.cpu[1]);
+	tap_ok(near(f2, 0.41, 0.15), "fp_add_latency, two threads: combined %.3f uops/cycle (LP0 %.3f, "
+	       "LP1 %.3f), paper 0.41 (15%%)", f2, w.upc[0], w.upc[1]);
+	a1 = upc(t_add, NULL, N1);
+	a2 = two(t_add, 64, &w);
+	tap_ok(near(a1, 3.0, 0.05), "independent adds, one thread: %.3f uops/cycle, the retirement "
+	       "width 3 (5%%)", a1);
+	tap_ok(near(a2, 3.0, 0.05), "independent adds, two threads: combined %.3f uops/cycle (LP0 "
+	       "%.3f, LP1 %.3f): the package retires at most 3 per cycle, alternating (5%%)", a2,
+	       w.upc[0], w.upc[1]);
+	/* fp_add_latency beside the adds: the adds' LP allocates and
+	 * retires in the cycles the fp adds leave (about 1 in 15) */
+	(void)two2(t_add, c_fadd, 64, &w);
+	tap_ok(w.upc[0] >= 2.5 && near(w.upc[1], 0.21, 0.15), "independent adds on LP0 beside "
+	       "fp_add_latency on LP1: %.3f and %.3f uops/cycle (the adds take the cycles the fp adds "
+	       "leave: >= 2.5; fp_add 0.21, 15%%)", w.upc[0], w.upc[1]);
+	l2 = two(s_l1_miss, 8 * 8192, &w);
+	tap_ok_todo(near(l2, 0.65, 0.15), L1MISS_TODO, "l1_miss, two threads: combined %.3f uops/cycle (LP0 %.3f, "
+	       "LP1 %.3f), paper 0.65 (15%%)", l2, w.upc[0], w.upc[1]);
+
+	/* a thread blocked in the kernel halts its LP: the other has the
+	 * whole package (single-task mode [MARR02]) */
+	{
+		pthread_t th;
+		double x = 0;
+		if (pipe(go) || pthread_create(&th, NULL, lp1_adds, &x))
+			abort();
+		if (write(go[1], "g", 1) != 1)
+			abort();
+		pthread_join(th, NULL);
+		tap_ok(near(x, 3.0, 0.05), "independent adds on LP1 while LP0's thread waits in "
+		       "pthread_join: %.3f uops/cycle, the whole package's 3 (5%%)", x);
+	}
+
+	/* the second thread has exited: one LP active again */
+	p = fresh(8 * 8192);
+	s_l1_miss(p, 20000);
+	tap_ok(near(upc(s_l1_miss, p, N1), l1, 0.001), "l1_miss alone again after the second thread "
+	       "exits: the one-thread figure (%.3f)", l1);
+	free(p);
+	return tap_done();
+}
