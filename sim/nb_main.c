@@ -224,6 +224,7 @@ static void nb_lp_switch(unsigned lp)
 static void nb_start_client(ThreadId tid, ULong blocks_done)
 {
 	(void)blocks_done;
+	nb_pmi_enter(tid);               /* a PMI in flight: its thread's */
 	/* the thread that stands for its LP (nb_pmi_send) */
 	nb_lp_tid[nb_lp_of(tid)] = tid;
 	nb_lp_lwpid[nb_lp_of(tid)] = VG_(gettid)();

@@ -306,13 +306,20 @@ extern Bool nb_pebs_fmt64;               /* DS format: 64-bit with DTES64   */
 extern uint64_t nb_ds_area[2];
 extern ULong nb_pebs_records, nb_pebs_full;
 void nb_pmi_update(void);
-VG_REGPARM(1) void nb_pmi_check(VexGuestAMD64State *st);
+/* nb_pmi_check's AT: the PC of the instruction boundary, with this bit:
+ * the instruction leaves generated code (take a PMI in flight first) */
+#define NB_PMI_FORCE (1ULL << 63)
+VG_REGPARM(2) void nb_pmi_check(VexGuestAMD64State *st, ULong at);
+extern ULong nb_pmi_cut;                 /* stop before this PC (cut exit) */
+extern UInt clo_pmi_latency;             /* --nbsim-pmi-latency; ~0 model  */
+extern ULong nb_pmi_skid_insns;          /* stats                           */
 /* The PMI handler runs as the interrupt service routine, at CPL 0
  * (README "Overflow interrupts"): valgrind's signal delivery hooks, and
  * the thread switch (the running thread's state onto its LP). */
 void nb_pmi_pre_deliver(ThreadId tid, Int sigNo, Bool alt_stack);
 void nb_pmi_post_deliver(ThreadId tid, Int sigNo);
 void nb_pmi_thread_runs(ThreadId tid);
+void nb_pmi_enter(ThreadId tid);       /* first thing when tid runs      */
 extern ULong nb_pmi_isr_runs;            /* PMI handlers run (stats)         */
 void nb_pebs_update(uint32_t written);
 Bool nb_pebs_armed_get(unsigned lp);
