@@ -97,9 +97,14 @@ static void emit_tm(IRSB *sb, struct nb_tm_block *b, UInt from, UInt to, IRExpr 
 
 	if (!b || from >= to)
 		return;
-	d = unsafeIRDirty_0_N(2, "nb_tm_sb", VG_(fnptr_to_fnentry)(&nb_tm_sb),
-			      mkIRExprVec_2(mkIRExpr_HWord((HWord)b),
-					    c64(((ULong)to << 32) | from)));
+	if (nb_need & NEED_PMI)
+		/* the PMI check runs the clock too: from where it got to */
+		d = unsafeIRDirty_0_N(2, "nb_tm_rest", VG_(fnptr_to_fnentry)(&nb_tm_rest),
+				      mkIRExprVec_2(mkIRExpr_HWord((HWord)b), c64(to)));
+	else
+		d = unsafeIRDirty_0_N(2, "nb_tm_sb", VG_(fnptr_to_fnentry)(&nb_tm_sb),
+				      mkIRExprVec_2(mkIRExpr_HWord((HWord)b),
+						    c64(((ULong)to << 32) | from)));
 	if (guard)
 		d->guard = guard;
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
@@ -275,9 +280,11 @@ static void emit_wcb_fence(IRSB *sb)
 }
 
 /* nb_pmi_budget -= bound; if (nb_pmi_budget <= 0) nb_pmi_check(guest
- * state, at): at = 0 after a segment, the PC of the next instruction at
- * an instruction boundary (| NB_PMI_FORCE: it leaves generated code) */
-static void emit_pmi_check(IRSB *sb, ULong bound, ULong at)
+ * state, at, b): at = 0 after a segment, the PC of the next instruction
+ * at an instruction boundary (| NB_PMI_FORCE: it leaves generated code),
+ * | the end of the uops of b run so far on this path << NB_PMI_TO_SHIFT
+ * (the check brings the clock up to there first) */
+static void emit_pmi_check(IRSB *sb, ULong bound, ULong at, struct nb_tm_block *tb, UInt to)
 {
 	IRExpr *b, *g;
 	IRDirty *d;
@@ -290,8 +297,12 @@ static void emit_pmi_check(IRSB *sb, ULong bound, ULong at)
 		addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_pmi_budget), b));
 	}
 	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLT64S, b, c64(1)));
-	d = unsafeIRDirty_0_N(2, "nb_pmi_check", VG_(fnptr_to_fnentry)(&nb_pmi_check),
-			      mkIRExprVec_2(IRExpr_GSPTR(), c64(at)));
+	if (to > NB_PMI_TO_MAX)
+		to = NB_PMI_TO_MAX;
+	d = unsafeIRDirty_0_N(3, "nb_pmi_check", VG_(fnptr_to_fnentry)(&nb_pmi_check),
+			      mkIRExprVec_3(IRExpr_GSPTR(),
+					    c64(at | (tb ? (ULong)to << NB_PMI_TO_SHIFT : 0)),
+					    mkIRExpr_HWord((HWord)tb)));
 	d->guard = g;
 	/* it writes the event-check counter (host_EvC_COUNTER) only */
 	d->nFxState = 1;
@@ -312,17 +323,20 @@ static void emit_pmi_check(IRSB *sb, ULong bound, ULong at)
  * boundary: --nbsim-exact-ir=yes; without it a PMI is taken at
  * superblock starts only).
  */
-static void emit_pmi_at(IRSB *sb, ULong bound, Addr pc, Bool first, Bool force)
+static void emit_pmi_at(IRSB *sb, ULong bound, Addr pc, Bool first, Bool force,
+			struct nb_tm_block *tb, UInt to)
 {
 	IRExpr *c, *g;
 
 	if (!(nb_need & NEED_PMI))
 		return;
+	if (first && tb)        /* the clock has run none of this superblock */
+		addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_tm_p), c64(0)));
 	if (!first && !clo_exact_ir) {
-		emit_pmi_check(sb, bound, 0);
+		emit_pmi_check(sb, bound, 0, tb, to);
 		return;
 	}
-	emit_pmi_check(sb, bound, (ULong)pc | (force ? NB_PMI_FORCE : 0));
+	emit_pmi_check(sb, bound, (ULong)pc | (force ? NB_PMI_FORCE : 0), tb, to);
 	c = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_cut)));
 	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, c, c64((ULong)pc)));
 	addStmtToIRSB(sb, IRStmt_Exit(g, Ijk_Boring, IRConst_U64((ULong)pc), sb->offsIP));
@@ -860,11 +874,13 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 						 * target = here */
 						emit_branch_call(out, k.dec.br, k.addr, k.len,
 								 c64(1), c64(a));
-					/* step mode, and while a PMI is possible (its
-					 * check at every instruction boundary): the
-					 * counts and the clock per instruction */
-					if (nb_need & (NEED_STEP | NEED_PMI)) {
+					/* step mode: the counts and the clock per
+					 * instruction; while a PMI is possible the
+					 * counts (for the check at every boundary,
+					 * which runs the clock when it is called) */
+					if (nb_need & (NEED_STEP | NEED_PMI))
 						flush(out, &p);
+					if (nb_need & NEED_STEP) {
 						emit_tm(out, tmb, tm_from, tm_end, NULL);
 						tm_from = tm_end;
 						emit_step(out, NULL);
@@ -874,7 +890,8 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			/* an instruction boundary (not a REP string's next
 			 * iteration): where a PMI can be taken */
 			if (!k.valid || a != k.addr || k.dec.br != NB_BR_NONE) {
-				emit_pmi_at(out, p.bound, a, !k.valid, i == last_im && force_jk);
+				emit_pmi_at(out, p.bound, a, !k.valid, i == last_im && force_jk,
+					    tmb, k.valid ? tm_end : 0);
 				p.bound = 0;
 			}
 			k.valid = True;
@@ -988,7 +1005,7 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			if (k.valid && k.rom && (nb_need & NEED_ROM) && jk_retires(st->Ist.Exit.jk) &&
 			    (dst != k.addr || k.dec.br != NB_BR_NONE))
 				emit_add_at(out, &nb_raw[RAW_MS_XFER], guard64(out, g, False));
-			emit_pmi_check(out, bound, 0);
+			emit_pmi_check(out, bound, 0, tmb, k.valid ? tm_end : 0);
 			addStmtToIRSB(out, st);
 			if (k.valid && k.uops_deferred && !exit_seen)
 				add_uops(&p, &k);
@@ -1022,7 +1039,7 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 	if (tmb)
 		nb_tmb_end();
 	flush(out, &p);
-	emit_pmi_check(out, p.bound + 1, 0);
+	emit_pmi_check(out, p.bound + 1, 0, tmb, tm_end);
 	return out;
 }
 

@@ -173,7 +173,10 @@ static void skid_flush(void)
  * PMI can be taken), 0 after a segment (an exit or the superblock's end:
  * the next boundary is not known here); bit 63 (NB_PMI_FORCE): that
  * instruction leaves generated code (a client request, a system call),
- * so the PMI in flight is taken before it.
+ * so the PMI in flight is taken before it; bits 48-62: how far the path
+ * has gone in the superblock's timing block B (NULL: none; the clock is
+ * run up to there first, so that it stands at the instruction just
+ * before).
  *
  * No PMI in flight: sync the PMU; if a counter with OVF_PMI_T0 has
  * overflowed, the PMI of logical processor 0 (OVF_PMI_T1: LP1; both bits
@@ -184,15 +187,17 @@ static void skid_flush(void)
  * LP's thread (HT) it is sent at once (that thread has run nothing
  * since).
  */
-VG_REGPARM(2) void nb_pmi_check(VexGuestAMD64State *st, ULong at)
+VG_REGPARM(3) void nb_pmi_check(VexGuestAMD64State *st, ULong at, const struct nb_tm_block *b)
 {
 	UInt pend0, pend1, mine;
 	ThreadId running;
 	unsigned lp;
 	int here = 0;
-	ULong pc = at & ~NB_PMI_FORCE;
+	ULong pc = at & ((1ULL << NB_PMI_TO_SHIFT) - 1);
 
 	nb_pmi_syncs++;
+	if (b)          /* the clock up to this boundary */
+		nb_tm_rest(b, (at >> NB_PMI_TO_SHIFT) & NB_PMI_TO_MAX);
 	if (skid_pend) {
 		if (!pc)
 			return;

@@ -284,6 +284,10 @@ void nb_tm_switch(unsigned lp);
 void nb_tm_step_on(void);
 void nb_tm_time_on(void);
 VG_REGPARM(2) void nb_tm_sb(const struct nb_tm_block *b, ULong range);
+/* while a PMI is possible: uops [nb_tm_p, to) of the running superblock
+ * (nb_tm_p: how far the clock has run it; 0 at its start) */
+extern ULong nb_tm_p;
+VG_REGPARM(2) void nb_tm_rest(const struct nb_tm_block *b, ULong to);
 
 /* ---- the timing model's analysis of a superblock (nb_tmbuild.c) ---- */
 
@@ -309,7 +313,11 @@ void nb_pmi_update(void);
 /* nb_pmi_check's AT: the PC of the instruction boundary, with this bit:
  * the instruction leaves generated code (take a PMI in flight first) */
 #define NB_PMI_FORCE (1ULL << 63)
-VG_REGPARM(2) void nb_pmi_check(VexGuestAMD64State *st, ULong at);
+/* ... and bits 48-62: the uops of the superblock's timing block b run on
+ * the path so far (the check runs the clock up to there) */
+#define NB_PMI_TO_SHIFT 48
+#define NB_PMI_TO_MAX 0x7fffu
+VG_REGPARM(3) void nb_pmi_check(VexGuestAMD64State *st, ULong at, const struct nb_tm_block *b);
 extern ULong nb_pmi_cut;                 /* stop before this PC (cut exit) */
 extern UInt clo_pmi_latency;             /* --nbsim-pmi-latency; ~0 model  */
 extern ULong nb_pmi_skid_insns;          /* stats                           */
