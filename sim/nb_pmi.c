@@ -47,7 +47,7 @@ UInt clo_pmi_latency = ~0u;       /* --nbsim-pmi-latency; ~0: the model's */
  * instruction; 0 none): cleared when the thread next enters the
  * scheduler's run loop (nb_pmi_thread_runs). */
 ULong nb_pmi_cut;
-ULong nb_pmi_skid_insns;          /* instructions retired in skids (stats) */
+ULong nb_pmi_skid_insns;          /* boundaries passed in skids (stats) */
 static ULong skid_count;          /* ... counted at the checks of one skid */
 
 /* The budget from the (synced) PMU: the distance to overflow of the
