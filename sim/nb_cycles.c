@@ -51,6 +51,23 @@ VG_REGPARM(2) void nb_tm_sb(const struct nb_tm_block *b, ULong range)
 		nb_tm_run(nb_tmp, b, (UInt)range, to, misp_total());
 }
 
+/*
+ * While a PMI is possible (README "Overflow interrupts (PMI)"): the clock
+ * runs a superblock's uops as far as the path has gone, from where it got
+ * to (nb_tm_p, set to 0 at the superblock's start): at its exits and end,
+ * and at every PMI check (nb_pmi_check), which must know the retirement
+ * cycle of the instruction just before it.  Between checks the clock runs
+ * once per segment, as without PMIs.
+ */
+ULong nb_tm_p;
+
+VG_REGPARM(2) void nb_tm_rest(const struct nb_tm_block *b, ULong to)
+{
+	if (to > nb_tm_p)
+		nb_tm_sb(b, (to << 32) | nb_tm_p);
+	nb_tm_p = to;
+}
+
 /* The running LP changes, or the set of active LPs does (nb_main.c,
  * after nb_update_cycles, which charged the outgoing clock its
  * mispredictions).  The branch counts are the package's: the

@@ -97,9 +97,14 @@ static void emit_tm(IRSB *sb, struct nb_tm_block *b, UInt from, UInt to, IRExpr 
 
 	if (!b || from >= to)
 		return;
-	d = unsafeIRDirty_0_N(2, "nb_tm_sb", VG_(fnptr_to_fnentry)(&nb_tm_sb),
-			      mkIRExprVec_2(mkIRExpr_HWord((HWord)b),
-					    c64(((ULong)to << 32) | from)));
+	if (nb_need & NEED_PMI)
+		/* the PMI check runs the clock too: from where it got to */
+		d = unsafeIRDirty_0_N(2, "nb_tm_rest", VG_(fnptr_to_fnentry)(&nb_tm_rest),
+				      mkIRExprVec_2(mkIRExpr_HWord((HWord)b), c64(to)));
+	else
+		d = unsafeIRDirty_0_N(2, "nb_tm_sb", VG_(fnptr_to_fnentry)(&nb_tm_sb),
+				      mkIRExprVec_2(mkIRExpr_HWord((HWord)b),
+						    c64(((ULong)to << 32) | from)));
 	if (guard)
 		d->guard = guard;
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
@@ -274,8 +279,12 @@ static void emit_wcb_fence(IRSB *sb)
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
-/* nb_pmi_budget -= bound; if (nb_pmi_budget <= 0) nb_pmi_check(guest state) */
-static void emit_pmi_check(IRSB *sb, ULong bound)
+/* nb_pmi_budget -= bound; if (nb_pmi_budget <= 0) nb_pmi_check(guest
+ * state, at, b): at = 0 after a segment, the PC of the next instruction
+ * at an instruction boundary (| NB_PMI_FORCE: it leaves generated code),
+ * | the end of the uops of b run so far on this path << NB_PMI_TO_SHIFT
+ * (the check brings the clock up to there first) */
+static void emit_pmi_check(IRSB *sb, ULong bound, ULong at, struct nb_tm_block *tb, UInt to)
 {
 	IRExpr *b, *g;
 	IRDirty *d;
@@ -283,11 +292,17 @@ static void emit_pmi_check(IRSB *sb, ULong bound)
 	if (!(nb_need & NEED_PMI))
 		return;
 	b = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_budget)));
-	b = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Sub64, b, c64(bound)));
-	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_pmi_budget), b));
+	if (bound) {
+		b = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Sub64, b, c64(bound)));
+		addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_pmi_budget), b));
+	}
 	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLT64S, b, c64(1)));
-	d = unsafeIRDirty_0_N(1, "nb_pmi_check", VG_(fnptr_to_fnentry)(&nb_pmi_check),
-			      mkIRExprVec_1(IRExpr_GSPTR()));
+	if (to > NB_PMI_TO_MAX)
+		to = NB_PMI_TO_MAX;
+	d = unsafeIRDirty_0_N(3, "nb_pmi_check", VG_(fnptr_to_fnentry)(&nb_pmi_check),
+			      mkIRExprVec_3(IRExpr_GSPTR(),
+					    c64(at | (tb ? (ULong)to << NB_PMI_TO_SHIFT : 0)),
+					    mkIRExpr_HWord((HWord)tb)));
 	d->guard = g;
 	/* it writes the event-check counter (host_EvC_COUNTER) only */
 	d->nFxState = 1;
@@ -296,6 +311,35 @@ static void emit_pmi_check(IRSB *sb, ULong bound)
 	d->fxState[0].offset = offsetof(VexGuestAMD64State, host_EvC_COUNTER);
 	d->fxState[0].size = sizeof(UInt);
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
+/*
+ * The PMI check at the boundary before the instruction at pc (README
+ * "Overflow interrupts (PMI)"): the check (bound: what the instructions
+ * since the last check can add), then the cut: if the check took a PMI
+ * here (nb_pmi_cut == pc), leave the superblock to pc, whose event check
+ * returns to the scheduler, which delivers the signal with the guest
+ * state at pc (every register is up to date at each instruction
+ * boundary: --nbsim-exact-ir=yes; without it a PMI is taken at
+ * superblock starts only).
+ */
+static void emit_pmi_at(IRSB *sb, ULong bound, Addr pc, Bool first, Bool force,
+			struct nb_tm_block *tb, UInt to)
+{
+	IRExpr *c, *g;
+
+	if (!(nb_need & NEED_PMI))
+		return;
+	if (first && tb)        /* the clock has run none of this superblock */
+		addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_tm_p), c64(0)));
+	if (!first && !clo_exact_ir) {
+		emit_pmi_check(sb, bound, 0, tb, to);
+		return;
+	}
+	emit_pmi_check(sb, bound, (ULong)pc | (force ? NB_PMI_FORCE : 0), tb, to);
+	c = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_cut)));
+	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, c, c64((ULong)pc)));
+	addStmtToIRSB(sb, IRStmt_Exit(g, Ijk_Boring, IRConst_U64((ULong)pc), sb->offsIP));
 }
 
 /* ---- FP assists (README "FP assists") ---- */
@@ -765,6 +809,8 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 	UInt tm_from = 0, tm_end = 0;   /* uops run on the path so far; */
 					/* the end of k's               */
 	UInt ldn = 0;                   /* loads so far (their indexes) */
+	Int last_im = -1;               /* the last IMark's statement    */
+	Bool force_jk;                  /* the superblock leaves to valgrind */
 
 	(void)closure; (void)layout; (void)vge; (void)archinfo_host;
 	if (gWordTy != Ity_I64 || hWordTy != Ity_I64)
@@ -781,6 +827,12 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 		}
 		return out;
 	}
+	/* the last instruction; it leaves generated code (a client request,
+	 * a system call...): a PMI in flight is taken before it */
+	for (i = 0; i < in->stmts_used; i++)
+		if (in->stmts[i] && in->stmts[i]->tag == Ist_IMark)
+			last_im = i;
+	force_jk = in->jumpkind != Ijk_Boring && in->jumpkind != Ijk_Call && in->jumpkind != Ijk_Ret;
 	for (i = 0; i < in->stmts_used && in->stmts[i]->tag != Ist_IMark; i++)
 		addStmtToIRSB(out, in->stmts[i]);
 	if (nb_need & NEED_TIME)
@@ -822,13 +874,25 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 						 * target = here */
 						emit_branch_call(out, k.dec.br, k.addr, k.len,
 								 c64(1), c64(a));
-					if (nb_need & NEED_STEP) {
+					/* step mode: the counts and the clock per
+					 * instruction; while a PMI is possible the
+					 * counts (for the check at every boundary,
+					 * which runs the clock when it is called) */
+					if (nb_need & (NEED_STEP | NEED_PMI))
 						flush(out, &p);
+					if (nb_need & NEED_STEP) {
 						emit_tm(out, tmb, tm_from, tm_end, NULL);
 						tm_from = tm_end;
 						emit_step(out, NULL);
 					}
 				}
+			}
+			/* an instruction boundary (not a REP string's next
+			 * iteration): where a PMI can be taken */
+			if (!k.valid || a != k.addr || k.dec.br != NB_BR_NONE) {
+				emit_pmi_at(out, p.bound, a, !k.valid, i == last_im && force_jk,
+					    tmb, k.valid ? tm_end : 0);
+				p.bound = 0;
 			}
 			k.valid = True;
 			k.addr = a;
@@ -941,7 +1005,7 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			if (k.valid && k.rom && (nb_need & NEED_ROM) && jk_retires(st->Ist.Exit.jk) &&
 			    (dst != k.addr || k.dec.br != NB_BR_NONE))
 				emit_add_at(out, &nb_raw[RAW_MS_XFER], guard64(out, g, False));
-			emit_pmi_check(out, bound);
+			emit_pmi_check(out, bound, 0, tmb, k.valid ? tm_end : 0);
 			addStmtToIRSB(out, st);
 			if (k.valid && k.uops_deferred && !exit_seen)
 				add_uops(&p, &k);
@@ -975,7 +1039,7 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 	if (tmb)
 		nb_tmb_end();
 	flush(out, &p);
-	emit_pmi_check(out, p.bound + 1);
+	emit_pmi_check(out, p.bound + 1, 0, tmb, tm_end);
 	return out;
 }
 

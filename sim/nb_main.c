@@ -292,6 +292,7 @@ static void nb_lp_switch(unsigned lp)
 static void nb_start_client(ThreadId tid, ULong blocks_done)
 {
 	(void)blocks_done;
+	nb_pmi_enter(tid);               /* a PMI in flight: its thread's */
 	/* the thread that stands for its LP (nb_pmi_send) */
 	nb_lp_tid[nb_lp_of(tid)] = tid;
 	nb_lp_lwpid[nb_lp_of(tid)] = VG_(gettid)();
@@ -460,6 +461,7 @@ static void nb_fini(Int exitcode)
 	VG_(umsg)("nbsim: translation flushes (PMU reprogrammed): %llu\n", nb_discards);
 	VG_(umsg)("nbsim: overflow interrupts (PMI) sent: %llu (PMU syncs for them: %llu), handlers run at CPL 0: %llu\n",
 		  nb_pmi_sent, nb_pmi_syncs, nb_pmi_isr_runs);
+	VG_(umsg)("nbsim: instruction boundaries passed in PMI skids: %llu\n", nb_pmi_skid_insns);
 	if (clo_ht)
 		VG_(umsg)("nbsim: PMIs sent to the other LP's thread: %llu; for an LP no thread ran on: %llu\n",
 			  nb_pmi_sent_other, nb_pmi_lost);

@@ -180,8 +180,11 @@ void nb_update_need(void)
 	if (nb_pmu_state.cycle_counters)
 		n |= NEED_STEP | NEED_TIME | NEED_UOPS | NEED_BR |
 			(clo_mem_timing != MT_NO ? NEED_CACHE : 0);
+	/* a PMI is taken pmi_latency cycles after the overflow: the clock
+	 * runs (README "Overflow interrupts (PMI)") */
 	if (nb_pmi_on)
-		n |= NEED_PMI;
+		n |= NEED_PMI | NEED_TIME | NEED_UOPS | NEED_BR |
+			(clo_mem_timing != MT_NO ? NEED_CACHE : 0);
 	if (nb_pebs_on)
 		n |= NEED_PEBS | NEED_CACHE;
 	/* DTLB replay metrics (IA32_PEBS_ENABLE bit 2) */

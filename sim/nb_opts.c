@@ -91,6 +91,7 @@ Bool nb_process_cmd_line_option(const HChar *arg)
 	else if VG_XACT_CLO(arg, "--nbsim-mem-timing=no", clo_mem_timing, MT_NO) {}
 	else if VG_XACT_CLO(arg, "--nbsim-clock=model", clo_clock_fast, False) {}
 	else if VG_XACT_CLO(arg, "--nbsim-clock=fast", clo_clock_fast, True) {}
+	else if VG_BINT_CLO(arg, "--nbsim-pmi-latency", clo_pmi_latency, 0, 100000) {}
 	else if VG_INT_CLO(arg, "--perf-paranoid", clo_perf_paranoid) {}   /* nb_kern.c */
 	else if VG_BOOL_CLO(arg, "--msr-driver", clo_msr_driver) {}
 	else if (VG_(strncmp)(arg, "--nbsim-", 8) == 0)
@@ -141,6 +142,10 @@ void nb_print_usage(void)
 "    --nbsim-counts=FILE       at exit, write the counters, totals and one row\n"
 "                              per thread, to FILE (%%p: the pid) (nb_stat)\n",
 		NB_CPU_DEFAULT);
+	VG_(printf)(
+"    --nbsim-pmi-latency=N     cycles from the overflowing instruction's retirement\n"
+"                              to the PMI (the IEBS skid; 0-100000) [the model's:\n"
+"                              63 Northwood, 98 Prescott]\n");
 }
 
 void nb_print_debug_usage(void)

@@ -28,8 +28,31 @@ ULong nb_pmi_syncs;               /* nb_pmi_check calls (stats)      */
 Long nb_pmi_budget = 0x7fffffffffffffffLL;
 
 
+/*
+ * The skid (README "Overflow interrupts (PMI)"): a PMI in flight, raised
+ * by an overflow on logical processor skid_lp (its running thread
+ * skid_tid, kernel thread skid_lwpid) and taken at the first instruction
+ * boundary the check reaches once that LP's clock has retired an
+ * instruction at or after cycle skid_at (the overflowing uop's
+ * retirement cycle + the model's PMI latency, nb_tm_params.pmi_latency).
+ * skid_pend: its counters (OVF_PMI bits of that LP), 0 = none in flight.
+ */
+static UInt skid_pend;
+static unsigned skid_lp;
+static ThreadId skid_tid;
+static Int skid_lwpid;
+static ULong skid_at;
+UInt clo_pmi_latency = ~0u;       /* --nbsim-pmi-latency; ~0: the model's */
+/* The PC where the next superblock must stop (the cut exit before that
+ * instruction; 0 none): cleared when the thread next enters the
+ * scheduler's run loop (nb_pmi_thread_runs). */
+ULong nb_pmi_cut;
+ULong nb_pmi_skid_insns;          /* boundaries passed in skids (stats) */
+static ULong skid_count;          /* ... counted at the checks of one skid */
+
 /* The budget from the (synced) PMU: the distance to overflow of the
- * nearest armed counter (1 with FORCE_OVF: any increment overflows). */
+ * nearest armed counter (1 with FORCE_OVF: any increment overflows).
+ * 0 while a PMI is in flight: every check looks at the skid. */
 static void nb_pmi_budget_set(void)
 {
 	ULong b = 0x7fffffffffffffffULL;
@@ -43,7 +66,7 @@ static void nb_pmi_budget_set(void)
 		if (d < b)
 			b = d;
 	}
-	nb_pmi_budget = (Long)b;
+	nb_pmi_budget = skid_pend ? 0 : (Long)b;
 }
 
 /* After a register access or NBSIM_REQ_PMI_SIGNAL (the PMU is synced). */
@@ -86,25 +109,105 @@ static int nb_pmi_send(unsigned lp, ThreadId running)
 	return 0;
 }
 
-/*
- * Called at the end of a superblock segment, after its counts were added,
- * when the budget is spent: sync the PMU; if a counter with OVF_PMI_T0 has
- * overflowed, send the PMI signal to the thread on logical processor 0,
- * with OVF_PMI_T1 to the one on LP1 (both bits: both; nb_pmi_send).  The
- * signal is blocked while generated code runs, so make valgrind's
- * scheduler look at once: with the thread's event-check counter
- * (host_EvC_COUNTER) at 0 the next superblock's event check returns to
- * the scheduler, which polls pending signals and delivers it with the
- * guest state at that superblock's start.  Skid: the rest of the
- * superblock in which the counter overflowed.
- */
-VG_REGPARM(1) void nb_pmi_check(VexGuestAMD64State *st)
+/* The PMI latency of the running model, in cycles */
+static ULong pmi_latency(void)
 {
-	UInt pend0, pend1;
-	ThreadId running;
+	return clo_pmi_latency != ~0u ? clo_pmi_latency : nb_tmp->p->pmi_latency;
+}
+
+/*
+ * Take the PMI in flight at the instruction boundary PC (the interrupted
+ * PC the handler sees): overflows of that LP's counters during the skid
+ * coalesce into it (the LVT holds one PMI; the SDM's P4 PMI masks the LVT
+ * entry when it is raised [SDM Vol. 3B 18.16.5]).  The running thread
+ * stops at PC: the cut exit there (nb_instr.c) leaves the superblock, and
+ * the event check of the next one, with the counter at 0, returns to the
+ * scheduler, which delivers the signal with the guest state at PC.
+ */
+static void skid_take(VexGuestAMD64State *st, ULong pc)
+{
+	UInt pend;
 	int here = 0;
 
+	nb_derive();
+	nb_peek_cycles();
+	nb_pmu_sync(&nb_pmu_state, nb_sig);
+	pend = skid_pend | nb_pmu_take_pmi_lp(&nb_pmu_state, skid_lp);
+	skid_pend = 0;
+	nb_pmi_budget_set();
+	nb_pmi_skid_insns += skid_count;
+	if (!nb_pmi_on)
+		return;
+	pend &= ~nb_kern_pmi(pend, skid_lp, (Addr)pc, &here);
+	if (pend && nb_pmi_sig)
+		here |= nb_pmi_send(skid_lp, VG_(get_running_tid)());
+	if (here && st) {
+		st->host_EvC_COUNTER = 0;
+		nb_pmi_cut = pc;
+	}
+}
+
+/* The thread of a PMI in flight is switched out before its skid ends:
+ * the PMI is taken where it stopped (the signal waits for it). */
+static void skid_flush(void)
+{
+	UInt pend;
+
+	nb_derive();
+	nb_update_cycles();
+	nb_pmu_sync(&nb_pmu_state, nb_sig);
+	pend = skid_pend | nb_pmu_take_pmi_lp(&nb_pmu_state, skid_lp);
+	skid_pend = 0;
+	nb_pmi_budget_set();
+	nb_pmi_skid_insns += skid_count;
+	if (!nb_pmi_on || !nb_pmi_sig || !pend)
+		return;
+	nb_pmi_sent++;
+	VG_(tkill)(skid_lwpid, nb_pmi_sig);
+}
+
+/*
+ * Called by generated code when the budget is spent (and at every check
+ * while a PMI is in flight: the budget is then 0).  AT: the PC of the
+ * instruction about to start (the check at its IMark: a boundary where a
+ * PMI can be taken), 0 after a segment (an exit or the superblock's end:
+ * the next boundary is not known here); bit 63 (NB_PMI_FORCE): that
+ * instruction leaves generated code (a client request, a system call),
+ * so the PMI in flight is taken before it; bits 48-62: how far the path
+ * has gone in the superblock's timing block B (NULL: none; the clock is
+ * run up to there first, so that it stands at the instruction just
+ * before).
+ *
+ * No PMI in flight: sync the PMU; if a counter with OVF_PMI_T0 has
+ * overflowed, the PMI of logical processor 0 (OVF_PMI_T1: LP1; both bits
+ * both) is raised.  For the running thread's LP it goes in flight, to be
+ * taken pmi_latency cycles after the retirement of the instruction that
+ * overflowed the counter (the last one the clock ran: the checks run at
+ * every instruction boundary while a PMI is possible); for the other
+ * LP's thread (HT) it is sent at once (that thread has run nothing
+ * since).
+ */
+VG_REGPARM(3) void nb_pmi_check(VexGuestAMD64State *st, ULong at, const struct nb_tm_block *b)
+{
+	UInt pend0, pend1, mine;
+	ThreadId running;
+	unsigned lp;
+	int here = 0;
+	ULong pc = at & ((1ULL << NB_PMI_TO_SHIFT) - 1);
+
 	nb_pmi_syncs++;
+	if (b)          /* the clock up to this boundary */
+		nb_tm_rest(b, (at >> NB_PMI_TO_SHIFT) & NB_PMI_TO_MAX);
+	if (skid_pend) {
+		if (!pc)
+			return;
+		if (!(at & NB_PMI_FORCE) && nb_tmp->ret < skid_at) {
+			skid_count++;
+			return;
+		}
+		skid_take(st, pc);
+		return;
+	}
 	nb_derive();
 	nb_peek_cycles();
 	nb_pmu_sync(&nb_pmu_state, nb_sig);
@@ -113,17 +216,36 @@ VG_REGPARM(1) void nb_pmi_check(VexGuestAMD64State *st)
 	nb_pmi_budget_set();
 	if (!(pend0 | pend1) || !nb_pmi_on)
 		return;
+	running = VG_(get_running_tid)();
+	lp = clo_ht ? nb_lp_of(running) : 0;
+	mine = lp ? pend1 : pend0;
+	if (lp)
+		pend1 = 0;
+	else
+		pend0 = 0;
+	/* the other LP's thread: at once, as it stopped */
 	pend0 &= ~nb_kern_pmi(pend0, 0, (Addr)st->guest_RIP, &here);
 	pend1 &= ~nb_kern_pmi(pend1, 1, (Addr)st->guest_RIP, &here);
 	if (!nb_pmi_sig)
 		pend0 = pend1 = 0;
-	running = VG_(get_running_tid)();
 	if (pend0)
 		here |= nb_pmi_send(0, running);
 	if (pend1)
 		here |= nb_pmi_send(1, running);
 	if (here)
 		st->host_EvC_COUNTER = 0;
+	if (!mine)
+		return;
+	/* the running thread's: in flight */
+	skid_pend = mine;
+	skid_lp = lp;
+	skid_tid = running;
+	skid_lwpid = VG_(gettid)();
+	skid_at = nb_tmp->ret + pmi_latency();
+	skid_count = 0;
+	nb_pmi_budget = 0;
+	if (pc && (at & NB_PMI_FORCE || pmi_latency() == 0))
+		skid_take(st, pc);
 }
 
 /* ---- the PMI handler: the interrupt service routine ---- */
@@ -146,7 +268,7 @@ static Int nb_isr_sig[NB_ISR_MAXTID];  /* tid: the PMI signal it is handling; 0 
 ULong nb_pmi_isr_runs;
 
 /* The running thread's CPL onto its logical processor (synced first). */
-void nb_pmi_thread_runs(ThreadId tid)
+static void cpl_apply(ThreadId tid)
 {
 	unsigned lp = nb_lp_of(tid);
 	int on = tid < NB_ISR_MAXTID && nb_isr_sig[tid] != 0;
@@ -164,6 +286,22 @@ Bool nb_pmi_in_handler(ThreadId tid)
 	return tid < NB_ISR_MAXTID && nb_isr_sig[tid] != 0;
 }
 
+/* A thread enters the scheduler's run loop (nb_start_client, before
+ * its PMU context is loaded): the cut of the last PMI is behind it; a PMI
+ * in flight for another thread is taken where that thread stopped. */
+void nb_pmi_enter(ThreadId tid)
+{
+	nb_pmi_cut = 0;
+	if (skid_pend && tid != skid_tid)
+		skid_flush();
+}
+
+/* ... and its CPL onto its LP (after its context is loaded) */
+void nb_pmi_thread_runs(ThreadId tid)
+{
+	cpl_apply(tid);
+}
+
 void nb_pmi_pre_deliver(ThreadId tid, Int sigNo, Bool alt_stack)
 {
 	(void)alt_stack;
@@ -171,7 +309,7 @@ void nb_pmi_pre_deliver(ThreadId tid, Int sigNo, Bool alt_stack)
 		return;
 	nb_isr_sig[tid] = sigNo;
 	nb_pmi_isr_runs++;
-	nb_pmi_thread_runs(tid);
+	cpl_apply(tid);
 }
 
 void nb_pmi_post_deliver(ThreadId tid, Int sigNo)
@@ -179,7 +317,7 @@ void nb_pmi_post_deliver(ThreadId tid, Int sigNo)
 	if (tid >= NB_ISR_MAXTID || !nb_isr_sig[tid] || sigNo != nb_isr_sig[tid])
 		return;
 	nb_isr_sig[tid] = 0;
-	nb_pmi_thread_runs(tid);
+	cpl_apply(tid);
 }
 
 /* ---- PEBS (README "PEBS") ---- */

@@ -59,6 +59,10 @@ struct nb_tm_params {
 	unsigned window;         /* uops in flight (ROB)                      */
 	unsigned width;          /* uops allocated / retired per cycle        */
 	unsigned miss_slots;     /* outstanding L1D load misses               */
+	unsigned pmi_latency;    /* cycles from the retirement of the uop that
+				  * overflows a counter to the instruction
+				  * boundary where its PMI is taken (README
+				  * "Overflow interrupts (PMI)", skid)        */
 };
 
 /* the parameters of a CPUID family-15 model (0-2: Willamette/Northwood/

@@ -301,6 +301,10 @@ void nb_tm_switch(unsigned lp, unsigned active);
 void nb_tm_step_on(void);
 void nb_tm_time_on(void);
 VG_REGPARM(2) void nb_tm_sb(const struct nb_tm_block *b, ULong range);
+/* while a PMI is possible: uops [nb_tm_p, to) of the running superblock
+ * (nb_tm_p: how far the clock has run it; 0 at its start) */
+extern ULong nb_tm_p;
+VG_REGPARM(2) void nb_tm_rest(const struct nb_tm_block *b, ULong to);
 
 /* ---- the timing model's analysis of a superblock (nb_tmbuild.c) ---- */
 
@@ -323,7 +327,17 @@ extern Bool nb_pebs_fmt64;               /* DS format: 64-bit with DTES64   */
 extern uint64_t nb_ds_area[2];
 extern ULong nb_pebs_records, nb_pebs_full;
 void nb_pmi_update(void);
-VG_REGPARM(1) void nb_pmi_check(VexGuestAMD64State *st);
+/* nb_pmi_check's AT: the PC of the instruction boundary, with this bit:
+ * the instruction leaves generated code (take a PMI in flight first) */
+#define NB_PMI_FORCE (1ULL << 63)
+/* ... and bits 48-62: the uops of the superblock's timing block b run on
+ * the path so far (the check runs the clock up to there) */
+#define NB_PMI_TO_SHIFT 48
+#define NB_PMI_TO_MAX 0x7fffu
+VG_REGPARM(3) void nb_pmi_check(VexGuestAMD64State *st, ULong at, const struct nb_tm_block *b);
+extern ULong nb_pmi_cut;                 /* stop before this PC (cut exit) */
+extern UInt clo_pmi_latency;             /* --nbsim-pmi-latency; ~0 model  */
+extern ULong nb_pmi_skid_insns;          /* stats                           */
 /* The PMI handler runs as the interrupt service routine, at CPL 0
  * (README "Overflow interrupts"): valgrind's signal delivery hooks, and
  * the thread switch (the running thread's state onto its LP). */
@@ -331,6 +345,7 @@ void nb_pmi_pre_deliver(ThreadId tid, Int sigNo, Bool alt_stack);
 void nb_pmi_post_deliver(ThreadId tid, Int sigNo);
 void nb_pmi_thread_runs(ThreadId tid);
 Bool nb_pmi_in_handler(ThreadId tid);    /* inside its PMI handler     */
+void nb_pmi_enter(ThreadId tid);       /* first thing when tid runs      */
 extern ULong nb_pmi_isr_runs;            /* PMI handlers run (stats)         */
 void nb_pebs_update(uint32_t written);
 Bool nb_pebs_armed_get(unsigned lp);

@@ -61,6 +61,9 @@ with the values that exist):
                              instruction (nb_stat writes it)
   --nbsim-counts=FILE        at exit, the counters, totals and a row per
                              thread, to FILE (%p: the pid) (nb_stat reads it)
+  --nbsim-pmi-latency=N      cycles from the overflowing instruction's
+                             retirement to its PMI (the IEBS skid, 0-100000)
+                             [the model's: 63 Northwood, 98 Prescott]
   --perf-paranoid=N          the emulated perf_event_paranoid (-1..3) [2]
   --msr-driver=yes|no        the emulated msr driver is loaded [yes]
 
