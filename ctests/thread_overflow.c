@@ -146,7 +146,7 @@ int main(int argc, char **argv)
 			tap_ok(0, "thread %d: no run", i);
 			continue;
 		}
-		/* as alone, and floor(count / T) (+ 1: see the top) */
+		/* as alone, and floor(count / T) */
 		tap_ok(r->ovf == alone[i].ovf &&
 		       r->count == alone[i].count && r->ovf == r->count / T,
 		       "thread %d (LP%u): %ld overflows, count %lld, as alone (%ld, %lld; "
