@@ -6,7 +6,9 @@
  * L3 (0x22, 0x23, 0x25, 0x29: the NetBurst parts' L3 descriptors, as
  * nbsim's xeonmp model reports 0x25).
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE             /* secure_getenv */
+#endif
 #include <cpuid.h>
 #include <stdio.h>
 #include <stdlib.h>
