@@ -59,6 +59,8 @@ for my $m (glob("$src/man/*.1")) {
 	like($para, qr/\b$default\b[^.;]{0,40}\bdefault\b/i, "$rel: --model's default is $default");
 }
 cmp_ok(scalar @man_model, '>=', 3, "man pages documenting --model: @man_model");
+like(do { local (@ARGV, $/) = "$src/README.md"; <> }, qr/default model is `$default`/,
+     "README names the default model ($default)");
 my @said = ("$src/README.md", glob("$src/docs/*.md"), glob("$src/*/README.md"),
 	    glob("$src/man/*.1"), "$src/sim/nbsim.sh", "$src/sim/nb_opts.c",
 	    glob("$src/utils/*.[ch]"));
