@@ -46,7 +46,11 @@ PAPI_DEPS = $(wildcard components/p4netburst/*.c components/p4netburst/*.h) \
 
 papi: $(PAPI_STAMP)
 
+# The stamp takes the time the build started (touched first, renamed at
+# the end): a source changed while PAPI builds is newer than the stamp, so
+# the next make builds it (a stamp touched at the end hid such a change).
 $(PAPI_STAMP): $(PAPI_DEPS)
+	@touch $@.start
 	@echo "Building PAPI $(notdir $(PAPI_TREE)) with the p4netburst component (the first time takes a few minutes);"
 	@echo "  log: $(BUILDDIR)/papi-make.log"
 	@{ $(MAKE) -C $(PAPI_SRC) -j$(JOBS) 2>&1; echo "papi-make-status $$?"; } | tee $(BUILDDIR)/papi-make.log | \
@@ -56,7 +60,7 @@ $(PAPI_STAMP): $(PAPI_DEPS)
 		{ grep -v '^papi-make-status' $(BUILDDIR)/papi-make.log | tail -40; \
 		  echo "PAPI build failed: see $(BUILDDIR)/papi-make.log"; exit 1; }
 	@echo "  PAPI built: $(PAPI_LIB)"
-	@touch $@
+	@mv -f $@.start $@
 
 sim: gen
 	$(MAKE) -C sim BUILD=$(BUILDDIR)/sim NBGEN=$(GENDIR)

@@ -6,6 +6,8 @@
  * or PAPI_EINVAL and nothing crashes.  After its masks, each event and
  * metric lists its modifiers as qualifier templates (":u=0|1" ...), with
  * descriptions; a template is not an event (PAPI_EINVAL when added).
+ * Between the two, libpfm4's virtual masks (TAGn, replay_event's metric
+ * spellings), each of which can be added.
  */
 #include <ctype.h>
 #include <string.h>
@@ -101,6 +103,34 @@ static const char *const quals[] = {
 };
 #define NQUALS (int)(sizeof(quals) / sizeof(quals[0]))
 
+/* libpfm4's virtual masks (native_events/events.txt "vmask"), listed
+ * after the masks and before the qualifiers: the FP/SIMD upstream events'
+ * execution tags and replay_event's spellings of the replay metrics. */
+static const char *const vmasks[] = {
+	"TAG0", "TAG1", "TAG2", "TAG3",
+	"L1_LD_MISS", "L2_LD_MISS", "DTLB_LD_MISS", "DTLB_ST_MISS", "DTLB_ALL_MISS",
+	"BR_MSP", "MOB_LD_REPLAY", "SP_LD_RET", "SP_ST_RET",
+};
+#define NVMASKS (int)(sizeof(vmasks) / sizeof(vmasks[0]))
+
+/* Index of the virtual mask NAME ends with, or -1. */
+static int vmask_of(const char *name)
+{
+	const char *c = strrchr(name, ':');
+
+	for (int v = 0; c && v < NVMASKS; v++)
+		if (strcmp(c + 1, vmasks[v]) == 0)
+			return v;
+	return -1;
+}
+
+/* The eight upstream FP/SIMD events that take TAG0..TAG3 [libpfm4,
+ * netburst_events.h; README "Execution tagging, libpfm4's way"]. */
+static const char *const tag_events[] = {
+	"x87_FP_uop", "scalar_SP_uop", "scalar_DP_uop", "packed_SP_uop",
+	"packed_DP_uop", "64bit_MMX_uop", "128bit_MMX_uop", "x87_SIMD_moves_uop",
+};
+
 /* Index of the qualifier template NAME ends with, or -1. */
 static int qual_of(const char *name)
 {
@@ -165,6 +195,7 @@ int main(void)
 {
 	int code, r, nev = 0, nmask = 0, nmet = 0, nodescr = 0;
 	int nqual[NQUALS] = { 0 }, qual_bad = 0, qual_added = 0, qual_order = 0;
+	int nvm[NVMASKS] = { 0 }, vm_bad = 0, vm_refused = 0, vm_on_tag_event = 0;
 	PAPI_event_info_t info;
 	char name[PAPI_HUGE_STR_LEN], up[PAPI_HUGE_STR_LEN];
 	static char longname[5000];
@@ -211,6 +242,36 @@ int main(void)
 				int q;
 
 				PAPI_event_code_to_name(m, name);
+				if ((q = vmask_of(name)) >= 0) {
+					int es = PAPI_NULL, ra = PAPI_ENOMEM, rn = PAPI_ENOMEM;
+
+					nvm[q]++;
+					qual_order += last_q >= 0;  /* after a qualifier */
+					for (size_t t = 0; q < 4 && t < 8; t++)
+						vm_on_tag_event += strncmp(name + 13, tag_events[t],
+							strlen(tag_events[t])) == 0 &&
+							name[13 + strlen(tag_events[t])] == ':';
+					if (PAPI_get_event_info(m, &info) != PAPI_OK ||
+					    strcmp(info.symbol, name) != 0 ||
+					    strlen(info.short_descr) < 5 ||
+					    !strstr(info.long_descr, "masks:") ||
+					    strlen(strstr(info.long_descr, "masks:")) < 16)
+						vm_bad++;
+					/* a listed name can be added, by code and by name */
+					if (PAPI_create_eventset(&es) == PAPI_OK) {
+						ra = PAPI_add_event(es, m);
+						PAPI_cleanup_eventset(es);
+						rn = PAPI_add_named_event(es, name);
+						PAPI_cleanup_eventset(es);
+						PAPI_destroy_eventset(&es);
+					}
+					if (ra != PAPI_OK || rn != PAPI_OK) {
+						vm_refused++;
+						tap_diag("%s listed but refused: %s / %s", name,
+							 PAPI_strerror(ra), PAPI_strerror(rn));
+					}
+					continue;
+				}
 				if ((q = qual_of(name)) >= 0) {
 					int es = PAPI_NULL;
 
@@ -252,6 +313,20 @@ int main(void)
 		       quals[q], nqual[q], nev + nmet);
 	tap_ok(qual_bad == 0, "every qualifier has its description after 'masks:' (%d lack it)",
 	       qual_bad);
+	/* libpfm4's virtual masks are listed (issue 15: papi_native_avail
+	 * showed no TAGn although the names were accepted): TAG0..TAG3 on each
+	 * of the eight upstream FP/SIMD events and nowhere else, replay_event's
+	 * nine metric spellings once each; every one described and accepted. */
+	for (int v = 0; v < 4; v++)
+		tap_ok(nvm[v] == 8, "TAG%d listed on the 8 upstream FP/SIMD events (%d)", v, nvm[v]);
+	tap_ok(vm_on_tag_event == 32, "the TAGn entries are on those eight events (%d of 32)",
+	       vm_on_tag_event);
+	for (int v = 4; v < NVMASKS; v++)
+		tap_ok(nvm[v] == 1, "replay_event:%s listed once (%d)", vmasks[v], nvm[v]);
+	tap_ok(vm_bad == 0, "every virtual mask has its info and description after 'masks:' "
+	       "(%d lack it)", vm_bad);
+	tap_ok(vm_refused == 0, "every listed virtual mask is added by code and by name "
+	       "(%d refused)", vm_refused);
 	tap_ok(qual_order == 0, "qualifiers come after the masks, in order (%d out of place)",
 	       qual_order);
 	tap_ok(qual_added == 0, "a qualifier template is not an event: PAPI_EINVAL when added "

@@ -248,6 +248,7 @@ void nb_stat_init(void)
 	VG_(atfork)(NULL, NULL, after_fork_child);
 }
 
+static void put(Int fd, const HChar *fmt, ...) PRINTF_CHECK(2, 3);
 static void put(Int fd, const HChar *fmt, ...)
 {
 	HChar b[512];

@@ -46,6 +46,19 @@ for my $m (sort keys %models) {
 	is(exists $masks{'BSQ_cache_reference:RD_3rdL_MISS'} ? 1 : 0, $x->{l3},
 	   "$m: L3 masks " . ($x->{l3} ? "offered" : "not offered"));
 	ok(exists $masks{'BSQ_cache_reference:RD_2ndL_MISS'}, "$m: L2 masks offered");
+	# libpfm4's virtual masks, accepted names, are listed too (issue 15:
+	# TAGn was missing): TAG0..TAG3 under each upstream FP/SIMD event,
+	# replay_event's metric spellings (tests/names adds each one).
+	my @tagged = qw(x87_FP_uop scalar_SP_uop scalar_DP_uop packed_SP_uop packed_DP_uop
+			64bit_MMX_uop 128bit_MMX_uop x87_SIMD_moves_uop);
+	my @miss = grep { !exists $masks{$_} } map { my $e = $_; map { "$e:TAG$_" } 0 .. 3 } @tagged;
+	ok(!@miss, "$m: TAG0..TAG3 listed under the 8 upstream FP/SIMD events") or diag("missing @miss");
+	is(scalar(grep { /:TAG\d$/ } keys %masks), 32, "$m: and under no other event");
+	@miss = grep { !exists $masks{"replay_event:$_"} } qw(L1_LD_MISS L2_LD_MISS DTLB_LD_MISS
+		DTLB_ST_MISS DTLB_ALL_MISS BR_MSP MOB_LD_REPLAY SP_LD_RET SP_ST_RET);
+	ok(!@miss, "$m: replay_event's metric spellings listed") or diag("missing @miss");
+	like($out, qr/^\|\s+:TAG1\s+\|\n\|\s+Tag the uops with TagValue bit 1 /m,
+	     "$m: a TAGn entry carries its description");
 	like($out, qr/Total events reported: \d+/, "$m: a total is printed");
 	diag("$m: $nev events, $nmask masks, $nmet metrics");
 

@@ -15,6 +15,22 @@ t() {  # t DESCRIPTION EXPECTED_RC GREP_PATTERN COMMAND...
 		printf '%s\n' "$out" | sed 's/^/# /'
 	fi
 }
+# Every option a tool's --help names is in its man page (nb_encode's
+# common options in nb_schedule(1), which its page points to).
+man=$(cd "$(dirname "$0")/.." && pwd)/man
+for u in nb_encode nb_decode nb_schedule nb_stat; do
+	miss=
+	for o in $("$B/$u" --help 2>&1 | grep -o -- '--[a-z][a-z0-9-]*' | sort -u); do
+		[ "$o" = --help ] && continue
+		sed 's/\\-/-/g' "$man/$u.1" "$man/nb_schedule.1" | grep -qF -- "$o" || miss="$miss $o"
+	done
+	n=$((n + 1))
+	if [ -f "$man/$u.1" ] && [ -z "$miss" ]; then
+		echo "ok $n - man/$u.1 documents every option $u --help names"
+	else
+		echo "not ok $n - man/$u.1 documents every option $u --help names (missing:$miss)"
+	fi
+done
 for u in nb_encode nb_decode nb_schedule; do
 	t "$u --help" 0 "usage: $u" "$B/$u" --help
 	t "$u without arguments: usage, exit 2" 2 "usage: $u" "$B/$u"

@@ -33,12 +33,9 @@
 
 static const char *prog_name = "nb_stat";
 
-/* nbsim's models [sim/nb_cpu.c]: --model= name, CPUID model, on-die L3 */
-static const struct { const char *name; unsigned model, l3; } models[] = {
-	{ "willamette", 1, 0 }, { "northwood", 2, 0 }, { "prescott", 3, 0 },
-	{ "cedarmill", 6, 0 }, { "xeonmp", 2, 1 },
-};
-#define NMODELS (sizeof(models) / sizeof(models[0]))
+/* nbsim's models: the parts the component and the other tools know
+ * (nb_evsel.c nb_parts, the same names, CPUID models and features as
+ * sim/nb_cpu.c), so one list and one default (NB_PART_DEFAULT) serve all. */
 
 /* perf stat's default set, for NetBurst [issue 13] */
 static const char *const default_events[] = {
@@ -99,21 +96,21 @@ static void models_with(const char *name, char *buf, size_t len)
 	size_t o = 0;
 
 	buf[0] = 0;
-	for (unsigned m = 0; m < NMODELS; m++) {
+	for (unsigned m = 0; m < nb_num_parts; m++) {
 		struct nb_util_opts u;
 		struct nb_evsel s;
 		char err[256];
 		int p = preset_index(name), ok;
 
 		nb_util_defaults(&u);
-		u.cpu.model = models[m].model;
-		u.feats = models[m].l3 ? NB_FEAT_L3 : 0;
+		u.cpu.model = nb_parts[m].model;
+		u.feats = nb_parts[m].feats;
 		if (p >= 0)
 			ok = nb_preset_slots((unsigned)p, u.cpu.model, u.feats) > 0;
 		else
 			ok = nb_util_request(name, &u, &s, err, sizeof(err)) == 0;
 		if (ok && o < len)
-			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "", models[m].name);
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "", nb_parts[m].name);
 	}
 }
 
@@ -789,22 +786,32 @@ int main(int argc, char **argv)
 	FILE *f;
 
 	memset(&c, 0, sizeof(c));
-	c.model_name = "prescott";
-	c.model = 3;
+	{
+		const struct nb_part *d = nb_part_find(NB_PART_DEFAULT);
+
+		c.model_name = d->name;
+		c.model = d->model;
+		c.feats = d->feats;
+	}
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "+e:x:jo:h", lo, NULL)) != -1) {
 		switch (opt) {
 		case O_MODEL: {
-			unsigned m;
+			const struct nb_part *p = nb_part_find(optarg);
 
-			for (m = 0; m < NMODELS && strcmp(models[m].name, optarg); m++)
-				;
-			if (m == NMODELS)
-				return fail(ST_EXIT_USAGE, "unknown model '%s' (willamette, northwood, "
-					    "prescott, cedarmill, xeonmp)", optarg);
-			c.model_name = models[m].name;
-			c.model = models[m].model;
-			c.feats = models[m].l3 ? NB_FEAT_L3 : 0;
+			if (!p) {
+				char known[128];
+				size_t o = 0;
+
+				known[0] = '\0';
+				for (unsigned m = 0; m < nb_num_parts && o < sizeof(known); m++)
+					o += (size_t)snprintf(known + o, sizeof(known) - o, "%s%s",
+							      m ? ", " : "", nb_parts[m].name);
+				return fail(ST_EXIT_USAGE, "unknown model '%s' (%s)", optarg, known);
+			}
+			c.model_name = p->name;     /* nbsim's spelling */
+			c.model = p->model;
+			c.feats = p->feats;
 			break;
 		}
 		case O_HT:

@@ -6,6 +6,9 @@
  * L3 (0x22, 0x23, 0x25, 0x29: the NetBurst parts' L3 descriptors, as
  * nbsim's xeonmp model reports 0x25).
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE             /* secure_getenv */
+#endif
 #include <cpuid.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,10 +37,14 @@ static int has_l3_descriptor(void)
 
 /* P4NETBURST_BACKEND=msr|perf: the native backends run even under nbsim,
  * against its emulated msr device and perf driver (sim/README.md
- * "Emulated kernel"), seeing what a kernel on a NetBurst shows. */
+ * "Emulated kernel"), seeing what a kernel on a NetBurst shows.  Read with
+ * secure_getenv, as p4netburst.c reads it: in a setuid or setgid program
+ * neither honours it (it once was getenv here, so such a program chose the
+ * sim backend's answer by p4netburst.c's rules but this probe's by the
+ * caller's environment). */
 static int forced(void)
 {
-	const char *b = getenv("P4NETBURST_BACKEND");
+	const char *b = secure_getenv("P4NETBURST_BACKEND");
 
 	return b && (!strcmp(b, "msr") || !strcmp(b, "perf"));
 }

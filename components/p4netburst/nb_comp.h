@@ -48,8 +48,12 @@ extern const struct nb_backend *p4nb_backend;
 
 /* ENT_PRESET: slot .slot of preset .preset (sel unused).  ENT_QUAL: the
  * qualifier template .qual of the event or metric .sel (listed by
- * PAPI_NTV_ENUM_UMASKS after the masks, not countable itself). */
-enum { ENT_BASE, ENT_UMASK, ENT_USER, ENT_PRESET, ENT_QUAL };
+ * PAPI_NTV_ENUM_UMASKS after the masks, not countable itself).  ENT_VMASK:
+ * libpfm4 virtual mask .qual (nb_events[.preset].vmasks) of event .preset,
+ * listed after the masks; .sel is what "EVENT:VMASK" parses to, so it
+ * counts like any name (a TAGn upstream event, or replay_event's metric
+ * spellings). */
+enum { ENT_BASE, ENT_UMASK, ENT_USER, ENT_PRESET, ENT_QUAL, ENT_VMASK };
 
 struct ntv_entry {
 	struct nb_evsel sel;

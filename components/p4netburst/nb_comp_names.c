@@ -80,7 +80,8 @@ int p4nb_lookup(unsigned code, struct ntv_entry *out)
  * Base codes: 0 .. nb_num_events-1 are the events with their default masks,
  * nb_num_events .. +nb_num_metrics-1 the tagged metrics.  Enumeration walks
  * the base codes the running CPU has; masks enumerate as ENT_UMASK entries
- * interned on the fly; other names are interned as ENT_USER.
+ * and libpfm4's virtual masks as ENT_VMASK entries, interned on the fly;
+ * other names are interned as ENT_USER.
  */
 static unsigned base_code(const struct nb_evsel *s)
 {
@@ -204,14 +205,50 @@ static int next_qual(const struct nb_evsel *base, unsigned q, unsigned *code)
 	return intern_entry(&e, code);
 }
 
+/*
+ * Virtual masks: libpfm4's names after an event that are not event-mask
+ * bits (native_events/events.txt "vmask": the FP/SIMD upstream events'
+ * TAG0..TAG3, replay_event's metric spellings), listed after the masks
+ * where "EVENT:VMASK" parses on this CPU.  Names that parse must be
+ * listed: papi_native_avail is how a user learns the spelling.
+ */
+static int next_vmask(unsigned ev, unsigned v, unsigned *code)
+{
+	const struct nb_event *d = &nb_events[ev];
+
+	for (; v < d->nvmasks; v++) {
+		char nm[NB_NAME_MAX], err[256];
+		struct ntv_entry e;
+
+		memset(&e, 0, sizeof(e));
+		snprintf(nm, sizeof(nm), "%s:%s", d->name, d->vmasks[v].name);
+		if (nb_evsel_parse(nm, p4nb_cpu.model, p4nb_cpu_feats, &e.sel, err,
+				   sizeof(err)) != NB_PARSE_OK)
+			continue;
+		e.kind = ENT_VMASK;
+		e.preset = (uint16_t)ev;
+		e.qual = (uint8_t)v;
+		return intern_entry(&e, code);
+	}
+	return PAPI_ENOEVNT;
+}
+
 /* The base selection (event with default masks, or metric) of E. */
 static void base_sel(const struct ntv_entry *e, struct nb_evsel *out)
 {
 	memset(out, 0, sizeof(*out));
-	out->kind = e->sel.kind;
-	out->event = e->sel.event;
+	out->kind = e->kind == ENT_VMASK ? NB_SEL_EVENT : e->sel.kind;
+	out->event = e->kind == ENT_VMASK ? e->preset : e->sel.event;
 	if (out->kind == NB_SEL_EVENT)
-		out->masks = nb_event_default_masks(e->sel.event);
+		out->masks = nb_event_default_masks(out->event);
+}
+
+/* After an event's masks: its virtual masks, then its qualifiers. */
+static int after_masks(const struct nb_evsel *base, unsigned v, unsigned *code)
+{
+	if (base->kind == NB_SEL_EVENT && next_vmask(base->event, v, code) == PAPI_OK)
+		return PAPI_OK;
+	return next_qual(base, 0, code);
 }
 
 int p4nb_ntv_enum_events(unsigned *code, int modifier)
@@ -224,6 +261,8 @@ int p4nb_ntv_enum_events(unsigned *code, int modifier)
 	case PAPI_ENUM_EVENTS:
 		if (p4nb_lookup(*code, &e) != PAPI_OK || e.kind == ENT_PRESET)
 			return PAPI_ENOEVNT;
+		if (e.kind == ENT_VMASK)
+			return next_base(e.preset + 1u, code);
 		return next_base(base_code(&e.sel) + 1u, code);
 	case PAPI_NTV_ENUM_UMASKS: {
 		const struct nb_event *d;
@@ -234,9 +273,11 @@ int p4nb_ntv_enum_events(unsigned *code, int modifier)
 			return PAPI_ENOEVNT;
 		if (e.kind == ENT_QUAL)
 			return next_qual(&e.sel, e.qual + 1u, code);
+		base_sel(&e, &base);
+		if (e.kind == ENT_VMASK)
+			return after_masks(&base, e.qual + 1u, code);
 		if (e.kind != ENT_BASE && e.kind != ENT_UMASK)
 			return PAPI_ENOEVNT;
-		base_sel(&e, &base);
 		if (e.sel.kind != NB_SEL_EVENT)     /* metrics: qualifiers only */
 			return next_qual(&base, 0, code);
 		d = &nb_events[e.sel.event];
@@ -248,7 +289,7 @@ int p4nb_ntv_enum_events(unsigned *code, int modifier)
 		while (i < d->nmasks && !nb_mask_on_cpu(&d->masks[i], p4nb_cpu.model, p4nb_cpu_feats))
 			i++;
 		if (i >= d->nmasks)
-			return next_qual(&base, 0, code);
+			return after_masks(&base, 0, code);
 		memset(&e.sel, 0, sizeof(e.sel));
 		e.sel.event = (uint16_t)(d - nb_events);
 		e.sel.masks = (uint16_t)(1u << d->masks[i].bit);
@@ -346,6 +387,10 @@ int p4nb_ntv_code_to_name(unsigned code, char *name, int len)
 	case ENT_QUAL:
 		snprintf(name, (size_t)len, "%s:%s", base_name(&e.sel), quals[e.qual].name);
 		return PAPI_OK;
+	case ENT_VMASK:     /* as listed: libpfm4's spelling, which parses back */
+		snprintf(name, (size_t)len, "%s:%s", nb_events[e.preset].name,
+			 nb_events[e.preset].vmasks[e.qual].name);
+		return PAPI_OK;
 	default:
 		return nb_evsel_format(&e.sel, name, (size_t)len) < 0 ? PAPI_EBUF : PAPI_OK;
 	}
@@ -399,6 +444,9 @@ static void describe(const struct ntv_entry *e, char *descr, size_t len)
 
 	if (e->kind == ENT_PRESET)
 		describe_preset(e, descr, len);
+	else if (e->kind == ENT_VMASK)
+		snprintf(descr, len, "%s, masks:%s (libpfm4 virtual mask)",
+			 nb_events[e->preset].desc, nb_events[e->preset].vmasks[e->qual].desc);
 	else if (e->kind == ENT_QUAL)
 		snprintf(descr, len, "%s, masks:%s", e->sel.kind == NB_SEL_METRIC ?
 			 nb_metrics[e->sel.event].desc : nb_events[e->sel.event].desc,
@@ -440,6 +488,8 @@ int p4nb_ntv_code_to_info(unsigned code, PAPI_event_info_t *info)
 		shrt = tmp;
 	} else if (e.kind == ENT_QUAL) {
 		shrt = quals[e.qual].desc;
+	} else if (e.kind == ENT_VMASK) {
+		shrt = nb_events[e.preset].vmasks[e.qual].desc;
 	} else if (umask_of(&e)) {
 		shrt = umask_of(&e)->desc;
 	} else if (e.sel.kind == NB_SEL_METRIC) {

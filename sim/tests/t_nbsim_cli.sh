@@ -14,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 # (two checks per option of the table in nb_opts.c)
 nopt=$(grep -c '^[[:space:]]*{ "--nbsim-[a-z-]*", "[a-z, ]*" },$' ../nb_opts.c)
-echo "1..$((30 + 3 + 2 * nopt))"
+echo "1..$((30 + 4 + 2 * nopt))"
 
 "$NBSIM" --help >"$tmp/out" 2>&1
 ok $? "nbsim --help exits 0"
@@ -34,6 +34,17 @@ for o in $opts; do
 done
 [ -z "$miss" ]
 ok $? "nbsim --help lists every --nbsim-* option with its values${miss:+ (missing:$miss)}"
+
+# ... and its man page documents every option --help names (the man page
+# once lacked --nbsim-pmu-ctx, --perf-paranoid and --msr-driver).
+man=../../man/nbsim.1
+miss=
+for o in $(grep -o -- '--[a-z][a-z0-9-]*' "$tmp/help" | sort -u); do
+	[ "$o" = --help ] && continue
+	sed 's/\\-/-/g' "$man" | grep -qF -- "$o" || miss="$miss $o"
+done
+[ -f "$man" ] && [ -z "$miss" ]
+ok $? "man/nbsim.1 documents every option nbsim --help names${miss:+ (missing:$miss)}"
 for o in $opts; do
 	name=${o%%=*}
 	vals=$(printf '%s' "${o#*=}" | sed 's/|/, /g')
