@@ -20,8 +20,10 @@ static uint64_t step_open;        /* step mode: the open cycle (clock)  */
 
 void nb_tm_setup(void)
 {
-	for (unsigned lp = 0; lp < 2; lp++)
+	for (unsigned lp = 0; lp < 2; lp++) {
 		nb_tm_init(&nb_tm_lp[lp], nb_tm_params_for(nb_cpu->model), nb_cpu->mispredict_penalty);
+		nb_tm_lp[lp].memo = !clo_clock_walk;    /* replay (nb_tmmemo.c) */
+	}
 }
 
 /* mispredicted branches so far (nb_branch; nb_cond's not yet folded) */
