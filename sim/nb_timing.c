@@ -193,7 +193,8 @@ static uint64_t first_run(const uint64_t *bm, uint64_t lo, uint64_t k, unsigned 
 {
 	const uint64_t end = lo + NB_TM_URING;
 
-	if (k < end && !(bm[(k % NB_TM_URING) / 64] >> (k % 64) & 1) && intv == 1)
+	if (k < end && k % 64 + intv <= 64 && k + intv <= end &&
+	    !(bm[(k % NB_TM_URING) / 64] >> (k % 64) & ones(intv)))
 		return k;       /* the common case: free at once */
 	for (;;) {
 		uint64_t e, b;
@@ -244,9 +245,11 @@ static uint64_t reserve(struct nb_tm *t, unsigned u, unsigned n, uint64_t from, 
 {
 	unsigned best = 0;
 	uint64_t k = first_run(t->busy[u][0], t->lo, from, intv), end = t->lo + NB_TM_URING;
-	uint64_t k0 = k, k1 = 0;
+	uint64_t k0 = k, k1 = from - intv;
 
-	if (n > 1) {
+	/* (instance 0 free at once: instance 1 cannot start earlier, and is
+	 * not looked at; the log says so with len1 0) */
+	if (n > 1 && k != from) {
 		k1 = first_run(t->busy[u][1], t->lo, from, intv);
 		if (k1 < k) {
 			k = k1;
