@@ -26,8 +26,14 @@ static struct nb_smt_mark smt_mark[2];
 
 void nb_tm_setup(void)
 {
-	for (unsigned lp = 0; lp < 2; lp++)
+	for (unsigned lp = 0; lp < 2; lp++) {
 		nb_tm_init(&nb_tm_lp[lp], nb_tm_params_for(nb_cpu->model), nb_cpu->mispredict_penalty);
+		/* replay (nb_tmmemo.c); not with --ht=yes: its key and
+		 * effect do not hold the package sharing's state (nb_smt.c:
+		 * window, alternation, the other LP's unit pattern) nor the
+		 * unit use the other LP's profile is learned from */
+		nb_tm_lp[lp].memo = !clo_clock_walk && !clo_ht;
+	}
 }
 
 /* mispredicted branches so far (nb_branch; nb_cond's not yet folded) */

@@ -12,6 +12,7 @@ Bool clo_warn = True;
 Bool clo_list = False;
 UInt clo_mem_timing = MT_YES;
 Bool clo_clock_fast = False;
+Bool clo_clock_walk = False;
 Bool clo_cg_compat = False;
 Bool clo_exact_ir = True;
 Bool clo_ht_migrate = False;
@@ -27,7 +28,7 @@ static const struct { const HChar *name, *values; } nb_opt_values[] = {
 	{ "--nbsim-warn-unmodelled", "yes, no" },
 	{ "--nbsim-list-events", "yes, no" },
 	{ "--nbsim-mem-timing", "auto, yes, no" },
-	{ "--nbsim-clock", "model, fast" },
+	{ "--nbsim-clock", "model, fast, walk" },
 	{ "--nbsim-cache", "netburst, cachegrind" },
 	{ "--nbsim-pmu-ctx", "thread, cpu" },
 	{ "--nbsim-ht-place", "fixed, migrate" },
@@ -89,8 +90,9 @@ Bool nb_process_cmd_line_option(const HChar *arg)
 	else if VG_XACT_CLO(arg, "--nbsim-mem-timing=auto", clo_mem_timing, MT_YES) {}
 	else if VG_XACT_CLO(arg, "--nbsim-mem-timing=yes", clo_mem_timing, MT_YES) {}
 	else if VG_XACT_CLO(arg, "--nbsim-mem-timing=no", clo_mem_timing, MT_NO) {}
-	else if VG_XACT_CLO(arg, "--nbsim-clock=model", clo_clock_fast, False) {}
-	else if VG_XACT_CLO(arg, "--nbsim-clock=fast", clo_clock_fast, True) {}
+	else if VG_XACT_CLO(arg, "--nbsim-clock=model", clo_clock_fast, False) { clo_clock_walk = False; }
+	else if VG_XACT_CLO(arg, "--nbsim-clock=fast", clo_clock_fast, True) { clo_clock_walk = False; }
+	else if VG_XACT_CLO(arg, "--nbsim-clock=walk", clo_clock_walk, True) { clo_clock_fast = False; }
 	else if VG_BINT_CLO(arg, "--nbsim-pmi-latency", clo_pmi_latency, 0, 100000) {}
 	else if VG_INT_CLO(arg, "--perf-paranoid", clo_perf_paranoid) {}   /* nb_kern.c */
 	else if VG_BOOL_CLO(arg, "--msr-driver", clo_msr_driver) {}
@@ -125,10 +127,12 @@ void nb_print_usage(void)
 "    --nbsim-mem-timing=yes|no  loads take the cache model's latencies in\n"
 "                              cycles (counting cycles runs it); no: every\n"
 "                              load hits the L1D (auto: old name of yes) [yes]\n"
-"    --nbsim-clock=model|fast  cycles from the timing model (dependencies,\n"
+"    --nbsim-clock=model|fast|walk  cycles from the timing model (dependencies,\n"
 "                              units, window) / fast: uops retire 3 per cycle,\n"
 "                              plus miss latencies and mispredict penalties\n"
-"                              (cheap; for runs that need no faithful clock) [model]\n"
+"                              (cheap; for runs that need no faithful clock) /\n"
+"                              walk: the model without replay of recorded\n"
+"                              schedules (the reference; same cycles, slower) [model]\n"
 "    --nbsim-cache=netburst|cachegrind  cache policies; cachegrind: write-\n"
 "                              allocate L1D, 64-byte L2 lines (a test mode) [netburst]\n"
 "    --perf-paranoid=N         the emulated /proc/sys/kernel/perf_event_paranoid\n"

@@ -185,6 +185,11 @@ static inline void units_forget(struct nb_tm *t, uint64_t tick)
 		units_forget_words(t, tick & ~UINT64_C(63));
 }
 
+void nb_tm_units_forget(struct nb_tm *t, uint64_t tick)
+{
+	units_forget(t, tick);
+}
+
 /* The first tick in [k, e) whose bit in bm is `busy` (1) or clear (0),
  * or e. */
 static uint64_t next_bit(const uint64_t *bm, uint64_t k, uint64_t e, int busy)
@@ -207,7 +212,8 @@ static uint64_t first_run(const uint64_t *bm, uint64_t lo, uint64_t k, unsigned 
 {
 	const uint64_t end = lo + NB_TM_URING;
 
-	if (k < end && !(bm[(k % NB_TM_URING) / 64] >> (k % 64) & 1) && intv == 1)
+	if (k < end && k % 64 + intv <= 64 && k + intv <= end &&
+	    !(bm[(k % NB_TM_URING) / 64] >> (k % 64) & ones(intv)))
 		return k;       /* the common case: free at once */
 	for (;;) {
 		uint64_t e, b;
@@ -223,19 +229,58 @@ static uint64_t first_run(const uint64_t *bm, uint64_t lo, uint64_t k, unsigned 
 
 /* The first tick from `from` (>= t->lo) at which an instance of unit u (n
  * instances, the first preferred) is free for intv ticks; taken. */
+/* the bits of bm at ticks [k, k + len) (len <= 64) */
+static uint64_t bits_at(const uint64_t *bm, uint64_t k, unsigned len)
+{
+	unsigned p = (unsigned)(k % NB_TM_URING), i = p / 64, off = p % 64;
+	uint64_t w = bm[i] >> off;
+
+	if (off)
+		w |= bm[(i + 1) % URW] << (64 - off);
+	return w & ones(len);
+}
+
+/* log a reservation that looked from `from` (k0, k1: the first free runs
+ * of the two instances) for the replay (nb_tmmemo.c) */
+static void rlog(struct nb_tm *t, unsigned u, unsigned n, uint64_t from, unsigned intv,
+		 uint64_t k0, uint64_t k1, unsigned best)
+{
+	struct nb_tm_rl *e = &t->rl[t->nrl++];
+	uint64_t l0 = k0 + intv - from, l1 = k1 + intv - from;
+
+	e->x0 = (uint8_t)(2 * u);
+	e->n = (uint8_t)n;
+	e->best = (uint8_t)best;
+	e->intv = (uint8_t)intv;
+	e->from = from;
+	e->k = best ? k1 : k0;
+	e->len0 = l0 > 64 ? 0xff : (uint8_t)l0;
+	e->len1 = n < 2 ? 0 : l1 > 64 ? 0xff : (uint8_t)l1;
+	e->bits0 = l0 > 64 ? 0 : bits_at(t->busy[u][0], from, (unsigned)l0);
+	e->bits1 = n < 2 || l1 > 64 ? 0 : bits_at(t->busy[u][1], from, (unsigned)l1);
+}
+
 static uint64_t reserve(struct nb_tm *t, unsigned u, unsigned n, uint64_t from, unsigned intv)
 {
 	unsigned best = 0;
 	uint64_t k = first_run(t->busy[u][0], t->lo, from, intv), end = t->lo + NB_TM_URING;
+	uint64_t k0 = k, k1 = from - intv;
 
-	if (n > 1) {
-		uint64_t k1 = first_run(t->busy[u][1], t->lo, from, intv);
+	/* (instance 0 free at once: instance 1 cannot start earlier, and is
+	 * not looked at; the log says so with len1 0) */
+	if (n > 1 && k != from) {
+		k1 = first_run(t->busy[u][1], t->lo, from, intv);
 		if (k1 < k) {
 			k = k1;
 			best = 1;
 		}
 	}
-	for (uint64_t j = k, e = k + intv < end ? k + intv : end; j < e;) {
+	if (t->rlog && t->nrl < NB_TM_MAXRL)
+		rlog(t, u, n, from, intv, k0, k1, best);
+	uint64_t e = k + intv < end ? k + intv : end;
+	if (e > k && e > t->uhi)
+		t->uhi = e;     /* (the replay's bound, nb_tmmemo.c) */
+	for (uint64_t j = k; j < e;) {
 		unsigned off = (unsigned)(j % 64);
 		uint64_t n = 64 - off < e - j ? 64 - off : e - j;
 		t->busy[u][best][(j % NB_TM_URING) / 64] |= ones(n) << off;
@@ -257,6 +302,15 @@ static inline uint64_t own_cycle(const struct nb_tm *t, uint64_t c)
 void nb_tm_run(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to,
 	       uint64_t misp)
 {
+	if (t->memo && !t->record)
+		nb_tm_memo_walk(t, b, from, to);
+	else
+		nb_tm_walk(t, b, from, to);
+	nb_tm_misp(t, misp, 0);
+}
+
+void nb_tm_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to)
+{
 	const struct nb_tm_params *p = t->p;
 	const unsigned w = p->width, win = t->win ? t->win : p->window;
 	const unsigned nmiss = t->miss_n ? t->miss_n : p->miss_slots;
@@ -264,6 +318,8 @@ void nb_tm_run(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsi
 	unsigned fe_n = t->fe_n, ret_n = t->ret_n;
 
 	t->nrec = 0;
+	t->nmlog = 0;
+	t->nrl = 0;
 	for (unsigned i = from; i < to; i++) {
 		const struct nb_tm_uop *u = &b->u[i];
 		const uint16_t *s = &b->slots[u->slot];
@@ -335,6 +391,8 @@ void nb_tm_run(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsi
 			}
 			t->miss[m] = start + lat;
 			t->miss_ticks += lat;
+			if (t->nmlog < NB_TM_MAXMISS)
+				t->mlog[t->nmlog++] = start + lat;
 		}
 		done = start + lat;
 		for (; k < (unsigned)u->nsrc + u->ndst; k++)
@@ -366,7 +424,6 @@ void nb_tm_run(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsi
 	t->ret_n = ret_n;
 	t->seq = seq;
 	t->last_done = done;
-	nb_tm_misp(t, misp, 0);
 }
 
 void nb_tm_misp(struct nb_tm *t, uint64_t misp, int fast)

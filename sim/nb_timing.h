@@ -98,6 +98,7 @@ struct nb_tm_block {
 #define NB_TM_MAXMISS 8u
 #define NB_TM_STEPREC 256u
 #define NB_TM_URING 8192u         /* ticks of unit reservations kept     */
+#define NB_TM_MAXRL 64u           /* reservations logged (nb_tmmemo.c)   */
 
 struct nb_tm {
 	const struct nb_tm_params *p;
@@ -117,6 +118,8 @@ struct nb_tm {
 	 * later one whose sources are ready. */
 	uint64_t busy[NB_TMU_N][2][NB_TM_URING / 64];
 	uint64_t lo;
+	uint64_t uhi;            /* end tick of the latest reservation (no bit
+				  * at or past it is set) */
 	uint64_t div_free;       /* the divider (not pipelined): in order  */
 	uint64_t miss[NB_TM_MAXMISS]; /* tick each miss slot frees           */
 	uint64_t last_done;      /* tick the last uop's result was ready      */
@@ -125,6 +128,24 @@ struct nb_tm {
 	 * lat[i] its latency in cycles (set by the cache model) */
 	uint64_t ld_mask;
 	uint32_t ld_lat[NB_TM_MAXLD];
+	/* the miss slots' ends the last walk set, in order (nb_tmmemo.c) */
+	unsigned nmlog;
+	uint64_t mlog[NB_TM_MAXMISS];
+	/* with rlog, the walk logs its first NB_TM_MAXRL unit reservations
+	 * (nb_tmmemo.c): unit instance x0 = unit * 2 (n instances), the
+	 * tick from which it looked, the tick k taken on instance best,
+	 * and the bits it examined: [from, from + len0) of instance x0 (the
+	 * first free run there ends there) and [from, from + len1) of x0 + 1
+	 * (len 0xff: more than 64) */
+	unsigned rlog, nrl;
+	struct nb_tm_rl {
+		uint8_t x0, n, best, intv, len0, len1;
+		uint64_t from, k, bits0, bits1;
+	} rl[NB_TM_MAXRL];
+	/* replay of recorded schedules (nb_tmmemo.c): on (1) or the walk
+	 * alone (0, nb_tm_init's default; the reference) */
+	unsigned memo;
+	uint64_t memo_runs, memo_hits; /* block runs tried, replayed (stats) */
 	/* step mode: the retirement cycles of the uops of the last run */
 	unsigned nrec;
 	uint64_t rec[NB_TM_STEPREC];
@@ -150,9 +171,25 @@ struct nb_tm {
 void nb_tm_init(struct nb_tm *t, const struct nb_tm_params *p, unsigned penalty);
 
 /* Run uops [from, to) of b.  misp: the count of mispredicted branches so
- * far (a new one redirects the front end after the last uop run). */
+ * far (a new one redirects the front end after the last uop run).  With
+ * t->memo, a run whose state relative to the clock repeats one recorded
+ * is replayed (nb_tmmemo.c), with the same cycles as the walk. */
 void nb_tm_run(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to,
 	       uint64_t misp);
+
+/* The reference: schedule uops [from, to) one by one (the walk; no
+ * misprediction charge; t->ld_mask cleared). */
+void nb_tm_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to);
+
+/* nb_tmmemo.c: the same as nb_tm_walk, by replay when it can.  A block's
+ * uops must not change while it is in use: nb_tm_memo_flush forgets every
+ * recorded schedule (a test reusing a block's storage). */
+void nb_tm_memo_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to);
+void nb_tm_memo_flush(void);
+
+/* Nothing dispatches before tick `tick` any more (nb_timing.c; the
+ * replay moves the units' horizon as the walk does). */
+void nb_tm_units_forget(struct nb_tm *t, uint64_t tick);
 
 /* The same with the cheap clock (--nbsim-clock=fast, README "Timing
  * model"): no dependencies, units or window: the uops retire in order, w

@@ -120,6 +120,7 @@ extern Bool clo_ht, clo_stats, clo_warn, clo_list;
  * runs the cache model; no: every load hits the L1D (memory-blind) */
 enum { MT_AUTO, MT_YES, MT_NO };
 extern UInt clo_mem_timing;
+extern Bool clo_clock_walk;     /* --nbsim-clock=walk: no replay (nb_tmmemo.c) */
 extern Bool clo_clock_fast;     /* --nbsim-clock=fast: nb_tm_run_fast */
 extern Bool clo_cg_compat;               /* --nbsim-cache=cachegrind     */
 extern Bool clo_exact_ir;                /* --nbsim-exact-ir             */

@@ -38,10 +38,12 @@ with the values that exist):
   --nbsim-mem-timing=auto|yes|no  loads take the cache model's latencies
                              in cycles (counting cycles runs it); no: every
                              load hits the L1D (auto: old name of yes) [yes]
-  --nbsim-clock=model|fast   cycles from the timing model (dependencies,
+  --nbsim-clock=model|fast|walk  cycles from the timing model (dependencies,
                              units, window) / fast: uops retire 3 per cycle,
                              plus miss latencies and mispredict penalties
-                             (cheap; for runs that need no faithful clock)
+                             (cheap; for runs that need no faithful clock) /
+                             walk: the model without replay of recorded
+                             schedules (the reference: same cycles, slower)
                              [model]
   --nbsim-cache=netburst|cachegrind  cache policies; cachegrind: write-
                              allocate L1D, 64-byte L2 lines (a test mode)

@@ -11,7 +11,9 @@
 # filtering counter (per-cycle step mode), A: the 2 counters plus
 # SSE_input_assist and x87_assist (FP operand checks), S: the 2 counters
 # plus MOB_load_replay and memory_cancel (the store buffer: a helper call
-# per load and store); prints CPU seconds (best of
+# per load and store), nb2w: the 2 counters with --nbsim-clock=walk (the
+# timing model without the replay of recorded schedules: the same cycles,
+# the clock as it was before the replay); prints CPU seconds (best of
 # $REPS interleaved rounds, default 7) and the ratios nbsim/none and
 # nbsim/cachegrind, then per workload the median over the rounds of each
 # round's nbsim4/cachegrind.
@@ -65,7 +67,9 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else
 # latency varies by 2x over minutes here) then hits all configurations
 # alike instead of the few that ran through it.  Step mode (F, 12-60x
 # slower) runs in the first round only.
-CONFIGS=(native none cg nbsim0 nbsim2 nb2n nbsim4 nbsimF nbsimA nbsimS)
+# SKIP: configurations not to run (printed as 0), e.g. SKIP="nbsimA nbsimS"
+CONFIGS=(native none cg nbsim0 nbsim2 nb2w nb2n nbsim4 nbsimF nbsimA nbsimS)
+SKIP=${SKIP:-}
 run_config() {
 	local w=$1
 	case $2 in
@@ -75,6 +79,7 @@ run_config() {
 			--cachegrind-out-file=/dev/null "$BENCH" "$w" 0 ;;
 	nbsim0) once "$NBSIM" -- "$BENCH" "$w" 0 ;;
 	nbsim2) once "$NBSIM" -- "$BENCH" "$w" 2 ;;
+	nb2w)   once "$NBSIM" --nbsim-clock=walk -- "$BENCH" "$w" 2 ;;
 	nb2n)   once "$NBSIM" --nbsim-mem-timing=no -- "$BENCH" "$w" 2 ;;
 	nbsim4) once "$NBSIM" -- "$BENCH" "$w" 4 ;;
 	nbsimF) once "$NBSIM" -- "$BENCH" "$w" 1 ;;
@@ -84,25 +89,26 @@ run_config() {
 }
 
 echo "nbsim bench: $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -m), $(nproc) CPUs, $($VALGRIND --version), best of $REPS interleaved rounds, $CLOCK seconds"
-printf '%-8s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s %9s %9s %9s\n' workload native none cg nbsim0 nbsim2 nb2n nbsim4 \
-	nbsimF nbsimA nbsimS "nb0/none" "nb2/cg" "nb2n/none" "nb4/cg" "nbF/none" "nbA/nb2" "nbS/nb2"
+printf '%-8s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s %9s %9s %9s %9s\n' workload native none cg nbsim0 nbsim2 nb2w nb2n nbsim4 \
+	nbsimF nbsimA nbsimS "nb0/none" "nb2/cg" "nb2/nb2w" "nb2n/none" "nb4/cg" "nbF/none" "nbA/nb2" "nbS/nb2"
 for w in $WORKLOADS; do
 	declare -A best=() round=()
 	for ((r = 0; r < REPS; r++)); do
 		for c in "${CONFIGS[@]}"; do
 			[ "$c" = nbsimF ] && [ "$r" -gt 0 ] && continue
+			case " $SKIP " in *" $c "*) best[$c]=0; round[$c,$r]=0; continue ;; esac
 			t=$(run_config "$w" "$c")
 			round[$c,$r]=$t
 			if [ -z "${best[$c]:-}" ] || [ "$t" -lt "${best[$c]}" ]; then best[$c]=$t; fi
 		done
 	done
-	printf '%-8s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s %9s %9s %9s\n' "$w" \
+	printf '%-8s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s %9s %9s %9s %9s\n' "$w" \
 		"$(secs "${best[native]}")" "$(secs "${best[none]}")" "$(secs "${best[cg]}")" \
-		"$(secs "${best[nbsim0]}")" "$(secs "${best[nbsim2]}")" "$(secs "${best[nb2n]}")" \
+		"$(secs "${best[nbsim0]}")" "$(secs "${best[nbsim2]}")" "$(secs "${best[nb2w]}")" "$(secs "${best[nb2n]}")" \
 		"$(secs "${best[nbsim4]}")" "$(secs "${best[nbsimF]}")" "$(secs "${best[nbsimA]}")" \
 		"$(secs "${best[nbsimS]}")" \
 		"$(ratio "${best[nbsim0]}" "${best[none]}")" "$(ratio "${best[nbsim2]}" "${best[cg]}")" \
-		"$(ratio "${best[nb2n]}" "${best[none]}")" "$(ratio "${best[nbsim4]}" "${best[cg]}")" \
+		"$(ratio "${best[nbsim2]}" "${best[nb2w]}")" "$(ratio "${best[nb2n]}" "${best[none]}")" "$(ratio "${best[nbsim4]}" "${best[cg]}")" \
 		"$(ratio "${best[nbsimF]}" "${best[none]}")" "$(ratio "${best[nbsimA]}" "${best[nbsim2]}")" \
 		"$(ratio "${best[nbsimS]}" "${best[nbsim2]}")"
 	# the median over the rounds of each round's nbsim4/cg (a second
