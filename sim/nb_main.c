@@ -238,10 +238,10 @@ static void nb_start_client(ThreadId tid, ULong blocks_done)
 
 static void nb_thread_create(ThreadId parent, ThreadId child)
 {
-	(void)parent;
 	if (clo_ht)
 		nb_ht_create(&nb_ht_state, child);
 	nb_ctx_created(child);
+	nb_kern_thread_create(parent, child);   /* perf events with inherit */
 	if (!clo_ht)
 		return;
 	nb_lp_switch(nb_pmu_state.lp);
@@ -250,6 +250,7 @@ static void nb_thread_create(ThreadId parent, ThreadId child)
 static void nb_thread_exit(ThreadId tid)
 {
 	nb_stat_thread_exit(tid);
+	nb_kern_thread_exit(tid);
 	if (nb_lp_tid[nb_lp_of(tid)] == tid)
 		nb_lp_tid[nb_lp_of(tid)] = 0, nb_lp_lwpid[nb_lp_of(tid)] = 0;
 	nb_ctx_exit(tid);
@@ -325,6 +326,7 @@ static void nb_post_clo_init(void)
 		VG_(exit)(0);
 	}
 	nb_stat_init();
+	nb_kern_init();
 	if (VG_(clo_verbosity) > 1)
 		VG_(umsg)("nbsim: modelling %s (family 15 model %u stepping %u), HT %s\n",
 			  nb_cpu->desc, nb_cpu->model, nb_cpu->stepping, clo_ht ? "on" : "off");
@@ -332,6 +334,7 @@ static void nb_post_clo_init(void)
 
 static void nb_fini(Int exitcode)
 {
+	nb_kern_fini();
 	nb_stat_fini(exitcode);
 	if (!clo_stats)
 		return;

@@ -150,6 +150,7 @@ typedef struct {
 	volatile sig_atomic_t pmi_deferred; /* a PMI came meanwhile: raised again after it */
 	int pebs_h;                         /* hw request sampled by PEBS, -1: none */
 	int grn_sys;                        /* PAPI_GRN_SYS: counts by CPU */
+	int inherit;                        /* PAPI_INHERIT (backends with set_inherit) */
 	int held;                           /* its registers are in lp_busy */
 	uint64_t *ds;                       /* DS save area + PEBS buffer (PEBS_DS_WORDS) */
 } nb_control_t;
@@ -514,6 +515,8 @@ static int nb_init_component(int cidx)
 	/* by CPU (PAPI_GRN_SYS) where the backend can (nbsim) */
 	v->cmp_info.available_granularities = PAPI_GRN_THR | (backend->cpu_wide ? PAPI_GRN_SYS : 0);
 	v->cmp_info.kernel_profile = 0;
+	/* children's counts (PAPI_INHERIT) where the backend has them (perf) */
+	v->cmp_info.inherit = backend->set_inherit != NULL;
 	return load_presets(cidx);
 }
 
@@ -871,6 +874,8 @@ static int nb_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 		c->count[i] = 0;
 	c->nextra = nb_encode_extra(&c->assign, dom, c->lp, c->extra,
 				    (int)(sizeof(c->extra) / sizeof(c->extra[0])));
+	if (backend->set_inherit)
+		backend->set_inherit(c->inherit);
 	if (backend->program(c->regs, c->n, err, sizeof(err)) ||
 	    (c->grn_sys && backend->cpu_wide(c->regs, c->n, 1, err, sizeof(err))) ||
 	    (c->nextra && backend->write_msrs(c->extra, c->nextra, err, sizeof(err))) ||
@@ -1096,6 +1101,16 @@ static int nb_ctl(hwd_context_t *ctx, int code, _papi_int_option_t *option)
 	case PAPI_DEFGRN:
 		return option->granularity.granularity == PAPI_GRN_THR ?
 		       PAPI_OK : PAPI_ENOSUPP;
+	case PAPI_INHERIT: {
+		/* PAPI checked cmp_info.inherit (the perf backend: the
+		 * kernel's attr.inherit) and that the set is stopped */
+		nb_control_t *c = (nb_control_t *)option->inherit.ESI->ctl_state;
+
+		if (!backend->set_inherit)
+			return PAPI_ECMP;
+		c->inherit = option->inherit.inherit != 0;
+		return PAPI_OK;
+	}
 	default:
 		return PAPI_ENOSUPP;
 	}
