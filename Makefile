@@ -116,6 +116,11 @@ $(T)/kern_inherit: tests/kern/kern_inherit.c ctests/nbtap.h
 	@mkdir -p $(T)
 	$(CC) $(CFLAGS_NB) -Ictests -o $@ tests/kern/kern_inherit.c -lpthread
 
+tests: $(T)/kern_exec
+$(T)/kern_exec: tests/kern/kern_exec.c ctests/nbtap.h
+	@mkdir -p $(T)
+	$(CC) $(CFLAGS_NB) -Ictests -o $@ tests/kern/kern_exec.c
+
 tests: $(T)/msr_restore
 $(T)/msr_restore: tests/kern/msr_restore.c ctests/nbtap.h $(PAPI_STAMP)
 	@mkdir -p $(T)

@@ -24,7 +24,11 @@
  * preset to -left with OVF_PMI, the PMI reloads it as the kernel does),
  * the ring buffer's records and the overflow signal (fcntl O_ASYNC,
  * F_SETSIG, F_SETOWN/F_SETOWN_EX; si_code POLL_IN, POLL_HUP when the
- * IOC_REFRESH limit is reached, si_fd).
+ * IOC_REFRESH limit is reached, si_fd).  inherit: copies for the threads
+ * and forked processes created afterwards, summed into the original when
+ * they exit (a forked child's nbsim reports through a file).  exec: the
+ * events that outlive it go to the new image's nbsim through a file;
+ * enable_on_exec enables them there.
  */
 #include "nb_kern.h"
 #include "pub_tool_libcfile.h"
@@ -37,6 +41,8 @@
 /* valgrind core (libcoregrind exports it; the tool API does not) */
 extern SysRes VG_(do_syscall)(UWord sysno, UWord a1, UWord a2, UWord a3, UWord a4, UWord a5,
 			      UWord a6, UWord a7, UWord a8);
+extern Int VG_(fcntl)(Int fd, Int cmd, Addr arg);
+extern Bool VG_(clo_trace_children);
 
 Int clo_perf_paranoid = 2;
 Bool clo_msr_driver = True;
@@ -186,6 +192,14 @@ static int new_obj(int kind)
 			return i;
 		}
 	return -1;
+}
+
+static Bool ko_any(void)
+{
+	for (int i = 0; i < NOBJ; i++)
+		if (ko[i].kind != K_FREE)
+			return True;
+	return False;
 }
 
 static struct kobj *obj_of_fd(UWord fd)
@@ -729,9 +743,207 @@ static void kern_after_fork(ThreadId tid)
 	nb_update_need();
 }
 
+
+/* ---- exec (fs/exec.c begin_new_exec: perf_event_exec) ----
+ *
+ * Under nbsim an exec starts a new nbsim for the new image
+ * (--trace-children=yes, the launcher's default), whose emulated kernel
+ * starts empty.  So before the execve the process's events that outlive
+ * it are written to exec_path(pid); the new nbsim reads them back before
+ * its guest runs (nb_kern_init) and removes the file; a failed execve
+ * removes it.  What outlives an exec, as on Linux: the events whose
+ * descriptor is not close-on-exec (the others are released with it) and
+ * the inherited copies of the thread that execs; the other threads die
+ * (de_thread): their copies are summed into their originals, their own
+ * events keep their final counts.  perf_event_enable_on_exec: an event
+ * with enable_on_exec that is off is enabled, and the flag is cleared.
+ * Ring buffers go with the old address space.
+ */
+struct exec_hdr {
+	ULong magic, nobj, when_ns, inh_off;
+	Int inh_mine, pad;
+};
+struct exec_obj {
+	struct kobj o;
+	Bool alive;                       /* the thread that execs owns it */
+	ULong leader_seq;
+};
+#define EXEC_MAGIC 0x6e6273696d657863ULL  /* "nbsimexc" */
+static Bool exec_pending;
+
+static void exec_path(Int pid, HChar *buf, SizeT len)
+{
+	VG_(snprintf)(buf, (Int)len, "%s/nbsim-kern-%u-%d.exec", VG_(tmpdir)(),
+		      (UInt)VG_(geteuid)(), pid);
+}
+
+static Bool survives(const struct kobj *e)
+{
+	Int fl;
+
+	if (e->fd < 0)
+		return e->kind == K_PERF && e->rpid != 0;
+	fl = VG_(fcntl)(e->fd, VKI_F_GETFD, 0);
+	return fl >= 0 && !(fl & VKI_FD_CLOEXEC);
+}
+
+static void kern_pre_exec(ThreadId tid)
+{
+	HChar path[256];
+	struct exec_hdr h = { EXEC_MAGIC, 0, now_ns(), (ULong)inh_off, inh_mine, 0 };
+	ULong now = h.when_ns;
+	SysRes f;
+	Int fd;
+
+	/* --trace-children=no: the new image runs on the host's CPU, where
+	 * no emulated kernel waits for the events */
+	if ((!nperf && !ko_any()) || !VG_(clo_trace_children))
+		return;
+	nb_derive();
+	nb_update_cycles();
+	for (int i = 0; i < NOBJ; i++)
+		if (ko[i].kind == K_PERF) {
+			sync(&ko[i]);
+			upd_times(&ko[i], now);
+		}
+	exec_path(VG_(getpid)(), path, sizeof path);
+	f = VG_(open)(path, VKI_O_WRONLY | VKI_O_CREAT | VKI_O_TRUNC, 0600);
+	if (sr_isError(f))
+		return;
+	fd = (Int)sr_Res(f);
+	for (int i = 0; i < NOBJ; i++)
+		if (ko[i].kind != K_FREE && survives(&ko[i]))
+			h.nobj++;
+	(void)VG_(write)(fd, &h, (Int)sizeof h);
+	for (int i = 0; i < NOBJ; i++) {
+		struct exec_obj x;
+
+		if (ko[i].kind == K_FREE || !survives(&ko[i]))
+			continue;
+		VG_(memset)(&x, 0, sizeof x);
+		x.o = ko[i];
+		x.alive = ko[i].kind == K_PERF && ko[i].owner == tid;
+		x.leader_seq = ko[ko[i].leader].seq;
+		if (ko[i].kind == K_PERF) {
+			ULong ten, trun;
+
+			/* the other threads' copies end with them (de_thread) */
+			x.o.count = total(&ko[i], &ten, &trun) - ko[i].child_count;
+			x.o.child_count = ko[i].child_count;
+			x.o.t_enabled = ten - ko[i].child_ten;
+			x.o.t_running = trun - ko[i].child_trun;
+			x.o.active = False;
+			x.o.rb = 0;
+			x.o.rb_len = 0;
+			x.o.parent = -1;
+			if (x.o.attr.enable_on_exec) {      /* event_enable_on_exec */
+				x.o.attr.enable_on_exec = 0;
+				x.o.enabled = True;
+			}
+		}
+		(void)VG_(write)(fd, &x, (Int)sizeof x);
+	}
+	VG_(close)(fd);
+	exec_pending = True;
+}
+
+/* The execve failed: the old image goes on, its events as they were. */
+static void kern_exec_failed(void)
+{
+	HChar path[256];
+
+	if (!exec_pending)
+		return;
+	exec_pending = False;
+	exec_path(VG_(getpid)(), path, sizeof path);
+	VG_(unlink)(path);
+}
+
+void nb_kern_pre_syscall(ThreadId tid, UInt sysno)
+{
+	if (sysno == __NR_execve || sysno == __NR_execveat)
+		kern_pre_exec(tid);
+}
+
+void nb_kern_post_syscall(UInt sysno, SysRes res)
+{
+	if ((sysno == __NR_execve || sysno == __NR_execveat) && sr_isError(res))
+		kern_exec_failed();
+}
+
+/* The new image's nbsim: the events of the image before the exec. */
+static void kern_load_exec(void)
+{
+	HChar path[256];
+	struct exec_hdr h;
+	SysRes f;
+	Int fd;
+
+	exec_path(VG_(getpid)(), path, sizeof path);
+	f = VG_(open)(path, VKI_O_RDONLY, 0);
+	if (sr_isError(f))
+		return;
+	fd = (Int)sr_Res(f);
+	VG_(unlink)(path);
+	/* a file older than a minute is not from our exec (a pid reused) */
+	if (VG_(read)(fd, &h, (Int)sizeof h) != (Int)sizeof h || h.magic != EXEC_MAGIC ||
+	    now_ns() - h.when_ns > 60000000000ULL) {
+		VG_(close)(fd);
+		return;
+	}
+	inh_mine = h.inh_mine;
+	inh_off = (Off64T)h.inh_off;
+	for (ULong k = 0; k < h.nobj; k++) {
+		struct exec_obj x;
+		int i;
+
+		if (VG_(read)(fd, &x, (Int)sizeof x) != (Int)sizeof x)
+			break;
+		i = new_obj(x.o.kind);
+		if (i < 0)
+			break;
+		ko[i] = x.o;
+		ko[i].leader = (int)x.leader_seq;   /* resolved below */
+		ko[i].owner = x.alive ? 1 : 0;      /* valgrind's first thread */
+		ko[i].t_stamp = now_ns();
+		if (ko[i].fd >= 0 && ko[i].fd < NBSIM_KERN_MAXFD)
+			fd_obj[ko[i].fd] = i + 1;
+		if (ko[i].kind == K_PERF) {
+			nperf++;
+			if (ko[i].seq >= next_seq)
+				next_seq = ko[i].seq + 1;
+			if (ko[i].id >= next_id)
+				next_id = ko[i].id + 1;
+		}
+	}
+	VG_(close)(fd);
+	for (int i = 0; i < NOBJ; i++)          /* leaders: by their open order */
+		if (ko[i].kind == K_PERF) {
+			ULong ls = (ULong)ko[i].leader;
+
+			ko[i].leader = i;
+			for (int j = 0; j < NOBJ; j++)
+				if (ko[j].kind == K_PERF && ko[j].seq == ls)
+					ko[i].leader = j;
+		}
+	if (nperf) {
+		/* on the PMU before the guest's first instruction: nothing
+		 * is translated yet, so the needs change without a discard
+		 * (as --nbsim-program's registers, nb_stat.c) */
+		place_thread(1);
+		nb_stat_loading = True;
+		sched_in_thread(1, now_ns());
+		nb_pmi_update();
+		nb_update_need();
+		nb_stat_loading = False;
+		nb_tags_changed();
+	}
+}
+
 void nb_kern_init(void)
 {
 	VG_(atfork)(NULL, NULL, kern_after_fork);
+	kern_load_exec();
 }
 
 /* At exit: the copies still alive report (their process ends). */
@@ -1325,6 +1537,12 @@ Word nb_kern_request(ThreadId tid, UWord *arg)
 		return 0;
 	case KOP_GETCPU:
 		return clo_ht ? nb_lp_of(tid) & 1 : 0;
+	case KOP_FDS:                          /* (map, len): 1 per emulated fd */
+		if (!writable(a, b))
+			return -E_FAULT;
+		for (UWord k = 0; k < b && k < NBSIM_KERN_MAXFD; k++)
+			((UChar *)a)[k] = fd_obj[k] != 0;
+		return 0;
 	case KOP_FILE:
 		if (!writable(a, b) || b < 16)
 			return -E_FAULT;

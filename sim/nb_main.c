@@ -332,6 +332,20 @@ static void nb_post_clo_init(void)
 			  nb_cpu->desc, nb_cpu->model, nb_cpu->stepping, clo_ht ? "on" : "off");
 }
 
+/* the exit status for --nbsim-counts (nb_stat.c); an execve's events
+ * for the new image (nb_kern.c) */
+static void nb_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
+{
+	nb_stat_pre_syscall(tid, sysno, args, nargs);
+	nb_kern_pre_syscall(tid, sysno);
+}
+
+static void nb_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res)
+{
+	nb_stat_post_syscall(tid, sysno, args, nargs, res);
+	nb_kern_post_syscall(sysno, res);
+}
+
 static void nb_fini(Int exitcode)
 {
 	nb_kern_fini();
@@ -398,7 +412,7 @@ static void nb_pre_clo_init(void)
 					nb_print_usage, nb_print_debug_usage);
 	VG_(needs_client_requests)(nb_client_request);
 	/* the exit status for --nbsim-counts (nb_stat.c) */
-	VG_(needs_syscall_wrapper)(nb_stat_pre_syscall, nb_stat_post_syscall);
+	VG_(needs_syscall_wrapper)(nb_pre_syscall, nb_post_syscall);
 	VG_(track_start_client_code)(nb_start_client);
 	VG_(track_pre_deliver_signal)(nb_pmi_pre_deliver);
 	VG_(track_post_deliver_signal)(nb_pmi_post_deliver);

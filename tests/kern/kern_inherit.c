@@ -12,8 +12,10 @@
  * instructions, and every other instruction counted is the same in runs
  * of N1 and N2.  Threads: the event belongs to a thread W that creates C
  * and then blocks in read(2); the main thread, which no event counts,
- * joins C and reads W's event (so pthread_join's variable wait is not
- * counted).  A warm-up run first: glibc's thread-stack cache then gives
+ * reads W's event once W and C are blocked in their read(2) (seen in
+ * /proc/self/task/TID/syscall: under valgrind a thread woken from a
+ * syscall may wait for the CPU before its next instruction), joins C and
+ * reads again (so pthread_join's variable wait is not counted).  A warm-up run first: glibc's thread-stack cache then gives
  * every run the same path.
  */
 #define _GNU_SOURCE
@@ -79,6 +81,7 @@ struct trun {
 	int fd;
 	pthread_t c;
 	int go[2], ready[2], cdone[2], cgo[2];
+	volatile pid_t wtid, ctid;
 	uint64_t live, exited, reset;
 };
 
@@ -87,6 +90,7 @@ static void *child(void *p)
 	struct trun *t = p;
 	char b;
 
+	t->ctid = (pid_t)syscall(SYS_gettid);
 	loop(t->n);
 	/* alive and blocked while the main thread reads: the live copy */
 	if (write(t->cdone[1], "c", 1) != 1 || read(t->cgo[0], &b, 1) != 1)
@@ -99,12 +103,33 @@ static void *worker(void *p)
 	struct trun *t = p;
 	char b;
 
+	t->wtid = (pid_t)syscall(SYS_gettid);
 	t->fd = open_ev(t->inherit, t->inherit_thread, t->disabled);
 	if (t->fd < 0 || pthread_create(&t->c, NULL, child, t))
 		abort();
 	if (write(t->ready[1], "w", 1) != 1 || read(t->go[0], &b, 1) != 1)
 		abort();
 	return NULL;
+}
+
+/* Wait until thread TID is blocked in read(2) of FD. */
+static void wait_blocked(pid_t tid, int fd)
+{
+	char path[64], want[32], buf[128];
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", (int)tid);
+	snprintf(want, sizeof(want), "0 0x%x ", fd);
+	for (int i = 0; i < 20000; i++) {
+		FILE *f = fopen(path, "r");
+		int ok = f && fgets(buf, sizeof(buf), f) && !strncmp(buf, want, strlen(want));
+
+		if (f)
+			fclose(f);
+		if (ok)
+			return;
+		usleep(500);
+	}
+	tap_bail("thread %d never blocked in read(%d)", (int)tid, fd);
 }
 
 static void thread_run(struct trun *t)
@@ -118,6 +143,8 @@ static void thread_run(struct trun *t)
 		tap_bail("pthread_create");
 	if (read(t->ready[0], &b, 1) != 1 || read(t->cdone[0], &b, 1) != 1)
 		tap_bail("read");
+	wait_blocked(t->wtid, t->go[0]);
+	wait_blocked(t->ctid, t->cgo[0]);
 	t->live = rd(t->fd).v;               /* W blocked, C blocked */
 	if (write(t->cgo[1], "g", 1) != 1 || pthread_join(t->c, NULL))
 		tap_bail("join");
@@ -133,8 +160,13 @@ static void thread_run(struct trun *t)
 
 static void threads(int inherit, int inherit_thread, int disabled, struct trun *a, struct trun *b)
 {
-	struct trun w = { inherit, inherit_thread, disabled, N1, 0, 0, {0}, {0}, {0}, {0}, 0, 0, 0 };
+	struct trun w;
 
+	memset(&w, 0, sizeof(w));
+	w.inherit = inherit;
+	w.inherit_thread = inherit_thread;
+	w.disabled = disabled;
+	w.n = N1;
 	*a = w;
 	*b = w;
 	b->n = N2;
