@@ -115,6 +115,16 @@ $(T)/kern_perf: tests/kern/kern_perf.c $(KP4_SRC) components/p4netburst/nb_linux
 	@mkdir -p $(T)
 	$(CC) $(CFLAGS_NB) -Icomponents/p4netburst -Inative_events -I$(GENDIR) -Isim -Ictests -o $@ tests/kern/kern_perf.c $(KP4_SRC)
 
+tests: $(T)/kern_inherit
+$(T)/kern_inherit: tests/kern/kern_inherit.c ctests/nbtap.h
+	@mkdir -p $(T)
+	$(CC) $(CFLAGS_NB) -Ictests -o $@ tests/kern/kern_inherit.c -lpthread
+
+tests: $(T)/kern_exec
+$(T)/kern_exec: tests/kern/kern_exec.c ctests/nbtap.h
+	@mkdir -p $(T)
+	$(CC) $(CFLAGS_NB) -Ictests -o $@ tests/kern/kern_exec.c
+
 tests: $(T)/msr_restore
 $(T)/msr_restore: tests/kern/msr_restore.c ctests/nbtap.h $(PAPI_STAMP)
 	@mkdir -p $(T)

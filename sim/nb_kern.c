@@ -24,7 +24,11 @@
  * preset to -left with OVF_PMI, the PMI reloads it as the kernel does),
  * the ring buffer's records and the overflow signal (fcntl O_ASYNC,
  * F_SETSIG, F_SETOWN/F_SETOWN_EX; si_code POLL_IN, POLL_HUP when the
- * IOC_REFRESH limit is reached, si_fd).
+ * IOC_REFRESH limit is reached, si_fd).  inherit: copies for the threads
+ * and forked processes created afterwards, summed into the original when
+ * they exit (a forked child's nbsim reports through a file).  exec: the
+ * events that outlive it go to the new image's nbsim through a file;
+ * enable_on_exec enables them there.
  */
 #include "nb_kern.h"
 #include "pub_tool_libcfile.h"
@@ -37,6 +41,8 @@
 /* valgrind core (libcoregrind exports it; the tool API does not) */
 extern SysRes VG_(do_syscall)(UWord sysno, UWord a1, UWord a2, UWord a3, UWord a4, UWord a5,
 			      UWord a6, UWord a7, UWord a8);
+extern Int VG_(fcntl)(Int fd, Int cmd, Addr arg);
+extern Bool VG_(clo_trace_children);
 
 Int clo_perf_paranoid = 2;
 Bool clo_msr_driver = True;
@@ -80,6 +86,12 @@ struct kobj {
 	SizeT rb_len;
 	ULong lost;
 	ULong id;
+	/* inherit (kernel/events/core.c inherit_event, sync_child_event) */
+	int parent;              /* a thread's copy: its original's index; -1 */
+	Int rpid;                /* a forked child's copy: the original's process */
+	ULong rid;               /*   and the original's id there; rpid 0: none */
+	ULong child_count, child_ten, child_trun;  /* exited copies, summed */
+	Bool foreign;            /* in a forked child: the parent's event (its fd) */
 };
 
 static struct kobj ko[NOBJ];
@@ -176,9 +188,18 @@ static int new_obj(int kind)
 			VG_(memset)(&ko[i], 0, sizeof ko[i]);
 			ko[i].kind = kind;
 			ko[i].fd = -1;
+			ko[i].parent = -1;
 			return i;
 		}
 	return -1;
+}
+
+static Bool ko_any(void)
+{
+	for (int i = 0; i < NOBJ; i++)
+		if (ko[i].kind != K_FREE)
+			return True;
+	return False;
 }
 
 static struct kobj *obj_of_fd(UWord fd)
@@ -372,6 +393,8 @@ static void sched_in_thread(ThreadId tid, ULong now)
 
 		if (e->kind == K_PERF) {
 			upd_times(e, now);
+			if (e->owner == tid && (e->parent >= 0 || e->rpid))
+				e->lwpid = VG_(gettid)();   /* a copy: its thread's */
 			if (e->owner == tid && counts(e))
 				sched_in(e, now);
 		}
@@ -457,6 +480,490 @@ static void place_thread(ThreadId owner)
 	}
 }
 
+
+/* ---- inherit (kernel/events/core.c: inherit_task_group, inherit_event,
+ * perf_event_exit_task / sync_child_event, perf_event_read_value) ---- */
+
+/* A copy of event P for thread TID (inherit_event): its own count from 0,
+ * P's enabled state and period; the copy of a copy is its original's (the
+ * kernel's child events all point at the original).  REMOTE: the copy
+ * lives in a forked child, the original in process RPID. */
+static int copy_event(int p, ThreadId tid, int leader, Bool remote, Int rpid)
+{
+	int i = new_obj(K_PERF);
+	struct kobj *e, *o = &ko[p];
+
+	if (i < 0)
+		return -1;
+	e = &ko[i];
+	e->seq = next_seq++;
+	e->id = next_id++;
+	e->owner = tid;
+	e->lwpid = o->lwpid;             /* replaced once the thread runs */
+	e->leader = leader < 0 ? i : leader;
+	e->config = o->config;
+	e->attr = o->attr;
+	e->thread = clo_ht ? nb_lp_of(tid) & 1 : 0;
+	e->enabled = o->enabled;
+	e->left = (Long)o->attr.sample_period;
+	e->t_stamp = now_ns();
+	e->counter = -1;
+	if (o->rpid) {                   /* a copy already: its original */
+		e->rpid = o->rpid;
+		e->rid = o->rid;
+	} else if (remote) {
+		e->rpid = rpid;
+		e->rid = o->parent >= 0 ? ko[o->parent].id : o->id;
+	} else {
+		e->parent = o->parent >= 0 ? o->parent : p;
+	}
+	nperf++;
+	return i;
+}
+
+/* The groups of thread FROM that inherit (the leader's attr.inherit;
+ * inherit_thread: threads only) copied for thread TO, in open order. */
+static void copy_groups(ThreadId from, ThreadId to, Bool fork, Int rpid)
+{
+	ULong last = 0, top = next_seq;
+
+	for (;;) {
+		int l = -1, cl;
+
+		for (int i = 0; i < NOBJ; i++)
+			if (ko[i].kind == K_PERF && ko[i].owner == from && ko[i].leader == i &&
+			    ko[i].seq > last && ko[i].seq < top && (l < 0 || ko[i].seq < ko[l].seq))
+				l = i;
+		if (l < 0)
+			break;
+		last = ko[l].seq;
+		if (!ko[l].attr.inherit || (fork && ko[l].attr.inherit_thread))
+			continue;
+		cl = copy_event(l, to, -1, fork, rpid);
+		if (cl < 0)
+			break;
+		for (ULong s = 0;;) {             /* the members, in open order */
+			int m = -1;
+
+			for (int i = 0; i < NOBJ; i++)
+				if (ko[i].kind == K_PERF && ko[i].leader == l && i != l && ko[i].seq > s &&
+				    ko[i].seq < top && (m < 0 || ko[i].seq < ko[m].seq))
+					m = i;
+			if (m < 0)
+				break;
+			s = ko[m].seq;
+			if (copy_event(m, to, cl, fork, rpid) < 0)
+				break;
+		}
+	}
+}
+
+/* The count of event E as read(2) gives it: its own, its exited copies'
+ * and its live copies' (perf_event_read_value); the same for the times. */
+static ULong total(const struct kobj *e, ULong *ten, ULong *trun)
+{
+	int self = (int)(e - ko);
+	ULong v = e->count + e->child_count;
+
+	if (ten)
+		*ten = e->t_enabled + e->child_ten;
+	if (trun)
+		*trun = e->t_running + e->child_trun;
+	for (int i = 0; i < NOBJ; i++)
+		if (ko[i].kind == K_PERF && ko[i].parent == self) {
+			v += ko[i].count + ko[i].child_count;
+			if (ten)
+				*ten += ko[i].t_enabled;
+			if (trun)
+				*trun += ko[i].t_running;
+		}
+	return v;
+}
+
+/*
+ * A forked child's copies report to their original's process when they
+ * exit: a record (id, count, times) appended to the file inherit_path(pid)
+ * of that process, which folds them into the original at its next read
+ * (the kernel adds them in the child's exit, before the parent's wait
+ * returns: the child's nbsim writes before it exits).
+ */
+struct inh_rec {
+	ULong magic, id, count, ten, trun;
+};
+#define INH_MAGIC 0x6e6273696d696e68ULL  /* "nbsiminh" */
+static Off64T inh_off;                    /* this process's file: read so far */
+static Bool inh_mine;                     /* ... made (unlinked at exit) */
+
+static void inherit_path(Int pid, HChar *buf, SizeT len)
+{
+	VG_(snprintf)(buf, (Int)len, "%s/nbsim-kern-%u-%d.inherit", VG_(tmpdir)(),
+		      (UInt)VG_(geteuid)(), pid);
+}
+
+static void report_exit(const struct kobj *e)
+{
+	HChar path[256];
+	struct inh_rec r = { INH_MAGIC, e->rid, e->count + e->child_count, e->t_enabled + e->child_ten,
+			     e->t_running + e->child_trun };
+	SysRes f;
+
+	inherit_path(e->rpid, path, sizeof path);
+	f = VG_(open)(path, VKI_O_WRONLY | VKI_O_APPEND | VKI_O_CREAT, 0600);
+	if (sr_isError(f))
+		return;
+	(void)VG_(write)((Int)sr_Res(f), &r, (Int)sizeof r);
+	VG_(close)((Int)sr_Res(f));
+}
+
+/* The records of this process's exited remote copies. */
+static void inherit_drain(void)
+{
+	HChar path[256];
+	struct inh_rec r[16];
+	SysRes f;
+	Int fd, n;
+
+	if (!inh_mine)
+		return;
+	inherit_path(VG_(getpid)(), path, sizeof path);
+	f = VG_(open)(path, VKI_O_RDONLY, 0);
+	if (sr_isError(f))
+		return;
+	fd = (Int)sr_Res(f);
+	VG_(lseek)(fd, inh_off, VKI_SEEK_SET);
+	while ((n = VG_(read)(fd, r, (Int)sizeof r)) >= (Int)sizeof r[0]) {
+		n /= (Int)sizeof r[0];
+		inh_off += (Off64T)n * (Off64T)sizeof r[0];
+		for (Int k = 0; k < n; k++)
+			for (int i = 0; i < NOBJ; i++)
+				if (r[k].magic == INH_MAGIC && ko[i].kind == K_PERF && !ko[i].foreign &&
+				    !ko[i].rpid && ko[i].parent < 0 && ko[i].id == r[k].id) {
+					ko[i].child_count += r[k].count;
+					ko[i].child_ten += r[k].ten;
+					ko[i].child_trun += r[k].trun;
+				}
+		VG_(lseek)(fd, inh_off, VKI_SEEK_SET);
+	}
+	VG_(close)(fd);
+}
+
+/* An inherited copy ends (its thread or process exits): its counts go to
+ * its original (sync_child_event). */
+static void copy_exit(struct kobj *e, ULong now)
+{
+	sched_out(e, now);
+	upd_times(e, now);
+	if (e->parent >= 0) {
+		struct kobj *o = &ko[e->parent];
+
+		o->child_count += e->count + e->child_count;
+		o->child_ten += e->t_enabled + e->child_ten;
+		o->child_trun += e->t_running + e->child_trun;
+	} else if (e->rpid) {
+		report_exit(e);
+	}
+	e->kind = K_FREE;
+	nperf--;
+}
+
+void nb_kern_thread_create(ThreadId parent, ThreadId child)
+{
+	if (!nperf)
+		return;
+	copy_groups(parent, child, False, 0);
+	place_thread(child);
+}
+
+/* Thread TID exits (perf_event_exit_task): its copies report to their
+ * originals; the events it opened stay readable, their counts final. */
+void nb_kern_thread_exit(ThreadId tid)
+{
+	ULong now;
+
+	if (!nperf)
+		return;
+	nb_derive();
+	nb_update_cycles();
+	now = now_ns();
+	sched_out_all(now);
+	for (int i = 0; i < NOBJ; i++) {
+		struct kobj *e = &ko[i];
+
+		if (e->kind != K_PERF || e->owner != tid)
+			continue;
+		if (e->parent >= 0 || e->rpid)
+			copy_exit(e, now);
+		else
+			e->owner = 0;            /* never runs again */
+	}
+	on_pmu = 0;
+	nb_pmi_update();
+	nb_update_need();
+}
+
+/* In a forked child, thread TID (the one that forked): the parent's
+ * events become its descriptors' only (they run nowhere here); the
+ * forking thread's inheriting groups get copies that report to the
+ * parent process when this one exits. */
+static void kern_after_fork(ThreadId tid)
+{
+	ULong now = now_ns();
+	Int ppid = VG_(getppid)();
+	ULong top = next_seq;
+
+	if (!nperf)
+		return;
+	nb_derive();
+	nb_update_cycles();
+	sched_out_all(now);
+	copy_groups(tid, tid, True, ppid);
+	for (int i = 0; i < NOBJ; i++) {
+		struct kobj *e = &ko[i];
+
+		if (e->kind != K_PERF || e->seq >= top)
+			continue;
+		if (e->fd < 0) {                 /* copies of the parent's: theirs to report */
+			e->kind = K_FREE;
+			nperf--;
+		} else {
+			e->foreign = True;
+			e->owner = 0;
+			e->rb = 0;
+		}
+	}
+	for (int i = 0; i < NOBJ; i++)     /* no descriptor may point at a freed copy */
+		if (ko[i].kind == K_PERF && ko[i].parent >= 0 && ko[ko[i].parent].kind != K_PERF)
+			ko[i].parent = -1;
+	inh_mine = False;
+	inh_off = 0;
+	on_pmu = 0;
+	place_thread(tid);
+	sched_in_thread(tid, now);
+	nb_pmi_update();
+	nb_update_need();
+}
+
+
+/* ---- exec (fs/exec.c begin_new_exec: perf_event_exec) ----
+ *
+ * Under nbsim an exec starts a new nbsim for the new image
+ * (--trace-children=yes, the launcher's default), whose emulated kernel
+ * starts empty.  So before the execve the process's events that outlive
+ * it are written to exec_path(pid); the new nbsim reads them back before
+ * its guest runs (nb_kern_init) and removes the file; a failed execve
+ * removes it.  What outlives an exec, as on Linux: the events whose
+ * descriptor is not close-on-exec (the others are released with it) and
+ * the inherited copies of the thread that execs; the other threads die
+ * (de_thread): their copies are summed into their originals, their own
+ * events keep their final counts.  perf_event_enable_on_exec: an event
+ * with enable_on_exec that is off is enabled, and the flag is cleared.
+ * Ring buffers go with the old address space.
+ */
+struct exec_hdr {
+	ULong magic, nobj, when_ns, inh_off;
+	Int inh_mine, pad;
+};
+struct exec_obj {
+	struct kobj o;
+	Bool alive;                       /* the thread that execs owns it */
+	ULong leader_seq;
+};
+#define EXEC_MAGIC 0x6e6273696d657863ULL  /* "nbsimexc" */
+static Bool exec_pending;
+
+static void exec_path(Int pid, HChar *buf, SizeT len)
+{
+	VG_(snprintf)(buf, (Int)len, "%s/nbsim-kern-%u-%d.exec", VG_(tmpdir)(),
+		      (UInt)VG_(geteuid)(), pid);
+}
+
+static Bool survives(const struct kobj *e)
+{
+	Int fl;
+
+	if (e->fd < 0)
+		return e->kind == K_PERF && e->rpid != 0;
+	fl = VG_(fcntl)(e->fd, VKI_F_GETFD, 0);
+	return fl >= 0 && !(fl & VKI_FD_CLOEXEC);
+}
+
+static void kern_pre_exec(ThreadId tid)
+{
+	HChar path[256];
+	struct exec_hdr h = { EXEC_MAGIC, 0, now_ns(), (ULong)inh_off, inh_mine, 0 };
+	ULong now = h.when_ns;
+	SysRes f;
+	Int fd;
+
+	/* --trace-children=no: the new image runs on the host's CPU, where
+	 * no emulated kernel waits for the events */
+	if ((!nperf && !ko_any()) || !VG_(clo_trace_children))
+		return;
+	nb_derive();
+	nb_update_cycles();
+	for (int i = 0; i < NOBJ; i++)
+		if (ko[i].kind == K_PERF) {
+			sync(&ko[i]);
+			upd_times(&ko[i], now);
+		}
+	exec_path(VG_(getpid)(), path, sizeof path);
+	f = VG_(open)(path, VKI_O_WRONLY | VKI_O_CREAT | VKI_O_TRUNC, 0600);
+	if (sr_isError(f))
+		return;
+	fd = (Int)sr_Res(f);
+	for (int i = 0; i < NOBJ; i++)
+		if (ko[i].kind != K_FREE && survives(&ko[i]))
+			h.nobj++;
+	(void)VG_(write)(fd, &h, (Int)sizeof h);
+	for (int i = 0; i < NOBJ; i++) {
+		struct exec_obj x;
+
+		if (ko[i].kind == K_FREE || !survives(&ko[i]))
+			continue;
+		VG_(memset)(&x, 0, sizeof x);
+		x.o = ko[i];
+		x.alive = ko[i].kind == K_PERF && ko[i].owner == tid;
+		x.leader_seq = ko[ko[i].leader].seq;
+		if (ko[i].kind == K_PERF) {
+			ULong ten, trun;
+
+			/* the other threads' copies end with them (de_thread) */
+			x.o.count = total(&ko[i], &ten, &trun) - ko[i].child_count;
+			x.o.child_count = ko[i].child_count;
+			x.o.t_enabled = ten - ko[i].child_ten;
+			x.o.t_running = trun - ko[i].child_trun;
+			x.o.active = False;
+			x.o.rb = 0;
+			x.o.rb_len = 0;
+			x.o.parent = -1;
+			if (x.o.attr.enable_on_exec) {      /* event_enable_on_exec */
+				x.o.attr.enable_on_exec = 0;
+				x.o.enabled = True;
+			}
+		}
+		(void)VG_(write)(fd, &x, (Int)sizeof x);
+	}
+	VG_(close)(fd);
+	exec_pending = True;
+}
+
+/* The execve failed: the old image goes on, its events as they were. */
+static void kern_exec_failed(void)
+{
+	HChar path[256];
+
+	if (!exec_pending)
+		return;
+	exec_pending = False;
+	exec_path(VG_(getpid)(), path, sizeof path);
+	VG_(unlink)(path);
+}
+
+void nb_kern_pre_syscall(ThreadId tid, UInt sysno)
+{
+	if (sysno == __NR_execve || sysno == __NR_execveat)
+		kern_pre_exec(tid);
+}
+
+void nb_kern_post_syscall(UInt sysno, SysRes res)
+{
+	if ((sysno == __NR_execve || sysno == __NR_execveat) && sr_isError(res))
+		kern_exec_failed();
+}
+
+/* The new image's nbsim: the events of the image before the exec. */
+static void kern_load_exec(void)
+{
+	HChar path[256];
+	struct exec_hdr h;
+	SysRes f;
+	Int fd;
+
+	exec_path(VG_(getpid)(), path, sizeof path);
+	f = VG_(open)(path, VKI_O_RDONLY, 0);
+	if (sr_isError(f))
+		return;
+	fd = (Int)sr_Res(f);
+	VG_(unlink)(path);
+	/* a file older than a minute is not from our exec (a pid reused) */
+	if (VG_(read)(fd, &h, (Int)sizeof h) != (Int)sizeof h || h.magic != EXEC_MAGIC ||
+	    now_ns() - h.when_ns > 60000000000ULL) {
+		VG_(close)(fd);
+		return;
+	}
+	inh_mine = h.inh_mine;
+	inh_off = (Off64T)h.inh_off;
+	for (ULong k = 0; k < h.nobj; k++) {
+		struct exec_obj x;
+		int i;
+
+		if (VG_(read)(fd, &x, (Int)sizeof x) != (Int)sizeof x)
+			break;
+		i = new_obj(x.o.kind);
+		if (i < 0)
+			break;
+		ko[i] = x.o;
+		ko[i].leader = (int)x.leader_seq;   /* resolved below */
+		ko[i].owner = x.alive ? 1 : 0;      /* valgrind's first thread */
+		ko[i].t_stamp = now_ns();
+		if (ko[i].fd >= 0 && ko[i].fd < NBSIM_KERN_MAXFD)
+			fd_obj[ko[i].fd] = i + 1;
+		if (ko[i].kind == K_PERF) {
+			nperf++;
+			if (ko[i].seq >= next_seq)
+				next_seq = ko[i].seq + 1;
+			if (ko[i].id >= next_id)
+				next_id = ko[i].id + 1;
+		}
+	}
+	VG_(close)(fd);
+	for (int i = 0; i < NOBJ; i++)          /* leaders: by their open order */
+		if (ko[i].kind == K_PERF) {
+			ULong ls = (ULong)ko[i].leader;
+
+			ko[i].leader = i;
+			for (int j = 0; j < NOBJ; j++)
+				if (ko[j].kind == K_PERF && ko[j].seq == ls)
+					ko[i].leader = j;
+		}
+	if (nperf) {
+		/* on the PMU before the guest's first instruction: nothing
+		 * is translated yet, so the needs change without a discard
+		 * (as --nbsim-program's registers, nb_stat.c) */
+		place_thread(1);
+		nb_stat_loading = True;
+		sched_in_thread(1, now_ns());
+		nb_pmi_update();
+		nb_update_need();
+		nb_stat_loading = False;
+		nb_tags_changed();
+	}
+}
+
+void nb_kern_init(void)
+{
+	VG_(atfork)(NULL, NULL, kern_after_fork);
+	kern_load_exec();
+}
+
+/* At exit: the copies still alive report (their process ends). */
+void nb_kern_fini(void)
+{
+	HChar path[256];
+	ULong now = now_ns();
+
+	for (int i = 0; i < NOBJ; i++)
+		if (ko[i].kind == K_PERF && ko[i].rpid) {
+			sync(&ko[i]);
+			upd_times(&ko[i], now);
+			report_exit(&ko[i]);
+		}
+	if (inh_mine) {
+		inherit_path(VG_(getpid)(), path, sizeof path);
+		VG_(unlink)(path);
+	}
+}
+
 /* ---- perf_event_open ---- */
 
 static Word perf_open(ThreadId tid, Addr uattr, UWord pidcpu, UWord group_fd, UWord flags)
@@ -510,6 +1017,20 @@ static Word perf_open(ThreadId tid, Addr uattr, UWord pidcpu, UWord group_fd, UW
 		return -E_OPNOTSUPP;
 	if (a.sample_period >> 63)
 		return -E_INVAL;
+	/* perf_copy_attr (5.13+) */
+	if ((a.inherit_thread && !a.inherit) || (a.remove_on_exec && a.enable_on_exec))
+		return -E_INVAL;
+	if (a.sigtrap)
+		return -E_OPNOTSUPP;            /* synchronous SIGTRAP: not emulated */
+	if (a.inherit && !inh_mine) {
+		HChar path[256];
+
+		/* this process's records file: none left from an earlier one */
+		inherit_path(VG_(getpid)(), path, sizeof path);
+		VG_(unlink)(path);
+		inh_mine = True;
+		inh_off = 0;
+	}
 	cfg = a.config;
 	err = nb_kp4_validate(&cfg, nb_cpu->model, clo_ht);
 	if (err == NB_KP4_E_SHARED) {
@@ -588,6 +1109,9 @@ static Word perf_read(struct kobj *e, Addr buf, UWord n)
 	uint64_t rf = e->attr.read_format;
 	ULong now = now_ns();
 
+	ULong ten, trun;
+
+	inherit_drain();
 	for (int i = 0; i < NOBJ; i++)
 		if (ko[i].kind == K_PERF) {
 			sync(&ko[i]);
@@ -598,10 +1122,11 @@ static Word perf_read(struct kobj *e, Addr buf, UWord n)
 		ULong nr = 0;
 		UWord nrpos = k++;
 
+		(void)total(l, &ten, &trun);
 		if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
-			v[k++] = l->t_enabled;
+			v[k++] = ten;
 		if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
-			v[k++] = l->t_running;
+			v[k++] = trun;
 		for (ULong s = 0;;) {            /* leader, then members in open order */
 			int m = -1;
 
@@ -612,7 +1137,7 @@ static Word perf_read(struct kobj *e, Addr buf, UWord n)
 			if (m < 0 || k + 3 > sizeof v / sizeof v[0])
 				break;
 			s = ko[m].seq;
-			v[k++] = ko[m].count;
+			v[k++] = total(&ko[m], NULL, NULL);
 			if (rf & PERF_FORMAT_ID)
 				v[k++] = ko[m].id;
 			if (rf & PERF_FORMAT_LOST)
@@ -621,11 +1146,11 @@ static Word perf_read(struct kobj *e, Addr buf, UWord n)
 		}
 		v[nrpos] = nr;
 	} else {
-		v[k++] = e->count;
+		v[k++] = total(e, &ten, &trun);
 		if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
-			v[k++] = e->t_enabled;
+			v[k++] = ten;
 		if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
-			v[k++] = e->t_running;
+			v[k++] = trun;
 		if (rf & PERF_FORMAT_ID)
 			v[k++] = e->id;
 		if (rf & PERF_FORMAT_LOST)
@@ -654,7 +1179,12 @@ static Word perf_ioctl(struct kobj *e, UWord req, UWord arg)
 		for (int i = 0; i < NOBJ; i++) {
 			struct kobj *x = &ko[i];
 
-			if (x->kind != K_PERF || !(i == self || (group && x->leader == e->leader)))
+			const struct kobj *o = x->parent >= 0 ? &ko[x->parent] : x;
+			int oi = (int)(o - ko);
+
+			/* the event (its group) and their copies in other threads
+			 * (perf_event_for_each_child) */
+			if (x->kind != K_PERF || !(oi == self || (group && o->leader == e->leader)))
 				continue;
 			sync(x);
 			upd_times(x, now);
@@ -682,9 +1212,12 @@ static Word perf_ioctl(struct kobj *e, UWord req, UWord arg)
 		p = *(const ULong *)arg;
 		if (!sampling(e) || !p || (p >> 63))
 			return -E_INVAL;
-		sched_out(e, now);
-		e->attr.sample_period = p;
-		e->left = 0;                   /* __perf_event_period: period_left 0 */
+		for (int i = 0; i < NOBJ; i++)
+			if (ko[i].kind == K_PERF && (i == self || ko[i].parent == self)) {
+				sched_out(&ko[i], now);
+				ko[i].attr.sample_period = p;
+				ko[i].left = 0;        /* __perf_event_period: period_left 0 */
+			}
 		resched(now);
 		return 0;
 	}
@@ -766,8 +1299,13 @@ static void rb_put(struct kobj *e, const ULong *w, unsigned nw)
 	h->data_head = head + nw * 8;
 }
 
+/* A sample of event E; an inherited copy's goes to its original's ring
+ * buffer (perf_output_begin writes a child's output to the parent's),
+ * with the original's id as PERF_SAMPLE_ID (primary_event_id) and its
+ * own as STREAM_ID.  A forked child's copies have no buffer here. */
 static void sample(struct kobj *e, Addr ip)
 {
+	struct kobj *o = e->parent >= 0 ? &ko[e->parent] : e;
 	ULong w[16];
 	unsigned k = 1;
 	uint64_t st = e->attr.sample_type;
@@ -781,7 +1319,7 @@ static void sample(struct kobj *e, Addr ip)
 	if (st & PERF_SAMPLE_ADDR)
 		w[k++] = 0;
 	if (st & PERF_SAMPLE_ID)
-		w[k++] = e->id;
+		w[k++] = o->id;
 	if (st & PERF_SAMPLE_STREAM_ID)
 		w[k++] = e->id;
 	if (st & PERF_SAMPLE_CPU)
@@ -790,7 +1328,10 @@ static void sample(struct kobj *e, Addr ip)
 		w[k++] = e->attr.sample_period;
 	/* struct perf_event_header: type, misc (PERF_RECORD_MISC_USER), size */
 	w[0] = PERF_RECORD_SAMPLE | (ULong)PERF_RECORD_MISC_USER << 32 | (ULong)(k * 8) << 48;
-	rb_put(e, w, k);
+	if (e->rpid)
+		e->lost++;
+	else
+		rb_put(o, w, k);
 }
 
 /* kill_fasync: the F_SETSIG signal with si_fd (rt_tgsigqueueinfo to this
@@ -824,6 +1365,9 @@ uint32_t nb_kern_pmi(uint32_t pend, unsigned lp, Addr ip, int *here)
 	now = now_ns();
 	for (int i = 0; i < NOBJ; i++) {
 		struct kobj *e = &ko[i];
+		/* an inherited copy wakes and signals through its original
+		 * (perf_event_fasync: only the parent has fasync state) */
+		struct kobj *o = e->parent >= 0 ? &ko[e->parent] : e;
 		Int code = 1;                  /* POLL_IN */
 
 		if (e->kind != K_PERF || !e->active || !sampling(e) || e->thread != lp ||
@@ -852,9 +1396,10 @@ uint32_t nb_kern_pmi(uint32_t pend, unsigned lp, Addr ip, int *here)
 		}
 		/* a wakeup (and its signal) needs the ring buffer; the refresh limit
 		 * signals without */
-		if (code == 6 || (e->rb && ++e->wakeups >= (e->attr.wakeup_events ? e->attr.wakeup_events : 1))) {
-			e->wakeups = 0;
-			if (signal_owner(e, code))
+		if (code == 6 || (o->rb && !e->rpid &&
+				  ++o->wakeups >= (o->attr.wakeup_events ? o->attr.wakeup_events : 1))) {
+			o->wakeups = 0;
+			if (!e->rpid && signal_owner(o, code))
 				*here = 1;
 		}
 	}
@@ -894,13 +1439,21 @@ static void kclose(UWord fd)
 		ULong now = now_ns();
 
 		sched_out(o, now);
+		/* perf_event_release_kernel: its copies in other threads go too */
+		for (int i = 0; i < NOBJ; i++)
+			if (ko[i].kind == K_PERF && ko[i].parent == self) {
+				sched_out(&ko[i], now);
+				ko[i].kind = K_FREE;
+				nperf--;
+			}
 		/* perf_group_detach: the members become singletons */
 		for (int i = 0; i < NOBJ; i++)
 			if (ko[i].kind == K_PERF && i != self && ko[i].leader == self)
 				ko[i].leader = i;
 		o->kind = K_FREE;
 		nperf--;
-		place_thread(owner);
+		if (owner)
+			place_thread(owner);
 		resched(now);
 	}
 	o->kind = K_FREE;
@@ -984,6 +1537,12 @@ Word nb_kern_request(ThreadId tid, UWord *arg)
 		return 0;
 	case KOP_GETCPU:
 		return clo_ht ? nb_lp_of(tid) & 1 : 0;
+	case KOP_FDS:                          /* (map, len): 1 per emulated fd */
+		if (!writable(a, b))
+			return -E_FAULT;
+		for (UWord k = 0; k < b && k < NBSIM_KERN_MAXFD; k++)
+			((UChar *)a)[k] = fd_obj[k] != 0;
+		return 0;
 	case KOP_FILE:
 		if (!writable(a, b) || b < 16)
 			return -E_FAULT;

@@ -14,6 +14,19 @@ Word nb_kern_request(ThreadId tid, UWord *arg);
 /* TID starts running: perf events of the thread that ran go off the PMU,
  * TID's come on. */
 void nb_kern_switch(ThreadId tid);
+/* Thread CHILD created by PARENT (clone: a thread): copies of PARENT's
+ * inheriting events (attr.inherit).  Thread TID exits: its copies report
+ * to their originals.  At exit (nb_fini): a forked child's copies report
+ * to the parent process. */
+void nb_kern_thread_create(ThreadId parent, ThreadId child);
+void nb_kern_thread_exit(ThreadId tid);
+void nb_kern_fini(void);
+/* Once, before the guest runs: the fork handler, and the events of the
+ * image before an exec. */
+void nb_kern_init(void);
+/* execve: the events that outlive it go to the new image's nbsim. */
+void nb_kern_pre_syscall(ThreadId tid, UInt sysno);
+void nb_kern_post_syscall(UInt sysno, SysRes res);
 /* A PMI for counters PEND (bit c: counter c) of logical processor LP at
  * guest address IP: the perf driver takes the counters its sampling events
  * own (returns those bits); *HERE set if it signalled the running thread. */

@@ -313,6 +313,7 @@ static void nb_thread_create(ThreadId parent, ThreadId child)
 		VG_(umsg)("ht: thread %u created by %u on LP%u; live LP0 %u LP1 %u\n", child, parent,
 			  nb_lp_of(child), nb_ht_state.live[0], nb_ht_state.live[1]);
 	nb_ctx_created(child);
+	nb_kern_thread_create(parent, child);   /* perf events with inherit */
 	if (!clo_ht)
 		return;
 	nb_lp_switch(nb_pmu_state.lp);
@@ -327,6 +328,7 @@ static int may_move(unsigned tid, void *arg)
 static void nb_thread_exit(ThreadId tid)
 {
 	nb_stat_thread_exit(tid);
+	nb_kern_thread_exit(tid);
 	if (nb_lp_tid[nb_lp_of(tid)] == tid)
 		nb_lp_tid[nb_lp_of(tid)] = 0, nb_lp_lwpid[nb_lp_of(tid)] = 0;
 	nb_ctx_exit(tid);
@@ -413,13 +415,29 @@ static void nb_post_clo_init(void)
 		VG_(exit)(0);
 	}
 	nb_stat_init();
+	nb_kern_init();
 	if (VG_(clo_verbosity) > 1)
 		VG_(umsg)("nbsim: modelling %s (family 15 model %u stepping %u), HT %s\n",
 			  nb_cpu->desc, nb_cpu->model, nb_cpu->stepping, clo_ht ? "on" : "off");
 }
 
+/* the exit status for --nbsim-counts (nb_stat.c); an execve's events
+ * for the new image (nb_kern.c) */
+static void nb_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
+{
+	nb_stat_pre_syscall(tid, sysno, args, nargs);
+	nb_kern_pre_syscall(tid, sysno);
+}
+
+static void nb_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res)
+{
+	nb_stat_post_syscall(tid, sysno, args, nargs, res);
+	nb_kern_post_syscall(sysno, res);
+}
+
 static void nb_fini(Int exitcode)
 {
+	nb_kern_fini();
 	nb_stat_fini(exitcode);
 	if (!clo_stats)
 		return;

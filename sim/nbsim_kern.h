@@ -48,6 +48,9 @@ enum nbsim_kop {
 	/* (buf, len) -> bytes: the content of an emulated regular file
 	 * opened by KOP_OPEN with handle NBSIM_KERN_FILE */
 	KOP_FILE,
+	/* (map, len) -> 0: map[fd] = 1 for each descriptor the emulated
+	 * kernel knows (the preload, at the start of an exec'd image) */
+	KOP_FDS,
 };
 
 /* KOP_OPEN's handle of an emulated regular file (perf_event_paranoid):

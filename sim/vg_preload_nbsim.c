@@ -33,6 +33,16 @@
 
 static unsigned char mine[NBSIM_KERN_MAXFD];
 
+/* An exec'd image inherits descriptors of the emulated kernel (those not
+ * close-on-exec): ask which, once, as the image starts. */
+__attribute__((constructor)) static void nbsim_preload_init(void)
+{
+	long r = nbsim_kern(KOP_FDS, (unsigned long)mine, sizeof(mine), 0, 0);
+
+	if (r != 0)
+		memset(mine, 0, sizeof(mine));
+}
+
 static long raw6(long n, long a, long b, long c, long d, long e, long f)
 {
 	long r;

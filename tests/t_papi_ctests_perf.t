@@ -12,10 +12,32 @@ use FindBin;
 use lib "$FindBin::Bin/lib";
 use PapiSuite;
 
+# Added 2026-11-26 (issue 14), measured one at a time (nice, cheap clock,
+# CPU seconds of nbsim): the 45 ctests that pass on this backend in under
+# 20 s each (80 s together) and 10 that failed in under 5 s each (12 s),
+# most of them for PAPI_FP_INS, which the perf backend no longer offers
+# (they pass now, or skip: TODO with their reasons in
+# papi_tests_todo.txt).  Left out: overflow3_pthreads (passes, 32 s),
+# kufrin (fails, 25 s), the five that check interrupt rates per wall-clock
+# second (child_overflow, exec_overflow, fork_overflow,
+# system_child_overflow, system_overflow: they pass alone, but
+# fork_overflow failed 1 of 2 runs at a load of 8; t_papi_ctests.t runs
+# them on sim), p4_lst_ins (a TODO everywhere), the long ones of
+# t_papi_ctests.t, attach and the other environment TODOs.
+
 PapiSuite::run(suite => 'ctests', dir => "$ENV{NB_PAPI_SRC}/ctests",
 	todo => "$FindBin::Bin/papi_tests_todo.txt", backend => 'perf',
 	only => [qw(zero first second low-level reset zero_named tenth case1 derived
-		    overflow overflow2 overflow_single_event overflow_twoevents overflow_index
-		    overflow_force_software overflow_one_and_read profile sprofile
-		    zero_pthreads multiplex1 inherit zero_fork attach2)],
+		 overflow overflow2 overflow_single_event overflow_twoevents overflow_index
+		 overflow_force_software overflow_one_and_read profile sprofile
+		 zero_pthreads multiplex1 inherit zero_fork attach2
+		 all_events all_native_events case2 cmpinfo code2name describe destroy
+		 disable_component dmem_info eventname exec exec2 exeinfo failed_events
+		 fork fork2 forkexec forkexec2 forkexec3 forkexec4 get_event_component
+		 hwinfo krentel_pthreads locks_pthreads max_multiplex memory mpi_hl mpi_omp_hl
+		 mpifirst omp_hl omptough overflow_pthreads profile_force_software profile_twoevents
+		 pthread_hl pthrtough pthrtough2 realtime remove_events reset_multiplex serial_hl
+		 thrspecific version
+		 branches byte_profile multiplex2 calibrate johnmay2 mendes-alt sdsc-mpx sdsc2-mpx sdsc2-mpx-noreset
+		 zero_omp zero_smp virttime zero_flip)],
 	jobs => $ENV{NB_JOBS} || 2, limit => 300);

@@ -62,6 +62,8 @@ static __thread int npfd;
 static __thread unsigned pctr[NB_NUM_COUNTERS];
 static __thread uint64_t poff[NB_NUM_COUNTERS];
 static __thread void *pring[NB_NUM_COUNTERS];
+/* PAPI_INHERIT of the set being programmed (set_inherit): attr.inherit */
+static __thread int pinherit;
 /* the overflow signal (pmi_signal); 0: events do not sample */
 static int ovf_sig;
 #define RING_BYTES (2 * 4096)     /* header page + one data page */
@@ -91,6 +93,9 @@ static void attr_of(const struct nb_regs *r, struct perf_event_attr *a, int lead
 	a->exclude_user = !(r->escr & (NB_ESCR_T0_USR | NB_ESCR_T1_USR));
 	a->exclude_kernel = !(r->escr & (NB_ESCR_T0_OS | NB_ESCR_T1_OS));
 	a->exclude_hv = 1;
+	/* children created from now on count too, into these events
+	 * (PAPI_INHERIT: PAPI's perf_event component does the same) */
+	a->inherit = pinherit != 0;
 	if (ovf_sig && (r->cccr & (NB_CCCR_OVF_PMI_T0 | NB_CCCR_OVF_PMI_T1))) {
 		/* a sampling event; the real period comes with the preset */
 		a->sample_period = (UINT64_C(1) << 39) - 1;
@@ -227,6 +232,11 @@ static int perf_zero(const struct nb_regs *r, int n, char *err, size_t len)
 	return 0;
 }
 
+static void perf_set_inherit(int on)
+{
+	pinherit = on;
+}
+
 static int perf_pmi_signal(int sig, char *err, size_t len)
 {
 	(void)err;
@@ -332,4 +342,5 @@ const struct nb_backend nb_backend_perf = {
 	.write_msrs = perf_write_msrs,
 	.pmi_signal = perf_pmi_signal,
 	.set_counters = perf_set_counters,
+	.set_inherit = perf_set_inherit,
 };

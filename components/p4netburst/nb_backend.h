@@ -62,6 +62,11 @@ struct nb_backend {
 	 * it (on = 1; PAPI_GRN_SYS), or by the calling thread again (on =
 	 * 0).  NULL: the backend counts one way only. */
 	int (*cpu_wide)(const struct nb_regs *r, int n, int on, char *err, size_t len);
+	/* Optional: the next program() of the calling thread opens counters
+	 * that child threads and processes created afterwards inherit, their
+	 * counts added to these when they exit (on = 1; PAPI_INHERIT), or
+	 * not (0).  NULL: no inheritance (cmp_info.inherit 0). */
+	void (*set_inherit)(int on);
 };
 
 extern const struct nb_backend nb_backend_sim, nb_backend_msr, nb_backend_perf;

@@ -50,6 +50,36 @@ static const struct nb_preset_alt *single_alt(unsigned p)
 	return one;
 }
 
+/* Can the backend count a usable alternative of preset P?  The perf
+ * backend cannot count a term without a raw config in the kernel's P4
+ * format (nb_perf_raw 0: a front-end or execution tagged metric, whose
+ * helper ESCRs the kernel cannot program; an event P4_EVENTS lacks): a
+ * preset none of whose alternatives it can count is not offered there,
+ * so that PAPI reports it unavailable (PAPI_ENOEVNT) rather than accept
+ * it and fail at PAPI_start. */
+static int preset_backend_ok(unsigned p)
+{
+	if (p4nb_backend != &nb_backend_perf)
+		return 1;
+	for (unsigned a = 0; a < nb_presets[p].nalts; a++) {
+		const struct nb_preset_alt *al = &nb_presets[p].alts[a];
+		unsigned k;
+
+		if (!nb_preset_alt_usable(p, a, p4nb_cpu.model, p4nb_cpu_feats))
+			continue;
+		for (k = 0; k < al->nterms; k++) {
+			struct nb_evsel sel;
+
+			nb_preset_term_sel(&al->terms[k], &sel);
+			if (!nb_perf_raw(&sel, NB_DOM_USER))
+				break;
+		}
+		if (k == al->nterms)
+			return 1;
+	}
+	return 0;
+}
+
 /* Native K of preset P: a term of its single alternative, or a slot. */
 static void preset_native(unsigned p, unsigned k, char *buf, size_t len)
 {
@@ -108,7 +138,8 @@ int p4nb_load_presets(int cidx)
 		unsigned pcode;
 		int k;
 
-		if (slots == 0 || preset_code(nb_presets[i].name, &pcode) != PAPI_OK)
+		if (slots == 0 || !preset_backend_ok(i) ||
+		    preset_code(nb_presets[i].name, &pcode) != PAPI_OK)
 			continue;
 		for (k = 0; k < PAPI_EVENTS_IN_DERIVED_EVENT; k++)
 			map[n].native[k] = PAPI_NULL;
@@ -154,13 +185,19 @@ int p4nb_load_presets(int cidx)
 		hwi_presets_t *pr;
 		char why[PAPI_HUGE_STR_LEN];
 
-		if (nb_preset_slots(i, p4nb_cpu.model, p4nb_cpu_feats) ||
+		if ((nb_preset_slots(i, p4nb_cpu.model, p4nb_cpu_feats) && preset_backend_ok(i)) ||
 		    preset_code(nb_presets[i].name, &pcode) != PAPI_OK)
 			continue;
 		pr = &_papi_hwi_presets[pcode & PAPI_PRESET_AND_MASK];
 		if (pr->count || pr->note)
 			continue;
-		p4nb_preset_absent(i, why, sizeof(why));
+		if (nb_preset_slots(i, p4nb_cpu.model, p4nb_cpu_feats))
+			snprintf(why, sizeof(why), "%s: not on the perf backend: the kernel's P4 "
+				 "driver cannot count any of its alternatives (tagged metrics' helper "
+				 "ESCRs, events its P4_EVENTS lacks); the msr and sim backends can",
+				 nb_presets[i].name);
+		else
+			p4nb_preset_absent(i, why, sizeof(why));
 		pr->note = papi_strdup(why);
 	}
 	papi_free(map);

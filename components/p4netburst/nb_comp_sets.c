@@ -146,6 +146,8 @@ int p4nb_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 		c->count[i] = 0;
 	c->nextra = nb_encode_extra(&c->assign, dom, c->lp, c->extra,
 				    (int)(sizeof(c->extra) / sizeof(c->extra[0])));
+	if (p4nb_backend->set_inherit)
+		p4nb_backend->set_inherit(c->inherit);
 	if (p4nb_backend->program(c->regs, c->n, err, sizeof(err)) ||
 	    (c->grn_sys && p4nb_backend->cpu_wide(c->regs, c->n, 1, err, sizeof(err))) ||
 	    (c->nextra && p4nb_backend->write_msrs(c->extra, c->nextra, err, sizeof(err))) ||

@@ -150,6 +150,8 @@ static int nb_init_component(int cidx)
 	/* by CPU (PAPI_GRN_SYS) where the backend can (nbsim) */
 	v->cmp_info.available_granularities = PAPI_GRN_THR | (p4nb_backend->cpu_wide ? PAPI_GRN_SYS : 0);
 	v->cmp_info.kernel_profile = 0;
+	/* children's counts (PAPI_INHERIT) where the backend has them (perf) */
+	v->cmp_info.inherit = p4nb_backend->set_inherit != NULL;
 	return p4nb_load_presets(cidx);
 }
 
@@ -231,6 +233,16 @@ static int nb_ctl(hwd_context_t *ctx, int code, _papi_int_option_t *option)
 	case PAPI_DEFGRN:
 		return option->granularity.granularity == PAPI_GRN_THR ?
 		       PAPI_OK : PAPI_ENOSUPP;
+	case PAPI_INHERIT: {
+		/* PAPI checked cmp_info.inherit (the perf backend: the
+		 * kernel's attr.inherit) and that the set is stopped */
+		nb_control_t *c = (nb_control_t *)option->inherit.ESI->ctl_state;
+
+		if (!p4nb_backend->set_inherit)
+			return PAPI_ECMP;
+		c->inherit = option->inherit.inherit != 0;
+		return PAPI_OK;
+	}
 	default:
 		return PAPI_ENOSUPP;
 	}

@@ -105,7 +105,8 @@ sub passed {
 # BACKEND: the tests run with P4NETBURST_BACKEND=BACKEND (nbsim's emulated
 # msr device or perf driver, sim/README.md "Emulated kernel") and are named
 # "suite/test [backend]"; a todo line "backend:suite/test reason" applies to
-# that backend only, a plain one to every backend.  ONLY: run these tests
+# that backend only ("sim:" to the runs without BACKEND), a plain one to
+# every backend.  ONLY: run these tests
 # (a representative subset), not the whole directory.
 sub run {
 	my (%a) = @_;
@@ -115,7 +116,7 @@ sub run {
 	my $todo = {};
 	for my $k (keys %$todo_all) {
 		if ($k =~ /^(\w+):(.+)$/) {
-			$todo->{$2} = $todo_all->{$k} if defined $be && $1 eq $be;
+			$todo->{$2} = $todo_all->{$k} if defined $be ? $1 eq $be : $1 eq 'sim';
 		} elsif (!exists $todo->{$k}) {
 			$todo->{$k} = $todo_all->{$k};
 		}
