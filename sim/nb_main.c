@@ -245,11 +245,14 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
  * kernel. */
 static unsigned char nb_in_sys[NB_HT_MAXT];
 
+/* ... also the exit status for --nbsim-counts (nb_stat.c) and an
+ * execve's events for the new image (nb_kern.c) */
 static void nb_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 {
 	if (tid < NB_HT_MAXT)
 		nb_in_sys[tid] = 1;
 	nb_stat_pre_syscall(tid, sysno, args, nargs);
+	nb_kern_pre_syscall(tid, sysno);
 }
 
 static void nb_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res)
@@ -257,6 +260,7 @@ static void nb_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, S
 	if (tid < NB_HT_MAXT)
 		nb_in_sys[tid] = 0;
 	nb_stat_post_syscall(tid, sysno, args, nargs, res);
+	nb_kern_post_syscall(sysno, res);
 }
 
 /* The LPs that run user code (bit lp), for the timing model: an active
@@ -419,20 +423,6 @@ static void nb_post_clo_init(void)
 	if (VG_(clo_verbosity) > 1)
 		VG_(umsg)("nbsim: modelling %s (family 15 model %u stepping %u), HT %s\n",
 			  nb_cpu->desc, nb_cpu->model, nb_cpu->stepping, clo_ht ? "on" : "off");
-}
-
-/* the exit status for --nbsim-counts (nb_stat.c); an execve's events
- * for the new image (nb_kern.c) */
-static void nb_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
-{
-	nb_stat_pre_syscall(tid, sysno, args, nargs);
-	nb_kern_pre_syscall(tid, sysno);
-}
-
-static void nb_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res)
-{
-	nb_stat_post_syscall(tid, sysno, args, nargs, res);
-	nb_kern_post_syscall(sysno, res);
 }
 
 static void nb_fini(Int exitcode)
