@@ -25,10 +25,11 @@
  *  5. Both LPs' precise sets running at once, each chasing its own
  *     buffer: each still gets its samples, at its own load (the component
  *     writes IA32_PEBS_ENABLE with bit 26 for the sibling's PEBS).
- * "floor(count / T)" is exact: PAPI_stop returns the count the counters
- * stopped at, and the component dispatches every overflow they reached,
- * also one whose PMI the skid carries past the stop (patches/README.md
- * "stop-order").
+ * "floor(count / T)" allows one more when count mod T >= T - TAIL: an
+ * overflow in PAPI_stop's own path after it read the counters (counted by
+ * the hardware, not in the count it returns) whose PMI the skid carries
+ * to the stopping WRMSR, where it is taken (sim/README.md "Overflow
+ * interrupts (PMI)").
  */
 #include <pthread.h>
 #include <sched.h>
@@ -43,10 +44,13 @@
 #define T 10007
 #define N1 100000L
 #define N2 300000L
-/* overflows o for count c: floor(c / T) */
+/* PAPI_stop's counted instructions after its read, with margin (top) */
+#define TAIL 200
+
+/* overflows o for count c: floor(c / T), or one more in PAPI_stop's tail */
 static int floor_ok(long o, long long c)
 {
-	return o == c / T;
+	return o == c / T || (o == c / T + 1 && c % T >= T - TAIL);
 }
 
 extern char hto_loop_start[], hto_loop_end[];
@@ -308,7 +312,7 @@ int main(void)
 		long d = r[1].o2 - r[1].o1;
 
 		/* the handler is uncounted: 0 per overflow (before the
-		 * deferred PMI of p4netburst.c acc_end, a PMI inside a read's
+		 * deferred PMI of nb_comp_ovf.c, a PMI inside a read's
 		 * bookkeeping lost or added events) */
 		tap_ok(d > 0 && extra == 0, "LP1: difference method: %lld = 4 x %ld + %ld overflows x %lld",
 		       r[1].c2 - r[1].c1, N2 - N1, d, d > 0 ? extra / d : 0);

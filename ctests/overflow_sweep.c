@@ -14,10 +14,11 @@
  *    PAPI_TOT_INS re-overflowed inside the handler for ever) and the
  *    handler is called (before, T <= 20 lost the first PMI in PAPI_start
  *    and never re-armed);
- *  - calls <= floor(count / T) + 1 (one call per PMI, never more; the
- *    count is the one the counters stopped at, which includes every
- *    event an overflow was dispatched for: patches/README.md
- *    "stop-order");
+ *  - calls <= floor((count + W) / T) + 1 (one call per PMI, never more;
+ *    W: PAPI 7.0.0's PAPI_stop reads the counters before it stops them,
+ *    so the events of its own path between the two (measured: about 200
+ *    instructions, 42 branches, 500 cycles) still overflow and are
+ *    dispatched, but are not in the count it returns);
  *  - the skid is at most SKID instructions (the default model, Prescott:
  *    a latency of 98 cycles, at most 3 instructions retiring a cycle,
  *    + 3 for the cycle it ends in), S = SKID x per-iteration events / 4
@@ -85,6 +86,8 @@ int main(void)
 	/* per-iteration events of the loop: 4 instructions, 1 branch (0:
 	 * cycles, not a fixed number) */
 	static const long per_it[] = { 4, 1, 0 };
+	/* W above: the events of PAPI_stop's path after its read */
+	static const long stop_w[] = { 256, 64, 1024 };
 
 	long long cyc0;
 
@@ -107,8 +110,8 @@ int main(void)
 			int T = th[k];
 			long long c = count1(evs[e], T);
 			/* the floor from the count mod 2^40 (a count 2^40 ahead was
-			 * the re-arm defect) */
-			long long fl = (c & ((1LL << 40) - 1)) / T;
+			 * the re-arm defect) and the stop window */
+			long long fl0 = (c & ((1LL << 40) - 1)) / T, fl = ((c & ((1LL << 40) - 1)) + stop_w[e]) / T;
 			int ok = calls >= 1 && calls <= fl + 1, sane = c >= plain - 128 && c <= plain + 128;
 
 			if (per_it[e] == 0) {
@@ -125,7 +128,7 @@ int main(void)
 			/* the skid: S events (per_it per 4 instructions) */
 			long S = (SKID * per_it[e] + 3) / 4;
 			if (T > S)
-				ok &= calls >= fl - 1;
+				ok &= calls >= fl0 - 1;
 			else
 				ok &= calls >= (c & ((1LL << 40) - 1)) / (S + T) - 1;
 			tap_ok(ok, "%s T=%d: %ld handler calls for %lld events (floor %lld)", evs[e], T,

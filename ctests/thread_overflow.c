@@ -9,15 +9,23 @@
  * thread before any other thread starts; within PAPI_stop's tail, below),
  * every one delivered to itself (its handler, its event set).
  *
- * And floor(count / T), exactly: PAPI_stop returns the count the counters
- * stopped at and the component dispatches every overflow they reached
- * (patches/README.md "stop-order"); before that patch an overflow in
- * PAPI_stop's own path after its read (counted by the hardware, not in the
- * count it returned) was one dispatch more, and with the modelled skid
- * whether it came before the read varied with the clock the threads share
- * (the "count ~150 short of the overflow boundaries" once seen in the
- * first run).  The main thread still warms up with one run that is not
- * checked.
+ * And floor(count / T), or one more when the last overflow falls in
+ * PAPI_stop's own path after it read the counters: PAPI_stop returns the
+ * count of that read, while the counter counts on until the component
+ * stops it (some 110 instructions); the PMI of an overflow there is taken
+ * before the stop (the skid ends at the stopping WRMSR at the latest,
+ * sim/README.md "Overflow interrupts (PMI)") and counted by the handler.
+ * So: floor(count / T) + 1 only if count mod T >= T - TAIL.  And "as
+ * alone" within that tail: the skid is the instructions retired in the
+ * PMI latency, so it follows the clock, which the threads' shared caches
+ * and branch predictor change; whether that last PMI lands before
+ * PAPI_stop's read or inside it (where the component defers it, and the
+ * count then includes the tail: +106 seen) varies with the interleaving,
+ * so count and overflows may differ from the run alone by the tail and
+ * one (a thread's counters leaking into another's would differ by the
+ * other's 148,000 instructions or more).  (This is the
+ * "count ~150 short of the overflow boundaries" once seen in the first
+ * run; the main thread still warms up with one run that is not checked.)
  *
  *   thread_overflow NTHREADS
  */
@@ -34,6 +42,8 @@
 #define MAXT 16
 #define T 10007
 #define N 200000L
+/* PAPI_stop's counted instructions after its read, with margin */
+#define TAIL 200
 
 static __thread long novf, wrong;
 static __thread int my_es = PAPI_NULL;
@@ -146,9 +156,10 @@ int main(int argc, char **argv)
 			tap_ok(0, "thread %d: no run", i);
 			continue;
 		}
-		/* as alone, and floor(count / T) */
-		tap_ok(r->ovf == alone[i].ovf &&
-		       r->count == alone[i].count && r->ovf == r->count / T,
+		/* as alone, and floor(count / T) (+ 1: see the top) */
+		tap_ok(r->ovf - alone[i].ovf <= 1 && alone[i].ovf - r->ovf <= 1 &&
+		       r->count - alone[i].count <= TAIL && alone[i].count - r->count <= TAIL &&
+		       (r->ovf == r->count / T || (r->ovf == r->count / T + 1 && r->count % T >= T - TAIL)),
 		       "thread %d (LP%u): %ld overflows, count %lld, as alone (%ld, %lld; "
 		       "floor(count / %d) = %lld)", i, r->lp, r->ovf, r->count, alone[i].ovf,
 		       alone[i].count, T, r->count / T);

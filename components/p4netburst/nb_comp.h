@@ -98,6 +98,8 @@ typedef struct {
 	volatile sig_atomic_t in_acc;       /* accumulate() under way outside the PMI handler */
 	volatile sig_atomic_t pmi_deferred; /* a PMI came meanwhile: served after it */
 	vptr_t deferred_pc;                 /* its interrupted PC */
+	long long read_hw[NB_NUM_COUNTERS]; /* hwcount at nb_read's read */
+	uint32_t ovf_carry;                 /* overflows re-armed, not yet dispatched */
 	int pebs_h;                         /* hw request sampled by PEBS, -1: none */
 	int grn_sys;                        /* PAPI_GRN_SYS: counts by CPU */
 	int inherit;                        /* PAPI_INHERIT (backends with set_inherit) */
@@ -164,6 +166,5 @@ void p4nb_pmi_release(void);
 int p4nb_set_overflow(EventSetInfo_t *ESI, int EventIndex, int threshold);
 int p4nb_cleanup_eventset(hwd_control_state_t *ctl);
 void p4nb_dispatch_timer(int signo, hwd_siginfo_t *si, void *uc);
-void p4nb_ovf_final(nb_control_t *c, vptr_t pc);
 
 #endif

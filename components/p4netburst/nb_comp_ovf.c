@@ -85,11 +85,8 @@ int p4nb_pebs_arm(nb_control_t *c, char *err, size_t len)
  * overflow 2^40 ahead (ctests/overflow_sweep).  A flag, not a signal
  * mask: two sigprocmask calls per PAPI_read were counted instructions.
  */
-/* how pmi_service is called */
-enum { PMI_ISR, PMI_DEFERRED, PMI_FINAL };
-
 static void pmi_service(ThreadInfo_t *thread, int cidx, nb_control_t *c,
-			_papi_hwi_context_t *hw, vptr_t pc, int how);
+			_papi_hwi_context_t *hw, vptr_t pc, int in_isr);
 
 void p4nb_acc_begin(nb_control_t *c)
 {
@@ -117,7 +114,7 @@ void p4nb_acc_end(nb_control_t *c)
 		cidx = _p4netburst_vector.cmp_info.CmpIdx;
 		thread = _papi_hwi_lookup_thread(0);
 		if (thread)
-			pmi_service(thread, cidx, c, &hw, c->deferred_pc, PMI_DEFERRED);
+			pmi_service(thread, cidx, c, &hw, c->deferred_pc, 0);
 	}
 }
 
@@ -303,7 +300,7 @@ void p4nb_dispatch_timer(int signo, hwd_siginfo_t *si, void *uc)
 		c->pmi_deferred = 1;
 		return;
 	}
-	pmi_service(thread, cidx, c, &hw, pc_of(&hw), PMI_ISR);
+	pmi_service(thread, cidx, c, &hw, pc_of(&hw), 1);
 }
 
 /*
@@ -318,10 +315,9 @@ void p4nb_dispatch_timer(int signo, hwd_siginfo_t *si, void *uc)
  * the service is not counted either.
  */
 static void pmi_service(ThreadInfo_t *thread, int cidx, nb_control_t *c,
-			_papi_hwi_context_t *hw, vptr_t pc, int how)
+			_papi_hwi_context_t *hw, vptr_t pc, int in_isr)
 {
-	int in_isr = how == PMI_ISR;
-	uint32_t which = 0, vec = 0;
+	uint32_t which = 0, vec = 0, carry = 0, disp;
 	uint64_t raw[2 * NB_NUM_COUNTERS], nrec = 0;   /* 2n: backend read */
 	char err[256];
 	int hard;
@@ -358,8 +354,16 @@ static void pmi_service(ThreadInfo_t *thread, int cidx, nb_control_t *c,
 		return;
 	}
 	for (int h = 0; h < c->n; h++)
-		if (((c->hw_ovf >> h) & 1) && h != c->pebs_h && c->hwcount[h] >= c->ovf_at[h])
+		if (((c->hw_ovf >> h) & 1) && h != c->pebs_h && c->hwcount[h] >= c->ovf_at[h]) {
 			which |= 1u << h;
+			/* deferred out of a read: an overflow past what the
+			 * read returned is dispatched with the next PMI, or
+			 * not at all if the set stops first (PAPI_stop reads
+			 * before it stops: its events after the read are in
+			 * no count PAPI returns) */
+			if (!in_isr && c->read_hw[h] < c->ovf_at[h])
+				carry |= 1u << h;
+		}
 	if (p4nb_preset_ex(c, which, 1, err, sizeof(err)) ||
 	    (in_isr && p4nb_backend->enable(c->regs, c->n, 1, err, sizeof(err)))) {
 		p4nb_report("overflow interrupt", err);
@@ -380,41 +384,16 @@ static void pmi_service(ThreadInfo_t *thread, int cidx, nb_control_t *c,
 	if (nrec)
 		c->ds[5] = c->ds[4];
 	/* overflow vector: the natives (PAPI positions) on those counters */
+	disp = (which & ~carry) | c->ovf_carry;
+	c->ovf_carry = carry;
 	for (int i = 0; i < c->nnat; i++)
-		if (((c->ovf >> i) & 1) && ((which >> c->hw_of[i]) & 1))
+		if (((c->ovf >> i) & 1) && ((disp >> c->hw_of[i]) & 1))
 			vec |= 1u << i;
 	if (vec) {
 		hard = 1;
 		_papi_hwi_dispatch_overflow_signal(hw, pc, &hard, (long long)vec, 0, &thread, cidx);
 	}
-	if (how == PMI_DEFERRED && c->running &&
-	    p4nb_backend->enable(c->regs, c->n, 1, err, sizeof(err)))
+	if (!in_isr && c->running && p4nb_backend->enable(c->regs, c->n, 1, err, sizeof(err)))
 		p4nb_report("overflow interrupt", err);
 }
 
-
-/*
- * PAPI_stop (p4nb_stop), the counters stopped and folded: the overflows
- * they reached that no PMI has dispatched yet (a PMI deferred while the
- * set stopped, or one the counters reached in the last instructions
- * before they stopped) are dispatched now, so that every set stops with
- * floor(count / threshold) dispatches per overflowing event; the counts
- * PAPI_stop returns are those the counters stopped at
- * (patches/papi-7.0.0-stop-order.patch).  The counters stay stopped.
- */
-void p4nb_ovf_final(nb_control_t *c, vptr_t pc)
-{
-	int cidx = _p4netburst_vector.cmp_info.CmpIdx;
-	ThreadInfo_t *thread;
-	_papi_hwi_context_t hw = { 0 };
-	uint32_t due = 0;
-
-	for (int h = 0; h < c->n; h++)
-		if (((c->hw_ovf >> h) & 1) && h != c->pebs_h && c->hwcount[h] >= c->ovf_at[h])
-			due |= 1u << h;
-	if (!due && !(c->pebs_h >= 0 && c->ds && c->ds[5] != c->ds[4]))
-		return;
-	if (!(thread = _papi_hwi_lookup_thread(0)))
-		return;
-	pmi_service(thread, cidx, c, &hw, c->pmi_deferred ? c->deferred_pc : pc, PMI_FINAL);
-}

@@ -140,8 +140,10 @@ int p4nb_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 			     ((c->hw_ovf >> i) & 1) && i != c->pebs_h ? NB_ENC_PMI : 0, &c->regs[i]);
 		c->last[i] = 0;
 		c->hwcount[i] = 0;
+		c->read_hw[i] = LLONG_MAX;
 		memset(&c->casc[i], 0, sizeof(c->casc[i]));
 	}
+	c->ovf_carry = 0;
 	for (int i = 0; i < c->nnat; i++)
 		c->count[i] = 0;
 	c->nextra = nb_encode_extra(&c->assign, dom, c->lp, c->extra,
@@ -201,22 +203,16 @@ int p4nb_stop(hwd_context_t *ctx, hwd_control_state_t *ctl)
 	int ret;
 	(void)ctx;
 
-	/* a PMI taken inside this function (a small threshold overflows in
-	 * its first instructions) is deferred: it must not re-arm and
-	 * re-enable the counters being stopped; p4nb_ovf_final dispatches
-	 * what the stopped counters reached */
-	p4nb_acc_begin(c);
+	/* not running from here on: a PMI taken inside this function (a
+	 * small threshold overflows in its first instructions) must not
+	 * re-arm and re-enable the counters being stopped */
+	c->running = 0;
 	if (p4nb_backend->enable(c->regs, c->n, 0, err, sizeof(err))) {
-		p4nb_acc_end(c);
+		c->running = 1;
 		p4nb_report("stop", err);
 		return PAPI_ESYS;
 	}
 	ret = p4nb_accumulate(c);
-	if (ret == PAPI_OK && c->hw_ovf)
-		p4nb_ovf_final(c, (vptr_t)__builtin_return_address(0));
-	c->running = 0;
-	c->in_acc = 0;
-	c->pmi_deferred = 0;
 	/* the counters are the thread's again (nbsim: its context) */
 	if (c->grn_sys && p4nb_backend->cpu_wide(c->regs, c->n, 0, err, sizeof(err))) {
 		p4nb_report("stop", err);
@@ -259,6 +255,7 @@ int p4nb_read(hwd_context_t *ctx, hwd_control_state_t *ctl,
 	/* the values at the read: a PMI deferred meanwhile, served by
 	 * acc_end, reads the counters again later */
 	memcpy(c->rcount, c->count, sizeof(c->rcount));
+	memcpy(c->read_hw, c->hwcount, sizeof(c->read_hw));
 	p4nb_acc_end(c);
 	*events = c->rcount;
 	return ret;
@@ -282,6 +279,7 @@ int p4nb_reset(hwd_context_t *ctx, hwd_control_state_t *ctl)
 	for (int i = 0; i < c->n; i++) {
 		c->last[i] = 0;
 		c->hwcount[i] = 0;
+		c->read_hw[i] = LLONG_MAX;   /* a deferred PMI: dispatched */
 		memset(&c->casc[i], 0, sizeof(c->casc[i]));
 	}
 	for (int i = 0; i < c->nnat; i++)
