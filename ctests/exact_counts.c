@@ -13,6 +13,7 @@
  *     add $1,%rax ; xor %rax,%rdx ; sub $1,%rcx ; jnz 1b
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include "papi.h"
 #define NBDIFF_PREROLL 16     /* predictor state independent of the last n (nbdiff.h) */
@@ -35,9 +36,17 @@ static void loop(long n)
 			 : "+r"(a), "+r"(d), "+r"(n) : : "cc");
 }
 
+/* SLACK: the branch_retired masks split branches by their prediction,
+ * and one branch of PAPI's start/stop path (outside the loop) aliases
+ * with the loop's in the predictor: its prediction can differ between the
+ * N1 and N2 runs (a layout accident: it came and went with the size of
+ * the component's code), moving it from MMTP to MMTM or back.  The masks
+ * of one set then differ by at most 1 each, and their sum (SUM: the taken
+ * or the not-taken ones, which no prediction moves between) is exact. */
 struct ev {
 	const char *name;
 	long long per_iter;
+	int slack;
 };
 
 
@@ -48,13 +57,28 @@ static void check_set(const struct ev *evs, int n)
 
 	for (int i = 0; i < n && i < NBDIFF_MAX; i++)
 		names[i] = evs[i].name;
+	long long sd = 0, sp = 0;
+	int ns = 0;
+
 	nbdiff_run("exact_counts", names, n, loop, N1, N2, a, b);
 	for (int i = 0; i < n; i++) {
-		tap_is(b[i] - a[i], (N2 - N1) * evs[i].per_iter,
-		       "%s: difference of %d and %d iterations is %lld x %d",
-		       evs[i].name, N2, N1, evs[i].per_iter, N2 - N1);
+		char desc[160];
+
+		snprintf(desc, sizeof desc, "%s: difference of %d and %d iterations is %lld x %d",
+			 evs[i].name, N2, N1, evs[i].per_iter, N2 - N1);
+		if (evs[i].slack) {
+			nbdiff_is_slack(b[i] - a[i], N2 - N1, evs[i].per_iter, evs[i].slack, desc);
+			sd += b[i] - a[i];
+			sp += evs[i].per_iter;
+			ns++;
+		} else {
+			tap_is(b[i] - a[i], (N2 - N1) * evs[i].per_iter, "%s", desc);
+		}
 		tap_diag("%s: %lld at N=%d, %lld at N=%d", evs[i].name, a[i], N1, b[i], N2);
 	}
+	if (ns)
+		tap_is(sd, (N2 - N1) * sp, "the %d prediction masks together: difference %lld x %d", ns,
+		       sp, N2 - N1);
 }
 
 int main(void)
@@ -62,28 +86,28 @@ int main(void)
 	/* The branch_retired masks need distinct ESCR configurations and the
 	 * event has two ESCRs (CRU_ESCR2/3), so they come in two sets. */
 	static const struct ev set1[] = {
-		{ "p4netburst:::instr_retired:NBOGUSNTAG", INS_PER_ITER },
-		{ "p4netburst:::uops_retired:NBOGUS", UOPS_PER_ITER },
-		{ "p4netburst:::branch_retired:MMTP", 1 },
-		{ "p4netburst:::branch_retired:MMNP", 0 },
+		{ "p4netburst:::instr_retired:NBOGUSNTAG", INS_PER_ITER, 0 },
+		{ "p4netburst:::uops_retired:NBOGUS", UOPS_PER_ITER, 0 },
+		{ "p4netburst:::branch_retired:MMTP", 1, 1 },
+		{ "p4netburst:::branch_retired:MMTM", 0, 1 },
 	};
 	static const struct ev set2[] = {
-		{ "p4netburst:::mispred_branch_retired:NBOGUS", 0 },
-		{ "p4netburst:::branch_retired:MMNM", 0 },
-		{ "p4netburst:::branch_retired:MMTM", 0 },
-		{ "PAPI_TOT_INS", INS_PER_ITER },
+		{ "p4netburst:::mispred_branch_retired:NBOGUS", 0, 0 },
+		{ "p4netburst:::branch_retired:MMNP", 0, 1 },
+		{ "p4netburst:::branch_retired:MMNM", 0, 1 },
+		{ "PAPI_TOT_INS", INS_PER_ITER, 0 },
 	};
 	static const struct ev set3[] = {
-		{ "PAPI_BR_INS", 1 },
-		{ "PAPI_BR_TKN", 1 },
+		{ "PAPI_BR_INS", 1, 0 },
+		{ "PAPI_BR_TKN", 1, 0 },
 	};
 	static const struct ev set4[] = {
-		{ "PAPI_BR_NTK", 0 },
-		{ "PAPI_BR_MSP", 0 },
+		{ "PAPI_BR_NTK", 0, 0 },
+		{ "PAPI_BR_MSP", 0, 0 },
 	};
 	int r;
 
-	tap_plan(12);
+	tap_plan(14);
 	if ((r = PAPI_library_init(PAPI_VER_CURRENT)) != PAPI_VER_CURRENT)
 		tap_bail("PAPI_library_init: %s", PAPI_strerror(r));
 	check_set(set1, 4);
