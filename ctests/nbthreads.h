@@ -99,20 +99,37 @@ static inline void nbt_sync(int sync)
 		pthread_barrier_wait(&nbt_bar);
 }
 
-/* Threads 1..nt-1 and the main thread as thread 0 run worker((intptr_t)i)
- * at once (each waits at nbt_bar); back when all have returned. */
-static inline void nbt_run(int nt, void *(*worker)(void *))
+/* Threads 1..nt-1 and the main thread as thread 0 run body(i) at once
+ * (each waits at nbt_bar); back when all have returned. */
+static void (*nbt_body)(int i);
+
+static inline void *nbt_thread(void *arg)
+{
+	nbt_body((int)(intptr_t)arg);
+	return NULL;
+}
+
+static inline void nbt_run(int nt, void (*body)(int i))
 {
 	pthread_t t[nt];
 
+	nbt_body = body;
 	pthread_barrier_init(&nbt_bar, NULL, (unsigned)nt);
 	for (int i = 1; i < nt; i++)
-		if (pthread_create(&t[i], NULL, worker, (void *)(intptr_t)i))
+		if (pthread_create(&t[i], NULL, nbt_thread, (void *)(intptr_t)i))
 			tap_bail("pthread_create");
-	worker((void *)0);
+	body(0);
 	for (int i = 1; i < nt; i++)
 		pthread_join(t[i], NULL);
 	pthread_barrier_destroy(&nbt_bar);
+}
+
+/* An overflowing event set done with: overflow off, emptied, destroyed. */
+static inline void nbt_ovf_destroy(int *es, int code, PAPI_overflow_handler_t handler)
+{
+	PAPI_overflow(*es, code, 0, 0, handler);
+	PAPI_cleanup_eventset(*es);
+	PAPI_destroy_eventset(es);
 }
 
 /* A thread that failed: its ntests checks fail, the first with the cause. */

@@ -64,17 +64,13 @@ static void work(int i, struct res *r, int sync)
 		return NBT_FAIL(r, "PAPI_stop", e);
 	r->ovf = nbt_novf;
 	r->wrong = nbt_wrong;
-	PAPI_overflow(nbt_es, PAPI_TOT_INS, 0, 0, nbt_ovf_handler);
-	PAPI_cleanup_eventset(nbt_es);
-	PAPI_destroy_eventset(&nbt_es);
+	nbt_ovf_destroy(&nbt_es, PAPI_TOT_INS, nbt_ovf_handler);
 }
 
-static void *worker(void *arg)
+/* thread i of the run */
+static void run(int i)
 {
-	int i = (int)(intptr_t)arg;
-
 	work(i, &res[i], 1);
-	return NULL;
 }
 
 int main(int argc, char **argv)
@@ -93,7 +89,7 @@ int main(int argc, char **argv)
 		if (alone[i].err)
 			tap_bail("alone %d: %s", i, alone[i].why);
 	}
-	nbt_run(nt, worker);
+	nbt_run(nt, run);
 	for (int i = 0; i < nt; i++) {
 		struct res *r = &res[i];
 

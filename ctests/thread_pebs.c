@@ -117,17 +117,13 @@ static void work(int i, struct res *r, int sync)
 	r->foreign = foreign;
 	r->other = other;
 	r->wrong_es = wrong_es;
-	PAPI_overflow(my_es, code, 0, 0, handler);
-	PAPI_cleanup_eventset(my_es);
-	PAPI_destroy_eventset(&my_es);
+	nbt_ovf_destroy(&my_es, code, handler);
 }
 
-static void *worker(void *arg)
+/* thread i of the run */
+static void run(int i)
 {
-	int i = (int)(intptr_t)arg;
-
 	work(i, &res[i], 1);
-	return NULL;
 }
 
 int main(int argc, char **argv)
@@ -144,7 +140,7 @@ int main(int argc, char **argv)
 	/* a warm-up (not checked) */
 	work(0, &res[0], 0);
 	memset(&res[0], 0, sizeof res[0]);
-	nbt_run(nt, worker);
+	nbt_run(nt, run);
 	for (int i = 0; i < nt; i++) {
 		struct res *r = &res[i];
 
