@@ -73,11 +73,11 @@ FTESTS = $(patsubst ftests/%.F90,$(T)/f_%,$(wildcard ftests/*.F90))
 tests: $(CTESTS) $(FTESTS) $(T)/thread_counts_omp
 
 # the OpenMP build of ctests/thread_counts.c (libgomp: Debian's gcc)
-$(T)/thread_counts_omp: ctests/thread_counts.c ctests/nbtap.h ctests/nbdiff.h sim/tests/tap.h $(PAPI_STAMP)
+$(T)/thread_counts_omp: ctests/thread_counts.c ctests/nbtap.h ctests/nbdiff.h ctests/nbthreads.h sim/tests/tap.h $(PAPI_STAMP)
 	@mkdir -p $(T)
 	$(CC) $(CFLAGS_NB) -fopenmp $(PAPI_INC) -Ictests -o $@ $< $(PAPI_LIB) -lpthread
 
-$(T)/%: ctests/%.c ctests/nbtap.h ctests/nbdiff.h sim/tests/tap.h $(PAPI_STAMP)
+$(T)/%: ctests/%.c ctests/nbtap.h ctests/nbdiff.h ctests/nbthreads.h sim/tests/tap.h $(PAPI_STAMP)
 	@mkdir -p $(T)
 	$(CC) $(CFLAGS_NB) $(PAPI_INC) -Ictests -o $@ $< $(PAPI_LIB) -lpthread
 

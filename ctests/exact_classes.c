@@ -138,47 +138,21 @@ static __attribute__((noinline)) void k_rom(long n)
 		: "rax", "rbx", "rcx", "rdx", "rsi", "rdi", "memory", "cc");
 }
 
-struct ev {
-	const char *name;
-	long long per_iter;
-	long long slack;        /* overhead allowance (nbdiff_is_slack): 0 = exact */
-};
-
 struct set {
 	const char *what;
 	void (*fn)(long);
-	struct ev ev[4];
+	struct nbdiff_ev ev[4];    /* slack: overhead allowance (nbdiff_is_slack), 0 = exact */
 };
 
 
 static int nevents(const struct set *s)
 {
-	int n = 0;
-	while (n < 4 && s->ev[n].name)
-		n++;
-	return n;
+	return nbdiff_nevents(s->ev, 4);
 }
 
 static void check_set(const struct set *s)
 {
-	long long a[NBDIFF_MAX], b[NBDIFF_MAX];
-	const char *names[4];
-	int n = nevents(s);
-
-	for (int i = 0; i < n; i++)
-		names[i] = s->ev[i].name;
-	nbdiff_run(s->what, names, n, s->fn, N1, N2, a, b);
-	for (int i = 0; i < n; i++) {
-		char desc[300];
-
-		snprintf(desc, sizeof desc, "%s: %s: difference of %d and %d iterations is %lld x %d",
-			 s->what, s->ev[i].name, N2, N1, s->ev[i].per_iter, N2 - N1);
-		if (s->ev[i].slack)
-			nbdiff_is_slack(b[i] - a[i], N2 - N1, s->ev[i].per_iter, s->ev[i].slack, desc);
-		else
-			tap_is(b[i] - a[i], (N2 - N1) * s->ev[i].per_iter, "%s", desc);
-		tap_diag("%s: %lld at N=%d, %lld at N=%d", s->ev[i].name, a[i], N1, b[i], N2);
-	}
+	nbdiff_check_set(s->what, s->ev, 4, s->fn, N1, N2);
 }
 
 #define P "p4netburst:::"

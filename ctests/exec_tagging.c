@@ -47,14 +47,9 @@ static __attribute__((noinline)) void k_fp(long n)
 		: "xmm0", "xmm2", "cc");
 }
 
-struct ev {
-	const char *name;
-	long long per_iter;
-};
-
 struct set {
 	const char *what;
-	struct ev ev[5];
+	struct nbdiff_ev ev[5];    /* exact: slack 0 */
 	int perf;               /* run on the perf backend too: the Linux P4 driver's
 				   first fit places it (nb_schedule --policy=linux)
 				   and it has no tagged metric (below) */
@@ -64,60 +59,44 @@ struct set {
 static const struct set sets[] = {
 	/* the idiom: the upstream event counts its x87 uops itself, NBOGUS1
 	 * counts them tagged, and so does NBOGUSTAG (one uop per fadd) */
-	{ "x87 TAG1", { { P "x87_FP_uop:ALL:TAG1", 1 }, { P "execution_event:NBOGUS1", 1 },
-			{ P "instr_retired:NBOGUSTAG", 1 } }, 1 },
+	{ "x87 TAG1", { { P "x87_FP_uop:ALL:TAG1", 1, 0 }, { P "execution_event:NBOGUS1", 1, 0 },
+			{ P "instr_retired:NBOGUSTAG", 1, 0 } }, 1 },
 	/* libpfm4's lower-case spelling, no prefix, counting event first */
-	{ "scalar_SP TAG1", { { "execution_event:nbogus1", 2 }, { "scalar_SP_uop:all:tag1", 2 } }, 1 },
+	{ "scalar_SP TAG1", { { "execution_event:nbogus1", 2, 0 }, { "scalar_SP_uop:all:tag1", 2, 0 } }, 1 },
 	/* PAPI's netburst PAPI_FP_OPS line, spelled as papi_events.csv does
 	 * (no prefix, lower-case masks): two upstream events with the same
 	 * TagValue are counted together */
-	{ "FP_OPS idiom", { { "execution_event:nbogus1", 1 + 2 }, { "x87_FP_uop:ALL:TAG1", 1 },
-			    { "scalar_SP_uop:ALL:TAG1", 2 } }, 0 },
+	{ "FP_OPS idiom", { { "execution_event:nbogus1", 1 + 2, 0 }, { "x87_FP_uop:ALL:TAG1", 1, 0 },
+			    { "scalar_SP_uop:ALL:TAG1", 2, 0 } }, 0 },
 	/* two tag values apart: NBOGUS0 and NBOGUS2 on CRU_ESCR2/3 */
-	{ "TAG0 and TAG2", { { P "x87_FP_uop:ALL:TAG0", 1 }, { P "scalar_DP_uop:ALL:TAG2", 3 },
-			     { P "execution_event:NBOGUS0", 1 }, { P "execution_event:NBOGUS2", 3 } }, 0 },
+	{ "TAG0 and TAG2", { { P "x87_FP_uop:ALL:TAG0", 1, 0 }, { P "scalar_DP_uop:ALL:TAG2", 3, 0 },
+			     { P "execution_event:NBOGUS0", 1, 0 }, { P "execution_event:NBOGUS2", 3, 0 } }, 0 },
 	/* one execution_event request selecting both tag bits */
-	{ "NBOGUS0:NBOGUS2", { { P "x87_FP_uop:ALL:TAG0", 1 }, { P "scalar_DP_uop:ALL:TAG2", 3 },
-			       { P "execution_event:NBOGUS0:NBOGUS2", 1 + 3 } }, 0 },
+	{ "NBOGUS0:NBOGUS2", { { P "x87_FP_uop:ALL:TAG0", 1, 0 }, { P "scalar_DP_uop:ALL:TAG2", 3, 0 },
+			       { P "execution_event:NBOGUS0:NBOGUS2", 1 + 3, 0 } }, 0 },
 	/* a TagValue of two bits: each NBOGUSn of it counts the uops, other
 	 * bits none (execution_event has two ESCRs, CRU_ESCR2/3: two
 	 * configurations at most) */
-	{ "TAG0:TAG3", { { P "scalar_SP_uop:ALL:TAG0:TAG3", 2 }, { P "execution_event:NBOGUS3", 2 },
-			 { P "execution_event:NBOGUS1:NBOGUS0", 2 } }, 0 },
+	{ "TAG0:TAG3", { { P "scalar_SP_uop:ALL:TAG0:TAG3", 2, 0 }, { P "execution_event:NBOGUS3", 2, 0 },
+			 { P "execution_event:NBOGUS1:NBOGUS0", 2, 0 } }, 0 },
 	/* beside a tagged metric: the metric's tag bit avoids the user's 1
 	 * (the scheduler keeps TAG1 as given and gives the metric bit 0) */
-	{ "TAG1 and a metric", { { P "x87_FP_uop:ALL:TAG1", 1 }, { P "execution_event:NBOGUS1", 1 },
-				 { P "scalar_DP_retired", 3 }, { P "instr_retired:NBOGUSTAG", 1 + 3 } }, 0 },
+	{ "TAG1 and a metric", { { P "x87_FP_uop:ALL:TAG1", 1, 0 }, { P "execution_event:NBOGUS1", 1, 0 },
+				 { P "scalar_DP_retired", 3, 0 }, { P "instr_retired:NBOGUSTAG", 1 + 3, 0 } }, 0 },
 	/* the untagged upstream event and the tagged one at once (FIRM_ESCR0
 	 * and 1): both count the x87 uops, only the tagged ones are tagged */
-	{ "tagged and untagged", { { P "x87_FP_uop:ALL", 1 }, { P "x87_FP_uop:ALL:TAG2", 1 },
-				   { P "execution_event:NBOGUS2", 1 }, { P "execution_event:NBOGUS0", 0 } }, 0 },
+	{ "tagged and untagged", { { P "x87_FP_uop:ALL", 1, 0 }, { P "x87_FP_uop:ALL:TAG2", 1, 0 },
+				   { P "execution_event:NBOGUS2", 1, 0 }, { P "execution_event:NBOGUS0", 0, 0 } }, 0 },
 };
 
 static int nevents(const struct set *s)
 {
-	int n = 0;
-
-	while (n < 5 && s->ev[n].name)
-		n++;
-	return n;
+	return nbdiff_nevents(s->ev, 5);
 }
 
 static void check_set(const struct set *s)
 {
-	long long a[NBDIFF_MAX], b[NBDIFF_MAX];
-	const char *names[5];
-	int n = nevents(s);
-
-	for (int i = 0; i < n; i++)
-		names[i] = s->ev[i].name;
-	nbdiff_run(s->what, names, n, k_fp, N1, N2, a, b);
-	for (int i = 0; i < n; i++) {
-		tap_is(b[i] - a[i], (N2 - N1) * s->ev[i].per_iter,
-		       "%s: %s: difference of %d and %d iterations is %lld x %d", s->what,
-		       s->ev[i].name, N2, N1, s->ev[i].per_iter, N2 - N1);
-		tap_diag("%s: %lld at N=%d, %lld at N=%d", s->ev[i].name, a[i], N1, b[i], N2);
-	}
+	nbdiff_check_set(s->what, s->ev, 5, k_fp, N1, N2);
 }
 
 /* FIRST is added, then SECOND must be refused with PAPI_ECNFLCT and a

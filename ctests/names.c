@@ -113,15 +113,21 @@ static const char *const vmasks[] = {
 };
 #define NVMASKS (int)(sizeof(vmasks) / sizeof(vmasks[0]))
 
-/* Index of the virtual mask NAME ends with, or -1. */
-static int vmask_of(const char *name)
+/* Index in list[0..n) of the last ":"-part of NAME, or -1. */
+static int suffix_of(const char *name, const char *const *list, int n)
 {
 	const char *c = strrchr(name, ':');
 
-	for (int v = 0; c && v < NVMASKS; v++)
-		if (strcmp(c + 1, vmasks[v]) == 0)
-			return v;
+	for (int k = 0; c && k < n; k++)
+		if (strcmp(c + 1, list[k]) == 0)
+			return k;
 	return -1;
+}
+
+/* Index of the virtual mask NAME ends with, or -1. */
+static int vmask_of(const char *name)
+{
+	return suffix_of(name, vmasks, NVMASKS);
 }
 
 /* The eight upstream FP/SIMD events that take TAG0..TAG3 [libpfm4,
@@ -134,12 +140,7 @@ static const char *const tag_events[] = {
 /* Index of the qualifier template NAME ends with, or -1. */
 static int qual_of(const char *name)
 {
-	const char *c = strrchr(name, ':');
-
-	for (int q = 0; c && q < NQUALS; q++)
-		if (strcmp(c + 1, quals[q]) == 0)
-			return q;
-	return -1;
+	return suffix_of(name, quals, NQUALS);
 }
 
 /* The qualifiers listed after the masks of NAME, as a bit set. */

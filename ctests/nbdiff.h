@@ -7,6 +7,7 @@
 #ifndef NBDIFF_H
 #define NBDIFF_H
 
+#include <stdio.h>
 #include "papi.h"
 #include "nbtap.h"
 
@@ -118,6 +119,52 @@ static inline void nbdiff_is_slack(long long d, long long iters, long long per, 
 			 desc, slack, iters);
 	tap_ok(r >= -slack && r <= slack, "%s (overhead allowance %lld)", desc, slack);
 	tap_diag("%s: got %lld = %lld x %lld %+lld", desc, d, iters, per, r);
+}
+
+/* One event of a checked set: its count per iteration of the kernel and
+ * its overhead allowance (nbdiff_is_slack; 0: exact). */
+struct nbdiff_ev {
+	const char *name;
+	long long per_iter;
+	long long slack;
+};
+
+/* How many of ev[0..max) are given (up to the first without a name). */
+static inline int nbdiff_nevents(const struct nbdiff_ev *ev, int max)
+{
+	int n = 0;
+
+	while (n < max && ev[n].name)
+		n++;
+	return n;
+}
+
+/* The events of ev[0..max) in one set around fn (nbdiff_run, n1 and n2
+ * iterations): one check each, that the difference is per_iter x
+ * (n2 - n1), exactly or within its slack; the counts as a diagnostic. */
+static inline void nbdiff_check_set(const char *what, const struct nbdiff_ev *ev, int max,
+				    void (*fn)(long), long n1, long n2)
+{
+	long long a[NBDIFF_MAX], b[NBDIFF_MAX];
+	const char *names[NBDIFF_MAX];
+	int n = nbdiff_nevents(ev, max);
+
+	if (n > NBDIFF_MAX)
+		tap_bail("%s: %d events, at most %d", what, n, NBDIFF_MAX);
+	for (int i = 0; i < n; i++)
+		names[i] = ev[i].name;
+	nbdiff_run(what, names, n, fn, n1, n2, a, b);
+	for (int i = 0; i < n; i++) {
+		char desc[300];
+
+		snprintf(desc, sizeof desc, "%s: %s: difference of %ld and %ld iterations is %lld x %ld",
+			 what, ev[i].name, n2, n1, ev[i].per_iter, n2 - n1);
+		if (ev[i].slack)
+			nbdiff_is_slack(b[i] - a[i], n2 - n1, ev[i].per_iter, ev[i].slack, desc);
+		else
+			tap_is(b[i] - a[i], (n2 - n1) * ev[i].per_iter, "%s", desc);
+		tap_diag("%s: %lld at N=%ld, %lld at N=%ld", ev[i].name, a[i], n1, b[i], n2);
+	}
 }
 
 #endif

@@ -21,34 +21,20 @@
  * work done by threads that do not count, less the main thread's own
  * instructions (its own per-thread counter): exact (see by_cpu).
  */
-#include <pthread.h>
 #include <sched.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
-#include "papi.h"
-#include "nbdiff.h"
-#include "../sim/nbsim_client.h"
+#include "nbthreads.h"
 
 #define MAXT 16
-#define NEV 2
 #define N1 2000
 #define N2 6000
 
-static const char *const evs[NEV] = {
-	"PAPI_TOT_INS",
-	"p4netburst:::branch_retired:MMTP:MMTM",
-};
-static const long long per_iter[NEV] = { 4, 1 };
-
 static int nthreads;
-static pthread_barrier_t bar;
 
 struct res {
-	long long d[NEV];
+	long long d[NBT_NEV];
 	unsigned lp;
 	int err;
 	char why[200];
@@ -58,45 +44,26 @@ static struct res res[MAXT + 2], alone[MAXT + 2];
 static long n1_of(int i) { return N1 + 100L * i; }
 static long n2_of(int i) { return N2 + 300L * i; }
 
-static __attribute__((noinline)) void rd(int es, long long *v, int *e)
-{
-	int r = PAPI_read(es, v);
-	if (r != PAPI_OK)
-		*e = r;
-}
-
-static void fail(struct res *r, const char *what, int e)
-{
-	r->err = e ? e : -1;
-	snprintf(r->why, sizeof r->why, "%s: %s", what, e ? PAPI_strerror(e) : "failed");
-}
-
-/* An event set of evs; 0 or the PAPI error. */
-static int make_set(int *es)
-{
-	return nbdiff_make_set(es, evs, NEV);
-}
-
 /* The measurement of thread i's work (yield: let the others run inside
  * the intervals): d = (count over n2) - (count over n1), last of 4
  * rounds (the first ones warm up). */
 static int measure(int es, int i, long long *d, int yield)
 {
-	long long v0[NEV], v1[NEV], v2[NEV];
+	long long v0[NBT_NEV], v1[NBT_NEV], v2[NBT_NEV];
 	int e = PAPI_OK;
 
 	for (int k = 0; k < 4; k++) {
-		rd(es, v0, &e);
+		nbt_read(es, v0, &e);
 		nbdiff_loop4(n1_of(i));
 		if (yield)
 			sched_yield();
-		rd(es, v1, &e);
+		nbt_read(es, v1, &e);
 		nbdiff_loop4(n2_of(i));
 		if (yield)
 			sched_yield();
-		rd(es, v2, &e);
+		nbt_read(es, v2, &e);
 	}
-	for (int k = 0; k < NEV; k++)
+	for (int k = 0; k < NBT_NEV; k++)
 		d[k] = (v2[k] - v1[k]) - (v1[k] - v0[k]);
 	return e;
 }
@@ -105,29 +72,24 @@ static int measure(int es, int i, long long *d, int yield)
 static void work(int i, int sync)
 {
 	struct res *r = &res[i];
-	struct nbsim_info info;
-	long long v[NEV];
+	long long v[NBT_NEV];
 	int es, e;
 
-	memset(&info, 0, sizeof info);
-	(void)nbsim_info(&info);
-	r->lp = info.logical_cpu;
-	if ((e = make_set(&es)) != PAPI_OK) {
-		fail(r, "add", e);
-		if (sync)
-			pthread_barrier_wait(&bar);
+	r->lp = nbt_lp();
+	if ((e = nbt_make_set(&es)) != PAPI_OK) {
+		NBT_FAIL(r, "add", e);
+		nbt_sync(sync);
 		return;
 	}
-	if (sync)
-		pthread_barrier_wait(&bar);
+	nbt_sync(sync);
 	for (int k = 0; k < i; k++)
 		sched_yield();
 	if ((e = PAPI_start(es)) != PAPI_OK)
-		return fail(r, "PAPI_start", e);
+		return NBT_FAIL(r, "PAPI_start", e);
 	if ((e = measure(es, i, r->d, 1)) != PAPI_OK)
-		return fail(r, "PAPI_read", e);
+		return NBT_FAIL(r, "PAPI_read", e);
 	if ((e = PAPI_stop(es, v)) != PAPI_OK)
-		return fail(r, "PAPI_stop", e);
+		return NBT_FAIL(r, "PAPI_stop", e);
 	PAPI_cleanup_eventset(es);
 	PAPI_destroy_eventset(&es);
 }
@@ -145,7 +107,7 @@ static void *quitter(void *arg)
 	int es, e;
 
 	(void)arg;
-	if (make_set(&es) != PAPI_OK || (e = PAPI_start(es)) != PAPI_OK)
+	if (nbt_make_set(&es) != PAPI_OK || (e = PAPI_start(es)) != PAPI_OK)
 		return (void *)1;
 	nbdiff_loop4(N2);
 	sched_yield();
@@ -165,11 +127,8 @@ static long tot_n[MAXT];
 static void *tot_worker(void *arg)
 {
 	int i = (int)(intptr_t)arg;
-	struct nbsim_info info;
 
-	memset(&info, 0, sizeof info);
-	(void)nbsim_info(&info);
-	tot_lp[i] = info.logical_cpu;
+	tot_lp[i] = nbt_lp();
 	nbdiff_loop4(tot_n[i]);
 	return NULL;
 }
@@ -319,10 +278,10 @@ static void check(const char *what, int i)
 		tap_ok(0, "%s thread %d: %s", what, i, r->why);
 		return;
 	}
-	for (int k = 0; k < NEV; k++)
-		tap_ok(r->d[k] == alone[i].d[k] && r->d[k] == per_iter[k] * (n2_of(i) - n1_of(i)),
+	for (int k = 0; k < NBT_NEV; k++)
+		tap_ok(r->d[k] == alone[i].d[k] && r->d[k] == nbt_per_iter[k] * (n2_of(i) - n1_of(i)),
 		       "%s thread %d (LP%u): %s %lld = alone %lld = %lld x %ld", what, i, r->lp,
-		       evs[k], r->d[k], alone[i].d[k], per_iter[k], n2_of(i) - n1_of(i));
+		       nbt_evs[k], r->d[k], alone[i].d[k], nbt_per_iter[k], n2_of(i) - n1_of(i));
 }
 
 int main(int argc, char **argv)
@@ -333,45 +292,38 @@ int main(int argc, char **argv)
 	const int extra = 0;
 #else
 	const char *what = "pthreads";
-	const int extra = NEV + 1;
+	const int extra = NBT_NEV + 1;
 	pthread_t t[MAXT];
 #endif
 
-	nthreads = argc > 1 ? atoi(argv[1]) : 2;
-	if (nthreads < 1 || nthreads > MAXT) {
-		fprintf(stderr, "usage: %s NTHREADS (1-%d)\n", argv[0], MAXT);
-		return 2;
-	}
-	tap_plan(nthreads * NEV + extra);
+	nthreads = nbt_nthreads(argc, argv, MAXT);
+	tap_plan(nthreads * NBT_NEV + extra);
 	if (!nbsim_present())
 		tap_bail("needs nbsim");
-	if ((e = PAPI_library_init(PAPI_VER_CURRENT)) != PAPI_VER_CURRENT)
-		tap_bail("PAPI_library_init: %s", PAPI_strerror(e));
-	if ((e = PAPI_thread_init(pthread_self)) != PAPI_OK)
-		tap_bail("PAPI_thread_init: %s", PAPI_strerror(e));
+	nbt_papi_init();
 
 	/* each thread's work, measured by the main thread alone */
-	if ((e = make_set(&es)) != PAPI_OK || (e = PAPI_start(es)) != PAPI_OK)
+	if ((e = nbt_make_set(&es)) != PAPI_OK || (e = PAPI_start(es)) != PAPI_OK)
 		tap_bail("main alone: %s", PAPI_strerror(e));
 	for (int i = 0; i < nthreads + 1; i++)
 		if ((e = measure(es, i, alone[i].d, 1)) != PAPI_OK)
 			tap_bail("main alone: %s", PAPI_strerror(e));
 	{
-		long long v[NEV];
+		long long v[NBT_NEV];
 		PAPI_stop(es, v);
 		PAPI_cleanup_eventset(es);
 		PAPI_destroy_eventset(&es);
 	}
 
 #ifdef _OPENMP
-	pthread_barrier_init(&bar, NULL, (unsigned)nthreads);
+	pthread_barrier_init(&nbt_bar, NULL, (unsigned)nthreads);
 #pragma omp parallel num_threads(nthreads)
 	work(omp_get_thread_num(), 1);
 	if (omp_get_max_threads() < 1)
 		tap_bail("OpenMP");
 #else
 	/* the threads count at once; the quitter exits counting among them */
-	pthread_barrier_init(&bar, NULL, (unsigned)nthreads);
+	pthread_barrier_init(&nbt_bar, NULL, (unsigned)nthreads);
 	{
 		pthread_t q;
 		if (pthread_create(&q, NULL, quitter, NULL))
@@ -392,8 +344,8 @@ int main(int argc, char **argv)
 	 * a fresh context */
 	{
 		pthread_t late;
-		pthread_barrier_destroy(&bar);
-		pthread_barrier_init(&bar, NULL, 1);
+		pthread_barrier_destroy(&nbt_bar);
+		pthread_barrier_init(&nbt_bar, NULL, 1);
 		if (pthread_create(&late, NULL, pt_worker, (void *)(intptr_t)nthreads))
 			tap_bail("pthread_create");
 		pthread_join(late, NULL);

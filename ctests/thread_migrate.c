@@ -27,49 +27,25 @@
  *                           the move through OVF_PMI_T1, the re-targeted
  *                           OVF_PMI_T0), none lost or sent to another thread.
  */
-#include <pthread.h>
 #include <sched.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
-#include "papi.h"
-#include "nbdiff.h"
-#include "../sim/nbsim_client.h"
+#include "nbthreads.h"
 
-#define NEV 2
 #define N1 2000
 #define N2 6000
-
-static const char *const evs[NEV] = {
-	"PAPI_TOT_INS",
-	"p4netburst:::branch_retired:MMTP:MMTM",
-};
-static const long long per_iter[NEV] = { 4, 1 };
 
 #define T 10007
 #define NOVF 200000L
 
 static int p_a[2], p_d2m[2], p_m2d[2];
 static int ovf_mode;
-static __thread long novf, wrong;
-static __thread int my_es = PAPI_NULL;
 static long long d_count;
 static long d_ovf, d_wrong;
 
-static void handler(int es, void *pc, long long vec, void *ctx)
-{
-	(void)pc;
-	(void)ctx;
-	if (es != my_es || vec != 1)
-		wrong++;
-	novf++;
-}
 static volatile int d_done;
-static pthread_barrier_t bar;
 
 struct res {
-	long long d[3][NEV];       /* D: before, across, after; B, C: last round */
+	long long d[3][NBT_NEV];   /* D: before, across, after; B, C: last round */
 	int rounds, bad_rounds;     /* B, C: rounds, inexact ones */
 	unsigned lp0, lp1, home;   /* running LP at start / end, INFO logical_cpu */
 	int err;
@@ -88,19 +64,6 @@ static void info(unsigned *run, unsigned *home)
 		*home = in.logical_cpu;
 }
 
-/* An event set of evs; 0 or the PAPI error. */
-static int make_set(int *es)
-{
-	return nbdiff_make_set(es, evs, NEV);
-}
-
-static __attribute__((noinline)) void rd(int es, long long *v, int *e)
-{
-	int r = PAPI_read(es, v);
-	if (r != PAPI_OK)
-		*e = r;
-}
-
 static void roundtrip(void)
 {
 	char c = 'x';
@@ -112,18 +75,18 @@ static void roundtrip(void)
 /* One difference: loop(N1) [+ f()], loop(N2) [+ f()] between reads. */
 static void diff(int es, void (*f)(void), long long *d, int *e)
 {
-	long long v0[NEV], v1[NEV], v2[NEV];
+	long long v0[NBT_NEV], v1[NBT_NEV], v2[NBT_NEV];
 
-	rd(es, v0, e);
+	nbt_read(es, v0, e);
 	nbdiff_loop4(N1);
 	if (f)
 		f();
-	rd(es, v1, e);
+	nbt_read(es, v1, e);
 	nbdiff_loop4(N2);
 	if (f)
 		f();
-	rd(es, v2, e);
-	for (int k = 0; k < NEV; k++)
+	nbt_read(es, v2, e);
+	for (int k = 0; k < NBT_NEV; k++)
 		d[k] = (v2[k] - v1[k]) - (v1[k] - v0[k]);
 }
 
@@ -131,8 +94,8 @@ static void yield(void) { sched_yield(); }
 
 static int exact(const long long *d)
 {
-	for (int k = 0; k < NEV; k++)
-		if (d[k] != per_iter[k] * (N2 - N1))
+	for (int k = 0; k < NBT_NEV; k++)
+		if (d[k] != nbt_per_iter[k] * (N2 - N1))
 			return 0;
 	return 1;
 }
@@ -145,17 +108,17 @@ static void d_ovf_run(struct res *r)
 {
 	int e;
 
-	if ((e = PAPI_create_eventset(&my_es)) != PAPI_OK ||
-	    (e = PAPI_add_named_event(my_es, "PAPI_TOT_INS")) != PAPI_OK ||
-	    (e = PAPI_overflow(my_es, PAPI_TOT_INS, T, 0, handler)) != PAPI_OK) {
+	if ((e = PAPI_create_eventset(&nbt_es)) != PAPI_OK ||
+	    (e = PAPI_add_named_event(nbt_es, "PAPI_TOT_INS")) != PAPI_OK ||
+	    (e = PAPI_overflow(nbt_es, PAPI_TOT_INS, T, 0, nbt_ovf_handler)) != PAPI_OK) {
 		r->err = e;
-		pthread_barrier_wait(&bar);
+		pthread_barrier_wait(&nbt_bar);
 		return;
 	}
-	pthread_barrier_wait(&bar);
+	pthread_barrier_wait(&nbt_bar);
 	for (int round = 0; round < 2 && !r->err; round++) {
-		novf = wrong = 0;
-		if ((e = PAPI_start(my_es)) != PAPI_OK) {
+		nbt_novf = nbt_wrong = 0;
+		if ((e = PAPI_start(nbt_es)) != PAPI_OK) {
 			r->err = e;
 			break;
 		}
@@ -168,11 +131,11 @@ static void d_ovf_run(struct res *r)
 			nbdiff_loop4(NOVF / 20);
 			sched_yield();
 		}
-		if ((e = PAPI_stop(my_es, &d_count)) != PAPI_OK)
+		if ((e = PAPI_stop(nbt_es, &d_count)) != PAPI_OK)
 			r->err = e;
 	}
-	d_ovf = novf;
-	d_wrong = wrong;
+	d_ovf = nbt_novf;
+	d_wrong = nbt_wrong;
 	info(&r->lp1, NULL);
 	d_done = 1;
 }
@@ -180,7 +143,7 @@ static void d_ovf_run(struct res *r)
 static void *d_main(void *arg)
 {
 	struct res *r = &rd_;
-	long long v[NEV], warm[NEV];
+	long long v[NBT_NEV], warm[NBT_NEV];
 	int es, e = PAPI_OK;
 
 	(void)arg;
@@ -189,12 +152,12 @@ static void *d_main(void *arg)
 		d_ovf_run(r);
 		return NULL;
 	}
-	if ((e = make_set(&es)) != PAPI_OK || (e = PAPI_start(es)) != PAPI_OK) {
+	if ((e = nbt_make_set(&es)) != PAPI_OK || (e = PAPI_start(es)) != PAPI_OK) {
 		r->err = e;
-		pthread_barrier_wait(&bar);
+		pthread_barrier_wait(&nbt_bar);
 		return NULL;
 	}
-	pthread_barrier_wait(&bar);
+	pthread_barrier_wait(&nbt_bar);
 	/* warm-up: the first calls of write and read bind them (ld.so's
 	 * lazy binding: 771 more instructions in the first interval) */
 	diff(es, roundtrip, warm, &e);
@@ -213,16 +176,16 @@ static void *d_main(void *arg)
 static void *counter_main(void *arg)
 {
 	struct res *r = arg;
-	long long v[NEV], d[NEV];
+	long long v[NBT_NEV], d[NBT_NEV];
 	int es, e = PAPI_OK, last = 0;
 
 	info(&r->lp0, &r->home);
-	if ((e = make_set(&es)) != PAPI_OK || (e = PAPI_start(es)) != PAPI_OK) {
+	if ((e = nbt_make_set(&es)) != PAPI_OK || (e = PAPI_start(es)) != PAPI_OK) {
 		r->err = e;
-		pthread_barrier_wait(&bar);
+		pthread_barrier_wait(&nbt_bar);
 		return NULL;
 	}
-	pthread_barrier_wait(&bar);
+	pthread_barrier_wait(&nbt_bar);
 	diff(es, yield, d, &e);               /* warm-up */
 	while (!last) {
 		last = d_done;
@@ -256,7 +219,7 @@ static void *a_main(void *arg)
 static void say(const char *who, struct res *r, int k, const char *what)
 {
 	tap_ok(!r->err && exact(r->d[k]), "%s: %s: %s %lld, branches %lld (want %lld, %lld)%s%s",
-	       who, what, evs[0], r->d[k][0], r->d[k][1], 4LL * (N2 - N1), 1LL * (N2 - N1),
+	       who, what, nbt_evs[0], r->d[k][0], r->d[k][1], 4LL * (N2 - N1), 1LL * (N2 - N1),
 	       r->err ? ": " : "", r->err ? PAPI_strerror(r->err) : "");
 }
 
@@ -265,7 +228,6 @@ int main(int argc, char **argv)
 	pthread_t ta, tb, tc, td;
 	struct nbsim_info in;
 	char c;
-	int e;
 
 	ovf_mode = argc > 1 && !strcmp(argv[1], "ovf");
 	tap_plan(ovf_mode ? 7 : 9);
@@ -276,20 +238,17 @@ int main(int argc, char **argv)
 	 * LP0, and the first check fails) */
 	if (nbsim_info(&in) != NBSIM_OK || !in.ht)
 		tap_bail("needs nbsim --ht=yes --nbsim-ht-place=migrate");
-	if ((e = PAPI_library_init(PAPI_VER_CURRENT)) != PAPI_VER_CURRENT)
-		tap_bail("PAPI_library_init: %s", PAPI_strerror(e));
-	if ((e = PAPI_thread_init(pthread_self)) != PAPI_OK)
-		tap_bail("PAPI_thread_init: %s", PAPI_strerror(e));
+	nbt_papi_init();
 	if (pipe(p_a) || pipe(p_d2m) || pipe(p_m2d))
 		tap_bail("pipe");
-	pthread_barrier_init(&bar, NULL, 4);
+	pthread_barrier_init(&nbt_bar, NULL, 4);
 	/* created in this order: A on LP1, B on LP0, C on LP1, D on LP0 */
 	if (pthread_create(&ta, NULL, a_main, NULL) ||
 	    pthread_create(&tb, NULL, counter_main, &rb) ||
 	    pthread_create(&tc, NULL, counter_main, &rc) ||
 	    pthread_create(&td, NULL, d_main, NULL))
 		tap_bail("pthread_create");
-	pthread_barrier_wait(&bar);
+	pthread_barrier_wait(&nbt_bar);
 	/* D's first round trips (three; with overflow one): nothing happens */
 	for (int k = 0; k < (ovf_mode ? 1 : 3); k++)
 		if (read(p_d2m[0], &c, 1) != 1 || write(p_m2d[1], &c, 1) != 1)

@@ -29,25 +29,14 @@
  *
  *   thread_overflow NTHREADS
  */
-#include <pthread.h>
 #include <sched.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-#include "papi.h"
-#include "nbtap.h"
-#include "nbdiff.h"
-#include "../sim/nbsim_client.h"
+#include "nbthreads.h"
 
 #define MAXT 16
 #define T 10007
 #define N 200000L
 /* PAPI_stop's counted instructions after its read, with margin */
 #define TAIL 200
-
-static __thread long novf, wrong;
-static __thread int my_es = PAPI_NULL;
-static pthread_barrier_t bar;
 
 struct res {
 	long long count;
@@ -58,81 +47,50 @@ struct res {
 };
 static struct res res[MAXT], alone[MAXT];
 
-static void handler(int es, void *pc, long long vec, void *ctx)
-{
-	(void)pc;
-	(void)ctx;
-	if (es != my_es || vec != 1)
-		wrong++;
-	novf++;
-}
-
 /* Thread i's work in its own event set with overflow; sync: wait at the
  * barrier first (all threads at once). */
 static void work(int i, struct res *r, int sync)
 {
-	struct nbsim_info info;
 	long n = N + 37000L * i;
 	int e;
 
-	memset(&info, 0, sizeof info);
-	(void)nbsim_info(&info);
-	r->lp = info.logical_cpu;
-	if ((e = PAPI_create_eventset(&my_es)) != PAPI_OK ||
-	    (e = PAPI_add_named_event(my_es, "PAPI_TOT_INS")) != PAPI_OK ||
-	    (e = PAPI_overflow(my_es, PAPI_TOT_INS, T, 0, handler)) != PAPI_OK) {
-		r->err = e;
-		snprintf(r->why, sizeof r->why, "setup: %s", PAPI_strerror(e));
-		if (sync)
-			pthread_barrier_wait(&bar);
+	r->lp = nbt_lp();
+	if ((e = PAPI_create_eventset(&nbt_es)) != PAPI_OK ||
+	    (e = PAPI_add_named_event(nbt_es, "PAPI_TOT_INS")) != PAPI_OK ||
+	    (e = PAPI_overflow(nbt_es, PAPI_TOT_INS, T, 0, nbt_ovf_handler)) != PAPI_OK) {
+		NBT_FAIL(r, "setup", e);
+		nbt_sync(sync);
 		return;
 	}
-	if (sync)
-		pthread_barrier_wait(&bar);
-	novf = wrong = 0;
-	if ((e = PAPI_start(my_es)) != PAPI_OK)
-		goto fail;
+	nbt_sync(sync);
+	nbt_novf = nbt_wrong = 0;
+	if ((e = PAPI_start(nbt_es)) != PAPI_OK)
+		return NBT_FAIL(r, "PAPI_start", e);
 	for (int k = 0; k < 20; k++) {
 		nbdiff_loop4(n / 20);
 		sched_yield();
 	}
-	if ((e = PAPI_stop(my_es, &r->count)) != PAPI_OK)
-		goto fail;
-	r->ovf = novf;
-	r->wrong = wrong;
-	PAPI_overflow(my_es, PAPI_TOT_INS, 0, 0, handler);
-	PAPI_cleanup_eventset(my_es);
-	PAPI_destroy_eventset(&my_es);
-	return;
-fail:
-	r->err = e;
-	snprintf(r->why, sizeof r->why, "%s", PAPI_strerror(e));
+	if ((e = PAPI_stop(nbt_es, &r->count)) != PAPI_OK)
+		return NBT_FAIL(r, "PAPI_stop", e);
+	r->ovf = nbt_novf;
+	r->wrong = nbt_wrong;
+	nbt_ovf_destroy(&nbt_es, PAPI_TOT_INS, nbt_ovf_handler);
 }
 
-static void *worker(void *arg)
+/* thread i of the run */
+static void run(int i)
 {
-	int i = (int)(intptr_t)arg;
-
 	work(i, &res[i], 1);
-	return NULL;
 }
 
 int main(int argc, char **argv)
 {
-	int nt = argc > 1 ? atoi(argv[1]) : 2, e;
-	pthread_t t[MAXT];
+	int nt = nbt_nthreads(argc, argv, MAXT);
 
-	if (nt < 1 || nt > MAXT) {
-		fprintf(stderr, "usage: %s NTHREADS (1-%d)\n", argv[0], MAXT);
-		return 2;
-	}
 	tap_plan(2 * nt);
 	if (!nbsim_present())
 		tap_bail("needs nbsim");
-	if ((e = PAPI_library_init(PAPI_VER_CURRENT)) != PAPI_VER_CURRENT)
-		tap_bail("PAPI_library_init: %s", PAPI_strerror(e));
-	if ((e = PAPI_thread_init(pthread_self)) != PAPI_OK)
-		tap_bail("PAPI_thread_init: %s", PAPI_strerror(e));
+	nbt_papi_init();
 	/* each thread's work, done by the main thread alone first, after a
 	 * warm-up (the first overflowing run differs: see the header) */
 	work(0, &alone[0], 0);
@@ -141,19 +99,12 @@ int main(int argc, char **argv)
 		if (alone[i].err)
 			tap_bail("alone %d: %s", i, alone[i].why);
 	}
-	pthread_barrier_init(&bar, NULL, (unsigned)nt);
-	for (int i = 1; i < nt; i++)
-		if (pthread_create(&t[i], NULL, worker, (void *)(intptr_t)i))
-			tap_bail("pthread_create");
-	worker((void *)0);
-	for (int i = 1; i < nt; i++)
-		pthread_join(t[i], NULL);
+	nbt_run(nt, run);
 	for (int i = 0; i < nt; i++) {
 		struct res *r = &res[i];
 
 		if (r->err) {
-			tap_ok(0, "thread %d: %s", i, r->why);
-			tap_ok(0, "thread %d: no run", i);
+			nbt_no_run(i, r->why, 2);
 			continue;
 		}
 		/* as alone, and floor(count / T) (+ 1: see the top) */

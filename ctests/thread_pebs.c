@@ -25,15 +25,9 @@
  *
  *   thread_pebs NTHREADS
  */
-#include <pthread.h>
 #include <sched.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-#include "papi.h"
-#include "nbtap.h"
+#include "nbthreads.h"
 #include "chase.h"
-#include "../sim/nbsim_client.h"
 
 #define MAXT 8
 #define TP 1000
@@ -63,7 +57,6 @@ static char *const label[MAXT] = {
 static __thread int me = -1, my_es = PAPI_NULL;
 static __thread long nsamp, own, foreign, other, wrong_es;
 static char *ring[MAXT];
-static pthread_barrier_t bar;
 
 struct res {
 	long long count;
@@ -95,94 +88,64 @@ static void handler(int es, void *pc, long long vec, void *ctx)
  * sync: wait at the barrier once the set is made (all start at once). */
 static void work(int i, struct res *r, int sync)
 {
-	struct nbsim_info info;
 	int chunks = 10 + 2 * i;
 	int e, code = 0;
 
 	me = i;
-	memset(&info, 0, sizeof info);
-	(void)nbsim_info(&info);
-	r->lp = info.logical_cpu;
+	r->lp = nbt_lp();
 	my_es = PAPI_NULL;
 	if ((e = PAPI_create_eventset(&my_es)) != PAPI_OK || (e = PAPI_add_named_event(my_es, EV)) != PAPI_OK ||
 	    (e = PAPI_event_name_to_code(EV, &code)) != PAPI_OK ||
 	    (e = PAPI_overflow(my_es, code, TP, 0, handler)) != PAPI_OK) {
-		r->err = e;
-		snprintf(r->why, sizeof r->why, "setup: %s", PAPI_strerror(e));
-		if (sync)
-			pthread_barrier_wait(&bar);
+		NBT_FAIL(r, "setup", e);
+		nbt_sync(sync);
 		return;
 	}
-	if (sync)
-		pthread_barrier_wait(&bar);
+	nbt_sync(sync);
 	nsamp = own = foreign = other = wrong_es = 0;
 	if ((e = PAPI_start(my_es)) != PAPI_OK)
-		goto fail;
+		return NBT_FAIL(r, "PAPI_start", e);
 	for (int k = 0; k < chunks; k++) {
 		chase[i](ring[i], CH);
 		sched_yield();
 	}
 	r->n = CH * chunks;
 	if ((e = PAPI_stop(my_es, &r->count)) != PAPI_OK)
-		goto fail;
+		return NBT_FAIL(r, "PAPI_stop", e);
 	r->samp = nsamp;
 	r->own = own;
 	r->foreign = foreign;
 	r->other = other;
 	r->wrong_es = wrong_es;
-	PAPI_overflow(my_es, code, 0, 0, handler);
-	PAPI_cleanup_eventset(my_es);
-	PAPI_destroy_eventset(&my_es);
-	return;
-fail:
-	r->err = e;
-	snprintf(r->why, sizeof r->why, "%s", PAPI_strerror(e));
+	nbt_ovf_destroy(&my_es, code, handler);
 }
 
-static void *worker(void *arg)
+/* thread i of the run */
+static void run(int i)
 {
-	int i = (int)(intptr_t)arg;
-
 	work(i, &res[i], 1);
-	return NULL;
 }
 
 int main(int argc, char **argv)
 {
-	int nt = argc > 1 ? atoi(argv[1]) : 2, e;
-	pthread_t t[MAXT];
+	int nt = nbt_nthreads(argc, argv, MAXT);
 
-	if (nt < 1 || nt > MAXT) {
-		fprintf(stderr, "usage: %s NTHREADS (1-%d)\n", argv[0], MAXT);
-		return 2;
-	}
 	tap_plan(3 * nt);
 	if (!nbsim_present())
 		tap_bail("needs nbsim");
 	for (int i = 0; i < nt; i++)
 		if (!(ring[i] = chase_ring()))
 			tap_bail("no memory for the chase");
-	if ((e = PAPI_library_init(PAPI_VER_CURRENT)) != PAPI_VER_CURRENT)
-		tap_bail("PAPI_library_init: %s", PAPI_strerror(e));
-	if ((e = PAPI_thread_init(pthread_self)) != PAPI_OK)
-		tap_bail("PAPI_thread_init: %s", PAPI_strerror(e));
+	nbt_papi_init();
 	/* a warm-up (not checked) */
 	work(0, &res[0], 0);
 	memset(&res[0], 0, sizeof res[0]);
-	pthread_barrier_init(&bar, NULL, (unsigned)nt);
-	for (int i = 1; i < nt; i++)
-		if (pthread_create(&t[i], NULL, worker, (void *)(intptr_t)i))
-			tap_bail("pthread_create");
-	worker((void *)0);
-	for (int i = 1; i < nt; i++)
-		pthread_join(t[i], NULL);
+	nbt_run(nt, run);
 	for (int i = 0; i < nt; i++) {
 		struct res *r = &res[i];
 
 		if (r->err) {
-			tap_ok(0, "thread %d: %s", i, r->why);
-			tap_ok(0, "thread %d: no run", i);
-			tap_ok(0, "thread %d: no run", i);
+			nbt_no_run(i, r->why, 3);
 			continue;
 		}
 		tap_ok(r->count >= r->n && r->count < r->n + TP,

@@ -19,11 +19,9 @@ my $n = 0;
 for my $r (@runs) {
 	my ($ht, $t) = @$r;
 	my ($st, $out, $secs) = PapiSuite::run_one('.', [$nbsim, '-q', "--ht=$ht", '--', $prog, $t], 300);
-	my ($plan) = $out =~ /^1\.\.(\d+)$/m;
-	my $ok = () = $out =~ /^ok \d+/mg;
-	my $good = $st == 0 && $plan && $ok == $plan && $out !~ /^(not ok|Bail out)/m;
+	my ($good, $ok, $plan) = PapiSuite::tap_result($st, $out);
 	printf "%sok %d - %d threads, --ht=%s: %d/%d [%.1fs]\n", $good ? '' : 'not ', ++$n, $t, $ht,
-		$ok, $plan // 0, $secs;
+		$ok, $plan, $secs;
 	print STDERR "#   $_\n" for $good ? () : (split /\n/, $out)[-20 .. -1];
 }
 {

@@ -27,11 +27,9 @@ for my $r (@runs) {
 	my ($ht, $t) = @$r;
 	my ($st, $out, $secs) = PapiSuite::run_one('.', [$nbsim, '-q', "--ht=$ht", '--nbsim-warn-unmodelled=no',
 							 '--', $prog, $t], 300);
-	my ($plan) = $out =~ /^1\.\.(\d+)$/m;
-	my $ok = () = $out =~ /^ok \d+/mg;
-	my $good = $st == 0 && $plan && $ok == $plan && $out !~ /^(not ok|Bail out)/m;
+	my ($good, $ok, $plan) = PapiSuite::tap_result($st, $out);
 	printf "%sok %d - %d threads, --ht=%s (%s), each its own PEBS: %d/%d [%.1fs]\n", $good ? '' : 'not ',
-		++$n, $t, $ht, $ht eq 'no' ? 'all on LP0' : 'half on each LP', $ok, $plan // 0, $secs;
+		++$n, $t, $ht, $ht eq 'no' ? 'all on LP0' : 'half on each LP', $ok, $plan, $secs;
 	print STDERR "#   $_\n" for $good ? () : (split /\n/, $out)[-20 .. -1];
 }
 {

@@ -25,16 +25,10 @@
 #include "nbsim_client.h"
 #include "nb_events.h"
 #include "tap.h"
+#include "pmi_skid.h"
 
 #define CTR 12
 #define T 1000
-/* Prescott's PMI latency, cycles (sim/nb_timing.c; the default model).
- * The skid is the instructions that retire in it: the loop retires 7
- * instructions per 3 cycles (its add-xor-sub chain, 1 cycle a link on
- * Prescott [ORM-C]), so about 2.3 per cycle; never more than 3 a cycle
- * (3 uops retire a cycle [HIN01], each instruction at least one), + 3
- * for the retirement cycle the latency ends in. */
-#define PMI_LAT 98
 
 static volatile unsigned long pmis;
 static volatile uint64_t max_past, min_past = ~0ull;
@@ -141,24 +135,7 @@ int main(void)
 	       (unsigned long long)n2, T, (unsigned long long)c2);
 	/* The handler's prologue (signal delivery to the stopping WRMSR) is
 	 * the same every time: h = (c2 - c1 - 7 (n2 - n1)) / (p2 - p1) */
-	{
-		uint64_t extra = c2 - c1 - 7 * (n2 - n1);
-		tap_ok(p2 > p1 && extra % (p2 - p1) == 0,
-		       "difference method: events(n2) - events(n1) = 7 x %llu + %lu handler prologues "
-		       "of %llu instructions", (unsigned long long)(n2 - n1), p2 - p1,
-		       (unsigned long long)(p2 > p1 ? extra / (p2 - p1) : 0));
-		tap_diag("past the overflow at the handler's WRMSR: %llu..%llu events",
-			 (unsigned long long)min_past, (unsigned long long)max_past);
-		if (p2 > p1)
-			tap_ok(max_past - extra / (p2 - p1) >= 2 * PMI_LAT &&
-			       max_past - extra / (p2 - p1) <= 3 * PMI_LAT + 3,
-			       "skid: the instructions retired in the PMI latency (%llu in %u "
-			       "cycles: 2 x %u to 3 x %u + 3)",
-			       (unsigned long long)(max_past - extra / (p2 - p1)), PMI_LAT, PMI_LAT,
-			       PMI_LAT);
-		else
-			tap_ok(0, "skid: no PMIs");
-	}
+	pmi_check_skid("", n1, n2, c1, c2, p1, p2, min_past, max_past);
 	TAP_EQ(pc_out, 0, "every interrupted PC lies in the counted loop, but a run's last "
 	       "(the skid carries it past the loop's end: %lu)", pc_past);
 

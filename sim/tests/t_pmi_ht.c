@@ -32,16 +32,10 @@
 #include <ucontext.h>
 #include "guest.h"
 #include "nb_events.h"
+#include "pmi_skid.h"
 
 #define CTR 12
 #define T 1000
-/* Prescott's PMI latency, cycles (sim/nb_timing.c; the default model).
- * The skid is the instructions that retire in it: the loop retires 7
- * instructions per 3 cycles (its add-xor-sub chain, 1 cycle a link on
- * Prescott [ORM-C]), so about 2.3 per cycle; never more than 3 a cycle
- * (3 uops retire a cycle [HIN01], each instruction at least one), + 3
- * for the retirement cycle the latency ends in. */
-#define PMI_LAT 98
 
 static volatile unsigned long pmis[2];    /* PMIs per LP (handler's thread) */
 static volatile uint64_t max_past, min_past = ~0ull;
@@ -203,24 +197,7 @@ int main(void)
 	TAP_EQ(q2, c2 / T, "LP1, OVF_PMI_T1, n=%llu: PMIs on LP1 = floor(events / %d) (%llu events)",
 	       (unsigned long long)n2, T, (unsigned long long)c2);
 	TAP_EQ(q0_t1, 0, "OVF_PMI_T1: no PMI on LP0");
-	{
-		uint64_t extra = c2 - c1 - 7 * (n2 - n1);
-		tap_ok(q2 > q1 && extra % (q2 - q1) == 0,
-		       "difference method: events(n2) - events(n1) = 7 x %llu + %lu handler prologues "
-		       "of %llu instructions", (unsigned long long)(n2 - n1), q2 - q1,
-		       (unsigned long long)(q2 > q1 ? extra / (q2 - q1) : 0));
-		tap_diag("past the overflow at the handler's WRMSR: %llu..%llu events",
-			 (unsigned long long)min_past, (unsigned long long)max_past);
-		if (q2 > q1)
-			tap_ok(max_past - extra / (q2 - q1) >= 2 * PMI_LAT &&
-			       max_past - extra / (q2 - q1) <= 3 * PMI_LAT + 3,
-			       "skid on LP1: the instructions retired in the PMI latency (%llu in %u "
-			       "cycles: 2 x %u to 3 x %u + 3)",
-			       (unsigned long long)(max_past - extra / (q2 - q1)), PMI_LAT, PMI_LAT,
-			       PMI_LAT);
-		else
-			tap_ok(0, "skid: no PMIs");
-	}
+	pmi_check_skid(" on LP1", n1, n2, c1, c2, q1, q2, min_past, max_past);
 	TAP_EQ(pc_out, 0, "every interrupted PC on LP1 lies in the counted loop, but a run's last "
 	       "(the skid carries it past the loop's end: %lu)", pc_past);
 	TAP_EQ(qb, cb / T, "OVF_PMI_T0|T1: PMIs on LP1 = floor(events / %d) (%llu events)",

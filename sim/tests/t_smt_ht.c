@@ -5,7 +5,7 @@
  * fp_add_latency in dual-thread mode give a combined 0.41 uops per cycle
  * (one alone 0.21), two of l1_miss 0.65 (one alone 1.23).
  *
- * The kernels are t_timing.c's (same instructions): fp_add_latency, 32
+ * The kernels are t_timing.c's (the same code: kernels.h): fp_add_latency, 32
  * serially dependent x87 fadds per iteration; l1_miss, 8 load-op adds
  * from 8 lines 8 KB apart (every load misses the 4-way L1D, hits the L2).
  *
@@ -37,48 +37,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "guest.h"
-
-static char *fresh(size_t n)
-{
-	char *p = aligned_alloc(4096, (n + 4095) & ~(size_t)4095);
-	if (!p)
-		abort();
-	memset(p, 0, n);
-	return p;
-}
-
-#define LOOP(body) "1:\n\t.rept 32\n\t" body "\n\t.endr\n\tdec %[n]\n\tjnz 1b\n\t"
-
-static void c_fadd(char *p, uint64_t n)
-{
-	(void)p;
-	__asm__ volatile("fld1\n\tfld1\n\t" LOOP("fadd %%st(1), %%st") "fstp %%st(0)\n\tfstp %%st(0)"
-			 : [n] "+r"(n) : : "cc", "st", "st(1)");
-}
-
-static void s_l1_miss(char *p, uint64_t n)
-{
-	uint64_t a = 0;
-	__asm__ volatile("1:\n\t"
-			 "add 0(%[p]), %[a]\n\tadd 8192(%[p]), %[a]\n\tadd 16384(%[p]), %[a]\n\t"
-			 "add 24576(%[p]), %[a]\n\tadd 32768(%[p]), %[a]\n\tadd 40960(%[p]), %[a]\n\t"
-			 "add 49152(%[p]), %[a]\n\tadd 57344(%[p]), %[a]\n\t"
-			 "dec %[n]\n\tjnz 1b"
-			 : [a] "+r"(a), [n] "+r"(n) : [p] "r"(p) : "cc", "memory");
-}
-
-/* independent adds on 8 registers (32 per iteration): retirement-bound,
- * 3 uops per cycle alone [HIN01], and the package's 3 with two threads */
-static void t_add(char *p, uint64_t n)
-{
-	uint64_t b = 1;
-	(void)p;
-	__asm__ volatile("1:\n\t.rept 4\n\tadd %[b], %%r8\n\tadd %[b], %%r9\n\tadd %[b], %%r10\n\t"
-			 "add %[b], %%r11\n\tadd %[b], %%r12\n\tadd %[b], %%r13\n\tadd %[b], %%r14\n\t"
-			 "add %[b], %%r15\n\t.endr\n\tdec %[n]\n\tjnz 1b"
-			 : [n] "+r"(n) : [b] "r"(b)
-			 : "cc", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15");
-}
+#include "kernels.h"
 
 /* cycles on counter 0 (FSB_ESCR0), uops on counter 14 (CRU_ESCR1: the
  * counters 12-17 the CRU ESCRs feed), both LPs' user bits */

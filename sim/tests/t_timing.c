@@ -38,6 +38,7 @@
 #include "nbsim_client.h"
 #include "nb_events.h"
 #include "guest.h"
+#include "kernels.h"
 
 struct doc {
 	const char *model;
@@ -64,15 +65,6 @@ static const struct doc docs[] = {
 	  0.5, 1, 1, 2, 2, 40, 1, 8 },
 };
 
-static char *fresh(size_t n)
-{
-	char *p = aligned_alloc(4096, (n + 4095) & ~(size_t)4095);
-	if (!p)
-		abort();
-	memset(p, 0, n);
-	return p;
-}
-
 /* a ring of k pointers stride bytes apart */
 static char *ring(unsigned k, unsigned stride)
 {
@@ -82,8 +74,6 @@ static char *ring(unsigned k, unsigned stride)
 		       sizeof(void *));
 	return buf;
 }
-
-#define LOOP(body) "1:\n\t.rept 32\n\t" body "\n\t.endr\n\tdec %[n]\n\tjnz 1b\n\t"
 
 static void c_add(char *p, uint64_t n)
 {
@@ -106,13 +96,6 @@ static void c_imul(char *p, uint64_t n)
 	__asm__ volatile(LOOP("imul %[b], %[a]") : [a] "+r"(a), [n] "+r"(n) : [b] "r"(b) : "cc");
 }
 
-static void c_fadd(char *p, uint64_t n)
-{
-	(void)p;
-	__asm__ volatile("fld1\n\tfld1\n\t" LOOP("fadd %%st(1), %%st") "fstp %%st(0)\n\tfstp %%st(0)"
-			 : [n] "+r"(n) : : "cc", "st", "st(1)");
-}
-
 #define SSE_CHAIN(name, op)							\
 static void name(char *p, uint64_t n)						\
 {										\
@@ -132,18 +115,7 @@ static void c_chase(char *p, uint64_t n)
 	*(void **)p = q;
 }
 
-/* throughput-bound versions */
-static void t_add(char *p, uint64_t n)
-{
-	uint64_t b = 1;
-	(void)p;
-	__asm__ volatile("1:\n\t.rept 4\n\tadd %[b], %%r8\n\tadd %[b], %%r9\n\tadd %[b], %%r10\n\t"
-			 "add %[b], %%r11\n\tadd %[b], %%r12\n\tadd %[b], %%r13\n\tadd %[b], %%r14\n\t"
-			 "add %[b], %%r15\n\t.endr\n\tdec %[n]\n\tjnz 1b"
-			 : [n] "+r"(n) : [b] "r"(b)
-			 : "cc", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15");
-}
-
+/* throughput-bound versions (t_add: kernels.h) */
 static void t_shift(char *p, uint64_t n)
 {
 	(void)p;
@@ -219,18 +191,6 @@ static void t_l2(char *p, uint64_t n)
 			 "add 114688(%[p]), %%r10\n\tadd 122880(%[p]), %%r11\n\t"
 			 "dec %[n]\n\tjnz 1b"
 			 : [n] "+r"(n) : [p] "r"(p) : "cc", "memory", "r8", "r9", "r10", "r11");
-}
-
-/* Sprunt's l1_miss: load-op adds from 8 lines 8 KB apart */
-static void s_l1_miss(char *p, uint64_t n)
-{
-	uint64_t a = 0;
-	__asm__ volatile("1:\n\t"
-			 "add 0(%[p]), %[a]\n\tadd 8192(%[p]), %[a]\n\tadd 16384(%[p]), %[a]\n\t"
-			 "add 24576(%[p]), %[a]\n\tadd 32768(%[p]), %[a]\n\tadd 40960(%[p]), %[a]\n\t"
-			 "add 49152(%[p]), %[a]\n\tadd 57344(%[p]), %[a]\n\t"
-			 "dec %[n]\n\tjnz 1b"
-			 : [a] "+r"(a), [n] "+r"(n) : [p] "r"(p) : "cc", "memory");
 }
 
 static const struct cnt CYC = { NB_ESCR_FSB_ESCR0, NB_EV_GLOBAL_POWER_EVENTS, 1 };

@@ -80,6 +80,17 @@ sub run_one {
 	return ($st, $out, Time::HiRes::time() - $t0);
 }
 
+# A TAP program's verdict from its exit status and output: (good, oks,
+# plan); good when it exited 0, planned, and every planned test printed
+# ok (no "not ok", no bail-out).  For our own ctests run under nbsim.
+sub tap_result {
+	my ($st, $out) = @_;
+	my ($plan) = $out =~ /^1\.\.(\d+)$/m;
+	my $ok = () = $out =~ /^ok \d+/mg;
+	my $good = $st == 0 && $plan && $ok == $plan && $out !~ /^(not ok|Bail out)/m;
+	return ($good ? 1 : 0, $ok, $plan // 0);
+}
+
 # PAPI tests whose check compares interrupt rates per second of wall-clock
 # time ("Interrupt rate changed!": an interval with under a tenth of the
 # previous one's interrupts).  On a loaded machine an interval can get a

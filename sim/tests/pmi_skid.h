@@ -1,0 +1,51 @@
+/*
+ * pmi_skid.h - the check t_pmi.c (one LP) and t_pmi_ht.c (LP1 under
+ * --ht=yes) share: the loop of 7 instructions per iteration counted at
+ * n1 and n2 iterations with a PMI every T events, the handler stopping
+ * the counter by WRMSR.  By the difference method the events beyond the
+ * loop's are whole handler prologues (signal delivery to the stopping
+ * WRMSR, the same every time), and the most events counted past an
+ * overflow, less one prologue, is the skid: the instructions retired in
+ * the PMI latency.
+ */
+#ifndef PMI_SKID_H
+#define PMI_SKID_H
+
+#include <stdint.h>
+#include "tap.h"
+
+/* Prescott's PMI latency, cycles (sim/nb_timing.c; the default model).
+ * The skid is the instructions that retire in it: the loop retires 7
+ * instructions per 3 cycles (its add-xor-sub chain, 1 cycle a link on
+ * Prescott [ORM-C]), so about 2.3 per cycle; never more than 3 a cycle
+ * (3 uops retire a cycle [HIN01], each instruction at least one), + 3
+ * for the retirement cycle the latency ends in. */
+#define PMI_LAT 98
+
+/* c1, c2: events counted at n1, n2 iterations; p1, p2: the PMIs taken;
+ * min_past, max_past: events past the overflow at the handler's WRMSR.
+ * where: "" or " on LP1" (in the skid check's name).  Two checks. */
+static inline void pmi_check_skid(const char *where, uint64_t n1, uint64_t n2, uint64_t c1,
+				  uint64_t c2, unsigned long p1, unsigned long p2,
+				  uint64_t min_past, uint64_t max_past)
+{
+	uint64_t extra = c2 - c1 - 7 * (n2 - n1);
+
+	tap_ok(p2 > p1 && extra % (p2 - p1) == 0,
+	       "difference method: events(n2) - events(n1) = 7 x %llu + %lu handler prologues "
+	       "of %llu instructions", (unsigned long long)(n2 - n1), p2 - p1,
+	       (unsigned long long)(p2 > p1 ? extra / (p2 - p1) : 0));
+	tap_diag("past the overflow at the handler's WRMSR: %llu..%llu events",
+		 (unsigned long long)min_past, (unsigned long long)max_past);
+	if (p2 > p1)
+		tap_ok(max_past - extra / (p2 - p1) >= 2 * PMI_LAT &&
+		       max_past - extra / (p2 - p1) <= 3 * PMI_LAT + 3,
+		       "skid%s: the instructions retired in the PMI latency (%llu in %u "
+		       "cycles: 2 x %u to 3 x %u + 3)", where,
+		       (unsigned long long)(max_past - extra / (p2 - p1)), PMI_LAT, PMI_LAT,
+		       PMI_LAT);
+	else
+		tap_ok(0, "skid: no PMIs");
+}
+
+#endif
