@@ -29,15 +29,7 @@ use PapiSuite;
 PapiSuite::run(suite => 'ctests', dir => "$ENV{NB_PAPI_SRC}/ctests",
 	todo => "$FindBin::Bin/papi_tests_todo.txt", backend => 'perf',
 	long => {
-		'multiplex3_pthreads' => '237 s under nbsim (sim)',
-		'overflow_allcounters' => '186 s under nbsim (sim)',
-		'sdsc4-mpx' => '159 s under nbsim (sim)',
-		'multiplex1_pthreads' => '135 s under nbsim (sim)',
-		'profile_pthreads' => '102 s under nbsim (sim)',
-		'clockres_pthreads' => '73 s under nbsim (sim)',
-		(map { $_ => 'checks interrupt rates per second of wall-clock time: fork_overflow failed '
-			. '1 of 2 runs alone at a load of 8 on this backend; t_papi_ctests.t runs it on sim' }
-		 qw(child_overflow exec_overflow fork_overflow system_child_overflow system_overflow)),
+		%PapiSuite::NATIVE_LONG,
 		'overflow3_pthreads' => '32 s of CPU on perf',
 		'kufrin' => '25 s of CPU on perf, where it fails (papi_tests_todo.txt)',
 	},
