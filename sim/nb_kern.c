@@ -30,78 +30,17 @@
  * events that outlive it go to the new image's nbsim through a file;
  * enable_on_exec enables them there.
  */
-#include "nb_kern.h"
-#include "pub_tool_libcfile.h"
-#include "pub_tool_libcproc.h"
-#include "pub_tool_threadstate.h"
-#include "pub_tool_vkiscnums.h"
-#include "nb_linux_sched.h"
-#include <linux/perf_event.h>
-
-/* valgrind core (libcoregrind exports it; the tool API does not) */
-extern SysRes VG_(do_syscall)(UWord sysno, UWord a1, UWord a2, UWord a3, UWord a4, UWord a5,
-			      UWord a6, UWord a7, UWord a8);
-extern Int VG_(fcntl)(Int fd, Int cmd, Addr arg);
-extern Bool VG_(clo_trace_children);
+#include "nb_kern_int.h"
 
 Int clo_perf_paranoid = 2;
 Bool clo_msr_driver = True;
 Bool nb_kern_sampling;
 
-/* errno values (asm-generic/errno-base.h, errno.h) */
-enum { E_PERM = 1, E_NOENT = 2, E_SRCH = 3, E_IO = 5, E_BADF = 9, E_FAULT = 14, E_ACCES = 13,
-       E_INVAL = 22, E_NOTTY = 25, E_NOSPC = 28, E_SPIPE = 29, E_ROFS = 30, E_NODEV = 19,
-       E_MFILE = 24, E_2BIG = 7, E_OPNOTSUPP = 95 };
-
-#define NOBJ 128
-#define PAGE 4096UL
-enum { K_FREE, K_MSR, K_PERF };
-
-struct kobj {
-	int kind;
-	int fd;                  /* the descriptor bound to it; -1 none yet */
-	unsigned cpu;            /* msr: its logical processor              */
-	ULong pos;               /* msr: file position: 0 (lseek not emulated) */
-	/* perf */
-	ULong seq;               /* open order                              */
-	ThreadId owner;
-	Int lwpid;               /* owner's kernel thread id                */
-	int leader;              /* index of the group leader (self: leader) */
-	uint64_t config;         /* the masked raw config                   */
-	struct perf_event_attr attr;
-	int counter;             /* -1: not placed (never runs)             */
-	uint32_t escr;           /* its ESCR MSR                            */
-	unsigned thread;         /* the thread half (owner's LP with HT)    */
-	Bool enabled, active;
-	ULong count, prev;       /* virtual count; counter value at last sync */
-	ULong t_enabled, t_running, t_stamp;
-	Long left;               /* sampling: events until the next overflow */
-	Long limit;              /* IOC_REFRESH: overflows left; 0 none     */
-	ULong wakeups;           /* samples since the last signal           */
-	Bool async;              /* O_ASYNC                                 */
-	ULong flags;             /* F_SETFL flags                           */
-	Int sig;                 /* F_SETSIG; 0: SIGIO                      */
-	Int own_type, own;       /* F_SETOWN_EX; own 0: none                */
-	Addr rb;                 /* ring buffer (header page + data)        */
-	SizeT rb_len;
-	ULong lost;
-	ULong id;
-	/* inherit (kernel/events/core.c inherit_event, sync_child_event) */
-	int parent;              /* a thread's copy: its original's index; -1 */
-	Int rpid;                /* a forked child's copy: the original's process */
-	ULong rid;               /*   and the original's id there; rpid 0: none */
-	ULong child_count, child_ten, child_trun;  /* exited copies, summed */
-	Bool foreign;            /* in a forked child: the parent's event (its fd) */
-};
-
-static struct kobj ko[NOBJ];
-static int fd_obj[NBSIM_KERN_MAXFD];   /* object index + 1, 0 none */
-static ULong next_seq = 1, next_id = 1;
-static int nperf;                      /* open perf events          */
-static ThreadId on_pmu;                /* thread whose events are on */
-
-#define CTR_MASK ((ULong)NB_COUNTER_MASK)
-#define MAX_PERIOD ((1ULL << 39) - 1)  /* x86_pmu.max_period on P4 */
+struct kobj ko[NOBJ];
+int fd_obj[NBSIM_KERN_MAXFD];   /* object index + 1, 0 none */
+ULong next_seq = 1, next_id = 1;
+int nperf;                      /* open perf events          */
+ThreadId on_pmu;                /* thread whose events are on */
 
 /* ---- helpers ---- */
 
@@ -118,7 +57,7 @@ static Bool writable(Addr a, SizeT n)
 /* The enabled/running times: the host's CLOCK_MONOTONIC (the kernel's
  * times are task-clock times; simulated cycles advance only while some
  * counter needs them). */
-static ULong now_ns(void)
+ULong nbk_now_ns(void)
 {
 	struct vki_timespec ts;
 	SysRes r = VG_(do_syscall)(__NR_clock_gettime, VKI_CLOCK_MONOTONIC, (UWord)&ts, 0, 0, 0, 0, 0, 0);
@@ -176,7 +115,7 @@ static unsigned ncpus(void)
 	return clo_ht ? 2 : 1;
 }
 
-static int new_obj(int kind)
+int nbk_new_obj(int kind)
 {
 	/* The guest programs the PMU through the emulated kernel: the msr
 	 * driver has no per-thread registers, and the perf driver switches
@@ -194,7 +133,7 @@ static int new_obj(int kind)
 	return -1;
 }
 
-static Bool ko_any(void)
+Bool nbk_ko_any(void)
 {
 	for (int i = 0; i < NOBJ; i++)
 		if (ko[i].kind != K_FREE)
@@ -230,7 +169,7 @@ static Word msr_open(const HChar *path, UWord flags)
 		return -E_ACCES;                /* crw------- root root */
 	if (!((cap_eff() >> CAP_SYS_RAWIO) & 1))
 		return -E_PERM;                 /* msr_open: capable(CAP_SYS_RAWIO) */
-	i = new_obj(K_MSR);
+	i = nbk_new_obj(K_MSR);
 	if (i < 0)
 		return -E_MFILE;
 	ko[i].cpu = cpu;
@@ -292,7 +231,7 @@ static Bool counts(const struct kobj *e)
 	return e->enabled && ko[e->leader].enabled && e->counter >= 0;
 }
 
-static void upd_times(struct kobj *e, ULong now)
+void nbk_upd_times(struct kobj *e, ULong now)
 {
 	if (e->enabled && ko[e->leader].enabled) {
 		e->t_enabled += now - e->t_stamp;
@@ -303,7 +242,7 @@ static void upd_times(struct kobj *e, ULong now)
 }
 
 /* Fold the counter into the count (an active event). */
-static void sync(struct kobj *e)
+void nbk_sync(struct kobj *e)
 {
 	ULong cur, d;
 
@@ -337,7 +276,7 @@ static void sched_in(struct kobj *e, ULong now)
 	unsigned m = NB_KP4_METRIC(e->config);
 	ULong v = 0;
 
-	upd_times(e, now);
+	nbk_upd_times(e, now);
 	if (sampling(e))
 		nb_kern_sampling = True;        /* before the writes: nb_pmi_update */
 	escr |= (uint32_t)b->select << 25;      /* the real event select */
@@ -367,32 +306,32 @@ static void sched_in(struct kobj *e, ULong now)
 	e->active = True;
 }
 
-static void sched_out(struct kobj *e, ULong now)
+void nbk_sched_out(struct kobj *e, ULong now)
 {
 	if (!e->active)
 		return;
-	sync(e);
-	upd_times(e, now);
+	nbk_sync(e);
+	nbk_upd_times(e, now);
 	/* p4_pmu_disable_event: Enable and OVF clear */
 	kwr(nb_counters[e->counter].cccr_msr, cccr_of(e) & ~(NB_CCCR_ENABLE | NB_CCCR_OVF));
 	e->active = False;
 }
 
-static void sched_out_all(ULong now)
+void nbk_sched_out_all(ULong now)
 {
 	for (int i = 0; i < NOBJ; i++)
 		if (ko[i].kind == K_PERF)
-			sched_out(&ko[i], now);
+			nbk_sched_out(&ko[i], now);
 	nb_kern_sampling = False;
 }
 
-static void sched_in_thread(ThreadId tid, ULong now)
+void nbk_sched_in_thread(ThreadId tid, ULong now)
 {
 	for (int i = 0; i < NOBJ; i++) {
 		struct kobj *e = &ko[i];
 
 		if (e->kind == K_PERF) {
-			upd_times(e, now);
+			nbk_upd_times(e, now);
 			if (e->owner == tid && (e->parent >= 0 || e->rpid))
 				e->lwpid = VG_(gettid)();   /* a copy: its thread's */
 			if (e->owner == tid && counts(e))
@@ -408,8 +347,8 @@ static void resched(ULong now)
 {
 	ThreadId t = VG_(get_running_tid)();
 
-	sched_out_all(now);
-	sched_in_thread(t, now);
+	nbk_sched_out_all(now);
+	nbk_sched_in_thread(t, now);
 	nb_pmi_update();
 	nb_update_need();
 }
@@ -421,10 +360,10 @@ void nb_kern_switch(ThreadId tid)
 	nb_derive();
 	nb_update_cycles();
 	{
-		ULong now = now_ns();
+		ULong now = nbk_now_ns();
 
-		sched_out_all(now);
-		sched_in_thread(tid, now);
+		nbk_sched_out_all(now);
+		nbk_sched_in_thread(tid, now);
 	}
 	nb_pmi_update();
 	nb_update_need();
@@ -434,7 +373,7 @@ void nb_kern_switch(ThreadId tid)
 /* Place all events of thread OWNER group by group in open order: a group
  * that does not fit beside the groups before it gets no counters (it is
  * enabled but never runs; the kernel would rotate it in). */
-static void place_thread(ThreadId owner)
+void nbk_place_thread(ThreadId owner)
 {
 	uint64_t cfg[NB_NUM_COUNTERS];
 	int assign[NB_NUM_COUNTERS], who[NB_NUM_COUNTERS], n = 0;
@@ -480,489 +419,6 @@ static void place_thread(ThreadId owner)
 	}
 }
 
-
-/* ---- inherit (kernel/events/core.c: inherit_task_group, inherit_event,
- * perf_event_exit_task / sync_child_event, perf_event_read_value) ---- */
-
-/* A copy of event P for thread TID (inherit_event): its own count from 0,
- * P's enabled state and period; the copy of a copy is its original's (the
- * kernel's child events all point at the original).  REMOTE: the copy
- * lives in a forked child, the original in process RPID. */
-static int copy_event(int p, ThreadId tid, int leader, Bool remote, Int rpid)
-{
-	int i = new_obj(K_PERF);
-	struct kobj *e, *o = &ko[p];
-
-	if (i < 0)
-		return -1;
-	e = &ko[i];
-	e->seq = next_seq++;
-	e->id = next_id++;
-	e->owner = tid;
-	e->lwpid = o->lwpid;             /* replaced once the thread runs */
-	e->leader = leader < 0 ? i : leader;
-	e->config = o->config;
-	e->attr = o->attr;
-	e->thread = clo_ht ? nb_lp_of(tid) & 1 : 0;
-	e->enabled = o->enabled;
-	e->left = (Long)o->attr.sample_period;
-	e->t_stamp = now_ns();
-	e->counter = -1;
-	if (o->rpid) {                   /* a copy already: its original */
-		e->rpid = o->rpid;
-		e->rid = o->rid;
-	} else if (remote) {
-		e->rpid = rpid;
-		e->rid = o->parent >= 0 ? ko[o->parent].id : o->id;
-	} else {
-		e->parent = o->parent >= 0 ? o->parent : p;
-	}
-	nperf++;
-	return i;
-}
-
-/* The groups of thread FROM that inherit (the leader's attr.inherit;
- * inherit_thread: threads only) copied for thread TO, in open order. */
-static void copy_groups(ThreadId from, ThreadId to, Bool fork, Int rpid)
-{
-	ULong last = 0, top = next_seq;
-
-	for (;;) {
-		int l = -1, cl;
-
-		for (int i = 0; i < NOBJ; i++)
-			if (ko[i].kind == K_PERF && ko[i].owner == from && ko[i].leader == i &&
-			    ko[i].seq > last && ko[i].seq < top && (l < 0 || ko[i].seq < ko[l].seq))
-				l = i;
-		if (l < 0)
-			break;
-		last = ko[l].seq;
-		if (!ko[l].attr.inherit || (fork && ko[l].attr.inherit_thread))
-			continue;
-		cl = copy_event(l, to, -1, fork, rpid);
-		if (cl < 0)
-			break;
-		for (ULong s = 0;;) {             /* the members, in open order */
-			int m = -1;
-
-			for (int i = 0; i < NOBJ; i++)
-				if (ko[i].kind == K_PERF && ko[i].leader == l && i != l && ko[i].seq > s &&
-				    ko[i].seq < top && (m < 0 || ko[i].seq < ko[m].seq))
-					m = i;
-			if (m < 0)
-				break;
-			s = ko[m].seq;
-			if (copy_event(m, to, cl, fork, rpid) < 0)
-				break;
-		}
-	}
-}
-
-/* The count of event E as read(2) gives it: its own, its exited copies'
- * and its live copies' (perf_event_read_value); the same for the times. */
-static ULong total(const struct kobj *e, ULong *ten, ULong *trun)
-{
-	int self = (int)(e - ko);
-	ULong v = e->count + e->child_count;
-
-	if (ten)
-		*ten = e->t_enabled + e->child_ten;
-	if (trun)
-		*trun = e->t_running + e->child_trun;
-	for (int i = 0; i < NOBJ; i++)
-		if (ko[i].kind == K_PERF && ko[i].parent == self) {
-			v += ko[i].count + ko[i].child_count;
-			if (ten)
-				*ten += ko[i].t_enabled;
-			if (trun)
-				*trun += ko[i].t_running;
-		}
-	return v;
-}
-
-/*
- * A forked child's copies report to their original's process when they
- * exit: a record (id, count, times) appended to the file inherit_path(pid)
- * of that process, which folds them into the original at its next read
- * (the kernel adds them in the child's exit, before the parent's wait
- * returns: the child's nbsim writes before it exits).
- */
-struct inh_rec {
-	ULong magic, id, count, ten, trun;
-};
-#define INH_MAGIC 0x6e6273696d696e68ULL  /* "nbsiminh" */
-static Off64T inh_off;                    /* this process's file: read so far */
-static Bool inh_mine;                     /* ... made (unlinked at exit) */
-
-static void inherit_path(Int pid, HChar *buf, SizeT len)
-{
-	VG_(snprintf)(buf, (Int)len, "%s/nbsim-kern-%u-%d.inherit", VG_(tmpdir)(),
-		      (UInt)VG_(geteuid)(), pid);
-}
-
-static void report_exit(const struct kobj *e)
-{
-	HChar path[256];
-	struct inh_rec r = { INH_MAGIC, e->rid, e->count + e->child_count, e->t_enabled + e->child_ten,
-			     e->t_running + e->child_trun };
-	SysRes f;
-
-	inherit_path(e->rpid, path, sizeof path);
-	f = VG_(open)(path, VKI_O_WRONLY | VKI_O_APPEND | VKI_O_CREAT, 0600);
-	if (sr_isError(f))
-		return;
-	(void)VG_(write)((Int)sr_Res(f), &r, (Int)sizeof r);
-	VG_(close)((Int)sr_Res(f));
-}
-
-/* The records of this process's exited remote copies. */
-static void inherit_drain(void)
-{
-	HChar path[256];
-	struct inh_rec r[16];
-	SysRes f;
-	Int fd, n;
-
-	if (!inh_mine)
-		return;
-	inherit_path(VG_(getpid)(), path, sizeof path);
-	f = VG_(open)(path, VKI_O_RDONLY, 0);
-	if (sr_isError(f))
-		return;
-	fd = (Int)sr_Res(f);
-	VG_(lseek)(fd, inh_off, VKI_SEEK_SET);
-	while ((n = VG_(read)(fd, r, (Int)sizeof r)) >= (Int)sizeof r[0]) {
-		n /= (Int)sizeof r[0];
-		inh_off += (Off64T)n * (Off64T)sizeof r[0];
-		for (Int k = 0; k < n; k++)
-			for (int i = 0; i < NOBJ; i++)
-				if (r[k].magic == INH_MAGIC && ko[i].kind == K_PERF && !ko[i].foreign &&
-				    !ko[i].rpid && ko[i].parent < 0 && ko[i].id == r[k].id) {
-					ko[i].child_count += r[k].count;
-					ko[i].child_ten += r[k].ten;
-					ko[i].child_trun += r[k].trun;
-				}
-		VG_(lseek)(fd, inh_off, VKI_SEEK_SET);
-	}
-	VG_(close)(fd);
-}
-
-/* An inherited copy ends (its thread or process exits): its counts go to
- * its original (sync_child_event). */
-static void copy_exit(struct kobj *e, ULong now)
-{
-	sched_out(e, now);
-	upd_times(e, now);
-	if (e->parent >= 0) {
-		struct kobj *o = &ko[e->parent];
-
-		o->child_count += e->count + e->child_count;
-		o->child_ten += e->t_enabled + e->child_ten;
-		o->child_trun += e->t_running + e->child_trun;
-	} else if (e->rpid) {
-		report_exit(e);
-	}
-	e->kind = K_FREE;
-	nperf--;
-}
-
-void nb_kern_thread_create(ThreadId parent, ThreadId child)
-{
-	if (!nperf)
-		return;
-	copy_groups(parent, child, False, 0);
-	place_thread(child);
-}
-
-/* Thread TID exits (perf_event_exit_task): its copies report to their
- * originals; the events it opened stay readable, their counts final. */
-void nb_kern_thread_exit(ThreadId tid)
-{
-	ULong now;
-
-	if (!nperf)
-		return;
-	nb_derive();
-	nb_update_cycles();
-	now = now_ns();
-	sched_out_all(now);
-	for (int i = 0; i < NOBJ; i++) {
-		struct kobj *e = &ko[i];
-
-		if (e->kind != K_PERF || e->owner != tid)
-			continue;
-		if (e->parent >= 0 || e->rpid)
-			copy_exit(e, now);
-		else
-			e->owner = 0;            /* never runs again */
-	}
-	on_pmu = 0;
-	nb_pmi_update();
-	nb_update_need();
-}
-
-/* In a forked child, thread TID (the one that forked): the parent's
- * events become its descriptors' only (they run nowhere here); the
- * forking thread's inheriting groups get copies that report to the
- * parent process when this one exits. */
-static void kern_after_fork(ThreadId tid)
-{
-	ULong now = now_ns();
-	Int ppid = VG_(getppid)();
-	ULong top = next_seq;
-
-	if (!nperf)
-		return;
-	nb_derive();
-	nb_update_cycles();
-	sched_out_all(now);
-	copy_groups(tid, tid, True, ppid);
-	for (int i = 0; i < NOBJ; i++) {
-		struct kobj *e = &ko[i];
-
-		if (e->kind != K_PERF || e->seq >= top)
-			continue;
-		if (e->fd < 0) {                 /* copies of the parent's: theirs to report */
-			e->kind = K_FREE;
-			nperf--;
-		} else {
-			e->foreign = True;
-			e->owner = 0;
-			e->rb = 0;
-		}
-	}
-	for (int i = 0; i < NOBJ; i++)     /* no descriptor may point at a freed copy */
-		if (ko[i].kind == K_PERF && ko[i].parent >= 0 && ko[ko[i].parent].kind != K_PERF)
-			ko[i].parent = -1;
-	inh_mine = False;
-	inh_off = 0;
-	on_pmu = 0;
-	place_thread(tid);
-	sched_in_thread(tid, now);
-	nb_pmi_update();
-	nb_update_need();
-}
-
-
-/* ---- exec (fs/exec.c begin_new_exec: perf_event_exec) ----
- *
- * Under nbsim an exec starts a new nbsim for the new image
- * (--trace-children=yes, the launcher's default), whose emulated kernel
- * starts empty.  So before the execve the process's events that outlive
- * it are written to exec_path(pid); the new nbsim reads them back before
- * its guest runs (nb_kern_init) and removes the file; a failed execve
- * removes it.  What outlives an exec, as on Linux: the events whose
- * descriptor is not close-on-exec (the others are released with it) and
- * the inherited copies of the thread that execs; the other threads die
- * (de_thread): their copies are summed into their originals, their own
- * events keep their final counts.  perf_event_enable_on_exec: an event
- * with enable_on_exec that is off is enabled, and the flag is cleared.
- * Ring buffers go with the old address space.
- */
-struct exec_hdr {
-	ULong magic, nobj, when_ns, inh_off;
-	Int inh_mine, pad;
-};
-struct exec_obj {
-	struct kobj o;
-	Bool alive;                       /* the thread that execs owns it */
-	ULong leader_seq;
-};
-#define EXEC_MAGIC 0x6e6273696d657863ULL  /* "nbsimexc" */
-static Bool exec_pending;
-
-static void exec_path(Int pid, HChar *buf, SizeT len)
-{
-	VG_(snprintf)(buf, (Int)len, "%s/nbsim-kern-%u-%d.exec", VG_(tmpdir)(),
-		      (UInt)VG_(geteuid)(), pid);
-}
-
-static Bool survives(const struct kobj *e)
-{
-	Int fl;
-
-	if (e->fd < 0)
-		return e->kind == K_PERF && e->rpid != 0;
-	fl = VG_(fcntl)(e->fd, VKI_F_GETFD, 0);
-	return fl >= 0 && !(fl & VKI_FD_CLOEXEC);
-}
-
-static void kern_pre_exec(ThreadId tid)
-{
-	HChar path[256];
-	struct exec_hdr h = { EXEC_MAGIC, 0, now_ns(), (ULong)inh_off, inh_mine, 0 };
-	ULong now = h.when_ns;
-	SysRes f;
-	Int fd;
-
-	/* --trace-children=no: the new image runs on the host's CPU, where
-	 * no emulated kernel waits for the events */
-	if ((!nperf && !ko_any()) || !VG_(clo_trace_children))
-		return;
-	nb_derive();
-	nb_update_cycles();
-	for (int i = 0; i < NOBJ; i++)
-		if (ko[i].kind == K_PERF) {
-			sync(&ko[i]);
-			upd_times(&ko[i], now);
-		}
-	exec_path(VG_(getpid)(), path, sizeof path);
-	f = VG_(open)(path, VKI_O_WRONLY | VKI_O_CREAT | VKI_O_TRUNC, 0600);
-	if (sr_isError(f))
-		return;
-	fd = (Int)sr_Res(f);
-	for (int i = 0; i < NOBJ; i++)
-		if (ko[i].kind != K_FREE && survives(&ko[i]))
-			h.nobj++;
-	(void)VG_(write)(fd, &h, (Int)sizeof h);
-	for (int i = 0; i < NOBJ; i++) {
-		struct exec_obj x;
-
-		if (ko[i].kind == K_FREE || !survives(&ko[i]))
-			continue;
-		VG_(memset)(&x, 0, sizeof x);
-		x.o = ko[i];
-		x.alive = ko[i].kind == K_PERF && ko[i].owner == tid;
-		x.leader_seq = ko[ko[i].leader].seq;
-		if (ko[i].kind == K_PERF) {
-			ULong ten, trun;
-
-			/* the other threads' copies end with them (de_thread) */
-			x.o.count = total(&ko[i], &ten, &trun) - ko[i].child_count;
-			x.o.child_count = ko[i].child_count;
-			x.o.t_enabled = ten - ko[i].child_ten;
-			x.o.t_running = trun - ko[i].child_trun;
-			x.o.active = False;
-			x.o.rb = 0;
-			x.o.rb_len = 0;
-			x.o.parent = -1;
-			if (x.o.attr.enable_on_exec) {      /* event_enable_on_exec */
-				x.o.attr.enable_on_exec = 0;
-				x.o.enabled = True;
-			}
-		}
-		(void)VG_(write)(fd, &x, (Int)sizeof x);
-	}
-	VG_(close)(fd);
-	exec_pending = True;
-}
-
-/* The execve failed: the old image goes on, its events as they were. */
-static void kern_exec_failed(void)
-{
-	HChar path[256];
-
-	if (!exec_pending)
-		return;
-	exec_pending = False;
-	exec_path(VG_(getpid)(), path, sizeof path);
-	VG_(unlink)(path);
-}
-
-void nb_kern_pre_syscall(ThreadId tid, UInt sysno)
-{
-	if (sysno == __NR_execve || sysno == __NR_execveat)
-		kern_pre_exec(tid);
-}
-
-void nb_kern_post_syscall(UInt sysno, SysRes res)
-{
-	if ((sysno == __NR_execve || sysno == __NR_execveat) && sr_isError(res))
-		kern_exec_failed();
-}
-
-/* The new image's nbsim: the events of the image before the exec. */
-static void kern_load_exec(void)
-{
-	HChar path[256];
-	struct exec_hdr h;
-	SysRes f;
-	Int fd;
-
-	exec_path(VG_(getpid)(), path, sizeof path);
-	f = VG_(open)(path, VKI_O_RDONLY, 0);
-	if (sr_isError(f))
-		return;
-	fd = (Int)sr_Res(f);
-	VG_(unlink)(path);
-	/* a file older than a minute is not from our exec (a pid reused) */
-	if (VG_(read)(fd, &h, (Int)sizeof h) != (Int)sizeof h || h.magic != EXEC_MAGIC ||
-	    now_ns() - h.when_ns > 60000000000ULL) {
-		VG_(close)(fd);
-		return;
-	}
-	inh_mine = h.inh_mine;
-	inh_off = (Off64T)h.inh_off;
-	for (ULong k = 0; k < h.nobj; k++) {
-		struct exec_obj x;
-		int i;
-
-		if (VG_(read)(fd, &x, (Int)sizeof x) != (Int)sizeof x)
-			break;
-		i = new_obj(x.o.kind);
-		if (i < 0)
-			break;
-		ko[i] = x.o;
-		ko[i].leader = (int)x.leader_seq;   /* resolved below */
-		ko[i].owner = x.alive ? 1 : 0;      /* valgrind's first thread */
-		ko[i].t_stamp = now_ns();
-		if (ko[i].fd >= 0 && ko[i].fd < NBSIM_KERN_MAXFD)
-			fd_obj[ko[i].fd] = i + 1;
-		if (ko[i].kind == K_PERF) {
-			nperf++;
-			if (ko[i].seq >= next_seq)
-				next_seq = ko[i].seq + 1;
-			if (ko[i].id >= next_id)
-				next_id = ko[i].id + 1;
-		}
-	}
-	VG_(close)(fd);
-	for (int i = 0; i < NOBJ; i++)          /* leaders: by their open order */
-		if (ko[i].kind == K_PERF) {
-			ULong ls = (ULong)ko[i].leader;
-
-			ko[i].leader = i;
-			for (int j = 0; j < NOBJ; j++)
-				if (ko[j].kind == K_PERF && ko[j].seq == ls)
-					ko[i].leader = j;
-		}
-	if (nperf) {
-		/* on the PMU before the guest's first instruction: nothing
-		 * is translated yet, so the needs change without a discard
-		 * (as --nbsim-program's registers, nb_stat.c) */
-		place_thread(1);
-		nb_stat_loading = True;
-		sched_in_thread(1, now_ns());
-		nb_pmi_update();
-		nb_update_need();
-		nb_stat_loading = False;
-		nb_tags_changed();
-	}
-}
-
-void nb_kern_init(void)
-{
-	VG_(atfork)(NULL, NULL, kern_after_fork);
-	kern_load_exec();
-}
-
-/* At exit: the copies still alive report (their process ends). */
-void nb_kern_fini(void)
-{
-	HChar path[256];
-	ULong now = now_ns();
-
-	for (int i = 0; i < NOBJ; i++)
-		if (ko[i].kind == K_PERF && ko[i].rpid) {
-			sync(&ko[i]);
-			upd_times(&ko[i], now);
-			report_exit(&ko[i]);
-		}
-	if (inh_mine) {
-		inherit_path(VG_(getpid)(), path, sizeof path);
-		VG_(unlink)(path);
-	}
-}
 
 /* ---- perf_event_open ---- */
 
@@ -1022,15 +478,8 @@ static Word perf_open(ThreadId tid, Addr uattr, UWord pidcpu, UWord group_fd, UW
 		return -E_INVAL;
 	if (a.sigtrap)
 		return -E_OPNOTSUPP;            /* synchronous SIGTRAP: not emulated */
-	if (a.inherit && !inh_mine) {
-		HChar path[256];
-
-		/* this process's records file: none left from an earlier one */
-		inherit_path(VG_(getpid)(), path, sizeof path);
-		VG_(unlink)(path);
-		inh_mine = True;
-		inh_off = 0;
-	}
+	if (a.inherit)
+		nbk_inherit_open();
 	cfg = a.config;
 	err = nb_kp4_validate(&cfg, nb_cpu->model, clo_ht);
 	if (err == NB_KP4_E_SHARED) {
@@ -1054,7 +503,7 @@ static Word perf_open(ThreadId tid, Addr uattr, UWord pidcpu, UWord group_fd, UW
 			return -E_INVAL;
 		leader = (int)(g - ko);
 	}
-	i = new_obj(K_PERF);
+	i = nbk_new_obj(K_PERF);
 	if (i < 0)
 		return -E_MFILE;
 	ko[i].seq = next_seq++;
@@ -1067,7 +516,7 @@ static Word perf_open(ThreadId tid, Addr uattr, UWord pidcpu, UWord group_fd, UW
 	ko[i].thread = clo_ht ? nb_lp_of(tid) & 1 : 0;
 	ko[i].enabled = !a.disabled;
 	ko[i].limit = 0;
-	ko[i].t_stamp = now_ns();
+	ko[i].t_stamp = nbk_now_ns();
 	/* validate_group: the group alone must fit */
 	if (leader >= 0) {
 		uint64_t c[NB_NUM_COUNTERS];
@@ -1095,8 +544,8 @@ static Word perf_open(ThreadId tid, Addr uattr, UWord pidcpu, UWord group_fd, UW
 		}
 	}
 	nperf++;
-	place_thread(tid);
-	resched(now_ns());
+	nbk_place_thread(tid);
+	resched(nbk_now_ns());
 	return i + 1;
 }
 
@@ -1107,22 +556,22 @@ static Word perf_read(struct kobj *e, Addr buf, UWord n)
 	ULong v[3 + 3 * NB_NUM_COUNTERS + 8];
 	UWord k = 0;
 	uint64_t rf = e->attr.read_format;
-	ULong now = now_ns();
+	ULong now = nbk_now_ns();
 
 	ULong ten, trun;
 
-	inherit_drain();
+	nbk_inherit_drain();
 	for (int i = 0; i < NOBJ; i++)
 		if (ko[i].kind == K_PERF) {
-			sync(&ko[i]);
-			upd_times(&ko[i], now);
+			nbk_sync(&ko[i]);
+			nbk_upd_times(&ko[i], now);
 		}
 	if (rf & PERF_FORMAT_GROUP) {
 		struct kobj *l = &ko[e->leader];
 		ULong nr = 0;
 		UWord nrpos = k++;
 
-		(void)total(l, &ten, &trun);
+		(void)nbk_total(l, &ten, &trun);
 		if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
 			v[k++] = ten;
 		if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
@@ -1137,7 +586,7 @@ static Word perf_read(struct kobj *e, Addr buf, UWord n)
 			if (m < 0 || k + 3 > sizeof v / sizeof v[0])
 				break;
 			s = ko[m].seq;
-			v[k++] = total(&ko[m], NULL, NULL);
+			v[k++] = nbk_total(&ko[m], NULL, NULL);
 			if (rf & PERF_FORMAT_ID)
 				v[k++] = ko[m].id;
 			if (rf & PERF_FORMAT_LOST)
@@ -1146,7 +595,7 @@ static Word perf_read(struct kobj *e, Addr buf, UWord n)
 		}
 		v[nrpos] = nr;
 	} else {
-		v[k++] = total(e, &ten, &trun);
+		v[k++] = nbk_total(e, &ten, &trun);
 		if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
 			v[k++] = ten;
 		if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
@@ -1170,7 +619,7 @@ static Word perf_ioctl(struct kobj *e, UWord req, UWord arg)
 {
 	int self = (int)(e - ko);
 	Bool group = (arg & PERF_IOC_FLAG_GROUP) != 0;
-	ULong now = now_ns();
+	ULong now = nbk_now_ns();
 
 	switch (req) {
 	case PERF_EVENT_IOC_ENABLE:
@@ -1186,8 +635,8 @@ static Word perf_ioctl(struct kobj *e, UWord req, UWord arg)
 			 * (perf_event_for_each_child) */
 			if (x->kind != K_PERF || !(oi == self || (group && o->leader == e->leader)))
 				continue;
-			sync(x);
-			upd_times(x, now);
+			nbk_sync(x);
+			nbk_upd_times(x, now);
 			if (req == PERF_EVENT_IOC_RESET)
 				x->count = 0;
 			else
@@ -1200,7 +649,7 @@ static Word perf_ioctl(struct kobj *e, UWord req, UWord arg)
 		if (e->attr.inherit || !sampling(e) || (Long)arg <= 0)
 			return -E_INVAL;
 		e->limit += (Long)arg;
-		upd_times(e, now);
+		nbk_upd_times(e, now);
 		e->enabled = True;
 		resched(now);
 		return 0;
@@ -1214,7 +663,7 @@ static Word perf_ioctl(struct kobj *e, UWord req, UWord arg)
 			return -E_INVAL;
 		for (int i = 0; i < NOBJ; i++)
 			if (ko[i].kind == K_PERF && (i == self || ko[i].parent == self)) {
-				sched_out(&ko[i], now);
+				nbk_sched_out(&ko[i], now);
 				ko[i].attr.sample_period = p;
 				ko[i].left = 0;        /* __perf_event_period: period_left 0 */
 			}
@@ -1315,7 +764,7 @@ static void sample(struct kobj *e, Addr ip)
 	if (st & PERF_SAMPLE_TID)
 		w[k++] = (ULong)(UInt)VG_(getpid)() | (ULong)(UInt)e->lwpid << 32;
 	if (st & PERF_SAMPLE_TIME)
-		w[k++] = now_ns();
+		w[k++] = nbk_now_ns();
 	if (st & PERF_SAMPLE_ADDR)
 		w[k++] = 0;
 	if (st & PERF_SAMPLE_ID)
@@ -1362,7 +811,7 @@ uint32_t nb_kern_pmi(uint32_t pend, unsigned lp, Addr ip, int *here)
 
 	if (!nb_kern_sampling || !pend)
 		return 0;
-	now = now_ns();
+	now = nbk_now_ns();
 	for (int i = 0; i < NOBJ; i++) {
 		struct kobj *e = &ko[i];
 		/* an inherited copy wakes and signals through its original
@@ -1376,7 +825,7 @@ uint32_t nb_kern_pmi(uint32_t pend, unsigned lp, Addr ip, int *here)
 		took |= 1u << e->counter;
 		/* p4_pmu_handle_irq: clear OVF, update the count, set the next
 		 * period (the counter reloaded with -left), then the overflow */
-		sync(e);
+		nbk_sync(e);
 		kwr(nb_counters[e->counter].cccr_msr,
 		    krd(nb_counters[e->counter].cccr_msr) & ~(uint64_t)NB_CCCR_OVF);
 		if (e->left > 0)
@@ -1391,7 +840,7 @@ uint32_t nb_kern_pmi(uint32_t pend, unsigned lp, Addr ip, int *here)
 		sample(e, ip);
 		if (e->limit > 0 && --e->limit == 0) {
 			code = 6;              /* POLL_HUP: the event is disabled */
-			sched_out(e, now);
+			nbk_sched_out(e, now);
 			e->enabled = False;
 		}
 		/* a wakeup (and its signal) needs the ring buffer; the refresh limit
@@ -1436,13 +885,13 @@ static void kclose(UWord fd)
 	self = (int)(o - ko);
 	if (o->kind == K_PERF) {
 		ThreadId owner = o->owner;
-		ULong now = now_ns();
+		ULong now = nbk_now_ns();
 
-		sched_out(o, now);
+		nbk_sched_out(o, now);
 		/* perf_event_release_kernel: its copies in other threads go too */
 		for (int i = 0; i < NOBJ; i++)
 			if (ko[i].kind == K_PERF && ko[i].parent == self) {
-				sched_out(&ko[i], now);
+				nbk_sched_out(&ko[i], now);
 				ko[i].kind = K_FREE;
 				nperf--;
 			}
@@ -1453,7 +902,7 @@ static void kclose(UWord fd)
 		o->kind = K_FREE;
 		nperf--;
 		if (owner)
-			place_thread(owner);
+			nbk_place_thread(owner);
 		resched(now);
 	}
 	o->kind = K_FREE;
@@ -1482,7 +931,7 @@ Word nb_kern_request(ThreadId tid, UWord *arg)
 				nperf--;
 			if (h >= 1 && h <= NOBJ)
 				ko[h - 1].kind = K_FREE;
-			resched(now_ns());
+			resched(nbk_now_ns());
 			return 0;
 		}
 		kclose(a);
@@ -1550,3 +999,4 @@ Word nb_kern_request(ThreadId tid, UWord *arg)
 	}
 	return NBSIM_KERN_PASS;
 }
+
