@@ -466,10 +466,12 @@ static void nb_fini(Int exitcode)
 			  (ULong)b->ioq_alloc[NB_BUS_WB], (ULong)b->bsq_alloc[NB_BUS_WB_L3],
 			  (ULong)b->dropped);
 	}
-	VG_(umsg)("nbsim: timing model: uops %llu; superblock runs replayed %llu of %llu tried "
-		  "(README \"Timing model\")\n", (ULong)(nb_tm_lp[0].uops + nb_tm_lp[1].uops),
+	VG_(umsg)("nbsim: timing model: uops %llu; superblock runs replayed %llu of %llu tried, "
+		  "%llu of them in a steady state (README \"Timing model\")\n",
+		  (ULong)(nb_tm_lp[0].uops + nb_tm_lp[1].uops),
 		  (ULong)(nb_tm_lp[0].memo_hits + nb_tm_lp[1].memo_hits),
-		  (ULong)(nb_tm_lp[0].memo_runs + nb_tm_lp[1].memo_runs));
+		  (ULong)(nb_tm_lp[0].memo_runs + nb_tm_lp[1].memo_runs),
+		  (ULong)(nb_tm_lp[0].memo_ff + nb_tm_lp[1].memo_ff));
 	VG_(umsg)("nbsim: translation flushes (PMU reprogrammed): %llu\n", nb_discards);
 	VG_(umsg)("nbsim: overflow interrupts (PMI) sent: %llu (PMU syncs for them: %llu), handlers run at CPL 0: %llu\n",
 		  nb_pmi_sent, nb_pmi_syncs, nb_pmi_isr_runs);

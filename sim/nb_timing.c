@@ -317,6 +317,9 @@ void nb_tm_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, uns
 	uint64_t fe = t->fe, ret = t->ret, seq = t->seq, done = t->last_done;
 	unsigned fe_n = t->fe_n, ret_n = t->ret_n;
 
+	if (t->ff_m)
+		nb_tm_memo_sync(t);     /* (the steady state's writes first) */
+	t->mut++;
 	t->nrec = 0;
 	t->nmlog = 0;
 	t->nrl = 0;
@@ -456,6 +459,9 @@ void nb_tm_run_fast(struct nb_tm *t, const struct nb_tm_block *b, unsigned from,
 	const unsigned w = t->p->width;
 	uint64_t n = 0, stall = 0;
 
+	if (t->ff_m)
+		nb_tm_memo_sync(t);
+	t->mut++;
 	t->nrec = 0;
 	if (b->real && !t->record)
 		n = (uint64_t)b->real[to] - b->real[from];

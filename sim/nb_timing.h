@@ -146,6 +146,22 @@ struct nb_tm {
 	 * alone (0, nb_tm_init's default; the reference) */
 	unsigned memo;
 	uint64_t memo_runs, memo_hits; /* block runs tried, replayed (stats) */
+	/* steady state (nb_tmmemo.c): a range replayed from the same
+	 * recorded state run after run is fast-forwarded: its clock fields
+	 * advance, its writes to the arrays (slots, window, reservations) are
+	 * made at nb_tm_memo_sync, for the last runs whose writes still
+	 * matter.  mut: changes by the walk (a replay's stamp is stale after
+	 * one); ff_*: the range and way, the replays of it in a row, the
+	 * reservations' end before them, the runs not yet written (the last
+	 * at allocation cycle ff_F, sequence number ff_seq), and the state
+	 * the last replay left (a next run continues it only if unchanged) */
+	uint64_t mut;
+	const void *ff_set;
+	unsigned ff_way, ff_on;
+	uint64_t ff_streak, ff_uhi_pre, ff_m, ff_F, ff_seq;
+	uint64_t ff_fe, ff_ret, ff_seqx, ff_mut;
+	unsigned ff_fe_n, ff_ret_n;
+	uint64_t memo_ff;        /* runs fast-forwarded (stats)               */
 	/* step mode: the retirement cycles of the uops of the last run */
 	unsigned nrec;
 	uint64_t rec[NB_TM_STEPREC];
@@ -186,6 +202,13 @@ void nb_tm_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, uns
  * recorded schedule (a test reusing a block's storage). */
 void nb_tm_memo_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to);
 void nb_tm_memo_flush(void);
+
+/* Make the arrays of t (ready, rob, busy, uhi, lo) what the walk would
+ * have left: the writes of the runs the steady state fast-forwarded
+ * (nb_tmmemo.c).  The walk and every reader of the arrays call it first;
+ * the clock's scalar fields (fe, ret, seq, last_done, miss, div_free)
+ * are always current. */
+void nb_tm_memo_sync(struct nb_tm *t);
 
 /* Nothing dispatches before tick `tick` any more (nb_timing.c; the
  * replay moves the units' horizon as the walk does). */

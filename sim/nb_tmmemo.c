@@ -378,6 +378,171 @@ static int replay(struct nb_tm *t, const struct mm_set *s, const struct mm_way *
 	return 1;
 }
 
+/* ---- the steady state: fast-forward ----
+ *
+ * A range replayed from way w run after run, nothing else touching the
+ * clock between, stays on w: with the key equal at runs n - 1 and n, every
+ * part of the key at n + 1 is made by the same effect from the same
+ * relative state (the live-in slots the range does not write are then
+ * before 2F and stay there; the window entries the range's uops wait for
+ * were written by runs of the streak, once it is longer than the window
+ * in runs; the units' bits the walk would examine are those of the
+ * streak's runs, once the reservations made before it have ended and the
+ * streak covers the reach of its reservations); the missing loads and the
+ * miss slots are checked at each run, they come from the cache model.
+ * So such a run needs only its effect on the clock's fields (allocation,
+ * retirement, sequence, last result, divider, miss slots); its writes to
+ * the arrays (slots, window entries, reservations) are made by
+ * nb_tm_memo_sync for the runs whose writes still matter: the last run's
+ * slots, the window entries of the last runs that fill the window ring,
+ * the reservations of the last runs that reach the units' horizon.
+ */
+
+/* the clock as the last replay left it (a next run of the range
+ * continues the streak only if nothing changed it) */
+static inline void stamp(struct nb_tm *t)
+{
+	t->ff_fe = t->fe;
+	t->ff_fe_n = t->fe_n;
+	t->ff_ret = t->ret;
+	t->ff_ret_n = t->ret_n;
+	t->ff_seqx = t->seq;
+	t->ff_mut = t->mut;
+}
+
+static inline int continues(const struct nb_tm *t, const struct mm_set *s)
+{
+	return t->ff_set == s && t->ff_mut == t->mut && t->ff_seqx == t->seq && t->ff_fe == t->fe &&
+		t->ff_fe_n == t->fe_n && t->ff_ret == t->ret && t->ff_ret_n == t->ret_n;
+}
+
+/* runs in a row after which the streak's key is its own: the window
+ * (its entries' writers and theirs), the reach of its reservations plus
+ * the units' word (their examined bits), 2 for the slots */
+static uint64_t ff_need(const struct nb_tm *t, const struct mm_set *s, const struct mm_way *w)
+{
+	uint64_t d = (uint64_t)w->fe, a = (t->p->window + s->nr - 1) / s->nr + 2;
+	uint64_t b = (w->uhi + 64 + 2 * d - 1) / (2 * d) + 2;
+
+	return a > b ? a : b;
+}
+
+/* The run of way w (key nk words) from the clock's F, the streak holding:
+ * 0 (nothing changed) when its missing loads or miss slots differ from
+ * the key's. */
+static int fast_run(struct nb_tm *t, const struct mm_set *s, const struct mm_way *w, unsigned nk)
+{
+	const struct nb_tm_params *p = t->p;
+	const uint64_t F = t->fe, B = 2 * F;
+	const uint32_t *k = w->v, *x = w->v + nk;
+	uint64_t m = t->ld_mask;
+	unsigned o = 2u + s->div + s->nli + s->nr;
+
+	if (!(k[0] >> 8 & 1) != !m)
+		return 0;
+	if (m) {
+		uint32_t ms[NB_TM_MAXMISS];
+		int bad = 0;
+		if (k[o] != (uint32_t)m || k[o + 1] != (uint32_t)(m >> 32))
+			return 0;
+		o += 2;
+		for (; m; m &= m - 1)
+			if (t->ld_lat[__builtin_ctzll(m)] != k[o++])
+				return 0;
+		for (unsigned j = 0; j < p->miss_slots; j++) {
+			uint32_t v = rel(t->miss[j], B, &bad);
+			unsigned i = j;
+			for (; i && ms[i - 1] > v; i--)
+				ms[i] = ms[i - 1];
+			ms[i] = v;
+		}
+		if (bad || o + p->miss_slots != nk)
+			return 0;
+		for (unsigned j = 0; j < p->miss_slots; j++)
+			if (ms[j] != k[o + j])
+				return 0;
+	}
+	x += s->nd + s->nr;
+	for (unsigned j = 0; j < w->nm; j++) {
+		unsigned i0 = 0;
+		for (unsigned i = 1; i < p->miss_slots; i++)
+			if (t->miss[i] < t->miss[i0])
+				i0 = i;
+		t->miss[i0] = t->mlog[j] = B + *x++;
+	}
+	if (s->div)
+		t->div_free = B + w->div;
+	t->nmlog = w->nm;
+	t->nrl = 0;
+	t->ff_F = F;
+	t->ff_seq = t->seq;
+	t->ff_m++;
+	t->seq += s->nr;
+	t->uops += s->nr;
+	t->fe = F + (uint64_t)(int64_t)w->fe;
+	t->fe_n = w->fe_n;
+	t->ret = F + (uint64_t)(int64_t)w->ret;
+	t->ret_n = w->ret_n;
+	t->last_done = B + w->done;
+	t->ld_mask = 0;
+	t->nrec = 0;
+	return 1;
+}
+
+/* the array writes of way w run from F (sequence seq): as replay()'s,
+ * the units' horizon first moved to 2F (as key() does); the slots only
+ * when `slots` (the last run's are the ones left) */
+static void ff_apply(struct nb_tm *t, const struct mm_set *s, const struct mm_way *w, unsigned nk,
+		     uint64_t F, uint64_t seq, int slots)
+{
+	const uint64_t B = 2 * F;
+	const uint32_t *x = w->v + nk;
+
+	nb_tm_units_forget(t, B);
+	if (slots)
+		for (unsigned i = 0; i < s->nd; i++)
+			t->ready[s->d[i]] = B + x[i];
+	x += s->nd;
+	for (unsigned j = 0; j < s->nr; j++)
+		t->rob[(seq + j) % NB_TM_ROB] = F + x[j];
+	x += s->nr + w->nm;
+	for (unsigned j = 0; j < w->nrl; j++, x += MM_RL) {
+		unsigned x0 = x[0] & 31, best = x[0] >> 6 & 1, intv = x[0] >> 8 & 0xff;
+		uint64_t kk = B + x[1] + x[2], *bm = t->busy[x0 / 2][best];
+		unsigned pp = (unsigned)(kk % NB_TM_URING), i = pp / 64, off = pp % 64;
+		bm[i] |= ones(intv) << off;
+		if (off + intv > 64)
+			bm[(i + 1) % URW] |= ones(intv) >> (64 - off);
+	}
+	if (w->uhi && B + w->uhi > t->uhi)
+		t->uhi = B + w->uhi;
+}
+
+void nb_tm_memo_sync(struct nb_tm *t)
+{
+	const struct mm_set *s = t->ff_set;
+	const struct mm_way *w;
+	uint64_t m = t->ff_m, d, n, ra, rb;
+	unsigned nk;
+
+	if (!m)
+		return;
+	t->ff_m = 0;
+	w = &s->w[t->ff_way];
+	nk = s->tag[t->ff_way].nk;
+	d = (uint64_t)w->fe;
+	/* the runs whose writes matter: the window ring's entries, the
+	 * reservations that reach the horizon word of the last run's end */
+	ra = (NB_TM_ROB + s->nr - 1) / s->nr + 1;
+	rb = (w->uhi + 64 + 2 * d - 1) / (2 * d) + 1;
+	n = ra > rb ? ra : rb;
+	if (n > m)
+		n = m;
+	for (uint64_t r = n; r-- > 0;)
+		ff_apply(t, s, w, nk, t->ff_F - r * d, t->ff_seq - r * s->nr, r == 0);
+	nb_tm_units_forget(t, 2 * (t->ff_F + d));
+}
+
 void nb_tm_memo_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to)
 {
 	uint64_t h = (uint64_t)(uintptr_t)b * 0x9e3779b97f4a7c15ull ^ (uint64_t)from * 0x85ebca6bu ^ to;
@@ -387,9 +552,29 @@ void nb_tm_memo_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from
 	uint32_t hash;
 	unsigned nk;
 
-	if (s->b != b || s->from != from || s->to != to || s->p != t->p)
+	int cont;
+
+	if (s->b != b || s->from != from || s->to != to || s->p != t->p) {
+		if (t->ff_m)
+			nb_tm_memo_sync(t);     /* (before the set changes) */
+		t->ff_set = 0;
 		shape(s, b, from, to, t->p);
+	}
+	cont = continues(t, s);
+	if (cont && t->ff_on && fast_run(t, s, &s->w[t->ff_way], s->tag[t->ff_way].nk)) {
+		t->memo_runs++;
+		t->memo_hits++;
+		t->memo_ff++;
+		s->tries++;
+		s->hits++;
+		stamp(t);
+		return;
+	}
+	if (t->ff_m)
+		nb_tm_memo_sync(t);
+	t->ff_on = 0;
 	if (!s->ok) {
+		t->ff_set = 0;
 		nb_tm_walk(t, b, from, to);
 		return;
 	}
@@ -401,6 +586,7 @@ void nb_tm_memo_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from
 	for (unsigned i = 0; nk && i < MM_WAYS; i++) {
 		struct mm_tag *g = &s->tag[i];
 		const uint32_t *x = s->w[i].v;
+		uint64_t uhi0 = t->uhi, F0 = t->fe;
 		unsigned j = 0;
 		if (g->hash != hash || g->nk != nk)
 			continue;
@@ -411,9 +597,24 @@ void nb_tm_memo_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from
 				g->used++;
 			s->hits++;
 			t->memo_hits++;
+			/* the streak: replays of way i in a row; the next run
+			 * is fast-forwarded once it is long enough and the
+			 * reservations made before it have ended */
+			if (cont && t->ff_way == i)
+				t->ff_streak++;
+			else {
+				t->ff_set = s;
+				t->ff_way = i;
+				t->ff_streak = 1;
+				t->ff_uhi_pre = uhi0;
+			}
+			t->ff_on = s->w[i].fe > 0 && t->ff_streak > ff_need(t, s, &s->w[i]) &&
+				2 * F0 >= t->ff_uhi_pre;
+			stamp(t);
 			return;
 		}
 	}
+	t->ff_set = 0;
 	F = t->fe;
 	seq0 = t->seq;
 	t->rlog = nk != 0;
