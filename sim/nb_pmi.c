@@ -132,7 +132,8 @@ static ULong pmi_latency(void)
  * Northwood, 17 on Prescott [SDM MSR_EBC_FREQUENCY_ID: "Core Clock
  * Frequency to System Bus Frequency Ratio"]), locked to it; the model
  * puts a bus edge at every multiple of the ratio of the logical
- * processor's cycle count (both LPs' clocks run in step), so the phase is
+ * processor's cycle count (with HT each LP's clock is the package's time
+ * while its thread runs: README "Timing model"), so the phase is
  * the simulated time's and runs are reproducible.  Where in the latency
  * the wait falls is not published: the model puts it at the end (any
  * split shifts the phase by a constant, which the cycle count's origin
