@@ -94,6 +94,7 @@ Bool nb_process_cmd_line_option(const HChar *arg)
 	else if VG_XACT_CLO(arg, "--nbsim-clock=fast", clo_clock_fast, True) { clo_clock_walk = False; }
 	else if VG_XACT_CLO(arg, "--nbsim-clock=walk", clo_clock_walk, True) { clo_clock_fast = False; }
 	else if VG_BINT_CLO(arg, "--nbsim-pmi-latency", clo_pmi_latency, 0, 100000) {}
+	else if VG_BOOL_CLO(arg, "--nbsim-pmi-sync", clo_pmi_sync) {}
 	else if VG_INT_CLO(arg, "--perf-paranoid", clo_perf_paranoid) {}   /* nb_kern.c */
 	else if VG_BOOL_CLO(arg, "--msr-driver", clo_msr_driver) {}
 	else if (VG_(strncmp)(arg, "--nbsim-", 8) == 0)
@@ -149,7 +150,10 @@ void nb_print_usage(void)
 	VG_(printf)(
 "    --nbsim-pmi-latency=N     cycles from the overflowing instruction's retirement\n"
 "                              to the PMI (the IEBS skid; 0-100000) [the model's:\n"
-"                              63 Northwood, 98 Prescott]\n");
+"                              59 Northwood, 91 Prescott]\n"
+"    --nbsim-pmi-sync=yes|no   the PMI then waits for the local APIC's next\n"
+"                              bus-clock edge (0 to ratio - 1 cycles: the skid's\n"
+"                              spread) [yes]\n");
 }
 
 void nb_print_debug_usage(void)

@@ -116,6 +116,43 @@ static ULong pmi_latency(void)
 }
 
 /*
+ * The cycle at which a PMI raised by the retirement of the overflowing
+ * uop in cycle R reaches the core (README "Overflow interrupts (PMI)",
+ * "Skid"): R + L (the model's PMI latency) rounded up to the next edge of
+ * the bus clock.  The PMI is a local interrupt of the local APIC (its LVT
+ * performance-counter entry [SDM Vol. 3A 10.5.1]), and the local APIC
+ * works on the bus clock (its timer's "time base ... is derived from the
+ * processor's bus clock" [SDM Vol. 3A 10.5.4, editions of the P4 era]);
+ * the overflow travels "out of the processor's microcode through the
+ * interrupt controller (APIC) and back into the processor" [Intel VTune
+ * User Guide, "Hardware Event Skid"].  So the request waits for the
+ * APIC's next clock edge, 0 to ratio - 1 core cycles, however the
+ * overflow falls in the bus cycle: the spread of the skid.  The core
+ * clock is the bus clock times the part's ratio (nb_bus.c, 14 on
+ * Northwood, 17 on Prescott [SDM MSR_EBC_FREQUENCY_ID: "Core Clock
+ * Frequency to System Bus Frequency Ratio"]), locked to it; the model
+ * puts a bus edge at every multiple of the ratio of the logical
+ * processor's cycle count (with HT each LP's clock is the package's time
+ * while its thread runs: README "Timing model"), so the phase is
+ * the simulated time's and runs are reproducible.  Where in the latency
+ * the wait falls is not published: the model puts it at the end (any
+ * split shifts the phase by a constant, which the cycle count's origin
+ * leaves arbitrary anyway).  --nbsim-pmi-sync=no: no wait (one distance
+ * in a steady loop, the behaviour before).
+ */
+Bool clo_pmi_sync = True;         /* --nbsim-pmi-sync               */
+
+static ULong pmi_due(ULong r)
+{
+	ULong t = r + pmi_latency();
+	ULong R = nb_bus_state.p.ratio;
+
+	if (!clo_pmi_sync || R < 2)
+		return t;
+	return (t + R - 1) / R * R;
+}
+
+/*
  * Take the PMI in flight at the instruction boundary PC (the interrupted
  * PC the handler sees): overflows of that LP's counters during the skid
  * coalesce into it (the LVT holds one PMI; the SDM's P4 PMI masks the LVT
@@ -181,8 +218,9 @@ static void skid_flush(void)
  * No PMI in flight: sync the PMU; if a counter with OVF_PMI_T0 has
  * overflowed, the PMI of logical processor 0 (OVF_PMI_T1: LP1; both bits
  * both) is raised.  For the running thread's LP it goes in flight, to be
- * taken pmi_latency cycles after the retirement of the instruction that
- * overflowed the counter (the last one the clock ran: the checks run at
+ * taken at the first bus-clock edge pmi_latency cycles or more after the
+ * retirement of the instruction that overflowed the counter (pmi_due;
+ * that instruction is the last one the clock ran: the checks run at
  * every instruction boundary while a PMI is possible); for the other
  * LP's thread (HT) it is sent at once (that thread has run nothing
  * since).
@@ -241,10 +279,10 @@ VG_REGPARM(3) void nb_pmi_check(VexGuestAMD64State *st, ULong at, const struct n
 	skid_lp = lp;
 	skid_tid = running;
 	skid_lwpid = VG_(gettid)();
-	skid_at = nb_tmp->ret + pmi_latency();
+	skid_at = pmi_due(nb_tmp->ret);
 	skid_count = 0;
 	nb_pmi_budget = 0;
-	if (pc && (at & NB_PMI_FORCE || pmi_latency() == 0))
+	if (pc && (at & NB_PMI_FORCE || skid_at <= nb_tmp->ret))
 		skid_take(st, pc);
 }
 

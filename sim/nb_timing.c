@@ -37,7 +37,7 @@
 #define T(c) ((uint16_t)(2 * (c)))      /* cycles -> ticks */
 
 /* Northwood's PMI latency (cycles; see nb_tm_northwood) */
-#define NB_PMI_LATENCY_NW 63
+#define NB_PMI_LATENCY_NW 59
 
 /* latency, interval (reciprocal throughput), unit */
 static const struct nb_tm_params nb_tm_northwood = {
@@ -83,8 +83,11 @@ static const struct nb_tm_params nb_tm_northwood = {
 	 * instructions after it, 46.5% at +69.  With one load per cycle
 	 * (port 2 [DLI]) the hitting loads retire one per cycle once the
 	 * miss has retired, so the skid in instructions is about the
-	 * latency in cycles plus the loads that completed during the
-	 * miss; this value gives +69 on the model (sim/tests/t_iebs.c). */
+	 * latency in cycles plus the 6 loads that complete during the
+	 * miss.  The PMI then waits 0 to 13 cycles for the local APIC's
+	 * bus-clock edge (nb_pmi.c, pmi_due); this value, the latency
+	 * without that wait, gives Sprunt's floor, +65, on the model
+	 * (sim/tests/t_iebs.c). */
 	NB_PMI_LATENCY_NW
 };
 
@@ -122,6 +125,7 @@ static const struct nb_tm_params nb_tm_prescott = {
 	},
 	126, 3, 8,                      /* [HIN01], [HIN01], [BOG04] */
 	/* PMI latency: not measured on Prescott.  Northwood's figure
+	 * (without the bus-clock wait, which is the part's own: nb_pmi.c)
 	 * scaled by the pipeline depth, 31 stages against 20 (the
 	 * misprediction pipelines [BOG04], [HIN01]): the overflow travels
 	 * from retirement to the local APIC and back to the front end

@@ -338,6 +338,7 @@ void nb_pmi_update(void);
 VG_REGPARM(3) void nb_pmi_check(VexGuestAMD64State *st, ULong at, const struct nb_tm_block *b);
 extern ULong nb_pmi_cut;                 /* stop before this PC (cut exit) */
 extern UInt clo_pmi_latency;             /* --nbsim-pmi-latency; ~0 model  */
+extern Bool clo_pmi_sync;                /* --nbsim-pmi-sync               */
 extern ULong nb_pmi_skid_insns;          /* stats                           */
 /* The PMI handler runs as the interrupt service routine, at CPL 0
  * (README "Overflow interrupts"): valgrind's signal delivery hooks, and

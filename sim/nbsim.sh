@@ -65,7 +65,9 @@ with the values that exist):
                              thread, to FILE (%p: the pid) (nb_stat reads it)
   --nbsim-pmi-latency=N      cycles from the overflowing instruction's
                              retirement to its PMI (the IEBS skid, 0-100000)
-                             [the model's: 63 Northwood, 98 Prescott]
+                             [the model's: 59 Northwood, 91 Prescott]
+  --nbsim-pmi-sync=yes|no    the PMI then waits for the local APIC's next
+                             bus-clock edge (the skid's spread) [yes]
   --perf-paranoid=N          the emulated perf_event_paranoid (-1..3) [2]
   --msr-driver=yes|no        the emulated msr driver is loaded [yes]
 

@@ -19,11 +19,23 @@
  *  - IEBS (OVF_PMI_T0, no PEBS): the SIGPROF handler (the PMI) takes the
  *    interrupted PC from its context and re-arms the counter; checked: a
  *    PMI per R misses (floor, at most one less: the last may fall after
- *    the kernel), no sample on the chasing load or before it, every
- *    sample 65 or more instructions after it, the most frequent distance
- *    69 +- 3 (3: the instructions that retire in one cycle with the one
- *    the PMI latency ends on; the latency is the model's one parameter
- *    calibrated on this figure, README "Overflow interrupts (PMI)");
+ *    the kernel), no sample on the chasing load or before it, and the
+ *    skid's distribution (sim/README "Overflow interrupts (PMI)"): the
+ *    latency is the model's fixed part L (59 cycles on Northwood,
+ *    calibrated on Sprunt's floor) plus the wait for the local APIC's
+ *    next bus-clock edge, 0 to RATIO - 1 cycles; after the chasing load
+ *    the hitting loads retire one per cycle (one load port) once the 6
+ *    that completed during the miss have, so the skid is L + 6 + the
+ *    wait: every sample at +65 to +65 + RATIO - 1 (exact: the model's
+ *    bounds), the nearest at +65 exactly (Sprunt: "65 or more"), more
+ *    than one distance (the spread: the constant latency before gave
+ *    100% at one), +69 among them (Sprunt's mode).  Sprunt's share at
+ *    his mode, 46.5%, is a TODO: the bus-clock phase spreads the latency
+ *    over RATIO cycles and one instruction retires per cycle there, so
+ *    each distance gets a like share (here 1/7: samples a constant
+ *    number of cycles apart visit a lattice of the 14 phases, 7 of
+ *    them); what concentrates the hardware's samples at +69 is not
+ *    known;
  *  - the exact counts do not change: instructions retired over the
  *    kernel (counter 12) with IEBS sampling equal those without (the
  *    handler runs uncounted at CPL 0);
@@ -46,6 +58,9 @@
 #define AFTER 100
 #define INSN 7                  /* bytes of a hitting load */
 #define NREC 400
+#define RATIO 14                /* Northwood's core/bus clock ratio (sim/nb_bus.c:
+				 * 2.8 GHz, 200 MHz bus clock) */
+#define FLOOR 65                /* L + 6: Sprunt's "65 or more" */
 #define REC32 40                /* 32-bit PEBS record */
 
 extern char iebs_target[], iebs_after[], iebs_after_end[];
@@ -204,10 +219,33 @@ int main(void)
 	for (unsigned d = 1; d <= AFTER; d++)
 		if (hist[d])
 			tap_diag("+%u: %lu samples (%.1f%%)", d, hist[d], 100.0 * hist[d] / (pmis ? pmis : 1));
-	tap_ok(first >= 65, "IEBS: every sample 65 or more instructions after the missing load "
-	       "(first +%lu; Sprunt: 65 or more)", first);
-	tap_ok(mode >= 66 && mode <= 72, "IEBS: the most frequent sample +%lu (%.1f%%), Sprunt +69 "
-	       "(46.5%%), within 3", mode, 100.0 * hist[mode] / (pmis ? pmis : 1));
+	{
+		unsigned long n = 0, out = 0, last = 0;
+		for (unsigned d = 1; d <= AFTER; d++) {
+			if (hist[d])
+				n++, last = d;
+			if (hist[d] && (d < FLOOR || d > FLOOR + RATIO - 1))
+				out += hist[d];
+		}
+		TAP_EQ(out, 0, "IEBS: every sample +%d to +%d: the fixed latency plus 0 to %d "
+		       "cycles to the APIC's bus-clock edge, one load retiring a cycle "
+		       "(+%lu to +%lu)", FLOOR, FLOOR + RATIO - 1, RATIO - 1, first, last);
+		TAP_EQ(first, FLOOR, "IEBS: the nearest sample +%d instructions after the "
+		       "missing load (Sprunt: 65 or more)", FLOOR);
+		tap_ok(n >= 2, "IEBS: the skid spreads: %lu distances (Sprunt: 46.5%% at one, the "
+		       "rest elsewhere at 65 or more)", n);
+		tap_ok(hist[69] > 0, "IEBS: samples at +69, Sprunt's mode (%lu)", hist[69]);
+		/* 10 points: 3 binomial standard deviations of the share of
+		 * 200 samples at 46.5% (3.5%); Sprunt's sample count is not
+		 * given */
+		tap_ok_todo(mode >= 66 && mode <= 72 && 100.0 * hist[mode] / (pmis ? pmis : 1) >= 36.5 &&
+			    100.0 * hist[mode] / (pmis ? pmis : 1) <= 56.5,
+			    "the model spreads the latency evenly over the bus clock's phases: "
+			    "nothing in it concentrates the samples at one distance",
+			    "IEBS: the most frequent sample +%lu with %.1f%% of them, Sprunt +69 with "
+			    "46.5%%: within 3 instructions and 10 points", mode,
+			    100.0 * hist[mode] / (pmis ? pmis : 1));
+	}
 
 	/* PEBS: the same with ENABLE_PEBS_MY_THR */
 	(void)run(UINT64_C(1) << 25 | UINT64_C(1) << 24 | 1, 0);
