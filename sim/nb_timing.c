@@ -216,9 +216,18 @@ static uint64_t first_run(const uint64_t *bm, uint64_t lo, uint64_t k, unsigned 
 {
 	const uint64_t end = lo + NB_TM_URING;
 
-	if (k < end && k % 64 + intv <= 64 && k + intv <= end &&
-	    !(bm[(k % NB_TM_URING) / 64] >> (k % 64) & ones(intv)))
-		return k;       /* the common case: free at once */
+	if (k < end && intv <= 4) {
+		/* the common case: a run in k's word (a start earlier than
+		 * the first there would cross the word's end, after it) */
+		unsigned off = (unsigned)(k % 64);
+		uint64_t f = ~bm[(k % NB_TM_URING) / 64] >> off, g = f;
+		for (unsigned i = 1; i < intv; i++)
+			g &= f >> i;
+		if (g)
+			return k + (uint64_t)__builtin_ctzll(g);
+	} else if (k < end && k % 64 + intv <= 64 && k + intv <= end &&
+		   !(bm[(k % NB_TM_URING) / 64] >> (k % 64) & ones(intv)))
+		return k;       /* free at once */
 	for (;;) {
 		uint64_t e, b;
 		if (k >= end)

@@ -76,11 +76,16 @@ struct mm_way {
 	uint32_t v[MM_KMAX + MM_ND + MM_NR + MM_NMISS + MM_RL * MM_NR];
 };
 
-struct mm_set {
+/* a set's range and whether it is replayed, apart from the set (a
+ * range left to the walk costs a look at this small table only) */
+struct mm_id {
 	const struct nb_tm_block *b;
 	const struct nb_tm_params *p;
-	uint32_t from, to;
-	uint8_t ok, div, next;
+	uint32_t from, to, ok;
+};
+
+struct mm_set {
+	uint8_t div, next;
 	uint16_t nli, nd, nr;
 	uint16_t li[MM_NLI], d[MM_ND];
 	uint32_t tries, hits, recs;
@@ -89,11 +94,12 @@ struct mm_set {
 };
 
 static struct mm_set mm[MM_SETS];
+static struct mm_id mm_id[MM_SETS];
 
 void nb_tm_memo_flush(void)
 {
 	for (unsigned i = 0; i < MM_SETS; i++)
-		mm[i].b = 0;
+		mm_id[i].b = 0;
 }
 
 /* ---- the shape of a range: slots read before written, slots written,
@@ -101,14 +107,14 @@ void nb_tm_memo_flush(void)
 
 static uint32_t mk_w[NB_TM_NSLOT], mk_l[NB_TM_NSLOT], mk_gen;
 
-static void shape(struct mm_set *s, const struct nb_tm_block *b, unsigned from, unsigned to,
-		  const struct nb_tm_params *p)
+static void shape(struct mm_set *s, struct mm_id *id, const struct nb_tm_block *b, unsigned from,
+		  unsigned to, const struct nb_tm_params *p)
 {
-	s->b = b;
-	s->p = p;
-	s->from = from;
-	s->to = to;
-	s->ok = s->div = s->next = 0;
+	id->b = b;
+	id->p = p;
+	id->from = from;
+	id->to = to;
+	id->ok = s->div = s->next = 0;
 	s->nli = s->nd = s->nr = 0;
 	s->tries = s->hits = s->recs = 0;
 	for (unsigned w = 0; w < MM_WAYS; w++)
@@ -150,7 +156,7 @@ static void shape(struct mm_set *s, const struct nb_tm_block *b, unsigned from, 
 	}
 	/* (a replay costs about what walking 5-8 uops does: measured,
 	 * README "Timing model") */
-	s->ok = s->nr >= MM_MINR;
+	id->ok = s->nr >= MM_MINR;
 }
 
 /* ---- relative values ---- */
@@ -547,18 +553,24 @@ void nb_tm_memo_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from
 {
 	uint64_t h = (uint64_t)(uintptr_t)b * 0x9e3779b97f4a7c15ull ^ (uint64_t)from * 0x85ebca6bu ^ to;
 	struct mm_set *s = &mm[(h >> 20) % MM_SETS];
+	struct mm_id *id = &mm_id[(h >> 20) % MM_SETS];
 	uint32_t k[MM_KMAX];
 	uint64_t F, seq0;
 	uint32_t hash;
 	unsigned nk;
-
 	int cont;
 
-	if (s->b != b || s->from != from || s->to != to || s->p != t->p) {
+	if (id->b != b || id->from != from || id->to != to || id->p != t->p) {
 		if (t->ff_m)
 			nb_tm_memo_sync(t);     /* (before the set changes) */
 		t->ff_set = 0;
-		shape(s, b, from, to, t->p);
+		shape(s, id, b, from, to, t->p);
+	}
+	if (!id->ok) {
+		nb_tm_walk(t, b, from, to);     /* (which syncs first) */
+		t->ff_set = 0;
+		t->ff_on = 0;
+		return;
 	}
 	cont = continues(t, s);
 	if (cont && t->ff_on && fast_run(t, s, &s->w[t->ff_way], s->tag[t->ff_way].nk)) {
@@ -573,11 +585,6 @@ void nb_tm_memo_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from
 	if (t->ff_m)
 		nb_tm_memo_sync(t);
 	t->ff_on = 0;
-	if (!s->ok) {
-		t->ff_set = 0;
-		nb_tm_walk(t, b, from, to);
-		return;
-	}
 	t->memo_runs++;
 	s->tries++;
 	nk = key(t, s, k);
@@ -623,5 +630,5 @@ void nb_tm_memo_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from
 	if (nk)
 		record(s, t, k, nk, hash, F, seq0);
 	if (s->tries >= 512 && s->hits < s->tries / 8)
-		s->ok = 0;              /* states that do not repeat: the walk */
+		id->ok = 0;             /* states that do not repeat: the walk */
 }
