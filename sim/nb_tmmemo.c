@@ -560,6 +560,12 @@ void nb_tm_memo_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from
 	unsigned nk;
 	int cont;
 
+	if (b->real && b->real[to] - b->real[from] < MM_MINR) {
+		nb_tm_walk(t, b, from, to);     /* (short: shape() would say so) */
+		t->ff_set = 0;
+		t->ff_on = 0;
+		return;
+	}
 	if (id->b != b || id->from != from || id->to != to || id->p != t->p) {
 		if (t->ff_m)
 			nb_tm_memo_sync(t);     /* (before the set changes) */
