@@ -25,7 +25,11 @@
  *  - a load that finds no free slot of its share goes round the replay
  *    loop and dispatches again, taking the load port each time, and
  *    takes the port again for the pass that finds its data [HIN01: the
- *    replay of uops that dispatched before their data was ready].
+ *    replay of uops that dispatched before their data was ready];
+ *  - while the other LP too was short of slots (both flood the memory
+ *    system), one in NB_SMT_CONFLICT of the loads that waited for a slot
+ *    goes round the loop once more before the pass that finds its data
+ *    (a model parameter calibrated on Sprunt's l1_miss, see below).
  * With one LP running none of this applies (identical to the model
  * alone).  "Running": nb_cycles.c's caller says which LPs have a thread
  * that is not blocked in the kernel.
@@ -57,6 +61,14 @@ struct nb_smt_mark {
 
 /* the replay loop (cycles): a model parameter, see nb_smt.c */
 #define NB_SMT_REPLAY 7u
+
+/* the memory system's conflicts with both LPs short of miss slots: one in
+ * NB_SMT_CONFLICT of the loads that waited for a slot takes one more round
+ * of the replay loop before its data pass.  A model parameter calibrated
+ * on Sprunt 2002's l1_miss in two threads (0.65 uops per cycle combined):
+ * no published mechanism gives it; see nb_smt.c and README.md "Timing
+ * model", Hyper-Threading. */
+#define NB_SMT_CONFLICT 4u
 
 void nb_smt_mark(const struct nb_tm *t, struct nb_smt_mark *m);
 

@@ -372,7 +372,7 @@ void nb_tm_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, uns
 		lat = r->lat;
 		if (u->ld && (t->ld_mask & (UINT64_C(1) << (u->ld - 1)))) {
 			/* an L1D miss: wait for a miss slot, hold it */
-			unsigned ix = u->ld - 1, m = 0;
+			unsigned ix = u->ld - 1, m = 0, waited = 0;
 			t->ld_mask &= ~(UINT64_C(1) << ix);
 			for (unsigned j = 1; j < nmiss; j++)
 				if (t->miss[j] < t->miss[m])
@@ -382,9 +382,20 @@ void nb_tm_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, uns
 					start = reserve(t, r->unit, 1, start + t->replay, r->intv);
 					t->unit_ticks[r->unit] += r->intv;
 					t->replays++;
+					waited = 1;
 				}
 			start = max64(start, t->miss[m]);
 			lat = 2 * (uint64_t)t->ld_lat[ix];
+			if (waited && t->conflict && ++t->nconf >= t->conflict) {
+				/* HT, both LPs short of slots: the pass due to
+				 * find the data does not, and the load goes round
+				 * the loop once more, holding its slot (nb_smt.h) */
+				uint64_t k = reserve(t, r->unit, 1, start + lat, r->intv);
+				t->unit_ticks[r->unit] += r->intv;
+				t->replays++;
+				t->nconf = 0;
+				lat = k + t->replay - start;
+			}
 			if (t->replay) {        /* HT: the pass that finds the data */
 				lat = reserve(t, r->unit, 1, start + lat, r->intv) - start;
 				t->unit_ticks[r->unit] += r->intv;

@@ -158,10 +158,14 @@ struct nb_tm {
 	 * allocates nor retires in cycle c (never all 64); miss_n: miss
 	 * slots this LP may hold (0: p->miss_slots); replay: a load that
 	 * finds none free goes round the replay loop of `replay` ticks and
-	 * dispatches again (0: it waits for the first to free); oth: the
-	 * other LP's use of each unit instance, a 64-tick pattern that
-	 * recycled reservation words start with. */
-	unsigned win, miss_n, replay;
+	 * dispatches again (0: it waits for the first to free); conflict:
+	 * one in `conflict` of the loads that waited for a slot goes round
+	 * the loop once more before the pass that finds its data (0: none;
+	 * nconf counts them; nb_smt.h NB_SMT_CONFLICT); oth: the other LP's
+	 * use of each unit instance, a 64-tick pattern that recycled
+	 * reservation words start with.  (The replay of recorded schedules,
+	 * nb_tmmemo.c, is off with --ht=yes: none of this is in its key.) */
+	unsigned win, miss_n, replay, conflict, nconf;
 	uint64_t alt, oth[NB_TMU_N][2];
 	/* own use, for the other LP's profile: ticks each unit was taken,
 	 * miss-slot ticks held, load dispatches that were replays */
