@@ -20,6 +20,12 @@
  *           constraints".
  *  [HIN01]  Hinton et al., ITJ Q1 2001: the scheduler dispatches a load's
  *           dependents for an L1D hit; when it misses they are replayed.
+ *  [ORM-A]  IA-32 Intel Architecture Optimization Reference Manual
+ *           (248966): p. 2-45, "Aliasing Cases in the Pentium 4 and Intel
+ *           Xeon Processors"; p. 7-43, "Preventing Excessive Evictions in
+ *           First-Level Data Cache" (nb_timing.c).
+ *  [CPUID]  Intel SDM Vol. 2A, CPUID leaf 2: L1D 8 KB 4-way (0x66), 16 KB
+ *           8-way (0x60), 64 B lines.
  *
  * NB_SMT_REPLAY (7 cycles), the time round the replay loop, is a model
  * parameter: Intel does not publish it; 7 is the L2 hit latency of
@@ -28,22 +34,26 @@
  * data).  The same value on Prescott (not checked against a published
  * figure).
  *
- * NB_SMT_CONFLICT (4) is a model parameter too, calibrated on Sprunt
- * 2002 (seed 000): two copies of l1_miss in dual-thread mode retire 0.65
- * uops per cycle combined, which Sprunt puts down to "excessive conflicts
- * in the memory system" once the demand of one copy (which already loads
- * it) doubles.  The rules above give 0.750: each LP bound by its half of
- * the load port at three passes per missing load (its dispatch, one
- * replay for want of a slot, the data pass).  Intel publishes nothing on
- * what else a load meets when both LPs' misses fill the slots (the
- * partitioned load buffers [MARR02] do not bind here: 24 loads per LP,
- * more than the port lets through); the model's reading: while both LPs
- * are short of slots, one in four of the loads that waited for a slot
- * misses its data on the loop's return (its line not yet in the L1D,
- * the fills of both LPs queueing in the shared L2 and L1D) and goes round
- * once more, holding its slot.  This gives 0.643 (1 in 3: 0.614, 1 in 5:
- * 0.662, 1 in 8: 0.692); the check against 0.65 is therefore a check of
- * the calibration, not an independent prediction.
+ * The L1D's data conflicts between the LPs [ORM-A] (nb_timing.c): the L1D
+ * holds one line per alias class, and a reference whose class matches a
+ * reference under way cannot begin until the first one is kicked out of
+ * the cache; the L1D is indexed by linear address, and two instances of
+ * one program on the two LPs at the same linear addresses "cause repeated
+ * evictions and allocations" (p. 7-43).  Sprunt's two copies of l1_miss
+ * (seed 000) are two such instances.  What the manual does not give, the
+ * model estimates from the other LP's last segment:
+ *  - how long it holds a line of a class: its mean miss under way (its
+ *    slot ticks per missing load) plus the line's stay in the L1D until
+ *    evicted, `ways` fills later into its set [CPUID] at the rate both
+ *    LPs fill that set (the other's last segment and this LP's own);
+ *  - how often a load meets it: the share of that segment in which the
+ *    other LP held the class (its missing loads of the class times the
+ *    time it holds each), spread evenly over this LP's loads of the class;
+ *  - how long a load that meets it waits: half an occupancy (it meets the
+ *    occupancy at a point spread evenly over it), going round the replay
+ *    loop meanwhile.
+ * Within one LP the conflict exists too [ORM-A] but is not modelled (the
+ * one-LP model keeps its figures).
  */
 #include "nb_smt.h"
 
@@ -55,6 +65,8 @@ void nb_smt_mark(const struct nb_tm *t, struct nb_smt_mark *m)
 	m->miss = t->miss_ticks;
 	m->replays = t->replays;
 	m->seq = t->seq;
+	for (unsigned c = 0; c < NB_TM_NALIAS; c++)
+		m->alias[c] = t->alias_n[c];
 }
 
 void nb_smt_learn(const struct nb_tm *t, const struct nb_smt_mark *m, struct nb_smt_prof *out)
@@ -67,6 +79,8 @@ void nb_smt_learn(const struct nb_tm *t, const struct nb_smt_mark *m, struct nb_
 	out->miss = t->miss_ticks - m->miss;
 	out->uops = t->seq - m->seq;
 	out->short_of_slots = t->replays != m->replays;
+	for (unsigned c = 0; c < NB_TM_NALIAS; c++)
+		out->alias[c] = t->alias_n[c] - m->alias[c];
 }
 
 uint64_t nb_smt_pattern(uint64_t num, uint64_t den, unsigned g)
@@ -87,7 +101,41 @@ uint64_t nb_smt_pattern(uint64_t num, uint64_t den, unsigned g)
 	return pat;
 }
 
-void nb_smt_share(struct nb_tm *t, unsigned lp, int both, const struct nb_smt_prof *o)
+/* The L1D's data conflicts [ORM-A]: from the other LP's last segment o
+ * (and this LP's own, s, if known), each class's share of o in which the
+ * other LP held a line of it, and how long it holds one of each set (see
+ * the head of this file). */
+static void alias_share(struct nb_tm *t, const struct nb_smt_prof *o, const struct nb_smt_prof *s)
+{
+	double fills[NB_TM_L1SETS] = { 0 }, held, T = (double)o->ticks;
+	uint64_t n = 0;
+
+	t->conf_span = 0;
+	for (unsigned c = 0; c < NB_TM_NALIAS; c++) {
+		n += o->alias[c];
+		/* fills of each set per tick of o, both LPs */
+		fills[c % NB_TM_L1SETS] += (double)o->alias[c];
+		if (s && s->ticks)
+			fills[c % NB_TM_L1SETS] += (double)s->alias[c] * T / (double)s->ticks;
+	}
+	if (!n)
+		return;
+	held = (double)o->miss / (double)n;     /* one miss under way */
+	for (unsigned k = 0; k < NB_TM_L1SETS; k++) {
+		/* under way, then `ways` fills of the set until evicted */
+		double occ = fills[k] > 0 ? held + t->p->l1_ways * T / fills[k] : 0;
+		t->conf_occ[k] = (uint32_t)(occ < T ? occ < 4e9 ? occ : 4e9 : T < 4e9 ? T : 4e9);
+	}
+	for (unsigned c = 0; c < NB_TM_NALIAS; c++) {
+		/* (at most the whole segment: a class held all the time) */
+		double h = (double)o->alias[c] * t->conf_occ[c % NB_TM_L1SETS];
+		t->conf_hold[c] = (uint32_t)(h < T ? h < 4e9 ? h : 4e9 : T < 4e9 ? T : 4e9);
+	}
+	t->conf_span = o->ticks;
+}
+
+void nb_smt_share(struct nb_tm *t, unsigned lp, int both, const struct nb_smt_prof *o,
+		  const struct nb_smt_prof *self)
 {
 	const struct nb_tm_params *p = t->p;
 
@@ -97,13 +145,14 @@ void nb_smt_share(struct nb_tm *t, unsigned lp, int both, const struct nb_smt_pr
 	t->alt = 0;
 	if (!both) {
 		/* single-task mode: the whole package [MARR02] */
-		t->win = t->miss_n = t->replay = t->conflict = 0;
+		t->win = t->miss_n = t->replay = 0;
+		t->conf_span = t->conf_acc = 0;
 		return;
 	}
 	t->win = p->window / 2;                 /* [MARR02] partitioned */
 	t->replay = 2 * NB_SMT_REPLAY;          /* [SDM18], [HIN01] */
 	t->miss_n = p->miss_slots;
-	t->conflict = 0;
+	t->conf_span = 0;
 	if (!o || !o->ticks) {
 		/* the other LP not seen yet: strict alternation */
 		t->alt = nb_smt_pattern(1, 2, 1);
@@ -122,10 +171,8 @@ void nb_smt_share(struct nb_tm *t, unsigned lp, int both, const struct nb_smt_pr
 		uint64_t held = (o->miss + o->ticks - 1) / o->ticks, half = (p->miss_slots + 1) / 2;
 		uint64_t left = o->short_of_slots || held >= p->miss_slots ? 0 : p->miss_slots - held;
 		t->miss_n = (unsigned)(left > half ? left : half);
-		/* both LPs flooding the memory system: its conflicts
-		 * (NB_SMT_CONFLICT, a calibrated model parameter) */
-		t->conflict = o->short_of_slots ? NB_SMT_CONFLICT : 0;
 	}
+	alias_share(t, o, self);
 	/* the units: the other LP's use, spread over each instance, at
 	 * most half of it (max-min fair, as the slots); the double-speed
 	 * ALUs by the tick, the others by the cycle */

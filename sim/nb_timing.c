@@ -30,6 +30,20 @@
  *  [FOG]    Agner Fog, "Instruction tables", Pentium 4 (family 15 models
  *           0-2 and 3/4/6) sections: measured values where [ORM-C] gives
  *           ranges (IDIV r32) and the FP load latency of Prescott (12).
+ *  [ORM-A]  IA-32 Intel Architecture Optimization Reference Manual
+ *           (248966), "Aliasing Cases in the Pentium 4 and Intel Xeon
+ *           Processors" (p. 2-45): the first-level cache holds one
+ *           instance of data per data conflict condition; a reference
+ *           matching a reference under way cannot begin until the first
+ *           is kicked out of the cache; the condition is identical linear
+ *           address bits 15:6 on CPUID family 15 models 0-2 ("64K
+ *           aliasing"), bits 21:6 on model 3.  "Preventing Excessive
+ *           Evictions in First-Level Data Cache" (p. 7-43): the L1D is
+ *           indexed by linear address, so two instances of one program
+ *           on the two logical processors, at the same linear addresses,
+ *           evict each other's lines (nb_smt.c).
+ *  [CPUID]  Intel SDM Vol. 2A, CPUID leaf 2 descriptors 0x66 (L1D 8 KB
+ *           4-way, 64 B lines) and 0x60 (16 KB 8-way, 64 B lines).
  */
 #include "nb_timing.h"
 #include "nb_decode.h"
@@ -85,7 +99,8 @@ static const struct nb_tm_params nb_tm_northwood = {
 	 * miss has retired, so the skid in instructions is about the
 	 * latency in cycles plus the loads that completed during the
 	 * miss; this value gives +69 on the model (sim/tests/t_iebs.c). */
-	NB_PMI_LATENCY_NW
+	NB_PMI_LATENCY_NW,
+	16, 4                           /* bits 15:6 [ORM-A]; 4 ways [CPUID] 0x66 */
 };
 
 static const struct nb_tm_params nb_tm_prescott = {
@@ -126,7 +141,8 @@ static const struct nb_tm_params nb_tm_prescott = {
 	 * misprediction pipelines [BOG04], [HIN01]): the overflow travels
 	 * from retirement to the local APIC and back to the front end
 	 * through the deeper pipeline.  An assumption, untested. */
-	(NB_PMI_LATENCY_NW * 31 + 10) / 20
+	(NB_PMI_LATENCY_NW * 31 + 10) / 20,
+	22, 8                           /* bits 21:6 [ORM-A]; 8 ways [CPUID] 0x60 */
 };
 
 const struct nb_tm_params *nb_tm_params_for(unsigned cpuid_model)
@@ -289,6 +305,34 @@ static uint64_t reserve(struct nb_tm *t, unsigned u, unsigned n, uint64_t from, 
 	return k;
 }
 
+/* HT (nb_smt.c): a missing load whose alias class the other LP holds in
+ * the L1D cannot begin until that line is kicked out [ORM-A]: it goes
+ * round the replay loop, taking its port at each pass, for half of one of
+ * the other LP's occupancies (it meets that occupancy at a point spread
+ * evenly over it).  Loads meet the class held at the rate the other LP
+ * held it in its last segment: conf_hold[c] ticks of conf_span, summed in
+ * conf_acc, one conflict each time the sum passes conf_span. */
+static uint64_t alias_wait(struct nb_tm *t, const struct nb_tm_row *r, unsigned ix, uint64_t start)
+{
+	unsigned c = t->ld_alias[ix];
+	uint64_t until;
+
+	if (!t->conf_hold[c])
+		return start;
+	t->conf_acc += t->conf_hold[c];
+	if (t->conf_acc < t->conf_span)
+		return start;
+	t->conf_acc -= t->conf_span;    /* (conf_hold[c] <= conf_span) */
+	t->conflicts++;
+	until = start + t->conf_occ[c % NB_TM_L1SETS] / 2;
+	do {
+		start = reserve(t, r->unit, 1, start + t->replay, r->intv);
+		t->unit_ticks[r->unit] += r->intv;
+		t->replays++;
+	} while (start < until);
+	return start;
+}
+
 /* HT (nb_smt.c): this LP allocates and retires only in the cycles the
  * other LP does not take (Marr et al. 2002: the allocator and retirement
  * alternate between the logical processors that have uops) */
@@ -372,8 +416,10 @@ void nb_tm_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, uns
 		lat = r->lat;
 		if (u->ld && (t->ld_mask & (UINT64_C(1) << (u->ld - 1)))) {
 			/* an L1D miss: wait for a miss slot, hold it */
-			unsigned ix = u->ld - 1, m = 0, waited = 0;
+			unsigned ix = u->ld - 1, m = 0;
 			t->ld_mask &= ~(UINT64_C(1) << ix);
+			if (t->conf_span)       /* HT: the L1D's conflicts */
+				start = alias_wait(t, r, ix, start);
 			for (unsigned j = 1; j < nmiss; j++)
 				if (t->miss[j] < t->miss[m])
 					m = j;
@@ -382,23 +428,13 @@ void nb_tm_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, uns
 					start = reserve(t, r->unit, 1, start + t->replay, r->intv);
 					t->unit_ticks[r->unit] += r->intv;
 					t->replays++;
-					waited = 1;
 				}
 			start = max64(start, t->miss[m]);
 			lat = 2 * (uint64_t)t->ld_lat[ix];
-			if (waited && t->conflict && ++t->nconf >= t->conflict) {
-				/* HT, both LPs short of slots: the pass due to
-				 * find the data does not, and the load goes round
-				 * the loop once more, holding its slot (nb_smt.h) */
-				uint64_t k = reserve(t, r->unit, 1, start + lat, r->intv);
-				t->unit_ticks[r->unit] += r->intv;
-				t->replays++;
-				t->nconf = 0;
-				lat = k + t->replay - start;
-			}
 			if (t->replay) {        /* HT: the pass that finds the data */
 				lat = reserve(t, r->unit, 1, start + lat, r->intv) - start;
 				t->unit_ticks[r->unit] += r->intv;
+				t->alias_n[t->ld_alias[ix]]++;
 			}
 			t->miss[m] = start + lat;
 			t->miss_ticks += lat;

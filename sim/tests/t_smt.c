@@ -79,11 +79,15 @@ static void k_l1miss(struct kern *k)
 	loop_end(k);
 }
 
-static void run(struct nb_tm *t, const struct kern *k)
+/* one iteration; the loads' lines at base, base + 8 KB, ... (their L1D
+ * alias classes) */
+static void run(struct nb_tm *t, const struct kern *k, uint64_t base)
 {
 	struct nb_tm_block b = { k->nu, k->ns, (struct nb_tm_uop *)k->u, (uint16_t *)k->s, NULL };
-	for (unsigned i = 0; i < k->nld; i++)
+	for (unsigned i = 0; i < k->nld; i++) {
 		nb_tm_load_miss(t, i, 7);
+		nb_tm_load_alias(t, i, base + (uint64_t)i * 8192);
+	}
 	nb_tm_run(t, &b, 0, b.n, 0);
 }
 
@@ -95,15 +99,17 @@ static unsigned real_uops(const struct kern *k)
 /* Two LPs, kernels ka (LP0) and kb (LP1), in alternate segments of `seg`
  * iterations each, `nseg` segments each after `warm`; the combined uops
  * per cycle: each LP's uops over its clock's cycles in its measured
- * segments (each LP's clock is the package's time while it runs), summed. */
-static int no_conflict;         /* combined(): NB_SMT_CONFLICT off */
+ * segments (each LP's clock is the package's time while it runs), summed.
+ * LP0's data at linear address 0x10000000, LP1's at the same plus
+ * lp1_off: 0, two instances of one program (the same linear addresses). */
+static uint64_t lp1_off;
 
 static double combined(const struct kern *ka, const struct kern *kb, unsigned seg, unsigned warm,
 		       unsigned nseg, double *upc0, double *upc1)
 {
 	static struct nb_tm t[2];
 	const struct kern *k[2] = { ka, kb };
-	struct nb_smt_prof prof[2];
+	static struct nb_smt_prof prof[2];
 	int have[2] = { 0, 0 };
 	uint64_t cyc[2] = { 0, 0 }, uops[2] = { 0, 0 };
 
@@ -114,13 +120,11 @@ static double combined(const struct kern *ka, const struct kern *kb, unsigned se
 		unsigned lp = s & 1;
 		struct nb_smt_mark m;
 		uint64_t c0;
-		nb_smt_share(&t[lp], lp, 1, have[lp ^ 1] ? &prof[lp ^ 1] : NULL);
-		if (no_conflict)
-			t[lp].conflict = 0;
+		nb_smt_share(&t[lp], lp, 1, have[lp ^ 1] ? &prof[lp ^ 1] : NULL, have[lp] ? &prof[lp] : NULL);
 		nb_smt_mark(&t[lp], &m);
 		c0 = t[lp].ret;
 		for (unsigned i = 0; i < seg; i++)
-			run(&t[lp], k[lp]);
+			run(&t[lp], k[lp], 0x10000000 + (lp ? lp1_off : 0));
 		nb_smt_learn(&t[lp], &m, &prof[lp]);
 		have[lp] = 1;
 		if (s >= 2 * warm) {
@@ -139,12 +143,12 @@ static double alone(const struct kern *k, unsigned n, int shared_call)
 	uint64_t c0;
 	nb_tm_init(&t, nb_tm_params_for(2), 20);
 	if (shared_call)
-		nb_smt_share(&t, 0, 0, NULL);
+		nb_smt_share(&t, 0, 0, NULL, NULL);
 	for (unsigned i = 0; i < 100; i++)
-		run(&t, k);
+		run(&t, k, 0x10000000);
 	c0 = t.ret;
 	for (unsigned i = 0; i < n; i++)
-		run(&t, k);
+		run(&t, k, 0x10000000);
 	return (double)n * real_uops(k) / (double)(t.ret - c0);
 }
 
@@ -155,7 +159,7 @@ int main(void)
 
 	k_fadd(&fa);
 	k_l1miss(&lm);
-	tap_plan(17);
+	tap_plan(19);
 
 	TAP_EQ(nb_smt_pattern(0, 10, 2), 0, "pattern: unused unit, no busy tick");
 	TAP_EQ(nb_smt_pattern(10, 10, 2), ~UINT64_C(0), "pattern: a unit taken all the time");
@@ -167,10 +171,9 @@ int main(void)
 	 * window, width 3, 4 miss slots) */
 	{
 		static struct nb_tm t;
-		struct nb_smt_prof o;
-		memset(&o, 0, sizeof o);
+		static struct nb_smt_prof o, self;
 		nb_tm_init(&t, nb_tm_params_for(2), 20);
-		nb_smt_share(&t, 1, 1, NULL);
+		nb_smt_share(&t, 1, 1, NULL, NULL);
 		tap_ok(t.win == 63 && t.miss_n == 4 && t.replay == 14 &&
 		       t.alt == UINT64_C(0xaaaaaaaaaaaaaaaa),
 		       "both LPs, the other not seen yet: window 63, 4 slots, replay loop 14 ticks, "
@@ -183,25 +186,45 @@ int main(void)
 		o.uops = 2133;
 		o.miss = 12800;
 		o.unit[NB_TMU_LOAD] = 3200;
-		nb_smt_share(&t, 1, 1, &o);
+		nb_smt_share(&t, 1, 1, &o, NULL);
 		TAP_EQ(__builtin_popcountll(t.alt), 7, "allocation/retirement: the other LP takes 7 of 64 cycles (its uops / 3)");
 		TAP_EQ(t.miss_n, 3, "miss slots: the 3 the other LP left free (it held 1 on average)");
 		TAP_EQ(__builtin_popcountll(t.oth[NB_TMU_LOAD][0]), 16, "load port: a quarter of the ticks busy (8 of 32 cycles)");
 		o.short_of_slots = 1;
 		o.uops = 100000;
 		o.unit[NB_TMU_LOAD] = 12800;
-		nb_smt_share(&t, 1, 1, &o);
+		nb_smt_share(&t, 1, 1, &o, NULL);
 		tap_ok(t.miss_n == 2 && __builtin_popcountll(t.alt) == 32 &&
-		       __builtin_popcountll(t.oth[NB_TMU_LOAD][0]) == 32 && t.conflict == NB_SMT_CONFLICT,
+		       __builtin_popcountll(t.oth[NB_TMU_LOAD][0]) == 32,
 		       "the other LP short of slots and flooding: half the slots, every other cycle, half "
-		       "the load port, the memory system's conflicts (slots %u, conflict 1 in %u)", t.miss_n,
-		       t.conflict);
-		o.short_of_slots = 0;
-		nb_smt_share(&t, 1, 1, &o);
-		TAP_EQ(t.conflict, 0, "the other LP not short of slots: no conflicts");
-		o.short_of_slots = 1;
-		nb_smt_share(&t, 1, 0, &o);
-		tap_ok(!t.win && !t.miss_n && !t.replay && !t.conflict && !t.alt && !t.oth[NB_TMU_LOAD][0],
+		       "the load port (slots %u)", t.miss_n);
+		TAP_EQ(t.conf_span, 0, "no missing loads in the other LP's profile: no L1D conflicts");
+		/* the L1D's conflicts: the other LP missed 10 times on each of
+		 * 8 classes of set 5 (5, 37, ..., 229: 80 fills of the set),
+		 * each miss under way 16 ticks on average (1280 slot ticks):
+		 * a line of set 5 stays 4 fills of 80 per 12800 ticks, 640
+		 * ticks, after its 16 under way: 656; each class held 10 x 656
+		 * of the 12800 ticks */
+		o.miss = 1280;
+		for (unsigned j = 0; j < 8; j++)
+			o.alias[5 + 32 * j] = 10;
+		nb_smt_share(&t, 1, 1, &o, NULL);
+		tap_ok(t.conf_span == 12800 && t.conf_occ[5] == 656 && t.conf_hold[5] == 6560 &&
+		       t.conf_hold[229] == 6560 && t.conf_hold[6] == 0 && t.conf_hold[4] == 0,
+		       "L1D conflicts: a line of set 5 held 656 ticks (16 under way, 4 fills of 80 per "
+		       "12800 ticks), each of its classes 6560 of 12800 (occ %u, hold %u %u %u %u, span %llu)",
+		       t.conf_occ[5], t.conf_hold[5], t.conf_hold[229], t.conf_hold[6], t.conf_hold[4],
+		       (unsigned long long)t.conf_span);
+		/* this LP's own fills of set 5 evict lines too: 20 in 6400
+		 * ticks, 40 per 12800: 120 fills, 4 of them 426.7 ticks */
+		self.ticks = 6400;
+		self.alias[5] = 20;
+		nb_smt_share(&t, 1, 1, &o, &self);
+		tap_ok(t.conf_occ[5] == 442 && t.conf_hold[37] == 4420,
+		       "L1D conflicts with this LP's own fills of the set: 16 + 426.7 ticks, 442 (occ %u, "
+		       "hold %u)", t.conf_occ[5], t.conf_hold[37]);
+		nb_smt_share(&t, 1, 0, &o, &self);
+		tap_ok(!t.win && !t.miss_n && !t.replay && !t.conf_span && !t.alt && !t.oth[NB_TMU_LOAD][0],
 		       "one LP running: nothing taken from the model");
 	}
 
@@ -226,17 +249,22 @@ int main(void)
 		tap_ok(c >= 2.95 && c <= 3.0, "two LPs, independent adds on each: combined %.3f uops/cycle "
 		       "(LP0 %.3f, LP1 %.3f): the package's 3 per cycle, alternating", c, u0, u1);
 	}
+	/* two instances of l1_miss (Sprunt's two copies: the same linear
+	 * addresses, so the same L1D alias classes) */
+	lp1_off = 0;
 	c = combined(&lm, &lm, 2000, 2, 6, &u0, &u1);
 	tap_ok(c >= 0.65 * 0.85 && c <= 0.65 * 1.15,
-	       "two LPs, l1_miss on each: combined %.3f uops/cycle (LP0 %.3f, LP1 %.3f), "
-	       "Sprunt 0.65 (15%%; NB_SMT_CONFLICT's calibration)", c, u0, u1);
-	/* the same without the conflicts: what the slots and the port
-	 * alone give (each LP on its half of the load port at 3 passes per
-	 * missing load: 16 loads in 48 cycles, 36 uops), exactly */
-	no_conflict = 1;
+	       "two LPs, two instances of l1_miss: combined %.3f uops/cycle (LP0 %.3f, LP1 %.3f), "
+	       "Sprunt 0.65 (15%%)", c, u0, u1);
+	/* LP1's lines 4 KB further: bit 12 differs, no class shared (the
+	 * manual's per-instance offset): no conflict, what the slots and
+	 * the port alone give (each LP on its half of the load port at 3
+	 * passes per missing load: 16 loads in 48 cycles, 36 uops),
+	 * exactly */
+	lp1_off = 4096;
 	c = combined(&lm, &lm, 2000, 2, 6, &u0, &u1);
-	no_conflict = 0;
-	tap_ok(c == 0.75, "two LPs, l1_miss without the memory system's conflicts: combined %.4f "
-	       "uops/cycle, port-bound at 36 uops per 48 cycles (0.75 exactly)", c);
+	lp1_off = 0;
+	tap_ok(c == 0.75, "two LPs, l1_miss with LP1's data 4 KB further (no alias class shared): "
+	       "combined %.4f uops/cycle, port-bound at 36 uops per 48 cycles (0.75 exactly)", c);
 	return tap_done();
 }
