@@ -10,12 +10,14 @@
  *  - one LP active: nb_smt_share gives the clock nothing (the same cycles
  *    as a clock never touched, exactly);
  *  - the patterns of the other LP's unit use;
+ *  - the L1D's data conflicts between the LPs (nb_smt.c): a hand-worked
+ *    profile's occupancies and shares;
  *  - two LPs: the combined uops per cycle (uops of both per cycle of the
  *    package over the segments both run) against Sprunt's 0.41 and 0.65
- *    (15%, the tolerance of the paper's checks in t_timing; l1_miss's
- *    0.65 is also what NB_SMT_CONFLICT was calibrated on, so that check
- *    guards the calibration: without the conflicts the model gives 0.750,
- *    checked too).
+ *    (15%, the tolerance of the paper's checks in t_timing), l1_miss as
+ *    two instances (the same linear addresses, so the same L1D alias
+ *    classes); with LP1's data 4 KB further (no class shared) exactly the
+ *    port-bound 0.75.
  */
 #include <stdio.h>
 #include <string.h>
