@@ -103,10 +103,11 @@ uint64_t nb_smt_pattern(uint64_t num, uint64_t den, unsigned g)
 
 /* The L1D's data conflicts [ORM-A]: from the other LP's last segment o
  * (and this LP's own, s, if known), each class's share of o in which the
- * other LP held a line of it, and how long it holds one of each set (see
- * the head of this file). */
+ * other LP had a miss of it under way, and how long a line of each set
+ * stays in the L1D until evicted (see the head of this file). */
 static void alias_share(struct nb_tm *t, const struct nb_smt_prof *o, const struct nb_smt_prof *s)
 {
+	const double cap = 2.0 * NB_SMT_EVICT_MAX * NB_SMT_REPLAY;
 	double fills[NB_TM_L1SETS] = { 0 }, held, T = (double)o->ticks;
 	uint64_t n = 0;
 
@@ -121,14 +122,17 @@ static void alias_share(struct nb_tm *t, const struct nb_smt_prof *o, const stru
 	if (!n)
 		return;
 	held = (double)o->miss / (double)n;     /* one miss under way */
+	if (held > T)
+		held = T;
+	t->conf_way = (uint64_t)held;
 	for (unsigned k = 0; k < NB_TM_L1SETS; k++) {
-		/* under way, then `ways` fills of the set until evicted */
-		double occ = fills[k] > 0 ? held + t->p->l1_ways * T / fills[k] : 0;
-		t->conf_occ[k] = (uint32_t)(occ < T ? occ < 4e9 ? occ : 4e9 : T < 4e9 ? T : 4e9);
+		/* `ways` fills of the set until evicted, at most the cap */
+		double res = fills[k] > 0 ? t->p->l1_ways * T / fills[k] : 0;
+		t->conf_res[k] = (uint32_t)(res < cap ? res : cap);
 	}
 	for (unsigned c = 0; c < NB_TM_NALIAS; c++) {
-		/* (at most the whole segment: a class held all the time) */
-		double h = (double)o->alias[c] * t->conf_occ[c % NB_TM_L1SETS];
+		/* (at most the whole segment: a class under way all the time) */
+		double h = (double)o->alias[c] * (double)t->conf_way;
 		t->conf_hold[c] = (uint32_t)(h < T ? h < 4e9 ? h : 4e9 : T < 4e9 ? T : 4e9);
 	}
 	t->conf_span = o->ticks;

@@ -70,6 +70,10 @@ struct nb_smt_mark {
 /* the replay loop (cycles): a model parameter, see nb_smt.c */
 #define NB_SMT_REPLAY 7u
 
+/* the longest a line is taken to stay in the L1D until evicted (replay
+ * loops): a bound of the model, see nb_smt.c */
+#define NB_SMT_EVICT_MAX 8u
+
 void nb_smt_mark(const struct nb_tm *t, struct nb_smt_mark *m);
 
 /* The segment since m of clock t: *out (nothing when it took no cycles:

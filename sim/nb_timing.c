@@ -305,13 +305,15 @@ static uint64_t reserve(struct nb_tm *t, unsigned u, unsigned n, uint64_t from, 
 	return k;
 }
 
-/* HT (nb_smt.c): a missing load whose alias class the other LP holds in
- * the L1D cannot begin until that line is kicked out [ORM-A]: it goes
- * round the replay loop, taking its port at each pass, for half of one of
- * the other LP's occupancies (it meets that occupancy at a point spread
- * evenly over it).  Loads meet the class held at the rate the other LP
- * held it in its last segment: conf_hold[c] ticks of conf_span, summed in
- * conf_acc, one conflict each time the sum passes conf_span. */
+/* HT (nb_smt.c): a missing load whose alias class matches a miss of the
+ * other LP under way cannot begin until that line is kicked out of the
+ * L1D [ORM-A]: it goes round the replay loop, taking its port at each
+ * pass, until the other LP's miss is done (half of one under way on
+ * average: it meets it at a point spread evenly over it) and its line has
+ * been evicted (conf_res of its set).  Loads meet a class under way at the
+ * rate the other LP had it under way in its last segment: conf_hold[c]
+ * ticks of conf_span, summed in conf_acc, one conflict each time the sum
+ * passes conf_span. */
 static uint64_t alias_wait(struct nb_tm *t, const struct nb_tm_row *r, unsigned ix, uint64_t start)
 {
 	unsigned c = t->ld_alias[ix];
@@ -324,7 +326,7 @@ static uint64_t alias_wait(struct nb_tm *t, const struct nb_tm_row *r, unsigned 
 		return start;
 	t->conf_acc -= t->conf_span;    /* (conf_hold[c] <= conf_span) */
 	t->conflicts++;
-	until = start + t->conf_occ[c % NB_TM_L1SETS] / 2;
+	until = start + t->conf_way / 2 + t->conf_res[c % NB_TM_L1SETS];
 	do {
 		start = reserve(t, r->unit, 1, start + t->replay, r->intv);
 		t->unit_ticks[r->unit] += r->intv;

@@ -180,14 +180,15 @@ struct nb_tm {
 	 * running block missed (nb_tm_load_alias); alias_n[c]: this LP's
 	 * missing loads of class c while both LPs ran (for the other LP's
 	 * profile); conf_hold[c]: the ticks of the other LP's last segment
-	 * in which it held a line of class c; conf_occ[s]: how long it holds
-	 * one line of set s (ticks: its miss under way, then the line until
-	 * it is evicted); conf_span: that segment's ticks (0: no
-	 * conflicts); conf_acc: the running sum that spreads the conflicts
-	 * at their rate; conflicts: loads that met one (statistics) */
+	 * in which it had a miss of class c under way; conf_way: one such
+	 * miss under way (ticks, its mean); conf_res[s]: how long a line of
+	 * set s then stays in the L1D until evicted (ticks); conf_span: that
+	 * segment's ticks (0: no conflicts); conf_acc: the running sum that
+	 * spreads the conflicts at their rate; conflicts: loads that met one
+	 * (statistics) */
 	uint16_t ld_alias[NB_TM_MAXLD];
-	uint32_t alias_n[NB_TM_NALIAS], conf_hold[NB_TM_NALIAS], conf_occ[NB_TM_L1SETS];
-	uint64_t conf_span, conf_acc, conflicts;
+	uint32_t alias_n[NB_TM_NALIAS], conf_hold[NB_TM_NALIAS], conf_res[NB_TM_L1SETS];
+	uint64_t conf_span, conf_way, conf_acc, conflicts;
 };
 
 void nb_tm_init(struct nb_tm *t, const struct nb_tm_params *p, unsigned penalty);

@@ -201,30 +201,35 @@ int main(void)
 		       "the other LP short of slots and flooding: half the slots, every other cycle, half "
 		       "the load port (slots %u)", t.miss_n);
 		TAP_EQ(t.conf_span, 0, "no missing loads in the other LP's profile: no L1D conflicts");
-		/* the L1D's conflicts: the other LP missed 10 times on each of
-		 * 8 classes of set 5 (5, 37, ..., 229: 80 fills of the set),
-		 * each miss under way 16 ticks on average (1280 slot ticks):
-		 * a line of set 5 stays 4 fills of 80 per 12800 ticks, 640
-		 * ticks, after its 16 under way: 656; each class held 10 x 656
-		 * of the 12800 ticks */
-		o.miss = 1280;
+		/* the L1D's conflicts: the other LP missed 100 times on each
+		 * of 8 classes of set 5 (5, 37, ..., 229: 800 fills of the
+		 * set) and once on class 6 (set 6), each miss under way 16
+		 * ticks on average (12816 slot ticks in all): each class of
+		 * set 5 under way 100 x 16 ticks of the 12800, class 6 16; a
+		 * line of set 5 evicted 4 fills of 800 per 12800 ticks later,
+		 * 64 ticks; one of set 6 after 51200, beyond the cap of 8
+		 * replay loops, 112 */
+		o.miss = 12816;
 		for (unsigned j = 0; j < 8; j++)
-			o.alias[5 + 32 * j] = 10;
+			o.alias[5 + 32 * j] = 100;
+		o.alias[6] = 1;
 		nb_smt_share(&t, 1, 1, &o, NULL);
-		tap_ok(t.conf_span == 12800 && t.conf_occ[5] == 656 && t.conf_hold[5] == 6560 &&
-		       t.conf_hold[229] == 6560 && t.conf_hold[6] == 0 && t.conf_hold[4] == 0,
-		       "L1D conflicts: a line of set 5 held 656 ticks (16 under way, 4 fills of 80 per "
-		       "12800 ticks), each of its classes 6560 of 12800 (occ %u, hold %u %u %u %u, span %llu)",
-		       t.conf_occ[5], t.conf_hold[5], t.conf_hold[229], t.conf_hold[6], t.conf_hold[4],
+		tap_ok(t.conf_span == 12800 && t.conf_way == 16 && t.conf_hold[5] == 1600 &&
+		       t.conf_hold[229] == 1600 && t.conf_hold[6] == 16 && t.conf_hold[4] == 0 &&
+		       t.conf_res[5] == 64 && t.conf_res[6] == 2 * NB_SMT_EVICT_MAX * NB_SMT_REPLAY,
+		       "L1D conflicts: each class of set 5 under way 1600 of 12800 ticks, class 6 16; a "
+		       "line of set 5 evicted after 64 ticks, of set 6 after the cap (way %llu, hold %u %u "
+		       "%u %u, res %u %u, span %llu)", (unsigned long long)t.conf_way, t.conf_hold[5],
+		       t.conf_hold[229], t.conf_hold[6], t.conf_hold[4], t.conf_res[5], t.conf_res[6],
 		       (unsigned long long)t.conf_span);
-		/* this LP's own fills of set 5 evict lines too: 20 in 6400
-		 * ticks, 40 per 12800: 120 fills, 4 of them 426.7 ticks */
+		/* this LP's own fills of set 5 evict lines too: 200 in 6400
+		 * ticks, 400 per 12800: 1200 fills, 4 of them 42.7 ticks */
 		self.ticks = 6400;
-		self.alias[5] = 20;
+		self.alias[5] = 200;
 		nb_smt_share(&t, 1, 1, &o, &self);
-		tap_ok(t.conf_occ[5] == 442 && t.conf_hold[37] == 4420,
-		       "L1D conflicts with this LP's own fills of the set: 16 + 426.7 ticks, 442 (occ %u, "
-		       "hold %u)", t.conf_occ[5], t.conf_hold[37]);
+		tap_ok(t.conf_res[5] == 42 && t.conf_hold[37] == 1600,
+		       "L1D conflicts with this LP's own fills of the set: evicted after 42.7 ticks (res %u, "
+		       "hold %u)", t.conf_res[5], t.conf_hold[37]);
 		nb_smt_share(&t, 1, 0, &o, &self);
 		tap_ok(!t.win && !t.miss_n && !t.replay && !t.conf_span && !t.alt && !t.oth[NB_TMU_LOAD][0],
 		       "one LP running: nothing taken from the model");
