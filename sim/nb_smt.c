@@ -42,16 +42,23 @@
  * evictions and allocations" (p. 7-43).  Sprunt's two copies of l1_miss
  * (seed 000) are two such instances.  What the manual does not give, the
  * model estimates from the other LP's last segment:
- *  - how long it holds a line of a class: its mean miss under way (its
- *    slot ticks per missing load) plus the line's stay in the L1D until
- *    evicted, `ways` fills later into its set [CPUID] at the rate both
- *    LPs fill that set (the other's last segment and this LP's own);
- *  - how often a load meets it: the share of that segment in which the
- *    other LP held the class (its missing loads of the class times the
- *    time it holds each), spread evenly over this LP's loads of the class;
- *  - how long a load that meets it waits: half an occupancy (it meets the
- *    occupancy at a point spread evenly over it), going round the replay
- *    loop meanwhile.
+ *  - how often a missing load meets a miss of its class under way: the
+ *    share of that segment in which the other LP had one (its missing
+ *    loads of the class times its mean miss under way, its slot ticks per
+ *    missing load), spread evenly over this LP's loads of the class;
+ *  - how long the load then waits, going round the replay loop: until the
+ *    other LP's miss is done, half of one on average (it meets it at a
+ *    point spread evenly over it), and until its line is kicked out:
+ *    `ways` fills later into its set [CPUID] at the rate both LPs fill
+ *    that set (the other's last segment and this LP's own), as if the
+ *    replacement were least recently used;
+ *  - NB_SMT_EVICT_MAX (8 replay loops), the longest that stay lasts: a
+ *    bound of the model (the manual does not say what evicts a line of a
+ *    set that nothing fills; without a bound a load would wait for most
+ *    of a segment, the estimate of a rarely filled set).
+ * On l1_miss the stay is about 14 cycles, below the bound; without it (the
+ * wait only until the other LP's miss is done) the conflicts overlap the
+ * wait for a miss slot and cost nothing (0.750); with it, 0.652.
  * Within one LP the conflict exists too [ORM-A] but is not modelled (the
  * one-LP model keeps its figures).
  */

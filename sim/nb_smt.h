@@ -28,12 +28,12 @@
  *    replay of uops that dispatched before their data was ready];
  *  - the L1D's data conflicts [ORM-A]: it holds one line per alias class
  *    (linear address bits 15:6 on models 0-2, 21:6 on model 3), so a
- *    missing load of a class the other LP holds (its miss under way, then
- *    the line until evicted) cannot begin until that line is kicked out
- *    and goes round the replay loop meanwhile; at the rate the other LP
- *    held the class in its last segment.  Two instances of one program
- *    (Sprunt's two copies of l1_miss) use the same linear addresses and
- *    so the same classes.
+ *    missing load that meets a miss of its class under way on the other
+ *    LP cannot begin until that line is kicked out, and goes round the
+ *    replay loop meanwhile; at the rate the other LP had the class under
+ *    way in its last segment.  Two instances of one program (Sprunt's two
+ *    copies of l1_miss) use the same linear addresses and so the same
+ *    classes.
  * With one LP running none of this applies (identical to the model
  * alone).  "Running": nb_cycles.c's caller says which LPs have a thread
  * that is not blocked in the kernel.
