@@ -90,7 +90,8 @@ void nb_tm_switch(unsigned lp, unsigned active)
 	nb_smt_learn(nb_tmp, &smt_mark[old], &smt_prof[old]);
 	smt_have[old] = 1;
 	nb_tmp = &nb_tm_lp[lp];
-	nb_smt_share(nb_tmp, lp, (active & 3) == 3, smt_have[lp ^ 1] ? &smt_prof[lp ^ 1] : NULL);
+	nb_smt_share(nb_tmp, lp, (active & 3) == 3, smt_have[lp ^ 1] ? &smt_prof[lp ^ 1] : NULL,
+		     smt_have[lp] ? &smt_prof[lp] : NULL);
 	nb_smt_mark(nb_tmp, &smt_mark[lp]);
 	nb_tmp->misp_seen = misp_total();
 	if (nb_stepping)

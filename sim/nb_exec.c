@@ -290,8 +290,10 @@ void nb_mem_any(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State *gs
 		nb_st_line = (first >> nb_l2.line_shift) + 1;
 	if (!store) {
 		nb_stall += stall;      /* stores retire into the store buffer */
-		if (stall)              /* the load's latency for the clock */
+		if (stall) {            /* the load's latency for the clock */
 			nb_tm_load_miss(nb_tmp, (unsigned)nb_tm_ldix, (uint32_t)stall);
+			nb_tm_load_alias(nb_tmp, (unsigned)nb_tm_ldix, a);
+		}
 	}
 	if (!store && gst && nb_pebs_on && (cond & nb_pebs_sel))
 		nb_pebs_uop(pc, gst);
@@ -354,6 +356,7 @@ static inline __attribute__((always_inline)) void nb_mem_line_count(Addr l, Bool
 		if (k == NB_CACHE_MISS || k == NB_LEAN_L3 + NB_CACHE_MISS)
 			lat += nb_memp->mem_latency;
 		nb_tm_load_miss(nb_tmp, (unsigned)nb_tm_ldix, (uint32_t)lat);
+		nb_tm_load_alias(nb_tmp, (unsigned)nb_tm_ldix, l);
 	}
 	nb_lean[store ? 1 : 0][k]++;
 }

@@ -25,7 +25,15 @@
  *  - a load that finds no free slot of its share goes round the replay
  *    loop and dispatches again, taking the load port each time, and
  *    takes the port again for the pass that finds its data [HIN01: the
- *    replay of uops that dispatched before their data was ready].
+ *    replay of uops that dispatched before their data was ready];
+ *  - the L1D's data conflicts [ORM-A]: it holds one line per alias class
+ *    (linear address bits 15:6 on models 0-2, 21:6 on model 3), so a
+ *    missing load that meets a miss of its class under way on the other
+ *    LP cannot begin until that line is kicked out, and goes round the
+ *    replay loop meanwhile; at the rate the other LP had the class under
+ *    way in its last segment.  Two instances of one program (Sprunt's two
+ *    copies of l1_miss) use the same linear addresses and so the same
+ *    classes.
  * With one LP running none of this applies (identical to the model
  * alone).  "Running": nb_cycles.c's caller says which LPs have a thread
  * that is not blocked in the kernel.
@@ -34,6 +42,8 @@
  *          Microarchitecture", Intel Technology Journal Q1 2002.
  * [HIN01]  Hinton et al., "The Microarchitecture of the Pentium 4
  *          Processor", Intel Technology Journal Q1 2001.
+ * [ORM-A]  IA-32 Intel Architecture Optimization Reference Manual
+ *          (248966), pp. 2-45 and 7-43 (nb_timing.c).
  */
 #ifndef NB_SMT_H
 #define NB_SMT_H
@@ -48,15 +58,21 @@ struct nb_smt_prof {
 	uint64_t miss;                  /* miss-slot ticks held              */
 	uint64_t uops;                  /* uops allocated (and retired)      */
 	int short_of_slots;             /* it replayed loads for want of one */
+	uint32_t alias[NB_TM_NALIAS];   /* missing loads per L1D alias class */
 };
 
 /* a segment's start: the clock's counters then */
 struct nb_smt_mark {
 	uint64_t ret, unit[NB_TMU_N], miss, replays, seq;
+	uint32_t alias[NB_TM_NALIAS];
 };
 
 /* the replay loop (cycles): a model parameter, see nb_smt.c */
 #define NB_SMT_REPLAY 7u
+
+/* the longest a line is taken to stay in the L1D until evicted (replay
+ * loops): a bound of the model, see nb_smt.c */
+#define NB_SMT_EVICT_MAX 8u
 
 void nb_smt_mark(const struct nb_tm *t, struct nb_smt_mark *m);
 
@@ -66,8 +82,10 @@ void nb_smt_learn(const struct nb_tm *t, const struct nb_smt_mark *m, struct nb_
 
 /* Give clock t (logical processor lp) its share of the package: both
  * LPs active (other: what the other LP did in its last segment, NULL if
- * unknown yet) or not (the whole package). */
-void nb_smt_share(struct nb_tm *t, unsigned lp, int both, const struct nb_smt_prof *other);
+ * unknown yet; self: what this LP did in its own last segment, NULL if
+ * unknown) or not (the whole package). */
+void nb_smt_share(struct nb_tm *t, unsigned lp, int both, const struct nb_smt_prof *other,
+		  const struct nb_smt_prof *self);
 
 /* a 64-tick pattern with busy ticks in runs of g (1 or 2), as close to a
  * fraction num/den of the ticks as runs of g allow, spread evenly */

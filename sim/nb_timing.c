@@ -30,6 +30,20 @@
  *  [FOG]    Agner Fog, "Instruction tables", Pentium 4 (family 15 models
  *           0-2 and 3/4/6) sections: measured values where [ORM-C] gives
  *           ranges (IDIV r32) and the FP load latency of Prescott (12).
+ *  [ORM-A]  IA-32 Intel Architecture Optimization Reference Manual
+ *           (248966), "Aliasing Cases in the Pentium 4 and Intel Xeon
+ *           Processors" (p. 2-45): the first-level cache holds one
+ *           instance of data per data conflict condition; a reference
+ *           matching a reference under way cannot begin until the first
+ *           is kicked out of the cache; the condition is identical linear
+ *           address bits 15:6 on CPUID family 15 models 0-2 ("64K
+ *           aliasing"), bits 21:6 on model 3.  "Preventing Excessive
+ *           Evictions in First-Level Data Cache" (p. 7-43): the L1D is
+ *           indexed by linear address, so two instances of one program
+ *           on the two logical processors, at the same linear addresses,
+ *           evict each other's lines (nb_smt.c).
+ *  [CPUID]  Intel SDM Vol. 2A, CPUID leaf 2 descriptors 0x66 (L1D 8 KB
+ *           4-way, 64 B lines) and 0x60 (16 KB 8-way, 64 B lines).
  */
 #include "nb_timing.h"
 #include "nb_decode.h"
@@ -88,7 +102,8 @@ static const struct nb_tm_params nb_tm_northwood = {
 	 * bus-clock edge (nb_pmi.c, pmi_due); this value, the latency
 	 * without that wait, gives Sprunt's floor, +65, on the model
 	 * (sim/tests/t_iebs.c). */
-	NB_PMI_LATENCY_NW
+	NB_PMI_LATENCY_NW,
+	16, 4                           /* bits 15:6 [ORM-A]; 4 ways [CPUID] 0x66 */
 };
 
 static const struct nb_tm_params nb_tm_prescott = {
@@ -130,7 +145,8 @@ static const struct nb_tm_params nb_tm_prescott = {
 	 * misprediction pipelines [BOG04], [HIN01]): the overflow travels
 	 * from retirement to the local APIC and back to the front end
 	 * through the deeper pipeline.  An assumption, untested. */
-	(NB_PMI_LATENCY_NW * 31 + 10) / 20
+	(NB_PMI_LATENCY_NW * 31 + 10) / 20,
+	22, 8                           /* bits 21:6 [ORM-A]; 8 ways [CPUID] 0x60 */
 };
 
 const struct nb_tm_params *nb_tm_params_for(unsigned cpuid_model)
@@ -302,6 +318,36 @@ static uint64_t reserve(struct nb_tm *t, unsigned u, unsigned n, uint64_t from, 
 	return k;
 }
 
+/* HT (nb_smt.c): a missing load whose alias class matches a miss of the
+ * other LP under way cannot begin until that line is kicked out of the
+ * L1D [ORM-A]: it goes round the replay loop, taking its port at each
+ * pass, until the other LP's miss is done (half of one under way on
+ * average: it meets it at a point spread evenly over it) and its line has
+ * been evicted (conf_res of its set).  Loads meet a class under way at the
+ * rate the other LP had it under way in its last segment: conf_hold[c]
+ * ticks of conf_span, summed in conf_acc, one conflict each time the sum
+ * passes conf_span. */
+static uint64_t alias_wait(struct nb_tm *t, const struct nb_tm_row *r, unsigned ix, uint64_t start)
+{
+	unsigned c = t->ld_alias[ix];
+	uint64_t until;
+
+	if (!t->conf_hold[c])
+		return start;
+	t->conf_acc += t->conf_hold[c];
+	if (t->conf_acc < t->conf_span)
+		return start;
+	t->conf_acc -= t->conf_span;    /* (conf_hold[c] <= conf_span) */
+	t->conflicts++;
+	until = start + t->conf_way / 2 + t->conf_res[c % NB_TM_L1SETS];
+	do {
+		start = reserve(t, r->unit, 1, start + t->replay, r->intv);
+		t->unit_ticks[r->unit] += r->intv;
+		t->replays++;
+	} while (start < until);
+	return start;
+}
+
 /* HT (nb_smt.c): this LP allocates and retires only in the cycles the
  * other LP does not take (Marr et al. 2002: the allocator and retirement
  * alternate between the logical processors that have uops) */
@@ -390,6 +436,8 @@ void nb_tm_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, uns
 			/* an L1D miss: wait for a miss slot, hold it */
 			unsigned ix = u->ld - 1, m = 0;
 			t->ld_mask &= ~(UINT64_C(1) << ix);
+			if (t->conf_span)       /* HT: the L1D's conflicts */
+				start = alias_wait(t, r, ix, start);
 			for (unsigned j = 1; j < nmiss; j++)
 				if (t->miss[j] < t->miss[m])
 					m = j;
@@ -404,6 +452,7 @@ void nb_tm_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, uns
 			if (t->replay) {        /* HT: the pass that finds the data */
 				lat = reserve(t, r->unit, 1, start + lat, r->intv) - start;
 				t->unit_ticks[r->unit] += r->intv;
+				t->alias_n[t->ld_alias[ix]]++;
 			}
 			t->miss[m] = start + lat;
 			t->miss_ticks += lat;

@@ -63,6 +63,10 @@ struct nb_tm_params {
 				  * overflows a counter to the instruction
 				  * boundary where its PMI is taken (README
 				  * "Overflow interrupts (PMI)", skid)        */
+	/* the L1D's data conflict condition (HT, nb_smt.c): two lines
+	 * conflict when their linear addresses agree in bits
+	 * [alias_bits - 1 : 6]; the L1D's ways */
+	unsigned alias_bits, l1_ways;
 };
 
 /* the parameters of a CPUID family-15 model (0-2: Willamette/Northwood/
@@ -99,6 +103,9 @@ struct nb_tm_block {
 #define NB_TM_STEPREC 256u
 #define NB_TM_URING 8192u         /* ticks of unit reservations kept     */
 #define NB_TM_MAXRL 64u           /* reservations logged (nb_tmmemo.c)   */
+#define NB_TM_NALIAS 1024u        /* the L1D's alias classes kept (HT)   */
+#define NB_TM_L1SETS 32u          /* the L1D's sets (8 KB 4-way and 16 KB
+				   * 8-way of 64 B lines: 32 both)      */
 
 struct nb_tm {
 	const struct nb_tm_params *p;
@@ -176,12 +183,28 @@ struct nb_tm {
 	 * finds none free goes round the replay loop of `replay` ticks and
 	 * dispatches again (0: it waits for the first to free); oth: the
 	 * other LP's use of each unit instance, a 64-tick pattern that
-	 * recycled reservation words start with. */
+	 * recycled reservation words start with.  (The replay of recorded
+	 * schedules, nb_tmmemo.c, is off with --ht=yes: none of this is in
+	 * its key.) */
 	unsigned win, miss_n, replay;
 	uint64_t alt, oth[NB_TMU_N][2];
 	/* own use, for the other LP's profile: ticks each unit was taken,
 	 * miss-slot ticks held, load dispatches that were replays */
 	uint64_t unit_ticks[NB_TMU_N], miss_ticks, replays;
+	/* HT, the L1D's data conflicts between the LPs (nb_smt.c):
+	 * ld_alias[i]: the alias class of the line missing load i of the
+	 * running block missed (nb_tm_load_alias); alias_n[c]: this LP's
+	 * missing loads of class c while both LPs ran (for the other LP's
+	 * profile); conf_hold[c]: the ticks of the other LP's last segment
+	 * in which it had a miss of class c under way; conf_way: one such
+	 * miss under way (ticks, its mean); conf_res[s]: how long a line of
+	 * set s then stays in the L1D until evicted (ticks); conf_span: that
+	 * segment's ticks (0: no conflicts); conf_acc: the running sum that
+	 * spreads the conflicts at their rate; conflicts: loads that met one
+	 * (statistics) */
+	uint16_t ld_alias[NB_TM_MAXLD];
+	uint32_t alias_n[NB_TM_NALIAS], conf_hold[NB_TM_NALIAS], conf_res[NB_TM_L1SETS];
+	uint64_t conf_span, conf_way, conf_acc, conflicts;
 };
 
 void nb_tm_init(struct nb_tm *t, const struct nb_tm_params *p, unsigned penalty);
@@ -234,6 +257,20 @@ static inline void nb_tm_load_miss(struct nb_tm *t, unsigned ix, uint32_t lat)
 		return;         /* a load without an index of its own */
 	t->ld_mask |= UINT64_C(1) << ix;
 	t->ld_lat[ix] = lat;
+}
+
+/* The line of load ix's miss (nb_tm_load_miss) is at linear address a:
+ * its alias class (HT, nb_smt.c).  The class bits [alias_bits - 1 : 6]
+ * are 10 on models 0-2 (kept whole) and 16 on model 3 (folded into
+ * NB_TM_NALIAS classes, keeping the 5 set bits: lines that do not
+ * conflict may share a class). */
+static inline void nb_tm_load_alias(struct nb_tm *t, unsigned ix, uint64_t a)
+{
+	uint64_t k = (a >> 6) & ((UINT64_C(1) << (t->p->alias_bits - 6)) - 1);
+
+	if (ix < NB_TM_MAXLD)
+		t->ld_alias[ix] = (uint16_t)((k & (NB_TM_L1SETS - 1)) |
+					     (((k >> 5) ^ (k >> 10) ^ (k >> 15)) & 31) << 5);
 }
 
 /* Cycles elapsed: through the last retirement cycle, or to the front
