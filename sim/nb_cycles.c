@@ -147,7 +147,7 @@ static void close_open(void)
 {
 	nb_cyc++;
 	bus_tick();
-	nb_derive();
+	nb_derive_cycle();
 	nb_pmu_cycle(&nb_pmu_state, nb_sig);
 	nb_fill = 0;
 	step_open++;
