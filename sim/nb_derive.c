@@ -249,21 +249,35 @@ static void fold(const ULong *to, ULong uops_end, ULong built_end)
 	for (unsigned i = 0; i <= NB_FP_NCLASSES; i++)
 		xt[i] = nb_xt_cached[i];
 	for (unsigned i = 0; i < RAW_N; i++) {
-		const ULong *src = to;
+		/* a count nothing instrumented counts has not moved (raw_need
+		 * in nb_instr.c; needs only grow): 0; the instruction classes
+		 * are not read then */
+		UInt need = i <= RAW_STORES ? NEED_MEM : i < RAW_ROM_UOPS ? 0
+			: i < RAW_IC0 ? NEED_ROM : i < RAW_IC_END ? NEED_INSTR
+			: i == RAW_UOPS ? 0 : i < RAW_SSE_ASSIST ? NEED_BR : NEED_FPA;
 
 		if (i == RAW_MC0) {
-			if (nb_mc_n == nb_mc_n_last) {
-				i = RAW_MC(2, 0) - 1;     /* d[RAW_MC] not read below */
+			if (nb_mc_n != nb_mc_n_last)    /* (else not read below) */
+				for (; i < RAW_MC(2, 0); i++) {
+					d[i] = nb_raw[i] - nb_raw_last[i];
+					nb_raw_last[i] = nb_raw[i];
+				}
+			i = RAW_MC(2, 0) - 1;
+			continue;
+		}
+		if (need && !(nb_need & need)) {
+			if (need == NEED_INSTR) {
+				i = RAW_IC_END - 1;
 				continue;
 			}
+			d[i] = 0;
+			continue;
 		}
-		if (i >= RAW_MC0 && i < RAW_MC(2, 0))
-			src = nb_raw;      /* (read only while replay tagging) */
 		d[i] = 0;
 		if (i == RAW_UOPS && nb_stepping)
 			continue;          /* nb_step retires uops cycle by cycle */
-		d[i] = src[i] - nb_raw_last[i];
-		nb_raw_last[i] = src[i];
+		d[i] = to[i] - nb_raw_last[i];
+		nb_raw_last[i] = to[i];
 	}
 	if (!nb_stepping) {
 		nb_sig[SIG_UOPS] += d[RAW_UOPS];
@@ -273,7 +287,7 @@ static void fold(const ULong *to, ULong uops_end, ULong built_end)
 		tagged_u += d[RAW_LOADS];
 	if (fe & 2)
 		tagged_u += d[RAW_STORES];
-	for (unsigned mem = 0; mem < 4; mem++)
+	for (unsigned mem = 0; mem < 4 && (nb_need & NEED_INSTR); mem++)
 		for (unsigned fc = 0; fc < NB_FP_NCLASSES; fc++) {
 			ULong n = d[RAW_IC(mem, fc)];
 			if (!n)
