@@ -495,6 +495,7 @@ static inline Bool piece_linear(void)
  * tagging configuration of that interval (called before every access). */
 void nb_derive(void)
 {
+	nb_cycles_flush();
 	nb_lean_fold();
 	tags_refresh();
 	if (deferred && !piece_linear())
@@ -506,18 +507,20 @@ void nb_derive(void)
 		piece_start();
 }
 
-/* Step mode: the open retirement cycle ends (nb_cycles.c, close_open) */
-void nb_derive_cycle(void)
+/* Step mode: the open retirement cycle ends (nb_cycles.c, close_open).
+ * Returns whether the folding is lazy: then the signals the per-cycle
+ * counters read are the only ones current. */
+Bool nb_derive_cycle(void)
 {
 	tags_refresh();
 	if (!lazy_ok || !piece_valid) {
 		nb_derive();
-		return;
+		return False;
 	}
 	if (piece_linear()) {
 		deferred = True;        /* folded with the next non-linear one */
 		piece_start();
-		return;
+		return True;
 	}
 	nb_lean_fold();
 	if (deferred)
@@ -525,4 +528,5 @@ void nb_derive_cycle(void)
 	fold(nb_raw, nb_sig[SIG_UOPS], nb_tc_built);
 	deferred = False;
 	piece_start();
+	return True;
 }

@@ -281,7 +281,7 @@ extern struct nb_wpath nb_wp;
 extern struct nb_bus nb_bus_state;       /* NEED_BUS: totals of nb_bus.c  */
 extern struct nb_bus nb_bus_last;        /* ... at the last nb_derive      */
 void nb_derive(void);
-void nb_derive_cycle(void);             /* step mode: a cycle ends        */
+Bool nb_derive_cycle(void);             /* step mode: a cycle ends        */
 void nb_bus_derive(void);
 void nb_tags_changed(void);
 uint64_t other_msr(uint32_t msr);
@@ -296,6 +296,7 @@ extern Bool nb_stepping;                 /* NEED_STEP: nb_step reports cycles */
 extern UInt nb_fill;                     /* uops in the open retirement cycle */
 void nb_update_cycles(void);
 void nb_peek_cycles(void);
+void nb_cycles_flush(void);             /* step mode: cycles held back to the PMU */
 VG_REGPARM(0) void nb_step(void);
 extern struct nb_tm nb_tm_lp[2], *nb_tmp;
 extern ULong nb_tm_ldix;                 /* the load being modelled        */
