@@ -124,6 +124,36 @@ static void bus_tick(void)
 	}
 }
 
+/*
+ * Step mode with the lazy folding (nb_derive_cycle), without the bus model
+ * and PMIs: the per-cycle counters read only uops_retired NBOGUS and
+ * RUNNING (nb_derive.c, lazy_allowed), so a cycle's outputs are its uops,
+ * and consecutive cycles with as many uops go to the PMU as one run
+ * (nb_pmu_cycles_const: the same counts, Edge and cascading included, as
+ * cycle by cycle; nb_filter.h).  The run is held back until a cycle with
+ * another output, or a PMU access (nb_derive and nb_update_cycles, which
+ * precede every one, call nb_cycles_flush).
+ */
+static Bool batching;             /* the cycle just closed was batched */
+static ULong run_n, run_v;        /* held back: run_n cycles of run_v uops */
+
+void nb_cycles_flush(void)
+{
+	if (run_n) {
+		nb_pmu_cycles_const(&nb_pmu_state, run_n, SIG_UOPS, run_v);
+		run_n = 0;
+	}
+}
+
+/* n more cycles of v uops each */
+static void run_add(ULong n, ULong v)
+{
+	if (run_n && v != run_v)
+		nb_cycles_flush();
+	run_v = v;
+	run_n += n;
+}
+
 /* Step mode: n cycles in which signal s (NB_NSIG: none) outputs v and
  * RUNNING 1, added to nb_sig here.  While the bus model has misses queued,
  * cycle by cycle with the bus outputs of each; then at once. */
@@ -140,7 +170,12 @@ static void step_cycles(ULong n, unsigned s, ULong v)
 	nb_bus_state.now += n;          /* an idle bus: time passes */
 	if (s < NB_NSIG)
 		nb_sig[s] += n * v;
-	nb_pmu_cycles_const(&nb_pmu_state, n, s, v);
+	if (batching && s == NB_NSIG)
+		run_add(n, 0);
+	else {
+		nb_cycles_flush();
+		nb_pmu_cycles_const(&nb_pmu_state, n, s, v);
+	}
 }
 
 /* Step mode: end the open cycle (its events derived and reported) */
@@ -148,8 +183,19 @@ static void close_open(void)
 {
 	nb_cyc++;
 	bus_tick();
-	nb_derive();
-	nb_pmu_cycle(&nb_pmu_state, nb_sig);
+	batching = nb_derive_cycle() && !(nb_need & (NEED_BUS | NEED_PMI));
+	if (batching) {
+		/* this cycle's uops as nb_pmu_cycle would see them (0 when
+		 * no per-cycle counter reads them: then any value will do) */
+		const struct nb_pmu *p = &nb_pmu_state;
+		ULong v = 0;
+		if (p->cused[SIG_UOPS / 64] & (UINT64_C(1) << (SIG_UOPS % 64)))
+			v = nb_sig[SIG_UOPS] - p->cbase[SIG_UOPS] - run_n * run_v;
+		run_add(1, v);
+	} else {
+		nb_cycles_flush();
+		nb_pmu_cycle(&nb_pmu_state, nb_sig);
+	}
 	nb_fill = 0;
 	step_open++;
 }
@@ -195,6 +241,7 @@ void nb_update_cycles(void)
 				advance_to(nb_tmp->ret);
 			close_open();
 		}
+		nb_cycles_flush();      /* a PMU access follows */
 		c = nb_tm_serialize(nb_tmp);
 		tm_seen[lp] = c;
 		step_open = c;

@@ -232,40 +232,62 @@ void nb_bus_derive(void)
 	bus_sig(NB_EV_BSQ_ACTIVE_ENTRIES, w[3], 0);
 }
 
-void nb_derive(void)
+/*
+ * One derivation: fold the raw counts from nb_raw_last up to `to` (the
+ * entries outside RAW_MC; RAW_MC up to nb_raw, when it moved), with
+ * SIG_UOPS at `uops_end` (step mode: nb_step maintains it) and the trace
+ * lines' uops at `built_end`, into the signals.
+ */
+static void fold(const ULong *to, ULong uops_end, ULong built_end)
 {
 	ULong d[RAW_N], tagged_i = 0, tagged_u = 0, instr = 0, xtag[4] = { 0 }, rp[2];
 	ULong bogus, du, replay, misp, cmiss;
 	unsigned fe;
 	uint8_t xt[NB_FP_NCLASSES + 1];
 
-	nb_lean_fold();
-	if (!nb_tags_valid) {
-		nb_fe_cached = fe_tags();
-		exec_tags(nb_xt_cached);
-		nb_tags_valid = True;
-	}
 	fe = nb_fe_cached;
 	for (unsigned i = 0; i <= NB_FP_NCLASSES; i++)
 		xt[i] = nb_xt_cached[i];
 	for (unsigned i = 0; i < RAW_N; i++) {
-		if (i == RAW_MC0 && nb_mc_n == nb_mc_n_last) {
-			i = RAW_MC(2, 0) - 1;     /* d[RAW_MC] not read below */
+		/* a count nothing instrumented counts has not moved (raw_need
+		 * in nb_instr.c; needs only grow): 0; the instruction classes
+		 * are not read then */
+		UInt need = i <= RAW_STORES ? NEED_MEM : i < RAW_ROM_UOPS ? 0
+			: i < RAW_IC0 ? NEED_ROM : i < RAW_IC_END ? NEED_INSTR
+			: i == RAW_UOPS ? 0 : i < RAW_SSE_ASSIST ? NEED_BR : NEED_FPA;
+
+		if (i == RAW_MC0) {
+			if (nb_mc_n != nb_mc_n_last)    /* (else not read below) */
+				for (; i < RAW_MC(2, 0); i++) {
+					d[i] = nb_raw[i] - nb_raw_last[i];
+					nb_raw_last[i] = nb_raw[i];
+				}
+			i = RAW_MC(2, 0) - 1;
+			continue;
+		}
+		if (need && !(nb_need & need)) {
+			if (need == NEED_INSTR) {
+				i = RAW_IC_END - 1;
+				continue;
+			}
+			d[i] = 0;
 			continue;
 		}
 		d[i] = 0;
 		if (i == RAW_UOPS && nb_stepping)
 			continue;          /* nb_step retires uops cycle by cycle */
-		d[i] = nb_raw[i] - nb_raw_last[i];
-		nb_raw_last[i] = nb_raw[i];
+		d[i] = to[i] - nb_raw_last[i];
+		nb_raw_last[i] = to[i];
 	}
-	if (!nb_stepping)
+	if (!nb_stepping) {
 		nb_sig[SIG_UOPS] += d[RAW_UOPS];
+		uops_end = nb_sig[SIG_UOPS];
+	}
 	if (fe & 1)
 		tagged_u += d[RAW_LOADS];
 	if (fe & 2)
 		tagged_u += d[RAW_STORES];
-	for (unsigned mem = 0; mem < 4; mem++)
+	for (unsigned mem = 0; mem < 4 && (nb_need & NEED_INSTR); mem++)
 		for (unsigned fc = 0; fc < NB_FP_NCLASSES; fc++) {
 			ULong n = d[RAW_IC(mem, fc)];
 			if (!n)
@@ -323,9 +345,9 @@ void nb_derive(void)
 
 	/* wrong path (nb_wpath.c): bogus uops per mispredicted branch, with
 	 * the committed mix of this interval */
-	du = nb_sig[SIG_UOPS] - wp_last_uops;
+	du = uops_end - wp_last_uops;
 	bogus = nb_wpath_uops(&nb_wp, nb_sig[SIG_MISP] - wp_last_misp);
-	wp_last_uops = nb_sig[SIG_UOPS];
+	wp_last_uops = uops_end;
 	wp_last_misp = nb_sig[SIG_MISP];
 	nb_sig[NB_SIG(NB_EV_UOPS_RETIRED, 1)] += bogus;
 #define WP_SHARE(i, x) nb_wpath_share_carry(bogus, (x), du, &wp_frac[i])
@@ -345,8 +367,8 @@ void nb_derive(void)
 	nb_sig[NB_SIG(NB_EV_UOP_QUEUE_WRITES, 2)] += d[RAW_ROM_UOPS];
 	{
 		ULong tcu = (du > d[RAW_ROM_UOPS] ? du - d[RAW_ROM_UOPS] : 0) + bogus;
-		ULong built = nb_tc_built - nb_tc_built_last;
-		nb_tc_built_last = nb_tc_built;
+		ULong built = built_end - nb_tc_built_last;
+		nb_tc_built_last = built_end;
 		if (built > tcu)
 			built = tcu;
 		nb_sig[NB_SIG(NB_EV_UOP_QUEUE_WRITES, 0)] += built;
@@ -362,3 +384,149 @@ void nb_derive(void)
 		nb_bus_derive();
 }
 
+
+/* ---- step mode: derivation deferred over linear pieces ----
+ *
+ * Step mode derives at the end of every retirement cycle (close_open in
+ * nb_cycles.c), and at every PMU access (nb_derive): the raw counts
+ * between two such points are one *piece*.  Most of the derivation is
+ * linear in a piece's counts; what is not (the wrong path's bogus uops
+ * and its shares with their carried fractions, the tagged-instruction
+ * clamp, the uop_queue_writes split) is the identity or zero in a piece
+ * with no mispredicted branch, no MS ROM uop, no trace line built and no
+ * replay tagging (IA32_PEBS_ENABLE bit 24, also needed by the
+ * mispredicted-branch tagging).  So such *linear* pieces can be folded
+ * together, later, with the same signals as one by one; a non-linear
+ * piece is folded on its own (after the linear ones before it), from a
+ * copy of the raw counts at its start (`piece`).  This holds while every
+ * signal a per-cycle counter reads (the PMU's cused_list) is one that
+ * step mode keeps current without nb_derive: uops_retired NBOGUS (nb_step),
+ * RUNNING (one per cycle) and the bus model's signals (nb_bus_derive at
+ * every cycle); otherwise every cycle is derived, as before.
+ */
+static ULong piece[RAW_N];       /* nb_raw at the start of the open piece */
+static ULong piece_uops, piece_built;
+static Bool piece_valid;         /* piece[] is that copy                  */
+static Bool deferred;            /* linear pieces before it not folded    */
+static Bool lazy_ok;             /* deferring is allowed (with the tags)  */
+static uint32_t lazy_gen;        /* nb_pmu_state.cfg_gen lazy_ok is of    */
+
+static inline ULong misp_raw(const ULong *r)
+{
+	return r[RAW_MISP] + r[RAW_CBR0 + 1] + r[RAW_CBR0 + 3];
+}
+
+/* Is each signal the per-cycle counters read current without nb_derive,
+ * and is replay tagging off? */
+static Bool lazy_allowed(void)
+{
+	const struct nb_pmu *p = &nb_pmu_state;
+
+	if (clo_step_each || (other_msr(NB_MSR_IA32_PEBS_ENABLE) & (UINT64_C(1) << 24)))
+		return False;
+	for (unsigned i = 0; i < p->ncused; i++) {
+		unsigned s = p->cused_list[i], ev = s / NB_MAX_MASKS;
+		if (s == SIG_UOPS || s == NB_SIG_CYCLES)
+			continue;
+		if (ev == NB_EV_IOQ_ALLOCATION || ev == NB_EV_IOQ_ACTIVE_ENTRIES ||
+		    ev == NB_EV_BSQ_ALLOCATION || ev == NB_EV_BSQ_ACTIVE_ENTRIES ||
+		    ev == NB_EV_FSB_DATA_ACTIVITY)
+			continue;
+		return False;
+	}
+	return True;
+}
+
+/* the tagging configuration and lazy_ok, if a client request (or a switch
+ * of LP) may have changed them */
+static void tags_refresh(void)
+{
+	if (!nb_tags_valid) {
+		nb_fe_cached = fe_tags();
+		exec_tags(nb_xt_cached);
+		nb_tags_valid = True;
+		lazy_gen = nb_pmu_state.cfg_gen - 1;
+	}
+	if (lazy_gen != nb_pmu_state.cfg_gen) {
+		lazy_ok = lazy_allowed();
+		lazy_gen = nb_pmu_state.cfg_gen;
+	}
+}
+
+/* A piece starts: copy the raw counts the next piece may need on its own:
+ * all but RAW_MC, which only replay tagging reads, and RAW_UOPS, which
+ * nb_step folds; of the others those that something instrumented counts
+ * (raw_need in nb_instr.c: needs only grow, and a count nothing counts
+ * keeps the value of the last whole copy) */
+static void piece_start(void)
+{
+	UInt n = piece_valid ? nb_need : ~0u;
+
+	if (n & NEED_MEM) {
+		piece[RAW_LOADS] = nb_raw[RAW_LOADS];
+		piece[RAW_STORES] = nb_raw[RAW_STORES];
+	}
+	if (n & NEED_ROM) {
+		piece[RAW_ROM_UOPS] = nb_raw[RAW_ROM_UOPS];
+		piece[RAW_MS_XFER] = nb_raw[RAW_MS_XFER];
+	}
+	if (n & NEED_INSTR)
+		for (unsigned i = RAW_IC0; i < RAW_IC_END; i++)
+			piece[i] = nb_raw[i];
+	if (n & NEED_BR)                /* nb_branch, nb_cond */
+		for (unsigned i = RAW_BR0; i < RAW_SSE_ASSIST; i++)
+			piece[i] = nb_raw[i];
+	if (n & NEED_FPA)               /* the assist checks */
+		for (unsigned i = RAW_SSE_ASSIST; i < RAW_N; i++)
+			piece[i] = nb_raw[i];
+	piece_uops = nb_sig[SIG_UOPS];
+	piece_built = nb_tc_built;
+	piece_valid = True;
+}
+
+/* Is the open piece linear (see above)? */
+static inline Bool piece_linear(void)
+{
+	return misp_raw(nb_raw) == misp_raw(piece) && nb_raw[RAW_ROM_UOPS] == piece[RAW_ROM_UOPS] &&
+		nb_tc_built == piece_built;
+}
+
+/* Fold the raw counts since the last PMU access into the signals, with the
+ * tagging configuration of that interval (called before every access). */
+void nb_derive(void)
+{
+	nb_cycles_flush();
+	nb_lean_fold();
+	tags_refresh();
+	if (deferred && !piece_linear())
+		fold(piece, piece_uops, piece_built);   /* the linear pieces */
+	fold(nb_raw, nb_sig[SIG_UOPS], nb_tc_built);
+	deferred = False;
+	piece_valid = False;
+	if (nb_stepping && lazy_ok)
+		piece_start();
+}
+
+/* Step mode: the open retirement cycle ends (nb_cycles.c, close_open).
+ * Returns whether the folding is lazy: then the signals the per-cycle
+ * counters read are the only ones current. */
+Bool nb_derive_cycle(void)
+{
+	tags_refresh();
+	if (!lazy_ok || !piece_valid) {
+		nb_derive();
+		return False;
+	}
+	if (piece_linear()) {
+		deferred = True;        /* folded with the next non-linear one */
+		piece_start();
+		return True;
+	}
+	nb_lean_fold();
+	if (deferred)
+		fold(piece, piece_uops, piece_built);
+	fold(nb_raw, nb_sig[SIG_UOPS], nb_tc_built);
+	deferred = False;
+	piece_start();
+	return True;
+}

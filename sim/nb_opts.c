@@ -13,6 +13,7 @@ Bool clo_list = False;
 UInt clo_mem_timing = MT_YES;
 Bool clo_clock_fast = False;
 Bool clo_clock_walk = False;
+Bool clo_step_each = False;
 Bool clo_cg_compat = False;
 Bool clo_exact_ir = True;
 Bool clo_ht_migrate = False;
@@ -29,6 +30,7 @@ static const struct { const HChar *name, *values; } nb_opt_values[] = {
 	{ "--nbsim-list-events", "yes, no" },
 	{ "--nbsim-mem-timing", "auto, yes, no" },
 	{ "--nbsim-clock", "model, fast, walk" },
+	{ "--nbsim-step-derive", "lazy, cycle" },
 	{ "--nbsim-cache", "netburst, cachegrind" },
 	{ "--nbsim-pmu-ctx", "thread, cpu" },
 	{ "--nbsim-ht-place", "fixed, migrate" },
@@ -93,6 +95,8 @@ Bool nb_process_cmd_line_option(const HChar *arg)
 	else if VG_XACT_CLO(arg, "--nbsim-clock=model", clo_clock_fast, False) { clo_clock_walk = False; }
 	else if VG_XACT_CLO(arg, "--nbsim-clock=fast", clo_clock_fast, True) { clo_clock_walk = False; }
 	else if VG_XACT_CLO(arg, "--nbsim-clock=walk", clo_clock_walk, True) { clo_clock_fast = False; }
+	else if VG_XACT_CLO(arg, "--nbsim-step-derive=lazy", clo_step_each, False) {}
+	else if VG_XACT_CLO(arg, "--nbsim-step-derive=cycle", clo_step_each, True) {}
 	else if VG_BINT_CLO(arg, "--nbsim-pmi-latency", clo_pmi_latency, 0, 100000) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-pmi-sync", clo_pmi_sync) {}
 	else if VG_INT_CLO(arg, "--perf-paranoid", clo_perf_paranoid) {}   /* nb_kern.c */
@@ -134,6 +138,10 @@ void nb_print_usage(void)
 "                              (cheap; for runs that need no faithful clock) /\n"
 "                              walk: the model without replay of recorded\n"
 "                              schedules (the reference; same cycles, slower) [model]\n"
+"    --nbsim-step-derive=lazy|cycle  step mode (a per-cycle filter): fold the\n"
+"                              raw counts only when a cycle needs it / cycle:\n"
+"                              at every retirement cycle (the reference; the\n"
+"                              same counts, slower) [lazy]\n"
 "    --nbsim-cache=netburst|cachegrind  cache policies; cachegrind: write-\n"
 "                              allocate L1D, 64-byte L2 lines (a test mode) [netburst]\n"
 "    --perf-paranoid=N         the emulated /proc/sys/kernel/perf_event_paranoid\n"

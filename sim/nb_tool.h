@@ -121,6 +121,7 @@ extern Bool clo_ht, clo_stats, clo_warn, clo_list;
 enum { MT_AUTO, MT_YES, MT_NO };
 extern UInt clo_mem_timing;
 extern Bool clo_clock_walk;     /* --nbsim-clock=walk: no replay (nb_tmmemo.c) */
+extern Bool clo_step_each;      /* --nbsim-step-derive=cycle (nb_derive.c) */
 extern Bool clo_clock_fast;     /* --nbsim-clock=fast: nb_tm_run_fast */
 extern Bool clo_cg_compat;               /* --nbsim-cache=cachegrind     */
 extern Bool clo_exact_ir;                /* --nbsim-exact-ir             */
@@ -280,6 +281,7 @@ extern struct nb_wpath nb_wp;
 extern struct nb_bus nb_bus_state;       /* NEED_BUS: totals of nb_bus.c  */
 extern struct nb_bus nb_bus_last;        /* ... at the last nb_derive      */
 void nb_derive(void);
+Bool nb_derive_cycle(void);             /* step mode: a cycle ends        */
 void nb_bus_derive(void);
 void nb_tags_changed(void);
 uint64_t other_msr(uint32_t msr);
@@ -294,6 +296,7 @@ extern Bool nb_stepping;                 /* NEED_STEP: nb_step reports cycles */
 extern UInt nb_fill;                     /* uops in the open retirement cycle */
 void nb_update_cycles(void);
 void nb_peek_cycles(void);
+void nb_cycles_flush(void);             /* step mode: cycles held back to the PMU */
 VG_REGPARM(0) void nb_step(void);
 extern struct nb_tm nb_tm_lp[2], *nb_tmp;
 extern ULong nb_tm_ldix;                 /* the load being modelled        */

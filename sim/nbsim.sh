@@ -45,6 +45,11 @@ with the values that exist):
                              walk: the model without replay of recorded
                              schedules (the reference: same cycles, slower)
                              [model]
+  --nbsim-step-derive=lazy|cycle  step mode (a per-cycle filter): fold
+                             the raw counts into the signals only where a
+                             cycle needs it / cycle: at every retirement
+                             cycle (the reference: same counts, slower)
+                             [lazy]
   --nbsim-cache=netburst|cachegrind  cache policies; cachegrind: write-
                              allocate L1D, 64-byte L2 lines (a test mode)
                              [netburst]

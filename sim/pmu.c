@@ -308,6 +308,7 @@ static void recompute(struct nb_pmu *p)
 		p->cused[i] = cused[i];
 	p->cycle_counters = cyc;
 	p->pmi_armed = armed;
+	p->cfg_gen++;
 	if (used != p->events_in_use) {
 		p->events_in_use = used;
 		p->generation++;
@@ -681,6 +682,7 @@ int nb_pmu_wrmsr(struct nb_pmu *p, uint32_t msr, uint64_t val, const uint64_t *s
 			return fault(p, "WRMSR", msr, "reserved bits ", val & ~w, " set");
 		nb_pmu_sync(p, sig);
 		p->other[i] = val;
+		p->cfg_gen++;
 		return NB_PMU_OK;
 	}
 	return fault(p, "WRMSR", msr, "unknown MSR", 0, 0);

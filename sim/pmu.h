@@ -93,6 +93,8 @@ struct nb_pmu {
 	uint16_t ncused;
 	uint16_t cused_list[NB_NUM_COUNTERS * NB_MAX_MASKS];
 	uint32_t generation;                 /* bumped when events_in_use changes */
+	uint32_t cfg_gen;                    /* bumped at every recompute and
+					      * write of another MSR (PEBS) */
 	uint32_t pmi_armed;      /* bit c: counter c counts with OVF_PMI_T0 set,
 				  * or OVF_PMI_T1 with HT                         */
 	uint32_t pmi_pending;    /* bit c: counter c overflowed with OVF_PMI_T0

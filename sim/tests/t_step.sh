@@ -1,0 +1,51 @@
+#!/bin/sh
+# t_step.sh - step mode's counts (t_step.c, TAP) on Northwood and
+# Prescott: t_step's own checks (per-cycle identities), then the same
+# output with --nbsim-step-derive=cycle (the raw counts folded at every
+# retirement cycle: the reference) as with the default lazy folding, and
+# the counts of t_step.expected (recorded with the tool before the lazy
+# folding), as one TAP stream.
+: "${NBSIM:?set NBSIM to the nbsim launcher}"
+: "${NBSIM_TESTBIN:?set NBSIM_TESTBIN to the test binary directory}"
+exp="$(dirname "$0")/t_step.expected"
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+for m in northwood prescott; do
+	"$NBSIM" --model=$m -- "$NBSIM_TESTBIN/t_step" > "$tmp/$m" 2>"$tmp/$m.err"
+	"$NBSIM" --model=$m --nbsim-step-derive=cycle -- "$NBSIM_TESTBIN/t_step" \
+		> "$tmp/$m-cycle" 2>"$tmp/$m-cycle.err"
+done
+n=0
+for m in northwood prescott; do
+	k=$(sed -n 's/^1\.\.\([0-9]*\).*/\1/p' "$tmp/$m")
+	n=$((n + ${k:-1} + 2))
+done
+echo "1..$n"
+t=0
+for m in northwood prescott; do
+	if ! grep -q '^1\.\.' "$tmp/$m"; then
+		t=$((t + 1)); echo "not ok $t - $m: t_step ran"; sed 's/^/# /' "$tmp/$m.err"
+	fi
+	grep '^\(not \)\{0,1\}ok ' "$tmp/$m" | while read -r line; do
+		echo "$line" | sed "s/^\(\(not \)\{0,1\}ok\) [0-9]* - /\1 - $m: /"
+	done
+	t=$((t + $(grep -c '^\(not \)\{0,1\}ok ' "$tmp/$m")))
+	if cmp -s "$tmp/$m" "$tmp/$m-cycle" && [ -s "$tmp/$m" ]; then
+		echo "ok - $m: --nbsim-step-derive=cycle gives the same counts"
+	else
+		echo "not ok - $m: --nbsim-step-derive=cycle gives the same counts"
+		diff "$tmp/$m" "$tmp/$m-cycle" | sed 's/^/# /'
+	fi
+	if [ $m = northwood ]; then
+		grep -v '^#' "$exp" | grep -v '^prescott: ' > "$tmp/want"
+	else
+		sed -n 's/^prescott: //p' "$exp" > "$tmp/want"
+	fi
+	grep '^count ' "$tmp/$m" > "$tmp/got"
+	if cmp -s "$tmp/got" "$tmp/want" && [ -s "$tmp/want" ]; then
+		echo "ok - $m: the counts of the tool before the lazy folding (t_step.expected)"
+	else
+		echo "not ok - $m: the counts of the tool before the lazy folding (t_step.expected)"
+		diff "$tmp/want" "$tmp/got" | sed 's/^/# /'
+	fi
+done
