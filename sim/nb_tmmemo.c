@@ -189,6 +189,20 @@ static inline uint64_t bits_at(const uint64_t *bm, uint64_t k, unsigned len)
 	return w & ones(len);
 }
 
+/* The miss slots' ends, max(end - B, 0), in increasing order (the walk
+ * takes the earliest-free slot: which slot holds which end is not the
+ * state) */
+static void sorted_ends(const struct nb_tm *t, uint64_t B, uint32_t *ms, int *bad)
+{
+	for (unsigned j = 0; j < t->p->miss_slots; j++) {
+		uint32_t v = rel(t->miss[j], B, bad);
+		unsigned i = j;
+		for (; i && ms[i - 1] > v; i--)
+			ms[i] = ms[i - 1];
+		ms[i] = v;
+	}
+}
+
 /* The key of the clock's state for the range of s into k; its length,
  * or 0 when the state has no key (out of the kept span).  Moves the
  * units' horizon to 2F, as the walk's first uop does. */
@@ -224,13 +238,7 @@ static unsigned key(struct nb_tm *t, const struct mm_set *s, uint32_t *k)
 		k[n++] = (uint32_t)(m >> 32);
 		for (; m; m &= m - 1)
 			k[n++] = t->ld_lat[__builtin_ctzll(m)];
-		for (unsigned j = 0; j < p->miss_slots; j++) {
-			uint32_t v = rel(t->miss[j], B, &bad);
-			unsigned i = j;
-			for (; i && ms[i - 1] > v; i--)
-				ms[i] = ms[i - 1];
-			ms[i] = v;
-		}
+		sorted_ends(t, B, ms, &bad);
 		for (unsigned j = 0; j < p->miss_slots; j++)
 			k[n++] = ms[j];
 	}
@@ -344,20 +352,32 @@ static int reserve_all(struct nb_tm *t, const struct mm_way *w, const uint32_t *
 	return 1;
 }
 
-/* The effect of way w (key nk words) from the clock's F (the key
- * matched); 0 (nothing changed) when the units' bits differ. */
-static int replay(struct nb_tm *t, const struct mm_set *s, const struct mm_way *w, unsigned nk)
+/* The slots and window entries way w (key nk words) writes from F
+ * (sequence seq); the slots only when `slots`. */
+static void write_arrays(struct nb_tm *t, const struct mm_set *s, const struct mm_way *w,
+			 unsigned nk, uint64_t F, uint64_t seq, int slots)
 {
-	const struct nb_tm_params *p = t->p;
-	const uint64_t F = t->fe, B = 2 * F;
+	const uint64_t B = 2 * F;
 	const uint32_t *x = w->v + nk;
 
-	if (!reserve_all(t, w, x + s->nd + s->nr + w->nm, B))
-		return 0;
-	for (unsigned i = 0; i < s->nd; i++)
-		t->ready[s->d[i]] = B + *x++;
+	if (slots)
+		for (unsigned i = 0; i < s->nd; i++)
+			t->ready[s->d[i]] = B + x[i];
+	x += s->nd;
 	for (unsigned j = 0; j < s->nr; j++)
-		t->rob[(t->seq + j) % NB_TM_ROB] = F + *x++;
+		t->rob[(seq + j) % NB_TM_ROB] = F + x[j];
+}
+
+/* The clock's fields after way w's run from F: its misses' ends each to
+ * the earliest-free slot (as the walk gives them), the divider, the
+ * allocation and retirement cycles, the sequence, the last result. */
+static void write_fields(struct nb_tm *t, const struct mm_set *s, const struct mm_way *w,
+			 unsigned nk, uint64_t F)
+{
+	const struct nb_tm_params *p = t->p;
+	const uint64_t B = 2 * F;
+	const uint32_t *x = w->v + nk + s->nd + s->nr;
+
 	for (unsigned j = 0; j < w->nm; j++) {
 		unsigned m = 0;
 		for (unsigned i = 1; i < p->miss_slots; i++)
@@ -365,8 +385,6 @@ static int replay(struct nb_tm *t, const struct mm_set *s, const struct mm_way *
 				m = i;
 		t->miss[m] = t->mlog[j] = B + *x++;
 	}
-	if (w->uhi && B + w->uhi > t->uhi)
-		t->uhi = B + w->uhi;
 	if (s->div)
 		t->div_free = B + w->div;
 	t->nmlog = w->nm;
@@ -378,9 +396,23 @@ static int replay(struct nb_tm *t, const struct mm_set *s, const struct mm_way *
 	t->ret = F + (uint64_t)(int64_t)w->ret;
 	t->ret_n = w->ret_n;
 	t->last_done = B + w->done;
-	nb_tm_units_forget(t, 2 * t->fe);
 	t->ld_mask = 0;
 	t->nrec = 0;
+}
+
+/* The effect of way w (key nk words) from the clock's F (the key
+ * matched); 0 (nothing changed) when the units' bits differ. */
+static int replay(struct nb_tm *t, const struct mm_set *s, const struct mm_way *w, unsigned nk)
+{
+	const uint64_t F = t->fe, B = 2 * F;
+
+	if (!reserve_all(t, w, w->v + nk + s->nd + s->nr + w->nm, B))
+		return 0;
+	write_arrays(t, s, w, nk, F, t->seq, 1);
+	if (w->uhi && B + w->uhi > t->uhi)
+		t->uhi = B + w->uhi;
+	write_fields(t, s, w, nk, F);
+	nb_tm_units_forget(t, 2 * t->fe);
 	return 1;
 }
 
@@ -440,7 +472,7 @@ static int fast_run(struct nb_tm *t, const struct mm_set *s, const struct mm_way
 {
 	const struct nb_tm_params *p = t->p;
 	const uint64_t F = t->fe, B = 2 * F;
-	const uint32_t *k = w->v, *x = w->v + nk;
+	const uint32_t *k = w->v;
 	uint64_t m = t->ld_mask;
 	unsigned o = 2u + s->div + s->nli + s->nr;
 
@@ -455,43 +487,17 @@ static int fast_run(struct nb_tm *t, const struct mm_set *s, const struct mm_way
 		for (; m; m &= m - 1)
 			if (t->ld_lat[__builtin_ctzll(m)] != k[o++])
 				return 0;
-		for (unsigned j = 0; j < p->miss_slots; j++) {
-			uint32_t v = rel(t->miss[j], B, &bad);
-			unsigned i = j;
-			for (; i && ms[i - 1] > v; i--)
-				ms[i] = ms[i - 1];
-			ms[i] = v;
-		}
+		sorted_ends(t, B, ms, &bad);
 		if (bad || o + p->miss_slots != nk)
 			return 0;
 		for (unsigned j = 0; j < p->miss_slots; j++)
 			if (ms[j] != k[o + j])
 				return 0;
 	}
-	x += s->nd + s->nr;
-	for (unsigned j = 0; j < w->nm; j++) {
-		unsigned i0 = 0;
-		for (unsigned i = 1; i < p->miss_slots; i++)
-			if (t->miss[i] < t->miss[i0])
-				i0 = i;
-		t->miss[i0] = t->mlog[j] = B + *x++;
-	}
-	if (s->div)
-		t->div_free = B + w->div;
-	t->nmlog = w->nm;
-	t->nrl = 0;
 	t->ff_F = F;
 	t->ff_seq = t->seq;
 	t->ff_m++;
-	t->seq += s->nr;
-	t->uops += s->nr;
-	t->fe = F + (uint64_t)(int64_t)w->fe;
-	t->fe_n = w->fe_n;
-	t->ret = F + (uint64_t)(int64_t)w->ret;
-	t->ret_n = w->ret_n;
-	t->last_done = B + w->done;
-	t->ld_mask = 0;
-	t->nrec = 0;
+	write_fields(t, s, w, nk, F);
 	return 1;
 }
 
@@ -505,13 +511,8 @@ static void ff_apply(struct nb_tm *t, const struct mm_set *s, const struct mm_wa
 	const uint32_t *x = w->v + nk;
 
 	nb_tm_units_forget(t, B);
-	if (slots)
-		for (unsigned i = 0; i < s->nd; i++)
-			t->ready[s->d[i]] = B + x[i];
-	x += s->nd;
-	for (unsigned j = 0; j < s->nr; j++)
-		t->rob[(seq + j) % NB_TM_ROB] = F + x[j];
-	x += s->nr + w->nm;
+	write_arrays(t, s, w, nk, F, seq, slots);
+	x += s->nd + s->nr + w->nm;
 	for (unsigned j = 0; j < w->nrl; j++, x += MM_RL) {
 		unsigned x0 = x[0] & 31, best = x[0] >> 6 & 1, intv = x[0] >> 8 & 0xff;
 		uint64_t kk = B + x[1] + x[2], *bm = t->busy[x0 / 2][best];
