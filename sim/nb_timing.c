@@ -318,6 +318,25 @@ static uint64_t reserve(struct nb_tm *t, unsigned u, unsigned n, uint64_t from, 
 	return k;
 }
 
+/* A uop of row r whose sources are ready at `start`: its unit's first
+ * instance when free at once for the whole interval inside one bitmap
+ * word (the usual case, taken here without a call; the same choice as
+ * reserve's, which logs it when the replay asks), else reserve. */
+static inline uint64_t take(struct nb_tm *t, const struct nb_tm_row *r, uint64_t start)
+{
+	unsigned off = (unsigned)(start % 64), intv = r->intv;
+	uint64_t *w = &t->busy[r->unit][0][(start % NB_TM_URING) / 64];
+
+	if (!t->rlog && off + intv <= 64 && start + intv <= t->lo + NB_TM_URING &&
+	    !(*w >> off & ones(intv))) {
+		*w |= ones(intv) << off;
+		if (start + intv > t->uhi)
+			t->uhi = start + intv;
+		return start;
+	}
+	return reserve(t, r->unit, r->unit == NB_TMU_ALU ? 2 : 1, start, intv);
+}
+
 /* HT (nb_smt.c): a missing load whose alias class matches a miss of the
  * other LP under way cannot begin until that line is kicked out of the
  * L1D [ORM-A]: it goes round the replay loop, taking its port at each
@@ -429,7 +448,7 @@ void nb_tm_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, uns
 			start = max64(start, t->div_free);
 			t->div_free = start + r->intv;
 		} else
-			start = reserve(t, r->unit, r->unit == NB_TMU_ALU ? 2 : 1, start, r->intv);
+			start = take(t, r, start);
 		t->unit_ticks[r->unit] += r->intv;
 		lat = r->lat;
 		if (u->ld && (t->ld_mask & (UINT64_C(1) << (u->ld - 1)))) {
