@@ -180,7 +180,12 @@ static inline uint64_t ones(uint64_t n)          /* n < 64 or 64 */
 }
 
 /* Nothing dispatches before tick `tick` any more: forget the words of
- * ticks below it (t->lo stays a multiple of 64). */
+ * ticks below it (t->lo stays a multiple of 64): each starts again as the
+ * other LP's pattern.  Only words of ticks below uhi hold reservations, so
+ * while every other word holds the pattern already (odirty clear: the
+ * pattern has not changed since every word was last reset) only those are
+ * written: a long miss moves the horizon far, and rewriting the whole
+ * ring cost 10% of bench chase. */
 static void units_forget_words(struct nb_tm *t, uint64_t lo)
 {
 	uint64_t *bm = &t->busy[0][0][0];
@@ -188,14 +193,20 @@ static void units_forget_words(struct nb_tm *t, uint64_t lo)
 	const unsigned nw = NB_TMU_N * 2 * URW;
 	uint64_t n = (lo - t->lo) / 64;
 
-	if (n >= URW) {
+	if (!t->odirty) {
+		uint64_t hi = (t->uhi + 63) & ~UINT64_C(63);
+		n = hi <= t->lo ? 0 : ((hi < lo ? hi : lo) - t->lo) / 64;
+		if (n > URW)
+			n = URW;
+	} else if (n >= URW) {
 		for (unsigned w = 0; w < nw; w++)
 			bm[w] = oth[w / URW];
-	} else {
-		for (uint64_t k = t->lo / 64; n--; k++)
-			for (unsigned w = (unsigned)(k % URW); w < nw; w += URW)
-				bm[w] = oth[w / URW];
+		t->odirty = 0;
+		n = 0;
 	}
+	for (uint64_t k = t->lo / 64; n--; k++)
+		for (unsigned w = (unsigned)(k % URW); w < nw; w += URW)
+			bm[w] = oth[w / URW];
 	t->lo = lo;
 }
 

@@ -125,6 +125,8 @@ struct nb_tm {
 	 * later one whose sources are ready. */
 	uint64_t busy[NB_TMU_N][2][NB_TM_URING / 64];
 	uint64_t lo;
+	unsigned odirty;         /* oth changed since every word was reset
+				  * (nb_smt.c sets it) */
 	uint64_t uhi;            /* end tick of the latest reservation (no bit
 				  * at or past it is set) */
 	uint64_t div_free;       /* the divider (not pipelined): in order  */
