@@ -225,6 +225,59 @@ static Bool used_within(IRSB *in, Int from, Int to, IRTemp t)
 #define MAXPUT 24
 struct put { struct dset dst, dep; };
 
+#define MAXVAL 8
+
+static Bool ds_meets(const struct dset *a, const struct dset *b)
+{
+	for (unsigned i = 0; i < a->n; i++)
+		for (unsigned j = 0; j < b->n; j++)
+			if (a->s[i] == b->s[j])
+				return True;
+	return False;
+}
+
+/*
+ * The registers an instruction's uop writes whose inputs are not all the
+ * uop's (same[i] false): ready their class's latency after their own
+ * inputs (a pseudo-uop NB_TM_LAT each).  Puts with the same inputs share
+ * one (its destinations together: the same value, computed once; the
+ * flags thunk's constant fields, for one): joining put j to an earlier
+ * put's pseudo-uop g moves its writes before those of the pseudo-uops
+ * made between them, so only when none of those reads or writes a slot j
+ * writes, and no input of j is a slot the instruction's puts write (the
+ * snapshots replaced those).  Same cycles: every slot gets the value the
+ * pseudo-uops one per put gave it.
+ */
+static void lat_puts(const struct put *puts, unsigned nput, const Bool *same, UInt xcls)
+{
+	struct dset dep[MAXPUT], dst[MAXPUT], all = { 0 };
+	unsigned ng = 0;
+
+	for (unsigned i = 0; i < nput; i++)
+		ds_union(&all, &puts[i].dst);
+	for (unsigned i = 0; i < nput; i++) {
+		unsigned g;
+		if (same[i])
+			continue;
+		for (g = 0; g < ng; g++) {
+			Bool ok = ds_same(&dep[g], &puts[i].dep) && !ds_meets(&puts[i].dep, &all) &&
+				dst[g].n + puts[i].dst.n <= DS_MAX;
+			for (unsigned h = g + 1; ok && h < ng; h++)
+				ok = !ds_meets(&dst[h], &puts[i].dst) && !ds_meets(&dep[h], &puts[i].dst);
+			if (ok)
+				break;
+		}
+		if (g < ng)
+			ds_union(&dst[g], &puts[i].dst);
+		else {
+			dep[ng] = puts[i].dep;
+			dst[ng++] = puts[i].dst;
+		}
+	}
+	for (unsigned g = 0; g < ng; g++)
+		add_uop(NB_TM_LAT, &dep[g], &dst[g], xcls);
+}
+
 /*
  * Add the uops of the instruction whose IR statements are in->stmts[from,
  * to) (after its IMark): code/len its bytes, dec its decoding, uops its
@@ -362,6 +415,8 @@ UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 		 * the registers' LATs (reading snapshots). */
 		Bool same[MAXPUT];
 		struct dset xd = x;
+		struct { struct dset dep, at; } val[MAXVAL];
+		unsigned nval = 0, m;
 		for (unsigned i = 0; i < nput; i++) {
 			same[i] = ds_same(&puts[i].dep, &exec_src);
 			if (same[i])
@@ -394,10 +449,23 @@ UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 				b_tdep[t] = x;
 				continue;
 			}
+			/* (a value with the same inputs as one made here
+			 * already is ready when that one is: its slot) */
+			for (m = 0; m < nval; m++)
+				if (ds_same(&b_tdep[t], &val[m].dep))
+					break;
+			if (m < nval) {
+				b_tdep[t] = val[m].at;
+				continue;
+			}
 			d = b_tdep[t];
 			e.n = 0;
 			ds_add(&e, next_scr());
 			add_uop(NB_TM_LAT, &d, &e, xcls);
+			if (nval < MAXVAL) {
+				val[nval].dep = d;
+				val[nval++].at = e;
+			}
 			b_tdep[t] = e;
 		}
 		d.n = 0;
@@ -428,9 +496,7 @@ UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 			}
 		add_uop(xcls, &exec_src, &xd, 0);
 		made++;
-		for (unsigned i = 0; i < nput; i++)
-			if (!same[i])
-				add_uop(NB_TM_LAT, &puts[i].dep, &puts[i].dst, xcls);
+		lat_puts(puts, nput, same, xcls);
 	} else if (made == 0 && nst == 0) {
 		/* a register move: one uop */
 		d.n = 0;
