@@ -47,7 +47,7 @@ struct doc {
 	unsigned miss_slots;
 };
 
-#define FIRST_TODO "the first measurement in a process reads 20 (Northwood) or 32 (Prescott) cycles less than the later ones, whatever is counted; cause not found"
+#define FIRST_TODO "the first measurement in a process reads 20 (Northwood) or 32 (Prescott) cycles less than the later ones, whatever is counted (a misprediction penalty; gone when another count, e.g. mispredicted branches, was measured first in the process; with --nbsim-stats=yes that first count of mispredicted branches reads 1957 against 1958 later); cause not found"
 
 static const struct doc docs[] = {
 	/* add 0.5 [ORM-C]; shl 4 [ORM-C]; imul 14 [ORM-C]; fadd 5 [ORM-C,
@@ -250,6 +250,10 @@ static const struct xcfg set_step[] = {
 	{ NB_ESCR_CRU_ESCR1, NB_EV_UOPS_RETIRED, 1, 14, NB_CCCR_COMPARE | NB_CCCR_COMPLEMENT },
 };
 static const struct xcfg set_tlb[] = { { NB_ESCR_PMH_ESCR0, NB_EV_PAGE_WALK_TYPE, 1, 4, 0 } };
+/* the FP assists: VEX then keeps every guest register update (README "FP
+ * assists"), so the blocks' IR, from which the clock's dataflow is built,
+ * changes */
+static const struct xcfg set_fpa[] = { { NB_ESCR_FIRM_ESCR0, NB_EV_SSE_INPUT_ASSIST, 1u << 15, 8, 0 } };
 
 /* The mixed kernel's cycles by the difference method, each time from the
  * same state: the chase restarts at the ring's first line after two
@@ -296,6 +300,9 @@ static void sets(void)
 	program(set_tlb, 1);
 	d = mix_cycles(cur);
 	TAP_EQ(d, base, "... and the DTLB (page_walk_type)");
+	program(set_fpa, 1);
+	d = mix_cycles(cur);
+	TAP_EQ(d, base, "... and the FP assists (SSE_input_assist: every register update kept)");
 	program(set_step, 1);
 	d = mix_cycles(cur);
 	TAP_EQ(d, base, "... and a per-cycle filter (step mode)");
@@ -353,7 +360,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	int sprunt = !strcmp(d->model, "northwood");
-	tap_plan(19 + (sprunt ? 2 : 0) + 6);
+	tap_plan(19 + (sprunt ? 2 : 0) + 7);
 
 	char *self = fresh(64);
 	memcpy(self, &self, sizeof self);
