@@ -13,7 +13,9 @@
 # plus MOB_load_replay and memory_cancel (the store buffer: a helper call
 # per load and store), nb2w: the 2 counters with --nbsim-clock=walk (the
 # timing model without the replay of recorded schedules: the same cycles,
-# the clock as it was before the replay); prints CPU seconds (best of
+# the clock as it was before the replay), nb2f: the 2 counters with
+# --nbsim-clock=fast (a clock of O(1) per superblock: what nbsim costs
+# besides the timing model's schedule, the floor of nb2/cg); prints CPU seconds (best of
 # $REPS interleaved rounds, default 7) and the ratios nbsim/none and
 # nbsim/cachegrind, then per workload the median over the rounds of each
 # round's nbsim4/cachegrind.
@@ -68,7 +70,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else
 # alike instead of the few that ran through it.  Step mode (F, 12-60x
 # slower) runs in the first round only.
 # SKIP: configurations not to run (printed as 0), e.g. SKIP="nbsimA nbsimS"
-CONFIGS=(native none cg nbsim0 nbsim2 nb2w nb2n nbsim4 nbsimF nbsimA nbsimS)
+CONFIGS=(native none cg nbsim0 nbsim2 nb2w nb2n nb2f nbsim4 nbsimF nbsimA nbsimS)
 SKIP=${SKIP:-}
 run_config() {
 	local w=$1
@@ -81,6 +83,7 @@ run_config() {
 	nbsim2) once "$NBSIM" -- "$BENCH" "$w" 2 ;;
 	nb2w)   once "$NBSIM" --nbsim-clock=walk -- "$BENCH" "$w" 2 ;;
 	nb2n)   once "$NBSIM" --nbsim-mem-timing=no -- "$BENCH" "$w" 2 ;;
+	nb2f)   once "$NBSIM" --nbsim-clock=fast -- "$BENCH" "$w" 2 ;;
 	nbsim4) once "$NBSIM" -- "$BENCH" "$w" 4 ;;
 	nbsimF) once "$NBSIM" -- "$BENCH" "$w" 1 ;;
 	nbsimA) once "$NBSIM" -- "$BENCH" "$w" 3 ;;
@@ -89,8 +92,8 @@ run_config() {
 }
 
 echo "nbsim bench: $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -m), $(nproc) CPUs, $($VALGRIND --version), best of $REPS interleaved rounds, $CLOCK seconds"
-printf '%-8s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s %9s %9s %9s %9s\n' workload native none cg nbsim0 nbsim2 nb2w nb2n nbsim4 \
-	nbsimF nbsimA nbsimS "nb0/none" "nb2/cg" "nb2/nb2w" "nb2n/none" "nb4/cg" "nbF/none" "nbA/nb2" "nbS/nb2"
+printf '%-8s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s %9s %9s %9s %9s %9s\n' workload native none cg nbsim0 nbsim2 nb2w nb2n nb2f nbsim4 \
+	nbsimF nbsimA nbsimS "nb0/none" "nb2/cg" "nb2/nb2w" "nb2n/none" "nb2f/cg" "nb4/cg" "nbF/none" "nbA/nb2" "nbS/nb2"
 for w in $WORKLOADS; do
 	declare -A best=() round=()
 	for ((r = 0; r < REPS; r++)); do
@@ -102,13 +105,15 @@ for w in $WORKLOADS; do
 			if [ -z "${best[$c]:-}" ] || [ "$t" -lt "${best[$c]}" ]; then best[$c]=$t; fi
 		done
 	done
-	printf '%-8s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s %9s %9s %9s %9s\n' "$w" \
+	printf '%-8s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s %9s %9s %9s %9s %9s\n' "$w" \
 		"$(secs "${best[native]}")" "$(secs "${best[none]}")" "$(secs "${best[cg]}")" \
 		"$(secs "${best[nbsim0]}")" "$(secs "${best[nbsim2]}")" "$(secs "${best[nb2w]}")" "$(secs "${best[nb2n]}")" \
+		"$(secs "${best[nb2f]}")" \
 		"$(secs "${best[nbsim4]}")" "$(secs "${best[nbsimF]}")" "$(secs "${best[nbsimA]}")" \
 		"$(secs "${best[nbsimS]}")" \
 		"$(ratio "${best[nbsim0]}" "${best[none]}")" "$(ratio "${best[nbsim2]}" "${best[cg]}")" \
-		"$(ratio "${best[nbsim2]}" "${best[nb2w]}")" "$(ratio "${best[nb2n]}" "${best[none]}")" "$(ratio "${best[nbsim4]}" "${best[cg]}")" \
+		"$(ratio "${best[nbsim2]}" "${best[nb2w]}")" "$(ratio "${best[nb2n]}" "${best[none]}")" \
+		"$(ratio "${best[nb2f]}" "${best[cg]}")" "$(ratio "${best[nbsim4]}" "${best[cg]}")" \
 		"$(ratio "${best[nbsimF]}" "${best[none]}")" "$(ratio "${best[nbsimA]}" "${best[nbsim2]}")" \
 		"$(ratio "${best[nbsimS]}" "${best[nbsim2]}")"
 	# the median over the rounds of each round's nbsim4/cg (a second
