@@ -329,23 +329,57 @@ static uint64_t reserve(struct nb_tm *t, unsigned u, unsigned n, uint64_t from, 
 	return k;
 }
 
-/* A uop of row r whose sources are ready at `start`: its unit's first
- * instance when free at once for the whole interval inside one bitmap
- * word (the usual case, taken here without a call; the same choice as
- * reserve's, which logs it when the replay asks), else reserve. */
+/* the starts of the runs of intv (<= 4) free ticks of word w from bit
+ * off that end inside it: bit j set for a run from off + j */
+static inline uint64_t runs_in(uint64_t w, unsigned off, unsigned intv)
+{
+	uint64_t f = ~w >> off, g = f;
+
+	for (unsigned j = 1; j < intv; j++)
+		g &= f >> j;
+	return g;
+}
+
+/* A uop of row r whose sources are ready at `start`: reserve's choice
+ * made here without a call when it lies in start's bitmap word (the
+ * usual case): the first run of free ticks of the first instance, or of
+ * the second (the double-speed ALU) when it starts strictly earlier.  A
+ * run that ends inside the word starts before any that crosses its end,
+ * so the first such run of an instance is its first run when there is
+ * one; the second instance is looked at only when the first is not free
+ * at once, as reserve does.  Else (runs across words, intervals over 4
+ * ticks, the replay's log) reserve. */
 static inline uint64_t take(struct nb_tm *t, const struct nb_tm_row *r, uint64_t start)
 {
-	unsigned off = (unsigned)(start % 64), intv = r->intv;
-	uint64_t *w = &t->busy[r->unit][0][(start % NB_TM_URING) / 64];
+	const unsigned off = (unsigned)(start % 64), intv = r->intv, u = r->unit;
+	const unsigned i = (unsigned)((start % NB_TM_URING) / 64);
 
-	if (!t->rlog && off + intv <= 64 && start + intv <= t->lo + NB_TM_URING &&
-	    !(*w >> off & ones(intv))) {
-		*w |= ones(intv) << off;
-		if (start + intv > t->uhi)
-			t->uhi = start + intv;
-		return start;
+	if (!t->rlog && intv <= 4 && start < t->lo + NB_TM_URING) {
+		uint64_t g = runs_in(t->busy[u][0][i], off, intv), g1;
+		unsigned k, best = 0;
+		if (g & 1)
+			k = 0;
+		else if (u != NB_TMU_ALU) {
+			if (!g)
+				goto slow;
+			k = (unsigned)__builtin_ctzll(g);
+		} else {
+			g1 = runs_in(t->busy[u][1][i], off, intv);
+			if (!g)
+				goto slow;
+			k = (unsigned)__builtin_ctzll(g);
+			if (g1 && (unsigned)__builtin_ctzll(g1) < k) {
+				k = (unsigned)__builtin_ctzll(g1);
+				best = 1;
+			}
+		}
+		t->busy[u][best][i] |= ones(intv) << (off + k);
+		if (start + k + intv > t->uhi)
+			t->uhi = start + k + intv;
+		return start + k;
 	}
-	return reserve(t, r->unit, r->unit == NB_TMU_ALU ? 2 : 1, start, intv);
+slow:
+	return reserve(t, u, u == NB_TMU_ALU ? 2 : 1, start, intv);
 }
 
 /* HT (nb_smt.c): a missing load whose alias class matches a miss of the
