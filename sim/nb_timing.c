@@ -237,23 +237,46 @@ static uint64_t next_bit(const uint64_t *bm, uint64_t k, uint64_t e, int busy)
 	return e;
 }
 
+/* the bits of bm at the 64 ticks from k (the ring wraps) */
+static inline uint64_t bits64(const uint64_t *bm, uint64_t k)
+{
+	unsigned p = (unsigned)(k % NB_TM_URING), i = p / 64, off = p % 64;
+	uint64_t w = bm[i] >> off;
+
+	if (off)
+		w |= bm[(i + 1) % URW] << (64 - off);
+	return w;
+}
+
 /* The first tick from k at which bm is free for intv ticks (the ticks past
- * the horizon lo + NB_TM_URING count as free). */
+ * the horizon lo + NB_TM_URING count as free).  Intervals up to 4 ticks
+ * (all but the divider's and the slow multiplies'): 64 ticks at a time,
+ * the runs that end inside them; the next look starts where a run could
+ * still begin (intv - 1 ticks before the end).  A queue of uops waiting
+ * for one port (12 loads at once) is crossed 61 ticks a step. */
 static uint64_t first_run(const uint64_t *bm, uint64_t lo, uint64_t k, unsigned intv)
 {
 	const uint64_t end = lo + NB_TM_URING;
 
-	if (k < end && intv <= 4) {
-		/* the common case: a run in k's word (a start earlier than
-		 * the first there would cross the word's end, after it) */
-		unsigned off = (unsigned)(k % 64);
-		uint64_t f = ~bm[(k % NB_TM_URING) / 64] >> off, g = f;
-		for (unsigned i = 1; i < intv; i++)
-			g &= f >> i;
-		if (g)
-			return k + (uint64_t)__builtin_ctzll(g);
-	} else if (k < end && k % 64 + intv <= 64 && k + intv <= end &&
-		   !(bm[(k % NB_TM_URING) / 64] >> (k % 64) & ones(intv)))
+	if (intv <= 4) {
+		for (;;) {
+			uint64_t busy, f, g;
+			if (k >= end)
+				return k;
+			busy = bits64(bm, k);
+			if (end - k < 64)
+				busy &= ones(end - k);
+			f = ~busy;
+			g = f;
+			for (unsigned j = 1; j < intv; j++)
+				g &= f >> j;
+			if (g)
+				return k + (uint64_t)__builtin_ctzll(g);
+			k += 64 - intv + 1;
+		}
+	}
+	if (k < end && k % 64 + intv <= 64 && k + intv <= end &&
+	    !(bm[(k % NB_TM_URING) / 64] >> (k % 64) & ones(intv)))
 		return k;       /* free at once */
 	for (;;) {
 		uint64_t e, b;
@@ -265,6 +288,11 @@ static uint64_t first_run(const uint64_t *bm, uint64_t lo, uint64_t k, unsigned 
 			return k;
 		k = next_bit(bm, b + 1, end, 0);
 	}
+}
+
+uint64_t nb_tm_first_free(const uint64_t *bm, uint64_t lo, uint64_t k, unsigned intv)
+{
+	return first_run(bm, lo, k, intv);
 }
 
 /* The first tick from `from` (>= t->lo) at which an instance of unit u (n

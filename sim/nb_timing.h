@@ -235,6 +235,12 @@ void nb_tm_memo_flush(void);
  * are always current. */
 void nb_tm_memo_sync(struct nb_tm *t);
 
+/* The first tick from k at which the reservation bitmap bm of one unit
+ * instance (ticks [lo, lo + NB_TM_URING), a ring of NB_TM_URING / 64
+ * words; later ticks free) is free for intv ticks (the walk's search;
+ * exported for t_tmunit). */
+uint64_t nb_tm_first_free(const uint64_t *bm, uint64_t lo, uint64_t k, unsigned intv);
+
 /* Nothing dispatches before tick `tick` any more (nb_timing.c; the
  * replay moves the units' horizon as the walk does). */
 void nb_tm_units_forget(struct nb_tm *t, uint64_t tick);

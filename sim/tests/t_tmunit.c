@@ -58,6 +58,45 @@ static double steady(struct nb_tm *t, const struct nb_tm_block *b, void (*pre)(s
 	return (double)(t->ret - c0) / 1000.0;
 }
 
+/* the reservation search against its definition, tick by tick: the
+ * first k' >= k whose intv ticks are free or past the horizon, on random
+ * bitmaps from empty to full (a port's queue of waiting uops), starts
+ * anywhere in the ring and past it, intervals 1 to 8; returns the
+ * searches that differ */
+static unsigned long first_free_vs_def(unsigned long *n)
+{
+	static uint64_t bm[NB_TM_URING / 64];
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	unsigned long bad = 0;
+#define R64() (x ^= x << 13, x ^= x >> 7, x ^= x << 17, x)
+	*n = 0;
+	for (unsigned it = 0; it < 3000; it++) {
+		unsigned dens = (unsigned)(R64() % 5);
+		uint64_t lo = (R64() % 100000) * 64, end = lo + NB_TM_URING;
+		for (unsigned i = 0; i < NB_TM_URING / 64; i++) {
+			uint64_t w = R64();
+			bm[i] = dens == 0 ? 0 : dens == 1 ? w & R64() : dens == 2 ? w : dens == 3 ? w | R64()
+				: ~(w & R64() & R64());
+		}
+		for (unsigned q = 0; q < 100; q++) {
+			uint64_t k = lo + R64() % (NB_TM_URING + 200), want = k;
+			unsigned intv = 1 + (unsigned)(R64() % 8);
+			for (;; want++) {
+				unsigned j = 0;
+				while (j < intv && (want + j >= end ||
+						    !(bm[(want + j) % NB_TM_URING / 64] >> ((want + j) % 64) & 1)))
+					j++;
+				if (j == intv)
+					break;
+			}
+			++*n;
+			bad += nb_tm_first_free(bm, lo, k, intv) != want;
+		}
+	}
+#undef R64
+	return bad;
+}
+
 static void miss_all(struct nb_tm *t)
 {
 	for (unsigned i = 0; i < 16; i++)
@@ -71,7 +110,7 @@ int main(void)
 	struct nb_tm_block b;
 	double c;
 
-	tap_plan(20);
+	tap_plan(21);
 
 	/* a chain of 10 FP adds through slot 0 */
 	reset();
@@ -221,6 +260,12 @@ int main(void)
 	nb_tm_run_fast(&t, &b, 0, 5, 0);
 	tap_ok(t.nrec == 5 && t.rec[0] == 0 && t.rec[2] == 0 && t.rec[3] == 1 && t.rec[4] == 1 && t.ret == 1,
 	       "fast clock, step mode: each uop's retirement cycle recorded (0 0 0 1 1)");
+
+	{
+		unsigned long n, bad = first_free_vs_def(&n);
+		tap_ok(bad == 0, "unit search: the first free run of 1-8 ticks, as defined tick by tick, "
+		       "in %lu searches on random bitmaps (%lu differ)", n, bad);
+	}
 
 	/* classification */
 	static const uint8_t shl[] = { 0x48, 0xc1, 0xe0, 0x01 }, imul[] = { 0x48, 0x0f, 0xaf, 0xc3 },
