@@ -295,7 +295,8 @@ static void record(struct mm_set *s, const struct nb_tm *t, const uint32_t *k, u
 		uint64_t end = e->k + e->intv;
 		/* (the examined bits and the run within the horizon of any
 		 * replay: the ring's ticks [lo, lo + URING), lo <= 2F) */
-		if (e->len0 > 64 || e->len1 > 64 || e->from < B || end - B > MM_HOR ||
+		if ((e->len0 > 64 && e->len0 != 0xff) || (e->len1 > 64 && e->len1 != 0xff) ||
+		    e->from < B || end - B > MM_HOR ||
 		    e->from + 64 - B > MM_HOR)
 			return;
 		if (end - B > w->uhi)
@@ -316,6 +317,22 @@ static void record(struct mm_set *s, const struct nb_tm *t, const uint32_t *k, u
 	s->tag[v].used = 1;
 }
 
+/* A reservation whose search examined more than 64 ticks (a queue for a
+ * port): the walk's choice made again on the bitmap as it is now, the
+ * first run of the first instance, of the second (n 2) when the first is
+ * not free at once and it starts strictly earlier (reserve, nb_timing.c);
+ * the same choice as recorded (k, instance best)? */
+static int same_choice(const struct nb_tm *t, unsigned u, unsigned n, uint64_t from, unsigned intv,
+		       uint64_t k, unsigned best)
+{
+	uint64_t k0 = nb_tm_first_free(t->busy[u][0], t->lo, from, intv), k1;
+
+	if (n < 2 || k0 == from)
+		return !best && k0 == k;
+	k1 = nb_tm_first_free(t->busy[u][1], t->lo, from, intv);
+	return k1 < k0 ? best && k1 == k : !best && k0 == k;
+}
+
 /* The reservations of way w from the clock's 2F = B, each after checking
  * the bits its uop examined (x: its log); 0, with the bitmap as it was,
  * when some differ. */
@@ -330,7 +347,8 @@ static int reserve_all(struct nb_tm *t, const struct mm_way *w, const uint32_t *
 		uint64_t from = B + x[1], k = from + x[2];
 		uint64_t *bm = t->busy[x0 / 2][best];
 		unsigned p, i, off;
-		if (bits_at(t->busy[x0 / 2][0], from, len0) != (x[3] | (uint64_t)x[4] << 32) ||
+		if (len0 == 0xff || len1 == 0xff ? !same_choice(t, x0 / 2, n, from, intv, k, best)
+		    : bits_at(t->busy[x0 / 2][0], from, len0) != (x[3] | (uint64_t)x[4] << 32) ||
 		    (n > 1 && bits_at(t->busy[x0 / 2][1], from, len1) != (x[5] | (uint64_t)x[6] << 32))) {
 			while (nu--)
 				*undo[nu].p = undo[nu].old;

@@ -127,6 +127,8 @@ static double run(const struct shape *h, unsigned long runs, int memo, uint64_t 
 	}
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
 	*cycles = nb_tm_serialize(&clk);
+	if (getenv("TMWALK_STATS") && memo)
+		fprintf(stderr, "%s: runs %llu replayed %llu fast-forwarded %llu\n", h->name, (unsigned long long)clk.memo_runs, (unsigned long long)clk.memo_hits, (unsigned long long)clk.memo_ff);
 	return ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) /
 		((double)runs * h->b.n);
 }
