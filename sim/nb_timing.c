@@ -391,7 +391,7 @@ static inline uint64_t own_cycle(const struct nb_tm *t, uint64_t c)
 void nb_tm_run(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to,
 	       uint64_t misp)
 {
-	if (t->memo && !t->record)
+	if (t->memo)
 		nb_tm_memo_walk(t, b, from, to);
 	else
 		nb_tm_walk(t, b, from, to);

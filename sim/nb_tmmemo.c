@@ -58,6 +58,9 @@
 #define MM_KMAX  (3u + MM_NLI + MM_NR + 2u + MM_NMISS + NB_TM_MAXMISS)
 #define URW      (NB_TM_URING / 64u)
 
+/* (a replayed range's real uops are all in the step mode's record) */
+_Static_assert(MM_NR <= NB_TM_STEPREC, "MM_NR > NB_TM_STEPREC");
+
 /* a way: its tag (in the set, together), then its key and effect packed
  * in v (a replay reads a few cache lines): the key (nk words), the slots
  * written (nd), the window entries (nr), the miss slots' ends (nm), the
@@ -400,6 +403,21 @@ static void write_fields(struct nb_tm *t, const struct mm_set *s, const struct m
 	t->nrec = 0;
 }
 
+/* Step mode (t->record): the retirement cycle of each real uop of the
+ * run from F, in order, as the walk records them: the window entries the
+ * run writes (the walk's rob entry and its rec are the same cycle, rc,
+ * never before F; a range replayed has at most MM_NR real uops, all
+ * recorded). */
+static void write_rec(struct nb_tm *t, const struct mm_set *s, const struct mm_way *w,
+		      unsigned nk, uint64_t F)
+{
+	const uint32_t *x = w->v + nk + s->nd;
+
+	for (unsigned j = 0; j < s->nr; j++)
+		t->rec[j] = F + x[j];
+	t->nrec = s->nr;
+}
+
 /* The effect of way w (key nk words) from the clock's F (the key
  * matched); 0 (nothing changed) when the units' bits differ. */
 static int replay(struct nb_tm *t, const struct mm_set *s, const struct mm_way *w, unsigned nk)
@@ -412,6 +430,8 @@ static int replay(struct nb_tm *t, const struct mm_set *s, const struct mm_way *
 	if (w->uhi && B + w->uhi > t->uhi)
 		t->uhi = B + w->uhi;
 	write_fields(t, s, w, nk, F);
+	if (t->record)
+		write_rec(t, s, w, nk, F);
 	nb_tm_units_forget(t, 2 * t->fe);
 	return 1;
 }
@@ -498,6 +518,8 @@ static int fast_run(struct nb_tm *t, const struct mm_set *s, const struct mm_way
 	t->ff_seq = t->seq;
 	t->ff_m++;
 	write_fields(t, s, w, nk, F);
+	if (t->record)
+		write_rec(t, s, w, nk, F);
 	return 1;
 }
 
