@@ -103,6 +103,7 @@ struct nb_tm_block {
 #define NB_TM_STEPREC 256u
 #define NB_TM_URING 8192u         /* ticks of unit reservations kept     */
 #define NB_TM_MAXRL 64u           /* reservations logged (nb_tmmemo.c)   */
+#define NB_TM_MEMO_MINR 8u        /* ranges of fewer real uops: the walk */
 #define NB_TM_NALIAS 1024u        /* the L1D's alias classes kept (HT)   */
 #define NB_TM_L1SETS 32u          /* the L1D's sets (8 KB 4-way and 16 KB
 				   * 8-way of 64 B lines: 32 both)      */

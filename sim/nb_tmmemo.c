@@ -51,7 +51,7 @@
 #define MM_NLI   32u     /* slots read before written                     */
 #define MM_ND    64u     /* slots written                                 */
 #define MM_NR    48u     /* uops (not COPY/LAT)                           */
-#define MM_MINR  8u      /* fewer: the walk                               */
+#define MM_MINR  NB_TM_MEMO_MINR /* fewer: the walk (nb_tm_run looks first) */
 #define MM_RL    7u      /* words per logged reservation                  */
 #define MM_HOR   (NB_TM_URING - 128u) /* ticks past 2F a replay may reach */
 #define MM_NMISS 8u      /* missing loads in one run                      */
