@@ -172,7 +172,8 @@ struct nb_tm {
 	uint64_t ff_fe, ff_ret, ff_seqx, ff_mut;
 	unsigned ff_fe_n, ff_ret_n;
 	uint64_t memo_ff;        /* runs fast-forwarded (stats)               */
-	/* step mode: the retirement cycles of the uops of the last run */
+	/* step mode: the retirement cycles of the uops of the last run (the
+	 * walk's first NB_TM_STEPREC; a replay's, nb_tmmemo.c, all) */
 	unsigned nrec;
 	uint64_t rec[NB_TM_STEPREC];
 	unsigned record;         /* record them                                */

@@ -35,9 +35,12 @@
  * it), uhi, div_free, the miss slots' new ends (each given to the
  * earliest-free slot, as the walk does).  All of them are the walk's values bit for bit, except a slot
  * the walk sets to a value before 2F (a copy of an old value), which the
- * replay sets to 2F: an equivalent value (above).  tests/t_tmmemo.c runs
- * the walk and the replay side by side on random blocks and compares
- * every cycle and the whole state.
+ * replay sets to 2F: an equivalent value (above).  In step mode
+ * (t->record) a replay and a fast-forwarded run also write each real
+ * uop's retirement cycle (rec[], nrec), which is its window entry.
+ * tests/t_tmmemo.c runs the walk and the replay side by side on random
+ * blocks and compares every cycle and the whole state, with step mode's
+ * records and without.
  *
  * Kept per (block, range, parameters): one direct-mapped table of shapes
  * (slots read and written, units used), each with MM_WAYS recorded
