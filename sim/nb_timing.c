@@ -453,7 +453,10 @@ static inline uint64_t own_cycle(const struct nb_tm *t, uint64_t c)
 void nb_tm_run(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to,
 	       uint64_t misp)
 {
-	if (t->memo && !t->record)
+	/* (a range too short to replay, step mode's usual one instruction:
+	 * the walk at once, without the replay's call; the walk changes
+	 * t->mut, which ends a streak as nb_tm_memo_walk's own look does) */
+	if (t->memo && (!b->real || b->real[to] - b->real[from] >= NB_TM_MEMO_MINR))
 		nb_tm_memo_walk(t, b, from, to);
 	else
 		nb_tm_walk(t, b, from, to);

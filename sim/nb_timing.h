@@ -103,6 +103,7 @@ struct nb_tm_block {
 #define NB_TM_STEPREC 256u
 #define NB_TM_URING 8192u         /* ticks of unit reservations kept     */
 #define NB_TM_MAXRL 64u           /* reservations logged (nb_tmmemo.c)   */
+#define NB_TM_MEMO_MINR 8u        /* ranges of fewer real uops: the walk */
 #define NB_TM_NALIAS 1024u        /* the L1D's alias classes kept (HT)   */
 #define NB_TM_L1SETS 32u          /* the L1D's sets (8 KB 4-way and 16 KB
 				   * 8-way of 64 B lines: 32 both)      */
@@ -171,7 +172,8 @@ struct nb_tm {
 	uint64_t ff_fe, ff_ret, ff_seqx, ff_mut;
 	unsigned ff_fe_n, ff_ret_n;
 	uint64_t memo_ff;        /* runs fast-forwarded (stats)               */
-	/* step mode: the retirement cycles of the uops of the last run */
+	/* step mode: the retirement cycles of the uops of the last run (the
+	 * walk's first NB_TM_STEPREC; a replay's, nb_tmmemo.c, all) */
 	unsigned nrec;
 	uint64_t rec[NB_TM_STEPREC];
 	unsigned record;         /* record them                                */

@@ -35,9 +35,12 @@
  * it), uhi, div_free, the miss slots' new ends (each given to the
  * earliest-free slot, as the walk does).  All of them are the walk's values bit for bit, except a slot
  * the walk sets to a value before 2F (a copy of an old value), which the
- * replay sets to 2F: an equivalent value (above).  tests/t_tmmemo.c runs
- * the walk and the replay side by side on random blocks and compares
- * every cycle and the whole state.
+ * replay sets to 2F: an equivalent value (above).  In step mode
+ * (t->record) a replay and a fast-forwarded run also write each real
+ * uop's retirement cycle (rec[], nrec), which is its window entry.
+ * tests/t_tmmemo.c runs the walk and the replay side by side on random
+ * blocks and compares every cycle and the whole state, with step mode's
+ * records and without.
  *
  * Kept per (block, range, parameters): one direct-mapped table of shapes
  * (slots read and written, units used), each with MM_WAYS recorded
@@ -51,12 +54,15 @@
 #define MM_NLI   32u     /* slots read before written                     */
 #define MM_ND    64u     /* slots written                                 */
 #define MM_NR    48u     /* uops (not COPY/LAT)                           */
-#define MM_MINR  8u      /* fewer: the walk                               */
+#define MM_MINR  NB_TM_MEMO_MINR /* fewer: the walk (nb_tm_run looks first) */
 #define MM_RL    7u      /* words per logged reservation                  */
 #define MM_HOR   (NB_TM_URING - 128u) /* ticks past 2F a replay may reach */
 #define MM_NMISS 8u      /* missing loads in one run                      */
 #define MM_KMAX  (3u + MM_NLI + MM_NR + 2u + MM_NMISS + NB_TM_MAXMISS)
 #define URW      (NB_TM_URING / 64u)
+
+/* (a replayed range's real uops are all in the step mode's record) */
+_Static_assert(MM_NR <= NB_TM_STEPREC, "MM_NR > NB_TM_STEPREC");
 
 /* a way: its tag (in the set, together), then its key and effect packed
  * in v (a replay reads a few cache lines): the key (nk words), the slots
@@ -418,6 +424,21 @@ static void write_fields(struct nb_tm *t, const struct mm_set *s, const struct m
 	t->nrec = 0;
 }
 
+/* Step mode (t->record): the retirement cycle of each real uop of the
+ * run from F, in order, as the walk records them: the window entries the
+ * run writes (the walk's rob entry and its rec are the same cycle, rc,
+ * never before F; a range replayed has at most MM_NR real uops, all
+ * recorded). */
+static void write_rec(struct nb_tm *t, const struct mm_set *s, const struct mm_way *w,
+		      unsigned nk, uint64_t F)
+{
+	const uint32_t *x = w->v + nk + s->nd;
+
+	for (unsigned j = 0; j < s->nr; j++)
+		t->rec[j] = F + x[j];
+	t->nrec = s->nr;
+}
+
 /* The effect of way w (key nk words) from the clock's F (the key
  * matched); 0 (nothing changed) when the units' bits differ. */
 static int replay(struct nb_tm *t, const struct mm_set *s, const struct mm_way *w, unsigned nk)
@@ -430,6 +451,8 @@ static int replay(struct nb_tm *t, const struct mm_set *s, const struct mm_way *
 	if (w->uhi && B + w->uhi > t->uhi)
 		t->uhi = B + w->uhi;
 	write_fields(t, s, w, nk, F);
+	if (t->record)
+		write_rec(t, s, w, nk, F);
 	nb_tm_units_forget(t, 2 * t->fe);
 	return 1;
 }
@@ -516,6 +539,8 @@ static int fast_run(struct nb_tm *t, const struct mm_set *s, const struct mm_way
 	t->ff_seq = t->seq;
 	t->ff_m++;
 	write_fields(t, s, w, nk, F);
+	if (t->record)
+		write_rec(t, s, w, nk, F);
 	return 1;
 }
 

@@ -29,7 +29,7 @@ struct blk {
 	unsigned nld;
 };
 
-static struct blk blks[NB];
+static struct blk blks[NB], loopb;     /* random blocks; a loop body */
 static uint64_t rng = 0x2545f4914f6cdd1dull;
 
 static unsigned rnd(unsigned n)
@@ -123,6 +123,15 @@ static void gen_queue(struct blk *k, unsigned n)
 
 static unsigned nfail;
 
+/* step mode (record on): the retirement cycles of the last run's real
+ * uops, which the replay and the steady state write too (the clocks'
+ * fields: always current) */
+static int same_rec(const struct nb_tm *a, const struct nb_tm *b)
+{
+	return a->record == b->record && a->nrec == b->nrec &&
+		!memcmp(a->rec, b->rec, a->nrec * sizeof a->rec[0]);
+}
+
 /* the two clocks' states equal (ready up to max(., 2 fe)) */
 static int same(const struct nb_tm *a, const struct nb_tm *b, const char *when, unsigned run)
 {
@@ -150,6 +159,8 @@ static int same(const struct nb_tm *a, const struct nb_tm *b, const char *when, 
 		what = "window";
 	else if (a->ld_mask != b->ld_mask)
 		what = "load misses";
+	else if (!same_rec(a, b))
+		what = "recorded retirement cycles";
 	else
 		for (unsigned i = 0; i < NB_TM_NSLOT && !what; i++) {
 			uint64_t x = a->ready[i], y = b->ready[i], m = 2 * a->fe;
@@ -170,6 +181,9 @@ static int same(const struct nb_tm *a, const struct nb_tm *b, const char *when, 
 }
 
 static struct nb_tm ta, tb;
+static unsigned recmode;        /* step mode: both clocks record (rec[]) */
+static uint64_t nrecs;          /* uops whose retirement cycles ta recorded */
+static uint64_t uops;           /* uops ta ran (the tests since nrecs was 0) */
 static uint64_t ffs;            /* runs ta fast-forwarded (the last test) */
 
 /* After a run: the clocks' fields always (the steady state keeps them
@@ -178,15 +192,16 @@ static uint64_t ffs;            /* runs ta fast-forwarded (the last test) */
  * runs of a long fast-forward, not only the last one) */
 static int check(const char *when, unsigned run, unsigned every)
 {
+	nrecs += ta.nrec;
 	if (rnd(every) == 0) {
 		nb_tm_memo_sync(&ta);
 		return same(&ta, &tb, when, run);
 	}
 	if (ta.ret != tb.ret || ta.ret_n != tb.ret_n || ta.fe != tb.fe || ta.fe_n != tb.fe_n ||
 	    ta.seq != tb.seq || ta.last_done != tb.last_done || ta.div_free != tb.div_free ||
-	    memcmp(ta.miss, tb.miss, sizeof ta.miss)) {
+	    memcmp(ta.miss, tb.miss, sizeof ta.miss) || !same_rec(&ta, &tb)) {
 		if (nfail++ < 5)
-			tap_diag("%s, run %u: the clocks' fields differ (ret %llu / %llu)", when, run,
+			tap_diag("%s, run %u: the clocks' fields or step records differ (ret %llu / %llu)", when, run,
 				 (unsigned long long)ta.ret, (unsigned long long)tb.ret);
 		return 0;
 	}
@@ -226,6 +241,7 @@ static unsigned random_runs(const struct nb_tm_params *p, unsigned pen, unsigned
 		nb_tm_init(&ta, p, pen);
 		nb_tm_init(&tb, p, pen);
 		ta.memo = 1;
+		ta.record = tb.record = recmode;
 		for (unsigned l = 0; l < 60; l++) {
 			struct blk *k = &blks[rnd(NB)];
 			unsigned reps = 1 + rnd(rnd(4) ? 150 : 3), n = k->b.n;
@@ -247,6 +263,7 @@ static unsigned random_runs(const struct nb_tm_params *p, unsigned pen, unsigned
 		}
 		*replayed += ta.memo_hits;
 		ffs += ta.memo_ff;
+		uops += ta.uops;
 	}
 	*runs = nrun;
 	return bad;
@@ -262,6 +279,7 @@ static unsigned steady(const struct nb_tm_params *p, const struct nb_tm_block *b
 	nb_tm_init(&ta, p, 20);
 	nb_tm_init(&tb, p, 20);
 	ta.memo = 1;
+	ta.record = tb.record = recmode;
 	for (unsigned r = 0; r < reps; r++) {
 		if (miss)
 			miss();
@@ -272,6 +290,7 @@ static unsigned steady(const struct nb_tm_params *p, const struct nb_tm_block *b
 	bad += !same(&ta, &tb, "steady, at the end", reps);
 	*hits = ta.memo_hits;
 	ffs = ta.memo_ff;
+	uops += ta.uops;
 	*cyc = nb_tm_serialize(&ta);
 	bad += *cyc != nb_tm_serialize(&tb);
 	return bad;
@@ -286,10 +305,10 @@ static void miss_l2(void)
 int main(void)
 {
 	const struct nb_tm_params *nw = nb_tm_params_for(2), *pr = nb_tm_params_for(3);
-	unsigned runs, bad;
-	uint64_t hits, cyc;
+	unsigned runs, runs2, bad;
+	uint64_t hits, hits2, cyc;
 
-	tap_plan(9);
+	tap_plan(13);
 
 	/* (a tenth of the runs replayed at least: else the comparison says
 	 * little about the replay) */
@@ -316,9 +335,9 @@ int main(void)
 
 	/* a loop body: an FP add chain fed by loads, pointer bumps, a store,
 	 * a compare and branch; every run L2-hit misses on two loads */
-	gen_block(&blks[0], 1, 0);
+	gen_block(&loopb, 1, 0);
 	{
-		struct blk *k = &blks[0];
+		struct blk *k = &loopb;
 		unsigned ns = 0, n = 0;
 		struct { uint8_t c, ld; int s0, s1, d; } body[] = {
 			{ NB_TM_FLOAD, 1, 1, -1, NB_TM_SCR + 0 },
@@ -352,23 +371,51 @@ int main(void)
 		k->b.n = n;
 		k->b.nslots = ns;
 	}
-	bad = steady(nw, &blks[0].b, 20000, NULL, &hits, &cyc);
+	bad = steady(nw, &loopb.b, 20000, NULL, &hits, &cyc);
 	tap_ok(bad == 0 && cyc > 20000 * 4, "Northwood: 20000 runs of a dot-product loop body, "
 	       "identical (%u differ), %llu cycles", bad, (unsigned long long)cyc);
 	tap_ok(hits > 19000 && ffs > 18000, "... of which %llu replayed (steady state: > 19000), "
 	       "%llu fast-forwarded (> 18000)", (unsigned long long)hits, (unsigned long long)ffs);
-	bad = steady(nw, &blks[0].b, 20000, miss_l2, &hits, &cyc);
+	bad = steady(nw, &loopb.b, 20000, miss_l2, &hits, &cyc);
 	tap_ok(bad == 0 && hits > 19000 && ffs > 18000, "Northwood, two loads an L1D miss (L2 hit) "
 	       "each run: identical (%u differ), %llu replayed, %llu fast-forwarded, %llu cycles",
 	       bad, (unsigned long long)hits, (unsigned long long)ffs, (unsigned long long)cyc);
-	bad = steady(pr, &blks[0].b, 20000, miss_l2, &hits, &cyc);
+	bad = steady(pr, &loopb.b, 20000, miss_l2, &hits, &cyc);
 	tap_ok(bad == 0 && hits > 19000 && ffs > 18000, "Prescott, the same: identical (%u differ), "
 	       "%llu replayed, %llu fast-forwarded, %llu cycles", bad, (unsigned long long)hits,
 	       (unsigned long long)ffs, (unsigned long long)cyc);
 
+	/* step mode: both clocks record each uop's retirement cycle, which
+	 * the replay and the steady state write from the way's window
+	 * entries: the same runs again, the records compared too; every uop
+	 * run has its record (none is left to the walk's records alone) */
+	recmode = 1;
+	nrecs = uops = 0;
+	bad = random_runs(nw, 20, 60, &runs, &hits, "northwood, step mode", 0);
+	bad += random_runs(pr, 31, 60, &runs2, &hits2, "prescott, step mode", 0);
+	tap_ok(bad == 0 && hits > runs / 10 && hits2 > runs2 / 10 && ffs > runs2 / 20, "step mode: "
+	       "%u + %u random runs (Northwood, Prescott), replay and walk identical after each, "
+	       "with the retirement cycles recorded (%u differ); %llu + %llu replayed (%llu of the "
+	       "second fast-forwarded)", runs, runs2, bad, (unsigned long long)hits,
+	       (unsigned long long)hits2, (unsigned long long)ffs);
+	tap_ok(nrecs == uops && uops > 0, "... every uop run recorded on the replaying clock: %llu "
+	       "records, %llu uops", (unsigned long long)nrecs, (unsigned long long)uops);
+	nrecs = uops = 0;
+	bad = steady(nw, &loopb.b, 20000, miss_l2, &hits, &cyc);
+	tap_ok(bad == 0 && hits > 19000 && ffs > 18000, "step mode, Northwood, the loop body with "
+	       "two L1D misses: identical with the records (%u differ), %llu replayed, %llu "
+	       "fast-forwarded, %llu cycles", bad, (unsigned long long)hits,
+	       (unsigned long long)ffs, (unsigned long long)cyc);
+	bad = steady(pr, &loopb.b, 20000, NULL, &hits, &cyc);
+	tap_ok(bad == 0 && hits > 19000 && ffs > 18000 && nrecs == uops, "step mode, Prescott, "
+	       "the loop body: identical with the records (%u differ), %llu replayed, %llu "
+	       "fast-forwarded; %llu records of %llu uops", bad, (unsigned long long)hits,
+	       (unsigned long long)ffs, (unsigned long long)nrecs, (unsigned long long)uops);
+	recmode = 0;
+
 	/* the comparison itself sees a difference: one more uop on one clock */
 	nfail = 5;              /* (no diagnostics) */
-	nb_tm_run(&ta, &blks[0].b, 0, 1, 0);
+	nb_tm_run(&ta, &loopb.b, 0, 1, 0);
 	tap_ok(!same(&ta, &tb, "control", 0), "control: a clock that ran one uop more differs");
 	return tap_done();
 }
