@@ -29,7 +29,8 @@
  * reserving each run as it goes (an earlier uop's run is part of what a
  * later one examines, as in the walk), and walks instead (undoing its
  * reservations) when one differs: the walk's choices depend on no other
- * bit.
+ * bit.  A search that examined more than 64 ticks (a queue for a port) is
+ * checked by making the walk's choice again on the bitmap (same_choice).
  * The effect: fe, fe_n, ret, ret_n, last_done, the slots written, the
  * window entries, the reservations (the horizon moves as the walk moves
  * it), uhi, div_free, the miss slots' new ends (each given to the
