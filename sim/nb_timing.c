@@ -237,6 +237,17 @@ static uint64_t next_bit(const uint64_t *bm, uint64_t k, uint64_t e, int busy)
 	return e;
 }
 
+/* the starts of the runs of intv (<= 4) free ticks of word w from bit
+ * off that end inside it: bit j set for a run from off + j */
+static inline uint64_t runs_in(uint64_t w, unsigned off, unsigned intv)
+{
+	uint64_t f = ~w >> off, g = f;
+
+	for (unsigned j = 1; j < intv; j++)
+		g &= f >> j;
+	return g;
+}
+
 /* the bits of bm at the 64 ticks from k (the ring wraps) */
 static inline uint64_t bits64(const uint64_t *bm, uint64_t k)
 {
@@ -260,16 +271,13 @@ static uint64_t first_run(const uint64_t *bm, uint64_t lo, uint64_t k, unsigned 
 
 	if (intv <= 4) {
 		for (;;) {
-			uint64_t busy, f, g;
+			uint64_t busy, g;
 			if (k >= end)
 				return k;
 			busy = bits64(bm, k);
 			if (end - k < 64)
 				busy &= ones(end - k);
-			f = ~busy;
-			g = f;
-			for (unsigned j = 1; j < intv; j++)
-				g &= f >> j;
+			g = runs_in(busy, 0, intv);
 			if (g)
 				return k + (uint64_t)__builtin_ctzll(g);
 			k += 64 - intv + 1;
@@ -355,17 +363,6 @@ static uint64_t reserve(struct nb_tm *t, unsigned u, unsigned n, uint64_t from, 
 		j += n;
 	}
 	return k;
-}
-
-/* the starts of the runs of intv (<= 4) free ticks of word w from bit
- * off that end inside it: bit j set for a run from off + j */
-static inline uint64_t runs_in(uint64_t w, unsigned off, unsigned intv)
-{
-	uint64_t f = ~w >> off, g = f;
-
-	for (unsigned j = 1; j < intv; j++)
-		g &= f >> j;
-	return g;
 }
 
 /* A uop of row r whose sources are ready at `start`: reserve's choice
