@@ -122,13 +122,10 @@ static inline void push_entry(struct nb_tlb *t, unsigned e, uint64_t v)
 	t->mru = v;
 }
 
-int nb_tlb_access(struct nb_tlb *t, uint64_t addr)
+int nb_tlb_lookup(struct nb_tlb *t, uint64_t v)
 {
-	uint64_t v = (addr >> t->page_shift) + 1;
 	unsigned s, e;
 
-	if (v == t->mru)
-		return 1;
 	s = find(t, v);
 	e = t->slot[s];
 	if (e != NB_TLB_NONE) {                  /* a hit: not the head */

@@ -35,11 +35,20 @@ struct nb_tlb {
 /* Returns 0 if entries is 0 or above NB_TLB_MAX, or page_shift > 30. */
 int nb_tlb_init(struct nb_tlb *t, unsigned entries, unsigned page_shift);
 
+/* nb_tlb_access for page v (page number + 1) other than t->mru */
+int nb_tlb_lookup(struct nb_tlb *t, uint64_t v);
+
 /* Translate addr: 1 on a hit; 0 on a miss, after which the page walk has
  * filled an entry (a free one, else the LRU one is replaced).  Either way
  * the page becomes most recently used (t->mru).  The page number + 1 must
- * not wrap to 0 (addr = 2^64 - 1 with page_shift 0). */
-int nb_tlb_access(struct nb_tlb *t, uint64_t addr);
+ * not wrap to 0 (addr = 2^64 - 1 with page_shift 0).  (Inline: the MRU
+ * page, most accesses, costs a compare.) */
+static inline int nb_tlb_access(struct nb_tlb *t, uint64_t addr)
+{
+	uint64_t v = (addr >> t->page_shift) + 1;
+
+	return v == t->mru || nb_tlb_lookup(t, v);
+}
 
 /* Memory hierarchy of one modelled part. */
 struct nb_mem_params {
