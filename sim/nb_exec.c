@@ -117,6 +117,20 @@ static inline __attribute__((always_inline)) int nb_l1d_access(Addr l, int alloc
 	}
 }
 
+/* nb_l1d_access for an access within one line (nb_l1_access_hinted_w:
+ * the hinted way first; the same result and state) */
+static inline __attribute__((always_inline)) int nb_l1d_access1(Addr a, int allocate)
+{
+	switch (nb_l1d.ways) {
+	case 4:
+		return nb_l1_access_hinted_w(&nb_l1d, a, allocate, 4);
+	case 8:
+		return nb_l1_access_hinted_w(&nb_l1d, a, allocate, 8);
+	default:
+		return nb_l1d_access_any(a, allocate);
+	}
+}
+
 /* The L2 and L3 lines of NetBurst mode: 128 bytes, two 64-byte sectors
  * (nb_post_clo_init; --nbsim-cache=cachegrind has 64-byte L2 lines but
  * does not come here) */
@@ -264,6 +278,25 @@ unsigned nb_mem_uop(Addr a, ULong size, Bool store, Addr first, Addr last)
 	return cond;
 }
 
+/* The caches for an access crossing lines (first < last), line by line;
+ * returns the stall (out of line: rare, and its loop needs registers) */
+static __attribute__((noinline)) ULong nb_mem_lines(Addr first, Addr last, Bool store, Bool bus,
+						     unsigned *cond)
+{
+	ULong stall = 0;
+
+	for (Addr l = first; l <= last; l += 64) {
+		ULong lat;
+		if (nb_l1d_access(l, !store))
+			continue;
+		*cond |= MC_L1;
+		lat = bus ? nb_mem_l2_bus(l, store, cond) : nb_mem_l2(l, store, cond);
+		if (lat > stall)
+			stall = lat;    /* the lines of a split load in parallel */
+	}
+	return stall;
+}
+
 /* (bus: the bus model runs, NEED_BUS: nb_mem_bus; nb_mem is the same
  * code without it) */
 static inline __attribute__((always_inline))
@@ -277,15 +310,13 @@ void nb_mem_any(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State *gs
 	cond = nb_mem_uop(a, size, store, first, last);
 	if (clo_cg_compat)
 		cond |= nb_mem_cg(first, last);
-	else for (Addr l = first; l <= last; l += 64) {
-		ULong lat;
-		if (nb_l1d_access(l, !store))
-			continue;
-		cond |= MC_L1;
-		lat = bus ? nb_mem_l2_bus(l, store, &cond) : nb_mem_l2(l, store, &cond);
-		if (lat > stall)
-			stall = lat;    /* the lines of a split load in parallel */
-	}
+	else if (first == last) {       /* (most accesses: no loop) */
+		if (!nb_l1d_access1(a, !store)) {
+			cond |= MC_L1;
+			stall = bus ? nb_mem_l2_bus(first, store, &cond) : nb_mem_l2(first, store, &cond);
+		}
+	} else
+		stall = nb_mem_lines(first, last, store, bus, &cond);
 	if (store && first == last && (cond & MC_L1) && !clo_cg_compat)
 		nb_st_line = (first >> nb_l2.line_shift) + 1;
 	if (!store) {
@@ -409,14 +440,15 @@ static inline __attribute__((always_inline)) void nb_mem_line(Addr a, Bool store
 		nb_mem_line_miss(l, store);
 }
 
+/* (nb_mem_any inline in each helper: load or store, no PEBS, constants) */
 VG_REGPARM(2) void nb_load(Addr a, ULong size)
 {
-	nb_mem(a, size, False, 0, NULL);
+	nb_mem_any(a, size, False, 0, NULL, False);
 }
 
 VG_REGPARM(2) void nb_store(Addr a, ULong size)
 {
-	nb_mem(a, size, True, 0, NULL);
+	nb_mem_any(a, size, True, 0, NULL, False);
 }
 
 /* The helpers while neither the store buffer nor the DTLB is enabled, with
@@ -533,12 +565,12 @@ VG_REGPARM(0) void nb_wcb_fence(void)
  * the inline L1D hit path does not take comes here */
 VG_REGPARM(2) void nb_load_bus(Addr a, ULong size)
 {
-	nb_mem_bus(a, size, False, 0, NULL);
+	nb_mem_any(a, size, False, 0, NULL, True);
 }
 
 VG_REGPARM(2) void nb_store_bus(Addr a, ULong size)
 {
-	nb_mem_bus(a, size, True, 0, NULL);
+	nb_mem_any(a, size, True, 0, NULL, True);
 }
 
 void nb_load_pebs_bus(Addr a, ULong size, ULong pc, VexGuestAMD64State *st)

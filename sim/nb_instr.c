@@ -213,7 +213,7 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc
 			IRExpr *pg = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, addr,
 								    IRExpr_Const(IRConst_U8(12))));
 			IRExpr *v0 = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
-						mkIRExpr_HWord((HWord)&nb_dtlb.vpn[0])));
+						mkIRExpr_HWord((HWord)&nb_dtlb.mru)));
 			pg = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, pg, c64(1)));
 			hit = tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, hit,
 				  tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, pg, v0))));

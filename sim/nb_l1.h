@@ -154,6 +154,18 @@ int nb_l1_access_w4_ool(struct nb_l1 *c, uint64_t addr, int allocate)
 	return nb_l1_access_w(c, addr, allocate, 4, 0);
 }
 
+/* the same with the clock step (bump 1) */
+static __attribute__((noinline, unused))
+int nb_l1_access_w8b_ool(struct nb_l1 *c, uint64_t addr, int allocate)
+{
+	return nb_l1_access_w(c, addr, allocate, 8, 1);
+}
+static __attribute__((noinline, unused))
+int nb_l1_access_w4b_ool(struct nb_l1 *c, uint64_t addr, int allocate)
+{
+	return nb_l1_access_w(c, addr, allocate, 4, 1);
+}
+
 /*
  * nbsim's lean helper's L1D access (ways 4 or 8, a constant), right after
  * nb_l1_fast declined the same access within one line: the result and
@@ -171,6 +183,38 @@ int nb_l1_after_fast_w(struct nb_l1 *c, uint64_t addr, int allocate, unsigned wa
 	}
 	return ways == 8 ? nb_l1_access_w8_ool(c, addr, allocate)
 		: nb_l1_access_w4_ool(c, addr, allocate);
+}
+
+/*
+ * nb_l1_access_w(c, addr, allocate, ways, 1) for an access within one
+ * line, with the same result and state (stamps, hints and clock
+ * included): the hinted way first, as nb_l1_fast does (a way holding the
+ * line is the only one that does, and the hint already names it), then
+ * the fingerprints, as nb_l1_after_fast_w does.  For nbsim's general helper, which every access
+ * calls while the store buffer runs: most hits then cost a tag compare,
+ * not the set's search and its oldest stamp.
+ */
+static inline __attribute__((always_inline))
+int nb_l1_access_hinted_w(struct nb_l1 *c, uint64_t addr, int allocate, unsigned ways)
+{
+	uint64_t line = addr >> NB_L1_LINE_SHIFT;
+	unsigned s = (unsigned)(line & (c->sets - 1)) * ways +
+		c->hint[line & ((1u << NB_L1_HINT_BITS) - 1)];
+
+	if (c->tag[s] == line + 1) {
+		c->clock += NB_L1_STAMP_STEP;
+		c->stamp[s] = c->clock | (s & (ways - 1));
+		return 1;
+	}
+	if (__builtin_expect(!nb_l1_fp_match_w(c, addr, ways), 1)) {
+		if (allocate) {         /* (a miss not allocating: no step) */
+			c->clock += NB_L1_STAMP_STEP;
+			nb_l1_fill_w(c, addr, ways);
+		}
+		return 0;
+	}
+	return ways == 8 ? nb_l1_access_w8b_ool(c, addr, allocate)
+		: nb_l1_access_w4b_ool(c, addr, allocate);
 }
 
 /* the same for any geometry (c->ways read at run time) */

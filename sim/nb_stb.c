@@ -40,6 +40,7 @@ int nb_stb_init(struct nb_stb *b, unsigned entries, unsigned alias_bits)
 	b->entries = entries;
 	b->alias_bits = alias_bits;
 	b->head = b->count = 0;
+	b->bmask = (1u << (alias_bits - 6 < 10 ? alias_bits - 6 : 10)) - 1;
 	for (unsigned i = 0; i < NB_STB_MAX; i++) {
 		b->addr[i] = 0;
 		b->size[i] = 0;
@@ -53,7 +54,7 @@ int nb_stb_init(struct nb_stb *b, unsigned entries, unsigned alias_bits)
  * or take it out */
 static void stb_lines(struct nb_stb *b, unsigned i, uint64_t a, uint32_t size, int on)
 {
-	uint64_t first = (a >> 6) % NB_STB_BUCKETS, last = ((a + size - 1) >> 6) % NB_STB_BUCKETS;
+	uint64_t first = (a >> 6) & b->bmask, last = ((a + size - 1) >> 6) & b->bmask;
 	uint32_t bit = UINT32_C(1) << i;
 
 	if (on) {
@@ -80,12 +81,10 @@ void nb_stb_store(struct nb_stb *b, uint64_t addr, uint32_t size)
 	b->head = h + 1 == b->entries ? 0 : h + 1;
 }
 
-enum nb_stb_result nb_stb_load(const struct nb_stb *b, uint64_t addr, uint32_t size)
+enum nb_stb_result nb_stb_scan(const struct nb_stb *b, uint64_t addr, uint64_t end, uint32_t slots)
 {
-	uint64_t end = addr + (size ? size : 1);
 	uint64_t amask = ((UINT64_C(1) << b->alias_bits) - 1) & ~UINT64_C(63);
-	uint64_t cand = b->bucket[(addr >> 6) % NB_STB_BUCKETS] |
-		b->bucket[((end - 1) >> 6) % NB_STB_BUCKETS];
+	uint64_t cand = slots;
 
 	/* the candidate slots by age: bit k of cand (two copies of the ring)
 	 * shifted by head, so bit entries-1 is the newest slot (head - 1) */

@@ -18,6 +18,9 @@
  *  12 + 12 x 14 = 180 (2.8 GHz), 12 + 12 x 17 = 216 (3.4 GHz), 12 + 12 x 18 =
  *  228 (3.6 GHz), 12 + 12 x 28 = 348 (Gallatin 2.8 GHz).
  *  TLB replacement: Intel does not document it; true LRU is our choice.
+ *  [TAOCP3] D. E. Knuth, The Art of Computer Programming, Vol. 3, 2nd ed.,
+ *          sec. 6.4: multiplicative ("Fibonacci") hashing; open addressing
+ *          with linear probing and its deletion, Algorithm R.
  *  [OPT06] IA-32 Intel Architecture Optimization Reference Manual,
  *          248966-013 (2006), "Loads and Stores" (p. 1-24): "48 load buffers
  *          and 24 store buffers", footnote: processors with CPUID model 3
@@ -34,34 +37,114 @@
  */
 #include "nb_tlb.h"
 
+#define SLOT_MASK (NB_TLB_SLOTS - 1u)
+
+/* A page's home slot: multiplicative hashing by 2^64/phi, its top 8 bits
+ * [TAOCP3, 6.4, "Fibonacci hashing": consecutive keys spread apart] */
+static inline unsigned home(uint64_t v)
+{
+	return (unsigned)((v * UINT64_C(0x9e3779b97f4a7c15)) >> 56);
+}
+
 int nb_tlb_init(struct nb_tlb *t, unsigned entries, unsigned page_shift)
 {
 	if (!entries || entries > NB_TLB_MAX || page_shift > 30)
 		return 0;
 	t->entries = entries;
 	t->page_shift = page_shift;
-	for (unsigned i = 0; i < NB_TLB_MAX; i++)
+	t->mru = 0;
+	t->used = 0;
+	t->head = t->tail = NB_TLB_NONE;
+	for (unsigned i = 0; i < NB_TLB_MAX; i++) {
 		t->vpn[i] = 0;
+		t->prev[i] = t->next[i] = NB_TLB_NONE;
+	}
+	for (unsigned i = 0; i < NB_TLB_SLOTS; i++)
+		t->slot[i] = NB_TLB_NONE;
 	return 1;
 }
 
-int nb_tlb_access(struct nb_tlb *t, uint64_t addr)
+/* The slot of page v (vpn + 1), or the empty slot that ends its probe
+ * sequence (linear probing upwards) */
+static inline unsigned find(const struct nb_tlb *t, uint64_t v)
 {
-	uint64_t v = (addr >> t->page_shift) + 1;
-	unsigned i, n = t->entries;
-	int hit;
+	unsigned s = home(v);
 
-	if (t->vpn[0] == v)
+	while (t->slot[s] != NB_TLB_NONE && t->vpn[t->slot[s]] != v)
+		s = (s + 1) & SLOT_MASK;
+	return s;
+}
+
+/* Empty slot s: the entries after it in its cluster whose probe sequence
+ * passes s move back into the hole, so that every page stays reachable
+ * without tombstones [TAOCP3, 6.4, Algorithm R, here probing upwards] */
+static void unslot(struct nb_tlb *t, unsigned s)
+{
+	for (unsigned j = s;;) {
+		unsigned e;
+		j = (j + 1) & SLOT_MASK;
+		e = t->slot[j];
+		if (e == NB_TLB_NONE)
+			break;
+		/* e's sequence runs home .. j; s is on it if no nearer to j */
+		if (((j - home(t->vpn[e])) & SLOT_MASK) >= ((j - s) & SLOT_MASK)) {
+			t->slot[s] = (uint8_t)e;
+			s = j;
+		}
+	}
+	t->slot[s] = NB_TLB_NONE;
+}
+
+static inline void unlink_entry(struct nb_tlb *t, unsigned e)
+{
+	unsigned p = t->prev[e], n = t->next[e];
+
+	if (p != NB_TLB_NONE)
+		t->next[p] = (uint8_t)n;
+	else
+		t->head = (uint8_t)n;
+	if (n != NB_TLB_NONE)
+		t->prev[n] = (uint8_t)p;
+	else
+		t->tail = (uint8_t)p;
+}
+
+/* e becomes the most recently used entry, holding page v */
+static inline void push_entry(struct nb_tlb *t, unsigned e, uint64_t v)
+{
+	t->prev[e] = NB_TLB_NONE;
+	t->next[e] = t->head;
+	if (t->head != NB_TLB_NONE)
+		t->prev[t->head] = (uint8_t)e;
+	else
+		t->tail = (uint8_t)e;
+	t->head = (uint8_t)e;
+	t->mru = v;
+}
+
+int nb_tlb_lookup(struct nb_tlb *t, uint64_t v)
+{
+	unsigned s, e;
+
+	s = find(t, v);
+	e = t->slot[s];
+	if (e != NB_TLB_NONE) {                  /* a hit: not the head */
+		unlink_entry(t, e);
+		push_entry(t, e, v);
 		return 1;
-	for (i = 1; i < n && t->vpn[i] != v; i++)
-		;
-	hit = i < n;
-	if (!hit)
-		i = n - 1;                       /* LRU victim (or an empty slot) */
-	for (; i > 0; i--)
-		t->vpn[i] = t->vpn[i - 1];
-	t->vpn[0] = v;
-	return hit;
+	}
+	if (t->used < t->entries) {
+		e = t->used++;                   /* a free entry */
+	} else {
+		e = t->tail;                     /* the LRU entry is replaced */
+		unslot(t, find(t, t->vpn[e]));
+		unlink_entry(t, e);
+		s = find(t, v);                  /* the hole may have moved */
+	}
+	t->vpn[e] = v;
+	t->slot[s] = (uint8_t)e;
+	push_entry(t, e, v);
+	return 0;
 }
 
 static const struct nb_mem_params params[] = {

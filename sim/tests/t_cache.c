@@ -3,6 +3,7 @@
  * L1D with its generated hit path (nb_l1.c) (TAP).
  */
 #include <stdio.h>
+#include <string.h>
 #include "nb_cache.h"
 #include "nb_l1.h"
 #include "tap.h"
@@ -236,6 +237,39 @@ int main(void)
 			}
 			tap_ok(same && hits > 1000, "%u KB: nb_l1_access alone = true LRU: %u accesses "
 			       "(%u hits), stopped at %u", geo[g][0], 200000u, hits, i);
+		}
+		/* nb_l1_access_hinted_w (nbsim's general helper, one line)
+		 * = nb_l1_access_w with its clock step: the same result on
+		 * every access, and the same state, byte for byte (tags,
+		 * stamps, fingerprints, hints, clock), with stale hints
+		 * (lines 256 KB apart share hint and set) and invalidations */
+		for (unsigned g = 0; g < 2; g++) {
+			static struct nb_l1 l1h;
+			uint64_t x = 11 + g;
+			unsigned same = 1, i, hits = 0, hinted = 0;
+			nb_l1_init(&l1, geo[g][0], geo[g][1]);
+			nb_l1_init(&l1h, geo[g][0], geo[g][1]);
+			for (i = 0; i < 200000 && same; i++) {
+				x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+				uint64_t a = ((x >> 30) & 0xfff) + ((x >> 50) & 7) * 0x40000, ln = a >> 6;
+				int al = (x >> 20) & 1, want, got;
+				if (((x >> 56) & 31) == 0) {
+					same = nb_l1_invalidate(&l1, a) == nb_l1_invalidate(&l1h, a);
+					continue;
+				}
+				hinted += l1h.tag[(unsigned)(ln & (l1h.sets - 1)) * l1h.ways +
+						 l1h.hint[ln & ((1u << NB_L1_HINT_BITS) - 1)]] == ln + 1;
+				want = nb_l1_access_w(&l1, a, al, l1.ways, 1);
+				got = l1.ways == 8 ? nb_l1_access_hinted_w(&l1h, a, al, 8)
+					: nb_l1_access_hinted_w(&l1h, a, al, 4);
+				hits += (unsigned)want;
+				same = got == want && ((i & 63) || !memcmp(&l1, &l1h, sizeof l1));
+			}
+			same = same && !memcmp(&l1, &l1h, sizeof l1);
+			tap_ok(same && hinted > 10000 && hits > hinted + 1000,
+			       "%u KB: nb_l1_access_hinted_w = nb_l1_access_w (result, state): %u accesses "
+			       "(%u hits, %u in the hinted way), stopped at %u", geo[g][0], 200000u,
+			       hits, hinted, i);
 		}
 		tap_ok(!nb_l1_init(&l1, 12, 4) && !nb_l1_init(&l1, 16, 3) && !nb_l1_init(&l1, 64, 8),
 		       "nb_l1_init refuses sets or ways not a power of two, and too many lines");
