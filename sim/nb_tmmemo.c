@@ -45,8 +45,9 @@
  *
  * Kept per (block, range, parameters): one direct-mapped table of shapes
  * (slots read and written, units used), each with MM_WAYS recorded
- * states.  A range whose states do not repeat (fewer than one replay in
- * eight runs after 512) is left to the walk.
+ * states.  A range without a steady state (fewer than half its runs
+ * fast-forwarded after 512: a plain replay costs about what the walk
+ * does) is left to the walk.
  */
 #include "nb_timing.h"
 
@@ -95,7 +96,7 @@ struct mm_set {
 	uint8_t div, next;
 	uint16_t nli, nd, nr;
 	uint16_t li[MM_NLI], d[MM_ND];
-	uint32_t tries, hits, recs;
+	uint32_t tries, hits, recs, ffs;
 	struct mm_tag tag[MM_WAYS];
 	struct mm_way w[MM_WAYS];
 };
@@ -123,7 +124,7 @@ static void shape(struct mm_set *s, struct mm_id *id, const struct nb_tm_block *
 	id->to = to;
 	id->ok = s->div = s->next = 0;
 	s->nli = s->nd = s->nr = 0;
-	s->tries = s->hits = s->recs = 0;
+	s->tries = s->hits = s->recs = s->ffs = 0;
 	for (unsigned w = 0; w < MM_WAYS; w++)
 		s->tag[w].nk = 0;
 	if (++mk_gen == 0) {
@@ -630,6 +631,7 @@ void nb_tm_memo_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from
 		t->memo_ff++;
 		s->tries++;
 		s->hits++;
+		s->ffs++;
 		stamp(t);
 		return;
 	}
@@ -680,6 +682,6 @@ void nb_tm_memo_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from
 	t->rlog = 0;
 	if (nk)
 		record(s, t, k, nk, hash, F, seq0);
-	if (s->tries >= 512 && s->hits < s->tries / 8)
-		id->ok = 0;             /* states that do not repeat: the walk */
+	if (s->tries >= 512 && s->ffs < s->tries / 2)
+		id->ok = 0;             /* no steady state: the walk */
 }
