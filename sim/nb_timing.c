@@ -270,6 +270,12 @@ static uint64_t first_run(const uint64_t *bm, uint64_t lo, uint64_t k, unsigned 
 	const uint64_t end = lo + NB_TM_URING;
 
 	if (intv <= 4) {
+		/* (the usual case first: a run ending in k's word) */
+		if (k < end) {
+			uint64_t g = runs_in(bm[(k % NB_TM_URING) / 64], (unsigned)(k % 64), intv);
+			if (g)
+				return k + (uint64_t)__builtin_ctzll(g);
+		}
 		for (;;) {
 			uint64_t busy, g;
 			if (k >= end)
