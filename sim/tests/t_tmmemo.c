@@ -107,7 +107,9 @@ static void gen_queue(struct blk *k, unsigned n)
 			k->s[ns++] = (uint16_t)(3 + rnd(2));
 		} else {
 			u->cls = rnd(4) ? NB_TM_LOAD : NB_TM_FLOAD;
-			u->ld = (uint8_t)(++k->nld);
+			/* (an index of its own for the first NB_TM_MAXLD, as
+			 * nb_tmbuild.c gives them) */
+			u->ld = k->nld < NB_TM_MAXLD ? (uint8_t)(++k->nld) : 0;
 			u->nsrc = 1;
 			u->ndst = 1;
 			k->s[ns++] = (uint16_t)(1 + rnd(2));
