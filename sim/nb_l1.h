@@ -142,29 +142,17 @@ void nb_l1_fill_w(struct nb_l1 *c, uint64_t addr, unsigned ways)
 }
 
 /* nb_l1_access_w out of line (its search needs registers the common miss
- * does not) */
-static __attribute__((noinline, unused))
-int nb_l1_access_w8_ool(struct nb_l1 *c, uint64_t addr, int allocate)
-{
-	return nb_l1_access_w(c, addr, allocate, 8, 0);
-}
-static __attribute__((noinline, unused))
-int nb_l1_access_w4_ool(struct nb_l1 *c, uint64_t addr, int allocate)
-{
-	return nb_l1_access_w(c, addr, allocate, 4, 0);
-}
-
-/* the same with the clock step (bump 1) */
-static __attribute__((noinline, unused))
-int nb_l1_access_w8b_ool(struct nb_l1 *c, uint64_t addr, int allocate)
-{
-	return nb_l1_access_w(c, addr, allocate, 8, 1);
-}
-static __attribute__((noinline, unused))
-int nb_l1_access_w4b_ool(struct nb_l1 *c, uint64_t addr, int allocate)
-{
-	return nb_l1_access_w(c, addr, allocate, 4, 1);
-}
+ * does not), per way count and clock step (b: bump 1) */
+#define NB_L1_ACCESS_OOL(name, ways, bump)					\
+	static __attribute__((noinline, unused))				\
+	int name(struct nb_l1 *c, uint64_t addr, int allocate)			\
+	{									\
+		return nb_l1_access_w(c, addr, allocate, ways, bump);		\
+	}
+NB_L1_ACCESS_OOL(nb_l1_access_w8_ool, 8, 0)
+NB_L1_ACCESS_OOL(nb_l1_access_w4_ool, 4, 0)
+NB_L1_ACCESS_OOL(nb_l1_access_w8b_ool, 8, 1)
+NB_L1_ACCESS_OOL(nb_l1_access_w4b_ool, 4, 1)
 
 /*
  * nbsim's lean helper's L1D access (ways 4 or 8, a constant), right after

@@ -304,6 +304,19 @@ static void miss_l2(void)
 	miss2(2, 7);
 }
 
+/* random_runs as one check: identical after every run, a tenth replayed,
+ * a twentieth fast-forwarded */
+static void random_case(const struct nb_tm_params *p, unsigned pen, unsigned scen, const char *name,
+			int queues, const char *label)
+{
+	uint64_t hits;
+	unsigned runs, bad = random_runs(p, pen, scen, &runs, &hits, name, queues);
+
+	tap_ok(bad == 0 && hits > runs / 10 && ffs > runs / 20, "%s: %u random runs, replay and walk "
+	       "identical after each (%u differ); %llu replayed, %llu fast-forwarded", label, runs, bad,
+	       (unsigned long long)hits, (unsigned long long)ffs);
+}
+
 int main(void)
 {
 	const struct nb_tm_params *nw = nb_tm_params_for(2), *pr = nb_tm_params_for(3);
@@ -312,28 +325,16 @@ int main(void)
 
 	tap_plan(13);
 
-	/* (a tenth of the runs replayed at least: else the comparison says
-	 * little about the replay) */
-	bad = random_runs(nw, 20, 60, &runs, &hits, "northwood", 0);
-	tap_ok(bad == 0 && hits > runs / 10 && ffs > runs / 20, "Northwood: %u random runs (6 blocks x 60 "
-	       "scenarios), replay and walk identical after each (%u differ); %llu replayed, %llu "
-	       "fast-forwarded", runs, bad, (unsigned long long)hits, (unsigned long long)ffs);
-	bad = random_runs(pr, 31, 60, &runs, &hits, "prescott", 0);
-	tap_ok(bad == 0 && hits > runs / 10 && ffs > runs / 20, "Prescott: %u random runs, replay and "
-	       "walk identical after each (%u differ); %llu replayed, %llu fast-forwarded", runs, bad,
-	       (unsigned long long)hits, (unsigned long long)ffs);
-
+	/* (a tenth of the runs replayed at least, a twentieth fast-forwarded:
+	 * else the comparison says little about the replay) */
+	random_case(nw, 20, 60, "northwood", 0, "Northwood");
+	random_case(pr, 31, 60, "prescott", 0, "Prescott");
 	/* blocks that queue for the load port: their searches examine more
 	 * than 64 ticks; before the replay made the walk's choice again for
-	 * those, such blocks were never recorded (none replayed) */
-	bad = random_runs(pr, 31, 40, &runs, &hits, "prescott, queues", 1);
-	tap_ok(bad == 0 && hits > runs / 10 && ffs > runs / 20, "Prescott, load-port queues: %u random "
-	       "runs, replay and walk identical after each (%u differ); %llu replayed, %llu "
-	       "fast-forwarded", runs, bad, (unsigned long long)hits, (unsigned long long)ffs);
-	bad = random_runs(nw, 20, 40, &runs, &hits, "northwood, queues", 1);
-	tap_ok(bad == 0 && hits > runs / 10 && ffs > runs / 20, "Northwood, load-port queues: %u random "
-	       "runs identical (%u differ); %llu replayed, %llu fast-forwarded", runs, bad,
-	       (unsigned long long)hits, (unsigned long long)ffs);
+	 * those, such blocks were not recorded (about 2% of the runs were
+	 * replayed, the other blocks') */
+	random_case(pr, 31, 40, "prescott, queues", 1, "Prescott, load-port queues");
+	random_case(nw, 20, 40, "northwood, queues", 1, "Northwood, load-port queues");
 
 	/* a loop body: an FP add chain fed by loads, pointer bumps, a store,
 	 * a compare and branch; every run L2-hit misses on two loads */
