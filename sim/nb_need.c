@@ -162,6 +162,24 @@ static UInt bogus_need(void)
 	return 0;
 }
 
+/* VEX's register-update policy for code in files (--px-file-backed),
+ * from the needs.  VEX copied the default policy at start-up; the policy
+ * for code in file-backed mappings is passed with each translation, so
+ * setting it takes effect for the translations made after a discard.
+ * Every register update is kept at each instruction when anything is
+ * counted (--nbsim-exact-ir, README "What VEX's optimiser must not
+ * remove") and when FP assists are (README "FP assists": otherwise VEX's
+ * optimiser drops an FP operation whose result register is overwritten
+ * later in the superblock before nbsim sees it); with nothing counted,
+ * the policy the user gave valgrind (VEX's default otherwise). */
+VexRegisterUpdates nb_px_idle = VexRegUpd_INVALID;
+
+void nb_px_policy(void)
+{
+	VG_(clo_px_file_backed) = (nb_need && clo_exact_ir) || (nb_need & NEED_FPA)
+		? VexRegUpdAllregsAtEachInsn : nb_px_idle;
+}
+
 /* After a PMU reprogramming: re-instrument if the needs changed.  Called
  * from a client request, i.e. between superblocks: the superblock that made
  * the request has finished (its counts are in). */
@@ -208,17 +226,8 @@ void nb_update_need(void)
 		nb_bus_set_timed(&nb_bus_state, 1);
 		nb_pmu_cycle_input(&nb_pmu_state, 1);
 	}
-	if ((n & NEED_FPA) && !(nb_need & NEED_FPA)) {
-		/* keep every guest register update (README "FP assists"):
-		 * otherwise VEX's optimiser drops an FP operation whose result
-		 * register is overwritten later in the superblock before nbsim
-		 * sees it.  VEX copied the default policy at start-up; the
-		 * policy for code in file-backed mappings (--px-file-backed)
-		 * is passed with each translation, so setting it takes effect
-		 * for the translations made after the discard below. */
-		VG_(clo_px_file_backed) = VexRegUpdAllregsAtEachInsn;
-	}
 	nb_need = n;
+	nb_px_policy();
 	if (nb_stat_loading)    /* before the client starts: nothing translated */
 		return;
 	nb_discards++;

@@ -212,6 +212,8 @@ extern UInt nb_need;
 extern ULong nb_discards;                /* translation flushes            */
 extern ULong nb_warned;                  /* events already warned about   */
 void nb_list_events(void);
+extern VexRegisterUpdates nb_px_idle;     /* the policy with nothing counted */
+void nb_px_policy(void);                 /* VEX's policy for code in files */
 void nb_warn_unmodelled(void);
 void nb_update_need(void);
 
