@@ -45,24 +45,26 @@ struct doc {
 	double add, shift, imul, fadd, addsd, mulsd, divsd, l1, l2, mem;
 	double t_shift, t_imul, t_fadd, t_addsd, t_mulsd, t_divsd, t_load;
 	unsigned miss_slots;
+	unsigned penalty;       /* misprediction penalty, cycles */
 };
 
-#define FIRST_TODO "the first measurement in a process reads 20 (Northwood) or 32 (Prescott) cycles less than the later ones, whatever is counted (a misprediction penalty; gone when another count, e.g. mispredicted branches, was measured first in the process; with --nbsim-stats=yes that first count of mispredicted branches reads 1957 against 1958 later); cause not found"
 
 static const struct doc docs[] = {
 	/* add 0.5 [ORM-C]; shl 4 [ORM-C]; imul 14 [ORM-C]; fadd 5 [ORM-C,
 	 * Sprunt]; addsd 4, mulsd 6, divsd 38 [ORM-C]; L1 2 [DLI]; L2 7
 	 * [DLI]; memory 7 + 180 (nb_tlb.c); throughputs: shl 1, imul 3,
 	 * fadd 1, addsd 2, mulsd 2, divsd 38 [ORM-C], one load per cycle
-	 * [DLI]; 4 outstanding misses [DLI p. 17] */
+	 * [DLI]; 4 outstanding misses [DLI p. 17]; misprediction 20
+	 * cycles [HIN01] */
 	{ "northwood", 0.5, 4, 14, 5, 4, 6, 38, 2, 7, 187,
-	  1, 3, 1, 2, 2, 38, 1, 4 },
+	  1, 3, 1, 2, 2, 38, 1, 4, 20 },
 	/* add 1, shl 1, imul 10 [ORM-C, BOG04]; fadd 6, addsd 5, mulsd 7,
 	 * divsd 40 [ORM-C]; L1 4 [BOG04]; L2 18 (nb_tlb.c, ORM Table 1-1);
 	 * memory 18 + 216 (nb_tlb.c); throughputs: shl 0.5, imul 1, fadd
-	 * 1, addsd 2, mulsd 2, divsd 40 [ORM-C]; 8 misses [BOG04] */
+	 * 1, addsd 2, mulsd 2, divsd 40 [ORM-C]; 8 misses [BOG04];
+	 * misprediction 31 cycles [BOG04] */
 	{ "prescott", 1, 1, 10, 6, 5, 7, 40, 4, 18, 234,
-	  0.5, 1, 1, 2, 2, 40, 1, 8 },
+	  0.5, 1, 1, 2, 2, 40, 1, 8, 31 },
 };
 
 /* a ring of k pointers stride bytes apart */
@@ -266,7 +268,7 @@ static uint64_t mix_cycles(char *cur)
 	return guest_diff(&CYC, NULL, NULL, k_mix, cur, 2000, 6000);
 }
 
-static void sets(void)
+static void sets(const struct doc *doc)
 {
 	char *cur = fresh(8);
 	uint64_t first, base, d;
@@ -274,13 +276,28 @@ static void sets(void)
 	mix_ring = ring(4096, 64);
 	first = mix_cycles(cur);
 	base = mix_cycles(cur);
-	/* The first measurement of the process reads 20 cycles less on
-	 * Northwood (32 on Prescott) than every later one, with nothing else
-	 * counted as with any set (the later ones are equal to the cycle):
-	 * a first-time effect of the measurement, not of the event set.  The
-	 * TODO "cycles differ with other events counted" of stop 11 was this:
-	 * its base was the first measurement. */
-	TAP_EQ_TODO(FIRST_TODO, first, base, "the first measurement of the mixed kernel equals the later ones");
+	/* The first measurement may read one misprediction penalty less than
+	 * the later ones (20 cycles on Northwood, 31-32 on Prescott with the
+	 * retirement cycle's rounding), whatever is counted: its N1 run has
+	 * one more mispredicted branch.  The cause (stop 21, the helper's
+	 * mispredicted PCs logged per measurement): the kernel's loop branch
+	 * at its first iteration is predicted by a pattern-history counter
+	 * indexed by the global history the measurement code leaves; the
+	 * counter is visited once per run and needs two visits to predict
+	 * "taken", so the first call's N1 run still mispredicts it (the
+	 * 2-bit-counter warm-up t_exact describes).  Whether it shows
+	 * depends on the code's layout and the branches run before (an
+	 * RDMSR between the runs, or -O2, hides it), as on the hardware.
+	 * Checked: the first call equals the later ones or reads exactly
+	 * one penalty (+- 1 cycle) less; the later calls are equal (the
+	 * checks below compare against the second). */
+	{
+		uint64_t pen = doc->penalty, less = base - first;
+		tap_ok(first == base || (first < base && less + 1 >= pen && less <= pen + 1),
+		       "the first measurement of the mixed kernel equals the later ones or reads one "
+		       "misprediction penalty (%llu +- 1) less: %llu against %llu",
+		       (unsigned long long)pen, (unsigned long long)first, (unsigned long long)base);
+	}
 	tap_diag("mixed kernel: %llu cycles for 4000 iterations, cycles counted alone",
 		 (unsigned long long)base);
 	guest_wrmsr(NB_MSR_IA32_PEBS_ENABLE, 0x01000001u);
@@ -403,6 +420,6 @@ int main(int argc, char **argv)
 		tap_ok(near(l, 1.23, 0.15), "Sprunt l1_miss, one thread: %.3f uops/cycle, paper 1.23 "
 		       "(15%%)", l);
 	}
-	sets();         /* last: it leaves the counters programmed */
+	sets(d);        /* last: it leaves the counters programmed */
 	return tap_done();
 }
