@@ -101,9 +101,19 @@ int p4nb_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *native,
 	}
 	pthread_mutex_unlock(&plan_lock);
 	/* PAPI calls set_overflow again after this, for the events that
-	 * overflow (the positions may have changed). */
+	 * overflow (the positions may have changed).  An empty set with
+	 * overflow on is one PAPI frees at a thread's end
+	 * (PAPI_unregister_thread, PAPI_shutdown of another thread's sets:
+	 * _papi_hwi_thread_free_eventsets), with its INTERNAL_LOCK held,
+	 * which _papi_hwi_stop_signal takes: calling it spun forever.
+	 * PAPI_cleanup_eventset turns overflow off before (PAPI_overflow with
+	 * threshold 0), so only that path comes here.  Then the PMI is
+	 * released (nbsim sends no more) and PAPI's count of the signal's
+	 * users is left as it is, as PAPI's perf_event component leaves it
+	 * for a set freed with overflow on. */
 	if (c->ovf) {
-		_papi_hwi_stop_signal(_p4netburst_vector.cmp_info.hardware_intr_sig);
+		if (count > 0)
+			_papi_hwi_stop_signal(_p4netburst_vector.cmp_info.hardware_intr_sig);
 		p4nb_pmi_release();
 	}
 	c->ovf = c->hw_ovf = 0;
