@@ -98,7 +98,6 @@ typedef struct {
 	volatile sig_atomic_t in_acc;       /* accumulate() under way outside the PMI handler */
 	volatile sig_atomic_t pmi_deferred; /* a PMI came meanwhile: served after it */
 	vptr_t deferred_pc;                 /* its interrupted PC */
-	volatile sig_atomic_t stopping;     /* nb_stop under way: a PMI is served at its end */
 	long long read_hw[NB_NUM_COUNTERS]; /* hwcount at nb_read's read */
 	uint32_t ovf_carry;                 /* overflows re-armed, not yet dispatched */
 	int pebs_h;                         /* hw request sampled by PEBS, -1: none */
@@ -163,7 +162,6 @@ int p4nb_preset(nb_control_t *c, uint32_t mask, char *err, size_t len);
 int p4nb_pebs_arm(nb_control_t *c, char *err, size_t len);
 void p4nb_acc_begin(nb_control_t *c);
 void p4nb_acc_end(nb_control_t *c);
-void p4nb_stop_pmi(nb_control_t *c);
 void p4nb_pmi_release(void);
 int p4nb_set_overflow(EventSetInfo_t *ESI, int EventIndex, int threshold);
 int p4nb_cleanup_eventset(hwd_control_state_t *ctl);

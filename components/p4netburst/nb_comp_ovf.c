@@ -118,43 +118,6 @@ void p4nb_acc_end(nb_control_t *c)
 	}
 }
 
-/*
- * A PMI taken inside nb_stop, after the set stopped running and before its
- * counters were off (the PMI's latency after an overflow shortly before
- * PAPI_stop's read; nbsim takes it at the stopping WRMSR at the latest).
- * Its overflows within the count PAPI_stop's read returned are dispatched
- * (the PC where it was taken, no signal context); those past it are not,
- * as their events are in no count PAPI returns.  Nothing is re-armed: the
- * set is stopped, and nb_start presets its counters afresh.  Before, such
- * a PMI was dropped: one overflow fewer than floor(count / threshold)
- * (ctests/thread_migrate ovf, once the component's code moved PAPI_stop's
- * read 79 instructions after the 80th overflow).
- */
-void p4nb_stop_pmi(nb_control_t *c)
-{
-	_papi_hwi_context_t hw = { 0 };
-	ThreadInfo_t *thread;
-	uint32_t vec = 0;
-	int hard = 1, cidx;
-
-	c->pmi_deferred = 0;
-	for (int i = 0; i < c->nnat; i++) {
-		int h = c->hw_of[i];
-		long long got;
-
-		if (!((c->ovf >> i) & 1) || h < 0 || h == c->pebs_h)
-			continue;
-		got = c->read_hw[h] < c->hwcount[h] ? c->read_hw[h] : c->hwcount[h];
-		if (got >= c->ovf_at[h])
-			vec |= 1u << i;
-	}
-	cidx = _p4netburst_vector.cmp_info.CmpIdx;
-	thread = _papi_hwi_lookup_thread(0);
-	if (vec && thread)
-		_papi_hwi_dispatch_overflow_signal(&hw, c->deferred_pc, &hard, (long long)vec, 0,
-						   &thread, cidx);
-}
-
 /* ---- overflow ----------------------------------------------------------- */
 
 /*
@@ -328,15 +291,8 @@ void p4nb_dispatch_timer(int signo, hwd_siginfo_t *si, void *uc)
 		return;
 	}
 	c = (nb_control_t *)ESI->ctl_state;
-	if (!c->running) {
-		/* inside nb_stop, before its counters are off: served at its
-		 * end (p4nb_stop_pmi) */
-		if (c->stopping) {
-			c->deferred_pc = pc_of(&hw);
-			c->pmi_deferred = 1;
-		}
+	if (!c->running)
 		return;
-	}
 	if (c->in_acc) {
 		/* taken inside PAPI_read/stop/reset's bookkeeping: served
 		 * once it is done (acc_end), with this PC */

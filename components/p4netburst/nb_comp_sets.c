@@ -215,21 +215,14 @@ int p4nb_stop(hwd_context_t *ctx, hwd_control_state_t *ctl)
 
 	/* not running from here on: a PMI taken inside this function (a
 	 * small threshold overflows in its first instructions) must not
-	 * re-arm and re-enable the counters being stopped; it is served at
-	 * the end (p4nb_stop_pmi) */
-	c->pmi_deferred = 0;
-	c->stopping = 1;
+	 * re-arm and re-enable the counters being stopped */
 	c->running = 0;
 	if (p4nb_backend->enable(c->regs, c->n, 0, err, sizeof(err))) {
-		c->stopping = 0;
 		c->running = 1;
 		p4nb_report("stop", err);
 		return PAPI_ESYS;
 	}
 	ret = p4nb_accumulate(c);
-	c->stopping = 0;
-	if (c->pmi_deferred)
-		p4nb_stop_pmi(c);
 	/* the counters are the thread's again (nbsim: its context) */
 	if (c->grn_sys && p4nb_backend->cpu_wide(c->regs, c->n, 0, err, sizeof(err))) {
 		p4nb_report("stop", err);
