@@ -200,6 +200,19 @@ void p4nb_pmi_release(void)
 	pthread_mutex_unlock(&pmi_lock);
 }
 
+/* PAPI_shutdown: the PMI off, whatever sets were left with overflow on
+ * (p4nb_lp_forget) */
+void p4nb_pmi_forget(void)
+{
+	char err[256];
+
+	pthread_mutex_lock(&pmi_lock);
+	if (pmi_sets > 0)
+		(void)p4nb_backend->pmi_signal(0, err, sizeof(err));
+	pmi_sets = 0;
+	pthread_mutex_unlock(&pmi_lock);
+}
+
 int p4nb_set_overflow(EventSetInfo_t *ESI, int EventIndex, int threshold)
 {
 	nb_control_t *c = (nb_control_t *)ESI->ctl_state;

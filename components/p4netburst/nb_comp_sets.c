@@ -30,8 +30,27 @@ int p4nb_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *native,
 	int8_t palt[NB_NUM_PRESETS_MAX];
 	(void)ctx;
 
-	if (c->running)
+	if (c->running && count > 0)
 		return PAPI_EISRUN;
+	if (c->running) {
+		/* PAPI frees a running set: a thread that unregisters (or a
+		 * PAPI_shutdown that frees another thread's sets) without
+		 * PAPI_stop first; PAPI_cleanup_eventset itself refuses a
+		 * running set.  Before, this returned PAPI_EISRUN, which PAPI
+		 * ignores there: the set's registers stayed held in lp_busy
+		 * (under HT its sibling LP's sets could not be placed, even
+		 * after PAPI_shutdown and PAPI_library_init) and its PMI
+		 * stayed acquired.  The thread that started it stops it (its
+		 * counters are that thread's: nbsim's context, the perf
+		 * backend's descriptors); another only gives the registers
+		 * back. */
+		if (pthread_equal(c->owner, pthread_self()))
+			(void)p4nb_stop(ctx, ctl);
+		else {
+			c->running = 0;
+			p4nb_release_lp(c);
+		}
+	}
 	memset(req, 0, sizeof(req));
 	if (count > NB_NUM_COUNTERS) {
 		p4nb_report("add event", "more events than the 18 NetBurst counters");
@@ -144,6 +163,7 @@ int p4nb_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 
 	if ((ret = p4nb_claim_lp(c)) != PAPI_OK)
 		return ret;
+	c->owner = pthread_self();
 	/* T0 or T1 ESCR bits for the LP this thread runs on */
 	for (int i = 0; i < c->n; i++) {
 		nb_encode_ex(&c->sel[i], &c->assign.slot[i], dom, c->lp,
