@@ -296,7 +296,11 @@ void p4nb_dispatch_timer(int signo, hwd_siginfo_t *si, void *uc)
 
 	hw.si = si;
 	hw.ucontext = (hwd_ucontext_t *)uc;
-	if (!thread || !(ESI = thread->running_eventset[cidx]) || !ESI->overflow.flags)
+	/* PAPI_OVERFLOWING, not overflow.flags: PAPI's software overflow
+	 * without PAPI_OVERFLOW_FORCE_SW (the only kind on backends without
+	 * a PMI, msr) has flags 0, and was dropped here: no overflow, no
+	 * profile, on the msr backend */
+	if (!thread || !(ESI = thread->running_eventset[cidx]) || !(ESI->state & PAPI_OVERFLOWING))
 		return;
 	if (!(ESI->overflow.flags & PAPI_OVERFLOW_HARDWARE)) {
 		/* PAPI's software overflow (itimer) */
