@@ -84,6 +84,7 @@ typedef struct {
 	struct nb_cascade_state casc[NB_NUM_COUNTERS]; /* cascaded pairs' reads */
 	long long hwcount[NB_NUM_COUNTERS]; /* 64-bit totals per hw request */
 	int running;
+	pthread_t owner;                    /* the thread that started it (running) */
 	unsigned lp;                        /* logical processor (HT)  */
 	int nnat;                           /* PAPI natives            */
 	int8_t hw_of[NB_NUM_COUNTERS];      /* native -> hw request, -1: none */
@@ -146,6 +147,7 @@ unsigned p4nb_this_lp(void);
 void p4nb_sched_input(unsigned lp, int sys, struct nb_sched_cpu *sc);
 int p4nb_claim_lp(nb_control_t *c);
 void p4nb_release_lp(nb_control_t *c);
+void p4nb_lp_forget(void);
 int p4nb_pebs_enable_shared(nb_control_t *c, int start, char *err, size_t len);
 
 /* nb_comp_sets.c */
@@ -163,6 +165,7 @@ int p4nb_pebs_arm(nb_control_t *c, char *err, size_t len);
 void p4nb_acc_begin(nb_control_t *c);
 void p4nb_acc_end(nb_control_t *c);
 void p4nb_pmi_release(void);
+void p4nb_pmi_forget(void);
 int p4nb_set_overflow(EventSetInfo_t *ESI, int EventIndex, int threshold);
 int p4nb_cleanup_eventset(hwd_control_state_t *ctl);
 void p4nb_dispatch_timer(int signo, hwd_siginfo_t *si, void *uc);

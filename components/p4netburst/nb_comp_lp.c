@@ -214,3 +214,13 @@ void p4nb_release_lp(nb_control_t *c)
 	pthread_mutex_unlock(&lp_lock);
 }
 
+/* PAPI_shutdown: no event set is left, but a thread that exited while its
+ * set ran, without PAPI_unregister_thread, never had it freed (PAPI frees
+ * the sets of the threads it shuts down by the caller's thread id), and
+ * its registers would stay held past PAPI_library_init. */
+void p4nb_lp_forget(void)
+{
+	pthread_mutex_lock(&lp_lock);
+	memset(lp_busy, 0, sizeof(lp_busy));
+	pthread_mutex_unlock(&lp_lock);
+}

@@ -200,6 +200,19 @@ void p4nb_pmi_release(void)
 	pthread_mutex_unlock(&pmi_lock);
 }
 
+/* PAPI_shutdown: the PMI off, whatever sets were left with overflow on
+ * (p4nb_lp_forget) */
+void p4nb_pmi_forget(void)
+{
+	char err[256];
+
+	pthread_mutex_lock(&pmi_lock);
+	if (pmi_sets > 0)
+		(void)p4nb_backend->pmi_signal(0, err, sizeof(err));
+	pmi_sets = 0;
+	pthread_mutex_unlock(&pmi_lock);
+}
+
 int p4nb_set_overflow(EventSetInfo_t *ESI, int EventIndex, int threshold)
 {
 	nb_control_t *c = (nb_control_t *)ESI->ctl_state;
@@ -283,7 +296,11 @@ void p4nb_dispatch_timer(int signo, hwd_siginfo_t *si, void *uc)
 
 	hw.si = si;
 	hw.ucontext = (hwd_ucontext_t *)uc;
-	if (!thread || !(ESI = thread->running_eventset[cidx]) || !ESI->overflow.flags)
+	/* PAPI_OVERFLOWING, not overflow.flags: PAPI's software overflow
+	 * without PAPI_OVERFLOW_FORCE_SW (the only kind on backends without
+	 * a PMI, msr) has flags 0, and was dropped here: no overflow, no
+	 * profile, on the msr backend */
+	if (!thread || !(ESI = thread->running_eventset[cidx]) || !(ESI->state & PAPI_OVERFLOWING))
 		return;
 	if (!(ESI->overflow.flags & PAPI_OVERFLOW_HARDWARE)) {
 		/* PAPI's software overflow (itimer) */

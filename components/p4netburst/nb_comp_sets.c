@@ -18,6 +18,22 @@ static void notice(const char *msg)
 		fprintf(stderr, "PAPI p4netburst: %s", msg);
 }
 
+/* A running set counts on the counters of the thread that started it
+ * (nbsim's per-thread context, the perf backend's per-thread descriptors,
+ * the msr backend's CPU binding), and PAPI lets any thread name any set:
+ * a stop, read or reset from another thread acted on the caller's own
+ * counters (stopping its own running set on them), returned its counts as
+ * the set's, and left the owner's counters running with the set marked
+ * stopped.  Refused (ctests/foreign_stop.c). */
+static int foreign(const nb_control_t *c, const char *what)
+{
+	if (!c->running || pthread_equal(c->owner, pthread_self()))
+		return 0;
+	p4nb_report(what, "the event set runs in another thread, on that thread's counters: "
+		    "stop, read or reset it in the thread that started it");
+	return 1;
+}
+
 int p4nb_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *native,
 				   int count, hwd_context_t *ctx)
 {
@@ -30,8 +46,27 @@ int p4nb_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *native,
 	int8_t palt[NB_NUM_PRESETS_MAX];
 	(void)ctx;
 
-	if (c->running)
+	if (c->running && count > 0)
 		return PAPI_EISRUN;
+	if (c->running) {
+		/* PAPI frees a running set: a thread that unregisters (or a
+		 * PAPI_shutdown that frees another thread's sets) without
+		 * PAPI_stop first; PAPI_cleanup_eventset itself refuses a
+		 * running set.  Before, this returned PAPI_EISRUN, which PAPI
+		 * ignores there: the set's registers stayed held in lp_busy
+		 * (under HT its sibling LP's sets could not be placed, even
+		 * after PAPI_shutdown and PAPI_library_init) and its PMI
+		 * stayed acquired.  The thread that started it stops it (its
+		 * counters are that thread's: nbsim's context, the perf
+		 * backend's descriptors); another only gives the registers
+		 * back. */
+		if (pthread_equal(c->owner, pthread_self()))
+			(void)p4nb_stop(ctx, ctl);
+		else {
+			c->running = 0;
+			p4nb_release_lp(c);
+		}
+	}
 	memset(req, 0, sizeof(req));
 	if (count > NB_NUM_COUNTERS) {
 		p4nb_report("add event", "more events than the 18 NetBurst counters");
@@ -144,6 +179,7 @@ int p4nb_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 
 	if ((ret = p4nb_claim_lp(c)) != PAPI_OK)
 		return ret;
+	c->owner = pthread_self();
 	/* T0 or T1 ESCR bits for the LP this thread runs on */
 	for (int i = 0; i < c->n; i++) {
 		nb_encode_ex(&c->sel[i], &c->assign.slot[i], dom, c->lp,
@@ -213,6 +249,8 @@ int p4nb_stop(hwd_context_t *ctx, hwd_control_state_t *ctl)
 	int ret;
 	(void)ctx;
 
+	if (foreign(c, "stop"))
+		return PAPI_EINVAL;
 	/* not running from here on: a PMI taken inside this function (a
 	 * small threshold overflows in its first instructions) must not
 	 * re-arm and re-enable the counters being stopped */
@@ -260,6 +298,8 @@ int p4nb_read(hwd_context_t *ctx, hwd_control_state_t *ctl,
 		*events = c->count;
 		return PAPI_OK;
 	}
+	if (foreign(c, "read"))
+		return PAPI_EINVAL;
 	p4nb_acc_begin(c);
 	ret = p4nb_accumulate(c);
 	/* the values at the read: a PMI deferred meanwhile, served by
@@ -278,6 +318,8 @@ int p4nb_reset(hwd_context_t *ctx, hwd_control_state_t *ctl)
 	int ret = PAPI_OK;
 	(void)ctx;
 
+	if (foreign(c, "reset"))
+		return PAPI_EINVAL;
 	p4nb_acc_begin(c);
 	/* zero stops cascaded pairs (backend_regs.c): start them again */
 	if (c->running && (p4nb_backend->zero(c->regs, c->n, err, sizeof(err)) ||

@@ -159,6 +159,10 @@ static int nb_shutdown_component(void)
 {
 	if (p4nb_backend && p4nb_backend->restore)
 		p4nb_backend->restore(1);         /* the msr backend: registers as found */
+	if (p4nb_backend) {
+		p4nb_pmi_forget();
+		p4nb_lp_forget();
+	}
 	p4nb_names_free();
 	return PAPI_OK;
 }
