@@ -76,33 +76,26 @@ static void run_ovf(struct res *r, int *es)
 	r->wrong = nbt_wrong;
 }
 
-static void *thread1(void *arg)
+/* A thread's run; then, with ovf_off, overflow off and the set destroyed,
+ * else left as it is (overflow on): PAPI frees it at unregistering. */
+struct job {
+	struct res *r;
+	int ovf_off;
+};
+
+static void *thread_main(void *arg)
 {
-	struct res *r = arg;
+	const struct job *j = arg;
 	int es, e;
 
 	if ((e = PAPI_register_thread()) != PAPI_OK) {
-		NBT_FAIL(r, "PAPI_register_thread", e);
+		NBT_FAIL(j->r, "PAPI_register_thread", e);
 		return NULL;
 	}
-	run_ovf(r, &es);
-	/* overflow still on: PAPI frees the set */
-	r->unreg = PAPI_unregister_thread();
-	return NULL;
-}
-
-static void *thread2(void *arg)
-{
-	struct res *r = arg;
-	int es, e;
-
-	if ((e = PAPI_register_thread()) != PAPI_OK) {
-		NBT_FAIL(r, "PAPI_register_thread", e);
-		return NULL;
-	}
-	run_ovf(r, &es);
-	nbt_ovf_destroy(&es, PAPI_TOT_INS, nbt_ovf_handler);
-	r->unreg = PAPI_unregister_thread();
+	run_ovf(j->r, &es);
+	if (j->ovf_off)
+		nbt_ovf_destroy(&es, PAPI_TOT_INS, nbt_ovf_handler);
+	j->r->unreg = PAPI_unregister_thread();
 	return NULL;
 }
 
@@ -126,11 +119,12 @@ static void check(const char *what, const struct res *r)
 	       want, tail ? " (+1 in PAPI_stop's tail)" : "");
 }
 
-static void spawn(void *(*fn)(void *), struct res *r)
+static void spawn(struct res *r, int ovf_off)
 {
+	struct job j = { r, ovf_off };
 	pthread_t t;
 
-	if (pthread_create(&t, NULL, fn, r))
+	if (pthread_create(&t, NULL, thread_main, &j))
 		tap_bail("pthread_create");
 	pthread_join(t, NULL);
 }
@@ -145,10 +139,10 @@ int main(int argc, char **argv)
 
 	tap_plan(11);
 	nbt_papi_init();
-	spawn(thread1, &res[0]);
+	spawn(&res[0], 0);
 	check("thread unregistering with overflow on", &res[0]);
 	tap_is(res[0].unreg, PAPI_OK, "... PAPI_unregister_thread returns PAPI_OK (it hung)");
-	spawn(thread2, &res[1]);
+	spawn(&res[1], 1);
 	check("next thread, overflow off before unregistering", &res[1]);
 	tap_is(res[1].unreg, PAPI_OK, "... PAPI_unregister_thread returns PAPI_OK");
 

@@ -12,17 +12,5 @@ use FindBin;
 use lib "$FindBin::Bin/lib";
 use PapiSuite;
 
-my $nbsim = $ENV{NBSIM} or die "NBSIM not set\n";
-my $prog = "$ENV{NB_BUILD}/tests/overflow_soft";
-my @opts = ([], ['--nbsim-clock=fast']);
-print '1..' . scalar(@opts) . "\n";
-my $n = 0;
-local $ENV{P4NETBURST_BACKEND} = 'msr';
-for my $o (@opts) {
-	my ($st, $out, $secs) = PapiSuite::run_one('.',
-		[$nbsim, '-q', '--nbsim-warn-unmodelled=no', @$o, '--', $prog], 120);
-	my ($good, $ok, $plan) = PapiSuite::tap_result($st, $out);
-	printf "%sok %d - overflow_soft msr backend %s: %d/%d [%.1fs]\n", $good ? '' : 'not ', ++$n,
-		"@$o" || 'default', $ok, $plan, $secs;
-	print STDERR "#   $_\n" for $good ? () : split /\n/, $out;
-}
+PapiSuite::run_variants('overflow_soft', 120, [msr => ['--nbsim-warn-unmodelled=no']],
+	[msr => ['--nbsim-warn-unmodelled=no', '--nbsim-clock=fast']]);

@@ -13,19 +13,5 @@ use FindBin;
 use lib "$FindBin::Bin/lib";
 use PapiSuite;
 
-my $nbsim = $ENV{NBSIM} or die "NBSIM not set\n";
-my $prog = "$ENV{NB_BUILD}/tests/running_teardown";
-my @opts = (['--ht=yes'], ['--ht=yes', '--nbsim-clock=fast'], ['perf']);
-print '1..' . scalar(@opts) . "\n";
-my $n = 0;
-for my $o (@opts) {
-	my $perf = "@$o" eq 'perf';
-	local $ENV{P4NETBURST_BACKEND} = $perf ? 'perf' : 'sim';
-	my ($st, $out, $secs) = PapiSuite::run_one('.', $perf ?
-		[$nbsim, '-q', '--nbsim-warn-unmodelled=no', '--', $prog, 'handler-counted'] :
-		[$nbsim, '-q', @$o, '--', $prog], 120);
-	my ($good, $ok, $plan) = PapiSuite::tap_result($st, $out);
-	printf "%sok %d - running_teardown %s: %d/%d [%.1fs]\n", $good ? '' : 'not ', ++$n, $perf ? 'perf backend' : "@$o" || 'default',
-		$ok, $plan, $secs;
-	print STDERR "#   $_\n" for $good ? () : split /\n/, $out;
-}
+PapiSuite::run_variants('running_teardown', 120, [sim => ['--ht=yes']],
+	[sim => ['--ht=yes', '--nbsim-clock=fast']], [perf => ['--nbsim-warn-unmodelled=no'], ['handler-counted']]);

@@ -91,6 +91,29 @@ sub tap_result {
 	return ($good ? 1 : 0, $ok, $plan // 0);
 }
 
+# One of our TAP ctests under nbsim in several configurations, one TAP
+# line each (its plan first): NAME, the program in $NB_BUILD/tests, the CPU
+# time limit, then per run [backend (P4NETBURST_BACKEND), [nbsim options],
+# [program arguments]].  A failed run prints its output as diagnostics.
+sub run_variants {
+	my ($name, $limit, @runs) = @_;
+	my $nbsim = $ENV{NBSIM} or die "NBSIM not set\n";
+	my $prog = "$ENV{NB_BUILD}/tests/$name";
+	my $n = 0;
+
+	print '1..' . scalar(@runs) . "\n";
+	for my $r (@runs) {
+		my ($backend, $opts, $args) = @$r;
+		local $ENV{P4NETBURST_BACKEND} = $backend;
+		my ($st, $out, $secs) = run_one('.', [$nbsim, '-q', @$opts, '--', $prog, @{$args // []}],
+						$limit);
+		my ($good, $ok, $plan) = tap_result($st, $out);
+		printf "%sok %d - %s, %s backend%s: %d/%d [%.1fs]\n", $good ? '' : 'not ', ++$n, $name,
+			$backend, @$opts ? " @$opts" : '', $ok, $plan, $secs;
+		print STDERR "#   $_\n" for $good ? () : split /\n/, $out;
+	}
+}
+
 # PAPI tests whose check compares interrupt rates per second of wall-clock
 # time ("Interrupt rate changed!": an interval with under a tenth of the
 # previous one's interrupts).  On a loaded machine an interval can get a
