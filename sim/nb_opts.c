@@ -17,6 +17,7 @@ Bool clo_step_each = False;
 Bool clo_cg_compat = False;
 Bool clo_exact_ir = True;
 Bool clo_ht_migrate = False;
+Bool clo_trace_forked = True;
 
 /* ---- options, init, fini ---- */
 
@@ -35,6 +36,7 @@ static const struct { const HChar *name, *values; } nb_opt_values[] = {
 	{ "--nbsim-pmu-ctx", "thread, cpu" },
 	{ "--nbsim-ht-place", "fixed, migrate" },
 	{ "--nbsim-exact-ir", "yes, no" },
+	{ "--nbsim-trace-forked", "yes, no" },
 };
 
 /* An --nbsim-* argument no rule took: a known option with a value it does
@@ -81,6 +83,7 @@ Bool nb_process_cmd_line_option(const HChar *arg)
 	else if VG_STR_CLO(arg, "--nbsim-program", clo_program) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-exact-ir", clo_exact_ir) {}
 	else if VG_STR_CLO(arg, "--nbsim-counts", clo_counts) {}
+	else if VG_BOOL_CLO(arg, "--nbsim-trace-forked", clo_trace_forked) {}
 	else if VG_XACT_CLO(arg, "--nbsim-pmu-ctx=thread", clo_ctx_cpu, False) {}
 	else if VG_XACT_CLO(arg, "--nbsim-pmu-ctx=cpu", clo_ctx_cpu, True) {}
 	else if VG_XACT_CLO(arg, "--nbsim-ht-place=fixed", clo_ht_migrate, False) {}
@@ -153,7 +156,11 @@ void nb_print_usage(void)
 "    --nbsim-program=FILE      MSR writes ('wrmsr 0xMSR 0xVALUE' lines) applied\n"
 "                              before the guest's first instruction (nb_stat)\n"
 "    --nbsim-counts=FILE       at exit, write the counters, totals and one row\n"
-"                              per thread, to FILE (%%p: the pid) (nb_stat)\n",
+"                              per thread, to FILE (%%p: the pid) (nb_stat)\n"
+"    --nbsim-trace-forked=yes|no  with --trace-children=yes, does a forked\n"
+"                              child's execve stay under nbsim? no: only the\n"
+"                              program's own execve does (nb_stat without\n"
+"                              --follow) [yes]\n",
 		NB_CPU_DEFAULT);
 	VG_(printf)(
 "    --nbsim-pmi-latency=N     cycles from the overflowing instruction's retirement\n"

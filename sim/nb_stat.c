@@ -28,6 +28,20 @@
  * the thread that ran (nbsim's thread hooks call nb_stat_switch and
  * nb_stat_thread_exit).  A forked child starts its rows and totals at zero
  * (the counters it inherits hold the parent's counts so far).
+ *
+ *  --nbsim-trace-forked=no   (with valgrind's --trace-children=yes: nb_stat
+ *                        without --follow) the program's own execve stays
+ *                        under nbsim, as a per-task counter stays with the
+ *                        task across execve (a wrapper script that ends in
+ *                        `exec prog`, a pyenv shim: the program counted is
+ *                        the one they exec), while a forked child's execve
+ *                        runs natively, as with --trace-children=no: its
+ *                        counts are not wanted, and it costs no start of
+ *                        valgrind.  Valgrind's tool API has no switch for
+ *                        this; the child clears the core's own option
+ *                        (VG_(clo_trace_children), m_options.c, declared
+ *                        here: valgrind 3.19 as Debian 12 ships it), which
+ *                        the core reads at each execve (PRE(sys_execve)).
  */
 #include "nb_tool.h"
 #include "pub_tool_libcfile.h"
@@ -132,6 +146,14 @@ static void after_fork_child(ThreadId tid)
 		live[tid].tid = tid;
 		live[tid].lwp = VG_(gettid)();
 	}
+}
+
+extern Bool VG_(clo_trace_children);
+
+static void untrace_child(ThreadId tid)
+{
+	(void)tid;
+	VG_(clo_trace_children) = False;
 }
 
 static ULong hex_value(const HChar **s, Bool *ok)
@@ -239,6 +261,8 @@ void nb_stat_init(void)
 		clo_ctx_cpu = True;
 	if (clo_program)
 		load_program();
+	if (!clo_trace_forked)
+		VG_(atfork)(NULL, NULL, untrace_child);
 	if (!clo_counts)
 		return;
 	live = VG_(calloc)("nbsim.stat.live", VG_N_THREADS, sizeof *live);

@@ -126,6 +126,7 @@ extern Bool clo_clock_fast;     /* --nbsim-clock=fast: nb_tm_run_fast */
 extern Bool clo_cg_compat;               /* --nbsim-cache=cachegrind     */
 extern Bool clo_exact_ir;                /* --nbsim-exact-ir             */
 extern Bool clo_ht_migrate;              /* --nbsim-ht-place=migrate     */
+extern Bool clo_trace_forked;            /* --nbsim-trace-forked (nb_stat.c) */
 Bool nb_process_cmd_line_option(const HChar *arg);
 void nb_print_usage(void);
 void nb_print_debug_usage(void);

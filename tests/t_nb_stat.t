@@ -263,6 +263,37 @@ for my $k (qw(k_jnext k_jnext2)) {
 	is(scalar @{ $j->{processes} // [] }, 1, 'without --follow: the program alone');
 }
 
+# ---- a program that execs another (a wrapper script ending in `exec`, a
+# pyenv shim): counted without --follow, as a per-task counter follows its
+# task across execve; the counts are the exec'd image's (sim/nb_stat.c).
+# Before: nbsim ran with --trace-children=no, the exec'd program natively,
+# and nb_stat failed with 121 ("nbsim wrote no counts") ----
+{
+	my $w = "$dir/wrap.sh";
+	open(my $fh, '>', $w) or die "$w: $!";
+	print $fh "#!/bin/sh\nexec \"\$@\"\n";
+	close $fh;
+	chmod 0755, $w;
+	my ($c, $rc) = counts([$w, "$st/k_loop_exit7"], 'PAPI_TOT_INS');
+	is($rc, 7, 'exec wrapper: the exec\'d program\'s exit status, without --follow');
+	is($c->{PAPI_TOT_INS}, 2004, 'exec wrapper: exactly k_loop\'s instructions, without --follow');
+	# ... and a forked child's execve is not followed without --follow:
+	# nbsim writes one counts file (the program's), two with --follow
+	for my $f ([0, 1], [1, 2]) {
+		my $cd = "$dir/cnt$f->[0]";
+		mkdir $cd;
+		my @o = ('--trace-children=yes', "--nbsim-counts=$cd/counts.%p",
+			 $f->[0] ? () : ('--nbsim-trace-forked=no'));
+		system($ENV{NBSIM}, '-q', @o, '--', "$st/forkexec", "$st/k_loop_exit7");
+		is($? >> 8, 8, "nbsim --nbsim-trace-forked=" . ($f->[0] ? 'yes' : 'no') .
+		   ": forkexec's status");
+		opendir(my $dh, $cd);
+		my @n = grep { /^counts\.\d+$/ } readdir $dh;
+		is(scalar @n, $f->[1], "nbsim --nbsim-trace-forked=" . ($f->[0] ? 'yes' : 'no') .
+		   ": $f->[1] counts file(s)");
+	}
+}
+
 # ---- Fortran (difference method: N and 2N iterations of 3 scalar DP uops) ----
 {
 	my ($a) = counts(["$st/f_sum", 1000], 'scalar_DP_uop:ALL');

@@ -299,7 +299,12 @@ int st_run_nbsim(const struct st_config *c, struct st_run *run, char *err, size_
 	args[na++] = c->nbsim;
 	args[na++] = model;
 	args[na++] = c->ht ? "--ht=yes" : "--ht=no";
-	args[na++] = c->follow ? "--trace-children=yes" : "--trace-children=no";
+	/* the program's own execve is followed either way (a wrapper that
+	 * execs the real program); without --follow a forked child's is
+	 * not (sim/nb_stat.c, --nbsim-trace-forked) */
+	args[na++] = "--trace-children=yes";
+	if (!c->follow)
+		args[na++] = "--nbsim-trace-forked=no";
 	args[na++] = optp;
 	args[na++] = optc;
 	args[na++] = "--";
