@@ -68,6 +68,9 @@ with the values that exist):
                              instruction (nb_stat writes it)
   --nbsim-counts=FILE        at exit, the counters, totals and a row per
                              thread, to FILE (%p: the pid) (nb_stat reads it)
+  --nbsim-trace-forked=yes|no  does a forked child's execve stay under
+                             nbsim? no: only the program's own (nb_stat
+                             without --follow) [yes]
   --nbsim-pmi-latency=N      cycles from the overflowing instruction's
                              retirement to its PMI (the IEBS skid, 0-100000)
                              [the model's: 59 Northwood, 91 Prescott]
