@@ -816,6 +816,7 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 	if (gWordTy != Ity_I64 || hWordTy != Ity_I64)
 		VG_(tool_panic)("nbsim: amd64 guests only");
 
+	in = nb_ud_cut(in);             /* (#UD: nb_ud.c) */
 	out = deepCopyIRSBExceptStmts(in);
 	if (nb_need == 0) {
 		/* nothing to count: only the CPUID hook */

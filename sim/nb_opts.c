@@ -37,6 +37,7 @@ static const struct { const HChar *name, *values; } nb_opt_values[] = {
 	{ "--nbsim-ht-place", "fixed, migrate" },
 	{ "--nbsim-exact-ir", "yes, no" },
 	{ "--nbsim-trace-forked", "yes, no" },
+	{ "--nbsim-isa", "model, host" },
 };
 
 /* An --nbsim-* argument no rule took: a known option with a value it does
@@ -84,6 +85,8 @@ Bool nb_process_cmd_line_option(const HChar *arg)
 	else if VG_BOOL_CLO(arg, "--nbsim-exact-ir", clo_exact_ir) {}
 	else if VG_STR_CLO(arg, "--nbsim-counts", clo_counts) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-trace-forked", clo_trace_forked) {}
+	else if VG_XACT_CLO(arg, "--nbsim-isa=model", clo_isa_host, False) {}
+	else if VG_XACT_CLO(arg, "--nbsim-isa=host", clo_isa_host, True) {}
 	else if VG_XACT_CLO(arg, "--nbsim-pmu-ctx=thread", clo_ctx_cpu, False) {}
 	else if VG_XACT_CLO(arg, "--nbsim-pmu-ctx=cpu", clo_ctx_cpu, True) {}
 	else if VG_XACT_CLO(arg, "--nbsim-ht-place=fixed", clo_ht_migrate, False) {}
@@ -160,7 +163,11 @@ void nb_print_usage(void)
 "    --nbsim-trace-forked=yes|no  with --trace-children=yes, does a forked\n"
 "                              child's execve stay under nbsim? no: only the\n"
 "                              program's own execve does (nb_stat without\n"
-"                              --follow) [yes]\n",
+"                              --follow) [yes]\n"
+"    --nbsim-isa=model|host    an instruction the model lacks (AVX, SSSE3,\n"
+"                              POPCNT..., SSE3 before Prescott) raises #UD:\n"
+"                              SIGILL, as on the hardware / host: runs as the\n"
+"                              host runs it, with a warning [model]\n",
 		NB_CPU_DEFAULT);
 	VG_(printf)(
 "    --nbsim-pmi-latency=N     cycles from the overflowing instruction's retirement\n"

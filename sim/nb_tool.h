@@ -418,6 +418,11 @@ void nb_stat_fini(Int exitcode);
 void nb_stat_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs);
 void nb_stat_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res);
 
+/* ---- instructions the model lacks: #UD (nb_ud.c, nb_isa.h) ---- */
+
+extern Bool clo_isa_host;                /* --nbsim-isa=host               */
+IRSB *nb_ud_cut(IRSB *in);
+
 /* ---- instrumentation (nb_instr.c) ---- */
 
 extern ULong nb_bound_mem;               /* set at init from nb_memp       */

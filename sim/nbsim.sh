@@ -71,6 +71,10 @@ with the values that exist):
   --nbsim-trace-forked=yes|no  does a forked child's execve stay under
                              nbsim? no: only the program's own (nb_stat
                              without --follow) [yes]
+  --nbsim-isa=model|host     an instruction the model lacks (AVX, SSSE3,
+                             POPCNT..., SSE3 before Prescott) raises #UD:
+                             SIGILL as on the hardware / host: runs as the
+                             host runs it, with a warning [model]
   --nbsim-pmi-latency=N      cycles from the overflowing instruction's
                              retirement to its PMI (the IEBS skid, 0-100000)
                              [the model's: 59 Northwood, 91 Prescott]
