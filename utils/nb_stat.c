@@ -780,8 +780,9 @@ int main(int argc, char **argv)
 	struct st_config c;
 	struct report R;
 	const char *sep = NULL, *out = NULL, *backend = "auto";
-	char outpath[PATH_MAX], tmppath[PATH_MAX + 16], nbsim_buf[PATH_MAX], why[512];
-	int json = 0, n = 0, opt, fd = -1, rc;
+	char outpath[PATH_MAX], nbsim_buf[PATH_MAX], why[512];
+	struct st_out of = { .fd = -1 };
+	int json = 0, n = 0, opt, rc;
 	unsigned host_model = 0;
 	FILE *f;
 
@@ -924,16 +925,8 @@ int main(int argc, char **argv)
 		if (expand_output(out, outpath, sizeof(outpath)))
 			return fail(ST_EXIT_USAGE, "-o %s: bad %% sequence (%%r, %%p, %%%%) or too long",
 				    out);
-		snprintf(tmppath, sizeof(tmppath), "%s.XXXXXX", outpath);
-		fd = mkstemp(tmppath);
-		if (fd < 0)
+		if (st_out_open(&of, outpath))
 			return fail(ST_EXIT_OUTPUT, "cannot write %s: %s", outpath, strerror(errno));
-		{
-			mode_t um = umask(0);
-
-			umask(um);
-			fchmod(fd, 0666 & ~um);
-		}
 	}
 
 	/* count */
@@ -948,8 +941,7 @@ int main(int argc, char **argv)
 		rc = !strcmp(backend, "perf") ? st_run_perf(&c, &runs[r], err, sizeof(err))
 					      : st_run_nbsim(&c, &runs[r], err, sizeof(err));
 		if (rc) {
-			if (fd >= 0)
-				unlink(tmppath);
+			st_out_abandon(&of);
 			/* the program's own failure to start (exec) is its status */
 			if (WIFEXITED(runs[r].status) && WEXITSTATUS(runs[r].status) >= 126)
 				return fail(WEXITSTATUS(runs[r].status), "run %d: %s", r + 1, err);
@@ -1009,10 +1001,11 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: warning: the runs diverged: %s\n", prog_name, R.divergence);
 	}
 
-	f = fd >= 0 ? fdopen(fd, "w") : stderr;
+	f = of.fd >= 0 ? fdopen(of.fd, "w") : stderr;
 	if (!f) {
-		unlink(tmppath);
-		return fail(ST_EXIT_OUTPUT, "cannot write %s: %s", outpath, strerror(errno));
+		rc = errno;
+		st_out_abandon(&of);
+		return fail(ST_EXIT_OUTPUT, "cannot write %s: %s", outpath, strerror(rc));
 	}
 	if (json)
 		out_json(f, &R);
@@ -1020,11 +1013,7 @@ int main(int argc, char **argv)
 		out_csv(f, &R, sep);
 	else
 		out_table(f, &R);
-	if (fd >= 0) {
-		if (fflush(f) || fsync(fd) || fclose(f) || rename(tmppath, outpath)) {
-			unlink(tmppath);
-			return fail(ST_EXIT_OUTPUT, "cannot write %s: %s", outpath, strerror(errno));
-		}
-	}
+	if (of.fd >= 0 && st_out_commit(&of, f))
+		return fail(ST_EXIT_OUTPUT, "cannot write %s: %s", outpath, strerror(errno));
 	return R.status;
 }

@@ -2,6 +2,7 @@
  * nb_stat.h - what nb_stat's parts share: the events asked for, the runs
  * they are partitioned into, and the counts each run gives back.
  *   nb_stat.c       command line, events, partition, output
+ *   nb_stat_out.c   -o FILE
  *   nb_stat_run.c   the backends: nbsim (program and counts files) and the
  *                   Linux perf backend of a real NetBurst
  */
@@ -69,6 +70,19 @@ struct st_config {
 	const char *nbsim;       /* path of the nbsim launcher               */
 	char **argv;             /* PROGRAM ARGS                              */
 };
+
+/* -o FILE (nb_stat_out.c): opened before PROGRAM runs (0, or -1 with
+ * errno), written through FD, then committed (0, or -1 with errno) or
+ * abandoned (a temporary file removed). */
+struct st_out {
+	const char *path;        /* as given (expanded)                      */
+	int fd;
+	char target[4096];       /* the plain file replaced at the end, or "" */
+	char tmp[4096 + 8];      /* its temporary file, or "": written in place */
+};
+int st_out_open(struct st_out *o, const char *path);
+int st_out_commit(struct st_out *o, FILE *f);
+void st_out_abandon(struct st_out *o);
 
 /* Run PROGRAM once for RUN under nbsim: 0, or -1 with a message in ERR. */
 int st_run_nbsim(const struct st_config *c, struct st_run *run, char *err, size_t len);
