@@ -935,9 +935,17 @@ int main(int argc, char **argv)
 	R.ev = ev;
 	R.n = n;
 	R.runs = runs;
+	if (R.nruns > 1 && st_stdin_prepare(why, sizeof(why))) {
+		st_out_abandon(&of);
+		return fail(ST_EXIT_BACKEND, "%s", why);
+	}
 	for (int r = 0; r < R.nruns; r++) {
 		char err[1024];
 
+		if (R.nruns > 1 && st_stdin_rewind(err, sizeof(err))) {
+			st_out_abandon(&of);
+			return fail(ST_EXIT_BACKEND, "run %d: %s", r + 1, err);
+		}
 		rc = !strcmp(backend, "perf") ? st_run_perf(&c, &runs[r], err, sizeof(err))
 					      : st_run_nbsim(&c, &runs[r], err, sizeof(err));
 		if (rc) {

@@ -3,6 +3,7 @@
  * they are partitioned into, and the counts each run gives back.
  *   nb_stat.c       command line, events, partition, output
  *   nb_stat_out.c   -o FILE
+ *   nb_stat_stdin.c standard input, the same for every run
  *   nb_stat_run.c   the backends: nbsim (program and counts files) and the
  *                   Linux perf backend of a real NetBurst
  */
@@ -83,6 +84,11 @@ struct st_out {
 int st_out_open(struct st_out *o, const char *path);
 int st_out_commit(struct st_out *o, FILE *f);
 void st_out_abandon(struct st_out *o);
+
+/* Standard input for several runs (nb_stat_stdin.c): made replayable
+ * before the first (0, or -1 with a message), rewound before each. */
+int st_stdin_prepare(char *err, size_t len);
+int st_stdin_rewind(char *err, size_t len);
 
 /* Run PROGRAM once for RUN under nbsim: 0, or -1 with a message in ERR. */
 int st_run_nbsim(const struct st_config *c, struct st_run *run, char *err, size_t len);
