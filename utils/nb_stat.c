@@ -18,6 +18,7 @@
 #endif
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -753,6 +754,25 @@ static const char *find_nbsim(const char *argv0, char *buf, size_t len)
 	return "nbsim";
 }
 
+/* A signal stopped a run with runs left (or one that gave no counts): no
+ * counts are reported, and nb_stat ends by the signal. */
+static int interrupted(int run, int nruns, struct st_out *of)
+{
+	int sig = st_interrupted;
+	const char *name = sigabbrev_np(sig);
+
+	st_out_abandon(of);
+	if (run)
+		fprintf(stderr, "%s: interrupted by SIG%s in run %d of %d: no counts reported\n",
+			prog_name, name ? name : "?", run, nruns);
+	else
+		fprintf(stderr, "%s: interrupted by SIG%s before the first run\n", prog_name,
+			name ? name : "?");
+	signal(sig, SIG_DFL);
+	raise(sig);
+	return 128 + sig;
+}
+
 /* ---- main --------------------------------------------------------------------- */
 
 enum { O_MODEL = 256, O_HT, O_PER_THREAD, O_FOLLOW, O_BACKEND };
@@ -935,7 +955,10 @@ int main(int argc, char **argv)
 	R.ev = ev;
 	R.n = n;
 	R.runs = runs;
+	st_signals_init();
 	if (R.nruns > 1 && st_stdin_prepare(why, sizeof(why))) {
+		if (st_interrupted)
+			return interrupted(0, R.nruns, &of);
 		st_out_abandon(&of);
 		return fail(ST_EXIT_BACKEND, "%s", why);
 	}
@@ -948,6 +971,9 @@ int main(int argc, char **argv)
 		}
 		rc = !strcmp(backend, "perf") ? st_run_perf(&c, &runs[r], err, sizeof(err))
 					      : st_run_nbsim(&c, &runs[r], err, sizeof(err));
+		/* a signal in the last run: its counts so far and PROGRAM's status */
+		if (st_interrupted && (rc || r < R.nruns - 1))
+			return interrupted(r + 1, R.nruns, &of);
 		if (rc) {
 			st_out_abandon(&of);
 			/* the program's own failure to start (exec) is its status */

@@ -10,6 +10,7 @@
 #ifndef NB_STAT_H
 #define NB_STAT_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -89,6 +90,11 @@ void st_out_abandon(struct st_out *o);
  * before the first (0, or -1 with a message), rewound before each. */
 int st_stdin_prepare(char *err, size_t len);
 int st_stdin_rewind(char *err, size_t len);
+
+/* SIGINT, SIGTERM and SIGHUP while a run's process runs are passed on to
+ * it; the first one caught is in st_interrupted (nb_stat_run.c). */
+extern volatile sig_atomic_t st_interrupted;
+void st_signals_init(void);
 
 /* Run PROGRAM once for RUN under nbsim: 0, or -1 with a message in ERR. */
 int st_run_nbsim(const struct st_config *c, struct st_run *run, char *err, size_t len);

@@ -263,6 +263,77 @@ static int collect(const char *dir, pid_t child, int follow, struct st_run *run,
 	return 0;
 }
 
+/* ---- signals to nb_stat ---------------------------------------------------- */
+
+volatile sig_atomic_t st_interrupted;
+static volatile pid_t st_child;              /* the run's process, or 0 */
+static const int st_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+
+/* Ctrl-C or a kill while PROGRAM runs: passed on to it (nbsim delivers it
+ * to the guest, which ends, and writes the counts), then waited for; nb_stat
+ * decides what to report when the run is over. */
+static void on_signal(int sig)
+{
+	if (!st_interrupted)
+		st_interrupted = sig;
+	if (st_child > 0)
+		kill(st_child, sig);
+}
+
+void st_signals_init(void)
+{
+	for (size_t i = 0; i < sizeof(st_sigs) / sizeof(st_sigs[0]); i++) {
+		struct sigaction sa, old;
+
+		/* a signal ignored when nb_stat started (nohup, a background
+		 * job of a non-interactive shell) stays ignored */
+		if (sigaction(st_sigs[i], NULL, &old) || old.sa_handler == SIG_IGN)
+			continue;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_signal;
+		sigemptyset(&sa.sa_mask);
+		sigaction(st_sigs[i], &sa, NULL);
+	}
+}
+
+/* fork with the signals held until the parent knows the child's pid; the
+ * child gets the default actions back (a signal pending then ends it) */
+static pid_t fork_child(void)
+{
+	sigset_t set, old;
+	pid_t pid;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof(st_sigs) / sizeof(st_sigs[0]); i++)
+		sigaddset(&set, st_sigs[i]);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	pid = fork();
+	if (pid == 0) {
+		for (size_t i = 0; i < sizeof(st_sigs) / sizeof(st_sigs[0]); i++) {
+			struct sigaction cur;
+
+			if (sigaction(st_sigs[i], NULL, &cur) == 0 && cur.sa_handler == on_signal)
+				signal(st_sigs[i], SIG_DFL);
+		}
+	} else if (pid > 0) {
+		st_child = pid;
+		if (st_interrupted)
+			kill(pid, st_interrupted);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return pid;
+}
+
+static void wait_child(pid_t pid, int *status)
+{
+	while (waitpid(pid, status, 0) < 0)
+		if (errno != EINTR) {
+			*status = -1;
+			break;
+		}
+	st_child = 0;
+}
+
 int st_run_nbsim(const struct st_config *c, struct st_run *run, char *err, size_t len)
 {
 	char dir[] = "/tmp/nb_stat.XXXXXX", model[64], optp[4200], optc[4200];
@@ -308,7 +379,7 @@ int st_run_nbsim(const struct st_config *c, struct st_run *run, char *err, size_
 	args[na] = NULL;
 	fflush(NULL);
 	t0 = now();
-	pid = fork();
+	pid = fork_child();
 	if (pid < 0) {
 		snprintf(err, len, "fork: %s", strerror(errno));
 		rm_dir(dp);
@@ -319,12 +390,12 @@ int st_run_nbsim(const struct st_config *c, struct st_run *run, char *err, size_
 		fprintf(stderr, "nb_stat: cannot run %s: %s\n", c->nbsim, strerror(errno));
 		_exit(ST_EXIT_BACKEND);
 	}
-	while (waitpid(pid, &run->status, 0) < 0)
-		if (errno != EINTR) {
-			snprintf(err, len, "waitpid: %s", strerror(errno));
-			rm_dir(dp);
-			return -1;
-		}
+	wait_child(pid, &run->status);
+	if (run->status == -1) {
+		snprintf(err, len, "waitpid: %s", strerror(errno));
+		rm_dir(dp);
+		return -1;
+	}
 	run->seconds = now() - t0;
 	rc = collect(dp, pid, c->follow, run, err, len);
 	rm_dir(dp);
@@ -371,7 +442,7 @@ int st_run_perf(const struct st_config *c, struct st_run *run, char *err, size_t
 		return -1;
 	}
 	fflush(NULL);
-	pid = fork();
+	pid = fork_child();
 	if (pid < 0) {
 		snprintf(err, len, "fork: %s", strerror(errno));
 		return -1;
@@ -403,7 +474,7 @@ int st_run_perf(const struct st_config *c, struct st_run *run, char *err, size_t
 			for (int k = 0; k < h; k++)
 				close(fd[k]);
 			close(go[1]);
-			waitpid(pid, NULL, 0);
+			wait_child(pid, &run->status);
 			return -1;
 		}
 	}
@@ -413,9 +484,7 @@ int st_run_perf(const struct st_config *c, struct st_run *run, char *err, size_t
 		return -1;
 	}
 	close(go[1]);
-	while (waitpid(pid, &run->status, 0) < 0)
-		if (errno != EINTR)
-			break;
+	wait_child(pid, &run->status);
 	run->seconds = now() - t0;
 	run->nproc = 1;
 	run->proc = calloc(1, sizeof(*run->proc));

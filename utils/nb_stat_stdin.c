@@ -46,7 +46,7 @@ int st_stdin_prepare(char *err, size_t len)
 		n = read(0, buf, sizeof(buf));
 		if (n == 0)
 			break;
-		if (n < 0 && errno == EINTR)
+		if (n < 0 && errno == EINTR && !st_interrupted)
 			continue;
 		if (n < 0) {
 			snprintf(err, len, "reading standard input: %s", strerror(errno));
