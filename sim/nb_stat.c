@@ -175,8 +175,9 @@ static void program_fail(Int line, const HChar *why)
 static void load_program(void)
 {
 	SysRes r = VG_(open)(clo_program, VKI_O_RDONLY, 0);
+	struct vg_stat st;
 	HChar *buf;
-	Int fd, n = 0, got, line = 1;
+	Int fd, n = 0, got = 0, line = 1;
 	const Int max = 1 << 16;
 
 	if (sr_isError(r)) {
@@ -184,10 +185,20 @@ static void load_program(void)
 		VG_(exit)(1);
 	}
 	fd = (Int)sr_Res(r);
+	/* a directory opens, and its read fails: not an empty program */
+	if (VG_(fstat)(fd, &st) == 0 && VKI_S_ISDIR(st.mode)) {
+		VG_(fmsg)("nbsim: cannot read --nbsim-program file '%s': it is a directory\n",
+			  clo_program);
+		VG_(exit)(1);
+	}
 	buf = VG_(malloc)("nbsim.stat.prog", max + 1);
 	while (n < max && (got = VG_(read)(fd, buf + n, max - n)) > 0)
 		n += got;
 	VG_(close)(fd);
+	if (got < 0) {
+		VG_(fmsg)("nbsim: cannot read --nbsim-program file '%s'\n", clo_program);
+		VG_(exit)(1);
+	}
 	if (n == max)
 		program_fail(0, "file too large");
 	buf[n] = 0;
