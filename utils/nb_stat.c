@@ -449,18 +449,51 @@ struct report {
 	int64_t cycles;          /* cycles counted by the set's cycle event, or -1 */
 };
 
-static void json_str(FILE *f, const char *s)
+/* The length of the well-formed UTF-8 sequence at S (RFC 3629: no
+ * overlong forms, no surrogates, at most U+10FFFF), or 0. */
+static int utf8_len(const unsigned char *s)
 {
+	int n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2;
+	unsigned cp;
+
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	cp = s[0] & (0x7f >> n);
+	for (int i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/* a JSON string; JSON is UTF-8, so a byte that is not part of a UTF-8
+ * sequence (an argument in Latin-1) is written as U+FFFD */
+static void json_str(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
 	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
+	while (*s) {
+		unsigned char ch = *s;
+		int k;
 
 		if (ch == '"' || ch == '\\')
 			fprintf(f, "\\%c", ch);
 		else if (ch < 0x20)
 			fprintf(f, "\\u%04x", ch);
-		else
+		else if (ch < 0x80)
 			fputc(ch, f);
+		else if ((k = utf8_len(s)) > 0) {
+			fwrite(s, 1, (size_t)k, f);
+			s += k;
+			continue;
+		} else
+			fputs("\\ufffd", f);
+		s++;
 	}
 	fputc('"', f);
 }
@@ -712,13 +745,21 @@ static int check_program(const char *prog)
 	} else {
 		const char *pv = getenv("PATH");
 		char *dirs = strdup(pv ? pv : "/usr/bin:/bin"), *save = NULL;
-		int found = 0;
+		int found = 0, noexec = 0;
 
+		/* as execvp: the first executable file of the name; a file of
+		 * the name that is not executable (or a directory) is passed
+		 * over, and is the failure if no executable one follows */
 		for (char *d = strtok_r(dirs, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
 			snprintf(path, sizeof(path), "%s/%s", *d ? d : ".", prog);
-			found = stat(path, &st) == 0 && S_ISREG(st.st_mode);
+			if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+				found = access(path, X_OK) == 0;
+				noexec |= !found;
+			}
 		}
 		free(dirs);
+		if (!found && noexec)
+			return fail(ST_EXIT_NOEXEC, "%s: not an executable file", prog);
 		if (!found)
 			return fail(ST_EXIT_NOTFOUND, "%s: program not found", prog);
 	}
@@ -846,6 +887,8 @@ int main(int argc, char **argv)
 
 			if (evo + l > sizeof(evbuf))
 				return fail(ST_EXIT_USAGE, "too many events");
+			int n0 = n;
+
 			s = memcpy(evbuf + evo, optarg, l);
 			evo += l;
 			for (char *t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
@@ -853,7 +896,8 @@ int main(int argc, char **argv)
 					return fail(ST_EXIT_USAGE, "more than %d events", ST_MAXEV);
 				names[n++] = t;
 			}
-			if (!*s)
+			/* '' or only commas: not the default set */
+			if (n == n0)
 				return fail(ST_EXIT_USAGE, "-e: empty event list");
 			break;
 		}

@@ -340,8 +340,8 @@ int st_run_nbsim(const struct st_config *c, struct st_run *run, char *err, size_
 	const char *tmpdir = getenv("TMPDIR");
 	char dirbuf[4096];
 	char *dp;
-	const char *args[16 + 1024];
-	int na = 0, rc;
+	const char **args;
+	int na = 0, nargv = 0, rc;
 	pid_t pid;
 	double t0;
 
@@ -367,6 +367,14 @@ int st_run_nbsim(const struct st_config *c, struct st_run *run, char *err, size_
 		}
 	}
 	snprintf(model, sizeof(model), "--model=%s", c->model_name);
+	while (c->argv[nargv])
+		nargv++;
+	args = calloc((size_t)nargv + 8, sizeof(*args));     /* every argument */
+	if (!args) {
+		snprintf(err, len, "out of memory");
+		rm_dir(dp);
+		return -1;
+	}
 	args[na++] = c->nbsim;
 	args[na++] = model;
 	args[na++] = c->ht ? "--ht=yes" : "--ht=no";
@@ -374,7 +382,7 @@ int st_run_nbsim(const struct st_config *c, struct st_run *run, char *err, size_
 	args[na++] = optp;
 	args[na++] = optc;
 	args[na++] = "--";
-	for (int i = 0; c->argv[i] && na < (int)(sizeof(args) / sizeof(args[0])) - 1; i++)
+	for (int i = 0; i < nargv; i++)
 		args[na++] = c->argv[i];
 	args[na] = NULL;
 	fflush(NULL);
@@ -382,6 +390,7 @@ int st_run_nbsim(const struct st_config *c, struct st_run *run, char *err, size_
 	pid = fork_child();
 	if (pid < 0) {
 		snprintf(err, len, "fork: %s", strerror(errno));
+		free(args);
 		rm_dir(dp);
 		return -1;
 	}
@@ -390,6 +399,7 @@ int st_run_nbsim(const struct st_config *c, struct st_run *run, char *err, size_
 		fprintf(stderr, "nb_stat: cannot run %s: %s\n", c->nbsim, strerror(errno));
 		_exit(ST_EXIT_BACKEND);
 	}
+	free(args);
 	wait_child(pid, &run->status);
 	if (run->status == -1) {
 		snprintf(err, len, "waitpid: %s", strerror(errno));
