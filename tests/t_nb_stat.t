@@ -253,9 +253,15 @@ for my $k (qw(k_jnext k_jnext2)) {
 	my $j = eval { decode_json(<$fh>) } // {};
 	my @p = @{ $j->{processes} // [] };
 	is(scalar @p, 2, '--follow: two processes');
-	is($p[1]{counts}[0]{count}, 2004, '--follow: the exec\'d child counts exactly k_loop');
+	# the child: glibc's fork return and execv up to the execve (a few
+	# hundred instructions), then k_loop, exactly 2004 (t_nb_stat_exec.t
+	# counts both images of a static program exactly)
+	my $pre = ($p[1]{counts}[0]{count} // 0) - 2004;
+	ok($pre > 0 && $pre < 5000, "--follow: the child counts from the fork through the exec: "
+	   . "k_loop's 2004 and $pre before the exec");
 	is($p[1]{exit}, 7, '--follow: the child\'s exit status');
-	is($j->{counts}[0]{count}, $p[0]{counts}[0]{count} + 2004, '--follow: total = sum');
+	is($j->{counts}[0]{count}, $p[0]{counts}[0]{count} + $p[1]{counts}[0]{count},
+	   '--follow: total = sum');
 	($rc, $text) = run('--json', '-o', "$dir/g.json", '-e', 'PAPI_TOT_INS', '--',
 			   "$st/forkexec", "$st/k_loop_exit7");
 	open($fh, '<', "$dir/g.json");

@@ -1027,6 +1027,11 @@ int main(int argc, char **argv)
 		}
 		R.seconds += runs[r].seconds;
 	}
+	for (int p = 0; p < runs[0].nproc; p++)
+		if (!runs[0].proc[p].final)
+			fprintf(stderr, "%s: warning: process %ld exec'd a program nbsim did not follow "
+				"(--follow counts it): its counts end at the exec\n", prog_name,
+				runs[0].proc[p].pid);
 	R.cycles = -1;
 	for (int i = 0; i < n; i++)
 		if (role_of(&ev[i], &c) == R_CYC) {

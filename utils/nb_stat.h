@@ -45,7 +45,10 @@ struct st_thread {
 
 struct st_proc {
 	long pid;
-	int exit;
+	int exit;                /* -1: not known (an image that exec'd)    */
+	int execs;               /* images before an exec (counts.PID.execN) */
+	int final;               /* the last image's counts are here: 0 if
+				    it exec'd a program nbsim did not follow */
 	uint64_t cycles;
 	uint64_t total[18];      /* by counter                               */
 	int nthr;

@@ -211,6 +211,41 @@ static void rm_dir(const char *dir)
 	rmdir(dir);
 }
 
+/* Add Q, the counts of an earlier or later image of the same process
+ * (a counts.PID.execN file), to P: totals summed, threads of one lwp
+ * summed, the final image's exit status kept. */
+static int merge_image(struct st_proc *p, struct st_proc *q, int q_is_exec)
+{
+	for (int c = 0; c < 18; c++)
+		p->total[c] += q->total[c];
+	p->cycles += q->cycles;
+	if (!q_is_exec)
+		p->exit = q->exit;
+	p->execs += q->execs;
+	p->final |= q->final;
+	for (int t = 0; t < q->nthr; t++) {
+		int k;
+
+		for (k = 0; k < p->nthr && p->thr[k].lwp != q->thr[t].lwp; k++)
+			;
+		if (k == p->nthr) {
+			struct st_thread *n = realloc(p->thr, (size_t)(p->nthr + 1) * sizeof(*n));
+
+			if (!n)
+				return -1;
+			p->thr = n;
+			p->thr[p->nthr++] = q->thr[t];
+			continue;
+		}
+		for (int c = 0; c < 18; c++)
+			p->thr[k].ctr[c] += q->thr[t].ctr[c];
+	}
+	free(q->thr);
+	if (p->nthr)
+		qsort(p->thr, (size_t)p->nthr, sizeof(*p->thr), cmp_thr);
+	return 0;
+}
+
 static int collect(const char *dir, pid_t child, int follow, struct st_run *run, char *err,
 		   size_t len)
 {
@@ -222,29 +257,53 @@ static int collect(const char *dir, pid_t child, int follow, struct st_run *run,
 	run->nproc = 0;
 	run->proc = NULL;
 	while (d && (e = readdir(d))) {
+		struct st_proc q;
 		char *end;
 		long pid;
+		int i, is_exec = 0;
 
 		if (strncmp(e->d_name, "counts.", 7))
 			continue;
 		pid = strtol(e->d_name + 7, &end, 10);
-		if (*end)
+		/* counts.PID.execN: the image before an exec (sim/nb_stat.c) */
+		if (!strncmp(end, ".exec", 5) && end[5] >= '1' && end[5] <= '9' &&
+		    end[5 + strspn(end + 5, "0123456789")] == 0)
+			is_exec = 1;
+		else if (*end)
 			continue;               /* a .tmp left by a process killed while writing */
 		if (!follow && pid != child)
 			continue;
-		run->proc = realloc(run->proc, (size_t)(run->nproc + 1) * sizeof(*run->proc));
-		if (!run->proc)
-			break;
 		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
-		if (read_counts(p, &run->proc[run->nproc], err, len)) {
+		if (read_counts(p, &q, err, len)) {
 			closedir(d);
 			return -1;
 		}
+		q.execs = is_exec;
+		q.final = !is_exec;
+		for (i = 0; i < run->nproc && run->proc[i].pid != q.pid; i++)
+			;
+		if (i < run->nproc) {
+			if (merge_image(&run->proc[i], &q, is_exec)) {
+				closedir(d);
+				snprintf(err, len, "out of memory");
+				return -1;
+			}
+			continue;
+		}
+		run->proc = realloc(run->proc, (size_t)(run->nproc + 1) * sizeof(*run->proc));
+		if (!run->proc)
+			break;
+		run->proc[run->nproc++] = q;
 		found_main |= pid == child;
-		run->nproc++;
 	}
 	if (d)
 		closedir(d);
+	/* an image that exec'd a program nbsim did not follow: its counts end
+	 * at the exec; PROGRAM's own status is the wait status's */
+	for (int i = 0; i < run->nproc; i++)
+		if (!run->proc[i].final && run->proc[i].pid == child)
+			run->proc[i].exit = WIFEXITED(run->status) ? WEXITSTATUS(run->status)
+				: WIFSIGNALED(run->status) ? 128 + WTERMSIG(run->status) : -1;
 	if (!found_main) {
 		snprintf(err, len, "nbsim wrote no counts for the program (pid %ld): it did not "
 			 "start, or ended without exiting (exec of a program nbsim cannot run, "
