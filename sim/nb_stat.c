@@ -15,7 +15,7 @@
  *      pid PID
  *      model NAME
  *      cycles N                  simulated cycles (the timing model's RUNNING)
- *      exit STATUS
+ *      exit STATUS               (-1 in a FILE.execN: see exec_snapshot)
  *      total C0 C1 ... C17       every counter (40-bit values)
  *      thread TID LWPID C0 ... C17   one row per guest thread that ran
  *      lp TID FIRST LAST         with --ht=yes, after its thread row: the
@@ -197,8 +197,9 @@ static void program_fail(Int line, const HChar *why)
 static void load_program(void)
 {
 	SysRes r = VG_(open)(clo_program, VKI_O_RDONLY, 0);
+	struct vg_stat st;
 	HChar *buf;
-	Int fd, n = 0, got, line = 1;
+	Int fd, n = 0, got = 0, line = 1;
 	const Int max = 1 << 16;
 
 	if (sr_isError(r)) {
@@ -206,10 +207,20 @@ static void load_program(void)
 		VG_(exit)(1);
 	}
 	fd = (Int)sr_Res(r);
+	/* a directory opens, and its read fails: not an empty program */
+	if (VG_(fstat)(fd, &st) == 0 && VKI_S_ISDIR(st.mode)) {
+		VG_(fmsg)("nbsim: cannot read --nbsim-program file '%s': it is a directory\n",
+			  clo_program);
+		VG_(exit)(1);
+	}
 	buf = VG_(malloc)("nbsim.stat.prog", max + 1);
 	while (n < max && (got = VG_(read)(fd, buf + n, max - n)) > 0)
 		n += got;
 	VG_(close)(fd);
+	if (got < 0) {
+		VG_(fmsg)("nbsim: cannot read --nbsim-program file '%s'\n", clo_program);
+		VG_(exit)(1);
+	}
 	if (n == max)
 		program_fail(0, "file too large");
 	buf[n] = 0;
@@ -292,19 +303,6 @@ static void put_ctrs(Int fd, const ULong *v)
 	put(fd, "\n");
 }
 
-/* valgrind passes tools' fini 0 whatever the exit status: the status is
- * taken from the guest's exit (60) or exit_group (231) system call. */
-void nb_stat_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
-{
-	(void)tid;
-	if ((sysno == 60 || sysno == 231) && nargs >= 1)
-		exit_status = (Int)(args[0] & 0xff);
-}
-
-void nb_stat_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res)
-{
-	(void)tid; (void)sysno; (void)args; (void)nargs; (void)res;
-}
 
 /* Which logical processor(s) a thread ran on (--ht=yes). */
 static void put_lp(Int fd, const struct stat_row *r)
@@ -313,19 +311,17 @@ static void put_lp(Int fd, const struct stat_row *r)
 		put(fd, "lp %u %u %u\n", r->tid, (UInt)r->lp_first, (UInt)r->lp_last);
 }
 
-void nb_stat_fini(Int exitcode)
+/* The counts so far to PATH (through PATH.tmp and a rename). */
+static void write_counts(const HChar *path, Int exitcode)
 {
 	ULong tot[NB_NUM_COUNTERS];
-	HChar *path, *tmp;
+	HChar *tmp;
 	SysRes r;
 	Int fd;
 
-	if (!clo_counts)
-		return;
 	attribute();
 	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++)
 		tot[c] = (last[c] - base[c]) & CTR_MASK;
-	path = VG_(expand_file_name)("--nbsim-counts", clo_counts);
 	tmp = VG_(malloc)("nbsim.stat.tmp", VG_(strlen)(path) + 8);
 	VG_(sprintf)(tmp, "%s.tmp", path);
 	r = VG_(open)(tmp, VKI_O_WRONLY | VKI_O_CREAT | VKI_O_TRUNC, 0644);
@@ -335,7 +331,8 @@ void nb_stat_fini(Int exitcode)
 	}
 	fd = (Int)sr_Res(r);
 	put(fd, "nbsim-counts 2\npid %d\nmodel %s\ncycles %llu\nexit %d\n", VG_(getpid)(),
-	    nb_cpu->name, (ULong)nb_sig[NB_SIG_CYCLES] - base_cyc, exitcode ? exitcode : exit_status);
+	    nb_cpu->name, (ULong)nb_sig[NB_SIG_CYCLES] - base_cyc,
+	    exitcode < 0 ? -1 : exitcode ? exitcode : exit_status);
 	put(fd, "total");
 	put_ctrs(fd, tot);
 	for (UInt i = 0; i < ndone; i++) {
@@ -352,4 +349,58 @@ void nb_stat_fini(Int exitcode)
 	VG_(close)(fd);
 	if (VG_(rename)(tmp, path) != 0)
 		VG_(umsg)("nbsim: cannot rename '%s' to '%s'\n", tmp, path);
+	VG_(free)(tmp);
+}
+
+void nb_stat_fini(Int exitcode)
+{
+	if (clo_counts)
+		write_counts(VG_(expand_file_name)("--nbsim-counts", clo_counts), exitcode);
+}
+
+/* An execve ends this nbsim instance without its fini: the image that
+ * follows runs under a new nbsim (--trace-children=yes), which counts from
+ * zero, or natively.  The counts so far go to FILE.execN (N = 1, 2 ... for
+ * a chain of execs of one process), which nb_stat adds to the process's;
+ * if the execve fails, the file is removed and the process counts on. */
+static HChar *exec_file;
+
+static void exec_snapshot(void)
+{
+	HChar *path = VG_(expand_file_name)("--nbsim-counts", clo_counts);
+	Int len = (Int)VG_(strlen)(path) + 16;
+
+	exec_file = VG_(malloc)("nbsim.stat.exec", len);
+	for (UInt n = 1; n < 10000; n++) {
+		struct vg_stat st;
+
+		VG_(snprintf)(exec_file, len, "%s.exec%u", path, n);
+		if (sr_isError(VG_(stat)(exec_file, &st)))
+			break;
+	}
+	write_counts(exec_file, -1);
+	VG_(free)(path);
+}
+
+/* valgrind passes tools' fini 0 whatever the exit status: the status is
+ * taken from the guest's exit (60) or exit_group (231) system call. */
+void nb_stat_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
+{
+	(void)tid;
+	if ((sysno == 60 || sysno == 231) && nargs >= 1)
+		exit_status = (Int)(args[0] & 0xff);
+	if ((sysno == 59 || sysno == 322) && clo_counts && !exec_file)
+		exec_snapshot();
+}
+
+void nb_stat_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res)
+{
+	(void)tid; (void)args; (void)nargs;
+	/* only a failed execve returns */
+	if ((sysno == 59 || sysno == 322) && exec_file) {
+		(void)res;
+		VG_(unlink)(exec_file);
+		VG_(free)(exec_file);
+		exec_file = NULL;
+	}
 }

@@ -253,9 +253,15 @@ for my $k (qw(k_jnext k_jnext2)) {
 	my $j = eval { decode_json(<$fh>) } // {};
 	my @p = @{ $j->{processes} // [] };
 	is(scalar @p, 2, '--follow: two processes');
-	is($p[1]{counts}[0]{count}, 2004, '--follow: the exec\'d child counts exactly k_loop');
+	# the child: glibc's fork return and execv up to the execve (a few
+	# hundred instructions), then k_loop, exactly 2004 (t_nb_stat_exec.t
+	# counts both images of a static program exactly)
+	my $pre = ($p[1]{counts}[0]{count} // 0) - 2004;
+	ok($pre > 0 && $pre < 5000, "--follow: the child counts from the fork through the exec: "
+	   . "k_loop's 2004 and $pre before the exec");
 	is($p[1]{exit}, 7, '--follow: the child\'s exit status');
-	is($j->{counts}[0]{count}, $p[0]{counts}[0]{count} + 2004, '--follow: total = sum');
+	is($j->{counts}[0]{count}, $p[0]{counts}[0]{count} + $p[1]{counts}[0]{count},
+	   '--follow: total = sum');
 	($rc, $text) = run('--json', '-o', "$dir/g.json", '-e', 'PAPI_TOT_INS', '--',
 			   "$st/forkexec", "$st/k_loop_exit7");
 	open($fh, '<', "$dir/g.json");
@@ -265,7 +271,7 @@ for my $k (qw(k_jnext k_jnext2)) {
 
 # ---- a program that execs another (a wrapper script ending in `exec`, a
 # pyenv shim): counted without --follow, as a per-task counter follows its
-# task across execve; the counts are the exec'd image's (sim/nb_stat.c).
+# task across execve (sim/nb_stat.c, --nbsim-trace-forked).
 # Before: nbsim ran with --trace-children=no, the exec'd program natively,
 # and nb_stat failed with 121 ("nbsim wrote no counts") ----
 {
@@ -276,7 +282,10 @@ for my $k (qw(k_jnext k_jnext2)) {
 	chmod 0755, $w;
 	my ($c, $rc) = counts([$w, "$st/k_loop_exit7"], 'PAPI_TOT_INS');
 	is($rc, 7, 'exec wrapper: the exec\'d program\'s exit status, without --follow');
-	is($c->{PAPI_TOT_INS}, 2004, 'exec wrapper: exactly k_loop\'s instructions, without --follow');
+	# (the shell's instructions up to its exec, then k_loop's 2004;
+	# t_nb_stat_exec.t has the exact sum with k_exec)
+	cmp_ok($c->{PAPI_TOT_INS} // 0, '>', 2004,
+	       'exec wrapper: the shell and k_loop counted, without --follow');
 	# ... and a forked child's execve is not followed without --follow:
 	# nbsim writes one counts file (the program's), two with --follow
 	for my $f ([0, 1], [1, 2]) {

@@ -18,6 +18,7 @@
 #endif
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -448,18 +449,51 @@ struct report {
 	int64_t cycles;          /* cycles counted by the set's cycle event, or -1 */
 };
 
-static void json_str(FILE *f, const char *s)
+/* The length of the well-formed UTF-8 sequence at S (RFC 3629: no
+ * overlong forms, no surrogates, at most U+10FFFF), or 0. */
+static int utf8_len(const unsigned char *s)
 {
+	int n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2;
+	unsigned cp;
+
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	cp = s[0] & (0x7f >> n);
+	for (int i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/* a JSON string; JSON is UTF-8, so a byte that is not part of a UTF-8
+ * sequence (an argument in Latin-1) is written as U+FFFD */
+static void json_str(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
 	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
+	while (*s) {
+		unsigned char ch = *s;
+		int k;
 
 		if (ch == '"' || ch == '\\')
 			fprintf(f, "\\%c", ch);
 		else if (ch < 0x20)
 			fprintf(f, "\\u%04x", ch);
-		else
+		else if (ch < 0x80)
 			fputc(ch, f);
+		else if ((k = utf8_len(s)) > 0) {
+			fwrite(s, 1, (size_t)k, f);
+			s += k;
+			continue;
+		} else
+			fputs("\\ufffd", f);
+		s++;
 	}
 	fputc('"', f);
 }
@@ -711,13 +745,21 @@ static int check_program(const char *prog)
 	} else {
 		const char *pv = getenv("PATH");
 		char *dirs = strdup(pv ? pv : "/usr/bin:/bin"), *save = NULL;
-		int found = 0;
+		int found = 0, noexec = 0;
 
+		/* as execvp: the first executable file of the name; a file of
+		 * the name that is not executable (or a directory) is passed
+		 * over, and is the failure if no executable one follows */
 		for (char *d = strtok_r(dirs, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
 			snprintf(path, sizeof(path), "%s/%s", *d ? d : ".", prog);
-			found = stat(path, &st) == 0 && S_ISREG(st.st_mode);
+			if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+				found = access(path, X_OK) == 0;
+				noexec |= !found;
+			}
 		}
 		free(dirs);
+		if (!found && noexec)
+			return fail(ST_EXIT_NOEXEC, "%s: not an executable file", prog);
 		if (!found)
 			return fail(ST_EXIT_NOTFOUND, "%s: program not found", prog);
 	}
@@ -753,6 +795,25 @@ static const char *find_nbsim(const char *argv0, char *buf, size_t len)
 	return "nbsim";
 }
 
+/* A signal stopped a run with runs left (or one that gave no counts): no
+ * counts are reported, and nb_stat ends by the signal. */
+static int interrupted(int run, int nruns, struct st_out *of)
+{
+	int sig = st_interrupted;
+	const char *name = sigabbrev_np(sig);
+
+	st_out_abandon(of);
+	if (run)
+		fprintf(stderr, "%s: interrupted by SIG%s in run %d of %d: no counts reported\n",
+			prog_name, name ? name : "?", run, nruns);
+	else
+		fprintf(stderr, "%s: interrupted by SIG%s before the first run\n", prog_name,
+			name ? name : "?");
+	signal(sig, SIG_DFL);
+	raise(sig);
+	return 128 + sig;
+}
+
 /* ---- main --------------------------------------------------------------------- */
 
 enum { O_MODEL = 256, O_HT, O_PER_THREAD, O_FOLLOW, O_BACKEND };
@@ -780,8 +841,9 @@ int main(int argc, char **argv)
 	struct st_config c;
 	struct report R;
 	const char *sep = NULL, *out = NULL, *backend = "auto";
-	char outpath[PATH_MAX], tmppath[PATH_MAX + 16], nbsim_buf[PATH_MAX], why[512];
-	int json = 0, n = 0, opt, fd = -1, rc;
+	char outpath[PATH_MAX], nbsim_buf[PATH_MAX], why[512];
+	struct st_out of = { .fd = -1 };
+	int json = 0, n = 0, opt, rc;
 	unsigned host_model = 0;
 	FILE *f;
 
@@ -825,6 +887,8 @@ int main(int argc, char **argv)
 
 			if (evo + l > sizeof(evbuf))
 				return fail(ST_EXIT_USAGE, "too many events");
+			int n0 = n;
+
 			s = memcpy(evbuf + evo, optarg, l);
 			evo += l;
 			for (char *t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
@@ -832,7 +896,8 @@ int main(int argc, char **argv)
 					return fail(ST_EXIT_USAGE, "more than %d events", ST_MAXEV);
 				names[n++] = t;
 			}
-			if (!*s)
+			/* '' or only commas: not the default set */
+			if (n == n0)
 				return fail(ST_EXIT_USAGE, "-e: empty event list");
 			break;
 		}
@@ -924,16 +989,8 @@ int main(int argc, char **argv)
 		if (expand_output(out, outpath, sizeof(outpath)))
 			return fail(ST_EXIT_USAGE, "-o %s: bad %% sequence (%%r, %%p, %%%%) or too long",
 				    out);
-		snprintf(tmppath, sizeof(tmppath), "%s.XXXXXX", outpath);
-		fd = mkstemp(tmppath);
-		if (fd < 0)
+		if (st_out_open(&of, outpath))
 			return fail(ST_EXIT_OUTPUT, "cannot write %s: %s", outpath, strerror(errno));
-		{
-			mode_t um = umask(0);
-
-			umask(um);
-			fchmod(fd, 0666 & ~um);
-		}
 	}
 
 	/* count */
@@ -942,14 +999,27 @@ int main(int argc, char **argv)
 	R.ev = ev;
 	R.n = n;
 	R.runs = runs;
+	st_signals_init();
+	if (R.nruns > 1 && st_stdin_prepare(why, sizeof(why))) {
+		if (st_interrupted)
+			return interrupted(0, R.nruns, &of);
+		st_out_abandon(&of);
+		return fail(ST_EXIT_BACKEND, "%s", why);
+	}
 	for (int r = 0; r < R.nruns; r++) {
 		char err[1024];
 
+		if (R.nruns > 1 && st_stdin_rewind(err, sizeof(err))) {
+			st_out_abandon(&of);
+			return fail(ST_EXIT_BACKEND, "run %d: %s", r + 1, err);
+		}
 		rc = !strcmp(backend, "perf") ? st_run_perf(&c, &runs[r], err, sizeof(err))
 					      : st_run_nbsim(&c, &runs[r], err, sizeof(err));
+		/* a signal in the last run: its counts so far and PROGRAM's status */
+		if (st_interrupted && (rc || r < R.nruns - 1))
+			return interrupted(r + 1, R.nruns, &of);
 		if (rc) {
-			if (fd >= 0)
-				unlink(tmppath);
+			st_out_abandon(&of);
 			/* the program's own failure to start (exec) is its status */
 			if (WIFEXITED(runs[r].status) && WEXITSTATUS(runs[r].status) >= 126)
 				return fail(WEXITSTATUS(runs[r].status), "run %d: %s", r + 1, err);
@@ -957,6 +1027,12 @@ int main(int argc, char **argv)
 		}
 		R.seconds += runs[r].seconds;
 	}
+	for (int p = 0; p < runs[0].nproc; p++)
+		if (!runs[0].proc[p].final)
+			fprintf(stderr, "%s: warning: process %ld exec'd a program nbsim did not run "
+				"(not followed: a child without --follow, or one nbsim cannot run): "
+				"its counts end at the exec\n", prog_name,
+				runs[0].proc[p].pid);
 	R.cycles = -1;
 	for (int i = 0; i < n; i++)
 		if (role_of(&ev[i], &c) == R_CYC) {
@@ -1009,10 +1085,11 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: warning: the runs diverged: %s\n", prog_name, R.divergence);
 	}
 
-	f = fd >= 0 ? fdopen(fd, "w") : stderr;
+	f = of.fd >= 0 ? fdopen(of.fd, "w") : stderr;
 	if (!f) {
-		unlink(tmppath);
-		return fail(ST_EXIT_OUTPUT, "cannot write %s: %s", outpath, strerror(errno));
+		rc = errno;
+		st_out_abandon(&of);
+		return fail(ST_EXIT_OUTPUT, "cannot write %s: %s", outpath, strerror(rc));
 	}
 	if (json)
 		out_json(f, &R);
@@ -1020,11 +1097,7 @@ int main(int argc, char **argv)
 		out_csv(f, &R, sep);
 	else
 		out_table(f, &R);
-	if (fd >= 0) {
-		if (fflush(f) || fsync(fd) || fclose(f) || rename(tmppath, outpath)) {
-			unlink(tmppath);
-			return fail(ST_EXIT_OUTPUT, "cannot write %s: %s", outpath, strerror(errno));
-		}
-	}
+	if (of.fd >= 0 && st_out_commit(&of, f))
+		return fail(ST_EXIT_OUTPUT, "cannot write %s: %s", outpath, strerror(errno));
 	return R.status;
 }

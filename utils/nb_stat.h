@@ -2,12 +2,15 @@
  * nb_stat.h - what nb_stat's parts share: the events asked for, the runs
  * they are partitioned into, and the counts each run gives back.
  *   nb_stat.c       command line, events, partition, output
+ *   nb_stat_out.c   -o FILE
+ *   nb_stat_stdin.c standard input, the same for every run
  *   nb_stat_run.c   the backends: nbsim (program and counts files) and the
  *                   Linux perf backend of a real NetBurst
  */
 #ifndef NB_STAT_H
 #define NB_STAT_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -42,7 +45,10 @@ struct st_thread {
 
 struct st_proc {
 	long pid;
-	int exit;
+	int exit;                /* -1: not known (an image that exec'd)    */
+	int execs;               /* images before an exec (counts.PID.execN) */
+	int final;               /* the last image's counts are here: 0 if
+				    it exec'd a program nbsim did not follow */
 	uint64_t cycles;
 	uint64_t total[18];      /* by counter                               */
 	int nthr;
@@ -69,6 +75,29 @@ struct st_config {
 	const char *nbsim;       /* path of the nbsim launcher               */
 	char **argv;             /* PROGRAM ARGS                              */
 };
+
+/* -o FILE (nb_stat_out.c): opened before PROGRAM runs (0, or -1 with
+ * errno), written through FD, then committed (0, or -1 with errno) or
+ * abandoned (a temporary file removed). */
+struct st_out {
+	const char *path;        /* as given (expanded)                      */
+	int fd;
+	char target[4096];       /* the plain file replaced at the end, or "" */
+	char tmp[4096 + 8];      /* its temporary file, or "": written in place */
+};
+int st_out_open(struct st_out *o, const char *path);
+int st_out_commit(struct st_out *o, FILE *f);
+void st_out_abandon(struct st_out *o);
+
+/* Standard input for several runs (nb_stat_stdin.c): made replayable
+ * before the first (0, or -1 with a message), rewound before each. */
+int st_stdin_prepare(char *err, size_t len);
+int st_stdin_rewind(char *err, size_t len);
+
+/* SIGINT, SIGTERM and SIGHUP while a run's process runs are passed on to
+ * it; the first one caught is in st_interrupted (nb_stat_run.c). */
+extern volatile sig_atomic_t st_interrupted;
+void st_signals_init(void);
 
 /* Run PROGRAM once for RUN under nbsim: 0, or -1 with a message in ERR. */
 int st_run_nbsim(const struct st_config *c, struct st_run *run, char *err, size_t len);

@@ -211,6 +211,41 @@ static void rm_dir(const char *dir)
 	rmdir(dir);
 }
 
+/* Add Q, the counts of an earlier or later image of the same process
+ * (a counts.PID.execN file), to P: totals summed, threads of one lwp
+ * summed, the final image's exit status kept. */
+static int merge_image(struct st_proc *p, struct st_proc *q, int q_is_exec)
+{
+	for (int c = 0; c < 18; c++)
+		p->total[c] += q->total[c];
+	p->cycles += q->cycles;
+	if (!q_is_exec)
+		p->exit = q->exit;
+	p->execs += q->execs;
+	p->final |= q->final;
+	for (int t = 0; t < q->nthr; t++) {
+		int k;
+
+		for (k = 0; k < p->nthr && p->thr[k].lwp != q->thr[t].lwp; k++)
+			;
+		if (k == p->nthr) {
+			struct st_thread *n = realloc(p->thr, (size_t)(p->nthr + 1) * sizeof(*n));
+
+			if (!n)
+				return -1;
+			p->thr = n;
+			p->thr[p->nthr++] = q->thr[t];
+			continue;
+		}
+		for (int c = 0; c < 18; c++)
+			p->thr[k].ctr[c] += q->thr[t].ctr[c];
+	}
+	free(q->thr);
+	if (p->nthr)
+		qsort(p->thr, (size_t)p->nthr, sizeof(*p->thr), cmp_thr);
+	return 0;
+}
+
 static int collect(const char *dir, pid_t child, int follow, struct st_run *run, char *err,
 		   size_t len)
 {
@@ -222,29 +257,53 @@ static int collect(const char *dir, pid_t child, int follow, struct st_run *run,
 	run->nproc = 0;
 	run->proc = NULL;
 	while (d && (e = readdir(d))) {
+		struct st_proc q;
 		char *end;
 		long pid;
+		int i, is_exec = 0;
 
 		if (strncmp(e->d_name, "counts.", 7))
 			continue;
 		pid = strtol(e->d_name + 7, &end, 10);
-		if (*end)
+		/* counts.PID.execN: the image before an exec (sim/nb_stat.c) */
+		if (!strncmp(end, ".exec", 5) && end[5] >= '1' && end[5] <= '9' &&
+		    end[5 + strspn(end + 5, "0123456789")] == 0)
+			is_exec = 1;
+		else if (*end)
 			continue;               /* a .tmp left by a process killed while writing */
 		if (!follow && pid != child)
 			continue;
-		run->proc = realloc(run->proc, (size_t)(run->nproc + 1) * sizeof(*run->proc));
-		if (!run->proc)
-			break;
 		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
-		if (read_counts(p, &run->proc[run->nproc], err, len)) {
+		if (read_counts(p, &q, err, len)) {
 			closedir(d);
 			return -1;
 		}
+		q.execs = is_exec;
+		q.final = !is_exec;
+		for (i = 0; i < run->nproc && run->proc[i].pid != q.pid; i++)
+			;
+		if (i < run->nproc) {
+			if (merge_image(&run->proc[i], &q, is_exec)) {
+				closedir(d);
+				snprintf(err, len, "out of memory");
+				return -1;
+			}
+			continue;
+		}
+		run->proc = realloc(run->proc, (size_t)(run->nproc + 1) * sizeof(*run->proc));
+		if (!run->proc)
+			break;
+		run->proc[run->nproc++] = q;
 		found_main |= pid == child;
-		run->nproc++;
 	}
 	if (d)
 		closedir(d);
+	/* an image that exec'd a program nbsim did not follow: its counts end
+	 * at the exec; PROGRAM's own status is the wait status's */
+	for (int i = 0; i < run->nproc; i++)
+		if (!run->proc[i].final && run->proc[i].pid == child)
+			run->proc[i].exit = WIFEXITED(run->status) ? WEXITSTATUS(run->status)
+				: WIFSIGNALED(run->status) ? 128 + WTERMSIG(run->status) : -1;
 	if (!found_main) {
 		snprintf(err, len, "nbsim wrote no counts for the program (pid %ld): it did not "
 			 "start, or ended without exiting (exec of a program nbsim cannot run, "
@@ -263,14 +322,85 @@ static int collect(const char *dir, pid_t child, int follow, struct st_run *run,
 	return 0;
 }
 
+/* ---- signals to nb_stat ---------------------------------------------------- */
+
+volatile sig_atomic_t st_interrupted;
+static volatile pid_t st_child;              /* the run's process, or 0 */
+static const int st_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+
+/* Ctrl-C or a kill while PROGRAM runs: passed on to it (nbsim delivers it
+ * to the guest, which ends, and writes the counts), then waited for; nb_stat
+ * decides what to report when the run is over. */
+static void on_signal(int sig)
+{
+	if (!st_interrupted)
+		st_interrupted = sig;
+	if (st_child > 0)
+		kill(st_child, sig);
+}
+
+void st_signals_init(void)
+{
+	for (size_t i = 0; i < sizeof(st_sigs) / sizeof(st_sigs[0]); i++) {
+		struct sigaction sa, old;
+
+		/* a signal ignored when nb_stat started (nohup, a background
+		 * job of a non-interactive shell) stays ignored */
+		if (sigaction(st_sigs[i], NULL, &old) || old.sa_handler == SIG_IGN)
+			continue;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_signal;
+		sigemptyset(&sa.sa_mask);
+		sigaction(st_sigs[i], &sa, NULL);
+	}
+}
+
+/* fork with the signals held until the parent knows the child's pid; the
+ * child gets the default actions back (a signal pending then ends it) */
+static pid_t fork_child(void)
+{
+	sigset_t set, old;
+	pid_t pid;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof(st_sigs) / sizeof(st_sigs[0]); i++)
+		sigaddset(&set, st_sigs[i]);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	pid = fork();
+	if (pid == 0) {
+		for (size_t i = 0; i < sizeof(st_sigs) / sizeof(st_sigs[0]); i++) {
+			struct sigaction cur;
+
+			if (sigaction(st_sigs[i], NULL, &cur) == 0 && cur.sa_handler == on_signal)
+				signal(st_sigs[i], SIG_DFL);
+		}
+	} else if (pid > 0) {
+		st_child = pid;
+		if (st_interrupted)
+			kill(pid, st_interrupted);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return pid;
+}
+
+static void wait_child(pid_t pid, int *status)
+{
+	while (waitpid(pid, status, 0) < 0)
+		if (errno != EINTR) {
+			*status = -1;
+			break;
+		}
+	st_child = 0;
+}
+
 int st_run_nbsim(const struct st_config *c, struct st_run *run, char *err, size_t len)
 {
 	char dir[] = "/tmp/nb_stat.XXXXXX", model[64], optp[4200], optc[4200];
 	const char *tmpdir = getenv("TMPDIR");
 	char dirbuf[4096];
 	char *dp;
-	const char *args[16 + 1024];
-	int na = 0, rc;
+	const char **args;
+	int na = 0, nargv = 0, rc;
 	pid_t pid;
 	double t0;
 
@@ -296,6 +426,14 @@ int st_run_nbsim(const struct st_config *c, struct st_run *run, char *err, size_
 		}
 	}
 	snprintf(model, sizeof(model), "--model=%s", c->model_name);
+	while (c->argv[nargv])
+		nargv++;
+	args = calloc((size_t)nargv + 16, sizeof(*args));    /* every argument, ours, NULL */
+	if (!args) {
+		snprintf(err, len, "out of memory");
+		rm_dir(dp);
+		return -1;
+	}
 	args[na++] = c->nbsim;
 	args[na++] = model;
 	args[na++] = c->ht ? "--ht=yes" : "--ht=no";
@@ -308,14 +446,15 @@ int st_run_nbsim(const struct st_config *c, struct st_run *run, char *err, size_
 	args[na++] = optp;
 	args[na++] = optc;
 	args[na++] = "--";
-	for (int i = 0; c->argv[i] && na < (int)(sizeof(args) / sizeof(args[0])) - 1; i++)
+	for (int i = 0; i < nargv; i++)
 		args[na++] = c->argv[i];
 	args[na] = NULL;
 	fflush(NULL);
 	t0 = now();
-	pid = fork();
+	pid = fork_child();
 	if (pid < 0) {
 		snprintf(err, len, "fork: %s", strerror(errno));
+		free(args);
 		rm_dir(dp);
 		return -1;
 	}
@@ -324,12 +463,13 @@ int st_run_nbsim(const struct st_config *c, struct st_run *run, char *err, size_
 		fprintf(stderr, "nb_stat: cannot run %s: %s\n", c->nbsim, strerror(errno));
 		_exit(ST_EXIT_BACKEND);
 	}
-	while (waitpid(pid, &run->status, 0) < 0)
-		if (errno != EINTR) {
-			snprintf(err, len, "waitpid: %s", strerror(errno));
-			rm_dir(dp);
-			return -1;
-		}
+	free(args);
+	wait_child(pid, &run->status);
+	if (run->status == -1) {
+		snprintf(err, len, "waitpid: %s", strerror(errno));
+		rm_dir(dp);
+		return -1;
+	}
 	run->seconds = now() - t0;
 	rc = collect(dp, pid, c->follow, run, err, len);
 	rm_dir(dp);
@@ -376,7 +516,7 @@ int st_run_perf(const struct st_config *c, struct st_run *run, char *err, size_t
 		return -1;
 	}
 	fflush(NULL);
-	pid = fork();
+	pid = fork_child();
 	if (pid < 0) {
 		snprintf(err, len, "fork: %s", strerror(errno));
 		return -1;
@@ -408,7 +548,7 @@ int st_run_perf(const struct st_config *c, struct st_run *run, char *err, size_t
 			for (int k = 0; k < h; k++)
 				close(fd[k]);
 			close(go[1]);
-			waitpid(pid, NULL, 0);
+			wait_child(pid, &run->status);
 			return -1;
 		}
 	}
@@ -418,9 +558,7 @@ int st_run_perf(const struct st_config *c, struct st_run *run, char *err, size_t
 		return -1;
 	}
 	close(go[1]);
-	while (waitpid(pid, &run->status, 0) < 0)
-		if (errno != EINTR)
-			break;
+	wait_child(pid, &run->status);
 	run->seconds = now() - t0;
 	run->nproc = 1;
 	run->proc = calloc(1, sizeof(*run->proc));

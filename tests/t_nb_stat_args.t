@@ -1,0 +1,66 @@
+#!/usr/bin/perl
+# nb_stat's command line and what it hands on: an event list with no event
+# in it, PROGRAM found in PATH as execvp(3) finds it, every argument passed
+# to PROGRAM, --json that is JSON (UTF-8) whatever bytes the arguments hold.
+# Each was once wrong: '-e ,' counted the default set, a non-executable
+# file of PROGRAM's name early in PATH hid the executable one (status 126
+# where the shell and nbsim run it), arguments past the 1023rd were
+# dropped without a word, a non-UTF-8 argument made --json unparsable.
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use Test::More;
+use File::Temp qw(tempdir);
+use JSON::PP;
+use NbStat;
+
+my $dir = tempdir(CLEANUP => 1);
+
+# an event list without an event: a usage error like -e ''
+for my $e ('', ',', ',,') {
+	my ($rc, $text) = run_nb_stat('-e', $e, '--', "$st/k_loop");
+	is($rc, 125, "-e '$e': status 125");
+	like($text, qr/-e: empty event list/, "-e '$e': says so");
+	unlike($text, qr/PAPI_TOT_CYC|Performance counter stats/, "-e '$e': nothing counted");
+}
+
+# PATH: a file of the name that is not executable, or a directory, is
+# passed over, as execvp and the shell do
+{
+	mkdir "$dir/$_" for qw(p1 p2 p3);
+	open(my $fh, '>', "$dir/p1/k_prog") or die;
+	print $fh "not a program\n";
+	close $fh;
+	chmod 0644, "$dir/p1/k_prog";
+	mkdir "$dir/p2/k_prog";
+	symlink("$st/k_loop_exit7", "$dir/p3/k_prog") or die;
+	local $ENV{PATH} = "$dir/p1:$dir/p2:$dir/p3:$ENV{PATH}";
+	my ($rc, $text) = run_nb_stat('-x', ',', '-e', 'PAPI_TOT_INS', '--', 'k_prog');
+	is($rc, 7, 'PATH: k_prog after a non-executable one and a directory runs (exit 7)')
+		or diag($text);
+	like($text, qr/^2004,PAPI_TOT_INS,1,,$/m, 'PATH: and is counted');
+	unlink "$dir/p3/k_prog";
+	($rc, $text) = run_nb_stat('-e', 'PAPI_TOT_INS', '--', 'k_prog');
+	is($rc, 126, 'PATH: no executable k_prog, a non-executable one: status 126');
+	like($text, qr/k_prog: not an executable file/, 'PATH: no executable k_prog: says so');
+}
+
+# every argument reaches PROGRAM (k_argc exits with argc mod 256)
+for my $n (10, 2000, 5000) {
+	my ($rc, $text) = run_nb_stat('-x', ',', '-e', 'PAPI_TOT_INS', '--', "$st/k_argc", 1 .. $n);
+	is($rc, ($n + 1) % 256, "$n arguments: all reach PROGRAM (argc mod 256)") or diag(substr($text, 0, 500));
+}
+
+# --json is UTF-8 JSON whatever bytes the arguments hold
+{
+	my ($rc, $text) = run_nb_stat('--json', '-e', 'PAPI_TOT_INS', '--', "$st/k_argc",
+		"caf\xe9", "ok \xc3\xa9", "\x01\"\\");
+	is($rc, 4, '--json, odd arguments: exit status 4');
+	my $j = eval { JSON::PP->new->utf8->decode($text) };
+	ok($j, '--json, odd arguments: parses as UTF-8 JSON') or diag($@);
+	is_deeply($j->{program}, [ "$st/k_argc", "caf\x{fffd}", "ok \x{e9}", "\x01\"\\" ],
+		  '--json: a byte that is not UTF-8 becomes U+FFFD, valid UTF-8 is kept');
+}
+
+done_testing();

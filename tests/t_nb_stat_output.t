@@ -1,0 +1,99 @@
+#!/usr/bin/perl
+# nb_stat -o FILE when FILE is not a plain file to replace: a symbolic
+# link (written through, the link kept), a device (/dev/null, /dev/full:
+# written in place, never replaced by a regular file, a write error is
+# status 122), a FIFO (a reader gets the counts), an open descriptor
+# (/dev/fd/N: once refused, as no temporary file can be made in /dev/fd),
+# a directory (refused
+# before the program runs).  A root user's -o /dev/null once replaced the
+# device node with a regular file (a temporary file renamed over it).
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use Test::More;
+use File::Temp qw(tempdir);
+use POSIX qw(mkfifo);
+use Fcntl qw(F_SETFD);
+use NbStat;
+
+my $dir = tempdir(CLEANUP => 1);
+my @ev = ('-x', ',', '-e', 'PAPI_TOT_INS');
+my $csv = qr/^2004,PAPI_TOT_INS,1,,$/m;
+
+# a symbolic link to a file: the file gets the counts, the link stays
+{
+	open(my $fh, '>', "$dir/target") or die;
+	close $fh;
+	symlink('target', "$dir/link") or die;
+	my ($rc, $text) = run_nb_stat(@ev, '-o', "$dir/link", '--', "$st/k_loop");
+	is($rc, 0, '-o SYMLINK: exit 0') or diag($text);
+	ok(-l "$dir/link", '-o SYMLINK: the link is still a link');
+	open($fh, '<', "$dir/target") or die;
+	like(do { local $/; <$fh> }, $csv, '-o SYMLINK: the file it points to has the counts');
+}
+
+# devices: as root, our own nodes (mknod), never the system's
+sub device {
+	my ($name, $minor) = @_;
+	return "/dev/$name" if $> != 0;
+	system('mknod', "$dir/$name", 'c', '1', $minor) == 0 or BAIL_OUT("mknod $name failed");
+	return "$dir/$name";
+}
+{
+	my $null = device('null', 3);
+	my ($rc, $text) = run_nb_stat(@ev, '-o', $null, '--', "$st/k_loop");
+	is($rc, 0, "-o $null: exit 0") or diag($text);
+	ok(-c $null, "-o $null: still a character device");
+	is(scalar(() = glob("$null.*")), 0, "-o $null: no temporary file left beside it");
+
+	my $full = device('full', 7);
+	($rc, $text) = run_nb_stat(@ev, '-o', $full, '--', "$st/k_loop");
+	is($rc, 122, "-o $full: status 122 (the write fails)");
+	like($text, qr/cannot write \Q$full\E: No space left on device/, "-o $full: says why");
+	ok(-c $full, "-o $full: still a character device");
+}
+
+# a FIFO with a reader
+{
+	my $fifo = "$dir/fifo";
+	mkfifo($fifo, 0600) or die "mkfifo: $!";
+	my $reader = fork() // die;
+	if (!$reader) {
+		alarm 120;
+		open(my $in, '<', $fifo) or exit 1;
+		open(my $o, '>', "$dir/fifo.got") or exit 1;
+		print $o $_ while <$in>;
+		exit 0;
+	}
+	my ($rc, $text) = run_nb_stat(@ev, '-o', $fifo, '--', "$st/k_loop");
+	is($rc, 0, '-o FIFO: exit 0') or diag($text);
+	ok(-p $fifo, '-o FIFO: still a FIFO');
+	kill 'KILL', $reader unless $rc == 0 && -p $fifo;
+	waitpid($reader, 0);
+	my ($got, $fh) = ('');
+	$got = do { local $/; <$fh> } // '' if open($fh, '<', "$dir/fifo.got");
+	like($got, $csv, '-o FIFO: the reader got the counts');
+}
+
+# an open descriptor (/dev/fd/N, as a shell's >(command) gives)
+{
+	pipe(my $r, my $w) or die;
+	fcntl($w, F_SETFD, 0) or die;          # inherited by nb_stat
+	my $n = fileno($w);
+	my ($rc, $text) = run_nb_stat(@ev, '-o', "/dev/fd/$n", '--', "$st/k_loop");
+	close $w;
+	is($rc, 0, '-o /dev/fd/N: exit 0') or diag($text);
+	like(do { local $/; <$r> } // '', $csv, '-o /dev/fd/N: the counts go down the descriptor');
+}
+
+# a directory: refused before the program runs
+{
+	mkdir "$dir/d";
+	my ($rc, $text) = run_nb_stat(@ev, '-o', "$dir/d", '--', '/usr/bin/touch', "$dir/ran");
+	is($rc, 122, '-o DIRECTORY: status 122');
+	like($text, qr/cannot write \Q$dir\E\/d: Is a directory/, '-o DIRECTORY: says why');
+	ok(!-e "$dir/ran", '-o DIRECTORY: refused before the program ran');
+}
+
+done_testing();
