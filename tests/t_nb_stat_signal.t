@@ -5,6 +5,7 @@
 # status (128 + N); with runs left it starts none and dies of the signal.
 # nb_stat once died at once, leaving the simulated program running (an
 # orphan looping for ever here) and its temporary directory behind.
+# nbsim itself killed from outside: 128 + N and the signal named.
 use strict;
 use warnings;
 use FindBin;
@@ -31,9 +32,11 @@ sub procs_in {
 }
 
 # start nb_stat ARGS with TMPDIR=DIR, send SIG once PROGRAM runs under
-# nbsim; -> (wait status, output, orphans left, files left in DIR)
+# nbsim (to nb_stat; 'nbsim:SIG': to nbsim, from outside);
+# -> (wait status, output, orphans left, files left in DIR)
 sub interrupt {
 	my ($sig, @args) = @_;
+	my $to_sim = $sig =~ s/^nbsim://;
 	my $dir = tempdir(CLEANUP => 1);
 	my $pid = fork() // die;
 	if (!$pid) {
@@ -47,7 +50,7 @@ sub interrupt {
 	my $t0 = time;
 	sleep 0.1 until procs_in("$dir/") || time - $t0 > 60;
 	sleep 1;                          # nbsim is in the guest
-	kill $sig, $pid;
+	kill $sig, $to_sim ? procs_in("$dir/") : $pid;
 	my $w;
 	for (1 .. 600) {
 		last if waitpid($pid, WNOHANG) == $pid && defined($w = $?);
@@ -91,6 +94,18 @@ for my $sig (qw(INT TERM)) {
 	unlike($text, qr/PAPI_TOT_INS/, 'SIGINT in run 1 of several: no partial counts');
 	is($orphans, 0, 'SIGINT in run 1 of several: no simulated program left running');
 	is($left, 0, 'SIGINT in run 1 of several: no temporary directory left');
+}
+
+# nbsim killed from outside (kill -9) before it wrote any counts: the
+# status a shell gives, 128 + 9, and the signal named (it was 121, "nbsim
+# wrote no counts")
+{
+	my ($w, $text, $orphans, $left) = interrupt('nbsim:KILL', '-x', ',', '-e', 'PAPI_TOT_INS');
+	is($w >= 0 && WIFEXITED($w) ? WEXITSTATUS($w) : -1, 137, 'nbsim killed by SIGKILL: status 137')
+		or diag("wait status $w: $text");
+	like($text, qr/run 1: killed by SIGKILL \(signal 9\) before it wrote any counts/,
+	     'nbsim killed by SIGKILL: says so') or diag($text);
+	is($left, 0, 'nbsim killed by SIGKILL: no temporary directory left');
 }
 
 done_testing();

@@ -735,7 +735,7 @@ static int expand_output(const char *fmt, char *out, size_t len)
 
 /* ---- PROGRAM ------------------------------------------------------------------ */
 
-static int check_program(const char *prog)
+static int check_program(const char *prog, int sim)
 {
 	char path[PATH_MAX];
 	struct stat st;
@@ -767,6 +767,12 @@ static int check_program(const char *prog)
 		return fail(ST_EXIT_NOTFOUND, "%s: program not found (%s)", prog, strerror(errno));
 	if (!S_ISREG(st.st_mode) || access(path, X_OK))
 		return fail(ST_EXIT_NOEXEC, "%s: not an executable file", prog);
+	/* valgrind refuses set-user-ID and set-group-ID programs (it could not
+	 * keep the privilege and trace them); say so before anything runs */
+	if (sim && (st.st_mode & (S_ISUID | S_ISGID)))
+		return fail(ST_EXIT_NOEXEC, "%s: set-%s-ID: valgrind, so nbsim, cannot run it (on a "
+			    "real NetBurst the perf backend counts it)", prog,
+			    st.st_mode & S_ISUID ? "user" : "group");
 	return 0;
 }
 
@@ -983,7 +989,7 @@ int main(int argc, char **argv)
 	}
 
 	/* the program, and the output file */
-	if ((rc = check_program(c.argv[0])))
+	if ((rc = check_program(c.argv[0], strcmp(backend, "perf") != 0)))
 		return rc;
 	if (out) {
 		if (expand_output(out, outpath, sizeof(outpath)))
@@ -1023,6 +1029,15 @@ int main(int argc, char **argv)
 			/* the program's own failure to start (exec) is its status */
 			if (WIFEXITED(runs[r].status) && WEXITSTATUS(runs[r].status) >= 126)
 				return fail(WEXITSTATUS(runs[r].status), "run %d: %s", r + 1, err);
+			/* killed before it wrote any counts (kill -9 from outside):
+			 * the status a shell gives, the signal named */
+			if (WIFSIGNALED(runs[r].status)) {
+				const int sig = WTERMSIG(runs[r].status);
+				const char *ab = sigabbrev_np(sig);
+
+				return fail(128 + sig, "run %d: killed by SIG%s (signal %d) before it "
+					    "wrote any counts", r + 1, ab ? ab : "?", sig);
+			}
 			return fail(ST_EXIT_BACKEND, "run %d: %s", r + 1, err);
 		}
 		R.seconds += runs[r].seconds;
