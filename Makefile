@@ -239,7 +239,7 @@ NB_UTIL_SRC = utils/nb_util.c $(NB_COMP)/nb_decode.c $(NB_COMP)/nb_partition.c $
 utils: $(addprefix $(BUILDDIR)/utils/,$(NB_UTILS)) $(BUILDDIR)/utils/nb_stat
 
 # nb_stat: counts a whole program (utils/nb_stat.c; the nbsim and perf backends)
-NB_STAT_SRC = utils/nb_stat.c utils/nb_stat_out.c utils/nb_stat_stdin.c utils/nb_stat_run.c $(NB_COMP)/backend_cpuid.c
+NB_STAT_SRC = utils/nb_stat.c utils/nb_stat_print.c utils/nb_stat_out.c utils/nb_stat_stdin.c utils/nb_stat_run.c $(NB_COMP)/backend_cpuid.c
 $(BUILDDIR)/utils/nb_stat: $(NB_STAT_SRC) utils/nb_stat.h utils/nb_util.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_NB) $(NB_PURE_INC) -Iutils -Isim -o $@ $(NB_STAT_SRC) $(NB_UTIL_SRC)
