@@ -198,14 +198,22 @@ int p4nb_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 				    (int)(sizeof(c->extra) / sizeof(c->extra[0])));
 	if (p4nb_backend->set_inherit)
 		p4nb_backend->set_inherit(c->inherit);
-	if (p4nb_backend->program(c->regs, c->n, err, sizeof(err))) {
+	if ((ret = p4nb_backend->program(c->regs, c->n, err, sizeof(err)))) {
 		/* nothing of this set was enabled, and the registers may be
 		 * another thread's (the msr backend refuses a CPU where
 		 * another thread counts): touch none of them */
-		p4nb_report("start", err);
 		p4nb_release_lp(c);
 		if (p4nb_backend->restore)
 			p4nb_backend->restore(0);
+		if (ret == NB_BACKEND_CONFLICT) {
+			/* a conflict (the kernel's placement, perf backend):
+			 * said also without PAPI_VERBOSE, as at add time */
+			if (_papi_hwi_error_level == PAPI_QUIET && !secure_getenv("PAPI_VERBOSE"))
+				fprintf(stderr, "PAPI p4netburst: start: %s\n", err);
+			p4nb_report("start", err);
+			return PAPI_ECNFLCT;
+		}
+		p4nb_report("start", err);
 		return PAPI_ESYS;
 	}
 	if ((c->grn_sys && p4nb_backend->cpu_wide(c->regs, c->n, 1, err, sizeof(err))) ||
