@@ -67,4 +67,15 @@ like($out, qr/PAPI_BR_MSP\s*:\s*\d+/, 'papi_command_line prints PAPI_BR_MSP');
 like($out, qr/Failed adding: p4netburst:::no_such_event/, 'an unknown native event is refused by name');
 like($out, qr/branch_retired:MMTP\s*:\s*[1-9]\d*/, 'the valid event beside it is still counted');
 
+# The same event twice (PAPI_ECNFLCT from PAPI itself, whose text blames the
+# hardware): PAPI_VERBOSE names the real cause
+# (patches/papi-7.0.0-add-event-reason.patch).
+($st, $out) = run("PAPI_VERBOSE=1 $nbsim -- $u/papi_command_line PAPI_TOT_INS PAPI_TOT_INS "
+		  . "instr_retired:NBOGUSNTAG p4netburst:::instr_retired:NBOGUSNTAG");
+like($out, qr/PAPI Error: add event: PAPI_TOT_INS is already in event set \d+ \(an event set counts each event once\)/,
+     'a preset added twice: PAPI_VERBOSE says it is already in the set');
+like($out, qr/PAPI Error: add event: p4netburst:::instr_retired:NBOGUSNTAG is already in event set \d+/,
+     'a native event added twice (prefixed and not): PAPI_VERBOSE says it is already in the set');
+like($out, qr/PAPI_TOT_INS\s*:\s*[1-9]\d*/, 'the first PAPI_TOT_INS is still counted');
+
 done_testing();

@@ -178,7 +178,7 @@ static int perf_program(const struct nb_regs *r, int n, char *err, size_t len)
 					 e == EACCES || e == EPERM ? " (see /proc/sys/kernel/perf_event_paranoid)" : "");
 			npfd = i;
 			close_all();
-			return -1;
+			return i && e == EINVAL ? NB_BACKEND_CONFLICT : -1;
 		}
 		npfd = i + 1;
 		pctr[i] = r[i].counter;

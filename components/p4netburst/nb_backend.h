@@ -23,11 +23,16 @@ struct nb_cpu {
 	char brand[64];
 };
 
+#define NB_BACKEND_CONFLICT (-2)
+
 struct nb_backend {
 	const char *name;
 	/* 0 if this backend can be used; else a reason in WHY. */
 	int (*probe)(struct nb_cpu *cpu, char *why, size_t len);
-	/* Write ESCRs and CCCRs (Enable clear) and zero the counters. */
+	/* Write ESCRs and CCCRs (Enable clear) and zero the counters.  -1
+	 * with the reason in ERR; NB_BACKEND_CONFLICT if the registers
+	 * cannot be had beside the others of the set (the perf backend: the
+	 * kernel's own placement refused it). */
 	int (*program)(const struct nb_regs *r, int n, char *err, size_t len);
 	/* Set or clear the CCCR Enable bits. */
 	int (*enable)(const struct nb_regs *r, int n, int on, char *err, size_t len);

@@ -169,6 +169,8 @@ static int clear_extra(nb_control_t *c, char *err, size_t len)
 	return c->nextra ? p4nb_backend->write_msrs(z, c->nextra, err, len) : 0;
 }
 
+static int teardown(nb_control_t *c, int disable);
+
 int p4nb_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 {
 	nb_control_t *c = (nb_control_t *)ctl;
@@ -196,8 +198,25 @@ int p4nb_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 				    (int)(sizeof(c->extra) / sizeof(c->extra[0])));
 	if (p4nb_backend->set_inherit)
 		p4nb_backend->set_inherit(c->inherit);
-	if (p4nb_backend->program(c->regs, c->n, err, sizeof(err)) ||
-	    (c->grn_sys && p4nb_backend->cpu_wide(c->regs, c->n, 1, err, sizeof(err))) ||
+	if ((ret = p4nb_backend->program(c->regs, c->n, err, sizeof(err)))) {
+		/* nothing of this set was enabled, and the registers may be
+		 * another thread's (the msr backend refuses a CPU where
+		 * another thread counts): touch none of them */
+		p4nb_release_lp(c);
+		if (p4nb_backend->restore)
+			p4nb_backend->restore(0);
+		if (ret == NB_BACKEND_CONFLICT) {
+			/* a conflict (the kernel's placement, perf backend):
+			 * said also without PAPI_VERBOSE, as at add time */
+			if (_papi_hwi_error_level == PAPI_QUIET && !secure_getenv("PAPI_VERBOSE"))
+				fprintf(stderr, "PAPI p4netburst: start: %s\n", err);
+			p4nb_report("start", err);
+			return PAPI_ECNFLCT;
+		}
+		p4nb_report("start", err);
+		return PAPI_ESYS;
+	}
+	if ((c->grn_sys && p4nb_backend->cpu_wide(c->regs, c->n, 1, err, sizeof(err))) ||
 	    (c->nextra && p4nb_backend->write_msrs(c->extra, c->nextra, err, sizeof(err))) ||
 	    p4nb_pebs_enable_shared(c, 1, err, sizeof(err)) ||
 	    (c->hw_ovf && p4nb_preset(c, c->hw_ovf, err, sizeof(err))) ||
@@ -207,9 +226,11 @@ int p4nb_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 	     * this function returns, and its handler must find the set
 	     * running to fold and re-arm it */
 	    (c->running = 1, p4nb_backend->enable(c->regs, c->n, 1, err, sizeof(err)))) {
-		c->running = 0;
 		p4nb_report("start", err);
-		p4nb_release_lp(c);
+		/* the set's registers are this thread's: stop and give them
+		 * back here, since p4nb_stop leaves a set that is not running
+		 * alone */
+		(void)teardown(c, 1);
 		return PAPI_ESYS;
 	}
 	return PAPI_OK;
@@ -251,6 +272,14 @@ int p4nb_stop(hwd_context_t *ctx, hwd_control_state_t *ctl)
 
 	if (foreign(c, "stop"))
 		return PAPI_EINVAL;
+	/* PAPI calls stop after a failed start too (papi.c, PAPI_start):
+	 * the set holds no registers then (p4nb_start gave back what it
+	 * took), and those of c->regs may be another thread's (the msr
+	 * backend refuses a CPU where another thread counts): disabling
+	 * them stopped that thread's counting, and reading them made
+	 * counts of nothing. */
+	if (!c->running)
+		return PAPI_OK;
 	/* not running from here on: a PMI taken inside this function (a
 	 * small threshold overflows in its first instructions) must not
 	 * re-arm and re-enable the counters being stopped */
@@ -261,6 +290,22 @@ int p4nb_stop(hwd_context_t *ctx, hwd_control_state_t *ctl)
 		return PAPI_ESYS;
 	}
 	ret = p4nb_accumulate(c);
+	if (teardown(c, 0) != PAPI_OK)
+		ret = PAPI_ESYS;
+	return ret;
+}
+
+/* The rest of a stop once the counters are disabled, or (DISABLE) the
+ * undoing of a start that programmed them and then failed: the helper
+ * ESCRs, PEBS and the registers given back. */
+static int teardown(nb_control_t *c, int disable)
+{
+	char err[256];
+	int ret = PAPI_OK;
+
+	c->running = 0;
+	if (disable)
+		(void)p4nb_backend->enable(c->regs, c->n, 0, err, sizeof(err));
 	/* the counters are the thread's again (nbsim: its context) */
 	if (c->grn_sys && p4nb_backend->cpu_wide(c->regs, c->n, 0, err, sizeof(err))) {
 		p4nb_report("stop", err);

@@ -259,7 +259,13 @@ papi_vector_t _p4netburst_vector = {
 		.description = "Intel NetBurst (Pentium 4) PMU: ESCRs, CCCRs, 18 counters",
 		.version = "0.1",
 		.num_cntrs = NB_NUM_COUNTERS,
-		.num_mpx_cntrs = NB_NUM_COUNTERS,
+		/* PAPI sizes a multiplexed event set by this: software
+		 * multiplexing (sw_multiplex.c) takes up to
+		 * PAPI_MAX_SW_MPX_EVENTS events, as perf_event declares when
+		 * it multiplexes in software; 18 refused the 19th event of a
+		 * multiplexed set (ctests/mpx_many.c).  A plain set is still
+		 * refused beyond 18 natives (p4nb_update_control_state). */
+		.num_mpx_cntrs = PAPI_MAX_SW_MPX_EVENTS,
 		.default_domain = PAPI_DOM_USER,
 		.available_domains = PAPI_DOM_USER | PAPI_DOM_KERNEL,
 		.default_granularity = PAPI_GRN_THR,

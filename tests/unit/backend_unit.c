@@ -353,8 +353,8 @@ static void test_perf(void)
 	reset_fakes();
 	fail_at = 1;
 	fail_errno = EINVAL;
-	tap_ok(nb_backend_perf.program(r, 3, err, sizeof(err)) == -1 && strstr(err, "first-fit"),
-	       "perf: a refused member says the kernel's scheduler could not place it (%s)", err);
+	tap_ok(nb_backend_perf.program(r, 3, err, sizeof(err)) == NB_BACKEND_CONFLICT && strstr(err, "first-fit"),
+	       "perf: a refused member says the kernel's scheduler could not place it, a conflict (%s)", err);
 	TAP_EQ(nclose, 3 + 1, "perf: the previous set's 3 events and the opened leader closed");
 
 	reset_fakes();

@@ -1,0 +1,15 @@
+#!/usr/bin/perl
+# A set the kernel's P4 perf driver cannot place: PAPI_start returns
+# PAPI_ECNFLCT with the reason on stderr, also without PAPI_VERBOSE
+# (ctests/perf_refused.c; before, PAPI_ESYS and silence).  The sim and
+# msr backends place and count the same set.
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use PapiSuite;
+
+delete $ENV{PAPI_VERBOSE};
+PapiSuite::run_variants('perf_refused', 120,
+	[perf => ['--nbsim-clock=fast', '--nbsim-warn-unmodelled=no'], ['refused']],
+	[sim => ['--nbsim-clock=fast'], ['ok']], [msr => ['--nbsim-clock=fast'], ['ok']]);
