@@ -228,7 +228,7 @@ static Bool sampling(const struct kobj *e)
 
 static Bool counts(const struct kobj *e)
 {
-	return e->enabled && ko[e->leader].enabled && e->counter >= 0;
+	return e->enabled && ko[e->leader].enabled && e->counter >= 0 && !e->throttled;
 }
 
 void nbk_upd_times(struct kobj *e, ULong now)
@@ -783,6 +783,104 @@ static void sample(struct kobj *e, Addr ip)
 		rb_put(o, w, k);
 }
 
+/* ---- throttling: at most NBK_MAX_TICK interrupts of a sampling event
+ * per tick (kernel/events/core.c: __perf_event_account_interrupt stops an
+ * event past max_samples_per_tick, perf_adjust_freq_unthr_context starts
+ * it again at the next tick; the default perf_event_max_sample_rate
+ * 100000 at HZ 250 gives 400).  Without it a period shorter than the
+ * user-mode signal handler's own count (PAPI's overflow handler, about
+ * 270 instructions, on an event of instructions) interrupts again at every
+ * return from the handler, and the program never gets further; Linux
+ * stops such an event and the program goes on.  The tick is simulated
+ * time: NBK_TICK_INS retired instructions (counted while an event samples,
+ * nb_need.c), checked at each interrupt and between scheduler slices.
+ * Linux's 4 ms are about 10 M instructions of a 2.8 GHz part at one per
+ * cycle; a tick of 1 M makes the emulated limit ten times Linux's rate, so
+ * that the tests' periods of 10,007 instructions (about 100 interrupts a
+ * tick) are not throttled, as they were not before. ---- */
+
+#define NBK_MAX_TICK 400u
+#define NBK_TICK_INS 1000000u
+
+ULong nbk_throttles, nbk_interrupts, nbk_ticks;  /* (statistics) */
+static ULong tick_next;         /* instructions at which the next tick comes */
+
+/* PERF_RECORD_THROTTLE / UNTHROTTLE: time, id, stream_id (perf_log_throttle) */
+static void log_throttle(struct kobj *e, ULong now, Bool enable)
+{
+	struct kobj *o = e->parent >= 0 ? &ko[e->parent] : e;
+	ULong w[4];
+
+	w[0] = (ULong)(enable ? 6 /* PERF_RECORD_UNTHROTTLE */ : 5 /* PERF_RECORD_THROTTLE */) |
+	       (ULong)(4 * 8) << 48;
+	w[1] = now;
+	w[2] = o->id;
+	w[3] = e->id;
+	if (!e->rpid)
+		rb_put(o, w, 4);
+}
+
+/* instructions retired so far (the tick's clock) */
+static ULong tick_clock(void)
+{
+	nb_derive();
+	return (ULong)(nb_sig[SIG_INSTR] + nb_sig[SIG_INSTR_TAG]);
+}
+
+/* A tick when the clock has passed it: interrupt counts start again, and
+ * throttled events come back (those of the thread on the PMU at once, the
+ * others when their thread runs).  1 if one came back. */
+static Bool tick(ThreadId tid, ULong now)
+{
+	ULong ins = tick_clock();
+	Bool back = False;
+
+	if (ins < tick_next)
+		return False;
+	tick_next = ins + NBK_TICK_INS;
+	nbk_ticks++;
+	for (int i = 0; i < NOBJ; i++) {
+		struct kobj *e = &ko[i];
+		if (e->kind != K_PERF)
+			continue;
+		e->interrupts = 0;
+		if (!e->throttled)
+			continue;
+		e->throttled = False;
+		back = True;
+		log_throttle(e, now, True);
+		if (e->owner == tid && on_pmu == tid && counts(e))
+			sched_in(e, now);
+	}
+	return back;
+}
+
+static void throttle(struct kobj *e, ULong now)
+{
+	nbk_interrupts++;
+	(void)tick(VG_(get_running_tid)(), now);
+	if (++e->interrupts <= NBK_MAX_TICK || e->throttled)
+		return;
+	log_throttle(e, now, False);
+	nbk_sched_out(e, now);
+	e->throttled = True;
+	nbk_throttles++;
+}
+
+void nb_kern_tick(ThreadId tid)
+{
+	Bool any = False;
+
+	if (!nperf)
+		return;
+	for (int i = 0; i < NOBJ && !any; i++)
+		any = ko[i].kind == K_PERF && ko[i].throttled;
+	if (any && tick(tid, nbk_now_ns())) {
+		nb_pmi_update();
+		nb_update_need();
+	}
+}
+
 /* kill_fasync: the F_SETSIG signal with si_fd (rt_tgsigqueueinfo to this
  * process, where any si_code is allowed); SIGIO without F_SETSIG. */
 static Bool signal_owner(struct kobj *e, Int code)
@@ -838,6 +936,7 @@ uint32_t nb_kern_pmi(uint32_t pend, unsigned lp, Addr ip, int *here)
 		kwr(nb_counters[e->counter].msr, e->prev);
 		kwr(nb_counters[e->counter].msr, e->prev);
 		sample(e, ip);
+		throttle(e, now);
 		if (e->limit > 0 && --e->limit == 0) {
 			code = 6;              /* POLL_HUP: the event is disabled */
 			nbk_sched_out(e, now);

@@ -14,6 +14,10 @@ Word nb_kern_request(ThreadId tid, UWord *arg);
 /* TID starts running: perf events of the thread that ran go off the PMU,
  * TID's come on. */
 void nb_kern_switch(ThreadId tid);
+/* Between scheduler slices of TID: the perf driver's tick, when due,
+ * which ends throttling (nb_kern.c). */
+void nb_kern_tick(ThreadId tid);
+extern ULong nbk_throttles, nbk_interrupts, nbk_ticks; /* (statistics) */
 /* Thread CHILD created by PARENT (clone: a thread): copies of PARENT's
  * inheriting events (attr.inherit).  Thread TID exits: its copies report
  * to their originals.  At exit (nb_fini): a forked child's copies report

@@ -66,6 +66,10 @@ struct kobj {
 	ULong rid;               /*   and the original's id there; rpid 0: none */
 	ULong child_count, child_ten, child_trun;  /* exited copies, summed */
 	Bool foreign;            /* in a forked child: the parent's event (its fd) */
+	/* throttling (kernel/events/core.c __perf_event_account_interrupt):
+	 * interrupts since the last tick; off the PMU until the next one */
+	ULong interrupts;
+	Bool throttled;
 };
 
 extern struct kobj ko[NOBJ];

@@ -305,6 +305,7 @@ static void nb_start_client(ThreadId tid, ULong blocks_done)
 	/* per-thread counters: load tid's context on its LP (nb_ctx.c) */
 	nb_ctx_start(tid);
 	nb_kern_switch(tid);             /* perf events follow their thread */
+	nb_kern_tick(tid);               /* the perf driver's throttling */
 	nb_stat_switch(tid);
 	nb_pmi_thread_runs(tid);
 }
@@ -480,6 +481,8 @@ static void nb_fini(Int exitcode)
 	VG_(umsg)("nbsim: overflow interrupts (PMI) sent: %llu (PMU syncs for them: %llu), handlers run at CPL 0: %llu\n",
 		  nb_pmi_sent, nb_pmi_syncs, nb_pmi_isr_runs);
 	VG_(umsg)("nbsim: instruction boundaries passed in PMI skids: %llu\n", nb_pmi_skid_insns);
+	VG_(umsg)("nbsim: emulated perf driver: sampling interrupts %llu, events throttled %llu times, "
+		  "ticks %llu\n", nbk_interrupts, nbk_throttles, nbk_ticks);
 	if (clo_ht)
 		VG_(umsg)("nbsim: PMIs sent to the other LP's thread: %llu; for an LP no thread ran on: %llu\n",
 			  nb_pmi_sent_other, nb_pmi_lost);

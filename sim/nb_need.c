@@ -5,6 +5,7 @@
  * (nb_update_need).  See README.md "Speed" and "Events".
  */
 #include "nb_tool.h"
+#include "nb_kern.h"
 
 static UShort bogus_masks(unsigned ev)
 {
@@ -193,6 +194,10 @@ void nb_update_need(void)
 	 * selects are still gathered, and ignored by the PMU. */
 	UInt n = nb_need | (clo_stats ? NEED_ALL : 0) |
 		need_of(nb_pmu_state.events_in_use) | bogus_need();
+	/* the emulated perf driver's tick counts retired instructions while
+	 * an event samples (nb_kern.c, throttling) */
+	if (nb_kern_sampling)
+		n |= NEED_INSTR;
 	/* counters that filter or cascade per cycle: the retirement model
 	 * reports every cycle (README "Filtering") */
 	if (nb_pmu_state.cycle_counters)

@@ -53,6 +53,7 @@ Bool nb_stat_loading;
 struct stat_row {
 	UInt tid;
 	Int lwp;
+	ULong seq;               /* order of first run (the file's row order) */
 	UChar lp_first, lp_last;
 	ULong ctr[NB_NUM_COUNTERS];
 };
@@ -66,6 +67,7 @@ static ThreadId cur;                     /* thread running since the last switch
 static ULong n_switches;
 static Int exit_status;                 /* the last exit/exit_group's status  */
 static ULong base_cyc;                  /* cycles at the start (fork)         */
+static ULong row_seq;                   /* rows started so far                */
 
 #define CTR_MASK ((1ULL << 40) - 1)
 
@@ -103,8 +105,10 @@ void nb_stat_switch(ThreadId tid)
 		cur = tid;
 	}
 	if (tid < VG_N_THREADS) {
-		if (!live[tid].tid)
+		if (!live[tid].tid) {
 			live[tid].lp_first = (UChar)nb_lp_of(tid);
+			live[tid].seq = ++row_seq;
+		}
 		live[tid].lp_last = (UChar)nb_lp_of(tid);
 		live[tid].tid = tid;
 		live[tid].lwp = VG_(gettid)();
@@ -304,6 +308,14 @@ static void put_ctrs(Int fd, const ULong *v)
 }
 
 
+static Int by_seq(const void *a, const void *b)
+{
+	const struct stat_row *x = *(const struct stat_row *const *)a;
+	const struct stat_row *y = *(const struct stat_row *const *)b;
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
 /* Which logical processor(s) a thread ran on (--ht=yes). */
 static void put_lp(Int fd, const struct stat_row *r)
 {
@@ -335,17 +347,27 @@ static void write_counts(const HChar *path, Int exitcode)
 	    exitcode < 0 ? -1 : exitcode ? exitcode : exit_status);
 	put(fd, "total");
 	put_ctrs(fd, tot);
-	for (UInt i = 0; i < ndone; i++) {
-		put(fd, "thread %u %d", done[i].tid, done[i].lwp);
-		put_ctrs(fd, done[i].ctr);
-		put_lp(fd, &done[i]);
-	}
-	for (UInt t = 1; t < VG_N_THREADS; t++)
-		if (live[t].tid) {
-			put(fd, "thread %u %d", live[t].tid, live[t].lwp);
-			put_ctrs(fd, live[t].ctr);
-			put_lp(fd, &live[t]);
+	/* the rows in the order the threads first ran: the main thread
+	 * first, then creation order.  (Not by LWP: with pid_max 32768 LWP
+	 * numbers wrap, and nb_stat, which sorted by them, once put a thread
+	 * before the main one.) */
+	{
+		UInt n = 0;
+		const struct stat_row **rows = VG_(malloc)("nbsim.stat.order",
+			(ndone + VG_N_THREADS) * sizeof *rows);
+		for (UInt i = 0; i < ndone; i++)
+			rows[n++] = &done[i];
+		for (UInt t = 1; t < VG_N_THREADS; t++)
+			if (live[t].tid)
+				rows[n++] = &live[t];
+		VG_(ssort)(rows, n, sizeof *rows, by_seq);
+		for (UInt i = 0; i < n; i++) {
+			put(fd, "thread %u %d", rows[i]->tid, rows[i]->lwp);
+			put_ctrs(fd, rows[i]->ctr);
+			put_lp(fd, rows[i]);
 		}
+		VG_(free)(rows);
+	}
 	VG_(close)(fd);
 	if (VG_(rename)(tmp, path) != 0)
 		VG_(umsg)("nbsim: cannot rename '%s' to '%s'\n", tmp, path);

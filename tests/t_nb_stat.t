@@ -219,6 +219,32 @@ for my $k (qw(k_jnext k_jnext2)) {
 	is_deeply(\@sp, [1000, 2000, 3000], '--ht=yes: per-thread rows exact');
 }
 
+# ---- per-thread rows in the order the threads first ran, also when the
+# LWP numbers wrap at pid_max: nb_stat sorted the rows by LWP, and in a
+# make check on this machine (pid_max 32768) a thread came before main.
+# Root moves the next pid near pid_max (ns_last_pid), so the threads'
+# LWPs wrap below the main thread's ----
+SKIP: {
+	my $pm;
+	if (open(my $f, '<', '/proc/sys/kernel/pid_max')) {
+		$pm = <$f>;
+		chomp $pm;
+	}
+	my $ok = defined $pm && open(my $lp, '>', '/proc/sys/kernel/ns_last_pid');
+	skip('needs root to set /proc/sys/kernel/ns_last_pid (a pid wrap)', 2) unless $ok;
+	print $lp $pm - 9;
+	close $lp;
+	my ($rc, $text) = run('--per-thread', '-x', ',', '-o', "$dir/w.csv", '-e',
+			      'packed_SP_uop:ALL', '--', "$st/threads", 1000);
+	my ($c, $rows) = csv_counts("$dir/w.csv");
+	my @r = grep { ($_->[4] // '') ne '' } @$rows;
+	my @sp = map { $_->[0] } @r;
+	is_deeply(\@sp, [1000, 2000, 3000], 'pid wrap: per-thread rows in creation order (main first)')
+		or diag($text);
+	ok(@r == 3 && $r[1][4] < $r[0][4], "pid wrap: the threads' LWPs did wrap below main's ("
+	   . join(' ', map { $_->[4] } @r) . ')');
+}
+
 # ---- which thread ran on which logical processor (--ht=yes) ----
 # threads.c creates its threads one at a time, each joined before the
 # next, so valgrind gives the second the first one's ThreadId 2; nbsim's

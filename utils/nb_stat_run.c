@@ -92,13 +92,6 @@ static int write_program(const char *path, const struct st_run *run, int ht, cha
 	return 0;
 }
 
-static int cmp_thr(const void *a, const void *b)
-{
-	const struct st_thread *x = a, *y = b;
-
-	return x->lwp < y->lwp ? -1 : x->lwp > y->lwp;
-}
-
 static int cmp_proc(const void *a, const void *b)
 {
 	const struct st_proc *x = a, *y = b;
@@ -189,8 +182,8 @@ static int read_counts(const char *path, struct st_proc *pr, char *err, size_t l
 		snprintf(err, len, "%s: not an nbsim counts file (line %d)", path, lno);
 		return -1;
 	}
-	if (pr->nthr)
-		qsort(pr->thr, (size_t)pr->nthr, sizeof(*pr->thr), cmp_thr);
+	/* (the rows stay in the file's order: the order the threads first
+	 * ran, sim/nb_stat.c; LWP numbers wrap at pid_max) */
 	return 0;
 }
 
@@ -241,8 +234,15 @@ static int merge_image(struct st_proc *p, struct st_proc *q, int q_is_exec)
 			p->thr[k].ctr[c] += q->thr[t].ctr[c];
 	}
 	free(q->thr);
-	if (p->nthr)
-		qsort(p->thr, (size_t)p->nthr, sizeof(*p->thr), cmp_thr);
+	/* the process's main thread first (its LWP is the pid in every image) */
+	for (int k = 1; k < p->nthr; k++)
+		if (p->thr[k].lwp == p->pid) {
+			struct st_thread m = p->thr[k];
+
+			memmove(p->thr + 1, p->thr, (size_t)k * sizeof(m));
+			p->thr[0] = m;
+			break;
+		}
 	return 0;
 }
 
