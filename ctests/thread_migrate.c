@@ -43,6 +43,16 @@ static long long d_count;
 static long d_ovf, d_wrong;
 
 static volatile int d_done;
+/* B and C each count one round before D measures (and at least one more
+ * after it is done): their rounds span D's move whatever the host's
+ * scheduling (C once did 1 round: D had finished before C's first) */
+static volatile int bc_first;
+
+static void wait_bc(void)
+{
+	while (bc_first < 2)
+		sched_yield();
+}
 
 struct res {
 	long long d[3][NBT_NEV];   /* D: before, across, after; B, C: last round */
@@ -116,6 +126,7 @@ static void d_ovf_run(struct res *r)
 		return;
 	}
 	pthread_barrier_wait(&nbt_bar);
+	wait_bc();
 	for (int round = 0; round < 2 && !r->err; round++) {
 		nbt_novf = nbt_wrong = 0;
 		if ((e = PAPI_start(nbt_es)) != PAPI_OK) {
@@ -158,6 +169,7 @@ static void *d_main(void *arg)
 		return NULL;
 	}
 	pthread_barrier_wait(&nbt_bar);
+	wait_bc();
 	/* warm-up: the first calls of write and read bind them (ld.so's
 	 * lazy binding: 771 more instructions in the first interval) */
 	diff(es, roundtrip, warm, &e);
@@ -182,6 +194,7 @@ static void *counter_main(void *arg)
 	info(&r->lp0, &r->home);
 	if ((e = nbt_make_set(&es)) != PAPI_OK || (e = PAPI_start(es)) != PAPI_OK) {
 		r->err = e;
+		__sync_fetch_and_add(&bc_first, 1);
 		pthread_barrier_wait(&nbt_bar);
 		return NULL;
 	}
@@ -190,7 +203,8 @@ static void *counter_main(void *arg)
 	while (!last) {
 		last = d_done;
 		diff(es, yield, d, &e);
-		r->rounds++;
+		if (++r->rounds == 1)
+			__sync_fetch_and_add(&bc_first, 1);
 		if (!exact(d)) {
 			r->bad_rounds++;
 			memcpy(r->d[0], d, sizeof d);
