@@ -21,31 +21,10 @@
 #include "papi.h"
 #include "nbtap.h"
 #include "nbdiff.h"
+#include "nbcapture.h"
 
 #define N 100000L
 #define SECOND "p4netburst:::instr_retired:NBOGUSNTAG"
-
-static char msg[4096];
-
-/* PAPI_start with what it writes to stderr in msg */
-static int start_capturing(int es)
-{
-	FILE *tmp = tmpfile();
-	int saved = dup(2), rc;
-	size_t k;
-
-	fflush(stderr);
-	dup2(fileno(tmp), 2);
-	rc = PAPI_start(es);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	rewind(tmp);
-	k = fread(msg, 1, sizeof(msg) - 1, tmp);
-	msg[k] = '\0';
-	fclose(tmp);
-	return rc;
-}
 
 int main(int argc, char **argv)
 {
@@ -65,13 +44,13 @@ int main(int argc, char **argv)
 	if (refused) {
 		tap_is(rc, PAPI_ECNFLCT, "PAPI_start of PAPI_TOT_INS and %s: PAPI_ECNFLCT (got %s)",
 		       SECOND, PAPI_strerror(rc));
-		tap_ok(strstr(msg, "first-fit") && strstr(msg, "instr_retired"),
+		tap_ok(strstr(msgbuf, "first-fit") && strstr(msgbuf, "instr_retired"),
 		       "the reason is printed without PAPI_VERBOSE, naming the event and the "
 		       "kernel's first-fit placement");
-		tap_diag("stderr: %s", msg);
+		tap_diag("stderr: %s", msgbuf);
 	} else {
 		tap_is(rc, PAPI_OK, "PAPI_start of PAPI_TOT_INS and %s", SECOND);
-		tap_ok(msg[0] == '\0', "nothing printed");
+		tap_ok(msgbuf[0] == '\0', "nothing printed");
 		(void)PAPI_stop(es, v);
 	}
 	if ((rc = PAPI_remove_named_event(es, SECOND)) != PAPI_OK)
