@@ -31,8 +31,13 @@ void nb_tm_setup(void)
 		/* replay (nb_tmmemo.c); not with --ht=yes: its key and
 		 * effect do not hold the package sharing's state (nb_smt.c:
 		 * window, alternation, the other LP's unit pattern) nor the
-		 * unit use the other LP's profile is learned from */
-		nb_tm_lp[lp].memo = !clo_clock_walk && !clo_ht;
+		 * unit use the other LP's profile is learned from; not with
+		 * the sampled clock, whose walked runs start from a drained
+		 * pipeline after each skip phase: the recorded states seldom
+		 * repeat, and recording them made its walks 60% dearer on
+		 * bench loops */
+		nb_tm_lp[lp].memo = !clo_clock_walk && !clo_clock_sampled && !clo_ht;
+		nb_tm_lp[lp].smp_skip = clo_sample_skip;
 	}
 }
 
@@ -53,6 +58,8 @@ VG_REGPARM(2) void nb_tm_sb(const struct nb_tm_block *b, ULong range)
 		nb_tmp->ld_mask = 0;    /* memory-blind: every load hits */
 	if (clo_clock_fast)
 		nb_tm_run_fast(nb_tmp, b, (UInt)range, to, misp_total());
+	else if (clo_clock_sampled && !clo_ht && !(nb_need & NEED_PMI))
+		nb_tm_run_sampled(nb_tmp, b, (UInt)range, to, misp_total());
 	else
 		nb_tm_run(nb_tmp, b, (UInt)range, to, misp_total());
 }

@@ -13,6 +13,8 @@ Bool clo_list = False;
 UInt clo_mem_timing = MT_YES;
 Bool clo_clock_fast = False;
 Bool clo_clock_walk = False;
+Bool clo_clock_sampled = False;
+UInt clo_sample_skip = NB_SAMPLE_SKIP;
 Bool clo_step_each = False;
 Bool clo_cg_compat = False;
 Bool clo_exact_ir = True;
@@ -30,7 +32,7 @@ static const struct { const HChar *name, *values; } nb_opt_values[] = {
 	{ "--nbsim-warn-unmodelled", "yes, no" },
 	{ "--nbsim-list-events", "yes, no" },
 	{ "--nbsim-mem-timing", "auto, yes, no" },
-	{ "--nbsim-clock", "model, fast, walk" },
+	{ "--nbsim-clock", "model, fast, walk, sampled" },
 	{ "--nbsim-step-derive", "lazy, cycle" },
 	{ "--nbsim-cache", "netburst, cachegrind" },
 	{ "--nbsim-pmu-ctx", "thread, cpu" },
@@ -98,9 +100,16 @@ Bool nb_process_cmd_line_option(const HChar *arg)
 	else if VG_XACT_CLO(arg, "--nbsim-mem-timing=auto", clo_mem_timing, MT_YES) {}
 	else if VG_XACT_CLO(arg, "--nbsim-mem-timing=yes", clo_mem_timing, MT_YES) {}
 	else if VG_XACT_CLO(arg, "--nbsim-mem-timing=no", clo_mem_timing, MT_NO) {}
-	else if VG_XACT_CLO(arg, "--nbsim-clock=model", clo_clock_fast, False) { clo_clock_walk = False; }
-	else if VG_XACT_CLO(arg, "--nbsim-clock=fast", clo_clock_fast, True) { clo_clock_walk = False; }
-	else if VG_XACT_CLO(arg, "--nbsim-clock=walk", clo_clock_walk, True) { clo_clock_fast = False; }
+	else if VG_XACT_CLO(arg, "--nbsim-clock=model", clo_clock_fast, False) {
+		clo_clock_walk = clo_clock_sampled = False;
+	} else if VG_XACT_CLO(arg, "--nbsim-clock=fast", clo_clock_fast, True) {
+		clo_clock_walk = clo_clock_sampled = False;
+	} else if VG_XACT_CLO(arg, "--nbsim-clock=walk", clo_clock_walk, True) {
+		clo_clock_fast = clo_clock_sampled = False;
+	} else if VG_XACT_CLO(arg, "--nbsim-clock=sampled", clo_clock_sampled, True) {
+		clo_clock_fast = clo_clock_walk = False;
+	}
+	else if VG_BINT_CLO(arg, "--nbsim-sample", clo_sample_skip, 1, 1000000) {}
 	else if VG_XACT_CLO(arg, "--nbsim-step-derive=lazy", clo_step_each, False) {}
 	else if VG_XACT_CLO(arg, "--nbsim-step-derive=cycle", clo_step_each, True) {}
 	else if VG_BINT_CLO(arg, "--nbsim-pmi-latency", clo_pmi_latency, 0, 100000) {}

@@ -94,6 +94,29 @@ struct nb_tm_block {
 	uint16_t *slots;
 	uint32_t *real;          /* real[i]: uops (not COPY/LAT) before uop i,
 				  * n + 1 entries; NULL: count them (tests) */
+	struct nb_tm_cost *cost; /* the sampled clock (nb_tmsample.c): what it
+				  * learned, NB_TMS_EXITS entries (zeroed: none
+				  * yet); NULL: always walk */
+};
+
+/* what the sampled clock learned of the runs [0, to) of a block
+ * (nb_tmsample.c), kept for NB_TMS_EXITS values of `to` (its exits): per
+ * variant (bit 0: the run before it ended in a mispredicted branch; bit
+ * 1: loads of its own missed the L1D) the mean advance of the clock in
+ * 1/256 cycles plus 1 (0: none) and the sum and count it is the mean of;
+ * the mean latency of its L1D-missing loads (1/16 cycles) with its sum,
+ * and the latency of the last runs, skipped or walked (1/16 cycles,
+ * weight 1/16 to the newest) */
+#define NB_TMS_EXITS 4u
+#define NB_TMS_NV    4u
+struct nb_tm_cost {
+	uint32_t to;             /* + 1; 0: a free entry                      */
+	uint32_t mlat, mn, recent;
+	uint64_t msum;
+	struct {
+		uint32_t c, n;
+		uint64_t sum;
+	} v[NB_TMS_NV];
 };
 
 /* ---- the clock of one logical processor ---- */
@@ -209,6 +232,22 @@ struct nb_tm {
 	uint16_t ld_alias[NB_TM_MAXLD];
 	uint32_t alias_n[NB_TM_NALIAS], conf_hold[NB_TM_NALIAS], conf_res[NB_TM_L1SETS];
 	uint64_t conf_span, conf_way, conf_acc, conflicts;
+	/* the sampled clock (nb_tmsample.c): its phase (skip, warm,
+	 * measure) and the runs left in it, whether the warm phase began at
+	 * a surprise (its runs' learned costs are stale), the fraction of a
+	 * cycle the skipped runs carry, what the warm phase's runs cost
+	 * beyond their learned costs (both 1/256 cycles), the retirement
+	 * cycle at the last serializing point (nb_tm_serialize), the
+	 * generator of the skip phases' lengths, whether the last run ended in
+	 * a mispredicted branch; runs skipped, walked,
+	 * measured, skip phases cut short by a block without a cost and by a
+	 * run whose misses were not the learned ones (statistics) */
+	unsigned smp_phase, smp_noskew, smp_mp;
+	uint32_t smp_skip;       /* mean runs of a skip phase (set before use) */
+	uint32_t smp_left, smp_frac;
+	int64_t smp_skew;
+	uint64_t smp_seen;
+	uint64_t smp_rng, smp_skipped, smp_walked, smp_measured, smp_cold, smp_surprise;
 };
 
 void nb_tm_init(struct nb_tm *t, const struct nb_tm_params *p, unsigned penalty);
@@ -253,6 +292,13 @@ void nb_tm_units_forget(struct nb_tm *t, uint64_t tick);
  * misprediction the penalty.  O(1) per call outside step mode. */
 void nb_tm_run_fast(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to,
 		    uint64_t misp);
+
+/* The sampled clock (--nbsim-clock=sampled, nb_tmsample.c, README
+ * "Timing model"): nb_tm_run on a sample of the runs (those with from 0
+ * and b->cost; step mode's runs always), a cost learned per (b, to) on
+ * the others.  Deterministic; not exact. */
+void nb_tm_run_sampled(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to,
+		       uint64_t misp);
 
 /* Charge the mispredictions up to the count misp (see nb_tm_run) that
  * the clock has not seen yet; fast: the cheap clock's rule (a stall of

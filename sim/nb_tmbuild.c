@@ -539,6 +539,11 @@ void nb_tmb_end(void)
 	b->real[0] = 0;
 	for (UInt i = 0; i < b_nu; i++)
 		b->real[i + 1] = b->real[i] + (b_u[i].cls != NB_TM_COPY && b_u[i].cls != NB_TM_LAT);
+	b->cost = NULL;
+	if (clo_clock_sampled) {        /* (nb_tmsample.c: nothing learned yet) */
+		b->cost = VG_(malloc)("nbsim.tmc", sizeof *b->cost * NB_TMS_EXITS);
+		VG_(memset)(b->cost, 0, sizeof *b->cost * NB_TMS_EXITS);
+	}
 	VG_(free)(b_tdep);
 	b_tdep = NULL;
 }

@@ -1,0 +1,269 @@
+/*
+ * nb_tmsample.c - the sampled clock (--nbsim-clock=sampled, README.md
+ * "Timing model", "The sampled clock"): the timing model's walk
+ * (nb_tm_run, nb_timing.c) on a sample of the superblock runs, a learned
+ * cost on the others.  Pure module (no libc, no valgrind).
+ *
+ * Sampling as in SMARTS (Wunderlich et al., "SMARTS: Accelerating
+ * Microarchitecture Simulation via Rigorous Statistical Sampling", ISCA
+ * 2003): the clock alternates between
+ *  - skip: a run of uops [0, to) of block b advances the clock by the
+ *    cost learned for (b, to) and the run's variant (below), in 1/256
+ *    cycles, carrying the fraction; the pipeline is taken as drained
+ *    after it (fe = ret);
+ *  - warm: the walk, not measured (NB_TMS_WARM runs): it refills the
+ *    window, the units' reservations and the miss slots that the skipped
+ *    runs left empty;
+ *  - measure: the walk (NB_TMS_MEAS runs), and each run's advance of the
+ *    clock (its retirement point ret + ret_n / width after the run minus
+ *    before) goes into the cost of its (b, to) and variant: the mean over
+ *    its measured runs (over the last 2048 to 4096 of them: the older
+ *    runs weigh half at each halving).
+ * A run's variant: whether the run before it ended in a mispredicted
+ * branch (the penalty lands in the next run's advance, as in the walk),
+ * and whether loads of its own missed the L1D.  So a skipped run is
+ * charged the penalty and the misses it has, not their means: with one
+ * mean per (b, to), a region of 4000 iterations of t_timing's mixed
+ * kernel (a branch mispredicted half the time, L2-hit loads) read up to
+ * 5% off the walk, from the binomial spread of its mispredictions; with
+ * the variants, within 1%.  A plain mean, not a weighted one: with a
+ * mean weighted 1/8 to the newest run that region read 20% off.
+ * Skip phases are t->smp_skip runs long on average (--nbsim-sample),
+ * drawn from a xorshift generator with a fixed seed (deterministic: the
+ * same program gets the same cycles), evenly in [SKIP/2, 3 SKIP/2], so
+ * that the sample does not lock onto a loop's period.  A block keeps
+ * costs for NB_TMS_EXITS values of `to` (its exits); a run to another is
+ * walked.
+ *
+ * Three corrections:
+ *  - refill: the first walked runs after a skip phase start from an
+ *    empty pipeline and cost more than their learned cost (an
+ *    instruction stream that overlapped its neighbours is charged its
+ *    latency); what the warm phase's runs cost beyond their learned
+ *    costs is taken back at the next skip phase, from the cycles since
+ *    the last serializing point (nb_tm_serialize, where the program read
+ *    the cycles, clears it: what it read stays);
+ *  - a block run in a skip phase without a learned cost starts a warm
+ *    phase (the run is walked; its advance, from an emptier pipeline,
+ *    is its first cost when the measure phase does not see it);
+ *  - surprise: a run whose L1D-missing loads' latencies add up to far
+ *    from the mean learned with its cost (more than twice it plus 32
+ *    cycles, or less than half of it minus 32: the same code on other
+ *    data, the L1D-hit chase after the memory-missing one) starts a warm
+ *    phase, and that phase's refill is not taken back (the costs it
+ *    would be measured against are stale) and the block's cost is learned
+ *    again.
+ * What a skipped run does not model: the variation of its own timing
+ * around the mean (a branch mispredicted in that run, one more or less
+ * miss within the surprise bounds), and the overlap with its neighbours
+ * beyond what the mean holds.  The counts (uops, instructions, loads,
+ * misses...) do not depend on the clock.
+ */
+#include "nb_timing.h"
+
+#define NB_TMS_WARM   64u         /* runs walked, not measured            */
+#define NB_TMS_MEAS   48u         /* runs walked and measured             */
+#define NB_TMS_N      4096u       /* runs in a cost's mean, at most        */
+#define NB_TMS_MAX    0xfffffff0u /* a cost's ceiling (1/256 cycles + 1)  */
+#define NB_TMS_SLACK  32u         /* surprise: cycles of missing latency  */
+
+enum { PH_SKIP, PH_WARM, PH_MEAS };
+
+/* the retirement point in 1/256 cycles: the last retirement cycle plus
+ * the share of its slots taken */
+static uint64_t ret_point(const struct nb_tm *t)
+{
+	return (t->ret << 8) + ((uint64_t)t->ret_n << 8) / t->p->width;
+}
+
+static uint64_t rng_next(struct nb_tm *t)
+{
+	uint64_t x = t->smp_rng ? t->smp_rng : UINT64_C(0x9e3779b97f4a7c15);
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	t->smp_rng = x;
+	return x;
+}
+
+static void phase(struct nb_tm *t, unsigned ph)
+{
+	t->smp_phase = ph;
+	if (ph == PH_SKIP)
+		t->smp_left = t->smp_skip / 2 + (uint32_t)(rng_next(t) % (t->smp_skip + 1));
+	else
+		t->smp_left = ph == PH_WARM ? NB_TMS_WARM : NB_TMS_MEAS;
+}
+
+/* the latencies (cycles) of the running block's L1D-missing loads */
+static uint64_t miss_lat(const struct nb_tm *t)
+{
+	uint64_t s = 0;
+
+	for (uint64_t m = t->ld_mask; m; m &= m - 1)
+		s += t->ld_lat[__builtin_ctzll(m)];
+	return s;
+}
+
+/* the entry of the runs [0, to) of b: found, or a free one claimed;
+ * NULL when b has NB_TMS_EXITS others (its runs are walked) */
+static struct nb_tm_cost *entry(const struct nb_tm_block *b, unsigned to)
+{
+	struct nb_tm_cost *k = b->cost;
+
+	for (unsigned i = 0; i < NB_TMS_EXITS; i++, k++) {
+		if (k->to == to + 1)
+			return k;
+		if (!k->to) {
+			k->to = to + 1;
+			return k;
+		}
+	}
+	return 0;
+}
+
+/* A run's advance d (1/256 cycles) into the mean of its variant v, its
+ * missing latency s (cycles) into the latency's; past NB_TMS_N runs a sum
+ * halves (the older runs weigh less). */
+static void learn(struct nb_tm_cost *k, unsigned v, uint64_t d, uint64_t s)
+{
+	if (k->v[v].n >= NB_TMS_N) {
+		k->v[v].sum /= 2;
+		k->v[v].n /= 2;
+	}
+	k->v[v].sum += d;
+	k->v[v].n++;
+	d = k->v[v].sum / k->v[v].n;
+	k->v[v].c = (uint32_t)(d < NB_TMS_MAX - 1 ? d : NB_TMS_MAX - 1) + 1;
+	if (k->mn >= NB_TMS_N) {
+		k->msum /= 2;
+		k->mn /= 2;
+	}
+	k->msum += 16 * s;
+	k->mn++;
+	s = k->msum / k->mn;
+	k->mlat = (uint32_t)(s < NB_TMS_MAX - 1 ? s : NB_TMS_MAX - 1) + 1;
+}
+
+/* forget what k learned (its runs behave otherwise now) */
+static void forget(struct nb_tm_cost *k, uint64_t s)
+{
+	uint32_t to = k->to;
+	uint8_t *p = (uint8_t *)k;
+
+	for (unsigned long i = 0; i < sizeof *k; i++)
+		p[i] = 0;
+	k->to = to;
+	k->recent = (uint32_t)(16 * s);
+}
+
+/* The latency of the last runs' missing loads (s: this run's, cycles)
+ * is far from the learned mean: more than twice it plus NB_TMS_SLACK
+ * cycles, or less than half of it minus NB_TMS_SLACK.  The last runs, not
+ * this one: a run's misses vary (bench chase's loads hit the L2 or miss
+ * it at random), a change of phase lasts. */
+static int surprise(struct nb_tm_cost *k, uint64_t s)
+{
+	uint64_t m = k->mlat ? (k->mlat - 1) / 16 : 0, r;
+
+	k->recent = (uint32_t)((int64_t)k->recent + ((int64_t)(16 * s) - (int64_t)k->recent) / 16);
+	r = k->recent / 16;
+	return r > 2 * m + NB_TMS_SLACK || r + NB_TMS_SLACK < m / 2;
+}
+
+/* The refill a warm phase was charged beyond its learned costs, taken
+ * back where the pipeline drains anyway (a skip phase begins), from the
+ * cycles since the program last read them. */
+static void take_back(struct nb_tm *t)
+{
+	int64_t k = t->smp_skew / 256;
+
+	t->smp_skew = 0;
+	if (k > 0) {
+		uint64_t room = t->ret > t->smp_seen ? t->ret - t->smp_seen : 0;
+		t->ret -= (uint64_t)k < room ? (uint64_t)k : room;
+		if (t->fe > t->ret)
+			t->fe = t->ret;
+	} else
+		t->ret += (uint64_t)-k;
+}
+
+/* a run skipped at cost c (1/256 cycles + 1) */
+static void skip(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to,
+		 uint32_t c, uint64_t misp)
+{
+	uint64_t n = (uint64_t)b->real[to] - b->real[from], x;
+
+	if (t->ff_m)
+		nb_tm_memo_sync(t);     /* (the steady state's writes) */
+	t->mut++;                       /* (ends a replay streak) */
+	/* from a drained pipeline: the cycle after the last retirement */
+	if (t->ret_n) {
+		t->ret++;
+		t->ret_n = 0;
+	}
+	if (t->fe > t->ret)
+		t->ret = t->fe;         /* (a front end restarting later) */
+	x = t->smp_frac + (c - 1);
+	t->ret += x >> 8;
+	t->smp_frac = (uint32_t)(x & 255);
+	t->fe = t->ret;
+	t->fe_n = 0;
+	t->last_done = 2 * t->ret;
+	t->seq += n;
+	t->uops += n;
+	t->ld_mask = 0;
+	t->nrec = 0;
+	t->misp_seen = misp;            /* (in the mean) */
+	t->smp_skipped++;
+}
+
+void nb_tm_run_sampled(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to,
+		       uint64_t misp)
+{
+	struct nb_tm_cost *k;
+	uint64_t before, d, s;
+	unsigned v, mp = misp != t->misp_seen;
+
+	if (!b->cost || !b->real || from || t->record || !(k = entry(b, to))) {
+		nb_tm_run(t, b, from, to, misp);
+		t->smp_mp = mp;
+		t->smp_walked++;
+		return;
+	}
+	s = t->ld_mask ? miss_lat(t) : 0;
+	v = t->smp_mp | (s ? 2u : 0u);
+	t->smp_mp = mp;
+	if ((s || k->recent) && surprise(k, s) && k->v[v].c && t->smp_phase == PH_SKIP) {
+		t->smp_surprise++;
+		forget(k, s);
+		t->smp_noskew = 1;
+		phase(t, PH_WARM);
+	} else if (t->smp_phase == PH_SKIP) {
+		if (k->v[v].c && t->smp_left) {
+			if (t->smp_skew)
+				take_back(t);
+			t->smp_left--;
+			skip(t, b, from, to, k->v[v].c, misp);
+			return;
+		}
+		if (!k->v[v].c)
+			t->smp_cold++;
+		t->smp_noskew = 0;
+		phase(t, PH_WARM);
+	}
+	before = ret_point(t);
+	nb_tm_run(t, b, from, to, misp);
+	t->smp_walked++;
+	d = ret_point(t) - before;
+	if (t->smp_phase == PH_MEAS || !k->v[v].c) {
+		/* (a warm phase's run without a cost: a first one, from a
+		 * pipeline refilling) */
+		learn(k, v, d, s);
+		t->smp_measured += t->smp_phase == PH_MEAS;
+	} else if (!t->smp_noskew)
+		t->smp_skew += (int64_t)d - (int64_t)(k->v[v].c - 1);
+	if (!--t->smp_left)
+		phase(t, t->smp_phase == PH_WARM ? PH_MEAS : PH_SKIP);
+}
