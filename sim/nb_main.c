@@ -479,12 +479,11 @@ static void nb_fini(Int exitcode)
 		  (ULong)(nb_tm_lp[0].memo_ff + nb_tm_lp[1].memo_ff));
 	if (clo_clock_sampled)
 		VG_(umsg)("nbsim: sampled clock: superblock runs skipped %llu, walked %llu (measured %llu); "
-			  "skip phases cut by a block without a cost %llu, by a surprise in its misses %llu\n",
+			  "skip phases cut by a run without a cost for its kind %llu\n",
 			  (ULong)(nb_tm_lp[0].smp_skipped + nb_tm_lp[1].smp_skipped),
 			  (ULong)(nb_tm_lp[0].smp_walked + nb_tm_lp[1].smp_walked),
 			  (ULong)(nb_tm_lp[0].smp_measured + nb_tm_lp[1].smp_measured),
-			  (ULong)(nb_tm_lp[0].smp_cold + nb_tm_lp[1].smp_cold),
-			  (ULong)(nb_tm_lp[0].smp_surprise + nb_tm_lp[1].smp_surprise));
+			  (ULong)(nb_tm_lp[0].smp_cold + nb_tm_lp[1].smp_cold));
 	VG_(umsg)("nbsim: translation flushes (PMU reprogrammed): %llu\n", nb_discards);
 	VG_(umsg)("nbsim: overflow interrupts (PMI) sent: %llu (PMU syncs for them: %llu), handlers run at CPL 0: %llu\n",
 		  nb_pmi_sent, nb_pmi_syncs, nb_pmi_isr_runs);

@@ -100,23 +100,30 @@ struct nb_tm_block {
 };
 
 /* what the sampled clock learned of the runs [0, to) of a block
- * (nb_tmsample.c), kept for NB_TMS_EXITS values of `to` (its exits): per
- * variant (bit 0: the run before it ended in a mispredicted branch; bit
- * 1: loads of its own missed the L1D) the mean advance of the clock in
- * 1/256 cycles plus 1 (0: none) and the sum and count it is the mean of;
- * the mean latency of its L1D-missing loads (1/16 cycles) with its sum,
- * and the latency of the last runs, skipped or walked (1/16 cycles,
- * weight 1/16 to the newest) */
+ * (nb_tmsample.c), kept for NB_TMS_EXITS values of `to` (its exits):
+ * base[mp]: the mean advance of the clock, in 1/256 cycles plus 1 (0:
+ * none), of its runs without an L1D-missing load, mp: whether the run
+ * before ended in a mispredicted branch, with the sum and count it is the
+ * mean of; miss: of its runs with L1D-missing loads, the advance beyond
+ * the base per cycle of the missing loads' latencies (f, 1/256; none
+ * while n is 0), with the sums it is the ratio of; prov: which of them
+ * (bit 0, 1: base[0], base[1]; bit 2: miss) hold a first value from a
+ * run not measured (nb_tmsample.c), which the first measured run
+ * replaces */
 #define NB_TMS_EXITS 4u
-#define NB_TMS_NV    4u
 struct nb_tm_cost {
 	uint32_t to;             /* + 1; 0: a free entry                      */
-	uint32_t mlat, mn, recent;
-	uint64_t msum;
+	uint32_t prov;
 	struct {
 		uint32_t c, n;
 		uint64_t sum;
-	} v[NB_TMS_NV];
+	} base[2];
+	struct {
+		int32_t f;
+		uint32_t n;
+		int64_t extra;
+		uint64_t lat;
+	} miss;
 };
 
 /* ---- the clock of one logical processor ---- */
@@ -233,21 +240,20 @@ struct nb_tm {
 	uint32_t alias_n[NB_TM_NALIAS], conf_hold[NB_TM_NALIAS], conf_res[NB_TM_L1SETS];
 	uint64_t conf_span, conf_way, conf_acc, conflicts;
 	/* the sampled clock (nb_tmsample.c): its phase (skip, warm,
-	 * measure) and the runs left in it, whether the warm phase began at
-	 * a surprise (its runs' learned costs are stale), the fraction of a
+	 * measure) and the runs left in it, the fraction of a
 	 * cycle the skipped runs carry, what the warm phase's runs cost
 	 * beyond their learned costs (both 1/256 cycles), the retirement
 	 * cycle at the last serializing point (nb_tm_serialize), the
 	 * generator of the skip phases' lengths, whether the last run ended in
 	 * a mispredicted branch; runs skipped, walked,
-	 * measured, skip phases cut short by a block without a cost and by a
-	 * run whose misses were not the learned ones (statistics) */
-	unsigned smp_phase, smp_noskew, smp_mp;
+	 * measured, skip phases cut short by a run without a cost for its
+	 * variant (statistics) */
+	unsigned smp_phase, smp_mp;
 	uint32_t smp_skip;       /* mean runs of a skip phase (set before use) */
 	uint32_t smp_left, smp_frac;
 	int64_t smp_skew;
 	uint64_t smp_seen;
-	uint64_t smp_rng, smp_skipped, smp_walked, smp_measured, smp_cold, smp_surprise;
+	uint64_t smp_rng, smp_skipped, smp_walked, smp_measured, smp_cold;
 };
 
 void nb_tm_init(struct nb_tm *t, const struct nb_tm_params *p, unsigned penalty);

@@ -19,15 +19,24 @@
  *    before) goes into the cost of its (b, to) and variant: the mean over
  *    its measured runs (over the last 2048 to 4096 of them: the older
  *    runs weigh half at each halving).
- * A run's variant: whether the run before it ended in a mispredicted
- * branch (the penalty lands in the next run's advance, as in the walk),
- * and whether loads of its own missed the L1D.  So a skipped run is
- * charged the penalty and the misses it has, not their means: with one
- * mean per (b, to), a region of 4000 iterations of t_timing's mixed
+ * What a run is charged depends on what it has: a run without an
+ * L1D-missing load, the mean advance of such runs of its (b, to), one
+ * mean after a mispredicted branch (the penalty lands in the next run's
+ * advance, as in the walk), one after a predicted one; a run with
+ * missing loads, that base plus its loads' latencies (cycles, from the
+ * cache model) times the factor learned for its (b, to): the mean
+ * advance beyond the base per cycle of latency (about 1 for a dependent
+ * chase, less where misses overlap; one factor for L2 hits and memory
+ * misses: a factor for each changed no figure measured, bench, t_timing
+ * and t_tmsample alike).  So a skipped run is charged the
+ * penalty and the misses it has, not their means over every run: with
+ * one mean per (b, to), a region of 4000 iterations of t_timing's mixed
  * kernel (a branch mispredicted half the time, L2-hit loads) read up to
- * 5% off the walk, from the binomial spread of its mispredictions; with
- * the variants, within 1%.  A plain mean, not a weighted one: with a
- * mean weighted 1/8 to the newest run that region read 20% off.
+ * 5% off the walk, from the binomial spread of its mispredictions; and
+ * the same code on other data (t_timing's chase through the L2, then
+ * through memory) is charged its new latencies at once.  Plain means,
+ * not weighted ones: with a mean weighted 1/8 to the newest run that
+ * region read 20% off.
  * Skip phases are t->smp_skip runs long on average (--nbsim-sample),
  * drawn from a xorshift generator with a fixed seed (deterministic: the
  * same program gets the same cycles), evenly in [SKIP/2, 3 SKIP/2], so
@@ -35,7 +44,7 @@
  * costs for NB_TMS_EXITS values of `to` (its exits); a run to another is
  * walked.
  *
- * Three corrections:
+ * Two corrections:
  *  - refill: the first walked runs after a skip phase start from an
  *    empty pipeline and cost more than their learned cost (an
  *    instruction stream that overlapped its neighbours is charged its
@@ -43,20 +52,14 @@
  *    costs is taken back at the next skip phase, from the cycles since
  *    the last serializing point (nb_tm_serialize, where the program read
  *    the cycles, clears it: what it read stays);
- *  - a block run in a skip phase without a learned cost starts a warm
- *    phase (the run is walked; its advance, from an emptier pipeline,
- *    is its first cost when the measure phase does not see it);
- *  - surprise: a run whose L1D-missing loads' latencies add up to far
- *    from the mean learned with its cost (more than twice it plus 32
- *    cycles, or less than half of it minus 32: the same code on other
- *    data, the L1D-hit chase after the memory-missing one) starts a warm
- *    phase, and that phase's refill is not taken back (the costs it
- *    would be measured against are stale) and the block's cost is learned
- *    again.
+ *  - a run in a skip phase without a learned cost (a new block, a new
+ *    exit, the first misses of a block)
+ *    starts a warm phase; the run is walked, and its advance, from an
+ *    emptier pipeline, is its first cost when the measure phase does not
+ *    see one.
  * What a skipped run does not model: the variation of its own timing
- * around the mean (a branch mispredicted in that run, one more or less
- * miss within the surprise bounds), and the overlap with its neighbours
- * beyond what the mean holds.  The counts (uops, instructions, loads,
+ * around the mean (which of its loads missed, beyond their latencies),
+ * and the overlap with its neighbours beyond what the means hold.  The counts (uops, instructions, loads,
  * misses...) do not depend on the clock.
  */
 #include "nb_timing.h"
@@ -65,7 +68,6 @@
 #define NB_TMS_MEAS   48u         /* runs walked and measured             */
 #define NB_TMS_N      4096u       /* runs in a cost's mean, at most        */
 #define NB_TMS_MAX    0xfffffff0u /* a cost's ceiling (1/256 cycles + 1)  */
-#define NB_TMS_SLACK  32u         /* surprise: cycles of missing latency  */
 
 enum { PH_SKIP, PH_WARM, PH_MEAS };
 
@@ -123,53 +125,65 @@ static struct nb_tm_cost *entry(const struct nb_tm_block *b, unsigned to)
 	return 0;
 }
 
-/* A run's advance d (1/256 cycles) into the mean of its variant v, its
- * missing latency s (cycles) into the latency's; past NB_TMS_N runs a sum
- * halves (the older runs weigh less). */
-static void learn(struct nb_tm_cost *k, unsigned v, uint64_t d, uint64_t s)
+/* A run's advance d (1/256 cycles) into what k learned: the base of
+ * mp if its loads' latencies s (cycles) are 0, else the factor; past
+ * NB_TMS_N runs the sums halve (the older runs weigh less).  meas: a
+ * measured run, which replaces a first value from a run that was not
+ * (prov); else the run gives a first value (a warm phase's run). */
+static void learn(struct nb_tm_cost *k, unsigned mp, uint64_t s, uint64_t d, int meas)
 {
-	if (k->v[v].n >= NB_TMS_N) {
-		k->v[v].sum /= 2;
-		k->v[v].n /= 2;
+	unsigned bit = s ? 4u : 1u << mp;
+
+	if (meas && (k->prov & bit)) {
+		if (s) {
+			k->miss.n = 0;
+			k->miss.extra = 0;
+			k->miss.lat = 0;
+		} else {
+			k->base[mp].n = 0;
+			k->base[mp].sum = 0;
+		}
 	}
-	k->v[v].sum += d;
-	k->v[v].n++;
-	d = k->v[v].sum / k->v[v].n;
-	k->v[v].c = (uint32_t)(d < NB_TMS_MAX - 1 ? d : NB_TMS_MAX - 1) + 1;
-	if (k->mn >= NB_TMS_N) {
-		k->msum /= 2;
-		k->mn /= 2;
+	if (meas)
+		k->prov &= ~bit;
+	else
+		k->prov |= bit;
+	if (!s) {
+		if (k->base[mp].n >= NB_TMS_N) {
+			k->base[mp].sum /= 2;
+			k->base[mp].n /= 2;
+		}
+		k->base[mp].sum += d;
+		k->base[mp].n++;
+		d = k->base[mp].sum / k->base[mp].n;
+		k->base[mp].c = (uint32_t)(d < NB_TMS_MAX - 1 ? d : NB_TMS_MAX - 1) + 1;
+		return;
 	}
-	k->msum += 16 * s;
-	k->mn++;
-	s = k->msum / k->mn;
-	k->mlat = (uint32_t)(s < NB_TMS_MAX - 1 ? s : NB_TMS_MAX - 1) + 1;
+	if (k->miss.n >= NB_TMS_N) {
+		k->miss.extra /= 2;
+		k->miss.lat /= 2;
+		k->miss.n /= 2;
+	}
+	k->miss.extra += (int64_t)d - (int64_t)(k->base[mp].c ? k->base[mp].c - 1 : 0);
+	k->miss.lat += s;
+	k->miss.n++;
+	k->miss.f = k->miss.lat ? (int32_t)(k->miss.extra / (int64_t)k->miss.lat) : 0;
 }
 
-/* forget what k learned (its runs behave otherwise now) */
-static void forget(struct nb_tm_cost *k, uint64_t s)
+/* the learned advance (1/256 cycles + 1) of a run with latencies s
+ * after mp; 0: none learned */
+static uint32_t cost(const struct nb_tm_cost *k, unsigned mp, uint64_t s)
 {
-	uint32_t to = k->to;
-	uint8_t *p = (uint8_t *)k;
+	int64_t c;
 
-	for (unsigned long i = 0; i < sizeof *k; i++)
-		p[i] = 0;
-	k->to = to;
-	k->recent = (uint32_t)(16 * s);
-}
-
-/* The latency of the last runs' missing loads (s: this run's, cycles)
- * is far from the learned mean: more than twice it plus NB_TMS_SLACK
- * cycles, or less than half of it minus NB_TMS_SLACK.  The last runs, not
- * this one: a run's misses vary (bench chase's loads hit the L2 or miss
- * it at random), a change of phase lasts. */
-static int surprise(struct nb_tm_cost *k, uint64_t s)
-{
-	uint64_t m = k->mlat ? (k->mlat - 1) / 16 : 0, r;
-
-	k->recent = (uint32_t)((int64_t)k->recent + ((int64_t)(16 * s) - (int64_t)k->recent) / 16);
-	r = k->recent / 16;
-	return r > 2 * m + NB_TMS_SLACK || r + NB_TMS_SLACK < m / 2;
+	if (!s)
+		return k->base[mp].c;
+	if (!k->miss.n)
+		return 0;
+	c = (int64_t)(k->base[mp].c ? k->base[mp].c - 1 : 0) + (int64_t)k->miss.f * (int64_t)s;
+	if (c < 0)
+		c = 0;
+	return (uint32_t)(c < (int64_t)NB_TMS_MAX - 1 ? c : (int64_t)NB_TMS_MAX - 1) + 1;
 }
 
 /* The refill a warm phase was charged beyond its learned costs, taken
@@ -185,8 +199,9 @@ static void take_back(struct nb_tm *t)
 		t->ret -= (uint64_t)k < room ? (uint64_t)k : room;
 		if (t->fe > t->ret)
 			t->fe = t->ret;
-	} else
-		t->ret += (uint64_t)-k;
+	}
+	/* (a warm phase cheaper than its costs: their means' spread, not
+	 * a refill; nothing to take back) */
 }
 
 /* a run skipped at cost c (1/256 cycles + 1) */
@@ -223,47 +238,43 @@ void nb_tm_run_sampled(struct nb_tm *t, const struct nb_tm_block *b, unsigned fr
 		       uint64_t misp)
 {
 	struct nb_tm_cost *k;
-	uint64_t before, d, s;
-	unsigned v, mp = misp != t->misp_seen;
+	uint64_t before, d, s = 0;
+	unsigned mp = t->smp_mp;
+	uint32_t c;
 
+	t->smp_mp = misp != t->misp_seen;
 	if (!b->cost || !b->real || from || t->record || !(k = entry(b, to))) {
 		nb_tm_run(t, b, from, to, misp);
-		t->smp_mp = mp;
 		t->smp_walked++;
 		return;
 	}
-	s = t->ld_mask ? miss_lat(t) : 0;
-	v = t->smp_mp | (s ? 2u : 0u);
-	t->smp_mp = mp;
-	if ((s || k->recent) && surprise(k, s) && k->v[v].c && t->smp_phase == PH_SKIP) {
-		t->smp_surprise++;
-		forget(k, s);
-		t->smp_noskew = 1;
-		phase(t, PH_WARM);
-	} else if (t->smp_phase == PH_SKIP) {
-		if (k->v[v].c && t->smp_left) {
+	if (t->ld_mask)
+		s = miss_lat(t);
+	c = cost(k, mp, s);
+	if (t->smp_phase == PH_SKIP) {
+		if (c && t->smp_left) {
 			if (t->smp_skew)
 				take_back(t);
 			t->smp_left--;
-			skip(t, b, from, to, k->v[v].c, misp);
+			skip(t, b, from, to, c, misp);
 			return;
 		}
-		if (!k->v[v].c)
-			t->smp_cold++;
-		t->smp_noskew = 0;
+		t->smp_cold += !c;
 		phase(t, PH_WARM);
 	}
 	before = ret_point(t);
 	nb_tm_run(t, b, from, to, misp);
 	t->smp_walked++;
 	d = ret_point(t) - before;
-	if (t->smp_phase == PH_MEAS || !k->v[v].c) {
+	if (t->smp_phase == PH_MEAS || !c) {
 		/* (a warm phase's run without a cost: a first one, from a
 		 * pipeline refilling) */
-		learn(k, v, d, s);
+		learn(k, mp, s, d, t->smp_phase == PH_MEAS);
 		t->smp_measured += t->smp_phase == PH_MEAS;
-	} else if (!t->smp_noskew)
-		t->smp_skew += (int64_t)d - (int64_t)(k->v[v].c - 1);
+	} else if (!(k->prov & (s ? 4u : 1u << mp)))
+		/* (against a measured cost only: a first one from a run not
+		 * measured, as refilling as this one, would give it back) */
+		t->smp_skew += (int64_t)d - (int64_t)(c - 1);
 	if (!--t->smp_left)
 		phase(t, t->smp_phase == PH_WARM ? PH_MEAS : PH_SKIP);
 }
