@@ -106,7 +106,8 @@ struct nb_tm_block {
  * before ended in a mispredicted branch, with the sum and count it is the
  * mean of; miss: of its runs with L1D-missing loads, the advance beyond
  * the base per cycle of the missing loads' latencies (f, 1/256; none
- * while n is 0), with the sums it is the ratio of; prov: which of them
+ * while n is 0), from the sums of their advances and latencies, n of
+ * them, n1 after a misprediction; prov: which of them
  * (bit 0, 1: base[0], base[1]; bit 2: miss) hold a first value from a
  * run not measured (nb_tmsample.c), which the first measured run
  * replaces */
@@ -120,9 +121,8 @@ struct nb_tm_cost {
 	} base[2];
 	struct {
 		int32_t f;
-		uint32_t n;
-		int64_t extra;
-		uint64_t lat;
+		uint32_t n, n1;
+		uint64_t sum, lat;
 	} miss;
 };
 
@@ -248,7 +248,7 @@ struct nb_tm {
 	 * a mispredicted branch; runs skipped, walked,
 	 * measured, skip phases cut short by a run without a cost for its
 	 * variant (statistics) */
-	unsigned smp_phase, smp_mp;
+	unsigned smp_phase, smp_mp, smp_refill;
 	uint32_t smp_skip;       /* mean runs of a skip phase (set before use) */
 	uint32_t smp_left, smp_frac;
 	int64_t smp_skew;

@@ -66,6 +66,7 @@
 
 #define NB_TMS_WARM   64u         /* runs walked, not measured            */
 #define NB_TMS_MEAS   48u         /* runs walked and measured             */
+#define NB_TMS_REFILL 16u         /* a warm phase's runs that refill      */
 #define NB_TMS_N      4096u       /* runs in a cost's mean, at most        */
 #define NB_TMS_MAX    0xfffffff0u /* a cost's ceiling (1/256 cycles + 1)  */
 
@@ -94,8 +95,12 @@ static void phase(struct nb_tm *t, unsigned ph)
 	t->smp_phase = ph;
 	if (ph == PH_SKIP)
 		t->smp_left = t->smp_skip / 2 + (uint32_t)(rng_next(t) % (t->smp_skip + 1));
+	else if (ph == PH_WARM)
+		/* (of random length too: a warm phase that a rare run began
+		 * would otherwise measure the same part of a loop each time) */
+		t->smp_left = NB_TMS_WARM / 2 + (uint32_t)(rng_next(t) % (NB_TMS_WARM + 1));
 	else
-		t->smp_left = ph == PH_WARM ? NB_TMS_WARM : NB_TMS_MEAS;
+		t->smp_left = NB_TMS_MEAS;
 }
 
 /* the latencies (cycles) of the running block's L1D-missing loads */
@@ -125,6 +130,17 @@ static struct nb_tm_cost *entry(const struct nb_tm_block *b, unsigned to)
 	return 0;
 }
 
+/* the missing latency's factor from the sums and the bases as they are
+ * now (a base learned later corrects the runs' shares before it) */
+static void factor(struct nb_tm_cost *k)
+{
+	int64_t b0 = k->base[0].c ? k->base[0].c - 1 : 0, b1 = k->base[1].c ? k->base[1].c - 1 : 0;
+	int64_t extra = (int64_t)k->miss.sum - (int64_t)(k->miss.n - k->miss.n1) * b0 -
+		(int64_t)k->miss.n1 * b1;
+
+	k->miss.f = k->miss.lat ? (int32_t)(extra / (int64_t)k->miss.lat) : 0;
+}
+
 /* A run's advance d (1/256 cycles) into what k learned: the base of
  * mp if its loads' latencies s (cycles) are 0, else the factor; past
  * NB_TMS_N runs the sums halve (the older runs weigh less).  meas: a
@@ -136,9 +152,8 @@ static void learn(struct nb_tm_cost *k, unsigned mp, uint64_t s, uint64_t d, int
 
 	if (meas && (k->prov & bit)) {
 		if (s) {
-			k->miss.n = 0;
-			k->miss.extra = 0;
-			k->miss.lat = 0;
+			k->miss.n = k->miss.n1 = 0;
+			k->miss.sum = k->miss.lat = 0;
 		} else {
 			k->base[mp].n = 0;
 			k->base[mp].sum = 0;
@@ -157,17 +172,20 @@ static void learn(struct nb_tm_cost *k, unsigned mp, uint64_t s, uint64_t d, int
 		k->base[mp].n++;
 		d = k->base[mp].sum / k->base[mp].n;
 		k->base[mp].c = (uint32_t)(d < NB_TMS_MAX - 1 ? d : NB_TMS_MAX - 1) + 1;
-		return;
+	} else {
+		if (k->miss.n >= NB_TMS_N) {
+			k->miss.sum /= 2;
+			k->miss.lat /= 2;
+			k->miss.n = (k->miss.n - k->miss.n1) / 2 + k->miss.n1 / 2;
+			k->miss.n1 /= 2;
+		}
+		k->miss.sum += d;
+		k->miss.lat += s;
+		k->miss.n++;
+		k->miss.n1 += mp;
 	}
-	if (k->miss.n >= NB_TMS_N) {
-		k->miss.extra /= 2;
-		k->miss.lat /= 2;
-		k->miss.n /= 2;
-	}
-	k->miss.extra += (int64_t)d - (int64_t)(k->base[mp].c ? k->base[mp].c - 1 : 0);
-	k->miss.lat += s;
-	k->miss.n++;
-	k->miss.f = k->miss.lat ? (int32_t)(k->miss.extra / (int64_t)k->miss.lat) : 0;
+	if (k->miss.n)
+		factor(k);
 }
 
 /* the learned advance (1/256 cycles + 1) of a run with latencies s
@@ -261,6 +279,7 @@ void nb_tm_run_sampled(struct nb_tm *t, const struct nb_tm_block *b, unsigned fr
 		}
 		t->smp_cold += !c;
 		phase(t, PH_WARM);
+		t->smp_refill = NB_TMS_REFILL;
 	}
 	before = ret_point(t);
 	nb_tm_run(t, b, from, to, misp);
@@ -271,10 +290,12 @@ void nb_tm_run_sampled(struct nb_tm *t, const struct nb_tm_block *b, unsigned fr
 		 * pipeline refilling) */
 		learn(k, mp, s, d, t->smp_phase == PH_MEAS);
 		t->smp_measured += t->smp_phase == PH_MEAS;
-	} else if (!(k->prov & (s ? 4u : 1u << mp)))
+	} else if (t->smp_refill && !(k->prov & (s ? 4u : 1u << mp)))
 		/* (against a measured cost only: a first one from a run not
 		 * measured, as refilling as this one, would give it back) */
 		t->smp_skew += (int64_t)d - (int64_t)(c - 1);
+	if (t->smp_refill)
+		t->smp_refill--;
 	if (!--t->smp_left)
 		phase(t, t->smp_phase == PH_WARM ? PH_MEAS : PH_SKIP);
 }
