@@ -222,6 +222,24 @@ static void k_mix(char *p, uint64_t n)
 	*(void **)p = q;
 }
 
+/* t_timing M sampled: under --nbsim-clock=sampled (t_timing.sh), whose
+ * cycles are an estimate of the walk's: the mixed kernel's measurements
+ * are each checked within 3% of the second one instead of equal to it
+ * (measured within 1.6% of the walk's on Prescott, 0.3% on Northwood;
+ * the sampled runs move with the code run before, README "The sampled
+ * clock"); every other check is the same */
+static int sampled;
+
+static void same_cycles(uint64_t d, uint64_t base, const char *what)
+{
+	if (!sampled) {
+		TAP_EQ(d, base, "%s", what);
+		return;
+	}
+	tap_ok(d >= base * 0.97 && d <= base * 1.03, "%s (sampled clock: %llu against %llu, 3%%)",
+	       what, (unsigned long long)d, (unsigned long long)base);
+}
+
 struct xcfg { unsigned escr, ev, mask, ctr; uint64_t cccr; };
 static void program(const struct xcfg *c, unsigned n)
 {
@@ -293,7 +311,8 @@ static void sets(const struct doc *doc)
 	 * checks below compare against the second). */
 	{
 		uint64_t pen = doc->penalty, less = base - first;
-		tap_ok(first == base || (first < base && less + 1 >= pen && less <= pen + 1),
+		tap_ok(first == base || (first < base && less + 1 >= pen && less <= pen + 1) ||
+		       (sampled && first >= base * 0.97 && first <= base * 1.03),
 		       "the first measurement of the mixed kernel equals the later ones or reads one "
 		       "misprediction penalty (%llu +- 1) less: %llu against %llu",
 		       (unsigned long long)pen, (unsigned long long)first, (unsigned long long)base);
@@ -307,22 +326,22 @@ static void sets(const struct doc *doc)
 		    (UINT64_C(2) << NB_ESCR_EMASK_SHIFT) | NB_ESCR_T0_USR);
 	program(set_presets, 3);
 	d = mix_cycles(cur);
-	TAP_EQ(d, base, "cycles identical with PAPI_L1_DCM + PAPI_BR_MSP + PAPI_LD_INS counted");
+	same_cycles(d, base, "cycles identical with PAPI_L1_DCM + PAPI_BR_MSP + PAPI_LD_INS counted");
 	program(set_stb, 1);
 	d = mix_cycles(cur);
-	TAP_EQ(d, base, "... and the store buffer (MOB_load_replay)");
+	same_cycles(d, base, "... and the store buffer (MOB_load_replay)");
 	program(set_bus, 1);
 	d = mix_cycles(cur);
-	TAP_EQ(d, base, "... and the bus model (IOQ_allocation)");
+	same_cycles(d, base, "... and the bus model (IOQ_allocation)");
 	program(set_tlb, 1);
 	d = mix_cycles(cur);
-	TAP_EQ(d, base, "... and the DTLB (page_walk_type)");
+	same_cycles(d, base, "... and the DTLB (page_walk_type)");
 	program(set_fpa, 1);
 	d = mix_cycles(cur);
-	TAP_EQ(d, base, "... and the FP assists (SSE_input_assist: every register update kept)");
+	same_cycles(d, base, "... and the FP assists (SSE_input_assist: every register update kept)");
 	program(set_step, 1);
 	d = mix_cycles(cur);
-	TAP_EQ(d, base, "... and a per-cycle filter (step mode)");
+	same_cycles(d, base, "... and a per-cycle filter (step mode)");
 }
 
 #define N1 200
@@ -377,6 +396,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	int sprunt = !strcmp(d->model, "northwood");
+	sampled = argc > 2 && !strcmp(argv[2], "sampled");
 	tap_plan(19 + (sprunt ? 2 : 0) + 7);
 
 	char *self = fresh(64);

@@ -5,7 +5,9 @@
 # they once dropped the event set's needs and cycles read 0), as one TAP
 # stream; then both models again with --nbsim-clock=walk (the model
 # without the replay of recorded schedules, nb_tmmemo.c): every line,
-# every figure in it, must be the same as with the replay.
+# every figure in it, must be the same as with the replay; and both models
+# with the sampled clock (--nbsim-clock=sampled, `t_timing M sampled`):
+# the same checks, the mixed kernel's within 3% instead of equal.
 : "${NBSIM:?set NBSIM to the nbsim launcher}"
 : "${NBSIM_TESTBIN:?set NBSIM_TESTBIN to the test binary directory}"
 tmp=$(mktemp -d) || exit 1
@@ -17,14 +19,16 @@ rc=0
 	> "$tmp/northwood-stats" 2>/dev/null || rc=1
 for m in northwood prescott; do
 	"$NBSIM" --model=$m --nbsim-clock=walk -- "$NBSIM_TESTBIN/t_timing" $m > "$tmp/$m-walk" || rc=1
+	"$NBSIM" --model=$m --nbsim-clock=sampled -- "$NBSIM_TESTBIN/t_timing" $m sampled \
+		> "$tmp/$m-sampled" || rc=1
 done
 n=2
-for m in northwood prescott northwood-stats; do
+for m in northwood prescott northwood-stats northwood-sampled prescott-sampled; do
 	k=$(sed -n 's/^1\.\.\([0-9]*\).*/\1/p' "$tmp/$m")
 	n=$((n + ${k:-0}))
 done
 echo "1..$n"
-for m in northwood prescott northwood-stats; do
+for m in northwood prescott northwood-stats northwood-sampled prescott-sampled; do
 	grep -v '^1\.\.' "$tmp/$m" | sed "s/^\(\(not \)\{0,1\}ok\) [0-9]* - /\1 - $m: /"
 done
 for m in northwood prescott; do
