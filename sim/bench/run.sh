@@ -15,10 +15,13 @@
 # timing model without the replay of recorded schedules: the same cycles,
 # the clock as it was before the replay), nb2f: the 2 counters with
 # --nbsim-clock=fast (a clock of O(1) per superblock: what nbsim costs
-# besides the timing model's schedule, the floor of nb2/cg); prints CPU seconds (best of
+# besides the timing model's schedule, the floor of nb2/cg), nb2s and nb4s:
+# the 2 and the 4 counters with --nbsim-clock=sampled (the walk on a
+# sample of the superblock runs, nb_tmsample.c); prints CPU seconds (best of
 # $REPS interleaved rounds, default 7) and the ratios nbsim/none and
 # nbsim/cachegrind, then per workload the median over the rounds of each
-# round's nbsim4/cachegrind.
+# round's nbsim4/cachegrind, and the sampled clock's cycles against the
+# model's (one run each: both are deterministic).
 # Goals (issues 5, 12): nbsim with no counter <= 1.3 x none; with 4
 # counters, and with TOT_INS + TOT_CYC, <= 1.0 x cachegrind.
 #
@@ -70,7 +73,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else
 # alike instead of the few that ran through it.  Step mode (F, 12-60x
 # slower) runs in the first round only.
 # SKIP: configurations not to run (printed as 0), e.g. SKIP="nbsimA nbsimS"
-CONFIGS=(native none cg nbsim0 nbsim2 nb2w nb2n nb2f nbsim4 nbsimF nbsimA nbsimS)
+CONFIGS=(native none cg nbsim0 nbsim2 nb2w nb2n nb2f nbsim4 nbsimF nbsimA nbsimS nb2s nb4s)
 SKIP=${SKIP:-}
 run_config() {
 	local w=$1
@@ -88,12 +91,14 @@ run_config() {
 	nbsimF) once "$NBSIM" -- "$BENCH" "$w" 1 ;;
 	nbsimA) once "$NBSIM" -- "$BENCH" "$w" 3 ;;
 	nbsimS) once "$NBSIM" -- "$BENCH" "$w" 5 ;;
+	nb2s)   once "$NBSIM" --nbsim-clock=sampled -- "$BENCH" "$w" 2 ;;
+	nb4s)   once "$NBSIM" --nbsim-clock=sampled -- "$BENCH" "$w" 4 ;;
 	esac
 }
 
 echo "nbsim bench: $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -m), $(nproc) CPUs, $($VALGRIND --version), best of $REPS interleaved rounds, $CLOCK seconds"
-printf '%-8s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s %9s %9s %9s %9s %9s\n' workload native none cg nbsim0 nbsim2 nb2w nb2n nb2f nbsim4 \
-	nbsimF nbsimA nbsimS "nb0/none" "nb2/cg" "nb2/nb2w" "nb2n/none" "nb2f/cg" "nb4/cg" "nbF/none" "nbA/nb2" "nbS/nb2"
+printf '%-8s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s\n' workload native none cg nbsim0 nbsim2 nb2w nb2n nb2f nbsim4 \
+	nbsimF nbsimA nbsimS nb2s nb4s "nb0/none" "nb2/cg" "nb2/nb2w" "nb2n/none" "nb2f/cg" "nb4/cg" "nbF/none" "nbA/nb2" "nbS/nb2" "nb2s/cg" "nb4s/cg"
 for w in $WORKLOADS; do
 	declare -A best=() round=()
 	for ((r = 0; r < REPS; r++)); do
@@ -105,17 +110,18 @@ for w in $WORKLOADS; do
 			if [ -z "${best[$c]:-}" ] || [ "$t" -lt "${best[$c]}" ]; then best[$c]=$t; fi
 		done
 	done
-	printf '%-8s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s %9s %9s %9s %9s %9s\n' "$w" \
+	printf '%-8s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s\n' "$w" \
 		"$(secs "${best[native]}")" "$(secs "${best[none]}")" "$(secs "${best[cg]}")" \
 		"$(secs "${best[nbsim0]}")" "$(secs "${best[nbsim2]}")" "$(secs "${best[nb2w]}")" "$(secs "${best[nb2n]}")" \
 		"$(secs "${best[nb2f]}")" \
 		"$(secs "${best[nbsim4]}")" "$(secs "${best[nbsimF]}")" "$(secs "${best[nbsimA]}")" \
-		"$(secs "${best[nbsimS]}")" \
+		"$(secs "${best[nbsimS]}")" "$(secs "${best[nb2s]}")" "$(secs "${best[nb4s]}")" \
 		"$(ratio "${best[nbsim0]}" "${best[none]}")" "$(ratio "${best[nbsim2]}" "${best[cg]}")" \
 		"$(ratio "${best[nbsim2]}" "${best[nb2w]}")" "$(ratio "${best[nb2n]}" "${best[none]}")" \
 		"$(ratio "${best[nb2f]}" "${best[cg]}")" "$(ratio "${best[nbsim4]}" "${best[cg]}")" \
 		"$(ratio "${best[nbsimF]}" "${best[none]}")" "$(ratio "${best[nbsimA]}" "${best[nbsim2]}")" \
-		"$(ratio "${best[nbsimS]}" "${best[nbsim2]}")"
+		"$(ratio "${best[nbsimS]}" "${best[nbsim2]}")" \
+		"$(ratio "${best[nb2s]}" "${best[cg]}")" "$(ratio "${best[nb4s]}" "${best[cg]}")"
 	# the median over the rounds of each round's nbsim4/cg (a second
 	# view of goal (c): a slow spell that hit one configuration's best run
 	# moves the best-of ratio, not this one)
@@ -126,5 +132,17 @@ for w in $WORKLOADS; do
 		if (n) printf "%-8s nb4/cg, median of the %d rounds: %.2f (range %.2f-%.2f)\n", w, n,
 			n % 2 ? v[int(n / 2)] : (v[n / 2 - 1] + v[n / 2]) / 2, v[0], v[n - 1] }' >>"$TMP/medians"
 	unset best round
+	# the sampled clock's cycles against the model's (global_power_events
+	# RUNNING as bench prints it), the 2-counter set
+	case " $SKIP " in *" nb2s "*) ;; *)
+		# (bench prints the counts on stderr)
+		m=$("$NBSIM" -- "$BENCH" "$w" 2 2>&1 >/dev/null | sed -n 's/^ *global_power_events: //p')
+		s=$("$NBSIM" --nbsim-clock=sampled -- "$BENCH" "$w" 2 2>&1 >/dev/null |
+			sed -n 's/^ *global_power_events: //p')
+		awk -v w="$w" -v m="$m" -v s="$s" 'BEGIN { if (m > 0 && s > 0)
+			printf "%-8s sampled clock: %s cycles, model %s: %+.3f%%\n", w, s, m, 100 * (s - m) / m }' \
+			>>"$TMP/sampled" ;;
+	esac
 done
 cat "$TMP/medians"
+[ -s "$TMP/sampled" ] && cat "$TMP/sampled"
