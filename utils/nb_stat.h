@@ -72,6 +72,7 @@ struct st_config {
 	unsigned model;          /* CPUID model                              */
 	unsigned feats;
 	int ht, follow, per_thread;
+	int sampled;             /* --clock=sampled: nbsim's sampled clock   */
 	const char *nbsim;       /* path of the nbsim launcher               */
 	char **argv;             /* PROGRAM ARGS                              */
 };
