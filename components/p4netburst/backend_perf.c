@@ -7,7 +7,8 @@
  * CCCRs and, for replay metrics, IA32_PEBS_ENABLE / MSR_PEBS_MATRIX_VERT
  * itself (from the metric index in CCCR bits 0-6).  It also places the
  * events itself, first-fit over the thread-0 ESCRs and counters: a set that
- * our scheduler places may be refused, and the error says so.  It has no
+ * our scheduler places may be refused, and the error says so; check() asks
+ * the kernel when the set changes, so that PAPI_add_event refuses it.  It has no
  * interface for the helper ESCRs of front-end and execution tagging, so the
  * metrics that need them cannot be counted here (the msr backend can).
  * One perf group per event set: the leader is the first event.
@@ -138,6 +139,62 @@ static const char *kname(uint64_t perf)
 	return "an unknown event";
 }
 
+/* Why perf_event_open refused event I of R[0..n-1] with errno E: a
+ * member refused with EINVAL is the kernel's placement (its group
+ * validation), a conflict. */
+static void open_error(const struct nb_regs *r, int i, int n, int e, char *err, size_t len)
+{
+	char before[160] = "";
+
+	for (int j = 0; j < i && strlen(before) + 40 < sizeof(before); j++)
+		snprintf(before + strlen(before), sizeof(before) - strlen(before), "%s%s",
+			 j ? ", " : "", kname(r[j].perf));
+	if (i && e == EINVAL)
+		snprintf(err, len, "the kernel's P4 perf driver refused %s (event %d of %d, raw "
+			 "0x%016llx) beside %s: its first-fit scheduler (thread-0 half, no "
+			 "shared ESCR) cannot place the set; the msr backend can count it",
+			 kname(r[i].perf), i + 1, n, (unsigned long long)r[i].perf, before);
+	else
+		snprintf(err, len, "perf_event_open of %s (raw 0x%016llx, event %d of %d): %s%s",
+			 kname(r[i].perf), (unsigned long long)r[i].perf, i + 1, n, strerror(e),
+			 e == EACCES || e == EPERM ? " (see /proc/sys/kernel/perf_event_paranoid)" : "");
+}
+
+/* The kernel's answer for the group R[0..n-1], asked as PAPI's perf_event
+ * component asks it when a set changes: open the group (disabled, on
+ * descriptors of its own: the thread's running set keeps its own) and
+ * close it.  The kernel validates a group alone (validate_group), so what
+ * it accepts here it accepts at program().  A cascaded event or one
+ * without a raw config ends the check: program() says why. */
+static int perf_check(const struct nb_regs *r, int n, char *err, size_t len)
+{
+	int fd[NB_NUM_COUNTERS], k = 0, ret = 0;
+
+	while (k < n && k < NB_NUM_COUNTERS && !r[k].cascade && r[k].perf) {
+		struct perf_event_attr a;
+
+		attr_of(&r[k], &a, k == 0);
+		a.inherit = 0;
+		a.sample_period = 0;
+		a.sample_type = 0;
+		a.wakeup_events = 0;
+		fd[k] = nb_perf_sys.open(&a, 0, -1, k ? fd[0] : -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd[k] < 0) {
+			int e = errno;
+
+			if (k && e == EINVAL) {
+				open_error(r, k, n, e, err, len);
+				ret = NB_BACKEND_CONFLICT;
+			}
+			break;
+		}
+		k++;
+	}
+	while (k-- > 0)
+		nb_perf_sys.close(fd[k]);
+	return ret;
+}
+
 static int perf_program(const struct nb_regs *r, int n, char *err, size_t len)
 {
 	close_all();
@@ -162,20 +219,8 @@ static int perf_program(const struct nb_regs *r, int n, char *err, size_t len)
 		pfd[i] = nb_perf_sys.open(&a, 0, -1, i ? pfd[0] : -1, PERF_FLAG_FD_CLOEXEC);
 		if (pfd[i] < 0) {
 			int e = errno;
-			char before[160] = "";
 
-			for (int j = 0; j < i && strlen(before) + 40 < sizeof(before); j++)
-				snprintf(before + strlen(before), sizeof(before) - strlen(before), "%s%s",
-					 j ? ", " : "", kname(r[j].perf));
-			if (i && e == EINVAL)
-				snprintf(err, len, "the kernel's P4 perf driver refused %s (event %d of %d, raw "
-					 "0x%016llx) beside %s: its first-fit scheduler (thread-0 half, no "
-					 "shared ESCR) cannot place the set; the msr backend can count it",
-					 kname(r[i].perf), i + 1, n, (unsigned long long)r[i].perf, before);
-			else
-				snprintf(err, len, "perf_event_open of %s (raw 0x%016llx, event %d of %d): %s%s",
-					 kname(r[i].perf), (unsigned long long)r[i].perf, i + 1, n, strerror(e),
-					 e == EACCES || e == EPERM ? " (see /proc/sys/kernel/perf_event_paranoid)" : "");
+			open_error(r, i, n, e, err, len);
 			npfd = i;
 			close_all();
 			return i && e == EINVAL ? NB_BACKEND_CONFLICT : -1;
@@ -336,6 +381,7 @@ const struct nb_backend nb_backend_perf = {
 	.name = "perf",
 	.probe = perf_probe,
 	.program = perf_program,
+	.check = perf_check,
 	.enable = perf_enable,
 	.read = perf_read,
 	.zero = perf_zero,

@@ -34,6 +34,14 @@ struct nb_backend {
 	 * cannot be had beside the others of the set (the perf backend: the
 	 * kernel's own placement refused it). */
 	int (*program)(const struct nb_regs *r, int n, char *err, size_t len);
+	/* Optional: would program() place R[0..n-1] together?  Asked when
+	 * the event set changes, so that PAPI_add_event refuses what
+	 * PAPI_start could not count (PAPI's software multiplexing tests
+	 * each event beside PAPI_TOT_CYC by adding it, and asserts that the
+	 * start succeeds).  NB_BACKEND_CONFLICT with the reason in ERR, or 0
+	 * (other failures are left to program()).  NULL: the component's
+	 * own placement is the backend's. */
+	int (*check)(const struct nb_regs *r, int n, char *err, size_t len);
 	/* Set or clear the CCCR Enable bits. */
 	int (*enable)(const struct nb_regs *r, int n, int on, char *err, size_t len);
 	/* Raw 40-bit counter values: raw[i] of r[i]'s counter; RAW has room

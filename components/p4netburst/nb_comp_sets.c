@@ -34,6 +34,19 @@ static int foreign(const nb_control_t *c, const char *what)
 	return 1;
 }
 
+/* Would the backend place PLAN's registers, encoded as p4nb_start
+ * encodes them (without overflow interrupts, which place nothing)?
+ * Nonzero with the reason in WHY if it refuses them. */
+static int backend_check(const nb_control_t *c, const struct nb_plan *plan, char *why, size_t len)
+{
+	struct nb_regs r[NB_NUM_COUNTERS];
+	unsigned dom = p4nb_papi_dom(c->domain);
+
+	for (int h = 0; h < plan->nhw && h < NB_NUM_COUNTERS; h++)
+		nb_encode_ex(&plan->hw[h], &plan->assign.slot[h], dom, c->lp, 0, &r[h]);
+	return p4nb_backend->check(r, plan->nhw, why, len) == NB_BACKEND_CONFLICT;
+}
+
 int p4nb_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *native,
 				   int count, hwd_context_t *ctx)
 {
@@ -109,6 +122,22 @@ int p4nb_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *native,
 		 * its terms or to its alternatives) none of whose equivalent
 		 * mappings fits would otherwise be a bare PAPI_ECNFLCT
 		 * (docs/PRESETS.md). */
+		if (_papi_hwi_error_level == PAPI_QUIET && !secure_getenv("PAPI_VERBOSE"))
+			fprintf(stderr, "PAPI p4netburst: add event: %s\n", why);
+		p4nb_report("add event", why);
+		return PAPI_ECNFLCT;
+	}
+	/* The backend's own placement (the perf backend: the kernel's first
+	 * fit on the thread-0 half) may refuse what ours placed.  Refused
+	 * here, not at PAPI_start: PAPI's software multiplexing adds each
+	 * event beside PAPI_TOT_CYC to learn whether the pair can be
+	 * counted, and asserts that starting the pair succeeds
+	 * (sw_multiplex.c MPX_start): papi_multiplex_cost aborted on
+	 * BPU_fetch_request beside global_power_events, both on counter 0 of
+	 * the kernel's thread-0 half.  PAPI's perf_event component opens its
+	 * events here too. */
+	if (p4nb_backend->check && backend_check(c, &plan, why, sizeof(why))) {
+		pthread_mutex_unlock(&plan_lock);
 		if (_papi_hwi_error_level == PAPI_QUIET && !secure_getenv("PAPI_VERBOSE"))
 			fprintf(stderr, "PAPI p4netburst: add event: %s\n", why);
 		p4nb_report("add event", why);

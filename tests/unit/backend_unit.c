@@ -349,6 +349,25 @@ static void test_perf(void)
 	tap_ok(nb_backend_perf.enable(r, 3, 0, err, sizeof(err)) == 0 && nioctl == 1 &&
 	       ioctls[0][1] == PERF_EVENT_IOC_DISABLE, "perf: disable");
 
+	/* check(): the kernel asked when a set changes, on descriptors of its
+	 * own (the programmed set above stays open) */
+	reset_fakes();
+	tap_ok(nb_backend_perf.check(r, 3, err, sizeof(err)) == 0, "perf: check of a set the kernel takes");
+	tap_ok(nopen == 3 && nclose == 3 && groups[1] == 100 && groups[2] == 100 && attrs[0].disabled,
+	       "perf: check opens the group, leader disabled, and closes its 3 events (%d, %d)",
+	       nopen, nclose);
+	reset_fakes();
+	fail_at = 2;
+	fail_errno = EINVAL;
+	tap_ok(nb_backend_perf.check(r, 3, err, sizeof(err)) == NB_BACKEND_CONFLICT &&
+	       strstr(err, "first-fit") && nclose == 2,
+	       "perf: check of a member the kernel refuses: a conflict, the 2 opened closed (%s)", err);
+	reset_fakes();
+	fail_at = 0;
+	fail_errno = EACCES;
+	tap_ok(nb_backend_perf.check(r, 3, err, sizeof(err)) == 0 && nclose == 0,
+	       "perf: check leaves a refused leader (not a placement) to program");
+
 	/* a set the kernel's scheduler refuses: all opened events closed */
 	reset_fakes();
 	fail_at = 1;
