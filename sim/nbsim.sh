@@ -38,13 +38,20 @@ with the values that exist):
   --nbsim-mem-timing=auto|yes|no  loads take the cache model's latencies
                              in cycles (counting cycles runs it); no: every
                              load hits the L1D (auto: old name of yes) [yes]
-  --nbsim-clock=model|fast|walk  cycles from the timing model (dependencies,
-                             units, window) / fast: uops retire 3 per cycle,
-                             plus miss latencies and mispredict penalties
-                             (cheap; for runs that need no faithful clock) /
-                             walk: the model without replay of recorded
-                             schedules (the reference: same cycles, slower)
+  --nbsim-clock=model|fast|walk|sampled  cycles from the timing model
+                             (dependencies, units, window) / fast: uops
+                             retire 3 per cycle, plus miss latencies and
+                             mispredict penalties (cheap; for runs that need
+                             no faithful clock) / walk: the model without
+                             replay of recorded schedules (the reference:
+                             same cycles, slower) / sampled: the model on a
+                             sample of the superblock runs, learned costs on
+                             the others (2-4x faster; about 1% off, not
+                             exact; the model where PMIs or HT need it)
                              [model]
+  --nbsim-sample=N           sampled clock: superblock runs skipped between
+                             two samples, on average (1-1000000; fewer: more
+                             exact, slower) [2000]
   --nbsim-step-derive=lazy|cycle  step mode (a per-cycle filter): fold
                              the raw counts into the signals only where a
                              cycle needs it / cycle: at every retirement
