@@ -155,7 +155,7 @@ void nb_print_usage(void)
 "                              schedules (the reference; same cycles, slower) /\n"
 "                              sampled: the model on a sample of the superblock\n"
 "                              runs, learned costs on the others (2-4x faster;\n"
-"                              about 1% off, not exact) [model]\n"
+"                              about 1%% off, not exact) [model]\n"
 "    --nbsim-sample=N          sampled clock: superblock runs skipped between two\n"
 "                              samples, on average (1-1000000) [2000]\n"
 "    --nbsim-step-derive=lazy|cycle  step mode (a per-cycle filter): fold the\n"
