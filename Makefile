@@ -77,7 +77,7 @@ $(T)/thread_counts_omp: ctests/thread_counts.c ctests/nbtap.h ctests/nbdiff.h ct
 	@mkdir -p $(T)
 	$(CC) $(CFLAGS_NB) -fopenmp $(PAPI_INC) -Ictests -o $@ $< $(PAPI_LIB) -lpthread
 
-$(T)/%: ctests/%.c ctests/nbtap.h ctests/nbdiff.h ctests/nbthreads.h sim/tests/tap.h $(PAPI_STAMP)
+$(T)/%: ctests/%.c $(wildcard ctests/*.h) sim/tests/tap.h $(PAPI_STAMP)
 	@mkdir -p $(T)
 	$(CC) $(CFLAGS_NB) $(PAPI_INC) -Ictests -o $@ $< $(PAPI_LIB) -lpthread
 

@@ -33,6 +33,7 @@
 #include <string.h>
 #include "papi.h"
 #include "nbtap.h"
+#include "nbmpx.h"
 #include "nbdiff.h"
 
 #define ROUND 5000000L          /* iterations per round: about 6.7 M cycles */
@@ -48,16 +49,11 @@ static const char *const evs[] = {
 
 int main(void)
 {
-	int es = PAPI_NULL, plain = PAPI_NULL, rc, rounds = 0;
+	int es, plain = PAPI_NULL, rc, rounds = 0;
 	long long v[NEV], cyc = 0;
 
 	tap_plan(4);
-	if ((rc = PAPI_library_init(PAPI_VER_CURRENT)) != PAPI_VER_CURRENT)
-		tap_bail("PAPI_library_init: %s", PAPI_strerror(rc));
-	if ((rc = PAPI_multiplex_init()) != PAPI_OK || (rc = PAPI_create_eventset(&es)) != PAPI_OK ||
-	    (rc = PAPI_assign_eventset_component(es, 0)) != PAPI_OK ||
-	    (rc = PAPI_set_multiplex(es)) != PAPI_OK)
-		tap_bail("a multiplexed event set: %s", PAPI_strerror(rc));
+	es = nb_mpx_eventset();
 	for (int i = 0; i < NEV; i++)
 		if ((rc = PAPI_add_named_event(es, evs[i])) != PAPI_OK)
 			tap_bail("PAPI_add_named_event %s: %s", evs[i], PAPI_strerror(rc));

@@ -35,6 +35,7 @@
 #include <string.h>
 #include "papi.h"
 #include "nbtap.h"
+#include "nbmpx.h"
 #include "nbdiff.h"
 
 /* The loop runs in rounds of ROUND iterations, at least MIN_ROUNDS, until
@@ -74,16 +75,11 @@ static const struct { const char *name; long long per_iter; int perf_refused; } 
 int main(int argc, char **argv)
 {
 	int perf = argc > 1 && !strcmp(argv[1], "perf");
-	int es = PAPI_NULL, rc, added = 0, want_added = 0, pos[NEV], rounds = 0;
+	int es, rc, added = 0, want_added = 0, pos[NEV], rounds = 0;
 	long long v[NEV];
 
 	tap_plan(5 + NEV);
-	if ((rc = PAPI_library_init(PAPI_VER_CURRENT)) != PAPI_VER_CURRENT)
-		tap_bail("PAPI_library_init: %s", PAPI_strerror(rc));
-	if ((rc = PAPI_multiplex_init()) != PAPI_OK || (rc = PAPI_create_eventset(&es)) != PAPI_OK ||
-	    (rc = PAPI_assign_eventset_component(es, 0)) != PAPI_OK ||
-	    (rc = PAPI_set_multiplex(es)) != PAPI_OK)
-		tap_bail("a multiplexed event set: %s", PAPI_strerror(rc));
+	es = nb_mpx_eventset();
 	for (int i = 0; i < NEV; i++) {
 		int refused = perf && evs[i].perf_refused;
 

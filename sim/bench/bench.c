@@ -31,6 +31,7 @@
 #include <string.h>
 #include "nbsim_client.h"
 #include "nb_events.h"
+#include "../tests/randcycle.h"
 
 struct cfg { unsigned escr, ev, mask, ctr; uint64_t cccr; };
 
@@ -158,16 +159,9 @@ static uint64_t w_branchy(void)
 static uint64_t w_chase(void)
 {
 	uint32_t *next = malloc(CN * sizeof *next), *perm = malloc(CN * sizeof *perm);
-	uint64_t x = 7, s = 0;
+	uint64_t s = 0;
 	uint32_t p = 0;
-	for (uint32_t i = 0; i < CN; i++)
-		perm[i] = i;
-	for (uint32_t i = CN - 1; i > 0; i--) {
-		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-		uint32_t j = (uint32_t)((x >> 33) % (i + 1)), t = perm[i];
-		perm[i] = perm[j];
-		perm[j] = t;
-	}
+	nb_random_order(perm, CN, 7);
 	for (uint32_t i = 0; i < CN; i++)
 		next[perm[i]] = perm[(i + 1) % CN];
 	for (unsigned it = 0; it < 4 * CN; it++) {

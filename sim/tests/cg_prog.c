@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
+#include "randcycle.h"
 
 #define ALIGN __attribute__((aligned(4096)))
 double big[(2u << 20) / 8] ALIGN;
@@ -102,17 +103,9 @@ int main(int argc, char **argv)
 	} else if (!strcmp(p, "chase")) {
 		const uint32_t n = sizeof nodes / sizeof nodes[0];
 		uint32_t *perm = malloc(n * sizeof *perm);
-		uint64_t x = 7;
 		if (!perm)
 			return 1;
-		for (uint32_t i = 0; i < n; i++)
-			perm[i] = i;
-		for (uint32_t i = n - 1; i > 0; i--) {
-			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-			uint32_t j = (uint32_t)((x >> 33) % (i + 1)), t = perm[i];
-			perm[i] = perm[j];
-			perm[j] = t;
-		}
+		nb_random_order(perm, n, 7);
 		for (uint32_t i = 0; i < n; i++)
 			nodes[perm[i]] = perm[(i + 1) % n];
 		free(perm);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "guest.h"
+#include "randcycle.h"
 
 struct xcfg { unsigned escr, ev, mask, ctr; };
 
@@ -56,7 +57,7 @@ static double f = 1.0;
  * sets the program used: other misses, other cycles) */
 static void *ring[RING * 8];
 static unsigned char big[BIG];
-static unsigned perm[RING];
+static uint32_t perm[RING];
 
 static uint64_t region(void **q, const unsigned char *big, unsigned r)
 {
@@ -89,17 +90,10 @@ int main(int argc, char **argv)
 		return 2;
 	memset(big, 1, BIG);
 	/* a random cycle through the ring's nodes */
-	for (unsigned i = 0; i < RING; i++)
-		perm[i] = i;
-	for (unsigned i = RING - 1; i > 0; i--) {
-		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-		unsigned j = (unsigned)((x >> 33) % (i + 1)), t = perm[i];
-		perm[i] = perm[j];
-		perm[j] = t;
-	}
+	nb_random_order(perm, RING, 42);
 	for (unsigned i = 0; i < RING; i++)
 		ring[perm[i] * 8] = &ring[perm[(i + 1) % RING] * 8];
-	q = &ring[perm[0] * 8];
+	q = &ring[0];
 	if (!program(base, 2) ||
 	    (!strcmp(set, "pre") && (!guest_wrmsr(NB_MSR_IA32_PEBS_ENABLE, 0x01000001u) ||
 					 !guest_wrmsr(NB_MSR_MSR_PEBS_MATRIX_VERT, 1) ||

@@ -113,27 +113,16 @@ static void gen_steady(struct blk *k)
 	finish(k, nu, ns);
 }
 
-/* 8 x87 adds, each on the last one's result, across runs too */
-static void gen_chain(struct blk *k)
+/* n uops of class cls, each on the last one's result in register r,
+ * across runs too: 8 x87 adds (a latency-bound chain), 4 loads (a pointer
+ * chase: each of the address the last one loaded) */
+static void gen_serial(struct blk *k, unsigned n, unsigned cls, uint16_t r)
 {
 	unsigned nu = 0, ns = 0;
-	uint16_t r = 40;
 
 	k->nld = 0;
-	for (unsigned i = 0; i < 8; i++)
-		add(k, &nu, &ns, NB_TM_FADD, 1, &r, 1, &r);
-	finish(k, nu, ns);
-}
-
-/* a pointer chase: 4 loads, each of the address the last one loaded */
-static void gen_dep(struct blk *k)
-{
-	unsigned nu = 0, ns = 0;
-	uint16_t r = 50;
-
-	k->nld = 0;
-	for (unsigned i = 0; i < 4; i++)
-		add(k, &nu, &ns, NB_TM_LOAD, 1, &r, 1, &r);
+	for (unsigned i = 0; i < n; i++)
+		add(k, &nu, &ns, cls, 1, &r, 1, &r);
 	finish(k, nu, ns);
 }
 
@@ -200,6 +189,30 @@ static double rel(uint64_t a, uint64_t b)
 {
 	double d = (double)a - (double)b;
 	return (d < 0 ? -d : d) / (double)(b ? b : 1);
+}
+
+/* nph phases of 30000 runs of k from fresh clocks, phase i's loads
+ * missing per mask[i] with latency lat[i], each read on its own (pr: the
+ * walk's cycles, ps: the sampled clock's); 1 if each is within 2% */
+static int phases(struct blk *k, unsigned nph, const uint64_t *mask, const uint32_t *lat,
+		  uint64_t *pr, uint64_t *ps)
+{
+	uint64_t lr = 0, ls = 0;
+	int ok = 1;
+
+	init(2000);
+	for (unsigned ph = 0; ph < nph; ph++) {
+		for (unsigned i = 0; i < 30000; i++)
+			run(k, 0, k->b.n, mask[ph], lat[ph], 0);
+		uint64_t r = nb_tm_serialize(&ref), s = nb_tm_serialize(&smp);
+		pr[ph] = r - lr;
+		ps[ph] = s - ls;
+		lr = r;
+		ls = s;
+		if (rel(ps[ph], pr[ph]) > 0.02)
+			ok = 0;
+	}
+	return ok;
 }
 
 static void reset_costs(void)
@@ -298,22 +311,11 @@ static void model(unsigned cpuid_model, const char *name)
 	/* a change of phase: the chase hits the L1D, then every load misses
 	 * to memory (the same code on other data), then hits again; each
 	 * phase read on its own.  Measured: 0.0-0.3% per phase. */
-	init(2000);
 	{
-		uint64_t lr = 0, ls = 0, pr[3], ps[3];
-		unsigned ok = 1;
-		for (unsigned ph = 0; ph < 3; ph++) {
-			for (unsigned i = 0; i < 30000; i++)
-				run(&dep, 0, dep.b.n, ph == 1 ? 0xf : 0, 234, 0);
-			r = nb_tm_serialize(&ref);
-			s = nb_tm_serialize(&smp);
-			pr[ph] = r - lr;
-			ps[ph] = s - ls;
-			lr = r;
-			ls = s;
-			if (rel(ps[ph], pr[ph]) > 0.02)
-				ok = 0;
-		}
+		static const uint64_t mask[] = { 0, 0xf, 0 };
+		static const uint32_t lat[] = { 234, 234, 234 };
+		uint64_t pr[3], ps[3];
+		int ok = phases(&dep, 3, mask, lat, pr, ps);
 		tap_ok(ok && smp.smp_skipped > 80000,
 		       "%s: chase hitting, missing, hitting: sampled %llu / %llu / %llu cycles, walk "
 		       "%llu / %llu / %llu (2%% each), %llu of 90000 runs skipped", name,
@@ -323,24 +325,13 @@ static void model(unsigned cpuid_model, const char *name)
 	}
 
 	/* independent loads: all L2 hits, then all memory misses (they
-	 * overlap in the miss slots differently: a factor per kind of miss).
-	 * Measured: 0.0-0.1% per phase */
-	init(2000);
+	 * overlap in the miss slots differently).  Measured: 0.0-0.1% per
+	 * phase */
 	{
-		uint64_t lr = 0, ls = 0, pr[2], ps[2];
-		unsigned ok = 1;
-		for (unsigned ph = 0; ph < 2; ph++) {
-			for (unsigned i = 0; i < 30000; i++)
-				run(&indep, 0, indep.b.n, 0xff, ph ? 234 : 18, 0);
-			r = nb_tm_serialize(&ref);
-			s = nb_tm_serialize(&smp);
-			pr[ph] = r - lr;
-			ps[ph] = s - ls;
-			lr = r;
-			ls = s;
-			if (rel(ps[ph], pr[ph]) > 0.02)
-				ok = 0;
-		}
+		static const uint64_t mask[] = { 0xff, 0xff };
+		static const uint32_t lat[] = { 18, 234 };
+		uint64_t pr[2], ps[2];
+		int ok = phases(&indep, 2, mask, lat, pr, ps);
 		tap_ok(ok && smp.smp_skipped > 50000,
 		       "%s: independent loads missing to the L2, then to memory: sampled %llu / %llu "
 		       "cycles, walk %llu / %llu (2%% each)", name, (unsigned long long)ps[0],
@@ -410,8 +401,8 @@ int main(void)
 	for (unsigned i = 0; i < NBLK; i++)
 		gen_random(&blks[i], 8 + rnd(40));
 	gen_steady(&steady);
-	gen_chain(&chain);
-	gen_dep(&dep);
+	gen_serial(&chain, 8, NB_TM_FADD, 40);
+	gen_serial(&dep, 4, NB_TM_LOAD, 50);
 	gen_indep(&indep);
 	gen_overlap(&overlap);
 	tap_plan(20);
