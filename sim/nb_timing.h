@@ -243,7 +243,7 @@ struct nb_tm {
 	 * measure) and the runs left in it, the fraction of a
 	 * cycle the skipped runs carry, what the warm phase's runs cost
 	 * beyond their learned costs (both 1/256 cycles), the retirement
-	 * cycle at the last serializing point (nb_tm_serialize), the
+	 * cycle the program last read (nb_tm_serialize, nb_tm_peek), the
 	 * generator of the skip phases' lengths, whether the last run ended in
 	 * a mispredicted branch; runs skipped, walked,
 	 * measured, skip phases cut short by a run without a cost for its
@@ -342,9 +342,13 @@ static inline void nb_tm_load_alias(struct nb_tm *t, unsigned ix, uint64_t a)
 uint64_t nb_tm_serialize(struct nb_tm *t);
 
 /* Whole cycles elapsed without ending the open one (<= a later
- * nb_tm_serialize). */
-static inline uint64_t nb_tm_peek(const struct nb_tm *t)
+ * nb_tm_serialize); the program has read them, so the sampled clock takes
+ * no refill back from before them (nb_tmsample.c: a later peek is never
+ * less). */
+static inline uint64_t nb_tm_peek(struct nb_tm *t)
 {
+	if (t->ret > t->smp_seen)
+		t->smp_seen = t->ret;
 	return t->ret;
 }
 

@@ -230,7 +230,8 @@ static void reset_costs(void)
  * the loads missing (L2 or memory latency), a third of the runs ending in
  * a misprediction; a serializing read every `region` runs, each region's
  * cycles compared.  Returns the worst relative error of a region after
- * the first (*first: the first's; huge if a read went back). */
+ * the first (*first: the first's; huge if a read, serializing or a peek
+ * after every run, went back). */
 static double scenario(unsigned runs, unsigned region, uint64_t *tr, uint64_t *ts, double *first)
 {
 	uint64_t lr = nb_tm_serialize(&ref), ls = nb_tm_serialize(&smp), mono = ls;
@@ -247,6 +248,12 @@ static double scenario(unsigned runs, unsigned region, uint64_t *tr, uint64_t *t
 			if (rnd(5) == 0)
 				mask |= UINT64_C(1) << j;
 		run(k, 0, to, mask, rnd(8) ? 18 : 234, rnd(3) == 0);
+		{                       /* a read that does not serialize */
+			uint64_t p = nb_tm_peek(&smp);
+			if (p < mono)
+				back = 1;
+			mono = p;
+		}
 		if ((i + 1) % region == 0) {
 			uint64_t r = nb_tm_serialize(&ref), s = nb_tm_serialize(&smp);
 			double e = rel(s - ls, r - lr);
