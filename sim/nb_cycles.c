@@ -31,12 +31,10 @@ void nb_tm_setup(void)
 		/* replay (nb_tmmemo.c); not with --ht=yes: its key and
 		 * effect do not hold the package sharing's state (nb_smt.c:
 		 * window, alternation, the other LP's unit pattern) nor the
-		 * unit use the other LP's profile is learned from; not with
-		 * the sampled clock, whose walked runs start from a drained
-		 * pipeline after each skip phase: the recorded states seldom
-		 * repeat, and recording them made its walks 60% dearer on
-		 * bench loops */
-		nb_tm_lp[lp].memo = !clo_clock_walk && !clo_clock_sampled && !clo_ht;
+		 * unit use the other LP's profile is learned from.  The
+		 * sampled clock walks its samples without it (nb_tmsample.c)
+		 * and uses it where it runs every run (PMIs, step mode) */
+		nb_tm_lp[lp].memo = !clo_clock_walk && !clo_ht;
 		nb_tm_lp[lp].smp_skip = clo_sample_skip;
 	}
 }
