@@ -359,6 +359,14 @@ static void nb_post_clo_init(void)
 
 	nb_cpu = nb_cpu_find(clo_model);
 	tl_assert(nb_cpu);
+	/* a sample size with another clock: the user asked for sampling and
+	 * would silently get the clock named (or the default model) */
+	if (clo_sample_given && !clo_clock_sampled) {
+		VG_(fmsg)("nbsim: --nbsim-sample is for --nbsim-clock=sampled; the clock chosen "
+			  "(%s) samples nothing\n",
+			  clo_clock_fast ? "fast" : clo_clock_walk ? "walk" : "model");
+		VG_(exit)(1);
+	}
 	nb_ht_init(&nb_ht_state, clo_ht);
 	nb_ht_set_place(&nb_ht_state, clo_ht_migrate ? NB_HT_MIGRATE : NB_HT_FIXED);
 	/* Every branch must end a superblock (branch and retirement

@@ -15,6 +15,7 @@ Bool clo_clock_fast = False;
 Bool clo_clock_walk = False;
 Bool clo_clock_sampled = False;
 UInt clo_sample_skip = NB_SAMPLE_SKIP;
+Bool clo_sample_given = False;
 Bool clo_step_each = False;
 Bool clo_cg_compat = False;
 Bool clo_exact_ir = True;
@@ -109,7 +110,8 @@ Bool nb_process_cmd_line_option(const HChar *arg)
 	} else if VG_XACT_CLO(arg, "--nbsim-clock=sampled", clo_clock_sampled, True) {
 		clo_clock_fast = clo_clock_walk = False;
 	}
-	else if VG_BINT_CLO(arg, "--nbsim-sample", clo_sample_skip, 1, 1000000) {}
+	else if VG_BINT_CLO(arg, "--nbsim-sample", clo_sample_skip, 1, 1000000)
+		clo_sample_given = True;
 	else if VG_XACT_CLO(arg, "--nbsim-step-derive=lazy", clo_step_each, False) {}
 	else if VG_XACT_CLO(arg, "--nbsim-step-derive=cycle", clo_step_each, True) {}
 	else if VG_BINT_CLO(arg, "--nbsim-pmi-latency", clo_pmi_latency, 0, 100000) {}
@@ -157,7 +159,8 @@ void nb_print_usage(void)
 "                              runs, learned costs on the others (2-4x faster;\n"
 "                              about 1%% off, not exact) [model]\n"
 "    --nbsim-sample=N          sampled clock: superblock runs skipped between two\n"
-"                              samples, on average (1-1000000) [2000]\n"
+"                              samples, on average (1-1000000) [2000]; refused\n"
+"                              with another clock\n"
 "    --nbsim-step-derive=lazy|cycle  step mode (a per-cycle filter): fold the\n"
 "                              raw counts only when a cycle needs it / cycle:\n"
 "                              at every retirement cycle (the reference; the\n"

@@ -676,7 +676,6 @@ uint64_t nb_tm_serialize(struct nb_tm *t)
 	/* (the sampled clock: a warm phase's refill is not paid back across
 	 * a point where the program read the cycles, nb_tmsample.c) */
 	t->smp_skew = 0;
-	t->smp_seen = c;
 	if (t->fe < c) {
 		t->fe = c;
 		t->fe_n = 0;

@@ -242,8 +242,8 @@ struct nb_tm {
 	/* the sampled clock (nb_tmsample.c): its phase (skip, warm,
 	 * measure) and the runs left in it, the fraction of a
 	 * cycle the skipped runs carry, what the warm phase's runs cost
-	 * beyond their learned costs (both 1/256 cycles), the retirement
-	 * cycle the program last read (nb_tm_serialize, nb_tm_peek), the
+	 * beyond their learned costs, not yet taken back from the skipped
+	 * runs' charges (both 1/256 cycles), the
 	 * generator of the skip phases' lengths, whether the last run ended in
 	 * a mispredicted branch; runs skipped, walked,
 	 * measured, skip phases cut short by a run without a cost for its
@@ -252,7 +252,6 @@ struct nb_tm {
 	uint32_t smp_skip;       /* mean runs of a skip phase (set before use) */
 	uint32_t smp_left, smp_frac;
 	int64_t smp_skew;
-	uint64_t smp_seen;
 	uint64_t smp_rng, smp_skipped, smp_walked, smp_measured, smp_cold;
 };
 
@@ -342,13 +341,9 @@ static inline void nb_tm_load_alias(struct nb_tm *t, unsigned ix, uint64_t a)
 uint64_t nb_tm_serialize(struct nb_tm *t);
 
 /* Whole cycles elapsed without ending the open one (<= a later
- * nb_tm_serialize); the program has read them, so the sampled clock takes
- * no refill back from before them (nb_tmsample.c: a later peek is never
- * less). */
-static inline uint64_t nb_tm_peek(struct nb_tm *t)
+ * nb_tm_serialize). */
+static inline uint64_t nb_tm_peek(const struct nb_tm *t)
 {
-	if (t->ret > t->smp_seen)
-		t->smp_seen = t->ret;
 	return t->ret;
 }
 

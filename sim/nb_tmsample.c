@@ -49,9 +49,10 @@
  *    empty pipeline and cost more than their learned cost (an
  *    instruction stream that overlapped its neighbours is charged its
  *    latency); what the warm phase's runs cost beyond their learned
- *    costs is taken back at the next skip phase, from the cycles since
- *    the last serializing point (nb_tm_serialize, where the program read
- *    the cycles, clears it: what it read stays);
+ *    costs is taken back from the charges of the skipped runs that
+ *    follow (the clock never goes back), until the next serializing
+ *    point (nb_tm_serialize, where the program read the cycles, clears
+ *    it: what it read stays);
  *  - a run in a skip phase without a learned cost (a new block, a new
  *    exit, the first misses of a block)
  *    starts a warm phase; the run is walked, and its advance, from an
@@ -204,24 +205,6 @@ static uint32_t cost(const struct nb_tm_cost *k, unsigned mp, uint64_t s)
 	return (uint32_t)(c < (int64_t)NB_TMS_MAX - 1 ? c : (int64_t)NB_TMS_MAX - 1) + 1;
 }
 
-/* The refill a warm phase was charged beyond its learned costs, taken
- * back where the pipeline drains anyway (a skip phase begins), from the
- * cycles since the program last read them. */
-static void take_back(struct nb_tm *t)
-{
-	int64_t k = t->smp_skew / 256;
-
-	t->smp_skew = 0;
-	if (k > 0) {
-		uint64_t room = t->ret > t->smp_seen ? t->ret - t->smp_seen : 0;
-		t->ret -= (uint64_t)k < room ? (uint64_t)k : room;
-		if (t->fe > t->ret)
-			t->fe = t->ret;
-	}
-	/* (a warm phase cheaper than its costs: their means' spread, not
-	 * a refill; nothing to take back) */
-}
-
 /* a run skipped at cost c (1/256 cycles + 1) */
 static void skip(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to,
 		 uint32_t c, uint64_t misp)
@@ -239,6 +222,21 @@ static void skip(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, un
 	if (t->fe > t->ret)
 		t->ret = t->fe;         /* (a front end restarting later) */
 	x = t->smp_frac + (c - 1);
+	if (t->smp_skew > 0) {
+		/* the refill a warm phase was charged beyond its learned
+		 * costs, taken back from the charges of the skipped runs
+		 * that follow (until the program reads the cycles,
+		 * nb_tm_serialize); never from the clock itself: lowering
+		 * ret below what the walk left (the window's retirement
+		 * cycles, the units' reservations from twice the allocation
+		 * cycle on) made the next walk reserve ticks before the
+		 * units' horizon, reservations the horizon never clears */
+		uint64_t k = (uint64_t)t->smp_skew < x ? (uint64_t)t->smp_skew : x;
+		x -= k;
+		t->smp_skew -= (int64_t)k;
+	} else
+		t->smp_skew = 0;        /* (a warm phase cheaper than its costs:
+					 * their means' spread, not a refill) */
 	t->ret += x >> 8;
 	t->smp_frac = (uint32_t)(x & 255);
 	t->fe = t->ret;
@@ -271,8 +269,6 @@ void nb_tm_run_sampled(struct nb_tm *t, const struct nb_tm_block *b, unsigned fr
 	c = cost(k, mp, s);
 	if (t->smp_phase == PH_SKIP) {
 		if (c && t->smp_left) {
-			if (t->smp_skew)
-				take_back(t);
 			t->smp_left--;
 			skip(t, b, from, to, c, misp);
 			return;

@@ -125,6 +125,7 @@ extern Bool clo_step_each;      /* --nbsim-step-derive=cycle (nb_derive.c) */
 extern Bool clo_clock_sampled;  /* --nbsim-clock=sampled: nb_tm_run_sampled */
 #define NB_SAMPLE_SKIP 2000u
 extern UInt clo_sample_skip;    /* --nbsim-sample: mean runs of a skip phase */
+extern Bool clo_sample_given;   /* --nbsim-sample was given (nb_post_clo_init) */
 extern Bool clo_clock_fast;     /* --nbsim-clock=fast: nb_tm_run_fast */
 extern Bool clo_cg_compat;               /* --nbsim-cache=cachegrind     */
 extern Bool clo_exact_ir;                /* --nbsim-exact-ir             */

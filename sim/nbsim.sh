@@ -51,7 +51,8 @@ with the values that exist):
                              [model]
   --nbsim-sample=N           sampled clock: superblock runs skipped between
                              two samples, on average (1-1000000; fewer: more
-                             exact, slower) [2000]
+                             exact, slower) [2000]; refused with another
+                             clock
   --nbsim-step-derive=lazy|cycle  step mode (a per-cycle filter): fold
                              the raw counts into the signals only where a
                              cycle needs it / cycle: at every retirement

@@ -19,13 +19,15 @@
 #    sets, its later regions by at most 22);
 #  - most superblock runs skipped (--nbsim-stats), else the checks above
 #    would hold for a clock that walks every run;
-#  - a bad --nbsim-sample refused with a message.
+#  - a bad --nbsim-sample refused with a message, and so is one given
+#    with another clock (which would silently sample nothing); the
+#    limits (1 and 1000000) run, with the walk's instructions.
 : "${NBSIM:?set NBSIM to the nbsim launcher}"
 : "${NBSIM_TESTBIN:?set NBSIM_TESTBIN to the test binary directory}"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 P="$NBSIM_TESTBIN/t_sampled"
-echo "1..16"
+echo "1..22"
 n=0
 ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
 for m in northwood prescott; do
@@ -84,3 +86,24 @@ r=$(paste "$tmp/model" "$tmp/s100" | awk '$1 == "region" { n++; e = ($10 - $4) /
 set -- $r
 [ "$1" = 16 ] && awk -v w="$2" 'BEGIN { exit !(w < 0.02) }'
 ok $? "prescott, --nbsim-sample=100 (more walked): each region within 2%, the first too (worst $(awk -v w="$2" 'BEGIN { printf "%.2f", 100 * w }')%)"
+# the sample size with a clock that does not sample: refused, naming
+# it (it was accepted and ignored before)
+for c in model fast walk; do
+	"$NBSIM" --nbsim-sample=100 --nbsim-clock=$c -- /bin/true 2>"$tmp/err" >/dev/null
+	rc=$?
+	[ $rc != 0 ] && grep -q "nbsim-sample is for --nbsim-clock=sampled" "$tmp/err"
+	ok $? "--nbsim-sample with --nbsim-clock=$c refused, naming the option (status $rc)"
+done
+"$NBSIM" --nbsim-sample=100 -- /bin/true 2>"$tmp/err" >/dev/null
+rc=$?
+[ $rc != 0 ] && grep -q "clock chosen (model)" "$tmp/err"
+ok $? "--nbsim-sample with the default clock refused (status $rc)"
+# the limits: every region's instructions the walk's, cycles counted
+for k in 1 1000000; do
+	"$NBSIM" --model=prescott --nbsim-clock=sampled --nbsim-sample=$k -- "$P" cyc > "$tmp/k" 2>&1
+	rc=$?
+	r=$(paste "$tmp/model" "$tmp/k" | awk '$1 == "region" { n++; if ($6 != $12 || $10 <= 0) bad = 1 }
+		END { print n + 0, bad + 0 }')
+	[ $rc = 0 ] && [ "$r" = "16 0" ]
+	ok $? "--nbsim-sample=$k: runs (status $rc), 16 regions with the walk's instructions and cycles counted ($r)"
+done
