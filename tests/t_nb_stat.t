@@ -349,6 +349,27 @@ SKIP: {
 	is(csv_counts("$dir/stat.1")->{'packed_SP_uop:ALL'}, 2000, 'MPI rank 1: its file, exact');
 }
 
+# ---- MPI with a set that takes several runs: refused, with the runs as
+# -e lists (a second MPI_Init in one job fails: the second run died of
+# SIGPIPE, and before that rank 1 hung reading its standard input) ----
+SKIP: {
+	my $mpirun = -x '/usr/bin/mpirun.mpich' ? '/usr/bin/mpirun.mpich' : undef;
+	skip('mpich is not installed (configure installs it)', 3) unless $mpirun && -x "$st/mpi_ranks";
+	my $pid = open(my $fh, '-|') // die "fork: $!";
+	if (!$pid) {
+		open(STDERR, '>&', \*STDOUT);
+		open(STDIN, '<', '/dev/null');
+		exec $mpirun, '-np', '2', $nb_stat, '-x', ',', '-o', "$dir/multi.%r", '--', "$st/mpi_ranks", 1000
+			or exit 250;
+	}
+	my $text = do { local $/; <$fh> } // '';
+	close $fh;
+	isnt($? >> 8, 0, 'mpirun nb_stat with a set of several runs: refused (non-zero status)');
+	like($text, qr/under an MPI launcher \(PMI_RANK is set\) PROGRAM can run only once per rank/,
+	     'mpirun, several runs: says why');
+	like($text, qr/-e PAPI_TOT_CYC,\S+ \(run 1\), -e \S+ \(run 2\)/, 'mpirun, several runs: gives the runs as -e lists');
+}
+
 # ---- -o with %r and %p ----
 {
 	local $ENV{PMI_RANK} = 5;

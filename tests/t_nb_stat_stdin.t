@@ -5,7 +5,9 @@
 # 256: exact instructions 11 + 10R + 2B for B bytes in R reads, branches
 # B + 2R + 1, conditional ones B + R + 1.  nb_stat
 # once let the first run read a pipe to its end and the others read
-# nothing (other counts, another exit status, "the runs diverged").
+# nothing (other counts, another exit status, "the runs diverged"); then
+# read a pipe to its end before the first run, which never came when the
+# pipe's writer kept it open (mpirun does, for the ranks other than 0).
 use strict;
 use warnings;
 use FindBin;
@@ -62,6 +64,46 @@ for my $case ([ 'a pipe', { pipe => 'x' x 10000 }, 10000, 3 ],
 	my ($rc, $text) = run_nb_stat({ pipe => 'y' x 300 }, '-x', ',', '-e', 'PAPI_TOT_INS', '--', $prog);
 	is($rc, 300 % 256, 'one run from a pipe: exit status');
 	like($text, qr/^${\(11 + 10 + 600)},PAPI_TOT_INS,1,,$/m, 'one run from a pipe: exact instructions');
+}
+
+# a pipe whose writer never closes it, several runs, a program that does
+# not read standard input: it runs (before, nb_stat read the pipe to its
+# end first and waited for ever)
+{
+	pipe(my $r, my $w) or die "pipe: $!";
+	my $holder = fork() // die "fork: $!";
+	if (!$holder) {
+		close $r;
+		sleep 300;              # holds the write end open
+		exit 0;
+	}
+	my $pid = open(my $fh, '-|') // die "fork: $!";
+	if (!$pid) {
+		close $w;
+		open(STDERR, '>&', \*STDOUT);
+		open(STDIN, '<&', $r) or exit 250;
+		exec $nb_stat, '-x', ',', '-e', $events, '--', "$st/k_loop_exit7" or exit 250;
+	}
+	close $r;
+	close $w;
+	my $text = eval {
+		local $SIG{ALRM} = sub { die "timeout\n" };
+		alarm 120;
+		my $t = do { local $/; <$fh> } // '';
+		alarm 0;
+		$t;
+	};
+	my $timeout = !defined $text;
+	kill 'KILL', $pid if $timeout;
+	close $fh;
+	my $rc = $? >> 8;
+	kill 'KILL', $holder;
+	waitpid($holder, 0);
+	ok(!$timeout, 'a pipe that is never closed, several runs: nb_stat ends (120 s bound)');
+	is($rc, 7, 'a pipe that is never closed: PROGRAM\'s exit status') or diag($text // '');
+	my %runs = map { (split /,/)[2] => 1 } grep { /^\d+,/ } split /\n/, $text // '';
+	cmp_ok(scalar(keys %runs), '>', 1, 'a pipe that is never closed: the events took several runs');
+	like($text // '', qr/^2004,PAPI_TOT_INS,\d+,,$/m, 'a pipe that is never closed: exact instructions');
 }
 
 done_testing();

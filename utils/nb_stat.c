@@ -302,6 +302,47 @@ static void add_instr_check(const struct st_config *c, struct st_run *r)
 		plan(c, r, why, sizeof(why));
 }
 
+/* ---- MPI ------------------------------------------------------------------- */
+
+/* The MPI launcher's variable PROGRAM runs under, or NULL.  Under one,
+ * PROGRAM can run only once per rank: a second MPI_Init in one job fails
+ * (mpich's second run died of SIGPIPE on the PMI connection the first
+ * closed).  Not SLURM_PROCID: srun runs programs that are not MPI's. */
+static const char *mpi_launcher(void)
+{
+	static const char *const vars[] = {
+		"PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "MV2_COMM_WORLD_RANK",
+	};
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		const char *v = getenv(vars[i]);
+
+		if (v && *v)
+			return vars[i];
+	}
+	return NULL;
+}
+
+/* the events of each run as -e lists: " -e A,B (run 1), -e C (run 2)" */
+static void runs_as_lists(const struct st_event *ev, int n, int nruns, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (int r = 0; r < nruns && o < len; r++) {
+		int first = 1;
+
+		o += (size_t)snprintf(buf + o, len - o, "%s -e ", r ? "," : "");
+		for (int i = 0; i < n && o < len; i++)
+			if (ev[i].run == r) {
+				o += (size_t)snprintf(buf + o, len - o, "%s%s", first ? "" : ",",
+						      ev[i].name);
+				first = 0;
+			}
+		if (o < len)
+			o += (size_t)snprintf(buf + o, len - o, " (run %d)", r + 1);
+	}
+}
+
 /* ---- -o FILE ------------------------------------------------------------------ */
 
 static const char *mpi_rank(void)
@@ -611,6 +652,17 @@ int main(int argc, char **argv)
 		runs[r].ins_req = -1;
 		if (R.nruns > 1)
 			add_instr_check(&c, &runs[r]);
+	}
+
+	/* under mpirun PROGRAM runs once: the set must fit one run */
+	if (R.nruns > 1 && mpi_launcher()) {
+		char lists[4096];
+
+		runs_as_lists(ev, n, R.nruns, lists, sizeof(lists));
+		return fail(ST_EXIT_USAGE, "under an MPI launcher (%s is set) PROGRAM can run only "
+			    "once per rank (a second MPI_Init in one job fails), and these events take "
+			    "%d runs: count them in %d launches:%s", mpi_launcher(), R.nruns, R.nruns,
+			    lists);
 	}
 
 	/* the program, and the output file */
