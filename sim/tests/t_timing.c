@@ -222,13 +222,17 @@ static void k_mix(char *p, uint64_t n)
 	*(void **)p = q;
 }
 
-/* t_timing M sampled: under --nbsim-clock=sampled (t_timing.sh), whose
- * cycles are an estimate of the walk's: the mixed kernel's measurements
- * are each checked within 3% of the second one instead of equal to it
- * (measured within 1.6% of the walk's on Prescott, 0.3% on Northwood;
- * the sampled runs move with the code run before, README "The sampled
- * clock"); every other check is the same */
+/* t_timing M sampled WALK: under --nbsim-clock=sampled (t_timing.sh),
+ * whose cycles are an estimate of the walk's: each of the mixed kernel's
+ * measurements is checked within 4% of WALK, the model's figure
+ * (t_timing.sh passes it), instead of equal to the second one.  Measured:
+ * within 0.3% on Northwood; on Prescott -1.7% to +2.4% over runs of
+ * make check (the sampled runs move with the code run before and with
+ * the program's layout in memory, README "The sampled clock"); against
+ * the second measurement, itself an estimate, one of them once read 3.2%
+ * off.  Every other check is the same. */
 static int sampled;
+static uint64_t walk_base;
 
 static void same_cycles(uint64_t d, uint64_t base, const char *what)
 {
@@ -236,8 +240,9 @@ static void same_cycles(uint64_t d, uint64_t base, const char *what)
 		TAP_EQ(d, base, "%s", what);
 		return;
 	}
-	tap_ok(d >= base * 0.97 && d <= base * 1.03, "%s (sampled clock: %llu against %llu, 3%%)",
-	       what, (unsigned long long)d, (unsigned long long)base);
+	tap_ok(d >= walk_base * 0.96 && d <= walk_base * 1.04,
+	       "%s (sampled clock: %llu against the model's %llu, 4%%)", what, (unsigned long long)d,
+	       (unsigned long long)walk_base);
 }
 
 struct xcfg { unsigned escr, ev, mask, ctr; uint64_t cccr; };
@@ -312,7 +317,7 @@ static void sets(const struct doc *doc)
 	{
 		uint64_t pen = doc->penalty, less = base - first;
 		tap_ok(first == base || (first < base && less + 1 >= pen && less <= pen + 1) ||
-		       (sampled && first >= base * 0.97 && first <= base * 1.03),
+		       (sampled && first >= walk_base * 0.96 && first <= walk_base * 1.04),
 		       "the first measurement of the mixed kernel equals the later ones or reads one "
 		       "misprediction penalty (%llu +- 1) less: %llu against %llu",
 		       (unsigned long long)pen, (unsigned long long)first, (unsigned long long)base);
@@ -396,7 +401,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	int sprunt = !strcmp(d->model, "northwood");
-	sampled = argc > 2 && !strcmp(argv[2], "sampled");
+	sampled = argc > 3 && !strcmp(argv[2], "sampled");
+	walk_base = sampled ? strtoull(argv[3], NULL, 10) : 0;
 	tap_plan(19 + (sprunt ? 2 : 0) + 7);
 
 	char *self = fresh(64);
