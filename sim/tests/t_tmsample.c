@@ -226,6 +226,20 @@ static void reset_costs(void)
 	memset(overlap.cost, 0, sizeof overlap.cost);
 }
 
+/* the random scenarios' run i: a fixed walk through the blocks (loops of
+ * 1-3 blocks), a random exit, a fifth of the loads missing */
+static struct blk *pick(unsigned i, unsigned *to, uint64_t *mask)
+{
+	struct blk *k = &blks[(i / 7 + (i % 3)) % NBLK];
+
+	*to = k->b.n - (rnd(4) == 0 ? k->b.n / 3 : 0);
+	*mask = 0;
+	for (unsigned j = 0; j < k->nld; j++)
+		if (rnd(5) == 0)
+			*mask |= UINT64_C(1) << j;
+	return k;
+}
+
 /* the random scenario: runs of random blocks to random exits, a fifth of
  * the loads missing (L2 or memory latency), a third of the runs ending in
  * a misprediction; a serializing read every `region` runs, each region's
@@ -240,13 +254,9 @@ static double scenario(unsigned runs, unsigned region, uint64_t *tr, uint64_t *t
 
 	rng = 0x9e3779b97f4a7c15ull;
 	for (unsigned i = 0; i < runs; i++) {
-		/* a fixed walk through the blocks: loops of 1-3 blocks */
-		struct blk *k = &blks[(i / 7 + (i % 3)) % NBLK];
-		unsigned to = k->b.n - (rnd(4) == 0 ? k->b.n / 3 : 0);
-		uint64_t mask = 0;
-		for (unsigned j = 0; j < k->nld; j++)
-			if (rnd(5) == 0)
-				mask |= UINT64_C(1) << j;
+		unsigned to;
+		uint64_t mask;
+		struct blk *k = pick(i, &to, &mask);
 		run(k, 0, to, mask, rnd(8) ? 18 : 234, rnd(3) == 0);
 		{                       /* a read that does not serialize */
 			uint64_t p = nb_tm_peek(&smp);
@@ -302,12 +312,9 @@ static unsigned consistent(unsigned skip)
 	reset_costs();
 	rng = 0x9e3779b97f4a7c15ull;
 	for (unsigned i = 0; i < 100000; i++) {
-		struct blk *k = &blks[(i / 7 + (i % 3)) % NBLK];
-		unsigned to = k->b.n - (rnd(4) == 0 ? k->b.n / 3 : 0);
-		uint64_t mask = 0;
-		for (unsigned j = 0; j < k->nld; j++)
-			if (rnd(5) == 0)
-				mask |= UINT64_C(1) << j;
+		unsigned to;
+		uint64_t mask;
+		struct blk *k = pick(i, &to, &mask);
 		if (rnd(50) == 0)
 			memset(k->cost, 0, sizeof k->cost);
 		bad += 2 * smp.fe < smp.lo;
@@ -320,6 +327,18 @@ static unsigned consistent(unsigned skip)
 	return bad;
 }
 
+/* runs runs of k on fresh clocks: *r the walk's cycles, *s the sampled
+ * clock's; their relative difference */
+static double loop(struct blk *k, unsigned runs, uint64_t *r, uint64_t *s)
+{
+	init(2000);
+	for (unsigned i = 0; i < runs; i++)
+		run(k, 0, k->b.n, 0, 0, 0);
+	*r = nb_tm_serialize(&ref);
+	*s = nb_tm_serialize(&smp);
+	return rel(*s, *r);
+}
+
 static void model(unsigned cpuid_model, const char *name)
 {
 	uint64_t r, s, r2, s2;
@@ -328,12 +347,8 @@ static void model(unsigned cpuid_model, const char *name)
 	P = nb_tm_params_for(cpuid_model);
 
 	/* a steady loop: measured within 0.02% */
-	init(2000);
-	for (unsigned i = 0; i < 200000; i++)
-		run(&steady, 0, steady.b.n, 0, 0, 0);
-	r = nb_tm_serialize(&ref);
-	s = nb_tm_serialize(&smp);
-	tap_ok(rel(s, r) < 0.001 && smp.smp_skipped > 180000,
+	e = loop(&steady, 200000, &r, &s);
+	tap_ok(e < 0.001 && smp.smp_skipped > 180000,
 	       "%s: steady loop (12 independent adds a run): sampled %llu cycles, walk %llu "
 	       "(0.1%%), %llu of 200000 runs skipped", name, (unsigned long long)s,
 	       (unsigned long long)r, (unsigned long long)smp.smp_skipped);
@@ -343,22 +358,14 @@ static void model(unsigned cpuid_model, const char *name)
 	 * learned costs is taken back (nb_tmsample.c); measured 0.017%
 	 * (Northwood) and 0.036% (Prescott), and 0.10% and 0.17% without
 	 * taking it back */
-	init(2000);
-	for (unsigned i = 0; i < 200000; i++)
-		run(&overlap, 0, overlap.b.n, 0, 0, 0);
-	r = nb_tm_serialize(&ref);
-	s = nb_tm_serialize(&smp);
-	tap_ok(rel(s, r) < 0.0007 && smp.smp_skipped > 180000,
+	e = loop(&overlap, 200000, &r, &s);
+	tap_ok(e < 0.0007 && smp.smp_skipped > 180000,
 	       "%s: overlapping runs (a 4-multiply chain each): sampled %llu cycles, walk %llu "
 	       "(0.07%%)", name, (unsigned long long)s, (unsigned long long)r);
 
 	/* a latency-bound chain across runs: measured within 0.01% */
-	init(2000);
-	for (unsigned i = 0; i < 100000; i++)
-		run(&chain, 0, chain.b.n, 0, 0, 0);
-	r = nb_tm_serialize(&ref);
-	s = nb_tm_serialize(&smp);
-	tap_ok(rel(s, r) < 0.005 && smp.smp_skipped > 90000,
+	e = loop(&chain, 100000, &r, &s);
+	tap_ok(e < 0.005 && smp.smp_skipped > 90000,
 	       "%s: fadd chain across runs: sampled %llu cycles, walk %llu (0.5%%)", name,
 	       (unsigned long long)s, (unsigned long long)r);
 
