@@ -110,6 +110,42 @@ static void emit_tm(IRSB *sb, struct nb_tm_block *b, UInt from, UInt to, IRExpr 
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
+/*
+ * A conditional branch ending the superblock (its exit after the last
+ * IMark, no exit after it): both ways then run the clock over the same
+ * uops [from, to), so one call (nb_cond_tm) counts the branch and runs
+ * the clock, before the exit, instead of nb_cond, then nb_tm_sb on each
+ * way.  Not while a PMI is possible or in step mode (their own calls per
+ * instruction, nb_tm_rest), nor without the branch model.
+ */
+static Bool cond_tm_ok(IRSB *in, Int at, Int last_im, const struct nb_tm_block *b, UInt from,
+		       UInt to)
+{
+	if (!b || from >= to || at < last_im || !(nb_need & NEED_BR) ||
+	    (nb_need & (NEED_STEP | NEED_PMI)))
+		return False;
+	for (Int j = at + 1; j < in->stmts_used; j++)
+		if (in->stmts[j] && in->stmts[j]->tag == Ist_Exit)
+			return False;
+	return True;
+}
+
+static void emit_cond_tm(IRSB *sb, Addr pc, ULong target, IRExpr *taken, struct nb_tm_block *b,
+			 UInt from, UInt to)
+{
+	/* (outlives the translation, as nb_cond's sites) */
+	struct nb_cond_tm *s = VG_(malloc)("nbsim.brtm", sizeof *s);
+	IRDirty *d;
+
+	nb_cond_site_init(&nb_bp, &s->br, (uint64_t)pc, target);
+	s->b = b;
+	s->range = ((ULong)to << 32) | from;
+	s->k = NULL;
+	d = unsafeIRDirty_0_N(2, "nb_cond_tm", VG_(fnptr_to_fnentry)(&nb_cond_tm),
+			      mkIRExprVec_2(mkIRExpr_HWord((HWord)s), taken));
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
 /* the index of the load whose cache-model call follows (nb_tm_load_miss) */
 static void emit_ldix(IRSB *sb, UInt ix)
 {
@@ -806,6 +842,7 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 	IRExpr *fpa_acc = NULL;         /* FP assists of instruction k */
 	Bool fpa_x87 = False;           /* k is an x87 instruction     */
 	struct nb_tm_block *tmb = NULL; /* the timing model's uops     */
+	Bool tm_done = False;           /* the clock's call made (emit_cond_tm) */
 	UInt tm_from = 0, tm_end = 0;   /* uops run on the path so far; */
 					/* the end of k's               */
 	UInt ldn = 0;                   /* loads so far (their indexes) */
@@ -987,10 +1024,15 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 				ULong tgt = dst;
 				if (inv)
 					tgt = continuation(in, i, next);
-				emit_branch_call(out, NB_BR_COND, k.addr, k.len,
-						 guard64(out, g, inv), c64(tgt));
+				if (cond_tm_ok(in, i, last_im, tmb, tm_from, tm_end)) {
+					emit_cond_tm(out, k.addr, tgt, guard64(out, g, inv), tmb,
+						     tm_from, tm_end);
+					tm_done = True;
+				} else
+					emit_branch_call(out, NB_BR_COND, k.addr, k.len,
+							 guard64(out, g, inv), c64(tgt));
 			}
-			if (k.valid)
+			if (k.valid && !tm_done)
 				emit_tm(out, tmb, tm_from, tm_end, g);
 			/* An exit back to the instruction itself (REP
 			 * iteration, failed CAS retry) is no retirement,
@@ -1032,9 +1074,10 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			if (k.dec.br != NB_BR_NONE && k.dec.br != NB_BR_COND)
 				emit_branch_call(out, k.dec.br, k.addr, k.len, c64(1), in->next);
 			flush(out, &p);
-			emit_tm(out, tmb, tm_from, tm_end, NULL);
+			if (!tm_done)
+				emit_tm(out, tmb, tm_from, tm_end, NULL);
 			emit_step(out, NULL);
-		} else
+		} else if (!tm_done)
 			emit_tm(out, tmb, tm_from, tm_end, NULL);
 	}
 	if (tmb)

@@ -236,6 +236,7 @@ VG_REGPARM(3) void nb_pmi_check(VexGuestAMD64State *st, ULong at, const struct n
 	nb_pmi_syncs++;
 	if (b)          /* the clock up to this boundary */
 		nb_tm_rest(b, (at >> NB_PMI_TO_SHIFT) & NB_PMI_TO_MAX);
+	nb_tm_sync(nb_tmp);
 	if (skid_pend) {
 		if (!pc)
 			return;
@@ -279,6 +280,7 @@ VG_REGPARM(3) void nb_pmi_check(VexGuestAMD64State *st, ULong at, const struct n
 	skid_lp = lp;
 	skid_tid = running;
 	skid_lwpid = VG_(gettid)();
+	nb_tm_sync(nb_tmp);
 	skid_at = pmi_due(nb_tmp->ret);
 	skid_count = 0;
 	nb_pmi_budget = 0;

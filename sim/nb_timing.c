@@ -456,6 +456,7 @@ static inline uint64_t own_cycle(const struct nb_tm *t, uint64_t c)
 void nb_tm_run(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to,
 	       uint64_t misp)
 {
+	nb_tm_sync(t);
 	/* (a range too short to replay, step mode's usual one instruction:
 	 * the walk at once, without the replay's call; the walk changes
 	 * t->mut, which ends a streak as nb_tm_memo_walk's own look does) */
@@ -468,6 +469,7 @@ void nb_tm_run(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsi
 
 void nb_tm_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to)
 {
+	nb_tm_sync(t);
 	const struct nb_tm_params *p = t->p;
 	const unsigned w = p->width, win = t->win ? t->win : p->window;
 	const unsigned nmiss = t->miss_n ? t->miss_n : p->miss_slots;
@@ -591,8 +593,10 @@ void nb_tm_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, uns
 
 void nb_tm_misp(struct nb_tm *t, uint64_t misp, int fast)
 {
-	uint64_t k = misp - t->misp_seen;
+	uint64_t k;
 
+	nb_tm_sync(t);
+	k = misp - t->misp_seen;
 	if (misp == t->misp_seen)
 		return;
 	t->misp_seen = misp;
@@ -619,6 +623,7 @@ void nb_tm_run_fast(struct nb_tm *t, const struct nb_tm_block *b, unsigned from,
 	const unsigned w = t->p->width;
 	uint64_t n = 0, stall = 0;
 
+	nb_tm_sync(t);
 	if (t->ff_m)
 		nb_tm_memo_sync(t);
 	t->mut++;
@@ -665,7 +670,10 @@ void nb_tm_run_fast(struct nb_tm *t, const struct nb_tm_block *b, unsigned from,
 
 uint64_t nb_tm_serialize(struct nb_tm *t)
 {
-	uint64_t c = t->ret + (t->ret_n ? 1 : 0);
+	uint64_t c;
+
+	nb_tm_sync(t);
+	c = t->ret + (t->ret_n ? 1 : 0);
 
 	/* a front end restarting after a misprediction: the serializing
 	 * instruction is fetched no earlier */

@@ -253,7 +253,52 @@ struct nb_tm {
 	uint32_t smp_left, smp_frac;
 	int64_t smp_skew;
 	uint64_t smp_rng, smp_skipped, smp_walked, smp_measured, smp_cold;
+	/* a streak of skipped runs (nb_tms_skip): lazy, whether the next
+	 * run may join it; pend, its runs not yet in the clock's fields;
+	 * acc, their charges (1/256 cycles); accu, their uops */
+	uint32_t smp_lazy, smp_pend;
+	uint64_t smp_acc, smp_accu;
 };
+
+/* The streak's runs into the clock's fields (nb_tmsample.c); every
+ * reader of the clock's state but nb_tms_skip calls it first
+ * (nb_tm_sync). */
+void nb_tms_flush(struct nb_tm *t);
+
+static inline void nb_tm_sync(struct nb_tm *t)
+{
+	if (t->smp_lazy | t->smp_pend)
+		nb_tms_flush(t);
+}
+
+/* The sampled clock's common case without a call (nb_cycles.c): a run
+ * [0, n real uops) of the cost entry k, in a skip phase, after a
+ * skipped run, without an L1D-missing load, with a learned cost, joins
+ * the streak: charged as nb_tmsample.c's skip() charges it, its sums
+ * into the fields at the next nb_tm_sync.  0: not taken (the caller runs
+ * nb_tm_run_sampled). */
+static inline int nb_tms_skip(struct nb_tm *t, const struct nb_tm_cost *k, uint32_t n,
+			      uint64_t misp)
+{
+	uint32_t c;
+
+	if (!t->smp_lazy || t->ld_mask)
+		return 0;
+	c = k->base[t->smp_mp].c;
+	if (!c)
+		return 0;
+	t->smp_mp = misp != t->misp_seen;
+	t->misp_seen = misp;
+	t->smp_acc += c - 1;
+	t->smp_accu += n;
+	t->smp_pend++;
+	if (!--t->smp_left)
+		t->smp_lazy = 0;
+	return 1;
+}
+
+/* the cost entry of the runs [0, to) of b, if it has one (nb_tmsample.c) */
+const struct nb_tm_cost *nb_tms_find(const struct nb_tm_block *b, unsigned to);
 
 void nb_tm_init(struct nb_tm *t, const struct nb_tm_params *p, unsigned penalty);
 
@@ -342,8 +387,9 @@ uint64_t nb_tm_serialize(struct nb_tm *t);
 
 /* Whole cycles elapsed without ending the open one (<= a later
  * nb_tm_serialize). */
-static inline uint64_t nb_tm_peek(const struct nb_tm *t)
+static inline uint64_t nb_tm_peek(struct nb_tm *t)
 {
+	nb_tm_sync(t);
 	return t->ret;
 }
 

@@ -131,6 +131,16 @@ static struct nb_tm_cost *entry(const struct nb_tm_block *b, unsigned to)
 	return 0;
 }
 
+const struct nb_tm_cost *nb_tms_find(const struct nb_tm_block *b, unsigned to)
+{
+	const struct nb_tm_cost *k = b->cost;
+
+	for (unsigned i = 0; k && i < NB_TMS_EXITS; i++, k++)
+		if (k->to == to + 1)
+			return k;
+	return 0;
+}
+
 /* the missing latency's factor from the sums and the bases as they are
  * now (a base learned later corrects the runs' shares before it) */
 static void factor(struct nb_tm_cost *k)
@@ -248,6 +258,43 @@ static void skip(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, un
 	t->nrec = 0;
 	t->misp_seen = misp;            /* (in the mean) */
 	t->smp_skipped++;
+	/* the pipeline drained, ret_n 0, fe at ret: the next runs of the
+	 * phase can be summed (nb_tms_skip) */
+	t->smp_lazy = t->smp_left != 0;
+}
+
+/*
+ * A streak of runs that nb_tms_skip summed, into the fields as skip()
+ * would have left them, run by run: the clock's point in 1/256 cycles
+ * (ret * 256 + smp_frac) moves by their charges less what the refill
+ * takes back, min(skew, smp_frac + charges), the same total as taking
+ * it back run by run; the pipeline drained at the new point.
+ */
+void nb_tms_flush(struct nb_tm *t)
+{
+	uint64_t x;
+
+	t->smp_lazy = 0;
+	if (!t->smp_pend)
+		return;
+	x = t->smp_frac + t->smp_acc;
+	if (t->smp_skew > 0) {
+		uint64_t k = (uint64_t)t->smp_skew < x ? (uint64_t)t->smp_skew : x;
+		x -= k;
+		t->smp_skew -= (int64_t)k;
+	} else
+		t->smp_skew = 0;
+	t->ret += x >> 8;
+	t->smp_frac = (uint32_t)(x & 255);
+	t->fe = t->ret;
+	t->fe_n = 0;
+	t->last_done = 2 * t->ret;
+	t->seq += t->smp_accu;
+	t->uops += t->smp_accu;
+	t->smp_skipped += t->smp_pend;
+	t->mut++;
+	t->smp_acc = t->smp_accu = 0;
+	t->smp_pend = 0;
 }
 
 void nb_tm_run_sampled(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to,
@@ -255,9 +302,16 @@ void nb_tm_run_sampled(struct nb_tm *t, const struct nb_tm_block *b, unsigned fr
 {
 	struct nb_tm_cost *k;
 	uint64_t before, d, s = 0;
-	unsigned mp = t->smp_mp;
+	unsigned mp;
 	uint32_t c;
 
+	if (t->smp_lazy && !from && b->real) {
+		const struct nb_tm_cost *f = nb_tms_find(b, to);
+		if (f && nb_tms_skip(t, f, b->real[to], misp))
+			return;
+	}
+	nb_tm_sync(t);
+	mp = t->smp_mp;
 	t->smp_mp = misp != t->misp_seen;
 	if (!b->cost || !b->real || from || t->record || !(k = entry(b, to))) {
 		nb_tm_run(t, b, from, to, misp);

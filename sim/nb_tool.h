@@ -312,6 +312,14 @@ void nb_tm_switch(unsigned lp, unsigned active);
 void nb_tm_step_on(void);
 void nb_tm_time_on(void);
 VG_REGPARM(2) void nb_tm_sb(const struct nb_tm_block *b, ULong range);
+/* nb_cond then nb_tm_sb(b, range): a superblock's last conditional branch */
+struct nb_cond_tm {
+	struct nb_cond_site br;
+	const struct nb_tm_block *b;
+	ULong range;
+	const struct nb_tm_cost *k;     /* the sampled clock's entry, or NULL */
+};
+VG_REGPARM(2) void nb_cond_tm(struct nb_cond_tm *s, ULong taken);
 /* while a PMI is possible: uops [nb_tm_p, to) of the running superblock
  * (nb_tm_p: how far the clock has run it; 0 at its start) */
 extern ULong nb_tm_p;
