@@ -86,6 +86,10 @@ static inline void nb_cond_site_init(const struct nb_bpred *b, struct nb_cond_si
  * index mask) */
 static inline int nb_bpred_cond_at(struct nb_bpred *b, const struct nb_cond_site *s, int taken)
 {
+	/* the counter's next value, by outcome and value: without a branch
+	 * on the outcome, which the host cannot predict where the guest's
+	 * branches are random (nbsim runs this once per conditional branch) */
+	static const uint8_t next[2][4] = { { 0, 0, 1, 2 }, { 1, 2, 3, 3 } };
 	uint32_t h = b->ghr & ((1u << NB_GHR_BITS) - 1);
 	uint8_t *c = &b->pht[s->fold ^ (h << (NB_PHT_BITS - NB_GHR_BITS))];
 	struct nb_btb_entry *e = &b->btb[s->btb];
@@ -93,15 +97,13 @@ static inline int nb_bpred_cond_at(struct nb_bpred *b, const struct nb_cond_site
 	/* a BTB miss: static prediction, backward taken */
 	int pred = known ? *c >= 2 : (int)s->backward;
 
-	if (taken && *c < 3)
-		(*c)++;
-	else if (!taken && *c > 0)
-		(*c)--;
-	if (taken && !known) {
+	taken = taken != 0;
+	*c = next[taken][*c & 3];
+	if (!known && taken) {
 		e->tag = s->tag;
 		e->target = s->target;
 	}
-	b->ghr = (b->ghr << 1) | (taken ? 1u : 0u);
+	b->ghr = (b->ghr << 1) | (uint32_t)taken;
 	return pred != taken;
 }
 

@@ -36,6 +36,9 @@ void nb_tm_setup(void)
 		 * and uses it where it runs every run (PMIs, step mode) */
 		nb_tm_lp[lp].memo = !clo_clock_walk && !clo_ht;
 		nb_tm_lp[lp].smp_skip = clo_sample_skip;
+		/* (the program's start: as after a PMU access) */
+		if (clo_clock_sampled)
+			nb_tms_anchor(&nb_tm_lp[lp]);
 	}
 }
 
@@ -75,14 +78,28 @@ VG_REGPARM(2) void nb_cond_tm(struct nb_cond_tm *s, ULong taken)
 {
 	ULong miss = (ULong)nb_bpred_cond_at(&nb_bp, &s->br, (int)taken);
 
-	nb_raw[RAW_CBR0 + (taken ? 2 : 0) + miss]++;
+	nb_raw[RAW_CBR0 + 2 * (ULong)(taken != 0) + miss]++;
 	/* the sampled clock's common case here, without its call (its
 	 * entry found after the first run) */
-	if (s->k && nb_tms_skip(nb_tmp, s->k, s->b->real[s->range >> 32], misp_total()))
+	if (s->k && s->kgen == nb_tmp->smp_gen &&
+	    nb_tms_skip(nb_tmp, s->k, s->b->real[s->range >> 32], misp_total()))
 		return;
 	tm_sb(s->b, s->range);
-	if (!s->k && clo_clock_sampled && !(UInt)s->range && s->b->real)
-		s->k = nb_tms_find(s->b, (UInt)(s->range >> 32));
+	if ((!s->k || s->kgen != nb_tmp->smp_gen) && clo_clock_sampled && !(UInt)s->range &&
+	    s->b->real) {
+		/* (an anchor, nb_tms_anchor, frees every entry: the run's
+		 * may be another one after it) */
+		s->k = nb_tms_find(nb_tmp, s->b, (UInt)(s->range >> 32));
+		s->kgen = nb_tmp->smp_gen;
+	}
+}
+
+/* The program accessed the PMU (nb_main.c, a client request, after
+ * nb_update_cycles): the sampled clock starts again (nb_tms_anchor) */
+void nb_tm_anchor(void)
+{
+	if (clo_clock_sampled)
+		nb_tms_anchor(nb_tmp);
 }
 
 /*

@@ -38,7 +38,7 @@ VG_REGPARM(2) void nb_cond(const struct nb_cond_site *site, ULong taken)
 {
 	ULong miss = (ULong)nb_bpred_cond_at(&nb_bp, site, (int)taken);
 
-	nb_raw[RAW_CBR0 + (taken ? 2 : 0) + miss]++;
+	nb_raw[RAW_CBR0 + 2 * (ULong)(taken != 0) + miss]++;
 }
 
 /* ---- cache model (README "Cache model") ---- */

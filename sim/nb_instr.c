@@ -141,6 +141,7 @@ static void emit_cond_tm(IRSB *sb, Addr pc, ULong target, IRExpr *taken, struct 
 	s->b = b;
 	s->range = ((ULong)to << 32) | from;
 	s->k = NULL;
+	s->kgen = 0;
 	d = unsafeIRDirty_0_N(2, "nb_cond_tm", VG_(fnptr_to_fnentry)(&nb_cond_tm),
 			      mkIRExprVec_2(mkIRExpr_HWord((HWord)s), taken));
 	addStmtToIRSB(sb, IRStmt_Dirty(d));

@@ -120,6 +120,7 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 		return False;
 	nb_derive();
 	nb_update_cycles();
+	nb_tm_anchor();
 	switch (arg[0]) {
 	case NBSIM_REQ_PROBE:
 		*ret = NBSIM_MAGIC;

@@ -115,6 +115,8 @@ struct nb_tm_block {
 struct nb_tm_cost {
 	uint32_t to;             /* + 1; 0: a free entry                      */
 	uint32_t prov;
+	uint32_t gen;            /* the clock's smp_gen it was learned in (an
+				  * older one: a free entry, nb_tms_anchor) */
 	struct {
 		uint32_t c, n;
 		uint64_t sum;
@@ -258,7 +260,19 @@ struct nb_tm {
 	 * acc, their charges (1/256 cycles); accu, their uops */
 	uint32_t smp_lazy, smp_pend;
 	uint64_t smp_acc, smp_accu;
+	/* the anchors (nb_tms_anchor): how many, and the runs before the
+	 * last one */
+	uint32_t smp_gen;
+	uint64_t smp_from;
 };
+
+/* The program accessed the PMU (a serializing point, after
+ * nb_tm_serialize): the sampled clock starts again from here as from
+ * the program's start: what it learned forgotten, its generator
+ * reseeded, a warm phase (nb_tmsample.c).  What it charges from here on
+ * then depends on the code run from here, not on what ran before (the
+ * event set's programming): the same region gets the same cycles. */
+void nb_tms_anchor(struct nb_tm *t);
 
 /* The streak's runs into the clock's fields (nb_tmsample.c); every
  * reader of the clock's state but nb_tms_skip calls it first
@@ -285,7 +299,7 @@ static inline int nb_tms_skip(struct nb_tm *t, const struct nb_tm_cost *k, uint3
 	if (!t->smp_lazy || t->ld_mask)
 		return 0;
 	c = k->base[t->smp_mp].c;
-	if (!c)
+	if (!c || k->gen != t->smp_gen)
 		return 0;
 	t->smp_mp = misp != t->misp_seen;
 	t->misp_seen = misp;
@@ -298,7 +312,8 @@ static inline int nb_tms_skip(struct nb_tm *t, const struct nb_tm_cost *k, uint3
 }
 
 /* the cost entry of the runs [0, to) of b, if it has one (nb_tmsample.c) */
-const struct nb_tm_cost *nb_tms_find(const struct nb_tm_block *b, unsigned to);
+const struct nb_tm_cost *nb_tms_find(const struct nb_tm *t, const struct nb_tm_block *b,
+				     unsigned to);
 
 void nb_tm_init(struct nb_tm *t, const struct nb_tm_params *p, unsigned penalty);
 

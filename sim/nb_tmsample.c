@@ -65,8 +65,24 @@
  */
 #include "nb_timing.h"
 
+#ifndef NB_TMS_SEED
+#define NB_TMS_SEED   0x9e3779b97f4a7c15ull /* the generator's (fixed) seed    */
+#endif
+#ifndef NB_TMS_SKIP0
+#define NB_TMS_SKIP0  250u        /* the first skip phases' mean length   */
+#endif
+#ifndef NB_TMS_AMEAS
+#define NB_TMS_AMEAS  8192u       /* runs measured after an anchor        */
+#endif
+#ifndef NB_TMS_NOGROW
+#define NB_TMS_NOGROW 0           /* (experiments: skip phases all SKIP)   */
+#endif
+#ifndef NB_TMS_WARM
 #define NB_TMS_WARM   64u         /* runs walked, not measured            */
+#endif
+#ifndef NB_TMS_MEAS
 #define NB_TMS_MEAS   48u         /* runs walked and measured             */
+#endif
 #define NB_TMS_REFILL 16u         /* a warm phase's runs that refill      */
 #define NB_TMS_N      4096u       /* runs in a cost's mean, at most        */
 #define NB_TMS_MAX    0xfffffff0u /* a cost's ceiling (1/256 cycles + 1)  */
@@ -82,7 +98,7 @@ static uint64_t ret_point(const struct nb_tm *t)
 
 static uint64_t rng_next(struct nb_tm *t)
 {
-	uint64_t x = t->smp_rng ? t->smp_rng : UINT64_C(0x9e3779b97f4a7c15);
+	uint64_t x = t->smp_rng ? t->smp_rng : (uint64_t)(NB_TMS_SEED);
 
 	x ^= x << 13;
 	x ^= x >> 7;
@@ -94,8 +110,17 @@ static uint64_t rng_next(struct nb_tm *t)
 static void phase(struct nb_tm *t, unsigned ph)
 {
 	t->smp_phase = ph;
-	if (ph == PH_SKIP)
-		t->smp_left = t->smp_skip / 2 + (uint32_t)(rng_next(t) % (t->smp_skip + 1));
+	if (ph == PH_SKIP) {
+		/* the mean: a 32nd of the runs so far, from NB_TMS_SKIP0 up to
+		 * smp_skip (more samples while a short program learns its
+		 * costs, fewer walked runs in a long one) */
+		uint64_t m = (t->smp_skipped + t->smp_walked - t->smp_from) / 32;
+		if (m < NB_TMS_SKIP0)
+			m = NB_TMS_SKIP0;
+		if (m > t->smp_skip || NB_TMS_NOGROW)
+			m = t->smp_skip;
+		t->smp_left = (uint32_t)(m / 2 + rng_next(t) % (m + 1));
+	}
 	else if (ph == PH_WARM)
 		/* (of random length too: a warm phase that a rare run began
 		 * would otherwise measure the same part of a loop each time) */
@@ -116,29 +141,56 @@ static uint64_t miss_lat(const struct nb_tm *t)
 
 /* the entry of the runs [0, to) of b: found, or a free one claimed;
  * NULL when b has NB_TMS_EXITS others (its runs are walked) */
-static struct nb_tm_cost *entry(const struct nb_tm_block *b, unsigned to)
+static struct nb_tm_cost *entry(const struct nb_tm *t, const struct nb_tm_block *b, unsigned to)
 {
 	struct nb_tm_cost *k = b->cost;
 
+	/* (entries are claimed in order: none of this generation lies
+	 * after a free one) */
 	for (unsigned i = 0; i < NB_TMS_EXITS; i++, k++) {
-		if (k->to == to + 1)
+		if (k->gen == t->smp_gen && k->to == to + 1)
 			return k;
-		if (!k->to) {
+		if (k->gen != t->smp_gen || !k->to) {
+			uint8_t *z = (uint8_t *)k;
+			for (unsigned j = 0; j < sizeof *k; j++)
+				z[j] = 0;
 			k->to = to + 1;
+			k->gen = t->smp_gen;
 			return k;
 		}
 	}
 	return 0;
 }
 
-const struct nb_tm_cost *nb_tms_find(const struct nb_tm_block *b, unsigned to)
+const struct nb_tm_cost *nb_tms_find(const struct nb_tm *t, const struct nb_tm_block *b,
+				     unsigned to)
 {
 	const struct nb_tm_cost *k = b->cost;
 
 	for (unsigned i = 0; k && i < NB_TMS_EXITS; i++, k++)
-		if (k->to == to + 1)
+		if (k->gen == t->smp_gen && k->to == to + 1)
 			return k;
 	return 0;
+}
+
+void nb_tms_anchor(struct nb_tm *t)
+{
+	nb_tm_sync(t);
+	t->smp_gen++;
+	t->smp_rng = 0;
+	t->smp_frac = 0;
+	t->smp_skew = 0;
+	t->smp_mp = 0;
+	t->smp_refill = 0;
+	t->smp_from = t->smp_skipped + t->smp_walked;
+	/* from a drained pipeline, as the walk after the serializing
+	 * point: no warm phase; a long measure phase (learned from
+	 * NB_TMS_AMEAS runs, the costs of a region are right from its
+	 * start: with a warm phase and the usual measure phase, the 16
+	 * regions of t_sampled read up to 6.5% off, and 3.3% with the
+	 * first skip phases short; with this, within 1.0%) */
+	t->smp_phase = PH_MEAS;
+	t->smp_left = NB_TMS_AMEAS;
 }
 
 /* the missing latency's factor from the sums and the bases as they are
@@ -306,14 +358,14 @@ void nb_tm_run_sampled(struct nb_tm *t, const struct nb_tm_block *b, unsigned fr
 	uint32_t c;
 
 	if (t->smp_lazy && !from && b->real) {
-		const struct nb_tm_cost *f = nb_tms_find(b, to);
+		const struct nb_tm_cost *f = nb_tms_find(t, b, to);
 		if (f && nb_tms_skip(t, f, b->real[to], misp))
 			return;
 	}
 	nb_tm_sync(t);
 	mp = t->smp_mp;
 	t->smp_mp = misp != t->misp_seen;
-	if (!b->cost || !b->real || from || t->record || !(k = entry(b, to))) {
+	if (!b->cost || !b->real || from || t->record || !(k = entry(t, b, to))) {
 		nb_tm_run(t, b, from, to, misp);
 		t->smp_walked++;
 		return;

@@ -123,7 +123,9 @@ extern UInt clo_mem_timing;
 extern Bool clo_clock_walk;     /* --nbsim-clock=walk: no replay (nb_tmmemo.c) */
 extern Bool clo_step_each;      /* --nbsim-step-derive=cycle (nb_derive.c) */
 extern Bool clo_clock_sampled;  /* --nbsim-clock=sampled: nb_tm_run_sampled */
+#ifndef NB_SAMPLE_SKIP
 #define NB_SAMPLE_SKIP 2000u
+#endif
 extern UInt clo_sample_skip;    /* --nbsim-sample: mean runs of a skip phase */
 extern Bool clo_sample_given;   /* --nbsim-sample was given (nb_post_clo_init) */
 extern Bool clo_clock_fast;     /* --nbsim-clock=fast: nb_tm_run_fast */
@@ -317,8 +319,10 @@ struct nb_cond_tm {
 	struct nb_cond_site br;
 	const struct nb_tm_block *b;
 	ULong range;
-	const struct nb_tm_cost *k;     /* the sampled clock's entry, or NULL */
+	const struct nb_tm_cost *k;     /* the sampled clock's entry, or NULL, */
+	UInt kgen;                      /* ... found in this smp_gen          */
 };
+void nb_tm_anchor(void);
 VG_REGPARM(2) void nb_cond_tm(struct nb_cond_tm *s, ULong taken);
 /* while a PMI is possible: uops [nb_tm_p, to) of the running superblock
  * (nb_tm_p: how far the clock has run it; 0 at its start) */
