@@ -142,7 +142,7 @@ static UInt need_of(ULong used)
 	if (used & (1ULL << NB_EV_UOP_QUEUE_WRITES))    /* + bogus uops */
 		n |= NEED_UOPS | NEED_ROM | NEED_BR;
 	if (used & (1ULL << NB_EV_GLOBAL_POWER_EVENTS))   /* cycles: the timing model */
-		n |= NEED_TIME | NEED_UOPS | NEED_BR | (clo_mem_timing != MT_NO ? NEED_CACHE : 0);
+		n |= NEED_TIME | NEED_BR | (clo_mem_timing != MT_NO ? NEED_CACHE : 0);
 	return n;
 }
 

@@ -115,7 +115,7 @@ struct nb_tm_block {
 struct nb_tm_cost {
 	uint32_t to;             /* + 1; 0: a free entry                      */
 	uint32_t prov;
-	uint32_t gen;            /* the clock's smp_gen it was learned in (an
+	uint64_t gen;            /* the clock's smp_gen it was learned in (an
 				  * older one: a free entry, nb_tms_anchor) */
 	struct {
 		uint32_t c, n;
@@ -262,7 +262,7 @@ struct nb_tm {
 	uint64_t smp_acc, smp_accu;
 	/* the anchors (nb_tms_anchor): how many, and the runs before the
 	 * last one */
-	uint32_t smp_gen;
+	uint64_t smp_gen;
 	uint64_t smp_from;
 };
 

@@ -124,7 +124,7 @@ extern Bool clo_clock_walk;     /* --nbsim-clock=walk: no replay (nb_tmmemo.c) *
 extern Bool clo_step_each;      /* --nbsim-step-derive=cycle (nb_derive.c) */
 extern Bool clo_clock_sampled;  /* --nbsim-clock=sampled: nb_tm_run_sampled */
 #ifndef NB_SAMPLE_SKIP
-#define NB_SAMPLE_SKIP 2000u
+#define NB_SAMPLE_SKIP 8000u
 #endif
 extern UInt clo_sample_skip;    /* --nbsim-sample: mean runs of a skip phase */
 extern Bool clo_sample_given;   /* --nbsim-sample was given (nb_post_clo_init) */
@@ -320,7 +320,7 @@ struct nb_cond_tm {
 	const struct nb_tm_block *b;
 	ULong range;
 	const struct nb_tm_cost *k;     /* the sampled clock's entry, or NULL, */
-	UInt kgen;                      /* ... found in this smp_gen          */
+	ULong kgen;                     /* ... found in this smp_gen          */
 };
 void nb_tm_anchor(void);
 VG_REGPARM(2) void nb_cond_tm(struct nb_cond_tm *s, ULong taken);

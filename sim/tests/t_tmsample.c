@@ -438,10 +438,11 @@ static void model(unsigned cpuid_model, const char *name)
 
 	/* random blocks (the hard case: 6 blocks, their exits, runs with
 	 * and without misses and mispredictions, each learned apart; the
-	 * first costs from cold runs): measured 1.57% (Northwood) and 1.42%
-	 * (Prescott) overall; regions of 20000 runs (about 10 skip phases)
-	 * 0.64% and 1.04% off for the first, which learns (5.2% and 7.7% in
-	 * earlier versions of the clock), and within 4.5% and 4.3% after it */
+	 * first costs from cold runs; not anchored: this tests the phases):
+	 * measured 1.57% (Northwood) and 1.50% (Prescott) overall; regions
+	 * of 20000 runs 2.47% and 2.64% off for the first, which learns, and
+	 * within 2.53% and 2.49% after it (with skip phases of 2000 from the
+	 * start: 0.64% and 1.04%, within 4.5% and 4.3%) */
 	init(2000);
 	reset_costs();
 	e = scenario(400000, 20000, &r, &s, &e1, 1);
