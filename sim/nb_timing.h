@@ -285,22 +285,52 @@ static inline void nb_tm_sync(struct nb_tm *t)
 		nb_tms_flush(t);
 }
 
+#define NB_TMS_MAX    0xfffffff0u /* a cost's ceiling (1/256 cycles + 1)  */
+
+/* the latencies (cycles) of the running block's L1D-missing loads */
+static inline uint64_t nb_tms_miss_lat(const struct nb_tm *t)
+{
+	uint64_t s = 0;
+
+	for (uint64_t m = t->ld_mask; m; m &= m - 1)
+		s += t->ld_lat[__builtin_ctzll(m)];
+	return s;
+}
+
+/* the learned advance (1/256 cycles + 1) of a run of k with missing
+ * loads' latencies s (cycles) after mp (a mispredicted branch); 0: none
+ * learned (nb_tmsample.c) */
+static inline uint32_t nb_tms_cost(const struct nb_tm_cost *k, unsigned mp, uint64_t s)
+{
+	int64_t c;
+
+	if (!s)
+		return k->base[mp].c;
+	if (!k->miss.n)
+		return 0;
+	c = (int64_t)(k->base[mp].c ? k->base[mp].c - 1 : 0) + (int64_t)k->miss.f * (int64_t)s;
+	if (c < 0)
+		c = 0;
+	return (uint32_t)(c < (int64_t)NB_TMS_MAX - 1 ? c : (int64_t)NB_TMS_MAX - 1) + 1;
+}
+
 /* The sampled clock's common case without a call (nb_cycles.c): a run
  * [0, n real uops) of the cost entry k, in a skip phase, after a
- * skipped run, without an L1D-missing load, with a learned cost, joins
- * the streak: charged as nb_tmsample.c's skip() charges it, its sums
- * into the fields at the next nb_tm_sync.  0: not taken (the caller runs
- * nb_tm_run_sampled). */
+ * skipped run, with a learned cost (for its L1D-missing loads too),
+ * joins the streak: charged as nb_tmsample.c's skip() charges it, its
+ * sums into the fields at the next nb_tm_sync.  0: not taken (the
+ * caller runs nb_tm_run_sampled). */
 static inline int nb_tms_skip(struct nb_tm *t, const struct nb_tm_cost *k, uint32_t n,
 			      uint64_t misp)
 {
 	uint32_t c;
 
-	if (!t->smp_lazy || t->ld_mask)
+	if (!t->smp_lazy || k->gen != t->smp_gen)
 		return 0;
-	c = k->base[t->smp_mp].c;
-	if (!c || k->gen != t->smp_gen)
+	c = t->ld_mask ? nb_tms_cost(k, t->smp_mp, nb_tms_miss_lat(t)) : k->base[t->smp_mp].c;
+	if (!c)
 		return 0;
+	t->ld_mask = 0;
 	t->smp_mp = misp != t->misp_seen;
 	t->misp_seen = misp;
 	t->smp_acc += c - 1;

@@ -85,7 +85,6 @@
 #endif
 #define NB_TMS_REFILL 16u         /* a warm phase's runs that refill      */
 #define NB_TMS_N      4096u       /* runs in a cost's mean, at most        */
-#define NB_TMS_MAX    0xfffffff0u /* a cost's ceiling (1/256 cycles + 1)  */
 
 enum { PH_SKIP, PH_WARM, PH_MEAS };
 
@@ -132,11 +131,7 @@ static void phase(struct nb_tm *t, unsigned ph)
 /* the latencies (cycles) of the running block's L1D-missing loads */
 static uint64_t miss_lat(const struct nb_tm *t)
 {
-	uint64_t s = 0;
-
-	for (uint64_t m = t->ld_mask; m; m &= m - 1)
-		s += t->ld_lat[__builtin_ctzll(m)];
-	return s;
+	return nb_tms_miss_lat(t);
 }
 
 /* the entry of the runs [0, to) of b: found, or a free one claimed;
@@ -255,16 +250,7 @@ static void learn(struct nb_tm_cost *k, unsigned mp, uint64_t s, uint64_t d, int
  * after mp; 0: none learned */
 static uint32_t cost(const struct nb_tm_cost *k, unsigned mp, uint64_t s)
 {
-	int64_t c;
-
-	if (!s)
-		return k->base[mp].c;
-	if (!k->miss.n)
-		return 0;
-	c = (int64_t)(k->base[mp].c ? k->base[mp].c - 1 : 0) + (int64_t)k->miss.f * (int64_t)s;
-	if (c < 0)
-		c = 0;
-	return (uint32_t)(c < (int64_t)NB_TMS_MAX - 1 ? c : (int64_t)NB_TMS_MAX - 1) + 1;
+	return nb_tms_cost(k, mp, s);
 }
 
 /* a run skipped at cost c (1/256 cycles + 1) */
