@@ -156,7 +156,7 @@ void nb_print_usage(void)
 "                              clock) / walk: the model without replay of recorded\n"
 "                              schedules (the reference; same cycles, slower) /\n"
 "                              sampled: the model on a sample of the superblock\n"
-"                              runs, learned costs on the others (2-4x faster;\n"
+"                              runs, learned costs on the others (2-6x faster;\n"
 "                              about 1%% off, not exact) [model]\n"
 "    --nbsim-sample=N          sampled clock: superblock runs skipped between two\n"
 "                              samples, on average, at most (1-1000000) [8000];\n"

@@ -46,13 +46,13 @@ with the values that exist):
                              replay of recorded schedules (the reference:
                              same cycles, slower) / sampled: the model on a
                              sample of the superblock runs, learned costs on
-                             the others (2-4x faster; about 1% off, not
+                             the others (2-6x faster; about 1% off, not
                              exact; the model where PMIs or HT need it)
                              [model]
   --nbsim-sample=N           sampled clock: superblock runs skipped between
-                             two samples, on average (1-1000000; fewer: more
-                             exact, slower) [2000]; refused with another
-                             clock
+                             two samples, on average, at most (1-1000000;
+                             fewer: more exact, slower) [8000]; refused with
+                             another clock
   --nbsim-step-derive=lazy|cycle  step mode (a per-cycle filter): fold
                              the raw counts into the signals only where a
                              cycle needs it / cycle: at every retirement
