@@ -1,0 +1,42 @@
+/*
+ * nb_instr.h - IR building blocks shared by the instrumentation
+ * (nb_instr.c) and its FP-assist checks (nb_instr_fpa.c).
+ */
+#ifndef NB_INSTR_H
+#define NB_INSTR_H
+
+#include "nb_tool.h"
+
+static inline IRExpr *c64(ULong v)
+{
+	return IRExpr_Const(IRConst_U64(v));
+}
+
+/* a new temporary of type ty holding e; its read */
+static inline IRExpr *tmp(IRSB *sb, IRType ty, IRExpr *e)
+{
+	IRTemp t = newIRTemp(sb->tyenv, ty);
+	addStmtToIRSB(sb, IRStmt_WrTmp(t, e));
+	return IRExpr_RdTmp(t);
+}
+
+/* *c += e  (e: an I64 atom) */
+static inline void emit_add_at(IRSB *sb, ULong *c, IRExpr *e)
+{
+	IRTemp t1 = newIRTemp(sb->tyenv, Ity_I64);
+	IRTemp t2 = newIRTemp(sb->tyenv, Ity_I64);
+
+	addStmtToIRSB(sb, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64,
+						       mkIRExpr_HWord((HWord)c))));
+	addStmtToIRSB(sb, IRStmt_WrTmp(t2, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(t1), e)));
+	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)c), IRExpr_RdTmp(t2)));
+}
+
+/* FP assists (nb_instr_fpa.c, README "FP assists"): check the FP IR
+ * operation e written to t of the instruction being instrumented (x87:
+ * an x87 instruction), ORing what it finds into *acc; at the
+ * instruction's end, add *acc to the assist counts and clear it */
+void nb_ifpa_check(IRSB *sb, IRTemp t, const IRExpr *e, Bool x87, IRExpr **acc);
+void nb_ifpa_flush(IRSB *sb, Bool x87, IRExpr **acc);
+
+#endif /* NB_INSTR_H */
