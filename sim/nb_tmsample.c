@@ -74,9 +74,6 @@
 #ifndef NB_TMS_AMEAS
 #define NB_TMS_AMEAS  8192u       /* runs measured after an anchor        */
 #endif
-#ifndef NB_TMS_NOGROW
-#define NB_TMS_NOGROW 0           /* (experiments: skip phases all SKIP)   */
-#endif
 #ifndef NB_TMS_WARM
 #define NB_TMS_WARM   64u         /* runs walked, not measured            */
 #endif
@@ -116,7 +113,7 @@ static void phase(struct nb_tm *t, unsigned ph)
 		uint64_t m = (t->smp_skipped + t->smp_walked - t->smp_from) / 32;
 		if (m < NB_TMS_SKIP0)
 			m = NB_TMS_SKIP0;
-		if (m > t->smp_skip || NB_TMS_NOGROW)
+		if (m > t->smp_skip)
 			m = t->smp_skip;
 		t->smp_left = (uint32_t)(m / 2 + rng_next(t) % (m + 1));
 	}
@@ -126,12 +123,6 @@ static void phase(struct nb_tm *t, unsigned ph)
 		t->smp_left = NB_TMS_WARM / 2 + (uint32_t)(rng_next(t) % (NB_TMS_WARM + 1));
 	else
 		t->smp_left = NB_TMS_MEAS;
-}
-
-/* the latencies (cycles) of the running block's L1D-missing loads */
-static uint64_t miss_lat(const struct nb_tm *t)
-{
-	return nb_tms_miss_lat(t);
 }
 
 /* the entry of the runs [0, to) of b: found, or a free one claimed;
@@ -183,7 +174,7 @@ void nb_tms_anchor(struct nb_tm *t)
 	 * NB_TMS_AMEAS runs, the costs of a region are right from its
 	 * start: with a warm phase and the usual measure phase, the 16
 	 * regions of t_sampled read up to 6.5% off, and 3.3% with the
-	 * first skip phases short; with this, within 1.0%) */
+	 * first skip phases short; with this, within 1.2%) */
 	t->smp_phase = PH_MEAS;
 	t->smp_left = NB_TMS_AMEAS;
 }
@@ -244,13 +235,6 @@ static void learn(struct nb_tm_cost *k, unsigned mp, uint64_t s, uint64_t d, int
 	}
 	if (k->miss.n)
 		factor(k);
-}
-
-/* the learned advance (1/256 cycles + 1) of a run with latencies s
- * after mp; 0: none learned */
-static uint32_t cost(const struct nb_tm_cost *k, unsigned mp, uint64_t s)
-{
-	return nb_tms_cost(k, mp, s);
 }
 
 /* a run skipped at cost c (1/256 cycles + 1) */
@@ -357,8 +341,8 @@ void nb_tm_run_sampled(struct nb_tm *t, const struct nb_tm_block *b, unsigned fr
 		return;
 	}
 	if (t->ld_mask)
-		s = miss_lat(t);
-	c = cost(k, mp, s);
+		s = nb_tms_miss_lat(t);
+	c = nb_tms_cost(k, mp, s);
 	if (t->smp_phase == PH_SKIP) {
 		if (c && t->smp_left) {
 			t->smp_left--;
