@@ -59,7 +59,10 @@ static inline __attribute__((always_inline)) void tm_sb(const struct nb_tm_block
 		nb_tmp->ld_mask = 0;    /* memory-blind: every load hits */
 	if (clo_clock_fast)
 		nb_tm_run_fast(nb_tmp, b, (UInt)range, to, misp_total());
-	else if (clo_clock_sampled && !clo_ht && !(nb_need & NEED_PMI))
+	else if (clo_clock_sampled && !clo_ht && (nb_need & (NEED_PMI | NEED_STEP)))
+		/* (runs in segments: at PMI checks, instruction by instruction) */
+		nb_tm_seg_sampled(nb_tmp, b, (UInt)range, to, misp_total());
+	else if (clo_clock_sampled && !clo_ht)
 		nb_tm_run_sampled(nb_tmp, b, (UInt)range, to, misp_total());
 	else
 		nb_tm_run(nb_tmp, b, (UInt)range, to, misp_total());
@@ -132,6 +135,7 @@ void nb_tm_switch(unsigned lp, unsigned active)
 	unsigned old = (unsigned)(nb_tmp - nb_tm_lp);
 
 	lp &= 1;
+	nb_tms_close(nb_tmp);
 	nb_tm_sync(nb_tmp);
 	nb_smt_learn(nb_tmp, &smt_mark[old], &smt_prof[old]);
 	smt_have[old] = 1;
@@ -149,6 +153,7 @@ void nb_tm_switch(unsigned lp, unsigned active)
 void nb_tm_time_on(void)
 {
 	for (unsigned lp = 0; lp < 2; lp++) {
+		nb_tms_close(&nb_tm_lp[lp]);
 		nb_tm_sync(&nb_tm_lp[lp]);
 		nb_tm_lp[lp].misp_seen = misp_total();
 	}
@@ -158,6 +163,7 @@ void nb_tm_time_on(void)
 void nb_tm_step_on(void)
 {
 	for (unsigned lp = 0; lp < 2; lp++) {
+		nb_tms_close(&nb_tm_lp[lp]);
 		nb_tm_sync(&nb_tm_lp[lp]);
 		nb_tm_lp[lp].record = 1;
 	}
@@ -279,6 +285,7 @@ void nb_update_cycles(void)
 	uint64_t c;
 
 	nb_lean_fold();
+	nb_tms_close(nb_tmp);   /* (the run before this point has ended) */
 	/* a misprediction at the last branch before this point delays it */
 	nb_tm_misp(nb_tmp, misp_total(), clo_clock_fast);
 	if (!nb_stepping) {

@@ -240,7 +240,7 @@ VG_REGPARM(3) void nb_pmi_check(VexGuestAMD64State *st, ULong at, const struct n
 	if (skid_pend) {
 		if (!pc)
 			return;
-		if (!(at & NB_PMI_FORCE) && nb_tmp->ret < skid_at) {
+		if (!(at & NB_PMI_FORCE) && nb_tm_at(nb_tmp) < skid_at) {
 			skid_count++;
 			return;
 		}
@@ -280,11 +280,10 @@ VG_REGPARM(3) void nb_pmi_check(VexGuestAMD64State *st, ULong at, const struct n
 	skid_lp = lp;
 	skid_tid = running;
 	skid_lwpid = VG_(gettid)();
-	nb_tm_sync(nb_tmp);
-	skid_at = pmi_due(nb_tmp->ret);
+	skid_at = pmi_due(nb_tm_at(nb_tmp));
 	skid_count = 0;
 	nb_pmi_budget = 0;
-	if (pc && (at & NB_PMI_FORCE || skid_at <= nb_tmp->ret))
+	if (pc && (at & NB_PMI_FORCE || skid_at <= nb_tm_at(nb_tmp)))
 		skid_take(st, pc);
 }
 

@@ -672,6 +672,7 @@ uint64_t nb_tm_serialize(struct nb_tm *t)
 {
 	uint64_t c;
 
+	nb_tms_close(t);        /* (a serializing point ends a run) */
 	nb_tm_sync(t);
 	c = t->ret + (t->ret_n ? 1 : 0);
 

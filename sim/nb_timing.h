@@ -264,6 +264,18 @@ struct nb_tm {
 	 * last one */
 	uint64_t smp_gen;
 	uint64_t smp_from;
+	/* a run that arrives in segments (nb_tm_seg_sampled: PMI checks,
+	 * step mode), open until the next run's first segment or
+	 * nb_tms_close: open, 0 none, SEG_WALK (walked segment by segment
+	 * from before, its loads' missing latencies os so far) or SEG_DEFER
+	 * (skipped or walked whole when it closes); its block, the uops
+	 * reached, the mispredictions at its last segment; a held-back
+	 * run's L1D misses (ld_mask, ld_lat: the next run's loads run before
+	 * it ends) */
+	unsigned smp_open, smp_oto;
+	const struct nb_tm_block *smp_ob;
+	uint64_t smp_obefore, smp_os, smp_omisp, smp_omask;
+	uint32_t smp_olat[NB_TM_MAXLD];
 };
 
 /* The program accessed the PMU (a serializing point, after
@@ -340,6 +352,27 @@ static inline int nb_tms_skip(struct nb_tm *t, const struct nb_tm_cost *k, uint3
 		t->smp_lazy = 0;
 	return 1;
 }
+
+/* The sampled clock with runs in segments (nb_tmsample.c): while a PMI
+ * is possible (a check at a boundary inside a run runs the clock up to
+ * it) and in step mode (the clock runs one instruction at a time), a
+ * run [0, to) arrives as segments [from, to) in order, from 0 first.
+ * The clock decides on the run as a whole, as nb_tm_run_sampled does on
+ * an unsplit one, with the same result: the same runs skipped, walked
+ * and learned, the same cycles, wherever its segments end.  In a walk
+ * phase the segments are walked as they come (a check or a step record
+ * sees the walk's retirement cycles); in a skip phase the run waits for
+ * its end (the next run's first segment, or nb_tms_close), and the
+ * clock stands at its start meanwhile (nb_tm_at: an estimate inside it). */
+void nb_tm_seg_sampled(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to,
+		       uint64_t misp);
+/* the open run ends (a serializing point, a switch of logical processor) */
+void nb_tms_close(struct nb_tm *t);
+/* The retirement cycle of the last uop the clock ran: t->ret, or in a
+ * run the sampled clock holds back (SEG_DEFER) its start plus the share
+ * of the run's learned cost its uops so far take (an estimate: where a
+ * PMI's skid ends; never read as cycles). */
+uint64_t nb_tm_at(struct nb_tm *t);
 
 /* the cost entry of the runs [0, to) of b, if it has one (nb_tmsample.c) */
 const struct nb_tm_cost *nb_tms_find(const struct nb_tm *t, const struct nb_tm_block *b,

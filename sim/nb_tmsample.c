@@ -161,6 +161,7 @@ const struct nb_tm_cost *nb_tms_find(const struct nb_tm *t, const struct nb_tm_b
 
 void nb_tms_anchor(struct nb_tm *t)
 {
+	nb_tms_close(t);
 	nb_tm_sync(t);
 	t->smp_gen++;
 	t->smp_rng = 0;
@@ -319,48 +320,13 @@ void nb_tms_flush(struct nb_tm *t)
 	t->smp_pend = 0;
 }
 
-void nb_tm_run_sampled(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to,
-		       uint64_t misp)
+/* A walked run's advance d (1/256 cycles) into the phase: learned
+ * (measure phase, or a first cost), or its refill beyond the learned
+ * cost c kept to take back; the phase's runs counted down. */
+static void walked(struct nb_tm *t, struct nb_tm_cost *k, unsigned mp, uint64_t s, uint32_t c,
+		   uint64_t d)
 {
-	struct nb_tm_cost *k;
-	uint64_t before, d, s = 0;
-	unsigned mp;
-	uint32_t c;
-
-	if (t->smp_lazy && !from && b->real) {
-		const struct nb_tm_cost *f = nb_tms_find(t, b, to);
-		if (f && nb_tms_skip(t, f, b->real[to], misp))
-			return;
-	}
-	nb_tm_sync(t);
-	mp = t->smp_mp;
-	t->smp_mp = misp != t->misp_seen;
-	if (!b->cost || !b->real || from || t->record || !(k = entry(t, b, to))) {
-		nb_tm_run(t, b, from, to, misp);
-		t->smp_walked++;
-		return;
-	}
-	if (t->ld_mask)
-		s = nb_tms_miss_lat(t);
-	c = nb_tms_cost(k, mp, s);
-	if (t->smp_phase == PH_SKIP) {
-		if (c && t->smp_left) {
-			t->smp_left--;
-			skip(t, b, from, to, c, misp);
-			return;
-		}
-		t->smp_cold += !c;
-		phase(t, PH_WARM);
-		t->smp_refill = NB_TMS_REFILL;
-	}
-	before = ret_point(t);
-	/* (the walk itself, not the replay of recorded schedules: after a
-	 * skip phase the states seldom repeat, and recording them made the
-	 * walked runs 60% dearer on bench loops) */
-	nb_tm_walk(t, b, from, to);
-	nb_tm_misp(t, misp, 0);
 	t->smp_walked++;
-	d = ret_point(t) - before;
 	if (t->smp_phase == PH_MEAS || !c) {
 		/* (a warm phase's run without a cost: a first one, from a
 		 * pipeline refilling) */
@@ -374,4 +340,165 @@ void nb_tm_run_sampled(struct nb_tm *t, const struct nb_tm_block *b, unsigned fr
 		t->smp_refill--;
 	if (!--t->smp_left)
 		phase(t, t->smp_phase == PH_WARM ? PH_MEAS : PH_SKIP);
+}
+
+/* A whole run [0, to) of b (its loads' misses in t->ld_mask): skipped,
+ * or walked and learned, as the phase says; walked, and nothing learned,
+ * if b keeps no cost for it.  step: the walk's step records are not for
+ * this run (a run in segments, closing: its instructions have been
+ * reported). */
+static void whole(struct nb_tm *t, const struct nb_tm_block *b, unsigned to, uint64_t misp,
+		  int step)
+{
+	struct nb_tm_cost *k;
+	uint64_t before, s = 0;
+	unsigned mp;
+	uint32_t c;
+
+	if (t->smp_lazy && b->real) {
+		const struct nb_tm_cost *f = nb_tms_find(t, b, to);
+		if (f && nb_tms_skip(t, f, b->real[to], misp))
+			return;
+	}
+	nb_tm_sync(t);
+	mp = t->smp_mp;
+	t->smp_mp = misp != t->misp_seen;
+	if (!b->cost || !b->real || !(k = entry(t, b, to))) {
+		nb_tm_run(t, b, 0, to, misp);
+		t->smp_walked++;
+		return;
+	}
+	if (t->ld_mask)
+		s = nb_tms_miss_lat(t);
+	c = nb_tms_cost(k, mp, s);
+	if (t->smp_phase == PH_SKIP) {
+		if (c && t->smp_left) {
+			t->smp_left--;
+			skip(t, b, 0, to, c, misp);
+			return;
+		}
+		t->smp_cold += !c;
+		phase(t, PH_WARM);
+		t->smp_refill = NB_TMS_REFILL;
+	}
+	before = ret_point(t);
+	/* (the walk itself, not the replay of recorded schedules: after a
+	 * skip phase the states seldom repeat, and recording them made the
+	 * walked runs 60% dearer on bench loops) */
+	nb_tm_walk(t, b, 0, to);
+	nb_tm_misp(t, misp, 0);
+	if (step)
+		t->nrec = 0;
+	walked(t, k, mp, s, c, ret_point(t) - before);
+}
+
+void nb_tm_run_sampled(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to,
+		       uint64_t misp)
+{
+	if (from || t->record) {
+		nb_tm_sync(t);
+		t->smp_mp = misp != t->misp_seen;
+		nb_tm_run(t, b, from, to, misp);
+		t->smp_walked++;
+		return;
+	}
+	whole(t, b, to, misp, 0);
+}
+
+enum { SEG_NONE, SEG_WALK, SEG_DEFER };
+
+void nb_tms_close(struct nb_tm *t)
+{
+	const struct nb_tm_block *b = t->smp_ob;
+	struct nb_tm_cost *k;
+	uint64_t misp = t->smp_omisp;
+	unsigned open = t->smp_open, to = t->smp_oto, mp;
+	uint32_t c;
+
+	if (open == SEG_NONE)
+		return;
+	t->smp_open = SEG_NONE;
+	if (open == SEG_DEFER) {
+		/* its misses in place of the next run's so far */
+		uint64_t m = t->ld_mask;
+		uint32_t lat[NB_TM_MAXLD];
+		for (uint64_t x = m; x; x &= x - 1)
+			lat[__builtin_ctzll(x)] = t->ld_lat[__builtin_ctzll(x)];
+		t->ld_mask = t->smp_omask;
+		for (uint64_t x = t->smp_omask; x; x &= x - 1)
+			t->ld_lat[__builtin_ctzll(x)] = t->smp_olat[__builtin_ctzll(x)];
+		whole(t, b, to, misp, 1);
+		t->ld_mask = m;
+		for (uint64_t x = m; x; x &= x - 1)
+			t->ld_lat[__builtin_ctzll(x)] = lat[__builtin_ctzll(x)];
+		return;
+	}
+	/* SEG_WALK: the walk done, what whole() does after it */
+	mp = t->smp_mp;
+	t->smp_mp = misp != t->misp_seen;
+	nb_tm_misp(t, misp, 0);
+	if (!b->cost || !b->real || !(k = entry(t, b, to))) {
+		t->smp_walked++;
+		return;
+	}
+	c = nb_tms_cost(k, mp, t->smp_os);
+	walked(t, k, mp, t->smp_os, c, ret_point(t) - t->smp_obefore);
+}
+
+void nb_tm_seg_sampled(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to,
+		       uint64_t misp)
+{
+	if (!from) {
+		nb_tms_close(t);
+		nb_tm_sync(t);
+		t->smp_ob = b;
+		/* (a block that keeps no cost is walked whatever the phase) */
+		t->smp_open = t->smp_phase == PH_SKIP && b->cost && b->real ? SEG_DEFER : SEG_WALK;
+		t->smp_obefore = ret_point(t);
+		t->smp_os = 0;
+		t->smp_omask = 0;
+	} else if (t->smp_open == SEG_NONE || t->smp_ob != b) {
+		/* (not the open run's next segment: none is expected) */
+		nb_tms_close(t);
+		nb_tm_sync(t);
+		nb_tm_run(t, b, from, to, misp);
+		t->smp_walked++;
+		return;
+	}
+	t->smp_oto = to;
+	t->smp_omisp = misp;
+	if (t->smp_open == SEG_WALK) {
+		if (t->ld_mask)
+			t->smp_os += nb_tms_miss_lat(t);
+		nb_tm_walk(t, b, from, to);
+	} else {
+		/* (held back with the run: the next run's loads set theirs) */
+		for (uint64_t x = t->ld_mask; x; x &= x - 1)
+			t->smp_olat[__builtin_ctzll(x)] = t->ld_lat[__builtin_ctzll(x)];
+		t->smp_omask |= t->ld_mask;
+		t->ld_mask = 0;
+	}
+}
+
+uint64_t nb_tm_at(struct nb_tm *t)
+{
+	const struct nb_tm_block *b = t->smp_ob;
+	const struct nb_tm_cost *k;
+	uint64_t c;
+
+	nb_tm_sync(t);
+	if (t->smp_open != SEG_DEFER || !b->cost)
+		return t->ret;
+	/* the share of the learned cost of the first run of b learned
+	 * that reaches this far, by real uops (none: the run's start) */
+	k = b->cost;
+	for (unsigned i = 0; i < NB_TMS_EXITS; i++, k++) {
+		if (k->gen != t->smp_gen || !k->to)
+			break;
+		if (k->to - 1 < t->smp_oto || !b->real[k->to - 1] || !k->base[t->smp_mp].c)
+			continue;
+		c = (uint64_t)(k->base[t->smp_mp].c - 1) * b->real[t->smp_oto] / b->real[k->to - 1];
+		return t->ret + (t->ret_n ? 1 : 0) + (c >> 8);
+	}
+	return t->ret;
 }

@@ -286,6 +286,63 @@ static double scenario(unsigned runs, unsigned region, uint64_t *tr, uint64_t *t
 	return back ? 1e9 : worst;
 }
 
+/*
+ * Runs in segments (nb_tm_seg_sampled: PMI checks inside a run, step
+ * mode's instruction by instruction) against the same runs whole
+ * (nb_tm_run_sampled): the random scenario's runs, each cut at random
+ * uops (every uop boundary a cut with probability 1/cut), each segment's
+ * L1D misses set before it (its loads have run), the run's
+ * misprediction counted before its last segment; step: the segmented
+ * clock records retirement cycles (step mode).  A serializing read
+ * every 5000 runs.  Returns the reads whose cycles differ (each must be
+ * equal: the clock decides on whole runs); *sk, *sk2: the runs each
+ * skipped.
+ */
+static struct nb_tm seg;
+
+static unsigned segmented(unsigned runs, unsigned cut, int step, uint64_t *sk, uint64_t *sk2)
+{
+	unsigned bad = 0;
+	uint64_t m = 0;
+
+	nb_tm_init(&smp, P, 20);
+	nb_tm_init(&seg, P, 20);
+	smp.smp_skip = seg.smp_skip = 2000;
+	seg.record = (unsigned)step;
+	reset_costs();
+	nb_tms_anchor(&smp);
+	nb_tms_anchor(&seg);
+	rng = 0x9e3779b97f4a7c15ull;
+	for (unsigned i = 0; i < runs; i++) {
+		unsigned to, from = 0;
+		uint64_t mask;
+		struct blk *k = pick(i, &to, &mask);
+		uint32_t lat = rnd(8) ? 18 : 234;
+		int mp = rnd(3) == 0;
+		for (unsigned x = 0; x < to; x++)      /* (the loads run) */
+			if (k->u[x].ld && (mask >> (k->u[x].ld - 1) & 1))
+				nb_tm_load_miss(&smp, k->u[x].ld - 1u, lat);
+		nb_tm_run_sampled(&smp, &k->b, 0, to, m + (uint64_t)mp);
+		for (unsigned u = 1; u <= to; u++) {
+			if (u < to && rnd(cut))
+				continue;
+			for (unsigned x = from; x < u; x++)
+				if (k->u[x].ld && (mask >> (k->u[x].ld - 1) & 1))
+					nb_tm_load_miss(&seg, k->u[x].ld - 1u, lat);
+			nb_tm_seg_sampled(&seg, &k->b, from, u, u == to ? m + (uint64_t)mp : m);
+			seg.nrec = 0;   /* (nb_step takes them) */
+			from = u;
+		}
+		m += (uint64_t)mp;
+		if ((i + 1) % 5000 == 0)
+			bad += nb_tm_serialize(&smp) != nb_tm_serialize(&seg);
+	}
+	bad += nb_tm_serialize(&smp) != nb_tm_serialize(&seg);
+	*sk = smp.smp_skipped;
+	*sk2 = seg.smp_skipped;
+	return bad;
+}
+
 /* busy ticks of t's unit reservations past the latest one (uhi): the
  * walk takes every tick there as free, so there must be none */
 static unsigned ghosts(const struct nb_tm *t)
@@ -500,6 +557,22 @@ static void model(unsigned cpuid_model, const char *name)
 	       "(%llu walked)", name, (unsigned long long)smp.smp_skipped,
 	       (unsigned long long)smp.smp_walked);
 
+	/* runs in segments give the cycles of the same runs whole, and skip
+	 * the same runs: cut at PMI checks now and then, and instruction by
+	 * instruction with the step records on */
+	{
+		static const unsigned cuts[2] = { 25, 2 };
+		for (unsigned c = 0; c < 2; c++) {
+			uint64_t k1, k2;
+			unsigned bad = segmented(100000, cuts[c], c == 1, &k1, &k2);
+			tap_ok(bad == 0 && k1 == k2 && k1 > 50000,
+			       "%s: runs in segments (a cut at each uop 1 in %u%s) give the cycles of "
+			       "the same runs whole at each of 21 reads (%u differ) and skip the same "
+			       "runs (%llu, %llu)", name, cuts[c], c ? ", step records on" : "", bad,
+			       (unsigned long long)k2, (unsigned long long)k1);
+		}
+	}
+
 	/* anchored at a serializing PMU access, the sampled clock charges a
 	 * region the same cycles whatever ran before it (t_timing: the
 	 * same cycles whatever else is counted); without the anchor, the
@@ -539,7 +612,7 @@ int main(void)
 	gen_serial(&dep, 4, NB_TM_LOAD, 50);
 	gen_indep(&indep);
 	gen_overlap(&overlap);
-	tap_plan(26);
+	tap_plan(30);
 	model(2, "northwood");
 	model(3, "prescott");
 	return tap_fail ? 1 : 0;
