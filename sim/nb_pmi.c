@@ -50,12 +50,15 @@ ULong nb_pmi_cut;
 ULong nb_pmi_skid_insns;          /* boundaries passed in skids (stats) */
 static ULong skid_count;          /* ... counted at the checks of one skid */
 
+#define NB_PMI_NEAR 4096u        /* counts before an overflow (below)   */
+
 /* The budget from the (synced) PMU: the distance to overflow of the
  * nearest armed counter (1 with FORCE_OVF: any increment overflows).
  * 0 while a PMI is in flight: every check looks at the skid. */
 static void nb_pmi_budget_set(void)
 {
 	ULong b = 0x7fffffffffffffffULL;
+	Bool near;
 
 	for (unsigned c = 0; nb_pmi_on && c < NB_NUM_COUNTERS; c++) {
 		ULong d;
@@ -66,7 +69,15 @@ static void nb_pmi_budget_set(void)
 		if (d < b)
 			b = d;
 	}
-	nb_pmi_budget = skid_pend ? 0 : (Long)b;
+	/* the sampled clock walks the last NB_PMI_NEAR counts before an
+	 * overflow and the skid (nb_tms_exact): the overflow finds the
+	 * pipeline as the walk leaves it, and the skid gets the walk's
+	 * retirement cycles (t_iebs: without the first, the samples fall
+	 * one instruction later than the model's, at +66 to +78) */
+	near = b <= NB_PMI_NEAR;
+	if (clo_clock_sampled)
+		nb_tms_exact(nb_tmp, skid_pend || near);
+	nb_pmi_budget = skid_pend ? 0 : (Long)(near ? b : b - NB_PMI_NEAR);
 }
 
 /* After a register access or NBSIM_REQ_PMI_SIGNAL (the PMU is synced). */
@@ -277,6 +288,8 @@ VG_REGPARM(3) void nb_pmi_check(VexGuestAMD64State *st, ULong at, const struct n
 		return;
 	/* the running thread's: in flight */
 	skid_pend = mine;
+	if (clo_clock_sampled)
+		nb_tms_exact(nb_tmp, 1);        /* (the skid: the walk's cycles) */
 	skid_lp = lp;
 	skid_tid = running;
 	skid_lwpid = VG_(gettid)();

@@ -267,12 +267,13 @@ struct nb_tm {
 	/* a run that arrives in segments (nb_tm_seg_sampled: PMI checks,
 	 * step mode), open until the next run's first segment or
 	 * nb_tms_close: open, 0 none, SEG_WALK (walked segment by segment
-	 * from before, its loads' missing latencies os so far) or SEG_DEFER
-	 * (skipped or walked whole when it closes); its block, the uops
+	 * from before, its loads' missing latencies os so far), SEG_DEFER
+	 * (skipped or walked whole when it closes) or SEG_EXACT (walked in a
+	 * skip phase, nb_tms_exact; exact: its setting); its block, the uops
 	 * reached, the mispredictions at its last segment; a held-back
 	 * run's L1D misses (ld_mask, ld_lat: the next run's loads run before
 	 * it ends) */
-	unsigned smp_open, smp_oto;
+	unsigned smp_open, smp_oto, smp_exact;
 	const struct nb_tm_block *smp_ob;
 	uint64_t smp_obefore, smp_os, smp_omisp, smp_omask;
 	uint32_t smp_olat[NB_TM_MAXLD];
@@ -368,6 +369,13 @@ void nb_tm_seg_sampled(struct nb_tm *t, const struct nb_tm_block *b, unsigned fr
 		       uint64_t misp);
 /* the open run ends (a serializing point, a switch of logical processor) */
 void nb_tms_close(struct nb_tm *t);
+/* While a PMI is in flight (on: nb_pmi.c), the skid's instructions get
+ * the walk's retirement cycles: runs in a skip phase, the open one from
+ * its start, are walked (SEG_EXACT), and counted down as skipped runs,
+ * learning nothing; the phases then go on as they would have.  Their
+ * cycles are the walk's, not their learned costs: a program that takes
+ * a PMI (and runs its handler) is not the same program. */
+void nb_tms_exact(struct nb_tm *t, int on);
 /* The retirement cycle of the last uop the clock ran: t->ret, or in a
  * run the sampled clock holds back (SEG_DEFER) its start plus the share
  * of the run's learned cost its uops so far take (an estimate: where a

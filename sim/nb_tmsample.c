@@ -405,7 +405,7 @@ void nb_tm_run_sampled(struct nb_tm *t, const struct nb_tm_block *b, unsigned fr
 	whole(t, b, to, misp, 0);
 }
 
-enum { SEG_NONE, SEG_WALK, SEG_DEFER };
+enum { SEG_NONE, SEG_WALK, SEG_DEFER, SEG_EXACT };
 
 void nb_tms_close(struct nb_tm *t)
 {
@@ -437,6 +437,13 @@ void nb_tms_close(struct nb_tm *t)
 	mp = t->smp_mp;
 	t->smp_mp = misp != t->misp_seen;
 	nb_tm_misp(t, misp, 0);
+	if (open == SEG_EXACT) {
+		/* (a run of the skip phase: counted down, nothing learned) */
+		t->smp_walked++;
+		if (t->smp_left)
+			t->smp_left--;
+		return;
+	}
 	if (!b->cost || !b->real || !(k = entry(t, b, to))) {
 		t->smp_walked++;
 		return;
@@ -453,7 +460,8 @@ void nb_tm_seg_sampled(struct nb_tm *t, const struct nb_tm_block *b, unsigned fr
 		nb_tm_sync(t);
 		t->smp_ob = b;
 		/* (a block that keeps no cost is walked whatever the phase) */
-		t->smp_open = t->smp_phase == PH_SKIP && b->cost && b->real ? SEG_DEFER : SEG_WALK;
+		t->smp_open = t->smp_phase == PH_SKIP && b->cost && b->real ?
+			(t->smp_exact ? SEG_EXACT : SEG_DEFER) : SEG_WALK;
 		t->smp_obefore = ret_point(t);
 		t->smp_os = 0;
 		t->smp_omask = 0;
@@ -467,7 +475,7 @@ void nb_tm_seg_sampled(struct nb_tm *t, const struct nb_tm_block *b, unsigned fr
 	}
 	t->smp_oto = to;
 	t->smp_omisp = misp;
-	if (t->smp_open == SEG_WALK) {
+	if (t->smp_open != SEG_DEFER) {
 		if (t->ld_mask)
 			t->smp_os += nb_tms_miss_lat(t);
 		nb_tm_walk(t, b, from, to);
@@ -478,6 +486,27 @@ void nb_tm_seg_sampled(struct nb_tm *t, const struct nb_tm_block *b, unsigned fr
 		t->smp_omask |= t->ld_mask;
 		t->ld_mask = 0;
 	}
+}
+
+void nb_tms_exact(struct nb_tm *t, int on)
+{
+	t->smp_exact = on != 0;
+	if (!on || t->smp_open != SEG_DEFER)
+		return;
+	/* the open run walked from its start, with its misses so far (not
+	 * those of its loads past the uops reached: their walk is to come) */
+	uint64_t later = t->ld_mask;
+
+	nb_tm_sync(t);
+	t->smp_open = SEG_EXACT;
+	t->ld_mask = t->smp_omask;
+	for (uint64_t x = t->smp_omask; x; x &= x - 1)
+		t->ld_lat[__builtin_ctzll(x)] = t->smp_olat[__builtin_ctzll(x)];
+	t->smp_os = t->ld_mask ? nb_tms_miss_lat(t) : 0;
+	t->smp_obefore = ret_point(t);
+	nb_tm_walk(t, t->smp_ob, 0, t->smp_oto);
+	t->ld_mask = later;
+	t->nrec = 0;            /* (its instructions were reported) */
 }
 
 uint64_t nb_tm_at(struct nb_tm *t)

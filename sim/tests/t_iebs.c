@@ -27,9 +27,13 @@
  *    the hitting loads retire one per cycle (one load port) once the 6
  *    that completed during the miss have, so the skid is L + 6 + the
  *    wait: every sample at +65 to +65 + RATIO - 1 (exact: the model's
- *    bounds), the nearest at +65 exactly (Sprunt: "65 or more"), more
+ *    bounds), the nearest at +65 or +66 (Sprunt: "65 or more"), more
  *    than one distance (the spread: the constant latency before gave
- *    100% at one), +69 among them (Sprunt's mode).  Sprunt's share at
+ *    100% at one), +69 among them (Sprunt's mode) or both +68 and +70.
+ *    The samples visit every other bus-clock phase (below): which
+ *    parity, +65, +67 ... or +66, +68 ..., depends on the phase of the
+ *    first miss, and so on the cycles before it (the program's layout,
+ *    its environment's size; the clock).  Sprunt's share at
  *    his mode, 46.5%, is a TODO: the bus-clock phase spreads the latency
  *    over RATIO cycles and one instruction retires per cycle there, so
  *    each distance gets a like share (here 1/7: samples a constant
@@ -230,11 +234,14 @@ int main(void)
 		TAP_EQ(out, 0, "IEBS: every sample +%d to +%d: the fixed latency plus 0 to %d "
 		       "cycles to the APIC's bus-clock edge, one load retiring a cycle "
 		       "(+%lu to +%lu)", FLOOR, FLOOR + RATIO - 1, RATIO - 1, first, last);
-		TAP_EQ(first, FLOOR, "IEBS: the nearest sample +%d instructions after the "
-		       "missing load (Sprunt: 65 or more)", FLOOR);
+		tap_ok(first == FLOOR || first == FLOOR + 1,
+		       "IEBS: the nearest sample +%d or +%d instructions after the missing load "
+		       "(Sprunt: 65 or more): +%lu", FLOOR, FLOOR + 1, first);
 		tap_ok(n >= 2, "IEBS: the skid spreads: %lu distances (Sprunt: 46.5%% at one, the "
 		       "rest elsewhere at 65 or more)", n);
-		tap_ok(hist[69] > 0, "IEBS: samples at +69, Sprunt's mode (%lu)", hist[69]);
+		tap_ok(hist[69] > 0 || (hist[68] > 0 && hist[70] > 0),
+		       "IEBS: samples at +69, Sprunt's mode, or at both its neighbours (%lu; %lu, "
+		       "%lu)", hist[69], hist[68], hist[70]);
 		/* 10 points: 3 binomial standard deviations of the share of
 		 * 200 samples at 46.5% (3.5%); Sprunt's sample count is not
 		 * given */
