@@ -48,6 +48,9 @@ static inline ULong misp_total(void)
 	return nb_raw[RAW_MISP] + nb_raw[RAW_CBR0 + 1] + nb_raw[RAW_CBR0 + 3];
 }
 
+static ULong held;                /* step mode: uops of a run held back */
+static void step_held(int all);
+
 /* One superblock ran through uops [range & 0xffffffff, range >> 32) of b. */
 static inline __attribute__((always_inline)) void tm_sb(const struct nb_tm_block *b, ULong range)
 {
@@ -59,10 +62,12 @@ static inline __attribute__((always_inline)) void tm_sb(const struct nb_tm_block
 		nb_tmp->ld_mask = 0;    /* memory-blind: every load hits */
 	if (clo_clock_fast)
 		nb_tm_run_fast(nb_tmp, b, (UInt)range, to, misp_total());
-	else if (clo_clock_sampled && !clo_ht && (nb_need & (NEED_PMI | NEED_STEP)))
+	else if (clo_clock_sampled && !clo_ht && (nb_need & (NEED_PMI | NEED_STEP))) {
 		/* (runs in segments: at PMI checks, instruction by instruction) */
+		if (held && !(UInt)range)
+			step_held(0);   /* (a new run: the one held back ends) */
 		nb_tm_seg_sampled(nb_tmp, b, (UInt)range, to, misp_total());
-	else if (clo_clock_sampled && !clo_ht)
+	} else if (clo_clock_sampled && !clo_ht)
 		nb_tm_run_sampled(nb_tmp, b, (UInt)range, to, misp_total());
 	else
 		nb_tm_run(nb_tmp, b, (UInt)range, to, misp_total());
@@ -286,6 +291,8 @@ void nb_update_cycles(void)
 
 	nb_lean_fold();
 	nb_tms_close(nb_tmp);   /* (the run before this point has ended) */
+	if (held)
+		step_held(1);
 	/* a misprediction at the last branch before this point delays it */
 	nb_tm_misp(nb_tmp, misp_total(), clo_clock_fast);
 	if (!nb_stepping) {
@@ -323,6 +330,54 @@ void nb_peek_cycles(void)
 }
 
 /*
+ * Step mode under the sampled clock: a run it held back (nb_tms_holding)
+ * has ended (closed: skipped at its learned cost, or walked whole, after
+ * its instructions retired), and its `held` uops get retirement cycles
+ * now: from the open cycle to the clock's retirement point, `width` a
+ * cycle, the busy cycles spread evenly (a skipped run has no schedule of
+ * its own; the walk's runs retire in full groups where they can, with
+ * stall cycles between).  The run's other events are folded at the
+ * first cycle that closes.  all: every held uop now (a PMU access, a run
+ * walked from its start), more than width a cycle if need be; else what
+ * does not fit waits for the next run's cycles.
+ */
+static void step_held(int all)
+{
+	struct nb_tm *t = nb_tmp;
+	ULong u = held;
+	uint64_t base, end, k, busy;
+	unsigned w = t->p->width;
+
+	held = 0;
+	nb_tms_close(t);
+	nb_tm_sync(t);
+	/* (from the cycle after the open one if it retired uops: the
+	 * skipped run starts from a drained pipeline, nb_tmsample.c) */
+	base = step_open + (nb_fill ? 1 : 0);
+	end = t->ret + (t->ret_n ? 1 : 0);
+	k = end > base ? end - base : 1;
+	if (!all && u > k * w) {
+		/* a charge below the uops' retirement time (the refill taken
+		 * back can leave a run none): what does not fit retires in
+		 * the next run's cycles */
+		held = u - k * w;
+		u = k * w;
+	}
+	busy = (u + w - 1) / w;
+	if (busy > k)
+		busy = k;       /* (all: more than width a cycle) */
+	for (uint64_t i = 0; i < busy; i++) {
+		uint64_t c = base + i * k / busy;
+		ULong v = u / busy + (i < u % busy);
+		if (c > step_open)
+			advance_to(c);
+		nb_sig[SIG_UOPS] += v;
+		nb_fill += (UInt)v;
+	}
+	nb_u_seen = nb_sig[SIG_UOPS];
+}
+
+/*
  * Step mode: one instruction retired; the clock has just run its uops
  * (nb_tm_sb, with their retirement cycles recorded).  Each of its uops
  * retires in its cycle: earlier cycles end on the way (their events
@@ -336,6 +391,12 @@ VG_REGPARM(0) void nb_step(void)
 	ULong u = nb_raw[RAW_UOPS] - nb_raw_last[RAW_UOPS];
 
 	nb_raw_last[RAW_UOPS] = nb_raw[RAW_UOPS];
+	if (nb_tms_holding(t)) {
+		held += u;      /* (retirement cycles when the run ends) */
+		return;
+	}
+	if (held)
+		step_held(1);   /* (walked from its start: nb_tms_exact) */
 	for (unsigned i = 0; i < t->nrec; i++) {
 		if (t->rec[i] > step_open)
 			advance_to(t->rec[i]);

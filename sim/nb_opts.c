@@ -13,7 +13,7 @@ Bool clo_list = False;
 UInt clo_mem_timing = MT_YES;
 Bool clo_clock_fast = False;
 Bool clo_clock_walk = False;
-Bool clo_clock_sampled = False;
+Bool clo_clock_sampled = True;   /* the default clock (README "The sampled clock") */
 UInt clo_sample_skip = NB_SAMPLE_SKIP;
 Bool clo_sample_given = False;
 Bool clo_step_each = False;
@@ -33,7 +33,7 @@ static const struct { const HChar *name, *values; } nb_opt_values[] = {
 	{ "--nbsim-warn-unmodelled", "yes, no" },
 	{ "--nbsim-list-events", "yes, no" },
 	{ "--nbsim-mem-timing", "auto, yes, no" },
-	{ "--nbsim-clock", "model, fast, walk, sampled" },
+	{ "--nbsim-clock", "sampled, model, walk, fast" },
 	{ "--nbsim-step-derive", "lazy, cycle" },
 	{ "--nbsim-cache", "netburst, cachegrind" },
 	{ "--nbsim-pmu-ctx", "thread, cpu" },
@@ -149,15 +149,15 @@ void nb_print_usage(void)
 "    --nbsim-mem-timing=yes|no  loads take the cache model's latencies in\n"
 "                              cycles (counting cycles runs it); no: every\n"
 "                              load hits the L1D (auto: old name of yes) [yes]\n"
-"    --nbsim-clock=model|fast|walk|sampled  cycles from the timing model\n"
-"                              (dependencies, units, window) / fast: uops retire\n"
-"                              3 per cycle, plus miss latencies and mispredict\n"
-"                              penalties (cheap; for runs that need no faithful\n"
-"                              clock) / walk: the model without replay of recorded\n"
-"                              schedules (the reference; same cycles, slower) /\n"
-"                              sampled: the model on a sample of the superblock\n"
-"                              runs, learned costs on the others (2-6x faster;\n"
-"                              about 1%% off, not exact) [model]\n"
+"    --nbsim-clock=sampled|model|walk|fast  cycles from the timing model\n"
+"                              (dependencies, units, window) run on a sample of\n"
+"                              the superblock runs, learned costs on the others\n"
+"                              (about 1%% off the model's, 2%% on short programs)\n"
+"                              / model: on every run (2-6x slower) / walk: the\n"
+"                              model without replay of recorded schedules (the\n"
+"                              reference; same cycles, slower still) / fast: uops\n"
+"                              retire 3 per cycle, plus miss latencies and\n"
+"                              mispredict penalties (cheap, not faithful) [sampled]\n"
 "    --nbsim-sample=N          sampled clock: superblock runs skipped between two\n"
 "                              samples, on average, at most (1-1000000) [8000];\n"
 "                              refused with another clock\n"

@@ -266,9 +266,9 @@ struct nb_tm {
 	uint64_t smp_from;
 	/* a run that arrives in segments (nb_tm_seg_sampled: PMI checks,
 	 * step mode), open until the next run's first segment or
-	 * nb_tms_close: open, 0 none, SEG_WALK (walked segment by segment
-	 * from before, its loads' missing latencies os so far), SEG_DEFER
-	 * (skipped or walked whole when it closes) or SEG_EXACT (walked in a
+	 * nb_tms_close: open, 0 none, NB_SEG_WALK (walked segment by segment
+	 * from before, its loads' missing latencies os so far), NB_SEG_DEFER
+	 * (skipped or walked whole when it closes) or NB_SEG_EXACT (walked in a
 	 * skip phase, nb_tms_exact; exact: its setting); its block, the uops
 	 * reached, the mispredictions at its last segment; a held-back
 	 * run's L1D misses (ld_mask, ld_lat: the next run's loads run before
@@ -369,15 +369,22 @@ void nb_tm_seg_sampled(struct nb_tm *t, const struct nb_tm_block *b, unsigned fr
 		       uint64_t misp);
 /* the open run ends (a serializing point, a switch of logical processor) */
 void nb_tms_close(struct nb_tm *t);
+enum { NB_SEG_NONE, NB_SEG_WALK, NB_SEG_DEFER, NB_SEG_EXACT };
+/* the clock holds the open run back (its uops have no retirement cycles
+ * yet: step mode reports them when it ends, nb_cycles.c) */
+static inline int nb_tms_holding(const struct nb_tm *t)
+{
+	return t->smp_open == NB_SEG_DEFER;
+}
 /* While a PMI is in flight (on: nb_pmi.c), the skid's instructions get
  * the walk's retirement cycles: runs in a skip phase, the open one from
- * its start, are walked (SEG_EXACT), and counted down as skipped runs,
+ * its start, are walked (NB_SEG_EXACT), and counted down as skipped runs,
  * learning nothing; the phases then go on as they would have.  Their
  * cycles are the walk's, not their learned costs: a program that takes
  * a PMI (and runs its handler) is not the same program. */
 void nb_tms_exact(struct nb_tm *t, int on);
 /* The retirement cycle of the last uop the clock ran: t->ret, or in a
- * run the sampled clock holds back (SEG_DEFER) its start plus the share
+ * run the sampled clock holds back (NB_SEG_DEFER) its start plus the share
  * of the run's learned cost its uops so far take (an estimate: where a
  * PMI's skid ends; never read as cycles). */
 uint64_t nb_tm_at(struct nb_tm *t);

@@ -405,7 +405,6 @@ void nb_tm_run_sampled(struct nb_tm *t, const struct nb_tm_block *b, unsigned fr
 	whole(t, b, to, misp, 0);
 }
 
-enum { SEG_NONE, SEG_WALK, SEG_DEFER, SEG_EXACT };
 
 void nb_tms_close(struct nb_tm *t)
 {
@@ -415,10 +414,10 @@ void nb_tms_close(struct nb_tm *t)
 	unsigned open = t->smp_open, to = t->smp_oto, mp;
 	uint32_t c;
 
-	if (open == SEG_NONE)
+	if (open == NB_SEG_NONE)
 		return;
-	t->smp_open = SEG_NONE;
-	if (open == SEG_DEFER) {
+	t->smp_open = NB_SEG_NONE;
+	if (open == NB_SEG_DEFER) {
 		/* its misses in place of the next run's so far */
 		uint64_t m = t->ld_mask;
 		uint32_t lat[NB_TM_MAXLD];
@@ -433,11 +432,11 @@ void nb_tms_close(struct nb_tm *t)
 			t->ld_lat[__builtin_ctzll(x)] = lat[__builtin_ctzll(x)];
 		return;
 	}
-	/* SEG_WALK: the walk done, what whole() does after it */
+	/* NB_SEG_WALK: the walk done, what whole() does after it */
 	mp = t->smp_mp;
 	t->smp_mp = misp != t->misp_seen;
 	nb_tm_misp(t, misp, 0);
-	if (open == SEG_EXACT) {
+	if (open == NB_SEG_EXACT) {
 		/* (a run of the skip phase: counted down, nothing learned) */
 		t->smp_walked++;
 		if (t->smp_left)
@@ -461,11 +460,11 @@ void nb_tm_seg_sampled(struct nb_tm *t, const struct nb_tm_block *b, unsigned fr
 		t->smp_ob = b;
 		/* (a block that keeps no cost is walked whatever the phase) */
 		t->smp_open = t->smp_phase == PH_SKIP && b->cost && b->real ?
-			(t->smp_exact ? SEG_EXACT : SEG_DEFER) : SEG_WALK;
+			(t->smp_exact ? NB_SEG_EXACT : NB_SEG_DEFER) : NB_SEG_WALK;
 		t->smp_obefore = ret_point(t);
 		t->smp_os = 0;
 		t->smp_omask = 0;
-	} else if (t->smp_open == SEG_NONE || t->smp_ob != b) {
+	} else if (t->smp_open == NB_SEG_NONE || t->smp_ob != b) {
 		/* (not the open run's next segment: none is expected) */
 		nb_tms_close(t);
 		nb_tm_sync(t);
@@ -475,7 +474,7 @@ void nb_tm_seg_sampled(struct nb_tm *t, const struct nb_tm_block *b, unsigned fr
 	}
 	t->smp_oto = to;
 	t->smp_omisp = misp;
-	if (t->smp_open != SEG_DEFER) {
+	if (t->smp_open != NB_SEG_DEFER) {
 		if (t->ld_mask)
 			t->smp_os += nb_tms_miss_lat(t);
 		nb_tm_walk(t, b, from, to);
@@ -491,14 +490,14 @@ void nb_tm_seg_sampled(struct nb_tm *t, const struct nb_tm_block *b, unsigned fr
 void nb_tms_exact(struct nb_tm *t, int on)
 {
 	t->smp_exact = on != 0;
-	if (!on || t->smp_open != SEG_DEFER)
+	if (!on || t->smp_open != NB_SEG_DEFER)
 		return;
 	/* the open run walked from its start, with its misses so far (not
 	 * those of its loads past the uops reached: their walk is to come) */
 	uint64_t later = t->ld_mask;
 
 	nb_tm_sync(t);
-	t->smp_open = SEG_EXACT;
+	t->smp_open = NB_SEG_EXACT;
 	t->ld_mask = t->smp_omask;
 	for (uint64_t x = t->smp_omask; x; x &= x - 1)
 		t->ld_lat[__builtin_ctzll(x)] = t->smp_olat[__builtin_ctzll(x)];
@@ -516,7 +515,7 @@ uint64_t nb_tm_at(struct nb_tm *t)
 	uint64_t c;
 
 	nb_tm_sync(t);
-	if (t->smp_open != SEG_DEFER || !b->cost)
+	if (t->smp_open != NB_SEG_DEFER || !b->cost)
 		return t->ret;
 	/* the share of the learned cost of the first run of b learned
 	 * that reaches this far, by real uops (none: the run's start) */

@@ -38,17 +38,17 @@ with the values that exist):
   --nbsim-mem-timing=auto|yes|no  loads take the cache model's latencies
                              in cycles (counting cycles runs it); no: every
                              load hits the L1D (auto: old name of yes) [yes]
-  --nbsim-clock=model|fast|walk|sampled  cycles from the timing model
-                             (dependencies, units, window) / fast: uops
-                             retire 3 per cycle, plus miss latencies and
-                             mispredict penalties (cheap; for runs that need
-                             no faithful clock) / walk: the model without
-                             replay of recorded schedules (the reference:
-                             same cycles, slower) / sampled: the model on a
-                             sample of the superblock runs, learned costs on
-                             the others (2-6x faster; about 1% off, not
-                             exact; the model where PMIs or HT need it)
-                             [model]
+  --nbsim-clock=sampled|model|walk|fast  cycles from the timing model
+                             (dependencies, units, window) run on a sample
+                             of the superblock runs, learned costs on the
+                             others (about 1% off the model's cycles, 2% on
+                             short programs; deterministic; every run under
+                             --ht=yes) / model: the model on every run (2-6x
+                             slower) / walk: the model without replay of
+                             recorded schedules (the reference: same cycles
+                             as model, slower still) / fast: uops retire 3
+                             per cycle, plus miss latencies and mispredict
+                             penalties (cheap, not faithful) [sampled]
   --nbsim-sample=N           sampled clock: superblock runs skipped between
                              two samples, on average, at most (1-1000000;
                              fewer: more exact, slower) [8000]; refused with

@@ -82,46 +82,56 @@ for my $n (10, 2000, 5000) {
 		  '--json: a byte that is not UTF-8 becomes U+FFFD, valid UTF-8 is kept');
 }
 
-# --clock=sampled: nbsim's sampled clock (sim/README.md "The sampled
-# clock"): the same instructions, cycles within 1% of the model's
-# (measured 0.16% on this awk loop), said in the header and the JSON,
-# the same cycles with the four-preset set; a bad value is a usage error
+# --clock: nbsim's sampled clock, the default (sim/README.md "The
+# sampled clock"), or the model's on every uop (--clock=model): the same
+# instructions, cycles within 1% of the model's (measured 0.16% on this
+# awk loop), said in the header and the JSON, the same cycles with the
+# four-preset set; a bad value is a usage error
 {
 	my @prog = ('awk', 'BEGIN { for (i = 0; i < 300000; i++) s += i * i % 7; print s > "/dev/null" }');
 	my ($rc, $text) = run_nb_stat('--clock=often', '--', @prog);
 	is($rc, 125, '--clock=often: status 125');
 	like($text, qr/--clock takes model or sampled, not 'often'/, '--clock=often: says so');
-	my ($rm, $jm) = run_nb_stat('--json', '-e', 'PAPI_TOT_CYC,PAPI_TOT_INS', '--', @prog);
-	my ($rs, $js) = run_nb_stat('--json', '--clock=sampled', '-e', 'PAPI_TOT_CYC,PAPI_TOT_INS',
+	my ($rm, $jm) = run_nb_stat('--json', '--clock=model', '-e', 'PAPI_TOT_CYC,PAPI_TOT_INS',
+				    '--', @prog);
+	my ($rs, $js) = run_nb_stat('--json', '-e', 'PAPI_TOT_CYC,PAPI_TOT_INS', '--', @prog);
+	my ($rx, $jx) = run_nb_stat('--json', '--clock=sampled', '-e', 'PAPI_TOT_CYC,PAPI_TOT_INS',
 				    '--', @prog);
 	my $m = eval { JSON::PP->new->utf8->decode($jm) };
 	my $s = eval { JSON::PP->new->utf8->decode($js) };
-	ok($m && $s && $rm == 0 && $rs == 0, '--clock=sampled and the default: both count (JSON)')
-		or diag($jm, $js);
+	my $x = eval { JSON::PP->new->utf8->decode($jx) };
+	ok($m && $s && $x && $rm == 0 && $rs == 0 && $rx == 0,
+	   '--clock=model, the default and --clock=sampled: all count (JSON)')
+		or diag($jm, $js, $jx);
 	my %cm = map { $_->{event} => $_->{count} } @{ $m->{counts} || [] };
 	my %cs = map { $_->{event} => $_->{count} } @{ $s->{counts} || [] };
-	is($m->{clock}, 'model', 'JSON: the default clock is the model');
-	is($s->{clock}, 'sampled', 'JSON: --clock=sampled says so');
+	my %cx = map { $_->{event} => $_->{count} } @{ $x->{counts} || [] };
+	is($s->{clock}, 'sampled', 'JSON: the default clock is the sampled one');
+	is($m->{clock}, 'model', 'JSON: --clock=model says so');
+	ok(defined $cs{PAPI_TOT_CYC} && $cs{PAPI_TOT_CYC} == ($cx{PAPI_TOT_CYC} // -1),
+	   "--clock=sampled: the default's cycles ($cs{PAPI_TOT_CYC})");
 	ok(defined $cm{PAPI_TOT_INS} && $cm{PAPI_TOT_INS} > 1e8 &&
 	   $cm{PAPI_TOT_INS} == ($cs{PAPI_TOT_INS} // -1),
-	   "--clock=sampled: the same instructions ($cm{PAPI_TOT_INS})");
+	   "--clock=model: the same instructions ($cm{PAPI_TOT_INS})");
 	my $e = $cm{PAPI_TOT_CYC} ? abs(($cs{PAPI_TOT_CYC} // 0) - $cm{PAPI_TOT_CYC}) / $cm{PAPI_TOT_CYC} : 1;
 	ok($e < 0.01 && $cs{PAPI_TOT_CYC} != $cm{PAPI_TOT_CYC},
-	   sprintf("--clock=sampled: cycles %d, the model's %d: %.3f%% off (1%%), not the same",
+	   sprintf("the sampled clock's cycles %d, the model's %d: %.3f%% off (1%%), not the same",
 		   $cs{PAPI_TOT_CYC} // 0, $cm{PAPI_TOT_CYC} // 0, 100 * $e));
-	($rs, $text) = run_nb_stat('--clock=sampled', '-e', 'PAPI_TOT_CYC', '--', @prog);
-	like($text, qr/backend nbsim, sampled clock \(cycles estimated/, '--clock=sampled: the header says so');
+	($rs, $text) = run_nb_stat('-e', 'PAPI_TOT_CYC', '--', @prog);
+	like($text, qr/backend nbsim, sampled clock:/, 'the default: the header says sampled clock');
+	($rs, $text) = run_nb_stat('--clock=model', '-e', 'PAPI_TOT_CYC', '--', @prog);
+	like($text, qr/backend nbsim, model clock:/, '--clock=model: the header says so');
 	# the same cycles whatever else is counted: the program runs the same
 	# superblocks with any set (nb_stat programs the PMU before its first
 	# instruction), so the sampled runs are the same (sim/README.md "The
 	# sampled clock": the set's own PMU accesses are what could move them,
 	# and the clock is anchored at each)
-	my ($r4, $j4) = run_nb_stat('--json', '--clock=sampled', '-e',
+	my ($r4, $j4) = run_nb_stat('--json', '-e',
 				    'PAPI_TOT_CYC,PAPI_L1_DCM,PAPI_BR_MSP,PAPI_LD_INS', '--', @prog);
 	my $s4 = eval { JSON::PP->new->utf8->decode($j4) };
 	my %c4 = map { $_->{event} => $_->{count} } @{ ($s4 && $s4->{counts}) || [] };
 	ok($r4 == 0 && defined $c4{PAPI_TOT_CYC} && $c4{PAPI_TOT_CYC} == ($cs{PAPI_TOT_CYC} // -1),
-	   sprintf("--clock=sampled: the four-preset set's cycles %d, the same as with instructions (%d)",
+	   sprintf("the four-preset set's cycles %d, the same as with instructions (%d)",
 		   $c4{PAPI_TOT_CYC} // 0, $cs{PAPI_TOT_CYC} // 0));
 }
 

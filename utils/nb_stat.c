@@ -2,7 +2,7 @@
  * nb_stat - count events of an unmodified program on the simulated NetBurst
  * (nbsim), or on a real one through Linux perf: perf stat for family 15.
  *
- *   nb_stat [--model=NAME] [--ht=yes|no] [--clock=model|sampled]
+ *   nb_stat [--model=NAME] [--ht=yes|no] [--clock=sampled|model]
  *           [-e EVENT[,EVENT...]]... [-x SEP | --json]
  *           [-o FILE] [--per-thread] [--follow] [--backend=auto|nbsim|perf]
  *           [--] PROGRAM [ARGS...]
@@ -53,9 +53,9 @@ static void usage(FILE *f)
 		"on a simulated NetBurst (nbsim) or, on a real one, through Linux perf.\n"
 		"  --model=NAME        willamette, northwood, prescott (default), cedarmill, xeonmp\n"
 		"  --ht=yes|no         model Hyper-Threading (default no)\n"
-		"  --clock=model|sampled  cycles from the timing model run on every uop (default),\n"
-		"                      or on a sample of them: 2-6x faster, cycles an estimate\n"
-		"                      (about 1%% off on long programs, 2%% on short ones; nbsim)\n"
+		"  --clock=sampled|model  cycles from the timing model run on a sample of the\n"
+		"                      uops (default; about 1%% off the model's on long programs,\n"
+		"                      2%% on short ones), or on every one: 2-6x slower (nbsim)\n"
 		"  -e, --event=EV[,EV...]  events: PAPI presets, event[:MASK...][:mods], tagged\n"
 		"                      metrics, with or without p4netburst:::, libpfm4 spellings\n"
 		"                      (default: cycles, instructions, uops, branches,\n"
@@ -514,6 +514,7 @@ int main(int argc, char **argv)
 	FILE *f;
 
 	memset(&c, 0, sizeof(c));
+	c.sampled = 1;
 	{
 		const struct nb_part *d = nb_part_find(NB_PART_DEFAULT);
 
@@ -552,6 +553,7 @@ int main(int argc, char **argv)
 				return fail(ST_EXIT_USAGE, "--clock takes model or sampled, not '%s'",
 					    optarg);
 			c.sampled = !strcmp(optarg, "sampled");
+			c.clock_given = 1;
 			break;
 		case 'e': {
 			size_t l = strlen(optarg) + 1;
@@ -626,8 +628,8 @@ int main(int argc, char **argv)
 	if (!strcmp(backend, "perf")) {
 		c.model = host_model;
 		c.model_name = "host";
-		if (c.ht || c.per_thread || c.sampled)
-			return fail(ST_EXIT_BACKEND, "--ht, --per-thread and --clock=sampled need the "
+		if (c.ht || c.per_thread || c.clock_given)
+			return fail(ST_EXIT_BACKEND, "--ht, --per-thread and --clock need the "
 				    "nbsim backend");
 	} else {
 		c.nbsim = find_nbsim(argv[0], nbsim_buf, sizeof(nbsim_buf));

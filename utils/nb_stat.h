@@ -72,7 +72,9 @@ struct st_config {
 	unsigned model;          /* CPUID model                              */
 	unsigned feats;
 	int ht, follow, per_thread;
-	int sampled;             /* --clock=sampled: nbsim's sampled clock   */
+	int sampled;             /* nbsim's sampled clock (the default; 0:
+				  * --clock=model)                           */
+	int clock_given;         /* --clock was given                        */
 	const char *nbsim;       /* path of the nbsim launcher               */
 	char **argv;             /* PROGRAM ARGS                              */
 };

@@ -234,8 +234,7 @@ void st_out_table(FILE *f, const struct report *R)
 	fprintf(f, "'\n on %s NetBurst %s (family 15 model %u%s), backend %s%s:\n",
 		strcmp(R->backend, "nbsim") ? "a real" : "the simulated", c->model_name, c->model,
 		c->ht ? ", Hyper-Threading" : "", R->backend,
-		c->sampled ? ", sampled clock (cycles estimated: about 1% off on long programs, "
-		"2% on short ones)" : "");
+		strcmp(R->backend, "nbsim") ? "" : c->sampled ? ", sampled clock" : ", model clock");
 	fprintf(f, " (user-mode counts only: the kernel is not simulated, so\n"
 		"  OS-mode counts are zero and page faults, context switches and interrupts are absent)\n\n");
 	for (int i = 0; i < R->n; i++) {

@@ -437,8 +437,7 @@ int st_run_nbsim(const struct st_config *c, struct st_run *run, char *err, size_
 	args[na++] = c->nbsim;
 	args[na++] = model;
 	args[na++] = c->ht ? "--ht=yes" : "--ht=no";
-	if (c->sampled)
-		args[na++] = "--nbsim-clock=sampled";
+	args[na++] = c->sampled ? "--nbsim-clock=sampled" : "--nbsim-clock=model";
 	/* the program's own execve is followed either way (a wrapper that
 	 * execs the real program); without --follow a forked child's is
 	 * not (sim/nb_stat.c, --nbsim-trace-forked) */
