@@ -49,6 +49,8 @@ static inline ULong misp_total(void)
 }
 
 static ULong held;                /* step mode: uops of a run held back */
+static Bool hold_on;              /* ... and the raw counts at its start: */
+static ULong hold_raw[RAW_N];
 static void step_held(int all);
 
 /* One superblock ran through uops [range & 0xffffffff, range >> 32) of b. */
@@ -336,8 +338,10 @@ void nb_peek_cycles(void)
  * now: from the open cycle to the clock's retirement point, `width` a
  * cycle, the busy cycles spread evenly (a skipped run has no schedule of
  * its own; the walk's runs retire in full groups where they can, with
- * stall cycles between).  The run's other events are folded at the
- * first cycle that closes.  all: every held uop now (a PMU access, a run
+ * stall cycles between); its other events (its raw counts since it began)
+ * go with its uops, each busy cycle its share (with them all in one
+ * cycle, a cascaded instr_retired lost the events of the overflow's
+ * cycle beyond the overflow: t_sim_cascade, 30 of 140,000).  all: every held uop now (a PMU access, a run
  * walked from its start), more than width a cycle if need be; else what
  * does not fit waits for the next run's cycles.
  */
@@ -348,9 +352,26 @@ static void step_held(int all)
 	uint64_t base, end, k, busy;
 	unsigned w = t->p->width;
 
+	ULong full[RAW_N], d[RAW_N], cu = 0;
+	unsigned ix[RAW_N], nx = 0;
+
 	held = 0;
 	nb_tms_close(t);
 	nb_tm_sync(t);
+	/* the run's raw counts (its instructions' events), each busy cycle
+	 * its share by uops: nb_raw stands at that cycle's end while it is
+	 * open (folded when it closes; the uops' own count, nb_step's, as
+	 * they retire) */
+	nb_lean_fold();
+	if (hold_on)
+		for (unsigned x = 0; x < RAW_N; x++)
+			if (x != RAW_UOPS && nb_raw[x] != hold_raw[x]) {
+				full[x] = nb_raw[x];
+				d[x] = nb_raw[x] - hold_raw[x];
+				ix[nx++] = x;
+				nb_raw[x] = hold_raw[x];
+			}
+	hold_on = False;
 	/* (from the cycle after the open one if it retired uops: the
 	 * skipped run starts from a drained pipeline, nb_tmsample.c) */
 	base = step_open + (nb_fill ? 1 : 0);
@@ -373,7 +394,12 @@ static void step_held(int all)
 			advance_to(c);
 		nb_sig[SIG_UOPS] += v;
 		nb_fill += (UInt)v;
+		cu += v;
+		for (unsigned j = 0; j < nx; j++)
+			nb_raw[ix[j]] = i + 1 == busy ? full[ix[j]] : hold_raw[ix[j]] + d[ix[j]] * cu / u;
 	}
+	for (unsigned j = 0; j < nx; j++)
+		nb_raw[ix[j]] = full[ix[j]];   /* (none busy: all at once) */
 	nb_u_seen = nb_sig[SIG_UOPS];
 }
 
@@ -392,6 +418,10 @@ VG_REGPARM(0) void nb_step(void)
 
 	nb_raw_last[RAW_UOPS] = nb_raw[RAW_UOPS];
 	if (nb_tms_holding(t)) {
+		if (!hold_on) {
+			hold_on = True;
+			VG_(memcpy)(hold_raw, nb_raw, sizeof hold_raw);
+		}
 		held += u;      /* (retirement cycles when the run ends) */
 		return;
 	}

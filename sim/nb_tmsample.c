@@ -80,7 +80,9 @@
 #ifndef NB_TMS_MEAS
 #define NB_TMS_MEAS   48u         /* runs walked and measured             */
 #endif
+#ifndef NB_TMS_REFILL
 #define NB_TMS_REFILL 16u         /* a warm phase's runs that refill      */
+#endif
 #define NB_TMS_N      4096u       /* runs in a cost's mean, at most        */
 
 enum { PH_SKIP, PH_WARM, PH_MEAS };

@@ -12,12 +12,14 @@
 # SSE_input_assist and x87_assist (FP operand checks), S: the 2 counters
 # plus MOB_load_replay and memory_cancel (the store buffer: a helper call
 # per load and store), nb2w: the 2 counters with --nbsim-clock=walk (the
-# timing model without the replay of recorded schedules: the same cycles,
-# the clock as it was before the replay), nb2f: the 2 counters with
+# timing model without the replay of recorded schedules: the same cycles as
+# nb2m, the clock as it was before the replay), nb2f: the 2 counters with
 # --nbsim-clock=fast (a clock of O(1) per superblock: what nbsim costs
-# besides the timing model's schedule, the floor of nb2/cg), nb2s and nb4s:
-# the 2 and the 4 counters with --nbsim-clock=sampled (the walk on a
-# sample of the superblock runs, nb_tmsample.c); prints CPU seconds (best of
+# besides the timing model's schedule, the floor of nb2/cg), nb2m, nb4m
+# and nbFm: the 2 and the 4 counters and step mode with
+# --nbsim-clock=model (the timing model on every run; the other nbsim
+# configurations have the default, sampled clock: the walk on a sample of
+# the superblock runs, nb_tmsample.c); prints CPU seconds (best of
 # $REPS interleaved rounds, default 7) and the ratios nbsim/none and
 # nbsim/cachegrind, then per workload the median over the rounds of each
 # round's nbsim4/cachegrind, and the sampled clock's cycles against the
@@ -70,10 +72,10 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else
 # runs every configuration once, round after round ($REPS rounds), and
 # each keeps its best time: a slow spell of a shared host (its memory
 # latency varies by 2x over minutes here) then hits all configurations
-# alike instead of the few that ran through it.  Step mode (F, 12-60x
-# slower) runs in the first round only.
+# alike instead of the few that ran through it.  Step mode (F and Fm,
+# the slowest) runs in the first round only.
 # SKIP: configurations not to run (printed as 0), e.g. SKIP="nbsimA nbsimS"
-CONFIGS=(native none cg nbsim0 nbsim2 nb2w nb2n nb2f nbsim4 nbsimF nbsimA nbsimS nb2s nb4s)
+CONFIGS=(native none cg nbsim0 nbsim2 nb2w nb2n nb2f nbsim4 nbsimF nbsimA nbsimS nb2m nb4m nbFm)
 SKIP=${SKIP:-}
 run_config() {
 	local w=$1
@@ -91,37 +93,39 @@ run_config() {
 	nbsimF) once "$NBSIM" -- "$BENCH" "$w" 1 ;;
 	nbsimA) once "$NBSIM" -- "$BENCH" "$w" 3 ;;
 	nbsimS) once "$NBSIM" -- "$BENCH" "$w" 5 ;;
-	nb2s)   once "$NBSIM" --nbsim-clock=sampled -- "$BENCH" "$w" 2 ;;
-	nb4s)   once "$NBSIM" --nbsim-clock=sampled -- "$BENCH" "$w" 4 ;;
+	nb2m)   once "$NBSIM" --nbsim-clock=model -- "$BENCH" "$w" 2 ;;
+	nb4m)   once "$NBSIM" --nbsim-clock=model -- "$BENCH" "$w" 4 ;;
+	nbFm)   once "$NBSIM" --nbsim-clock=model -- "$BENCH" "$w" 1 ;;
 	esac
 }
 
 echo "nbsim bench: $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -m), $(nproc) CPUs, $($VALGRIND --version), best of $REPS interleaved rounds, $CLOCK seconds"
-printf '%-8s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s\n' workload native none cg nbsim0 nbsim2 nb2w nb2n nb2f nbsim4 \
-	nbsimF nbsimA nbsimS nb2s nb4s "nb0/none" "nb2/cg" "nb2/nb2w" "nb2n/none" "nb2f/cg" "nb4/cg" "nbF/none" "nbA/nb2" "nbS/nb2" "nb2s/cg" "nb4s/cg"
+printf '%-8s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s\n' workload native none cg nbsim0 nbsim2 nb2w nb2n nb2f nbsim4 \
+	nbsimF nbsimA nbsimS nb2m nb4m nbFm "nb0/none" "nb2/cg" "nb2m/nb2w" "nb2n/none" "nb2f/cg" "nb4/cg" "nbF/none" "nbA/nb2" "nbS/nb2" "nb2m/cg" "nb4m/cg" "nbFm/none"
 for w in $WORKLOADS; do
 	declare -A best=() round=()
 	for ((r = 0; r < REPS; r++)); do
 		for c in "${CONFIGS[@]}"; do
-			[ "$c" = nbsimF ] && [ "$r" -gt 0 ] && continue
+			case $c in nbsimF | nbFm) [ "$r" -gt 0 ] && continue ;; esac
 			case " $SKIP " in *" $c "*) best[$c]=0; round[$c,$r]=0; continue ;; esac
 			t=$(run_config "$w" "$c")
 			round[$c,$r]=$t
 			if [ -z "${best[$c]:-}" ] || [ "$t" -lt "${best[$c]}" ]; then best[$c]=$t; fi
 		done
 	done
-	printf '%-8s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s\n' "$w" \
+	printf '%-8s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s\n' "$w" \
 		"$(secs "${best[native]}")" "$(secs "${best[none]}")" "$(secs "${best[cg]}")" \
 		"$(secs "${best[nbsim0]}")" "$(secs "${best[nbsim2]}")" "$(secs "${best[nb2w]}")" "$(secs "${best[nb2n]}")" \
 		"$(secs "${best[nb2f]}")" \
 		"$(secs "${best[nbsim4]}")" "$(secs "${best[nbsimF]}")" "$(secs "${best[nbsimA]}")" \
-		"$(secs "${best[nbsimS]}")" "$(secs "${best[nb2s]}")" "$(secs "${best[nb4s]}")" \
+		"$(secs "${best[nbsimS]}")" "$(secs "${best[nb2m]}")" "$(secs "${best[nb4m]}")" "$(secs "${best[nbFm]}")" \
 		"$(ratio "${best[nbsim0]}" "${best[none]}")" "$(ratio "${best[nbsim2]}" "${best[cg]}")" \
-		"$(ratio "${best[nbsim2]}" "${best[nb2w]}")" "$(ratio "${best[nb2n]}" "${best[none]}")" \
+		"$(ratio "${best[nb2m]}" "${best[nb2w]}")" "$(ratio "${best[nb2n]}" "${best[none]}")" \
 		"$(ratio "${best[nb2f]}" "${best[cg]}")" "$(ratio "${best[nbsim4]}" "${best[cg]}")" \
 		"$(ratio "${best[nbsimF]}" "${best[none]}")" "$(ratio "${best[nbsimA]}" "${best[nbsim2]}")" \
 		"$(ratio "${best[nbsimS]}" "${best[nbsim2]}")" \
-		"$(ratio "${best[nb2s]}" "${best[cg]}")" "$(ratio "${best[nb4s]}" "${best[cg]}")"
+		"$(ratio "${best[nb2m]}" "${best[cg]}")" "$(ratio "${best[nb4m]}" "${best[cg]}")" \
+		"$(ratio "${best[nbFm]}" "${best[none]}")"
 	# the median over the rounds of each round's nbsim4/cg (a second
 	# view of goal (c): a slow spell that hit one configuration's best run
 	# moves the best-of ratio, not this one)
@@ -134,11 +138,11 @@ for w in $WORKLOADS; do
 	unset best round
 	# the sampled clock's cycles against the model's (global_power_events
 	# RUNNING as bench prints it), the 2-counter set
-	case " $SKIP " in *" nb2s "*) ;; *)
+	case " $SKIP " in *" nb2m "*) ;; *)
 		# (bench prints the counts on stderr)
-		m=$("$NBSIM" -- "$BENCH" "$w" 2 2>&1 >/dev/null | sed -n 's/^ *global_power_events: //p')
-		s=$("$NBSIM" --nbsim-clock=sampled -- "$BENCH" "$w" 2 2>&1 >/dev/null |
+		m=$("$NBSIM" --nbsim-clock=model -- "$BENCH" "$w" 2 2>&1 >/dev/null |
 			sed -n 's/^ *global_power_events: //p')
+		s=$("$NBSIM" -- "$BENCH" "$w" 2 2>&1 >/dev/null | sed -n 's/^ *global_power_events: //p')
 		awk -v w="$w" -v m="$m" -v s="$s" 'BEGIN { if (m > 0 && s > 0)
 			printf "%-8s sampled clock: %s cycles, model %s: %+.3f%%\n", w, s, m, 100 * (s - m) / m }' \
 			>>"$TMP/sampled" ;;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# t_sampled.sh - the sampled clock (--nbsim-clock=sampled, nb_tmsample.c)
+# t_sampled.sh - the sampled clock (the default, nb_tmsample.c)
 # on a whole program under nbsim (t_sampled.c: 16 regions of a mixed
 # kernel with mispredictions, L2 hits and memory misses, each read by a
 # serializing RDMSR), on Northwood and Prescott, against the model's walk
@@ -23,8 +23,9 @@
 #  - most superblock runs skipped (--nbsim-stats), else the checks above
 #    would hold for a clock that walks every run;
 #  - a bad --nbsim-sample refused with a message, and so is one given
-#    with another clock (which would silently sample nothing); the
-#    limits (1 and 1000000) run, with the walk's instructions.
+#    with another clock (which would silently sample nothing); alone it
+#    is taken (the default clock samples); the limits (1 and 1000000)
+#    run, with the walk's instructions.
 : "${NBSIM:?set NBSIM to the nbsim launcher}"
 : "${NBSIM_TESTBIN:?set NBSIM_TESTBIN to the test binary directory}"
 tmp=$(mktemp -d) || exit 1
