@@ -51,6 +51,38 @@ static inline ULong misp_total(void)
 static ULong held;                /* step mode: uops of a run held back */
 static Bool hold_on;              /* ... and the raw counts at its start: */
 static ULong hold_raw[RAW_N];
+/* the raw counts a held-back run's cycles share (hold_list): those the
+ * instrumentation counts for nb_need, but RAW_UOPS (nb_step's) and
+ * RAW_MC (replay tagging's conditions, which fall in its first cycle:
+ * 128 of them, copied and compared at every held run, made step mode
+ * slower than under the model) */
+static unsigned hold_ix[RAW_N], hold_nx;
+static UInt hold_need = ~0u;
+
+static void hold_list(void)
+{
+	unsigned n = 0;
+
+	if (nb_need & NEED_MEM) {
+		hold_ix[n++] = RAW_LOADS;
+		hold_ix[n++] = RAW_STORES;
+	}
+	if (nb_need & NEED_ROM) {
+		hold_ix[n++] = RAW_ROM_UOPS;
+		hold_ix[n++] = RAW_MS_XFER;
+	}
+	if (nb_need & NEED_INSTR)
+		for (unsigned i = RAW_IC0; i < RAW_IC_END; i++)
+			hold_ix[n++] = i;
+	if (nb_need & NEED_BR)
+		for (unsigned i = RAW_BR0; i < RAW_SSE_ASSIST; i++)
+			hold_ix[n++] = i;
+	if (nb_need & NEED_FPA)
+		for (unsigned i = RAW_SSE_ASSIST; i < RAW_N; i++)
+			hold_ix[n++] = i;
+	hold_nx = n;
+	hold_need = nb_need;
+}
 static void step_held(int all);
 
 /* One superblock ran through uops [range & 0xffffffff, range >> 32) of b. */
@@ -362,15 +394,16 @@ static void step_held(int all)
 	 * its share by uops: nb_raw stands at that cycle's end while it is
 	 * open (folded when it closes; the uops' own count, nb_step's, as
 	 * they retire) */
-	nb_lean_fold();
 	if (hold_on)
-		for (unsigned x = 0; x < RAW_N; x++)
-			if (x != RAW_UOPS && nb_raw[x] != hold_raw[x]) {
+		for (unsigned j = 0; j < hold_nx; j++) {
+			unsigned x = hold_ix[j];
+			if (nb_raw[x] != hold_raw[x]) {
 				full[x] = nb_raw[x];
 				d[x] = nb_raw[x] - hold_raw[x];
 				ix[nx++] = x;
 				nb_raw[x] = hold_raw[x];
 			}
+		}
 	hold_on = False;
 	/* (from the cycle after the open one if it retired uops: the
 	 * skipped run starts from a drained pipeline, nb_tmsample.c) */
@@ -420,7 +453,10 @@ VG_REGPARM(0) void nb_step(void)
 	if (nb_tms_holding(t)) {
 		if (!hold_on) {
 			hold_on = True;
-			VG_(memcpy)(hold_raw, nb_raw, sizeof hold_raw);
+			if (hold_need != nb_need)
+				hold_list();
+			for (unsigned j = 0; j < hold_nx; j++)
+				hold_raw[hold_ix[j]] = nb_raw[hold_ix[j]];
 		}
 		held += u;      /* (retirement cycles when the run ends) */
 		return;
