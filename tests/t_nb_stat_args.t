@@ -126,9 +126,10 @@ for my $n (10, 2000, 5000) {
 	# instruction), so the sampled runs are the same (sim/README.md "The
 	# sampled clock": the set's own PMU accesses are what could move them,
 	# and the clock is anchored at each).  On a program whose every run
-	# is the same (mawk, the awk above, seeds its generator from the
-	# time at its start: two of its runs once read 2 cycles apart in CI):
-	# sort, one thread, over a generated file
+	# is the same: mawk, the awk above, reads getrandom(2) at its start,
+	# and its runs differ (under the model too: 1 run in 6 read 2 cycles
+	# fewer, the same instructions; two runs read 2 cycles apart in CI);
+	# sort, one thread, over a generated file, does not
 	open(my $nf, '>', "$dir/nums") or die;
 	my $x = 12345;
 	for (1 .. 30000) {
