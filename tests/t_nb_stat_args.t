@@ -139,9 +139,12 @@ for my $n (10, 2000, 5000) {
 	close $nf;
 	my @sort = ('sort', '--parallel=1', '-n', '-o', '/dev/null', "$dir/nums");
 	my %c;
+	# (and --clock=sampled gives the default's)
 	for my $set ('PAPI_TOT_CYC,PAPI_TOT_INS', 'PAPI_TOT_CYC,PAPI_TOT_INS,PAPI_L1_DCM,PAPI_BR_MSP',
-		     'PAPI_TOT_CYC,PAPI_TOT_INS,PAPI_L1_DCM,PAPI_BR_MSP,PAPI_LD_INS') {
-		my ($r, $j) = run_nb_stat('--json', '-e', $set, '--', @sort);
+		     'PAPI_TOT_CYC,PAPI_TOT_INS,PAPI_L1_DCM,PAPI_BR_MSP,PAPI_LD_INS', 'sampled') {
+		my @e = $set eq 'sampled' ? ('--clock=sampled', '-e', 'PAPI_TOT_CYC,PAPI_TOT_INS')
+			: ('-e', $set);
+		my ($r, $j) = run_nb_stat('--json', @e, '--', @sort);
 		my $o = eval { JSON::PP->new->utf8->decode($j) };
 		$c{$set} = { map { $_->{event} => $_->{count} } @{ ($o && $o->{counts}) || [] } };
 		$c{$set}{rc} = $r;
@@ -151,7 +154,8 @@ for my $n (10, 2000, 5000) {
 			   $c{$_}{PAPI_TOT_CYC} != $c{$k[0]}{PAPI_TOT_CYC} ||
 			   $c{$_}{PAPI_TOT_INS} != $c{$k[0]}{PAPI_TOT_INS} } @k;
 	ok($same && ($c{$k[0]}{PAPI_TOT_INS} // 0) > 1e7,
-	   "sort: the same cycles and instructions with two, four and five events counted (" .
+	   "sort: the same cycles and instructions with two, four and five events counted, and " .
+	   "with --clock=sampled (" .
 	   join(', ', map { ($c{$_}{PAPI_TOT_CYC} // 0) . '/' . ($c{$_}{PAPI_TOT_INS} // 0) } @k) .
 	   ")");
 }
