@@ -96,4 +96,31 @@ sub device {
 	ok(!-e "$dir/ran", '-o DIRECTORY: refused before the program ran');
 }
 
+# -o '' (an unset variable, "-o $OUT") names no file.  It once wrote the
+# report over PROGRAM's own executable (the path buffer held the program's
+# resolved path); neither that nor -o PROGRAM may touch PROGRAM's bytes.
+{
+	require File::Copy;
+	my $prog = "$dir/prog";
+	File::Copy::copy("$st/k_loop", $prog) or die "copy: $!";
+	chmod(0755, $prog) or die;
+	my $bytes = sub { open(my $fh, '<:raw', $prog) or die; local $/; <$fh> };
+	my $before = $bytes->();
+	for my $o (['-o', ''], ['--output='], ['-o', $prog], ['-o', "$dir/./prog"]) {
+		my $say = join(' ', map { $_ eq '' ? "''" : $_ } @$o);
+		my ($rc, $text) = run_nb_stat(@ev, @$o, '--', $prog);
+		my $want = $o->[-1] =~ /prog$/ ? 122 : 125;
+		is($rc, $want, "$say: refused, status $want") or diag($text);
+		like($text, $want == 125 ? qr/-o: empty file name/ : qr/is PROGRAM .* itself/,
+		     "$say: the message names the cause");
+		ok($bytes->() eq $before, "$say: PROGRAM's bytes unchanged");
+		ok(-x $prog, "$say: PROGRAM still executable");
+	}
+	# a program found through PATH, as the audit ran it
+	local $ENV{PATH} = "$dir:$ENV{PATH}";
+	my ($rc, $text) = run_nb_stat(@ev, '-o', '', '--', 'prog');
+	is($rc, 125, "-o '' with PROGRAM from PATH: refused") or diag($text);
+	ok($bytes->() eq $before, "-o '' with PROGRAM from PATH: bytes unchanged");
+}
+
 done_testing();

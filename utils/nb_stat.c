@@ -361,10 +361,16 @@ static const char *mpi_rank(void)
 	return "0";
 }
 
+/* FMT with its %-sequences expanded into OUT: 0, or -1 for a bad sequence or
+ * a result too long, -2 for an empty result (-o '' from an unset variable
+ * names no file: writing it must never fall back to another path) */
 static int expand_output(const char *fmt, char *out, size_t len)
 {
 	size_t o = 0;
 
+	if (!len)
+		return -1;
+	out[0] = 0;
 	for (const char *p = fmt; *p; p++) {
 		char piece[32];
 		const char *s = piece;
@@ -389,12 +395,12 @@ static int expand_output(const char *fmt, char *out, size_t len)
 		strcpy(out + o, s);
 		o += strlen(s);
 	}
-	return 0;
+	return o ? 0 : -2;
 }
 
 /* ---- PROGRAM ------------------------------------------------------------------ */
 
-static int check_program(const char *prog, int sim)
+static int check_program(const char *prog, int sim, struct stat *pst)
 {
 	char path[PATH_MAX];
 	struct stat st;
@@ -426,6 +432,7 @@ static int check_program(const char *prog, int sim)
 		return fail(ST_EXIT_NOTFOUND, "%s: program not found (%s)", prog, strerror(errno));
 	if (!S_ISREG(st.st_mode) || access(path, X_OK))
 		return fail(ST_EXIT_NOEXEC, "%s: not an executable file", prog);
+	*pst = st;
 	/* valgrind refuses set-user-ID and set-group-ID programs (it could not
 	 * keep the privilege and trace them); say so before anything runs */
 	if (sim && (st.st_mode & (S_ISUID | S_ISGID)))
@@ -508,6 +515,7 @@ int main(int argc, char **argv)
 	struct report R;
 	const char *sep = NULL, *out = NULL, *backend = "auto";
 	char outpath[PATH_MAX], nbsim_buf[PATH_MAX], why[512];
+	struct stat prog_st;
 	struct st_out of = { .fd = -1 };
 	int json = 0, n = 0, opt, rc;
 	unsigned host_model = 0;
@@ -669,12 +677,23 @@ int main(int argc, char **argv)
 	}
 
 	/* the program, and the output file */
-	if ((rc = check_program(c.argv[0], strcmp(backend, "perf") != 0)))
+	if ((rc = check_program(c.argv[0], strcmp(backend, "perf") != 0, &prog_st)))
 		return rc;
 	if (out) {
-		if (expand_output(out, outpath, sizeof(outpath)))
+		struct stat ost;
+		int e = expand_output(out, outpath, sizeof(outpath));
+
+		if (e == -2)
+			return fail(ST_EXIT_USAGE, "-o: empty file name (an unset variable?); "
+				    "leave -o out to write to standard error");
+		if (e)
 			return fail(ST_EXIT_USAGE, "-o %s: bad %% sequence (%%r, %%p, %%%%) or too long",
 				    out);
+		/* the report must never replace the program it counts */
+		if (stat(outpath, &ost) == 0 && ost.st_dev == prog_st.st_dev &&
+		    ost.st_ino == prog_st.st_ino)
+			return fail(ST_EXIT_OUTPUT, "-o %s: that is PROGRAM (%s) itself; not "
+				    "overwriting it", outpath, c.argv[0]);
 		if (st_out_open(&of, outpath))
 			return fail(ST_EXIT_OUTPUT, "cannot write %s: %s", outpath, strerror(errno));
 	}
