@@ -2,7 +2,7 @@
 #   make            build PAPI 7.0.0 with the p4netburst component, nbsim, utils, tests
 #   make stat       nb_stat: count sort(1) on a generated file on the simulated NetBurst
 #   make demo       count PAPI presets for a matrix multiply on the simulated NetBurst
-#   make check      run the test suite (TAP, under prove)
+#   make check      run the test suite (TAP, under prove; TESTS=tests/t_x.t for some)
 #   make check-long the same with the PAPI tests that take minutes under nbsim
 #   make bench      benchmarks (ratios measured in one run)
 #   make fuzz       libFuzzer on the event-name parser (FUZZ_SECONDS=600; needs clang)
@@ -221,13 +221,15 @@ export NBSIM
 export NBSIM_TESTBIN := $(BUILDDIR)/sim/tests
 export NB_UTILS_BIN := $(T)/san-utils
 
+# TESTS=tests/t_foo.t narrows the run to some files
+TESTS ?= tests/*.t
 check: all
-	prove -j$(JOBS) tests/*.t
+	prove -j$(JOBS) $(TESTS)
 
 # make check with the PAPI tests that take minutes under nbsim (reported
 # as skips by make check; tests/lib/PapiSuite.pm "long")
 check-long: all
-	NB_CHECK_LONG=1 prove -j$(JOBS) tests/*.t
+	NB_CHECK_LONG=1 prove -j$(JOBS) $(TESTS)
 
 # Pure modules (no PAPI): the scheduler bench and the nb_* utilities.
 NB_COMP = components/p4netburst
