@@ -515,7 +515,7 @@ int main(int argc, char **argv)
 	struct report R;
 	const char *sep = NULL, *out = NULL, *backend = "auto";
 	char outpath[PATH_MAX], nbsim_buf[PATH_MAX], why[512];
-	struct stat prog_st;
+	struct stat prog_st = { 0 };
 	struct st_out of = { .fd = -1 };
 	int json = 0, n = 0, opt, rc;
 	unsigned host_model = 0;
