@@ -89,9 +89,9 @@ SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-poi
 
 tests: $(T)/evsel_unit $(T)/fuzz_replay
 
-$(T)/evsel_unit: tests/unit/evsel_unit.c ctests/nbtap.h $(EVSEL_DEPS) sim/nb_cpu.c sim/nb_cpu.h
+$(T)/evsel_unit: tests/unit/evsel_unit.c ctests/nbtap.h $(EVSEL_DEPS) sim/cpu/nb_cpu.c sim/cpu/nb_cpu.h
 	@mkdir -p $(T)
-	$(CC) $(CFLAGS_NB) -O1 $(SAN) $(EVSEL_INC) -Isim -o $@ $< $(EVSEL_SRC) sim/nb_cpu.c
+	$(CC) $(CFLAGS_NB) -O1 $(SAN) $(EVSEL_INC) -Isim/cpu -o $@ $< $(EVSEL_SRC) sim/cpu/nb_cpu.c
 
 # ---- the msr and perf backends without hardware (make check) -------------------
 BACKEND_SRC = $(addprefix components/p4netburst/,backend_regs.c backend_msr.c backend_perf.c \

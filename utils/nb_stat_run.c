@@ -183,7 +183,7 @@ static int read_counts(const char *path, struct st_proc *pr, char *err, size_t l
 		return -1;
 	}
 	/* (the rows stay in the file's order: the order the threads first
-	 * ran, sim/nb_stat.c; LWP numbers wrap at pid_max) */
+	 * ran, sim/kernel/nb_progfile.c; LWP numbers wrap at pid_max) */
 	return 0;
 }
 
@@ -265,7 +265,7 @@ static int collect(const char *dir, pid_t child, int follow, struct st_run *run,
 		if (strncmp(e->d_name, "counts.", 7))
 			continue;
 		pid = strtol(e->d_name + 7, &end, 10);
-		/* counts.PID.execN: the image before an exec (sim/nb_stat.c) */
+		/* counts.PID.execN: the image before an exec (sim/kernel/nb_progfile.c) */
 		if (!strncmp(end, ".exec", 5) && end[5] >= '1' && end[5] <= '9' &&
 		    end[5 + strspn(end + 5, "0123456789")] == 0)
 			is_exec = 1;
@@ -440,7 +440,7 @@ int st_run_nbsim(const struct st_config *c, struct st_run *run, char *err, size_
 	args[na++] = c->sampled ? "--nbsim-clock=sampled" : "--nbsim-clock=model";
 	/* the program's own execve is followed either way (a wrapper that
 	 * execs the real program); without --follow a forked child's is
-	 * not (sim/nb_stat.c, --nbsim-trace-forked) */
+	 * not (sim/kernel/nb_progfile.c, --nbsim-trace-forked) */
 	args[na++] = "--trace-children=yes";
 	if (!c->follow)
 		args[na++] = "--nbsim-trace-forked=no";

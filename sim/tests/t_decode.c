@@ -5,7 +5,7 @@
  * (non-temporal stores, WC buffer flushes).  Encodings: Intel SDM Vol. 2.
  */
 #include <stdio.h>
-#include "nb_decode.h"
+#include "cpu/nb_idecode.h"
 #include "tap.h"
 
 struct c {

@@ -46,7 +46,7 @@
  *           4-way, 64 B lines) and 0x60 (16 KB 8-way, 64 B lines).
  */
 #include "nb_timing.h"
-#include "nb_decode.h"
+#include "cpu/nb_idecode.h"
 
 #define T(c) ((uint16_t)(2 * (c)))      /* cycles -> ticks */
 

@@ -6,7 +6,7 @@
  * "Timing model".
  */
 #include "nb_tool.h"
-#include "nb_smt.h"
+#include "timing/nb_smt.h"
 
 ULong nb_cyc;                     /* cycles so far (RUNNING)        */
 ULong nb_u_seen, nb_m_seen;       /* uops, mispredicts in nb_cyc    */

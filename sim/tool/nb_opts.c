@@ -3,7 +3,7 @@
  * their usage text.
  */
 #include "nb_tool.h"
-#include "nb_kern.h"
+#include "kernel/nb_kern.h"
 
 const HChar *clo_model = NB_CPU_DEFAULT;
 Bool clo_ht = False;

@@ -1,9 +1,9 @@
 /*
- * nb_decode.h - just enough x86-64 decoding to classify an instruction for
+ * nb_idecode.h - just enough x86-64 decoding to classify an instruction for
  * the branch and uop models.  Pure module (no libc, no valgrind).
  */
-#ifndef NB_DECODE_H
-#define NB_DECODE_H
+#ifndef NB_IDECODE_H
+#define NB_IDECODE_H
 
 #include <stdint.h>
 
@@ -70,4 +70,4 @@ struct nb_insn {
 /* Classify the instruction at code[0..len). */
 void nb_decode(const uint8_t *code, unsigned len, struct nb_insn *out);
 
-#endif /* NB_DECODE_H */
+#endif /* NB_IDECODE_H */

@@ -1,5 +1,5 @@
 /*
- * nb_stat.c - counting a whole program without its help (utils/nb_stat):
+ * nb_progfile.c - counting a whole program without its help (utils/nb_stat):
  *
  *  --nbsim-program=FILE  register images computed outside the tool (by the
  *                        component's scheduler and encoder, in nb_stat),
@@ -43,7 +43,7 @@
  *                        here: valgrind 3.19 as Debian 12 ships it), which
  *                        the core reads at each execve (PRE(sys_execve)).
  */
-#include "nb_tool.h"
+#include "tool/nb_tool.h"
 #include "pub_tool_libcfile.h"
 
 const HChar *clo_program;

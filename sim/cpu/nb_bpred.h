@@ -6,7 +6,7 @@
 #define NB_BPRED_H
 
 #include <stdint.h>
-#include "nb_decode.h"
+#include "nb_idecode.h"
 
 #define NB_BTB_MAX 4096
 #define NB_RSB_MAX 16

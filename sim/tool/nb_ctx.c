@@ -10,7 +10,7 @@
  * README.md "Per-thread counting" and "Hyper-Threading".
  */
 #include "nb_tool.h"
-#include "pmu_ctx.h"
+#include "pmu/pmu_ctx.h"
 
 struct nb_thr {
 	struct nb_pmu_ctx pmu;

@@ -6,7 +6,7 @@
 #ifndef NB_KERN_H
 #define NB_KERN_H
 
-#include "nb_tool.h"
+#include "tool/nb_tool.h"
 #include "nbsim_kern.h"
 
 /* NBSIM_REQ_KERN: ARG[1] the op, ARG[2..5] its arguments. */

@@ -14,7 +14,7 @@
  * exit that is always taken: a CPU dispatch that never chooses it).
  */
 #include "nb_tool.h"
-#include "nb_isa.h"
+#include "cpu/nb_isa.h"
 
 Bool clo_isa_host = False;
 static struct nb_isa_caps caps;

@@ -5,7 +5,7 @@
  * (nb_update_need).  See README.md "Speed" and "Events".
  */
 #include "nb_tool.h"
-#include "nb_kern.h"
+#include "kernel/nb_kern.h"
 
 static UShort bogus_masks(unsigned ev)
 {

@@ -1,8 +1,8 @@
 /*
- * nb_decode.c - opcode classification (see nb_decode.h).
+ * nb_idecode.c - opcode classification (see nb_idecode.h).
  * Opcode facts: Intel SDM Vol. 2, Appendix A (opcode map).
  */
-#include "nb_decode.h"
+#include "nb_idecode.h"
 
 static int is_legacy_prefix(uint8_t b)
 {

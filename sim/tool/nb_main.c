@@ -22,7 +22,7 @@
  * threads of a logical processor, as on hardware without an OS.
  */
 #include "nb_tool.h"
-#include "nb_kern.h"
+#include "kernel/nb_kern.h"
 
 /* ---- state shared by the modules (nb_tool.h) ---- */
 

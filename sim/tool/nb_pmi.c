@@ -5,7 +5,7 @@
  * README.md "Overflow interrupts" and "PEBS".
  */
 #include "nb_tool.h"
-#include "nb_kern.h"
+#include "kernel/nb_kern.h"
 
 /* ---- overflow interrupts (README "Overflow interrupts") ---- */
 
