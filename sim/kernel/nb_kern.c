@@ -32,9 +32,9 @@
  */
 #include "nb_kern_int.h"
 
-Int clo_perf_paranoid = 2;
-Bool clo_msr_driver = True;
-Bool nb_kern_sampling;
+/* Some perf event samples (PMIs go to nb_kern_pmi); declared to the tool
+ * with set_sampling. */
+static Bool nb_kern_sampling;
 
 struct kobj ko[NOBJ];
 int fd_obj[NBSIM_KERN_MAXFD];   /* object index + 1, 0 none */
@@ -269,6 +269,15 @@ static uint32_t cccr_of(const struct kobj *e)
 	return c;
 }
 
+/* The tool must send PMIs without NBSIM_REQ_PMI_SIGNAL while an event
+ * samples, and count retired instructions for the tick (throttling). */
+static void set_sampling(Bool on)
+{
+	nb_kern_sampling = on;
+	nb_pmi_front = on;
+	nb_need_front = on ? NEED_INSTR : 0;
+}
+
 static void sched_in(struct kobj *e, ULong now)
 {
 	const struct nb_kp4_event *b = &nb_kp4_events[NB_KP4_EVENT(e->config)];
@@ -278,7 +287,7 @@ static void sched_in(struct kobj *e, ULong now)
 
 	nbk_upd_times(e, now);
 	if (sampling(e))
-		nb_kern_sampling = True;        /* before the writes: nb_pmi_update */
+		set_sampling(True);             /* before the writes: nb_pmu_written */
 	escr |= (uint32_t)b->select << 25;      /* the real event select */
 	if (!e->attr.exclude_user)
 		escr |= e->thread ? NB_ESCR_T1_USR : NB_ESCR_T0_USR;
@@ -322,7 +331,7 @@ void nbk_sched_out_all(ULong now)
 	for (int i = 0; i < NOBJ; i++)
 		if (ko[i].kind == K_PERF)
 			nbk_sched_out(&ko[i], now);
-	nb_kern_sampling = False;
+	set_sampling(False);
 }
 
 void nbk_sched_in_thread(ThreadId tid, ULong now)
@@ -349,25 +358,21 @@ static void resched(ULong now)
 
 	nbk_sched_out_all(now);
 	nbk_sched_in_thread(t, now);
-	nb_pmi_update();
-	nb_update_need();
+	nb_pmu_written(NB_PMU_NO_WRITE);
 }
 
 void nb_kern_switch(ThreadId tid)
 {
 	if (!nperf || tid == on_pmu)
 		return;
-	nb_derive();
-	nb_update_cycles();
+	nb_pmu_access();
 	{
 		ULong now = nbk_now_ns();
 
 		nbk_sched_out_all(now);
 		nbk_sched_in_thread(tid, now);
 	}
-	nb_pmi_update();
-	nb_update_need();
-	nb_tags_changed();
+	nb_pmu_written(NB_PMU_NO_WRITE);
 }
 
 /* Place all events of thread OWNER group by group in open order: a group
@@ -876,8 +881,7 @@ void nb_kern_tick(ThreadId tid)
 	for (int i = 0; i < NOBJ && !any; i++)
 		any = ko[i].kind == K_PERF && ko[i].throttled;
 	if (any && tick(tid, nbk_now_ns())) {
-		nb_pmi_update();
-		nb_update_need();
+		nb_pmu_written(NB_PMU_NO_WRITE);
 	}
 }
 
@@ -951,7 +955,7 @@ uint32_t nb_kern_pmi(uint32_t pend, unsigned lp, Addr ip, int *here)
 				*here = 1;
 		}
 	}
-	nb_pmi_update();
+	nb_pmu_written(NB_PMU_NO_WRITE);
 	return took;
 }
 
@@ -1099,3 +1103,9 @@ Word nb_kern_request(ThreadId tid, UWord *arg)
 	return NBSIM_KERN_PASS;
 }
 
+
+void nb_kern_stats(void)
+{
+	VG_(umsg)("nbsim: emulated perf driver: sampling interrupts %llu, events throttled %llu times, "
+		  "ticks %llu\n", nbk_interrupts, nbk_throttles, nbk_ticks);
+}

@@ -31,20 +31,10 @@ void nb_kern_init(void);
 /* execve: the events that outlive it go to the new image's nbsim. */
 void nb_kern_pre_syscall(ThreadId tid, UInt sysno);
 void nb_kern_post_syscall(UInt sysno, SysRes res);
-/* A PMI for counters PEND (bit c: counter c) of logical processor LP at
- * guest address IP: the perf driver takes the counters its sampling events
- * own (returns those bits); *HERE set if it signalled the running thread. */
+/* The PMI claim (struct nb_front): the perf driver takes the counters its
+ * sampling events own. */
 uint32_t nb_kern_pmi(uint32_t pend, unsigned lp, Addr ip, int *here);
-/* Some perf event samples (a PMI must be possible without
- * NBSIM_REQ_PMI_SIGNAL). */
-extern Bool nb_kern_sampling;
-
-/* options (nb_opts.c) */
-extern Int clo_perf_paranoid;            /* --perf-paranoid=N (2)         */
-extern Bool clo_msr_driver;              /* --msr-driver=yes|no (yes)     */
-
-/* RDMSR/WRMSR as the client requests do them (nb_main.c). */
-UWord nb_rdmsr_req(uint32_t msr, uint64_t *v);
-UWord nb_wrmsr_req(uint32_t msr, uint64_t v);
+/* --nbsim-stats: the driver's interrupts, throttles and ticks */
+void nb_kern_stats(void);
 
 #endif

@@ -224,8 +224,7 @@ void nb_kern_thread_exit(ThreadId tid)
 
 	if (!nperf)
 		return;
-	nb_derive();
-	nb_update_cycles();
+	nb_pmu_access();
 	now = nbk_now_ns();
 	nbk_sched_out_all(now);
 	for (int i = 0; i < NOBJ; i++) {
@@ -239,8 +238,7 @@ void nb_kern_thread_exit(ThreadId tid)
 			e->owner = 0;            /* never runs again */
 	}
 	on_pmu = 0;
-	nb_pmi_update();
-	nb_update_need();
+	nb_pmu_written(NB_PMU_NO_WRITE);
 }
 
 /* In a forked child, thread TID (the one that forked): the parent's
@@ -255,8 +253,7 @@ static void kern_after_fork(ThreadId tid)
 
 	if (!nperf)
 		return;
-	nb_derive();
-	nb_update_cycles();
+	nb_pmu_access();
 	nbk_sched_out_all(now);
 	copy_groups(tid, tid, True, ppid);
 	for (int i = 0; i < NOBJ; i++) {
@@ -281,8 +278,7 @@ static void kern_after_fork(ThreadId tid)
 	on_pmu = 0;
 	nbk_place_thread(tid);
 	nbk_sched_in_thread(tid, now);
-	nb_pmi_update();
-	nb_update_need();
+	nb_pmu_written(NB_PMU_NO_WRITE);
 }
 
 
@@ -341,8 +337,7 @@ static void kern_pre_exec(ThreadId tid)
 	 * no emulated kernel waits for the events */
 	if ((!nperf && !nbk_ko_any()) || !VG_(clo_trace_children))
 		return;
-	nb_derive();
-	nb_update_cycles();
+	nb_pmu_access();
 	for (int i = 0; i < NOBJ; i++)
 		if (ko[i].kind == K_PERF) {
 			nbk_sync(&ko[i]);
@@ -473,12 +468,10 @@ static void kern_load_exec(void)
 		 * is translated yet, so the needs change without a discard
 		 * (as --nbsim-program's registers, nb_stat.c) */
 		nbk_place_thread(1);
-		nb_stat_loading = True;
+		nb_need_preload = True;
 		nbk_sched_in_thread(1, nbk_now_ns());
-		nb_pmi_update();
-		nb_update_need();
-		nb_stat_loading = False;
-		nb_tags_changed();
+		nb_pmu_written(NB_PMU_NO_WRITE);
+		nb_need_preload = False;
 	}
 }
 

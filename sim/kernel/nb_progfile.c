@@ -25,8 +25,8 @@
  *                                migrate; sim/README.md "Hyper-Threading")
  *
  * Per-thread rows: the counter deltas between two thread switches belong to
- * the thread that ran (nbsim's thread hooks call nb_stat_switch and
- * nb_stat_thread_exit).  A forked child starts its rows and totals at zero
+ * the thread that ran (nbsim's thread hooks call nb_progfile_switch and
+ * nb_progfile_thread_exit).  A forked child starts its rows and totals at zero
  * (the counters it inherits hold the parent's counts so far).
  *
  *  --nbsim-trace-forked=no   (with valgrind's --trace-children=yes: nb_stat
@@ -43,12 +43,8 @@
  *                        here: valgrind 3.19 as Debian 12 ships it), which
  *                        the core reads at each execve (PRE(sys_execve)).
  */
-#include "tool/nb_tool.h"
+#include "nb_progfile.h"
 #include "pub_tool_libcfile.h"
-
-const HChar *clo_program;
-const HChar *clo_counts;
-Bool nb_stat_loading;
 
 struct stat_row {
 	UInt tid;
@@ -73,8 +69,7 @@ static ULong row_seq;                   /* rows started so far                */
 
 static void read_counters(ULong *v)
 {
-	nb_derive();
-	nb_update_cycles();
+	nb_pmu_access();
 	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
 		uint64_t x = 0;
 		nb_pmu_rdpmc(&nb_pmu_state, c, &x, nb_sig);
@@ -95,7 +90,7 @@ static void attribute(void)
 		last[c] = now[c];
 }
 
-void nb_stat_switch(ThreadId tid)
+void nb_progfile_switch(ThreadId tid)
 {
 	if (!clo_counts)
 		return;
@@ -115,7 +110,7 @@ void nb_stat_switch(ThreadId tid)
 	}
 }
 
-void nb_stat_thread_exit(ThreadId tid)
+void nb_progfile_thread_exit(ThreadId tid)
 {
 	if (!clo_counts || tid >= VG_N_THREADS)
 		return;
@@ -259,14 +254,12 @@ static void load_program(void)
 	}
 	VG_(free)(buf);
 	nb_warn_unmodelled();
-	nb_pmi_update();
-	nb_stat_loading = True;
-	nb_update_need();
-	nb_stat_loading = False;
-	nb_tags_changed();
+	nb_need_preload = True;
+	nb_pmu_written(NB_PMU_NO_WRITE);        /* (each write's PEBS: above) */
+	nb_need_preload = False;
 }
 
-void nb_stat_init(void)
+void nb_progfile_init(void)
 {
 	/* whole-program counting: the counters belong to the CPU and every
 	 * thread counts on them; the rows per thread come from attributing
@@ -374,7 +367,7 @@ static void write_counts(const HChar *path, Int exitcode)
 	VG_(free)(tmp);
 }
 
-void nb_stat_fini(Int exitcode)
+void nb_progfile_fini(Int exitcode)
 {
 	if (clo_counts)
 		write_counts(VG_(expand_file_name)("--nbsim-counts", clo_counts), exitcode);
@@ -406,7 +399,7 @@ static void exec_snapshot(void)
 
 /* valgrind passes tools' fini 0 whatever the exit status: the status is
  * taken from the guest's exit (60) or exit_group (231) system call. */
-void nb_stat_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
+void nb_progfile_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 {
 	(void)tid;
 	if ((sysno == 60 || sysno == 231) && nargs >= 1)
@@ -415,7 +408,7 @@ void nb_stat_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 		exec_snapshot();
 }
 
-void nb_stat_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res)
+void nb_progfile_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res)
 {
 	(void)tid; (void)args; (void)nargs;
 	/* only a failed execve returns */

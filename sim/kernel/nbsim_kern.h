@@ -16,7 +16,6 @@
 
 #include "nbsim_client.h"
 
-#define NBSIM_REQ_KERN (VG_USERREQ_TOOL_BASE('N', 'B') + 0x80)
 #define NBSIM_KERN_PASS (-100000)
 /* the emulated kernel's descriptors are below this */
 #define NBSIM_KERN_MAXFD 1024

@@ -739,3 +739,26 @@ const char *nb_pmu_fault(const struct nb_pmu *p)
 {
 	return p->fault;
 }
+
+int nb_pmu_escr_selects(const struct nb_pmu *p, unsigned escr, unsigned ev, unsigned bit)
+{
+	uint64_t e = p->escr[escr];
+	return ((e & NB_ESCR_EVSEL_MASK) >> NB_ESCR_EVSEL_SHIFT) == nb_events[ev].event_select &&
+		(e & NB_ESCR_T0_USR) && (e & (UINT64_C(1) << (NB_ESCR_EMASK_SHIFT + bit)));
+}
+
+unsigned nb_pmu_mob_tags(const struct nb_pmu *p, uint64_t pe)
+{
+	unsigned s = 0;
+
+	if (!(pe & (UINT64_C(1) << 9)))
+		return 0;
+	for (unsigned e = 0; e < 2; e++) {
+		unsigned escr = e ? NB_ESCR_MOB_ESCR1 : NB_ESCR_MOB_ESCR0;
+		if (nb_pmu_escr_selects(p, escr, NB_EV_MOB_LOAD_REPLAY, 4))
+			s |= NB_PMU_MOB_PD;
+		if (nb_pmu_escr_selects(p, escr, NB_EV_MOB_LOAD_REPLAY, 5))
+			s |= NB_PMU_MOB_UA;
+	}
+	return s;
+}

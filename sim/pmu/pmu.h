@@ -183,5 +183,16 @@ const char *nb_pmu_msr_name(uint32_t msr);
 
 /* Index of the ESCR at this MSR present on the model, or -1. */
 int nb_pmu_escr_index(unsigned model, uint32_t msr);
+/* Does ESCR escr (index) select event ev with mask bit `bit` for T0_USR? */
+int nb_pmu_escr_selects(const struct nb_pmu *p, unsigned escr, unsigned ev, unsigned bit);
+/* The loads blocked by the store buffer that IA32_PEBS_ENABLE value pe
+ * tags as MOB replays: with bit 9, those of each mask a MOB ESCR selects
+ * for MOB_load_replay (NB_PMU_MOB_PD: PARTIAL_DATA, mask bit 4;
+ * NB_PMU_MOB_UA: UNALGN_ADDR, mask bit 5) [metrics.txt: SDM replay-metric
+ * table, "additional ESCR: MOB_load_replay with PARTIAL_DATA and
+ * UNALGN_ADDR"]. */
+#define NB_PMU_MOB_PD 1u
+#define NB_PMU_MOB_UA 2u
+unsigned nb_pmu_mob_tags(const struct nb_pmu *p, uint64_t pe);
 
 #endif /* NB_PMU_H */

@@ -73,8 +73,7 @@ static void tag_swap(struct nb_thr *out, struct nb_thr *in)
 
 	if (clo_ht || !(out->tag_used || in->tag_used))
 		return;
-	nb_derive();
-	nb_update_cycles();
+	nb_pmu_access();
 	nb_pmu_sync(&nb_pmu_state, nb_sig);
 	(void)nb_pmu_rdmsr(&nb_pmu_state, NB_MSR_IA32_PEBS_ENABLE, &pe, nb_sig);
 	(void)nb_pmu_rdmsr(&nb_pmu_state, NB_MSR_MSR_PEBS_MATRIX_VERT, &mv, nb_sig);
@@ -84,9 +83,7 @@ static void tag_swap(struct nb_thr *out, struct nb_thr *in)
 	mv = in->tag_used ? in->matrix_vert : 0;
 	(void)nb_pmu_wrmsr(&nb_pmu_state, NB_MSR_IA32_PEBS_ENABLE, pe, nb_sig);
 	(void)nb_pmu_wrmsr(&nb_pmu_state, NB_MSR_MSR_PEBS_MATRIX_VERT, mv, nb_sig);
-	nb_pebs_update(NB_MSR_IA32_PEBS_ENABLE);
-	nb_tags_changed();
-	nb_update_need();
+	nb_pmu_written(NB_MSR_IA32_PEBS_ENABLE);
 }
 
 /* Load IN's context on LP lp in place of OUT's (the PMU counts for lp). */
@@ -102,15 +99,11 @@ static void ctx_swap(unsigned lp, struct nb_thr *out, struct nb_thr *in)
 	nb_ctx_swaps++;
 	nb_ctx_counters += (ULong)__builtin_popcount((out->pmu.used | in->pmu.used |
 						      nb_pmu_state.touched) & ~nb_pmu_state.cpu_wide);
-	nb_derive();
-	nb_update_cycles();
+	nb_pmu_access();
 	out->pebs_armed = nb_pebs_armed_get(lp);
 	(void)nb_pmu_ctx_switch(&nb_pmu_state, &out->pmu, &in->pmu, sib_of(lp), nb_sig);
 	nb_pebs_armed_set(lp, in->pebs_armed);
-	nb_tags_changed();
-	nb_pmi_update();
-	nb_pebs_update(0);
-	nb_update_need();
+	nb_pmu_written(0);
 	/* a PMI the incoming thread's counter raised before it was
 	 * switched out: the next check delivers it to the thread */
 	if (nb_pmu_state.pmi_pending | nb_pmu_state.pmi_pending_t1)

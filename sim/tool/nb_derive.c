@@ -75,9 +75,7 @@ uint64_t other_msr(uint32_t msr)
 /* Is escr programmed with event ev, mask bit `bit` and T0_USR? */
 Bool escr_selects(unsigned escr, unsigned ev, unsigned bit)
 {
-	uint64_t e = nb_pmu_state.escr[escr];
-	return ((e & NB_ESCR_EVSEL_MASK) >> NB_ESCR_EVSEL_SHIFT) == nb_events[ev].event_select &&
-		(e & NB_ESCR_T0_USR) && (e & (UINT64_C(1) << (NB_ESCR_EMASK_SHIFT + bit)));
+	return nb_pmu_escr_selects(&nb_pmu_state, escr, ev, bit) != 0;
 }
 
 /*
@@ -89,7 +87,7 @@ Bool escr_selects(unsigned escr, unsigned ev, unsigned bit)
  * SPLIT_LD in SAAT_ESCR1, store_port_replay SPLIT_ST in SAAT_ESCR0; SDM
  * replay metrics table "additional MSRs").  A uop with several selected
  * conditions is tagged once.  Bit 9: loads blocked by the store buffer
- * (mob_sel).  out[0]: tagged loads, out[1]: tagged stores.
+ * (nb_mob_tags, pmu.c).  out[0]: tagged loads, out[1]: tagged stores.
  */
 void replay_tagged(const ULong *d, ULong out[2])
 {
@@ -110,7 +108,7 @@ void replay_tagged(const ULong *d, ULong out[2])
 			: escr_selects(NB_ESCR_SAAT_ESCR1, NB_EV_LOAD_PORT_REPLAY, 1)))
 			s |= MC_SPLIT;
 		if (!st)
-			s |= mob_sel(pe);
+			s |= nb_mob_tags(pe);
 		for (unsigned cond = 1; cond < MC_N; cond++)
 			if (cond & s)
 				out[st] += d[RAW_MC(st, cond)];

@@ -22,7 +22,6 @@
  * threads of a logical processor, as on hardware without an OS.
  */
 #include "nb_tool.h"
-#include "kernel/nb_kern.h"
 
 /* ---- state shared by the modules (nb_tool.h) ---- */
 
@@ -92,9 +91,7 @@ UWord nb_wrmsr_req(uint32_t msr, uint64_t v)
 	if (r == NBSIM_OK && msr == NB_MSR_IA32_DS_AREA)
 		nb_ds_area[nb_pmu_state.lp & 1] = v;
 	nb_warn_unmodelled();
-	nb_pmi_update();
-	nb_pebs_update(msr);
-	nb_update_need();
+	nb_pmu_written(msr);
 	return r;
 }
 
@@ -118,8 +115,7 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 
 	if (!VG_IS_TOOL_USERREQ('N', 'B', arg[0]))
 		return False;
-	nb_derive();
-	nb_update_cycles();
+	nb_pmu_access();
 	nb_tm_anchor();
 	switch (arg[0]) {
 	case NBSIM_REQ_PROBE:
@@ -195,8 +191,7 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 			break;
 		}
 		nb_pmi_sig = (Int)arg[1];
-		nb_pmi_update();
-		nb_update_need();
+		nb_pmu_written(NB_PMU_NO_WRITE);
 		*ret = NBSIM_OK;
 		break;
 	case NBSIM_REQ_MEMSTATS: {
@@ -228,7 +223,7 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 		*ret = NBSIM_OK;
 		break;
 	case NBSIM_REQ_KERN:             /* the emulated kernel (nb_kern.c) */
-		*ret = (UWord)nb_kern_request(tid, arg);
+		*ret = (UWord)nb_front->request(tid, arg);
 		break;
 	default:
 		VG_(message)(Vg_UserMsg, "nbsim: unknown client request %#lx\n", arg[0]);
@@ -252,16 +247,14 @@ static void nb_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 {
 	if (tid < NB_HT_MAXT)
 		nb_in_sys[tid] = 1;
-	nb_stat_pre_syscall(tid, sysno, args, nargs);
-	nb_kern_pre_syscall(tid, sysno);
+	nb_front->pre_syscall(tid, sysno, args, nargs);
 }
 
 static void nb_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res)
 {
 	if (tid < NB_HT_MAXT)
 		nb_in_sys[tid] = 0;
-	nb_stat_post_syscall(tid, sysno, args, nargs, res);
-	nb_kern_post_syscall(sysno, res);
+	nb_front->post_syscall(tid, sysno, args, nargs, res);
 }
 
 /* The LPs that run user code (bit lp), for the timing model: an active
@@ -284,8 +277,7 @@ static unsigned nb_lp_running(unsigned lp)
  * (the LPs' cycles are not interleaved). */
 static void nb_lp_switch(unsigned lp)
 {
-	nb_derive();
-	nb_update_cycles();
+	nb_pmu_access();
 	nb_pmu_set_lp(&nb_pmu_state, lp, nb_ht_active(&nb_ht_state), nb_sig);
 	if (clo_ht && VG_(clo_verbosity) > 2)
 		VG_(umsg)("ht: LP%u runs; LPs running user code %#x (active %#x)\n", lp,
@@ -305,9 +297,7 @@ static void nb_start_client(ThreadId tid, ULong blocks_done)
 		nb_lp_switch(nb_lp_of(tid));
 	/* per-thread counters: load tid's context on its LP (nb_ctx.c) */
 	nb_ctx_start(tid);
-	nb_kern_switch(tid);             /* perf events follow their thread */
-	nb_kern_tick(tid);               /* the perf driver's throttling */
-	nb_stat_switch(tid);
+	nb_front->runs(tid);             /* perf events follow their thread */
 	nb_pmi_thread_runs(tid);
 }
 
@@ -319,7 +309,7 @@ static void nb_thread_create(ThreadId parent, ThreadId child)
 		VG_(umsg)("ht: thread %u created by %u on LP%u; live LP0 %u LP1 %u\n", child, parent,
 			  nb_lp_of(child), nb_ht_state.live[0], nb_ht_state.live[1]);
 	nb_ctx_created(child);
-	nb_kern_thread_create(parent, child);   /* perf events with inherit */
+	nb_front->thread_create(parent, child);   /* perf events with inherit */
 	if (!clo_ht)
 		return;
 	nb_lp_switch(nb_pmu_state.lp);
@@ -333,8 +323,7 @@ static int may_move(unsigned tid, void *arg)
 
 static void nb_thread_exit(ThreadId tid)
 {
-	nb_stat_thread_exit(tid);
-	nb_kern_thread_exit(tid);
+	nb_front->thread_exit(tid);
 	if (nb_lp_tid[nb_lp_of(tid)] == tid)
 		nb_lp_tid[nb_lp_of(tid)] = 0, nb_lp_lwpid[nb_lp_of(tid)] = 0;
 	nb_ctx_exit(tid);
@@ -432,8 +421,7 @@ static void nb_post_clo_init(void)
 		nb_list_events();
 		VG_(exit)(0);
 	}
-	nb_stat_init();
-	nb_kern_init();
+	nb_front->init();
 	if (VG_(clo_verbosity) > 1)
 		VG_(umsg)("nbsim: modelling %s (family 15 model %u stepping %u), HT %s\n",
 			  nb_cpu->desc, nb_cpu->model, nb_cpu->stepping, clo_ht ? "on" : "off");
@@ -441,12 +429,10 @@ static void nb_post_clo_init(void)
 
 static void nb_fini(Int exitcode)
 {
-	nb_kern_fini();
-	nb_stat_fini(exitcode);
+	nb_front->fini(exitcode);
 	if (!clo_stats)
 		return;
-	nb_derive();
-	nb_update_cycles();
+	nb_pmu_access();
 #define S(x) ((ULong)nb_sig[x])
 	VG_(umsg)("nbsim: %s: instructions %llu, uops %llu, branches %llu "
 		  "(NP %llu NM %llu TP %llu TM %llu), mispredicted %llu, cycles %llu\n",
@@ -497,8 +483,7 @@ static void nb_fini(Int exitcode)
 	VG_(umsg)("nbsim: overflow interrupts (PMI) sent: %llu (PMU syncs for them: %llu), handlers run at CPL 0: %llu\n",
 		  nb_pmi_sent, nb_pmi_syncs, nb_pmi_isr_runs);
 	VG_(umsg)("nbsim: instruction boundaries passed in PMI skids: %llu\n", nb_pmi_skid_insns);
-	VG_(umsg)("nbsim: emulated perf driver: sampling interrupts %llu, events throttled %llu times, "
-		  "ticks %llu\n", nbk_interrupts, nbk_throttles, nbk_ticks);
+	nb_front->stats();
 	if (clo_ht)
 		VG_(umsg)("nbsim: PMIs sent to the other LP's thread: %llu; for an LP no thread ran on: %llu\n",
 			  nb_pmi_sent_other, nb_pmi_lost);
@@ -507,8 +492,13 @@ static void nb_fini(Int exitcode)
 		  nb_pebs_records, nb_pebs_fmt64 ? "64-bit" : "32-bit", nb_pebs_full);
 }
 
-static void nb_pre_clo_init(void)
+const struct nb_front *nb_front;
+
+/* The tool's entry point (valgrind's pre_clo_init), with the front-ends'
+ * hooks: kernel/nb_front.c calls it. */
+void nb_tool_start(const struct nb_front *f)
 {
+	nb_front = f;
 	VG_(details_name)("nbsim");
 	VG_(details_version)(NB_VERSION);
 	VG_(details_description)("an Intel NetBurst (Pentium 4) CPU and PMU model");
@@ -530,6 +520,4 @@ static void nb_pre_clo_init(void)
 	VG_(track_pre_thread_ll_exit)(nb_thread_exit);
 	VG_(clo_vex_control).guest_chase = False;
 }
-
-VG_DETERMINE_INTERFACE_VERSION(nb_pre_clo_init)
 

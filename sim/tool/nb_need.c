@@ -5,7 +5,6 @@
  * (nb_update_need).  See README.md "Speed" and "Events".
  */
 #include "nb_tool.h"
-#include "kernel/nb_kern.h"
 
 static UShort bogus_masks(unsigned ev)
 {
@@ -185,6 +184,9 @@ void nb_px_policy(void)
  * from a client request, i.e. between superblocks: the superblock that made
  * the request has finished (its counts are in). */
 
+UInt nb_need_front;
+Bool nb_need_preload;
+
 void nb_update_need(void)
 {
 	/* Needs only grow: once code is instrumented for a signal it stays so.
@@ -194,10 +196,9 @@ void nb_update_need(void)
 	 * selects are still gathered, and ignored by the PMU. */
 	UInt n = nb_need | (clo_stats ? NEED_ALL : 0) |
 		need_of(nb_pmu_state.events_in_use) | bogus_need();
-	/* the emulated perf driver's tick counts retired instructions while
-	 * an event samples (nb_kern.c, throttling) */
-	if (nb_kern_sampling)
-		n |= NEED_INSTR;
+	/* what a front-end declared (the emulated perf driver's tick counts
+	 * retired instructions while an event samples: nb_kern.c) */
+	n |= nb_need_front;
 	/* counters that filter or cascade per cycle: the retirement model
 	 * reports every cycle (README "Filtering") */
 	if (nb_pmu_state.cycle_counters)
@@ -233,7 +234,7 @@ void nb_update_need(void)
 	}
 	nb_need = n;
 	nb_px_policy();
-	if (nb_stat_loading)    /* before the client starts: nothing translated */
+	if (nb_need_preload)    /* before the client starts: nothing translated */
 		return;
 	nb_discards++;
 	VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "nbsim");

@@ -3,7 +3,6 @@
  * their usage text.
  */
 #include "nb_tool.h"
-#include "kernel/nb_kern.h"
 
 const HChar *clo_model = NB_CPU_DEFAULT;
 Bool clo_ht = False;
@@ -21,6 +20,10 @@ Bool clo_cg_compat = False;
 Bool clo_exact_ir = True;
 Bool clo_ht_migrate = False;
 Bool clo_trace_forked = True;
+const HChar *clo_program;               /* the front-ends' (nb_progfile.c) */
+const HChar *clo_counts;
+Int clo_perf_paranoid = 2;              /* the emulated kernel's (nb_kern.c) */
+Bool clo_msr_driver = True;
 
 /* ---- options, init, fini ---- */
 

@@ -5,7 +5,6 @@
  * README.md "Overflow interrupts" and "PEBS".
  */
 #include "nb_tool.h"
-#include "kernel/nb_kern.h"
 
 /* ---- overflow interrupts (README "Overflow interrupts") ---- */
 
@@ -15,6 +14,7 @@ extern Int VG_(tkill)(Int lwpid, Int signo);
 
 Int nb_pmi_sig;                   /* NBSIM_REQ_PMI_SIGNAL; 0 = none */
 Bool nb_pmi_on;                   /* a PMI can be sent               */
+Bool nb_pmi_front;                /* a front-end's events sample      */
 ULong nb_pmi_sent;                /* PMIs delivered (stats)          */
 ULong nb_pmi_sent_other;          /* of which to a thread not running */
 ULong nb_pmi_lost;                /* for an LP no thread has run on  */
@@ -83,8 +83,8 @@ static void nb_pmi_budget_set(void)
 /* After a register access or NBSIM_REQ_PMI_SIGNAL (the PMU is synced). */
 void nb_pmi_update(void)
 {
-	/* the emulated perf driver's sampling events take PMIs too (nb_kern.c) */
-	nb_pmi_on = (nb_pmi_sig != 0 || nb_kern_sampling) && nb_pmu_state.pmi_armed != 0;
+	/* a front-end's sampling events take PMIs too (the perf driver's) */
+	nb_pmi_on = (nb_pmi_sig != 0 || nb_pmi_front) && nb_pmu_state.pmi_armed != 0;
 	nb_pmi_budget_set();
 }
 
@@ -186,7 +186,7 @@ static void skid_take(VexGuestAMD64State *st, ULong pc)
 	nb_pmi_skid_insns += skid_count;
 	if (!nb_pmi_on)
 		return;
-	pend &= ~nb_kern_pmi(pend, skid_lp, (Addr)pc, &here);
+	pend &= ~nb_front->pmi_claim(pend, skid_lp, (Addr)pc, &here);
 	if (pend && nb_pmi_sig)
 		here |= nb_pmi_send(skid_lp, VG_(get_running_tid)());
 	if (here && st) {
@@ -201,8 +201,7 @@ static void skid_flush(void)
 {
 	UInt pend;
 
-	nb_derive();
-	nb_update_cycles();
+	nb_pmu_access();
 	nb_pmu_sync(&nb_pmu_state, nb_sig);
 	pend = skid_pend | nb_pmu_take_pmi_lp(&nb_pmu_state, skid_lp);
 	skid_pend = 0;
@@ -274,8 +273,8 @@ VG_REGPARM(3) void nb_pmi_check(VexGuestAMD64State *st, ULong at, const struct n
 	else
 		pend0 = 0;
 	/* the other LP's thread: at once, as it stopped */
-	pend0 &= ~nb_kern_pmi(pend0, 0, (Addr)st->guest_RIP, &here);
-	pend1 &= ~nb_kern_pmi(pend1, 1, (Addr)st->guest_RIP, &here);
+	pend0 &= ~nb_front->pmi_claim(pend0, 0, (Addr)st->guest_RIP, &here);
+	pend1 &= ~nb_front->pmi_claim(pend1, 1, (Addr)st->guest_RIP, &here);
 	if (!nb_pmi_sig)
 		pend0 = pend1 = 0;
 	if (pend0)
@@ -327,8 +326,7 @@ static void cpl_apply(ThreadId tid)
 
 	if (((nb_pmu_state.cpl0 >> lp) & 1) == (unsigned)on)
 		return;
-	nb_derive();
-	nb_update_cycles();
+	nb_pmu_access();
 	nb_pmu_set_cpl0(&nb_pmu_state, lp, on, nb_sig);
 	nb_tags_changed();
 }
@@ -395,27 +393,6 @@ static Bool nb_pebs_lp_en[2];
 uint64_t nb_ds_area[2];
 ULong nb_pebs_records, nb_pebs_full;
 
-/* Replay tagging of loads blocked by the store buffer: IA32_PEBS_ENABLE
- * bit 9 with the helper ESCR of MOB_load_replay_retired (MOB_ESCR0 or 1
- * selecting MOB_load_replay) [metrics.txt: SDM replay-metric table,
- * "additional ESCR: MOB_load_replay with PARTIAL_DATA and UNALGN_ADDR"];
- * each mask the helper selects tags its kind of blocked load. */
-unsigned mob_sel(uint64_t pe)
-{
-	unsigned s = 0;
-
-	if (!(pe & (UINT64_C(1) << 9)))
-		return 0;
-	for (unsigned e = 0; e < 2; e++) {
-		unsigned escr = e ? NB_ESCR_MOB_ESCR1 : NB_ESCR_MOB_ESCR0;
-		if (escr_selects(escr, NB_EV_MOB_LOAD_REPLAY, 4))
-			s |= MC_MOBP;
-		if (escr_selects(escr, NB_EV_MOB_LOAD_REPLAY, 5))
-			s |= MC_MOBU;
-	}
-	return s;
-}
-
 /* After a register access (the PMU is synced).  PEBS samples the uops of
  * logical processor lp when IA32_PEBS_ENABLE has bit 24 (uop tagging) and
  * enables lp (bits 25/26 as written, nb_pebs_lp_en) [SDM IA32_PEBS_ENABLE;
@@ -435,7 +412,7 @@ void nb_pebs_update(uint32_t written)
 	nb_pebs_sel = (pe & 1 ? MC_L1 : 0) | (pe & 2 ? MC_L2 : 0) | (pe & 4 ? MC_DTLB : 0);
 	if ((pe & (UINT64_C(1) << 10)) && escr_selects(NB_ESCR_SAAT_ESCR1, NB_EV_LOAD_PORT_REPLAY, 1))
 		nb_pebs_sel |= MC_SPLIT;
-	nb_pebs_sel |= mob_sel(pe);
+	nb_pebs_sel |= nb_mob_tags(pe);
 	if (!(other_msr(NB_MSR_MSR_PEBS_MATRIX_VERT) & 1))
 		nb_pebs_sel = 0;
 	nb_pebs_on = False;
@@ -509,8 +486,7 @@ __attribute__((noinline)) void nb_pebs_uop(ULong pc, VexGuestAMD64State *st)
 	else
 		nb_pebs_full++;
 	/* reload the counter (synced first: the earlier uops are in) */
-	nb_derive();
-	nb_update_cycles();
+	nb_pmu_access();
 	(void)nb_pmu_wrmsr(&nb_pmu_state, nb_counters[PEBS_CTR(lp)].msr, reset, nb_sig);
 	nb_pebs_left[lp] = (Long)(NB_COUNTER_MASK + 1 - reset);
 	if (--nb_pebs_left[lp] <= 0)  /* this uop retires after the assist */

@@ -284,6 +284,15 @@ static inline unsigned bsq_bit(unsigned level, int st)
 	return (level ? 3 : 0) + (st == NB_CACHE_DIRTY ? 2 : 1);
 }
 
+/* ---- the PMU-access protocol (nb_pmuacc.c) ---- */
+
+/* Before an access of the PMU's registers: signals and cycles up to now. */
+void nb_pmu_access(void);
+/* After an access that wrote register MSR (0: several; NB_PMU_NO_WRITE:
+ * none, a declaration changed): PMI, PEBS, needs, tags, in this order. */
+#define NB_PMU_NO_WRITE 0xffffffffu
+void nb_pmu_written(uint32_t msr);
+
 /* ---- signal derivation (nb_derive.c) ---- */
 
 extern struct nb_wpath nb_wp;
@@ -375,7 +384,12 @@ void nb_pebs_update(uint32_t written);
 Bool nb_pebs_armed_get(unsigned lp);
 void nb_pebs_armed_set(unsigned lp, Bool armed);
 __attribute__((noinline)) void nb_pebs_uop(ULong pc, VexGuestAMD64State *st);
-unsigned mob_sel(uint64_t pe);
+/* the MC_* kinds of blocked load IA32_PEBS_ENABLE pe tags (pmu.c) */
+static inline unsigned nb_mob_tags(uint64_t pe)
+{
+	unsigned m = nb_pmu_mob_tags(&nb_pmu_state, pe);
+	return (m & NB_PMU_MOB_PD ? MC_MOBP : 0) | (m & NB_PMU_MOB_UA ? MC_MOBU : 0);
+}
 
 /* ---- helpers of generated code (nb_exec.c) ---- */
 
@@ -422,17 +436,54 @@ VG_REGPARM(2) void nb_store_nt(Addr a, ULong size);
 VG_REGPARM(0) void nb_wcb_fence(void);
 VG_REGPARM(1) void nb_tc_sb(const struct tc_desc *d);
 
-/* ---- whole-program counting for nb_stat (nb_stat.c) ---- */
+/* ---- the front-ends (sim/kernel/): what they give the tool ---- */
 
+/*
+ * The front-ends (the emulated msr and perf drivers, nb_kern.c; the
+ * program and counts files of nb_stat, nb_progfile.c) sit above the tool:
+ * they call it (this header), and it calls them only through this table of
+ * hooks, which kernel/nb_front.c fills, in the order each hook runs them,
+ * and hands to nb_tool_start, the tool's entry point.  So no file of the
+ * tool includes a front-end's header (tests/t_sim_layers.t).
+ */
+struct nb_front {
+	void (*init)(void);              /* after the PMU is set up        */
+	void (*fini)(Int exitcode);      /* first thing at exit            */
+	void (*stats)(void);             /* its line of --nbsim-stats      */
+	Word (*request)(ThreadId tid, UWord *arg);       /* NBSIM_REQ_KERN */
+	void (*pre_syscall)(ThreadId tid, UInt sysno, UWord *args, UInt nargs);
+	void (*post_syscall)(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res);
+	void (*runs)(ThreadId tid);      /* tid runs from now on (its PMU context loaded) */
+	void (*thread_create)(ThreadId parent, ThreadId child);
+	void (*thread_exit)(ThreadId tid);
+	/* The PMI claim: a PMI for counters PEND (bit c: counter c) of
+	 * logical processor LP at guest address IP; the front-end takes the
+	 * counters its sampling events own (returns those bits); *HERE set
+	 * if it signalled the running thread. */
+	uint32_t (*pmi_claim)(uint32_t pend, unsigned lp, Addr ip, int *here);
+};
+extern const struct nb_front *nb_front;
+void nb_tool_start(const struct nb_front *f);   /* valgrind's pre_clo_init */
+
+/* What a front-end declares to the tool (set before the register writes
+ * and the nb_pmu_written that follows them): */
+extern UInt nb_need_front;      /* NEED_* it needs (the perf driver's tick: NEED_INSTR) */
+extern Bool nb_pmi_front;       /* its events sample: PMIs go to pmi_claim
+				 * without NBSIM_REQ_PMI_SIGNAL             */
+extern Bool nb_need_preload;    /* it writes the PMU before the guest's first
+				 * instruction: nothing is translated yet, so
+				 * the needs change without a discard        */
+
+/* RDMSR/WRMSR as the client requests do them: NBSIM_OK or NBSIM_GP with
+ * the reason in nb_fault_buf (nb_main.c). */
+UWord nb_rdmsr_req(uint32_t msr, uint64_t *v);
+UWord nb_wrmsr_req(uint32_t msr, uint64_t v);
+
+/* options of the front-ends (nb_opts.c) */
 extern const HChar *clo_program;         /* --nbsim-program=FILE           */
 extern const HChar *clo_counts;          /* --nbsim-counts=FILE            */
-extern Bool nb_stat_loading;             /* applying --nbsim-program        */
-void nb_stat_init(void);                 /* after the PMU is set up        */
-void nb_stat_switch(ThreadId tid);       /* tid runs from now on           */
-void nb_stat_thread_exit(ThreadId tid);
-void nb_stat_fini(Int exitcode);
-void nb_stat_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs);
-void nb_stat_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res);
+extern Int clo_perf_paranoid;            /* --perf-paranoid=N (2)          */
+extern Bool clo_msr_driver;              /* --msr-driver=yes|no (yes)      */
 
 /* ---- instructions the model lacks: #UD (nb_ud.c, nb_isa.h) ---- */
 
