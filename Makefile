@@ -242,7 +242,7 @@ utils: $(addprefix $(BUILDDIR)/utils/,$(NB_UTILS)) $(BUILDDIR)/utils/nb_stat
 
 # nb_stat: counts a whole program (utils/nb_stat.c; the nbsim and perf backends)
 NB_STAT_SRC = utils/nb_stat.c utils/nb_stat_print.c utils/nb_stat_out.c utils/nb_stat_stdin.c utils/nb_stat_run.c $(NB_COMP)/backend_cpuid.c
-$(BUILDDIR)/utils/nb_stat: $(NB_STAT_SRC) utils/nb_stat.h utils/nb_util.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
+$(BUILDDIR)/utils/nb_stat: $(NB_STAT_SRC) utils/nb_stat.h utils/nb_util.h sim/nbsim_counts.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_NB) $(NB_PURE_INC) -Iutils -Isim -o $@ $(NB_STAT_SRC) $(NB_UTIL_SRC)
 
@@ -250,7 +250,7 @@ $(BUILDDIR)/utils/nb_stat: $(NB_STAT_SRC) utils/nb_stat.h utils/nb_util.h $(NB_U
 # (NB_UTILS_BIN below; issue 15).
 tests: $(addprefix $(T)/san-utils/,$(NB_UTILS)) $(T)/san-utils/nb_stat
 
-$(T)/san-utils/nb_stat: $(NB_STAT_SRC) utils/nb_stat.h utils/nb_util.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
+$(T)/san-utils/nb_stat: $(NB_STAT_SRC) utils/nb_stat.h utils/nb_util.h sim/nbsim_counts.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_NB) -O1 $(SAN) $(NB_PURE_INC) -Iutils -Isim -o $@ $(NB_STAT_SRC) $(NB_UTIL_SRC)
 

@@ -4,25 +4,18 @@
  *  --nbsim-program=FILE  register images computed outside the tool (by the
  *                        component's scheduler and encoder, in nb_stat),
  *                        written into the PMU before the guest's first
- *                        instruction: lines "wrmsr 0xMSR 0xVALUE", in order;
- *                        '#' starts a comment.
+ *                        instruction, in order.
  *  --nbsim-counts=FILE   at exit, the counters (valgrind's %p/%q{VAR}
  *                        expansion applies: one file per process with
  *                        --trace-children=yes), written to FILE.tmp and
- *                        renamed, so a reader never sees half a file:
+ *                        renamed, so a reader never sees half a file.
+ *                        "exit" is -1 in a FILE.execN (exec_snapshot); the
+ *                        "lp" line of a thread (--ht=yes) names the logical
+ *                        processor it first ran on and the one it ran on
+ *                        last (they differ if it moved, --nbsim-ht-place=
+ *                        migrate; sim/README.md "Hyper-Threading").
  *
- *      nbsim-counts 2
- *      pid PID
- *      model NAME
- *      cycles N                  simulated cycles (the timing model's RUNNING)
- *      exit STATUS               (-1 in a FILE.execN: see exec_snapshot)
- *      total C0 C1 ... C17       every counter (40-bit values)
- *      thread TID LWPID C0 ... C17   one row per guest thread that ran
- *      lp TID FIRST LAST         with --ht=yes, after its thread row: the
- *                                logical processor the thread first ran
- *                                on and the one it ran on last (they
- *                                differ if it moved, --nbsim-ht-place=
- *                                migrate; sim/README.md "Hyper-Threading")
+ * Both formats: sim/nbsim_counts.h, which utils/nb_stat_run.c shares.
  *
  * Per-thread rows: the counter deltas between two thread switches belong to
  * the thread that ran (nbsim's thread hooks call nb_progfile_switch and
@@ -44,6 +37,7 @@
  *                        the core reads at each execve (PRE(sys_execve)).
  */
 #include "nb_progfile.h"
+#include "nbsim_counts.h"
 #include "pub_tool_libcfile.h"
 
 struct stat_row {
@@ -235,9 +229,9 @@ static void load_program(void)
 			const HChar *q = p;
 			Bool ok = True;
 			ULong msr, val;
-			if (VG_(strncmp)(q, "wrmsr", 5) != 0)
+			if (VG_(strncmp)(q, NB_PROG_WRMSR, sizeof NB_PROG_WRMSR - 1) != 0)
 				program_fail(line, "expected 'wrmsr 0xMSR 0xVALUE'");
-			q += 5;
+			q += sizeof NB_PROG_WRMSR - 1;
 			msr = hex_value(&q, &ok);
 			val = hex_value(&q, &ok);
 			while (*q == ' ' || *q == '\t')
@@ -313,7 +307,7 @@ static Int by_seq(const void *a, const void *b)
 static void put_lp(Int fd, const struct stat_row *r)
 {
 	if (clo_ht)
-		put(fd, "lp %u %u %u\n", r->tid, (UInt)r->lp_first, (UInt)r->lp_last);
+		put(fd, NB_COUNTS_LP " %u %u %u\n", r->tid, (UInt)r->lp_first, (UInt)r->lp_last);
 }
 
 /* The counts so far to PATH (through PATH.tmp and a rename). */
@@ -335,10 +329,11 @@ static void write_counts(const HChar *path, Int exitcode)
 		return;
 	}
 	fd = (Int)sr_Res(r);
-	put(fd, "nbsim-counts 2\npid %d\nmodel %s\ncycles %llu\nexit %d\n", VG_(getpid)(),
+	put(fd, NB_COUNTS_HEAD2 NB_COUNTS_PID " %d\n" NB_COUNTS_MODEL " %s\n" NB_COUNTS_CYCLES " %llu\n"
+	    NB_COUNTS_EXIT " %d\n", VG_(getpid)(),
 	    nb_cpu->name, (ULong)nb_sig[NB_SIG_CYCLES] - base_cyc,
 	    exitcode < 0 ? -1 : exitcode ? exitcode : exit_status);
-	put(fd, "total");
+	put(fd, NB_COUNTS_TOTAL);
 	put_ctrs(fd, tot);
 	/* the rows in the order the threads first ran: the main thread
 	 * first, then creation order.  (Not by LWP: with pid_max 32768 LWP
@@ -355,7 +350,7 @@ static void write_counts(const HChar *path, Int exitcode)
 				rows[n++] = &live[t];
 		VG_(ssort)(rows, n, sizeof *rows, by_seq);
 		for (UInt i = 0; i < n; i++) {
-			put(fd, "thread %u %d", rows[i]->tid, rows[i]->lwp);
+			put(fd, NB_COUNTS_THREAD " %u %d", rows[i]->tid, rows[i]->lwp);
 			put_ctrs(fd, rows[i]->ctr);
 			put_lp(fd, rows[i]);
 		}
