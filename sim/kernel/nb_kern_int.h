@@ -98,6 +98,30 @@ void nbk_sched_out(struct kobj *e, ULong now);
 void nbk_sched_out_all(ULong now);
 void nbk_sync(struct kobj *e);
 void nbk_upd_times(struct kobj *e, ULong now);
+extern Bool nbk_sampling_on;    /* some event samples (nbk_set_sampling)   */
+
+/* nb_kern.c: objects and guest memory */
+Bool nbk_readable(Addr a, SizeT n);
+Bool nbk_writable(Addr a, SizeT n);
+Bool nbk_perfmon_capable(void);
+unsigned nbk_ncpus(void);
+struct kobj *nbk_obj_of_fd(UWord fd);
+/* nb_kern_sched.c: the PMU side */
+void nbk_wr(uint32_t msr, uint64_t v);
+uint64_t nbk_rd(uint32_t msr);
+Bool nbk_sampling(const struct kobj *e);       /* e has a sample_period */
+Bool nbk_counts(const struct kobj *e);
+uint32_t nbk_cccr_of(const struct kobj *e);
+void nbk_sched_in(struct kobj *e, ULong now);
+void nbk_resched(ULong now);
+void nbk_set_sampling(Bool on);
+/* nb_kern_perf.c: the system calls on an event */
+Word nbk_perf_open(ThreadId tid, Addr uattr, UWord pidcpu, UWord group_fd, UWord flags);
+Word nbk_perf_read(struct kobj *e, Addr buf, UWord n);
+Word nbk_perf_ioctl(struct kobj *e, UWord req, UWord arg);
+Word nbk_perf_fcntl(struct kobj *e, UWord cmd, UWord arg);
+/* nb_kern_pmi.c: the tick (throttling) */
+Bool nbk_tick(ThreadId tid, ULong now);
 
 
 #endif
