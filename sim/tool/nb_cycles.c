@@ -34,10 +34,10 @@ void nb_tm_setup(void)
 		 * unit use the other LP's profile is learned from.  The
 		 * sampled clock walks its samples without it (nb_tmsample.c)
 		 * and uses it where it runs every run (PMIs, step mode) */
-		nb_tm_lp[lp].memo = !clo_clock_walk && !clo_ht;
+		nb_tm_lp[lp].memo = clo_clock != NB_CLOCK_WALK && !clo_ht;
 		nb_tm_lp[lp].smp_skip = clo_sample_skip;
 		/* (the program's start: as after a PMU access) */
-		if (clo_clock_sampled)
+		if (clo_clock == NB_CLOCK_SAMPLED)
 			nb_tms_anchor(&nb_tm_lp[lp]);
 	}
 }
@@ -94,17 +94,28 @@ static inline __attribute__((always_inline)) void tm_sb(const struct nb_tm_block
 		to = b->n;
 	if (clo_mem_timing == MT_NO)
 		nb_tmp->ld_mask = 0;    /* memory-blind: every load hits */
-	if (clo_clock_fast)
+	switch (clo_clock) {
+	case NB_CLOCK_FAST:
 		nb_tm_run_fast(nb_tmp, b, (UInt)range, to, misp_total());
-	else if (clo_clock_sampled && !clo_ht && (nb_need & (NEED_PMI | NEED_STEP))) {
-		/* (runs in segments: at PMI checks, instruction by instruction) */
-		if (held && !(UInt)range)
-			step_held(0);   /* (a new run: the one held back ends) */
-		nb_tm_seg_sampled(nb_tmp, b, (UInt)range, to, misp_total());
-	} else if (clo_clock_sampled && !clo_ht)
-		nb_tm_run_sampled(nb_tmp, b, (UInt)range, to, misp_total());
-	else
-		nb_tm_run(nb_tmp, b, (UInt)range, to, misp_total());
+		return;
+	case NB_CLOCK_SAMPLED:
+		/* (the model with --ht=yes: nb_smt.c shares the package
+		 * between the LPs' walks) */
+		if (clo_ht)
+			break;
+		if (nb_need & (NEED_PMI | NEED_STEP)) {
+			/* (runs in segments: at PMI checks, instruction by instruction) */
+			if (held && !(UInt)range)
+				step_held(0);   /* (a new run: the one held back ends) */
+			nb_tm_seg_sampled(nb_tmp, b, (UInt)range, to, misp_total());
+		} else
+			nb_tm_run_sampled(nb_tmp, b, (UInt)range, to, misp_total());
+		return;
+	case NB_CLOCK_MODEL:
+	case NB_CLOCK_WALK:     /* (the replay off: nb_tm_lp[].memo) */
+		break;
+	}
+	nb_tm_run(nb_tmp, b, (UInt)range, to, misp_total());
 }
 
 VG_REGPARM(2) void nb_tm_sb(const struct nb_tm_block *b, ULong range)
@@ -127,7 +138,7 @@ VG_REGPARM(2) void nb_cond_tm(struct nb_cond_tm *s, ULong taken)
 	    nb_tms_skip(nb_tmp, s->k, s->b->real[s->range >> 32], misp_total()))
 		return;
 	tm_sb(s->b, s->range);
-	if ((!s->k || s->kgen != nb_tmp->smp_gen) && clo_clock_sampled && !(UInt)s->range &&
+	if ((!s->k || s->kgen != nb_tmp->smp_gen) && clo_clock == NB_CLOCK_SAMPLED && !(UInt)s->range &&
 	    s->b->real) {
 		/* (an anchor, nb_tms_anchor, frees every entry: the run's
 		 * may be another one after it) */
@@ -140,7 +151,7 @@ VG_REGPARM(2) void nb_cond_tm(struct nb_cond_tm *s, ULong taken)
  * nb_update_cycles): the sampled clock starts again (nb_tms_anchor) */
 void nb_tm_anchor(void)
 {
-	if (clo_clock_sampled)
+	if (clo_clock == NB_CLOCK_SAMPLED)
 		nb_tms_anchor(nb_tmp);
 }
 
@@ -328,7 +339,7 @@ void nb_update_cycles(void)
 	if (held)
 		step_held(1);
 	/* a misprediction at the last branch before this point delays it */
-	nb_tm_misp(nb_tmp, misp_total(), clo_clock_fast);
+	nb_tm_misp(nb_tmp, misp_total(), clo_clock == NB_CLOCK_FAST);
 	if (!nb_stepping) {
 		c = nb_tm_serialize(nb_tmp);
 		nb_cyc += c - tm_seen[lp];

@@ -351,10 +351,10 @@ static void nb_post_clo_init(void)
 	tl_assert(nb_cpu);
 	/* a sample size with another clock: the user asked for sampling and
 	 * would silently get the clock named (or the default model) */
-	if (clo_sample_given && !clo_clock_sampled) {
+	if (clo_sample_given && clo_clock != NB_CLOCK_SAMPLED) {
 		VG_(fmsg)("nbsim: --nbsim-sample is for --nbsim-clock=sampled; the clock chosen "
 			  "(%s) samples nothing\n",
-			  clo_clock_fast ? "fast" : clo_clock_walk ? "walk" : "model");
+			  clo_clock == NB_CLOCK_FAST ? "fast" : clo_clock == NB_CLOCK_WALK ? "walk" : "model");
 		VG_(exit)(1);
 	}
 	nb_ht_init(&nb_ht_state, clo_ht);
@@ -472,7 +472,7 @@ static void nb_fini(Int exitcode)
 		  (ULong)(nb_tm_lp[0].memo_hits + nb_tm_lp[1].memo_hits),
 		  (ULong)(nb_tm_lp[0].memo_runs + nb_tm_lp[1].memo_runs),
 		  (ULong)(nb_tm_lp[0].memo_ff + nb_tm_lp[1].memo_ff));
-	if (clo_clock_sampled)
+	if (clo_clock == NB_CLOCK_SAMPLED)
 		VG_(umsg)("nbsim: sampled clock: superblock runs skipped %llu, walked %llu (measured %llu); "
 			  "skip phases cut by a run without a cost for its kind %llu\n",
 			  (ULong)(nb_tm_lp[0].smp_skipped + nb_tm_lp[1].smp_skipped),

@@ -10,9 +10,7 @@ Bool clo_stats = False;
 Bool clo_warn = True;
 Bool clo_list = False;
 UInt clo_mem_timing = MT_YES;
-Bool clo_clock_fast = False;
-Bool clo_clock_walk = False;
-Bool clo_clock_sampled = True;   /* the default clock (README "The sampled clock") */
+enum nb_clock clo_clock = NB_CLOCK_SAMPLED;   /* the default (README "The sampled clock") */
 UInt clo_sample_skip = NB_SAMPLE_SKIP;
 Bool clo_sample_given = False;
 Bool clo_step_each = False;
@@ -104,15 +102,10 @@ Bool nb_process_cmd_line_option(const HChar *arg)
 	else if VG_XACT_CLO(arg, "--nbsim-mem-timing=auto", clo_mem_timing, MT_YES) {}
 	else if VG_XACT_CLO(arg, "--nbsim-mem-timing=yes", clo_mem_timing, MT_YES) {}
 	else if VG_XACT_CLO(arg, "--nbsim-mem-timing=no", clo_mem_timing, MT_NO) {}
-	else if VG_XACT_CLO(arg, "--nbsim-clock=model", clo_clock_fast, False) {
-		clo_clock_walk = clo_clock_sampled = False;
-	} else if VG_XACT_CLO(arg, "--nbsim-clock=fast", clo_clock_fast, True) {
-		clo_clock_walk = clo_clock_sampled = False;
-	} else if VG_XACT_CLO(arg, "--nbsim-clock=walk", clo_clock_walk, True) {
-		clo_clock_fast = clo_clock_sampled = False;
-	} else if VG_XACT_CLO(arg, "--nbsim-clock=sampled", clo_clock_sampled, True) {
-		clo_clock_fast = clo_clock_walk = False;
-	}
+	else if VG_XACT_CLO(arg, "--nbsim-clock=model", clo_clock, NB_CLOCK_MODEL) {}
+	else if VG_XACT_CLO(arg, "--nbsim-clock=fast", clo_clock, NB_CLOCK_FAST) {}
+	else if VG_XACT_CLO(arg, "--nbsim-clock=walk", clo_clock, NB_CLOCK_WALK) {}
+	else if VG_XACT_CLO(arg, "--nbsim-clock=sampled", clo_clock, NB_CLOCK_SAMPLED) {}
 	else if VG_BINT_CLO(arg, "--nbsim-sample", clo_sample_skip, 1, 1000000)
 		clo_sample_given = True;
 	else if VG_XACT_CLO(arg, "--nbsim-step-derive=lazy", clo_step_each, False) {}

@@ -75,7 +75,7 @@ static void nb_pmi_budget_set(void)
 	 * retirement cycles (t_iebs: without the first, the samples fall
 	 * one instruction later than the model's, at +66 to +78) */
 	near = b <= NB_PMI_NEAR;
-	if (clo_clock_sampled)
+	if (clo_clock == NB_CLOCK_SAMPLED)
 		nb_tms_exact(nb_tmp, skid_pend || near);
 	nb_pmi_budget = skid_pend ? 0 : (Long)(near ? b : b - NB_PMI_NEAR);
 }
@@ -287,7 +287,7 @@ VG_REGPARM(3) void nb_pmi_check(VexGuestAMD64State *st, ULong at, const struct n
 		return;
 	/* the running thread's: in flight */
 	skid_pend = mine;
-	if (clo_clock_sampled)
+	if (clo_clock == NB_CLOCK_SAMPLED)
 		nb_tms_exact(nb_tmp, 1);        /* (the skid: the walk's cycles) */
 	skid_lp = lp;
 	skid_tid = running;

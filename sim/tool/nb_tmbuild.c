@@ -540,7 +540,7 @@ void nb_tmb_end(void)
 	for (UInt i = 0; i < b_nu; i++)
 		b->real[i + 1] = b->real[i] + (b_u[i].cls != NB_TM_COPY && b_u[i].cls != NB_TM_LAT);
 	b->cost = NULL;
-	if (clo_clock_sampled) {        /* (nb_tmsample.c: nothing learned yet) */
+	if (clo_clock == NB_CLOCK_SAMPLED) {        /* (nb_tmsample.c: nothing learned yet) */
 		b->cost = VG_(malloc)("nbsim.tmc", sizeof *b->cost * NB_TMS_EXITS);
 		VG_(memset)(b->cost, 0, sizeof *b->cost * NB_TMS_EXITS);
 	}

@@ -120,15 +120,22 @@ extern Bool clo_ht, clo_stats, clo_warn, clo_list;
  * runs the cache model; no: every load hits the L1D (memory-blind) */
 enum { MT_AUTO, MT_YES, MT_NO };
 extern UInt clo_mem_timing;
-extern Bool clo_clock_walk;     /* --nbsim-clock=walk: no replay (nb_tmmemo.c) */
 extern Bool clo_step_each;      /* --nbsim-step-derive=cycle (nb_derive.c) */
-extern Bool clo_clock_sampled;  /* --nbsim-clock=sampled: nb_tm_run_sampled */
 #ifndef NB_SAMPLE_SKIP
 #define NB_SAMPLE_SKIP 8000u
 #endif
 extern UInt clo_sample_skip;    /* --nbsim-sample: mean runs of a skip phase */
 extern Bool clo_sample_given;   /* --nbsim-sample was given (nb_post_clo_init) */
-extern Bool clo_clock_fast;     /* --nbsim-clock=fast: nb_tm_run_fast */
+/* --nbsim-clock: how the clock runs a superblock (nb_cycles.c tm_sb).
+ * sampled, the default: the walk on a sample of the runs, costs learned
+ * on the others (nb_tm_run_sampled); model: the timing model on every
+ * run (nb_tm_run, with the replay of recorded schedules); walk: the model
+ * without the replay (the reference the replay is checked against, and
+ * the bench's nb2w); fast: O(1) per run (nb_tm_run_fast: 3 uops a cycle
+ * plus miss and misprediction costs; the PAPI suite's tests that need
+ * no cycles use it for speed). */
+enum nb_clock { NB_CLOCK_SAMPLED, NB_CLOCK_MODEL, NB_CLOCK_WALK, NB_CLOCK_FAST };
+extern enum nb_clock clo_clock;
 extern Bool clo_cg_compat;               /* --nbsim-cache=cachegrind     */
 extern Bool clo_exact_ir;                /* --nbsim-exact-ir             */
 extern Bool clo_ht_migrate;              /* --nbsim-ht-place=migrate     */
