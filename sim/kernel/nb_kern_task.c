@@ -466,7 +466,7 @@ static void kern_load_exec(void)
 	if (nperf) {
 		/* on the PMU before the guest's first instruction: nothing
 		 * is translated yet, so the needs change without a discard
-		 * (as --nbsim-program's registers, nb_stat.c) */
+		 * (as --nbsim-program's registers, nb_progfile.c) */
 		nbk_place_thread(1);
 		nb_need_preload = True;
 		nbk_sched_in_thread(1, nbk_now_ns());

@@ -49,9 +49,9 @@ static void exec_tags(uint8_t tag[NB_FP_NCLASSES + 1])
 			continue;
 		/* x87_SIMD_moves_uop tags the moves of its selected masks */
 		if (sel == nb_events[NB_EV_X87_SIMD_MOVES_UOP].event_select) {
-			if (e & (UINT64_C(1) << (NB_ESCR_EMASK_SHIFT + MOVE_P0_BIT)))
+			if (e & (UINT64_C(1) << (NB_ESCR_EMASK_SHIFT + NB_MOVE_P0_BIT)))
 				tag[NB_FP_MOVE] |= tv;
-			if (e & (UINT64_C(1) << (NB_ESCR_EMASK_SHIFT + MOVE_P2_BIT)))
+			if (e & (UINT64_C(1) << (NB_ESCR_EMASK_SHIFT + NB_MOVE_P2_BIT)))
 				tag[XT_MOVE_P2] |= tv;
 			continue;
 		}
@@ -64,7 +64,7 @@ static void exec_tags(uint8_t tag[NB_FP_NCLASSES + 1])
 }
 
 /* Value of a PMU MSR other than counters/CCCRs/ESCRs (PEBS MSRs). */
-uint64_t other_msr(uint32_t msr)
+uint64_t nb_other_msr(uint32_t msr)
 {
 	for (unsigned i = 0; i < nb_num_msrs && i < NB_PMU_MAX_OTHER; i++)
 		if (nb_msrs[i].addr == msr)
@@ -73,7 +73,7 @@ uint64_t other_msr(uint32_t msr)
 }
 
 /* Is escr programmed with event ev, mask bit `bit` and T0_USR? */
-Bool escr_selects(unsigned escr, unsigned ev, unsigned bit)
+Bool nb_escr_selects(unsigned escr, unsigned ev, unsigned bit)
 {
 	return nb_pmu_escr_selects(&nb_pmu_state, escr, ev, bit) != 0;
 }
@@ -91,8 +91,8 @@ Bool escr_selects(unsigned escr, unsigned ev, unsigned bit)
  */
 void replay_tagged(const ULong *d, ULong out[2])
 {
-	uint64_t pe = other_msr(NB_MSR_IA32_PEBS_ENABLE);
-	uint64_t mv = other_msr(NB_MSR_MSR_PEBS_MATRIX_VERT);
+	uint64_t pe = nb_other_msr(NB_MSR_IA32_PEBS_ENABLE);
+	uint64_t mv = nb_other_msr(NB_MSR_MSR_PEBS_MATRIX_VERT);
 	unsigned sel = 0;
 
 	out[0] = out[1] = 0;
@@ -104,8 +104,8 @@ void replay_tagged(const ULong *d, ULong out[2])
 		if (!(mv & (1u << st)))
 			continue;
 		if ((pe & (UINT64_C(1) << 10)) &&
-		    (st ? escr_selects(NB_ESCR_SAAT_ESCR0, NB_EV_STORE_PORT_REPLAY, 1)
-			: escr_selects(NB_ESCR_SAAT_ESCR1, NB_EV_LOAD_PORT_REPLAY, 1)))
+		    (st ? nb_escr_selects(NB_ESCR_SAAT_ESCR0, NB_EV_STORE_PORT_REPLAY, 1)
+			: nb_escr_selects(NB_ESCR_SAAT_ESCR1, NB_EV_LOAD_PORT_REPLAY, 1)))
 			s |= MC_SPLIT;
 		if (!st)
 			s |= nb_mob_tags(pe);
@@ -119,11 +119,11 @@ void replay_tagged(const ULong *d, ULong out[2])
  * [metrics.txt: SDM replay-metric table; Linux p4.c 0x18000/0x10]):
  * IA32_PEBS_ENABLE bits 15, 16 and 24, MSR_PEBS_MATRIX_VERT bit 4.  Each
  * retired mispredicted branch is one tagged uop. */
-int mispred_tagging(void)
+int nb_mispred_tagging(void)
 {
 	uint64_t need = (UINT64_C(1) << 15) | (UINT64_C(1) << 16) | (UINT64_C(1) << 24);
-	return (other_msr(NB_MSR_IA32_PEBS_ENABLE) & need) == need &&
-		(other_msr(NB_MSR_MSR_PEBS_MATRIX_VERT) & (1u << 4));
+	return (nb_other_msr(NB_MSR_IA32_PEBS_ENABLE) & need) == need &&
+		(nb_other_msr(NB_MSR_MSR_PEBS_MATRIX_VERT) & (1u << 4));
 }
 
 /* Fold the raw counts since the last PMU access into the signals, with the
@@ -297,7 +297,7 @@ static void fold(const ULong *to, ULong uops_end, ULong built_end)
 			if (fc == NB_FP_MOVE)
 				/* one move uop per instruction, port by direction */
 				nb_sig[NB_SIG(NB_EV_X87_SIMD_MOVES_UOP, x == XT_MOVE_P2
-					      ? MOVE_P2_BIT : MOVE_P0_BIT)] += n;
+					      ? NB_MOVE_P2_BIT : NB_MOVE_P0_BIT)] += n;
 			else if (fc)
 				/* one computational uop per instruction */
 				nb_sig[SIG_FP_ALL(fc)] += n;
@@ -327,7 +327,7 @@ static void fold(const ULong *to, ULong uops_end, ULong built_end)
 		replay_tagged(d, rp);
 	nb_mc_n_last = nb_mc_n;
 	replay = rp[0] + rp[1];
-	if (mispred_tagging()) {
+	if (nb_mispred_tagging()) {
 		/* a mispredicted branch is one instruction: tagged */
 		replay += misp;
 		tagged_i += misp;
@@ -420,7 +420,7 @@ static Bool lazy_allowed(void)
 {
 	const struct nb_pmu *p = &nb_pmu_state;
 
-	if (clo_step_each || (other_msr(NB_MSR_IA32_PEBS_ENABLE) & (UINT64_C(1) << 24)))
+	if (clo_step_each || (nb_other_msr(NB_MSR_IA32_PEBS_ENABLE) & (UINT64_C(1) << 24)))
 		return False;
 	for (unsigned i = 0; i < p->ncused; i++) {
 		unsigned s = p->cused_list[i], ev = s / NB_MAX_MASKS;

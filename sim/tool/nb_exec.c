@@ -155,9 +155,9 @@ void nb_lean_fold(void)
 				continue;
 			lat = nb_memp->l2_latency;
 			nb_lean_seen[st][k] += n;
-			nb_sig[SIG_BSQ(bsq_bit(0, l2))] += n;
+			nb_sig[SIG_BSQ(nb_bsq_bit(0, l2))] += n;
 			if (k >= NB_LEAN_L3) {
-				nb_sig[SIG_BSQ(bsq_bit(1, (int)(k - NB_LEAN_L3)))] += n;
+				nb_sig[SIG_BSQ(nb_bsq_bit(1, (int)(k - NB_LEAN_L3)))] += n;
 				lat += nb_memp->l3_latency;
 			}
 			if (k == NB_CACHE_MISS || k == NB_LEAN_L3 + NB_CACHE_MISS)
@@ -177,12 +177,12 @@ static inline __attribute__((always_inline)) ULong nb_mem_l2(Addr l, Bool store,
 	int st = nb_cache_ref8_geo(&nb_l2, l, NB_FILL_LINE, store, NB_L2_LINE_SHIFT, 6);
 	ULong lat = nb_memp->l2_latency;
 
-	nb_sig[SIG_BSQ(bsq_bit(0, st))]++;
+	nb_sig[SIG_BSQ(nb_bsq_bit(0, st))]++;
 	if (st == NB_CACHE_MISS) {
 		*cond |= MC_L2;
 		if (nb_has_l3) {
 			st = nb_cache_ref8_geo(&nb_l3, l, NB_FILL_LINE, store, NB_L2_LINE_SHIFT, 6);
-			nb_sig[SIG_BSQ(bsq_bit(1, st))]++;
+			nb_sig[SIG_BSQ(nb_bsq_bit(1, st))]++;
 			lat += nb_memp->l3_latency;
 		}
 		if (st == NB_CACHE_MISS)
@@ -604,10 +604,10 @@ struct nb_tlb nb_itlb;
  * A hit delivers the line (3 uops per cycle [HIN01]); a miss is a fetch
  * request to the L2 through the ITLB, and the line is built by the
  * decoder (one instruction per cycle [HIN01]) and filled. */
-VG_REGPARM(1) void nb_tc_sb(const struct tc_desc *d)
+VG_REGPARM(1) void nb_tc_sb(const struct nb_tc_desc *d)
 {
 	for (UInt i = 0; i < d->nlines; i++) {
-		const struct tc_line *l = &d->line[i];
+		const struct nb_tc_line *l = &d->line[i];
 		if (nb_cache_access_unsectored(&nb_tc, l->key << 6, 1)) {
 			nb_sig[SIG_TC_DI] += (l->uops + 2) / 3;
 			continue;
@@ -625,9 +625,9 @@ VG_REGPARM(1) void nb_tc_sb(const struct tc_desc *d)
 }
 
 /* Add an instruction at pc with uops (REP: per iteration) to d. */
-void tc_add(struct tc_desc *d, Addr pc, UInt uops, Bool ms)
+void nb_tc_add(struct nb_tc_desc *d, Addr pc, UInt uops, Bool ms)
 {
-	struct tc_line *l = d->nlines ? &d->line[d->nlines - 1] : 0;
+	struct nb_tc_line *l = d->nlines ? &d->line[d->nlines - 1] : 0;
 
 	if (ms || uops >= TC_MS_MIN)
 		return;         /* from the MS ROM (TC_ms_xfer: NB_IC_ROM) */

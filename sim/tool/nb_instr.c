@@ -264,7 +264,7 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc
 			/* (nb_mc_n is left alone: no replay metric tags a
 			 * store for MC_L1 alone, and the RAW_MC deltas wait) */
 			emit_add_at(sb, &nb_raw[RAW_MC(1, MC_L1)], n);
-			emit_add_at(sb, (ULong *)&nb_sig[SIG_BSQ(bsq_bit(0, NB_CACHE_DIRTY))], n);
+			emit_add_at(sb, (ULong *)&nb_sig[SIG_BSQ(nb_bsq_bit(0, NB_CACHE_DIRTY))], n);
 			call = tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, call,
 				   tmp(sb, Ity_I1, IRExpr_Unop(Iop_Not1, same))));
 		}
@@ -584,7 +584,7 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 	IRSB *out;
 	struct pend p = { 0 };
 	struct insn k = { 0 };
-	struct tc_desc *tcd = 0;
+	struct nb_tc_desc *tcd = 0;
 	Bool exit_seen = False;
 	ULong bound;
 	Int i;
@@ -699,7 +699,7 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			if (tcd)
 				/* REP strings run from the microcode ROM: one
 				 * transfer per iteration (one superblock run) */
-				tc_add(tcd, a, k.uops, k.uops_deferred);
+				nb_tc_add(tcd, a, k.uops, k.uops_deferred);
 			if (!k.uops_deferred)
 				add_uops(&p, &k);
 			exit_seen = False;

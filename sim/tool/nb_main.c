@@ -241,7 +241,7 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
  * kernel. */
 static unsigned char nb_in_sys[NB_HT_MAXT];
 
-/* ... also the exit status for --nbsim-counts (nb_stat.c) and an
+/* ... also the exit status for --nbsim-counts (nb_progfile.c) and an
  * execve's events for the new image (nb_kern.c) */
 static void nb_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 {
@@ -510,7 +510,7 @@ void nb_tool_start(const struct nb_front *f)
 	VG_(needs_command_line_options)(nb_process_cmd_line_option,
 					nb_print_usage, nb_print_debug_usage);
 	VG_(needs_client_requests)(nb_client_request);
-	/* the exit status for --nbsim-counts (nb_stat.c); threads blocked in
+	/* the exit status for --nbsim-counts (nb_progfile.c); threads blocked in
 	 * the kernel (the timing model's halted LPs) */
 	VG_(needs_syscall_wrapper)(nb_pre_syscall, nb_post_syscall);
 	VG_(track_start_client_code)(nb_start_client);

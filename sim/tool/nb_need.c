@@ -157,7 +157,7 @@ static UInt bogus_need(void)
 			return NEED_BR | NEED_UOPS;
 	}
 	/* Tagged_mispred_branch: replay_event counts mispredicted branches */
-	if ((nb_pmu_state.events_in_use & (1ULL << NB_EV_REPLAY_EVENT)) && mispred_tagging())
+	if ((nb_pmu_state.events_in_use & (1ULL << NB_EV_REPLAY_EVENT)) && nb_mispred_tagging())
 		return NEED_BR;
 	return 0;
 }
@@ -213,11 +213,11 @@ void nb_update_need(void)
 		n |= NEED_PEBS | NEED_CACHE;
 	/* DTLB replay metrics (IA32_PEBS_ENABLE bit 2) */
 	if ((nb_pmu_state.events_in_use & (1ULL << NB_EV_REPLAY_EVENT)) &&
-	    (other_msr(NB_MSR_IA32_PEBS_ENABLE) & 4))
+	    (nb_other_msr(NB_MSR_IA32_PEBS_ENABLE) & 4))
 		n |= NEED_TLB;
 	/* MOB replay metric (IA32_PEBS_ENABLE bit 9) */
 	if ((nb_pmu_state.events_in_use & (1ULL << NB_EV_REPLAY_EVENT)) &&
-	    (other_msr(NB_MSR_IA32_PEBS_ENABLE) & (UINT64_C(1) << 9)))
+	    (nb_other_msr(NB_MSR_IA32_PEBS_ENABLE) & (UINT64_C(1) << 9)))
 		n |= NEED_STB | NEED_CACHE;
 	if (n == nb_need)
 		return;

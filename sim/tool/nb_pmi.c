@@ -402,7 +402,7 @@ ULong nb_pebs_records, nb_pebs_full;
  * conditions are those of replay_tagged() for loads. */
 void nb_pebs_update(uint32_t written)
 {
-	uint64_t pe = other_msr(NB_MSR_IA32_PEBS_ENABLE);
+	uint64_t pe = nb_other_msr(NB_MSR_IA32_PEBS_ENABLE);
 
 	if (written == NB_MSR_IA32_PEBS_ENABLE) {
 		unsigned me = nb_pmu_state.lp & 1;
@@ -410,10 +410,10 @@ void nb_pebs_update(uint32_t written)
 		nb_pebs_lp_en[me ^ 1] = (pe >> 26) & 1;
 	}
 	nb_pebs_sel = (pe & 1 ? MC_L1 : 0) | (pe & 2 ? MC_L2 : 0) | (pe & 4 ? MC_DTLB : 0);
-	if ((pe & (UINT64_C(1) << 10)) && escr_selects(NB_ESCR_SAAT_ESCR1, NB_EV_LOAD_PORT_REPLAY, 1))
+	if ((pe & (UINT64_C(1) << 10)) && nb_escr_selects(NB_ESCR_SAAT_ESCR1, NB_EV_LOAD_PORT_REPLAY, 1))
 		nb_pebs_sel |= MC_SPLIT;
 	nb_pebs_sel |= nb_mob_tags(pe);
-	if (!(other_msr(NB_MSR_MSR_PEBS_MATRIX_VERT) & 1))
+	if (!(nb_other_msr(NB_MSR_MSR_PEBS_MATRIX_VERT) & 1))
 		nb_pebs_sel = 0;
 	nb_pebs_on = False;
 	for (unsigned lp = 0; lp < 2; lp++) {

@@ -1,11 +1,15 @@
 /*
- * nb_tool.h - nbsim's internal interface between its modules (not a public
- * header): the raw counts of the CPU model, the instrumentation needs, the
- * event signals' names, and the state and functions the modules share.
+ * nb_tool.h - nbsim's internal interface between the modules of the tool
+ * (not a public header): the raw counts of the CPU model, the
+ * instrumentation needs, the event signals' names, and the state and
+ * functions the modules share, grouped by the module that owns them (each
+ * section names it).  What it exports carries the nb_ prefix (clo_ for
+ * options, NB_/NEED_/RAW_/SIG_/MC_ for constants).
  *
- * The modules, one job each (docs/ARCHITECTURE.md, "nbsim"):
+ * The modules of sim/tool/, one job each (sim/tool/README.md):
  *   nb_main.c    the tool's state, client requests, thread hooks, init, fini
  *   nb_opts.c    command-line options
+ *   nb_pmuacc.c  the PMU-access protocol (before an access, after a write)
  *   nb_instr.c   instrumentation of each superblock
  *   nb_exec.c    helpers called by generated code (branches, memory, WC, TC)
  *   nb_derive.c  raw counts -> event signals, with the tagging configuration
@@ -14,8 +18,10 @@
  *   nb_pmi.c     overflow interrupts and PEBS delivery
  *   nb_need.c    what the enabled counters need; re-instrumentation
  *   nb_ctx.c     per-thread PMU contexts: the switch between guest threads
- * and the pure models they drive (pmu.c, nb_cache.c, nb_bpred.c ...), which
- * the native unit tests link too.
+ *   nb_ud.c      #UD for the instructions a part lacks
+ * They drive the pure models (sim/pmu/, sim/cpu/, sim/timing/), which the
+ * native unit tests link too, and are driven by the front-ends
+ * (sim/kernel/) through struct nb_front below.
  */
 #ifndef NB_TOOL_H
 #define NB_TOOL_H
@@ -139,7 +145,7 @@ extern enum nb_clock clo_clock;
 extern Bool clo_cg_compat;               /* --nbsim-cache=cachegrind     */
 extern Bool clo_exact_ir;                /* --nbsim-exact-ir             */
 extern Bool clo_ht_migrate;              /* --nbsim-ht-place=migrate     */
-extern Bool clo_trace_forked;            /* --nbsim-trace-forked (nb_stat.c) */
+extern Bool clo_trace_forked;            /* --nbsim-trace-forked (nb_progfile.c) */
 Bool nb_process_cmd_line_option(const HChar *arg);
 void nb_print_usage(void);
 void nb_print_debug_usage(void);
@@ -243,8 +249,8 @@ void nb_update_need(void);
 
 /* x87_SIMD_moves_uop masks: ALLP0 (register copies, stores), ALLP2 (loads)
  * [events.txt]; exec_tags() index of the ALLP2 moves */
-#define MOVE_P0_BIT 3
-#define MOVE_P2_BIT 4
+#define NB_MOVE_P0_BIT 3
+#define NB_MOVE_P2_BIT 4
 #define XT_MOVE_P2 NB_FP_NCLASSES
 #define FP_EVENTS ((1ULL << NB_EV_X87_FP_UOP) | (1ULL << NB_EV_SCALAR_SP_UOP) | \
 		   (1ULL << NB_EV_SCALAR_DP_UOP) | (1ULL << NB_EV_PACKED_SP_UOP) | \
@@ -284,7 +290,7 @@ void nb_update_need(void);
 /* BSQ_cache_reference mask bit of a read reaching the L2 (level 0) or the
  * L3 (level 1) in state st (NB_CACHE_*) [events.txt]: HITS is never
  * produced (no other caching agent shares a line) */
-static inline unsigned bsq_bit(unsigned level, int st)
+static inline unsigned nb_bsq_bit(unsigned level, int st)
 {
 	if (st == NB_CACHE_MISS)
 		return level ? 9 : 8;
@@ -309,9 +315,9 @@ void nb_derive(void);
 Bool nb_derive_cycle(void);             /* step mode: a cycle ends        */
 void nb_bus_derive(void);
 void nb_tags_changed(void);
-uint64_t other_msr(uint32_t msr);
-Bool escr_selects(unsigned escr, unsigned ev, unsigned bit);
-int mispred_tagging(void);
+uint64_t nb_other_msr(uint32_t msr);
+Bool nb_escr_selects(unsigned escr, unsigned ev, unsigned bit);
+int nb_mispred_tagging(void);
 
 /* ---- timing model (nb_cycles.c) ---- */
 
@@ -417,16 +423,16 @@ extern ULong nb_st_line;
 extern struct nb_wcb nb_wcbs;
 extern ULong nb_wcb_nt, nb_wcb_fences, nb_wcb_bursts;
 
-struct tc_line { ULong key, pc; UInt uops, ninstr; };
-struct tc_desc {                /* a superblock's trace lines              */
+struct nb_tc_line { ULong key, pc; UInt uops, ninstr; };
+struct nb_tc_desc {                /* a superblock's trace lines              */
 	UInt nlines;
-	struct tc_line line[];
+	struct nb_tc_line line[];
 };
 
 void nb_lean_fold(void);
 void nb_memstats_fill(void);
 Bool nb_mem_lean(void);
-void tc_add(struct tc_desc *d, Addr pc, UInt uops, Bool ms);
+void nb_tc_add(struct nb_tc_desc *d, Addr pc, UInt uops, Bool ms);
 VG_REGPARM(3) void nb_branch(ULong packed, ULong taken, ULong target);
 VG_REGPARM(2) void nb_cond(const struct nb_cond_site *site, ULong taken);
 VG_REGPARM(2) void nb_load(Addr a, ULong size);
@@ -441,7 +447,7 @@ void nb_load_pebs(Addr a, ULong size, ULong pc, VexGuestAMD64State *st);
 void nb_load_pebs_bus(Addr a, ULong size, ULong pc, VexGuestAMD64State *st);
 VG_REGPARM(2) void nb_store_nt(Addr a, ULong size);
 VG_REGPARM(0) void nb_wcb_fence(void);
-VG_REGPARM(1) void nb_tc_sb(const struct tc_desc *d);
+VG_REGPARM(1) void nb_tc_sb(const struct nb_tc_desc *d);
 
 /* ---- the front-ends (sim/kernel/): what they give the tool ---- */
 
