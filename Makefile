@@ -91,9 +91,9 @@ SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-poi
 
 tests: $(T)/evsel_unit $(T)/fuzz_replay
 
-$(T)/evsel_unit: tests/unit/evsel_unit.c ctests/nbtap.h $(EVSEL_DEPS) sim/nb_cpu.c sim/nb_cpu.h
+$(T)/evsel_unit: tests/unit/evsel_unit.c ctests/nbtap.h $(EVSEL_DEPS) sim/cpu/nb_cpu.c sim/cpu/nb_cpu.h
 	@mkdir -p $(T)
-	$(CC) $(CFLAGS_NB) -O1 $(SAN) $(EVSEL_INC) -Isim -o $@ $< $(EVSEL_SRC) sim/nb_cpu.c
+	$(CC) $(CFLAGS_NB) -O1 $(SAN) $(EVSEL_INC) -Isim/cpu -o $@ $< $(EVSEL_SRC) sim/cpu/nb_cpu.c
 
 # ---- the msr and perf backends without hardware (make check) -------------------
 BACKEND_SRC = $(addprefix components/p4netburst/,backend_regs.c backend_msr.c backend_perf.c \
@@ -244,7 +244,7 @@ utils: $(addprefix $(BUILDDIR)/utils/,$(NB_UTILS)) $(BUILDDIR)/utils/nb_stat
 
 # nb_stat: counts a whole program (utils/nb_stat.c; the nbsim and perf backends)
 NB_STAT_SRC = utils/nb_stat.c utils/nb_stat_print.c utils/nb_stat_out.c utils/nb_stat_stdin.c utils/nb_stat_run.c $(NB_COMP)/backend_cpuid.c
-$(BUILDDIR)/utils/nb_stat: $(NB_STAT_SRC) utils/nb_stat.h utils/nb_util.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
+$(BUILDDIR)/utils/nb_stat: $(NB_STAT_SRC) utils/nb_stat.h utils/nb_util.h sim/nbsim_counts.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_NB) $(NB_PURE_INC) -Iutils -Isim -o $@ $(NB_STAT_SRC) $(NB_UTIL_SRC)
 
@@ -252,7 +252,7 @@ $(BUILDDIR)/utils/nb_stat: $(NB_STAT_SRC) utils/nb_stat.h utils/nb_util.h $(NB_U
 # (NB_UTILS_BIN below; issue 15).
 tests: $(addprefix $(T)/san-utils/,$(NB_UTILS)) $(T)/san-utils/nb_stat
 
-$(T)/san-utils/nb_stat: $(NB_STAT_SRC) utils/nb_stat.h utils/nb_util.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
+$(T)/san-utils/nb_stat: $(NB_STAT_SRC) utils/nb_stat.h utils/nb_util.h sim/nbsim_counts.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_NB) -O1 $(SAN) $(NB_PURE_INC) -Iutils -Isim -o $@ $(NB_STAT_SRC) $(NB_UTIL_SRC)
 

@@ -43,8 +43,8 @@
 
 #define N 40000L
 /* the most instructions retired in Prescott's PMI latency (91 cycles,
- * sim/nb_timing.c, + at most 16 waiting for the bus-clock edge, ratio 17
- * - 1, sim/nb_pmi.c pmi_due): 3 a cycle [HIN01], + 3 */
+ * sim/timing/nb_timing.c, + at most 16 waiting for the bus-clock edge, ratio 17
+ * - 1, sim/tool/nb_pmi.c pmi_due): 3 a cycle [HIN01], + 3 */
 #define SKID (3 * (91 + 16) + 3)
 
 /* the loop: nbdiff_loop4 (nbdiff.h) */

@@ -145,4 +145,8 @@ static inline int nbsim_cpu_wide(uint32_t mask, int on)
 						    mask, on, 0, 0, 0);
 }
 
+/* The emulated kernel's one request (the preload library's, ARG[1] the op:
+ * kernel/nbsim_kern.h); the tool passes it to its front-end. */
+#define NBSIM_REQ_KERN (VG_USERREQ_TOOL_BASE('N', 'B') + 0x80)
+
 #endif /* NBSIM_CLIENT_H */

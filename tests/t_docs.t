@@ -62,7 +62,7 @@ cmp_ok(scalar @man_model, '>=', 3, "man pages documenting --model: @man_model");
 like(do { local (@ARGV, $/) = "$src/README.md"; <> }, qr/default model is `$default`/,
      "README names the default model ($default)");
 my @said = ("$src/README.md", glob("$src/docs/*.md"), glob("$src/*/README.md"),
-	    glob("$src/man/*.1"), "$src/sim/nbsim.sh", "$src/sim/nb_opts.c",
+	    glob("$src/man/*.1"), "$src/sim/nbsim.sh", "$src/sim/tool/nb_opts.c",
 	    glob("$src/utils/*.[ch]"));
 for my $f (@said) {
 	my $t = do { local (@ARGV, $/) = $f; <> };

@@ -38,8 +38,8 @@ my $papi_inc = "-I$papi -I$papi/libpfm4/include -D_GNU_SOURCE -D_REENTRANT -DPAP
 
 my @files;
 push @files, map { [$_, "-std=gnu11 $papi_inc"] } glob("$src/components/p4netburst/*.c");
-push @files, map { [$_, "-std=c11 $vg"] } grep { !/vg_preload/ } glob("$src/sim/*.c");
-push @files, map { [$_, "-std=gnu11 $vg"] } glob("$src/sim/vg_preload*.c");
+push @files, map { [$_, "-std=c11 $vg"] } grep { !/vg_preload/ } glob("$src/sim/{pmu,cpu,timing,tool,kernel}/*.c");
+push @files, map { [$_, "-std=gnu11 $vg"] } glob("$src/sim/kernel/vg_preload*.c");
 push @files, map { [$_, "-std=gnu11"] } glob("$src/utils/*.c");
 cmp_ok(scalar @files, '>=', 50, scalar(@files) . ' C files to audit');
 for my $f (@files) {
@@ -71,7 +71,7 @@ my %allowed = (
 	'utils/nb_stat.c' => qr/getenv\((?:vars\[i\]|"PATH"|"NBSIM")\)/,
 	'utils/nb_stat_run.c' => qr/getenv\("TMPDIR"\)/,
 );
-for my $f (glob("$src/components/p4netburst/*.[ch]"), glob("$src/sim/*.[ch]"),
+for my $f (glob("$src/components/p4netburst/*.[ch]"), glob("$src/sim/*.[ch]"), glob("$src/sim/{pmu,cpu,timing,tool,kernel}/*.[ch]"),
 	   glob("$src/utils/*.[ch]")) {
 	(my $rel = $f) =~ s{^\Q$src\E/}{};
 	open my $fh, '<', $f or die "$f: $!";

@@ -297,7 +297,7 @@ SKIP: {
 
 # ---- a program that execs another (a wrapper script ending in `exec`, a
 # pyenv shim): counted without --follow, as a per-task counter follows its
-# task across execve (sim/nb_stat.c, --nbsim-trace-forked).
+# task across execve (sim/kernel/nb_progfile.c, --nbsim-trace-forked).
 # Before: nbsim ran with --trace-children=no, the exec'd program natively,
 # and nb_stat failed with 121 ("nbsim wrote no counts") ----
 {

@@ -32,7 +32,7 @@ my @ev = ('-e', 'PAPI_TOT_INS,PAPI_BR_INS');
 }
 
 # without --follow: the same (--follow is about children; the program's
-# own execve is followed either way, sim/nb_stat.c --nbsim-trace-forked)
+# own execve is followed either way, sim/kernel/nb_progfile.c --nbsim-trace-forked)
 {
 	my ($rc, $text) = run_nb_stat('-x', ',', @ev, '--', "$st/k_exec", "$st/k_loop_exit7");
 	is($rc, 7, 'no --follow: the exec\'d program\'s exit status, not 121') or diag($text);

@@ -2,7 +2,7 @@
 # Every PAPI utility we install, unchanged, under nbsim on every NetBurst
 # model: each finishes (bounded by timeout: a hang is a failure, not a
 # stuck make check), exits 0, and where it prints the CPU it prints
-# family 15 and the model's CPUID model and caches (sim/nb_cpu.c).
+# family 15 and the model's CPUID model and caches (sim/cpu/nb_cpu.c).
 #
 # The utilities that time loops take an iteration count where they have
 # one (papi_cost -t, papi_multiplex_cost -t): their defaults (10^6
@@ -19,7 +19,7 @@ my $u = "$ENV{NB_PAPI_SRC}/utils";
 my $nbsim = $ENV{NBSIM};
 my $bound = 240;    # CPU seconds per utility run; a run that needs more is a failure
 
-# model => [CPUID model, stepping, L1D KB, L2 KB, L3 KB] (sim/nb_cpu.c)
+# model => [CPUID model, stepping, L1D KB, L2 KB, L3 KB] (sim/cpu/nb_cpu.c)
 my %models = (
 	willamette => [1, 2, 8, 256, 0],
 	northwood  => [2, 9, 8, 512, 0],

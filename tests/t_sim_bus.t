@@ -1,3 +1,3 @@
 #!/bin/sh
-# Bus model (sim/nb_bus.c), native unit test (sim/tests/t_bus.c).
+# Bus model (sim/cpu/nb_bus.c), native unit test (sim/tests/t_bus.c).
 exec "$NBSIM_TESTBIN/t_bus"

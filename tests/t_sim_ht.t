@@ -1,4 +1,4 @@
 #!/bin/sh
 # Hyper-Threading placement of guest threads and LP qualification
-# (sim/nb_ht.c, pmu.c; native unit test sim/tests/t_ht.c).
+# (sim/pmu/nb_ht.c, pmu.c; native unit test sim/tests/t_ht.c).
 exec "$NBSIM_TESTBIN/t_ht"

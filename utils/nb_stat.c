@@ -37,7 +37,7 @@ static const char *prog_name = "nb_stat";
 
 /* nbsim's models: the parts the component and the other tools know
  * (nb_evsel.c nb_parts, the same names, CPUID models and features as
- * sim/nb_cpu.c), so one list and one default (NB_PART_DEFAULT) serve all. */
+ * sim/cpu/nb_cpu.c), so one list and one default (NB_PART_DEFAULT) serve all. */
 
 /* perf stat's default set, for NetBurst [issue 13] */
 static const char *const default_events[] = {

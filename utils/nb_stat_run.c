@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "nb_stat.h"
+#include "nbsim_counts.h"
 #include "nb_encode.h"
 #include "nb_backend.h"
 
@@ -70,21 +71,21 @@ static int write_program(const char *path, const struct st_run *run, int ht, cha
 	fprintf(f, "# nb_stat: %d events\n", p->nhw);
 	for (int h = 0; h < p->nhw; h++) {
 		nb_encode_ex(&p->hw[h], &p->assign.slot[h], NB_DOM_USER, 0, 0, &g[h]);
-		fprintf(f, "wrmsr %#x %#llx\n", g[h].escr_msr,
+		fprintf(f, NB_PROG_LINE, g[h].escr_msr,
 			(unsigned long long)both_lps(ht, g[h].escr_msr, g[h].escr));
 		if (g[h].cascade) {
-			fprintf(f, "wrmsr %#x %#llx\n", g[h].hi_escr_msr,
+			fprintf(f, NB_PROG_LINE, g[h].hi_escr_msr,
 				(unsigned long long)both_lps(ht, g[h].hi_escr_msr, g[h].hi_escr));
-			fprintf(f, "wrmsr %#x %#llx\n", g[h].hi_cccr_msr, (unsigned long long)g[h].hi_cccr);
+			fprintf(f, NB_PROG_LINE, g[h].hi_cccr_msr, (unsigned long long)g[h].hi_cccr);
 		}
 	}
 	nx = nb_encode_extra(&p->assign, NB_DOM_USER, 0, x, (int)(sizeof(x) / sizeof(x[0])));
 	for (int i = 0; i < nx; i++)
-		fprintf(f, "wrmsr %#x %#llx\n", x[i].msr,
+		fprintf(f, NB_PROG_LINE, x[i].msr,
 			(unsigned long long)both_lps(ht, x[i].msr, x[i].value));
 	/* the CCCRs last: Enable starts the counters */
 	for (int h = 0; h < p->nhw; h++)
-		fprintf(f, "wrmsr %#x %#llx\n", g[h].cccr_msr, (unsigned long long)g[h].cccr);
+		fprintf(f, NB_PROG_LINE, g[h].cccr_msr, (unsigned long long)g[h].cccr);
 	if (fclose(f)) {
 		snprintf(err, len, "cannot write %s: %s", path, strerror(errno));
 		return -1;
@@ -129,27 +130,28 @@ static int read_counts(const char *path, struct st_proc *pr, char *err, size_t l
 		lno++;
 		if (lno == 1) {
 			/* 2: 1 and the lp lines (--ht) */
-			if (strcmp(line, "nbsim-counts 1\n") && strcmp(line, "nbsim-counts 2\n"))
+			if (strcmp(line, NB_COUNTS_HEAD1) && strcmp(line, NB_COUNTS_HEAD2))
 				break;
 			continue;
 		}
-		if (sscanf(line, "pid %ld", &pr->pid) == 1 || sscanf(line, "exit %d", &pr->exit) == 1)
+		if (sscanf(line, NB_COUNTS_PID " %ld", &pr->pid) == 1 ||
+		    sscanf(line, NB_COUNTS_EXIT " %d", &pr->exit) == 1)
 			continue;
-		if (!strncmp(line, "model ", 6))
+		if (!strncmp(line, NB_COUNTS_MODEL " ", NB_COUNTS_KEYLEN(NB_COUNTS_MODEL)))
 			continue;
-		if (!strncmp(line, "cycles ", 7)) {
-			pr->cycles = strtoull(line + 7, NULL, 10);
+		if (!strncmp(line, NB_COUNTS_CYCLES " ", NB_COUNTS_KEYLEN(NB_COUNTS_CYCLES))) {
+			pr->cycles = strtoull(line + NB_COUNTS_KEYLEN(NB_COUNTS_CYCLES), NULL, 10);
 			continue;
 		}
-		if (!strncmp(line, "total ", 6)) {
-			if (parse_ctrs(line + 6, pr->total))
+		if (!strncmp(line, NB_COUNTS_TOTAL " ", NB_COUNTS_KEYLEN(NB_COUNTS_TOTAL))) {
+			if (parse_ctrs(line + NB_COUNTS_KEYLEN(NB_COUNTS_TOTAL), pr->total))
 				break;
 			ok = 1;
 			continue;
 		}
-		if (!strncmp(line, "thread ", 7)) {
+		if (!strncmp(line, NB_COUNTS_THREAD " ", NB_COUNTS_KEYLEN(NB_COUNTS_THREAD))) {
 			struct st_thread t;
-			char *s = line + 7, *e;
+			char *s = line + NB_COUNTS_KEYLEN(NB_COUNTS_THREAD), *e;
 
 			memset(&t, 0, sizeof(t));
 			t.lp_first = t.lp_last = -1;
@@ -163,11 +165,11 @@ static int read_counts(const char *path, struct st_proc *pr, char *err, size_t l
 			pr->thr[pr->nthr++] = t;
 			continue;
 		}
-		if (!strncmp(line, "lp ", 3)) {
+		if (!strncmp(line, NB_COUNTS_LP " ", NB_COUNTS_KEYLEN(NB_COUNTS_LP))) {
 			unsigned tid, a, b;
 
 			/* after its thread's row */
-			if (sscanf(line, "lp %u %u %u", &tid, &a, &b) != 3 || !pr->nthr ||
+			if (sscanf(line, NB_COUNTS_LP " %u %u %u", &tid, &a, &b) != 3 || !pr->nthr ||
 			    pr->thr[pr->nthr - 1].tid != tid || a > 1 || b > 1)
 				break;
 			pr->thr[pr->nthr - 1].lp_first = (int)a;
@@ -183,7 +185,7 @@ static int read_counts(const char *path, struct st_proc *pr, char *err, size_t l
 		return -1;
 	}
 	/* (the rows stay in the file's order: the order the threads first
-	 * ran, sim/nb_stat.c; LWP numbers wrap at pid_max) */
+	 * ran, sim/kernel/nb_progfile.c; LWP numbers wrap at pid_max) */
 	return 0;
 }
 
@@ -265,7 +267,7 @@ static int collect(const char *dir, pid_t child, int follow, struct st_run *run,
 		if (strncmp(e->d_name, "counts.", 7))
 			continue;
 		pid = strtol(e->d_name + 7, &end, 10);
-		/* counts.PID.execN: the image before an exec (sim/nb_stat.c) */
+		/* counts.PID.execN: the image before an exec (sim/kernel/nb_progfile.c) */
 		if (!strncmp(end, ".exec", 5) && end[5] >= '1' && end[5] <= '9' &&
 		    end[5 + strspn(end + 5, "0123456789")] == 0)
 			is_exec = 1;
@@ -440,7 +442,7 @@ int st_run_nbsim(const struct st_config *c, struct st_run *run, char *err, size_
 	args[na++] = c->sampled ? "--nbsim-clock=sampled" : "--nbsim-clock=model";
 	/* the program's own execve is followed either way (a wrapper that
 	 * execs the real program); without --follow a forked child's is
-	 * not (sim/nb_stat.c, --nbsim-trace-forked) */
+	 * not (sim/kernel/nb_progfile.c, --nbsim-trace-forked) */
 	args[na++] = "--trace-children=yes";
 	if (!c->follow)
 		args[na++] = "--nbsim-trace-forked=no";

@@ -113,7 +113,7 @@ typedef struct {
 /* PEBS for a precise overflowing event (sim backend, 64-bit DS format):
  * a DS save area with a one-record interrupt threshold, so that each
  * sample interrupts, and room for a few more [SDM "IA-32e Mode DS Save
- * Area", "PEBS Record Format for IA-32e mode"; sim/nb_ds.h].  The PEBS
+ * Area", "PEBS Record Format for IA-32e mode"; sim/pmu/nb_ds.h].  The PEBS
  * counter is MSR_IQ_COUNTER4 (16) on logical processor 0, + 1 (17) on
  * logical processor 1 [SDM 18.16.3; sim/README.md PEBS]. */
 #define PEBS_COUNTER   NB_SCHED_PEBS_COUNTER

@@ -62,7 +62,7 @@ static void lp_hold(unsigned lp, uint64_t escrs, uint32_t counters, int d)
 #define PEBS_ENABLE_OTH (UINT32_C(1) << 26)
 
 /* The halves of the counters: ESCR0s feed half 0, ESCR1s half 1 [SDM
- * Table 18-63; sim/pmu_ctx.h] */
+ * Table 18-63; sim/pmu/pmu_ctx.h] */
 #define HT_HALF0_COUNTERS 0x13333u           /* 0,1,4,5,8,9,12,13,16   */
 #define HT_HALF1_COUNTERS 0x2ccccu           /* 2,3,6,7,10,11,14,15,17 */
 

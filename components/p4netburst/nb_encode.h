@@ -87,7 +87,7 @@ uint64_t nb_perf_raw(const struct nb_evsel *sel, unsigned dom);
  * Reading a cascaded pair.  Both counters count the same events; the
  * alternate (HIGH) starts when the low counter (LOW) overflows, i.e. after
  * 2^40 events [SDM 18.15.5.6; seed 000: "the second counter does not begin
- * counting until the first counter overflows"; sim/pmu.c].  So the pair
+ * counting until the first counter overflows"; sim/pmu/pmu.c].  So the pair
  * holds 41 bits: events = LOW while HIGH is 0, else 2^40 + HIGH, exact
  * below 2^41 events since the counters were zeroed (one value, exactly
  * 2^40 events, reads as 0 until the next event: OVF is not read).  Beyond

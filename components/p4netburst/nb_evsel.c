@@ -18,7 +18,7 @@
 
 static const char *const thread_names[4] = { "none", "single", "both", "any" };
 
-/* [sim/nb_cpu.c]: the same parts, names and CPUID models. */
+/* [sim/cpu/nb_cpu.c]: the same parts, names and CPUID models. */
 const struct nb_part nb_parts[] = {
 	{ "willamette", 1, 0 },
 	{ "northwood", 2, 0 },

@@ -136,7 +136,7 @@ uint16_t nb_event_default_masks(unsigned event);
 int nb_event_on_cpu(unsigned event, unsigned model, unsigned feats);
 int nb_mask_on_cpu(const struct nb_mask *m, unsigned model, unsigned feats);
 
-/* The NetBurst parts nbsim models (sim/nb_cpu.c, `nbsim --model=NAME`;
+/* The NetBurst parts nbsim models (sim/cpu/nb_cpu.c, `nbsim --model=NAME`;
  * tests/unit/evsel_unit.c checks the two lists agree), by the names the
  * tools' --model takes and messages use. */
 struct nb_part {

@@ -6,7 +6,7 @@
  * where it places a set (p4_pmu_schedule_events: first fit, in the given
  * order, on one thread's half, an ESCR never shared).
  *
- * One model, four users: nbsim's emulated perf driver (sim/nb_kern.c),
+ * One model, four users: nbsim's emulated perf driver (sim/kernel/nb_kern.c),
  * nb_schedule --policy=linux, the scheduler bench and the tests.  Pure
  * code without libc, so that the valgrind tool can link it.
  */

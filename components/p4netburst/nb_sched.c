@@ -698,7 +698,7 @@ static int check_global(struct st *s, int *key, int *nkeys, char *why, size_t le
 	}
 	/* A uop_type ESCR tags the uops of its masks whether a counter counts
 	 * it or not, TagEnable clear [S003 l.3025-3064: perfex programs
-	 * uop_type as 04000405H for Memory_loads; sim/nb_derive.c fe_tags()]:
+	 * uop_type as 04000405H for Memory_loads; sim/tool/nb_derive.c fe_tags()]:
 	 * beside a front-end metric, front_end_event would count those uops
 	 * too, unless the metric tags them anyway. */
 	if (fe >= 0) {

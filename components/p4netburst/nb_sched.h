@@ -97,7 +97,7 @@ struct nb_slot {
 /* The alternate of counter C: the counter whose overflow starts C when
  * C's CCCR has Cascade set, or -1 [SDM 18.15.5.6, 18.15.6.5; seed 003:
  * counter 0<->2, 1<->3 in each group of four (ESCR halves), IQ 12<->14,
- * 13<->15, 16 from 14, 17 from 15; sim/nb_filter.c nb_cascade_alternate
+ * 13<->15, 16 from 14, 17 from 15; sim/pmu/nb_filter.c nb_cascade_alternate
  * models the same].  A cascaded pair always spans both ESCR halves. */
 int nb_sched_cascade_alt(unsigned c);
 

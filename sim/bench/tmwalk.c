@@ -22,7 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-#include "nb_timing.h"
+#include "timing/nb_timing.h"
 
 #define MAXU 32
 

@@ -14,9 +14,9 @@
 #include <stdint.h>
 #include "tap.h"
 
-/* Prescott's PMI latency, cycles (sim/nb_timing.c; the default model),
+/* Prescott's PMI latency, cycles (sim/timing/nb_timing.c; the default model),
  * and the most the PMI then waits for the local APIC's bus-clock edge
- * (ratio - 1: 17 core cycles per bus cycle on Prescott, sim/nb_bus.c;
+ * (ratio - 1: 17 core cycles per bus cycle on Prescott, sim/cpu/nb_bus.c;
  * nb_pmi.c pmi_due).  The skid is the instructions that retire in
  * PMI_LAT to PMI_LAT + PMI_WAIT cycles: the loop retires 7
  * instructions per 3 cycles (its add-xor-sub chain, 1 cycle a link on

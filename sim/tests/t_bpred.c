@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include "nb_bpred.h"
+#include "cpu/nb_bpred.h"
 #include "tap.h"
 
 static struct nb_bpred bp;

@@ -5,9 +5,9 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "nb_bus.h"
-#include "nb_cache.h"
-#include "nb_tlb.h"
+#include "cpu/nb_bus.h"
+#include "cpu/nb_cache.h"
+#include "cpu/nb_tlb.h"
 #include "tap.h"
 
 /* IOQ mask bits [events.txt] */

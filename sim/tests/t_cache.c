@@ -4,8 +4,8 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "nb_cache.h"
-#include "nb_l1.h"
+#include "cpu/nb_cache.h"
+#include "cpu/nb_l1.h"
 #include "tap.h"
 
 static struct nb_cache c;

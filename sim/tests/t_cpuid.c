@@ -14,7 +14,7 @@
  *    guarded by the maximum leaf: the data of leaf 5 never ends it).
  */
 #include <string.h>
-#include "nb_cpu.h"
+#include "cpu/nb_cpu.h"
 #include "tap.h"
 
 static void q(const char *model, int ht, uint32_t leaf, uint32_t sub, uint32_t o[4])

@@ -4,7 +4,7 @@
  * signals they produce while loaded are known, so each one's counts are.
  */
 #include <string.h>
-#include "pmu_ctx.h"
+#include "pmu/pmu_ctx.h"
 #include "tap.h"
 
 static uint64_t sig[NB_NSIG];

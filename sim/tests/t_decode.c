@@ -1,11 +1,11 @@
 /*
- * t_decode.c - native unit test of the opcode classification (nb_decode.c,
+ * t_decode.c - native unit test of the opcode classification (cpu/nb_idecode.c,
  * TAP): branch kinds (retired_branch_type), FP/SIMD classes, x87/SIMD moves
  * (x87_SIMD_moves_uop), MS ROM instructions, write-combining classes
  * (non-temporal stores, WC buffer flushes).  Encodings: Intel SDM Vol. 2.
  */
 #include <stdio.h>
-#include "nb_decode.h"
+#include "cpu/nb_idecode.h"
 #include "tap.h"
 
 struct c {

@@ -3,7 +3,7 @@
  * (nb_ds.c), TAP.  Guest memory is a byte array here.
  */
 #include <string.h>
-#include "nb_ds.h"
+#include "pmu/nb_ds.h"
 #include "tap.h"
 
 static uint8_t mem[4096];

@@ -3,7 +3,7 @@
  * output streams, with hand-computed expectations (TAP).
  */
 #include <string.h>
-#include "nb_filter.h"
+#include "pmu/nb_filter.h"
 #include "tap.h"
 
 /* events per cycle; clamped outputs 0,1,3,3,0,2,15,15,0,1 */

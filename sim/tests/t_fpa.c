@@ -4,7 +4,7 @@
 #include <string.h>
 #include <float.h>
 #include <math.h>
-#include "nb_fpa.h"
+#include "cpu/nb_fpa.h"
 #include "tap.h"
 
 static uint64_t d(double x) { uint64_t b; memcpy(&b, &x, 8); return b; }

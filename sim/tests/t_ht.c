@@ -4,8 +4,8 @@
  * on LP0 and LP1 count into T0/T1-qualified counters.
  */
 #include <string.h>
-#include "nb_ht.h"
-#include "pmu.h"
+#include "pmu/nb_ht.h"
+#include "pmu/pmu.h"
 #include "tap.h"
 
 static uint64_t sig[NB_NSIG];

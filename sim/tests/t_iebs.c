@@ -62,7 +62,7 @@
 #define AFTER 100
 #define INSN 7                  /* bytes of a hitting load */
 #define NREC 400
-#define RATIO 14                /* Northwood's core/bus clock ratio (sim/nb_bus.c:
+#define RATIO 14                /* Northwood's core/bus clock ratio (sim/cpu/nb_bus.c:
 				 * 2.8 GHz, 200 MHz bus clock) */
 #define FLOOR 65                /* L + 6: Sprunt's "65 or more" */
 #define REC32 40                /* 32-bit PEBS record */

@@ -8,7 +8,7 @@
  * Encodings: Intel SDM Vol. 2 (opcode map, Appendix A), AMD APM Vol. 3.
  */
 #include <stdio.h>
-#include "nb_isa.h"
+#include "cpu/nb_isa.h"
 #include "tap.h"
 
 struct c {

@@ -13,7 +13,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # (two checks per option of the table in nb_opts.c)
-nopt=$(grep -c '^[[:space:]]*{ "--nbsim-[a-z-]*", "[a-z, ]*" },$' ../nb_opts.c)
+nopt=$(grep -c '^[[:space:]]*{ "--nbsim-[a-z-]*", "[a-z, ]*" },$' ../tool/nb_opts.c)
 echo "1..$((30 + 4 + 2 * nopt))"
 
 "$NBSIM" --help >"$tmp/out" 2>&1
@@ -24,7 +24,7 @@ ok $? "nbsim --help prints usage"
 # Every --nbsim-* option of the tool (its table in nb_opts.c) is in
 # nbsim --help with each of its values, and a bad value is refused with
 # the values that exist (not valgrind's "Unknown option").
-opts=$(sed -n 's/^[[:space:]]*{ "\(--nbsim-[a-z-]*\)", "\([a-z, ]*\)" },$/\1=\2/p' ../nb_opts.c | sed 's/, /|/g')
+opts=$(sed -n 's/^[[:space:]]*{ "\(--nbsim-[a-z-]*\)", "\([a-z, ]*\)" },$/\1=\2/p' ../tool/nb_opts.c | sed 's/, /|/g')
 [ "$(printf '%s\n' "$opts" | grep -c .)" -ge 5 ]
 ok $? "nb_opts.c lists its --nbsim-* options with their values ($(printf '%s\n' "$opts" | grep -c .))"
 "$NBSIM" --help >"$tmp/help" 2>&1

@@ -2,7 +2,7 @@
  * t_pmu.c - native unit test of the PMU register model (pmu.c), TAP.
  */
 #include <string.h>
-#include "pmu.h"
+#include "pmu/pmu.h"
 #include "tap.h"
 
 static uint64_t sig[NB_NSIG];

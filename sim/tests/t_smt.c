@@ -22,8 +22,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "tap.h"
-#include "nb_timing.h"
-#include "nb_smt.h"
+#include "timing/nb_timing.h"
+#include "timing/nb_smt.h"
 
 #define MAXU 512
 struct kern {

@@ -4,9 +4,9 @@
  * by hand from the rules in nb_stb.c.
  */
 #include <stdio.h>
-#include "nb_stb.h"
-#include "nb_tlb.h"
-#include "nb_cpu.h"
+#include "cpu/nb_stb.h"
+#include "cpu/nb_tlb.h"
+#include "cpu/nb_cpu.h"
 #include "tap.h"
 
 static struct nb_stb b;

@@ -30,7 +30,7 @@
  * Manual 248966, Appendix C, CPUID 0F2n / 0F3n; DLI: "A Detailed Look
  * Inside the Intel NetBurst Micro-Architecture" Table 1 and p. 17; BOG04:
  * Boggs et al. ITJ 2004; FOG: Agner Fog's instruction tables; the L2 and
- * memory latencies of sim/nb_tlb.c]:
+ * memory latencies of sim/cpu/nb_tlb.c]:
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,8 +4,8 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "nb_tlb.h"
-#include "nb_cpu.h"
+#include "cpu/nb_tlb.h"
+#include "cpu/nb_cpu.h"
 #include "tap.h"
 
 static struct nb_tlb t;

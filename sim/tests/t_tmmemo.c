@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "tap.h"
-#include "nb_timing.h"
+#include "timing/nb_timing.h"
 
 #define NB 6u                   /* blocks of a scenario */
 #define MAXU 96u

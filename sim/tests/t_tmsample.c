@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "tap.h"
-#include "nb_timing.h"
+#include "timing/nb_timing.h"
 
 #define MAXU 64u
 #define NBLK 6u

@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "tap.h"
-#include "nb_timing.h"
-#include "nb_decode.h"
+#include "timing/nb_timing.h"
+#include "cpu/nb_idecode.h"
 
 #define MAXU 512
 static struct nb_tm_uop U[MAXU];

@@ -7,7 +7,7 @@
  * all (FENCE).
  */
 #include <stdio.h>
-#include "nb_wcb.h"
+#include "cpu/nb_wcb.h"
 #include "tap.h"
 
 static struct nb_wcb w;

@@ -2,8 +2,8 @@
  * t_wpath.c - native unit test of the wrong-path model (nb_wpath.c, TAP).
  */
 #include <stdio.h>
-#include "nb_wpath.h"
-#include "nb_cpu.h"
+#include "cpu/nb_wpath.h"
+#include "cpu/nb_cpu.h"
 #include "tap.h"
 
 int main(void)

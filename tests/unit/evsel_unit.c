@@ -367,7 +367,7 @@ static void descriptions(void)
 	}
 }
 
-/* The parts messages and tools name are nbsim's (sim/nb_cpu.c). */
+/* The parts messages and tools name are nbsim's (sim/cpu/nb_cpu.c). */
 static void parts(void)
 {
 	int ok = nb_num_parts == nb_num_cpu_models;

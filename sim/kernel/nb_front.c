@@ -1,0 +1,77 @@
+/*
+ * nb_front.c - nbsim's front-ends as the tool sees them: the emulated
+ * kernel (nb_kern.c, nb_kern_task.c) and the program and counts files
+ * (nb_progfile.c) behind one table of hooks (struct nb_front, nb_tool.h),
+ * and the tool's entry point, which hands the table to the tool.
+ *
+ * Where both front-ends take an event, the order is the one each needs:
+ *  - a thread runs: the perf driver first moves the events (sched out
+ *    the last thread's, sched in this one's; then its tick), and only
+ *    then the counts file reads the counters for the thread that ran
+ *    before (its deltas are those of the PMU as the switch leaves it);
+ *  - at init the program is written before the perf driver brings in the
+ *    events that outlived an exec; at exit the driver reports its copies
+ *    before the counts file is written;
+ *  - a system call and a thread's exit: the counts file first (the exit
+ *    status; the exiting thread's last deltas), then the driver (an
+ *    execve's events, the exiting thread's copies).
+ */
+#include "nb_kern.h"
+#include "nb_progfile.h"
+
+static void fr_init(void)
+{
+	nb_progfile_init();
+	nb_kern_init();
+}
+
+static void fr_fini(Int exitcode)
+{
+	nb_kern_fini();
+	nb_progfile_fini(exitcode);
+}
+
+static void fr_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
+{
+	nb_progfile_pre_syscall(tid, sysno, args, nargs);
+	nb_kern_pre_syscall(tid, sysno);
+}
+
+static void fr_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res)
+{
+	nb_progfile_post_syscall(tid, sysno, args, nargs, res);
+	nb_kern_post_syscall(sysno, res);
+}
+
+static void fr_runs(ThreadId tid)
+{
+	nb_kern_switch(tid);             /* perf events follow their thread */
+	nb_kern_tick(tid);               /* the perf driver's throttling */
+	nb_progfile_switch(tid);
+}
+
+static void fr_thread_exit(ThreadId tid)
+{
+	nb_progfile_thread_exit(tid);
+	nb_kern_thread_exit(tid);
+}
+
+static const struct nb_front fronts = {
+	.init = fr_init,
+	.fini = fr_fini,
+	.stats = nb_kern_stats,
+	.request = nb_kern_request,
+	.pre_syscall = fr_pre_syscall,
+	.post_syscall = fr_post_syscall,
+	.runs = fr_runs,
+	.thread_create = nb_kern_thread_create,
+	.thread_exit = fr_thread_exit,
+	.pmi_claim = nb_kern_pmi,
+};
+
+static void nb_front_start(void)
+{
+	nb_tool_start(&fronts);
+}
+
+VG_DETERMINE_INTERFACE_VERSION(nb_front_start)

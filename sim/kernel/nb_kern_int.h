@@ -1,0 +1,127 @@
+/*
+ * nb_kern_int.h - what the emulated kernel's files share (private to
+ * nb_kern.c and nb_kern_task.c): the kernel objects (msr devices, perf
+ * events), the descriptor table, errno values, the helpers both use.
+ */
+#ifndef NB_KERN_INT_H
+#define NB_KERN_INT_H
+
+#include "nb_kern.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_threadstate.h"
+#include "pub_tool_vkiscnums.h"
+#include "nb_linux_sched.h"
+#include <linux/perf_event.h>
+
+
+/* valgrind core (libcoregrind exports it; the tool API does not) */
+extern SysRes VG_(do_syscall)(UWord sysno, UWord a1, UWord a2, UWord a3, UWord a4, UWord a5,
+			      UWord a6, UWord a7, UWord a8);
+extern Int VG_(fcntl)(Int fd, Int cmd, Addr arg);
+extern Bool VG_(clo_trace_children);
+
+
+/* errno values (asm-generic/errno-base.h, errno.h) */
+enum { E_PERM = 1, E_NOENT = 2, E_SRCH = 3, E_IO = 5, E_BADF = 9, E_FAULT = 14, E_ACCES = 13,
+       E_INVAL = 22, E_NOTTY = 25, E_NOSPC = 28, E_SPIPE = 29, E_ROFS = 30, E_NODEV = 19,
+       E_MFILE = 24, E_2BIG = 7, E_OPNOTSUPP = 95 };
+
+#define NOBJ 128
+#define PAGE 4096UL
+enum { K_FREE, K_MSR, K_PERF };
+
+struct kobj {
+	int kind;
+	int fd;                  /* the descriptor bound to it; -1 none yet */
+	unsigned cpu;            /* msr: its logical processor              */
+	ULong pos;               /* msr: file position: 0 (lseek not emulated) */
+	/* perf */
+	ULong seq;               /* open order                              */
+	ThreadId owner;
+	Int lwpid;               /* owner's kernel thread id                */
+	int leader;              /* index of the group leader (self: leader) */
+	uint64_t config;         /* the masked raw config                   */
+	struct perf_event_attr attr;
+	int counter;             /* -1: not placed (never runs)             */
+	uint32_t escr;           /* its ESCR MSR                            */
+	unsigned thread;         /* the thread half (owner's LP with HT)    */
+	Bool enabled, active;
+	ULong count, prev;       /* virtual count; counter value at last sync */
+	ULong t_enabled, t_running, t_stamp;
+	Long left;               /* sampling: events until the next overflow */
+	Long limit;              /* IOC_REFRESH: overflows left; 0 none     */
+	ULong wakeups;           /* samples since the last signal           */
+	Bool async;              /* O_ASYNC                                 */
+	ULong flags;             /* F_SETFL flags                           */
+	Int sig;                 /* F_SETSIG; 0: SIGIO                      */
+	Int own_type, own;       /* F_SETOWN_EX; own 0: none                */
+	Addr rb;                 /* ring buffer (header page + data)        */
+	SizeT rb_len;
+	ULong lost;
+	ULong id;
+	/* inherit (kernel/events/core.c inherit_event, sync_child_event) */
+	int parent;              /* a thread's copy: its original's index; -1 */
+	Int rpid;                /* a forked child's copy: the original's process */
+	ULong rid;               /*   and the original's id there; rpid 0: none */
+	ULong child_count, child_ten, child_trun;  /* exited copies, summed */
+	Bool foreign;            /* in a forked child: the parent's event (its fd) */
+	/* throttling (kernel/events/core.c __perf_event_account_interrupt):
+	 * interrupts since the last tick; off the PMU until the next one */
+	ULong interrupts;
+	Bool throttled;
+};
+
+extern struct kobj ko[NOBJ];
+extern int fd_obj[NBSIM_KERN_MAXFD];   /* object index + 1, 0 none */
+extern ULong next_seq, next_id;
+extern int nperf;                      /* open perf events          */
+extern ThreadId on_pmu;                /* thread whose events are on */
+
+#define CTR_MASK ((ULong)NB_COUNTER_MASK)
+#define MAX_PERIOD ((1ULL << 39) - 1)  /* x86_pmu.max_period on P4 */
+
+
+/* nb_kern_task.c: for nb_kern.c's perf_event_open and read(2) */
+void nbk_inherit_open(void);    /* an inheriting event is opened       */
+void nbk_inherit_drain(void);   /* forked children's reports, folded   */
+/* an event's count with its live and exited copies (and their times) */
+ULong nbk_total(const struct kobj *e, ULong *ten, ULong *trun);
+
+/* nb_kern.c: helpers the task-boundary code (nb_kern_task.c) uses */
+Bool nbk_ko_any(void);
+int nbk_new_obj(int kind);
+ULong nbk_now_ns(void);
+void nbk_place_thread(ThreadId owner);
+void nbk_sched_in_thread(ThreadId tid, ULong now);
+void nbk_sched_out(struct kobj *e, ULong now);
+void nbk_sched_out_all(ULong now);
+void nbk_sync(struct kobj *e);
+void nbk_upd_times(struct kobj *e, ULong now);
+extern Bool nbk_sampling_on;    /* some event samples (nbk_set_sampling)   */
+
+/* nb_kern.c: objects and guest memory */
+Bool nbk_readable(Addr a, SizeT n);
+Bool nbk_writable(Addr a, SizeT n);
+Bool nbk_perfmon_capable(void);
+unsigned nbk_ncpus(void);
+struct kobj *nbk_obj_of_fd(UWord fd);
+/* nb_kern_sched.c: the PMU side */
+void nbk_wr(uint32_t msr, uint64_t v);
+uint64_t nbk_rd(uint32_t msr);
+Bool nbk_sampling(const struct kobj *e);       /* e has a sample_period */
+Bool nbk_counts(const struct kobj *e);
+uint32_t nbk_cccr_of(const struct kobj *e);
+void nbk_sched_in(struct kobj *e, ULong now);
+void nbk_resched(ULong now);
+void nbk_set_sampling(Bool on);
+/* nb_kern_perf.c: the system calls on an event */
+Word nbk_perf_open(ThreadId tid, Addr uattr, UWord pidcpu, UWord group_fd, UWord flags);
+Word nbk_perf_read(struct kobj *e, Addr buf, UWord n);
+Word nbk_perf_ioctl(struct kobj *e, UWord req, UWord arg);
+Word nbk_perf_fcntl(struct kobj *e, UWord cmd, UWord arg);
+/* nb_kern_pmi.c: the tick (throttling) */
+Bool nbk_tick(ThreadId tid, ULong now);
+
+
+#endif

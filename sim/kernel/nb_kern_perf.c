@@ -1,0 +1,315 @@
+/*
+ * nb_kern_perf.c - the emulated perf driver's system calls on an event:
+ * perf_event_open (validation and placement), read(2) (the count, group
+ * reads, the enabled/running times), ioctl(2) and fcntl(2) (the overflow
+ * signal).  The objects and the request: nb_kern.c; the PMU side:
+ * nb_kern_sched.c.
+ */
+#include "nb_kern_int.h"
+
+/* ---- perf_event_open ---- */
+
+Word nbk_perf_open(ThreadId tid, Addr uattr, UWord pidcpu, UWord group_fd, UWord flags)
+{
+	struct perf_event_attr a;
+	Int pid = (Int)(uint32_t)pidcpu, cpu = (Int)(uint32_t)(pidcpu >> 32);
+	uint32_t size;
+	Bool priv = VG_(geteuid)() == 0 || nbk_perfmon_capable();
+	int leader = -1, i, err;
+	uint64_t cfg;
+	const uint64_t known = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			       PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_CPU |
+			       PERF_SAMPLE_PERIOD | PERF_SAMPLE_STREAM_ID;
+
+	if (!nbk_readable(uattr, 8))
+		return -E_FAULT;
+	size = ((const struct perf_event_attr *)uattr)->size;
+	if (!size)
+		size = PERF_ATTR_SIZE_VER0;
+	if (size < PERF_ATTR_SIZE_VER0 || size > PAGE)
+		return -E_2BIG;
+	if (!nbk_readable(uattr, size))
+		return -E_FAULT;
+	VG_(memset)(&a, 0, sizeof a);
+	VG_(memcpy)(&a, (const void *)uattr, size < sizeof a ? size : sizeof a);
+	for (uint32_t b = sizeof a; b < size; b++)
+		if (((const UChar *)uattr)[b])
+			return -E_2BIG;
+	if (a.type != PERF_TYPE_RAW && a.type != PERF_TYPE_HARDWARE && a.type != PERF_TYPE_HW_CACHE)
+		return NBSIM_KERN_PASS;         /* software events: the host kernel's */
+	/* the driver's paranoia (kernel/events/core.c perf_event_open) */
+	if (clo_perf_paranoid > 2 && !priv)
+		return -E_ACCES;                /* Debian's perf_event_paranoid 3 */
+	if (!a.exclude_kernel && clo_perf_paranoid > 1 && !priv)
+		return -E_ACCES;
+	if (flags & ~(UWord)PERF_FLAG_FD_CLOEXEC)
+		return -E_INVAL;                /* FD_NO_GROUP, FD_OUTPUT, PID_CGROUP: not emulated */
+	if (pid == -1) {
+		if (clo_perf_paranoid > 0 && !priv)
+			return -E_ACCES;
+		return -E_OPNOTSUPP;            /* CPU-wide events: not emulated */
+	}
+	if (pid != 0 && pid != VG_(gettid)())
+		return -E_SRCH;                 /* other tasks: not emulated (sim/README) */
+	if (cpu < -1 || cpu >= (Int)nbk_ncpus())
+		return -E_INVAL;
+	if (a.type != PERF_TYPE_RAW)
+		return -E_NOENT;                /* generic events: not emulated */
+	if (a.freq || (a.sample_type & ~known) || a.read_format & ~(uint64_t)(PERF_FORMAT_TOTAL_TIME_ENABLED |
+		PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID | PERF_FORMAT_GROUP | PERF_FORMAT_LOST))
+		return -E_OPNOTSUPP;
+	if (a.sample_period >> 63)
+		return -E_INVAL;
+	/* perf_copy_attr (5.13+) */
+	if ((a.inherit_thread && !a.inherit) || (a.remove_on_exec && a.enable_on_exec))
+		return -E_INVAL;
+	if (a.sigtrap)
+		return -E_OPNOTSUPP;            /* synchronous SIGTRAP: not emulated */
+	if (a.inherit)
+		nbk_inherit_open();
+	cfg = a.config;
+	err = nb_kp4_validate(&cfg, nb_cpu->model, clo_ht);
+	if (err == NB_KP4_E_SHARED) {
+		if (clo_perf_paranoid > 0 && !priv)
+			return -E_ACCES;        /* perf_allow_cpu */
+		cfg = a.config;
+		cfg &= NB_KP4_CONFIG_MASK;
+		err = nb_kp4_validate(&cfg, nb_cpu->model, 0);
+	}
+	if (err) {
+		VG_(snprintf)(nb_fault_buf, sizeof nb_fault_buf, "perf_event_open: %s",
+			      nb_kp4_strerror(err));
+		return -E_INVAL;
+	}
+	if ((Word)group_fd != -1 && (Int)group_fd != -1) {
+		struct kobj *g = nbk_obj_of_fd(group_fd);
+
+		if (!g)
+			return -E_BADF;                 /* not an open perf event */
+		if (g->kind != K_PERF || g->leader != g - ko || g->owner != tid)
+			return -E_INVAL;
+		leader = (int)(g - ko);
+	}
+	i = nbk_new_obj(K_PERF);
+	if (i < 0)
+		return -E_MFILE;
+	ko[i].seq = next_seq++;
+	ko[i].id = next_id++;
+	ko[i].owner = tid;
+	ko[i].lwpid = VG_(gettid)();
+	ko[i].leader = leader >= 0 ? leader : i;
+	ko[i].config = cfg;
+	ko[i].attr = a;
+	ko[i].thread = clo_ht ? nb_lp_of(tid) & 1 : 0;
+	ko[i].enabled = !a.disabled;
+	ko[i].limit = 0;
+	ko[i].t_stamp = nbk_now_ns();
+	/* validate_group: the group alone must fit */
+	if (leader >= 0) {
+		uint64_t c[NB_NUM_COUNTERS];
+		int as[NB_NUM_COUNTERS], k = 0;
+		uint32_t es[NB_NUM_COUNTERS];
+
+		/* the group, the new event last, in open order (first fit) */
+		for (ULong s = 0;;) {
+			int m = -1;
+
+			for (int j = 0; j < NOBJ; j++)
+				if (ko[j].kind == K_PERF && ko[j].leader == leader && ko[j].seq > s &&
+				    (m < 0 || ko[j].seq < ko[m].seq))
+					m = j;
+			if (m < 0 || k >= NB_NUM_COUNTERS)
+				break;
+			s = ko[m].seq;
+			c[k++] = ko[m].config;
+		}
+		if (nb_kp4_place(c, k, ko[i].thread, as, es) != k) {
+			VG_(snprintf)(nb_fault_buf, sizeof nb_fault_buf,
+				      "perf_event_open: the P4 scheduler cannot place the group");
+			ko[i].kind = K_FREE;
+			return -E_INVAL;
+		}
+	}
+	nperf++;
+	nbk_place_thread(tid);
+	nbk_resched(nbk_now_ns());
+	return i + 1;
+}
+
+/* ---- read(2) of a perf event ---- */
+
+Word nbk_perf_read(struct kobj *e, Addr buf, UWord n)
+{
+	ULong v[3 + 3 * NB_NUM_COUNTERS + 8];
+	UWord k = 0;
+	uint64_t rf = e->attr.read_format;
+	ULong now = nbk_now_ns();
+
+	ULong ten, trun;
+
+	nbk_inherit_drain();
+	for (int i = 0; i < NOBJ; i++)
+		if (ko[i].kind == K_PERF) {
+			nbk_sync(&ko[i]);
+			nbk_upd_times(&ko[i], now);
+		}
+	if (rf & PERF_FORMAT_GROUP) {
+		struct kobj *l = &ko[e->leader];
+		ULong nr = 0;
+		UWord nrpos = k++;
+
+		(void)nbk_total(l, &ten, &trun);
+		if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+			v[k++] = ten;
+		if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+			v[k++] = trun;
+		for (ULong s = 0;;) {            /* leader, then members in open order */
+			int m = -1;
+
+			for (int i = 0; i < NOBJ; i++)
+				if (ko[i].kind == K_PERF && ko[i].leader == e->leader && ko[i].seq > s &&
+				    (m < 0 || ko[i].seq < ko[m].seq))
+					m = i;
+			if (m < 0 || k + 3 > sizeof v / sizeof v[0])
+				break;
+			s = ko[m].seq;
+			v[k++] = nbk_total(&ko[m], NULL, NULL);
+			if (rf & PERF_FORMAT_ID)
+				v[k++] = ko[m].id;
+			if (rf & PERF_FORMAT_LOST)
+				v[k++] = ko[m].lost;
+			nr++;
+		}
+		v[nrpos] = nr;
+	} else {
+		v[k++] = nbk_total(e, &ten, &trun);
+		if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+			v[k++] = ten;
+		if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+			v[k++] = trun;
+		if (rf & PERF_FORMAT_ID)
+			v[k++] = e->id;
+		if (rf & PERF_FORMAT_LOST)
+			v[k++] = e->lost;
+	}
+	if (n < k * 8)
+		return -E_NOSPC;
+	if (!nbk_writable(buf, k * 8))
+		return -E_FAULT;
+	VG_(memcpy)((void *)buf, v, k * 8);
+	return (Word)(k * 8);
+}
+
+/* ---- ioctl(2) ---- */
+
+Word nbk_perf_ioctl(struct kobj *e, UWord req, UWord arg)
+{
+	int self = (int)(e - ko);
+	Bool group = (arg & PERF_IOC_FLAG_GROUP) != 0;
+	ULong now = nbk_now_ns();
+
+	switch (req) {
+	case PERF_EVENT_IOC_ENABLE:
+	case PERF_EVENT_IOC_DISABLE:
+	case PERF_EVENT_IOC_RESET:
+		for (int i = 0; i < NOBJ; i++) {
+			struct kobj *x = &ko[i];
+
+			const struct kobj *o = x->parent >= 0 ? &ko[x->parent] : x;
+			int oi = (int)(o - ko);
+
+			/* the event (its group) and their copies in other threads
+			 * (perf_event_for_each_child) */
+			if (x->kind != K_PERF || !(oi == self || (group && o->leader == e->leader)))
+				continue;
+			nbk_sync(x);
+			nbk_upd_times(x, now);
+			if (req == PERF_EVENT_IOC_RESET)
+				x->count = 0;
+			else
+				x->enabled = req == PERF_EVENT_IOC_ENABLE;
+		}
+		if (req != PERF_EVENT_IOC_RESET)
+			nbk_resched(now);
+		return 0;
+	case PERF_EVENT_IOC_REFRESH:
+		if (e->attr.inherit || !nbk_sampling(e) || (Long)arg <= 0)
+			return -E_INVAL;
+		e->limit += (Long)arg;
+		nbk_upd_times(e, now);
+		e->enabled = True;
+		nbk_resched(now);
+		return 0;
+	case PERF_EVENT_IOC_PERIOD: {
+		ULong p;
+
+		if (!nbk_readable(arg, 8))
+			return -E_FAULT;
+		p = *(const ULong *)arg;
+		if (!nbk_sampling(e) || !p || (p >> 63))
+			return -E_INVAL;
+		for (int i = 0; i < NOBJ; i++)
+			if (ko[i].kind == K_PERF && (i == self || ko[i].parent == self)) {
+				nbk_sched_out(&ko[i], now);
+				ko[i].attr.sample_period = p;
+				ko[i].left = 0;        /* __perf_event_period: period_left 0 */
+			}
+		nbk_resched(now);
+		return 0;
+	}
+	case PERF_EVENT_IOC_ID:
+		if (!nbk_writable(arg, 8))
+			return -E_FAULT;
+		*(ULong *)arg = e->id;
+		return 0;
+	case PERF_EVENT_IOC_SET_OUTPUT:
+	case PERF_EVENT_IOC_SET_FILTER:
+	case PERF_EVENT_IOC_SET_BPF:
+		return -E_INVAL;               /* not emulated */
+	}
+	return -E_NOTTY;
+}
+
+/* ---- fcntl(2): the overflow signal's owner, number and O_ASYNC ---- */
+
+#define FASYNC_FLAG 020000
+Word nbk_perf_fcntl(struct kobj *e, UWord cmd, UWord arg)
+{
+	switch (cmd) {
+	case VKI_F_GETFL:
+		return 02 | (Word)e->flags;    /* O_RDWR */
+	case VKI_F_SETFL:
+		e->flags = arg & (FASYNC_FLAG | 04000 /* O_NONBLOCK */);
+		e->async = (arg & FASYNC_FLAG) != 0;
+		return 0;
+	case 10: /* F_SETSIG */
+		if (arg > 64)
+			return -E_INVAL;
+		e->sig = (Int)arg;
+		return 0;
+	case 11: /* F_GETSIG */
+		return e->sig;
+	case VKI_F_SETOWN:
+		e->own_type = (Int)arg < 0 ? 2 : 1;   /* F_OWNER_PGRP / F_OWNER_PID */
+		e->own = (Int)arg < 0 ? -(Int)arg : (Int)arg;
+		return 0;
+	case VKI_F_GETOWN:
+		return e->own_type == 2 ? -e->own : e->own;
+	case 15: /* F_SETOWN_EX */
+		if (!nbk_readable(arg, 8))
+			return -E_FAULT;
+		if (((const Int *)arg)[0] < 0 || ((const Int *)arg)[0] > 2)
+			return -E_INVAL;
+		e->own_type = ((const Int *)arg)[0];
+		e->own = ((const Int *)arg)[1];
+		return 0;
+	case 16: /* F_GETOWN_EX */
+		if (!nbk_writable(arg, 8))
+			return -E_FAULT;
+		((Int *)arg)[0] = e->own_type;
+		((Int *)arg)[1] = e->own;
+		return 0;
+	}
+	return NBSIM_KERN_PASS;
+}
+

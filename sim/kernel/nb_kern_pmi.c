@@ -1,0 +1,236 @@
+/*
+ * nb_kern_pmi.c - the emulated perf driver's sampling: the ring buffer's
+ * records, the PMI's handling (p4_pmu_handle_irq: the period reloaded, the
+ * sample, the wakeup and its signal), and throttling (the tick).  The
+ * tool calls nb_kern_pmi through the front-ends' PMI claim (nb_front.c).
+ */
+#include "nb_kern_int.h"
+
+/* ---- sampling: the PMI ---- */
+
+static void rb_put(struct kobj *e, const ULong *w, unsigned nw)
+{
+	struct perf_event_mmap_page *h = (struct perf_event_mmap_page *)e->rb;
+	ULong size = e->rb_len - PAGE, head, tail;
+	UChar *data = (UChar *)(e->rb + PAGE);
+	const UChar *src = (const UChar *)w;
+
+	if (!e->rb || !size)
+		return;
+	head = h->data_head;
+	tail = h->data_tail;
+	if (size - (head - tail) < nw * 8ULL) {
+		e->lost++;
+		return;
+	}
+	for (unsigned b = 0; b < nw * 8; b++)
+		data[(head + b) & (size - 1)] = src[b];
+	h->data_head = head + nw * 8;
+}
+
+/* A sample of event E; an inherited copy's goes to its original's ring
+ * buffer (perf_output_begin writes a child's output to the parent's),
+ * with the original's id as PERF_SAMPLE_ID (primary_event_id) and its
+ * own as STREAM_ID.  A forked child's copies have no buffer here. */
+static void sample(struct kobj *e, Addr ip)
+{
+	struct kobj *o = e->parent >= 0 ? &ko[e->parent] : e;
+	ULong w[16];
+	unsigned k = 1;
+	uint64_t st = e->attr.sample_type;
+
+	if (st & PERF_SAMPLE_IP)
+		w[k++] = ip;
+	if (st & PERF_SAMPLE_TID)
+		w[k++] = (ULong)(UInt)VG_(getpid)() | (ULong)(UInt)e->lwpid << 32;
+	if (st & PERF_SAMPLE_TIME)
+		w[k++] = nbk_now_ns();
+	if (st & PERF_SAMPLE_ADDR)
+		w[k++] = 0;
+	if (st & PERF_SAMPLE_ID)
+		w[k++] = o->id;
+	if (st & PERF_SAMPLE_STREAM_ID)
+		w[k++] = e->id;
+	if (st & PERF_SAMPLE_CPU)
+		w[k++] = e->thread;
+	if (st & PERF_SAMPLE_PERIOD)
+		w[k++] = e->attr.sample_period;
+	/* struct perf_event_header: type, misc (PERF_RECORD_MISC_USER), size */
+	w[0] = PERF_RECORD_SAMPLE | (ULong)PERF_RECORD_MISC_USER << 32 | (ULong)(k * 8) << 48;
+	if (e->rpid)
+		e->lost++;
+	else
+		rb_put(o, w, k);
+}
+
+/* ---- throttling: at most NBK_MAX_TICK interrupts of a sampling event
+ * per tick (kernel/events/core.c: __perf_event_account_interrupt stops an
+ * event past max_samples_per_tick, perf_adjust_freq_unthr_context starts
+ * it again at the next tick; the default perf_event_max_sample_rate
+ * 100000 at HZ 250 gives 400).  Without it a period shorter than the
+ * user-mode signal handler's own count (PAPI's overflow handler, about
+ * 270 instructions, on an event of instructions) interrupts again at every
+ * return from the handler, and the program never gets further; Linux
+ * stops such an event and the program goes on.  The tick is simulated
+ * time: NBK_TICK_INS retired instructions (counted while an event samples,
+ * nb_need.c), checked at each interrupt and between scheduler slices.
+ * Linux's 4 ms are about 10 M instructions of a 2.8 GHz part at one per
+ * cycle; a tick of 1 M makes the emulated limit ten times Linux's rate, so
+ * that the tests' periods of 10,007 instructions (about 100 interrupts a
+ * tick) are not throttled, as they were not before. ---- */
+
+#define NBK_MAX_TICK 400u
+#define NBK_TICK_INS 1000000u
+
+ULong nbk_throttles, nbk_interrupts, nbk_ticks;  /* (statistics) */
+static ULong tick_next;         /* instructions at which the next tick comes */
+
+/* PERF_RECORD_THROTTLE / UNTHROTTLE: time, id, stream_id (perf_log_throttle) */
+static void log_throttle(struct kobj *e, ULong now, Bool enable)
+{
+	struct kobj *o = e->parent >= 0 ? &ko[e->parent] : e;
+	ULong w[4];
+
+	w[0] = (ULong)(enable ? 6 /* PERF_RECORD_UNTHROTTLE */ : 5 /* PERF_RECORD_THROTTLE */) |
+	       (ULong)(4 * 8) << 48;
+	w[1] = now;
+	w[2] = o->id;
+	w[3] = e->id;
+	if (!e->rpid)
+		rb_put(o, w, 4);
+}
+
+/* instructions retired so far (the tick's clock) */
+static ULong tick_clock(void)
+{
+	nb_derive();
+	return (ULong)(nb_sig[SIG_INSTR] + nb_sig[SIG_INSTR_TAG]);
+}
+
+/* A tick when the clock has passed it: interrupt counts start again, and
+ * throttled events come back (those of the thread on the PMU at once, the
+ * others when their thread runs).  1 if one came back. */
+Bool nbk_tick(ThreadId tid, ULong now)
+{
+	ULong ins = tick_clock();
+	Bool back = False;
+
+	if (ins < tick_next)
+		return False;
+	tick_next = ins + NBK_TICK_INS;
+	nbk_ticks++;
+	for (int i = 0; i < NOBJ; i++) {
+		struct kobj *e = &ko[i];
+		if (e->kind != K_PERF)
+			continue;
+		e->interrupts = 0;
+		if (!e->throttled)
+			continue;
+		e->throttled = False;
+		back = True;
+		log_throttle(e, now, True);
+		if (e->owner == tid && on_pmu == tid && nbk_counts(e))
+			nbk_sched_in(e, now);
+	}
+	return back;
+}
+
+static void throttle(struct kobj *e, ULong now)
+{
+	nbk_interrupts++;
+	(void)nbk_tick(VG_(get_running_tid)(), now);
+	if (++e->interrupts <= NBK_MAX_TICK || e->throttled)
+		return;
+	log_throttle(e, now, False);
+	nbk_sched_out(e, now);
+	e->throttled = True;
+	nbk_throttles++;
+}
+
+void nb_kern_tick(ThreadId tid)
+{
+	Bool any = False;
+
+	if (!nperf)
+		return;
+	for (int i = 0; i < NOBJ && !any; i++)
+		any = ko[i].kind == K_PERF && ko[i].throttled;
+	if (any && nbk_tick(tid, nbk_now_ns())) {
+		nb_pmu_written(NB_PMU_NO_WRITE);
+	}
+}
+
+/* kill_fasync: the F_SETSIG signal with si_fd (rt_tgsigqueueinfo to this
+ * process, where any si_code is allowed); SIGIO without F_SETSIG. */
+static Bool signal_owner(struct kobj *e, Int code)
+{
+	vki_siginfo_t si;
+	Int sig = e->sig ? e->sig : VKI_SIGIO;
+	Int pid = VG_(getpid)();
+	Int tid = e->own_type == 0 ? e->own : e->lwpid;
+
+	if (!e->async || !e->own)
+		return False;
+	VG_(memset)(&si, 0, sizeof si);
+	si.si_signo = sig;
+	si.si_code = code;
+	si._sifields._sigpoll._band = code == 1 ? 0x41 /* POLLIN|POLLRDNORM */ : 0x10 /* POLLHUP */;
+	si._sifields._sigpoll._fd = e->fd;
+	(void)VG_(do_syscall)(297 /* rt_tgsigqueueinfo */, (UWord)pid, (UWord)tid, (UWord)sig,
+			      (UWord)&si, 0, 0, 0, 0);
+	return tid == VG_(gettid)();
+}
+
+uint32_t nb_kern_pmi(uint32_t pend, unsigned lp, Addr ip, int *here)
+{
+	uint32_t took = 0;
+	ULong now;
+
+	if (!nbk_sampling_on || !pend)
+		return 0;
+	now = nbk_now_ns();
+	for (int i = 0; i < NOBJ; i++) {
+		struct kobj *e = &ko[i];
+		/* an inherited copy wakes and signals through its original
+		 * (perf_event_fasync: only the parent has fasync state) */
+		struct kobj *o = e->parent >= 0 ? &ko[e->parent] : e;
+		Int code = 1;                  /* POLL_IN */
+
+		if (e->kind != K_PERF || !e->active || !nbk_sampling(e) || e->thread != lp ||
+		    !((pend >> e->counter) & 1))
+			continue;
+		took |= 1u << e->counter;
+		/* p4_pmu_handle_irq: clear OVF, update the count, set the next
+		 * period (the counter reloaded with -left), then the overflow */
+		nbk_sync(e);
+		nbk_wr(nb_counters[e->counter].cccr_msr,
+		    nbk_rd(nb_counters[e->counter].cccr_msr) & ~(uint64_t)NB_CCCR_OVF);
+		if (e->left > 0)
+			continue;              /* not this one's period yet */
+		if (e->left <= -(Long)e->attr.sample_period)
+			e->left = (Long)e->attr.sample_period;
+		else
+			e->left += (Long)e->attr.sample_period;
+		e->prev = (ULong)(-e->left) & CTR_MASK;
+		nbk_wr(nb_counters[e->counter].msr, e->prev);
+		nbk_wr(nb_counters[e->counter].msr, e->prev);
+		sample(e, ip);
+		throttle(e, now);
+		if (e->limit > 0 && --e->limit == 0) {
+			code = 6;              /* POLL_HUP: the event is disabled */
+			nbk_sched_out(e, now);
+			e->enabled = False;
+		}
+		/* a wakeup (and its signal) needs the ring buffer; the refresh limit
+		 * signals without */
+		if (code == 6 || (o->rb && !e->rpid &&
+				  ++o->wakeups >= (o->attr.wakeup_events ? o->attr.wakeup_events : 1))) {
+			o->wakeups = 0;
+			if (!e->rpid && signal_owner(o, code))
+				*here = 1;
+		}
+	}
+	nb_pmu_written(NB_PMU_NO_WRITE);
+	return took;
+}
+

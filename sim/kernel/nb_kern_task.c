@@ -1,0 +1,501 @@
+/*
+ * nb_kern_task.c - the emulated perf driver across task boundaries:
+ * inherit (copies of a creator's inheriting events for the threads and
+ * forked processes created afterwards, summed into the original when they
+ * exit; a forked child's nbsim reports through a file) and exec (the
+ * events that outlive an execve go to the new image's nbsim through a
+ * file; enable_on_exec enables them there).  nb_kern.c has the rest of the
+ * emulated kernel.
+ */
+#include "nb_kern_int.h"
+
+/* ---- inherit (kernel/events/core.c: inherit_task_group, inherit_event,
+ * perf_event_exit_task / sync_child_event, perf_event_read_value) ---- */
+
+/* A copy of event P for thread TID (inherit_event): its own count from 0,
+ * P's enabled state and period; the copy of a copy is its original's (the
+ * kernel's child events all point at the original).  REMOTE: the copy
+ * lives in a forked child, the original in process RPID. */
+static int copy_event(int p, ThreadId tid, int leader, Bool remote, Int rpid)
+{
+	int i = nbk_new_obj(K_PERF);
+	struct kobj *e, *o = &ko[p];
+
+	if (i < 0)
+		return -1;
+	e = &ko[i];
+	e->seq = next_seq++;
+	e->id = next_id++;
+	e->owner = tid;
+	e->lwpid = o->lwpid;             /* replaced once the thread runs */
+	e->leader = leader < 0 ? i : leader;
+	e->config = o->config;
+	e->attr = o->attr;
+	e->thread = clo_ht ? nb_lp_of(tid) & 1 : 0;
+	e->enabled = o->enabled;
+	e->left = (Long)o->attr.sample_period;
+	e->t_stamp = nbk_now_ns();
+	e->counter = -1;
+	if (o->rpid) {                   /* a copy already: its original */
+		e->rpid = o->rpid;
+		e->rid = o->rid;
+	} else if (remote) {
+		e->rpid = rpid;
+		e->rid = o->parent >= 0 ? ko[o->parent].id : o->id;
+	} else {
+		e->parent = o->parent >= 0 ? o->parent : p;
+	}
+	nperf++;
+	return i;
+}
+
+/* The groups of thread FROM that inherit (the leader's attr.inherit;
+ * inherit_thread: threads only) copied for thread TO, in open order. */
+static void copy_groups(ThreadId from, ThreadId to, Bool fork, Int rpid)
+{
+	ULong last = 0, top = next_seq;
+
+	for (;;) {
+		int l = -1, cl;
+
+		for (int i = 0; i < NOBJ; i++)
+			if (ko[i].kind == K_PERF && ko[i].owner == from && ko[i].leader == i &&
+			    ko[i].seq > last && ko[i].seq < top && (l < 0 || ko[i].seq < ko[l].seq))
+				l = i;
+		if (l < 0)
+			break;
+		last = ko[l].seq;
+		if (!ko[l].attr.inherit || (fork && ko[l].attr.inherit_thread))
+			continue;
+		cl = copy_event(l, to, -1, fork, rpid);
+		if (cl < 0)
+			break;
+		for (ULong s = 0;;) {             /* the members, in open order */
+			int m = -1;
+
+			for (int i = 0; i < NOBJ; i++)
+				if (ko[i].kind == K_PERF && ko[i].leader == l && i != l && ko[i].seq > s &&
+				    ko[i].seq < top && (m < 0 || ko[i].seq < ko[m].seq))
+					m = i;
+			if (m < 0)
+				break;
+			s = ko[m].seq;
+			if (copy_event(m, to, cl, fork, rpid) < 0)
+				break;
+		}
+	}
+}
+
+/* The count of event E as read(2) gives it: its own, its exited copies'
+ * and its live copies' (perf_event_read_value); the same for the times. */
+ULong nbk_total(const struct kobj *e, ULong *ten, ULong *trun)
+{
+	int self = (int)(e - ko);
+	ULong v = e->count + e->child_count;
+
+	if (ten)
+		*ten = e->t_enabled + e->child_ten;
+	if (trun)
+		*trun = e->t_running + e->child_trun;
+	for (int i = 0; i < NOBJ; i++)
+		if (ko[i].kind == K_PERF && ko[i].parent == self) {
+			v += ko[i].count + ko[i].child_count;
+			if (ten)
+				*ten += ko[i].t_enabled;
+			if (trun)
+				*trun += ko[i].t_running;
+		}
+	return v;
+}
+
+/*
+ * A forked child's copies report to their original's process when they
+ * exit: a record (id, count, times) appended to the file inherit_path(pid)
+ * of that process, which folds them into the original at its next read
+ * (the kernel adds them in the child's exit, before the parent's wait
+ * returns: the child's nbsim writes before it exits).
+ */
+struct inh_rec {
+	ULong magic, id, count, ten, trun;
+};
+#define INH_MAGIC 0x6e6273696d696e68ULL  /* "nbsiminh" */
+static Off64T inh_off;                    /* this process's file: read so far */
+static Bool inh_mine;                     /* ... made (unlinked at exit) */
+
+static void inherit_path(Int pid, HChar *buf, SizeT len)
+{
+	VG_(snprintf)(buf, (Int)len, "%s/nbsim-kern-%u-%d.inherit", VG_(tmpdir)(),
+		      (UInt)VG_(geteuid)(), pid);
+}
+
+static void report_exit(const struct kobj *e)
+{
+	HChar path[256];
+	struct inh_rec r = { INH_MAGIC, e->rid, e->count + e->child_count, e->t_enabled + e->child_ten,
+			     e->t_running + e->child_trun };
+	SysRes f;
+
+	inherit_path(e->rpid, path, sizeof path);
+	f = VG_(open)(path, VKI_O_WRONLY | VKI_O_APPEND | VKI_O_CREAT, 0600);
+	if (sr_isError(f))
+		return;
+	(void)VG_(write)((Int)sr_Res(f), &r, (Int)sizeof r);
+	VG_(close)((Int)sr_Res(f));
+}
+
+/* An inheriting event is opened: this process's records file, none left
+ * from an earlier one. */
+void nbk_inherit_open(void)
+{
+	HChar path[256];
+
+	if (inh_mine)
+		return;
+	inherit_path(VG_(getpid)(), path, sizeof path);
+	VG_(unlink)(path);
+	inh_mine = True;
+	inh_off = 0;
+}
+
+/* The records of this process's exited remote copies. */
+void nbk_inherit_drain(void)
+{
+	HChar path[256];
+	struct inh_rec r[16];
+	SysRes f;
+	Int fd, n;
+
+	if (!inh_mine)
+		return;
+	inherit_path(VG_(getpid)(), path, sizeof path);
+	f = VG_(open)(path, VKI_O_RDONLY, 0);
+	if (sr_isError(f))
+		return;
+	fd = (Int)sr_Res(f);
+	VG_(lseek)(fd, inh_off, VKI_SEEK_SET);
+	while ((n = VG_(read)(fd, r, (Int)sizeof r)) >= (Int)sizeof r[0]) {
+		n /= (Int)sizeof r[0];
+		inh_off += (Off64T)n * (Off64T)sizeof r[0];
+		for (Int k = 0; k < n; k++)
+			for (int i = 0; i < NOBJ; i++)
+				if (r[k].magic == INH_MAGIC && ko[i].kind == K_PERF && !ko[i].foreign &&
+				    !ko[i].rpid && ko[i].parent < 0 && ko[i].id == r[k].id) {
+					ko[i].child_count += r[k].count;
+					ko[i].child_ten += r[k].ten;
+					ko[i].child_trun += r[k].trun;
+				}
+		VG_(lseek)(fd, inh_off, VKI_SEEK_SET);
+	}
+	VG_(close)(fd);
+}
+
+/* An inherited copy ends (its thread or process exits): its counts go to
+ * its original (sync_child_event). */
+static void copy_exit(struct kobj *e, ULong now)
+{
+	nbk_sched_out(e, now);
+	nbk_upd_times(e, now);
+	if (e->parent >= 0) {
+		struct kobj *o = &ko[e->parent];
+
+		o->child_count += e->count + e->child_count;
+		o->child_ten += e->t_enabled + e->child_ten;
+		o->child_trun += e->t_running + e->child_trun;
+	} else if (e->rpid) {
+		report_exit(e);
+	}
+	e->kind = K_FREE;
+	nperf--;
+}
+
+void nb_kern_thread_create(ThreadId parent, ThreadId child)
+{
+	if (!nperf)
+		return;
+	copy_groups(parent, child, False, 0);
+	nbk_place_thread(child);
+}
+
+/* Thread TID exits (perf_event_exit_task): its copies report to their
+ * originals; the events it opened stay readable, their counts final. */
+void nb_kern_thread_exit(ThreadId tid)
+{
+	ULong now;
+
+	if (!nperf)
+		return;
+	nb_pmu_access();
+	now = nbk_now_ns();
+	nbk_sched_out_all(now);
+	for (int i = 0; i < NOBJ; i++) {
+		struct kobj *e = &ko[i];
+
+		if (e->kind != K_PERF || e->owner != tid)
+			continue;
+		if (e->parent >= 0 || e->rpid)
+			copy_exit(e, now);
+		else
+			e->owner = 0;            /* never runs again */
+	}
+	on_pmu = 0;
+	nb_pmu_written(NB_PMU_NO_WRITE);
+}
+
+/* In a forked child, thread TID (the one that forked): the parent's
+ * events become its descriptors' only (they run nowhere here); the
+ * forking thread's inheriting groups get copies that report to the
+ * parent process when this one exits. */
+static void kern_after_fork(ThreadId tid)
+{
+	ULong now = nbk_now_ns();
+	Int ppid = VG_(getppid)();
+	ULong top = next_seq;
+
+	if (!nperf)
+		return;
+	nb_pmu_access();
+	nbk_sched_out_all(now);
+	copy_groups(tid, tid, True, ppid);
+	for (int i = 0; i < NOBJ; i++) {
+		struct kobj *e = &ko[i];
+
+		if (e->kind != K_PERF || e->seq >= top)
+			continue;
+		if (e->fd < 0) {                 /* copies of the parent's: theirs to report */
+			e->kind = K_FREE;
+			nperf--;
+		} else {
+			e->foreign = True;
+			e->owner = 0;
+			e->rb = 0;
+		}
+	}
+	for (int i = 0; i < NOBJ; i++)     /* no descriptor may point at a freed copy */
+		if (ko[i].kind == K_PERF && ko[i].parent >= 0 && ko[ko[i].parent].kind != K_PERF)
+			ko[i].parent = -1;
+	inh_mine = False;
+	inh_off = 0;
+	on_pmu = 0;
+	nbk_place_thread(tid);
+	nbk_sched_in_thread(tid, now);
+	nb_pmu_written(NB_PMU_NO_WRITE);
+}
+
+
+/* ---- exec (fs/exec.c begin_new_exec: perf_event_exec) ----
+ *
+ * Under nbsim an exec starts a new nbsim for the new image
+ * (--trace-children=yes, the launcher's default), whose emulated kernel
+ * starts empty.  So before the execve the process's events that outlive
+ * it are written to exec_path(pid); the new nbsim reads them back before
+ * its guest runs (nb_kern_init) and removes the file; a failed execve
+ * removes it.  What outlives an exec, as on Linux: the events whose
+ * descriptor is not close-on-exec (the others are released with it) and
+ * the inherited copies of the thread that execs; the other threads die
+ * (de_thread): their copies are summed into their originals, their own
+ * events keep their final counts.  perf_event_enable_on_exec: an event
+ * with enable_on_exec that is off is enabled, and the flag is cleared.
+ * Ring buffers go with the old address space.
+ */
+struct exec_hdr {
+	ULong magic, nobj, when_ns, inh_off;
+	Int inh_mine, pad;
+};
+struct exec_obj {
+	struct kobj o;
+	Bool alive;                       /* the thread that execs owns it */
+	ULong leader_seq;
+};
+#define EXEC_MAGIC 0x6e6273696d657863ULL  /* "nbsimexc" */
+static Bool exec_pending;
+
+static void exec_path(Int pid, HChar *buf, SizeT len)
+{
+	VG_(snprintf)(buf, (Int)len, "%s/nbsim-kern-%u-%d.exec", VG_(tmpdir)(),
+		      (UInt)VG_(geteuid)(), pid);
+}
+
+static Bool survives(const struct kobj *e)
+{
+	Int fl;
+
+	if (e->fd < 0)
+		return e->kind == K_PERF && e->rpid != 0;
+	fl = VG_(fcntl)(e->fd, VKI_F_GETFD, 0);
+	return fl >= 0 && !(fl & VKI_FD_CLOEXEC);
+}
+
+static void kern_pre_exec(ThreadId tid)
+{
+	HChar path[256];
+	struct exec_hdr h = { EXEC_MAGIC, 0, nbk_now_ns(), (ULong)inh_off, inh_mine, 0 };
+	ULong now = h.when_ns;
+	SysRes f;
+	Int fd;
+
+	/* --trace-children=no: the new image runs on the host's CPU, where
+	 * no emulated kernel waits for the events */
+	if ((!nperf && !nbk_ko_any()) || !VG_(clo_trace_children))
+		return;
+	nb_pmu_access();
+	for (int i = 0; i < NOBJ; i++)
+		if (ko[i].kind == K_PERF) {
+			nbk_sync(&ko[i]);
+			nbk_upd_times(&ko[i], now);
+		}
+	exec_path(VG_(getpid)(), path, sizeof path);
+	f = VG_(open)(path, VKI_O_WRONLY | VKI_O_CREAT | VKI_O_TRUNC, 0600);
+	if (sr_isError(f))
+		return;
+	fd = (Int)sr_Res(f);
+	for (int i = 0; i < NOBJ; i++)
+		if (ko[i].kind != K_FREE && survives(&ko[i]))
+			h.nobj++;
+	(void)VG_(write)(fd, &h, (Int)sizeof h);
+	for (int i = 0; i < NOBJ; i++) {
+		struct exec_obj x;
+
+		if (ko[i].kind == K_FREE || !survives(&ko[i]))
+			continue;
+		VG_(memset)(&x, 0, sizeof x);
+		x.o = ko[i];
+		x.alive = ko[i].kind == K_PERF && ko[i].owner == tid;
+		x.leader_seq = ko[ko[i].leader].seq;
+		if (ko[i].kind == K_PERF) {
+			ULong ten, trun;
+
+			/* the other threads' copies end with them (de_thread) */
+			x.o.count = nbk_total(&ko[i], &ten, &trun) - ko[i].child_count;
+			x.o.child_count = ko[i].child_count;
+			x.o.t_enabled = ten - ko[i].child_ten;
+			x.o.t_running = trun - ko[i].child_trun;
+			x.o.active = False;
+			x.o.rb = 0;
+			x.o.rb_len = 0;
+			x.o.parent = -1;
+			if (x.o.attr.enable_on_exec) {      /* event_enable_on_exec */
+				x.o.attr.enable_on_exec = 0;
+				x.o.enabled = True;
+			}
+		}
+		(void)VG_(write)(fd, &x, (Int)sizeof x);
+	}
+	VG_(close)(fd);
+	exec_pending = True;
+}
+
+/* The execve failed: the old image goes on, its events as they were. */
+static void kern_exec_failed(void)
+{
+	HChar path[256];
+
+	if (!exec_pending)
+		return;
+	exec_pending = False;
+	exec_path(VG_(getpid)(), path, sizeof path);
+	VG_(unlink)(path);
+}
+
+void nb_kern_pre_syscall(ThreadId tid, UInt sysno)
+{
+	if (sysno == __NR_execve || sysno == __NR_execveat)
+		kern_pre_exec(tid);
+}
+
+void nb_kern_post_syscall(UInt sysno, SysRes res)
+{
+	if ((sysno == __NR_execve || sysno == __NR_execveat) && sr_isError(res))
+		kern_exec_failed();
+}
+
+/* The new image's nbsim: the events of the image before the exec. */
+static void kern_load_exec(void)
+{
+	HChar path[256];
+	struct exec_hdr h;
+	SysRes f;
+	Int fd;
+
+	exec_path(VG_(getpid)(), path, sizeof path);
+	f = VG_(open)(path, VKI_O_RDONLY, 0);
+	if (sr_isError(f))
+		return;
+	fd = (Int)sr_Res(f);
+	VG_(unlink)(path);
+	/* a file older than a minute is not from our exec (a pid reused) */
+	if (VG_(read)(fd, &h, (Int)sizeof h) != (Int)sizeof h || h.magic != EXEC_MAGIC ||
+	    nbk_now_ns() - h.when_ns > 60000000000ULL) {
+		VG_(close)(fd);
+		return;
+	}
+	inh_mine = h.inh_mine;
+	inh_off = (Off64T)h.inh_off;
+	for (ULong k = 0; k < h.nobj; k++) {
+		struct exec_obj x;
+		int i;
+
+		if (VG_(read)(fd, &x, (Int)sizeof x) != (Int)sizeof x)
+			break;
+		i = nbk_new_obj(x.o.kind);
+		if (i < 0)
+			break;
+		ko[i] = x.o;
+		ko[i].leader = (int)x.leader_seq;   /* resolved below */
+		ko[i].owner = x.alive ? 1 : 0;      /* valgrind's first thread */
+		ko[i].t_stamp = nbk_now_ns();
+		if (ko[i].fd >= 0 && ko[i].fd < NBSIM_KERN_MAXFD)
+			fd_obj[ko[i].fd] = i + 1;
+		if (ko[i].kind == K_PERF) {
+			nperf++;
+			if (ko[i].seq >= next_seq)
+				next_seq = ko[i].seq + 1;
+			if (ko[i].id >= next_id)
+				next_id = ko[i].id + 1;
+		}
+	}
+	VG_(close)(fd);
+	for (int i = 0; i < NOBJ; i++)          /* leaders: by their open order */
+		if (ko[i].kind == K_PERF) {
+			ULong ls = (ULong)ko[i].leader;
+
+			ko[i].leader = i;
+			for (int j = 0; j < NOBJ; j++)
+				if (ko[j].kind == K_PERF && ko[j].seq == ls)
+					ko[i].leader = j;
+		}
+	if (nperf) {
+		/* on the PMU before the guest's first instruction: nothing
+		 * is translated yet, so the needs change without a discard
+		 * (as --nbsim-program's registers, nb_progfile.c) */
+		nbk_place_thread(1);
+		nb_need_preload = True;
+		nbk_sched_in_thread(1, nbk_now_ns());
+		nb_pmu_written(NB_PMU_NO_WRITE);
+		nb_need_preload = False;
+	}
+}
+
+void nb_kern_init(void)
+{
+	VG_(atfork)(NULL, NULL, kern_after_fork);
+	kern_load_exec();
+}
+
+/* At exit: the copies still alive report (their process ends). */
+void nb_kern_fini(void)
+{
+	HChar path[256];
+	ULong now = nbk_now_ns();
+
+	for (int i = 0; i < NOBJ; i++)
+		if (ko[i].kind == K_PERF && ko[i].rpid) {
+			nbk_sync(&ko[i]);
+			nbk_upd_times(&ko[i], now);
+			report_exit(&ko[i]);
+		}
+	if (inh_mine) {
+		inherit_path(VG_(getpid)(), path, sizeof path);
+		VG_(unlink)(path);
+	}
+}
+

@@ -1,0 +1,759 @@
+/*
+ * nb_timing.c - the NetBurst timing model: the latency/throughput table
+ * per model (data), the classification of an instruction's computational
+ * uop, and the schedule of a superblock's uops on a logical processor's
+ * clock.  See nb_timing.h and README.md "Timing model".
+ *
+ * Sources (every figure below names one):
+ *  [ORM-C]  IA-32 Intel Architecture Optimization Reference Manual
+ *           (248966, 2004), Appendix C "IA-32 Instruction Latency and
+ *           Throughput", columns CPUID 0F3n (Prescott) / 0F2n (Northwood);
+ *           reproduced per instruction at c9x.me/x86 (e.g. SUBSD xmm,xmm:
+ *           latency 5/4, throughput 2/2; SQRTSD 39/38, 39/38).
+ *  [DLI]    Intel, "A Detailed Look Inside the Intel NetBurst
+ *           Micro-Architecture of the Intel Pentium 4 Processor" (2000):
+ *           p. 15 Table 1: L1D load latency 2 (integer) / 6 (FP) clocks,
+ *           L2 7/7; ports 0/1 dispatch up to two uops per cycle each
+ *           (double-speed ALUs), port 2 one load, port 3 one store
+ *           address per cycle; p. 17: "up to four outstanding load misses
+ *           that can be serviced either by on-chip caches or by memory".
+ *  [HIN01]  Hinton et al., "The Microarchitecture of the Pentium 4
+ *           Processor", Intel Technology Journal Q1 2001: 126 uops in
+ *           flight, trace cache delivery and retirement of 3 uops per
+ *           cycle, double-pumped ALUs (0.5-cycle add), 20-stage
+ *           misprediction pipeline.
+ *  [BOG04]  Boggs et al., "The Microarchitecture of the Intel Pentium 4
+ *           Processor on 90nm Technology", Intel Technology Journal Q1
+ *           2004: 31-stage pipeline, L1D load-to-use 4 cycles (integer),
+ *           shifts and rotates on the fast ALU (1 cycle), integer
+ *           multiply in 10 cycles, 8 outstanding L1D misses (was 4).
+ *  [FOG]    Agner Fog, "Instruction tables", Pentium 4 (family 15 models
+ *           0-2 and 3/4/6) sections: measured values where [ORM-C] gives
+ *           ranges (IDIV r32) and the FP load latency of Prescott (12).
+ *  [ORM-A]  IA-32 Intel Architecture Optimization Reference Manual
+ *           (248966), "Aliasing Cases in the Pentium 4 and Intel Xeon
+ *           Processors" (p. 2-45): the first-level cache holds one
+ *           instance of data per data conflict condition; a reference
+ *           matching a reference under way cannot begin until the first
+ *           is kicked out of the cache; the condition is identical linear
+ *           address bits 15:6 on CPUID family 15 models 0-2 ("64K
+ *           aliasing"), bits 21:6 on model 3.  "Preventing Excessive
+ *           Evictions in First-Level Data Cache" (p. 7-43): the L1D is
+ *           indexed by linear address, so two instances of one program
+ *           on the two logical processors, at the same linear addresses,
+ *           evict each other's lines (nb_smt.c).
+ *  [CPUID]  Intel SDM Vol. 2A, CPUID leaf 2 descriptors 0x66 (L1D 8 KB
+ *           4-way, 64 B lines) and 0x60 (16 KB 8-way, 64 B lines).
+ */
+#include "nb_timing.h"
+#include "cpu/nb_idecode.h"
+
+#define T(c) ((uint16_t)(2 * (c)))      /* cycles -> ticks */
+
+/* Northwood's PMI latency (cycles; see nb_tm_northwood) */
+#define NB_PMI_LATENCY_NW 59
+
+/* latency, interval (reciprocal throughput), unit */
+static const struct nb_tm_params nb_tm_northwood = {
+	"northwood (0F2n)",
+	{
+		/* ADD/SUB/AND/OR/XOR/CMP/MOV r,r: 0.5 / 0.5 [ORM-C], two
+		 * double-speed ALUs [DLI], [HIN01] */
+		[NB_TM_ALU]     = { 1, 1, NB_TMU_ALU },
+		/* SHL/SHR/SAR/ROL r,imm: 4 / 1 [ORM-C] (0F2n) */
+		[NB_TM_SHIFT]   = { T(4), T(1), NB_TMU_INT },
+		/* IMUL r32: 14 / 3 [ORM-C] (0F2n), on the FP multiplier */
+		[NB_TM_IMUL]    = { T(14), T(3), NB_TMU_FPMUL },
+		/* IDIV r32: 56-70 [ORM-C]: 56 [FOG], not pipelined */
+		[NB_TM_IDIV]    = { T(56), T(56), NB_TMU_FPDIV },
+		/* FADD/FSUB: 5 / 1 [ORM-C] (0F2n); Sprunt 2002: "each FP add
+		 * has a latency of five cycles", a new one every cycle */
+		[NB_TM_FADD]    = { T(5), T(1), NB_TMU_FPADD },
+		/* FMUL: 7 / 2 [ORM-C] (0F2n) */
+		[NB_TM_FMUL]    = { T(7), T(2), NB_TMU_FPMUL },
+		/* FDIV (extended precision, the x87 default): 43 / 43 [ORM-C] */
+		[NB_TM_FDIV]    = { T(43), T(43), NB_TMU_FPDIV },
+		/* ADDSD/SUBSD/ADDPD: 4 / 2 [ORM-C] (0F2n) */
+		[NB_TM_SADD]    = { T(4), T(2), NB_TMU_FPADD },
+		/* MULSD/MULPD: 6 / 2 [ORM-C] (0F2n) */
+		[NB_TM_SMUL]    = { T(6), T(2), NB_TMU_FPMUL },
+		/* DIVSD: 38 / 38 [ORM-C] (0F2n; SQRTSD 38 / 38 likewise) */
+		[NB_TM_SDIV]    = { T(38), T(38), NB_TMU_FPDIV },
+		/* MOVAPD/logic on XMM: 6 / 1 [ORM-C] (0F2n MOVAPD xmm,xmm) */
+		[NB_TM_FPOTHER] = { T(6), T(1), NB_TMU_FPMOV },
+		/* L1D hit: 2 (integer) / 6 (FP) [DLI Table 1]; one load per
+		 * cycle (port 2) [DLI] */
+		[NB_TM_LOAD]    = { T(2), T(1), NB_TMU_LOAD },
+		[NB_TM_FLOAD]   = { T(6), T(1), NB_TMU_LOAD },
+		/* one store address per cycle (port 3) [DLI]; the data on
+		 * port 0 */
+		[NB_TM_STA]     = { T(1), T(1), NB_TMU_STORE },
+		[NB_TM_STD]     = { T(1), T(1), NB_TMU_FPMOV },
+	},
+	126, 3, 4,                      /* [HIN01], [HIN01], [DLI p. 17] */
+	/* PMI latency: no published figure.  Calibrated on Sprunt 2002
+	 * (seed 000, "Benchmark program"): IEBS on a load that misses the
+	 * L1D between long blocks of L1D-hitting loads lands 65 or more
+	 * instructions after it, 46.5% at +69.  With one load per cycle
+	 * (port 2 [DLI]) the hitting loads retire one per cycle once the
+	 * miss has retired, so the skid in instructions is about the
+	 * latency in cycles plus the 6 loads that complete during the
+	 * miss.  The PMI then waits 0 to 13 cycles for the local APIC's
+	 * bus-clock edge (nb_pmi.c, pmi_due); this value, the latency
+	 * without that wait, gives Sprunt's floor, +65, on the model
+	 * (sim/tests/t_iebs.c). */
+	NB_PMI_LATENCY_NW,
+	16, 4                           /* bits 15:6 [ORM-A]; 4 ways [CPUID] 0x66 */
+};
+
+static const struct nb_tm_params nb_tm_prescott = {
+	"prescott (0F3n)",
+	{
+		/* ADD/SUB: 1 / 0.5 [ORM-C] (0F3n) */
+		[NB_TM_ALU]     = { T(1), 1, NB_TMU_ALU },
+		/* SHL/SHR/SAR: 1 / 0.5 [ORM-C] (0F3n), [BOG04]: one shift
+		 * unit, a uop every half cycle */
+		[NB_TM_SHIFT]   = { T(1), 1, NB_TMU_INT },
+		/* IMUL r32: 10 / 1 [ORM-C] (0F3n), [BOG04] */
+		[NB_TM_IMUL]    = { T(10), T(1), NB_TMU_FPMUL },
+		/* IDIV r32: 66-80 [ORM-C]: 66 [FOG] */
+		[NB_TM_IDIV]    = { T(66), T(66), NB_TMU_FPDIV },
+		/* FADD: 6 / 1 [ORM-C] (0F3n) */
+		[NB_TM_FADD]    = { T(6), T(1), NB_TMU_FPADD },
+		/* FMUL: 8 / 2 [ORM-C] (0F3n) */
+		[NB_TM_FMUL]    = { T(8), T(2), NB_TMU_FPMUL },
+		/* FDIV: 45 / 45 [FOG] (0F3n) */
+		[NB_TM_FDIV]    = { T(45), T(45), NB_TMU_FPDIV },
+		/* ADDSD/SUBSD: 5 / 2 [ORM-C] (0F3n) */
+		[NB_TM_SADD]    = { T(5), T(2), NB_TMU_FPADD },
+		/* MULSD: 7 / 2 [ORM-C] (0F3n) */
+		[NB_TM_SMUL]    = { T(7), T(2), NB_TMU_FPMUL },
+		/* DIVSD: 40 / 40 [ORM-C] (0F3n) */
+		[NB_TM_SDIV]    = { T(40), T(40), NB_TMU_FPDIV },
+		/* MOVAPD xmm,xmm: 7 / 1 [ORM-C] (0F3n) */
+		[NB_TM_FPOTHER] = { T(7), T(1), NB_TMU_FPMOV },
+		/* L1D hit: 4 (integer) [BOG04] / 12 (FP) [FOG] */
+		[NB_TM_LOAD]    = { T(4), T(1), NB_TMU_LOAD },
+		[NB_TM_FLOAD]   = { T(12), T(1), NB_TMU_LOAD },
+		[NB_TM_STA]     = { T(1), T(1), NB_TMU_STORE },
+		[NB_TM_STD]     = { T(1), T(1), NB_TMU_FPMOV },
+	},
+	126, 3, 8,                      /* [HIN01], [HIN01], [BOG04] */
+	/* PMI latency: not measured on Prescott.  Northwood's figure
+	 * (without the bus-clock wait, which is the part's own: nb_pmi.c)
+	 * scaled by the pipeline depth, 31 stages against 20 (the
+	 * misprediction pipelines [BOG04], [HIN01]): the overflow travels
+	 * from retirement to the local APIC and back to the front end
+	 * through the deeper pipeline.  An assumption, untested. */
+	(NB_PMI_LATENCY_NW * 31 + 10) / 20,
+	22, 8                           /* bits 21:6 [ORM-A]; 8 ways [CPUID] 0x60 */
+};
+
+const struct nb_tm_params *nb_tm_params_for(unsigned cpuid_model)
+{
+	return cpuid_model >= 3 ? &nb_tm_prescott : &nb_tm_northwood;
+}
+
+void nb_tm_init(struct nb_tm *t, const struct nb_tm_params *p, unsigned penalty)
+{
+	uint8_t *b = (uint8_t *)t;
+
+	for (unsigned long i = 0; i < sizeof *t; i++)
+		b[i] = 0;
+	t->p = p;
+	t->penalty = penalty;
+}
+
+static inline uint64_t max64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+/* ---- the units' reservations: a bitmap per unit instance over the
+ * ticks [t->lo, t->lo + NB_TM_URING) (nb_timing.h) ---- */
+
+#define URW (NB_TM_URING / 64u)
+
+static inline uint64_t ones(uint64_t n)          /* n < 64 or 64 */
+{
+	return n >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1;
+}
+
+/* Nothing dispatches before tick `tick` any more: forget the words of
+ * ticks below it (t->lo stays a multiple of 64): each starts again as the
+ * other LP's pattern.  Only words of ticks below uhi hold reservations, so
+ * while every other word holds the pattern already (odirty clear: the
+ * pattern has not changed since every word was last reset) only those are
+ * written: a long miss moves the horizon far, and rewriting the whole
+ * ring cost 10% of bench chase. */
+static void units_forget_words(struct nb_tm *t, uint64_t lo)
+{
+	uint64_t *bm = &t->busy[0][0][0];
+	const uint64_t *oth = &t->oth[0][0];    /* 0 unless HT (nb_smt.c) */
+	const unsigned nw = NB_TMU_N * 2 * URW;
+	uint64_t n = (lo - t->lo) / 64;
+
+	if (!t->odirty) {
+		uint64_t hi = (t->uhi + 63) & ~UINT64_C(63);
+		n = hi <= t->lo ? 0 : ((hi < lo ? hi : lo) - t->lo) / 64;
+		if (n > URW)
+			n = URW;
+	} else if (n >= URW) {
+		for (unsigned w = 0; w < nw; w++)
+			bm[w] = oth[w / URW];
+		t->odirty = 0;
+		n = 0;
+	}
+	for (uint64_t k = t->lo / 64; n--; k++)
+		for (unsigned w = (unsigned)(k % URW); w < nw; w += URW)
+			bm[w] = oth[w / URW];
+	t->lo = lo;
+}
+
+static inline void units_forget(struct nb_tm *t, uint64_t tick)
+{
+	if ((tick & ~UINT64_C(63)) > t->lo)
+		units_forget_words(t, tick & ~UINT64_C(63));
+}
+
+void nb_tm_units_forget(struct nb_tm *t, uint64_t tick)
+{
+	units_forget(t, tick);
+}
+
+/* The first tick in [k, e) whose bit in bm is `busy` (1) or clear (0),
+ * or e. */
+static uint64_t next_bit(const uint64_t *bm, uint64_t k, uint64_t e, int busy)
+{
+	while (k < e) {
+		unsigned p = (unsigned)(k % NB_TM_URING), off = p % 64;
+		uint64_t word = (busy ? bm[p / 64] : ~bm[p / 64]) >> off;
+		if (word) {
+			uint64_t b = k + (uint64_t)__builtin_ctzll(word);
+			return b < e ? b : e;
+		}
+		k += 64 - off;
+	}
+	return e;
+}
+
+/* the starts of the runs of intv (<= 4) free ticks of word w from bit
+ * off that end inside it: bit j set for a run from off + j */
+static inline uint64_t runs_in(uint64_t w, unsigned off, unsigned intv)
+{
+	uint64_t f = ~w >> off, g = f;
+
+	for (unsigned j = 1; j < intv; j++)
+		g &= f >> j;
+	return g;
+}
+
+/* the bits of bm at the 64 ticks from k (the ring wraps) */
+static inline uint64_t bits64(const uint64_t *bm, uint64_t k)
+{
+	unsigned p = (unsigned)(k % NB_TM_URING), i = p / 64, off = p % 64;
+	uint64_t w = bm[i] >> off;
+
+	if (off)
+		w |= bm[(i + 1) % URW] << (64 - off);
+	return w;
+}
+
+/* The first tick from k at which bm is free for intv ticks (the ticks past
+ * the horizon lo + NB_TM_URING count as free).  Intervals up to 4 ticks
+ * (all but the divider's and the slow multiplies'): 64 ticks at a time,
+ * the runs that end inside them; the next look starts where a run could
+ * still begin (intv - 1 ticks before the end).  A queue of uops waiting
+ * for one port (12 loads at once) is crossed 61 ticks a step. */
+static uint64_t first_run(const uint64_t *bm, uint64_t lo, uint64_t k, unsigned intv)
+{
+	const uint64_t end = lo + NB_TM_URING;
+
+	if (intv <= 4) {
+		/* (the usual case first: a run ending in k's word) */
+		if (k < end) {
+			uint64_t g = runs_in(bm[(k % NB_TM_URING) / 64], (unsigned)(k % 64), intv);
+			if (g)
+				return k + (uint64_t)__builtin_ctzll(g);
+		}
+		for (;;) {
+			uint64_t busy, g;
+			if (k >= end)
+				return k;
+			busy = bits64(bm, k);
+			if (end - k < 64)
+				busy &= ones(end - k);
+			g = runs_in(busy, 0, intv);
+			if (g)
+				return k + (uint64_t)__builtin_ctzll(g);
+			k += 64 - intv + 1;
+		}
+	}
+	if (k < end && k % 64 + intv <= 64 && k + intv <= end &&
+	    !(bm[(k % NB_TM_URING) / 64] >> (k % 64) & ones(intv)))
+		return k;       /* free at once */
+	for (;;) {
+		uint64_t e, b;
+		if (k >= end)
+			return k;
+		e = k + intv < end ? k + intv : end;
+		b = next_bit(bm, k, e, 1);
+		if (b == e)
+			return k;
+		k = next_bit(bm, b + 1, end, 0);
+	}
+}
+
+uint64_t nb_tm_first_free(const uint64_t *bm, uint64_t lo, uint64_t k, unsigned intv)
+{
+	return first_run(bm, lo, k, intv);
+}
+
+/* The first tick from `from` (>= t->lo) at which an instance of unit u (n
+ * instances, the first preferred) is free for intv ticks; taken. */
+/* the bits of bm at ticks [k, k + len) (len <= 64) */
+static uint64_t bits_at(const uint64_t *bm, uint64_t k, unsigned len)
+{
+	unsigned p = (unsigned)(k % NB_TM_URING), i = p / 64, off = p % 64;
+	uint64_t w = bm[i] >> off;
+
+	if (off)
+		w |= bm[(i + 1) % URW] << (64 - off);
+	return w & ones(len);
+}
+
+/* log a reservation that looked from `from` (k0, k1: the first free runs
+ * of the two instances) for the replay (nb_tmmemo.c) */
+static void rlog(struct nb_tm *t, unsigned u, unsigned n, uint64_t from, unsigned intv,
+		 uint64_t k0, uint64_t k1, unsigned best)
+{
+	struct nb_tm_rl *e = &t->rl[t->nrl++];
+	uint64_t l0 = k0 + intv - from, l1 = k1 + intv - from;
+
+	e->x0 = (uint8_t)(2 * u);
+	e->n = (uint8_t)n;
+	e->best = (uint8_t)best;
+	e->intv = (uint8_t)intv;
+	e->from = from;
+	e->k = best ? k1 : k0;
+	e->len0 = l0 > 64 ? 0xff : (uint8_t)l0;
+	e->len1 = n < 2 ? 0 : l1 > 64 ? 0xff : (uint8_t)l1;
+	e->bits0 = l0 > 64 ? 0 : bits_at(t->busy[u][0], from, (unsigned)l0);
+	e->bits1 = n < 2 || l1 > 64 ? 0 : bits_at(t->busy[u][1], from, (unsigned)l1);
+}
+
+static uint64_t reserve(struct nb_tm *t, unsigned u, unsigned n, uint64_t from, unsigned intv)
+{
+	unsigned best = 0;
+	uint64_t k = first_run(t->busy[u][0], t->lo, from, intv), end = t->lo + NB_TM_URING;
+	uint64_t k0 = k, k1 = from - intv;
+
+	/* (instance 0 free at once: instance 1 cannot start earlier, and is
+	 * not looked at; the log says so with len1 0) */
+	if (n > 1 && k != from) {
+		k1 = first_run(t->busy[u][1], t->lo, from, intv);
+		if (k1 < k) {
+			k = k1;
+			best = 1;
+		}
+	}
+	if (t->rlog && t->nrl < NB_TM_MAXRL)
+		rlog(t, u, n, from, intv, k0, k1, best);
+	uint64_t e = k + intv < end ? k + intv : end;
+	if (e > k && e > t->uhi)
+		t->uhi = e;     /* (the replay's bound, nb_tmmemo.c) */
+	for (uint64_t j = k; j < e;) {
+		unsigned off = (unsigned)(j % 64);
+		uint64_t n = 64 - off < e - j ? 64 - off : e - j;
+		t->busy[u][best][(j % NB_TM_URING) / 64] |= ones(n) << off;
+		j += n;
+	}
+	return k;
+}
+
+/* A uop of row r whose sources are ready at `start`: reserve's choice
+ * made here without a call when it lies in start's bitmap word (the
+ * usual case): the first run of free ticks of the first instance, or of
+ * the second (the double-speed ALU) when it starts strictly earlier.  A
+ * run that ends inside the word starts before any that crosses its end,
+ * so the first such run of an instance is its first run when there is
+ * one; the second instance is looked at only when the first is not free
+ * at once, as reserve does.  Else (runs across words, intervals over 4
+ * ticks, the replay's log) reserve. */
+static inline uint64_t take(struct nb_tm *t, const struct nb_tm_row *r, uint64_t start)
+{
+	const unsigned off = (unsigned)(start % 64), intv = r->intv, u = r->unit;
+	const unsigned i = (unsigned)((start % NB_TM_URING) / 64);
+
+	if (!t->rlog && intv <= 4 && start < t->lo + NB_TM_URING) {
+		uint64_t g = runs_in(t->busy[u][0][i], off, intv), g1;
+		unsigned k, best = 0;
+		if (g & 1)
+			k = 0;
+		else if (u != NB_TMU_ALU) {
+			if (!g)
+				goto slow;
+			k = (unsigned)__builtin_ctzll(g);
+		} else {
+			g1 = runs_in(t->busy[u][1][i], off, intv);
+			if (!g)
+				goto slow;
+			k = (unsigned)__builtin_ctzll(g);
+			if (g1 && (unsigned)__builtin_ctzll(g1) < k) {
+				k = (unsigned)__builtin_ctzll(g1);
+				best = 1;
+			}
+		}
+		t->busy[u][best][i] |= ones(intv) << (off + k);
+		if (start + k + intv > t->uhi)
+			t->uhi = start + k + intv;
+		return start + k;
+	}
+slow:
+	return reserve(t, u, u == NB_TMU_ALU ? 2 : 1, start, intv);
+}
+
+/* HT (nb_smt.c): a missing load whose alias class matches a miss of the
+ * other LP under way cannot begin until that line is kicked out of the
+ * L1D [ORM-A]: it goes round the replay loop, taking its port at each
+ * pass, until the other LP's miss is done (half of one under way on
+ * average: it meets it at a point spread evenly over it) and its line has
+ * been evicted (conf_res of its set).  Loads meet a class under way at the
+ * rate the other LP had it under way in its last segment: conf_hold[c]
+ * ticks of conf_span, summed in conf_acc, one conflict each time the sum
+ * passes conf_span. */
+static uint64_t alias_wait(struct nb_tm *t, const struct nb_tm_row *r, unsigned ix, uint64_t start)
+{
+	unsigned c = t->ld_alias[ix];
+	uint64_t until;
+
+	if (!t->conf_hold[c])
+		return start;
+	t->conf_acc += t->conf_hold[c];
+	if (t->conf_acc < t->conf_span)
+		return start;
+	t->conf_acc -= t->conf_span;    /* (conf_hold[c] <= conf_span) */
+	t->conflicts++;
+	until = start + t->conf_way / 2 + t->conf_res[c % NB_TM_L1SETS];
+	do {
+		start = reserve(t, r->unit, 1, start + t->replay, r->intv);
+		t->unit_ticks[r->unit] += r->intv;
+		t->replays++;
+	} while (start < until);
+	return start;
+}
+
+/* HT (nb_smt.c): this LP allocates and retires only in the cycles the
+ * other LP does not take (Marr et al. 2002: the allocator and retirement
+ * alternate between the logical processors that have uops) */
+static inline uint64_t own_cycle(const struct nb_tm *t, uint64_t c)
+{
+	while (t->alt >> (c & 63) & 1)
+		c++;
+	return c;
+}
+
+void nb_tm_run(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to,
+	       uint64_t misp)
+{
+	nb_tm_sync(t);
+	/* (a range too short to replay, step mode's usual one instruction:
+	 * the walk at once, without the replay's call; the walk changes
+	 * t->mut, which ends a streak as nb_tm_memo_walk's own look does) */
+	if (t->memo && (!b->real || b->real[to] - b->real[from] >= NB_TM_MEMO_MINR))
+		nb_tm_memo_walk(t, b, from, to);
+	else
+		nb_tm_walk(t, b, from, to);
+	nb_tm_misp(t, misp, 0);
+}
+
+void nb_tm_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to)
+{
+	nb_tm_sync(t);
+	const struct nb_tm_params *p = t->p;
+	const unsigned w = p->width, win = t->win ? t->win : p->window;
+	const unsigned nmiss = t->miss_n ? t->miss_n : p->miss_slots;
+	uint64_t fe = t->fe, ret = t->ret, seq = t->seq, done = t->last_done;
+	unsigned fe_n = t->fe_n, ret_n = t->ret_n;
+
+	if (t->ff_m)
+		nb_tm_memo_sync(t);     /* (the steady state's writes first) */
+	t->mut++;
+	t->nrec = 0;
+	t->nmlog = 0;
+	t->nrl = 0;
+	for (unsigned i = from; i < to; i++) {
+		const struct nb_tm_uop *u = &b->u[i];
+		const uint16_t *s = &b->slots[u->slot];
+		const struct nb_tm_row *r;
+		uint64_t start, lat, rc;
+		unsigned k;
+
+		if (u->cls == NB_TM_COPY) {
+			uint64_t m = 0;
+			for (k = 0; k < u->nsrc; k++)
+				m = max64(m, t->ready[s[k]]);
+			for (; k < (unsigned)u->nsrc + u->ndst; k++)
+				t->ready[s[k]] = m;
+			continue;
+		}
+		if (u->cls == NB_TM_LAT) {
+			uint64_t m = 2 * fe;
+			for (k = 0; k < u->nsrc; k++)
+				m = max64(m, t->ready[s[k]]);
+			m += p->row[u->ld].lat;
+			for (; k < (unsigned)u->nsrc + u->ndst; k++)
+				t->ready[s[k]] = m;
+			continue;
+		}
+		/* allocation: in order, w per cycle, a window of p->window */
+		if (fe_n == w) {
+			fe = own_cycle(t, fe + 1);
+			fe_n = 0;
+		}
+		if (seq >= win) {
+			uint64_t free_at = t->rob[(seq - win) % NB_TM_ROB];
+			if (fe < free_at) {
+				fe = own_cycle(t, free_at);
+				fe_n = 0;
+			}
+		}
+		fe_n++;
+		/* dispatch: when the sources are ready and the unit is free */
+		start = 2 * fe;
+		units_forget(t, start);
+		for (k = 0; k < u->nsrc; k++)
+			start = max64(start, t->ready[s[k]]);
+		r = &p->row[u->cls];
+		if (r->unit == NB_TMU_FPDIV) {
+			start = max64(start, t->div_free);
+			t->div_free = start + r->intv;
+		} else
+			start = take(t, r, start);
+		t->unit_ticks[r->unit] += r->intv;
+		lat = r->lat;
+		if (u->ld && (t->ld_mask & (UINT64_C(1) << (u->ld - 1)))) {
+			/* an L1D miss: wait for a miss slot, hold it */
+			unsigned ix = u->ld - 1, m = 0;
+			t->ld_mask &= ~(UINT64_C(1) << ix);
+			if (t->conf_span)       /* HT: the L1D's conflicts */
+				start = alias_wait(t, r, ix, start);
+			for (unsigned j = 1; j < nmiss; j++)
+				if (t->miss[j] < t->miss[m])
+					m = j;
+			if (t->replay)          /* HT: round the replay loop */
+				while (start < t->miss[m]) {
+					start = reserve(t, r->unit, 1, start + t->replay, r->intv);
+					t->unit_ticks[r->unit] += r->intv;
+					t->replays++;
+				}
+			start = max64(start, t->miss[m]);
+			lat = 2 * (uint64_t)t->ld_lat[ix];
+			if (t->replay) {        /* HT: the pass that finds the data */
+				lat = reserve(t, r->unit, 1, start + lat, r->intv) - start;
+				t->unit_ticks[r->unit] += r->intv;
+				t->alias_n[t->ld_alias[ix]]++;
+			}
+			t->miss[m] = start + lat;
+			t->miss_ticks += lat;
+			if (t->nmlog < NB_TM_MAXMISS)
+				t->mlog[t->nmlog++] = start + lat;
+		}
+		done = start + lat;
+		for (; k < (unsigned)u->nsrc + u->ndst; k++)
+			t->ready[s[k]] = done;
+		/* retirement: in order, w per cycle, after the result */
+		rc = (done + 1) / 2;
+		if (rc < ret)
+			rc = ret;
+		rc = own_cycle(t, rc);
+		if (rc == ret) {
+			if (ret_n == w) {
+				rc = own_cycle(t, rc + 1);
+				ret_n = 0;
+			}
+		} else
+			ret_n = 0;
+		ret = rc;
+		ret_n++;
+		t->rob[seq % NB_TM_ROB] = rc;
+		seq++;
+		if (t->record && t->nrec < NB_TM_STEPREC)
+			t->rec[t->nrec++] = rc;
+	}
+	t->uops += seq - t->seq;
+	t->ld_mask = 0;         /* (misses of loads not run: none left) */
+	t->fe = fe;
+	t->fe_n = fe_n;
+	t->ret = ret;
+	t->ret_n = ret_n;
+	t->seq = seq;
+	t->last_done = done;
+}
+
+void nb_tm_misp(struct nb_tm *t, uint64_t misp, int fast)
+{
+	uint64_t k;
+
+	nb_tm_sync(t);
+	k = misp - t->misp_seen;
+	if (misp == t->misp_seen)
+		return;
+	t->misp_seen = misp;
+	if (fast) {
+		/* the cheap clock: the penalty is a stall of retirement */
+		t->ret += k * t->penalty;
+		t->ret_n = 0;
+		t->fe = t->ret;
+		t->fe_n = 0;
+	} else {
+		/* a mispredicted branch (the last uop run): the front end
+		 * restarts `penalty` cycles after it resolves [HIN01], [BOG04] */
+		uint64_t at = (t->last_done + 1) / 2 + k * t->penalty;
+		if (t->fe < at) {
+			t->fe = at;
+			t->fe_n = 0;
+		}
+	}
+}
+
+void nb_tm_run_fast(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to,
+		    uint64_t misp)
+{
+	const unsigned w = t->p->width;
+	uint64_t n = 0, stall = 0;
+
+	nb_tm_sync(t);
+	if (t->ff_m)
+		nb_tm_memo_sync(t);
+	t->mut++;
+	t->nrec = 0;
+	if (b->real && !t->record)
+		n = (uint64_t)b->real[to] - b->real[from];
+	else for (unsigned i = from; i < to; i++) {
+		uint8_t c = b->u[i].cls;
+		if (c == NB_TM_COPY || c == NB_TM_LAT)
+			continue;
+		n++;
+		if (t->record) {
+			/* step mode: each uop's retirement cycle (the clock
+			 * advances past the NB_TM_STEPREC recorded too) */
+			if (t->ret_n == w) {
+				t->ret++;
+				t->ret_n = 0;
+			}
+			t->ret_n++;
+			if (t->nrec < NB_TM_STEPREC)
+				t->rec[t->nrec++] = t->ret;
+		}
+	}
+	if (!t->record && n) {
+		/* (every model retires 3 a cycle: a division by the constant,
+		 * a multiply; a 64-bit divide was half of this function) */
+		uint64_t k = t->ret_n + n - 1, q = w == 3 ? k / 3 : k / w;
+		t->ret += q;
+		t->ret_n = (unsigned)(k - q * w) + 1;
+	}
+	for (uint64_t m = t->ld_mask; m; m &= m - 1)
+		stall += t->ld_lat[__builtin_ctzll(m)];
+	t->ld_mask = 0;
+	if (stall) {
+		t->ret += stall;
+		t->ret_n = 0;
+	}
+	t->fe = t->ret;
+	t->fe_n = 0;
+	t->seq += n;
+	t->uops += n;
+	nb_tm_misp(t, misp, 1);
+}
+
+uint64_t nb_tm_serialize(struct nb_tm *t)
+{
+	uint64_t c;
+
+	nb_tms_close(t);        /* (a serializing point ends a run) */
+	nb_tm_sync(t);
+	c = t->ret + (t->ret_n ? 1 : 0);
+
+	/* a front end restarting after a misprediction: the serializing
+	 * instruction is fetched no earlier */
+	if (t->fe > c)
+		c = t->fe;
+	t->ret = c;
+	t->ret_n = 0;
+	/* (the sampled clock: a warm phase's refill is not paid back across
+	 * a point where the program read the cycles, nb_tmsample.c) */
+	t->smp_skew = 0;
+	if (t->fe < c) {
+		t->fe = c;
+		t->fe_n = 0;
+	}
+	return c;
+}
+
+/* ---- classification ---- */
+
+/* ModRM reg field of the byte at code[i], or 8 when past the end */
+static unsigned modrm_reg(const uint8_t *code, unsigned len, unsigned i)
+{
+	return i < len ? (code[i] >> 3) & 7u : 8u;
+}
+
+unsigned nb_tm_classify(const uint8_t *code, unsigned len, unsigned npfx, unsigned fp)
+{
+	unsigned i = npfx, op, op2, reg;
+
+	if (i >= len)
+		return NB_TM_ALU;
+	op = code[i];
+	switch (fp) {
+	case NB_FP_X87:
+		reg = modrm_reg(code, len, i + 1);
+		if (op == 0xd9 && i + 1 < len && code[i + 1] == 0xfa)
+			return NB_TM_FDIV;              /* fsqrt */
+		if (op != 0xd8 && op != 0xda && op != 0xdc && op != 0xde)
+			return NB_TM_FPOTHER;
+		if (reg == 1)
+			return NB_TM_FMUL;
+		if (reg == 6 || reg == 7)
+			return NB_TM_FDIV;
+		return reg < 8 ? NB_TM_FADD : NB_TM_FPOTHER;
+	case NB_FP_SSP: case NB_FP_SDP: case NB_FP_PSP: case NB_FP_PDP:
+		if (op != 0x0f || i + 1 >= len)
+			return NB_TM_FPOTHER;
+		switch (code[i + 1]) {
+		case 0x58: case 0x5c: case 0x5d: case 0x5f: case 0xc2: case 0x2e: case 0x2f:
+			return NB_TM_SADD;
+		case 0x59:
+			return NB_TM_SMUL;
+		case 0x5e: case 0x51:
+			return NB_TM_SDIV;
+		default:
+			return NB_TM_FPOTHER;
+		}
+	case NB_FP_NONE:
+		break;
+	default:
+		return NB_TM_FPOTHER;
+	}
+	switch (op) {
+	case 0xc0: case 0xc1: case 0xd0: case 0xd1: case 0xd2: case 0xd3:
+		return NB_TM_SHIFT;
+	case 0x69: case 0x6b:
+		return NB_TM_IMUL;
+	case 0xf6: case 0xf7:
+		reg = modrm_reg(code, len, i + 1);
+		return reg == 4 || reg == 5 ? NB_TM_IMUL : reg == 6 || reg == 7 ? NB_TM_IDIV
+			: NB_TM_ALU;
+	case 0x0f:
+		op2 = i + 1 < len ? code[i + 1] : 0;
+		if (op2 == 0xaf)
+			return NB_TM_IMUL;
+		if (op2 == 0xa4 || op2 == 0xa5 || op2 == 0xac || op2 == 0xad)
+			return NB_TM_SHIFT;
+		return NB_TM_ALU;
+	default:
+		return NB_TM_ALU;
+	}
+}

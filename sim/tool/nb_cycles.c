@@ -1,0 +1,490 @@
+/*
+ * nb_cycles.c - the clock: cycles (global_power_events RUNNING) from the
+ * timing model (nb_timing.c) of each logical processor, read lazily at
+ * each PMU access or reported cycle by cycle in step mode; the helper the
+ * generated code calls once per superblock (nb_tm_sb).  See README.md
+ * "Timing model".
+ */
+#include "nb_tool.h"
+#include "timing/nb_smt.h"
+
+ULong nb_cyc;                     /* cycles so far (RUNNING)        */
+ULong nb_u_seen, nb_m_seen;       /* uops, mispredicts in nb_cyc    */
+Bool nb_stepping;                 /* NEED_STEP: nb_step reports cycles */
+UInt nb_fill;                     /* uops in the open retirement cycle */
+
+struct nb_tm nb_tm_lp[2];         /* the clock of each logical processor */
+struct nb_tm *nb_tmp = &nb_tm_lp[0]; /* ... of the running one          */
+ULong nb_tm_ldix;                 /* index of the load being modelled   */
+static uint64_t tm_seen[2];       /* cycles of each clock in nb_cyc     */
+static uint64_t step_open;        /* step mode: the open cycle (clock)  */
+/* Hyper-Threading (nb_smt.c): what each LP did in its last segment, and
+ * where its running segment began */
+static struct nb_smt_prof smt_prof[2];
+static int smt_have[2];
+static struct nb_smt_mark smt_mark[2];
+
+void nb_tm_setup(void)
+{
+	for (unsigned lp = 0; lp < 2; lp++) {
+		nb_tm_init(&nb_tm_lp[lp], nb_tm_params_for(nb_cpu->model), nb_cpu->mispredict_penalty);
+		/* replay (nb_tmmemo.c); not with --ht=yes: its key and
+		 * effect do not hold the package sharing's state (nb_smt.c:
+		 * window, alternation, the other LP's unit pattern) nor the
+		 * unit use the other LP's profile is learned from.  The
+		 * sampled clock walks its samples without it (nb_tmsample.c)
+		 * and uses it where it runs every run (PMIs, step mode) */
+		nb_tm_lp[lp].memo = clo_clock != NB_CLOCK_WALK && !clo_ht;
+		nb_tm_lp[lp].smp_skip = clo_sample_skip;
+		/* (the program's start: as after a PMU access) */
+		if (clo_clock == NB_CLOCK_SAMPLED)
+			nb_tms_anchor(&nb_tm_lp[lp]);
+	}
+}
+
+/* mispredicted branches so far (nb_branch; nb_cond's not yet folded) */
+static inline ULong misp_total(void)
+{
+	return nb_raw[RAW_MISP] + nb_raw[RAW_CBR0 + 1] + nb_raw[RAW_CBR0 + 3];
+}
+
+static ULong held;                /* step mode: uops of a run held back */
+static Bool hold_on;              /* ... and the raw counts at its start: */
+static ULong hold_raw[RAW_N];
+/* the raw counts a held-back run's cycles share (hold_list): those the
+ * instrumentation counts for nb_need, but RAW_UOPS (nb_step's) and
+ * RAW_MC (replay tagging's conditions, which fall in its first cycle:
+ * 128 of them, copied and compared at every held run, made step mode
+ * slower than under the model) */
+static unsigned hold_ix[RAW_N], hold_nx;
+static UInt hold_need = ~0u;
+
+static void hold_list(void)
+{
+	unsigned n = 0;
+
+	if (nb_need & NEED_MEM) {
+		hold_ix[n++] = RAW_LOADS;
+		hold_ix[n++] = RAW_STORES;
+	}
+	if (nb_need & NEED_ROM) {
+		hold_ix[n++] = RAW_ROM_UOPS;
+		hold_ix[n++] = RAW_MS_XFER;
+	}
+	if (nb_need & NEED_INSTR)
+		for (unsigned i = RAW_IC0; i < RAW_IC_END; i++)
+			hold_ix[n++] = i;
+	if (nb_need & NEED_BR)
+		for (unsigned i = RAW_BR0; i < RAW_SSE_ASSIST; i++)
+			hold_ix[n++] = i;
+	if (nb_need & NEED_FPA)
+		for (unsigned i = RAW_SSE_ASSIST; i < RAW_N; i++)
+			hold_ix[n++] = i;
+	hold_nx = n;
+	hold_need = nb_need;
+}
+static void step_held(int all);
+
+/* One superblock ran through uops [range & 0xffffffff, range >> 32) of b. */
+static inline __attribute__((always_inline)) void tm_sb(const struct nb_tm_block *b, ULong range)
+{
+	UInt to = (UInt)(range >> 32);
+
+	if (to > b->n)
+		to = b->n;
+	if (clo_mem_timing == MT_NO)
+		nb_tmp->ld_mask = 0;    /* memory-blind: every load hits */
+	switch (clo_clock) {
+	case NB_CLOCK_FAST:
+		nb_tm_run_fast(nb_tmp, b, (UInt)range, to, misp_total());
+		return;
+	case NB_CLOCK_SAMPLED:
+		/* (the model with --ht=yes: nb_smt.c shares the package
+		 * between the LPs' walks) */
+		if (clo_ht)
+			break;
+		if (nb_need & (NEED_PMI | NEED_STEP)) {
+			/* (runs in segments: at PMI checks, instruction by instruction) */
+			if (held && !(UInt)range)
+				step_held(0);   /* (a new run: the one held back ends) */
+			nb_tm_seg_sampled(nb_tmp, b, (UInt)range, to, misp_total());
+		} else
+			nb_tm_run_sampled(nb_tmp, b, (UInt)range, to, misp_total());
+		return;
+	case NB_CLOCK_MODEL:
+	case NB_CLOCK_WALK:     /* (the replay off: nb_tm_lp[].memo) */
+		break;
+	}
+	nb_tm_run(nb_tmp, b, (UInt)range, to, misp_total());
+}
+
+VG_REGPARM(2) void nb_tm_sb(const struct nb_tm_block *b, ULong range)
+{
+	tm_sb(b, range);
+}
+
+/* A superblock that ends with a conditional branch, both of whose ways
+ * run the same uops (nb_instr.c): the branch (nb_cond) and the clock
+ * (nb_tm_sb) in one call instead of two (a call per superblock run less:
+ * bench branchy's runs are five uops long) */
+VG_REGPARM(2) void nb_cond_tm(struct nb_cond_tm *s, ULong taken)
+{
+	ULong miss = (ULong)nb_bpred_cond_at(&nb_bp, &s->br, (int)taken);
+
+	nb_raw[RAW_CBR0 + 2 * (ULong)(taken != 0) + miss]++;
+	/* the sampled clock's common case here, without its call (its
+	 * entry found after the first run) */
+	if (s->k && s->kgen == nb_tmp->smp_gen &&
+	    nb_tms_skip(nb_tmp, s->k, s->b->real[s->range >> 32], misp_total()))
+		return;
+	tm_sb(s->b, s->range);
+	if ((!s->k || s->kgen != nb_tmp->smp_gen) && clo_clock == NB_CLOCK_SAMPLED && !(UInt)s->range &&
+	    s->b->real) {
+		/* (an anchor, nb_tms_anchor, frees every entry: the run's
+		 * may be another one after it) */
+		s->k = nb_tms_find(nb_tmp, s->b, (UInt)(s->range >> 32));
+		s->kgen = nb_tmp->smp_gen;
+	}
+}
+
+/* The program accessed the PMU (nb_main.c, a client request, after
+ * nb_update_cycles): the sampled clock starts again (nb_tms_anchor) */
+void nb_tm_anchor(void)
+{
+	if (clo_clock == NB_CLOCK_SAMPLED)
+		nb_tms_anchor(nb_tmp);
+}
+
+/*
+ * While a PMI is possible (README "Overflow interrupts (PMI)"): the clock
+ * runs a superblock's uops as far as the path has gone, from where it got
+ * to (nb_tm_p, set to 0 at the superblock's start): at its exits and end,
+ * and at every PMI check (nb_pmi_check), which must know the retirement
+ * cycle of the instruction just before it.  Between checks the clock runs
+ * once per segment, as without PMIs.
+ */
+ULong nb_tm_p;
+
+VG_REGPARM(2) void nb_tm_rest(const struct nb_tm_block *b, ULong to)
+{
+	if (to > nb_tm_p)
+		nb_tm_sb(b, (to << 32) | nb_tm_p);
+	nb_tm_p = to;
+}
+
+/* The running LP changes, or the set of active LPs does (nb_main.c,
+ * after nb_update_cycles, which charged the outgoing clock its
+ * mispredictions).  The branch counts are the package's: the
+ * mispredictions so far are not the incoming LP's.  The outgoing LP's
+ * segment becomes its profile; the incoming LP's clock gets its share of
+ * the package: with both LPs active, its half of the partitioned
+ * structures and what the other LP's profile leaves of the shared ones
+ * (nb_smt.h); with one, all of it. */
+void nb_tm_switch(unsigned lp, unsigned active)
+{
+	unsigned old = (unsigned)(nb_tmp - nb_tm_lp);
+
+	lp &= 1;
+	nb_tms_close(nb_tmp);
+	nb_tm_sync(nb_tmp);
+	nb_smt_learn(nb_tmp, &smt_mark[old], &smt_prof[old]);
+	smt_have[old] = 1;
+	nb_tmp = &nb_tm_lp[lp];
+	nb_smt_share(nb_tmp, lp, (active & 3) == 3, smt_have[lp ^ 1] ? &smt_prof[lp ^ 1] : NULL,
+		     smt_have[lp] ? &smt_prof[lp] : NULL);
+	nb_smt_mark(nb_tmp, &smt_mark[lp]);
+	nb_tmp->misp_seen = misp_total();
+	if (nb_stepping)
+		step_open = nb_tmp->ret;
+}
+
+/* The clock starts (nb_need.c: a counter selects cycles for the first
+ * time): the mispredictions so far happened while nothing was timed. */
+void nb_tm_time_on(void)
+{
+	for (unsigned lp = 0; lp < 2; lp++) {
+		nb_tms_close(&nb_tm_lp[lp]);
+		nb_tm_sync(&nb_tm_lp[lp]);
+		nb_tm_lp[lp].misp_seen = misp_total();
+	}
+}
+
+/* Step mode begins (nb_need.c, after nb_update_cycles) */
+void nb_tm_step_on(void)
+{
+	for (unsigned lp = 0; lp < 2; lp++) {
+		nb_tms_close(&nb_tm_lp[lp]);
+		nb_tm_sync(&nb_tm_lp[lp]);
+		nb_tm_lp[lp].record = 1;
+	}
+	step_open = nb_tmp->ret;
+}
+
+/* Step mode: one cycle of the bus model passes (README "Bus model"): its
+ * outputs of this cycle go to the signals before the cycle is reported */
+static void bus_tick(void)
+{
+	if (nb_need & NEED_BUS) {
+		(void)nb_bus_advance(&nb_bus_state);
+		nb_bus_derive();
+	}
+}
+
+/*
+ * Step mode with the lazy folding (nb_derive_cycle), without the bus model
+ * and PMIs: the per-cycle counters read only uops_retired NBOGUS and
+ * RUNNING (nb_derive.c, lazy_allowed), so a cycle's outputs are its uops,
+ * and consecutive cycles with as many uops go to the PMU as one run
+ * (nb_pmu_cycles_const: the same counts, Edge and cascading included, as
+ * cycle by cycle; nb_filter.h).  The run is held back until a cycle with
+ * another output, or a PMU access (nb_derive and nb_update_cycles, which
+ * precede every one, call nb_cycles_flush).
+ */
+static Bool batching;             /* the cycle just closed was batched */
+static ULong run_n, run_v;        /* held back: run_n cycles of run_v uops */
+
+void nb_cycles_flush(void)
+{
+	if (run_n) {
+		nb_pmu_cycles_const(&nb_pmu_state, run_n, SIG_UOPS, run_v);
+		run_n = 0;
+	}
+}
+
+/* n more cycles of v uops each */
+static void run_add(ULong n, ULong v)
+{
+	if (run_n && v != run_v)
+		nb_cycles_flush();
+	run_v = v;
+	run_n += n;
+}
+
+/* Step mode: n cycles in which signal s (NB_NSIG: none) outputs v and
+ * RUNNING 1, added to nb_sig here.  While the bus model has misses queued,
+ * cycle by cycle with the bus outputs of each; then at once. */
+static void step_cycles(ULong n, unsigned s, ULong v)
+{
+	for (; n && (nb_need & NEED_BUS) && nb_bus_state.qn; n--) {
+		bus_tick();
+		if (s < NB_NSIG)
+			nb_sig[s] += v;
+		nb_pmu_cycle(&nb_pmu_state, nb_sig);
+	}
+	if (!n)
+		return;
+	nb_bus_state.now += n;          /* an idle bus: time passes */
+	if (s < NB_NSIG)
+		nb_sig[s] += n * v;
+	if (batching && s == NB_NSIG)
+		run_add(n, 0);
+	else {
+		nb_cycles_flush();
+		nb_pmu_cycles_const(&nb_pmu_state, n, s, v);
+	}
+}
+
+/* Step mode: end the open cycle (its events derived and reported) */
+static void close_open(void)
+{
+	nb_cyc++;
+	bus_tick();
+	batching = nb_derive_cycle() && !(nb_need & (NEED_BUS | NEED_PMI));
+	if (batching) {
+		/* this cycle's uops as nb_pmu_cycle would see them (0 when
+		 * no per-cycle counter reads them: then any value will do) */
+		const struct nb_pmu *p = &nb_pmu_state;
+		ULong v = 0;
+		if (p->cused[SIG_UOPS / 64] & (UINT64_C(1) << (SIG_UOPS % 64)))
+			v = nb_sig[SIG_UOPS] - p->cbase[SIG_UOPS] - run_n * run_v;
+		run_add(1, v);
+	} else {
+		nb_cycles_flush();
+		nb_pmu_cycle(&nb_pmu_state, nb_sig);
+	}
+	nb_fill = 0;
+	step_open++;
+}
+
+/* Step mode: the clock reached cycle r: the open cycle ends, the cycles
+ * before r retire nothing (only RUNNING outputs), r opens. */
+static void advance_to(uint64_t r)
+{
+	close_open();
+	if (r > step_open) {
+		nb_cyc += r - step_open;
+		step_cycles(r - step_open, NB_NSIG, 0);
+	}
+	step_open = r;
+}
+
+/*
+ * Cycles (global_power_events RUNNING): the cycles of the running LP's
+ * clock (nb_timing.c) through the last retirement; a client request
+ * (RDMSR/WRMSR/RDPMC: the serializing accesses of the PMU) ends the open
+ * retirement cycle, and nothing of what follows allocates before it.
+ *
+ * Lazy mode: the clock's new cycles are added at each client request.
+ * Step mode (a counter filters per cycle): nb_step reports every cycle to
+ * the PMU as the clock retires each instruction's uops; both give the
+ * same count.
+ */
+void nb_update_cycles(void)
+{
+	unsigned lp = (unsigned)(nb_tmp - nb_tm_lp);
+	uint64_t c;
+
+	nb_lean_fold();
+	nb_tms_close(nb_tmp);   /* (the run before this point has ended) */
+	if (held)
+		step_held(1);
+	/* a misprediction at the last branch before this point delays it */
+	nb_tm_misp(nb_tmp, misp_total(), clo_clock == NB_CLOCK_FAST);
+	if (!nb_stepping) {
+		c = nb_tm_serialize(nb_tmp);
+		nb_cyc += c - tm_seen[lp];
+		tm_seen[lp] = c;
+	} else {
+		if (nb_fill || nb_tmp->ret_n) {
+			if (nb_tmp->ret > step_open)
+				advance_to(nb_tmp->ret);
+			close_open();
+		}
+		nb_cycles_flush();      /* a PMU access follows */
+		c = nb_tm_serialize(nb_tmp);
+		tm_seen[lp] = c;
+		step_open = c;
+	}
+	nb_m_seen = nb_sig[SIG_MISP];
+	nb_u_seen = nb_sig[SIG_UOPS];
+	nb_sig[NB_SIG_CYCLES] = nb_cyc;
+}
+
+/* Cycles so far without ending the open retirement cycle (not a
+ * serializing point): the whole cycles only.  Monotonic: a later
+ * nb_update_cycles() gives at least as many. */
+void nb_peek_cycles(void)
+{
+	ULong c = nb_cyc;
+	unsigned lp = (unsigned)(nb_tmp - nb_tm_lp);
+
+	nb_lean_fold();
+	if (!nb_stepping && nb_tm_peek(nb_tmp) > tm_seen[lp])
+		c += nb_tm_peek(nb_tmp) - tm_seen[lp];
+	nb_sig[NB_SIG_CYCLES] = c;
+}
+
+/*
+ * Step mode under the sampled clock: a run it held back (nb_tms_holding)
+ * has ended (closed: skipped at its learned cost, or walked whole, after
+ * its instructions retired), and its `held` uops get retirement cycles
+ * now: from the open cycle to the clock's retirement point, `width` a
+ * cycle, the busy cycles spread evenly (a skipped run has no schedule of
+ * its own; the walk's runs retire in full groups where they can, with
+ * stall cycles between); its other events (its raw counts since it began)
+ * go with its uops, each busy cycle its share (with them all in one
+ * cycle, a cascaded instr_retired lost the events of the overflow's
+ * cycle beyond the overflow: t_sim_cascade, 30 of 140,000).  all: every held uop now (a PMU access, a run
+ * walked from its start), more than width a cycle if need be; else what
+ * does not fit waits for the next run's cycles.
+ */
+static void step_held(int all)
+{
+	struct nb_tm *t = nb_tmp;
+	ULong u = held;
+	uint64_t base, end, k, busy;
+	unsigned w = t->p->width;
+
+	ULong full[RAW_N], d[RAW_N], cu = 0;
+	unsigned ix[RAW_N], nx = 0;
+
+	held = 0;
+	nb_tms_close(t);
+	nb_tm_sync(t);
+	/* the run's raw counts (its instructions' events), each busy cycle
+	 * its share by uops: nb_raw stands at that cycle's end while it is
+	 * open (folded when it closes; the uops' own count, nb_step's, as
+	 * they retire) */
+	if (hold_on)
+		for (unsigned j = 0; j < hold_nx; j++) {
+			unsigned x = hold_ix[j];
+			if (nb_raw[x] != hold_raw[x]) {
+				full[x] = nb_raw[x];
+				d[x] = nb_raw[x] - hold_raw[x];
+				ix[nx++] = x;
+				nb_raw[x] = hold_raw[x];
+			}
+		}
+	hold_on = False;
+	/* (from the cycle after the open one if it retired uops: the
+	 * skipped run starts from a drained pipeline, nb_tmsample.c) */
+	base = step_open + (nb_fill ? 1 : 0);
+	end = t->ret + (t->ret_n ? 1 : 0);
+	k = end > base ? end - base : 1;
+	if (!all && u > k * w) {
+		/* a charge below the uops' retirement time (the refill taken
+		 * back can leave a run none): what does not fit retires in
+		 * the next run's cycles */
+		held = u - k * w;
+		u = k * w;
+	}
+	busy = (u + w - 1) / w;
+	if (busy > k)
+		busy = k;       /* (all: more than width a cycle) */
+	for (uint64_t i = 0; i < busy; i++) {
+		uint64_t c = base + i * k / busy;
+		ULong v = u / busy + (i < u % busy);
+		if (c > step_open)
+			advance_to(c);
+		nb_sig[SIG_UOPS] += v;
+		nb_fill += (UInt)v;
+		cu += v;
+		for (unsigned j = 0; j < nx; j++)
+			nb_raw[ix[j]] = i + 1 == busy ? full[ix[j]] : hold_raw[ix[j]] + d[ix[j]] * cu / u;
+	}
+	for (unsigned j = 0; j < nx; j++)
+		nb_raw[ix[j]] = full[ix[j]];   /* (none busy: all at once) */
+	nb_u_seen = nb_sig[SIG_UOPS];
+}
+
+/*
+ * Step mode: one instruction retired; the clock has just run its uops
+ * (nb_tm_sb, with their retirement cycles recorded).  Each of its uops
+ * retires in its cycle: earlier cycles end on the way (their events
+ * derived and reported; the cycles in which nothing retires output only
+ * RUNNING).  The instruction's other events are raw until the cycle that
+ * is open when they happen ends.  See README "Filtering".
+ */
+VG_REGPARM(0) void nb_step(void)
+{
+	struct nb_tm *t = nb_tmp;
+	ULong u = nb_raw[RAW_UOPS] - nb_raw_last[RAW_UOPS];
+
+	nb_raw_last[RAW_UOPS] = nb_raw[RAW_UOPS];
+	if (nb_tms_holding(t)) {
+		if (!hold_on) {
+			hold_on = True;
+			if (hold_need != nb_need)
+				hold_list();
+			for (unsigned j = 0; j < hold_nx; j++)
+				hold_raw[hold_ix[j]] = nb_raw[hold_ix[j]];
+		}
+		held += u;      /* (retirement cycles when the run ends) */
+		return;
+	}
+	if (held)
+		step_held(1);   /* (walked from its start: nb_tms_exact) */
+	for (unsigned i = 0; i < t->nrec; i++) {
+		if (t->rec[i] > step_open)
+			advance_to(t->rec[i]);
+		if (u) {
+			nb_sig[SIG_UOPS]++;
+			nb_fill++;
+			u--;
+		}
+	}
+	t->nrec = 0;
+	nb_sig[SIG_UOPS] += u;
+	nb_fill += (UInt)u;
+	nb_u_seen = nb_sig[SIG_UOPS];
+}

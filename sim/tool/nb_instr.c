@@ -1,0 +1,838 @@
+/*
+ * nb_instr.c - instrumentation: turns each superblock's IR into IR that
+ * counts what the enabled counters need (per-segment static counts, calls
+ * of the helpers in nb_exec.c, the PMI check; the FP-assist checks are
+ * nb_instr_fpa.c's), and replaces VEX's CPUID helper.  See README.md "uop model" and "Speed".
+ */
+#include "nb_tool.h"
+#include "nb_instr.h"
+
+/* ---- CPUID ---- */
+
+void nb_cpuid_helper(VexGuestAMD64State *st)
+{
+	uint32_t o[4];
+	nb_cpuid(nb_cpu, clo_ht, nb_lp_of(VG_(get_running_tid)()), (uint32_t)st->guest_RAX, (uint32_t)st->guest_RCX, o);
+	st->guest_RAX = o[0];
+	st->guest_RBX = o[1];
+	st->guest_RCX = o[2];
+	st->guest_RDX = o[3];
+}
+
+/* ---- instrumentation ---- */
+
+
+/* I64 temp = 1Uto64(guard) or 1Uto64(!guard) */
+static IRExpr *guard64(IRSB *sb, IRExpr *guard, Bool invert)
+{
+	IRTemp g = newIRTemp(sb->tyenv, Ity_I1);
+	IRTemp t = newIRTemp(sb->tyenv, Ity_I64);
+
+	addStmtToIRSB(sb, IRStmt_WrTmp(g, invert ? IRExpr_Unop(Iop_Not1, guard) : guard));
+	addStmtToIRSB(sb, IRStmt_WrTmp(t, IRExpr_Unop(Iop_1Uto64, IRExpr_RdTmp(g))));
+	return IRExpr_RdTmp(t);
+}
+
+static void emit_branch_call(IRSB *sb, unsigned kind, Addr pc, UInt len,
+			     IRExpr *taken, IRExpr *target)
+{
+	ULong packed = ((ULong)pc & 0xffffffffffffULL) | ((ULong)(len & 0xff) << 48)
+		| ((ULong)kind << 56);
+	IRDirty *d;
+
+	if (!(nb_need & NEED_BR))
+		return;
+	if (kind == NB_BR_JMP) {
+		/* direct jmp: always predicted, taken (nb_bpred.c): no call */
+		emit_add_at(sb, &nb_raw[RAW_BR0 + 2], c64(1));
+		return;
+	}
+	if (kind == NB_BR_COND && target->tag == Iex_Const) {
+		/* the site outlives the translation (a few bytes, not freed,
+		 * as the trace-cache descriptors) */
+		struct nb_cond_site *site = VG_(malloc)("nbsim.br", sizeof *site);
+		nb_cond_site_init(&nb_bp, site, (uint64_t)pc, target->Iex.Const.con->Ico.U64);
+		d = unsafeIRDirty_0_N(2, "nb_cond", VG_(fnptr_to_fnentry)(&nb_cond),
+				      mkIRExprVec_2(mkIRExpr_HWord((HWord)site), taken));
+	} else
+		d = unsafeIRDirty_0_N(3, "nb_branch", VG_(fnptr_to_fnentry)(&nb_branch),
+				      mkIRExprVec_3(c64(packed), taken, target));
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
+/* Step mode: nb_step() after an instruction retires (guard: NULL or an
+ * I1 atom, the exit taken). */
+static void emit_step(IRSB *sb, IRExpr *guard)
+{
+	IRDirty *d;
+
+	if (!(nb_need & NEED_STEP))
+		return;
+	d = unsafeIRDirty_0_N(0, "nb_step", VG_(fnptr_to_fnentry)(&nb_step), mkIRExprVec_0());
+	if (guard)
+		d->guard = guard;
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
+/* The timing model runs uops [from, to) of the superblock's descriptor b
+ * (guard: NULL or an I1 atom, the exit taken).  README "Timing model". */
+static void emit_tm(IRSB *sb, struct nb_tm_block *b, UInt from, UInt to, IRExpr *guard)
+{
+	IRDirty *d;
+
+	if (!b || from >= to)
+		return;
+	if (nb_need & NEED_PMI)
+		/* the PMI check runs the clock too: from where it got to */
+		d = unsafeIRDirty_0_N(2, "nb_tm_rest", VG_(fnptr_to_fnentry)(&nb_tm_rest),
+				      mkIRExprVec_2(mkIRExpr_HWord((HWord)b), c64(to)));
+	else
+		d = unsafeIRDirty_0_N(2, "nb_tm_sb", VG_(fnptr_to_fnentry)(&nb_tm_sb),
+				      mkIRExprVec_2(mkIRExpr_HWord((HWord)b),
+						    c64(((ULong)to << 32) | from)));
+	if (guard)
+		d->guard = guard;
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
+/*
+ * A conditional branch ending the superblock (its exit after the last
+ * IMark, no exit after it): both ways then run the clock over the same
+ * uops [from, to), so one call (nb_cond_tm) counts the branch and runs
+ * the clock, before the exit, instead of nb_cond, then nb_tm_sb on each
+ * way.  Not while a PMI is possible or in step mode (their own calls per
+ * instruction, nb_tm_rest), nor without the branch model.
+ */
+static Bool cond_tm_ok(IRSB *in, Int at, Int last_im, const struct nb_tm_block *b, UInt from,
+		       UInt to)
+{
+	if (!b || from >= to || at < last_im || !(nb_need & NEED_BR) ||
+	    (nb_need & (NEED_STEP | NEED_PMI)))
+		return False;
+	for (Int j = at + 1; j < in->stmts_used; j++)
+		if (in->stmts[j] && in->stmts[j]->tag == Ist_Exit)
+			return False;
+	return True;
+}
+
+static void emit_cond_tm(IRSB *sb, Addr pc, ULong target, IRExpr *taken, struct nb_tm_block *b,
+			 UInt from, UInt to)
+{
+	/* (outlives the translation, as nb_cond's sites) */
+	struct nb_cond_tm *s = VG_(malloc)("nbsim.brtm", sizeof *s);
+	IRDirty *d;
+
+	nb_cond_site_init(&nb_bp, &s->br, (uint64_t)pc, target);
+	s->b = b;
+	s->range = ((ULong)to << 32) | from;
+	s->k = NULL;
+	s->kgen = 0;
+	d = unsafeIRDirty_0_N(2, "nb_cond_tm", VG_(fnptr_to_fnentry)(&nb_cond_tm),
+			      mkIRExprVec_2(mkIRExpr_HWord((HWord)s), taken));
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
+/* the index of the load whose cache-model call follows (nb_tm_load_miss) */
+static void emit_ldix(IRSB *sb, UInt ix)
+{
+	if (nb_need & NEED_TIME)
+		addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_tm_ldix),
+					       c64(ix < NB_TM_MAXLD ? ix : NB_TM_MAXLD)));
+}
+
+
+/*
+ * A call of the cache model for one access (addr: an atom).  The L1D hit
+ * path is inline (nb_l1.h, nb_l1_fast): the way the set's hint names is
+ * compared with the access's line and, on a hit, given a new LRU stamp;
+ * the call is guarded, made only when the hinted way does not hold the
+ * line or the access crosses a 64-byte line.  The call repeats the lookup
+ * (a stale hint) or misses, with true LRU either way.  The DTLB is looked
+ * up in the call only (README "TLBs").  This inline hit path is most of
+ * the speed of the model: a dense loop nest hits the L1D in ways other
+ * than the most recently used one on most loads.
+ */
+static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc)
+{
+	ULong sz = (ULong)sizeofIRType(ty);
+	IRDirty *d;
+
+	if (store && nb_mem_lean())
+		d = nb_l1d.ways == 8
+			? unsafeIRDirty_0_N(2, "nb_store_lean8", VG_(fnptr_to_fnentry)(&nb_store_lean8),
+					    mkIRExprVec_2(addr, c64(sz)))
+			: unsafeIRDirty_0_N(2, "nb_store_lean4", VG_(fnptr_to_fnentry)(&nb_store_lean4),
+					    mkIRExprVec_2(addr, c64(sz)));
+	else if (store && (nb_need & NEED_BUS))
+		d = unsafeIRDirty_0_N(2, "nb_store_bus", VG_(fnptr_to_fnentry)(&nb_store_bus),
+				      mkIRExprVec_2(addr, c64(sz)));
+	else if (store)
+		d = unsafeIRDirty_0_N(2, "nb_store", VG_(fnptr_to_fnentry)(&nb_store),
+				      mkIRExprVec_2(addr, c64(sz)));
+	else if (!(nb_need & NEED_PEBS) && nb_mem_lean())
+		d = nb_l1d.ways == 8
+			? unsafeIRDirty_0_N(2, "nb_load_lean8", VG_(fnptr_to_fnentry)(&nb_load_lean8),
+					    mkIRExprVec_2(addr, c64(sz)))
+			: unsafeIRDirty_0_N(2, "nb_load_lean4", VG_(fnptr_to_fnentry)(&nb_load_lean4),
+					    mkIRExprVec_2(addr, c64(sz)));
+	else if (!(nb_need & NEED_PEBS) && (nb_need & NEED_BUS))
+		d = unsafeIRDirty_0_N(2, "nb_load_bus", VG_(fnptr_to_fnentry)(&nb_load_bus),
+				      mkIRExprVec_2(addr, c64(sz)));
+	else if (!(nb_need & NEED_PEBS))
+		d = unsafeIRDirty_0_N(2, "nb_load", VG_(fnptr_to_fnentry)(&nb_load),
+				      mkIRExprVec_2(addr, c64(sz)));
+	else {
+		if (nb_need & NEED_BUS)
+			d = unsafeIRDirty_0_N(0, "nb_load_pebs_bus", VG_(fnptr_to_fnentry)(&nb_load_pebs_bus),
+					      mkIRExprVec_4(addr, c64(sz), c64((ULong)pc), IRExpr_GSPTR()));
+		else
+			d = unsafeIRDirty_0_N(0, "nb_load_pebs", VG_(fnptr_to_fnentry)(&nb_load_pebs),
+					      mkIRExprVec_4(addr, c64(sz), c64((ULong)pc), IRExpr_GSPTR()));
+		/* reads the integer registers and the flags thunk (RAX at 16
+		 * .. CC_NDEP, before DFLAG), writes the event-check counter */
+		d->nFxState = 2;
+		VG_(memset)(&d->fxState, 0, sizeof d->fxState);
+		d->fxState[0].fx = Ifx_Read;
+		d->fxState[0].offset = offsetof(VexGuestAMD64State, guest_RAX);
+		d->fxState[0].size = offsetof(VexGuestAMD64State, guest_DFLAG) -
+			offsetof(VexGuestAMD64State, guest_RAX);
+		d->fxState[1].fx = Ifx_Write;
+		d->fxState[1].offset = offsetof(VexGuestAMD64State, host_EvC_COUNTER);
+		d->fxState[1].size = sizeof(UInt);
+	}
+	/* with the store buffer every access calls (nb_mem runs it) */
+	if (sz <= 64 && !(nb_need & NEED_STB)) {
+		IRExpr *line, *last, *slot, *off, *way, *tag, *clk, *hit, *sa, *call;
+		line = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, addr,
+						      IRExpr_Const(IRConst_U8(NB_L1_LINE_SHIFT))));
+		/* the hinted way of the last byte's line: an access crossing
+		 * into the next line then never hits (nb_l1_fast) */
+		last = sz == 1 ? line : tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64,
+			tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, addr, c64(sz - 1))),
+			IRExpr_Const(IRConst_U8(NB_L1_LINE_SHIFT))));
+		/* slot = (set << way_shift) + hint[last & mask] (nb_l1_slot) */
+		off = tmp(sb, Ity_I64, IRExpr_Binop(Iop_And64, last, c64((1u << NB_L1_HINT_BITS) - 1)));
+		off = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, off, c64((ULong)(HWord)&nb_l1d.hint[0])));
+		off = tmp(sb, Ity_I8, IRExpr_Load(Iend_LE, Ity_I8, off));
+		way = tmp(sb, Ity_I64, IRExpr_Unop(Iop_8Uto64, off));
+		slot = tmp(sb, Ity_I64, IRExpr_Binop(Iop_And64, last, c64(nb_l1d.sets - 1)));
+		slot = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shl64, slot,
+						      IRExpr_Const(IRConst_U8((UChar)nb_l1d.way_shift))));
+		slot = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, slot, way));
+		off = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shl64, slot, IRExpr_Const(IRConst_U8(3))));
+		tag = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
+			  tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, off, c64((ULong)(HWord)&nb_l1d.tag[0])))));
+		hit = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, tag,
+			  tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, line, c64(1)))));
+		if (nb_need & NEED_TLB) {
+			/* exact DTLB: skip only when the page is the DTLB's MRU one */
+			IRExpr *pg = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, addr,
+								    IRExpr_Const(IRConst_U8(12))));
+			IRExpr *v0 = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
+						mkIRExpr_HWord((HWord)&nb_dtlb.mru)));
+			pg = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, pg, c64(1)));
+			hit = tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, hit,
+				  tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, pg, v0))));
+		}
+		/* the use: stamp[slot] = (clock += 8) | way on a hit, else the
+		 * store goes to the sink and the helper does the access
+		 * (nb_l1_fast) */
+		clk = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_l1d.clock)));
+		clk = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, clk, c64(NB_L1_STAMP_STEP)));
+		addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_l1d.clock), clk));
+		clk = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Or64, clk, way));
+		sa = tmp(sb, Ity_I64, IRExpr_ITE(hit,
+			 tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, off, c64((ULong)(HWord)&nb_l1d.stamp[0]))),
+			 c64((ULong)(HWord)&nb_l1d.sink)));
+		addStmtToIRSB(sb, IRStmt_Store(Iend_LE, sa, clk));
+		call = tmp(sb, Ity_I1, IRExpr_Unop(Iop_Not1, hit));
+		if (store && !(nb_need & NEED_TLB) && !clo_cg_compat) {
+			/* an L1D miss to the L2 line of the last store
+			 * (nb_st_line): no call; count what nb_mem counts for
+			 * it (an RFO hitting a Modified line) */
+			IRExpr *l2 = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, addr,
+						IRExpr_Const(IRConst_U8((UChar)nb_l2.line_shift))));
+			IRExpr *same, *n;
+			l2 = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, l2, c64(1)));
+			same = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, l2, tmp(sb, Ity_I64,
+				   IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_st_line)))));
+			/* only when the L1D missed and the access is in one line */
+			same = tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, same, tmp(sb, Ity_I1,
+				   IRExpr_Binop(Iop_CmpEQ64, line, last))));
+			same = tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, same, call));
+			n = tmp(sb, Ity_I64, IRExpr_Unop(Iop_1Uto64, same));
+			/* (nb_mc_n is left alone: no replay metric tags a
+			 * store for MC_L1 alone, and the RAW_MC deltas wait) */
+			emit_add_at(sb, &nb_raw[RAW_MC(1, MC_L1)], n);
+			emit_add_at(sb, (ULong *)&nb_sig[SIG_BSQ(nb_bsq_bit(0, NB_CACHE_DIRTY))], n);
+			call = tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, call,
+				   tmp(sb, Ity_I1, IRExpr_Unop(Iop_Not1, same))));
+		}
+		d->guard = call;
+	}
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
+/* A non-temporal store (NEED_WCB): nb_store_nt instead of the cache
+ * model's store helper */
+static void emit_nt_store(IRSB *sb, IRExpr *addr, IRType ty)
+{
+	addStmtToIRSB(sb, IRStmt_Dirty(unsafeIRDirty_0_N(2, "nb_store_nt",
+		VG_(fnptr_to_fnentry)(&nb_store_nt),
+		mkIRExprVec_2(addr, c64((ULong)sizeofIRType(ty))))));
+}
+
+/* An instruction that empties the WC buffers (NEED_WCB): if a buffer is
+ * in use (an inline test), nb_wcb_fence */
+static void emit_wcb_fence(IRSB *sb)
+{
+	IRExpr *used = tmp(sb, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32,
+						    mkIRExpr_HWord((HWord)&nb_wcbs.used)));
+	IRDirty *d = unsafeIRDirty_0_N(0, "nb_wcb_fence", VG_(fnptr_to_fnentry)(&nb_wcb_fence),
+				       mkIRExprVec_0());
+
+	d->guard = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE32, used, IRExpr_Const(IRConst_U32(0))));
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
+/* nb_pmi_budget -= bound; if (nb_pmi_budget <= 0) nb_pmi_check(guest
+ * state, at, b): at = 0 after a segment, the PC of the next instruction
+ * at an instruction boundary (| NB_PMI_FORCE: it leaves generated code),
+ * | the end of the uops of b run so far on this path << NB_PMI_TO_SHIFT
+ * (the check brings the clock up to there first) */
+static void emit_pmi_check(IRSB *sb, ULong bound, ULong at, struct nb_tm_block *tb, UInt to)
+{
+	IRExpr *b, *g;
+	IRDirty *d;
+
+	if (!(nb_need & NEED_PMI))
+		return;
+	b = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_budget)));
+	if (bound) {
+		b = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Sub64, b, c64(bound)));
+		addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_pmi_budget), b));
+	}
+	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLT64S, b, c64(1)));
+	if (to > NB_PMI_TO_MAX)
+		to = NB_PMI_TO_MAX;
+	d = unsafeIRDirty_0_N(3, "nb_pmi_check", VG_(fnptr_to_fnentry)(&nb_pmi_check),
+			      mkIRExprVec_3(IRExpr_GSPTR(),
+					    c64(at | (tb ? (ULong)to << NB_PMI_TO_SHIFT : 0)),
+					    mkIRExpr_HWord((HWord)tb)));
+	d->guard = g;
+	/* it writes the event-check counter (host_EvC_COUNTER) only */
+	d->nFxState = 1;
+	VG_(memset)(&d->fxState, 0, sizeof d->fxState);
+	d->fxState[0].fx = Ifx_Write;
+	d->fxState[0].offset = offsetof(VexGuestAMD64State, host_EvC_COUNTER);
+	d->fxState[0].size = sizeof(UInt);
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
+/*
+ * The PMI check at the boundary before the instruction at pc (README
+ * "Overflow interrupts (PMI)"): the check (bound: what the instructions
+ * since the last check can add), then the cut: if the check took a PMI
+ * here (nb_pmi_cut == pc), leave the superblock to pc, whose event check
+ * returns to the scheduler, which delivers the signal with the guest
+ * state at pc (every register is up to date at each instruction
+ * boundary: --nbsim-exact-ir=yes; without it a PMI is taken at
+ * superblock starts only).
+ */
+static void emit_pmi_at(IRSB *sb, ULong bound, Addr pc, Bool first, Bool force,
+			struct nb_tm_block *tb, UInt to)
+{
+	IRExpr *c, *g;
+
+	if (!(nb_need & NEED_PMI))
+		return;
+	if (first && tb)        /* the clock has run none of this superblock */
+		addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_tm_p), c64(0)));
+	if (!first && !clo_exact_ir) {
+		emit_pmi_check(sb, bound, 0, tb, to);
+		return;
+	}
+	emit_pmi_check(sb, bound, (ULong)pc | (force ? NB_PMI_FORCE : 0), tb, to);
+	c = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_cut)));
+	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, c, c64((ULong)pc)));
+	addStmtToIRSB(sb, IRStmt_Exit(g, Ijk_Boring, IRConst_U64((ULong)pc), sb->offsIP));
+}
+
+/* Pending unconditional counts of the current superblock segment. */
+struct pend {
+	ULong uops;
+	ULong raw[RAW_N];
+	ULong bound;            /* most any counter can gain (BOUND_INSN) */
+};
+
+/*
+ * BOUND_INSN: an upper bound of the increment of any one counter from one
+ * instruction, for the PMI budget: every signal grows by at most its uops
+ * or 1 (execution_event with four NBOGUSn bits: 4 x), cycles by
+ * uops / width + 1, a misprediction penalty per branch (<= 32 cycles; its
+ * wrong-path uops, <= 3 per penalty cycle, x 4 mask bits: 420), and the
+ * memory stall of each memory uop (at most L2 + L3 + memory latency); a
+ * per-cycle filter counts at most one per cycle.
+ */
+ULong nb_bound_mem;               /* set at init from nb_memp       */
+#define BOUND_INSN(uops, br, mem) (4 * ((ULong)(uops) + 1) + ((br) ? 420 : 1) + \
+				   (ULong)(mem) * nb_bound_mem)
+
+/* what gathering nb_raw[i] inline needs */
+static UInt raw_need(unsigned i)
+{
+	return i >= RAW_IC0 ? NEED_INSTR : i == RAW_ROM_UOPS || i == RAW_MS_XFER ? NEED_ROM
+		: NEED_MEM;
+}
+
+static void flush(IRSB *sb, struct pend *p)
+{
+	for (unsigned i = 0; i < RAW_IC_END; i++)
+		if (p->raw[i] && (nb_need & raw_need(i)))
+			emit_add_at(sb, &nb_raw[i], c64(p->raw[i]));
+	if (p->uops && (nb_need & NEED_UOPS))
+		emit_add_at(sb, &nb_raw[RAW_UOPS], c64(p->uops));
+	p->uops = 0;
+	for (unsigned i = 0; i < RAW_N; i++)
+		p->raw[i] = 0;
+}
+
+/* MEM_* of an instruction with these memory uops */
+static unsigned mem_class(UInt loads, UInt stores)
+{
+	return (loads ? MEM_L : 0) | (stores ? MEM_S : 0);
+}
+
+/* Does a control transfer of this kind complete the instruction? */
+static Bool jk_retires(IRJumpKind jk)
+{
+	switch (jk) {
+	case Ijk_NoDecode: case Ijk_EmFail: case Ijk_MapFail:
+	case Ijk_SigILL: case Ijk_SigTRAP: case Ijk_SigSEGV: case Ijk_SigBUS:
+	case Ijk_SigFPE: case Ijk_SigFPE_IntDiv: case Ijk_SigFPE_IntOvf:
+		return False;
+	default:
+		return True;
+	}
+}
+
+static Bool is_cpuid_dirty(const IRDirty *d)
+{
+	return d->cee && d->cee->name &&
+		VG_(strncmp)(d->cee->name, "amd64g_dirtyhelper_CPUID", 24) == 0;
+}
+
+/* The CPUID dirty call, calling our helper instead. */
+static IRStmt *cpuid_stmt(IRStmt *st)
+{
+	IRDirty *nd = emptyIRDirty();
+	*nd = *st->Ist.Dirty.details;
+	nd->cee = mkIRCallee(0, "nb_cpuid_helper", VG_(fnptr_to_fnentry)(&nb_cpuid_helper));
+	nd->args = mkIRExprVec_1(IRExpr_GSPTR());
+	return IRStmt_Dirty(nd);
+}
+
+struct insn {
+	Bool valid;
+	Addr addr;
+	UInt len;
+	struct nb_insn dec;
+	UInt uops;
+	UInt loads, stores;     /* memory uops per execution (REP: per iteration) */
+	Bool uops_deferred;     /* REP string: uops counted after the first exit */
+	Bool rom;               /* uops from the MS ROM (NB_IC_ROM, dirty helper) */
+	Int jnext_cc;           /* a jcc to the next instruction: its condition */
+				/* code (0-15), else -1 (jcc_next_cc)          */
+	Bool br_done;           /* its branch call is emitted                   */
+};
+
+/* VEX's flag evaluation (priv/guest_amd64_helpers.c, in libvex): condition
+ * COND (AMD64Condcode = the x86 cc nibble) from the lazy flags thunk. */
+extern ULong amd64g_calculate_condition(ULong cond, ULong cc_op, ULong cc_dep1,
+					ULong cc_dep2, ULong cc_ndep);
+
+/*
+ * A jcc whose target is the next instruction (rel8 or rel32 displacement
+ * 0): both outcomes continue at the same address, so VEX folds the exit
+ * (or drops it when it can evaluate the flags) and the IR guard no longer
+ * tells whether the branch was taken.  The hardware still retires a taken
+ * or not-taken branch by the condition [SDM Vol. 2 Jcc].  Returns the
+ * condition code (70+cc, 0F 80+cc), or -1.
+ */
+static Int jcc_next_cc(const uint8_t *a, UInt len, const struct nb_insn *dec)
+{
+	const uint8_t *o = a + dec->len_prefix;
+	UInt rest = len - dec->len_prefix;
+
+	if (dec->br != NB_BR_COND || dec->len_prefix >= len)
+		return -1;
+	if (rest == 2 && o[0] >= 0x70 && o[0] <= 0x7f && o[1] == 0)
+		return o[0] & 0xf;
+	if (rest == 6 && o[0] == 0x0f && o[1] >= 0x80 && o[1] <= 0x8f &&
+	    !o[2] && !o[3] && !o[4] && !o[5])
+		return o[1] & 0xf;
+	return -1;
+}
+
+/* The branch's outcome from the guest's flags at this point of the IR
+ * (every register update is kept: nb_post_clo_init). */
+static IRExpr *jcc_taken(IRSB *sb, Int cc)
+{
+	static const Int off[4] = {
+		offsetof(VexGuestAMD64State, guest_CC_OP), offsetof(VexGuestAMD64State, guest_CC_DEP1),
+		offsetof(VexGuestAMD64State, guest_CC_DEP2), offsetof(VexGuestAMD64State, guest_CC_NDEP),
+	};
+	IRExpr *g[4];
+	for (Int i = 0; i < 4; i++) {       /* flat IR: the call's arguments are atoms */
+		IRTemp x = newIRTemp(sb->tyenv, Ity_I64);
+		addStmtToIRSB(sb, IRStmt_WrTmp(x, IRExpr_Get(off[i], Ity_I64)));
+		g[i] = IRExpr_RdTmp(x);
+	}
+	IRTemp t = newIRTemp(sb->tyenv, Ity_I64);
+	IRExpr **args = mkIRExprVec_5(c64((ULong)cc), g[0], g[1], g[2], g[3]);
+	IRExpr *call = mkIRExprCCall(Ity_I64, 0, "amd64g_calculate_condition",
+				     &amd64g_calculate_condition, args);
+
+	addStmtToIRSB(sb, IRStmt_WrTmp(t, call));
+	return IRExpr_RdTmp(t);
+}
+
+/* A jcc to the next instruction whose exit VEX removed: count it from the
+ * flags before control moves on. */
+static void jnext_branch(IRSB *sb, struct insn *k)
+{
+	if (!k->valid || k->jnext_cc < 0 || k->br_done)
+		return;
+	emit_branch_call(sb, NB_BR_COND, k->addr, k->len, jcc_taken(sb, k->jnext_cc),
+			 c64((ULong)(k->addr + k->len)));
+	k->br_done = True;
+}
+
+static void add_uops(struct pend *p, const struct insn *k)
+{
+	p->bound += BOUND_INSN(k->uops, k->dec.br != NB_BR_NONE, k->loads + k->stores);
+	p->uops += k->uops;
+	p->raw[RAW_LOADS] += k->loads;
+	p->raw[RAW_STORES] += k->stores;
+	if (k->rom)
+		p->raw[RAW_ROM_UOPS] += k->uops;
+}
+
+static void retire(struct pend *p, const struct insn *k)
+{
+	p->raw[RAW_IC(mem_class(k->loads, k->stores), k->dec.fp)]++;
+	if (k->rom)
+		p->raw[RAW_MS_XFER]++;
+}
+
+/* uop model (README "uop model"), from the instruction's IR stmts [from, to). */
+static UInt uop_count(IRSB *sb, Int from, Int to, const struct nb_insn *dec,
+		      UInt *nloads, UInt *nstores, Bool *rom)
+{
+	UInt loads = 0, stores = 0, dirty = 0, c;
+
+	for (Int j = from; j < to; j++) {
+		IRStmt *st = sb->stmts[j];
+		switch (st->tag) {
+		case Ist_WrTmp:
+			if (st->Ist.WrTmp.data->tag == Iex_Load)
+				loads++;
+			break;
+		case Ist_LoadG:
+			loads++;
+			break;
+		case Ist_Store: case Ist_StoreG:
+			stores++;
+			break;
+		case Ist_CAS:
+			loads++;
+			stores++;
+			break;
+		case Ist_Dirty:
+			dirty++;
+			break;
+		default:
+			break;
+		}
+	}
+	*nloads = loads;
+	*nstores = stores;
+	*rom = dirty || (dec->cls & NB_IC_ROM);
+	if (dirty || (dec->cls & NB_IC_MCODE))
+		return nb_cpu->ms_uops;
+	c = (dec->cls & NB_IC_MOVE) ? 0 : 1;
+	c += loads + 2 * stores;
+	return c ? c : 1;
+}
+
+/* Where control goes when the exit at stmts[i] is not taken: the next
+ * IMark (a loop unrolled by iropt), else the superblock's constant next. */
+static ULong continuation(IRSB *in, Int i, ULong fallback)
+{
+	for (Int j = i + 1; j < in->stmts_used; j++)
+		if (in->stmts[j]->tag == Ist_IMark)
+			return in->stmts[j]->Ist.IMark.addr + (ULong)in->stmts[j]->Ist.IMark.delta;
+	if (in->next->tag == Iex_Const)
+		return in->next->Iex.Const.con->Ico.U64;
+	return fallback;
+}
+
+IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
+			   const VexGuestLayout *layout, const VexGuestExtents *vge,
+			   const VexArchInfo *archinfo_host, IRType gWordTy, IRType hWordTy)
+{
+	IRSB *out;
+	struct pend p = { 0 };
+	struct insn k = { 0 };
+	struct nb_tc_desc *tcd = 0;
+	Bool exit_seen = False;
+	ULong bound;
+	Int i;
+	IRExpr *fpa_acc = NULL;         /* FP assists of instruction k */
+	Bool fpa_x87 = False;           /* k is an x87 instruction     */
+	struct nb_tm_block *tmb = NULL; /* the timing model's uops     */
+	Bool tm_done = False;           /* the clock's call made (emit_cond_tm) */
+	UInt tm_from = 0, tm_end = 0;   /* uops run on the path so far; */
+					/* the end of k's               */
+	UInt ldn = 0;                   /* loads so far (their indexes) */
+	Int last_im = -1;               /* the last IMark's statement    */
+	Bool force_jk;                  /* the superblock leaves to valgrind */
+
+	(void)closure; (void)layout; (void)vge; (void)archinfo_host;
+	if (gWordTy != Ity_I64 || hWordTy != Ity_I64)
+		VG_(tool_panic)("nbsim: amd64 guests only");
+
+	in = nb_ud_cut(in);             /* (#UD: nb_ud.c) */
+	out = deepCopyIRSBExceptStmts(in);
+	if (nb_need == 0) {
+		/* nothing to count: only the CPUID hook */
+		for (i = 0; i < in->stmts_used; i++) {
+			IRStmt *st = in->stmts[i];
+			if (st && st->tag == Ist_Dirty && is_cpuid_dirty(st->Ist.Dirty.details))
+				st = cpuid_stmt(st);
+			addStmtToIRSB(out, st);
+		}
+		return out;
+	}
+	/* the last instruction; it leaves generated code (a client request,
+	 * a system call...): a PMI in flight is taken before it */
+	for (i = 0; i < in->stmts_used; i++)
+		if (in->stmts[i] && in->stmts[i]->tag == Ist_IMark)
+			last_im = i;
+	force_jk = in->jumpkind != Ijk_Boring && in->jumpkind != Ijk_Call && in->jumpkind != Ijk_Ret;
+	for (i = 0; i < in->stmts_used && in->stmts[i]->tag != Ist_IMark; i++)
+		addStmtToIRSB(out, in->stmts[i]);
+	if (nb_need & NEED_TIME)
+		tmb = nb_tmb_begin(in);
+	if (nb_need & NEED_TC) {
+		/* one call per superblock execution, at its start; the lines
+		 * are filled in below, before the code ever runs.  Descriptors
+		 * of discarded translations are not freed (a few bytes each). */
+		Int nim = 0;
+		for (Int j = i; j < in->stmts_used; j++)
+			nim += in->stmts[j]->tag == Ist_IMark;
+		tcd = VG_(malloc)("nbsim.tc", sizeof *tcd + (SizeT)(nim ? nim : 1) * sizeof tcd->line[0]);
+		tcd->nlines = 0;
+		addStmtToIRSB(out, IRStmt_Dirty(unsafeIRDirty_0_N(1, "nb_tc_sb",
+			VG_(fnptr_to_fnentry)(&nb_tc_sb), mkIRExprVec_1(mkIRExpr_HWord((HWord)tcd)))));
+	}
+
+	for (; i < in->stmts_used; i++) {
+		IRStmt *st = in->stmts[i];
+		if (!st || st->tag == Ist_NoOp)
+			continue;
+		switch (st->tag) {
+		case Ist_IMark: {
+			Int j;
+			Addr a = (Addr)(st->Ist.IMark.addr + st->Ist.IMark.delta);
+			UInt len = st->Ist.IMark.len;
+			nb_ifpa_flush(out, fpa_x87, &fpa_acc);
+			jnext_branch(out, &k);
+			if (k.valid) {
+				/* Control reached the next IMark.  If it is k
+				 * again (a REP iteration in a loop unrolled by
+				 * iropt), k did not retire; otherwise it did. */
+				if (k.uops_deferred && !exit_seen)
+					add_uops(&p, &k);
+				if (a != k.addr || k.dec.br != NB_BR_NONE) {
+					retire(&p, &k);
+					if (k.dec.br != NB_BR_NONE && k.dec.br != NB_BR_COND)
+						/* only with guest chasing:
+						 * target = here */
+						emit_branch_call(out, k.dec.br, k.addr, k.len,
+								 c64(1), c64(a));
+					/* step mode: the counts and the clock per
+					 * instruction; while a PMI is possible the
+					 * counts (for the check at every boundary,
+					 * which runs the clock when it is called) */
+					if (nb_need & (NEED_STEP | NEED_PMI))
+						flush(out, &p);
+					if (nb_need & NEED_STEP) {
+						emit_tm(out, tmb, tm_from, tm_end, NULL);
+						tm_from = tm_end;
+						emit_step(out, NULL);
+					}
+				}
+			}
+			/* an instruction boundary (not a REP string's next
+			 * iteration): where a PMI can be taken */
+			if (!k.valid || a != k.addr || k.dec.br != NB_BR_NONE) {
+				emit_pmi_at(out, p.bound, a, !k.valid, i == last_im && force_jk,
+					    tmb, k.valid ? tm_end : 0);
+				p.bound = 0;
+			}
+			k.valid = True;
+			k.addr = a;
+			k.len = len;
+			nb_decode((const uint8_t *)a, len > 16 ? 16 : len, &k.dec);
+			k.jnext_cc = jcc_next_cc((const uint8_t *)a, len > 16 ? 16 : len, &k.dec);
+			k.br_done = False;
+			fpa_x87 = (nb_need & NEED_FPA) &&
+				nb_fpa_is_x87((const uint8_t *)a, len > 16 ? 16 : len, k.dec.len_prefix);
+			for (j = i + 1; j < in->stmts_used && in->stmts[j]->tag != Ist_IMark; j++)
+				;
+			k.uops = uop_count(in, i + 1, j, &k.dec, &k.loads, &k.stores, &k.rom);
+			if (tmb)
+				tm_end = nb_tmb_insn(in, i + 1, j, (const UChar *)a, len, &k.dec,
+						     k.uops);
+			k.uops_deferred = (k.dec.cls & NB_IC_REP) != 0;
+			if (tcd)
+				/* REP strings run from the microcode ROM: one
+				 * transfer per iteration (one superblock run) */
+				nb_tc_add(tcd, a, k.uops, k.uops_deferred);
+			if (!k.uops_deferred)
+				add_uops(&p, &k);
+			exit_seen = False;
+			addStmtToIRSB(out, st);
+			if ((nb_need & NEED_WCB) && (k.dec.cls & NB_IC_WCFLUSH))
+				emit_wcb_fence(out);
+			break;
+		}
+		case Ist_WrTmp:
+			/* the model's call after the guest's load, not before:
+			 * the host then overlaps the load's cache miss with the
+			 * model's work (pointer chasing: each load's address is
+			 * the previous load's value) */
+			addStmtToIRSB(out, st);
+			if ((nb_need & NEED_FPA) && k.valid)
+				nb_ifpa_check(out, st->Ist.WrTmp.tmp, st->Ist.WrTmp.data, fpa_x87, &fpa_acc);
+			/* (with the WC model on, a non-temporal store's IR
+			 * load, VEX's emulation of maskmov*'s byte mask,
+			 * reads no cache) */
+			if ((nb_need & NEED_CACHE) && st->Ist.WrTmp.data->tag == Iex_Load &&
+			    !((nb_need & NEED_WCB) && (k.dec.cls & NB_IC_NT))) {
+				emit_ldix(out, ldn);
+				emit_mem_call(out, st->Ist.WrTmp.data->Iex.Load.addr,
+					      st->Ist.WrTmp.data->Iex.Load.ty, False, k.addr);
+			}
+			if (st->Ist.WrTmp.data->tag == Iex_Load)
+				ldn++;
+			break;
+		case Ist_Store:
+			if ((nb_need & NEED_WCB) && (k.dec.cls & NB_IC_NT))
+				emit_nt_store(out, st->Ist.Store.addr,
+					      typeOfIRExpr(in->tyenv, st->Ist.Store.data));
+			else if (nb_need & NEED_CACHE)
+				emit_mem_call(out, st->Ist.Store.addr,
+					      typeOfIRExpr(in->tyenv, st->Ist.Store.data), True, k.addr);
+			addStmtToIRSB(out, st);
+			break;
+		case Ist_CAS:
+			if (nb_need & NEED_CACHE) {
+				IRCAS *cas = st->Ist.CAS.details;
+				IRType ty = typeOfIRExpr(in->tyenv, cas->dataLo);
+				emit_ldix(out, ldn);
+				emit_mem_call(out, cas->addr, ty, False, k.addr);
+				emit_mem_call(out, cas->addr, ty, True, k.addr);
+			}
+			ldn++;
+			addStmtToIRSB(out, st);
+			break;
+		case Ist_Dirty:
+			if (is_cpuid_dirty(st->Ist.Dirty.details))
+				st = cpuid_stmt(st);
+			addStmtToIRSB(out, st);
+			break;
+		case Ist_Exit: {
+			IRExpr *g = st->Ist.Exit.guard;
+			ULong dst = st->Ist.Exit.dst->tag == Ico_U64 ? st->Ist.Exit.dst->Ico.U64 : 0;
+			Addr next = k.addr + k.len;
+			nb_ifpa_flush(out, fpa_x87, &fpa_acc);
+			flush(out, &p);
+			bound = p.bound + (k.valid ? BOUND_INSN(k.uops, k.dec.br != NB_BR_NONE,
+							       k.loads + k.stores) : 0);
+			p.bound = 0;
+			if (k.valid && k.jnext_cc >= 0 && !k.br_done) {
+				/* jcc to the next instruction: by its flags */
+				jnext_branch(out, &k);
+			} else if (k.valid && k.dec.br == NB_BR_COND && !k.br_done) {
+				/* VEX may invert the condition: the exit then goes
+				 * to the fall-through and the taken target is the
+				 * superblock's next. */
+				Bool inv = dst == next;
+				ULong tgt = dst;
+				if (inv)
+					tgt = continuation(in, i, next);
+				if (cond_tm_ok(in, i, last_im, tmb, tm_from, tm_end)) {
+					emit_cond_tm(out, k.addr, tgt, guard64(out, g, inv), tmb,
+						     tm_from, tm_end);
+					tm_done = True;
+				} else
+					emit_branch_call(out, NB_BR_COND, k.addr, k.len,
+							 guard64(out, g, inv), c64(tgt));
+			}
+			if (k.valid && !tm_done)
+				emit_tm(out, tmb, tm_from, tm_end, g);
+			/* An exit back to the instruction itself (REP
+			 * iteration, failed CAS retry) is no retirement,
+			 * unless the instruction is a branch (jmp $, loop $). */
+			if (k.valid && jk_retires(st->Ist.Exit.jk) &&
+			    (dst != k.addr || k.dec.br != NB_BR_NONE)) {
+				if (nb_need & NEED_INSTR)
+					emit_add_at(out, &nb_raw[RAW_IC(mem_class(k.loads, k.stores),
+									 k.dec.fp)],
+						    guard64(out, g, False));
+				emit_step(out, g);
+			}
+			if (k.valid && k.rom && (nb_need & NEED_ROM) && jk_retires(st->Ist.Exit.jk) &&
+			    (dst != k.addr || k.dec.br != NB_BR_NONE))
+				emit_add_at(out, &nb_raw[RAW_MS_XFER], guard64(out, g, False));
+			emit_pmi_check(out, bound, 0, tmb, k.valid ? tm_end : 0);
+			addStmtToIRSB(out, st);
+			if (k.valid && k.uops_deferred && !exit_seen)
+				add_uops(&p, &k);
+			exit_seen = True;
+			break;
+		}
+		default:
+			addStmtToIRSB(out, st);
+			break;
+		}
+	}
+
+	nb_ifpa_flush(out, fpa_x87, &fpa_acc);
+	jnext_branch(out, &k);
+	if (k.valid) {
+		Bool self = in->next->tag == Iex_Const &&
+			in->next->Iex.Const.con->Ico.U64 == (ULong)k.addr &&
+			k.dec.br == NB_BR_NONE;
+		if (k.uops_deferred && !exit_seen)
+			add_uops(&p, &k);
+		if (jk_retires(in->jumpkind) && !self) {
+			retire(&p, &k);
+			if (k.dec.br != NB_BR_NONE && k.dec.br != NB_BR_COND)
+				emit_branch_call(out, k.dec.br, k.addr, k.len, c64(1), in->next);
+			flush(out, &p);
+			if (!tm_done)
+				emit_tm(out, tmb, tm_from, tm_end, NULL);
+			emit_step(out, NULL);
+		} else if (!tm_done)
+			emit_tm(out, tmb, tm_from, tm_end, NULL);
+	}
+	if (tmb)
+		nb_tmb_end();
+	flush(out, &p);
+	emit_pmi_check(out, p.bound + 1, 0, tmb, tm_end);
+	return out;
+}
+

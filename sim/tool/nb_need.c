@@ -1,0 +1,242 @@
+/*
+ * nb_need.c - what nbsim's instrumentation must produce: the events the CPU
+ * model produces and the masks it does not (with the warnings), the needs
+ * (NEED_*) of the enabled counters, and re-instrumentation when they grow
+ * (nb_update_need).  See README.md "Speed" and "Events".
+ */
+#include "nb_tool.h"
+
+static UShort bogus_masks(unsigned ev)
+{
+	switch (ev) {
+	case NB_EV_UOPS_RETIRED: case NB_EV_FRONT_END_EVENT: case NB_EV_REPLAY_EVENT:
+	case NB_EV_INSTR_COMPLETED:
+		return 1u << 1;
+	case NB_EV_INSTR_RETIRED:
+		return (1u << 2) | (1u << 3);
+	case NB_EV_EXECUTION_EVENT:
+		return 0xf0;
+	}
+	return 0;
+}
+
+/* Events the CPU model produces (README "Events"); a counter programmed
+ * for any other event counts 0, and nbsim says so once per event. */
+static ULong nb_produced_events(void)
+{
+	return (1ULL << NB_EV_INSTR_RETIRED) | (1ULL << NB_EV_UOPS_RETIRED) |
+	       (1ULL << NB_EV_FRONT_END_EVENT) | (1ULL << NB_EV_UOP_TYPE) |
+	       (1ULL << NB_EV_EXECUTION_EVENT) | FP_EVENTS | (1ULL << NB_EV_REPLAY_EVENT) |
+	       (1ULL << NB_EV_BRANCH_RETIRED) | (1ULL << NB_EV_MISPRED_BRANCH_RETIRED) |
+	       (1ULL << NB_EV_GLOBAL_POWER_EVENTS) |
+	       (1ULL << NB_EV_RETIRED_BRANCH_TYPE) | (1ULL << NB_EV_RETIRED_MISPRED_BRANCH_TYPE) |
+	       (1ULL << NB_EV_INSTR_COMPLETED) | (1ULL << NB_EV_UOP_QUEUE_WRITES) |
+	       (1ULL << NB_EV_TC_MS_XFER) | MEM_EVENTS | TC_EVENTS | STB_EVENTS | FPA_EVENTS |
+	       (1ULL << NB_EV_WC_BUFFER) | BUS_EVENTS;
+}
+
+/* Mask bits of produced events that the model does not produce (they
+ * count 0, with a warning).  Masks whose condition the modelled machine
+ * never has are not among them: they count 0 exactly, without a warning
+ * (coverage.txt status "zero": BSQ_cache_reference's HITS, as no line is
+ * ever Shared with one package, and WR_2ndL_MISS, as the write-through
+ * L1D writes nothing back; IOQ_allocation/IOQ_active_entries OTHER, as
+ * the package is alone on its bus). */
+static UShort nb_unproduced_masks(unsigned ev)
+{
+	switch (ev) {
+	case NB_EV_TC_DELIVER_MODE:     /* only DI and BI without HT */
+		return (UShort)(0xff & ~((1u << 2) | (1u << 5)));
+	case NB_EV_ITLB_REFERENCE:      /* HIT_UC: no uncacheable code */
+		return 1u << 2;
+	case NB_EV_MOB_LOAD_REPLAY:     /* NO_STA, NO_STD: no timing model */
+		return (1u << 1) | (1u << 3);
+	case NB_EV_MEMORY_CANCEL:       /* ST_RB_FULL: the buffer never fills */
+		return 1u << 2;
+	case NB_EV_X87_ASSIST:          /* FPSU, FPSO: no stack-fault model */
+		return NB_FPA_FPSU | NB_FPA_FPSO;
+	case NB_EV_IOQ_ALLOCATION:      /* request types other than the   */
+	case NB_EV_IOQ_ACTIVE_ENTRIES:  /* default, UC/WC/WT/WP            */
+		return 0x1e | (0xf << 7);
+	case NB_EV_BSQ_ALLOCATION:      /* I/O, lock, split, ordered, a    */
+	case NB_EV_BSQ_ACTIVE_ENTRIES:  /* memory type with bit 0 (not WB) */
+		return (1u << 5) | (1u << 6) | (1u << 8) | (1u << 10) | (1u << 11);
+	}
+	return 0;
+}
+
+/* --nbsim-list-events=yes: every event:MASK the instrumentation produces
+ * (tests/t_sim_coverage.t compares it with sim/coverage.txt). */
+void nb_list_events(void)
+{
+	ULong prod = nb_produced_events();
+	for (unsigned ev = 0; ev < nb_num_events && ev < 64; ev++) {
+		if (!(prod & (1ULL << ev)))
+			continue;
+		for (unsigned k = 0; k < nb_events[ev].nmasks; k++)
+			if (!(nb_unproduced_masks(ev) & (1u << nb_events[ev].masks[k].bit)))
+				VG_(umsg)("nbsim-event %s:%s\n", nb_events[ev].name,
+					  nb_events[ev].masks[k].name);
+	}
+}
+
+static UShort nb_warned_masks[NB_NUM_EVENTS_MAX];
+
+void nb_warn_unmodelled(void)
+{
+	ULong missing = nb_pmu_state.events_in_use & ~nb_produced_events() & ~nb_warned;
+
+	if (!clo_warn)
+		return;
+	for (unsigned ev = 0; ev < nb_num_events && ev < 64; ev++)
+		if (missing & (1ULL << ev))
+			VG_(umsg)("nbsim: warning: %s is not modelled yet: it counts 0 "
+				  "(--nbsim-warn-unmodelled=no silences this)\n",
+				  nb_events[ev].name);
+	nb_warned |= missing;
+	/* masks of produced events that are not produced */
+	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
+		const struct nb_pmu_cfg *g = &nb_pmu_state.cfg[c];
+		UShort m = g->active ? (UShort)(g->mask & nb_unproduced_masks(g->ev) &
+						  ~nb_warned_masks[g->ev]) : 0;
+		for (unsigned k = 0; m && k < nb_events[g->ev].nmasks; k++)
+			if (m & (1u << nb_events[g->ev].masks[k].bit))
+				VG_(umsg)("nbsim: warning: %s:%s is not modelled yet: it counts 0 "
+					  "(--nbsim-warn-unmodelled=no silences this)\n",
+					  nb_events[g->ev].name, nb_events[g->ev].masks[k].name);
+		if (g->active)
+			nb_warned_masks[g->ev] |= m;
+	}
+}
+
+static UInt need_of(ULong used)
+{
+	UInt n = 0;
+	if (used & ((1ULL << NB_EV_INSTR_RETIRED) | (1ULL << NB_EV_EXECUTION_EVENT) | FP_EVENTS |
+		    (1ULL << NB_EV_INSTR_COMPLETED)))
+		n |= NEED_INSTR;
+	if (used & ((1ULL << NB_EV_FRONT_END_EVENT) | (1ULL << NB_EV_UOP_TYPE)))
+		n |= NEED_MEM;
+	if (used & MEM_EVENTS)
+		n |= NEED_CACHE;
+	if (used & STB_EVENTS)
+		n |= NEED_STB | NEED_CACHE;     /* the store buffer runs in nb_mem */
+	if (used & (1ULL << NB_EV_PAGE_WALK_TYPE))
+		n |= NEED_TLB | NEED_TC;        /* DTMISS and ITMISS */
+	if (used & TC_EVENTS)
+		n |= NEED_TC;
+	if (used & (1ULL << NB_EV_UOPS_RETIRED))
+		n |= NEED_UOPS;
+	if (used & ((1ULL << NB_EV_BRANCH_RETIRED) | (1ULL << NB_EV_MISPRED_BRANCH_RETIRED) |
+		    (1ULL << NB_EV_RETIRED_BRANCH_TYPE) | (1ULL << NB_EV_RETIRED_MISPRED_BRANCH_TYPE)))
+		n |= NEED_BR;
+	if (used & (1ULL << NB_EV_TC_MS_XFER))
+		n |= NEED_ROM;
+	if (used & FPA_EVENTS)
+		n |= NEED_FPA;
+	if (used & (1ULL << NB_EV_WC_BUFFER))
+		n |= NEED_WCB;
+	if (used & BUS_EVENTS)
+		n |= NEED_BUS | NEED_CACHE;
+	if (used & (1ULL << NB_EV_UOP_QUEUE_WRITES))    /* + bogus uops */
+		n |= NEED_UOPS | NEED_ROM | NEED_BR;
+	if (used & (1ULL << NB_EV_GLOBAL_POWER_EVENTS))   /* cycles: the timing model */
+		n |= NEED_TIME | NEED_BR | (clo_mem_timing != MT_NO ? NEED_CACHE : 0);
+	return n;
+}
+
+/* A BOGUS mask selected by an active counter needs the wrong-path model:
+ * mispredicted branches (branch model) and the committed mix (uops), also
+ * when no other mask of the event needs them. */
+
+static UInt bogus_need(void)
+{
+	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
+		const struct nb_pmu_cfg *g = &nb_pmu_state.cfg[c];
+		if (g->active && (g->mask & bogus_masks(g->ev)))
+			return NEED_BR | NEED_UOPS;
+	}
+	/* Tagged_mispred_branch: replay_event counts mispredicted branches */
+	if ((nb_pmu_state.events_in_use & (1ULL << NB_EV_REPLAY_EVENT)) && nb_mispred_tagging())
+		return NEED_BR;
+	return 0;
+}
+
+/* VEX's register-update policy for code in files (--px-file-backed),
+ * from the needs.  VEX copied the default policy at start-up; the policy
+ * for code in file-backed mappings is passed with each translation, so
+ * setting it takes effect for the translations made after a discard.
+ * Every register update is kept at each instruction when anything is
+ * counted (--nbsim-exact-ir, README "What VEX's optimiser must not
+ * remove") and when FP assists are (README "FP assists": otherwise VEX's
+ * optimiser drops an FP operation whose result register is overwritten
+ * later in the superblock before nbsim sees it); with nothing counted,
+ * the policy the user gave valgrind (VEX's default otherwise). */
+VexRegisterUpdates nb_px_idle = VexRegUpd_INVALID;
+
+void nb_px_policy(void)
+{
+	VG_(clo_px_file_backed) = (nb_need && clo_exact_ir) || (nb_need & NEED_FPA)
+		? VexRegUpdAllregsAtEachInsn : nb_px_idle;
+}
+
+/* After a PMU reprogramming: re-instrument if the needs changed.  Called
+ * from a client request, i.e. between superblocks: the superblock that made
+ * the request has finished (its counts are in). */
+
+UInt nb_need_front;
+Bool nb_need_preload;
+
+void nb_update_need(void)
+{
+	/* Needs only grow: once code is instrumented for a signal it stays so.
+	 * Otherwise every PAPI_start/PAPI_stop pair (Enable on, Enable off)
+	 * would flush and re-translate all code: papi_cost's loop of 10^5
+	 * start/stop pairs ran 40x slower.  Signals that no enabled counter
+	 * selects are still gathered, and ignored by the PMU. */
+	UInt n = nb_need | (clo_stats ? NEED_ALL : 0) |
+		need_of(nb_pmu_state.events_in_use) | bogus_need();
+	/* what a front-end declared (the emulated perf driver's tick counts
+	 * retired instructions while an event samples: nb_kern.c) */
+	n |= nb_need_front;
+	/* counters that filter or cascade per cycle: the retirement model
+	 * reports every cycle (README "Filtering") */
+	if (nb_pmu_state.cycle_counters)
+		n |= NEED_STEP | NEED_TIME | NEED_UOPS | NEED_BR |
+			(clo_mem_timing != MT_NO ? NEED_CACHE : 0);
+	/* a PMI is taken pmi_latency cycles after the overflow: the clock
+	 * runs (README "Overflow interrupts (PMI)") */
+	if (nb_pmi_on)
+		n |= NEED_PMI | NEED_TIME | NEED_UOPS | NEED_BR |
+			(clo_mem_timing != MT_NO ? NEED_CACHE : 0);
+	if (nb_pebs_on)
+		n |= NEED_PEBS | NEED_CACHE;
+	/* DTLB replay metrics (IA32_PEBS_ENABLE bit 2) */
+	if ((nb_pmu_state.events_in_use & (1ULL << NB_EV_REPLAY_EVENT)) &&
+	    (nb_other_msr(NB_MSR_IA32_PEBS_ENABLE) & 4))
+		n |= NEED_TLB;
+	/* MOB replay metric (IA32_PEBS_ENABLE bit 9) */
+	if ((nb_pmu_state.events_in_use & (1ULL << NB_EV_REPLAY_EVENT)) &&
+	    (nb_other_msr(NB_MSR_IA32_PEBS_ENABLE) & (UINT64_C(1) << 9)))
+		n |= NEED_STB | NEED_CACHE;
+	if (n == nb_need)
+		return;
+	if ((n & NEED_TIME) && !(nb_need & NEED_TIME))
+		nb_tm_time_on();
+	if ((n & NEED_STEP) && !(nb_need & NEED_STEP)) {
+		/* called after nb_update_cycles: the retirement cycle is
+		 * closed and every raw count folded in */
+		nb_stepping = True;
+		nb_fill = 0;
+		nb_tm_step_on();
+		nb_bus_set_timed(&nb_bus_state, 1);
+		nb_pmu_cycle_input(&nb_pmu_state, 1);
+	}
+	nb_need = n;
+	nb_px_policy();
+	if (nb_need_preload)    /* before the client starts: nothing translated */
+		return;
+	nb_discards++;
+	VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "nbsim");
+}
+

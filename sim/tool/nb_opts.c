@@ -1,0 +1,198 @@
+/*
+ * nb_opts.c - nbsim's command-line options (--model, --ht, --nbsim-*) and
+ * their usage text.
+ */
+#include "nb_tool.h"
+
+const HChar *clo_model = NB_CPU_DEFAULT;
+Bool clo_ht = False;
+Bool clo_stats = False;
+Bool clo_warn = True;
+Bool clo_list = False;
+UInt clo_mem_timing = MT_YES;
+enum nb_clock clo_clock = NB_CLOCK_SAMPLED;   /* the default (README "The sampled clock") */
+UInt clo_sample_skip = NB_SAMPLE_SKIP;
+Bool clo_sample_given = False;
+Bool clo_step_each = False;
+Bool clo_cg_compat = False;
+Bool clo_exact_ir = True;
+Bool clo_ht_migrate = False;
+Bool clo_trace_forked = True;
+const HChar *clo_program;               /* the front-ends' (nb_progfile.c) */
+const HChar *clo_counts;
+Int clo_perf_paranoid = 2;              /* the emulated kernel's (nb_kern.c) */
+Bool clo_msr_driver = True;
+
+/* ---- options, init, fini ---- */
+
+/* The --nbsim-* options with enumerated values (--nbsim-program and
+ * --nbsim-counts take a file name), for the messages on a bad one
+ * (nb_print_usage has the same list with the meanings; t_nbsim_cli.sh
+ * checks that the launcher's --help names every one). */
+static const struct { const HChar *name, *values; } nb_opt_values[] = {
+	{ "--nbsim-stats", "yes, no" },
+	{ "--nbsim-warn-unmodelled", "yes, no" },
+	{ "--nbsim-list-events", "yes, no" },
+	{ "--nbsim-mem-timing", "auto, yes, no" },
+	{ "--nbsim-clock", "sampled, model, walk, fast" },
+	{ "--nbsim-step-derive", "lazy, cycle" },
+	{ "--nbsim-cache", "netburst, cachegrind" },
+	{ "--nbsim-pmu-ctx", "thread, cpu" },
+	{ "--nbsim-ht-place", "fixed, migrate" },
+	{ "--nbsim-exact-ir", "yes, no" },
+	{ "--nbsim-trace-forked", "yes, no" },
+	{ "--nbsim-isa", "model, host" },
+};
+
+/* An --nbsim-* argument no rule took: a known option with a value it does
+ * not have, or an unknown option; either way say what exists. */
+static void nb_bad_nbsim_option(const HChar *arg)
+{
+	const HChar *eq = VG_(strchr)(arg, '=');
+	Int len = eq ? (Int)(eq - arg) : (Int)VG_(strlen)(arg);
+	HChar all[300];
+	Int n = 0;
+
+	for (unsigned i = 0; i < sizeof nb_opt_values / sizeof nb_opt_values[0]; i++)
+		if ((Int)VG_(strlen)(nb_opt_values[i].name) == len &&
+		    VG_(strncmp)(arg, nb_opt_values[i].name, len) == 0) {
+			if (!eq)
+				VG_(fmsg_bad_option)(arg, "%s needs a value (values: %s)\n",
+						     nb_opt_values[i].name, nb_opt_values[i].values);
+			VG_(fmsg_bad_option)(arg, "%s has no value '%s' (values: %s)\n",
+					     nb_opt_values[i].name, eq + 1, nb_opt_values[i].values);
+		}
+	all[0] = 0;
+	for (unsigned i = 0; i < sizeof nb_opt_values / sizeof nb_opt_values[0]; i++)
+		n += VG_(snprintf)(all + n, (Int)sizeof all - n, "%s%s", i ? ", " : "",
+				   nb_opt_values[i].name);
+	VG_(fmsg_bad_option)(arg, "unknown nbsim option (known: %s; see nbsim --help)\n", all);
+}
+
+Bool nb_process_cmd_line_option(const HChar *arg)
+{
+	if VG_STR_CLO(arg, "--model", clo_model) {
+		if (!nb_cpu_find(clo_model)) {
+			HChar known[200];
+			Int n = 0;
+			known[0] = 0;
+			for (unsigned i = 0; i < nb_num_cpu_models; i++)
+				n += VG_(snprintf)(known + n, (Int)sizeof known - n, "%s%s",
+						   i ? ", " : "", nb_cpu_models[i].name);
+			VG_(fmsg_bad_option)(arg, "unknown NetBurst model '%s' (known: %s)\n",
+					     clo_model, known);
+		}
+	}
+	else if VG_BOOL_CLO(arg, "--ht", clo_ht) {}
+	else if VG_BOOL_CLO(arg, "--nbsim-stats", clo_stats) {}
+	else if VG_STR_CLO(arg, "--nbsim-program", clo_program) {}
+	else if VG_BOOL_CLO(arg, "--nbsim-exact-ir", clo_exact_ir) {}
+	else if VG_STR_CLO(arg, "--nbsim-counts", clo_counts) {}
+	else if VG_BOOL_CLO(arg, "--nbsim-trace-forked", clo_trace_forked) {}
+	else if VG_XACT_CLO(arg, "--nbsim-isa=model", clo_isa_host, False) {}
+	else if VG_XACT_CLO(arg, "--nbsim-isa=host", clo_isa_host, True) {}
+	else if VG_XACT_CLO(arg, "--nbsim-pmu-ctx=thread", clo_ctx_cpu, False) {}
+	else if VG_XACT_CLO(arg, "--nbsim-pmu-ctx=cpu", clo_ctx_cpu, True) {}
+	else if VG_XACT_CLO(arg, "--nbsim-ht-place=fixed", clo_ht_migrate, False) {}
+	else if VG_XACT_CLO(arg, "--nbsim-ht-place=migrate", clo_ht_migrate, True) {}
+	else if VG_BOOL_CLO(arg, "--nbsim-warn-unmodelled", clo_warn) {}
+	else if VG_BOOL_CLO(arg, "--nbsim-list-events", clo_list) {}
+	else if VG_XACT_CLO(arg, "--nbsim-cache=netburst", clo_cg_compat, False) {}
+	else if VG_XACT_CLO(arg, "--nbsim-cache=cachegrind", clo_cg_compat, True) {}
+	else if VG_XACT_CLO(arg, "--nbsim-mem-timing=auto", clo_mem_timing, MT_YES) {}
+	else if VG_XACT_CLO(arg, "--nbsim-mem-timing=yes", clo_mem_timing, MT_YES) {}
+	else if VG_XACT_CLO(arg, "--nbsim-mem-timing=no", clo_mem_timing, MT_NO) {}
+	else if VG_XACT_CLO(arg, "--nbsim-clock=model", clo_clock, NB_CLOCK_MODEL) {}
+	else if VG_XACT_CLO(arg, "--nbsim-clock=fast", clo_clock, NB_CLOCK_FAST) {}
+	else if VG_XACT_CLO(arg, "--nbsim-clock=walk", clo_clock, NB_CLOCK_WALK) {}
+	else if VG_XACT_CLO(arg, "--nbsim-clock=sampled", clo_clock, NB_CLOCK_SAMPLED) {}
+	else if VG_BINT_CLO(arg, "--nbsim-sample", clo_sample_skip, 1, 1000000)
+		clo_sample_given = True;
+	else if VG_XACT_CLO(arg, "--nbsim-step-derive=lazy", clo_step_each, False) {}
+	else if VG_XACT_CLO(arg, "--nbsim-step-derive=cycle", clo_step_each, True) {}
+	else if VG_BINT_CLO(arg, "--nbsim-pmi-latency", clo_pmi_latency, 0, 100000) {}
+	else if VG_BOOL_CLO(arg, "--nbsim-pmi-sync", clo_pmi_sync) {}
+	else if VG_INT_CLO(arg, "--perf-paranoid", clo_perf_paranoid) {}   /* nb_kern.c */
+	else if VG_BOOL_CLO(arg, "--msr-driver", clo_msr_driver) {}
+	else if (VG_(strncmp)(arg, "--nbsim-", 8) == 0)
+		nb_bad_nbsim_option(arg);       /* does not return */
+	else
+		return False;
+	return True;
+}
+
+void nb_print_usage(void)
+{
+	VG_(printf)(
+"    --model=NAME              willamette|northwood|prescott|cedarmill|xeonmp\n"
+"                              [%s]\n"
+"    --ht=yes|no               model Hyper-Threading: two logical processors,\n"
+"                              thread t on LP (t-1) mod 2 [no: all on LP0]\n"
+"    --nbsim-ht-place=fixed|migrate  with --ht=yes: threads stay on the LP\n"
+"                              they were created on / a new thread goes to the\n"
+"                              LP with fewer threads, and when a thread exits\n"
+"                              leaving its LP 2 threads short, the other LP's\n"
+"                              highest ThreadId moves to it (counts follow\n"
+"                              it) [fixed]\n"
+"    --nbsim-stats=yes|no      print signal totals at exit [no]\n"
+"    --nbsim-pmu-ctx=thread|cpu  counters per guest thread, saved and restored\n"
+"                              at thread switches as the kernel does / per\n"
+"                              logical processor, shared by its threads [thread]\n"
+"    --nbsim-warn-unmodelled=yes|no  warn once when a counter is programmed\n"
+"                              for an event the model does not produce [yes]\n"
+"    --nbsim-list-events=yes|no  print every event:MASK the model produces\n"
+"                              (lines 'nbsim-event EVENT:MASK') and exit [no]\n"
+"    --nbsim-mem-timing=yes|no  loads take the cache model's latencies in\n"
+"                              cycles (counting cycles runs it); no: every\n"
+"                              load hits the L1D (auto: old name of yes) [yes]\n"
+"    --nbsim-clock=sampled|model|walk|fast  cycles from the timing model\n"
+"                              (dependencies, units, window) run on a sample of\n"
+"                              the superblock runs, learned costs on the others\n"
+"                              (about 1%% off the model's, 2%% on short programs)\n"
+"                              / model: on every run (2-6x slower) / walk: the\n"
+"                              model without replay of recorded schedules (the\n"
+"                              reference; same cycles, slower still) / fast: uops\n"
+"                              retire 3 per cycle, plus miss latencies and\n"
+"                              mispredict penalties (cheap, not faithful) [sampled]\n"
+"    --nbsim-sample=N          sampled clock: superblock runs skipped between two\n"
+"                              samples, on average, at most (1-1000000) [8000];\n"
+"                              refused with another clock\n"
+"    --nbsim-step-derive=lazy|cycle  step mode (a per-cycle filter): fold the\n"
+"                              raw counts only when a cycle needs it / cycle:\n"
+"                              at every retirement cycle (the reference; the\n"
+"                              same counts, slower) [lazy]\n"
+"    --nbsim-cache=netburst|cachegrind  cache policies; cachegrind: write-\n"
+"                              allocate L1D, 64-byte L2 lines (a test mode) [netburst]\n"
+"    --perf-paranoid=N         the emulated /proc/sys/kernel/perf_event_paranoid\n"
+"                              (-1..3; 3 as Debian's: no perf for unprivileged) [2]\n"
+"    --msr-driver=yes|no       the emulated msr driver is loaded (/dev/cpu/N/msr) [yes]\n"
+"    --nbsim-exact-ir=yes|no   keep every register update, so that VEX's\n"
+"                              optimiser removes no load and no flags (no: its\n"
+"                              default, dead loads are lost; a bench mode) [yes]\n"
+"    --nbsim-program=FILE      MSR writes ('wrmsr 0xMSR 0xVALUE' lines) applied\n"
+"                              before the guest's first instruction (nb_stat)\n"
+"    --nbsim-counts=FILE       at exit, write the counters, totals and one row\n"
+"                              per thread, to FILE (%%p: the pid) (nb_stat)\n"
+"    --nbsim-trace-forked=yes|no  with --trace-children=yes, does a forked\n"
+"                              child's execve stay under nbsim? no: only the\n"
+"                              program's own execve does (nb_stat without\n"
+"                              --follow) [yes]\n"
+"    --nbsim-isa=model|host    an instruction the model lacks (AVX, SSSE3,\n"
+"                              POPCNT..., SSE3 before Prescott) raises #UD:\n"
+"                              SIGILL, as on the hardware / host: runs as the\n"
+"                              host runs it, with a warning [model]\n",
+		NB_CPU_DEFAULT);
+	VG_(printf)(
+"    --nbsim-pmi-latency=N     cycles from the overflowing instruction's retirement\n"
+"                              to the PMI (the IEBS skid; 0-100000) [the model's:\n"
+"                              59 Northwood, 91 Prescott]\n"
+"    --nbsim-pmi-sync=yes|no   the PMI then waits for the local APIC's next\n"
+"                              bus-clock edge (0 to ratio - 1 cycles: the skid's\n"
+"                              spread) [yes]\n");
+}
+
+void nb_print_debug_usage(void)
+{
+	VG_(printf)("    (none)\n");
+}
+

@@ -1,0 +1,500 @@
+/*
+ * nb_pmi.c - overflow interrupts and PEBS: the PMI budget and its check
+ * from generated code, the signal to the thread of the overflowing logical
+ * processor, and PEBS sampling into the guest's DS save area.  See
+ * README.md "Overflow interrupts" and "PEBS".
+ */
+#include "nb_tool.h"
+
+/* ---- overflow interrupts (README "Overflow interrupts") ---- */
+
+/* Valgrind core functions (pub_core_libcsignal.h, pub_core_signals.h of
+ * valgrind 3.19; libcoregrind exports them, the tool API does not). */
+extern Int VG_(tkill)(Int lwpid, Int signo);
+
+Int nb_pmi_sig;                   /* NBSIM_REQ_PMI_SIGNAL; 0 = none */
+Bool nb_pmi_on;                   /* a PMI can be sent               */
+Bool nb_pmi_front;                /* a front-end's events sample      */
+ULong nb_pmi_sent;                /* PMIs delivered (stats)          */
+ULong nb_pmi_sent_other;          /* of which to a thread not running */
+ULong nb_pmi_lost;                /* for an LP no thread has run on  */
+ULong nb_pmi_syncs;               /* nb_pmi_check calls (stats)      */
+/*
+ * Events that may still be counted before an armed counter can overflow,
+ * less an upper bound of what each superblock segment since the last check
+ * added to any counter (generated code subtracts it; see BOUND_INSN); the
+ * check runs when it drops to 0 or below.  Huge while no PMI is possible.
+ */
+Long nb_pmi_budget = 0x7fffffffffffffffLL;
+
+
+/*
+ * The skid (README "Overflow interrupts (PMI)"): a PMI in flight, raised
+ * by an overflow on logical processor skid_lp (its running thread
+ * skid_tid, kernel thread skid_lwpid) and taken at the first instruction
+ * boundary the check reaches once that LP's clock has retired an
+ * instruction at or after cycle skid_at (the overflowing uop's
+ * retirement cycle + the model's PMI latency, nb_tm_params.pmi_latency).
+ * skid_pend: its counters (OVF_PMI bits of that LP), 0 = none in flight.
+ */
+static UInt skid_pend;
+static unsigned skid_lp;
+static ThreadId skid_tid;
+static Int skid_lwpid;
+static ULong skid_at;
+UInt clo_pmi_latency = ~0u;       /* --nbsim-pmi-latency; ~0: the model's */
+/* The PC where the next superblock must stop (the cut exit before that
+ * instruction; 0 none): cleared when the thread next enters the
+ * scheduler's run loop (nb_pmi_thread_runs). */
+ULong nb_pmi_cut;
+ULong nb_pmi_skid_insns;          /* boundaries passed in skids (stats) */
+static ULong skid_count;          /* ... counted at the checks of one skid */
+
+#define NB_PMI_NEAR 4096u        /* counts before an overflow (below)   */
+
+/* The budget from the (synced) PMU: the distance to overflow of the
+ * nearest armed counter (1 with FORCE_OVF: any increment overflows).
+ * 0 while a PMI is in flight: every check looks at the skid. */
+static void nb_pmi_budget_set(void)
+{
+	ULong b = 0x7fffffffffffffffULL;
+	Bool near;
+
+	for (unsigned c = 0; nb_pmi_on && c < NB_NUM_COUNTERS; c++) {
+		ULong d;
+		if (!((nb_pmu_state.pmi_armed >> c) & 1))
+			continue;
+		d = (nb_pmu_state.cccr[c] & NB_CCCR_FORCE_OVF) ? 1
+			: NB_COUNTER_MASK + 1 - nb_pmu_state.ctr[c];
+		if (d < b)
+			b = d;
+	}
+	/* the sampled clock walks the last NB_PMI_NEAR counts before an
+	 * overflow and the skid (nb_tms_exact): the overflow finds the
+	 * pipeline as the walk leaves it, and the skid gets the walk's
+	 * retirement cycles (t_iebs: without the first, the samples fall
+	 * one instruction later than the model's, at +66 to +78) */
+	near = b <= NB_PMI_NEAR;
+	if (clo_clock == NB_CLOCK_SAMPLED)
+		nb_tms_exact(nb_tmp, skid_pend || near);
+	nb_pmi_budget = skid_pend ? 0 : (Long)(near ? b : b - NB_PMI_NEAR);
+}
+
+/* After a register access or NBSIM_REQ_PMI_SIGNAL (the PMU is synced). */
+void nb_pmi_update(void)
+{
+	/* a front-end's sampling events take PMIs too (the perf driver's) */
+	nb_pmi_on = (nb_pmi_sig != 0 || nb_pmi_front) && nb_pmu_state.pmi_armed != 0;
+	nb_pmi_budget_set();
+}
+
+/*
+ * The guest thread that stands for each logical processor: with HT, the
+ * one that ran on it last (valgrind ThreadId and its kernel thread id,
+ * recorded when it starts running: nb_start_client); 0 = none yet.
+ */
+ThreadId nb_lp_tid[2];
+Int nb_lp_lwpid[2];
+
+/*
+ * Send the PMI signal for logical processor LP.  Without HT every thread
+ * is on LP0 and the running thread gets it.  With HT: the running thread
+ * if it is on LP, else the thread that ran on LP last (the signal waits,
+ * pending, until that thread runs again: it has executed nothing since).
+ * Returns 1 if the running thread was signalled.
+ */
+static int nb_pmi_send(unsigned lp, ThreadId running)
+{
+	if (!clo_ht || nb_lp_of(running) == lp) {
+		nb_pmi_sent++;
+		VG_(tkill)(VG_(gettid)(), nb_pmi_sig);
+		return 1;
+	}
+	if (nb_lp_lwpid[lp]) {
+		nb_pmi_sent++;
+		nb_pmi_sent_other++;
+		VG_(tkill)(nb_lp_lwpid[lp], nb_pmi_sig);
+	} else {
+		nb_pmi_lost++;
+	}
+	return 0;
+}
+
+/* The PMI latency of the running model, in cycles */
+static ULong pmi_latency(void)
+{
+	return clo_pmi_latency != ~0u ? clo_pmi_latency : nb_tmp->p->pmi_latency;
+}
+
+/*
+ * The cycle at which a PMI raised by the retirement of the overflowing
+ * uop in cycle R reaches the core (README "Overflow interrupts (PMI)",
+ * "Skid"): R + L (the model's PMI latency) rounded up to the next edge of
+ * the bus clock.  The PMI is a local interrupt of the local APIC (its LVT
+ * performance-counter entry [SDM Vol. 3A 10.5.1]), and the local APIC
+ * works on the bus clock (its timer's "time base ... is derived from the
+ * processor's bus clock" [SDM Vol. 3A 10.5.4, editions of the P4 era]);
+ * the overflow travels "out of the processor's microcode through the
+ * interrupt controller (APIC) and back into the processor" [Intel VTune
+ * User Guide, "Hardware Event Skid"].  So the request waits for the
+ * APIC's next clock edge, 0 to ratio - 1 core cycles, however the
+ * overflow falls in the bus cycle: the spread of the skid.  The core
+ * clock is the bus clock times the part's ratio (nb_bus.c, 14 on
+ * Northwood, 17 on Prescott [SDM MSR_EBC_FREQUENCY_ID: "Core Clock
+ * Frequency to System Bus Frequency Ratio"]), locked to it; the model
+ * puts a bus edge at every multiple of the ratio of the logical
+ * processor's cycle count (with HT each LP's clock is the package's time
+ * while its thread runs: README "Timing model"), so the phase is
+ * the simulated time's and runs are reproducible.  Where in the latency
+ * the wait falls is not published: the model puts it at the end (any
+ * split shifts the phase by a constant, which the cycle count's origin
+ * leaves arbitrary anyway).  --nbsim-pmi-sync=no: no wait (one distance
+ * in a steady loop, the behaviour before).
+ */
+Bool clo_pmi_sync = True;         /* --nbsim-pmi-sync               */
+
+static ULong pmi_due(ULong r)
+{
+	ULong t = r + pmi_latency();
+	ULong R = nb_bus_state.p.ratio;
+
+	if (!clo_pmi_sync || R < 2)
+		return t;
+	return (t + R - 1) / R * R;
+}
+
+/*
+ * Take the PMI in flight at the instruction boundary PC (the interrupted
+ * PC the handler sees): overflows of that LP's counters during the skid
+ * coalesce into it (the LVT holds one PMI; the SDM's P4 PMI masks the LVT
+ * entry when it is raised [SDM Vol. 3B 18.16.5]).  The running thread
+ * stops at PC: the cut exit there (nb_instr.c) leaves the superblock, and
+ * the event check of the next one, with the counter at 0, returns to the
+ * scheduler, which delivers the signal with the guest state at PC.
+ */
+static void skid_take(VexGuestAMD64State *st, ULong pc)
+{
+	UInt pend;
+	int here = 0;
+
+	nb_derive();
+	nb_peek_cycles();
+	nb_pmu_sync(&nb_pmu_state, nb_sig);
+	pend = skid_pend | nb_pmu_take_pmi_lp(&nb_pmu_state, skid_lp);
+	skid_pend = 0;
+	nb_pmi_budget_set();
+	nb_pmi_skid_insns += skid_count;
+	if (!nb_pmi_on)
+		return;
+	pend &= ~nb_front->pmi_claim(pend, skid_lp, (Addr)pc, &here);
+	if (pend && nb_pmi_sig)
+		here |= nb_pmi_send(skid_lp, VG_(get_running_tid)());
+	if (here && st) {
+		st->host_EvC_COUNTER = 0;
+		nb_pmi_cut = pc;
+	}
+}
+
+/* The thread of a PMI in flight is switched out before its skid ends:
+ * the PMI is taken where it stopped (the signal waits for it). */
+static void skid_flush(void)
+{
+	UInt pend;
+
+	nb_pmu_access();
+	nb_pmu_sync(&nb_pmu_state, nb_sig);
+	pend = skid_pend | nb_pmu_take_pmi_lp(&nb_pmu_state, skid_lp);
+	skid_pend = 0;
+	nb_pmi_budget_set();
+	nb_pmi_skid_insns += skid_count;
+	if (!nb_pmi_on || !nb_pmi_sig || !pend)
+		return;
+	nb_pmi_sent++;
+	VG_(tkill)(skid_lwpid, nb_pmi_sig);
+}
+
+/*
+ * Called by generated code when the budget is spent (and at every check
+ * while a PMI is in flight: the budget is then 0).  AT: the PC of the
+ * instruction about to start (the check at its IMark: a boundary where a
+ * PMI can be taken), 0 after a segment (an exit or the superblock's end:
+ * the next boundary is not known here); bit 63 (NB_PMI_FORCE): that
+ * instruction leaves generated code (a client request, a system call),
+ * so the PMI in flight is taken before it; bits 48-62: how far the path
+ * has gone in the superblock's timing block B (NULL: none; the clock is
+ * run up to there first, so that it stands at the instruction just
+ * before).
+ *
+ * No PMI in flight: sync the PMU; if a counter with OVF_PMI_T0 has
+ * overflowed, the PMI of logical processor 0 (OVF_PMI_T1: LP1; both bits
+ * both) is raised.  For the running thread's LP it goes in flight, to be
+ * taken at the first bus-clock edge pmi_latency cycles or more after the
+ * retirement of the instruction that overflowed the counter (pmi_due;
+ * that instruction is the last one the clock ran: the checks run at
+ * every instruction boundary while a PMI is possible); for the other
+ * LP's thread (HT) it is sent at once (that thread has run nothing
+ * since).
+ */
+VG_REGPARM(3) void nb_pmi_check(VexGuestAMD64State *st, ULong at, const struct nb_tm_block *b)
+{
+	UInt pend0, pend1, mine;
+	ThreadId running;
+	unsigned lp;
+	int here = 0;
+	ULong pc = at & ((1ULL << NB_PMI_TO_SHIFT) - 1);
+
+	nb_pmi_syncs++;
+	if (b)          /* the clock up to this boundary */
+		nb_tm_rest(b, (at >> NB_PMI_TO_SHIFT) & NB_PMI_TO_MAX);
+	nb_tm_sync(nb_tmp);
+	if (skid_pend) {
+		if (!pc)
+			return;
+		if (!(at & NB_PMI_FORCE) && nb_tm_at(nb_tmp) < skid_at) {
+			skid_count++;
+			return;
+		}
+		skid_take(st, pc);
+		return;
+	}
+	nb_derive();
+	nb_peek_cycles();
+	nb_pmu_sync(&nb_pmu_state, nb_sig);
+	pend0 = nb_pmu_take_pmi_lp(&nb_pmu_state, 0);
+	pend1 = nb_pmu_take_pmi_lp(&nb_pmu_state, 1);
+	nb_pmi_budget_set();
+	if (!(pend0 | pend1) || !nb_pmi_on)
+		return;
+	running = VG_(get_running_tid)();
+	lp = clo_ht ? nb_lp_of(running) : 0;
+	mine = lp ? pend1 : pend0;
+	if (lp)
+		pend1 = 0;
+	else
+		pend0 = 0;
+	/* the other LP's thread: at once, as it stopped */
+	pend0 &= ~nb_front->pmi_claim(pend0, 0, (Addr)st->guest_RIP, &here);
+	pend1 &= ~nb_front->pmi_claim(pend1, 1, (Addr)st->guest_RIP, &here);
+	if (!nb_pmi_sig)
+		pend0 = pend1 = 0;
+	if (pend0)
+		here |= nb_pmi_send(0, running);
+	if (pend1)
+		here |= nb_pmi_send(1, running);
+	if (here)
+		st->host_EvC_COUNTER = 0;
+	if (!mine)
+		return;
+	/* the running thread's: in flight */
+	skid_pend = mine;
+	if (clo_clock == NB_CLOCK_SAMPLED)
+		nb_tms_exact(nb_tmp, 1);        /* (the skid: the walk's cycles) */
+	skid_lp = lp;
+	skid_tid = running;
+	skid_lwpid = VG_(gettid)();
+	skid_at = pmi_due(nb_tm_at(nb_tmp));
+	skid_count = 0;
+	nb_pmi_budget = 0;
+	if (pc && (at & NB_PMI_FORCE || skid_at <= nb_tm_at(nb_tmp)))
+		skid_take(st, pc);
+}
+
+/* ---- the PMI handler: the interrupt service routine ---- */
+
+/*
+ * On the hardware the PMI's service routine runs in the kernel, at CPL 0,
+ * where user-mode (T0_USR/T1_USR) counting does not see it, and the LVT
+ * keeps further PMIs pending until it returns [SDM Vol. 3B 18.16.5, the
+ * PMI; Vol. 3A 10.5.1, LVT mask].  Under nbsim the guest's handler of the
+ * PMI signal plays that routine: from the signal's delivery to its
+ * sigreturn the thread runs "at CPL 0", its events counted nowhere (OS-mode
+ * counting is not modelled), and the signal stays blocked during the
+ * handler, so overflows meanwhile coalesce into one pending PMI.  Without
+ * this the handler's own instructions counted toward the next overflow: a
+ * threshold below the handler's length re-overflowed inside it for ever.
+ * A handler left with longjmp never returns: its thread stays at CPL 0.
+ */
+#define NB_ISR_MAXTID 1024
+static Int nb_isr_sig[NB_ISR_MAXTID];  /* tid: the PMI signal it is handling; 0 none */
+ULong nb_pmi_isr_runs;
+
+/* The running thread's CPL onto its logical processor (synced first). */
+static void cpl_apply(ThreadId tid)
+{
+	unsigned lp = nb_lp_of(tid);
+	int on = tid < NB_ISR_MAXTID && nb_isr_sig[tid] != 0;
+
+	if (((nb_pmu_state.cpl0 >> lp) & 1) == (unsigned)on)
+		return;
+	nb_pmu_access();
+	nb_pmu_set_cpl0(&nb_pmu_state, lp, on, nb_sig);
+	nb_tags_changed();
+}
+
+Bool nb_pmi_in_handler(ThreadId tid)
+{
+	return tid < NB_ISR_MAXTID && nb_isr_sig[tid] != 0;
+}
+
+/* A thread enters the scheduler's run loop (nb_start_client, before
+ * its PMU context is loaded): the cut of the last PMI is behind it; a PMI
+ * in flight for another thread is taken where that thread stopped. */
+void nb_pmi_enter(ThreadId tid)
+{
+	nb_pmi_cut = 0;
+	if (skid_pend && tid != skid_tid)
+		skid_flush();
+}
+
+/* ... and its CPL onto its LP (after its context is loaded) */
+void nb_pmi_thread_runs(ThreadId tid)
+{
+	cpl_apply(tid);
+}
+
+void nb_pmi_pre_deliver(ThreadId tid, Int sigNo, Bool alt_stack)
+{
+	(void)alt_stack;
+	if (!nb_pmi_sig || sigNo != nb_pmi_sig || tid >= NB_ISR_MAXTID || nb_isr_sig[tid])
+		return;
+	nb_isr_sig[tid] = sigNo;
+	nb_pmi_isr_runs++;
+	cpl_apply(tid);
+}
+
+void nb_pmi_post_deliver(ThreadId tid, Int sigNo)
+{
+	if (tid >= NB_ISR_MAXTID || !nb_isr_sig[tid] || sigNo != nb_isr_sig[tid])
+		return;
+	nb_isr_sig[tid] = 0;
+	cpl_apply(tid);
+}
+
+/* ---- PEBS (README "PEBS") ---- */
+
+/* The PEBS counters: MSR_IQ_COUNTER4 (16) for logical processor 0,
+ * MSR_IQ_COUNTER5 (17) for logical processor 1 [SDM 18.16.3: "PEBS can
+ * be carried out only with two performance counters: MSR_IQ_CCCR4 (MSR
+ * address 370H) for logical processor 0 and MSR_IQ_CCCR5 (MSR address
+ * 371H) for logical processor 1"; seed 003 l.1914 names 16 only]. */
+#define PEBS_CTR(lp) (16 + (lp))
+Bool nb_pebs_on;                  /* PEBS on for either LP          */
+static Bool nb_pebs_lp_on[2];            /* ... for LP lp                  */
+unsigned nb_pebs_sel;             /* MC_* conditions that tag a load */
+static Long nb_pebs_left[2];             /* tagged uops until PEBS_CTR(lp) overflows */
+static Bool nb_pebs_armed[2];            /* overflowed: sample the next one */
+Bool nb_pebs_fmt64;               /* DS format: 64-bit with DTES64   */
+/* IA32_PEBS_ENABLE bits 25/26 (ENABLE_PEBS_MY_THR / _OTH_THR) name the
+ * writer's logical processor and the other one [SDM 18.16.3]: which LPs
+ * the last write enabled */
+static Bool nb_pebs_lp_en[2];
+/* IA32_DS_AREA of each logical processor (an architectural MSR per
+ * logical processor) */
+uint64_t nb_ds_area[2];
+ULong nb_pebs_records, nb_pebs_full;
+
+/* After a register access (the PMU is synced).  PEBS samples the uops of
+ * logical processor lp when IA32_PEBS_ENABLE has bit 24 (uop tagging) and
+ * enables lp (bits 25/26 as written, nb_pebs_lp_en) [SDM IA32_PEBS_ENABLE;
+ * seed 003 sec. 9 enable_pebs], MSR_PEBS_MATRIX_VERT bit 0 (loads), lp's
+ * IA32_DS_AREA is set and counter PEBS_CTR(lp) counts replay_event NBOGUS
+ * for lp's user mode (T<lp>_USR) without a Compare filter.  The tagging
+ * conditions are those of replay_tagged() for loads. */
+void nb_pebs_update(uint32_t written)
+{
+	uint64_t pe = nb_other_msr(NB_MSR_IA32_PEBS_ENABLE);
+
+	if (written == NB_MSR_IA32_PEBS_ENABLE) {
+		unsigned me = nb_pmu_state.lp & 1;
+		nb_pebs_lp_en[me] = (pe >> 25) & 1;
+		nb_pebs_lp_en[me ^ 1] = (pe >> 26) & 1;
+	}
+	nb_pebs_sel = (pe & 1 ? MC_L1 : 0) | (pe & 2 ? MC_L2 : 0) | (pe & 4 ? MC_DTLB : 0);
+	if ((pe & (UINT64_C(1) << 10)) && nb_escr_selects(NB_ESCR_SAAT_ESCR1, NB_EV_LOAD_PORT_REPLAY, 1))
+		nb_pebs_sel |= MC_SPLIT;
+	nb_pebs_sel |= nb_mob_tags(pe);
+	if (!(nb_other_msr(NB_MSR_MSR_PEBS_MATRIX_VERT) & 1))
+		nb_pebs_sel = 0;
+	nb_pebs_on = False;
+	for (unsigned lp = 0; lp < 2; lp++) {
+		const struct nb_pmu_cfg *g = &nb_pmu_state.cfg[PEBS_CTR(lp)];
+		nb_pebs_lp_on[lp] = nb_pebs_lp_en[lp] && (pe & (UINT64_C(1) << 24)) &&
+			nb_pebs_sel && nb_ds_area[lp] != 0 && (g->lpmask & (1u << lp)) &&
+			g->active && g->ev == NB_EV_REPLAY_EVENT && !g->compare && (g->mask & 1);
+		nb_pebs_on |= nb_pebs_lp_on[lp];
+		nb_pebs_left[lp] = (Long)(NB_COUNTER_MASK + 1 - nb_pmu_state.ctr[PEBS_CTR(lp)]);
+		if (written == nb_counters[PEBS_CTR(lp)].msr ||
+		    written == nb_counters[PEBS_CTR(lp)].cccr_msr)
+			nb_pebs_armed[lp] = False;
+	}
+}
+
+/* The PEBS arming of LP lp, saved and restored with a thread's context
+ * (nb_ctx.c): the countdown follows from the restored counter. */
+Bool nb_pebs_armed_get(unsigned lp)
+{
+	return nb_pebs_armed[lp & 1];
+}
+
+void nb_pebs_armed_set(unsigned lp, Bool armed)
+{
+	nb_pebs_armed[lp & 1] = armed;
+}
+
+static uint8_t *nb_guest_map(void *cookie, uint64_t addr, uint64_t len)
+{
+	(void)cookie;
+	return addr && VG_(am_is_valid_for_client)((Addr)addr, (SizeT)len, VKI_PROT_WRITE)
+		? (uint8_t *)(Addr)addr : NULL;
+}
+
+/* A replay-tagged load uop of the instruction at PC retires (called
+ * before it is counted).  After its PEBS counter (16 or 17) overflowed, the next tagged uop
+ * is sampled [Sprunt 2002, seed 000: "Once the counter overflows ... when
+ * it finds a tagged retiring uop, it forces a microassist just before the
+ * tagged uop retires"]: a PEBS record with the registers as the load sees
+ * them and the IP of its instruction; the counter is reloaded with the DS
+ * area's counter reset value; a PMI when the buffer reaches its interrupt
+ * threshold. */
+__attribute__((noinline)) void nb_pebs_uop(ULong pc, VexGuestAMD64State *st)
+{
+	uint64_t r[NB_PEBS_NREGS], reset = 0;
+	unsigned lp = nb_pmu_state.lp & 1;      /* the running thread's */
+	int res;
+
+	if (!nb_pebs_lp_on[lp])
+		return;
+	if (!nb_pebs_armed[lp]) {
+		if (--nb_pebs_left[lp] <= 0)
+			nb_pebs_armed[lp] = True;
+		return;
+	}
+	r[NB_PEBS_FLAGS] = LibVEX_GuestAMD64_get_rflags(st);
+	r[NB_PEBS_IP] = pc;
+	r[NB_PEBS_AX] = st->guest_RAX; r[NB_PEBS_BX] = st->guest_RBX;
+	r[NB_PEBS_CX] = st->guest_RCX; r[NB_PEBS_DX] = st->guest_RDX;
+	r[NB_PEBS_SI] = st->guest_RSI; r[NB_PEBS_DI] = st->guest_RDI;
+	r[NB_PEBS_BP] = st->guest_RBP; r[NB_PEBS_SP] = st->guest_RSP;
+	r[NB_PEBS_R8 + 0] = st->guest_R8;  r[NB_PEBS_R8 + 1] = st->guest_R9;
+	r[NB_PEBS_R8 + 2] = st->guest_R10; r[NB_PEBS_R8 + 3] = st->guest_R11;
+	r[NB_PEBS_R8 + 4] = st->guest_R12; r[NB_PEBS_R8 + 5] = st->guest_R13;
+	r[NB_PEBS_R8 + 6] = st->guest_R14; r[NB_PEBS_R8 + 7] = st->guest_R15;
+	res = nb_ds_pebs_store(nb_guest_map, NULL, nb_ds_area[lp], nb_pebs_fmt64, r, &reset);
+	nb_pebs_armed[lp] = False;
+	if (res == NB_PEBS_STORED || res == NB_PEBS_PMI)
+		nb_pebs_records++;
+	else
+		nb_pebs_full++;
+	/* reload the counter (synced first: the earlier uops are in) */
+	nb_pmu_access();
+	(void)nb_pmu_wrmsr(&nb_pmu_state, nb_counters[PEBS_CTR(lp)].msr, reset, nb_sig);
+	nb_pebs_left[lp] = (Long)(NB_COUNTER_MASK + 1 - reset);
+	if (--nb_pebs_left[lp] <= 0)  /* this uop retires after the assist */
+		nb_pebs_armed[lp] = True;
+	if (res == NB_PEBS_PMI && nb_pmi_sig) {
+		nb_pmi_sent++;
+		VG_(tkill)(VG_(gettid)(), nb_pmi_sig);
+		st->host_EvC_COUNTER = 0;
+	}
+}
+

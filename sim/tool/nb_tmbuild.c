@@ -1,0 +1,550 @@
+/*
+ * nb_tmbuild.c - the timing model's dataflow analysis of a superblock,
+ * at translation time (README.md "Timing model"): each guest instruction
+ * becomes its uops (loads, the computational uop, store address and data,
+ * fillers up to the instruction's uop count), each naming the guest
+ * state slots (registers, flags thunk, x87 stack) and in-instruction
+ * scratch slots it reads and writes, from the IR's Get/Put/GetI/PutI and
+ * temporaries.  At run time one call of nb_tm_sb (nb_cycles.c) schedules
+ * the uops of the path taken (nb_timing.c).
+ */
+#include "nb_tool.h"
+
+/* a set of slots (a temporary's or an operand's dependencies) */
+#define DS_MAX 8
+struct dset {
+	UChar n;
+	UShort s[DS_MAX];
+};
+
+static void ds_add(struct dset *d, UInt slot)
+{
+	for (unsigned i = 0; i < d->n; i++)
+		if (d->s[i] == slot)
+			return;
+	if (d->n < DS_MAX)
+		d->s[d->n++] = (UShort)slot;
+}
+
+static void ds_union(struct dset *d, const struct dset *e)
+{
+	for (unsigned i = 0; i < e->n; i++)
+		ds_add(d, e->s[i]);
+}
+
+/* the guest state bytes [off, off + size) */
+static void ds_state(struct dset *d, Int off, Int size)
+{
+	if (off < 0 || size <= 0)
+		return;
+	for (Int o = off & ~7; o < off + size; o += 8)
+		if ((UInt)o / 8 < NB_TM_NREG)
+			ds_add(d, (UInt)o / 8);
+}
+
+/* the builder: one superblock at a time (translation is single-threaded) */
+#define B_MAXU 4096
+#define B_MAXS (B_MAXU * 8)
+static struct nb_tm_uop b_u[B_MAXU];
+static UShort b_s[B_MAXS];
+static UInt b_nu, b_ns, b_nld, b_scr;
+static struct dset *b_tdep;            /* per IR temporary */
+static Int b_ntemps;
+
+static struct nb_tm_block *b_blk;
+
+/* Start the analysis of superblock in; returns its descriptor, filled by
+ * nb_tmb_end (the generated code holds its address). */
+struct nb_tm_block *nb_tmb_begin(IRSB *in)
+{
+	b_blk = VG_(malloc)("nbsim.tmblk", sizeof *b_blk);
+	b_blk->n = 0;
+	b_nu = b_ns = b_nld = b_scr = 0;
+	b_ntemps = in->tyenv->types_used;
+	b_tdep = VG_(malloc)("nbsim.tmb", sizeof *b_tdep * (SizeT)(b_ntemps ? b_ntemps : 1));
+	VG_(memset)(b_tdep, 0, sizeof *b_tdep * (SizeT)(b_ntemps ? b_ntemps : 1));
+	return b_blk;
+}
+
+/*
+ * An element of a guest state array (the x87 stack FPREG[8], its tags):
+ * an array of 8-byte elements has a slot per element, named by the bias
+ * relative to the index expression (FTOP), so that st(i) and st(j) are
+ * distinct registers; arrays of smaller elements (the x87 tag bytes,
+ * VEX's emulation of the tag word, which the hardware renames with the
+ * register) carry no dependency.  (A block that moves FTOP between two
+ * accesses names the same register twice: accepted.)
+ */
+static void ds_array(struct dset *d, const IRRegArray *a, Int bias)
+{
+	Int n = a->nElems;
+
+	if (sizeofIRType(a->elemTy) == 8 && n > 0)
+		ds_state(d, a->base + 8 * (((bias % n) + n) % n), 8);
+}
+
+/* the next scratch slot: a producer's result inside the block */
+static UInt next_scr(void)
+{
+	UInt s = NB_TM_SCR + b_scr;
+
+	b_scr = (b_scr + 1) % NB_TM_NSCR;
+	return s;
+}
+
+static void dep_expr(const IRExpr *e, struct dset *d)
+{
+	if (!e)
+		return;
+	switch (e->tag) {
+	case Iex_Get:
+		ds_state(d, e->Iex.Get.offset, sizeofIRType(e->Iex.Get.ty));
+		break;
+	case Iex_GetI:
+		ds_array(d, e->Iex.GetI.descr, e->Iex.GetI.bias);
+		break;
+	case Iex_RdTmp:
+		if (e->Iex.RdTmp.tmp < (IRTemp)b_ntemps)
+			ds_union(d, &b_tdep[e->Iex.RdTmp.tmp]);
+		break;
+	case Iex_Qop:
+		dep_expr(e->Iex.Qop.details->arg1, d);
+		dep_expr(e->Iex.Qop.details->arg2, d);
+		dep_expr(e->Iex.Qop.details->arg3, d);
+		dep_expr(e->Iex.Qop.details->arg4, d);
+		break;
+	case Iex_Triop:
+		dep_expr(e->Iex.Triop.details->arg1, d);
+		dep_expr(e->Iex.Triop.details->arg2, d);
+		dep_expr(e->Iex.Triop.details->arg3, d);
+		break;
+	case Iex_Binop:
+		dep_expr(e->Iex.Binop.arg1, d);
+		dep_expr(e->Iex.Binop.arg2, d);
+		break;
+	case Iex_Unop:
+		dep_expr(e->Iex.Unop.arg, d);
+		break;
+	case Iex_Load:
+		dep_expr(e->Iex.Load.addr, d);
+		break;
+	case Iex_ITE:
+		dep_expr(e->Iex.ITE.cond, d);
+		dep_expr(e->Iex.ITE.iftrue, d);
+		dep_expr(e->Iex.ITE.iffalse, d);
+		break;
+	case Iex_CCall:
+		for (Int i = 0; e->Iex.CCall.args[i]; i++)
+			dep_expr(e->Iex.CCall.args[i], d);
+		break;
+	default:
+		break;
+	}
+}
+
+static Bool ds_same(const struct dset *a, const struct dset *b)
+{
+	if (a->n != b->n)
+		return False;
+	for (unsigned i = 0; i < a->n; i++) {
+		Bool f = False;
+		for (unsigned j = 0; j < b->n; j++)
+			f |= a->s[i] == b->s[j];
+		if (!f)
+			return False;
+	}
+	return True;
+}
+
+static void add_uop(UInt cls, const struct dset *src, const struct dset *dst, UInt ld)
+{
+	struct nb_tm_uop *u;
+
+	if (b_nu >= B_MAXU || b_ns + 2 * DS_MAX + 64 > B_MAXS)
+		return;                 /* (a huge block: the rest unscheduled) */
+	u = &b_u[b_nu++];
+	u->cls = (UChar)cls;
+	u->ld = (UChar)ld;
+	u->slot = b_ns;
+	u->nsrc = src ? src->n : 0;
+	u->ndst = dst ? dst->n : 0;
+	for (unsigned i = 0; i < u->nsrc; i++)
+		b_s[b_ns++] = src->s[i];
+	for (unsigned i = 0; i < u->ndst; i++)
+		b_s[b_ns++] = dst->s[i];
+}
+
+/* does expression e read temporary t? */
+static Bool reads_tmp(const IRExpr *e, IRTemp t)
+{
+	if (!e)
+		return False;
+	switch (e->tag) {
+	case Iex_RdTmp:
+		return e->Iex.RdTmp.tmp == t;
+	case Iex_Qop:
+		return reads_tmp(e->Iex.Qop.details->arg1, t) || reads_tmp(e->Iex.Qop.details->arg2, t) ||
+			reads_tmp(e->Iex.Qop.details->arg3, t) || reads_tmp(e->Iex.Qop.details->arg4, t);
+	case Iex_Triop:
+		return reads_tmp(e->Iex.Triop.details->arg1, t) ||
+			reads_tmp(e->Iex.Triop.details->arg2, t) || reads_tmp(e->Iex.Triop.details->arg3, t);
+	case Iex_Binop:
+		return reads_tmp(e->Iex.Binop.arg1, t) || reads_tmp(e->Iex.Binop.arg2, t);
+	case Iex_Unop:
+		return reads_tmp(e->Iex.Unop.arg, t);
+	case Iex_Load:
+		return reads_tmp(e->Iex.Load.addr, t);
+	case Iex_ITE:
+		return reads_tmp(e->Iex.ITE.cond, t) || reads_tmp(e->Iex.ITE.iftrue, t) ||
+			reads_tmp(e->Iex.ITE.iffalse, t);
+	case Iex_CCall:
+		for (Int i = 0; e->Iex.CCall.args[i]; i++)
+			if (reads_tmp(e->Iex.CCall.args[i], t))
+				return True;
+		return False;
+	case Iex_GetI:
+		return reads_tmp(e->Iex.GetI.ix, t);
+	default:
+		return False;
+	}
+}
+
+/* Is temporary t an operand of another computation in stmts [from, to)? */
+static Bool used_within(IRSB *in, Int from, Int to, IRTemp t)
+{
+	for (Int j = from; j < to; j++) {
+		const IRStmt *s = in->stmts[j];
+		if (s->tag == Ist_WrTmp && s->Ist.WrTmp.data->tag != Iex_RdTmp &&
+		    reads_tmp(s->Ist.WrTmp.data, t))
+			return True;
+	}
+	return False;
+}
+
+/* the puts of an instruction: slots written and their values' deps */
+#define MAXPUT 24
+struct put { struct dset dst, dep; };
+
+#define MAXVAL 8
+
+static Bool ds_meets(const struct dset *a, const struct dset *b)
+{
+	for (unsigned i = 0; i < a->n; i++)
+		for (unsigned j = 0; j < b->n; j++)
+			if (a->s[i] == b->s[j])
+				return True;
+	return False;
+}
+
+/*
+ * The registers an instruction's uop writes whose inputs are not all the
+ * uop's (same[i] false): ready their class's latency after their own
+ * inputs (a pseudo-uop NB_TM_LAT each).  Puts with the same inputs share
+ * one (its destinations together: the same value, computed once; the
+ * flags thunk's constant fields, for one): joining put j to an earlier
+ * put's pseudo-uop g moves its writes before those of the pseudo-uops
+ * made between them, so only when none of those reads or writes a slot j
+ * writes, and no input of j is a slot the instruction's puts write (the
+ * snapshots replaced those).  Same cycles: every slot gets the value the
+ * pseudo-uops one per put gave it.
+ */
+static void lat_puts(const struct put *puts, unsigned nput, const Bool *same, UInt xcls)
+{
+	struct dset dep[MAXPUT], dst[MAXPUT], all = { 0 };
+	unsigned ng = 0;
+
+	for (unsigned i = 0; i < nput; i++)
+		ds_union(&all, &puts[i].dst);
+	for (unsigned i = 0; i < nput; i++) {
+		unsigned g;
+		if (same[i])
+			continue;
+		for (g = 0; g < ng; g++) {
+			Bool ok = ds_same(&dep[g], &puts[i].dep) && !ds_meets(&puts[i].dep, &all) &&
+				dst[g].n + puts[i].dst.n <= DS_MAX;
+			for (unsigned h = g + 1; ok && h < ng; h++)
+				ok = !ds_meets(&dst[h], &puts[i].dst) && !ds_meets(&dep[h], &puts[i].dst);
+			if (ok)
+				break;
+		}
+		if (g < ng)
+			ds_union(&dst[g], &puts[i].dst);
+		else {
+			dep[ng] = puts[i].dep;
+			dst[ng++] = puts[i].dst;
+		}
+	}
+	for (unsigned g = 0; g < ng; g++)
+		add_uop(NB_TM_LAT, &dep[g], &dst[g], xcls);
+}
+
+/*
+ * Add the uops of the instruction whose IR statements are in->stmts[from,
+ * to) (after its IMark): code/len its bytes, dec its decoding, uops its
+ * uop count (README "uop model").  Returns the number of uops of the
+ * block so far (the end of this instruction's).
+ */
+UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
+		 const struct nb_insn *dec, UInt uops)
+{
+	struct put puts[MAXPUT];
+	struct dset exec_src = { 0 }, comp_src = { 0 }, d, e, x;
+	struct { struct dset a, v; } st[8];
+	unsigned nput = 0, nst = 0, made = 0, naddr = 0, nsnap = 0;
+	UShort snap[16][2];             /* register, its snapshot slot   */
+	IRTemp addrs[16];               /* temporaries used as addresses */
+	Bool move = (dec->cls & NB_IC_MOVE) != 0;
+	UInt lcls = dec->fp != NB_FP_NONE ? NB_TM_FLOAD : NB_TM_LOAD;
+	UInt xcls = nb_tm_classify(code, len > 16 ? 16 : len, dec->len_prefix, dec->fp);
+
+	for (Int j = from; j < to; j++) {
+		const IRStmt *s = in->stmts[j];
+		IRTemp t = IRTemp_INVALID;
+		const IRExpr *addr = NULL;
+		Bool counted = False;   /* a load with an index (instrumented) */
+
+		switch (s->tag) {
+		case Ist_WrTmp:
+			if (s->Ist.WrTmp.data->tag == Iex_Load) {
+				t = s->Ist.WrTmp.tmp;
+				addr = s->Ist.WrTmp.data->Iex.Load.addr;
+				counted = True;
+				break;
+			}
+			if (s->Ist.WrTmp.tmp < (IRTemp)b_ntemps) {
+				d.n = 0;
+				dep_expr(s->Ist.WrTmp.data, &d);
+				b_tdep[s->Ist.WrTmp.tmp] = d;
+				/* what it computes is the instruction's work (VEX
+				 * may have dropped the Put it feeds): the
+				 * computational uop reads its inputs */
+				ds_union(&comp_src, &d);
+			}
+			continue;
+		case Ist_LoadG:
+			t = s->Ist.LoadG.details->dst;
+			addr = s->Ist.LoadG.details->addr;
+			break;
+		case Ist_CAS:
+			t = s->Ist.CAS.details->oldLo;
+			addr = s->Ist.CAS.details->addr;
+			counted = True;
+			if (nst < 8) {
+				st[nst].a.n = st[nst].v.n = 0;
+				dep_expr(addr, &st[nst].a);
+				dep_expr(s->Ist.CAS.details->dataLo, &st[nst].v);
+				nst++;
+			}
+			break;
+		case Ist_Put:
+			if (s->Ist.Put.offset == offsetof(VexGuestAMD64State, guest_RIP))
+				continue;
+			if (nput < MAXPUT) {
+				puts[nput].dst.n = puts[nput].dep.n = 0;
+				ds_state(&puts[nput].dst, s->Ist.Put.offset,
+					 sizeofIRType(typeOfIRExpr(in->tyenv, s->Ist.Put.data)));
+				dep_expr(s->Ist.Put.data, &puts[nput].dep);
+				nput++;
+			}
+			continue;
+		case Ist_PutI:
+			if (nput < MAXPUT) {
+				puts[nput].dst.n = puts[nput].dep.n = 0;
+				ds_array(&puts[nput].dst, s->Ist.PutI.details->descr,
+					 s->Ist.PutI.details->bias);
+				dep_expr(s->Ist.PutI.details->data, &puts[nput].dep);
+				nput++;
+			}
+			continue;
+		case Ist_Store:
+		case Ist_StoreG:
+			if (nst < 8) {
+				st[nst].a.n = st[nst].v.n = 0;
+				const IRExpr *sa = s->tag == Ist_Store ? s->Ist.Store.addr
+					: s->Ist.StoreG.details->addr;
+				if (sa->tag == Iex_RdTmp && naddr < 16)
+					addrs[naddr++] = sa->Iex.RdTmp.tmp;
+				if (s->tag == Ist_Store) {
+					dep_expr(s->Ist.Store.addr, &st[nst].a);
+					dep_expr(s->Ist.Store.data, &st[nst].v);
+				} else {
+					dep_expr(s->Ist.StoreG.details->addr, &st[nst].a);
+					dep_expr(s->Ist.StoreG.details->data, &st[nst].v);
+				}
+				nst++;
+			}
+			continue;
+		case Ist_Exit:
+			dep_expr(s->Ist.Exit.guard, &exec_src);
+			continue;
+		default:
+			continue;
+		}
+		/* a load uop: its address's deps -> a scratch slot */
+		d.n = 0;
+		dep_expr(addr, &d);
+		if (addr->tag == Iex_RdTmp && naddr < 16)
+			addrs[naddr++] = addr->Iex.RdTmp.tmp;
+		e.n = 0;
+		ds_add(&e, next_scr());
+		add_uop(lcls, &d, &e, counted && b_nld < NB_TM_MAXLD ? b_nld + 1 : 0);
+		if (counted)
+			b_nld++;
+		made++;
+		if (t != IRTemp_INVALID && t < (IRTemp)b_ntemps)
+			b_tdep[t] = e;
+	}
+	/* the computational uop: reads what the results depend on, writes
+	 * every register the instruction puts and the scratch slot x */
+	x.n = 0;
+	if (!move) {
+		ds_add(&x, next_scr());
+		ds_union(&exec_src, &comp_src);
+		for (unsigned i = 0; i < nput; i++)
+			ds_union(&exec_src, &puts[i].dep);
+		for (unsigned i = 0; i < nst; i++)
+			ds_union(&exec_src, &st[i].v);
+		/* the uop (unit, retirement) waits for all its inputs; each
+		 * register it writes is ready its latency after that
+		 * register's own inputs (the pseudo-uops NB_TM_LAT): a
+		 * pointer update of rep movs does not wait for the data */
+		/* (speed: a register or value whose inputs are all the
+		 * uop's is the uop's own destination; a LAT for the others)
+		 * Order: the values' LATs (they write scratch slots only),
+		 * snapshots of registers the instruction writes, the uop,
+		 * the registers' LATs (reading snapshots). */
+		Bool same[MAXPUT];
+		struct dset xd = x;
+		struct { struct dset dep, at; } val[MAXVAL];
+		unsigned nval = 0, m;
+		for (unsigned i = 0; i < nput; i++) {
+			same[i] = ds_same(&puts[i].dep, &exec_src);
+			if (same[i])
+				ds_union(&xd, &puts[i].dst);
+		}
+		/* the values this instruction computes, when a later
+		 * instruction reads them (VEX forwards a register's value
+		 * from its Put to the next Get): ready when this
+		 * instruction computes them (addresses stay with the
+		 * address generation) */
+		for (Int j = from; j < to; j++) {
+			const IRStmt *s = in->stmts[j];
+			const IRExpr *v;
+			IRTemp t;
+			Bool is_addr = False;
+			if (s->tag != Ist_WrTmp)
+				continue;
+			t = s->Ist.WrTmp.tmp;
+			v = s->Ist.WrTmp.data;
+			if (v->tag == Iex_Load || v->tag == Iex_Get || v->tag == Iex_GetI ||
+			    v->tag == Iex_RdTmp || v->tag == Iex_Const || t >= (IRTemp)b_ntemps)
+				continue;
+			for (unsigned a = 0; a < naddr; a++)
+				is_addr |= addrs[a] == t;
+			/* (an intermediate, e.g. the rounding mode an FP
+			 * operation reads, keeps its inputs' deps) */
+			if (is_addr || used_within(in, j + 1, to, t))
+				continue;
+			if (ds_same(&b_tdep[t], &exec_src)) {
+				b_tdep[t] = x;
+				continue;
+			}
+			/* (a value with the same inputs as one made here
+			 * already is ready when that one is: its slot) */
+			for (m = 0; m < nval; m++)
+				if (ds_same(&b_tdep[t], &val[m].dep))
+					break;
+			if (m < nval) {
+				b_tdep[t] = val[m].at;
+				continue;
+			}
+			d = b_tdep[t];
+			e.n = 0;
+			ds_add(&e, next_scr());
+			add_uop(NB_TM_LAT, &d, &e, xcls);
+			if (nval < MAXVAL) {
+				val[nval].dep = d;
+				val[nval++].at = e;
+			}
+			b_tdep[t] = e;
+		}
+		d.n = 0;
+		for (unsigned i = 0; i < nput; i++)
+			ds_union(&d, &puts[i].dst);
+		for (unsigned i = 0; i < nput; i++)
+			for (unsigned k = 0; !same[i] && k < puts[i].dep.n; k++) {
+				UInt r = puts[i].dep.s[k], sn = 0;
+				Bool w = False;
+				for (unsigned m = 0; m < d.n; m++)
+					w |= d.s[m] == r;
+				if (!w)
+					continue;
+				for (unsigned m = 0; m < nsnap; m++)
+					if (snap[m][0] == r)
+						sn = snap[m][1];
+				if (!sn && nsnap < 16) {
+					struct dset a = { 0 }, b = { 0 };
+					sn = next_scr();
+					ds_add(&a, r);
+					ds_add(&b, sn);
+					add_uop(NB_TM_COPY, &a, &b, 0);
+					snap[nsnap][0] = (UShort)r;
+					snap[nsnap++][1] = (UShort)sn;
+				}
+				if (sn)
+					puts[i].dep.s[k] = (UShort)sn;
+			}
+		add_uop(xcls, &exec_src, &xd, 0);
+		made++;
+		lat_puts(puts, nput, same, xcls);
+	} else if (made == 0 && nst == 0) {
+		/* a register move: one uop */
+		d.n = 0;
+		for (unsigned i = 0; i < nput; i++)
+			ds_union(&d, &puts[i].dst);
+		for (unsigned i = 0; i < nput; i++)
+			ds_union(&exec_src, &puts[i].dep);
+		add_uop(dec->fp != NB_FP_NONE ? NB_TM_FPOTHER : NB_TM_ALU, &exec_src, &d, 0);
+		made++;
+	} else {
+		/* moves with memory: the registers are renamed to their
+		 * values (a loaded value: ready when the load is) */
+		for (unsigned i = 0; i < nput; i++)
+			add_uop(NB_TM_COPY, &puts[i].dep, &puts[i].dst, 0);
+	}
+	for (unsigned i = 0; i < nst; i++) {
+		add_uop(NB_TM_STA, &st[i].a, NULL, 0);
+		add_uop(NB_TM_STD, move ? &st[i].v : &x, NULL, 0);
+		made += 2;
+	}
+	/* the rest of the instruction's uops (microcode): no dependencies */
+	for (; made < uops; made++)
+		add_uop(NB_TM_ALU, NULL, NULL, 0);
+	return b_nu;
+}
+
+/* The block's uops into its descriptor, which outlives the translation
+ * (not freed, as the trace-cache descriptors). */
+void nb_tmb_end(void)
+{
+	struct nb_tm_block *b = b_blk;
+
+	b->n = b_nu;
+	b->nslots = b_ns;
+	b->u = VG_(malloc)("nbsim.tmu", sizeof *b->u * (SizeT)(b_nu ? b_nu : 1));
+	b->slots = VG_(malloc)("nbsim.tms", sizeof *b->slots * (SizeT)(b_ns ? b_ns : 1));
+	VG_(memcpy)(b->u, b_u, sizeof *b->u * b_nu);
+	VG_(memcpy)(b->slots, b_s, sizeof *b->slots * b_ns);
+	b->real = VG_(malloc)("nbsim.tmr", sizeof *b->real * ((SizeT)b_nu + 1));
+	b->real[0] = 0;
+	for (UInt i = 0; i < b_nu; i++)
+		b->real[i + 1] = b->real[i] + (b_u[i].cls != NB_TM_COPY && b_u[i].cls != NB_TM_LAT);
+	b->cost = NULL;
+	if (clo_clock == NB_CLOCK_SAMPLED) {        /* (nb_tmsample.c: nothing learned yet) */
+		b->cost = VG_(malloc)("nbsim.tmc", sizeof *b->cost * NB_TMS_EXITS);
+		VG_(memset)(b->cost, 0, sizeof *b->cost * NB_TMS_EXITS);
+	}
+	VG_(free)(b_tdep);
+	b_tdep = NULL;
+}
+
