@@ -15,7 +15,8 @@
 
 include config.mk
 
-config.mk: configure Rules.p4netburst $(wildcard patches/*.patch)
+# (the folder: a patch removed reconfigures too)
+config.mk: configure Rules.p4netburst patches $(wildcard patches/*.patch)
 	./configure
 
 CC ?= cc

@@ -10,8 +10,10 @@
  * software overflow has flags 0 (only PAPI_OVERFLOW_FORCE_SW or
  * PAPI_OVERFLOW_HARDWARE set bits): on the msr backend every PAPI_overflow
  * returned PAPI_OK and never called its handler, and PAPI_profil filled no
- * bucket.  Checked, counting PAPI_TOT_INS over nbdiff_loop4(N), long
- * enough for tens of timer ticks of CPU time under nbsim:
+ * bucket.  Checked, counting PAPI_TOT_INS over nbdiff_loop4(N), with the
+ * timer at 0.5 ms: the loop's 60 M instructions take some 5 to 20 ms of
+ * simulated CPU time (the timer ticks in simulated time under nbsim, as on
+ * the part, where PAPI's default 10 ms could give no tick at all):
  *  1. PAPI_overflow at T: at least one overflow, at most floor(count / T)
  *     (at most one per tick, each past a deadline T after the last), each
  *     for this set with vector 1;
@@ -46,6 +48,13 @@ int main(void)
 
 	tap_plan(5);
 	nbt_papi_init();
+	{
+		PAPI_option_t o = { 0 };
+
+		o.itimer.ns = 500000;
+		if ((e = PAPI_set_opt(PAPI_DEF_ITIMER_NS, &o)) != PAPI_OK)
+			tap_bail("PAPI_set_opt(PAPI_DEF_ITIMER_NS): %s", PAPI_strerror(e));
+	}
 	if ((e = PAPI_create_eventset(&es)) != PAPI_OK ||
 	    (e = PAPI_add_named_event(es, "PAPI_TOT_INS")) != PAPI_OK)
 		tap_bail("event set: %s", PAPI_strerror(e));

@@ -149,4 +149,38 @@ static inline int nbsim_cpu_wide(uint32_t mask, int on)
  * kernel/nbsim_kern.h); the tool passes it to its front-end. */
 #define NBSIM_REQ_KERN (VG_USERREQ_TOOL_BASE('N', 'B') + 0x80)
 
+/*
+ * The simulated machine's time (NBSIM_REQ_TIME; docs/simulated-time.md):
+ * the value of clock CLOCK_ID in nanoseconds (since the epoch for
+ * CLOCK_REALTIME, since boot for the monotonic clocks, CPU time for the
+ * CPU-time clocks), or NBSIM_TIME_TSC for the time-stamp counter.
+ * -> NBSIM_OK with *ns set, or NBSIM_TIME_HOST: this clock is the host's
+ * (--nbsim-time=host, a clock nbsim does not simulate, or no nbsim).
+ */
+#define NBSIM_REQ_TIME (VG_USERREQ_TOOL_BASE('N', 'B') + 0x50)
+#define NBSIM_TIME_TSC   (-100)
+#define NBSIM_TIME_HOST  2
+
+static inline int nbsim_time(long clock_id, uint64_t *ns)
+{
+	return (int)VALGRIND_DO_CLIENT_REQUEST_EXPR(NBSIM_TIME_HOST, NBSIM_REQ_TIME,
+						    clock_id, ns, 0, 0, 0);
+}
+
+/*
+ * A CPU-time interval timer in simulated time (NBSIM_REQ_ITIMER, as
+ * setitimer(2)): WHICH is ITIMER_VIRTUAL (1) or ITIMER_PROF (2); NEW
+ * (struct itimerval *, may be 0: a query, as getitimer) arms or disarms it,
+ * OLD (may be 0) gets the previous setting.  -> NBSIM_OK, NBSIM_GP (a bad
+ * pointer or value), or NBSIM_TIME_HOST: the host's timer (ITIMER_REAL,
+ * --nbsim-time=host, no nbsim).
+ */
+#define NBSIM_REQ_ITIMER (VG_USERREQ_TOOL_BASE('N', 'B') + 0x51)
+
+static inline int nbsim_itimer(int which, const void *new_value, void *old_value)
+{
+	return (int)VALGRIND_DO_CLIENT_REQUEST_EXPR(NBSIM_TIME_HOST, NBSIM_REQ_ITIMER,
+						    which, new_value, old_value, 0, 0);
+}
+
 #endif /* NBSIM_CLIENT_H */

@@ -12,5 +12,8 @@ use FindBin;
 use lib "$FindBin::Bin/lib";
 use PapiSuite;
 
+# Host time (the default) and simulated time, where the timer ticks every
+# 0.5 simulated ms (ctests/overflow_soft.c).
 PapiSuite::run_variants('overflow_soft', 120, [msr => ['--nbsim-warn-unmodelled=no']],
-	[msr => ['--nbsim-warn-unmodelled=no', '--nbsim-clock=fast']]);
+	[msr => ['--nbsim-warn-unmodelled=no', '--nbsim-clock=fast']],
+	[msr => ['--nbsim-warn-unmodelled=no', '--nbsim-time=simulated']]);

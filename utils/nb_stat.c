@@ -2,7 +2,7 @@
  * nb_stat - count events of an unmodified program on the simulated NetBurst
  * (nbsim), or on a real one through Linux perf: perf stat for family 15.
  *
- *   nb_stat [--model=NAME] [--ht=yes|no] [--clock=sampled|model]
+ *   nb_stat [--model=NAME] [--ht=yes|no] [--clock=sampled|model] [--time=simulated|host]
  *           [-e EVENT[,EVENT...]]... [-x SEP | --json]
  *           [-o FILE] [--per-thread] [--follow] [--backend=auto|nbsim|perf]
  *           [--] PROGRAM [ARGS...]
@@ -56,6 +56,9 @@ static void usage(FILE *f)
 		"  --clock=sampled|model  cycles from the timing model run on a sample of the\n"
 		"                      uops (default; about 1%% off the model's on long programs,\n"
 		"                      2%% on short ones), or on every one: 2-6x slower (nbsim)\n"
+		"  --time=host|simulated  what PROGRAM's own clocks read (RDTSC, clock_gettime,\n"
+		"                      gettimeofday, clock...): the host's (default), or the\n"
+		"                      simulated part's time (nbsim)\n"
 		"  -e, --event=EV[,EV...]  events: PAPI presets, event[:MASK...][:mods], tagged\n"
 		"                      metrics, with or without p4netburst:::, libpfm4 spellings\n"
 		"                      (default: cycles, instructions, uops, branches,\n"
@@ -488,7 +491,7 @@ static int interrupted(int run, int nruns, struct st_out *of)
 
 /* ---- main --------------------------------------------------------------------- */
 
-enum { O_MODEL = 256, O_HT, O_CLOCK, O_PER_THREAD, O_FOLLOW, O_BACKEND };
+enum { O_MODEL = 256, O_HT, O_CLOCK, O_TIME, O_PER_THREAD, O_FOLLOW, O_BACKEND };
 
 int main(int argc, char **argv)
 {
@@ -496,6 +499,7 @@ int main(int argc, char **argv)
 		{ "model", required_argument, NULL, O_MODEL },
 		{ "ht", required_argument, NULL, O_HT },
 		{ "clock", required_argument, NULL, O_CLOCK },
+		{ "time", required_argument, NULL, O_TIME },
 		{ "event", required_argument, NULL, 'e' },
 		{ "field-separator", required_argument, NULL, 'x' },
 		{ "json", no_argument, NULL, 'j' },
@@ -523,6 +527,7 @@ int main(int argc, char **argv)
 
 	memset(&c, 0, sizeof(c));
 	c.sampled = 1;
+	c.host_time = 1;         /* nbsim's default (docs/simulated-time.md) */
 	{
 		const struct nb_part *d = nb_part_find(NB_PART_DEFAULT);
 
@@ -561,6 +566,13 @@ int main(int argc, char **argv)
 				return fail(ST_EXIT_USAGE, "--clock takes model or sampled, not '%s'",
 					    optarg);
 			c.sampled = !strcmp(optarg, "sampled");
+			c.clock_given = 1;
+			break;
+		case O_TIME:
+			if (strcmp(optarg, "simulated") && strcmp(optarg, "host"))
+				return fail(ST_EXIT_USAGE, "--time takes simulated or host, not '%s'",
+					    optarg);
+			c.host_time = !strcmp(optarg, "host");
 			c.clock_given = 1;
 			break;
 		case 'e': {
@@ -637,7 +649,7 @@ int main(int argc, char **argv)
 		c.model = host_model;
 		c.model_name = "host";
 		if (c.ht || c.per_thread || c.clock_given)
-			return fail(ST_EXIT_BACKEND, "--ht, --per-thread and --clock need the "
+			return fail(ST_EXIT_BACKEND, "--ht, --per-thread, --clock and --time need the "
 				    "nbsim backend");
 	} else {
 		c.nbsim = find_nbsim(argv[0], nbsim_buf, sizeof(nbsim_buf));

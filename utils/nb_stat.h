@@ -74,7 +74,8 @@ struct st_config {
 	int ht, follow, per_thread;
 	int sampled;             /* nbsim's sampled clock (the default; 0:
 				  * --clock=model)                           */
-	int clock_given;         /* --clock was given                        */
+	int clock_given;         /* --clock or --time was given              */
+	int host_time;           /* --time=host: PROGRAM's clocks the host's */
 	const char *nbsim;       /* path of the nbsim launcher               */
 	char **argv;             /* PROGRAM ARGS                              */
 };

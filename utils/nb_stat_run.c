@@ -440,6 +440,7 @@ int st_run_nbsim(const struct st_config *c, struct st_run *run, char *err, size_
 	args[na++] = model;
 	args[na++] = c->ht ? "--ht=yes" : "--ht=no";
 	args[na++] = c->sampled ? "--nbsim-clock=sampled" : "--nbsim-clock=model";
+	args[na++] = c->host_time ? "--nbsim-time=host" : "--nbsim-time=simulated";
 	/* the program's own execve is followed either way (a wrapper that
 	 * execs the real program); without --follow a forked child's is
 	 * not (sim/kernel/nb_progfile.c, --nbsim-trace-forked) */

@@ -15,6 +15,7 @@
 #include <sys/time.h>
 
 #include "nb_comp.h"
+#include "nbsim_client.h"
 
 struct nb_cpu p4nb_cpu;
 unsigned p4nb_cpu_feats;       /* NB_FEAT_* */
@@ -62,11 +63,15 @@ static void set_hw_info(void)
 		hw->cpu_max_mhz = (int)p4nb_cpu.mhz;
 		hw->cpu_min_mhz = (int)p4nb_cpu.mhz;
 	}
-	/* The CPU is simulated: PAPI's real cycles and time (the time stamp
-	 * counter, the wall clock) are the host's, not the simulated CPU's;
+	/* The CPU is simulated and its clocks are the host's (nbsim's
+	 * default, --nbsim-time=host): PAPI's real cycles and time (the time
+	 * stamp counter, the wall clock) are not the simulated CPU's;
 	 * papi_hardware_avail says so, and so does the high-level API's output
-	 * (patches/papi-7.0.0-hl-cycles-note.patch). */
-	if (p4nb_backend == &nb_backend_sim) {
+	 * (patches/papi-7.0.0-hl-cycles-note.patch).  Under
+	 * --nbsim-time=simulated they are the simulated part's own. */
+	uint64_t ns;
+
+	if (p4nb_backend == &nb_backend_sim && nbsim_time(1 /* CLOCK_MONOTONIC */, &ns) != NBSIM_OK) {
 		hw->virtualized = 1;
 		snprintf(hw->virtual_vendor_string, sizeof(hw->virtual_vendor_string),
 			 "nbsim (valgrind), model %s", p4nb_cpu.model_name);

@@ -14,13 +14,19 @@
  *    before the counts file is written;
  *  - a system call and a thread's exit: the counts file first (the exit
  *    status; the exiting thread's last deltas), then the driver (an
- *    execve's events, the exiting thread's copies).
+ *    execve's events, the exiting thread's copies);
+ *  - the program's clocks (nb_simtime.c) come first at init (their need
+ *    of the timing model is set before any counter is written) and last
+ *    after a system call and at a thread switch (they read the clock the
+ *    others left).
  */
 #include "nb_kern.h"
 #include "nb_progfile.h"
+#include "nb_simtime.h"
 
 static void fr_init(void)
 {
+	nb_time_init();
 	nb_progfile_init();
 	nb_kern_init();
 }
@@ -41,6 +47,7 @@ static void fr_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, S
 {
 	nb_progfile_post_syscall(tid, sysno, args, nargs, res);
 	nb_kern_post_syscall(sysno, res);
+	nb_time_post_syscall(tid, sysno, args, res);
 }
 
 static void fr_runs(ThreadId tid)
@@ -48,6 +55,7 @@ static void fr_runs(ThreadId tid)
 	nb_kern_switch(tid);             /* perf events follow their thread */
 	nb_kern_tick(tid);               /* the perf driver's throttling */
 	nb_progfile_switch(tid);
+	nb_time_switch(tid);             /* CPU time; CPU-time timers */
 }
 
 static void fr_thread_exit(ThreadId tid)
@@ -67,6 +75,8 @@ static const struct nb_front fronts = {
 	.thread_create = nb_kern_thread_create,
 	.thread_exit = fr_thread_exit,
 	.pmi_claim = nb_kern_pmi,
+	.clock_request = nb_time_request,
+	.rdtsc = nb_rdtsc_helper,
 };
 
 static void nb_front_start(void)

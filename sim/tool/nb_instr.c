@@ -422,6 +422,27 @@ static Bool is_cpuid_dirty(const IRDirty *d)
 		VG_(strncmp)(d->cee->name, "amd64g_dirtyhelper_CPUID", 24) == 0;
 }
 
+static Bool is_rdtsc_dirty(const IRDirty *d)
+{
+	return d->cee && d->cee->name &&
+		VG_(strcmp)(d->cee->name, "amd64g_dirtyhelper_RDTSC") == 0;
+}
+
+/* RDTSC reads the simulated time-stamp counter (the front-end's,
+ * kernel/nb_simtime.c) with --nbsim-time=simulated; VEX's otherwise. */
+static IRStmt *rdtsc_stmt(IRStmt *st)
+{
+	IRDirty *nd;
+
+	if (clo_time_host)
+		return st;
+	nd = emptyIRDirty();
+	*nd = *st->Ist.Dirty.details;
+	nd->cee = mkIRCallee(0, "nb_rdtsc", VG_(fnptr_to_fnentry)(nb_front->rdtsc));
+	nd->args = mkIRExprVec_0();
+	return IRStmt_Dirty(nd);
+}
+
 /* The CPUID dirty call, calling our helper instead. */
 static IRStmt *cpuid_stmt(IRStmt *st)
 {
@@ -610,6 +631,8 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			IRStmt *st = in->stmts[i];
 			if (st && st->tag == Ist_Dirty && is_cpuid_dirty(st->Ist.Dirty.details))
 				st = cpuid_stmt(st);
+			else if (st && st->tag == Ist_Dirty && is_rdtsc_dirty(st->Ist.Dirty.details))
+				st = rdtsc_stmt(st);
 			addStmtToIRSB(out, st);
 		}
 		return out;
@@ -751,6 +774,8 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 		case Ist_Dirty:
 			if (is_cpuid_dirty(st->Ist.Dirty.details))
 				st = cpuid_stmt(st);
+			else if (is_rdtsc_dirty(st->Ist.Dirty.details))
+				st = rdtsc_stmt(st);
 			addStmtToIRSB(out, st);
 			break;
 		case Ist_Exit: {

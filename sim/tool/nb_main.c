@@ -115,6 +115,10 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 
 	if (!VG_IS_TOOL_USERREQ('N', 'B', arg[0]))
 		return False;
+	/* the program's clocks: not a PMU access (a program reading the
+	 * time in a loop must not re-anchor the sampled clock each time) */
+	if (nb_front->clock_request(tid, arg, ret))
+		return True;
 	nb_pmu_access();
 	nb_tm_anchor();
 	switch (arg[0]) {

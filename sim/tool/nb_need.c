@@ -185,6 +185,7 @@ void nb_px_policy(void)
  * the request has finished (its counts are in). */
 
 UInt nb_need_front;
+UInt nb_need_clock;
 Bool nb_need_preload;
 
 void nb_update_need(void)
@@ -198,7 +199,7 @@ void nb_update_need(void)
 		need_of(nb_pmu_state.events_in_use) | bogus_need();
 	/* what a front-end declared (the emulated perf driver's tick counts
 	 * retired instructions while an event samples: nb_kern.c) */
-	n |= nb_need_front;
+	n |= nb_need_front | nb_need_clock;
 	/* counters that filter or cascade per cycle: the retirement model
 	 * reports every cycle (README "Filtering") */
 	if (nb_pmu_state.cycle_counters)

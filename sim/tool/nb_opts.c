@@ -22,6 +22,7 @@ const HChar *clo_program;               /* the front-ends' (nb_progfile.c) */
 const HChar *clo_counts;
 Int clo_perf_paranoid = 2;              /* the emulated kernel's (nb_kern.c) */
 Bool clo_msr_driver = True;
+Bool clo_time_host = True;      /* the default: docs/simulated-time.md */
 
 /* ---- options, init, fini ---- */
 
@@ -35,6 +36,7 @@ static const struct { const HChar *name, *values; } nb_opt_values[] = {
 	{ "--nbsim-list-events", "yes, no" },
 	{ "--nbsim-mem-timing", "auto, yes, no" },
 	{ "--nbsim-clock", "sampled, model, walk, fast" },
+	{ "--nbsim-time", "host, simulated" },
 	{ "--nbsim-step-derive", "lazy, cycle" },
 	{ "--nbsim-cache", "netburst, cachegrind" },
 	{ "--nbsim-pmu-ctx", "thread, cpu" },
@@ -106,6 +108,8 @@ Bool nb_process_cmd_line_option(const HChar *arg)
 	else if VG_XACT_CLO(arg, "--nbsim-clock=fast", clo_clock, NB_CLOCK_FAST) {}
 	else if VG_XACT_CLO(arg, "--nbsim-clock=walk", clo_clock, NB_CLOCK_WALK) {}
 	else if VG_XACT_CLO(arg, "--nbsim-clock=sampled", clo_clock, NB_CLOCK_SAMPLED) {}
+	else if VG_XACT_CLO(arg, "--nbsim-time=simulated", clo_time_host, False) {}
+	else if VG_XACT_CLO(arg, "--nbsim-time=host", clo_time_host, True) {}
 	else if VG_BINT_CLO(arg, "--nbsim-sample", clo_sample_skip, 1, 1000000)
 		clo_sample_given = True;
 	else if VG_XACT_CLO(arg, "--nbsim-step-derive=lazy", clo_step_each, False) {}
@@ -157,6 +161,12 @@ void nb_print_usage(void)
 "    --nbsim-sample=N          sampled clock: superblock runs skipped between two\n"
 "                              samples, on average, at most (1-1000000) [8000];\n"
 "                              refused with another clock\n"
+"    --nbsim-time=host|simulated  what the program's clocks read (RDTSC,\n"
+"                              clock_gettime, gettimeofday, time, clock, times,\n"
+"                              getrusage, CPU-time itimers): the host's, or the\n"
+"                              simulated part's time from its cycles at the\n"
+"                              model's clock (the timing model then runs from\n"
+"                              the start) [host]\n"
 "    --nbsim-step-derive=lazy|cycle  step mode (a per-cycle filter): fold the\n"
 "                              raw counts only when a cycle needs it / cycle:\n"
 "                              at every retirement cycle (the reference; the\n"

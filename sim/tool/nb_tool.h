@@ -474,6 +474,13 @@ struct nb_front {
 	 * counters its sampling events own (returns those bits); *HERE set
 	 * if it signalled the running thread. */
 	uint32_t (*pmi_claim)(uint32_t pend, unsigned lp, Addr ip, int *here);
+	/* The program's clocks (docs/simulated-time.md): a client request
+	 * that reads or sets them (NBSIM_REQ_TIME, NBSIM_REQ_ITIMER), taken
+	 * before the PMU-access protocol, as it accesses no PMU register
+	 * (False: not one of them); and what RDTSC returns (called from the
+	 * generated code, with --nbsim-time=simulated). */
+	Bool (*clock_request)(ThreadId tid, UWord *arg, UWord *ret);
+	ULong (*rdtsc)(void);
 };
 extern const struct nb_front *nb_front;
 void nb_tool_start(const struct nb_front *f);   /* valgrind's pre_clo_init */
@@ -481,6 +488,8 @@ void nb_tool_start(const struct nb_front *f);   /* valgrind's pre_clo_init */
 /* What a front-end declares to the tool (set before the register writes
  * and the nb_pmu_written that follows them): */
 extern UInt nb_need_front;      /* NEED_* it needs (the perf driver's tick: NEED_INSTR) */
+extern UInt nb_need_clock;      /* NEED_* the program's clocks need (the timing
+				 * model, with --nbsim-time=simulated)      */
 extern Bool nb_pmi_front;       /* its events sample: PMIs go to pmi_claim
 				 * without NBSIM_REQ_PMI_SIGNAL             */
 extern Bool nb_need_preload;    /* it writes the PMU before the guest's first
@@ -497,6 +506,7 @@ extern const HChar *clo_program;         /* --nbsim-program=FILE           */
 extern const HChar *clo_counts;          /* --nbsim-counts=FILE            */
 extern Int clo_perf_paranoid;            /* --perf-paranoid=N (2)          */
 extern Bool clo_msr_driver;              /* --msr-driver=yes|no (yes)      */
+extern Bool clo_time_host;               /* --nbsim-time=host (the default) */
 
 /* ---- instructions the model lacks: #UD (nb_ud.c, nb_isa.h) ---- */
 

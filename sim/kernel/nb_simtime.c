@@ -1,0 +1,384 @@
+/*
+ * nb_simtime.c - the simulated machine's time: what the guest's clocks
+ * (clock_gettime, gettimeofday, time, clock, times, getrusage) and its
+ * time-stamp counter (RDTSC) read, derived from the timing model's cycles
+ * at the modelled part's clock, so that a program that times itself
+ * reports the simulated Pentium 4's figures (docs/simulated-time.md).
+ *
+ * The time base starts with the program: the timing model runs from its
+ * first instruction (a lazy start at the first read would gain nothing:
+ * the dynamic loader reads the TSC in its first function, glibc's rtld
+ * start-up timing).  Then:
+ *   - wall time (REALTIME, MONOTONIC, BOOTTIME, the TSC) advances with the
+ *     package: the furthest logical processor's clock, plus the time the
+ *     program asked to sleep (nanosleep, clock_nanosleep);
+ *   - a thread's CPU time is the cycles its logical processor's clock ran
+ *     while the thread ran; the process's is the sum over its threads;
+ *   - the absolute values start from the host's clocks as nbsim started,
+ *     so REALTIME stays a plausible date.
+ * The TSC: on family 15 models 0-2 it counts core clocks, on models 3 and
+ * later at a constant rate, the part's maximum core ratio (Intel SDM vol. 3B,
+ * "Time-Stamp Counter", seed 006); nbsim models no frequency change, so
+ * both count the modelled part's nominal clock (nb_cpu->mhz).
+ *
+ * Interval timers on CPU time (ITIMER_VIRTUAL, ITIMER_PROF: the kernel is
+ * not simulated, so both count the process's user time) expire in
+ * simulated time, checked at each entry of valgrind's scheduler (every
+ * system call and client request, and at least every scheduling quantum of
+ * 100,000 superblocks); ITIMER_REAL stays the host's: a program that
+ * blocks waiting for it (pause) would otherwise wait forever, as nothing
+ * runs to advance the simulated clock.
+ *
+ * What the simulated time leaves out: the kernel (system time reads 0),
+ * page faults, and blocking waits other than sleeps (a read of a pipe, a
+ * futex wait for another thread: the other side's simulated cycles are
+ * what advance the package's clock).
+ */
+#include "tool/nb_tool.h"
+#include "nb_simtime.h"
+#include "pub_tool_vkiscnums.h"
+
+extern Int VG_(tkill)(Int lwpid, Int signo);   /* (coregrind; as nb_pmi.c) */
+
+
+static Bool started;                    /* the time base runs            */
+static uint64_t org_lp[2];              /* each LP's clock at the start  */
+static ULong host_real_ns, host_mono_ns, host_tsc;  /* the host's, at start */
+static ULong slept_ns;                  /* wall time slept since start   */
+static ThreadId run_tid;                /* the thread whose CPU time runs */
+static ULong cpu_cyc[NB_HT_MAXT];       /* each thread's CPU cycles      */
+static uint64_t cpu_mark[NB_HT_MAXT];   /* its LP's clock when it began  */
+
+/* ITIMER_VIRTUAL (1) and ITIMER_PROF (2): expiry in the process's CPU ns */
+static struct { Bool armed; ULong at, interval; } itimer[3];
+
+static ULong ts_ns(const struct vki_timespec *ts)
+{
+	return (ULong)ts->tv_sec * 1000000000ULL + (ULong)ts->tv_nsec;
+}
+
+void nb_time_init(void)
+{
+	struct vki_timespec ts;
+
+	VG_(clock_gettime)(&ts, VKI_CLOCK_REALTIME);
+	host_real_ns = ts_ns(&ts);
+	VG_(clock_gettime)(&ts, VKI_CLOCK_MONOTONIC);
+	host_mono_ns = ts_ns(&ts);
+	/* the host's TSC as the origin: a plausible, non-zero start value */
+	host_tsc = __builtin_ia32_rdtsc();
+	started = !clo_time_host;
+	run_tid = 1;
+	/* the timing model from the first instruction (declared before the
+	 * tool sets its needs: nothing is translated yet) */
+	nb_need_clock = nb_time_need();
+	nb_need_preload = True;
+	nb_update_need();
+	nb_need_preload = False;
+}
+
+/* The clock of logical processor lp so far (0 before the time base runs). */
+static uint64_t lp_clock(unsigned lp)
+{
+	if (!started)
+		return 0;
+	return nb_tm_peek(&nb_tm_lp[lp]) - org_lp[lp];
+}
+
+UInt nb_time_need(void)
+{
+	if (clo_time_host)
+		return 0;
+	return NEED_TIME | NEED_BR | (clo_mem_timing != MT_NO ? NEED_CACHE : 0);
+}
+
+static ULong wall_cycles(void)
+{
+	uint64_t a, b;
+
+	nb_lean_fold();
+	a = lp_clock(0);
+	b = clo_ht ? lp_clock(1) : 0;
+	return a > b ? a : b;
+}
+
+static ULong cyc_ns(ULong c)
+{
+	/* c * 1000 / mhz without overflow for any run (2^64 ns is 584 years) */
+	return c / nb_cpu->mhz * 1000 + c % nb_cpu->mhz * 1000 / nb_cpu->mhz;
+}
+
+static ULong thread_cycles(ThreadId tid)
+{
+	ULong c;
+
+	if (tid >= NB_HT_MAXT)
+		return 0;
+	c = cpu_cyc[tid];
+	if (tid == run_tid)
+		c += lp_clock(nb_lp_of(tid)) - cpu_mark[tid];
+	return c;
+}
+
+static ULong process_cycles(void)
+{
+	ULong c = 0;
+
+	for (ThreadId t = 0; t < NB_HT_MAXT; t++)
+		c += cpu_cyc[t];
+	if (run_tid < NB_HT_MAXT)
+		c += lp_clock(nb_lp_of(run_tid)) - cpu_mark[run_tid];
+	return c;
+}
+
+static void itimer_check(void);
+static Bool writable(UWord addr, SizeT len);
+
+void nb_time_switch(ThreadId tid)
+{
+	if (!started)
+		return;
+	itimer_check();
+	if (tid == run_tid)
+		return;
+	nb_lean_fold();
+	if (run_tid < NB_HT_MAXT)
+		cpu_cyc[run_tid] += lp_clock(nb_lp_of(run_tid)) - cpu_mark[run_tid];
+	run_tid = tid;
+	if (tid < NB_HT_MAXT)
+		cpu_mark[tid] = lp_clock(nb_lp_of(tid));
+}
+
+/* The wall time since the start, in ns. */
+static ULong wall_ns(void)
+{
+	return cyc_ns(wall_cycles()) + slept_ns;
+}
+
+Bool nb_time_read(ThreadId tid, Long clock_id, ULong *ns)
+{
+	if (clo_time_host)
+		return False;
+	switch (clock_id) {
+	case NBSIM_TIME_TSC:
+		/* (wall cycles; a sleep's time at the same rate) */
+		*ns = host_tsc + wall_cycles() + slept_ns / 1000 * nb_cpu->mhz;
+		return True;
+	case VKI_CLOCK_REALTIME: case 5 /* REALTIME_COARSE */:
+		*ns = host_real_ns + wall_ns();
+		return True;
+	case VKI_CLOCK_MONOTONIC: case 4 /* MONOTONIC_RAW */: case 6 /* MONOTONIC_COARSE */:
+	case 7 /* BOOTTIME */:
+		*ns = host_mono_ns + wall_ns();
+		return True;
+	case VKI_CLOCK_PROCESS_CPUTIME_ID:
+		nb_lean_fold();
+		*ns = cyc_ns(process_cycles());
+		return True;
+	case VKI_CLOCK_THREAD_CPUTIME_ID:
+		nb_lean_fold();
+		*ns = cyc_ns(thread_cycles(tid));
+		return True;
+	default:                /* another process's or thread's clock, TAI, ... */
+		return False;
+	}
+}
+
+ULong nb_rdtsc_helper(void)
+{
+	ULong v = host_tsc;
+
+	(void)nb_time_read(VG_(get_running_tid)(), NBSIM_TIME_TSC, &v);
+	return v;
+}
+
+/* ---- CPU-time interval timers ---- */
+
+static ULong process_ns(void)
+{
+	nb_lean_fold();
+	return cyc_ns(process_cycles());
+}
+
+/* Bring the scheduler back before the next expiry: the thread's event
+ * counter (superblocks until valgrind's scheduler runs again, which calls
+ * nb_time_switch) cut to the cycles left over 256, so a check falls at
+ * most one superblock late unless superblocks take over 256 cycles each;
+ * the checks thicken as the expiry nears (about 15 per factor e). */
+static void itimer_budget(ULong now)
+{
+	ULong left = ~0ULL;
+	ThreadId tid = VG_(get_running_tid)();
+	Int ctr;
+
+	for (unsigned w = 1; w <= 2; w++)
+		if (itimer[w].armed && itimer[w].at - now < left)
+			left = itimer[w].at - now;
+	if (left == ~0ULL || tid == VG_INVALID_THREADID)
+		return;
+	left = left / 1000 * nb_cpu->mhz / 256 + 1;
+	VG_(get_shadow_regs_area)(tid, (UChar *)&ctr, 0,
+				  offsetof(VexGuestAMD64State, host_EvC_COUNTER), sizeof ctr);
+	if (ctr > 0 && (ULong)ctr > left) {
+		ctr = (Int)left;
+		VG_(set_shadow_regs_area)(tid, 0, offsetof(VexGuestAMD64State, host_EvC_COUNTER),
+					  sizeof ctr, (const UChar *)&ctr);
+	}
+}
+
+/* An expired timer sends its signal to the running thread (POSIX: to the
+ * process) and is re-armed by its interval; intervals that passed whole
+ * before the check are overruns, not more signals (as Linux). */
+static void itimer_check(void)
+{
+	ULong now = 0;
+
+	if (!itimer[1].armed && !itimer[2].armed)
+		return;
+	now = process_ns();
+	for (unsigned w = 1; w <= 2; w++) {
+		if (!itimer[w].armed || now < itimer[w].at)
+			continue;
+		if (itimer[w].interval) {
+			ULong late = now - itimer[w].at;
+
+			itimer[w].at += (late / itimer[w].interval + 1) * itimer[w].interval;
+		} else {
+			itimer[w].armed = False;
+		}
+		VG_(tkill)(VG_(gettid)(), w == 1 ? VKI_SIGVTALRM : VKI_SIGPROF);
+	}
+	itimer_budget(now);
+}
+
+static ULong tv_ns_of(const struct vki_timeval *tv)
+{
+	return (ULong)tv->tv_sec * 1000000000ULL + (ULong)tv->tv_usec * 1000ULL;
+}
+
+static void ns_tv(struct vki_timeval *tv, ULong ns)
+{
+	tv->tv_sec = (Long)(ns / 1000000000ULL);
+	tv->tv_usec = (Long)(ns % 1000000000ULL / 1000);
+}
+
+UWord nb_time_itimer(Int which, UWord new_value, UWord old_value)
+{
+	struct vki_itimerval *nv = (struct vki_itimerval *)new_value;
+	struct vki_itimerval *ov = (struct vki_itimerval *)old_value;
+	ULong now;
+
+	if (clo_time_host || (which != 1 && which != 2))
+		return NBSIM_TIME_HOST;
+	if ((nv && !VG_(am_is_valid_for_client)((Addr)nv, sizeof *nv, VKI_PROT_READ)) ||
+	    (ov && !writable(old_value, sizeof *ov)))
+		return NBSIM_GP;
+	if (nv && (nv->it_value.tv_sec < 0 || nv->it_value.tv_usec < 0 ||
+		   nv->it_value.tv_usec >= 1000000 || nv->it_interval.tv_sec < 0 ||
+		   nv->it_interval.tv_usec < 0 || nv->it_interval.tv_usec >= 1000000))
+		return NBSIM_GP;
+	itimer_check();                 /* (a tick due before the change) */
+	now = process_ns();
+	if (ov) {
+		ns_tv(&ov->it_interval, itimer[which].armed ? itimer[which].interval : 0);
+		ns_tv(&ov->it_value, itimer[which].armed ? itimer[which].at - now : 0);
+	}
+	if (nv) {
+		ULong v = tv_ns_of(&nv->it_value);
+
+		itimer[which].armed = v != 0;
+		itimer[which].at = now + v;
+		itimer[which].interval = tv_ns_of(&nv->it_interval);
+	}
+	return NBSIM_OK;
+}
+
+/* ---- the client requests (the preload library's wrappers) ---- */
+
+Bool nb_time_request(ThreadId tid, UWord *arg, UWord *ret)
+{
+	ULong ns;
+
+	if (arg[0] == NBSIM_REQ_ITIMER) {
+		*ret = nb_time_itimer((Int)arg[1], arg[2], arg[3]);
+		return True;
+	}
+	if (arg[0] != NBSIM_REQ_TIME)
+		return False;
+	if (!nb_time_read(tid, (Long)arg[1], &ns)) {
+		*ret = NBSIM_TIME_HOST;
+	} else if (!writable(arg[2], sizeof(ULong))) {
+		VG_(snprintf)(nb_fault_buf, sizeof nb_fault_buf,
+			      "TIME: %#lx is not a writable address", arg[2]);
+		*ret = NBSIM_GP;
+	} else {
+		*(ULong *)arg[2] = ns;
+		*ret = NBSIM_OK;
+	}
+	return True;
+}
+
+/* ---- the clocks' system calls ---- */
+
+static Bool writable(UWord addr, SizeT len)
+{
+	return addr != 0 && VG_(am_is_valid_for_client)((Addr)addr, len, VKI_PROT_WRITE);
+}
+
+static void put_timespec(UWord addr, ULong ns)
+{
+	struct vki_timespec *ts = (struct vki_timespec *)addr;
+
+	if (!writable(addr, sizeof *ts))
+		return;
+	ts->tv_sec = (Long)(ns / 1000000000ULL);
+	ts->tv_nsec = (Long)(ns % 1000000000ULL);
+}
+
+static void put_timeval(UWord addr, ULong ns)
+{
+	struct vki_timeval *tv = (struct vki_timeval *)addr;
+
+	if (!writable(addr, sizeof *tv))
+		return;
+	tv->tv_sec = (Long)(ns / 1000000000ULL);
+	tv->tv_usec = (Long)(ns % 1000000000ULL / 1000);
+}
+
+static ULong sleep_req(UWord addr)
+{
+	const struct vki_timespec *ts = (const struct vki_timespec *)addr;
+
+	if (!addr || !VG_(am_is_valid_for_client)((Addr)addr, sizeof *ts, VKI_PROT_READ) ||
+	    ts->tv_sec < 0 || ts->tv_nsec < 0)
+		return 0;
+	return ts_ns(ts);
+}
+
+void nb_time_post_syscall(ThreadId tid, UInt sysno, UWord *args, SysRes res)
+{
+	ULong ns;
+
+	if (clo_time_host || sr_isError(res))
+		return;
+	switch (sysno) {
+	case __NR_clock_gettime:
+		if (nb_time_read(tid, (Long)(Int)args[0], &ns))
+			put_timespec(args[1], ns);
+		break;
+	case __NR_gettimeofday:
+		if (nb_time_read(tid, VKI_CLOCK_REALTIME, &ns))
+			put_timeval(args[0], ns);
+		break;
+	case __NR_nanosleep:
+		/* (an interrupted sleep: the remaining time is not subtracted) */
+		slept_ns += sleep_req(args[0]);
+		break;
+	case __NR_clock_nanosleep:
+		if (!(args[1] & 1 /* TIMER_ABSTIME */))
+			slept_ns += sleep_req(args[2]);
+		break;
+	default:
+		break;
+	}
+}

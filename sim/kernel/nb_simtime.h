@@ -1,0 +1,31 @@
+/*
+ * nb_simtime.h - the simulated machine's time (nb_simtime.c): what the
+ * guest's clocks and its time-stamp counter read under
+ * --nbsim-time=simulated.  See docs/simulated-time.md.
+ */
+#ifndef NB_SIMTIME_H
+#define NB_SIMTIME_H
+
+#include "tool/nb_tool.h"
+
+
+void nb_time_init(void);
+/* NBSIM_REQ_TIME: clock clock_id in ns into *ns; False: the host's */
+Bool nb_time_read(ThreadId tid, Long clock_id, ULong *ns);
+/* the front-end hook (struct nb_front clock_request): NBSIM_REQ_TIME and
+ * NBSIM_REQ_ITIMER answered; False for any other request */
+Bool nb_time_request(ThreadId tid, UWord *arg, UWord *ret);
+/* the generated code's RDTSC (instead of VEX's amd64g_dirtyhelper_RDTSC) */
+ULong nb_rdtsc_helper(void);
+/* a thread starts running (track_start_client_code): CPU-time accounting */
+void nb_time_switch(ThreadId tid);
+/* after a system call: nanosleep's time passes; the clock system calls'
+ * results become the simulated ones */
+void nb_time_post_syscall(ThreadId tid, UInt sysno, UWord *args, SysRes res);
+/* NBSIM_REQ_ITIMER: a CPU-time interval timer; NBSIM_OK, NBSIM_GP or
+ * NBSIM_TIME_HOST (nbsim_client.h) */
+UWord nb_time_itimer(Int which, UWord new_value, UWord old_value);
+/* the needs the time base adds (nb_need.c): the timing model */
+UInt nb_time_need(void);
+
+#endif /* NB_SIMTIME_H */

@@ -1,0 +1,180 @@
+/*
+ * vg_preload_time.c - the program's clocks in nbsim's preload library:
+ * glibc answers clock_gettime, gettimeofday and time from the vDSO,
+ * without a system call the tool could see, so these entry points (and
+ * clock, times, getrusage, which glibc builds on them or on system calls)
+ * are wrapped (valgrind.h I_WRAP_SONAME_FNNAME_ZU) to ask the tool for the
+ * simulated time (NBSIM_REQ_TIME, nb_simtime.c).  A clock the tool does
+ * not simulate, or --nbsim-time=host, goes to the real function.  System
+ * calls made directly (syscall(SYS_clock_gettime, ...)) are answered by
+ * the tool after the call (nb_simtime.c nb_time_post_syscall).  The CPU-time
+ * interval timers (setitimer, getitimer: ITIMER_VIRTUAL, ITIMER_PROF) run
+ * in the tool on simulated time, and the host's are not armed.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/times.h>
+#include <time.h>
+#include <unistd.h>
+#include "nbsim_client.h"
+
+#define LIBC libcZdsoZa
+#define WRAP(fn) I_WRAP_SONAME_FNNAME_ZU(LIBC, fn)
+
+static int sim_ns(clockid_t id, uint64_t *ns)
+{
+	return nbsim_time((long)id, ns) == NBSIM_OK;
+}
+
+int WRAP(clock_gettime)(clockid_t id, struct timespec *ts);
+int WRAP(clock_gettime)(clockid_t id, struct timespec *ts)
+{
+	OrigFn o;
+	long r;
+	uint64_t ns;
+
+	VALGRIND_GET_ORIG_FN(o);
+	if (ts && sim_ns(id, &ns)) {
+		ts->tv_sec = (time_t)(ns / 1000000000u);
+		ts->tv_nsec = (long)(ns % 1000000000u);
+		return 0;
+	}
+	CALL_FN_W_WW(r, o, id, ts);
+	return (int)r;
+}
+
+int WRAP(gettimeofday)(struct timeval *tv, void *tz);
+int WRAP(gettimeofday)(struct timeval *tv, void *tz)
+{
+	OrigFn o;
+	long r;
+	uint64_t ns;
+
+	VALGRIND_GET_ORIG_FN(o);
+	/* the time zone (obsolete) from the real call */
+	CALL_FN_W_WW(r, o, tv, tz);
+	if (r == 0 && tv && sim_ns(CLOCK_REALTIME, &ns)) {
+		tv->tv_sec = (time_t)(ns / 1000000000u);
+		tv->tv_usec = (suseconds_t)(ns % 1000000000u / 1000u);
+	}
+	return (int)r;
+}
+
+time_t WRAP(time)(time_t *t);
+time_t WRAP(time)(time_t *t)
+{
+	OrigFn o;
+	long r;
+	uint64_t ns;
+
+	VALGRIND_GET_ORIG_FN(o);
+	if (sim_ns(CLOCK_REALTIME, &ns)) {
+		r = (long)(ns / 1000000000u);
+		if (t)
+			*t = (time_t)r;
+		return (time_t)r;
+	}
+	CALL_FN_W_W(r, o, t);
+	return (time_t)r;
+}
+
+/* clock(3): the process's CPU time in CLOCKS_PER_SEC units (POSIX: 10^6) */
+clock_t WRAP(clock)(void);
+clock_t WRAP(clock)(void)
+{
+	OrigFn o;
+	long r;
+	uint64_t ns;
+
+	VALGRIND_GET_ORIG_FN(o);
+	if (sim_ns(CLOCK_PROCESS_CPUTIME_ID, &ns))
+		return (clock_t)(ns / (1000000000u / CLOCKS_PER_SEC));
+	CALL_FN_W_v(r, o);
+	return (clock_t)r;
+}
+
+/* times(2): CPU times and the elapsed time in clock ticks; the simulated
+ * kernel takes no time (tms_stime 0); children's times are the host's
+ * (each child runs under its own nbsim) */
+clock_t WRAP(times)(struct tms *buf);
+clock_t WRAP(times)(struct tms *buf)
+{
+	OrigFn o;
+	long r;
+	uint64_t cpu, wall;
+	long hz = sysconf(_SC_CLK_TCK);
+
+	VALGRIND_GET_ORIG_FN(o);
+	CALL_FN_W_W(r, o, buf);
+	if (r == -1 || hz <= 0 || !sim_ns(CLOCK_PROCESS_CPUTIME_ID, &cpu) ||
+	    !sim_ns(CLOCK_MONOTONIC, &wall))
+		return (clock_t)r;
+	if (buf) {
+		buf->tms_utime = (clock_t)(cpu / (1000000000u / (uint64_t)hz));
+		buf->tms_stime = 0;
+	}
+	return (clock_t)(wall / (1000000000u / (uint64_t)hz));
+}
+
+/* getrusage(2): user time simulated (the process's, or with RUSAGE_THREAD
+ * the thread's), system time 0; the other fields are the host's */
+int WRAP(getrusage)(int who, struct rusage *ru);
+int WRAP(getrusage)(int who, struct rusage *ru)
+{
+	OrigFn o;
+	long r;
+	uint64_t ns;
+	clockid_t id = who == RUSAGE_SELF ? CLOCK_PROCESS_CPUTIME_ID :
+		       who == RUSAGE_THREAD ? CLOCK_THREAD_CPUTIME_ID : (clockid_t)-1;
+
+	VALGRIND_GET_ORIG_FN(o);
+	CALL_FN_W_WW(r, o, who, ru);
+	if (r == 0 && ru && id != (clockid_t)-1 && sim_ns(id, &ns)) {
+		ru->ru_utime.tv_sec = (time_t)(ns / 1000000000u);
+		ru->ru_utime.tv_usec = (suseconds_t)(ns % 1000000000u / 1000u);
+		ru->ru_stime.tv_sec = 0;
+		ru->ru_stime.tv_usec = 0;
+	}
+	return (int)r;
+}
+
+int WRAP(setitimer)(int which, const struct itimerval *nv, struct itimerval *ov);
+int WRAP(setitimer)(int which, const struct itimerval *nv, struct itimerval *ov)
+{
+	OrigFn o;
+	long r;
+	int s;
+
+	VALGRIND_GET_ORIG_FN(o);
+	s = nbsim_itimer(which, nv, ov);
+	if (s == NBSIM_OK)
+		return 0;
+	if (s == NBSIM_GP) {
+		errno = EINVAL;         /* (a bad pointer: the kernel's EFAULT) */
+		return -1;
+	}
+	CALL_FN_W_WWW(r, o, which, nv, ov);
+	return (int)r;
+}
+
+int WRAP(getitimer)(int which, struct itimerval *cur);
+int WRAP(getitimer)(int which, struct itimerval *cur)
+{
+	OrigFn o;
+	long r;
+	int s;
+
+	VALGRIND_GET_ORIG_FN(o);
+	s = nbsim_itimer(which, 0, cur);
+	if (s == NBSIM_OK)
+		return 0;
+	if (s == NBSIM_GP) {
+		errno = EFAULT;
+		return -1;
+	}
+	CALL_FN_W_WW(r, o, which, cur);
+	return (int)r;
+}

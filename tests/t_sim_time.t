@@ -1,0 +1,104 @@
+#!/usr/bin/perl
+# Simulated time (nbsim --nbsim-time=simulated): a program
+# that times one loop with RDTSC, clock_gettime (vDSO and system call),
+# gettimeofday, clock(), getrusage and PAPI's timers reads, through each,
+# the cycles PAPI_TOT_CYC counts around the same loop, at the modelled
+# part's clock (ctests/sim_time.c).  Tolerance 1%: the clocks are read a
+# few hundred instructions apart from the counter's start and stop (PAPI's
+# own calls), at most 0.1% of the 12 M-cycle loop; RDTSC on family 15
+# counts the core clock on models 0-2 and a constant rate on models 3 and
+# later, which nbsim (no frequency changes) models as the nominal clock.
+# A 1 ms ITIMER_PROF ticks once per simulated ms of CPU time (floor(ms), or
+# one fewer: it is armed after the CPU clock is read).  A 10 ms nanosleep
+# passes 10 ms on the wall clock; a STREAM triad timed by
+# the program stays under the modelled front-side bus (800 MT/s x 8 bytes,
+# sim/nb_bus.c); the figures are the same run after run and with the host
+# loaded (they depend on the simulated cycles only); the default,
+# --nbsim-time=host, gives the host's time.
+use strict;
+use warnings;
+use Test::More;
+
+my $nbsim = $ENV{NBSIM} or BAIL_OUT('NBSIM not set');
+my $prog = "$ENV{NB_BUILD}/tests/sim_time";
+-x $prog or BAIL_OUT("$prog not built");
+
+sub run {
+	my $out = `"$nbsim" --nbsim-time=simulated @_ -- "$prog" 2>&1`;
+	my %v = $out =~ /^(\w+) (\S+)$/mg;
+	return ($? >> 8, \%v, $out);
+}
+
+my @clocks = qw(rdtsc monotonic realtime thread_cputime process_cputime gettimeofday clock
+		getrusage syscall_monotonic PAPI_get_real_cyc PAPI_get_real_nsec PAPI_get_virt_usec);
+my %mhz = (northwood => 2800, prescott => 3400, willamette => 2000);
+my %first;
+for my $model (qw(willamette northwood prescott)) {
+	for my $ht ('no', 'yes') {
+		my $tag = "--model=$model --ht=$ht";
+		my ($rc, $v, $out) = run("--model=$model", "--ht=$ht");
+		is($rc, 0, "$tag: runs") or diag($out);
+		is($v->{mhz}, $mhz{$model}, "$tag: PAPI reports the part's clock");
+		my $cyc = $v->{PAPI_TOT_CYC} // 0;
+		cmp_ok($cyc, '>', 1e7, "$tag: the loop's PAPI_TOT_CYC ($cyc)");
+		for my $c (@clocks) {
+			my $x = $v->{$c} // -1;
+			ok(abs($x - $cyc) <= $cyc / 100,
+			   "$tag: $c reads the simulated cycles within 1% ($x against $cyc)");
+		}
+		my ($tk, $cpu) = ($v->{itimer_ticks} // -9, $v->{itimer_cpu_ns} // 0);
+		# floor(ms) ticks, or one fewer: the timer is armed a few
+		# hundred cycles after the CPU clock is read
+		ok($tk == int($cpu / 1e6) || $tk == int($cpu / 1e6) - 1,
+		   "$tag: a 1 ms ITIMER_PROF ticked $tk times in " . ($cpu / 1e6) . ' ms of CPU');
+		my $sl = $v->{sleep_ns} // 0;
+		ok($sl >= 10e6 && $sl < 10.5e6, "$tag: a 10 ms sleep takes 10 ms of wall time ($sl ns)");
+		my $bw = $v->{triad_bytes_per_second} // 0;
+		ok($bw > 0.5e9 && $bw < 6.4e9,
+		   "$tag: the triad's bandwidth ($bw B/s) is under the bus's 6.4 GB/s");
+		$first{$tag} = $out;
+	}
+}
+
+# the same figures again with two CPU-bound processes beside it
+{
+	my @burn;
+	for (1 .. 2) {
+		my $p = fork() // die "fork: $!";
+		if (!$p) { my $x = 0; $x++ while 1; exit 0 }
+		push @burn, $p;
+	}
+	my ($rc, $v, $out) = run('--model=prescott', '--ht=no');
+	kill 'KILL', @burn;
+	waitpid($_, 0) for @burn;
+	my (undef, $w) = run('--model=prescott', '--ht=no');   # (unloaded, again)
+	# the loop's cycles exactly; the clocks' figures from them, up to the
+	# rounding of their absolute values to whole ns (us for clock(),
+	# gettimeofday, getrusage): the program's start-up reads the PID and
+	# /proc, and varies by a few cycles from run to run
+	for my $k (qw(PAPI_TOT_CYC rdtsc)) {
+		is($v->{$k}, $w->{$k}, "loaded host: $k the same");
+	}
+	is($v->{itimer_ticks}, $w->{itimer_ticks}, 'loaded host: the same timer ticks');
+	for my $k (grep { !/^(rdtsc|PAPI_TOT_CYC)$/ } @clocks, 'sleep_ns') {
+		my $q = $k =~ /^(clock|gettimeofday|getrusage|PAPI_get_virt_usec)$/ ? 2 * 3400 : 2 * 3.4 + 1;
+		ok(abs(($v->{$k} // -1e9) - ($w->{$k} // 1e9)) <= $q,
+		   "loaded host: $k the same within its rounding ($v->{$k} and $w->{$k})");
+	}
+}
+
+# the default and --nbsim-time=host: the host's clocks (valgrind runs the
+# loop many times slower than the simulated part would)
+for my $o ('', '--nbsim-time=host') {
+	my $out = `"$nbsim" $o -- "$prog" 2>&1`;
+	my %v = $out =~ /^(\w+) (\S+)$/mg;
+	my $tag = $o || 'the default';
+	is($? >> 8, 0, "$tag: runs") or diag($out);
+	cmp_ok($v{monotonic} // 0, '>', 1.5 * ($v{PAPI_TOT_CYC} // 1e18),
+	       "$tag: CLOCK_MONOTONIC is the host's");
+	cmp_ok($v{sleep_ns} // 0, '>=', 10e6, "$tag: the sleep is the host's");
+}
+my $bad = `"$nbsim" --nbsim-time=later -- /bin/true 2>&1`;
+isnt($? >> 8, 0, '--nbsim-time=later: refused');
+like($bad, qr/host, simulated/, '--nbsim-time=later: the values named');
+done_testing();
