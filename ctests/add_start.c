@@ -16,7 +16,9 @@
  *  3. every preset PAPI lists as available adds alone and starts (the
  *     table offers only what this backend counts);
  *  4. NSETS pairs and triples drawn from the names of 1 and 3 (seeded):
- *     whatever adds, starts; every refusal says why, as in 2.
+ *     whatever adds, starts; every refusal says why, as in 2;
+ *  5. PAPI_set_domain (user, kernel, both) on a set of PAPI_TOT_INS:
+ *     a domain accepted starts, a refusal says why.
  * Usage: add_start NSETS [SEED]
  */
 #include <fcntl.h>
@@ -122,7 +124,19 @@ static void list_natives(int cidx)
 static int names_cure(const char *m)
 {
 	return strstr(m, "P4NETBURST_BACKEND=") || strstr(m, "separate runs") ||
-	       strstr(m, "--model");
+	       strstr(m, "--model") || strstr(m, "perf_event_paranoid");
+}
+
+static int refusal_ok(int rc, const char *m);
+
+static int set_domain_of(int es, int dom)
+{
+	PAPI_option_t o;
+
+	memset(&o, 0, sizeof(o));
+	o.domain.eventset = es;
+	o.domain.domain = dom;
+	return PAPI_set_opt(PAPI_DOMAIN, &o);
 }
 
 static int refusal_ok(int rc, const char *m)
@@ -193,7 +207,7 @@ int main(int argc, char **argv)
 	rng = argc > 2 ? strtoull(argv[2], NULL, 0) : 0x32;
 	be = be ? be : "sim";
 	setenv("PAPI_VERBOSE", "1", 1);
-	tap_plan(5);
+	tap_plan(6);
 	errfd = mkstemp(path);
 	if (errfd < 0)
 		tap_bail("mkstemp");
@@ -278,6 +292,41 @@ int main(int argc, char **argv)
 	       "starts, each refusal says why (%d sets with a refusal; %d failed)", be, pairs,
 	       triples, (unsigned long long)(argc > 2 ? strtoull(argv[2], NULL, 0) : 0x32), setref,
 	       bad);
+	/* 5: the domain, an option that changes what the backend is asked */
+	bad = 0;
+	{
+		static const int doms[] = { PAPI_DOM_USER, PAPI_DOM_KERNEL, PAPI_DOM_ALL };
+		int nok = 0, nref = 0;
+
+		for (unsigned d = 0; d < sizeof(doms) / sizeof(doms[0]); d++) {
+			int es = PAPI_NULL, rc;
+			long long v[1];
+
+			if (PAPI_create_eventset(&es) != PAPI_OK ||
+			    PAPI_add_named_event(es, "PAPI_TOT_INS") != PAPI_OK)
+				tap_bail("PAPI_TOT_INS alone");
+			mark();
+			rc = set_domain_of(es, doms[d]);
+			if (rc == PAPI_OK) {
+				nok++;
+				mark();
+				if ((rc = PAPI_start(es)) != PAPI_OK && bad++ < MAXDIAG)
+					tap_diag("domain %#x accepted, PAPI_start: %s: %s", doms[d],
+						 PAPI_strerror(rc), printed());
+				else if (rc == PAPI_OK)
+					PAPI_stop(es, v);
+			} else {
+				nref++;
+				if (!refusal_ok(rc, printed()) && bad++ < MAXDIAG)
+					tap_diag("domain %#x refused (%s) without a reason and a cure: '%s'",
+						 doms[d], PAPI_strerror(rc), msg);
+			}
+			PAPI_cleanup_eventset(es);
+			PAPI_destroy_eventset(&es);
+		}
+		tap_ok(bad == 0, "%s backend: PAPI_set_domain of PAPI_TOT_INS: %d domains accepted "
+		       "and started, %d refused with the reason", be, nok, nref);
+	}
 	PAPI_shutdown();
 	return tap_exit();
 }
