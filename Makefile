@@ -85,6 +85,8 @@ $(T)/%: ctests/%.c $(wildcard ctests/*.h) sim/tests/tap.h $(PAPI_STAMP)
 	$(CC) $(CFLAGS_NB) $(PAPI_INC) -Ictests -o $@ $< $(PAPI_LIB) -lpthread
 
 # ---- the name parser alone: unit test and fuzz-corpus replay (make check) ----
+# the scheduler's files (components/p4netburst/nb_sched_int.h lists them)
+NB_SCHED_FILES = nb_sched.c nb_sched_tags.c nb_sched_rules.c nb_sched_search.c nb_sched_fill.c nb_sched_explain.c
 EVSEL_SRC = components/p4netburst/nb_evsel.c $(GENDIR)/nb_tables.c
 EVSEL_DEPS = $(EVSEL_SRC) components/p4netburst/nb_evsel.h native_events/nb_events.h
 EVSEL_INC = -Icomponents/p4netburst -Inative_events -I$(GENDIR) -Ictests
@@ -98,7 +100,7 @@ $(T)/evsel_unit: tests/unit/evsel_unit.c ctests/nbtap.h $(EVSEL_DEPS) sim/cpu/nb
 
 # ---- the msr and perf backends without hardware (make check) -------------------
 BACKEND_SRC = $(addprefix components/p4netburst/,backend_regs.c backend_msr.c backend_perf.c \
-	backend_cpuid.c nb_encode.c nb_sched.c nb_evsel.c) $(GENDIR)/nb_tables.c
+	backend_cpuid.c nb_encode.c $(NB_SCHED_FILES) nb_evsel.c) $(GENDIR)/nb_tables.c
 tests: $(T)/backend_unit
 
 $(T)/backend_unit: tests/unit/backend_unit.c $(BACKEND_SRC) $(wildcard components/p4netburst/*.h)
@@ -237,7 +239,7 @@ check-long: all
 # Pure modules (no PAPI): the scheduler bench and the nb_* utilities.
 NB_COMP = components/p4netburst
 NB_PURE_INC = -I$(NB_COMP) -Inative_events -I$(GENDIR) -Itests
-NB_PURE_SRC = $(NB_COMP)/nb_sched.c $(NB_COMP)/nb_presets.c $(NB_COMP)/nb_encode.c $(NB_COMP)/nb_evsel.c $(GENDIR)/nb_tables.c
+NB_PURE_SRC = $(addprefix $(NB_COMP)/,$(NB_SCHED_FILES)) $(NB_COMP)/nb_presets.c $(NB_COMP)/nb_encode.c $(NB_COMP)/nb_evsel.c $(GENDIR)/nb_tables.c
 NB_UTILS = nb_encode nb_decode nb_schedule
 NB_UTIL_SRC = utils/nb_util.c $(NB_COMP)/nb_decode.c $(NB_COMP)/nb_partition.c $(NB_PURE_SRC) $(KP4_SRC)
 

@@ -4,7 +4,7 @@
 # (tests/t_presets_plan.c).
 . "$(dirname "$0")/t_sched_build.sh"
 c=$nb_comp
-if ! nb_cc t_presets_plan "$nb_src/tests/t_presets_plan.c" "$c/nb_presets.c" "$c/nb_sched.c" "$c/nb_evsel.c"; then
+if ! nb_cc t_presets_plan "$nb_src/tests/t_presets_plan.c" "$c/nb_presets.c" $nb_sched_src "$c/nb_evsel.c"; then
 	echo "1..1"; echo "not ok 1 - build t_presets_plan"; exit 1
 fi
 exec "$nb_out/t_presets_plan" 20000

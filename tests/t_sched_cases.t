@@ -3,7 +3,7 @@
 # (tests/t_sched_cases.c).
 . "$(dirname "$0")/t_sched_build.sh"
 c=$nb_comp
-if ! nb_cc t_sched_cases "$nb_src/tests/t_sched_cases.c" "$c/nb_sched.c" "$c/nb_encode.c" "$c/nb_evsel.c"; then
+if ! nb_cc t_sched_cases "$nb_src/tests/t_sched_cases.c" $nb_sched_src "$c/nb_encode.c" "$c/nb_evsel.c"; then
 	echo "1..1"; echo "not ok 1 - build t_sched_cases"; exit 1
 fi
 exec "$nb_out/t_sched_cases"

@@ -5,7 +5,7 @@
 # tests/t_sched_oracle.c.
 . "$(dirname "$0")/t_sched_build.sh"
 c=$nb_comp
-if ! nb_cc t_sched_oracle "$nb_src/tests/t_sched_oracle.c" "$c/nb_sched.c" "$c/nb_evsel.c"; then
+if ! nb_cc t_sched_oracle "$nb_src/tests/t_sched_oracle.c" $nb_sched_src "$c/nb_evsel.c"; then
 	echo "1..1"; echo "not ok 1 - build t_sched_oracle"; exit 1
 fi
 exec "$nb_out/t_sched_oracle" 100000

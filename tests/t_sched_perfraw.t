@@ -4,7 +4,7 @@
 # differences must be exactly those reasoned in t_sched_perfraw.known.
 . "$(dirname "$0")/t_sched_build.sh"
 c=$nb_comp
-if ! nb_cc t_sched_perfraw "$nb_src/tests/t_sched_perfraw.c" "$c/nb_encode.c" "$c/nb_sched.c" "$c/nb_evsel.c" -lpfm; then
+if ! nb_cc t_sched_perfraw "$nb_src/tests/t_sched_perfraw.c" "$c/nb_encode.c" $nb_sched_src "$c/nb_evsel.c" -lpfm; then
 	echo "1..1"; echo "not ok 1 - build t_sched_perfraw"; exit 1
 fi
 out=$("$nb_out/t_sched_perfraw")

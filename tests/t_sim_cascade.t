@@ -7,7 +7,7 @@ NB_SAN=
 c=$nb_comp
 : "${NBSIM:?set NBSIM to the nbsim launcher}"
 if ! nb_cc sim_cascade -I"$nb_src/sim" -I"$nb_src/sim/tests" "$nb_src/tests/sim_cascade.c" \
-	"$c/nb_sched.c" "$c/nb_encode.c" "$c/nb_evsel.c"; then
+	$nb_sched_src "$c/nb_encode.c" "$c/nb_evsel.c"; then
 	echo "1..1"; echo "not ok 1 - build sim_cascade"; exit 1
 fi
 exec "$NBSIM" -- "$nb_out/sim_cascade"

@@ -12,7 +12,7 @@
 # one fewer: it is armed after the CPU clock is read).  A 10 ms nanosleep
 # passes 10 ms on the wall clock; a STREAM triad timed by
 # the program stays under the modelled front-side bus (800 MT/s x 8 bytes,
-# sim/nb_bus.c); the figures are the same run after run and with the host
+# sim/cpu/nb_bus.c); the figures are the same run after run and with the host
 # loaded (they depend on the simulated cycles only); the default,
 # --nbsim-time=host, gives the host's time.
 use strict;

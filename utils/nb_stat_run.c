@@ -500,20 +500,15 @@ int st_run_perf(const struct st_config *c, struct st_run *run, char *err, size_t
 	double t0;
 	char b;
 
+	/* the component's reasons and cures (nb_perf_raw_why), first: a
+	 * metric without a raw config also has helpers */
+	for (int h = 0; h < p->nhw; h++)
+		if (!nb_perf_raw_why(&p->hw[h], NB_DOM_USER, err, len))
+			return -1;
 	if (p->assign.nhelpers) {
 		snprintf(err, len, "a tagged metric of this set needs helper ESCRs, which the "
 			 "kernel's P4 driver cannot program (use the nbsim backend)");
 		return -1;
-	}
-	for (int h = 0; h < p->nhw; h++) {
-		if (p->assign.slot[h].cascade || !nb_perf_raw(&p->hw[h], NB_DOM_USER)) {
-			char nm[NB_NAME_MAX];
-
-			nb_sched_name(&p->hw[h], nm, sizeof(nm));
-			snprintf(err, len, "%s has no Linux perf raw config (the kernel's P4 driver "
-				 "does not know it, or it is cascaded)", nm);
-			return -1;
-		}
 	}
 	if (pipe(go)) {
 		snprintf(err, len, "pipe: %s", strerror(errno));

@@ -141,7 +141,9 @@ static const char *kname(uint64_t perf)
 
 /* Why perf_event_open refused event I of R[0..n-1] with errno E: a
  * member refused with EINVAL is the kernel's placement (its group
- * validation), a conflict. */
+ * validation), the leader refused with EINVAL its event table
+ * (p4_validate_raw_event: the event mask or the CPU model); both are
+ * conflicts, said with what would count the set. */
 static void open_error(const struct nb_regs *r, int i, int n, int e, char *err, size_t len)
 {
 	char before[160] = "";
@@ -152,27 +154,56 @@ static void open_error(const struct nb_regs *r, int i, int n, int e, char *err, 
 	if (i && e == EINVAL)
 		snprintf(err, len, "the kernel's P4 perf driver refused %s (event %d of %d, raw "
 			 "0x%016llx) beside %s: its first-fit scheduler (thread-0 half, no "
-			 "shared ESCR) cannot place the set; the msr backend can count it",
-			 kname(r[i].perf), i + 1, n, (unsigned long long)r[i].perf, before);
+			 "shared ESCR) cannot place the set; count them in separate runs "
+			 "(nb_schedule --policy=linux shows what the kernel places), "
+			 "or %s", kname(r[i].perf), i + 1, n, (unsigned long long)r[i].perf, before,
+			 NB_PERF_CURE);
+	else if (e == EINVAL)
+		snprintf(err, len, "the kernel's P4 perf driver refused %s (raw 0x%016llx): its "
+			 "event table (p4_validate_raw_event) does not take this event mask on this "
+			 "CPU model; %s", kname(r[i].perf), (unsigned long long)r[i].perf, NB_PERF_CURE);
 	else
 		snprintf(err, len, "perf_event_open of %s (raw 0x%016llx, event %d of %d): %s%s",
 			 kname(r[i].perf), (unsigned long long)r[i].perf, i + 1, n, strerror(e),
-			 e == EACCES || e == EPERM ? " (see /proc/sys/kernel/perf_event_paranoid)" : "");
+			 e == EACCES || e == EPERM ? " (see /proc/sys/kernel/perf_event_paranoid; "
+			 "with Hyper-Threading on, an event the kernel marks shared needs "
+			 "CAP_PERFMON or a level of 0 or less)" : "");
+}
+
+/* What the kernel cannot be given at all: a cascaded pair, no raw
+ * config.  nb_perf_raw_why said why at PAPI_add_event (perf_refuse);
+ * this is the register-level guard of program() and check(). */
+static int unencodable(const struct nb_regs *r, int i, char *err, size_t len)
+{
+	if (r[i].cascade)
+		snprintf(err, len, "the event on counter %u is cascaded: the kernel's P4 raw "
+			 "config has no CCCR Cascade bit; %s", r[i].counter, NB_PERF_CURE);
+	else if (!r[i].perf)
+		snprintf(err, len, "the event on counter %u (ESCR 0x%x) has no Linux perf raw "
+			 "config: the kernel's P4 driver does not know it; %s", r[i].counter,
+			 r[i].escr_msr, NB_PERF_CURE);
+	else
+		return 0;
+	return 1;
 }
 
 /* The kernel's answer for the group R[0..n-1], asked as PAPI's perf_event
  * component asks it when a set changes: open the group (disabled, on
  * descriptors of its own: the thread's running set keeps its own) and
  * close it.  The kernel validates a group alone (validate_group), so what
- * it accepts here it accepts at program().  A cascaded event or one
- * without a raw config ends the check: program() says why. */
+ * it accepts here it accepts at program(); what it refuses here, for any
+ * reason, program() would refuse too, so it is refused now. */
 static int perf_check(const struct nb_regs *r, int n, char *err, size_t len)
 {
 	int fd[NB_NUM_COUNTERS], k = 0, ret = 0;
 
-	while (k < n && k < NB_NUM_COUNTERS && !r[k].cascade && r[k].perf) {
+	while (k < n && k < NB_NUM_COUNTERS) {
 		struct perf_event_attr a;
 
+		if (unencodable(r, k, err, len)) {
+			ret = NB_BACKEND_CONFLICT;
+			break;
+		}
 		attr_of(&r[k], &a, k == 0);
 		a.inherit = 0;
 		a.sample_period = 0;
@@ -180,12 +211,8 @@ static int perf_check(const struct nb_regs *r, int n, char *err, size_t len)
 		a.wakeup_events = 0;
 		fd[k] = nb_perf_sys.open(&a, 0, -1, k ? fd[0] : -1, PERF_FLAG_FD_CLOEXEC);
 		if (fd[k] < 0) {
-			int e = errno;
-
-			if (k && e == EINVAL) {
-				open_error(r, k, n, e, err, len);
-				ret = NB_BACKEND_CONFLICT;
-			}
+			open_error(r, k, n, errno, err, len);
+			ret = NB_BACKEND_CONFLICT;
 			break;
 		}
 		k++;
@@ -195,25 +222,42 @@ static int perf_check(const struct nb_regs *r, int n, char *err, size_t len)
 	return ret;
 }
 
+/* What the kernel cannot count whatever the set: a selection without a
+ * raw config (nb_perf_raw_why: cascade, front-end and execution tagging,
+ * a metric or an event the driver lacks), and a helper ESCR the
+ * scheduler gave a metric (the driver writes only IA32_PEBS_ENABLE and
+ * MSR_PEBS_MATRIX_VERT, from the metric index [Linux p4_pmu_enable_pebs];
+ * perf_write_msrs refuses the rest at start). */
+static int perf_refuse(const struct nb_evsel *sel, int n, const struct nb_assign *a,
+		       char *why, size_t len)
+{
+	char nm[NB_NAME_MAX];
+
+	for (int i = 0; i < n; i++)
+		if (!nb_perf_raw_why(&sel[i], NB_DOM_USER, why, len))
+			return NB_BACKEND_CONFLICT;
+	if (a && a->nhelpers > 0) {
+		const struct nb_helper_slot *h = &a->helper[0];
+
+		nb_sched_name(&sel[h->owner < n ? h->owner : 0], nm, sizeof(nm));
+		snprintf(why, len, "%s: its tagging needs helper ESCR %s (%s), which Linux's P4 "
+			 "perf driver does not program (it writes only IA32_PEBS_ENABLE and "
+			 "MSR_PEBS_MATRIX_VERT, from the metric index); %s", nm,
+			 nb_escrs[h->escr].name, nb_events[h->event].name, NB_PERF_CURE);
+		return NB_BACKEND_CONFLICT;
+	}
+	return 0;
+}
+
 static int perf_program(const struct nb_regs *r, int n, char *err, size_t len)
 {
 	close_all();
 	for (int i = 0; i < n; i++) {
 		struct perf_event_attr a;
 
-		if (r[i].cascade) {
-			snprintf(err, len, "the event on counter %u is cascaded: the kernel's P4 "
-				 "raw config has no CCCR Cascade bit; use the msr or sim backend",
-				 r[i].counter);
+		if (unencodable(r, i, err, len)) {
 			close_all();
-			return -1;
-		}
-		if (!r[i].perf) {
-			snprintf(err, len, "the event on counter %u (ESCR 0x%x) has no Linux perf "
-				 "raw config: the kernel's P4 driver does not know it", r[i].counter,
-				 r[i].escr_msr);
-			close_all();
-			return -1;
+			return NB_BACKEND_CONFLICT;
 		}
 		attr_of(&r[i], &a, i == 0);
 		pfd[i] = nb_perf_sys.open(&a, 0, -1, i ? pfd[0] : -1, PERF_FLAG_FD_CLOEXEC);
@@ -223,7 +267,7 @@ static int perf_program(const struct nb_regs *r, int n, char *err, size_t len)
 			open_error(r, i, n, e, err, len);
 			npfd = i;
 			close_all();
-			return i && e == EINVAL ? NB_BACKEND_CONFLICT : -1;
+			return e == EINVAL ? NB_BACKEND_CONFLICT : -1;
 		}
 		npfd = i + 1;
 		pctr[i] = r[i].counter;
@@ -325,8 +369,8 @@ static int perf_write_msrs(const struct nb_msr_image *w, int n, char *err, size_
 	for (int i = 0; i < n; i++) {
 		if (w[i].msr == NB_MSR_PEBS_ENABLE || w[i].msr == NB_MSR_MATRIX_VERT || !w[i].value)
 			continue;
-		snprintf(err, len, "helper ESCR 0x%x (front-end or execution tagging): the "
-			 "kernel's P4 driver has no interface for it; use the msr backend", w[i].msr);
+		snprintf(err, len, "helper ESCR 0x%x (a tagged metric's): the kernel's P4 driver "
+			 "has no interface for it; %s", w[i].msr, NB_PERF_CURE);
 		return -1;
 	}
 	return 0;
@@ -382,6 +426,7 @@ const struct nb_backend nb_backend_perf = {
 	.probe = perf_probe,
 	.program = perf_program,
 	.check = perf_check,
+	.refuse = perf_refuse,
 	.enable = perf_enable,
 	.read = perf_read,
 	.zero = perf_zero,

@@ -42,6 +42,15 @@ struct nb_backend {
 	 * (other failures are left to program()).  NULL: the component's
 	 * own placement is the backend's. */
 	int (*check)(const struct nb_regs *r, int n, char *err, size_t len);
+	/* Optional: can this backend count SEL[0..n-1], placed by our
+	 * scheduler as A, at all, whatever else runs?  (The perf backend:
+	 * a raw config for each, no helper ESCR, nb_perf_raw_why.)  0, or
+	 * NB_BACKEND_CONFLICT with the reason in the user's terms and what
+	 * would count them in WHY.  Asked when the event set changes and
+	 * again by PAPI_start, before program(); NULL: everything the
+	 * scheduler places. */
+	int (*refuse)(const struct nb_evsel *sel, int n, const struct nb_assign *a,
+		      char *why, size_t len);
 	/* Set or clear the CCCR Enable bits. */
 	int (*enable)(const struct nb_regs *r, int n, int on, char *err, size_t len);
 	/* Raw 40-bit counter values: raw[i] of r[i]'s counter; RAW has room

@@ -151,6 +151,8 @@ void p4nb_lp_forget(void);
 int p4nb_pebs_enable_shared(nb_control_t *c, int start, char *err, size_t len);
 
 /* nb_comp_sets.c */
+int p4nb_backend_refusal(const nb_control_t *c, int domain, const struct nb_evsel *sel, int n,
+			 const struct nb_assign *a, char *why, size_t len);
 int p4nb_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *native, int count,
 			      hwd_context_t *ctx);
 int p4nb_start(hwd_context_t *ctx, hwd_control_state_t *ctl);

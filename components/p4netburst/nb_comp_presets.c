@@ -50,32 +50,42 @@ static const struct nb_preset_alt *single_alt(unsigned p)
 	return one;
 }
 
-/* Can the backend count a usable alternative of preset P?  The perf
- * backend cannot count a term without a raw config in the kernel's P4
- * format (nb_perf_raw 0: a front-end or execution tagged metric, whose
- * helper ESCRs the kernel cannot program; an event P4_EVENTS lacks): a
- * preset none of whose alternatives it can count is not offered there,
- * so that PAPI reports it unavailable (PAPI_ENOEVNT) rather than accept
- * it and fail at PAPI_start. */
-static int preset_backend_ok(unsigned p)
+/* Can the backend count a usable alternative of preset P, alone, on an
+ * idle PMU?  Asked as PAPI_add_event asks it (p4nb_backend_refusal: the
+ * perf backend's raw configs, helper ESCRs and the kernel's own answer),
+ * on the alternative placed by our scheduler: a preset none of whose
+ * alternatives the backend counts is not offered there, so that PAPI
+ * reports it unavailable (PAPI_ENOEVNT) rather than accept it and fail at
+ * PAPI_start.  WHY gets the first alternative's reason. */
+static int preset_backend_ok(unsigned p, char *why, size_t len)
 {
-	if (p4nb_backend != &nb_backend_perf)
+	static nb_control_t probe;      /* the state of an empty set: LP 0 */
+	int first = 1;
+
+	if (!p4nb_backend->refuse && !p4nb_backend->check)
 		return 1;
 	for (unsigned a = 0; a < nb_presets[p].nalts; a++) {
 		const struct nb_preset_alt *al = &nb_presets[p].alts[a];
-		unsigned k;
+		struct nb_evsel sel[NB_MAX_PRESET_TERMS];
+		struct nb_sched_cpu sc;
+		struct nb_assign as;
+		char w[512];
 
-		if (!nb_preset_alt_usable(p, a, p4nb_cpu.model, p4nb_cpu_feats))
+		if (!nb_preset_alt_usable(p, a, p4nb_cpu.model, p4nb_cpu_feats) ||
+		    al->nterms > NB_MAX_PRESET_TERMS)
 			continue;
-		for (k = 0; k < al->nterms; k++) {
-			struct nb_evsel sel;
-
-			nb_preset_term_sel(&al->terms[k], &sel);
-			if (!nb_perf_raw(&sel, NB_DOM_USER))
-				break;
-		}
-		if (k == al->nterms)
+		for (unsigned k = 0; k < al->nterms; k++)
+			nb_preset_term_sel(&al->terms[k], &sel[k]);
+		memset(&sc, 0, sizeof(sc));
+		sc.model = p4nb_cpu.model;
+		if (nb_sched_run(sel, (int)al->nterms, &sc, &as, NULL, w, sizeof(w)))
+			continue;
+		if (!p4nb_backend_refusal(&probe, _p4netburst_vector.cmp_info.default_domain, sel,
+					  (int)al->nterms, &as, w, sizeof(w)))
 			return 1;
+		if (first && why)
+			snprintf(why, len, "%s", w);
+		first = 0;
 	}
 	return 0;
 }
@@ -138,7 +148,7 @@ int p4nb_load_presets(int cidx)
 		unsigned pcode;
 		int k;
 
-		if (slots == 0 || !preset_backend_ok(i) ||
+		if (slots == 0 || !preset_backend_ok(i, NULL, 0) ||
 		    preset_code(nb_presets[i].name, &pcode) != PAPI_OK)
 			continue;
 		for (k = 0; k < PAPI_EVENTS_IN_DERIVED_EVENT; k++)
@@ -183,19 +193,19 @@ int p4nb_load_presets(int cidx)
 	for (unsigned i = 0; i < nb_num_presets; i++) {
 		unsigned pcode;
 		hwi_presets_t *pr;
-		char why[PAPI_HUGE_STR_LEN];
+		char why[PAPI_HUGE_STR_LEN], reason[512] = "";
 
-		if ((nb_preset_slots(i, p4nb_cpu.model, p4nb_cpu_feats) && preset_backend_ok(i)) ||
+		if ((nb_preset_slots(i, p4nb_cpu.model, p4nb_cpu_feats) &&
+		     preset_backend_ok(i, reason, sizeof(reason))) ||
 		    preset_code(nb_presets[i].name, &pcode) != PAPI_OK)
 			continue;
 		pr = &_papi_hwi_presets[pcode & PAPI_PRESET_AND_MASK];
 		if (pr->count || pr->note)
 			continue;
 		if (nb_preset_slots(i, p4nb_cpu.model, p4nb_cpu_feats))
-			snprintf(why, sizeof(why), "%s: not on the perf backend: the kernel's P4 "
-				 "driver cannot count any of its alternatives (tagged metrics' helper "
-				 "ESCRs, events its P4_EVENTS lacks); the msr and sim backends can",
-				 nb_presets[i].name);
+			snprintf(why, sizeof(why), "%s: not on the %s backend, which cannot count "
+				 "any of its alternatives (%.600s)", nb_presets[i].name,
+				 p4nb_backend->name, reason);
 		else
 			p4nb_preset_absent(i, why, sizeof(why));
 		pr->note = papi_strdup(why);

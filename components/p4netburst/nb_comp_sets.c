@@ -34,17 +34,55 @@ static int foreign(const nb_control_t *c, const char *what)
 	return 1;
 }
 
-/* Would the backend place PLAN's registers, encoded as p4nb_start
- * encodes them (without overflow interrupts, which place nothing)?
- * Nonzero with the reason in WHY if it refuses them. */
-static int backend_check(const nb_control_t *c, const struct nb_plan *plan, char *why, size_t len)
+/* A set the PMU or the backend cannot count: PAPI_ECNFLCT, and the reason
+ * said also without PAPI_VERBOSE (a bare PAPI_ECNFLCT names nothing the
+ * user can act on), under WHAT ("add event", "start"). */
+static int conflict(const char *what, const char *why)
+{
+	if (_papi_hwi_error_level == PAPI_QUIET && !secure_getenv("PAPI_VERBOSE"))
+		fprintf(stderr, "PAPI p4netburst: %s: %s\n", what, why);
+	p4nb_report(what, why);
+	return PAPI_ECNFLCT;
+}
+
+/* What would count a set the scheduler refused (WHY, of LEN, gets it
+ * appended): the requests apart, in separate runs, when there are
+ * several; one alone is refused only for what the sibling logical
+ * processor holds, or on a model without it. */
+static void add_cure(char *why, size_t len, int count, const struct nb_sched_cpu *sc)
+{
+	size_t k = strlen(why);
+
+	if (count > 1)
+		snprintf(why + k, len - k, "; count them in separate runs (nb_schedule --partition "
+			 "splits a set into runs that each place)");
+	else if (sc->busy_escrs || sc->busy_counters || sc->busy_pebs_enable)
+		snprintf(why + k, len - k, "; the other logical processor's running event set holds "
+			 "what it needs: count it once that set stops, or in separate runs");
+	else
+		snprintf(why + k, len - k, "; count it on another model (nbsim --model)");
+}
+
+/* Would the backend count SEL[0..n-1], placed as A, in C's domain, on an
+ * idle PMU?  What it cannot count at all (refuse: the perf backend's raw
+ * configs and helper ESCRs), then its own placement of the registers
+ * encoded as p4nb_start encodes them (check: the kernel's; without
+ * overflow interrupts, which place nothing).  0, or nonzero with the
+ * reason and the cure in WHY.  Asked when the set changes, when its
+ * domain does, and (refuse) by p4nb_start. */
+int p4nb_backend_refusal(const nb_control_t *c, int domain, const struct nb_evsel *sel, int n,
+			 const struct nb_assign *a, char *why, size_t len)
 {
 	struct nb_regs r[NB_NUM_COUNTERS];
-	unsigned dom = p4nb_papi_dom(c->domain);
+	unsigned dom = p4nb_papi_dom(domain);
 
-	for (int h = 0; h < plan->nhw && h < NB_NUM_COUNTERS; h++)
-		nb_encode_ex(&plan->hw[h], &plan->assign.slot[h], dom, c->lp, 0, &r[h]);
-	return p4nb_backend->check(r, plan->nhw, why, len) == NB_BACKEND_CONFLICT;
+	if (p4nb_backend->refuse && p4nb_backend->refuse(sel, n, a, why, len))
+		return 1;
+	if (!p4nb_backend->check)
+		return 0;
+	for (int h = 0; h < n && h < NB_NUM_COUNTERS; h++)
+		nb_encode_ex(&sel[h], &a->slot[h], dom, c->lp, 0, &r[h]);
+	return p4nb_backend->check(r, n, why, len) == NB_BACKEND_CONFLICT;
 }
 
 int p4nb_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *native,
@@ -122,26 +160,21 @@ int p4nb_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *native,
 		 * its terms or to its alternatives) none of whose equivalent
 		 * mappings fits would otherwise be a bare PAPI_ECNFLCT
 		 * (docs/PRESETS.md). */
-		if (_papi_hwi_error_level == PAPI_QUIET && !secure_getenv("PAPI_VERBOSE"))
-			fprintf(stderr, "PAPI p4netburst: add event: %s\n", why);
-		p4nb_report("add event", why);
-		return PAPI_ECNFLCT;
+		add_cure(why, sizeof(why), count, &sc);
+		return conflict("add event", why);
 	}
-	/* The backend's own placement (the perf backend: the kernel's first
-	 * fit on the thread-0 half) may refuse what ours placed.  Refused
-	 * here, not at PAPI_start: PAPI's software multiplexing adds each
-	 * event beside PAPI_TOT_CYC to learn whether the pair can be
-	 * counted, and asserts that starting the pair succeeds
-	 * (sw_multiplex.c MPX_start): papi_multiplex_cost aborted on
-	 * BPU_fetch_request beside global_power_events, both on counter 0 of
-	 * the kernel's thread-0 half.  PAPI's perf_event component opens its
-	 * events here too. */
-	if (p4nb_backend->check && backend_check(c, &plan, why, sizeof(why))) {
+	/* What the backend cannot count (the perf backend: no raw config,
+	 * a helper ESCR, the kernel's placement, first fit on the thread-0
+	 * half) may be what ours placed.  Refused here, not at PAPI_start:
+	 * PAPI's software multiplexing adds each event beside PAPI_TOT_CYC
+	 * to learn whether the pair can be counted, and asserts that
+	 * starting the pair succeeds (sw_multiplex.c MPX_start):
+	 * papi_multiplex_cost aborted on BPU_fetch_request beside
+	 * global_power_events, both on counter 0 of the kernel's thread-0
+	 * half.  PAPI's perf_event component opens its events here too. */
+	if (p4nb_backend_refusal(c, c->domain, plan.hw, plan.nhw, &plan.assign, why, sizeof(why))) {
 		pthread_mutex_unlock(&plan_lock);
-		if (_papi_hwi_error_level == PAPI_QUIET && !secure_getenv("PAPI_VERBOSE"))
-			fprintf(stderr, "PAPI p4netburst: add event: %s\n", why);
-		p4nb_report("add event", why);
-		return PAPI_ECNFLCT;
+		return conflict("add event", why);
 	}
 	/* Say which presets use another than their preferred alternative,
 	 * when that changes. */
@@ -204,10 +237,15 @@ int p4nb_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 {
 	nb_control_t *c = (nb_control_t *)ctl;
 	unsigned dom = p4nb_papi_dom(c->domain);
-	char err[256];
+	char err[1024];
 	int ret;
 	(void)ctx;
 
+	/* what the add refused, refused by the same code (no kernel
+	 * placement here: program() asks the kernel itself) */
+	if (p4nb_backend->refuse &&
+	    p4nb_backend->refuse(c->sel, c->n, &c->assign, err, sizeof(err)))
+		return conflict("start", err);
 	if ((ret = p4nb_claim_lp(c)) != PAPI_OK)
 		return ret;
 	c->owner = pthread_self();
@@ -234,14 +272,10 @@ int p4nb_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 		p4nb_release_lp(c);
 		if (p4nb_backend->restore)
 			p4nb_backend->restore(0);
-		if (ret == NB_BACKEND_CONFLICT) {
-			/* a conflict (the kernel's placement, perf backend):
-			 * said also without PAPI_VERBOSE, as at add time */
-			if (_papi_hwi_error_level == PAPI_QUIET && !secure_getenv("PAPI_VERBOSE"))
-				fprintf(stderr, "PAPI p4netburst: start: %s\n", err);
-			p4nb_report("start", err);
-			return PAPI_ECNFLCT;
-		}
+		/* a conflict (the kernel's placement, perf backend):
+		 * said also without PAPI_VERBOSE, as at add time */
+		if (ret == NB_BACKEND_CONFLICT)
+			return conflict("start", err);
 		p4nb_report("start", err);
 		return PAPI_ESYS;
 	}

@@ -2,6 +2,8 @@
  * nb_encode.c - register images [SDM Fig. 18-43..18-45; seed 003 sec. 5-6,
  * 9] and the Linux perf raw config [kernel_p4.txt; DESIGN.md].
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include "nb_encode.h"
 
@@ -136,7 +138,29 @@ int nb_encode_extra(const struct nb_assign *a, unsigned dom, unsigned thread,
 	return k;
 }
 
+/* No raw config: 0, and the reason and the cure in WHY (if not NULL). */
+__attribute__((format(printf, 3, 4)))
+static uint64_t no_raw(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	size_t k;
+
+	if (!why || !len)
+		return 0;
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	k = strlen(why);
+	snprintf(why + k, len - k, "; %s", NB_PERF_CURE);
+	return 0;
+}
+
 uint64_t nb_perf_raw(const struct nb_evsel *sel, unsigned dom)
+{
+	return nb_perf_raw_why(sel, dom, NULL, 0);
+}
+
+uint64_t nb_perf_raw_why(const struct nb_evsel *sel, unsigned dom, char *why, size_t len)
 {
 	unsigned event = sel->event, masks = sel->masks, metric = 0;
 	const struct nb_event *e;
@@ -146,7 +170,10 @@ uint64_t nb_perf_raw(const struct nb_evsel *sel, unsigned dom)
 	/* the kernel's P4 config has no CCCR Cascade bit (and one counter per
 	 * event) [Linux perf_event_p4.h p4_config_pack_cccr] */
 	if (sel->cccr & NB_CCCR_MOD_CASCADE)
-		return 0;
+		return no_raw(why, len, "%s:cascade: a cascaded counter pair needs the CCCR Cascade "
+			      "bit, which Linux's P4 perf driver never sets (its raw config has no "
+			      "field for it); drop :cascade to count it on one 40-bit counter here",
+			      nb_events[sel->event].name);
 	if (sel->kind == NB_SEL_METRIC) {
 		const struct nb_metric *m = &nb_metrics[sel->event];
 
@@ -155,12 +182,23 @@ uint64_t nb_perf_raw(const struct nb_evsel *sel, unsigned dom)
 		metric = m->kernel_idx;
 		/* the kernel programs replay tagging from the metric index
 		 * only; other metrics' helpers have no raw encoding */
-		if (m->type != NB_TAG_REPLAY || metric == 0)
-			return 0;
+		if (m->type == NB_TAG_FRONTEND)
+			return no_raw(why, len, "%s: front-end tagging needs a helper ESCR (%s, "
+				      "tagging the uops) that Linux's P4 perf driver does not program",
+				      m->name, m->nhelpers ? nb_events[m->helpers[0].event].name : "uop_type");
+		if (m->type == NB_TAG_EXECUTION)
+			return no_raw(why, len, "%s: execution tagging needs helper ESCRs (%s and the "
+				      "other upstream events tagging the uops) that Linux's P4 perf driver "
+				      "does not program", m->name,
+				      m->nhelpers ? nb_events[m->helpers[0].event].name : "the upstream events");
+		if (metric == 0)
+			return no_raw(why, len, "%s: Linux's P4 perf driver has no replay metric for "
+				      "it (p4_pebs_bind_map lacks it)", m->name);
 	}
 	e = &nb_events[event];
 	if (e->kernel_idx == NB_KERNEL_NONE)
-		return 0;
+		return no_raw(why, len, "%s: Linux's P4 perf driver does not know this event "
+			      "(no P4_EVENT_ entry in its table)", e->name);
 	privilege(sel->mods, dom, &usr, &os);
 	escr = ((uint64_t)e->kernel_idx << NB_ESCR_EVSEL_SHIFT) |
 	       (((uint64_t)masks << NB_ESCR_EMASK_SHIFT) & NB_ESCR_EMASK_MASK);

@@ -83,6 +83,17 @@ int nb_encode_extra(const struct nb_assign *a, unsigned dom, unsigned thread,
  */
 uint64_t nb_perf_raw(const struct nb_evsel *sel, unsigned dom);
 
+/* The same, and when it returns 0 the reason in the user's terms and the
+ * backends that count the selection, in WHY (NULL: none).  The perf
+ * backend refuses what has no raw config with this at PAPI_add_event
+ * (nb_comp_sets.c) and at PAPI_start alike. */
+uint64_t nb_perf_raw_why(const struct nb_evsel *sel, unsigned dom, char *why, size_t len);
+
+/* What counts what the perf backend refuses (nb_perf_raw_why and the
+ * perf backend's messages): the backends that write the registers. */
+#define NB_PERF_CURE "count it with P4NETBURST_BACKEND=msr (a real NetBurst, root) or " \
+	"under nbsim with its sim backend (P4NETBURST_BACKEND=sim, the default)"
+
 /*
  * Reading a cascaded pair.  Both counters count the same events; the
  * alternate (HIGH) starts when the low counter (LOW) overflows, i.e. after

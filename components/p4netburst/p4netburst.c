@@ -198,9 +198,19 @@ static int nb_set_domain(hwd_control_state_t *ctl, int domain)
 {
 	nb_control_t *c = (nb_control_t *)ctl;
 
+	char why[1024];
+
 	if (!(domain & (PAPI_DOM_USER | PAPI_DOM_KERNEL)) ||
 	    (domain & ~PAPI_DOM_ALL))
 		return PAPI_EINVAL;
+	/* The set's events in the new domain: what the backend would refuse
+	 * at PAPI_start (the perf backend: counting the kernel needs
+	 * privilege under perf_event_paranoid 2) is refused here, the
+	 * domain left as it was. */
+	if (c->n > 0 && p4nb_backend_refusal(c, domain, c->sel, c->n, &c->assign, why, sizeof(why))) {
+		p4nb_report("set domain", why);
+		return PAPI_ECNFLCT;
+	}
 	c->domain = domain;
 	return PAPI_OK;
 }

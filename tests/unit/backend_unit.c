@@ -32,6 +32,21 @@
 #define MODEL 2
 
 /* Parse, schedule and encode NAMES like the component's nb_start. */
+/* The perf backend's refuse() of NAME alone, as the component asks it. */
+static int refuse_of(const char *name, char *err, size_t len)
+{
+	struct nb_evsel sel;
+	struct nb_sched_cpu sc;
+	struct nb_assign a;
+
+	memset(&sel, 0, sizeof(sel));
+	memset(&sc, 0, sizeof(sc));
+	sc.model = MODEL;
+	if (nb_evsel_parse(name, MODEL, 0, &sel, err, len) || nb_sched_run(&sel, 1, &sc, &a, NULL, err, len))
+		return -1;
+	return nb_backend_perf.refuse(&sel, 1, &a, err, len);
+}
+
 static int encode(const char **names, int n, struct nb_regs *r, struct nb_msr_image *x,
 		  int *nx)
 {
@@ -365,8 +380,17 @@ static void test_perf(void)
 	reset_fakes();
 	fail_at = 0;
 	fail_errno = EACCES;
-	tap_ok(nb_backend_perf.check(r, 3, err, sizeof(err)) == 0 && nclose == 0,
-	       "perf: check leaves a refused leader (not a placement) to program");
+	tap_ok(nb_backend_perf.check(r, 3, err, sizeof(err)) == NB_BACKEND_CONFLICT && nclose == 0 &&
+	       strstr(err, "perf_event_paranoid"),
+	       "perf: check refuses what program would refuse, a leader the kernel does not "
+	       "open too (%s)", err);
+	reset_fakes();
+	fail_at = 0;
+	fail_errno = EINVAL;
+	tap_ok(nb_backend_perf.check(r, 3, err, sizeof(err)) == NB_BACKEND_CONFLICT &&
+	       strstr(err, "event table") && strstr(err, "P4NETBURST_BACKEND=msr"),
+	       "perf: a leader the kernel's event table refuses: a conflict naming another "
+	       "backend (%s)", err);
 
 	/* a set the kernel's scheduler refuses: all opened events closed */
 	reset_fakes();
@@ -387,8 +411,33 @@ static void test_perf(void)
 	if (encode(tagged, 1, r, x, &nx))
 		tap_bail("cannot encode Memory_loads");
 	tap_ok(nx >= 1 && nb_backend_perf.write_msrs(x, nx, err, sizeof(err)) == -1 &&
-	       strstr(err, "msr backend"), "perf: a helper ESCR is refused, naming the msr backend (%s)",
+	       strstr(err, "P4NETBURST_BACKEND=msr"), "perf: a helper ESCR is refused, naming the msr backend (%s)",
 	       err);
+	/* what the perf backend refuses whatever the set, at PAPI_add_event
+	 * and PAPI_start alike (issue 32) */
+	{
+		static const struct { const char *name, *why; } rf[] = {
+			{ "Memory_loads", "front-end tagging needs a helper ESCR" },
+			{ "split_load_retired", "helper ESCR SAAT_ESCR1" },
+			{ "packed_SP_retired", "execution tagging needs helper ESCRs" },
+			{ "x87_SIMD_moves_uop", "does not know this event" },
+			{ "ITLB_reference:cascade", "CCCR Cascade bit" },
+			{ "global_power_events:RUNNING", NULL },
+			{ "instr_retired:NBOGUSNTAG", NULL },
+		};
+
+		for (unsigned k = 0; k < sizeof(rf) / sizeof(rf[0]); k++) {
+			int rc = refuse_of(rf[k].name, err, sizeof(err));
+
+			if (rf[k].why)
+				tap_ok(rc == NB_BACKEND_CONFLICT && strstr(err, rf[k].why) &&
+				       strstr(err, "P4NETBURST_BACKEND=msr"),
+				       "perf refuse: %s, with the reason and another backend (%s)",
+				       rf[k].name, err);
+			else
+				tap_ok(rc == 0, "perf refuse: %s is countable (%d)", rf[k].name, rc);
+		}
+	}
 }
 
 /* ---- probes ----------------------------------------------------------------- */
@@ -457,8 +506,8 @@ static void test_cascade(void)
 	       "cascade msr: disable clears Enable and Cascade");
 	/* perf: the kernel's P4 config has no Cascade bit */
 	tap_ok(r[0].perf == 0, "cascade: no perf raw config");
-	tap_ok(nb_backend_perf.program(r, 1, err, sizeof(err)) == -1 && strstr(err, "Cascade"),
-	       "cascade perf: refused with the reason (%s)", err);
+	tap_ok(nb_backend_perf.program(r, 1, err, sizeof(err)) == NB_BACKEND_CONFLICT &&
+	       strstr(err, "Cascade"), "cascade perf: refused with the reason (%s)", err);
 
 	/* folding reads: both counters count the same events, the alternate
 	 * from the low counter's overflow on (SDM 18.15.5.6) */
