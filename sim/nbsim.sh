@@ -190,7 +190,32 @@ fi
 	die 1 "cannot find valgrind's libexec directory (set NBSIM_VALGRIND_LIBEXEC)"
 
 # Private VALGRIND_LIB: one per user and (tool, valgrind) pair, reused.
-base=${XDG_RUNTIME_DIR:-${TMPDIR:-/tmp}}/nbsim-$(id -u)
+# Valgrind puts VALGRIND_LIB's preload libraries into LD_PRELOAD, which
+# ld.so splits at spaces and colons (ld.so(8)): under a directory with
+# such a name the libraries are dropped ("cannot be preloaded"), and with
+# them the emulated kernel, and the counts change in silence.  So the
+# first of XDG_RUNTIME_DIR, TMPDIR and /tmp that is an absolute path of
+# plain characters (letters, digits, / . _ + -: none that ld.so or a
+# shell splits or expands) and a writable directory is used; TMPDIR
+# itself is still the guest's.
+plain_dir() {
+	case $1 in
+	/*) ;;
+	*) return 1 ;;
+	esac
+	case $1 in
+	*[!A-Za-z0-9/._+-]*) return 1 ;;
+	esac
+	[ -d "$1" ] && [ -w "$1" ]
+}
+base=
+for d in "${XDG_RUNTIME_DIR-}" "${TMPDIR-}" /tmp; do
+	if [ -n "$d" ] && plain_dir "$d"; then
+		base=${d%/}/nbsim-$(id -u)
+		break
+	fi
+done
+[ -n "$base" ] || die 1 "no directory for valgrind's private library links: XDG_RUNTIME_DIR, TMPDIR and /tmp are not writable directories with plain names"
 key=$(printf '%s\n%s\n' "$tool" "$libexec" | cksum | cut -d' ' -f1)
 vglib=$base/lib-$key
 mkdir -p -m 700 -- "$base" "$vglib" 2>/dev/null || die 1 "cannot create $vglib"
