@@ -695,7 +695,8 @@ int main(int argc, char **argv)
 			return fail(ST_EXIT_OUTPUT, "-o %s: that is PROGRAM (%s) itself; not "
 				    "overwriting it", outpath, c.argv[0]);
 		if (st_out_open(&of, outpath))
-			return fail(ST_EXIT_OUTPUT, "cannot write %s: %s", outpath, strerror(errno));
+			return fail(ST_EXIT_OUTPUT, "cannot write %s: %s", outpath,
+				    of.why[0] ? of.why : strerror(errno));
 	}
 
 	/* count */
@@ -799,6 +800,11 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: warning: the runs diverged: %s\n", prog_name, R.divergence);
 	}
 
+	if (out && st_out_begin(&of)) {
+		rc = errno;
+		st_out_abandon(&of);
+		return fail(ST_EXIT_OUTPUT, "cannot write %s: %s", outpath, strerror(rc));
+	}
 	f = of.fd >= 0 ? fdopen(of.fd, "w") : stderr;
 	if (!f) {
 		rc = errno;
