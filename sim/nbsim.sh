@@ -96,10 +96,14 @@ Other options starting with - go to valgrind (e.g. -v, --trace-children=no,
 EOF
 }
 
+# A message quotes the command line and the environment: control bytes
+# are shown as '?' (an escape sequence in an argument would drive the
+# terminal).
 die() {
-	local rc=$1
+	local rc=$1 msg
 	shift
-	echo "$me: $*" >&2
+	msg="$*"
+	printf '%s: %s\n' "$me" "${msg//[[:cntrl:]]/?}" >&2
 	exit "$rc"
 }
 
@@ -173,8 +177,12 @@ if [ -z "$tool" ]; then
 fi
 [ -n "$tool" ] && [ -x "$tool" ] || die 1 "cannot find the nbsim tool (nbsim-amd64-linux) near $here"
 
+# nbsim's own failures exit 1 (a launcher's status, as valgrind's): never
+# 126 or 127, which say that PROGRAM cannot be run or is not there.
 valgrind=${NBSIM_VALGRIND:-$(type -P valgrind)} || valgrind=
 [ -n "$valgrind" ] || die 1 "valgrind not found in PATH"
+[ -f "$valgrind" ] && [ -x "$valgrind" ] ||
+	die 1 "valgrind '$valgrind' (NBSIM_VALGRIND or PATH): not an executable file"
 
 libexec=${NBSIM_VALGRIND_LIBEXEC:-}
 if [ -z "$libexec" ]; then
@@ -252,4 +260,6 @@ export VALGRIND_LIB=$vglib
 # simulated CPU; --fair-sched=yes hands it round in turn, so a thread cannot
 # starve the others when the host is loaded (PAPI's ctests/thrspecific needs
 # all threads to have run within one second); --fair-sched=no overrides.
+shopt -s execfail
 exec "$valgrind" --tool=nbsim -q --trace-children=yes --fair-sched=yes --model="$model" --ht="$ht" "${vgopts[@]}" -- "$@"
+die 1 "cannot run valgrind '$valgrind'"

@@ -76,12 +76,22 @@ static void usage(FILE *f)
 static int fail(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(int status, const char *fmt, ...)
 {
+	char msg[4096];
 	va_list ap;
 
-	fprintf(stderr, "%s: ", prog_name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	/* a message quotes the command line (paths, event names): its control
+	 * bytes are written as \xHH, so that none reaches the terminal (an
+	 * escape sequence in an argument would drive it) and the message
+	 * stays one line */
+	fprintf(stderr, "%s: ", prog_name);
+	for (const unsigned char *m = (const unsigned char *)msg; *m; m++)
+		if (*m < 0x20 || *m == 0x7f)
+			fprintf(stderr, "\\x%02x", *m);
+		else
+			fputc(*m, stderr);
 	fputc('\n', stderr);
 	return status;
 }
@@ -508,8 +518,6 @@ int main(int argc, char **argv)
 	};
 	static struct st_event ev[ST_MAXEV];
 	static struct st_run runs[ST_MAXRUNS];
-	static char evbuf[8192];
-	size_t evo = 0;
 	const char *names[ST_MAXEV];
 	struct st_config c;
 	struct report R;
@@ -564,16 +572,27 @@ int main(int argc, char **argv)
 			c.clock_given = 1;
 			break;
 		case 'e': {
+			/* the list is split in place in a copy: its length is
+			 * bounded by the events (ST_MAXEV) and each name's
+			 * (NB_NAME_MAX), not by a buffer of the lists; the
+			 * copies stay on a list (names point into them) */
+			static struct evlist { struct evlist *next; char s[]; } *lists;
 			size_t l = strlen(optarg) + 1;
+			struct evlist *el = malloc(sizeof(*el) + l);
 			char *s, *save = NULL;
-
-			if (evo + l > sizeof(evbuf))
-				return fail(ST_EXIT_USAGE, "too many events");
 			int n0 = n;
 
-			s = memcpy(evbuf + evo, optarg, l);
-			evo += l;
+			if (!el)
+				return fail(ST_EXIT_USAGE, "-e: out of memory");
+			el->next = lists;
+			lists = el;
+			s = memcpy(el->s, optarg, l);
 			for (char *t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+				size_t l = strlen(t);
+
+				if (l >= NB_NAME_MAX)
+					return fail(ST_EXIT_EVENT, "event name too long (%zu characters, "
+						    "at most %d): %.40s...", l, NB_NAME_MAX - 1, t);
 				if (n == ST_MAXEV)
 					return fail(ST_EXIT_USAGE, "more than %d events", ST_MAXEV);
 				names[n++] = t;
@@ -743,7 +762,7 @@ int main(int argc, char **argv)
 		R.seconds += runs[r].seconds;
 	}
 	for (int p = 0; p < runs[0].nproc; p++)
-		if (!runs[0].proc[p].final)
+if (!runs[0].proc[p].final)
 			fprintf(stderr, "%s: warning: process %ld exec'd a program nbsim did not run "
 				"(not followed: a child without --follow, or one nbsim cannot run): "
 				"its counts end at the exec\n", prog_name,

@@ -305,9 +305,17 @@ static int collect(const char *dir, pid_t child, int follow, struct st_run *run,
 			run->proc[i].exit = WIFEXITED(run->status) ? WEXITSTATUS(run->status)
 				: WIFSIGNALED(run->status) ? 128 + WTERMSIG(run->status) : -1;
 	if (!found_main) {
-		snprintf(err, len, "nbsim wrote no counts for the program (pid %ld): it did not "
-			 "start, or ended without exiting (exec of a program nbsim cannot run, "
-			 "killed by SIGKILL)", (long)child);
+		/* why, from the status: a launcher that failed has said so
+		 * itself, and "killed" is said only of a process killed (a
+		 * launcher's failure was once followed by "killed by SIGKILL") */
+		if (WIFEXITED(run->status))
+			snprintf(err, len, "nbsim wrote no counts for the program (pid %ld): nbsim "
+				 "ended with status %d before the program did (its message above says "
+				 "why), or the program exec'd one nbsim cannot run", (long)child,
+				 WEXITSTATUS(run->status));
+		else
+			snprintf(err, len, "nbsim wrote no counts for the program (pid %ld): it ended "
+				 "without exiting", (long)child);
 		return -1;
 	}
 	qsort(run->proc, (size_t)run->nproc, sizeof(*run->proc), cmp_proc);
