@@ -107,6 +107,20 @@ die() {
 	exit "$rc"
 }
 
+# SIGINT, SIGTERM or SIGHUP while this script waits for one of its helper
+# commands (readlink, find, cksum, ln, mv) must end it, as it ends the
+# program once valgrind runs.  For SIGINT bash waits for the helper and,
+# when the helper did not die of it (it never got it: the signal was sent
+# to this process alone), goes on as if the helper had handled it: the
+# program then ran, never signalled (measured: a bash script signalled in
+# its `sleep 2` printed the next line and exited 0; with these traps it
+# died of SIGINT, 130).  The traps end the script by the signal once the
+# helper is done; exec(2) resets them for valgrind.  A signal ignored at
+# entry stays ignored (bash does not trap those).
+for s in INT TERM HUP; do
+	trap "trap - $s; kill -s $s \$\$" "$s"
+done
+
 self=$(readlink -f -- "$0" 2>/dev/null) || self=$0
 here=$(dirname -- "$self")
 

@@ -762,7 +762,15 @@ int main(int argc, char **argv)
 		R.seconds += runs[r].seconds;
 	}
 	for (int p = 0; p < runs[0].nproc; p++)
-if (!runs[0].proc[p].final)
+		if (!runs[0].proc[p].final && st_interrupted)
+			/* the signal nb_stat passed on may have come while nbsim
+			 * started the new program (before it runs, nbsim writes
+			 * no counts): not a program nbsim did not run */
+			fprintf(stderr, "%s: warning: process %ld: its counts end at its exec (SIG%s "
+				"ended it before nbsim ran the program it exec'd, or nbsim could not "
+				"run that program)\n", prog_name, runs[0].proc[p].pid,
+				sigabbrev_np(st_interrupted) ? sigabbrev_np(st_interrupted) : "?");
+		else if (!runs[0].proc[p].final)
 			fprintf(stderr, "%s: warning: process %ld exec'd a program nbsim did not run "
 				"(not followed: a child without --follow, or one nbsim cannot run): "
 				"its counts end at the exec\n", prog_name,
