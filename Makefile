@@ -130,6 +130,12 @@ $(T)/kern_exec: tests/kern/kern_exec.c ctests/nbtap.h
 	@mkdir -p $(T)
 	$(CC) $(CFLAGS_NB) -Ictests -o $@ tests/kern/kern_exec.c
 
+tests: $(T)/msr_signal
+$(T)/msr_signal: tests/kern/msr_signal.c ctests/nbtap.h $(PAPI_STAMP)
+	@mkdir -p $(T)
+	$(CC) $(CFLAGS_NB) $(PAPI_INC) -Ictests -Icomponents/p4netburst -Inative_events -I$(GENDIR) -Isim \
+		-o $@ tests/kern/msr_signal.c $(PAPI_LIB) -lpthread
+
 tests: $(T)/msr_restore
 $(T)/msr_restore: tests/kern/msr_restore.c ctests/nbtap.h $(PAPI_STAMP)
 	@mkdir -p $(T)
@@ -243,7 +249,15 @@ NB_PURE_SRC = $(addprefix $(NB_COMP)/,$(NB_SCHED_FILES)) $(NB_COMP)/nb_presets.c
 NB_UTILS = nb_encode nb_decode nb_schedule
 NB_UTIL_SRC = utils/nb_util.c $(NB_COMP)/nb_decode.c $(NB_COMP)/nb_partition.c $(NB_PURE_SRC) $(KP4_SRC)
 
-utils: $(addprefix $(BUILDDIR)/utils/,$(NB_UTILS)) $(BUILDDIR)/utils/nb_stat
+utils: $(addprefix $(BUILDDIR)/utils/,$(NB_UTILS)) $(BUILDDIR)/utils/nb_stat $(BUILDDIR)/utils/nb_msr_reset
+
+# nb_msr_reset: the PMU back to its power-on state after a counting program
+# ended by _exit() or SIGKILL (utils/nb_msr_reset_main.c; backend_msr.c)
+NB_MSR_RESET_SRC = utils/nb_msr_reset_main.c $(NB_COMP)/backend_msr.c $(NB_COMP)/backend_regs.c \
+	$(NB_COMP)/backend_cpuid.c $(GENDIR)/nb_tables.c
+$(BUILDDIR)/utils/nb_msr_reset: $(NB_MSR_RESET_SRC) $(wildcard $(NB_COMP)/*.h) | gen
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_NB) $(NB_PURE_INC) -Isim -o $@ $(NB_MSR_RESET_SRC) -lpthread
 
 # nb_stat: counts a whole program (utils/nb_stat.c; the nbsim and perf backends)
 NB_STAT_SRC = utils/nb_stat.c utils/nb_stat_print.c utils/nb_stat_out.c utils/nb_stat_stdin.c utils/nb_stat_run.c $(NB_COMP)/backend_cpuid.c
@@ -286,7 +300,7 @@ install: all
 		$(PREFIX)/lib/pkgconfig/papi.pc
 	$(MAKE) -C sim install BUILD=$(BUILDDIR)/sim NBGEN=$(GENDIR) PREFIX=$(PREFIX)
 	mkdir -p $(PREFIX)/bin
-	install -m 755 $(addprefix $(BUILDDIR)/utils/,$(NB_UTILS) nb_stat) $(PREFIX)/bin/
+	install -m 755 $(addprefix $(BUILDDIR)/utils/,$(NB_UTILS) nb_stat nb_msr_reset) $(PREFIX)/bin/
 	mkdir -p $(PREFIX)/share/man/man1
 	install -m 644 man/nb_stat.1 man/nb_schedule.1 man/nb_encode.1 man/nb_decode.1 man/nbsim.1 \
 		$(PREFIX)/share/man/man1/

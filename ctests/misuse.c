@@ -10,7 +10,10 @@
  *    every per-set call gets PAPI_ENOEVST, the by-name calls PAPI_ENOINIT;
  *    PAPI_library_init afterwards works again and counts.
  * Also: an event set index one past the map's end (an off-by-one in
- * PAPI 7.0.0's lookup) is PAPI_ENOEVST.
+ * PAPI 7.0.0's lookup) is PAPI_ENOEVST; PAPI_profil and PAPI_sprofil with
+ * no buffer for their buckets are PAPI_EINVAL (PAPI 7.0.0 returned
+ * PAPI_OK and the first sample wrote through NULL: SIGSEGV;
+ * patches/papi-7.0.0-profil-null.patch).
  */
 #include <string.h>
 #include "papi.h"
@@ -70,6 +73,43 @@ static void empty_set(void)
 	IS(PAPI_start(-1), PAPI_ENOEVST);
 }
 
+static void loop(long n)
+{
+	__asm__ volatile("1: dec %0\n\tjnz 1b" : "+r"(n) : : "cc");
+}
+
+/* profiling into no buffer: refused, and the set then counts as a set with
+ * no profiling (the samples would have come within the loop) */
+static void profil_null(void)
+{
+	int es = PAPI_NULL;
+	long long v[1] = { 0 };
+	unsigned short buf[64];
+	PAPI_sprofil_t sp;
+
+	if (PAPI_create_eventset(&es) != PAPI_OK || PAPI_add_event(es, PAPI_TOT_INS) != PAPI_OK)
+		tap_bail("event set for the profil tests");
+	IS(PAPI_profil(NULL, 65536, (vptr_t)loop, 65536, es, PAPI_TOT_INS, 10000,
+		       PAPI_PROFIL_POSIX), PAPI_EINVAL);
+	memset(&sp, 0, sizeof(sp));
+	sp.pr_size = 4096;
+	sp.pr_off = (vptr_t)loop;
+	sp.pr_scale = 65536;
+	IS(PAPI_sprofil(&sp, 1, es, PAPI_TOT_INS, 10000, PAPI_PROFIL_POSIX), PAPI_EINVAL);
+	IS(PAPI_start(es), PAPI_OK);
+	loop(100000);
+	IS(PAPI_stop(es, v), PAPI_OK);
+	tap_ok(v[0] >= 100000, "after the refused PAPI_profil(NULL): the set counts, no sample "
+	       "(%lld instructions)", v[0]);
+	/* a buffer: accepted (what the refusal must not take away) */
+	IS(PAPI_profil(buf, sizeof(buf), (vptr_t)loop, 65536, es, PAPI_TOT_INS, 10000,
+		       PAPI_PROFIL_POSIX), PAPI_OK);
+	IS(PAPI_profil(buf, sizeof(buf), (vptr_t)loop, 65536, es, PAPI_TOT_INS, 0,
+		       PAPI_PROFIL_POSIX), PAPI_OK);
+	IS(PAPI_cleanup_eventset(es), PAPI_OK);
+	IS(PAPI_destroy_eventset(&es), PAPI_OK);
+}
+
 static void after_shutdown(void)
 {
 	int es = PAPI_NULL, idle = PAPI_NULL, es2 = PAPI_NULL, codes[4], n = 4, st, code;
@@ -117,6 +157,7 @@ int main(void)
 	if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT)
 		tap_bail("PAPI_library_init");
 	empty_set();
+	profil_null();
 	after_shutdown();
 	return tap_done_plan();
 }

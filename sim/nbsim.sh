@@ -96,12 +96,30 @@ Other options starting with - go to valgrind (e.g. -v, --trace-children=no,
 EOF
 }
 
+# A message quotes the command line and the environment: control bytes
+# are shown as '?' (an escape sequence in an argument would drive the
+# terminal).
 die() {
-	local rc=$1
+	local rc=$1 msg
 	shift
-	echo "$me: $*" >&2
+	msg="$*"
+	printf '%s: %s\n' "$me" "${msg//[[:cntrl:]]/?}" >&2
 	exit "$rc"
 }
+
+# SIGINT, SIGTERM or SIGHUP while this script waits for one of its helper
+# commands (readlink, find, cksum, ln, mv) must end it, as it ends the
+# program once valgrind runs.  For SIGINT bash waits for the helper and,
+# when the helper did not die of it (it never got it: the signal was sent
+# to this process alone), goes on as if the helper had handled it: the
+# program then ran, never signalled (measured: a bash script signalled in
+# its `sleep 2` printed the next line and exited 0; with these traps it
+# died of SIGINT, 130).  The traps end the script by the signal once the
+# helper is done; exec(2) resets them for valgrind.  A signal ignored at
+# entry stays ignored (bash does not trap those).
+for s in INT TERM HUP; do
+	trap "trap - $s; kill -s $s \$\$" "$s"
+done
 
 self=$(readlink -f -- "$0" 2>/dev/null) || self=$0
 here=$(dirname -- "$self")
@@ -173,8 +191,12 @@ if [ -z "$tool" ]; then
 fi
 [ -n "$tool" ] && [ -x "$tool" ] || die 1 "cannot find the nbsim tool (nbsim-amd64-linux) near $here"
 
+# nbsim's own failures exit 1 (a launcher's status, as valgrind's): never
+# 126 or 127, which say that PROGRAM cannot be run or is not there.
 valgrind=${NBSIM_VALGRIND:-$(type -P valgrind)} || valgrind=
 [ -n "$valgrind" ] || die 1 "valgrind not found in PATH"
+[ -f "$valgrind" ] && [ -x "$valgrind" ] ||
+	die 1 "valgrind '$valgrind' (NBSIM_VALGRIND or PATH): not an executable file"
 
 libexec=${NBSIM_VALGRIND_LIBEXEC:-}
 if [ -z "$libexec" ]; then
@@ -190,7 +212,32 @@ fi
 	die 1 "cannot find valgrind's libexec directory (set NBSIM_VALGRIND_LIBEXEC)"
 
 # Private VALGRIND_LIB: one per user and (tool, valgrind) pair, reused.
-base=${XDG_RUNTIME_DIR:-${TMPDIR:-/tmp}}/nbsim-$(id -u)
+# Valgrind puts VALGRIND_LIB's preload libraries into LD_PRELOAD, which
+# ld.so splits at spaces and colons (ld.so(8)): under a directory with
+# such a name the libraries are dropped ("cannot be preloaded"), and with
+# them the emulated kernel, and the counts change in silence.  So the
+# first of XDG_RUNTIME_DIR, TMPDIR and /tmp that is an absolute path of
+# plain characters (letters, digits, / . _ + -: none that ld.so or a
+# shell splits or expands) and a writable directory is used; TMPDIR
+# itself is still the guest's.
+plain_dir() {
+	case $1 in
+	/*) ;;
+	*) return 1 ;;
+	esac
+	case $1 in
+	*[!A-Za-z0-9/._+-]*) return 1 ;;
+	esac
+	[ -d "$1" ] && [ -w "$1" ]
+}
+base=
+for d in "${XDG_RUNTIME_DIR-}" "${TMPDIR-}" /tmp; do
+	if [ -n "$d" ] && plain_dir "$d"; then
+		base=${d%/}/nbsim-$(id -u)
+		break
+	fi
+done
+[ -n "$base" ] || die 1 "no directory for valgrind's private library links: XDG_RUNTIME_DIR, TMPDIR and /tmp are not writable directories with plain names"
 key=$(printf '%s\n%s\n' "$tool" "$libexec" | cksum | cut -d' ' -f1)
 vglib=$base/lib-$key
 mkdir -p -m 700 -- "$base" "$vglib" 2>/dev/null || die 1 "cannot create $vglib"
@@ -227,4 +274,6 @@ export VALGRIND_LIB=$vglib
 # simulated CPU; --fair-sched=yes hands it round in turn, so a thread cannot
 # starve the others when the host is loaded (PAPI's ctests/thrspecific needs
 # all threads to have run within one second); --fair-sched=no overrides.
+shopt -s execfail
 exec "$valgrind" --tool=nbsim -q --trace-children=yes --fair-sched=yes --model="$model" --ht="$ht" "${vgopts[@]}" -- "$@"
+die 1 "cannot run valgrind '$valgrind'"

@@ -79,12 +79,22 @@ static void usage(FILE *f)
 static int fail(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(int status, const char *fmt, ...)
 {
+	char msg[4096];
 	va_list ap;
 
-	fprintf(stderr, "%s: ", prog_name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	/* a message quotes the command line (paths, event names): its control
+	 * bytes are written as \xHH, so that none reaches the terminal (an
+	 * escape sequence in an argument would drive it) and the message
+	 * stays one line */
+	fprintf(stderr, "%s: ", prog_name);
+	for (const unsigned char *m = (const unsigned char *)msg; *m; m++)
+		if (*m < 0x20 || *m == 0x7f)
+			fprintf(stderr, "\\x%02x", *m);
+		else
+			fputc(*m, stderr);
 	fputc('\n', stderr);
 	return status;
 }
@@ -512,8 +522,6 @@ int main(int argc, char **argv)
 	};
 	static struct st_event ev[ST_MAXEV];
 	static struct st_run runs[ST_MAXRUNS];
-	static char evbuf[8192];
-	size_t evo = 0;
 	const char *names[ST_MAXEV];
 	struct st_config c;
 	struct report R;
@@ -576,16 +584,27 @@ int main(int argc, char **argv)
 			c.clock_given = 1;
 			break;
 		case 'e': {
+			/* the list is split in place in a copy: its length is
+			 * bounded by the events (ST_MAXEV) and each name's
+			 * (NB_NAME_MAX), not by a buffer of the lists; the
+			 * copies stay on a list (names point into them) */
+			static struct evlist { struct evlist *next; char s[]; } *lists;
 			size_t l = strlen(optarg) + 1;
+			struct evlist *el = malloc(sizeof(*el) + l);
 			char *s, *save = NULL;
-
-			if (evo + l > sizeof(evbuf))
-				return fail(ST_EXIT_USAGE, "too many events");
 			int n0 = n;
 
-			s = memcpy(evbuf + evo, optarg, l);
-			evo += l;
+			if (!el)
+				return fail(ST_EXIT_USAGE, "-e: out of memory");
+			el->next = lists;
+			lists = el;
+			s = memcpy(el->s, optarg, l);
 			for (char *t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+				size_t l = strlen(t);
+
+				if (l >= NB_NAME_MAX)
+					return fail(ST_EXIT_EVENT, "event name too long (%zu characters, "
+						    "at most %d): %.40s...", l, NB_NAME_MAX - 1, t);
 				if (n == ST_MAXEV)
 					return fail(ST_EXIT_USAGE, "more than %d events", ST_MAXEV);
 				names[n++] = t;
@@ -707,7 +726,8 @@ int main(int argc, char **argv)
 			return fail(ST_EXIT_OUTPUT, "-o %s: that is PROGRAM (%s) itself; not "
 				    "overwriting it", outpath, c.argv[0]);
 		if (st_out_open(&of, outpath))
-			return fail(ST_EXIT_OUTPUT, "cannot write %s: %s", outpath, strerror(errno));
+			return fail(ST_EXIT_OUTPUT, "cannot write %s: %s", outpath,
+				    of.why[0] ? of.why : strerror(errno));
 	}
 
 	/* count */
@@ -754,7 +774,15 @@ int main(int argc, char **argv)
 		R.seconds += runs[r].seconds;
 	}
 	for (int p = 0; p < runs[0].nproc; p++)
-		if (!runs[0].proc[p].final)
+		if (!runs[0].proc[p].final && st_interrupted)
+			/* the signal nb_stat passed on may have come while nbsim
+			 * started the new program (before it runs, nbsim writes
+			 * no counts): not a program nbsim did not run */
+			fprintf(stderr, "%s: warning: process %ld: its counts end at its exec (SIG%s "
+				"ended it before nbsim ran the program it exec'd, or nbsim could not "
+				"run that program)\n", prog_name, runs[0].proc[p].pid,
+				sigabbrev_np(st_interrupted) ? sigabbrev_np(st_interrupted) : "?");
+		else if (!runs[0].proc[p].final)
 			fprintf(stderr, "%s: warning: process %ld exec'd a program nbsim did not run "
 				"(not followed: a child without --follow, or one nbsim cannot run): "
 				"its counts end at the exec\n", prog_name,
@@ -811,6 +839,11 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: warning: the runs diverged: %s\n", prog_name, R.divergence);
 	}
 
+	if (out && st_out_begin(&of)) {
+		rc = errno;
+		st_out_abandon(&of);
+		return fail(ST_EXIT_OUTPUT, "cannot write %s: %s", outpath, strerror(rc));
+	}
 	f = of.fd >= 0 ? fdopen(of.fd, "w") : stderr;
 	if (!f) {
 		rc = errno;

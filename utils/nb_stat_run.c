@@ -21,6 +21,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
@@ -307,9 +308,17 @@ static int collect(const char *dir, pid_t child, int follow, struct st_run *run,
 			run->proc[i].exit = WIFEXITED(run->status) ? WEXITSTATUS(run->status)
 				: WIFSIGNALED(run->status) ? 128 + WTERMSIG(run->status) : -1;
 	if (!found_main) {
-		snprintf(err, len, "nbsim wrote no counts for the program (pid %ld): it did not "
-			 "start, or ended without exiting (exec of a program nbsim cannot run, "
-			 "killed by SIGKILL)", (long)child);
+		/* why, from the status: a launcher that failed has said so
+		 * itself, and "killed" is said only of a process killed (a
+		 * launcher's failure was once followed by "killed by SIGKILL") */
+		if (WIFEXITED(run->status))
+			snprintf(err, len, "nbsim wrote no counts for the program (pid %ld): nbsim "
+				 "ended with status %d before the program did (its message above says "
+				 "why), or the program exec'd one nbsim cannot run", (long)child,
+				 WEXITSTATUS(run->status));
+		else
+			snprintf(err, len, "nbsim wrote no counts for the program (pid %ld): it ended "
+				 "without exiting", (long)child);
 		return -1;
 	}
 	qsort(run->proc, (size_t)run->nproc, sizeof(*run->proc), cmp_proc);
@@ -331,7 +340,8 @@ static volatile pid_t st_child;              /* the run's process, or 0 */
 static const int st_sigs[] = { SIGINT, SIGTERM, SIGHUP };
 
 /* Ctrl-C or a kill while PROGRAM runs: passed on to it (nbsim delivers it
- * to the guest, which ends, and writes the counts), then waited for; nb_stat
+ * to the guest, which ends, and writes the counts), then to every other
+ * process the run started (end_descendants), all waited for; nb_stat
  * decides what to report when the run is over. */
 static void on_signal(int sig)
 {
@@ -343,6 +353,11 @@ static void on_signal(int sig)
 
 void st_signals_init(void)
 {
+	/* the processes the run starts stay nb_stat's descendants when their
+	 * parent ends (a script's background jobs): orphans come to nb_stat,
+	 * not to init, so that a signal can reach every one of them and
+	 * nb_stat can wait for them (prctl(2), PR_SET_CHILD_SUBREAPER) */
+	(void)prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	for (size_t i = 0; i < sizeof(st_sigs) / sizeof(st_sigs[0]); i++) {
 		struct sigaction sa, old;
 
@@ -355,6 +370,115 @@ void st_signals_init(void)
 		sigemptyset(&sa.sa_mask);
 		sigaction(st_sigs[i], &sa, NULL);
 	}
+}
+
+/* The live processes that descend from nb_stat (through /proc/PID/stat's
+ * parent field) into PIDS (at most MAX); their number. */
+static int descendants(pid_t *pids, int max)
+{
+	struct pr { pid_t pid, ppid; int mine; } *t = NULL;
+	int n = 0, cap = 0, k = 0, more = 1;
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		char path[64], buf[512], *rp, state;
+		int ppid;
+		FILE *f;
+
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%.20s/stat", e->d_name);
+		if (!(f = fopen(path, "r")))
+			continue;
+		buf[0] = 0;
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = 0;
+		fclose(f);
+		/* "pid (comm) state ppid": comm may hold ')' and spaces */
+		if (!(rp = strrchr(buf, ')')) || sscanf(rp + 1, " %c %d", &state, &ppid) != 2 ||
+		    state == 'Z' || state == 'X')
+			continue;
+		if (n == cap) {
+			struct pr *nt = realloc(t, (size_t)(cap = cap ? 2 * cap : 256) * sizeof(*t));
+
+			if (!nt)
+				break;
+			t = nt;
+		}
+		t[n].pid = (pid_t)atoi(e->d_name);
+		t[n].ppid = ppid;
+		t[n++].mine = ppid == getpid();
+	}
+	if (d)
+		closedir(d);
+	while (more) {
+		more = 0;
+		for (int i = 0; i < n; i++)
+			for (int j = 0; j < n && !t[i].mine; j++)
+				if (t[j].mine && t[i].ppid == t[j].pid)
+					t[i].mine = more = 1;
+	}
+	for (int i = 0; i < n; i++)
+		if (t[i].mine && k < max)
+			pids[k++] = t[i].pid;
+	free(t);
+	return k;
+}
+
+/* After a signal: every process the run started gets it too (a script's
+ * background jobs under --follow, each a simulated process of its own,
+ * ran on after nb_stat had gone) and is waited for, so that their counts
+ * are written before they are read and none is left running.  Orphans
+ * are nb_stat's children (PR_SET_CHILD_SUBREAPER) and are reaped as they
+ * end.  Once PROGRAM has ended the rest get the signal again, at growing
+ * intervals (0.1 s doubling to 6.4 s), until they are gone: a signal that
+ * came while one was between its execve and valgrind's start in the new
+ * image could be lost (seen under load: a background `sleep 1000` ran on
+ * and nb_stat waited for it). */
+#define ST_MAXDESC 4096
+static pid_t st_signalled[ST_MAXDESC];
+static int st_nsignalled;
+
+/* SIG to every descendant (ALL: again to those that had it); their number */
+static int signal_descendants(int sig, int all)
+{
+	pid_t p[ST_MAXDESC];
+	int n = descendants(p, ST_MAXDESC);
+
+	for (int i = 0; i < n; i++) {
+		int k;
+
+		for (k = 0; k < st_nsignalled && st_signalled[k] != p[i]; k++)
+			;
+		if (k < st_nsignalled && !all)
+			continue;
+		kill(p[i], sig);
+		if (k == st_nsignalled && st_nsignalled < ST_MAXDESC)
+			st_signalled[st_nsignalled++] = p[i];
+	}
+	return n;
+}
+
+static void end_descendants(int sig)
+{
+	long wait_ns = 100000000;
+	int status;
+
+	while (signal_descendants(sig, 1) > 0) {
+		struct timespec t = { wait_ns / 1000000000, wait_ns % 1000000000 };
+		int reaped = 0;
+
+		while (waitpid(-1, &status, WNOHANG) > 0)
+			reaped = 1;
+		if (reaped)
+			continue;
+		nanosleep(&t, NULL);
+		if (wait_ns < 6400000000L)
+			wait_ns *= 2;
+	}
+	while (waitpid(-1, &status, WNOHANG) > 0)
+		;
 }
 
 /* fork with the signals held until the parent knows the child's pid; the
@@ -378,6 +502,7 @@ static pid_t fork_child(void)
 		}
 	} else if (pid > 0) {
 		st_child = pid;
+		st_nsignalled = 0;
 		if (st_interrupted)
 			kill(pid, st_interrupted);
 	}
@@ -385,14 +510,48 @@ static pid_t fork_child(void)
 	return pid;
 }
 
+/* Wait for the run's process; after a signal, for every process it
+ * started too.  A signal interrupts the wait (on_signal is installed
+ * without SA_RESTART): the others get it at once, not only when PROGRAM
+ * has ended (a PROGRAM that waits for its children would wait for ever),
+ * and all get it again at growing intervals until PROGRAM has ended
+ * (end_descendants: a signal can be lost in an execve). */
 static void wait_child(pid_t pid, int *status)
 {
-	while (waitpid(pid, status, 0) < 0)
+	long wait_ns = 100000000;
+	int resend = 0;
+
+	st_signalled[0] = pid;
+	st_nsignalled = 1;
+	for (;;) {
+		pid_t r;
+
+		if (st_interrupted) {
+			struct timespec t = { wait_ns / 1000000000, wait_ns % 1000000000 };
+
+			signal_descendants(st_interrupted, resend);
+			resend = 1;
+			if ((r = waitpid(pid, status, WNOHANG)) == pid)
+				break;
+			if (r < 0 && errno != EINTR) {
+				*status = -1;
+				break;
+			}
+			nanosleep(&t, NULL);
+			if (wait_ns < 6400000000L)
+				wait_ns *= 2;
+			continue;
+		}
+		if (waitpid(pid, status, 0) >= 0)
+			break;
 		if (errno != EINTR) {
 			*status = -1;
 			break;
 		}
+	}
 	st_child = 0;
+	if (st_interrupted)
+		end_descendants(st_interrupted);
 }
 
 int st_run_nbsim(const struct st_config *c, struct st_run *run, char *err, size_t len)

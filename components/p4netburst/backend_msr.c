@@ -20,9 +20,14 @@
  *
  * It writes only the NetBurst PMU's MSRs, reserved bits zero (pmu_msr, from
  * the generated tables), and puts back what it found: the registers a
- * thread changed at its stop, all of them at PAPI's shutdown, at exit and
- * on a crash (restore, catch_crashes).  No overflow interrupt reaches user
- * space through the msr driver: PAPI emulates overflow in software.
+ * thread changed at its stop, all of them at PAPI's shutdown, at exit, on
+ * a crash and on a signal whose default action ends the process (restore,
+ * catch_signals).  What no code of the process sees, _exit(2) and SIGKILL,
+ * leaves the PMU programmed, counting on for whatever runs next:
+ * nb_msr_reset (utils/nb_msr_reset_main.c, nb_msr_clear below) puts every
+ * CCCR, ESCR and PEBS MSR back to its power-on value.  No overflow
+ * interrupt reaches user space through the msr driver: PAPI emulates
+ * overflow in software.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -209,10 +214,34 @@ static void restore(int all);
  * what was there before (the program's handler, or the default action,
  * re-raised).  A program that installs its own handlers later replaces
  * these (its handler may call PAPI_shutdown).
+ *
+ * A signal that ends the process by default (kill's SIGTERM, Ctrl-C's
+ * SIGINT, a closed terminal's SIGHUP, SIGQUIT, SIGPIPE, SIGALRM, SIGUSR1/2,
+ * SIGXCPU, SIGXFSZ; signal(7)) runs no atexit handler: where its action is
+ * still the default at the first save, the same handler restores and then
+ * re-raises it with the default action, so the process ends as it would
+ * have (its wait status names the signal).  Where the program has a
+ * handler of its own, that handler decides whether the process ends (and
+ * the counting may go on): it is left alone, and an exit() from it
+ * restores through atexit.  SIGPROF and SIGVTALRM are not taken: PAPI's
+ * software overflow and multiplexing use their timers.
  */
 static const int crash_sig[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
+static const int term_sig[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ,
+};
 #define NCRASH ((int)(sizeof(crash_sig) / sizeof(crash_sig[0])))
+#define NTERM ((int)(sizeof(term_sig) / sizeof(term_sig[0])))
 static struct sigaction crash_old[NCRASH];
+
+static void restore_if_free(void)
+{
+	/* not under saved_lock if the signal interrupted a save: skip then */
+	if (pthread_mutex_trylock(&saved_lock) == 0) {
+		pthread_mutex_unlock(&saved_lock);
+		restore(1);
+	}
+}
 
 static void on_crash(int sig, siginfo_t *si, void *uc)
 {
@@ -220,11 +249,7 @@ static void on_crash(int sig, siginfo_t *si, void *uc)
 
 	while (k < NCRASH && crash_sig[k] != sig)
 		k++;
-	/* not under saved_lock if the crash interrupted a save: skip then */
-	if (pthread_mutex_trylock(&saved_lock) == 0) {
-		pthread_mutex_unlock(&saved_lock);
-		restore(1);
-	}
+	restore_if_free();
 	if (k == NCRASH)
 		return;
 	sigaction(sig, &crash_old[k], NULL);
@@ -236,9 +261,23 @@ static void on_crash(int sig, siginfo_t *si, void *uc)
 		raise(sig);               /* the default action, now reinstalled */
 }
 
-static void catch_crashes(void)
+static void on_term(int sig)
 {
-	struct sigaction sa;
+	sigset_t one;
+
+	restore_if_free();
+	signal(sig, SIG_DFL);
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	/* raised while blocked (this handler's own mask): delivered, with the
+	 * default action, when the unblock returns */
+	raise(sig);
+	sigprocmask(SIG_UNBLOCK, &one, NULL);
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa, old;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_crash;
@@ -246,6 +285,15 @@ static void catch_crashes(void)
 	sigemptyset(&sa.sa_mask);
 	for (int k = 0; k < NCRASH; k++)
 		sigaction(crash_sig[k], &sa, &crash_old[k]);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_term;
+	sigemptyset(&sa.sa_mask);
+	for (int k = 0; k < NTERM; k++) {
+		if (sigaction(term_sig[k], NULL, &old) || old.sa_handler != SIG_DFL ||
+		    (old.sa_flags & SA_SIGINFO))
+			continue;
+		sigaction(term_sig[k], &sa, NULL);
+	}
 }
 
 static int save_once(uint32_t msr, char *err, size_t len)
@@ -270,7 +318,7 @@ static int save_once(uint32_t msr, char *err, size_t len)
 			saved[nsaved++].v = v;
 			if (!registered) {
 				registered = atexit(msr_restore_all) == 0;
-				catch_crashes();
+				catch_signals();
 			}
 		}
 	}
@@ -391,6 +439,49 @@ static int msr_probe(struct nb_cpu *cpu, char *why, size_t len)
 		return -1;
 	nb_msr_sys.close(fd);
 	return 0;
+}
+
+/*
+ * Every CCCR first (no counter runs on a half-cleared configuration), then
+ * every ESCR and the other writable PMU MSRs (the PEBS and tagging MSRs,
+ * IA32_DS_AREA), to 0: a CCCR without Enable (bit 12) stops its counter,
+ * an ESCR with none of T0/T1 OS/USR (bits 0-3) counts in no privilege
+ * level, IA32_PEBS_ENABLE and MSR_PEBS_MATRIX_VERT at 0 tag no uop and
+ * arm no PEBS [SDM Vol. 3B 18.15 (the 2008 edition's NetBurst PMU
+ * sections): CCCR and ESCR fields; native_events/pmu.txt]; 0 is also
+ * what nbsim's PMU starts from.  The counters are left: disabled, they
+ * count nothing.  An MSR the model lacks (IQ_ESCR0/1 after model 2)
+ * fails its read and is passed over.  FD is CPU's device.  The number of
+ * registers that were not 0, or -1 with the reason.
+ */
+int nb_msr_clear(int fd, char *err, size_t len)
+{
+	uint32_t m[NB_NUM_COUNTERS + 64 + 16];
+	int n = 0, changed = 0;
+
+	for (unsigned i = 0; i < NB_NUM_COUNTERS; i++)
+		m[n++] = nb_counters[i].cccr_msr;
+	for (unsigned i = 0; i < nb_num_escrs && n < (int)(sizeof(m) / sizeof(m[0])); i++)
+		m[n++] = nb_escrs[i].msr;
+	for (unsigned i = 0; i < nb_num_msrs && n < (int)(sizeof(m) / sizeof(m[0])); i++) {
+		uint64_t w;
+
+		if (nb_msrs[i].writable && pmu_msr(nb_msrs[i].addr, &w) && w != NB_CCCR_VALID &&
+		    w != NB_ESCR_VALID && w != NB_COUNTER_MASK)
+			m[n++] = nb_msrs[i].addr;
+	}
+	for (int i = 0; i < n; i++) {
+		uint64_t v, zero = 0;
+
+		if (nb_msr_sys.pread(fd, &v, sizeof(v), m[i]) != (ssize_t)sizeof(v) || !v)
+			continue;
+		if (nb_msr_sys.pwrite(fd, &zero, sizeof(zero), m[i]) != (ssize_t)sizeof(zero)) {
+			snprintf(err, len, "WRMSR 0x%x: %s", m[i], strerror(errno));
+			return -1;
+		}
+		changed++;
+	}
+	return changed;
 }
 
 static void msr_restore(int all)

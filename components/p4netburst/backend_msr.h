@@ -22,4 +22,10 @@ extern struct nb_msr_sys nb_msr_sys;
  * /dev/cpu/%d/msr; -1 with the reason in ERR if the variable is refused. */
 int nb_msr_dev_path(int cpu, char *path, size_t plen, char *err, size_t len);
 
+/* Put every CCCR, ESCR and PEBS MSR of the device open on FD back to its
+ * power-on value, 0: what _exit() or SIGKILL of a counting program left
+ * (utils/nb_msr_reset).  The number of registers changed, or -1 with the
+ * reason in ERR. */
+int nb_msr_clear(int fd, char *err, size_t len);
+
 #endif

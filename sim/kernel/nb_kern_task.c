@@ -300,6 +300,7 @@ static void kern_after_fork(ThreadId tid)
 struct exec_hdr {
 	ULong magic, nobj, when_ns, inh_off;
 	Int inh_mine, pad;
+	ULong start;                      /* the process's start time (proc_start) */
 };
 struct exec_obj {
 	struct kobj o;
@@ -308,6 +309,36 @@ struct exec_obj {
 };
 #define EXEC_MAGIC 0x6e6273696d657863ULL  /* "nbsimexc" */
 static Bool exec_pending;
+
+/* The process's start time, in clock ticks since boot (proc(5),
+ * /proc/PID/stat field 22): the same before and after an execve, and
+ * another for another process that gets the pid later.  0 if unreadable. */
+static ULong proc_start(void)
+{
+	HChar buf[1024];
+	SysRes r = VG_(open)("/proc/self/stat", VKI_O_RDONLY, 0);
+	const HChar *p;
+	Int fd, n, field = 2;
+	ULong v = 0;
+
+	if (sr_isError(r))
+		return 0;
+	fd = (Int)sr_Res(r);
+	n = VG_(read)(fd, buf, sizeof buf - 1);
+	VG_(close)(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	/* after "pid (comm)": comm may hold spaces and ')' */
+	for (p = buf + n; p > buf && p[-1] != ')'; p--)
+		;
+	for (; *p && field < 22; p++)
+		if (*p == ' ')
+			field++;
+	for (; *p >= '0' && *p <= '9'; p++)
+		v = v * 10 + (ULong)(*p - '0');
+	return v;
+}
 
 static void exec_path(Int pid, HChar *buf, SizeT len)
 {
@@ -328,7 +359,7 @@ static Bool survives(const struct kobj *e)
 static void kern_pre_exec(ThreadId tid)
 {
 	HChar path[256];
-	struct exec_hdr h = { EXEC_MAGIC, 0, nbk_now_ns(), (ULong)inh_off, inh_mine, 0 };
+	struct exec_hdr h = { EXEC_MAGIC, 0, nbk_now_ns(), (ULong)inh_off, inh_mine, 0, proc_start() };
 	ULong now = h.when_ns;
 	SysRes f;
 	Int fd;
@@ -422,9 +453,13 @@ static void kern_load_exec(void)
 		return;
 	fd = (Int)sr_Res(f);
 	VG_(unlink)(path);
-	/* a file older than a minute is not from our exec (a pid reused) */
+	/* a file another process left with this pid (its exec never reached a
+	 * new nbsim: killed on the way, or a program nbsim does not run) is
+	 * not ours: its start time is another.  (The test was "older than a
+	 * minute", a guess about the host's speed: a busy host can start the
+	 * new image later than that, and reuse a pid sooner.) */
 	if (VG_(read)(fd, &h, (Int)sizeof h) != (Int)sizeof h || h.magic != EXEC_MAGIC ||
-	    nbk_now_ns() - h.when_ns > 60000000000ULL) {
+	    h.start == 0 || h.start != proc_start()) {
 		VG_(close)(fd);
 		return;
 	}
