@@ -23,6 +23,7 @@
  */
 #include "nb_tool.h"
 #include "nb_kern.h"
+#include "nb_samples.h"
 
 /* ---- state shared by the modules (nb_tool.h) ---- */
 
@@ -253,6 +254,7 @@ static void nb_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 	if (tid < NB_HT_MAXT)
 		nb_in_sys[tid] = 1;
 	nb_stat_pre_syscall(tid, sysno, args, nargs);
+	nb_samples_pre_syscall(sysno);
 	nb_kern_pre_syscall(tid, sysno);
 }
 
@@ -433,6 +435,7 @@ static void nb_post_clo_init(void)
 		VG_(exit)(0);
 	}
 	nb_stat_init();
+	nb_samples_init();
 	nb_kern_init();
 	if (VG_(clo_verbosity) > 1)
 		VG_(umsg)("nbsim: modelling %s (family 15 model %u stepping %u), HT %s\n",
@@ -443,6 +446,7 @@ static void nb_fini(Int exitcode)
 {
 	nb_kern_fini();
 	nb_stat_fini(exitcode);
+	nb_samples_fini();
 	if (!clo_stats)
 		return;
 	nb_derive();
