@@ -188,6 +188,13 @@ $(ST)/mpi_ranks: tests/stat/mpi_ranks.c
 	@mkdir -p $(ST)
 	mpicc.mpich -std=gnu11 -O1 -Wall -Wextra -Werror -o $@ $<
 
+# ---- nb_record's test program (tests/t_nb_record.t) -----------------------------
+# An ordinary C program with debug info (no client requests, no PAPI).
+tests: $(T)/record/hotspot
+$(T)/record/hotspot: tests/record/hotspot.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O1 -g -Wall -Wextra -Werror -o $@ $<
+
 # ---- the main job ------------------------------------------------------------
 # Presets of every kind nbsim models (sim/README.md "Events"): instructions
 # and cycles, branches (the branch model), tagged loads and stores, FP

@@ -194,13 +194,16 @@ static int load(const char *path)
 
 		if (++lno == 1) {
 			if (n != 2 || strcmp(fl[0], "nb-profile")) {
+				free(line);
 				fclose(f);
 				return fail(EXIT_FORMAT, "%s: not an nb_record profile", path);
 			}
 			if (strcmp(fl[1], "1")) {
+				fail(EXIT_FORMAT, "%s: profile version %s; this nb_report reads version 1",
+				     path, fl[1]);
+				free(line);
 				fclose(f);
-				return fail(EXIT_FORMAT, "%s: profile version %s; this nb_report reads "
-					    "version 1", path, fl[1]);
+				return EXIT_FORMAT;
 			}
 			continue;
 		}
