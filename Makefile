@@ -309,7 +309,7 @@ install: all
 	mkdir -p $(PREFIX)/bin
 	install -m 755 $(addprefix $(BUILDDIR)/utils/,$(NB_UTILS) nb_stat nb_record nb_report) $(PREFIX)/bin/
 	mkdir -p $(PREFIX)/share/man/man1
-	install -m 644 man/nb_stat.1 man/nb_record.1 man/nb_schedule.1 man/nb_encode.1 man/nb_decode.1 man/nbsim.1 \
+	install -m 644 man/nb_stat.1 man/nb_record.1 man/nb_report.1 man/nb_schedule.1 man/nb_encode.1 man/nb_decode.1 man/nbsim.1 \
 		$(PREFIX)/share/man/man1/
 
 clean:
