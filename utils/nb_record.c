@@ -4,7 +4,7 @@
  * P4 driver never offered).
  *
  *   nb_record [--model=NAME] -e EVENT[/PERIOD]... [-c PERIOD]
- *             [--precise|--no-precise] [-g] [-o FILE] [--] PROGRAM [ARGS...]
+ *             [--precise|--no-precise] [-g] [--follow] [-o FILE] [--] PROGRAM [ARGS...]
  *
  * The events are parsed, placed and encoded as nb_stat's are (one run: a
  * sampled set must fit the PMU at once); each counter starts a period short
@@ -56,6 +56,8 @@ static void usage(FILE *f)
 		"  --no-precise        the overflow interrupt's IP (IEBS), after the model's skid\n"
 		"  -g, --call-graph    the callers of each sample (valgrind's unwinder)\n"
 		"  -o, --output=FILE   the profile (default nb.profile)\n"
+		"  --follow            sample forked children too (each sample names its\n"
+		"                      process and thread; a process's exec'd images always)\n"
 		"  --model=NAME        willamette, northwood, prescott (default), cedarmill, xeonmp\n"
 		"  --clock=sampled|model  nbsim's clock (the skid follows it; default sampled)\n"
 		"  -h, --help          this text\n"
@@ -139,6 +141,7 @@ struct rec_ctx {
 	int nev;
 	int ev_of_counter[18];   /* counter -> event, -1 */
 	int spaces;              /* process images seen   */
+	int follow;              /* every process's samples, not PROGRAM's only */
 	uint64_t nsamples, pebs, decoded, differ, bad_lines;
 	csh cs;
 	int cs_ok;
@@ -336,9 +339,15 @@ static int read_samples(const char *dir, pid_t child, void *ctx, char *err, size
 	char **names = NULL, p[4200];
 	int n = 0, rc = 0;
 
-	(void)child;
 	while (d && (e = readdir(d))) {
+		char *end;
+
 		if (strncmp(e->d_name, "samples.", 8))
+			continue;
+		/* without --follow a forked child runs under nbsim until its
+		 * execve (nb_stat's --nbsim-trace-forked=no): its samples are
+		 * not PROGRAM's */
+		if (!x->follow && (strtol(e->d_name + 8, &end, 10) != (long)child || *end))
 			continue;
 		names = realloc(names, (size_t)(n + 1) * sizeof(*names));
 		if (!names || !(names[n] = strdup(e->d_name))) {
@@ -368,7 +377,7 @@ static int read_samples(const char *dir, pid_t child, void *ctx, char *err, size
 
 /* ---- main ------------------------------------------------------------------ */
 
-enum { O_MODEL = 256, O_PRECISE, O_NO_PRECISE, O_CLOCK };
+enum { O_MODEL = 256, O_PRECISE, O_NO_PRECISE, O_CLOCK, O_FOLLOW };
 
 int main(int argc, char **argv)
 {
@@ -381,6 +390,7 @@ int main(int argc, char **argv)
 		{ "call-graph", no_argument, NULL, 'g' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "clock", required_argument, NULL, O_CLOCK },
+		{ "follow", no_argument, NULL, O_FOLLOW },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -470,6 +480,9 @@ int main(int argc, char **argv)
 				return fail(ST_EXIT_USAGE, "--clock takes model or sampled, not '%s'",
 					    optarg);
 			c.sampled = !strcmp(optarg, "sampled");
+			break;
+		case O_FOLLOW:
+			c.follow = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -613,6 +626,7 @@ int main(int argc, char **argv)
 	c.nbsim = st_find_nbsim(nbsim_buf, sizeof(nbsim_buf));
 	c.samples = read_samples;
 	c.samples_ctx = &x;
+	x.follow = c.follow;
 	c.sample_depth = depth;
 	st_signals_init();
 	if (st_run_nbsim(&c, &run, err, sizeof(err))) {

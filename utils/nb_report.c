@@ -3,7 +3,7 @@
  * objects and data addresses where the sampled events happened, folded
  * stacks for a flame-graph renderer, and annotated disassembly.
  *
- *   nb_report [-i FILE] [--sort=sym|line|ip|dso|data] [--stdio]
+ *   nb_report [-i FILE] [--sort=sym|line|ip|dso|data|thread] [--stdio]
  *             [--folded] [--annotate=SYM] [--event=N|NAME]
  *
  * The symbols are in the profile (nbsim resolved them with valgrind's
@@ -41,7 +41,7 @@ static void usage(FILE *f)
 		"  -i, --input=FILE    the profile (default nb.profile)\n"
 		"  -s, --sort=KEY      sym (function, the default), line (source line), ip\n"
 		"                      (instruction), dso (object), data (data address's\n"
-		"                      64-byte line, PEBS samples)\n"
+		"                      64-byte line, PEBS samples), thread (process and thread)\n"
 		"  --stdio             text on standard output (the only output so far)\n"
 		"  --folded            folded stacks, one 'caller;...;function COUNT' line per\n"
 		"                      stack (the input of flamegraph.pl, speedscope, inferno)\n"
@@ -97,6 +97,7 @@ struct sym {
 struct sample {
 	int ev, space;
 	unsigned tid;
+	long lwp;
 	uint64_t weight, ip, addr;   /* addr: UINT64_MAX none */
 	int has_addr;
 	uint64_t *stack;             /* callers, innermost first */
@@ -116,6 +117,8 @@ static struct sample *samples;
 static size_t nsamples, capsamples;
 static struct event events[64];
 static int nevents;
+static long *spaces;             /* space -> pid */
+static int nspaces;
 
 static size_t hash(int space, uint64_t ip)
 {
@@ -237,6 +240,7 @@ static int load(const char *path)
 				goto bad;
 			s.space = atoi(fl[2]);
 			s.tid = (unsigned)strtoul(fl[3], NULL, 10);
+			s.lwp = strtol(fl[4], NULL, 10);
 			s.weight = strtoull(fl[5], NULL, 10);
 			s.ip = strtoull(fl[6], NULL, 16);
 			s.has_addr = strcmp(fl[7], "-") != 0;
@@ -257,8 +261,14 @@ static int load(const char *path)
 				samples = xalloc(samples, capsamples * sizeof(*samples));
 			}
 			samples[nsamples++] = s;
-		} else if (!strcmp(fl[0], "model") || !strcmp(fl[0], "command") ||
-			   !strcmp(fl[0], "space")) {
+		} else if (!strcmp(fl[0], "space") && n == 3) {
+			int sp = atoi(fl[1]);
+
+			if (sp < 0 || sp != nspaces)
+				goto bad;
+			spaces = xalloc(spaces, (size_t)(nspaces + 1) * sizeof(*spaces));
+			spaces[nspaces++] = strtol(fl[2], NULL, 10);
+		} else if (!strcmp(fl[0], "model") || !strcmp(fl[0], "command")) {
 			continue;
 		} else {
 			goto bad;
@@ -277,7 +287,7 @@ bad:
 
 /* ---- tables ---------------------------------------------------------------- */
 
-enum { K_SYM, K_LINE, K_IP, K_DSO, K_DATA };
+enum { K_SYM, K_LINE, K_IP, K_DSO, K_DATA, K_THREAD, K_N };
 
 struct row {
 	char *key, *where;
@@ -374,7 +384,7 @@ static const char *fn_name(const struct sym *y, char *b, size_t len)
 static void table(int ev, int key)
 {
 	static const char *const head[] = { "function", "source line", "instruction", "object",
-					    "data line (64 bytes)" };
+					    "data line (64 bytes)", "process/thread" };
 	struct tally t = { 0 };
 	uint64_t total = 0, none = 0;
 	char k[8192], w[4096], fb[1024];
@@ -413,6 +423,12 @@ static void table(int ev, int key)
 			snprintf(k, sizeof(k), "%#" PRIx64, s->addr & ~(uint64_t)63);
 			snprintf(w, sizeof(w), "%s", fn_name(y, fb, sizeof(fb)));
 			break;
+		case K_THREAD:
+			/* the kernel's ids, and valgrind's thread number */
+			snprintf(k, sizeof(k), "%ld/%ld", s->space < nspaces ? spaces[s->space] : -1L,
+				 s->lwp);
+			snprintf(w, sizeof(w), "thread %u", s->tid);
+			break;
 		}
 		tally_add(&t, k, w, s->weight);
 	}
@@ -424,7 +440,7 @@ static void table(int ev, int key)
 		printf("# %" PRIu64 " samples without a data address (IEBS, or not decodable)\n", none);
 	printf("# %10s %8s  %s%s\n", "samples", "percent", head[key],
 	       key == K_SYM ? "  (object)" : key == K_LINE || key == K_DATA ? "  (function)" :
-	       key == K_IP ? "  (function, line)" : "");
+	       key == K_IP ? "  (function, line)" : key == K_THREAD ? "  (valgrind's number)" : "");
 	for (size_t i = 0; i < t.n; i++)
 		printf("  %10" PRIu64 " %7.2f%%  %s%s%s%s\n", t.r[i].n,
 		       total ? 100.0 * (double)t.r[i].n / (double)total : 0.0, t.r[i].key,
@@ -568,7 +584,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static const char *const keys[] = { "sym", "line", "ip", "dso", "data" };
+	static const char *const keys[] = { "sym", "line", "ip", "dso", "data", "thread" };
 	const char *in = "nb.profile", *ann = NULL, *evname = NULL;
 	int opt, key = K_SYM, fold = 0, rc, ev = -1;
 
@@ -579,11 +595,11 @@ int main(int argc, char **argv)
 			in = optarg;
 			break;
 		case 's':
-			for (key = 0; key < 5 && strcmp(optarg, keys[key]); key++)
+			for (key = 0; key < K_N && strcmp(optarg, keys[key]); key++)
 				;
-			if (key == 5)
-				return fail(EXIT_USAGE, "--sort takes sym, line, ip, dso or data, not "
-					    "'%s'", optarg);
+			if (key == K_N)
+				return fail(EXIT_USAGE, "--sort takes sym, line, ip, dso, data or "
+					    "thread, not '%s'", optarg);
 			break;
 		case O_STDIO:
 			break;
