@@ -188,6 +188,28 @@ $N //= 0;
 	like($t2, qr/^(.+;)?main;miss3;chase 72$/m, 'folded: ...main;miss3;chase 72');
 	like($t2, qr/^(.+;)?main;miss1;chase 24$/m, 'folded: ...main;miss1;chase 24');
 
+	# the callgrind format through Debian's callgrind_annotate: read
+	# without a complaint, totals = samples x period, self and inclusive
+	# costs as nb_report's samples say
+	($r2, $t2) = run($rep, '-i', "$dir/two.prof", '--callgrind');
+	is($r2, 0, 'nb_report --callgrind');
+	open(my $cg, '>', "$dir/two.cg") or die;
+	print $cg $t2;
+	close $cg;
+	my $n = scalar(@{$p->{samples}});
+	(my $totals = $n * 1000) =~ s/(\d)(?=(\d{3})+$)/$1,/g;
+	my ($r3, $t3) = run('callgrind_annotate', "$dir/two.cg");
+	is($r3, 0, 'callgrind_annotate reads it');
+	unlike($t3, qr/uninitialized|^Line \d+:|warning/mi, '... without a complaint');
+	like($t3, qr/^\s+\Q$totals\E \(100\.0%\)\s+PROGRAM TOTALS$/m,
+	     "... its totals are samples x period ($totals)");
+	like($t3, qr/^\s+96,000 \([\d.]+%\)\s+\S*hotspot\.c:chase /m,
+	     '... chase\'s self cost: its 96 samples x 1000, as nb_report has them');
+	($r3, $t3) = run('callgrind_annotate', '--inclusive=yes', "$dir/two.cg");
+	like($t3, qr/^\s+72,000 \([\d.]+%\)\s+\S*hotspot\.c:miss3 /m, '... miss3 inclusive 72,000');
+	like($t3, qr/^\s+24,000 \([\d.]+%\)\s+\S*hotspot\.c:miss1 /m, '... miss1 inclusive 24,000');
+	like($t3, qr/^\s+96,000 \([\d.]+%\)\s+\S*hotspot\.c:main /m, '... main inclusive 96,000');
+
 	($rc, $text, $p) = record("$dir/two_i.prof", '-g', '--no-precise', '-e', "$EV/1000", '--',
 				  $hs, 'two');
 	is($rc, 0, 'nb_record -g --no-precise on hotspot two');
@@ -198,6 +220,26 @@ $N //= 0;
 	}
 	cmp_ok(abs(($f{miss3} // 0) - 72), '<=', 1, 'IEBS: 72 in miss3, give or take the skid\'s one');
 	cmp_ok(abs(($f{miss1} // 0) - 24), '<=', 1, 'IEBS: 24 in miss1, give or take one');
+}
+
+# ---- a recursive function ----
+{
+	# walk calls itself three times and chases 24000 times at the bottom
+	my ($rc, $text, $p) = record("$dir/rec.prof", '-g', '-e', "$EV/1000", '--', $hs, 'rec');
+	is($rc, 0, 'nb_record -g on hotspot rec');
+	my ($r2, $t2) = run($rep, '-i', "$dir/rec.prof", '--folded');
+	like($t2, qr/^(.+;)?main;walk;walk;walk;walk;chase 24$/m, 'folded: main;walk x4;chase 24');
+	($r2, $t2) = run($rep, '-i', "$dir/rec.prof", '--callgrind');
+	like($t2, qr/^fn=walk\ncob=\S+\ncfi=\S+\ncfn=walk\ncalls=72 /m,
+	     'callgrind: walk calls walk, 72 samples inside those calls (3 per sample)');
+	open(my $cg, '>', "$dir/rec.cg") or die;
+	print $cg $t2;
+	close $cg;
+	my ($r3, $t3) = run('callgrind_annotate', '--inclusive=yes', "$dir/rec.cg");
+	unlike($t3, qr/uninitialized|^Line \d+:|warning/mi, 'callgrind_annotate reads it');
+	like($t3, qr/^\s+24,000 \([\d.]+%\)\s+\S*hotspot\.c:walk /m,
+	     'inclusive cost of the recursive walk: its 24 samples once (24,000)');
+	like($t3, qr/^\s+24,000 \([\d.]+%\)\s+\S*hotspot\.c:main /m, '... and main\'s 24,000');
 }
 
 # ---- threads and processes ----

@@ -4,7 +4,7 @@
  * stacks for a flame-graph renderer, and annotated disassembly.
  *
  *   nb_report [-i FILE] [--sort=sym|line|ip|dso|data|thread] [--stdio]
- *             [--folded] [--annotate=SYM] [--event=N|NAME]
+ *             [--folded | --callgrind | --annotate=SYM] [--event=N|NAME]
  *
  * The symbols are in the profile (nbsim resolved them with valgrind's
  * debug-info reader while the program ran); --annotate disassembles with
@@ -45,6 +45,8 @@ static void usage(FILE *f)
 		"  --stdio             text on standard output (the only output so far)\n"
 		"  --folded            folded stacks, one 'caller;...;function COUNT' line per\n"
 		"                      stack (the input of flamegraph.pl, speedscope, inferno)\n"
+		"  --callgrind         the callgrind format on standard output (callgrind_annotate,\n"
+		"                      KCachegrind): cost = samples x period, calls with -g\n"
 		"  --annotate=SYM      SYM's disassembly (objdump) with the samples per\n"
 		"                      instruction\n"
 		"  --event=N|NAME      only that event of the profile (default: each in turn)\n"
@@ -118,6 +120,7 @@ static size_t nsamples, capsamples;
 static struct event events[64];
 static int nevents;
 static long *spaces;             /* space -> pid */
+static char *command;            /* PROGRAM ARGS, as recorded */
 static int nspaces;
 
 static size_t hash(int space, uint64_t ip)
@@ -268,7 +271,17 @@ static int load(const char *path)
 				goto bad;
 			spaces = xalloc(spaces, (size_t)(nspaces + 1) * sizeof(*spaces));
 			spaces[nspaces++] = strtol(fl[2], NULL, 10);
-		} else if (!strcmp(fl[0], "model") || !strcmp(fl[0], "command")) {
+		} else if (!strcmp(fl[0], "command")) {
+			size_t len = 1;
+
+			for (int i = 1; i < n; i++)
+				len += strlen(fl[i]) + 1;
+			free(command);
+			command = xalloc(NULL, len);
+			command[0] = 0;
+			for (int i = 1; i < n; i++)
+				strcat(strcat(command, i > 1 ? " " : ""), fl[i]);
+		} else if (!strcmp(fl[0], "model")) {
 			continue;
 		} else {
 			goto bad;
@@ -351,6 +364,15 @@ static void tally_add(struct tally *t, const char *key, const char *where, uint6
 			tally_index(t, i);
 	}
 	tally_index(t, t->n++);
+}
+
+static uint64_t tally_get(const struct tally *t, const char *key)
+{
+	if (t->size)
+		for (size_t k = str_hash(key) & (t->size - 1); t->tab[k]; k = (k + 1) & (t->size - 1))
+			if (!strcmp(t->r[t->tab[k] - 1].key, key))
+				return t->r[t->tab[k] - 1].n;
+	return 0;
 }
 
 static void tally_free(struct tally *t)
@@ -490,6 +512,134 @@ static void folded(int ev)
 	free(k);
 }
 
+/* ---- the callgrind format ------------------------------------------------------- */
+
+/*
+ * The callgrind profile format [valgrind's docs/callgrind-format: "Callgrind
+ * Format Specification", valgrind 3.19], which callgrind_annotate and
+ * KCachegrind read: one event per sampled event (its name, characters other
+ * than letters, digits, '_' and ':' as '_'), a sample's cost its weight
+ * times its period, so the totals are samples x period; positions "instr
+ * line" (the address in the object's own terms and the source line).  Self
+ * cost at each sampled instruction; with -g, for each caller frame a call
+ * from the caller's call site to the callee (the frame inside it) whose
+ * inclusive cost is the sample's: every call instance on the stack holds
+ * the sample, so a recursive function's calls to itself add up one per
+ * level.  calls= counts the samples taken inside the call (samples cannot
+ * count calls), and its target position is that of the first such sample
+ * in the callee.  callgrind_annotate takes a function's inclusive cost as
+ * its self cost plus its calls' costs, so a sample is put in one call of
+ * each caller-callee pair of its stack (the innermost), and in none of a
+ * function to itself (direct recursion: the call is written, its calls=
+ * counted, with no cost): a recursive function's inclusive cost is then
+ * the samples under it, once.  Mutual recursion (A calls B calls A) still
+ * counts a sample in A's and B's calls to each other.
+ */
+static void cg_name(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+		      *s == '_' || *s == ':' ? *s : '_', f);
+}
+
+/* "ob\tfl\tfn" of a symbol (the grouping of the format's cost lines) */
+static void cg_where(const struct sym *y, char *b, size_t len)
+{
+	char fb[1024];
+
+	snprintf(b, len, "%s\t%s\t%s", y->obj, y->file, fn_name(y, fb, sizeof(fb)));
+}
+
+static int cmp_row_key(const void *a, const void *b)
+{
+	return strcmp(((const struct row *)a)->key, ((const struct row *)b)->key);
+}
+
+static void callgrind(const char *cmd)
+{
+	struct tally t = { 0 }, calls = { 0 };
+	char k[12288], a[4096], c[4096], pos[64], pairs[64][2][96];
+	const char *last = NULL;
+
+	for (size_t i = 0; i < nsamples; i++) {
+		const struct sample *s = &samples[i];
+		uint64_t cost = s->weight * events[s->ev].period;
+		const struct sym *y = sym_of(s->space, s->ip), *callee = y;
+
+		cg_where(y, a, sizeof(a));
+		/* self: "S" where, position, event */
+		snprintf(k, sizeof(k), "%s\tS\t%016" PRIx64 "\t%u\t%d", a, y->svma, y->line, s->ev);
+		tally_add(&t, k, "", cost);
+		for (int d = 0, np = 0; d < s->depth; d++) {
+			const struct sym *caller = sym_of(s->space, s->stack[d]);
+			int seen = 0;
+
+			cg_where(caller, a, sizeof(a));
+			cg_where(callee, c, sizeof(c));
+			/* a call: "C" caller where, call site, callee where, event;
+			 * its target position in "where" */
+			snprintf(k, sizeof(k), "%s\tC\t%016" PRIx64 "\t%u\t%s\t%d", a, caller->svma,
+				 caller->line, c, s->ev);
+			snprintf(pos, sizeof(pos), "%#" PRIx64 " %u", callee->svma, callee->line);
+			/* the pair (by function) once per sample, and no cost to itself */
+			for (int j = 0; j < np && !seen; j++)
+				seen = !strncmp(pairs[j][0], a, 95) && !strncmp(pairs[j][1], c, 95);
+			if (!seen && np < 64) {
+				snprintf(pairs[np][0], 96, "%.95s", a);
+				snprintf(pairs[np][1], 96, "%.95s", c);
+				np++;
+			}
+			tally_add(&t, k, pos, seen || !strcmp(a, c) ? 0 : cost);
+			tally_add(&calls, k, "", s->weight);
+			callee = caller;
+		}
+	}
+	qsort(t.r, t.n, sizeof(*t.r), cmp_row_key);
+	printf("# callgrind format\nversion: 1\ncreator: nb_report\ncmd: %s\n"
+	       "positions: instr line\nevents:", cmd);
+	for (int e = 0; e < nevents; e++) {
+		putchar(' ');
+		cg_name(stdout, events[e].name);
+	}
+	printf("\nsummary:");
+	for (int e = 0; e < nevents; e++) {
+		uint64_t tot = 0;
+
+		for (size_t i = 0; i < nsamples; i++)
+			if (samples[i].ev == e)
+				tot += samples[i].weight * events[e].period;
+		printf(" %" PRIu64, tot);
+	}
+	printf("\n");
+	for (size_t i = 0; i < t.n; i++) {
+		char *f[10];
+		int n = split(strcpy(k, t.r[i].key), f, 10), ev;
+		size_t wl = strlen(f[0]) + strlen(f[1]) + strlen(f[2]) + 2;
+
+		/* a new function: its ob, fl, fn (the key's first three fields) */
+		if (!last || strncmp(last, t.r[i].key, wl) || t.r[i].key[wl] != '\t') {
+			printf("\nob=%s\nfl=%s\nfn=%s\n", f[0], f[1], f[2]);
+			last = t.r[i].key;
+		}
+		if (!strcmp(f[3], "S") && n == 7) {
+			ev = atoi(f[6]);
+			printf("%#" PRIx64 " %s", (uint64_t)strtoull(f[4], NULL, 16), f[5]);
+		} else if (!strcmp(f[3], "C") && n == 10) {
+			ev = atoi(f[9]);
+			printf("cob=%s\ncfi=%s\ncfn=%s\ncalls=%" PRIu64 " %s\n", f[6], f[7], f[8],
+			       tally_get(&calls, t.r[i].key), t.r[i].where);
+			printf("%#" PRIx64 " %s", (uint64_t)strtoull(f[4], NULL, 16), f[5]);
+		} else {
+			continue;
+		}
+		for (int e = 0; e < nevents; e++)
+			printf(" %" PRIu64, e == ev ? t.r[i].n : 0);
+		printf("\n");
+	}
+	tally_free(&t);
+	tally_free(&calls);
+}
+
 /* ---- annotate ----------------------------------------------------------------- */
 
 static int annotate(int ev, const char *fn)
@@ -570,7 +720,7 @@ static int annotate(int ev, const char *fn)
 
 /* ---- main --------------------------------------------------------------------- */
 
-enum { O_STDIO = 256, O_FOLDED, O_ANNOTATE, O_EVENT };
+enum { O_STDIO = 256, O_FOLDED, O_ANNOTATE, O_EVENT, O_CALLGRIND };
 
 int main(int argc, char **argv)
 {
@@ -579,6 +729,7 @@ int main(int argc, char **argv)
 		{ "sort", required_argument, NULL, 's' },
 		{ "stdio", no_argument, NULL, O_STDIO },
 		{ "folded", no_argument, NULL, O_FOLDED },
+		{ "callgrind", no_argument, NULL, O_CALLGRIND },
 		{ "annotate", required_argument, NULL, O_ANNOTATE },
 		{ "event", required_argument, NULL, O_EVENT },
 		{ "help", no_argument, NULL, 'h' },
@@ -586,7 +737,7 @@ int main(int argc, char **argv)
 	};
 	static const char *const keys[] = { "sym", "line", "ip", "dso", "data", "thread" };
 	const char *in = "nb.profile", *ann = NULL, *evname = NULL;
-	int opt, key = K_SYM, fold = 0, rc, ev = -1;
+	int opt, key = K_SYM, fold = 0, cg = 0, rc, ev = -1;
 
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "i:s:h", lo, NULL)) != -1) {
@@ -605,6 +756,9 @@ int main(int argc, char **argv)
 			break;
 		case O_FOLDED:
 			fold = 1;
+			break;
+		case O_CALLGRIND:
+			cg = 1;
 			break;
 		case O_ANNOTATE:
 			ann = optarg;
@@ -629,8 +783,8 @@ int main(int argc, char **argv)
 			return fail(EXIT_USAGE, "one profile: '%s'", argv[optind]);
 		in = argv[optind];
 	}
-	if (fold && ann)
-		return fail(EXIT_USAGE, "--folded and --annotate exclude each other");
+	if (fold + cg + !!ann > 1)
+		return fail(EXIT_USAGE, "--folded, --callgrind and --annotate exclude each other");
 	if ((rc = load(in)))
 		return rc;
 	if (evname) {
@@ -647,6 +801,10 @@ int main(int argc, char **argv)
 	}
 	if (fold) {
 		folded(ev);
+		return 0;
+	}
+	if (cg) {
+		callgrind(command ? command : "?");
 		return 0;
 	}
 	for (int i = 0; i < nevents; i++) {

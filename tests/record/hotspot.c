@@ -13,6 +13,8 @@
  *   hotspot two      miss3() chases the eight lines 3 * K times, miss1()
  *                    K times (K = 24000): 72000 and 24000 misses, and a
  *                    cold() loop with none
+ *   hotspot rec      walk() calls itself 3 times, then chases K times:
+ *                    24000 misses under 4 levels of walk
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -84,6 +86,14 @@ __attribute__((noinline)) void *miss1(void *p)
 	return chase(p, K);
 }
 
+__attribute__((noinline)) void *walk(void *p, int depth)
+{
+	void *q = depth ? walk(p, depth - 1) : chase(p, K);
+
+	__asm__ volatile("" : : : "memory");     /* no tail call */
+	return q;
+}
+
 __attribute__((noinline)) uint64_t cold(uint64_t n)
 {
 	uint64_t s = 1;
@@ -104,12 +114,14 @@ int main(int argc, char **argv)
 
 	if (argc == 2 && !strcmp(argv[1], "sprunt")) {
 		p = sprunt(p, ITER);
+	} else if (argc == 2 && !strcmp(argv[1], "rec")) {
+		p = walk(p, 3);
 	} else if (argc == 2 && !strcmp(argv[1], "two")) {
 		p = miss3(p);
 		p = miss1(p);
 		printf("%llu\n", (unsigned long long)cold(100000));
 	} else {
-		fprintf(stderr, "usage: hotspot sprunt|two\n");
+		fprintf(stderr, "usage: hotspot sprunt|two|rec\n");
 		return 2;
 	}
 	printf("%p\n", p);
