@@ -267,6 +267,20 @@ $N //= 0;
 	is(scalar(keys %pids), 1, 'without --follow: PROGRAM\'s process only');
 }
 
+# ---- MPI: a profile per rank (-o prof.%r) ----
+SKIP: {
+	my $st = "$ENV{NB_BUILD}/tests/stat";
+	my $mpirun = -x '/usr/bin/mpirun.mpich' ? '/usr/bin/mpirun.mpich' : undef;
+	skip('mpich is not installed (configure installs it)', 3) unless $mpirun && -x "$st/mpi_ranks";
+	# rank r runs 1000 * (r + 1) addps (tests/stat/mpi_ranks.c)
+	my ($rc, $text) = run($mpirun, '-np', '2', $rec, '--no-precise', '-e', 'packed_SP_uop:ALL/100',
+			      '-o', "$dir/mpi.%r", '--', "$st/mpi_ranks", 1000);
+	is($rc, 0, 'mpirun -np 2 nb_record -o mpi.%r');
+	my @n = map { my $p = profile("$dir/mpi.$_"); $p ? scalar(@{$p->{samples}}) : -1 } 0, 1;
+	is($n[0], 10, 'rank 0: 10 samples in mpi.0');
+	is($n[1], 20, 'rank 1: 20 samples in mpi.1');
+}
+
 # ---- a Debian program ----
 SKIP: {
 	my $sort = '/usr/bin/sort';

@@ -1,6 +1,7 @@
 /*
  * nb_prog.c - what nb_stat and nb_record share about PROGRAM: is it there
- * and executable (as execvp would find it), and where the nbsim launcher is.
+ * and executable (as execvp would find it), where the nbsim launcher is,
+ * and the output file's name under an MPI launcher (%r).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -95,3 +96,57 @@ const char *st_find_nbsim(char *buf, size_t len)
 	return "nbsim";
 }
 
+
+/* ---- -o FILE: %r (the MPI rank), %p ------------------------------------------ */
+
+static const char *mpi_rank(void)
+{
+	static const char *const vars[] = {
+		"PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "MPI_LOCALRANKID", "SLURM_PROCID",
+		"MV2_COMM_WORLD_RANK",
+	};
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		const char *v = getenv(vars[i]);
+
+		if (v && *v)
+			return v;
+	}
+	return "0";
+}
+
+/* FMT with its %-sequences expanded into OUT: 0, or -1 for a bad sequence or
+ * a result too long, -2 for an empty result (-o '' from an unset variable
+ * names no file: writing it must never fall back to another path) */
+int st_expand_output(const char *fmt, char *out, size_t len)
+{
+	size_t o = 0;
+
+	if (!len)
+		return -1;
+	out[0] = 0;
+	for (const char *p = fmt; *p; p++) {
+		char piece[32];
+		const char *s = piece;
+
+		if (*p != '%') {
+			piece[0] = *p;
+			piece[1] = 0;
+		} else if (p[1] == 'r') {
+			s = mpi_rank();
+			p++;
+		} else if (p[1] == 'p') {
+			snprintf(piece, sizeof(piece), "%ld", (long)getpid());
+			p++;
+		} else if (p[1] == '%') {
+			strcpy(piece, "%");
+			p++;
+		} else {
+			return -1;
+		}
+		if (o + strlen(s) >= len)
+			return -1;
+		strcpy(out + o, s);
+		o += strlen(s);
+	}
+	return o ? 0 : -2;
+}

@@ -55,7 +55,7 @@ static void usage(FILE *f)
 		"                      replay-tagged metrics, the events nbsim's PEBS samples)\n"
 		"  --no-precise        the overflow interrupt's IP (IEBS), after the model's skid\n"
 		"  -g, --call-graph    the callers of each sample (valgrind's unwinder)\n"
-		"  -o, --output=FILE   the profile (default nb.profile)\n"
+		"  -o, --output=FILE   the profile (default nb.profile; %%r: MPI rank, %%p: pid)\n"
 		"  --follow            sample forked children too (each sample names its\n"
 		"                      process and thread; a process's exec'd images always)\n"
 		"  --model=NAME        willamette, northwood, prescott (default), cedarmill, xeonmp\n"
@@ -402,7 +402,7 @@ int main(int argc, char **argv)
 	struct st_out of = { .fd = -1 };
 	struct stat prog_st;
 	const char *out = "nb.profile";
-	char nbsim_buf[PATH_MAX], err[2048];
+	char nbsim_buf[PATH_MAX], err[2048], outpath[PATH_MAX];
 	uint64_t period = DEFAULT_PERIOD;
 	size_t evo = 0;
 	int n = 0, opt, rc, precise = -1, depth = 0, status;
@@ -503,8 +503,16 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return ST_EXIT_USAGE;
 	}
-	if (!*out)
-		return fail(ST_EXIT_USAGE, "-o: empty file name (an unset variable?)");
+	{
+		int e = st_expand_output(out, outpath, sizeof(outpath));
+
+		if (e == -2)
+			return fail(ST_EXIT_USAGE, "-o: empty file name (an unset variable?)");
+		if (e)
+			return fail(ST_EXIT_USAGE, "-o %s: bad %% sequence (%%r, %%p, %%%%) or too long",
+				    out);
+		out = outpath;
+	}
 	c.argv = argv + optind;
 
 	/* the events, checked before anything runs */

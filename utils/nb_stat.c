@@ -344,59 +344,6 @@ static void runs_as_lists(const struct st_event *ev, int n, int nruns, char *buf
 	}
 }
 
-/* ---- -o FILE ------------------------------------------------------------------ */
-
-static const char *mpi_rank(void)
-{
-	static const char *const vars[] = {
-		"PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "MPI_LOCALRANKID", "SLURM_PROCID",
-		"MV2_COMM_WORLD_RANK",
-	};
-	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
-		const char *v = getenv(vars[i]);
-
-		if (v && *v)
-			return v;
-	}
-	return "0";
-}
-
-/* FMT with its %-sequences expanded into OUT: 0, or -1 for a bad sequence or
- * a result too long, -2 for an empty result (-o '' from an unset variable
- * names no file: writing it must never fall back to another path) */
-static int expand_output(const char *fmt, char *out, size_t len)
-{
-	size_t o = 0;
-
-	if (!len)
-		return -1;
-	out[0] = 0;
-	for (const char *p = fmt; *p; p++) {
-		char piece[32];
-		const char *s = piece;
-
-		if (*p != '%') {
-			piece[0] = *p;
-			piece[1] = 0;
-		} else if (p[1] == 'r') {
-			s = mpi_rank();
-			p++;
-		} else if (p[1] == 'p') {
-			snprintf(piece, sizeof(piece), "%ld", (long)getpid());
-			p++;
-		} else if (p[1] == '%') {
-			strcpy(piece, "%");
-			p++;
-		} else {
-			return -1;
-		}
-		if (o + strlen(s) >= len)
-			return -1;
-		strcpy(out + o, s);
-		o += strlen(s);
-	}
-	return o ? 0 : -2;
-}
 
 /* A signal stopped a run with runs left (or one that gave no counts): no
  * counts are reported, and nb_stat ends by the signal. */
@@ -612,7 +559,7 @@ int main(int argc, char **argv)
 		return rc;
 	if (out) {
 		struct stat ost;
-		int e = expand_output(out, outpath, sizeof(outpath));
+		int e = st_expand_output(out, outpath, sizeof(outpath));
 
 		if (e == -2)
 			return fail(ST_EXIT_USAGE, "-o: empty file name (an unset variable?); "

@@ -124,6 +124,11 @@ int st_run_perf(const struct st_config *c, struct st_run *run, char *err, size_t
 struct stat;
 int st_check_program(const char *tool, const char *prog, int sim, struct stat *pst);
 
+/* FMT (-o) with %r (the MPI rank: PMI_RANK, OMPI_COMM_WORLD_RANK ...; 0
+ * outside MPI), %p (the pid), %% expanded into OUT: 0, or -1 for a bad
+ * sequence or a result too long, -2 for an empty result (nb_prog.c). */
+int st_expand_output(const char *fmt, char *out, size_t len);
+
 /* The nbsim launcher: $NBSIM, else beside the tool (installed) or in the
  * build tree (build/utils/../sim/nbsim), else "nbsim" on the PATH. */
 const char *st_find_nbsim(char *buf, size_t len);
