@@ -340,6 +340,8 @@ SKIP: {
 	($rc, $t) = run($rec, '--precise', '-e', 'PAPI_TOT_INS', '-o', "$dir/x.prof", @prog);
 	is($rc, 124, '--precise on an event PEBS does not sample: 124');
 	like($t, qr/cannot sample precisely/, '... and says why');
+	($rc, $t) = run($rec, '--no-precise', '-e', "$EV:precise", '-o', "$dir/x.prof", @prog);
+	is($rc, 125, ':precise with --no-precise: 125');
 	($rc, $t) = run($rec, '-e', "$EV,2ndL_cache_load_miss_retired", '-o', "$dir/x.prof", @prog);
 	is($rc, 124, 'two precise events: 124');
 	($rc, $t) = run($rec, '-o', "$dir/x.prof", @prog);

@@ -548,6 +548,9 @@ int main(int argc, char **argv)
 			if (nb_util_request(ev[i].name, &u, &ev[i].sel, why, sizeof(why)))
 				return fail(ST_EXIT_EVENT, "%s", why);
 			ev[i].precise = (ev[i].sel.cccr & NB_CCCR_MOD_PRECISE) != 0;
+			if (ev[i].precise && precise == 0)
+				return fail(ST_EXIT_USAGE, "%s: its :precise and --no-precise say "
+					    "opposite things", ev[i].name);
 			if (precise == 1 || ev[i].precise) {
 				if (!pebs_modelled(&ev[i].sel, why, sizeof(why)))
 					return fail(ST_EXIT_EVENT, "%s cannot sample precisely: %s",
