@@ -168,6 +168,17 @@ $N //= 0;
 		or diag(join(' ', map { "+$_: $d{$_}" } sort { $a <=> $b } keys %d));
 	cmp_ok(scalar(keys %d), '>', 1, 'IEBS: at more than one distance (the bus-clock wait)');
 	is(scalar(@s), int($N / 97), "IEBS: samples = floor(N / 97), N = $N");
+	# nb_report's histogram of the same: by distance from the load
+	my ($r2, $t2) = run($rep, '-i', "$dir/iebs.prof", '--annotate=sprunt',
+			    sprintf('--distance-from=%x', $nm{sprunt_target}));
+	is($r2, 0, 'nb_report --annotate=sprunt --distance-from=the load');
+	my %h = $t2 =~ /^\s+\+(\d+)\s+(\d+)\s+[\d.]+%$/mg;
+	is(join(' ', map { "+$_:$h{$_}" } sort { $a <=> $b } keys %h),
+	   join(' ', map { "+$_:$d{$_}" } sort { $a <=> $b } keys %d),
+	   '... the distances and counts the profile gives');
+	($r2, $t2) = run($rep, '-i', "$dir/pebs.prof", '--annotate=sprunt',
+			 sprintf('--distance-from=%x', $nm{sprunt_target}));
+	like($t2, qr/^\s+\+0\s+200\s+100\.00%$/m, '... and PEBS: all 200 at +0');
 	my $w = 0;
 	$w += $_->{weight} for @s;
 	is($w, scalar(@s), 'IEBS: one period per interrupt (no counter ran a period past a PMI)');
@@ -361,6 +372,10 @@ SKIP: {
 	is($rc, 2, 'nb_report: a bad --sort: 2');
 	($rc, $t) = run($rep, '-i', "$dir/pebs.prof", '--annotate=no_such_function');
 	is($rc, 4, 'nb_report: --annotate of a function without samples: 4');
+	($rc, $t) = run($rep, '-i', "$dir/pebs.prof", '--annotate=sprunt', '--distance-from=1');
+	is($rc, 4, 'nb_report: --distance-from an address no instruction starts at: 4');
+	($rc, $t) = run($rep, '-i', "$dir/pebs.prof", '--distance-from=1461');
+	is($rc, 2, 'nb_report: --distance-from without --annotate: 2');
 }
 
 done_testing();

@@ -49,6 +49,9 @@ static void usage(FILE *f)
 		"                      KCachegrind): cost = samples x period, calls with -g\n"
 		"  --annotate=SYM      SYM's disassembly (objdump) with the samples per\n"
 		"                      instruction\n"
+		"  --distance-from=ADDR  with --annotate, also SYM's samples by distance in\n"
+		"                      instructions from ADDR (hex, as --sort=ip prints it):\n"
+		"                      the skid of IEBS samples from a PEBS profile's load\n"
 		"  --event=N|NAME      only that event of the profile (default: each in turn)\n"
 		"  -h, --help          this text\n"
 		"exit status: 0 done, 1 FILE unreadable, 2 usage, 3 not an nb_record profile\n"
@@ -642,10 +645,15 @@ static void callgrind(const char *cmd)
 
 /* ---- annotate ----------------------------------------------------------------- */
 
-static int annotate(int ev, const char *fn)
+/* FN's disassembly with the samples of each instruction; with FROM (an
+ * address in the object's terms; 0 none), also the samples by distance in
+ * instructions from it: the skid of IEBS samples from the instruction a
+ * PEBS profile found (Sprunt's histogram) */
+static int annotate(int ev, const char *fn, uint64_t from)
 {
 	const char *obj = NULL;
-	uint64_t total = 0, in = 0;
+	uint64_t total = 0, in = 0, *cnt = NULL;
+	long nins = 0, at = -1;
 	struct tally t = { 0 };
 	char k[64], cmd[8192], *line = NULL;
 	size_t cap = 0;
@@ -704,6 +712,11 @@ static int annotate(int ev, const char *fn)
 				       line);
 			else
 				printf("%10s %7s | %s\n", "", "", line);
+			cnt = xalloc(cnt, (size_t)(nins + 1) * sizeof(*cnt));
+			cnt[nins] = n;
+			if (a == from)
+				at = nins;
+			nins++;
 		} else if (*line && strncmp(line, "Disassembly of section", 22) &&
 			   !strstr(line, "file format")) {
 			printf("%18s | %s\n", "", line);
@@ -712,15 +725,31 @@ static int annotate(int ev, const char *fn)
 	free(line);
 	st = pclose(p);
 	tally_free(&t);
-	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st))
+	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		free(cnt);
 		return fail(EXIT_READ, "objdump failed on %s (binutils' objdump, 2.32 or later, "
 			    "is needed for --annotate)", obj);
+	}
+	if (from && at < 0) {
+		free(cnt);
+		return fail(EXIT_NOSYM, "--distance-from=%#" PRIx64 ": no instruction of %s starts "
+			    "there", from, fn);
+	}
+	if (from) {
+		printf("# samples of %s by distance in instructions from %#" PRIx64 "\n", fn, from);
+		printf("# %8s %10s %8s\n", "distance", "samples", "percent");
+		for (long i = 0; i < nins; i++)
+			if (cnt[i])
+				printf("  %+8ld %10" PRIu64 " %7.2f%%\n", i - at, cnt[i],
+				       100.0 * (double)cnt[i] / (double)in);
+	}
+	free(cnt);
 	return 0;
 }
 
 /* ---- main --------------------------------------------------------------------- */
 
-enum { O_STDIO = 256, O_FOLDED, O_ANNOTATE, O_EVENT, O_CALLGRIND };
+enum { O_STDIO = 256, O_FOLDED, O_ANNOTATE, O_EVENT, O_CALLGRIND, O_FROM };
 
 int main(int argc, char **argv)
 {
@@ -730,6 +759,7 @@ int main(int argc, char **argv)
 		{ "stdio", no_argument, NULL, O_STDIO },
 		{ "folded", no_argument, NULL, O_FOLDED },
 		{ "callgrind", no_argument, NULL, O_CALLGRIND },
+		{ "distance-from", required_argument, NULL, O_FROM },
 		{ "annotate", required_argument, NULL, O_ANNOTATE },
 		{ "event", required_argument, NULL, O_EVENT },
 		{ "help", no_argument, NULL, 'h' },
@@ -738,6 +768,7 @@ int main(int argc, char **argv)
 	static const char *const keys[] = { "sym", "line", "ip", "dso", "data", "thread" };
 	const char *in = "nb.profile", *ann = NULL, *evname = NULL;
 	int opt, key = K_SYM, fold = 0, cg = 0, rc, ev = -1;
+	uint64_t from = 0;
 
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "i:s:h", lo, NULL)) != -1) {
@@ -760,6 +791,16 @@ int main(int argc, char **argv)
 		case O_CALLGRIND:
 			cg = 1;
 			break;
+		case O_FROM: {
+			char *e;
+
+			errno = 0;
+			from = strtoull(optarg, &e, 16);
+			if (errno || *e || !from)
+				return fail(EXIT_USAGE, "--distance-from takes an instruction's address "
+					    "in hex (as --sort=ip prints it), not '%s'", optarg);
+			break;
+		}
 		case O_ANNOTATE:
 			ann = optarg;
 			break;
@@ -783,6 +824,8 @@ int main(int argc, char **argv)
 			return fail(EXIT_USAGE, "one profile: '%s'", argv[optind]);
 		in = argv[optind];
 	}
+	if (from && !ann)
+		return fail(EXIT_USAGE, "--distance-from needs --annotate=SYM");
 	if (fold + cg + !!ann > 1)
 		return fail(EXIT_USAGE, "--folded, --callgrind and --annotate exclude each other");
 	if ((rc = load(in)))
@@ -811,7 +854,7 @@ int main(int argc, char **argv)
 		if (ev >= 0 && i != ev)
 			continue;
 		if (ann) {
-			if ((rc = annotate(i, ann)))
+			if ((rc = annotate(i, ann, from)))
 				return rc;
 			continue;
 		}
