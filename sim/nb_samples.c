@@ -42,11 +42,13 @@
  *                                    period within the skid), STACK the
  *                                    callers (return address - 1, innermost
  *                                    first, comma-separated) or "-"
- *   p CTR TID LWP REGS EA BYTES STACK  a PEBS record: REGS the 18 registers
- *                                    of the record (nb_ds.h order, comma-
- *                                    separated), EA the model's effective
- *                                    address of the load, BYTES the
- *                                    instruction bytes at the IP (up to 15)
+ *   p CTR TID LWP REGS EA BYTES STACK DSYM  a PEBS record: REGS the 18
+ *                                    registers of the record (nb_ds.h order,
+ *                                    comma-separated), EA the model's
+ *                                    effective address of the load, BYTES the
+ *                                    instruction bytes at the IP (up to 15),
+ *                                    DSYM the data symbol EA falls in,
+ *                                    NAME+OFFSET (decimal), or "-"
  *   exec                             the image ends in an execve
  *   end                              the process exits
  */
@@ -309,7 +311,9 @@ uint32_t nb_samples_pmi(uint32_t pend, unsigned lp, Addr ip, ThreadId tid)
 
 void nb_samples_pebs(unsigned lp, const uint64_t *r, uint64_t *reset)
 {
-	HChar st[MAXDEPTH * 20 + 8], regs[NB_PEBS_NREGS * 17 + 1], bytes[40];
+	HChar st[MAXDEPTH * 20 + 8], regs[NB_PEBS_NREGS * 17 + 1], bytes[40], ds[1100], bn[1024];
+	const HChar *dname = NULL;
+	PtrdiffT doff = 0;
 	ThreadId tid = VG_(get_running_tid)();
 	Addr ip = (Addr)r[NB_PEBS_IP];
 	Int o = 0, len = 15;
@@ -326,8 +330,14 @@ void nb_samples_pebs(unsigned lp, const uint64_t *r, uint64_t *reset)
 	for (Int i = 0; i < len; i++)
 		VG_(snprintf)(bytes + 2 * i, 3, "%02x", ((const UChar *)ip)[i]);
 	bytes[2 * len] = 0;
+	/* the global variable the load reads (the ELF symbol table's data
+	 * symbols; a heap block or a stack slot has none) */
+	if (VG_(get_datasym_and_offset)(VG_(current_DiEpoch)(), nb_samples_ea, &dname, &doff))
+		VG_(snprintf)(ds, sizeof ds, "%s+%ld", field(dname, bn, sizeof bn), (long)doff);
+	else
+		VG_(strcpy)(ds, "-");
 	symbol(ip);
 	stack(tid, st, sizeof st);
-	put("p\t%u\t%u\t%d\t%s\t%lx\t%s\t%s\n", 16 + (lp & 1), tid, VG_(gettid)(), regs,
-	    (unsigned long)nb_samples_ea, len ? bytes : "-", st);
+	put("p\t%u\t%u\t%d\t%s\t%lx\t%s\t%s\t%s\n", 16 + (lp & 1), tid, VG_(gettid)(), regs,
+	    (unsigned long)nb_samples_ea, len ? bytes : "-", st, ds);
 }

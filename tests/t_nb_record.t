@@ -137,8 +137,14 @@ $N //= 0;
 	is($r2, 0, 'nb_report --stdio');
 	like($t2, qr/^\s+200\s+[\d.]+%\s+sprunt\s+\(hotspot\)$/m, 'nb_report: sprunt first with 200');
 	($r2, $t2) = run($rep, '-i', "$dir/pebs.prof", '--sort=data');
-	my @rows = grep { /^\s+\d+\s+[\d.]+%\s+0x[0-9a-f]+\s+\(sprunt\)$/ } split /\n/, $t2;
-	is(scalar(@rows), 8, 'nb_report --sort=data: eight data lines in sprunt');
+	my @off = $t2 =~ /^\s+\d+\s+[\d.]+%\s+0x[0-9a-f]+\s+\(sprunt; in ringmem\+(\d+)\)$/mg;
+	is(scalar(@off), 8, 'nb_report --sort=data: eight data lines in sprunt, in the global ringmem');
+	@off = sort { $a <=> $b } @off;
+	is(scalar(grep { $off[$_] - $off[$_ - 1] != 8192 } 1 .. $#off), 0,
+	   '... at offsets 8 KB apart');
+	($r2, $t2) = run($rep, '-i', "$dir/pebs.prof", '--sort=page');
+	my @pg = $t2 =~ /^\s+\d+\s+[\d.]+%\s+(0x[0-9a-f]+000)\s+\(sprunt\)$/mg;
+	is(scalar(@pg), 8, 'nb_report --sort=page: eight pages in sprunt');
 	($r2, $t2) = run($rep, '-i', "$dir/pebs.prof", '--sort=line');
 	like($t2, qr/^\s+200\s+[\d.]+%\s+\S*hotspot\.c:\d+\s+\(sprunt\)$/m,
 	     'nb_report --sort=line: hotspot.c\'s line of the loop');

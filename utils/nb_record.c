@@ -243,7 +243,7 @@ static int fields(char *line, char **f, int max)
 static int one_file(struct rec_ctx *x, const char *path, char *err, size_t len)
 {
 	FILE *f = fopen(path, "r");
-	char *line = NULL, *fl[12];
+	char *line = NULL, *fl[12];  /* (the longest line: 9 fields) */
 	size_t cap = 0;
 	int space = -1;
 
@@ -284,13 +284,14 @@ static int one_file(struct rec_ctx *x, const char *path, char *err, size_t len)
 			x->ev[e].samples++;
 			x->ev[e].weight += w;
 			x->nsamples++;
-			fprintf(x->out, "sample\t%d\t%d\t%s\t%s\t%s\t%s\t-\t%s\t-\n", e, space, fl[2],
-				fl[3], fl[4], fl[5], fl[6]);
-		} else if (!strcmp(fl[0], "p") && n == 8) {
+			fprintf(x->out, "sample\t%d\t%d\t%s\t%s\t%s\t%s\t-\t%s\t-\t-\n", e, space,
+				fl[2], fl[3], fl[4], fl[5], fl[6]);
+		} else if (!strcmp(fl[0], "p") && n == 9) {
 			unsigned c = (unsigned)atoi(fl[1]);
 			int e = c < 18 ? x->ev_of_counter[c] : -1;
 			uint64_t regs[18] = { 0 }, ea = 0, model_ea = strtoull(fl[5], NULL, 16);
 			char *s = fl[4], addr[24] = "-";
+			const char *dsym = "-";
 			int k;
 
 			for (k = 0; k < 18 && *s; k++) {
@@ -310,9 +311,12 @@ static int one_file(struct rec_ctx *x, const char *path, char *err, size_t len)
 				x->decoded++;
 				x->differ += ea != model_ea;
 				snprintf(addr, sizeof(addr), "%" PRIx64, ea);
+				/* nbsim's data symbol is of the model's address */
+				if (ea == model_ea)
+					dsym = fl[8];
 			}
-			fprintf(x->out, "sample\t%d\t%d\t%s\t%s\t1\t%" PRIx64 "\t%s\t%s\t%s\n", e, space,
-				fl[2], fl[3], regs[1], addr, fl[7], fl[4]);
+			fprintf(x->out, "sample\t%d\t%d\t%s\t%s\t1\t%" PRIx64 "\t%s\t%s\t%s\t%s\n", e,
+				space, fl[2], fl[3], regs[1], addr, fl[7], fl[4], dsym);
 		} else if (!strcmp(fl[0], "model") || !strcmp(fl[0], "counter") ||
 			   !strcmp(fl[0], "exec") || !strcmp(fl[0], "end")) {
 			continue;

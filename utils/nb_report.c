@@ -3,7 +3,7 @@
  * objects and data addresses where the sampled events happened, folded
  * stacks for a flame-graph renderer, and annotated disassembly.
  *
- *   nb_report [-i FILE] [--sort=sym|line|ip|dso|data|thread] [--stdio]
+ *   nb_report [-i FILE] [--sort=sym|line|ip|dso|data|page|thread] [--stdio]
  *             [--folded | --callgrind | --annotate=SYM] [--event=N|NAME]
  *
  * The symbols are in the profile (nbsim resolved them with valgrind's
@@ -41,7 +41,8 @@ static void usage(FILE *f)
 		"  -i, --input=FILE    the profile (default nb.profile)\n"
 		"  -s, --sort=KEY      sym (function, the default), line (source line), ip\n"
 		"                      (instruction), dso (object), data (data address's\n"
-		"                      64-byte line, PEBS samples), thread (process and thread)\n"
+		"                      64-byte line, PEBS samples; with the global variable it\n"
+		"                      is in), page (its 4 KB page), thread (process and thread)\n"
 		"  --stdio             text on standard output (the only output so far)\n"
 		"  --folded            folded stacks, one 'caller;...;function COUNT' line per\n"
 		"                      stack (the input of flamegraph.pl, speedscope, inferno)\n"
@@ -107,6 +108,7 @@ struct sample {
 	int has_addr;
 	uint64_t *stack;             /* callers, innermost first */
 	int depth;
+	char *dsym;                  /* the global variable ADDR is in, NAME+OFF, or NULL */
 };
 
 struct event {
@@ -236,7 +238,7 @@ static int load(const char *path)
 			s.file = xstrdup(fl[6]);
 			s.line = (unsigned)strtoul(fl[7], NULL, 10);
 			sym_add(&s);
-		} else if (!strcmp(fl[0], "sample") && n == 10) {
+		} else if (!strcmp(fl[0], "sample") && n == 11) {
 			struct sample s;
 			char *p = fl[8];
 
@@ -251,6 +253,7 @@ static int load(const char *path)
 			s.ip = strtoull(fl[6], NULL, 16);
 			s.has_addr = strcmp(fl[7], "-") != 0;
 			s.addr = s.has_addr ? strtoull(fl[7], NULL, 16) : 0;
+			s.dsym = strcmp(fl[10], "-") ? xstrdup(fl[10]) : NULL;
 			if (strcmp(p, "-")) {
 				for (char *q = p; *q; q++)
 					s.depth += *q == ',';
@@ -303,7 +306,7 @@ bad:
 
 /* ---- tables ---------------------------------------------------------------- */
 
-enum { K_SYM, K_LINE, K_IP, K_DSO, K_DATA, K_THREAD, K_N };
+enum { K_SYM, K_LINE, K_IP, K_DSO, K_DATA, K_THREAD, K_PAGE, K_N };
 
 struct row {
 	char *key, *where;
@@ -409,7 +412,7 @@ static const char *fn_name(const struct sym *y, char *b, size_t len)
 static void table(int ev, int key)
 {
 	static const char *const head[] = { "function", "source line", "instruction", "object",
-					    "data line (64 bytes)", "process/thread" };
+					    "data line (64 bytes)", "process/thread", "data page (4 KB)" };
 	struct tally t = { 0 };
 	uint64_t total = 0, none = 0;
 	char k[8192], w[4096], fb[1024];
@@ -441,12 +444,24 @@ static void table(int ev, int key)
 			w[0] = 0;
 			break;
 		case K_DATA:
+		case K_PAGE:
 			if (!s->has_addr) {
 				none += s->weight;
 				continue;
 			}
-			snprintf(k, sizeof(k), "%#" PRIx64, s->addr & ~(uint64_t)63);
+			snprintf(k, sizeof(k), "%#" PRIx64,
+				 s->addr & ~(uint64_t)(key == K_DATA ? 63 : 4095));
+			/* the line's variable: the symbol and offset of its sample
+			 * at the lowest address (the same line, the same variable) */
 			snprintf(w, sizeof(w), "%s", fn_name(y, fb, sizeof(fb)));
+			if (key == K_DATA && s->dsym) {
+				size_t o = strlen(w);
+				const char *plus = strrchr(s->dsym, '+');
+				long off = plus ? strtol(plus + 1, NULL, 10) : 0;
+
+				snprintf(w + o, sizeof(w) - o, "; in %.*s+%ld", plus ? (int)(plus - s->dsym) :
+					 (int)strlen(s->dsym), s->dsym, off - (long)(s->addr & 63));
+			}
 			break;
 		case K_THREAD:
 			/* the kernel's ids, and valgrind's thread number */
@@ -464,7 +479,8 @@ static void table(int ev, int key)
 	if (key == K_DATA && none)
 		printf("# %" PRIu64 " samples without a data address (IEBS, or not decodable)\n", none);
 	printf("# %10s %8s  %s%s\n", "samples", "percent", head[key],
-	       key == K_SYM ? "  (object)" : key == K_LINE || key == K_DATA ? "  (function)" :
+	       key == K_SYM ? "  (object)" : key == K_LINE || key == K_PAGE ? "  (function)" :
+	       key == K_DATA ? "  (function; variable+offset of the line)" :
 	       key == K_IP ? "  (function, line)" : key == K_THREAD ? "  (valgrind's number)" : "");
 	for (size_t i = 0; i < t.n; i++)
 		printf("  %10" PRIu64 " %7.2f%%  %s%s%s%s\n", t.r[i].n,
@@ -765,7 +781,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static const char *const keys[] = { "sym", "line", "ip", "dso", "data", "thread" };
+	static const char *const keys[] = { "sym", "line", "ip", "dso", "data", "thread", "page" };
 	const char *in = "nb.profile", *ann = NULL, *evname = NULL;
 	int opt, key = K_SYM, fold = 0, cg = 0, rc, ev = -1;
 	uint64_t from = 0;
@@ -780,7 +796,7 @@ int main(int argc, char **argv)
 			for (key = 0; key < K_N && strcmp(optarg, keys[key]); key++)
 				;
 			if (key == K_N)
-				return fail(EXIT_USAGE, "--sort takes sym, line, ip, dso, data or "
+				return fail(EXIT_USAGE, "--sort takes sym, line, ip, dso, data, page or "
 					    "thread, not '%s'", optarg);
 			break;
 		case O_STDIO:
