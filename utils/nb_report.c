@@ -98,6 +98,7 @@ struct sym {
 	uint64_t ip, svma;
 	char *obj, *fn, *file;
 	unsigned line;
+	long wid;                    /* --callgrind: its where's index, -1 not yet */
 };
 
 struct sample {
@@ -163,7 +164,7 @@ static void sym_add(const struct sym *s)
 
 static const struct sym *sym_of(int space, uint64_t ip)
 {
-	static struct sym unknown = { 0, 0, 0, "?", "?", "?", 0 };
+	static struct sym unknown = { 0, 0, 0, "?", "?", "?", 0, -1 };
 
 	if (symtab_size)
 		for (size_t k = hash(space, ip) & (symtab_size - 1); symtab[k];
@@ -237,6 +238,7 @@ static int load(const char *path)
 			s.fn = xstrdup(fl[5]);
 			s.file = xstrdup(fl[6]);
 			s.line = (unsigned)strtoul(fl[7], NULL, 10);
+			s.wid = -1;
 			sym_add(&s);
 		} else if (!strcmp(fl[0], "sample") && n == 11) {
 			struct sample s;
@@ -372,13 +374,21 @@ static void tally_add(struct tally *t, const char *key, const char *where, uint6
 	tally_index(t, t->n++);
 }
 
-static uint64_t tally_get(const struct tally *t, const char *key)
+/* the row of KEY, or -1 */
+static long tally_find(const struct tally *t, const char *key)
 {
 	if (t->size)
 		for (size_t k = str_hash(key) & (t->size - 1); t->tab[k]; k = (k + 1) & (t->size - 1))
 			if (!strcmp(t->r[t->tab[k] - 1].key, key))
-				return t->r[t->tab[k] - 1].n;
-	return 0;
+				return (long)(t->tab[k] - 1);
+	return -1;
+}
+
+static uint64_t tally_get(const struct tally *t, const char *key)
+{
+	long i = tally_find(t, key);
+
+	return i < 0 ? 0 : t->r[i].n;
 }
 
 static void tally_free(struct tally *t)
@@ -574,43 +584,74 @@ static int cmp_row_key(const void *a, const void *b)
 	return strcmp(((const struct row *)a)->key, ((const struct row *)b)->key);
 }
 
+/* Each distinct "ob\tfl\tfn" once: the callgrind keys carry its index (a
+ * 100,000-sample profile with stacks took 5 s with the strings in them) */
+static struct tally wheres;
+
+static size_t where_id(const struct sym *y)
+{
+	struct sym *w = (struct sym *)y;        /* the cache only */
+	char a[4096];
+
+	if (w->wid >= 0)
+		return (size_t)w->wid;
+	cg_where(y, a, sizeof(a));
+	w->wid = tally_find(&wheres, a);
+	if (w->wid < 0) {
+		tally_add(&wheres, a, "", 0);      /* (appended: the last row) */
+		w->wid = (long)wheres.n - 1;
+	}
+	return (size_t)w->wid;
+}
+
+/* the ob, fl and fn lines of where WID */
+static void print_where(const char *pre, size_t wid)
+{
+	char b[4096], *f[3];
+
+	snprintf(b, sizeof(b), "%s", wheres.r[wid].key);
+	if (split(b, f, 3) == 3)
+		printf("%sob=%s\n%s%s=%s\n%sfn=%s\n", pre, f[0], pre, *pre ? "fi" : "fl", f[1], pre,
+		       f[2]);
+}
+
 static void callgrind(const char *cmd)
 {
 	struct tally t = { 0 }, calls = { 0 };
-	char k[12288], a[4096], c[4096], pos[64], pairs[64][2][96];
-	const char *last = NULL;
+	char k[256], pos[64];
+	size_t pairs[64][2], last = (size_t)-1;
 
 	for (size_t i = 0; i < nsamples; i++) {
 		const struct sample *s = &samples[i];
 		uint64_t cost = s->weight * events[s->ev].period;
 		const struct sym *y = sym_of(s->space, s->ip), *callee = y;
+		size_t a, c = where_id(y);
 
-		cg_where(y, a, sizeof(a));
-		/* self: "S" where, position, event */
-		snprintf(k, sizeof(k), "%s\tS\t%016" PRIx64 "\t%u\t%d", a, y->svma, y->line, s->ev);
+		/* self: where, "S", position, event */
+		snprintf(k, sizeof(k), "%08zx\tS\t%016" PRIx64 "\t%u\t%d", c, y->svma, y->line, s->ev);
 		tally_add(&t, k, "", cost);
 		for (int d = 0, np = 0; d < s->depth; d++) {
 			const struct sym *caller = sym_of(s->space, s->stack[d]);
 			int seen = 0;
 
-			cg_where(caller, a, sizeof(a));
-			cg_where(callee, c, sizeof(c));
-			/* a call: "C" caller where, call site, callee where, event;
-			 * its target position in "where" */
-			snprintf(k, sizeof(k), "%s\tC\t%016" PRIx64 "\t%u\t%s\t%d", a, caller->svma,
-				 caller->line, c, s->ev);
+			a = where_id(caller);
+			/* a call: caller's where, "C", call site, callee's where,
+			 * event; its target position in "where" */
+			snprintf(k, sizeof(k), "%08zx\tC\t%016" PRIx64 "\t%u\t%08zx\t%d", a,
+				 caller->svma, caller->line, c, s->ev);
 			snprintf(pos, sizeof(pos), "%#" PRIx64 " %u", callee->svma, callee->line);
 			/* the pair (by function) once per sample, and no cost to itself */
 			for (int j = 0; j < np && !seen; j++)
-				seen = !strncmp(pairs[j][0], a, 95) && !strncmp(pairs[j][1], c, 95);
+				seen = pairs[j][0] == a && pairs[j][1] == c;
 			if (!seen && np < 64) {
-				snprintf(pairs[np][0], 96, "%.95s", a);
-				snprintf(pairs[np][1], 96, "%.95s", c);
+				pairs[np][0] = a;
+				pairs[np][1] = c;
 				np++;
 			}
-			tally_add(&t, k, pos, seen || !strcmp(a, c) ? 0 : cost);
+			tally_add(&t, k, pos, seen || a == c ? 0 : cost);
 			tally_add(&calls, k, "", s->weight);
 			callee = caller;
+			c = a;
 		}
 	}
 	qsort(t.r, t.n, sizeof(*t.r), cmp_row_key);
@@ -631,32 +672,33 @@ static void callgrind(const char *cmd)
 	}
 	printf("\n");
 	for (size_t i = 0; i < t.n; i++) {
-		char *f[10];
-		int n = split(strcpy(k, t.r[i].key), f, 10), ev;
-		size_t wl = strlen(f[0]) + strlen(f[1]) + strlen(f[2]) + 2;
+		char *f[7];
+		int n = split(strcpy(k, t.r[i].key), f, 7), ev;
+		size_t w = strtoul(f[0], NULL, 16);
 
-		/* a new function: its ob, fl, fn (the key's first three fields) */
-		if (!last || strncmp(last, t.r[i].key, wl) || t.r[i].key[wl] != '\t') {
-			printf("\nob=%s\nfl=%s\nfn=%s\n", f[0], f[1], f[2]);
-			last = t.r[i].key;
+		/* a new function: its ob, fl, fn */
+		if (w != last) {
+			printf("\n");
+			print_where("", w);
+			last = w;
 		}
-		if (!strcmp(f[3], "S") && n == 7) {
-			ev = atoi(f[6]);
-			printf("%#" PRIx64 " %s", (uint64_t)strtoull(f[4], NULL, 16), f[5]);
-		} else if (!strcmp(f[3], "C") && n == 10) {
-			ev = atoi(f[9]);
-			printf("cob=%s\ncfi=%s\ncfn=%s\ncalls=%" PRIu64 " %s\n", f[6], f[7], f[8],
-			       tally_get(&calls, t.r[i].key), t.r[i].where);
-			printf("%#" PRIx64 " %s", (uint64_t)strtoull(f[4], NULL, 16), f[5]);
+		if (!strcmp(f[1], "S") && n == 5) {
+			ev = atoi(f[4]);
+		} else if (!strcmp(f[1], "C") && n == 6) {
+			ev = atoi(f[5]);
+			print_where("c", strtoul(f[4], NULL, 16));
+			printf("calls=%" PRIu64 " %s\n", tally_get(&calls, t.r[i].key), t.r[i].where);
 		} else {
 			continue;
 		}
+		printf("%#" PRIx64 " %s", (uint64_t)strtoull(f[2], NULL, 16), f[3]);
 		for (int e = 0; e < nevents; e++)
 			printf(" %" PRIu64, e == ev ? t.r[i].n : 0);
 		printf("\n");
 	}
 	tally_free(&t);
 	tally_free(&calls);
+	tally_free(&wheres);
 }
 
 /* ---- annotate ----------------------------------------------------------------- */
