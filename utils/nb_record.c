@@ -198,7 +198,9 @@ static int data_address(struct rec_ctx *x, uint64_t ip, const char *hex, const u
 		uint64_t a;
 		int w, k;
 
-		if (op->type != X86_OP_MEM)
+		/* the operand the load reads: a string instruction (movs,
+		 * cmps) has two, the store's [rdi] first */
+		if (op->type != X86_OP_MEM || (op->access && !(op->access & CS_AC_READ)))
 			continue;
 		if (op->mem.segment != X86_REG_INVALID && op->mem.segment != X86_REG_DS &&
 		    op->mem.segment != X86_REG_SS && op->mem.segment != X86_REG_ES &&
