@@ -199,6 +199,13 @@ $(ST)/mpi_ranks: tests/stat/mpi_ranks.c
 	@mkdir -p $(ST)
 	mpicc.mpich -std=gnu11 -O1 -Wall -Wextra -Werror -o $@ $<
 
+# ---- nb_record's test program (tests/t_nb_record.t) -----------------------------
+# An ordinary C program with debug info (no client requests, no PAPI).
+tests: $(T)/record/hotspot
+$(T)/record/hotspot: tests/record/hotspot.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O1 -g -Wall -Wextra -Werror -o $@ $<
+
 # ---- the main job ------------------------------------------------------------
 # Presets of every kind nbsim models (sim/README.md "Events"): instructions
 # and cycles, branches (the branch model), tagged loads and stores, FP
@@ -249,7 +256,7 @@ NB_PURE_SRC = $(addprefix $(NB_COMP)/,$(NB_SCHED_FILES)) $(NB_COMP)/nb_presets.c
 NB_UTILS = nb_encode nb_decode nb_schedule
 NB_UTIL_SRC = utils/nb_util.c $(NB_COMP)/nb_decode.c $(NB_COMP)/nb_partition.c $(NB_PURE_SRC) $(KP4_SRC)
 
-utils: $(addprefix $(BUILDDIR)/utils/,$(NB_UTILS)) $(BUILDDIR)/utils/nb_stat $(BUILDDIR)/utils/nb_msr_reset
+utils: $(addprefix $(BUILDDIR)/utils/,$(NB_UTILS)) $(BUILDDIR)/utils/nb_stat $(BUILDDIR)/utils/nb_msr_reset $(BUILDDIR)/utils/nb_record $(BUILDDIR)/utils/nb_report
 
 # nb_msr_reset: the PMU back to its power-on state after a counting program
 # ended by _exit() or SIGKILL (utils/nb_msr_reset_main.c; backend_msr.c)
@@ -260,14 +267,33 @@ $(BUILDDIR)/utils/nb_msr_reset: $(NB_MSR_RESET_SRC) $(wildcard $(NB_COMP)/*.h) |
 	$(CC) $(CFLAGS_NB) $(NB_PURE_INC) -Isim -o $@ $(NB_MSR_RESET_SRC) -lpthread
 
 # nb_stat: counts a whole program (utils/nb_stat.c; the nbsim and perf backends)
-NB_STAT_SRC = utils/nb_stat.c utils/nb_stat_print.c utils/nb_stat_out.c utils/nb_stat_stdin.c utils/nb_stat_run.c $(NB_COMP)/backend_cpuid.c
+NB_STAT_SRC = utils/nb_stat.c utils/nb_stat_print.c utils/nb_stat_out.c utils/nb_stat_stdin.c utils/nb_stat_run.c utils/nb_prog.c $(NB_COMP)/backend_cpuid.c
 $(BUILDDIR)/utils/nb_stat: $(NB_STAT_SRC) utils/nb_stat.h utils/nb_util.h sim/nbsim_counts.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_NB) $(NB_PURE_INC) -Iutils -Isim -o $@ $(NB_STAT_SRC) $(NB_UTIL_SRC)
 
+# nb_record: samples a whole program on nbsim (sim/nb_samples.c writes the
+# samples; Capstone decodes the data addresses); nb_report reads the profile
+NB_RECORD_SRC = utils/nb_record.c utils/nb_stat_out.c utils/nb_stat_run.c utils/nb_prog.c $(NB_COMP)/backend_cpuid.c
+$(BUILDDIR)/utils/nb_record: $(NB_RECORD_SRC) utils/nb_stat.h utils/nb_util.h sim/nbsim_counts.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_NB) $(NB_PURE_INC) -Iutils -Isim -o $@ $(NB_RECORD_SRC) $(NB_UTIL_SRC) -lcapstone
+
+$(BUILDDIR)/utils/nb_report: utils/nb_report.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_NB) -o $@ utils/nb_report.c
+
 # The same tools under AddressSanitizer and UBSan: make check runs these
 # (NB_UTILS_BIN below; issue 15).
-tests: $(addprefix $(T)/san-utils/,$(NB_UTILS)) $(T)/san-utils/nb_stat
+tests: $(addprefix $(T)/san-utils/,$(NB_UTILS)) $(T)/san-utils/nb_stat $(T)/san-utils/nb_record $(T)/san-utils/nb_report
+
+$(T)/san-utils/nb_record: $(NB_RECORD_SRC) utils/nb_stat.h utils/nb_util.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_NB) -O1 $(SAN) $(NB_PURE_INC) -Iutils -Isim -o $@ $(NB_RECORD_SRC) $(NB_UTIL_SRC) -lcapstone
+
+$(T)/san-utils/nb_report: utils/nb_report.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_NB) -O1 $(SAN) -o $@ utils/nb_report.c
 
 $(T)/san-utils/nb_stat: $(NB_STAT_SRC) utils/nb_stat.h utils/nb_util.h sim/nbsim_counts.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
 	@mkdir -p $(dir $@)
@@ -300,9 +326,9 @@ install: all
 		$(PREFIX)/lib/pkgconfig/papi.pc
 	$(MAKE) -C sim install BUILD=$(BUILDDIR)/sim NBGEN=$(GENDIR) PREFIX=$(PREFIX)
 	mkdir -p $(PREFIX)/bin
-	install -m 755 $(addprefix $(BUILDDIR)/utils/,$(NB_UTILS) nb_stat nb_msr_reset) $(PREFIX)/bin/
+	install -m 755 $(addprefix $(BUILDDIR)/utils/,$(NB_UTILS) nb_stat nb_msr_reset nb_record nb_report) $(PREFIX)/bin/
 	mkdir -p $(PREFIX)/share/man/man1
-	install -m 644 man/nb_stat.1 man/nb_schedule.1 man/nb_encode.1 man/nb_decode.1 man/nbsim.1 \
+	install -m 644 man/nb_stat.1 man/nb_record.1 man/nb_report.1 man/nb_schedule.1 man/nb_encode.1 man/nb_decode.1 man/nbsim.1 \
 		$(PREFIX)/share/man/man1/
 
 clean:

@@ -76,6 +76,11 @@ with the values that exist):
                              instruction (nb_stat writes it)
   --nbsim-counts=FILE        at exit, the counters, totals and a row per
                              thread, to FILE (%p: the pid) (nb_stat reads it)
+  --nbsim-samples=FILE       take the overflow interrupts and PEBS records of
+                             the counters --nbsim-program armed, and write a
+                             sample line each to FILE (%p: the pid) (nb_record)
+  --nbsim-sample-stack=N     with --nbsim-samples, the N innermost callers of
+                             each sample (0-64) [0]
   --nbsim-trace-forked=yes|no  does a forked child's execve stay under
                              nbsim? no: only the program's own (nb_stat
                              without --follow) [yes]

@@ -18,7 +18,7 @@ t() {  # t DESCRIPTION EXPECTED_RC GREP_PATTERN COMMAND...
 # Every option a tool's --help names is in its man page (nb_encode's
 # common options in nb_schedule(1), which its page points to).
 man=$(cd "$(dirname "$0")/.." && pwd)/man
-for u in nb_encode nb_decode nb_schedule nb_stat; do
+for u in nb_encode nb_decode nb_schedule nb_stat nb_record nb_report; do
 	miss=
 	for o in $("$B/$u" --help 2>&1 | grep -o -- '--[a-z][a-z0-9-]*' | sort -u); do
 		[ "$o" = --help ] && continue

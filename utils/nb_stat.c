@@ -357,128 +357,6 @@ static void runs_as_lists(const struct st_event *ev, int n, int nruns, char *buf
 	}
 }
 
-/* ---- -o FILE ------------------------------------------------------------------ */
-
-static const char *mpi_rank(void)
-{
-	static const char *const vars[] = {
-		"PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "MPI_LOCALRANKID", "SLURM_PROCID",
-		"MV2_COMM_WORLD_RANK",
-	};
-	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
-		const char *v = getenv(vars[i]);
-
-		if (v && *v)
-			return v;
-	}
-	return "0";
-}
-
-/* FMT with its %-sequences expanded into OUT: 0, or -1 for a bad sequence or
- * a result too long, -2 for an empty result (-o '' from an unset variable
- * names no file: writing it must never fall back to another path) */
-static int expand_output(const char *fmt, char *out, size_t len)
-{
-	size_t o = 0;
-
-	if (!len)
-		return -1;
-	out[0] = 0;
-	for (const char *p = fmt; *p; p++) {
-		char piece[32];
-		const char *s = piece;
-
-		if (*p != '%') {
-			piece[0] = *p;
-			piece[1] = 0;
-		} else if (p[1] == 'r') {
-			s = mpi_rank();
-			p++;
-		} else if (p[1] == 'p') {
-			snprintf(piece, sizeof(piece), "%ld", (long)getpid());
-			p++;
-		} else if (p[1] == '%') {
-			strcpy(piece, "%");
-			p++;
-		} else {
-			return -1;
-		}
-		if (o + strlen(s) >= len)
-			return -1;
-		strcpy(out + o, s);
-		o += strlen(s);
-	}
-	return o ? 0 : -2;
-}
-
-/* ---- PROGRAM ------------------------------------------------------------------ */
-
-static int check_program(const char *prog, int sim, struct stat *pst)
-{
-	char path[PATH_MAX];
-	struct stat st;
-
-	if (strchr(prog, '/')) {
-		snprintf(path, sizeof(path), "%s", prog);
-	} else {
-		const char *pv = getenv("PATH");
-		char *dirs = strdup(pv ? pv : "/usr/bin:/bin"), *save = NULL;
-		int found = 0, noexec = 0;
-
-		/* as execvp: the first executable file of the name; a file of
-		 * the name that is not executable (or a directory) is passed
-		 * over, and is the failure if no executable one follows */
-		for (char *d = strtok_r(dirs, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
-			snprintf(path, sizeof(path), "%s/%s", *d ? d : ".", prog);
-			if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
-				found = access(path, X_OK) == 0;
-				noexec |= !found;
-			}
-		}
-		free(dirs);
-		if (!found && noexec)
-			return fail(ST_EXIT_NOEXEC, "%s: not an executable file", prog);
-		if (!found)
-			return fail(ST_EXIT_NOTFOUND, "%s: program not found", prog);
-	}
-	if (stat(path, &st))
-		return fail(ST_EXIT_NOTFOUND, "%s: program not found (%s)", prog, strerror(errno));
-	if (!S_ISREG(st.st_mode) || access(path, X_OK))
-		return fail(ST_EXIT_NOEXEC, "%s: not an executable file", prog);
-	*pst = st;
-	/* valgrind refuses set-user-ID and set-group-ID programs (it could not
-	 * keep the privilege and trace them); say so before anything runs */
-	if (sim && (st.st_mode & (S_ISUID | S_ISGID)))
-		return fail(ST_EXIT_NOEXEC, "%s: set-%s-ID: valgrind, so nbsim, cannot run it (on a "
-			    "real NetBurst the perf backend counts it)", prog,
-			    st.st_mode & S_ISUID ? "user" : "group");
-	return 0;
-}
-
-static const char *find_nbsim(const char *argv0, char *buf, size_t len)
-{
-	const char *env = getenv("NBSIM");
-	char self[PATH_MAX], *slash;
-	ssize_t n;
-
-	if (env && *env)
-		return env;
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n > 0) {
-		self[n] = 0;
-		if ((slash = strrchr(self, '/'))) {
-			*slash = 0;
-			/* installed: PREFIX/bin/nbsim; build tree: build/utils/../sim/nbsim */
-			if (snprintf(buf, len, "%.3900s/nbsim", self) < (int)len && access(buf, X_OK) == 0)
-				return buf;
-			if (snprintf(buf, len, "%.3900s/../sim/nbsim", self) < (int)len &&
-			    access(buf, X_OK) == 0)
-				return buf;
-		}
-	}
-	(void)argv0;
-	return "nbsim";
-}
 
 /* A signal stopped a run with runs left (or one that gave no counts): no
  * counts are reported, and nb_stat ends by the signal. */
@@ -671,7 +549,7 @@ int main(int argc, char **argv)
 			return fail(ST_EXIT_BACKEND, "--ht, --per-thread, --clock and --time need the "
 				    "nbsim backend");
 	} else {
-		c.nbsim = find_nbsim(argv[0], nbsim_buf, sizeof(nbsim_buf));
+		c.nbsim = st_find_nbsim(nbsim_buf, sizeof(nbsim_buf));
 	}
 
 	/* the events, checked before anything runs */
@@ -708,11 +586,11 @@ int main(int argc, char **argv)
 	}
 
 	/* the program, and the output file */
-	if ((rc = check_program(c.argv[0], strcmp(backend, "perf") != 0, &prog_st)))
+	if ((rc = st_check_program(prog_name, c.argv[0], strcmp(backend, "perf") != 0, &prog_st)))
 		return rc;
 	if (out) {
 		struct stat ost;
-		int e = expand_output(out, outpath, sizeof(outpath));
+		int e = st_expand_output(out, outpath, sizeof(outpath));
 
 		if (e == -2)
 			return fail(ST_EXIT_USAGE, "-o: empty file name (an unset variable?); "

@@ -60,6 +60,10 @@ struct st_run {
 	int nreq;
 	int ins_req;             /* hidden instructions request (divergence), or -1 */
 	struct nb_plan plan;
+	/* nb_record: hw event h samples every period[h] events (its counter
+	 * starts at 2^40 - period; an interrupt at each overflow, or PEBS on
+	 * a precise request); 0: it counts */
+	uint64_t period[NB_SCHED_MAX];
 	/* results */
 	int status;              /* wait status of PROGRAM                   */
 	int nproc;
@@ -78,6 +82,12 @@ struct st_config {
 	int host_time;           /* --time=host: PROGRAM's clocks the host's */
 	const char *nbsim;       /* path of the nbsim launcher               */
 	char **argv;             /* PROGRAM ARGS                              */
+	/* nb_record: nbsim writes samples (--nbsim-samples) to DIR/samples.PID,
+	 * handed to SAMPLES before the run's directory is removed (0, or -1
+	 * with a message in ERR); SAMPLE_DEPTH callers each (-g) */
+	int (*samples)(const char *dir, pid_t child, void *ctx, char *err, size_t len);
+	void *samples_ctx;
+	int sample_depth;
 };
 
 /* -o FILE (nb_stat_out.c): opened before PROGRAM runs (0, or -1 with
@@ -114,6 +124,21 @@ int st_run_nbsim(const struct st_config *c, struct st_run *run, char *err, size_
 
 /* The same through perf_event_open on the host's NetBurst. */
 int st_run_perf(const struct st_config *c, struct st_run *run, char *err, size_t len);
+
+/* PROGRAM as execvp finds it (nb_prog.c): 0 with its stat in *PST, or
+ * ST_EXIT_NOTFOUND / ST_EXIT_NOEXEC after a message prefixed with TOOL
+ * (SIM: valgrind cannot run set-ID programs). */
+struct stat;
+int st_check_program(const char *tool, const char *prog, int sim, struct stat *pst);
+
+/* FMT (-o) with %r (the MPI rank: PMI_RANK, OMPI_COMM_WORLD_RANK ...; 0
+ * outside MPI), %p (the pid), %% expanded into OUT: 0, or -1 for a bad
+ * sequence or a result too long, -2 for an empty result (nb_prog.c). */
+int st_expand_output(const char *fmt, char *out, size_t len);
+
+/* The nbsim launcher: $NBSIM, else beside the tool (installed) or in the
+ * build tree (build/utils/../sim/nbsim), else "nbsim" on the PATH. */
+const char *st_find_nbsim(char *buf, size_t len);
 
 /* Is the host a NetBurst?  1 (model in *MODEL), or 0 with the reason. */
 int st_host_netburst(unsigned *model, char *why, size_t len);

@@ -71,7 +71,11 @@ static int write_program(const char *path, const struct st_run *run, int ht, cha
 	}
 	fprintf(f, "# nb_stat: %d events\n", p->nhw);
 	for (int h = 0; h < p->nhw; h++) {
-		nb_encode_ex(&p->hw[h], &p->assign.slot[h], NB_DOM_USER, 0, 0, &g[h]);
+		/* a sampling counter interrupts at overflow, but not the PEBS
+		 * counter of a precise request: its overflow arms PEBS */
+		unsigned fl = run->period[h] && !(p->hw[h].cccr & NB_CCCR_MOD_PRECISE) ? NB_ENC_PMI : 0;
+
+		nb_encode_ex(&p->hw[h], &p->assign.slot[h], NB_DOM_USER, 0, fl, &g[h]);
 		fprintf(f, NB_PROG_LINE, g[h].escr_msr,
 			(unsigned long long)both_lps(ht, g[h].escr_msr, g[h].escr));
 		if (g[h].cascade) {
@@ -84,6 +88,12 @@ static int write_program(const char *path, const struct st_run *run, int ht, cha
 	for (int i = 0; i < nx; i++)
 		fprintf(f, NB_PROG_LINE, x[i].msr,
 			(unsigned long long)both_lps(ht, x[i].msr, x[i].value));
+	/* a sampling counter starts a period short of overflow */
+	for (int h = 0; h < p->nhw; h++)
+		if (run->period[h])
+			fprintf(f, NB_PROG_LINE, nb_counters[g[h].counter].msr,
+				(unsigned long long)((NB_COUNTER_MASK + 1 - run->period[h]) &
+						     NB_COUNTER_MASK));
 	/* the CCCRs last: Enable starts the counters */
 	for (int h = 0; h < p->nhw; h++)
 		fprintf(f, NB_PROG_LINE, g[h].cccr_msr, (unsigned long long)g[h].cccr);
@@ -556,7 +566,7 @@ static void wait_child(pid_t pid, int *status)
 
 int st_run_nbsim(const struct st_config *c, struct st_run *run, char *err, size_t len)
 {
-	char dir[] = "/tmp/nb_stat.XXXXXX", model[64], optp[4200], optc[4200];
+	char dir[] = "/tmp/nb_stat.XXXXXX", model[64], optp[4200], optc[4200], opts[4200], optd[64];
 	const char *tmpdir = getenv("TMPDIR");
 	char dirbuf[4096];
 	char *dp;
@@ -608,6 +618,12 @@ int st_run_nbsim(const struct st_config *c, struct st_run *run, char *err, size_
 		args[na++] = "--nbsim-trace-forked=no";
 	args[na++] = optp;
 	args[na++] = optc;
+	if (c->samples) {
+		snprintf(opts, sizeof(opts), "--nbsim-samples=%s/samples.%%p", dp);
+		snprintf(optd, sizeof(optd), "--nbsim-sample-stack=%d", c->sample_depth);
+		args[na++] = opts;
+		args[na++] = optd;
+	}
 	args[na++] = "--";
 	for (int i = 0; i < nargv; i++)
 		args[na++] = c->argv[i];
@@ -635,6 +651,8 @@ int st_run_nbsim(const struct st_config *c, struct st_run *run, char *err, size_
 	}
 	run->seconds = now() - t0;
 	rc = collect(dp, pid, c->follow, run, err, len);
+	if (rc == 0 && c->samples)
+		rc = c->samples(dp, pid, c->samples_ctx, err, len);
 	rm_dir(dp);
 	return rc;
 }

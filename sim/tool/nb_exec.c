@@ -5,6 +5,7 @@
  * model", "Write-combining buffers", "Trace cache".
  */
 #include "nb_tool.h"
+#include "nb_samples.h"
 
 /* ---- branch helper ---- */
 
@@ -326,8 +327,10 @@ void nb_mem_any(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State *gs
 			nb_tm_load_alias(nb_tmp, (unsigned)nb_tm_ldix, a);
 		}
 	}
-	if (!store && gst && nb_pebs_on && (cond & nb_pebs_sel))
+	if (!store && gst && nb_pebs_on && (cond & nb_pebs_sel)) {
+		nb_samples_ea = a;     /* nb_samples.c */
 		nb_pebs_uop(pc, gst);
+	}
 	if (cond) {
 		nb_raw[RAW_MC(store ? 1 : 0, cond)]++;
 		nb_mc_n++;

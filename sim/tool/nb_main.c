@@ -22,6 +22,7 @@
  * threads of a logical processor, as on hardware without an OS.
  */
 #include "nb_tool.h"
+#include "nb_samples.h"
 
 /* ---- state shared by the modules (nb_tool.h) ---- */
 
@@ -252,6 +253,7 @@ static void nb_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 	if (tid < NB_HT_MAXT)
 		nb_in_sys[tid] = 1;
 	nb_front->pre_syscall(tid, sysno, args, nargs);
+	nb_samples_pre_syscall(sysno);
 }
 
 static void nb_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res)
@@ -426,6 +428,7 @@ static void nb_post_clo_init(void)
 		VG_(exit)(0);
 	}
 	nb_front->init();
+	nb_samples_init();               /* (the periods: after the program file) */
 	if (VG_(clo_verbosity) > 1)
 		VG_(umsg)("nbsim: modelling %s (family 15 model %u stepping %u), HT %s\n",
 			  nb_cpu->desc, nb_cpu->model, nb_cpu->stepping, clo_ht ? "on" : "off");
@@ -434,6 +437,7 @@ static void nb_post_clo_init(void)
 static void nb_fini(Int exitcode)
 {
 	nb_front->fini(exitcode);
+	nb_samples_fini();
 	if (!clo_stats)
 		return;
 	nb_pmu_access();

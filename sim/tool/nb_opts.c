@@ -3,6 +3,7 @@
  * their usage text.
  */
 #include "nb_tool.h"
+#include "nb_samples.h"
 
 const HChar *clo_model = NB_CPU_DEFAULT;
 Bool clo_ht = False;
@@ -118,6 +119,7 @@ Bool nb_process_cmd_line_option(const HChar *arg)
 	else if VG_BOOL_CLO(arg, "--nbsim-pmi-sync", clo_pmi_sync) {}
 	else if VG_INT_CLO(arg, "--perf-paranoid", clo_perf_paranoid) {}   /* nb_kern.c */
 	else if VG_BOOL_CLO(arg, "--msr-driver", clo_msr_driver) {}
+	else if (nb_samples_option(arg)) {}     /* nb_samples.c */
 	else if (VG_(strncmp)(arg, "--nbsim-", 8) == 0)
 		nb_bad_nbsim_option(arg);       /* does not return */
 	else
@@ -199,6 +201,7 @@ void nb_print_usage(void)
 "    --nbsim-pmi-sync=yes|no   the PMI then waits for the local APIC's next\n"
 "                              bus-clock edge (0 to ratio - 1 cycles: the skid's\n"
 "                              spread) [yes]\n");
+	nb_samples_usage();
 }
 
 void nb_print_debug_usage(void)

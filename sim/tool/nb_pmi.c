@@ -5,6 +5,7 @@
  * README.md "Overflow interrupts" and "PEBS".
  */
 #include "nb_tool.h"
+#include "nb_samples.h"
 
 /* ---- overflow interrupts (README "Overflow interrupts") ---- */
 
@@ -83,8 +84,9 @@ static void nb_pmi_budget_set(void)
 /* After a register access or NBSIM_REQ_PMI_SIGNAL (the PMU is synced). */
 void nb_pmi_update(void)
 {
-	/* a front-end's sampling events take PMIs too (the perf driver's) */
-	nb_pmi_on = (nb_pmi_sig != 0 || nb_pmi_front) && nb_pmu_state.pmi_armed != 0;
+	/* a front-end's sampling events take PMIs too (the perf driver's),
+	 * and so do nb_record's (nb_samples.c) */
+	nb_pmi_on = (nb_pmi_sig != 0 || nb_pmi_front || clo_samples) && nb_pmu_state.pmi_armed != 0;
 	nb_pmi_budget_set();
 }
 
@@ -186,6 +188,7 @@ static void skid_take(VexGuestAMD64State *st, ULong pc)
 	nb_pmi_skid_insns += skid_count;
 	if (!nb_pmi_on)
 		return;
+	pend &= ~nb_samples_pmi(pend, skid_lp, (Addr)pc, skid_tid);
 	pend &= ~nb_front->pmi_claim(pend, skid_lp, (Addr)pc, &here);
 	if (pend && nb_pmi_sig)
 		here |= nb_pmi_send(skid_lp, VG_(get_running_tid)());
@@ -273,6 +276,10 @@ VG_REGPARM(3) void nb_pmi_check(VexGuestAMD64State *st, ULong at, const struct n
 	else
 		pend0 = 0;
 	/* the other LP's thread: at once, as it stopped */
+	if (nb_lp_tid[0])
+		pend0 &= ~nb_samples_pmi(pend0, 0, VG_(get_IP)(nb_lp_tid[0]), nb_lp_tid[0]);
+	if (nb_lp_tid[1])
+		pend1 &= ~nb_samples_pmi(pend1, 1, VG_(get_IP)(nb_lp_tid[1]), nb_lp_tid[1]);
 	pend0 &= ~nb_front->pmi_claim(pend0, 0, (Addr)st->guest_RIP, &here);
 	pend1 &= ~nb_front->pmi_claim(pend1, 1, (Addr)st->guest_RIP, &here);
 	if (!nb_pmi_sig)
@@ -419,7 +426,7 @@ void nb_pebs_update(uint32_t written)
 	for (unsigned lp = 0; lp < 2; lp++) {
 		const struct nb_pmu_cfg *g = &nb_pmu_state.cfg[PEBS_CTR(lp)];
 		nb_pebs_lp_on[lp] = nb_pebs_lp_en[lp] && (pe & (UINT64_C(1) << 24)) &&
-			nb_pebs_sel && nb_ds_area[lp] != 0 && (g->lpmask & (1u << lp)) &&
+			nb_pebs_sel && (nb_ds_area[lp] != 0 || clo_samples) && (g->lpmask & (1u << lp)) &&
 			g->active && g->ev == NB_EV_REPLAY_EVENT && !g->compare && (g->mask & 1);
 		nb_pebs_on |= nb_pebs_lp_on[lp];
 		nb_pebs_left[lp] = (Long)(NB_COUNTER_MASK + 1 - nb_pmu_state.ctr[PEBS_CTR(lp)]);
@@ -479,7 +486,11 @@ __attribute__((noinline)) void nb_pebs_uop(ULong pc, VexGuestAMD64State *st)
 	r[NB_PEBS_R8 + 2] = st->guest_R10; r[NB_PEBS_R8 + 3] = st->guest_R11;
 	r[NB_PEBS_R8 + 4] = st->guest_R12; r[NB_PEBS_R8 + 5] = st->guest_R13;
 	r[NB_PEBS_R8 + 6] = st->guest_R14; r[NB_PEBS_R8 + 7] = st->guest_R15;
-	res = nb_ds_pebs_store(nb_guest_map, NULL, nb_ds_area[lp], nb_pebs_fmt64, r, &reset);
+	if (!nb_ds_area[lp] && clo_samples) {  /* nb_record: nbsim takes the record */
+		nb_samples_pebs(lp, r, &reset);
+		res = NB_PEBS_STORED;
+	} else
+		res = nb_ds_pebs_store(nb_guest_map, NULL, nb_ds_area[lp], nb_pebs_fmt64, r, &reset);
 	nb_pebs_armed[lp] = False;
 	if (res == NB_PEBS_STORED || res == NB_PEBS_PMI)
 		nb_pebs_records++;

@@ -1,0 +1,152 @@
+/*
+ * nb_prog.c - what nb_stat and nb_record share about PROGRAM: is it there
+ * and executable (as execvp would find it), where the nbsim launcher is,
+ * and the output file's name under an MPI launcher (%r).
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "nb_stat.h"
+
+static int fail(const char *tool, int status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail(const char *tool, int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", tool);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return status;
+}
+
+int st_check_program(const char *tool, const char *prog, int sim, struct stat *pst)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (strchr(prog, '/')) {
+		snprintf(path, sizeof(path), "%s", prog);
+	} else {
+		const char *pv = getenv("PATH");
+		char *dirs = strdup(pv ? pv : "/usr/bin:/bin"), *save = NULL;
+		int found = 0, noexec = 0;
+
+		/* as execvp: the first executable file of the name; a file of
+		 * the name that is not executable (or a directory) is passed
+		 * over, and is the failure if no executable one follows */
+		for (char *d = strtok_r(dirs, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+			snprintf(path, sizeof(path), "%s/%s", *d ? d : ".", prog);
+			if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+				found = access(path, X_OK) == 0;
+				noexec |= !found;
+			}
+		}
+		free(dirs);
+		if (!found && noexec)
+			return fail(tool, ST_EXIT_NOEXEC, "%s: not an executable file", prog);
+		if (!found)
+			return fail(tool, ST_EXIT_NOTFOUND, "%s: program not found", prog);
+	}
+	if (stat(path, &st))
+		return fail(tool, ST_EXIT_NOTFOUND, "%s: program not found (%s)", prog, strerror(errno));
+	if (!S_ISREG(st.st_mode) || access(path, X_OK))
+		return fail(tool, ST_EXIT_NOEXEC, "%s: not an executable file", prog);
+	*pst = st;
+	/* valgrind refuses set-user-ID and set-group-ID programs (it could not
+	 * keep the privilege and trace them); say so before anything runs */
+	if (sim && (st.st_mode & (S_ISUID | S_ISGID)))
+		return fail(tool, ST_EXIT_NOEXEC, "%s: set-%s-ID: valgrind, so nbsim, cannot run it (on a "
+			    "real NetBurst the perf backend counts it)", prog,
+			    st.st_mode & S_ISUID ? "user" : "group");
+	return 0;
+}
+
+const char *st_find_nbsim(char *buf, size_t len)
+{
+	const char *env = getenv("NBSIM");
+	char self[PATH_MAX], *slash;
+	ssize_t n;
+
+	if (env && *env)
+		return env;
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = 0;
+		if ((slash = strrchr(self, '/'))) {
+			*slash = 0;
+			/* installed: PREFIX/bin/nbsim; build tree: build/utils/../sim/nbsim */
+			if (snprintf(buf, len, "%.3900s/nbsim", self) < (int)len && access(buf, X_OK) == 0)
+				return buf;
+			if (snprintf(buf, len, "%.3900s/../sim/nbsim", self) < (int)len &&
+			    access(buf, X_OK) == 0)
+				return buf;
+		}
+	}
+	return "nbsim";
+}
+
+
+/* ---- -o FILE: %r (the MPI rank), %p ------------------------------------------ */
+
+static const char *mpi_rank(void)
+{
+	static const char *const vars[] = {
+		"PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "MPI_LOCALRANKID", "SLURM_PROCID",
+		"MV2_COMM_WORLD_RANK",
+	};
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		const char *v = getenv(vars[i]);
+
+		if (v && *v)
+			return v;
+	}
+	return "0";
+}
+
+/* FMT with its %-sequences expanded into OUT: 0, or -1 for a bad sequence or
+ * a result too long, -2 for an empty result (-o '' from an unset variable
+ * names no file: writing it must never fall back to another path) */
+int st_expand_output(const char *fmt, char *out, size_t len)
+{
+	size_t o = 0;
+
+	if (!len)
+		return -1;
+	out[0] = 0;
+	for (const char *p = fmt; *p; p++) {
+		char piece[32];
+		const char *s = piece;
+
+		if (*p != '%') {
+			piece[0] = *p;
+			piece[1] = 0;
+		} else if (p[1] == 'r') {
+			s = mpi_rank();
+			p++;
+		} else if (p[1] == 'p') {
+			snprintf(piece, sizeof(piece), "%ld", (long)getpid());
+			p++;
+		} else if (p[1] == '%') {
+			strcpy(piece, "%");
+			p++;
+		} else {
+			return -1;
+		}
+		if (o + strlen(s) >= len)
+			return -1;
+		strcpy(out + o, s);
+		o += strlen(s);
+	}
+	return o ? 0 : -2;
+}

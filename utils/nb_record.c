@@ -1,0 +1,682 @@
+/*
+ * nb_record - sample an unmodified program on the simulated NetBurst: where
+ * its events happen (perf record for family 15, with the PEBS that Linux's
+ * P4 driver never offered).
+ *
+ *   nb_record [--model=NAME] -e EVENT[/PERIOD]... [-c PERIOD]
+ *             [--precise|--no-precise] [-g] [--follow] [-o FILE] [--] PROGRAM [ARGS...]
+ *
+ * The events are parsed, placed and encoded as nb_stat's are (one run: a
+ * sampled set must fit the PMU at once); each counter starts a period short
+ * of overflow.  nbsim takes the interrupts and PEBS records itself
+ * (sim/nb_samples.c: --nbsim-samples) and writes the samples with their
+ * symbols; nb_record decodes the data address of each PEBS record (the
+ * load's memory operand, from the instruction's bytes and the record's
+ * registers, with Capstone) and writes the profile (nb_record.5 has the
+ * format; nb_report reads it).  See nb_record.1.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <capstone/capstone.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <dirent.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "nb_stat.h"
+#include "nb_encode.h"
+#include "nb_util.h"
+
+static const char *prog_name = "nb_record";
+
+#define DEFAULT_PERIOD 100003    /* a prime: no aliasing with a loop's trip count */
+#define DEFAULT_DEPTH 32         /* -g: callers per sample */
+#define PROFILE_VERSION 1
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: nb_record [options] -e EVENT[/PERIOD] [--] PROGRAM [ARGS...]\n"
+		"Sample PROGRAM on a simulated NetBurst (nbsim), from its first instruction to its\n"
+		"exit, in user mode: where its events happen.  nb_report reads the profile.\n"
+		"  -e, --event=EV[/PERIOD][,...]  events to sample (PAPI presets of one term,\n"
+		"                      event[:MASK...][:mods], tagged metrics); all at once\n"
+		"  -c, --count=PERIOD  a sample every PERIOD events (default %d; 1 to 2^39)\n"
+		"  --precise           PEBS: the sample is the event-causing load itself, with\n"
+		"                      its registers and data address (the default for the\n"
+		"                      replay-tagged metrics, the events nbsim's PEBS samples)\n"
+		"  --no-precise        the overflow interrupt's IP (IEBS), after the model's skid\n"
+		"  -g, --call-graph    the callers of each sample (valgrind's unwinder)\n"
+		"  -o, --output=FILE   the profile (default nb.profile; %%r: MPI rank, %%p: pid)\n"
+		"  --follow            sample forked children too (each sample names its\n"
+		"                      process and thread; a process's exec'd images always)\n"
+		"  --model=NAME        willamette, northwood, prescott (default), cedarmill, xeonmp\n"
+		"  --clock=sampled|model  nbsim's clock (the skid follows it; default sampled)\n"
+		"  -h, --help          this text\n"
+		"exit status: PROGRAM's (128+N if killed by signal N); nb_record's own failures:\n"
+		"  121 sampling failed, 122 -o FILE not writable, 123 event not on this model,\n"
+		"  124 unknown event or one that cannot sample (so), 125 usage or bad period,\n"
+		"  126 PROGRAM not executable, 127 PROGRAM not found\n", DEFAULT_PERIOD);
+}
+
+static int fail(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog_name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return status;
+}
+
+/* ---- events ------------------------------------------------------------- */
+
+struct rec_event {
+	const char *name;        /* as given, without /PERIOD               */
+	uint64_t period;         /* 0: -c's                                 */
+	int preset;              /* index into nb_presets, or -1            */
+	struct nb_evsel sel;
+	int precise;
+	int hw;                  /* its counter's hw index in the plan      */
+	unsigned counter;
+	uint64_t samples, weight;
+};
+
+/* A period: 1 to 2^39 (a counter starts at 2^40 - PERIOD; more than 2^39
+ * would start it in the lower half, where it could not be told from a
+ * count).  0, or -1. */
+static int parse_period(const char *s, uint64_t *out)
+{
+	char *e;
+	unsigned long long v;
+
+	if (!*s || *s == '-' || *s == '+')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &e, 0);
+	if (errno || *e || v == 0 || v > (UINT64_C(1) << 39))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* Does nbsim's PEBS sample this request?  The model takes PEBS records of
+ * the replay-tagged loads (sim/nb_pmi.c nb_pebs_update: replay_event
+ * NBOGUS on counter 16 with the L1, L2, DTLB, split or MOB tagging of
+ * IA32_PEBS_ENABLE); the front-end and execution tagging metrics can be
+ * precise on the hardware, but the model does not sample them. */
+static int pebs_modelled(const struct nb_evsel *s, char *why, size_t len)
+{
+	if (!nb_evsel_pebs_capable(s)) {
+		snprintf(why, len, "PEBS samples only front_end_event, execution_event, "
+			 "replay_event and the tagged metrics");
+		return 0;
+	}
+	if (s->kind != NB_SEL_METRIC || nb_metrics[s->event].type != NB_TAG_REPLAY) {
+		snprintf(why, len, "nbsim's PEBS samples the replay-tagged load metrics "
+			 "(1stL_cache_load_miss_retired, 2ndL_cache_load_miss_retired, "
+			 "DTLB_load_miss_retired, split_load_retired, MOB_load_replay_retired); "
+			 "sample this one with --no-precise");
+		return 0;
+	}
+	return 1;
+}
+
+/* ---- the samples: nbsim's files into the profile ------------------------- */
+
+struct rec_ctx {
+	FILE *out;
+	struct rec_event *ev;
+	int nev;
+	int ev_of_counter[18];   /* counter -> event, -1 */
+	int spaces;              /* process images seen   */
+	int follow;              /* every process's samples, not PROGRAM's only */
+	uint64_t nsamples, pebs, decoded, differ, bad_lines;
+	csh cs;
+	int cs_ok;
+};
+
+/* a capstone register as a PEBS record index (nb_ds.h order), or -1; *WIDTH 4
+ * for a 32-bit register */
+static int reg_index(unsigned r, int *w32)
+{
+	static const struct { unsigned r64, r32; int idx; } map[] = {
+		{ X86_REG_RAX, X86_REG_EAX, 2 }, { X86_REG_RBX, X86_REG_EBX, 3 },
+		{ X86_REG_RCX, X86_REG_ECX, 4 }, { X86_REG_RDX, X86_REG_EDX, 5 },
+		{ X86_REG_RSI, X86_REG_ESI, 6 }, { X86_REG_RDI, X86_REG_EDI, 7 },
+		{ X86_REG_RBP, X86_REG_EBP, 8 }, { X86_REG_RSP, X86_REG_ESP, 9 },
+		{ X86_REG_R8, X86_REG_R8D, 10 }, { X86_REG_R9, X86_REG_R9D, 11 },
+		{ X86_REG_R10, X86_REG_R10D, 12 }, { X86_REG_R11, X86_REG_R11D, 13 },
+		{ X86_REG_R12, X86_REG_R12D, 14 }, { X86_REG_R13, X86_REG_R13D, 15 },
+		{ X86_REG_R14, X86_REG_R14D, 16 }, { X86_REG_R15, X86_REG_R15D, 17 },
+	};
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (r == map[i].r64 || r == map[i].r32) {
+			*w32 = r == map[i].r32;
+			return map[i].idx;
+		}
+	return -1;
+}
+
+/* The data address of the load at IP (BYTES: its instruction) with the
+ * registers REGS of its PEBS record: its memory operand's base + index *
+ * scale + displacement (RIP-relative: from the next instruction).  1, or 0
+ * if it cannot be told (no explicit memory operand, an FS/GS segment,
+ * whose base the record does not have). */
+static int data_address(struct rec_ctx *x, uint64_t ip, const char *hex, const uint64_t *regs,
+			uint64_t *ea)
+{
+	uint8_t code[16];
+	size_t n = 0;
+	cs_insn *insn;
+	int ok = 0;
+
+	if (!x->cs_ok)
+		return 0;
+	while (n < sizeof(code) && hex[2 * n] && hex[2 * n + 1]) {
+		unsigned b;
+
+		if (sscanf(hex + 2 * n, "%2x", &b) != 1)
+			return 0;
+		code[n++] = (uint8_t)b;
+	}
+	if (cs_disasm(x->cs, code, n, ip, 1, &insn) != 1)
+		return 0;
+	for (int i = 0; i < insn->detail->x86.op_count && !ok; i++) {
+		const cs_x86_op *op = &insn->detail->x86.operands[i];
+		uint64_t a;
+		int w, k;
+
+		/* the operand the load reads: a string instruction (movs,
+		 * cmps) has two, the store's [rdi] first */
+		if (op->type != X86_OP_MEM || (op->access && !(op->access & CS_AC_READ)))
+			continue;
+		if (op->mem.segment != X86_REG_INVALID && op->mem.segment != X86_REG_DS &&
+		    op->mem.segment != X86_REG_SS && op->mem.segment != X86_REG_ES &&
+		    op->mem.segment != X86_REG_CS)
+			break;
+		a = (uint64_t)op->mem.disp;
+		if (op->mem.base == X86_REG_RIP) {
+			a += ip + insn->size;
+		} else if (op->mem.base != X86_REG_INVALID) {
+			if ((k = reg_index(op->mem.base, &w)) < 0)
+				break;
+			a += w ? (uint32_t)regs[k] : regs[k];
+		}
+		if (op->mem.index != X86_REG_INVALID) {
+			if ((k = reg_index(op->mem.index, &w)) < 0)
+				break;
+			a += (w ? (uint32_t)regs[k] : regs[k]) * (uint64_t)op->mem.scale;
+		}
+		*ea = a;
+		ok = 1;
+	}
+	cs_free(insn, 1);
+	return ok;
+}
+
+/* split LINE at tabs into at most MAX fields; returns how many */
+static int fields(char *line, char **f, int max)
+{
+	int n = 0;
+
+	line[strcspn(line, "\n")] = 0;
+	while (n < max) {
+		f[n++] = line;
+		line = strchr(line, '\t');
+		if (!line)
+			break;
+		*line++ = 0;
+	}
+	return n;
+}
+
+static int one_file(struct rec_ctx *x, const char *path, char *err, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL, *fl[12];  /* (the longest line: 9 fields) */
+	size_t cap = 0;
+	int space = -1;
+
+	if (!f) {
+		snprintf(err, len, "cannot read nbsim's samples %s: %s", path, strerror(errno));
+		return -1;
+	}
+	while (getline(&line, &cap, f) > 0) {
+		int n;
+
+		if (!strncmp(line, "nbsim-samples ", 14)) {
+			if (strcmp(line, "nbsim-samples 1\n")) {
+				snprintf(err, len, "%s: samples format %s", path, line + 14);
+				fclose(f);
+				free(line);
+				return -1;
+			}
+			space = x->spaces++;
+			continue;
+		}
+		n = fields(line, fl, 12);
+		if (space < 0)
+			break;
+		if (!strcmp(fl[0], "pid") && n == 2) {
+			fprintf(x->out, "space\t%d\t%s\n", space, fl[1]);
+		} else if (!strcmp(fl[0], "s") && n == 7) {
+			fprintf(x->out, "sym\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", space, fl[1], fl[2],
+				fl[3], fl[4], fl[5], fl[6]);
+		} else if (!strcmp(fl[0], "i") && n == 7) {
+			unsigned c = (unsigned)atoi(fl[1]);
+			int e = c < 18 ? x->ev_of_counter[c] : -1;
+			uint64_t w = strtoull(fl[4], NULL, 10);
+
+			if (e < 0) {
+				x->bad_lines++;
+				continue;
+			}
+			x->ev[e].samples++;
+			x->ev[e].weight += w;
+			x->nsamples++;
+			fprintf(x->out, "sample\t%d\t%d\t%s\t%s\t%s\t%s\t-\t%s\t-\t-\n", e, space,
+				fl[2], fl[3], fl[4], fl[5], fl[6]);
+		} else if (!strcmp(fl[0], "p") && n == 9) {
+			unsigned c = (unsigned)atoi(fl[1]);
+			int e = c < 18 ? x->ev_of_counter[c] : -1;
+			uint64_t regs[18] = { 0 }, ea = 0, model_ea = strtoull(fl[5], NULL, 16);
+			char *s = fl[4], addr[24] = "-";
+			const char *dsym = "-";
+			int k;
+
+			for (k = 0; k < 18 && *s; k++) {
+				regs[k] = strtoull(s, &s, 16);
+				if (*s == ',')
+					s++;
+			}
+			if (e < 0 || k != 18) {
+				x->bad_lines++;
+				continue;
+			}
+			x->ev[e].samples++;
+			x->ev[e].weight++;
+			x->nsamples++;
+			x->pebs++;
+			if (data_address(x, regs[1], fl[6], regs, &ea)) {
+				x->decoded++;
+				x->differ += ea != model_ea;
+				snprintf(addr, sizeof(addr), "%" PRIx64, ea);
+				/* nbsim's data symbol is of the model's address */
+				if (ea == model_ea)
+					dsym = fl[8];
+			}
+			fprintf(x->out, "sample\t%d\t%d\t%s\t%s\t1\t%" PRIx64 "\t%s\t%s\t%s\t%s\n", e,
+				space, fl[2], fl[3], regs[1], addr, fl[7], fl[4], dsym);
+		} else if (!strcmp(fl[0], "model") || !strcmp(fl[0], "counter") ||
+			   !strcmp(fl[0], "exec") || !strcmp(fl[0], "end")) {
+			continue;
+		} else {
+			x->bad_lines++;
+		}
+	}
+	free(line);
+	fclose(f);
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* the run's samples.PID files, in name order (the same profile for the same run) */
+static int read_samples(const char *dir, pid_t child, void *ctx, char *err, size_t len)
+{
+	struct rec_ctx *x = ctx;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **names = NULL, p[4200];
+	int n = 0, rc = 0;
+
+	while (d && (e = readdir(d))) {
+		char *end;
+
+		if (strncmp(e->d_name, "samples.", 8))
+			continue;
+		/* without --follow a forked child runs under nbsim until its
+		 * execve (nb_stat's --nbsim-trace-forked=no): its samples are
+		 * not PROGRAM's */
+		if (!x->follow && (strtol(e->d_name + 8, &end, 10) != (long)child || *end))
+			continue;
+		names = realloc(names, (size_t)(n + 1) * sizeof(*names));
+		if (!names || !(names[n] = strdup(e->d_name))) {
+			snprintf(err, len, "out of memory");
+			rc = -1;
+			break;
+		}
+		n++;
+	}
+	if (d)
+		closedir(d);
+	if (rc == 0 && n == 0) {
+		snprintf(err, len, "nbsim wrote no samples (the program did not start?)");
+		rc = -1;
+	}
+	if (names)
+		qsort(names, (size_t)n, sizeof(*names), cmp_str);
+	for (int i = 0; i < n && rc == 0; i++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
+		rc = one_file(x, p, err, len);
+	}
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return rc;
+}
+
+/* ---- main ------------------------------------------------------------------ */
+
+enum { O_MODEL = 256, O_PRECISE, O_NO_PRECISE, O_CLOCK, O_FOLLOW };
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "model", required_argument, NULL, O_MODEL },
+		{ "event", required_argument, NULL, 'e' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "precise", no_argument, NULL, O_PRECISE },
+		{ "no-precise", no_argument, NULL, O_NO_PRECISE },
+		{ "call-graph", no_argument, NULL, 'g' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "clock", required_argument, NULL, O_CLOCK },
+		{ "follow", no_argument, NULL, O_FOLLOW },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static struct rec_event ev[ST_MAXEV];
+	static struct st_run run;
+	static char evbuf[8192];
+	struct st_config c;
+	struct rec_ctx x;
+	struct st_out of = { .fd = -1 };
+	struct stat prog_st;
+	const char *out = "nb.profile";
+	char nbsim_buf[PATH_MAX], err[2048], outpath[PATH_MAX];
+	uint64_t period = DEFAULT_PERIOD;
+	size_t evo = 0;
+	int n = 0, opt, rc, precise = -1, depth = 0, status;
+
+	memset(&c, 0, sizeof(c));
+	memset(&x, 0, sizeof(x));
+	c.sampled = 1;
+	{
+		const struct nb_part *d = nb_part_find(NB_PART_DEFAULT);
+
+		c.model_name = d->name;
+		c.model = d->model;
+		c.feats = d->feats;
+	}
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+e:c:go:h", lo, NULL)) != -1) {
+		switch (opt) {
+		case O_MODEL: {
+			const struct nb_part *p = nb_part_find(optarg);
+
+			if (!p)
+				return fail(ST_EXIT_USAGE, "unknown model '%s' (willamette, northwood, "
+					    "prescott, cedarmill, xeonmp)", optarg);
+			c.model_name = p->name;
+			c.model = p->model;
+			c.feats = p->feats;
+			break;
+		}
+		case 'e': {
+			size_t l = strlen(optarg) + 1;
+			char *s, *save = NULL;
+			int n0 = n;
+
+			if (evo + l > sizeof(evbuf))
+				return fail(ST_EXIT_USAGE, "too many events");
+			s = memcpy(evbuf + evo, optarg, l);
+			evo += l;
+			for (char *t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+				char *sl = strrchr(t, '/');
+
+				if (n == ST_MAXEV)
+					return fail(ST_EXIT_USAGE, "more than %d events", ST_MAXEV);
+				memset(&ev[n], 0, sizeof(ev[n]));
+				if (sl) {
+					*sl = 0;
+					if (parse_period(sl + 1, &ev[n].period))
+						return fail(ST_EXIT_USAGE, "%s: bad period '%s' (a whole "
+							    "number from 1 to 2^39)", t, sl + 1);
+				}
+				ev[n++].name = t;
+			}
+			if (n == n0)
+				return fail(ST_EXIT_USAGE, "-e: empty event list");
+			break;
+		}
+		case 'c':
+			if (parse_period(optarg, &period))
+				return fail(ST_EXIT_USAGE, "-c: bad period '%s' (a whole number from 1 "
+					    "to 2^39)", optarg);
+			break;
+		case O_PRECISE:
+			precise = 1;
+			break;
+		case O_NO_PRECISE:
+			precise = 0;
+			break;
+		case 'g':
+			depth = DEFAULT_DEPTH;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case O_CLOCK:
+			if (strcmp(optarg, "model") && strcmp(optarg, "sampled"))
+				return fail(ST_EXIT_USAGE, "--clock takes model or sampled, not '%s'",
+					    optarg);
+			c.sampled = !strcmp(optarg, "sampled");
+			break;
+		case O_FOLLOW:
+			c.follow = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			if (optopt && strchr("eco", optopt))
+				fail(ST_EXIT_USAGE, "option -%c needs a value", optopt);
+			else
+				fail(ST_EXIT_USAGE, "unknown option '%s'", argv[optind - 1]);
+			usage(stderr);
+			return ST_EXIT_USAGE;
+		}
+	}
+	if (n == 0)
+		return fail(ST_EXIT_USAGE, "no event to sample (-e EVENT[/PERIOD])");
+	if (optind >= argc) {
+		fail(ST_EXIT_USAGE, "no program to sample");
+		usage(stderr);
+		return ST_EXIT_USAGE;
+	}
+	{
+		int e = st_expand_output(out, outpath, sizeof(outpath));
+
+		if (e == -2)
+			return fail(ST_EXIT_USAGE, "-o: empty file name (an unset variable?)");
+		if (e)
+			return fail(ST_EXIT_USAGE, "-o %s: bad %% sequence (%%r, %%p, %%%%) or too long",
+				    out);
+		out = outpath;
+	}
+	c.argv = argv + optind;
+
+	/* the events, checked before anything runs */
+	for (int i = 0; i < n; i++) {
+		struct nb_util_opts u;
+		char why[512];
+		int p = strncasecmp(ev[i].name, "PAPI_", 5) ? -1
+			: nb_preset_lookup(ev[i].name, strlen(ev[i].name));
+		struct nb_req *q = &run.req[run.nreq];
+
+		if (!ev[i].period)
+			ev[i].period = period;
+		ev[i].preset = p;
+		memset(q, 0, sizeof(*q));
+		if (p >= 0) {
+			int k = nb_preset_slots((unsigned)p, c.model, c.feats);
+
+			if (k == 0)
+				return fail(ST_EXIT_MODEL, "%s: not available on model %s", ev[i].name,
+					    c.model_name);
+			if (k > 1)
+				return fail(ST_EXIT_EVENT, "%s: a preset of %d terms cannot sample (its "
+					    "count is a sum); sample its events", ev[i].name, k);
+			if (precise == 1)
+				return fail(ST_EXIT_EVENT, "%s cannot sample precisely: PEBS samples "
+					    "the tagged metrics, not presets", ev[i].name);
+			q->kind = NB_REQ_PRESET;
+			q->preset = (uint16_t)p;
+		} else {
+			nb_util_defaults(&u);
+			u.cpu.model = c.model;
+			u.feats = c.feats;
+			if (nb_util_request(ev[i].name, &u, &ev[i].sel, why, sizeof(why)))
+				return fail(ST_EXIT_EVENT, "%s", why);
+			ev[i].precise = (ev[i].sel.cccr & NB_CCCR_MOD_PRECISE) != 0;
+			if (ev[i].precise && precise == 0)
+				return fail(ST_EXIT_USAGE, "%s: its :precise and --no-precise say "
+					    "opposite things", ev[i].name);
+			if (precise == 1 || ev[i].precise) {
+				if (!pebs_modelled(&ev[i].sel, why, sizeof(why)))
+					return fail(ST_EXIT_EVENT, "%s cannot sample precisely: %s",
+						    ev[i].name, why);
+				ev[i].precise = 1;
+			} else if (precise < 0) {
+				ev[i].precise = pebs_modelled(&ev[i].sel, why, sizeof(why));
+			}
+			if (ev[i].precise)
+				ev[i].sel.cccr |= NB_CCCR_MOD_PRECISE;
+			q->kind = NB_REQ_SEL;
+			q->sel = ev[i].sel;
+		}
+		run.nreq++;
+	}
+	{
+		int np = 0;
+
+		for (int i = 0; i < n; i++)
+			np += ev[i].precise;
+		if (np > 1)
+			return fail(ST_EXIT_EVENT, "%d precise events: PEBS has one counter (16) per "
+				    "logical processor; sample them in separate runs", np);
+	}
+	{
+		struct nb_sched_cpu cpu;
+		char why[2048];
+
+		memset(&cpu, 0, sizeof(cpu));
+		cpu.model = c.model;
+		if (nb_plan_run(run.req, run.nreq, &cpu, c.feats, NULL, &run.plan, why, sizeof(why)))
+			return fail(ST_EXIT_EVENT, "these events cannot be sampled at once: %s", why);
+	}
+	for (int i = 0; i < 18; i++)
+		x.ev_of_counter[i] = -1;
+	for (int i = 0; i < n; i++) {
+		int h = run.plan.hw_of[i];
+
+		if (h < 0)
+			return fail(ST_EXIT_EVENT, "%s: reads 0 on this model; nothing to sample",
+				    ev[i].name);
+		ev[i].hw = h;
+		ev[i].counter = run.plan.assign.slot[h].counter;
+		if (run.plan.assign.slot[h].cascade)
+			return fail(ST_EXIT_EVENT, "%s: a cascaded counter pair cannot sample",
+				    ev[i].name);
+		run.period[h] = ev[i].period;
+		x.ev_of_counter[ev[i].counter] = i;
+	}
+	run.ins_req = -1;
+
+	if ((rc = st_check_program(prog_name, c.argv[0], 1, &prog_st)))
+		return rc;
+	{
+		struct stat ost;
+
+		if (stat(out, &ost) == 0 && ost.st_dev == prog_st.st_dev && ost.st_ino == prog_st.st_ino)
+			return fail(ST_EXIT_OUTPUT, "-o %s: that is PROGRAM (%s) itself; not "
+				    "overwriting it", out, c.argv[0]);
+		if (st_out_open(&of, out))
+			return fail(ST_EXIT_OUTPUT, "cannot write %s: %s", out, strerror(errno));
+	}
+	x.out = fdopen(of.fd, "w");
+	if (!x.out) {
+		st_out_abandon(&of);
+		return fail(ST_EXIT_OUTPUT, "cannot write %s: %s", out, strerror(errno));
+	}
+	x.ev = ev;
+	x.nev = n;
+	x.cs_ok = cs_open(CS_ARCH_X86, CS_MODE_64, &x.cs) == CS_ERR_OK &&
+		cs_option(x.cs, CS_OPT_DETAIL, CS_OPT_ON) == CS_ERR_OK;
+
+	fprintf(x.out, "nb-profile\t%d\nmodel\t%s\ncommand", PROFILE_VERSION, c.model_name);
+	for (char **a = c.argv; *a; a++) {
+		fputc('\t', x.out);
+		for (const char *s = *a; *s; s++)
+			fputc(*s == '\t' || *s == '\n' ? ' ' : *s, x.out);
+	}
+	fputc('\n', x.out);
+	for (int i = 0; i < n; i++)
+		fprintf(x.out, "event\t%d\t%s\t%" PRIu64 "\t%s\t%u\n", i, ev[i].name, ev[i].period,
+			ev[i].precise ? "pebs" : "iebs", ev[i].counter);
+
+	c.nbsim = st_find_nbsim(nbsim_buf, sizeof(nbsim_buf));
+	c.samples = read_samples;
+	c.samples_ctx = &x;
+	x.follow = c.follow;
+	c.sample_depth = depth;
+	st_signals_init();
+	if (st_run_nbsim(&c, &run, err, sizeof(err))) {
+		fclose(x.out);
+		of.fd = -1;
+		st_out_abandon(&of);
+		if (x.cs_ok)
+			cs_close(&x.cs);
+		if (st_interrupted)
+			return 128 + st_interrupted;
+		return fail(ST_EXIT_BACKEND, "%s", err);
+	}
+	if (x.cs_ok)
+		cs_close(&x.cs);
+	if (st_out_commit(&of, x.out))
+		return fail(ST_EXIT_OUTPUT, "cannot write %s: %s", out, strerror(errno));
+
+	for (int i = 0; i < n; i++)
+		fprintf(stderr, "%s: %" PRIu64 " samples of %s (every %" PRIu64 ", %s)\n", prog_name,
+			ev[i].samples, ev[i].name, ev[i].period, ev[i].precise ? "PEBS" : "IEBS");
+	if (x.pebs)
+		fprintf(stderr, "%s: data addresses decoded for %" PRIu64 " of %" PRIu64
+			" PEBS samples, %" PRIu64 " differing from the model's\n", prog_name,
+			x.decoded, x.pebs, x.differ);
+	if (x.bad_lines)
+		fprintf(stderr, "%s: %" PRIu64 " sample lines from nbsim not understood\n",
+			prog_name, x.bad_lines);
+	fprintf(stderr, "%s: profile written to %s\n", prog_name, out);
+
+	status = run.status;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return ST_EXIT_BACKEND;
+}
