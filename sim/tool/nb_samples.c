@@ -249,7 +249,7 @@ void nb_samples_init(void)
 	nb_pmu_sync(&nb_pmu_state, nb_sig);
 	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
 		Bool pebs = (c == 16 || c == 17) && nb_pebs_on &&
-			(other_msr(NB_MSR_IA32_PEBS_ENABLE) & (UINT64_C(1) << 24));
+			(nb_other_msr(NB_MSR_IA32_PEBS_ENABLE) & (UINT64_C(1) << 24));
 		if (!((nb_pmu_state.pmi_armed >> c) & 1) && !pebs)
 			continue;
 		period[c] = NB_COUNTER_MASK + 1 - (nb_pmu_state.ctr[c] & NB_COUNTER_MASK);
