@@ -51,6 +51,8 @@
  *           is its latency column unless said.
  *  [F43]    The same of a Pentium 4 3.20 GHz, CPUID 0F43 (Prescott),
  *           GenuineIntel/GenuineIntel0000F43_P4_Prescott_InstLatX86.txt.
+ *  [F13]    The same of a Pentium 4 1.7 GHz, CPUID 0F13 (Willamette),
+ *           GenuineIntel/GenuineIntel0000F13_P4_Willamette_InstLatX86.txt.
  *  [F43X64] The same Prescott part measured in 64-bit mode,
  *           GenuineIntel/GenuineIntel0000F43_P4_Prescott_InstLatX64.txt
  *           (the r64 forms; its r32 rows repeat the X86 file's, within
@@ -145,6 +147,8 @@ static const struct nb_tm_params nb_tm_northwood = {
 		/* 64-bit shifts: Northwood has no 64-bit mode; as its 32-bit
 		 * shifts (the model runs x86-64 code on every part) */
 		[NB_TM_SHIFT64] = { T(4), T(1), NB_TMU_INT },
+		/* BSWAP r32: 4, throughput 1 [F29 319], as the shifts */
+		[NB_TM_BSWAP]   = { T(4), T(1), NB_TMU_INT },
 	},
 	126, 3, 4,                      /* [HIN01], [HIN01], [DLI p. 17] */
 	/* PMI latency: no published figure.  Calibrated on Sprunt 2002
@@ -166,6 +170,50 @@ static const struct nb_tm_params nb_tm_northwood = {
 	 * 11 before the data is used (Sprunt's l1_miss, 4 slots: 1.23 uops
 	 * per cycle, t_timing) */
 	11
+};
+
+/* Willamette (CPUID 0F1n): InstLatX64's Willamette [F13] measures
+ * Northwood's figures row for row but bswap, lfence and mfence; each row
+ * names the F13 row it was checked against (sim/tests/t_measured.c). */
+static const struct nb_tm_params nb_tm_willamette = {
+	"willamette (0F1n)",
+	{
+		[NB_TM_ALU]     = { 1, 1, NB_TMU_ALU },             /* F13 72: 0.5 */
+		[NB_TM_SHIFT]   = { T(4), T(1), NB_TMU_INT },       /* F13 223, 235, 271: 4 */
+		[NB_TM_IMUL]    = { T(15), T(3), NB_TMU_FPMUL },    /* F13 328: 15 */
+		[NB_TM_IDIV]    = { T(57), T(57), NB_TMU_FPDIV },   /* F13 430: 57 */
+		[NB_TM_FADD]    = { T(5), T(1), NB_TMU_FPADD },     /* F13 577: 5 */
+		[NB_TM_FMUL]    = { T(7), T(2), NB_TMU_FPMUL },     /* F13 580: 7 */
+		[NB_TM_FDIV]    = { T(43), T(43), NB_TMU_FPDIV },   /* F13 586: 43 */
+		[NB_TM_SADD]    = { T(4), T(2), NB_TMU_FPADD },     /* F13 912: 4 */
+		[NB_TM_SMUL]    = { T(6), T(2), NB_TMU_FPMUL },     /* F13 914: 6 */
+		[NB_TM_SDIV]    = { T(38), T(38), NB_TMU_FPDIV },   /* F13 932, 942: 38 */
+		[NB_TM_FPOTHER] = { T(6), T(1), NB_TMU_FPMOV },     /* as Northwood's */
+		[NB_TM_LOAD]    = { T(2), T(1), NB_TMU_LOAD },      /* F13 26: 2 */
+		[NB_TM_FLOAD]   = { T(6), T(1), NB_TMU_LOAD },      /* [DLI Table 1] */
+		[NB_TM_STA]     = { T(1), T(1), NB_TMU_STORE },
+		[NB_TM_STD]     = { T(1), T(1), NB_TMU_FPMOV },
+		[NB_TM_ADC]     = { T(7), 1, NB_TMU_ALU },          /* F13 118, 122: 7 */
+		[NB_TM_CMOV]    = { T(6), 1, NB_TMU_ALU },          /* F13 41: 6.3 */
+		[NB_TM_SETCC]   = { T(1), 1, NB_TMU_ALU },          /* F13 200: 1 */
+		[NB_TM_MUL]     = { T(16), T(3), NB_TMU_FPMUL },    /* F13 350: 16 */
+		[NB_TM_XCHG]    = { T(1), 1, NB_TMU_ALU },          /* F13 60: 1 */
+		[NB_TM_CMPXCHG] = { T(11), 1, NB_TMU_ALU },         /* F13 551: 11 */
+		[NB_TM_LFENCE]  = { T(36), T(1), NB_TMU_LOAD },     /* F13 770: 36 */
+		[NB_TM_SFENCE]  = { T(39), T(1), NB_TMU_STORE },    /* F13 769: 39.1 */
+		[NB_TM_MFENCE]  = { T(98), T(1), NB_TMU_LOAD },     /* F13 771: 98 */
+		[NB_TM_LOCK]    = { T(124), T(1), NB_TMU_LOAD },    /* F13 86: 124.2, 64: 124.9 */
+		[NB_TM_XFER]    = { T(9), T(1), NB_TMU_FPMOV },     /* F13 981: 18 round trip */
+		[NB_TM_SIMD]    = { T(2), T(1), NB_TMU_FPADD },     /* F13 1013: 2 */
+		[NB_TM_SIMUL]   = { T(6), T(1), NB_TMU_FPMUL },     /* F13 1062: 6 */
+		[NB_TM_SHUF]    = { T(4), T(1), NB_TMU_FPADD },     /* F13 1144: 4 */
+		[NB_TM_SHIFT64] = { T(4), T(1), NB_TMU_INT },       /* no 64-bit mode: as r32 */
+		[NB_TM_BSWAP]   = { T(7), T(1), NB_TMU_INT },       /* F13 319: 7, throughput 0.76 */
+	},
+	126, 3, 4,                      /* as Northwood's: [HIN01], [DLI p. 17] */
+	NB_PMI_LATENCY_NW,              /* Northwood's (no measurement) */
+	16, 4,                          /* bits 15:6 [ORM-A]; 4 ways [CPUID] 0x66 */
+	11                              /* L2 18 measured [F13M], access 7 [DLI] */
 };
 
 static const struct nb_tm_params nb_tm_prescott = {
@@ -233,6 +281,8 @@ static const struct nb_tm_params nb_tm_prescott = {
 		 * r64 stays 1 [F43X64 224] (NB_TM_SHIFT); BSWAP r64 8 [F43X64
 		 * 320] */
 		[NB_TM_SHIFT64] = { T(7), T(1), NB_TMU_INT },
+		/* BSWAP r32: 1, throughput 0.5 [F43 319] */
+		[NB_TM_BSWAP]   = { T(1), 1, NB_TMU_INT },
 	},
 	126, 3, 8,                      /* [HIN01], [HIN01], [BOG04] */
 	/* PMI latency: not measured on Prescott.  Northwood's figure
@@ -250,7 +300,8 @@ static const struct nb_tm_params nb_tm_prescott = {
 
 const struct nb_tm_params *nb_tm_params_for(unsigned cpuid_model)
 {
-	return cpuid_model >= 3 ? &nb_tm_prescott : &nb_tm_northwood;
+	return cpuid_model >= 3 ? &nb_tm_prescott : cpuid_model == 2 ? &nb_tm_northwood
+		: &nb_tm_willamette;
 }
 
 void nb_tm_init(struct nb_tm *t, const struct nb_tm_params *p, unsigned penalty)
@@ -913,10 +964,10 @@ unsigned nb_tm_classify(const uint8_t *code, unsigned len, unsigned npfx, unsign
 			return NB_TM_IMUL;
 		if (op2 == 0xa4 || op2 == 0xa5 || op2 == 0xac || op2 == 0xad)
 			return NB_TM_SHIFT;
-		/* bswap 0F C8-CF: on the shifter, as shifts measure [F29
-		 * 319 "BSWAP r32": 4, F43 319: 1] */
+		/* bswap 0F C8-CF (r64: as Prescott's 64-bit shifts, 8
+		 * measured [F43X64 320]) */
 		if (op2 >= 0xc8 && op2 <= 0xcf)
-			return npfx && (code[npfx - 1] & 0xf8) == 0x48 ? NB_TM_SHIFT64 : NB_TM_SHIFT;
+			return npfx && (code[npfx - 1] & 0xf8) == 0x48 ? NB_TM_SHIFT64 : NB_TM_BSWAP;
 		if (op2 >= 0x40 && op2 <= 0x4f)
 			return NB_TM_CMOV;
 		if (op2 >= 0x90 && op2 <= 0x9f)

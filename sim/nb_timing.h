@@ -51,6 +51,7 @@ enum nb_tm_cls {
 	NB_TM_SIMUL,     /* MMX/SSE2 integer multiply (pmul*, pmaddwd)       */
 	NB_TM_SHUF,      /* pshufd, pslldq/psrldq                            */
 	NB_TM_SHIFT64,   /* shr/sar/rol/ror/rcl/rcr and bswap on 64 bits     */
+	NB_TM_BSWAP,     /* bswap r32                                        */
 	NB_TM_NCLS,
 	NB_TM_COPY = 0xff, /* no uop: dst ready when the srcs are (renaming) */
 	NB_TM_LAT = 0xfe  /* no uop of its own: one result of the previous   */
@@ -91,8 +92,8 @@ struct nb_tm_params {
 	unsigned miss_free;
 };
 
-/* the parameters of a CPUID family-15 model (0-2: Willamette/Northwood/
- * Gallatin; 3, 4, 6: Prescott/Cedar Mill) */
+/* the parameters of a CPUID family-15 model (0, 1: Willamette; 2:
+ * Northwood/Gallatin; 3, 4, 6: Prescott/Cedar Mill) */
 const struct nb_tm_params *nb_tm_params_for(unsigned cpuid_model);
 
 /* ---- a superblock's uops, built at translation time ---- */

@@ -238,9 +238,6 @@ struct row {
 #define TOL_L2 0.15
 #define TOL_MEM 0.20
 
-/* why a row is not met yet */
-#define TODO_W_BSWAP "Willamette shares Northwood's table (CPUID models 0-2): its bswap measures 7, Northwood's 4"
-#define TODO_W_LFENCE "Willamette shares Northwood's table: its lfence measures 36, Northwood's 40 (+11%)"
 
 
 static const struct row rows[] = {
@@ -346,7 +343,7 @@ static const struct row rows[] = {
 	    "[F43 319 \"BSWAP r32\"]",
 	    "[F13 319 \"BSWAP r32\"]",
 	    "[F62 319]" },
-	  { NULL, NULL, TODO_W_BSWAP, NULL } },
+	  { NULL, NULL, NULL, NULL } },
 	{ "lea r32, [r + r]", k_lea, D_NONE, 200, 32, TOL_CORE,
 	  { 0.5, 1.0, 0.5, 1.0 }, { 0, 0, 0, 0 },
 	  { "[F29 206 \"LEA r32, [r32+r32]\"]",
@@ -374,7 +371,7 @@ static const struct row rows[] = {
 	    "[F43 772 \"LFENCE\"]",
 	    "[F13 770 \"LFENCE\"]",
 	    "[F62 770]" },
-	  { NULL, NULL, TODO_W_LFENCE, NULL } },
+	  { NULL, NULL, NULL, NULL } },
 	{ "sfence (back to back)", k_sfence, D_NONE, 20, 32, TOL_CORE,
 	  { 39.1, 54.3, 39.1, 54.6 }, { 0, 0, 0, 0 },
 	  { "[F29 769 \"SFENCE\"]",
