@@ -897,6 +897,11 @@ unsigned nb_tm_classify(const uint8_t *code, unsigned len, unsigned npfx, unsign
 	if (has_prefix(code, npfx, 0xf0) ||
 	    ((op == 0x86 || op == 0x87) && i + 1 < len && (code[i + 1] >> 6) != 3))
 		return NB_TM_LOCK;
+	/* pause (F3 90) back to back measures lfence's throughput, 36 /
+	 * 40 / 54.25 cycles [F13, F29, F43 row 15 "PAUSE"; lfence: 36, 40,
+	 * 52]: it waits as lfence does */
+	if (op == 0x90 && has_prefix(code, npfx, 0xf3))
+		return NB_TM_LFENCE;
 	/* movd/movq between the general and MMX/XMM registers: 0F 6E, 0F
 	 * 7E (none or 66; F3 0F 7E is movq xmm, xmm), register forms */
 	if (op == 0x0f && i + 2 < len && (code[i + 1] == 0x6e || code[i + 1] == 0x7e) &&

@@ -293,9 +293,10 @@ UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 	unsigned nput = 0, nst = 0, made = 0, naddr = 0, nsnap = 0;
 	UShort snap[16][2];             /* register, its snapshot slot   */
 	IRTemp addrs[16];               /* temporaries used as addresses */
-	Bool move = (dec->cls & NB_IC_MOVE) != 0;
 	UInt lcls = dec->fp != NB_FP_NONE ? NB_TM_FLOAD : NB_TM_LOAD;
 	UInt xcls = nb_tm_classify(code, len > 16 ? 16 : len, dec->len_prefix, dec->fp);
+	/* (pause, a nop to the uop model, has a uop that waits: below) */
+	Bool move = (dec->cls & NB_IC_MOVE) != 0 && xcls != NB_TM_LFENCE;
 
 	for (Int j = from; j < to; j++) {
 		const IRStmt *s = in->stmts[j];

@@ -147,6 +147,7 @@ static void name(char *p, uint64_t n)						\
 FENCE(k_lfence, "lfence")
 FENCE(k_sfence, "sfence")
 FENCE(k_mfence, "mfence")
+FENCE(k_pause, "pause")
 
 /* locked read-modify-writes of one L1-resident dword */
 static void k_lockadd(char *p, uint64_t n)
@@ -371,6 +372,15 @@ static const struct row rows[] = {
 	    "[F43 772 \"LFENCE\"]",
 	    "[F13 770 \"LFENCE\"]",
 	    "[F62 770]" },
+	  { NULL, NULL, NULL, NULL } },
+	/* pause: InstLatX64's row has no latency ("no true dep."): its
+	 * throughput column, back to back as the fences */
+	{ "pause (back to back)", k_pause, D_NONE, 20, 32, TOL_CORE,
+	  { 40.0, 54.25, 36.0, 52.0 }, { 0, 0, 0, 0 },
+	  { "[F29 15 \"PAUSE\" T]",
+	    "[F43 15 \"PAUSE\" T]",
+	    "[F13 15 \"PAUSE\" T]",
+	    "[F62 15 \"PAUSE\" T]" },
 	  { NULL, NULL, NULL, NULL } },
 	{ "sfence (back to back)", k_sfence, D_NONE, 20, 32, TOL_CORE,
 	  { 39.1, 54.3, 39.1, 54.6 }, { 0, 0, 0, 0 },
