@@ -20,7 +20,7 @@
  *    instructions, 42 branches, 500 cycles) still overflow and are
  *    dispatched, but are not in the count it returns);
  *  - the skid is at most SKID instructions (the default model, Prescott:
- *    a latency of 91 cycles + at most 16 to the local APIC's bus-clock
+ *    a latency of 74 cycles + at most 16 to the local APIC's bus-clock
  *    edge, at most 3 instructions retiring a cycle,
  *    + 3 for the cycle it ends in), S = SKID x per-iteration events / 4
  *    events; for T above S, one call per threshold: calls >=
@@ -42,10 +42,10 @@
 #include "nbdiff.h"
 
 #define N 40000L
-/* the most instructions retired in Prescott's PMI latency (91 cycles,
+/* the most instructions retired in Prescott's PMI latency (74 cycles,
  * sim/timing/nb_timing.c, + at most 16 waiting for the bus-clock edge, ratio 17
  * - 1, sim/tool/nb_pmi.c pmi_due): 3 a cycle [HIN01], + 3 */
-#define SKID (3 * (91 + 16) + 3)
+#define SKID (3 * (74 + 16) + 3)
 
 /* the loop: nbdiff_loop4 (nbdiff.h) */
 #define loop nbdiff_loop4

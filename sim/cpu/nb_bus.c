@@ -30,8 +30,7 @@
 #include "nb_bus.h"
 #include "nb_tlb.h"
 
-/* core clocks per bus clock; the timing model's memory latency is
- * 12 + 12 x ratio (nb_tlb.c; t_bus checks it) */
+/* core clocks per bus clock (the data transfers' timing) */
 static const struct { unsigned model, l3, ratio; } ratios[] = {
 	{ 1, 0, 20 },           /* Willamette 2.0 GHz, 100 MHz bus clock  */
 	{ 2, 0, 14 },           /* Northwood 2.8 GHz, 200 MHz             */
@@ -72,7 +71,9 @@ int nb_bus_init(struct nb_bus *b, unsigned cpuid_model, unsigned l3)
 
 /* Lifetimes, in core clocks (a model: README "Bus model"):
  *  - an IOQ read lives from its request to its last data transfer: the
- *    12 bus clocks of a memory access [ORM, the upper end];
+ *    memory latency (measured per part, nb_tlb.c) less the 12 core clocks
+ *    to the bus and back [ORM] (it was 12 bus clocks, [ORM]'s upper end,
+ *    when the memory latency was 12 + 12 bus clocks);
  *  - an IOQ write (writeback) lives 4 bus clocks: a 2-clock request phase
  *    and the 2-clock data phase of 64 bytes (our choice);
  *  - a BSQ entry lives from the L2 miss until its data is back: the L3
@@ -81,8 +82,13 @@ int nb_bus_init(struct nb_bus *b, unsigned cpuid_model, unsigned l3)
  *    BSQ entry 12 core clocks + its IOQ life; an L2 writeback into the L3
  *    the L3 latency. */
 #define BUS_TO_BUS 12u                  /* core clocks to reach the bus      */
-#define IOQ_RD_BUSCLK 12u
 #define IOQ_WR_BUSCLK 4u
+
+/* an IOQ read's life (above) */
+static inline uint64_t ioq_read_life(const struct nb_bus_params *p)
+{
+	return p->mem_latency > BUS_TO_BUS ? p->mem_latency - BUS_TO_BUS : 1;
+}
 
 static void alloc(struct nb_bus *b, unsigned cls, uint64_t n, uint64_t ioq_life, uint64_t bsq_life)
 {
@@ -117,7 +123,7 @@ static void count_miss(struct nb_bus *b, int store, int mem, unsigned wb_l3, uns
 	const struct nb_bus_params *p = &b->p;
 	unsigned dem = store ? NB_BUS_RFO : NB_BUS_RD;
 	uint64_t bsq_life = p->l3_latency + (mem ? p->mem_latency : 0);
-	uint64_t ioq_rd = mem ? (uint64_t)IOQ_RD_BUSCLK * p->ratio : 0;
+	uint64_t ioq_rd = mem ? ioq_read_life(p) : 0;
 	uint64_t ioq_wr = (uint64_t)IOQ_WR_BUSCLK * p->ratio;
 
 	/* the demand line, then the adjacent line of the sector as a
@@ -147,8 +153,8 @@ static void count_miss(struct nb_bus *b, int store, int mem, unsigned wb_l3, uns
  *       live as in count_miss: reads until T + B, B = L3 latency (+ the
  *       memory latency if the L3 missed too), L3 writebacks the L3 latency;
  *   I = T + L3 latency + 12: the IOQ reads (demand and prefetch) are
- *       allocated and live 12 bus clocks, to E = T + B: the end of the
- *       load's stall in the timing model;
+ *       allocated and live the memory latency less 12, to E = T + B: the
+ *       end of the load's stall in the timing model;
  *   data: the prefetch line in bus clocks E - 4R and E - 3R, the demand
  *       line in E - 2R and E - R (R = ratio), DRDY 2 cycles at the start
  *       of each, DBSY 2 cycles one bus clock before each line's first;
@@ -200,7 +206,7 @@ static void batch_cycle(struct nb_bus *b, const struct nb_bus_batch *x, uint64_t
 			b->ioq_alloc[dem]++;
 			b->ioq_alloc[dem + 1]++;
 		}
-		if (in(r, I, IOQ_RD_BUSCLK * R)) {
+		if (in(r, I, ioq_read_life(p))) {
 			b->ioq_cyc[dem]++;
 			b->ioq_cyc[dem + 1]++;
 		}

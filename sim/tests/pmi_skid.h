@@ -23,7 +23,7 @@
  * Prescott [ORM-C]), so about 2.3 per cycle; never more than 3 a cycle
  * (3 uops retire a cycle [HIN01], each instruction at least one), + 3
  * for the retirement cycle the latency ends in. */
-#define PMI_LAT 91
+#define PMI_LAT 74
 #define PMI_WAIT 16
 /* Events past the overflow of a skid the latency ended (not one cut by
  * the run's stopping WRMSR): at least the 2 x PMI_LAT instructions that

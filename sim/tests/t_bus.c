@@ -39,9 +39,8 @@ static void test_params(void)
 		const struct nb_mem_params *m = nb_mem_params_find(models[i][0], models[i][1]);
 		int ok = nb_bus_init(&b, models[i][0], models[i][1]);
 		tap_ok(ok && m && b.p.ratio == ratio[i] && b.p.mem_latency == m->mem_latency &&
-		       b.p.mem_latency == 12 + 12 * b.p.ratio && b.p.l3_latency == m->l3_latency &&
-		       b.p.l2_latency == m->l2_latency,
-		       "model %u%s: bus ratio %u, memory latency %u = 12 + 12 x ratio (nb_tlb.c)",
+		       b.p.l3_latency == m->l3_latency && b.p.l2_latency == m->l2_latency,
+		       "model %u%s: bus ratio %u, the latencies of nb_tlb.c (memory %u)",
 		       models[i][0], models[i][1] ? " L3" : "", ratio[i], m ? m->mem_latency : 0);
 	}
 	{
@@ -108,14 +107,14 @@ static void test_miss(void)
 {
 	struct nb_bus b;
 
-	/* Prescott (ratio 17, memory 216): a load missing the L2 */
+	/* Prescott (ratio 17, L2 28, memory 292): a load missing the L2 */
 	nb_bus_init(&b, 3, 0);
 	nb_bus_miss(&b, 0, 1, 0, 0);
 	tap_ok(b.ioq_alloc[NB_BUS_RD] == 1 && b.ioq_alloc[NB_BUS_RD_PF] == 1 &&
-	       b.ioq_cyc[NB_BUS_RD] == 204 && b.ioq_cyc[NB_BUS_RD_PF] == 204,
-	       "prescott load miss: 2 IOQ reads (demand + adjacent prefetch), 12 bus clocks = 204 cycles each");
-	tap_ok(b.bsq_alloc[NB_BUS_RD] == 1 && b.bsq_alloc[NB_BUS_RD_PF] == 1 && b.bsq_cyc[NB_BUS_RD] == 216,
-	       "... 2 BSQ entries, each the memory latency (216)");
+	       b.ioq_cyc[NB_BUS_RD] == 280 && b.ioq_cyc[NB_BUS_RD_PF] == 280,
+	       "prescott load miss: 2 IOQ reads (demand + adjacent prefetch), the memory latency less 12 = 280 cycles each");
+	tap_ok(b.bsq_alloc[NB_BUS_RD] == 1 && b.bsq_alloc[NB_BUS_RD_PF] == 1 && b.bsq_cyc[NB_BUS_RD] == 292,
+	       "... 2 BSQ entries, each the memory latency (292)");
 	tap_ok(b.fsb[NB_FSB_DRDY_OWN] == 8 && b.fsb[NB_FSB_DBSY_OWN] == 4 && b.fsb[NB_FSB_DRDY_DRV] == 0,
 	       "... DRDY_OWN 2 x 4 clocks, DBSY_OWN 2 x 2, nothing driven");
 	/* a store missing the L2, evicting a Modified 128-byte line */
@@ -130,29 +129,29 @@ static void test_miss(void)
 	       nb_bus_ioq_count(3, T0 | RD | WR | WB | OWN, b.ioq_alloc) == 4 &&
 	       nb_bus_ioq_count(3, T0 | WR | WB | OWN, b.ioq_alloc) == 2,
 	       "IOQ_allocation: all 6, non-prefetch 4, writes 2");
-	tap_ok(nb_bus_ioq_count(3, T0 | RD | WB | OWN | PF, b.ioq_cyc) == 4 * 204,
-	       "IOQ_active_entries, reads: 4 x 204 entry-cycles");
+	tap_ok(nb_bus_ioq_count(3, T0 | RD | WB | OWN | PF, b.ioq_cyc) == 4 * 280,
+	       "IOQ_active_entries, reads: 4 x 280 entry-cycles");
 
-	/* Xeon MP (L3 14, memory 348, ratio 28): an L2 miss hitting the L3 */
+	/* Xeon MP (L2 18, L3 25, memory 306, ratio 28): an L2 miss hitting the L3 */
 	nb_bus_init(&b, 2, 1);
 	nb_bus_miss(&b, 0, 0, 2, 0);
 	tap_ok(b.ioq_alloc[NB_BUS_RD] == 0 && b.ioq_alloc[NB_BUS_RD_PF] == 0 && b.bsq_alloc[NB_BUS_RD] == 1 &&
-	       b.bsq_alloc[NB_BUS_RD_PF] == 1 && b.bsq_cyc[NB_BUS_RD] == 14 && b.fsb[NB_FSB_DRDY_OWN] == 0,
-	       "xeonmp L3 hit: 2 BSQ entries of 14 cycles, no bus transaction");
-	tap_ok(b.bsq_alloc[NB_BUS_WB_L3] == 2 && b.bsq_cyc[NB_BUS_WB_L3] == 28 && b.ioq_alloc[NB_BUS_WB_L3] == 0,
-	       "... a Modified L2 victim: 2 BSQ writebacks into the L3 (14 cycles), not on the bus");
+	       b.bsq_alloc[NB_BUS_RD_PF] == 1 && b.bsq_cyc[NB_BUS_RD] == 25 && b.fsb[NB_FSB_DRDY_OWN] == 0,
+	       "xeonmp L3 hit: 2 BSQ entries of 25 cycles, no bus transaction");
+	tap_ok(b.bsq_alloc[NB_BUS_WB_L3] == 2 && b.bsq_cyc[NB_BUS_WB_L3] == 50 && b.ioq_alloc[NB_BUS_WB_L3] == 0,
+	       "... a Modified L2 victim: 2 BSQ writebacks into the L3 (25 cycles), not on the bus");
 	nb_bus_miss(&b, 0, 1, 0, 2);
-	tap_ok(b.ioq_alloc[NB_BUS_RD] == 1 && b.ioq_cyc[NB_BUS_RD] == 12 * 28 && b.bsq_cyc[NB_BUS_RD] == 14 + 14 + 348 &&
+	tap_ok(b.ioq_alloc[NB_BUS_RD] == 1 && b.ioq_cyc[NB_BUS_RD] == 306 - 12 && b.bsq_cyc[NB_BUS_RD] == 25 + 25 + 306 &&
 	       b.ioq_alloc[NB_BUS_WB] == 2,
-	       "xeonmp L3 miss: IOQ read 336 cycles, BSQ 14 + 348, a Modified L3 victim written back");
+	       "xeonmp L3 miss: IOQ read 294 cycles, BSQ 25 + 306, a Modified L3 victim written back");
 	tap_ok(nb_bus_bsq_count(B_LINE | B_CACHE | B_DEM | B_WB | 3, b.bsq_alloc) == 4,
 	       "BSQ_allocation writebacks: 2 to the L3 + 2 to memory");
 	/* Willamette: one BSQ entry for both sectors (SDM note 4), two IOQ */
 	nb_bus_init(&b, 1, 0);
 	nb_bus_miss(&b, 0, 1, 0, 0);
 	tap_ok(b.bsq_alloc[NB_BUS_RD] == 1 && b.bsq_alloc[NB_BUS_RD_PF] == 0 &&
-	       b.ioq_alloc[NB_BUS_RD] == 1 && b.ioq_alloc[NB_BUS_RD_PF] == 1 && b.ioq_cyc[NB_BUS_RD_PF] == 240,
-	       "willamette: 1 BSQ entry, 2 IOQ reads of 240 cycles");
+	       b.ioq_alloc[NB_BUS_RD] == 1 && b.ioq_alloc[NB_BUS_RD_PF] == 1 && b.ioq_cyc[NB_BUS_RD_PF] == 290,
+	       "willamette: 1 BSQ entry, 2 IOQ reads of 290 cycles (memory 302 less 12)");
 }
 
 static int same_totals(const struct nb_bus *a, const struct nb_bus *b)
@@ -210,14 +209,14 @@ static void test_timed(void)
 	struct nb_bus lazy, b;
 	struct trace t = { 0 };
 
-	/* Prescott load miss: IOQ reads active from 18 + 12 = 30 to 18 + 216 */
+	/* Prescott load miss: IOQ reads active from 28 + 12 = 40 to 28 + 292 */
 	nb_bus_init(&b, 3, 0);
 	nb_bus_set_timed(&b, 1);
 	nb_bus_miss(&b, 0, 1, 0, 0);
 	tap_ok(b.ioq_alloc[NB_BUS_RD] == 0 && b.qn == 1, "step mode: a miss waits in the queue");
 	run(&b, &t, 10000);
-	tap_ok(t.cycles == 234 && t.first_ioq == 30 && t.last_ioq == 233 && t.ioq_busy == 204 && t.ioq_two == 204,
-	       "prescott load miss: 234 cycles, 2 IOQ entries in cycles 30-233 (204 = 12 bus clocks)");
+	tap_ok(t.cycles == 320 && t.first_ioq == 40 && t.last_ioq == 319 && t.ioq_busy == 280 && t.ioq_two == 280,
+	       "prescott load miss: 320 cycles, 2 IOQ entries in cycles 40-319 (280 = the memory latency less 12)");
 	tap_ok(t.ioq_max == 2 && t.bsq_max == 2 && t.drdy_edges == 4 && b.fsb[NB_FSB_DRDY_OWN] == 8,
 	       "... at most 2 entries, DRDY_OWN 8 cycles in 4 pulses (an edge per bus clock of data)");
 	nb_bus_init(&lazy, 3, 0);
@@ -229,15 +228,15 @@ static void test_timed(void)
 	nb_bus_set_timed(&b, 1);
 	nb_bus_miss(&b, 0, 1, 0, 0);
 	nb_bus_miss(&b, 1, 1, 0, 2);
-	tap_ok(b.q[1].start == 234 && b.free_at == 234 + 234 + 2 * 68 + 12,
-	       "a second miss starts when the first ends (234); it ends after 2 writebacks of 68 + 12");
+	tap_ok(b.q[1].start == 320 && b.free_at == 320 + 320 + 2 * 68 + 12,
+	       "a second miss starts when the first ends (320); it ends after 2 writebacks of 68 + 12");
 	memset(&t, 0, sizeof t);
 	run(&b, &t, 10000);
 	nb_bus_init(&lazy, 3, 0);
 	nb_bus_miss(&lazy, 0, 1, 0, 0);
 	nb_bus_miss(&lazy, 1, 1, 0, 2);
-	tap_ok(same_totals(&lazy, &b) && t.cycles == 616 && t.ioq_max == 2 && t.bsq_max == 2,
-	       "... same totals as at once, 616 cycles, never more than 2 entries");
+	tap_ok(same_totals(&lazy, &b) && t.cycles == 788 && t.ioq_max == 2 && t.bsq_max == 2,
+	       "... same totals as at once, 788 cycles, never more than 2 entries");
 	tap_ok(t.drdy_edges == 12, "... DRDY edges: 4 per miss's reads, 2 per writeback: 12 (got %llu)", (unsigned long long)t.drdy_edges);
 
 	/* Xeon MP: an L3 hit with 2 L2 victims into the L3, then a miss */
@@ -252,8 +251,8 @@ static void test_timed(void)
 	nb_bus_miss(&lazy, 1, 1, 2, 2);
 	tap_ok(same_totals(&lazy, &b) && t.bsq_max == 4 && t.ioq_max == 2,
 	       "xeonmp: same totals as at once; BSQ at most 4 (2 reads + 2 L3 writebacks)");
-	tap_ok(t.cycles == 21 + (7 + 14 + 348 + 2 * 112 + 12),
-	       "... 21 cycles for the L3 hit, then 7 + 14 + 348 + 2 x 112 + 12");
+	tap_ok(t.cycles == 43 + (18 + 25 + 306 + 2 * 112 + 12),
+	       "... 43 cycles for the L3 hit, then 18 + 25 + 306 + 2 x 112 + 12");
 
 	/* a full queue: counted at once; switching step mode off drains it */
 	nb_bus_init(&b, 3, 0);

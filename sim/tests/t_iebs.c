@@ -21,11 +21,12 @@
  *    PMI per R misses (floor, at most one less: the last may fall after
  *    the kernel), no sample on the chasing load or before it, and the
  *    skid's distribution (sim/README "Overflow interrupts (PMI)"): the
- *    latency is the model's fixed part L (59 cycles on Northwood,
+ *    latency is the model's fixed part L (48 cycles on Northwood,
  *    calibrated on Sprunt's floor) plus the wait for the local APIC's
  *    next bus-clock edge, 0 to RATIO - 1 cycles; after the chasing load
- *    the hitting loads retire one per cycle (one load port) once the 6
- *    that completed during the miss have, so the skid is L + 6 + the
+ *    the hitting loads retire one per cycle (one load port) once the 17
+ *    that completed during the miss (an L2 hit, 18 cycles) have, so the
+ *    skid is L + 17 + the
  *    wait: every sample at +65 to +65 + RATIO - 1 (exact: the model's
  *    bounds), the nearest at +65 or +66 (Sprunt: "65 or more"), more
  *    than one distance (the spread: the constant latency before gave
@@ -64,7 +65,7 @@
 #define NREC 400
 #define RATIO 14                /* Northwood's core/bus clock ratio (sim/cpu/nb_bus.c:
 				 * 2.8 GHz, 200 MHz bus clock) */
-#define FLOOR 65                /* L + 6: Sprunt's "65 or more" */
+#define FLOOR 65                /* L + 17: Sprunt's "65 or more" */
 #define REC32 40                /* 32-bit PEBS record */
 
 extern char iebs_target[], iebs_after[], iebs_after_end[];

@@ -44,6 +44,23 @@
  *           evict each other's lines (nb_smt.c).
  *  [CPUID]  Intel SDM Vol. 2A, CPUID leaf 2 descriptors 0x66 (L1D 8 KB
  *           4-way, 64 B lines) and 0x60 (16 KB 8-way, 64 B lines).
+ *  [F29]    InstLatX64's measurements of a Pentium 4 2.80 GHz, CPUID
+ *           0F29 (Northwood), repository InstLatx64/InstLatx64, file
+ *           GenuineIntel/GenuineIntel0000F29_P4_Northwood_InstLatX86.txt;
+ *           a figure names the row's number (first column) and text, and
+ *           is its latency column unless said.
+ *  [F43]    The same of a Pentium 4 3.20 GHz, CPUID 0F43 (Prescott),
+ *           GenuineIntel/GenuineIntel0000F43_P4_Prescott_InstLatX86.txt.
+ *  [F13]    The same of a Pentium 4 1.7 GHz, CPUID 0F13 (Willamette),
+ *           GenuineIntel/GenuineIntel0000F13_P4_Willamette_InstLatX86.txt.
+ *  [F43X64] The same Prescott part measured in 64-bit mode,
+ *           GenuineIntel/GenuineIntel0000F43_P4_Prescott_InstLatX64.txt
+ *           (the r64 forms; its r32 rows repeat the X86 file's, within
+ *           its run-to-run spread: SHL r32, imm8 1.0 here, 1.4 there).
+ *  [F29M], [F43M]  The same parts' *_MemLatX86.txt (load-to-use by block
+ *           size and stride; nb_tlb.c).
+ *  Where a documented figure and a measured one disagree the table holds
+ *  the measured one (sim/tests/t_measured.c checks them).
  */
 #include "nb_timing.h"
 #include "cpu/nb_idecode.h"
@@ -51,7 +68,7 @@
 #define T(c) ((uint16_t)(2 * (c)))      /* cycles -> ticks */
 
 /* Northwood's PMI latency (cycles; see nb_tm_northwood) */
-#define NB_PMI_LATENCY_NW 59
+#define NB_PMI_LATENCY_NW 48
 
 /* latency, interval (reciprocal throughput), unit */
 static const struct nb_tm_params nb_tm_northwood = {
@@ -62,10 +79,12 @@ static const struct nb_tm_params nb_tm_northwood = {
 		[NB_TM_ALU]     = { 1, 1, NB_TMU_ALU },
 		/* SHL/SHR/SAR/ROL r,imm: 4 / 1 [ORM-C] (0F2n) */
 		[NB_TM_SHIFT]   = { T(4), T(1), NB_TMU_INT },
-		/* IMUL r32: 14 / 3 [ORM-C] (0F2n), on the FP multiplier */
-		[NB_TM_IMUL]    = { T(14), T(3), NB_TMU_FPMUL },
-		/* IDIV r32: 56-70 [ORM-C]: 56 [FOG], not pipelined */
-		[NB_TM_IDIV]    = { T(56), T(56), NB_TMU_FPDIV },
+		/* IMUL r32: 14 / 3 [ORM-C] (0F2n); measured 15 [F29 328 "IMUL
+		 * r32, r32"]; on the FP multiplier */
+		[NB_TM_IMUL]    = { T(15), T(3), NB_TMU_FPMUL },
+		/* IDIV r32: 56-70 [ORM-C]; measured 57 [F29 377 "IDIV r32
+		 * 62/31b (full)"] (DIV r32 59 [F29 430]), not pipelined */
+		[NB_TM_IDIV]    = { T(57), T(57), NB_TMU_FPDIV },
 		/* FADD/FSUB: 5 / 1 [ORM-C] (0F2n); Sprunt 2002: "each FP add
 		 * has a latency of five cycles", a new one every cycle */
 		[NB_TM_FADD]    = { T(5), T(1), NB_TMU_FPADD },
@@ -89,6 +108,47 @@ static const struct nb_tm_params nb_tm_northwood = {
 		 * port 0 */
 		[NB_TM_STA]     = { T(1), T(1), NB_TMU_STORE },
 		[NB_TM_STD]     = { T(1), T(1), NB_TMU_FPMOV },
+		/* ADC/SBB r32, r32: 7 [F29 118 "ADC r32, r32", 122 "SBB
+		 * r32, r32"] (latency and throughput: the carry chains) */
+		[NB_TM_ADC]     = { T(7), 1, NB_TMU_ALU },
+		/* CMOVNZ r32, r32: 6.1 [F29 41] */
+		[NB_TM_CMOV]    = { T(6), 1, NB_TMU_ALU },
+		/* SETC r8: 1.0 [F29 200] (a byte write: it merges into the
+		 * register, nb_tmbuild.c) */
+		[NB_TM_SETCC]   = { T(1), 1, NB_TMU_ALU },
+		/* MUL r32: 16 to eax [F29 350 "MUL r32 (eax)"], 18 to edx
+		 * [F29 342]; the multiplier's interval as IMUL's */
+		[NB_TM_MUL]     = { T(16), T(3), NB_TMU_FPMUL },
+		/* XCHG r32, r32: 1.0 [F29 60 "XCHG r1_32, r2_32"] */
+		[NB_TM_XCHG]    = { T(1), 1, NB_TMU_ALU },
+		/* CMPXCHG r32, r32: 11 [F29 551] */
+		[NB_TM_CMPXCHG] = { T(11), 1, NB_TMU_ALU },
+		/* fences back to back (latency = throughput): LFENCE 40 [F29
+		 * 770], SFENCE 39.1 [F29 769], MFENCE 100 [F29 771]; fences
+		 * and locked operations complete in order (the ordering
+		 * slot NB_TM_ORD); other loads and stores do not wait for
+		 * them (not modelled) */
+		[NB_TM_LFENCE]  = { T(40), T(1), NB_TMU_LOAD },
+		[NB_TM_SFENCE]  = { T(39), T(1), NB_TMU_STORE },
+		[NB_TM_MFENCE]  = { T(100), T(1), NB_TMU_LOAD },
+		/* LOCK ADD [m32], r32: 124.1 [F29 86] (XCHG r32, [m32]: 125.0
+		 * [F29 64]), latency = throughput (in order, as the fences) */
+		[NB_TM_LOCK]    = { T(124), T(1), NB_TMU_LOAD },
+		/* MOVD xmm, r32 and back: 18 [F29 981 "MOVD r32, xmm+MOVD
+		 * xmm, r32"], the round trip only: 9 each way */
+		[NB_TM_XFER]    = { T(9), T(1), NB_TMU_FPMOV },
+		/* PADDD xmm: 2 [F29 1013] (mm: 2 [F29 643]; xmm's
+		 * throughput is 2 [F29 1013 "T"], mm's 1) */
+		[NB_TM_SIMD]    = { T(2), T(1), NB_TMU_FPADD },
+		/* PMULLW xmm: 6 [F29 1062] (mm: 6 [F29 689]) */
+		[NB_TM_SIMUL]   = { T(6), T(1), NB_TMU_FPMUL },
+		/* PSHUFD: 4 [F29 1144] (PSLLDQ 4 [F29 1074]) */
+		[NB_TM_SHUF]    = { T(4), T(1), NB_TMU_FPADD },
+		/* 64-bit shifts: Northwood has no 64-bit mode; as its 32-bit
+		 * shifts (the model runs x86-64 code on every part) */
+		[NB_TM_SHIFT64] = { T(4), T(1), NB_TMU_INT },
+		/* BSWAP r32: 4, throughput 1 [F29 319], as the shifts */
+		[NB_TM_BSWAP]   = { T(4), T(1), NB_TMU_INT },
 	},
 	126, 3, 4,                      /* [HIN01], [HIN01], [DLI p. 17] */
 	/* PMI latency: no published figure.  Calibrated on Sprunt 2002
@@ -97,13 +157,63 @@ static const struct nb_tm_params nb_tm_northwood = {
 	 * instructions after it, 46.5% at +69.  With one load per cycle
 	 * (port 2 [DLI]) the hitting loads retire one per cycle once the
 	 * miss has retired, so the skid in instructions is about the
-	 * latency in cycles plus the 6 loads that complete during the
-	 * miss.  The PMI then waits 0 to 13 cycles for the local APIC's
+	 * latency in cycles plus the 17 loads that complete during the
+	 * miss (its L2 hit, 18 cycles load to use [F29M]; 59 when the
+	 * model's L2 latency was 7 and 6 completed).  The PMI then waits 0 to 13 cycles for the local APIC's
 	 * bus-clock edge (nb_pmi.c, pmi_due); this value, the latency
 	 * without that wait, gives Sprunt's floor, +65, on the model
 	 * (sim/tests/t_iebs.c). */
 	NB_PMI_LATENCY_NW,
-	16, 4                           /* bits 15:6 [ORM-A]; 4 ways [CPUID] 0x66 */
+	16, 4,                          /* bits 15:6 [ORM-A]; 4 ways [CPUID] 0x66 */
+	/* an L2 hit: 18 cycles load-to-use measured [F29M] (nb_tlb.c), the
+	 * L2's access 7 [DLI Table 1]: a miss slot is held 7 cycles, free
+	 * 11 before the data is used (Sprunt's l1_miss, 4 slots: 1.23 uops
+	 * per cycle, t_timing) */
+	11
+};
+
+/* Willamette (CPUID 0F1n): InstLatX64's Willamette [F13] measures
+ * Northwood's figures row for row but bswap, lfence and mfence; each row
+ * names the F13 row it was checked against (sim/tests/t_measured.c). */
+static const struct nb_tm_params nb_tm_willamette = {
+	"willamette (0F1n)",
+	{
+		[NB_TM_ALU]     = { 1, 1, NB_TMU_ALU },             /* F13 72: 0.5 */
+		[NB_TM_SHIFT]   = { T(4), T(1), NB_TMU_INT },       /* F13 223, 235, 271: 4 */
+		[NB_TM_IMUL]    = { T(15), T(3), NB_TMU_FPMUL },    /* F13 328: 15 */
+		[NB_TM_IDIV]    = { T(57), T(57), NB_TMU_FPDIV },   /* F13 430: 57 */
+		[NB_TM_FADD]    = { T(5), T(1), NB_TMU_FPADD },     /* F13 577: 5 */
+		[NB_TM_FMUL]    = { T(7), T(2), NB_TMU_FPMUL },     /* F13 580: 7 */
+		[NB_TM_FDIV]    = { T(43), T(43), NB_TMU_FPDIV },   /* F13 586: 43 */
+		[NB_TM_SADD]    = { T(4), T(2), NB_TMU_FPADD },     /* F13 912: 4 */
+		[NB_TM_SMUL]    = { T(6), T(2), NB_TMU_FPMUL },     /* F13 914: 6 */
+		[NB_TM_SDIV]    = { T(38), T(38), NB_TMU_FPDIV },   /* F13 932, 942: 38 */
+		[NB_TM_FPOTHER] = { T(6), T(1), NB_TMU_FPMOV },     /* as Northwood's */
+		[NB_TM_LOAD]    = { T(2), T(1), NB_TMU_LOAD },      /* F13 26: 2 */
+		[NB_TM_FLOAD]   = { T(6), T(1), NB_TMU_LOAD },      /* [DLI Table 1] */
+		[NB_TM_STA]     = { T(1), T(1), NB_TMU_STORE },
+		[NB_TM_STD]     = { T(1), T(1), NB_TMU_FPMOV },
+		[NB_TM_ADC]     = { T(7), 1, NB_TMU_ALU },          /* F13 118, 122: 7 */
+		[NB_TM_CMOV]    = { T(6), 1, NB_TMU_ALU },          /* F13 41: 6.3 */
+		[NB_TM_SETCC]   = { T(1), 1, NB_TMU_ALU },          /* F13 200: 1 */
+		[NB_TM_MUL]     = { T(16), T(3), NB_TMU_FPMUL },    /* F13 350: 16 */
+		[NB_TM_XCHG]    = { T(1), 1, NB_TMU_ALU },          /* F13 60: 1 */
+		[NB_TM_CMPXCHG] = { T(11), 1, NB_TMU_ALU },         /* F13 551: 11 */
+		[NB_TM_LFENCE]  = { T(36), T(1), NB_TMU_LOAD },     /* F13 770: 36 */
+		[NB_TM_SFENCE]  = { T(39), T(1), NB_TMU_STORE },    /* F13 769: 39.1 */
+		[NB_TM_MFENCE]  = { T(98), T(1), NB_TMU_LOAD },     /* F13 771: 98 */
+		[NB_TM_LOCK]    = { T(124), T(1), NB_TMU_LOAD },    /* F13 86: 124.2, 64: 124.9 */
+		[NB_TM_XFER]    = { T(9), T(1), NB_TMU_FPMOV },     /* F13 981: 18 round trip */
+		[NB_TM_SIMD]    = { T(2), T(1), NB_TMU_FPADD },     /* F13 1013: 2 */
+		[NB_TM_SIMUL]   = { T(6), T(1), NB_TMU_FPMUL },     /* F13 1062: 6 */
+		[NB_TM_SHUF]    = { T(4), T(1), NB_TMU_FPADD },     /* F13 1144: 4 */
+		[NB_TM_SHIFT64] = { T(4), T(1), NB_TMU_INT },       /* no 64-bit mode: as r32 */
+		[NB_TM_BSWAP]   = { T(7), T(1), NB_TMU_INT },       /* F13 319: 7, throughput 0.76 */
+	},
+	126, 3, 4,                      /* as Northwood's: [HIN01], [DLI p. 17] */
+	NB_PMI_LATENCY_NW,              /* Northwood's (no measurement) */
+	16, 4,                          /* bits 15:6 [ORM-A]; 4 ways [CPUID] 0x66 */
+	11                              /* L2 18 measured [F13M], access 7 [DLI] */
 };
 
 static const struct nb_tm_params nb_tm_prescott = {
@@ -116,8 +226,9 @@ static const struct nb_tm_params nb_tm_prescott = {
 		[NB_TM_SHIFT]   = { T(1), 1, NB_TMU_INT },
 		/* IMUL r32: 10 / 1 [ORM-C] (0F3n), [BOG04] */
 		[NB_TM_IMUL]    = { T(10), T(1), NB_TMU_FPMUL },
-		/* IDIV r32: 66-80 [ORM-C]: 66 [FOG] */
-		[NB_TM_IDIV]    = { T(66), T(66), NB_TMU_FPDIV },
+		/* IDIV r32: 66-80 [ORM-C]; DIV r32 measured 76 [F43 430 "DIV
+		 * r32 64/32b (full)"] (IDIV r32 80 [F43 377]) */
+		[NB_TM_IDIV]    = { T(76), T(76), NB_TMU_FPDIV },
 		/* FADD: 6 / 1 [ORM-C] (0F3n) */
 		[NB_TM_FADD]    = { T(6), T(1), NB_TMU_FPADD },
 		/* FMUL: 8 / 2 [ORM-C] (0F3n) */
@@ -137,6 +248,41 @@ static const struct nb_tm_params nb_tm_prescott = {
 		[NB_TM_FLOAD]   = { T(12), T(1), NB_TMU_LOAD },
 		[NB_TM_STA]     = { T(1), T(1), NB_TMU_STORE },
 		[NB_TM_STD]     = { T(1), T(1), NB_TMU_FPMOV },
+		/* ADC/SBB r32, r32: 10 [F43 118, 122] */
+		[NB_TM_ADC]     = { T(10), 1, NB_TMU_ALU },
+		/* CMOVNZ r32, r32: 9.5 [F43 41] */
+		[NB_TM_CMOV]    = { 19, 1, NB_TMU_ALU },
+		/* SETC r8: 1.3 [F43 200]: 1.5 in half cycles */
+		[NB_TM_SETCC]   = { 3, 1, NB_TMU_ALU },
+		/* MUL r32: 12 to eax [F43 350], 11 to edx [F43 342] */
+		[NB_TM_MUL]     = { T(12), T(1), NB_TMU_FPMUL },
+		/* XCHG r32, r32: 1.5 [F43 60 "XCHG r1_32, r2_32"] */
+		[NB_TM_XCHG]    = { 3, 1, NB_TMU_ALU },
+		/* CMPXCHG r32, r32: 19 [F43 551] */
+		[NB_TM_CMPXCHG] = { T(19), 1, NB_TMU_ALU },
+		/* LFENCE 52 [F43 772], SFENCE 54.3 [F43 771], MFENCE 124
+		 * [F43 773], back to back (as Northwood's) */
+		[NB_TM_LFENCE]  = { T(52), T(1), NB_TMU_LOAD },
+		[NB_TM_SFENCE]  = { 109, T(1), NB_TMU_STORE },
+		[NB_TM_MFENCE]  = { T(124), T(1), NB_TMU_LOAD },
+		/* LOCK ADD [m32], r32: 88.6 [F43 86] (XCHG r32, [m32]: 81.5
+		 * [F43 64]) */
+		[NB_TM_LOCK]    = { 177, T(1), NB_TMU_LOAD },
+		/* MOVD round trip: 13 [F43 1171]: 6.5 each way */
+		[NB_TM_XFER]    = { 13, T(1), NB_TMU_FPMOV },
+		/* PADDD xmm: 2 [F43 1234] */
+		[NB_TM_SIMD]    = { T(2), T(1), NB_TMU_FPADD },
+		/* PMULLW xmm: 7 [F43 1332] */
+		[NB_TM_SIMUL]   = { T(7), T(1), NB_TMU_FPMUL },
+		/* PSHUFD: 4 [F43 1482] */
+		[NB_TM_SHUF]    = { T(4), T(1), NB_TMU_FPADD },
+		/* SHR/SAR/ROL r64, imm8: 7, throughput 1 [F43X64 236 "SHR r64,
+		 * imm8", 248 "SAR r64, imm8"; ROL 272 7, throughput 7]; SHL
+		 * r64 stays 1 [F43X64 224] (NB_TM_SHIFT); BSWAP r64 8 [F43X64
+		 * 320] */
+		[NB_TM_SHIFT64] = { T(7), T(1), NB_TMU_INT },
+		/* BSWAP r32: 1, throughput 0.5 [F43 319] */
+		[NB_TM_BSWAP]   = { T(1), 1, NB_TMU_INT },
 	},
 	126, 3, 8,                      /* [HIN01], [HIN01], [BOG04] */
 	/* PMI latency: not measured on Prescott.  Northwood's figure
@@ -146,12 +292,16 @@ static const struct nb_tm_params nb_tm_prescott = {
 	 * from retirement to the local APIC and back to the front end
 	 * through the deeper pipeline.  An assumption, untested. */
 	(NB_PMI_LATENCY_NW * 31 + 10) / 20,
-	22, 8                           /* bits 21:6 [ORM-A]; 8 ways [CPUID] 0x60 */
+	22, 8,                          /* bits 21:6 [ORM-A]; 8 ways [CPUID] 0x60 */
+	/* an L2 hit: 28 measured [F43M] (nb_tlb.c), the L2's access 18
+	 * [ORM Table 1-1, nb_tlb.c OPT04]: 10 after the slot frees */
+	10
 };
 
 const struct nb_tm_params *nb_tm_params_for(unsigned cpuid_model)
 {
-	return cpuid_model >= 3 ? &nb_tm_prescott : &nb_tm_northwood;
+	return cpuid_model >= 3 ? &nb_tm_prescott : cpuid_model == 2 ? &nb_tm_northwood
+		: &nb_tm_willamette;
 }
 
 void nb_tm_init(struct nb_tm *t, const struct nb_tm_params *p, unsigned penalty)
@@ -554,10 +704,14 @@ void nb_tm_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, uns
 				t->unit_ticks[r->unit] += r->intv;
 				t->alias_n[t->ld_alias[ix]]++;
 			}
-			t->miss[m] = start + lat;
-			t->miss_ticks += lat;
-			if (t->nmlog < NB_TM_MAXMISS)
-				t->mlog[t->nmlog++] = start + lat;
+			{       /* the slot frees p->miss_free cycles early */
+				uint64_t f = 2 * (uint64_t)p->miss_free;
+				uint64_t hold = lat > f ? lat - f : lat;
+				t->miss[m] = start + hold;
+				t->miss_ticks += hold;
+				if (t->nmlog < NB_TM_MAXMISS)
+					t->mlog[t->nmlog++] = start + hold;
+			}
 		}
 		done = start + lat;
 		for (; k < (unsigned)u->nsrc + u->ndst; k++)
@@ -700,6 +854,37 @@ static unsigned modrm_reg(const uint8_t *code, unsigned len, unsigned i)
 	return i < len ? (code[i] >> 3) & 7u : 8u;
 }
 
+/* a prefix byte among the instruction's prefixes code[0..npfx) (REX is
+ * never 0x66 or 0xf0) */
+static int has_prefix(const uint8_t *code, unsigned npfx, uint8_t b)
+{
+	for (unsigned i = 0; i < npfx; i++)
+		if (code[i] == b)
+			return 1;
+	return 0;
+}
+
+/* MMX/SSE2 integer operations (0F map, NB_FP_MMX64/128) [SDM Vol. 2
+ * Appendix A, table A-3]: multiplies pmullw D5, pmulhuw E4, pmulhw E5,
+ * pmuludq F4, pmaddwd F5; pshufd 66 0F 70; pslldq/psrldq 66 0F 73 /7, /3 */
+static unsigned simd_class(const uint8_t *code, unsigned len, unsigned i, unsigned npfx)
+{
+	unsigned op2 = i + 1 < len ? code[i + 1] : 0, reg;
+
+	switch (op2) {
+	case 0xd5: case 0xe4: case 0xe5: case 0xf4: case 0xf5:
+		return NB_TM_SIMUL;
+	case 0x70:
+		return has_prefix(code, npfx, 0x66) ? NB_TM_SHUF : NB_TM_SIMD;
+	case 0x73:
+		reg = modrm_reg(code, len, i + 2);
+		return has_prefix(code, npfx, 0x66) && (reg == 3 || reg == 7) ? NB_TM_SHUF
+			: NB_TM_SIMD;
+	default:
+		return NB_TM_SIMD;
+	}
+}
+
 unsigned nb_tm_classify(const uint8_t *code, unsigned len, unsigned npfx, unsigned fp)
 {
 	unsigned i = npfx, op, op2, reg;
@@ -707,6 +892,21 @@ unsigned nb_tm_classify(const uint8_t *code, unsigned len, unsigned npfx, unsign
 	if (i >= len)
 		return NB_TM_ALU;
 	op = code[i];
+	/* locked read-modify-writes: the lock prefix, xchg with memory
+	 * (locked without it [SDM Vol. 2 XCHG]) */
+	if (has_prefix(code, npfx, 0xf0) ||
+	    ((op == 0x86 || op == 0x87) && i + 1 < len && (code[i + 1] >> 6) != 3))
+		return NB_TM_LOCK;
+	/* pause (F3 90) back to back measures lfence's throughput, 36 /
+	 * 40 / 54.25 cycles [F13, F29, F43 row 15 "PAUSE"; lfence: 36, 40,
+	 * 52]: it waits as lfence does */
+	if (op == 0x90 && has_prefix(code, npfx, 0xf3))
+		return NB_TM_LFENCE;
+	/* movd/movq between the general and MMX/XMM registers: 0F 6E, 0F
+	 * 7E (none or 66; F3 0F 7E is movq xmm, xmm), register forms */
+	if (op == 0x0f && i + 2 < len && (code[i + 1] == 0x6e || code[i + 1] == 0x7e) &&
+	    !has_prefix(code, npfx, 0xf3) && (code[i + 2] >> 6) == 3)
+		return NB_TM_XFER;
 	switch (fp) {
 	case NB_FP_X87:
 		reg = modrm_reg(code, len, i + 1);
@@ -732,19 +932,36 @@ unsigned nb_tm_classify(const uint8_t *code, unsigned len, unsigned npfx, unsign
 		default:
 			return NB_TM_FPOTHER;
 		}
+	case NB_FP_MMX64: case NB_FP_MMX128:
+		return simd_class(code, len, i, npfx);
 	case NB_FP_NONE:
 		break;
 	default:
 		return NB_TM_FPOTHER;
 	}
+	/* [SDM Vol. 2 Appendix A, table A-2]: adc 10-15 and 80/81/83 /2,
+	 * sbb 18-1D and /3; xchg 86/87 (register form here), 91-97 */
+	if (op <= 0x1d && (op & 7) <= 5 && (op >> 3 == 2 || op >> 3 == 3))
+		return NB_TM_ADC;
+	if (op >= 0x91 && op <= 0x97)
+		return NB_TM_XCHG;
 	switch (op) {
+	case 0x80: case 0x81: case 0x83:
+		reg = modrm_reg(code, len, i + 1);
+		return reg == 2 || reg == 3 ? NB_TM_ADC : NB_TM_ALU;
+	case 0x86: case 0x87:
+		return NB_TM_XCHG;
 	case 0xc0: case 0xc1: case 0xd0: case 0xd1: case 0xd2: case 0xd3:
-		return NB_TM_SHIFT;
+		/* with REX.W (the last prefix byte 48-4F), all but shl/sal
+		 * (/4, /6) are Prescott's slow 64-bit forms [F43X64] */
+		reg = modrm_reg(code, len, i + 1);
+		return npfx && (code[npfx - 1] & 0xf8) == 0x48 && (op & 1) && reg != 4 && reg != 6
+			? NB_TM_SHIFT64 : NB_TM_SHIFT;
 	case 0x69: case 0x6b:
 		return NB_TM_IMUL;
 	case 0xf6: case 0xf7:
 		reg = modrm_reg(code, len, i + 1);
-		return reg == 4 || reg == 5 ? NB_TM_IMUL : reg == 6 || reg == 7 ? NB_TM_IDIV
+		return reg == 4 || reg == 5 ? NB_TM_MUL : reg == 6 || reg == 7 ? NB_TM_IDIV
 			: NB_TM_ALU;
 	case 0x0f:
 		op2 = i + 1 < len ? code[i + 1] : 0;
@@ -752,6 +969,20 @@ unsigned nb_tm_classify(const uint8_t *code, unsigned len, unsigned npfx, unsign
 			return NB_TM_IMUL;
 		if (op2 == 0xa4 || op2 == 0xa5 || op2 == 0xac || op2 == 0xad)
 			return NB_TM_SHIFT;
+		/* bswap 0F C8-CF (r64: as Prescott's 64-bit shifts, 8
+		 * measured [F43X64 320]) */
+		if (op2 >= 0xc8 && op2 <= 0xcf)
+			return npfx && (code[npfx - 1] & 0xf8) == 0x48 ? NB_TM_SHIFT64 : NB_TM_BSWAP;
+		if (op2 >= 0x40 && op2 <= 0x4f)
+			return NB_TM_CMOV;
+		if (op2 >= 0x90 && op2 <= 0x9f)
+			return NB_TM_SETCC;
+		if (op2 == 0xb0 || op2 == 0xb1)
+			return NB_TM_CMPXCHG;
+		/* 0F AE with ModRM E8-EF lfence, F0-F7 mfence, F8-FF sfence */
+		if (op2 == 0xae && i + 2 < len && code[i + 2] >= 0xe8)
+			return code[i + 2] < 0xf0 ? NB_TM_LFENCE : code[i + 2] < 0xf8 ? NB_TM_MFENCE
+				: NB_TM_SFENCE;
 		return NB_TM_ALU;
 	default:
 		return NB_TM_ALU;

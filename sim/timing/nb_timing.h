@@ -34,6 +34,24 @@ enum nb_tm_cls {
 	NB_TM_FLOAD,     /* x87/MMX/SSE load, L1D hit                        */
 	NB_TM_STA,       /* store address                                    */
 	NB_TM_STD,       /* store data                                       */
+	/* classes measured apart from the above (InstLatX64, nb_timing.c) */
+	NB_TM_ADC,       /* adc/sbb: the carry's multi-uop flow              */
+	NB_TM_CMOV,      /* cmovcc                                           */
+	NB_TM_SETCC,     /* setcc                                            */
+	NB_TM_MUL,       /* one-operand mul/imul (edx:eax)                   */
+	NB_TM_XCHG,      /* xchg r, r                                        */
+	NB_TM_CMPXCHG,   /* cmpxchg without lock                             */
+	NB_TM_LFENCE,    /* lfence (in order with the fences and locked      */
+	NB_TM_SFENCE,    /* sfence  operations: NB_TM_ORD)                   */
+	NB_TM_MFENCE,    /* mfence                                           */
+	NB_TM_LOCK,      /* a locked read-modify-write (lock prefix, xchg    */
+			 /* with memory), in order as the fences             */
+	NB_TM_XFER,      /* movd/movq between the integer and MMX/XMM files  */
+	NB_TM_SIMD,      /* MMX/SSE2 integer ALU (padd, pand, psll, punpck)  */
+	NB_TM_SIMUL,     /* MMX/SSE2 integer multiply (pmul*, pmaddwd)       */
+	NB_TM_SHUF,      /* pshufd, pslldq/psrldq                            */
+	NB_TM_SHIFT64,   /* shr/sar/rol/ror/rcl/rcr and bswap on 64 bits     */
+	NB_TM_BSWAP,     /* bswap r32                                        */
 	NB_TM_NCLS,
 	NB_TM_COPY = 0xff, /* no uop: dst ready when the srcs are (renaming) */
 	NB_TM_LAT = 0xfe  /* no uop of its own: one result of the previous   */
@@ -67,10 +85,15 @@ struct nb_tm_params {
 	 * conflict when their linear addresses agree in bits
 	 * [alias_bits - 1 : 6]; the L1D's ways */
 	unsigned alias_bits, l1_ways;
+	/* cycles of an L1D-missing load's latency after its miss slot is
+	 * free again: an L2 hit holds a slot for the L2's access, the rest
+	 * of its load-to-use latency (the replay that picks the data up) is
+	 * the load's own (nb_timing.c) */
+	unsigned miss_free;
 };
 
-/* the parameters of a CPUID family-15 model (0-2: Willamette/Northwood/
- * Gallatin; 3, 4, 6: Prescott/Cedar Mill) */
+/* the parameters of a CPUID family-15 model (0, 1: Willamette; 2:
+ * Northwood/Gallatin; 3, 4, 6: Prescott/Cedar Mill) */
 const struct nb_tm_params *nb_tm_params_for(unsigned cpuid_model);
 
 /* ---- a superblock's uops, built at translation time ---- */
@@ -78,7 +101,11 @@ const struct nb_tm_params *nb_tm_params_for(unsigned cpuid_model);
 #define NB_TM_NREG   232u        /* guest state slots: byte offset / 8   */
 #define NB_TM_SCR    (NB_TM_NREG) /* scratch: temporaries' producers  */
 #define NB_TM_NSCR   512u        /* (rotating over a superblock)       */
-#define NB_TM_NSLOT  (NB_TM_NREG + NB_TM_NSCR)
+/* the memory-ordering slot: fences and locked operations read and write
+ * it, so they complete in program order, each its latency after the one
+ * before (nb_tmbuild.c) */
+#define NB_TM_ORD    (NB_TM_NREG + NB_TM_NSCR)
+#define NB_TM_NSLOT  (NB_TM_ORD + 1)
 #define NB_TM_MAXLD  64u         /* loads of a block with their own latency */
 
 struct nb_tm_uop {
@@ -300,13 +327,18 @@ static inline void nb_tm_sync(struct nb_tm *t)
 
 #define NB_TMS_MAX    0xfffffff0u /* a cost's ceiling (1/256 cycles + 1)  */
 
-/* the latencies (cycles) of the running block's L1D-missing loads */
+/* the cycles the running block's L1D-missing loads hold their miss
+ * slots (the latency less p->miss_free, nb_tm_walk): what the sampled
+ * clock's miss factor scales (independent misses cost in proportion to
+ * it, so misses to the L2 and to memory share one factor) */
 static inline uint64_t nb_tms_miss_lat(const struct nb_tm *t)
 {
-	uint64_t s = 0;
+	uint64_t s = 0, f = t->p->miss_free;
 
-	for (uint64_t m = t->ld_mask; m; m &= m - 1)
-		s += t->ld_lat[__builtin_ctzll(m)];
+	for (uint64_t m = t->ld_mask; m; m &= m - 1) {
+		uint64_t l = t->ld_lat[__builtin_ctzll(m)];
+		s += l > f ? l - f : l;
+	}
 	return s;
 }
 

@@ -293,9 +293,10 @@ UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 	unsigned nput = 0, nst = 0, made = 0, naddr = 0, nsnap = 0;
 	UShort snap[16][2];             /* register, its snapshot slot   */
 	IRTemp addrs[16];               /* temporaries used as addresses */
-	Bool move = (dec->cls & NB_IC_MOVE) != 0;
 	UInt lcls = dec->fp != NB_FP_NONE ? NB_TM_FLOAD : NB_TM_LOAD;
 	UInt xcls = nb_tm_classify(code, len > 16 ? 16 : len, dec->len_prefix, dec->fp);
+	/* (pause, a nop to the uop model, has a uop that waits: below) */
+	Bool move = (dec->cls & NB_IC_MOVE) != 0 && xcls != NB_TM_LFENCE;
 
 	for (Int j = from; j < to; j++) {
 		const IRStmt *s = in->stmts[j];
@@ -340,10 +341,20 @@ UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 			if (s->Ist.Put.offset == offsetof(VexGuestAMD64State, guest_RIP))
 				continue;
 			if (nput < MAXPUT) {
+				Int sz = sizeofIRType(typeOfIRExpr(in->tyenv, s->Ist.Put.data));
+				Int off = s->Ist.Put.offset;
 				puts[nput].dst.n = puts[nput].dep.n = 0;
-				ds_state(&puts[nput].dst, s->Ist.Put.offset,
-					 sizeofIRType(typeOfIRExpr(in->tyenv, s->Ist.Put.data)));
+				ds_state(&puts[nput].dst, off, sz);
 				dep_expr(s->Ist.Put.data, &puts[nput].dep);
+				/* a byte or word write to a general register merges
+				 * into it, so it depends on the register's old value:
+				 * InstLatX64 measures a chain of SETC r8, which reads
+				 * only the flags, at 1.0 cycle (Northwood) and 1.3
+				 * (Prescott) per link (nb_timing.c [F29], [F43] row
+				 * 200), not at the throughput */
+				if (sz < 4 && off >= (Int)offsetof(VexGuestAMD64State, guest_RAX) &&
+				    off < (Int)offsetof(VexGuestAMD64State, guest_R15) + 8)
+					ds_state(&puts[nput].dep, off, sz);
 				nput++;
 			}
 			continue;
@@ -494,6 +505,17 @@ UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 				if (sn)
 					puts[i].dep.s[k] = (UShort)sn;
 			}
+		if (xcls == NB_TM_LFENCE || xcls == NB_TM_SFENCE || xcls == NB_TM_MFENCE ||
+		    xcls == NB_TM_LOCK) {
+			/* in program order with the other fences and locked
+			 * operations (nb_timing.h NB_TM_ORD) */
+			if (exec_src.n == DS_MAX)
+				exec_src.n--;
+			ds_add(&exec_src, NB_TM_ORD);
+			if (xd.n == DS_MAX)
+				xd.n--;
+			ds_add(&xd, NB_TM_ORD);
+		}
 		add_uop(xcls, &exec_src, &xd, 0);
 		made++;
 		lat_puts(puts, nput, same, xcls);
@@ -504,8 +526,25 @@ UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 			ds_union(&d, &puts[i].dst);
 		for (unsigned i = 0; i < nput; i++)
 			ds_union(&exec_src, &puts[i].dep);
-		add_uop(dec->fp != NB_FP_NONE ? NB_TM_FPOTHER : NB_TM_ALU, &exec_src, &d, 0);
+		add_uop(xcls == NB_TM_XFER ? NB_TM_XFER : dec->fp != NB_FP_NONE ? NB_TM_FPOTHER
+			: NB_TM_ALU, &exec_src, &d, 0);
 		made++;
+		/* a later instruction that reads a value this move computed
+		 * (a widening, movd's zero extension) through the temporary
+		 * VEX forwards from the Put reads the move's result, as the
+		 * computational uop's values above (a register read as is
+		 * may be another instruction's read too: kept) */
+		for (Int j = from; j < to; j++) {
+			const IRStmt *s = in->stmts[j];
+			const IRExprTag g = s->tag == Ist_WrTmp ? s->Ist.WrTmp.data->tag : Iex_Load;
+			IRTemp t;
+			if (g == Iex_Load || g == Iex_Get || g == Iex_GetI || g == Iex_RdTmp ||
+			    g == Iex_Const)
+				continue;
+			t = s->Ist.WrTmp.tmp;
+			if (t < (IRTemp)b_ntemps && d.n && ds_same(&b_tdep[t], &exec_src))
+				b_tdep[t] = d;
+		}
 	} else {
 		/* moves with memory: the registers are renamed to their
 		 * values (a loaded value: ready when the load is) */
