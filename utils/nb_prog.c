@@ -16,17 +16,32 @@
 #include <unistd.h>
 #include "nb_stat.h"
 
+/* A message quotes the command line (paths, event names): its control
+ * bytes are written as \xHH, so that none reaches the terminal (an escape
+ * sequence in an argument would drive it) and the message stays one line. */
+void st_vmessage(const char *tool, const char *fmt, va_list ap)
+{
+	char msg[4096];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	fprintf(stderr, "%s: ", tool);
+	for (const unsigned char *m = (const unsigned char *)msg; *m; m++)
+		if (*m < 0x20 || *m == 0x7f)
+			fprintf(stderr, "\\x%02x", *m);
+		else
+			fputc(*m, stderr);
+	fputc('\n', stderr);
+}
+
 static int fail(const char *tool, int status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static int fail(const char *tool, int status, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", tool);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	st_vmessage(tool, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return status;
 }
 
@@ -149,4 +164,39 @@ int st_expand_output(const char *fmt, char *out, size_t len)
 		o += strlen(s);
 	}
 	return o ? 0 : -2;
+}
+
+/* A run's configuration with the defaults nb_stat and nb_record share:
+ * the default model, nbsim's sampled clock, the host's time (nbsim's
+ * defaults). */
+void st_config_init(struct st_config *c)
+{
+	const struct nb_part *d = nb_part_find(NB_PART_DEFAULT);
+
+	memset(c, 0, sizeof(*c));
+	c->sampled = 1;
+	c->host_time = 1;
+	c->model_name = d->name;
+	c->model = d->model;
+	c->feats = d->feats;
+}
+
+/* --model=NAME (a part's name or CPUID model number): 0, or -1 with the
+ * known names in WHY */
+int st_config_model(struct st_config *c, const char *name, char *why, size_t len)
+{
+	const struct nb_part *p = nb_part_find(name);
+	size_t o = 0;
+
+	if (p) {
+		c->model_name = p->name;     /* nbsim's spelling */
+		c->model = p->model;
+		c->feats = p->feats;
+		return 0;
+	}
+	if (len)
+		why[0] = '\0';
+	for (unsigned m = 0; m < nb_num_parts && o < len; m++)
+		o += (size_t)snprintf(why + o, len - o, "%s%s", m ? ", " : "", nb_parts[m].name);
+	return -1;
 }

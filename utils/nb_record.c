@@ -72,11 +72,9 @@ static int fail(int status, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", prog_name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	st_vmessage(prog_name, fmt, ap);       /* (control bytes escaped) */
 	va_end(ap);
-	fputc('\n', stderr);
 	return status;
 }
 
@@ -413,28 +411,16 @@ int main(int argc, char **argv)
 	size_t evo = 0;
 	int n = 0, opt, rc, precise = -1, depth = 0, status;
 
-	memset(&c, 0, sizeof(c));
+	st_config_init(&c);
 	memset(&x, 0, sizeof(x));
-	c.sampled = 1;
-	{
-		const struct nb_part *d = nb_part_find(NB_PART_DEFAULT);
-
-		c.model_name = d->name;
-		c.model = d->model;
-		c.feats = d->feats;
-	}
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "+e:c:go:h", lo, NULL)) != -1) {
 		switch (opt) {
 		case O_MODEL: {
-			const struct nb_part *p = nb_part_find(optarg);
+			char known[128];
 
-			if (!p)
-				return fail(ST_EXIT_USAGE, "unknown model '%s' (willamette, northwood, "
-					    "prescott, cedarmill, xeonmp)", optarg);
-			c.model_name = p->name;
-			c.model = p->model;
-			c.feats = p->feats;
+			if (st_config_model(&c, optarg, known, sizeof(known)))
+				return fail(ST_EXIT_USAGE, "unknown model '%s' (%s)", optarg, known);
 			break;
 		}
 		case 'e': {

@@ -79,23 +79,11 @@ static void usage(FILE *f)
 static int fail(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(int status, const char *fmt, ...)
 {
-	char msg[4096];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	st_vmessage(prog_name, fmt, ap);       /* (control bytes escaped) */
 	va_end(ap);
-	/* a message quotes the command line (paths, event names): its control
-	 * bytes are written as \xHH, so that none reaches the terminal (an
-	 * escape sequence in an argument would drive it) and the message
-	 * stays one line */
-	fprintf(stderr, "%s: ", prog_name);
-	for (const unsigned char *m = (const unsigned char *)msg; *m; m++)
-		if (*m < 0x20 || *m == 0x7f)
-			fprintf(stderr, "\\x%02x", *m);
-		else
-			fputc(*m, stderr);
-	fputc('\n', stderr);
 	return status;
 }
 
@@ -411,35 +399,15 @@ int main(int argc, char **argv)
 	unsigned host_model = 0;
 	FILE *f;
 
-	memset(&c, 0, sizeof(c));
-	c.sampled = 1;
-	c.host_time = 1;         /* nbsim's default (docs/simulated-time.md) */
-	{
-		const struct nb_part *d = nb_part_find(NB_PART_DEFAULT);
-
-		c.model_name = d->name;
-		c.model = d->model;
-		c.feats = d->feats;
-	}
+	st_config_init(&c);
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "+e:x:jo:h", lo, NULL)) != -1) {
 		switch (opt) {
 		case O_MODEL: {
-			const struct nb_part *p = nb_part_find(optarg);
+			char known[128];
 
-			if (!p) {
-				char known[128];
-				size_t o = 0;
-
-				known[0] = '\0';
-				for (unsigned m = 0; m < nb_num_parts && o < sizeof(known); m++)
-					o += (size_t)snprintf(known + o, sizeof(known) - o, "%s%s",
-							      m ? ", " : "", nb_parts[m].name);
+			if (st_config_model(&c, optarg, known, sizeof(known)))
 				return fail(ST_EXIT_USAGE, "unknown model '%s' (%s)", optarg, known);
-			}
-			c.model_name = p->name;     /* nbsim's spelling */
-			c.model = p->model;
-			c.feats = p->feats;
 			break;
 		}
 		case O_HT:

@@ -10,6 +10,7 @@
 #ifndef NB_STAT_H
 #define NB_STAT_H
 
+#include <stdarg.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -124,6 +125,15 @@ int st_run_nbsim(const struct st_config *c, struct st_run *run, char *err, size_
 
 /* The same through perf_event_open on the host's NetBurst. */
 int st_run_perf(const struct st_config *c, struct st_run *run, char *err, size_t len);
+
+/* An error message "TOOL: ..." on stderr, its control bytes as \xHH
+ * (nb_prog.c). */
+void st_vmessage(const char *tool, const char *fmt, va_list ap);
+
+/* The defaults nb_stat and nb_record share; --model=NAME (0, or -1 with
+ * the known models in WHY) (nb_prog.c). */
+void st_config_init(struct st_config *c);
+int st_config_model(struct st_config *c, const char *name, char *why, size_t len);
 
 /* PROGRAM as execvp finds it (nb_prog.c): 0 with its stat in *PST, or
  * ST_EXIT_NOTFOUND / ST_EXIT_NOEXEC after a message prefixed with TOOL
