@@ -53,6 +53,11 @@ with the values that exist):
                              two samples, on average, at most (1-1000000;
                              fewer: more exact, slower) [8000]; refused with
                              another clock
+  --nbsim-time=host|simulated  what the program's own clocks read (RDTSC,
+                             clock_gettime, gettimeofday, clock, getrusage,
+                             CPU-time itimers): the host's, or the simulated
+                             part's time, its cycles at the model's clock
+                             (docs/simulated-time.md) [host]
   --nbsim-step-derive=lazy|cycle  step mode (a per-cycle filter): fold
                              the raw counts into the signals only where a
                              cycle needs it / cycle: at every retirement
