@@ -128,7 +128,7 @@ int st_run_perf(const struct st_config *c, struct st_run *run, char *err, size_t
 
 /* An error message "TOOL: ..." on stderr, its control bytes as \xHH
  * (nb_prog.c). */
-void st_vmessage(const char *tool, const char *fmt, va_list ap);
+void st_vmessage(const char *tool, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
 /* The defaults nb_stat and nb_record share; --model=NAME (0, or -1 with
  * the known models in WHY) (nb_prog.c). */
