@@ -45,6 +45,27 @@ static int fail(const char *tool, int status, const char *fmt, ...)
 	return status;
 }
 
+/* getopt_long returned '?': an option that needs a value got none (its
+ * letter in VALUED), or the option is unknown; then the usage on stderr */
+int st_option_error(const char *tool, const char *valued, int optopt, char **argv,
+		    void (*usage)(FILE *))
+{
+	if (optopt && strchr(valued, optopt))
+		fail(tool, ST_EXIT_USAGE, "option -%c needs a value", optopt);
+	else
+		fail(tool, ST_EXIT_USAGE, "unknown option '%s'", argv[optind - 1]);
+	usage(stderr);
+	return ST_EXIT_USAGE;
+}
+
+/* no PROGRAM after the options: say what was to be done to it */
+int st_no_program(const char *tool, const char *what, void (*usage)(FILE *))
+{
+	fail(tool, ST_EXIT_USAGE, "no program to %s", what);
+	usage(stderr);
+	return ST_EXIT_USAGE;
+}
+
 int st_check_program(const char *tool, const char *prog, int sim, struct stat *pst)
 {
 	char path[PATH_MAX];

@@ -34,6 +34,7 @@
 #include "nb_stat.h"
 #include "nb_encode.h"
 #include "nb_util.h"
+#include "nb_tsv.h"
 
 static const char *prog_name = "nb_record";
 
@@ -224,22 +225,6 @@ static int data_address(struct rec_ctx *x, uint64_t ip, const char *hex, const u
 	return ok;
 }
 
-/* split LINE at tabs into at most MAX fields; returns how many */
-static int fields(char *line, char **f, int max)
-{
-	int n = 0;
-
-	line[strcspn(line, "\n")] = 0;
-	while (n < max) {
-		f[n++] = line;
-		line = strchr(line, '\t');
-		if (!line)
-			break;
-		*line++ = 0;
-	}
-	return n;
-}
-
 static int one_file(struct rec_ctx *x, const char *path, char *err, size_t len)
 {
 	FILE *f = fopen(path, "r");
@@ -264,7 +249,7 @@ static int one_file(struct rec_ctx *x, const char *path, char *err, size_t len)
 			space = x->spaces++;
 			continue;
 		}
-		n = fields(line, fl, 12);
+		n = nb_tsv_split(line, fl, 12);
 		if (space < 0)
 			break;
 		if (!strcmp(fl[0], "pid") && n == 2) {
@@ -480,21 +465,13 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			if (optopt && strchr("eco", optopt))
-				fail(ST_EXIT_USAGE, "option -%c needs a value", optopt);
-			else
-				fail(ST_EXIT_USAGE, "unknown option '%s'", argv[optind - 1]);
-			usage(stderr);
-			return ST_EXIT_USAGE;
+			return st_option_error(prog_name, "eco", optopt, argv, usage);
 		}
 	}
 	if (n == 0)
 		return fail(ST_EXIT_USAGE, "no event to sample (-e EVENT[/PERIOD])");
-	if (optind >= argc) {
-		fail(ST_EXIT_USAGE, "no program to sample");
-		usage(stderr);
-		return ST_EXIT_USAGE;
-	}
+	if (optind >= argc)
+		return st_no_program(prog_name, "sample", usage);
 	{
 		int e = st_expand_output(out, outpath, sizeof(outpath));
 

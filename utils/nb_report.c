@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include "nb_tsv.h"
 
 #define EXIT_READ    1           /* FILE cannot be read                   */
 #define EXIT_USAGE   2
@@ -177,21 +178,6 @@ static const struct sym *sym_of(int space, uint64_t ip)
 	return &unknown;
 }
 
-static int split(char *line, char **f, int max)
-{
-	int n = 0;
-
-	line[strcspn(line, "\n")] = 0;
-	while (n < max) {
-		f[n++] = line;
-		line = strchr(line, '\t');
-		if (!line)
-			break;
-		*line++ = 0;
-	}
-	return n;
-}
-
 static int load(const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -202,7 +188,7 @@ static int load(const char *path)
 	if (!f)
 		return fail(EXIT_READ, "cannot read %s: %s", path, strerror(errno));
 	while (getline(&line, &cap, f) > 0) {
-		int n = split(line, fl, 12);
+		int n = nb_tsv_split(line, fl, 12);
 
 		if (++lno == 1) {
 			if (n != 2 || strcmp(fl[0], "nb-profile")) {
@@ -610,7 +596,7 @@ static void print_where(const char *pre, size_t wid)
 	char b[4096], *f[3];
 
 	snprintf(b, sizeof(b), "%s", wheres.r[wid].key);
-	if (split(b, f, 3) == 3)
+	if (nb_tsv_split(b, f, 3) == 3)
 		printf("%sob=%s\n%s%s=%s\n%sfn=%s\n", pre, f[0], pre, *pre ? "fi" : "fl", f[1], pre,
 		       f[2]);
 }
@@ -673,7 +659,7 @@ static void callgrind(const char *cmd)
 	printf("\n");
 	for (size_t i = 0; i < t.n; i++) {
 		char *f[7];
-		int n = split(strcpy(k, t.r[i].key), f, 7), ev;
+		int n = nb_tsv_split(strcpy(k, t.r[i].key), f, 7), ev;
 		size_t w = strtoul(f[0], NULL, 16);
 
 		/* a new function: its ob, fl, fn */

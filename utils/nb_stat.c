@@ -487,21 +487,13 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			if (optopt && strchr("exo", optopt))
-				fail(ST_EXIT_USAGE, "option -%c needs a value", optopt);
-			else
-				fail(ST_EXIT_USAGE, "unknown option '%s'", argv[optind - 1]);
-			usage(stderr);
-			return ST_EXIT_USAGE;
+			return st_option_error(prog_name, "exo", optopt, argv, usage);
 		}
 	}
 	if (sep && json)
 		return fail(ST_EXIT_USAGE, "-x and --json exclude each other");
-	if (optind >= argc) {
-		fail(ST_EXIT_USAGE, "no program to count");
-		usage(stderr);
-		return ST_EXIT_USAGE;
-	}
+	if (optind >= argc)
+		return st_no_program(prog_name, "count", usage);
 	c.argv = argv + optind;
 
 	/* the backend */

@@ -139,6 +139,10 @@ int st_config_model(struct st_config *c, const char *name, char *why, size_t len
  * ST_EXIT_NOTFOUND / ST_EXIT_NOEXEC after a message prefixed with TOOL
  * (SIM: valgrind cannot run set-ID programs). */
 struct stat;
+/* the usage errors nb_stat and nb_record share; each returns ST_EXIT_USAGE */
+int st_option_error(const char *tool, const char *valued, int optopt, char **argv,
+		    void (*usage)(FILE *));
+int st_no_program(const char *tool, const char *what, void (*usage)(FILE *));
 int st_check_program(const char *tool, const char *prog, int sim, struct stat *pst);
 
 /* FMT (-o) with %r (the MPI rank: PMI_RANK, OMPI_COMM_WORLD_RANK ...; 0
