@@ -168,12 +168,12 @@ static inline int nbsim_time(long clock_id, uint64_t *ns)
 }
 
 /*
- * A CPU-time interval timer in simulated time (NBSIM_REQ_ITIMER, as
- * setitimer(2)): WHICH is ITIMER_VIRTUAL (1) or ITIMER_PROF (2); NEW
- * (struct itimerval *, may be 0: a query, as getitimer) arms or disarms it,
- * OLD (may be 0) gets the previous setting.  -> NBSIM_OK, NBSIM_GP (a bad
- * pointer or value), or NBSIM_TIME_HOST: the host's timer (ITIMER_REAL,
- * --nbsim-time=host, no nbsim).
+ * An interval timer in simulated time (NBSIM_REQ_ITIMER, as setitimer(2)):
+ * WHICH is ITIMER_REAL (0, wall time), ITIMER_VIRTUAL (1) or ITIMER_PROF
+ * (2, CPU time); NEW (struct itimerval *, may be 0: a query, as getitimer)
+ * arms or disarms it, OLD (may be 0) gets the previous setting.  -> NBSIM_OK,
+ * NBSIM_GP (a bad pointer or value), or NBSIM_TIME_HOST: the host's timer
+ * (another WHICH, --nbsim-time=host, no nbsim).
  */
 #define NBSIM_REQ_ITIMER (VG_USERREQ_TOOL_BASE('N', 'B') + 0x51)
 

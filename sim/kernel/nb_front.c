@@ -23,6 +23,7 @@
 #include "nb_kern.h"
 #include "nb_progfile.h"
 #include "nb_simtime.h"
+#include "nb_itimer.h"
 
 static void fr_init(void)
 {
@@ -41,6 +42,7 @@ static void fr_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 {
 	nb_progfile_pre_syscall(tid, sysno, args, nargs);
 	nb_kern_pre_syscall(tid, sysno);
+	nb_itimer_pre_syscall(tid, sysno);
 }
 
 static void fr_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res)

@@ -21,24 +21,18 @@
  * "Time-Stamp Counter", seed 006); nbsim models no frequency change, so
  * both count the modelled part's nominal clock (nb_cpu->mhz).
  *
- * Interval timers on CPU time (ITIMER_VIRTUAL, ITIMER_PROF: the kernel is
- * not simulated, so both count the process's user time) expire in
- * simulated time, checked at each entry of valgrind's scheduler (every
- * system call and client request, and at least every scheduling quantum of
- * 100,000 superblocks); ITIMER_REAL stays the host's: a program that
- * blocks waiting for it (pause) would otherwise wait forever, as nothing
- * runs to advance the simulated clock.
+ * Interval timers run on this time base in nb_itimer.c.
  *
  * What the simulated time leaves out: the kernel (system time reads 0),
- * page faults, and blocking waits other than sleeps (a read of a pipe, a
- * futex wait for another thread: the other side's simulated cycles are
- * what advance the package's clock).
+ * page faults, and blocking waits other than sleeps and waits for
+ * ITIMER_REAL (a read of a pipe, a futex wait for another thread: the
+ * other side's simulated cycles are what advance the package's clock).
  */
 #include "tool/nb_tool.h"
 #include "nb_simtime.h"
+#include "nb_itimer.h"
 #include "pub_tool_vkiscnums.h"
 
-extern Int VG_(tkill)(Int lwpid, Int signo);   /* (coregrind; as nb_pmi.c) */
 
 
 static Bool started;                    /* the time base runs            */
@@ -49,12 +43,22 @@ static ThreadId run_tid;                /* the thread whose CPU time runs */
 static ULong cpu_cyc[NB_HT_MAXT];       /* each thread's CPU cycles      */
 static uint64_t cpu_mark[NB_HT_MAXT];   /* its LP's clock when it began  */
 
-/* ITIMER_VIRTUAL (1) and ITIMER_PROF (2): expiry in the process's CPU ns */
-static struct { Bool armed; ULong at, interval; } itimer[3];
-
 static ULong ts_ns(const struct vki_timespec *ts)
 {
 	return (ULong)ts->tv_sec * 1000000000ULL + (ULong)ts->tv_nsec;
+}
+
+static uint64_t lp_clock(unsigned lp);
+
+/* A fork's child starts with no CPU time (Linux zeroes the child's times)
+ * and no interval timer (POSIX fork: not inherited). */
+static void time_after_fork(ThreadId tid)
+{
+	VG_(memset)(cpu_cyc, 0, sizeof cpu_cyc);
+	run_tid = tid;
+	if (tid < NB_HT_MAXT)
+		cpu_mark[tid] = lp_clock(nb_lp_of(tid));
+	nb_itimer_fork();
 }
 
 void nb_time_init(void)
@@ -69,6 +73,7 @@ void nb_time_init(void)
 	host_tsc = __builtin_ia32_rdtsc();
 	started = !clo_time_host;
 	run_tid = 1;
+	VG_(atfork)(NULL, NULL, time_after_fork);
 	/* the timing model from the first instruction (declared before the
 	 * tool sets its needs: nothing is translated yet) */
 	nb_need_clock = nb_time_need();
@@ -131,14 +136,13 @@ static ULong process_cycles(void)
 	return c;
 }
 
-static void itimer_check(void);
 static Bool writable(UWord addr, SizeT len);
 
 void nb_time_switch(ThreadId tid)
 {
 	if (!started)
 		return;
-	itimer_check();
+	nb_itimer_check();
 	if (tid == run_tid)
 		return;
 	nb_lean_fold();
@@ -153,6 +157,22 @@ void nb_time_switch(ThreadId tid)
 static ULong wall_ns(void)
 {
 	return cyc_ns(wall_cycles()) + slept_ns;
+}
+
+ULong nb_time_wall_ns(void)
+{
+	return wall_ns();
+}
+
+ULong nb_time_cpu_ns(void)
+{
+	nb_lean_fold();
+	return cyc_ns(process_cycles());
+}
+
+void nb_time_pass(ULong ns)
+{
+	slept_ns += ns;
 }
 
 Bool nb_time_read(ThreadId tid, Long clock_id, ULong *ns)
@@ -192,107 +212,6 @@ ULong nb_rdtsc_helper(void)
 	return v;
 }
 
-/* ---- CPU-time interval timers ---- */
-
-static ULong process_ns(void)
-{
-	nb_lean_fold();
-	return cyc_ns(process_cycles());
-}
-
-/* Bring the scheduler back before the next expiry: the thread's event
- * counter (superblocks until valgrind's scheduler runs again, which calls
- * nb_time_switch) cut to the cycles left over 256, so a check falls at
- * most one superblock late unless superblocks take over 256 cycles each;
- * the checks thicken as the expiry nears (about 15 per factor e). */
-static void itimer_budget(ULong now)
-{
-	ULong left = ~0ULL;
-	ThreadId tid = VG_(get_running_tid)();
-	Int ctr;
-
-	for (unsigned w = 1; w <= 2; w++)
-		if (itimer[w].armed && itimer[w].at - now < left)
-			left = itimer[w].at - now;
-	if (left == ~0ULL || tid == VG_INVALID_THREADID)
-		return;
-	left = left / 1000 * nb_cpu->mhz / 256 + 1;
-	VG_(get_shadow_regs_area)(tid, (UChar *)&ctr, 0,
-				  offsetof(VexGuestAMD64State, host_EvC_COUNTER), sizeof ctr);
-	if (ctr > 0 && (ULong)ctr > left) {
-		ctr = (Int)left;
-		VG_(set_shadow_regs_area)(tid, 0, offsetof(VexGuestAMD64State, host_EvC_COUNTER),
-					  sizeof ctr, (const UChar *)&ctr);
-	}
-}
-
-/* An expired timer sends its signal to the running thread (POSIX: to the
- * process) and is re-armed by its interval; intervals that passed whole
- * before the check are overruns, not more signals (as Linux). */
-static void itimer_check(void)
-{
-	ULong now = 0;
-
-	if (!itimer[1].armed && !itimer[2].armed)
-		return;
-	now = process_ns();
-	for (unsigned w = 1; w <= 2; w++) {
-		if (!itimer[w].armed || now < itimer[w].at)
-			continue;
-		if (itimer[w].interval) {
-			ULong late = now - itimer[w].at;
-
-			itimer[w].at += (late / itimer[w].interval + 1) * itimer[w].interval;
-		} else {
-			itimer[w].armed = False;
-		}
-		VG_(tkill)(VG_(gettid)(), w == 1 ? VKI_SIGVTALRM : VKI_SIGPROF);
-	}
-	itimer_budget(now);
-}
-
-static ULong tv_ns_of(const struct vki_timeval *tv)
-{
-	return (ULong)tv->tv_sec * 1000000000ULL + (ULong)tv->tv_usec * 1000ULL;
-}
-
-static void ns_tv(struct vki_timeval *tv, ULong ns)
-{
-	tv->tv_sec = (Long)(ns / 1000000000ULL);
-	tv->tv_usec = (Long)(ns % 1000000000ULL / 1000);
-}
-
-UWord nb_time_itimer(Int which, UWord new_value, UWord old_value)
-{
-	struct vki_itimerval *nv = (struct vki_itimerval *)new_value;
-	struct vki_itimerval *ov = (struct vki_itimerval *)old_value;
-	ULong now;
-
-	if (clo_time_host || (which != 1 && which != 2))
-		return NBSIM_TIME_HOST;
-	if ((nv && !VG_(am_is_valid_for_client)((Addr)nv, sizeof *nv, VKI_PROT_READ)) ||
-	    (ov && !writable(old_value, sizeof *ov)))
-		return NBSIM_GP;
-	if (nv && (nv->it_value.tv_sec < 0 || nv->it_value.tv_usec < 0 ||
-		   nv->it_value.tv_usec >= 1000000 || nv->it_interval.tv_sec < 0 ||
-		   nv->it_interval.tv_usec < 0 || nv->it_interval.tv_usec >= 1000000))
-		return NBSIM_GP;
-	itimer_check();                 /* (a tick due before the change) */
-	now = process_ns();
-	if (ov) {
-		ns_tv(&ov->it_interval, itimer[which].armed ? itimer[which].interval : 0);
-		ns_tv(&ov->it_value, itimer[which].armed ? itimer[which].at - now : 0);
-	}
-	if (nv) {
-		ULong v = tv_ns_of(&nv->it_value);
-
-		itimer[which].armed = v != 0;
-		itimer[which].at = now + v;
-		itimer[which].interval = tv_ns_of(&nv->it_interval);
-	}
-	return NBSIM_OK;
-}
-
 /* ---- the client requests (the preload library's wrappers) ---- */
 
 Bool nb_time_request(ThreadId tid, UWord *arg, UWord *ret)
@@ -300,7 +219,7 @@ Bool nb_time_request(ThreadId tid, UWord *arg, UWord *ret)
 	ULong ns;
 
 	if (arg[0] == NBSIM_REQ_ITIMER) {
-		*ret = nb_time_itimer((Int)arg[1], arg[2], arg[3]);
+		*ret = nb_itimer_request((Int)arg[1], arg[2], arg[3]);
 		return True;
 	}
 	if (arg[0] != NBSIM_REQ_TIME)
@@ -359,7 +278,9 @@ void nb_time_post_syscall(ThreadId tid, UInt sysno, UWord *args, SysRes res)
 {
 	ULong ns;
 
-	if (clo_time_host || sr_isError(res))
+	if (clo_time_host)
+		return;
+	if (nb_itimer_wait_end(tid) || sr_isError(res))
 		return;
 	switch (sysno) {
 	case __NR_clock_gettime:

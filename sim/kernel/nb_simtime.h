@@ -22,9 +22,11 @@ void nb_time_switch(ThreadId tid);
 /* after a system call: nanosleep's time passes; the clock system calls'
  * results become the simulated ones */
 void nb_time_post_syscall(ThreadId tid, UInt sysno, UWord *args, SysRes res);
-/* NBSIM_REQ_ITIMER: a CPU-time interval timer; NBSIM_OK, NBSIM_GP or
- * NBSIM_TIME_HOST (nbsim_client.h) */
-UWord nb_time_itimer(Int which, UWord new_value, UWord old_value);
+/* for the interval timers (nb_itimer.c): the wall time and the process's
+ * CPU time in ns since the start; NS of wall time passes (a wait) */
+ULong nb_time_wall_ns(void);
+ULong nb_time_cpu_ns(void);
+void nb_time_pass(ULong ns);
 /* the needs the time base adds (nb_need.c): the timing model */
 UInt nb_time_need(void);
 

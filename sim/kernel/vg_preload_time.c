@@ -7,9 +7,11 @@
  * simulated time (NBSIM_REQ_TIME, nb_simtime.c).  A clock the tool does
  * not simulate, or --nbsim-time=host, goes to the real function.  System
  * calls made directly (syscall(SYS_clock_gettime, ...)) are answered by
- * the tool after the call (nb_simtime.c nb_time_post_syscall).  The CPU-time
- * interval timers (setitimer, getitimer: ITIMER_VIRTUAL, ITIMER_PROF) run
- * in the tool on simulated time, and the host's are not armed.
+ * the tool after the call (nb_simtime.c nb_time_post_syscall).  The
+ * interval timers (setitimer, getitimer, alarm, ualarm: ITIMER_REAL,
+ * ITIMER_VIRTUAL, ITIMER_PROF) run in the tool on simulated time, and the
+ * host's are not armed (the tool arms the host's ITIMER_REAL itself while
+ * the program waits in a system call).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -177,4 +179,43 @@ int WRAP(getitimer)(int which, struct itimerval *cur)
 	}
 	CALL_FN_W_WW(r, o, which, cur);
 	return (int)r;
+}
+
+/* alarm(2) (a system call of its own in glibc): ITIMER_REAL in whole
+ * seconds; the seconds left of the previous one, rounded as Linux's
+ * alarm_setitimer does (to the nearest, and at least 1 while any is left) */
+unsigned int WRAP(alarm)(unsigned int seconds);
+unsigned int WRAP(alarm)(unsigned int seconds)
+{
+	OrigFn o;
+	long r;
+	struct itimerval nv = { { 0, 0 }, { (time_t)seconds, 0 } }, ov;
+
+	VALGRIND_GET_ORIG_FN(o);
+	if (nbsim_itimer(ITIMER_REAL, &nv, &ov) == NBSIM_OK) {
+		unsigned int left = (unsigned int)ov.it_value.tv_sec;
+
+		if ((!left && ov.it_value.tv_usec) || ov.it_value.tv_usec >= 500000)
+			left++;
+		return left;
+	}
+	CALL_FN_W_W(r, o, seconds);
+	return (unsigned int)r;
+}
+
+/* ualarm(3): ITIMER_REAL in microseconds, with an interval; the
+ * microseconds left of the previous one */
+useconds_t WRAP(ualarm)(useconds_t value, useconds_t interval);
+useconds_t WRAP(ualarm)(useconds_t value, useconds_t interval)
+{
+	OrigFn o;
+	long r;
+	struct itimerval nv = { { (time_t)(interval / 1000000), (suseconds_t)(interval % 1000000) },
+				{ (time_t)(value / 1000000), (suseconds_t)(value % 1000000) } }, ov;
+
+	VALGRIND_GET_ORIG_FN(o);
+	if (nbsim_itimer(ITIMER_REAL, &nv, &ov) == NBSIM_OK)
+		return (useconds_t)(ov.it_value.tv_sec * 1000000 + ov.it_value.tv_usec);
+	CALL_FN_W_WW(r, o, value, interval);
+	return (useconds_t)r;
 }

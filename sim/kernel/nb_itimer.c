@@ -1,0 +1,253 @@
+/*
+ * nb_itimer.c - interval timers in simulated time (--nbsim-time=simulated):
+ * setitimer, getitimer, alarm and ualarm reach it through the preload
+ * library's wrappers (vg_preload_time.c, NBSIM_REQ_ITIMER); the time base
+ * is nb_simtime.c's.  The timers expire in simulated time: ITIMER_VIRTUAL and
+ * ITIMER_PROF on the process's CPU time (the kernel is not simulated, so
+ * both count user time), ITIMER_REAL on the wall time.  Expiry is checked
+ * at each entry of valgrind's scheduler (every system call and client
+ * request, and, as an expiry nears, every few superblocks: itimer_budget).
+ * A thread that blocks in a system call (pause, sigsuspend, a read, a
+ * futex wait...) while ITIMER_REAL is armed runs no code to advance the
+ * clock: the host's ITIMER_REAL is then armed for the simulated time left,
+ * and the wait's host time is added to the wall time 1:1 (as a sleep's),
+ * so that `alarm(1); pause();` returns after one second on both clocks.
+ */
+#include "tool/nb_tool.h"
+#include "nb_simtime.h"
+#include "nb_itimer.h"
+#include "pub_tool_vkiscnums.h"
+
+extern Int VG_(tkill)(Int lwpid, Int signo);   /* (coregrind; as nb_pmi.c) */
+extern SysRes VG_(do_syscall)(UWord sysno, UWord a1, UWord a2, UWord a3, UWord a4,
+			      UWord a5, UWord a6, UWord a7, UWord a8);  /* (coregrind) */
+
+/* ITIMER_REAL (0): expiry in wall ns; ITIMER_VIRTUAL (1) and ITIMER_PROF
+ * (2): in the process's CPU ns */
+static struct { Bool armed; ULong at, interval; } itimer[3];
+/* a wait with the host's ITIMER_REAL armed for it: its thread, the host's
+ * monotonic ns as it began, the wall time it was armed for */
+static ThreadId wait_tid = VG_INVALID_THREADID;
+static ULong wait_host_ns, wait_left_ns;
+
+static ULong ts_ns(const struct vki_timespec *ts)
+{
+	return (ULong)ts->tv_sec * 1000000000ULL + (ULong)ts->tv_nsec;
+}
+
+static Bool writable(UWord addr, SizeT len)
+{
+	return addr != 0 && VG_(am_is_valid_for_client)((Addr)addr, len, VKI_PROT_WRITE);
+}
+
+void nb_itimer_fork(void)
+{
+	VG_(memset)(itimer, 0, sizeof itimer);
+	wait_tid = VG_INVALID_THREADID;
+}
+
+/* the clock timer W runs on, in ns */
+static ULong timer_now(unsigned w)
+{
+	return w == 0 ? nb_time_wall_ns() : nb_time_cpu_ns();
+}
+
+/* Bring valgrind's scheduler back within LEFT superblocks: the running
+ * thread's event counter cut to it.  The scheduler is where expiries are
+ * checked (nb_time_switch) and where the signal VG_(tkill) sent is
+ * polled and delivered. */
+static void evc_cut(ULong left)
+{
+	ThreadId tid = VG_(get_running_tid)();
+	Int ctr;
+
+	if (tid == VG_INVALID_THREADID)
+		return;
+	VG_(get_shadow_regs_area)(tid, (UChar *)&ctr, 0,
+				  offsetof(VexGuestAMD64State, host_EvC_COUNTER), sizeof ctr);
+	if (ctr > 0 && (ULong)ctr > left) {
+		ctr = (Int)left;
+		VG_(set_shadow_regs_area)(tid, 0, offsetof(VexGuestAMD64State, host_EvC_COUNTER),
+					  sizeof ctr, (const UChar *)&ctr);
+	}
+}
+
+/* Before the next expiry: the cycles left over 256, so a check falls at
+ * most one superblock late unless superblocks take over 256 cycles each;
+ * the checks thicken as the expiry nears (about 15 per factor e). */
+static void itimer_budget(void)
+{
+	ULong left = ~0ULL;
+
+	for (unsigned w = 0; w <= 2; w++)
+		if (itimer[w].armed) {
+			ULong now = timer_now(w);
+			ULong l = itimer[w].at > now ? itimer[w].at - now : 0;
+
+			if (l < left)
+				left = l;
+		}
+	if (left != ~0ULL)
+		evc_cut(left / 1000 * nb_cpu->mhz / 256 + 1);
+}
+
+/* Timer W expired at NOW: re-armed by its interval (intervals that passed
+ * whole are overruns, not more signals, as Linux) or disarmed. */
+static void itimer_rearm(unsigned w, ULong now)
+{
+	if (itimer[w].interval) {
+		ULong late = now - itimer[w].at;
+
+		itimer[w].at += (late / itimer[w].interval + 1) * itimer[w].interval;
+	} else {
+		itimer[w].armed = False;
+	}
+}
+
+/* An expired timer sends its signal to the running thread (POSIX: to the
+ * process) and is re-armed. */
+void nb_itimer_check(void)
+{
+	static const Int sig[3] = { VKI_SIGALRM, VKI_SIGVTALRM, VKI_SIGPROF };
+
+	if (!itimer[0].armed && !itimer[1].armed && !itimer[2].armed)
+		return;
+	for (unsigned w = 0; w <= 2; w++) {
+		ULong now;
+
+		if (!itimer[w].armed || (now = timer_now(w)) < itimer[w].at)
+			continue;
+		itimer_rearm(w, now);
+		VG_(tkill)(VG_(gettid)(), sig[w]);
+		evc_cut(1);             /* (delivered at the next superblock) */
+	}
+	itimer_budget();
+}
+
+static ULong tv_ns_of(const struct vki_timeval *tv)
+{
+	return (ULong)tv->tv_sec * 1000000000ULL + (ULong)tv->tv_usec * 1000ULL;
+}
+
+static void ns_tv(struct vki_timeval *tv, ULong ns)
+{
+	tv->tv_sec = (Long)(ns / 1000000000ULL);
+	tv->tv_usec = (Long)(ns % 1000000000ULL / 1000);
+}
+
+UWord nb_itimer_request(Int which, UWord new_value, UWord old_value)
+{
+	struct vki_itimerval *nv = (struct vki_itimerval *)new_value;
+	struct vki_itimerval *ov = (struct vki_itimerval *)old_value;
+	ULong now;
+
+	if (clo_time_host || which < 0 || which > 2)
+		return NBSIM_TIME_HOST;
+	if ((nv && !VG_(am_is_valid_for_client)((Addr)nv, sizeof *nv, VKI_PROT_READ)) ||
+	    (ov && !writable(old_value, sizeof *ov)))
+		return NBSIM_GP;
+	if (nv && (nv->it_value.tv_sec < 0 || nv->it_value.tv_usec < 0 ||
+		   nv->it_value.tv_usec >= 1000000 || nv->it_interval.tv_sec < 0 ||
+		   nv->it_interval.tv_usec < 0 || nv->it_interval.tv_usec >= 1000000))
+		return NBSIM_GP;
+	nb_itimer_check();              /* (a tick due before the change) */
+	now = timer_now((unsigned)which);
+	if (ov) {
+		ns_tv(&ov->it_interval, itimer[which].armed ? itimer[which].interval : 0);
+		ns_tv(&ov->it_value, itimer[which].armed ? itimer[which].at - now : 0);
+	}
+	if (nv) {
+		ULong v = tv_ns_of(&nv->it_value);
+
+		itimer[which].armed = v != 0;
+		itimer[which].at = now + v;
+		itimer[which].interval = tv_ns_of(&nv->it_interval);
+		itimer_budget();
+	}
+	return NBSIM_OK;
+}
+
+/* the system calls that can block until a signal comes */
+static Bool may_wait(UInt sysno)
+{
+	switch (sysno) {
+	case __NR_pause: case __NR_rt_sigsuspend: case __NR_rt_sigtimedwait:
+	case __NR_nanosleep: case __NR_clock_nanosleep:
+	case __NR_select: case __NR_pselect6: case __NR_poll: case __NR_ppoll:
+	case __NR_epoll_wait: case __NR_epoll_pwait: case __NR_futex:
+	case __NR_wait4: case __NR_waitid: case __NR_read: case __NR_readv:
+	case __NR_recvfrom: case __NR_recvmsg: case __NR_accept: case __NR_accept4:
+	case __NR_connect: case __NR_msgrcv: case __NR_semop: case __NR_semtimedop:
+	case __NR_flock:
+		return True;
+	default:
+		return False;
+	}
+}
+
+static ULong host_mono(void)
+{
+	struct vki_timespec ts;
+
+	VG_(clock_gettime)(&ts, VKI_CLOCK_MONOTONIC);
+	return ts_ns(&ts);
+}
+
+static void host_real_timer(ULong ns, struct vki_itimerval *old)
+{
+	struct vki_itimerval v;
+
+	v.it_interval.tv_sec = v.it_interval.tv_usec = 0;
+	ns_tv(&v.it_value, ns);
+	if (ns && !v.it_value.tv_sec && !v.it_value.tv_usec)
+		v.it_value.tv_usec = 1;         /* (0 would disarm it) */
+	VG_(do_syscall)(__NR_setitimer, 0 /* ITIMER_REAL */, (UWord)&v, (UWord)old,
+			0, 0, 0, 0, 0);
+}
+
+/* Before a system call: a wait while ITIMER_REAL runs gets the host's
+ * timer for the simulated time left (one wait at a time: with several
+ * threads waiting, the later ones wait on the first one's timer). */
+void nb_itimer_pre_syscall(ThreadId tid, UInt sysno)
+{
+	ULong now;
+
+	if (clo_time_host || !itimer[0].armed || wait_tid != VG_INVALID_THREADID ||
+	    !may_wait(sysno))
+		return;
+	nb_itimer_check();
+	if (!itimer[0].armed)
+		return;
+	now = nb_time_wall_ns();
+	wait_left_ns = itimer[0].at > now ? itimer[0].at - now : 0;
+	wait_tid = tid;
+	wait_host_ns = host_mono();
+	host_real_timer(wait_left_ns, NULL);
+}
+
+/* After it: the host's timer disarmed; expired, the host sent SIGALRM and
+ * the wall time reaches the expiry; else the wait's host time passes.
+ * True: the call's time is accounted (a sleep's request is not added). */
+Bool nb_itimer_wait_end(ThreadId tid)
+{
+	struct vki_itimerval old;
+	ULong waited;
+
+	if (tid != wait_tid)
+		return False;
+	wait_tid = VG_INVALID_THREADID;
+	host_real_timer(0, &old);
+	if (!old.it_value.tv_sec && !old.it_value.tv_usec) {
+		waited = wait_left_ns;
+		nb_time_pass(waited);
+		if (itimer[0].armed)
+			itimer_rearm(0, nb_time_wall_ns());
+	} else {
+		waited = host_mono() - wait_host_ns;
+		if (waited >= wait_left_ns)
+			waited = wait_left_ns - 1;   /* (the timer's own expiry decides) */
+		nb_time_pass(waited);
+	}
+	return True;
+}
+
