@@ -32,9 +32,11 @@ my $tmp = tempdir(CLEANUP => 1);
 
 sub run {
 	my ($model, @cmd) = @_;
+	my @opt;             # nbsim's own options first (--nbsim-...)
+	push @opt, shift @cmd while @cmd && $cmd[0] =~ /^--nbsim-/;
 	# the bound is CPU time (ulimit -t), which load does not change; a
 	# wall-clock backstop six times longer ends one that waits for ever
-	my $cmd = "cd $tmp && timeout -k 10 " . 6 * $bound . " sh -c 'ulimit -t $bound && exec \"\$@\"' sh $nbsim --model=$model -- $u/" . join(' ', @cmd) . ' 2>&1';
+	my $cmd = "cd $tmp && timeout -k 10 " . 6 * $bound . " sh -c 'ulimit -t $bound && exec \"\$@\"' sh $nbsim --model=$model @opt -- $u/" . join(' ', @cmd) . ' 2>&1';
 	my $out = `$cmd`;
 	my $st = $? >> 8;
 	diag("$model: $cmd[0] killed (CPU bound $bound s or wall-clock backstop)") if $st == 124 || $st == 137 || ($? & 127);
@@ -106,6 +108,28 @@ for my $model (sort keys %models) {
 	is($st, 0, "$model: papi_multiplex_cost -t 100 -x 3 finishes");
 	ok(-s "$tmp/papi_multiplex_cost.dat" || glob("$tmp/*.dat"), "$model: papi_multiplex_cost wrote its .dat output");
 	unlink glob("$tmp/*.dat");
+}
+
+# With the program's clocks simulated (--nbsim-time=simulated), papi_cost
+# times PAPI's calls in simulated cycles (PAPI_get_real_cyc reads the
+# simulated TSC): its loop-latency test reads a few cycles (under valgrind
+# the host's TSC gives hundreds), a PAPI_read of 2 counters a few hundred
+# (sim/README: 292-379 instructions per read, NetBurst retiring at most 3
+# per cycle and this path about 1), and every figure is the same run after
+# run (nothing of the host's time is in them).
+for my $model (qw(northwood prescott)) {
+	my @outs;
+	for (1 .. 2) {
+		my (undef, $o) = run($model, '--nbsim-time=simulated', 'papi_cost', '-t', '1000');
+		push @outs, $o;
+	}
+	my ($loop) = $outs[0] =~ /loop latency over \d+ iterations\s+min cycles\s*:\s*(\d+)/;
+	my ($read) = $outs[0] =~ /PAPI_read \(2 counters\) over \d+ iterations\s+min cycles\s*:\s*(\d+)/;
+	ok(defined $loop && $loop > 0 && $loop < 20,
+	   "$model --nbsim-time=simulated: papi_cost's loop latency in simulated cycles (" . ($loop // '?') . ')');
+	ok(defined $read && $read >= 292 / 3 && $read <= 1000,
+	   "$model --nbsim-time=simulated: a PAPI_read of 2 counters in simulated cycles (" . ($read // '?') . ')');
+	is($outs[1], $outs[0], "$model --nbsim-time=simulated: papi_cost prints the same figures twice");
 }
 
 my ($st, $out) = run('prescott', 'papi_clockres');
