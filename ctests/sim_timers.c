@@ -14,8 +14,20 @@
  *   ualarm_*    what ualarm(200000, 0) and ualarm(0, 0) return;
  *   child_real_us
  *               in a fork's child, getitimer(ITIMER_REAL) while the parent
- *               had one armed (POSIX: not inherited, so 0).
+ *               had one armed (POSIX: not inherited, so 0);
+ *   pt_*        POSIX timers (timer_create): a 1 ms MONOTONIC one-shot
+ *               with SIGUSR1 over a loop (ns to the handler, the siginfo's
+ *               si_code, sigev_value and timer id), the same armed with
+ *               TIMER_ABSTIME, a 20 ms REALTIME one waited for in
+ *               sigsuspend, a 0.2 ms periodic PROCESS_CPUTIME_ID one over a
+ *               fixed loop (ticks and CPU ns), a SIGEV_NONE
+ *               THREAD_CPUTIME_ID one read by timer_gettime before and
+ *               after a loop (against the thread's CPU clock), the errors
+ *               of a bad value and a bad signal, and a SIGEV_THREAD one
+ *               (the host's) whose function runs.
  */
+#include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +55,165 @@ static void on_alarm(int sig)
 	if (!fired_ns)
 		fired_ns = mono();
 	ticks++;
+}
+
+static volatile long long pt_ns;
+static volatile int pt_code, pt_idok;
+static volatile long pt_value, pt_ticks;
+static timer_t pt_id;
+
+static void on_usr1(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	if (!pt_ns) {
+		pt_ns = mono();
+		pt_code = si->si_code;
+		pt_value = (long)si->si_value.sival_int;
+		pt_idok = si->si_timerid == (int)(long)pt_id;
+	}
+}
+
+static void on_usr2(int sig)
+{
+	(void)sig;
+	pt_ticks++;
+}
+
+static long long cpu_ns(clockid_t c)
+{
+	struct timespec t;
+
+	clock_gettime(c, &t);
+	return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static volatile int thread_fn_ran;
+static void thread_fn(union sigval v)
+{
+	thread_fn_ran = v.sival_int;
+}
+
+static void work(long n);
+
+static timer_t mk(clockid_t c, int notify, int sig, int value)
+{
+	struct sigevent ev;
+	timer_t t;
+
+	memset(&ev, 0, sizeof ev);
+	ev.sigev_notify = notify;
+	ev.sigev_signo = sig;
+	ev.sigev_value.sival_int = value;
+	if (notify == SIGEV_THREAD)
+		ev.sigev_notify_function = thread_fn;
+	if (timer_create(c, &ev, &t)) {
+		perror("timer_create");
+		exit(2);
+	}
+	return t;
+}
+
+static void pt_arm(timer_t t, int flags, long long value_ns, long long interval_ns)
+{
+	struct itimerspec v = { { interval_ns / 1000000000, interval_ns % 1000000000 },
+				{ value_ns / 1000000000, value_ns % 1000000000 } };
+
+	if (timer_settime(t, flags, &v, NULL)) {
+		perror("timer_settime");
+		exit(2);
+	}
+}
+
+static void posix_timers(void)
+{
+	struct sigaction sa;
+	struct itimerspec cur;
+	long long t0, c0, r0, r1;
+	sigset_t none;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_usr1;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(SIGUSR1, &sa, NULL);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_usr2;
+	sigaction(SIGUSR2, &sa, NULL);
+
+	pt_id = mk(CLOCK_MONOTONIC, SIGEV_SIGNAL, SIGUSR1, 42);
+	t0 = mono();
+	pt_arm(pt_id, 0, 1000000, 0);
+	while (!pt_ns)
+		work(1000);
+	printf("pt_mono_ns %lld\n", pt_ns - t0);
+	printf("pt_code %d\n", pt_code);
+	printf("pt_value %ld\n", pt_value);
+	printf("pt_id_matches %d\n", pt_idok);
+
+	pt_ns = 0;
+	t0 = mono();
+	pt_arm(pt_id, TIMER_ABSTIME, t0 + 1000000, 0);
+	while (!pt_ns)
+		work(1000);
+	printf("pt_abs_ns %lld\n", pt_ns - t0);
+	timer_delete(pt_id);
+
+	pt_id = mk(CLOCK_REALTIME, SIGEV_SIGNAL, SIGUSR1, 7);
+	pt_ns = 0;
+	sigemptyset(&none);
+	t0 = mono();
+	pt_arm(pt_id, 0, 20000000, 0);
+	while (!pt_ns)
+		sigsuspend(&none);
+	printf("pt_wait_ns %lld\n", mono() - t0);
+	timer_delete(pt_id);
+
+	pt_id = mk(CLOCK_PROCESS_CPUTIME_ID, SIGEV_SIGNAL, SIGUSR2, 0);
+	c0 = cpu_ns(CLOCK_PROCESS_CPUTIME_ID);
+	pt_arm(pt_id, 0, 200000, 200000);
+	work(2000000);
+	pt_arm(pt_id, 0, 0, 0);
+	printf("pt_cpu_ns %lld\n", cpu_ns(CLOCK_PROCESS_CPUTIME_ID) - c0);
+	printf("pt_ticks %ld\n", pt_ticks);
+	timer_delete(pt_id);
+
+	pt_id = mk(CLOCK_THREAD_CPUTIME_ID, SIGEV_NONE, 0, 0);
+	pt_arm(pt_id, 0, 1000000000, 0);
+	timer_gettime(pt_id, &cur);
+	r0 = cur.it_value.tv_sec * 1000000000LL + cur.it_value.tv_nsec;
+	c0 = cpu_ns(CLOCK_THREAD_CPUTIME_ID);
+	work(1000000);
+	r1 = cpu_ns(CLOCK_THREAD_CPUTIME_ID) - c0;
+	timer_gettime(pt_id, &cur);
+	printf("pt_none_ran_ns %lld\n", r0 - (cur.it_value.tv_sec * 1000000000LL + cur.it_value.tv_nsec));
+	printf("pt_thread_cpu_ns %lld\n", r1);
+	{
+		struct itimerspec bad = { { 0, 0 }, { 0, 2000000000 } };
+
+		errno = 0;
+		printf("pt_bad_value %d\n", timer_settime(pt_id, 0, &bad, NULL) == -1 ? errno : 0);
+	}
+	timer_delete(pt_id);
+	{
+		struct sigevent ev;
+		timer_t t;
+
+		memset(&ev, 0, sizeof ev);
+		ev.sigev_notify = SIGEV_SIGNAL;
+		ev.sigev_signo = 0;
+		errno = 0;
+		printf("pt_bad_signal %d\n", timer_create(CLOCK_MONOTONIC, &ev, &t) == -1 ? errno : 0);
+	}
+
+	pt_id = mk(CLOCK_MONOTONIC, SIGEV_THREAD, 0, 5);
+	pt_arm(pt_id, 0, 1000000, 0);
+	for (int i = 0; i < 2000 && !thread_fn_ran; i++) {
+		struct timespec ms = { 0, 1000000 };
+
+		nanosleep(&ms, NULL);
+	}
+	printf("pt_thread_fn %d\n", thread_fn_ran);
+	timer_delete(pt_id);
 }
 
 static void work(long n)
@@ -126,5 +297,6 @@ int main(void)
 		waitpid(p, &st, 0);
 	}
 	arm(0, 0);
+	posix_timers();
 	return 0;
 }

@@ -183,4 +183,31 @@ static inline int nbsim_itimer(int which, const void *new_value, void *old_value
 						    which, new_value, old_value, 0, 0);
 }
 
+/*
+ * A POSIX timer in simulated time (NBSIM_REQ_PTIMER, as timer_create(2)
+ * and its kin): OP and its arguments
+ *   NBSIM_PT_CREATE  A clockid, B struct sigevent * (0: SIGALRM), C timer_t *
+ *   NBSIM_PT_SET     A timer, B flags (TIMER_ABSTIME), C new struct
+ *                    itimerspec *, D old (may be 0)
+ *   NBSIM_PT_GET     A timer, B struct itimerspec *
+ *   NBSIM_PT_OVERRUN A timer
+ *   NBSIM_PT_DELETE  A timer
+ * -> the call's result (>= 0), -errno, or NBSIM_PT_HOST: the host's timer
+ * (a clock or notification nbsim does not simulate, a timer it did not
+ * create, --nbsim-time=host, no nbsim).
+ */
+#define NBSIM_REQ_PTIMER (VG_USERREQ_TOOL_BASE('N', 'B') + 0x52)
+#define NBSIM_PT_CREATE  1
+#define NBSIM_PT_SET     2
+#define NBSIM_PT_GET     3
+#define NBSIM_PT_OVERRUN 4
+#define NBSIM_PT_DELETE  5
+#define NBSIM_PT_HOST    (-1000)
+
+static inline long nbsim_ptimer(int op, long a, const void *b, const void *c, const void *d)
+{
+	return (long)VALGRIND_DO_CLIENT_REQUEST_EXPR(NBSIM_PT_HOST, NBSIM_REQ_PTIMER,
+						     op, a, b, c, d);
+}
+
 #endif /* NBSIM_CLIENT_H */

@@ -8,7 +8,15 @@
 # 0.25 ms of the loop's wall time (floor, or one fewer: armed after the
 # clock is read), the same number of times run after run and beside two
 # CPU-bound processes; alarm and ualarm return what Linux returns; a fork's
-# child has no timer (POSIX); with --nbsim-time=host the host's timers run.
+# child has no timer (POSIX).  POSIX timers (timer_create) the same way: a
+# 1 ms MONOTONIC one-shot fires after 1 ms (relative and TIMER_ABSTIME),
+# its siginfo as Linux's (si_code SI_TIMER, the sigev_value, the timer's
+# id); a 20 ms REALTIME one waited for in sigsuspend takes 20 ms; a 0.2 ms
+# periodic PROCESS_CPUTIME_ID one ticks once per 0.2 ms of CPU time; a
+# SIGEV_NONE THREAD_CPUTIME_ID one runs down by the thread's CPU time
+# (within 0.1%: the clock is read a call away from the timer); a bad value
+# or signal is EINVAL; SIGEV_THREAD (the host's timer) runs its function.
+# With --nbsim-time=host the host's timers run.
 use strict;
 use warnings;
 use Test::More;
@@ -25,7 +33,7 @@ sub run {
 
 sub near { my ($x, $want, $tol) = @_; return defined $x && abs($x - $want) <= $want * $tol }
 
-my %ticks;
+my (%ticks, %pticks);
 for my $model (qw(northwood prescott)) {
 	my $tag = "--model=$model";
 	my ($rc, $v, $out) = run("--model=$model", '--nbsim-time=simulated');
@@ -39,6 +47,7 @@ for my $model (qw(northwood prescott)) {
 	ok($tk == int($w / 250e3) || $tk == int($w / 250e3) - 1,
 	   "$tag: a 0.25 ms ITIMER_REAL ticked $tk times in " . ($w / 1e6) . ' ms');
 	$ticks{$model} = $tk;
+	$pticks{$model} = $v->{pt_ticks};
 	is($v->{alarm_first}, 0, "$tag: alarm(5) with none armed returns 0");
 	is($v->{alarm_second}, 5, "$tag: alarm(3) returns the 5 s left of alarm(5)");
 	is($v->{alarm_cancel}, 3, "$tag: alarm(0) returns the 3 s left");
@@ -47,6 +56,25 @@ for my $model (qw(northwood prescott)) {
 	ok(($v->{ualarm_cancel} // 0) > 199000 && $v->{ualarm_cancel} <= 200000,
 	   "$tag: ualarm(0, 0) returns the microseconds left ($v->{ualarm_cancel})");
 	is($v->{child_real_us}, 0, "$tag: a fork's child inherits no ITIMER_REAL");
+	ok(near($v->{pt_mono_ns}, 1e6, 0.01),
+	   "$tag: a 1 ms MONOTONIC timer_create timer fires after 1 ms (" . ($v->{pt_mono_ns} // '?') . ' ns)');
+	ok(near($v->{pt_abs_ns}, 1e6, 0.01),
+	   "$tag: ... armed with TIMER_ABSTIME too (" . ($v->{pt_abs_ns} // '?') . ' ns)');
+	is($v->{pt_code}, -2, "$tag: its siginfo's si_code is SI_TIMER");
+	is($v->{pt_value}, 42, "$tag: its siginfo carries the sigev_value");
+	is($v->{pt_id_matches}, 1, "$tag: its siginfo names the timer");
+	ok(near($v->{pt_wait_ns}, 20e6, 0.01),
+	   "$tag: a 20 ms REALTIME timer waited for in sigsuspend takes 20 ms (" . ($v->{pt_wait_ns} // '?') . ' ns)');
+	my ($pk, $pc) = ($v->{pt_ticks} // -9, $v->{pt_cpu_ns} // 0);
+	cmp_ok($pc, '>', 2e6, "$tag: the CPU-time timer's loop runs over 2 ms of CPU ($pc ns)");
+	ok($pk == int($pc / 200e3) || $pk == int($pc / 200e3) - 1,
+	   "$tag: a 0.2 ms PROCESS_CPUTIME_ID timer ticked $pk times in " . ($pc / 1e6) . ' ms of CPU');
+	my ($ran, $th) = ($v->{pt_none_ran_ns} // 0, $v->{pt_thread_cpu_ns} // 0);
+	ok($th > 1e6 && near($ran, $th, 0.001),
+	   "$tag: a SIGEV_NONE THREAD_CPUTIME_ID timer ran down by the thread's CPU time ($ran against $th ns)");
+	is($v->{pt_bad_value}, 22, "$tag: timer_settime with tv_nsec 2e9: EINVAL");
+	is($v->{pt_bad_signal}, 22, "$tag: timer_create with signal 0: EINVAL");
+	is($v->{pt_thread_fn}, 5, "$tag: a SIGEV_THREAD timer (the host's) runs its function");
 }
 
 # the same ticks beside two CPU-bound processes (simulated time only)
@@ -62,6 +90,7 @@ for my $model (qw(northwood prescott)) {
 	waitpid($_, 0) for @burn;
 	is($v->{ticks}, $ticks{northwood}, 'loaded host: the periodic timer ticks the same number of times');
 	ok(near($v->{real_ns}, 2e6, 0.01), 'loaded host: the one-shot timer still fires after 2 ms');
+	is($v->{pt_ticks}, $pticks{northwood}, 'loaded host: the CPU-time POSIX timer ticks the same number of times');
 }
 
 # --nbsim-time=host: the host's timers

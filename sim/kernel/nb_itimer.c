@@ -16,6 +16,7 @@
 #include "tool/nb_tool.h"
 #include "nb_simtime.h"
 #include "nb_itimer.h"
+#include "nb_ptimer.h"
 #include "pub_tool_vkiscnums.h"
 
 extern Int VG_(tkill)(Int lwpid, Int signo);   /* (coregrind; as nb_pmi.c) */
@@ -25,10 +26,11 @@ extern SysRes VG_(do_syscall)(UWord sysno, UWord a1, UWord a2, UWord a3, UWord a
 /* ITIMER_REAL (0): expiry in wall ns; ITIMER_VIRTUAL (1) and ITIMER_PROF
  * (2): in the process's CPU ns */
 static struct { Bool armed; ULong at, interval; } itimer[3];
-/* a wait with the host's ITIMER_REAL armed for it: its thread, the host's
- * monotonic ns as it began, the wall time it was armed for */
+/* a wait with host stand-ins armed for it: its thread, the host's
+ * monotonic ns as it began, the wall time left of ITIMER_REAL and of the
+ * earliest POSIX timer (~0: none) */
 static ThreadId wait_tid = VG_INVALID_THREADID;
-static ULong wait_host_ns, wait_left_ns;
+static ULong wait_host_ns, wait_real_ns, wait_pt_ns;
 
 static ULong ts_ns(const struct vki_timespec *ts)
 {
@@ -42,6 +44,7 @@ static Bool writable(UWord addr, SizeT len)
 
 void nb_itimer_fork(void)
 {
+	nb_ptimer_fork();
 	VG_(memset)(itimer, 0, sizeof itimer);
 	wait_tid = VG_INVALID_THREADID;
 }
@@ -87,6 +90,12 @@ static void itimer_budget(void)
 			if (l < left)
 				left = l;
 		}
+	{
+		ULong l = nb_ptimer_left_ns(False);
+
+		if (l < left)
+			left = l;
+	}
 	if (left != ~0ULL)
 		evc_cut(left / 1000 * nb_cpu->mhz / 256 + 1);
 }
@@ -110,8 +119,8 @@ void nb_itimer_check(void)
 {
 	static const Int sig[3] = { VKI_SIGALRM, VKI_SIGVTALRM, VKI_SIGPROF };
 
-	if (!itimer[0].armed && !itimer[1].armed && !itimer[2].armed)
-		return;
+	if (nb_ptimer_check())
+		evc_cut(1);
 	for (unsigned w = 0; w <= 2; w++) {
 		ULong now;
 
@@ -205,49 +214,65 @@ static void host_real_timer(ULong ns, struct vki_itimerval *old)
 			0, 0, 0, 0, 0);
 }
 
-/* Before a system call: a wait while ITIMER_REAL runs gets the host's
- * timer for the simulated time left (one wait at a time: with several
- * threads waiting, the later ones wait on the first one's timer). */
+/* Before a system call: a wait while a wall-clock timer runs gets host
+ * stand-ins for the simulated time left: the host's ITIMER_REAL for
+ * ITIMER_REAL, a kernel timer for the earliest POSIX timer (nb_ptimer.c).
+ * One wait at a time: with several threads waiting, the later ones wait on
+ * the first one's stand-ins. */
 void nb_itimer_pre_syscall(ThreadId tid, UInt sysno)
 {
 	ULong now;
 
-	if (clo_time_host || !itimer[0].armed || wait_tid != VG_INVALID_THREADID ||
-	    !may_wait(sysno))
+	if (clo_time_host || wait_tid != VG_INVALID_THREADID || !may_wait(sysno))
+		return;
+	if (!itimer[0].armed && nb_ptimer_left_ns(True) == ~0ULL)
 		return;
 	nb_itimer_check();
-	if (!itimer[0].armed)
+	wait_real_ns = wait_pt_ns = ~0ULL;
+	if (itimer[0].armed) {
+		now = nb_time_wall_ns();
+		wait_real_ns = itimer[0].at > now ? itimer[0].at - now : 0;
+		host_real_timer(wait_real_ns, NULL);
+	}
+	wait_pt_ns = nb_ptimer_standin();
+	if (wait_real_ns == ~0ULL && wait_pt_ns == ~0ULL)
 		return;
-	now = nb_time_wall_ns();
-	wait_left_ns = itimer[0].at > now ? itimer[0].at - now : 0;
 	wait_tid = tid;
 	wait_host_ns = host_mono();
-	host_real_timer(wait_left_ns, NULL);
 }
 
-/* After it: the host's timer disarmed; expired, the host sent SIGALRM and
- * the wall time reaches the expiry; else the wait's host time passes.
+/* After it: the stand-ins disarmed.  One that expired sent its signal
+ * itself, and the wall time reaches its expiry; else the wait's host time
+ * passes (short of the first expiry, which the timers' own check decides).
  * True: the call's time is accounted (a sleep's request is not added). */
 Bool nb_itimer_wait_end(ThreadId tid)
 {
 	struct vki_itimerval old;
-	ULong waited;
+	ULong waited = 0, first = wait_real_ns < wait_pt_ns ? wait_real_ns : wait_pt_ns;
+	Bool fired = False;
 
 	if (tid != wait_tid)
 		return False;
 	wait_tid = VG_INVALID_THREADID;
-	host_real_timer(0, &old);
-	if (!old.it_value.tv_sec && !old.it_value.tv_usec) {
-		waited = wait_left_ns;
-		nb_time_pass(waited);
-		if (itimer[0].armed)
-			itimer_rearm(0, nb_time_wall_ns());
-	} else {
-		waited = host_mono() - wait_host_ns;
-		if (waited >= wait_left_ns)
-			waited = wait_left_ns - 1;   /* (the timer's own expiry decides) */
-		nb_time_pass(waited);
+	if (wait_real_ns != ~0ULL) {
+		host_real_timer(0, &old);
+		if (!old.it_value.tv_sec && !old.it_value.tv_usec) {
+			waited = wait_real_ns;
+			fired = True;
+			if (itimer[0].armed)
+				itimer_rearm(0, nb_time_wall_ns() + waited);
+		}
 	}
+	if (wait_pt_ns != ~0ULL && nb_ptimer_standin_end()) {
+		if (wait_pt_ns > waited)
+			waited = wait_pt_ns;
+		fired = True;
+	}
+	if (!fired) {
+		waited = host_mono() - wait_host_ns;
+		if (waited >= first)
+			waited = first ? first - 1 : 0;
+	}
+	nb_time_pass(waited);
 	return True;
 }
-

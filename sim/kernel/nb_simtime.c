@@ -31,6 +31,7 @@
 #include "tool/nb_tool.h"
 #include "nb_simtime.h"
 #include "nb_itimer.h"
+#include "nb_ptimer.h"
 #include "pub_tool_vkiscnums.h"
 
 
@@ -218,6 +219,10 @@ Bool nb_time_request(ThreadId tid, UWord *arg, UWord *ret)
 {
 	ULong ns;
 
+	if (arg[0] == NBSIM_REQ_PTIMER) {
+		*ret = (UWord)nb_ptimer_request(tid, arg);
+		return True;
+	}
 	if (arg[0] == NBSIM_REQ_ITIMER) {
 		*ret = nb_itimer_request((Int)arg[1], arg[2], arg[3]);
 		return True;

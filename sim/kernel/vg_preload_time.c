@@ -16,6 +16,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdint.h>
+#include <signal.h>
+#include <stdint.h>
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/times.h>
@@ -218,4 +220,95 @@ useconds_t WRAP(ualarm)(useconds_t value, useconds_t interval)
 		return (useconds_t)(ov.it_value.tv_sec * 1000000 + ov.it_value.tv_usec);
 	CALL_FN_W_WW(r, o, value, interval);
 	return (useconds_t)r;
+}
+
+/* POSIX timers (timer_create(2) and kin) on a clock nbsim simulates, with
+ * a signal or no notification, run in the tool (nb_ptimer.c); their
+ * timer_t is the tool's id, as glibc's is the kernel's.  A request the
+ * tool gives back (NBSIM_PT_HOST: SIGEV_THREAD, another clock, a host
+ * timer's id) goes to the real function. */
+static int pt_result(long r)
+{
+	if (r < 0) {
+		errno = (int)-r;
+		return -1;
+	}
+	return (int)r;
+}
+
+int WRAP(timer_create)(clockid_t clock, struct sigevent *sev, timer_t *id);
+int WRAP(timer_create)(clockid_t clock, struct sigevent *sev, timer_t *id)
+{
+	OrigFn o;
+	long r;
+	int kid = 0;
+
+	VALGRIND_GET_ORIG_FN(o);
+	r = nbsim_ptimer(NBSIM_PT_CREATE, (long)clock, sev, &kid, 0);
+	if (r != NBSIM_PT_HOST) {
+		if (r == 0) {
+			if (!id)
+				return pt_result(-EFAULT);
+			*id = (timer_t)(intptr_t)kid;
+		}
+		return pt_result(r);
+	}
+	CALL_FN_W_WWW(r, o, clock, sev, id);
+	return (int)r;
+}
+
+int WRAP(timer_settime)(timer_t id, int flags, const struct itimerspec *nv, struct itimerspec *ov);
+int WRAP(timer_settime)(timer_t id, int flags, const struct itimerspec *nv, struct itimerspec *ov)
+{
+	OrigFn o;
+	long r;
+
+	VALGRIND_GET_ORIG_FN(o);
+	r = nbsim_ptimer(NBSIM_PT_SET, (long)(intptr_t)id, (const void *)(intptr_t)flags, nv, ov);
+	if (r != NBSIM_PT_HOST)
+		return pt_result(r);
+	CALL_FN_W_WWWW(r, o, id, flags, nv, ov);
+	return (int)r;
+}
+
+int WRAP(timer_gettime)(timer_t id, struct itimerspec *cur);
+int WRAP(timer_gettime)(timer_t id, struct itimerspec *cur)
+{
+	OrigFn o;
+	long r;
+
+	VALGRIND_GET_ORIG_FN(o);
+	r = nbsim_ptimer(NBSIM_PT_GET, (long)(intptr_t)id, cur, 0, 0);
+	if (r != NBSIM_PT_HOST)
+		return pt_result(r);
+	CALL_FN_W_WW(r, o, id, cur);
+	return (int)r;
+}
+
+int WRAP(timer_getoverrun)(timer_t id);
+int WRAP(timer_getoverrun)(timer_t id)
+{
+	OrigFn o;
+	long r;
+
+	VALGRIND_GET_ORIG_FN(o);
+	r = nbsim_ptimer(NBSIM_PT_OVERRUN, (long)(intptr_t)id, 0, 0, 0);
+	if (r != NBSIM_PT_HOST)
+		return pt_result(r);
+	CALL_FN_W_W(r, o, id);
+	return (int)r;
+}
+
+int WRAP(timer_delete)(timer_t id);
+int WRAP(timer_delete)(timer_t id)
+{
+	OrigFn o;
+	long r;
+
+	VALGRIND_GET_ORIG_FN(o);
+	r = nbsim_ptimer(NBSIM_PT_DELETE, (long)(intptr_t)id, 0, 0, 0);
+	if (r != NBSIM_PT_HOST)
+		return pt_result(r);
+	CALL_FN_W_W(r, o, id);
+	return (int)r;
 }
