@@ -256,7 +256,11 @@ NB_PURE_SRC = $(addprefix $(NB_COMP)/,$(NB_SCHED_FILES)) $(NB_COMP)/nb_presets.c
 NB_UTILS = nb_encode nb_decode nb_schedule
 NB_UTIL_SRC = utils/nb_util.c $(NB_COMP)/nb_decode.c $(NB_COMP)/nb_partition.c $(NB_PURE_SRC) $(KP4_SRC)
 
-utils: $(addprefix $(BUILDDIR)/utils/,$(NB_UTILS)) $(BUILDDIR)/utils/nb_stat $(BUILDDIR)/utils/nb_msr_reset $(BUILDDIR)/utils/nb_record $(BUILDDIR)/utils/nb_report
+# nb_report --html's page and libraries (below)
+REPORT_ASSETS = $(BUILDDIR)/share/report
+REPORT_NPM = $(BUILDDIR)/report-npm
+REPORT_PAGE = utils/report/report.html utils/report/report.js utils/report/report.css
+utils: $(addprefix $(BUILDDIR)/utils/,$(NB_UTILS)) $(BUILDDIR)/utils/nb_stat $(BUILDDIR)/utils/nb_msr_reset $(BUILDDIR)/utils/nb_record $(BUILDDIR)/utils/nb_report $(REPORT_ASSETS)/stamp
 
 # nb_msr_reset: the PMU back to its power-on state after a counting program
 # ended by _exit() or SIGKILL (utils/nb_msr_reset_main.c; backend_msr.c)
@@ -278,6 +282,27 @@ NB_RECORD_SRC = utils/nb_record.c utils/nb_stat_out.c utils/nb_stat_run.c utils/
 $(BUILDDIR)/utils/nb_record: $(NB_RECORD_SRC) utils/nb_tsv.h utils/nb_stat.h utils/nb_util.h sim/nbsim_counts.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_NB) $(NB_PURE_INC) -Iutils -Isim -o $@ $(NB_RECORD_SRC) $(NB_UTIL_SRC) -lcapstone
+
+# nb_report --html's page (utils/report/): its template and script, and the
+# libraries it draws with, from the npm registry at the versions the lock
+# file pins (d3, d3-flame-graph, Chart.js), copied beside it with their
+# licences
+$(REPORT_NPM)/stamp: utils/report/package.json utils/report/package-lock.json
+	@rm -rf $(REPORT_NPM) && mkdir -p $(REPORT_NPM)
+	cp utils/report/package.json utils/report/package-lock.json $(REPORT_NPM)/
+	cd $(REPORT_NPM) && npm ci --no-audit --no-fund --loglevel=error >npm.log 2>&1 || \
+		{ cat $(REPORT_NPM)/npm.log; exit 1; }
+	touch $@
+$(REPORT_ASSETS)/stamp: $(REPORT_NPM)/stamp $(REPORT_PAGE)
+	@mkdir -p $(REPORT_ASSETS)
+	cp $(REPORT_PAGE) $(REPORT_ASSETS)/
+	cp $(REPORT_NPM)/node_modules/d3/dist/d3.min.js $(REPORT_ASSETS)/d3.min.js
+	cp $(REPORT_NPM)/node_modules/d3-flame-graph/dist/d3-flamegraph.umd.min.js $(REPORT_ASSETS)/d3-flamegraph.min.js
+	cp $(REPORT_NPM)/node_modules/chart.js/dist/chart.umd.min.js $(REPORT_ASSETS)/chart.umd.min.js
+	{ for p in d3 d3-flame-graph chart.js; do \
+		echo "==== $$p $$(sed -n 's/^ *"version": "\(.*\)",*$$/\1/p' $(REPORT_NPM)/node_modules/$$p/package.json | head -1)"; \
+		cat $(REPORT_NPM)/node_modules/$$p/LICENSE*; echo; done; } > $(REPORT_ASSETS)/LICENSES.txt
+	touch $@
 
 $(BUILDDIR)/utils/nb_report: utils/nb_report.c utils/nb_tsv.h
 	@mkdir -p $(dir $@)
@@ -327,6 +352,9 @@ install: all
 	$(MAKE) -C sim install BUILD=$(BUILDDIR)/sim NBGEN=$(GENDIR) PREFIX=$(PREFIX)
 	mkdir -p $(PREFIX)/bin
 	install -m 755 $(addprefix $(BUILDDIR)/utils/,$(NB_UTILS) nb_stat nb_msr_reset nb_record nb_report) $(PREFIX)/bin/
+	mkdir -p $(PREFIX)/share/p4netburst/report
+	install -m 644 $(REPORT_PAGE) $(addprefix $(REPORT_ASSETS)/,d3.min.js d3-flamegraph.min.js chart.umd.min.js LICENSES.txt) \
+		$(PREFIX)/share/p4netburst/report/
 	mkdir -p $(PREFIX)/share/man/man1
 	install -m 644 man/nb_stat.1 man/nb_record.1 man/nb_report.1 man/nb_schedule.1 man/nb_encode.1 man/nb_decode.1 man/nbsim.1 \
 		$(PREFIX)/share/man/man1/

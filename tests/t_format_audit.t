@@ -16,7 +16,8 @@
 #    P4NETBURST_MSR_DEV are honoured by a setuid or setgid program through
 #    no path (backend_cpuid.c read P4NETBURST_BACKEND with getenv while
 #    p4netburst.c used secure_getenv).  The tools and nbsim are never
-#    privileged; their getenv uses (PATH, TMPDIR, NBSIM, MPI ranks) are
+#    privileged; their getenv uses (PATH, TMPDIR, NBSIM, MPI ranks,
+#    NB_REPORT_ASSETS: a folder read, never a format) are
 #    listed here so that a new one is looked at.
 # The values of P4NETBURST_MSR_DEV (%n, %s, %x, no %d, two %d, relative,
 # too long) are tested in tests/unit/backend_unit.c (t_backend_unit.t).
@@ -71,6 +72,7 @@ my %allowed = (
 	'utils/nb_stat.c' => qr/getenv\(vars\[i\]\)/,
 	'utils/nb_prog.c' => qr/getenv\((?:vars\[i\]|"PATH"|"NBSIM")\)/,
 	'utils/nb_stat_run.c' => qr/getenv\("TMPDIR"\)/,
+	'utils/nb_report.c' => qr/getenv\("NB_REPORT_ASSETS"\)/,
 );
 for my $f (glob("$src/components/p4netburst/*.[ch]"), glob("$src/sim/*.[ch]"), glob("$src/sim/{pmu,cpu,timing,tool,kernel}/*.[ch]"),
 	   glob("$src/utils/*.[ch]")) {

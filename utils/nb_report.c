@@ -18,12 +18,14 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include "nb_tsv.h"
 
@@ -31,6 +33,7 @@
 #define EXIT_USAGE   2
 #define EXIT_FORMAT  3           /* not a profile, or another version     */
 #define EXIT_NOSYM   4           /* --annotate: no sample in SYM; --event: none such */
+#define EXIT_WRITE   5           /* --html: DIR or its files cannot be written */
 
 static const char *prog_name = "nb_report";
 
@@ -44,7 +47,11 @@ static void usage(FILE *f)
 		"                      (instruction), dso (object), data (data address's\n"
 		"                      64-byte line, PEBS samples; with the global variable it\n"
 		"                      is in), page (its 4 KB page), thread (process and thread)\n"
-		"  --stdio             text on standard output (the only output so far)\n"
+		"  --stdio             text on standard output (the default)\n"
+		"  --html=DIR          a page that opens with no network, DIR/index.html: per\n"
+		"                      event a flame graph, the hottest functions, the hottest\n"
+		"                      function's source with each line's samples as heat, its\n"
+		"                      samples by instruction, the data lines\n"
 		"  --folded            folded stacks, one 'caller;...;function COUNT' line per\n"
 		"                      stack (the input of flamegraph.pl, speedscope, inferno)\n"
 		"  --callgrind         the callgrind format on standard output (callgrind_annotate,\n"
@@ -57,7 +64,8 @@ static void usage(FILE *f)
 		"  --event=N|NAME      only that event of the profile (default: each in turn)\n"
 		"  -h, --help          this text\n"
 		"exit status: 0 done, 1 FILE unreadable, 2 usage, 3 not an nb_record profile\n"
-		"  (or another version), 4 no such event, or no sample in --annotate's SYM\n");
+		"  (or another version), 4 no such event, or no sample in --annotate's SYM,\n"
+		"  5 --html's DIR or its files cannot be written\n");
 }
 
 static int fail(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -128,6 +136,7 @@ static struct event events[64];
 static int nevents;
 static long *spaces;             /* space -> pid */
 static char *command;            /* PROGRAM ARGS, as recorded */
+static FILE *out;                /* where the views go: stdout, or a page's block */
 static int nspaces;
 
 static size_t hash(int space, uint64_t ip)
@@ -405,7 +414,7 @@ static const char *fn_name(const struct sym *y, char *b, size_t len)
 	return b;
 }
 
-static void table(int ev, int key)
+static void table(int ev, int key, int tsv)
 {
 	static const char *const head[] = { "function", "source line", "instruction", "object",
 					    "data line (64 bytes)", "process/thread", "data page (4 KB)" };
@@ -469,17 +478,23 @@ static void table(int ev, int key)
 		tally_add(&t, k, w, s->weight);
 	}
 	qsort(t.r, t.n, sizeof(*t.r), by_count);
-	printf("# event %s (%s, a sample every %" PRIu64 "): %" PRIu64 " samples\n",
+	if (tsv) {              /* (--html's blocks: samples, key, where) */
+		for (size_t i = 0; i < t.n; i++)
+			fprintf(out, "%" PRIu64 "\t%s\t%s\n", t.r[i].n, t.r[i].key, t.r[i].where);
+		tally_free(&t);
+		return;
+	}
+	fprintf(out, "# event %s (%s, a sample every %" PRIu64 "): %" PRIu64 " samples\n",
 	       events[ev].name, !strcmp(events[ev].mode, "pebs") ? "PEBS" : "IEBS",
 	       events[ev].period, total);
 	if (key == K_DATA && none)
-		printf("# %" PRIu64 " samples without a data address (IEBS, or not decodable)\n", none);
-	printf("# %10s %8s  %s%s\n", "samples", "percent", head[key],
+		fprintf(out, "# %" PRIu64 " samples without a data address (IEBS, or not decodable)\n", none);
+	fprintf(out, "# %10s %8s  %s%s\n", "samples", "percent", head[key],
 	       key == K_SYM ? "  (object)" : key == K_LINE || key == K_PAGE ? "  (function)" :
 	       key == K_DATA ? "  (function; variable+offset of the line)" :
 	       key == K_IP ? "  (function, line)" : key == K_THREAD ? "  (valgrind's number)" : "");
 	for (size_t i = 0; i < t.n; i++)
-		printf("  %10" PRIu64 " %7.2f%%  %s%s%s%s\n", t.r[i].n,
+		fprintf(out, "  %10" PRIu64 " %7.2f%%  %s%s%s%s\n", t.r[i].n,
 		       total ? 100.0 * (double)t.r[i].n / (double)total : 0.0, t.r[i].key,
 		       *t.r[i].where ? "  (" : "", t.r[i].where, *t.r[i].where ? ")" : "");
 	tally_free(&t);
@@ -522,7 +537,7 @@ static void folded(int ev)
 	}
 	qsort(t.r, t.n, sizeof(*t.r), by_key);
 	for (size_t i = 0; i < t.n; i++)
-		printf("%s %" PRIu64 "\n", t.r[i].key, t.r[i].n);
+		fprintf(out, "%s %" PRIu64 "\n", t.r[i].key, t.r[i].n);
 	tally_free(&t);
 	free(k);
 }
@@ -722,7 +737,7 @@ static int annotate(int ev, const char *fn, uint64_t from)
 	if (!in)
 		return fail(EXIT_NOSYM, "--annotate=%s: no sample of %s in that function", fn,
 			    events[ev].name);
-	printf("# %s in %s: %" PRIu64 " of %" PRIu64 " samples of %s\n", fn, obj, in, total,
+	fprintf(out, "# %s in %s: %" PRIu64 " of %" PRIu64 " samples of %s\n", fn, obj, in, total,
 	       events[ev].name);
 	/* objdump's own quoting: the names go through the shell */
 	for (const char *q = fn; *q; q++)
@@ -733,7 +748,7 @@ static int annotate(int ev, const char *fn, uint64_t from)
 			return fail(EXIT_USAGE, "--annotate: an object name with a quote");
 	snprintf(cmd, sizeof(cmd), "objdump -d -l --no-show-raw-insn --disassemble='%s' '%s'", fn,
 		 obj);
-	fflush(stdout);
+	fflush(out);
 	p = popen(cmd, "r");
 	if (!p)
 		return fail(EXIT_READ, "cannot run objdump: %s", strerror(errno));
@@ -752,10 +767,10 @@ static int annotate(int ev, const char *fn, uint64_t from)
 				if (!strcmp(t.r[i].key, k))
 					n = t.r[i].n;
 			if (n)
-				printf("%10" PRIu64 " %6.2f%% | %s\n", n, 100.0 * (double)n / (double)in,
+				fprintf(out, "%10" PRIu64 " %6.2f%% | %s\n", n, 100.0 * (double)n / (double)in,
 				       line);
 			else
-				printf("%10s %7s | %s\n", "", "", line);
+				fprintf(out, "%10s %7s | %s\n", "", "", line);
 			cnt = xalloc(cnt, (size_t)(nins + 1) * sizeof(*cnt));
 			cnt[nins] = n;
 			if (a == from)
@@ -763,7 +778,7 @@ static int annotate(int ev, const char *fn, uint64_t from)
 			nins++;
 		} else if (*line && strncmp(line, "Disassembly of section", 22) &&
 			   !strstr(line, "file format")) {
-			printf("%18s | %s\n", "", line);
+			fprintf(out, "%18s | %s\n", "", line);
 		}
 	}
 	free(line);
@@ -780,20 +795,245 @@ static int annotate(int ev, const char *fn, uint64_t from)
 			    "there", from, fn);
 	}
 	if (from) {
-		printf("# samples of %s by distance in instructions from %#" PRIx64 "\n", fn, from);
-		printf("# %8s %10s %8s\n", "distance", "samples", "percent");
+		fprintf(out, "# samples of %s by distance in instructions from %#" PRIx64 "\n", fn, from);
+		fprintf(out, "# %8s %10s %8s\n", "distance", "samples", "percent");
 		for (long i = 0; i < nins; i++)
 			if (cnt[i])
-				printf("  %+8ld %10" PRIu64 " %7.2f%%\n", i - at, cnt[i],
+				fprintf(out, "  %+8ld %10" PRIu64 " %7.2f%%\n", i - at, cnt[i],
 				       100.0 * (double)cnt[i] / (double)in);
 	}
 	free(cnt);
 	return 0;
 }
 
+/* ---- the HTML report ------------------------------------------------------------ */
+
+/*
+ * --html=DIR: DIR/index.html from the page's template (utils/report/, installed
+ * beside the tools), with each view of each event written into it as a
+ * textarea block (tab-separated rows, as the tables and the folded stacks;
+ * a textarea's text ends only at its end tag, and "&" and "<" are written as
+ * entities, so no profile's names can end it early); report.js draws them
+ * with d3-flame-graph and Chart.js, copied into DIR beside the page so that it
+ * opens with no network.  The page is written under a temporary name and
+ * renamed: a reader never sees half of it.
+ */
+static const char *const assets[] = { "report.js", "report.css", "d3.min.js", "d3-flamegraph.min.js",
+				      "chart.umd.min.js", "LICENSES.txt" };
+
+/* the template's folder: $NB_REPORT_ASSETS, or beside the tool, installed
+ * (PREFIX/bin -> PREFIX/share/p4netburst/report) or in the build tree
+ * (build/utils -> build/share/report) */
+static const char *asset_dir(char *buf, size_t len)
+{
+	const char *env = getenv("NB_REPORT_ASSETS");
+	char self[PATH_MAX], *slash;
+	ssize_t n;
+
+	if (env && *env)
+		return env;
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return NULL;
+	self[n] = 0;
+	if (!(slash = strrchr(self, '/')))
+		return NULL;
+	*slash = 0;
+	snprintf(buf, len, "%.3900s/../share/p4netburst/report", self);
+	if (access(buf, R_OK) == 0)
+		return buf;
+	snprintf(buf, len, "%.3900s/../share/report", self);
+	return access(buf, R_OK) == 0 ? buf : NULL;
+}
+
+static void html_text(FILE *f, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == '&')
+			fputs("&amp;", f);
+		else if (s[i] == '<')
+			fputs("&lt;", f);
+		else
+			fputc(s[i], f);
+}
+
+/* a view into the page: what FN(EV, ARG) writes, as one block */
+static void html_block(FILE *f, int ev, const char *kind, void (*fn)(int, int), int arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		xalloc(NULL, SIZE_MAX);         /* (says "out of memory" and exits) */
+	out = m;
+	fn(ev, arg);
+	fclose(m);
+	out = stdout;
+	fprintf(f, "<textarea hidden class=\"nb-data\" data-ev=\"%d\" data-kind=\"%s\">", ev, kind);
+	html_text(f, buf, len);
+	fputs("</textarea>\n", f);
+	free(buf);
+}
+
+static void view_table(int ev, int key)
+{
+	table(ev, key, 1);
+}
+
+static void view_folded(int ev, int unused)
+{
+	(void)unused;
+	folded(ev);
+}
+
+/* the source file of EV's hottest function ("file\tPATH", then "N\tTEXT" per
+ * line, tabs as spaces); nothing when it has no line information or its
+ * file cannot be read here */
+static void view_source(int ev, int unused)
+{
+	struct tally t = { 0 };
+	char fb[1024], *line = NULL;
+	const char *file = NULL;
+	size_t cap = 0;
+	FILE *src;
+	int n = 0;
+
+	(void)unused;
+	for (size_t i = 0; i < nsamples; i++)
+		if (samples[i].ev == ev)
+			tally_add(&t, fn_name(sym_of(samples[i].space, samples[i].ip), fb, sizeof(fb)), "",
+				  samples[i].weight);
+	qsort(t.r, t.n, sizeof(*t.r), by_count);
+	for (size_t i = 0; t.n && i < nsamples && !file; i++) {
+		const struct sym *y = sym_of(samples[i].space, samples[i].ip);
+
+		if (samples[i].ev == ev && y->line && strcmp(y->file, "?") &&
+		    !strcmp(fn_name(y, fb, sizeof(fb)), t.r[0].key))
+			file = y->file;
+	}
+	tally_free(&t);
+	if (!file || !(src = fopen(file, "r")))
+		return;
+	fprintf(out, "file\t%s\n", file);
+	while (getline(&line, &cap, src) > 0) {
+		line[strcspn(line, "\n")] = 0;
+		fprintf(out, "%d\t", ++n);
+		for (char *c = line; *c; c++)
+			fputs(*c == '\t' ? "        " : (char[]){ *c, 0 }, out);
+		fputc('\n', out);
+	}
+	free(line);
+	fclose(src);
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	size_t n;
+	FILE *a = fopen(from, "rb"), *b;
+	int bad;
+
+	if (!a)
+		return -1;
+	if (!(b = fopen(to, "wb"))) {
+		fclose(a);
+		return -1;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), a)) > 0)
+		if (fwrite(buf, 1, n, b) != n)
+			break;
+	bad = ferror(a) || ferror(b);
+	fclose(a);
+	return fclose(b) || bad ? -1 : 0;
+}
+
+static int html(const char *dir, int only)
+{
+	char ad[PATH_MAX], from[PATH_MAX + 64], to[PATH_MAX + 64], tmp[PATH_MAX + 64], *tpl = NULL;
+	const char *a = asset_dir(ad, sizeof(ad));
+	size_t cap = 0;
+	ssize_t len;
+	struct stat st;
+	FILE *f, *page;
+	char *mark;
+
+	if (!a)
+		return fail(EXIT_READ, "--html: the page's template and libraries are not installed "
+			    "(share/p4netburst/report beside the tools; or set NB_REPORT_ASSETS)");
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return fail(EXIT_WRITE, "--html=%s: cannot make the folder: %s", dir, strerror(errno));
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return fail(EXIT_WRITE, "--html=%s: not a folder", dir);
+	snprintf(from, sizeof(from), "%s/report.html", a);
+	if (!(f = fopen(from, "r")) || (len = getdelim(&tpl, &cap, 0, f)) <= 0) {
+		if (f)
+			fclose(f);
+		return fail(EXIT_READ, "--html: cannot read the template %s", from);
+	}
+	fclose(f);
+	if (!(mark = strstr(tpl, "<!-- NB_DATA -->")))
+		return fail(EXIT_READ, "--html: %s has no NB_DATA mark", from);
+	for (size_t i = 0; i < sizeof(assets) / sizeof(assets[0]); i++) {
+		snprintf(from, sizeof(from), "%s/%s", a, assets[i]);
+		snprintf(to, sizeof(to), "%s/%s", dir, assets[i]);
+		if (copy_file(from, to))
+			return fail(EXIT_WRITE, "--html: cannot copy %s to %s: %s", from, to,
+				    strerror(errno));
+	}
+	snprintf(to, sizeof(to), "%s/index.html", dir);
+	snprintf(tmp, sizeof(tmp), "%s/.index.html.%ld", dir, (long)getpid());
+	if (!(page = fopen(tmp, "w")))
+		return fail(EXIT_WRITE, "--html: cannot write %s: %s", tmp, strerror(errno));
+	{
+		char *t = strstr(tpl, "NB_TITLE");
+
+		if (t && t < mark) {
+			fwrite(tpl, 1, (size_t)(t - tpl), page);
+			html_text(page, command ? command : "?", strlen(command ? command : "?"));
+			fwrite(t + 8, 1, (size_t)(mark - t - 8), page);
+		} else {
+			fwrite(tpl, 1, (size_t)(mark - tpl), page);
+		}
+	}
+	fputs("<textarea hidden id=\"nb-meta\">command\t", page);
+	html_text(page, command ? command : "?", strlen(command ? command : "?"));
+	fputc('\n', page);
+	for (int i = 0; i < nevents; i++) {
+		uint64_t total = 0;
+
+		if (only >= 0 && i != only)
+			continue;
+		for (size_t k = 0; k < nsamples; k++)
+			if (samples[k].ev == i)
+				total += samples[k].weight;
+		fprintf(page, "event\t%d\t", i);
+		html_text(page, events[i].name, strlen(events[i].name));
+		fprintf(page, "\t%s\t%" PRIu64 "\t%" PRIu64 "\n", events[i].mode, events[i].period, total);
+	}
+	fputs("</textarea>\n", page);
+	for (int i = 0; i < nevents; i++) {
+		if (only >= 0 && i != only)
+			continue;
+		html_block(page, i, "folded", view_folded, 0);
+		html_block(page, i, "sym", view_table, K_SYM);
+		html_block(page, i, "line", view_table, K_LINE);
+		html_block(page, i, "ip", view_table, K_IP);
+		html_block(page, i, "data", view_table, K_DATA);
+		html_block(page, i, "source", view_source, 0);
+	}
+	fputs(mark + strlen("<!-- NB_DATA -->"), page);
+	free(tpl);
+	if (ferror(page) | fclose(page) || rename(tmp, to)) {
+		unlink(tmp);
+		return fail(EXIT_WRITE, "--html: cannot write %s: %s", to, strerror(errno));
+	}
+	return 0;
+}
+
 /* ---- main --------------------------------------------------------------------- */
 
-enum { O_STDIO = 256, O_FOLDED, O_ANNOTATE, O_EVENT, O_CALLGRIND, O_FROM };
+enum { O_STDIO = 256, O_FOLDED, O_ANNOTATE, O_EVENT, O_CALLGRIND, O_FROM, O_HTML };
 
 int main(int argc, char **argv)
 {
@@ -803,6 +1043,7 @@ int main(int argc, char **argv)
 		{ "stdio", no_argument, NULL, O_STDIO },
 		{ "folded", no_argument, NULL, O_FOLDED },
 		{ "callgrind", no_argument, NULL, O_CALLGRIND },
+		{ "html", required_argument, NULL, O_HTML },
 		{ "distance-from", required_argument, NULL, O_FROM },
 		{ "annotate", required_argument, NULL, O_ANNOTATE },
 		{ "event", required_argument, NULL, O_EVENT },
@@ -810,10 +1051,11 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const keys[] = { "sym", "line", "ip", "dso", "data", "thread", "page" };
-	const char *in = "nb.profile", *ann = NULL, *evname = NULL;
+	const char *in = "nb.profile", *ann = NULL, *evname = NULL, *hdir = NULL;
 	int opt, key = K_SYM, fold = 0, cg = 0, rc, ev = -1;
 	uint64_t from = 0;
 
+	out = stdout;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "i:s:h", lo, NULL)) != -1) {
 		switch (opt) {
@@ -848,6 +1090,11 @@ int main(int argc, char **argv)
 		case O_ANNOTATE:
 			ann = optarg;
 			break;
+		case O_HTML:
+			if (!*optarg)
+				return fail(EXIT_USAGE, "--html: empty folder name (an unset variable?)");
+			hdir = optarg;
+			break;
 		case O_EVENT:
 			evname = optarg;
 			break;
@@ -870,8 +1117,8 @@ int main(int argc, char **argv)
 	}
 	if (from && !ann)
 		return fail(EXIT_USAGE, "--distance-from needs --annotate=SYM");
-	if (fold + cg + !!ann > 1)
-		return fail(EXIT_USAGE, "--folded, --callgrind and --annotate exclude each other");
+	if (fold + cg + !!ann + !!hdir > 1)
+		return fail(EXIT_USAGE, "--folded, --callgrind, --annotate and --html exclude each other");
 	if ((rc = load(in)))
 		return rc;
 	if (evname) {
@@ -886,6 +1133,8 @@ int main(int argc, char **argv)
 		if (ev < 0)
 			return fail(EXIT_NOSYM, "--event=%s: the profile has no such event", evname);
 	}
+	if (hdir)
+		return html(hdir, ev);
 	if (fold) {
 		folded(ev);
 		return 0;
@@ -902,7 +1151,7 @@ int main(int argc, char **argv)
 				return rc;
 			continue;
 		}
-		table(i, key);
+		table(i, key, 0);
 		if (i + 1 < nevents && ev < 0)
 			printf("\n");
 	}
