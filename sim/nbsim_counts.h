@@ -16,6 +16,7 @@
  *     pid PID
  *     model NAME
  *     cycles N                  simulated cycles (RUNNING)
+ *     mhz N                     the modelled part's clock, MHz
  *     exit STATUS               (-1 in a FILE.execN)
  *     total C0 C1 ... C17       every counter (40-bit values)
  *     thread TID LWPID C0 ... C17   one row per guest thread that ran
@@ -36,6 +37,7 @@
 #define NB_COUNTS_PID     "pid"
 #define NB_COUNTS_MODEL   "model"
 #define NB_COUNTS_CYCLES  "cycles"
+#define NB_COUNTS_MHZ     "mhz"
 #define NB_COUNTS_EXIT    "exit"
 #define NB_COUNTS_TOTAL   "total"
 #define NB_COUNTS_THREAD  "thread"

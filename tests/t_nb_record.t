@@ -341,6 +341,38 @@ SKIP: {
 	is($sum, scalar(@{$p->{samples}}), 'sort --folded: the counts add up to the samples');
 }
 
+# ---- -F: a rate in simulated time ----
+# nb_stat with the program's clocks simulated gives the cycles and
+# instructions the counting run sees (both exact, the run deterministic);
+# the period is instructions x 2800 MHz / (F x cycles), rounded, and the
+# IEBS samples one per whole period
+{
+	my ($rc, $text) = run($stat, '--model=northwood', '--time=simulated', '-x', ',', '-o', "$dir/f.csv",
+			      '-e', 'PAPI_TOT_CYC,PAPI_TOT_INS', '--', $hs, 'two');
+	my %c;
+	if (open(my $fh, '<', "$dir/f.csv")) {
+		while (<$fh>) {
+			$c{$2} = $1 if /^(\d+),(PAPI_TOT_(?:CYC|INS)),/;
+		}
+	}
+	my ($cyc, $ins) = ($c{PAPI_TOT_CYC} // 0, $c{PAPI_TOT_INS} // 0);
+	my $F = 20000;
+	my $want = int($ins * 2800e6 / ($F * $cyc) + 0.5);
+	my $p;
+	($rc, $text, $p) = record("$dir/f.prof", '-F', $F, '--no-precise', '-e', 'PAPI_TOT_INS', '--', $hs, 'two');
+	is($rc, 0, "nb_record -F $F on hotspot two");
+	like($text, qr/-F $F: PAPI_TOT_INS counted $ins in [\d.]+ simulated seconds: a sample every $want\b/,
+	     "-F $F: the period from the counting run ($ins instructions in $cyc cycles at 2800 MHz: $want)");
+	is($p->{events}[0]{period}, $want, '-F: the profile records that period');
+	is(scalar(@{$p->{samples}}), int($ins / ($want || 1)),
+	   "-F: one sample per whole period (floor($ins / $want))");
+	($rc, $text) = run($rec, '-F', '0', '-e', 'PAPI_TOT_INS', '-o', "$dir/x.prof", '--', $hs, 'two');
+	is($rc, 125, '-F 0: 125');
+	($rc, $text) = run($rec, '-F', '100', '-c', '1000', '-e', 'PAPI_TOT_INS', '-o', "$dir/x.prof", '--', $hs, 'two');
+	is($rc, 125, '-F with -c: 125');
+	like($text, qr/exclude each other/, '... the message says so');
+}
+
 # ---- bad input ----
 {
 	my @prog = ('--', $hs, 'two');

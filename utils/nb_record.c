@@ -51,6 +51,10 @@ static void usage(FILE *f)
 		"  -e, --event=EV[/PERIOD][,...]  events to sample (PAPI presets of one term,\n"
 		"                      event[:MASK...][:mods], tagged metrics); all at once\n"
 		"  -c, --count=PERIOD  a sample every PERIOD events (default %d; 1 to 2^39)\n"
+		"  -F, --freq=N        about N samples per simulated second of each event\n"
+		"                      without its own /PERIOD: PROGRAM is first run once to\n"
+		"                      count the events and the cycles (simulated time),\n"
+		"                      then sampled with the period that gives N\n"
 		"  --precise           PEBS: the sample is the event-causing load itself, with\n"
 		"                      its registers and data address (the default for the\n"
 		"                      replay-tagged metrics, the events nbsim's PEBS samples)\n"
@@ -90,6 +94,7 @@ struct rec_event {
 	int hw;                  /* its counter's hw index in the plan      */
 	unsigned counter;
 	uint64_t samples, weight;
+	int by_freq;             /* its period from -F                      */
 };
 
 /* A period: 1 to 2^39 (a counter starts at 2^40 - PERIOD; more than 2^39
@@ -368,12 +373,81 @@ static int read_samples(const char *dir, pid_t child, void *ctx, char *err, size
 
 enum { O_MODEL = 256, O_PRECISE, O_NO_PRECISE, O_CLOCK, O_FOLLOW };
 
+static void free_procs(struct st_run *r)
+{
+	for (int k = 0; k < r->nproc; k++)
+		free(r->proc[k].thr);
+	free(r->proc);
+	r->proc = NULL;
+	r->nproc = 0;
+}
+
+/* -F N: PROGRAM run once to count (the same events on the same counters,
+ * none sampling; the program's clocks simulated, so that nbsim's clock runs
+ * and the run's cycles are known), then each -F event's period is the one
+ * that gives N samples per simulated second over that run: count x 10^6 /
+ * (N x cycles / MHz), at least 1, at most 2^39. */
+static int freq_periods(const struct st_config *c0, struct st_run *run, struct rec_event *ev,
+			int n, uint64_t freq)
+{
+	struct st_config c = *c0;
+	struct st_run r = *run;
+	char err[2048];
+	uint64_t cycles = 0;
+	unsigned mhz = 0;
+
+	memset(r.period, 0, sizeof(r.period));
+	r.proc = NULL;
+	r.nproc = 0;
+	c.samples = NULL;
+	c.host_time = 0;
+	if (st_run_nbsim(&c, &r, err, sizeof(err))) {
+		if (st_interrupted)
+			return 128 + st_interrupted;
+		return fail(ST_EXIT_BACKEND, "-F: the counting run: %s", err);
+	}
+	for (int p = 0; p < r.nproc; p++) {
+		cycles += r.proc[p].cycles;
+		if (!mhz)
+			mhz = r.proc[p].mhz;
+	}
+	if (!cycles || !mhz) {
+		free_procs(&r);
+		return fail(ST_EXIT_BACKEND, "-F: the counting run gave no simulated time (cycles %"
+			    PRIu64 ", %u MHz)", cycles, mhz);
+	}
+	for (int i = 0; i < n; i++) {
+		uint64_t count = 0;
+		double p;
+
+		if (!ev[i].by_freq)
+			continue;
+		for (int k = 0; k < r.nproc; k++)
+			count += r.proc[k].total[ev[i].counter];
+		if (!count) {
+			free_procs(&r);
+			return fail(ST_EXIT_EVENT, "-F: %s counted 0 in the counting run: nothing "
+				    "to sample", ev[i].name);
+		}
+		p = (double)count * (double)mhz * 1e6 / ((double)freq * (double)cycles);
+		ev[i].period = p < 1 ? 1 : p > (double)(UINT64_C(1) << 39) ? UINT64_C(1) << 39 :
+			(uint64_t)(p + 0.5);
+		run->period[ev[i].hw] = ev[i].period;
+		fprintf(stderr, "%s: -F %" PRIu64 ": %s counted %" PRIu64 " in %.6f simulated "
+			"seconds: a sample every %" PRIu64 "\n", prog_name, freq, ev[i].name, count,
+			(double)cycles / ((double)mhz * 1e6), ev[i].period);
+	}
+	free_procs(&r);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "model", required_argument, NULL, O_MODEL },
 		{ "event", required_argument, NULL, 'e' },
 		{ "count", required_argument, NULL, 'c' },
+		{ "freq", required_argument, NULL, 'F' },
 		{ "precise", no_argument, NULL, O_PRECISE },
 		{ "no-precise", no_argument, NULL, O_NO_PRECISE },
 		{ "call-graph", no_argument, NULL, 'g' },
@@ -392,14 +466,15 @@ int main(int argc, char **argv)
 	struct stat prog_st;
 	const char *out = "nb.profile";
 	char nbsim_buf[PATH_MAX], err[2048], outpath[PATH_MAX];
-	uint64_t period = DEFAULT_PERIOD;
+	uint64_t period = DEFAULT_PERIOD, freq = 0;
+	int period_given = 0;
 	size_t evo = 0;
 	int n = 0, opt, rc, precise = -1, depth = 0, status;
 
 	st_config_init(&c);
 	memset(&x, 0, sizeof(x));
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+e:c:go:h", lo, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+e:c:F:go:h", lo, NULL)) != -1) {
 		switch (opt) {
 		case O_MODEL: {
 			char known[128];
@@ -435,7 +510,18 @@ int main(int argc, char **argv)
 				return fail(ST_EXIT_USAGE, "-e: empty event list");
 			break;
 		}
+		case 'F': {
+			char *e;
+
+			errno = 0;
+			freq = strtoull(optarg, &e, 10);
+			if (errno || *e || !*optarg || *optarg == '-' || freq == 0 || freq > 1000000000)
+				return fail(ST_EXIT_USAGE, "-F: bad rate '%s' (samples per simulated "
+					    "second, 1 to 10^9)", optarg);
+			break;
+		}
 		case 'c':
+			period_given = 1;
 			if (parse_period(optarg, &period))
 				return fail(ST_EXIT_USAGE, "-c: bad period '%s' (a whole number from 1 "
 					    "to 2^39)", optarg);
@@ -465,11 +551,13 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			return st_option_error(prog_name, "eco", optopt, argv, usage);
+			return st_option_error(prog_name, "ecoF", optopt, argv, usage);
 		}
 	}
 	if (n == 0)
 		return fail(ST_EXIT_USAGE, "no event to sample (-e EVENT[/PERIOD])");
+	if (freq && period_given)
+		return fail(ST_EXIT_USAGE, "-c and -F exclude each other (a period, or a rate)");
 	if (optind >= argc)
 		return st_no_program(prog_name, "sample", usage);
 	{
@@ -492,6 +580,7 @@ int main(int argc, char **argv)
 			: nb_preset_lookup(ev[i].name, strlen(ev[i].name));
 		struct nb_req *q = &run.req[run.nreq];
 
+		ev[i].by_freq = freq && !ev[i].period;
 		if (!ev[i].period)
 			ev[i].period = period;
 		ev[i].preset = p;
@@ -587,6 +676,13 @@ int main(int argc, char **argv)
 		st_out_abandon(&of);
 		return fail(ST_EXIT_OUTPUT, "cannot write %s: %s", out, strerror(errno));
 	}
+	c.nbsim = st_find_nbsim(nbsim_buf, sizeof(nbsim_buf));
+	if (freq && (rc = freq_periods(&c, &run, ev, n, freq))) {
+		fclose(x.out);
+		of.fd = -1;
+		st_out_abandon(&of);
+		return rc;
+	}
 	x.ev = ev;
 	x.nev = n;
 	x.cs_ok = cs_open(CS_ARCH_X86, CS_MODE_64, &x.cs) == CS_ERR_OK &&
@@ -603,7 +699,6 @@ int main(int argc, char **argv)
 		fprintf(x.out, "event\t%d\t%s\t%" PRIu64 "\t%s\t%u\n", i, ev[i].name, ev[i].period,
 			ev[i].precise ? "pebs" : "iebs", ev[i].counter);
 
-	c.nbsim = st_find_nbsim(nbsim_buf, sizeof(nbsim_buf));
 	c.samples = read_samples;
 	c.samples_ctx = &x;
 	x.follow = c.follow;

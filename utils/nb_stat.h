@@ -51,6 +51,7 @@ struct st_proc {
 	int final;               /* the last image's counts are here: 0 if
 				    it exec'd a program nbsim did not follow */
 	uint64_t cycles;
+	unsigned mhz;            /* the modelled part's clock                */
 	uint64_t total[18];      /* by counter                               */
 	int nthr;
 	struct st_thread *thr;

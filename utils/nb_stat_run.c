@@ -154,6 +154,8 @@ static int read_counts(const char *path, struct st_proc *pr, char *err, size_t l
 			pr->cycles = strtoull(line + NB_COUNTS_KEYLEN(NB_COUNTS_CYCLES), NULL, 10);
 			continue;
 		}
+		if (sscanf(line, NB_COUNTS_MHZ " %u", &pr->mhz) == 1)
+			continue;
 		if (!strncmp(line, NB_COUNTS_TOTAL " ", NB_COUNTS_KEYLEN(NB_COUNTS_TOTAL))) {
 			if (parse_ctrs(line + NB_COUNTS_KEYLEN(NB_COUNTS_TOTAL), pr->total))
 				break;
