@@ -97,6 +97,8 @@ for my $o ('', '--nbsim-time=host') {
 	cmp_ok($v{monotonic} // 0, '>', 1.5 * ($v{PAPI_TOT_CYC} // 1e18),
 	       "$tag: CLOCK_MONOTONIC is the host's");
 	cmp_ok($v{sleep_ns} // 0, '>=', 10e6, "$tag: the sleep is the host's");
+	cmp_ok($v{rdtsc} // 0, '>', 1.5 * ($v{PAPI_TOT_CYC} // 1e18),
+	       "$tag: RDTSC is the host's TSC (it once read a constant)");
 }
 my $bad = `"$nbsim" --nbsim-time=later -- /bin/true 2>&1`;
 isnt($? >> 8, 0, '--nbsim-time=later: refused');

@@ -205,11 +205,13 @@ Bool nb_time_read(ThreadId tid, Long clock_id, ULong *ns)
 	}
 }
 
+/* (--nbsim-time=host: the host's TSC, as valgrind's own RDTSC helper reads) */
 ULong nb_rdtsc_helper(void)
 {
-	ULong v = host_tsc;
+	ULong v;
 
-	(void)nb_time_read(VG_(get_running_tid)(), NBSIM_TIME_TSC, &v);
+	if (!nb_time_read(VG_(get_running_tid)(), NBSIM_TIME_TSC, &v))
+		v = __builtin_ia32_rdtsc();
 	return v;
 }
 
