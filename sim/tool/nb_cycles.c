@@ -135,7 +135,7 @@ VG_REGPARM(2) void nb_cond_tm(struct nb_cond_tm *s, ULong taken)
 	/* the sampled clock's common case here, without its call (its
 	 * entry found after the first run) */
 	if (s->k && s->kgen == nb_tmp->smp_gen &&
-	    nb_tms_skip(nb_tmp, s->k, s->b->real[s->range >> 32], misp_total()))
+	    nb_tms_skip(nb_tmp, s->k, s->n, misp_total()))
 		return;
 	tm_sb(s->b, s->range);
 	if ((!s->k || s->kgen != nb_tmp->smp_gen) && clo_clock == NB_CLOCK_SAMPLED && !(UInt)s->range &&
@@ -144,6 +144,7 @@ VG_REGPARM(2) void nb_cond_tm(struct nb_cond_tm *s, ULong taken)
 		 * may be another one after it) */
 		s->k = nb_tms_find(nb_tmp, s->b, (UInt)(s->range >> 32));
 		s->kgen = nb_tmp->smp_gen;
+		s->n = s->b->real[s->range >> 32];
 	}
 }
 

@@ -331,6 +331,15 @@ void nb_cycles_flush(void);             /* step mode: cycles held back to the PM
 VG_REGPARM(0) void nb_step(void);
 extern struct nb_tm nb_tm_lp[2], *nb_tmp;
 extern ULong nb_tm_ldix;                 /* the load being modelled        */
+/* A load helper's size argument carries the load's index too (bits 16
+ * up, nb_instr.c): the index is stored only when the call is made (an
+ * L1D miss), not by generated code at every load */
+#define NB_LDIX_SHIFT 16
+static inline ULong nb_ldix_take(ULong arg)
+{
+	nb_tm_ldix = arg >> NB_LDIX_SHIFT;
+	return arg & ((1u << NB_LDIX_SHIFT) - 1);
+}
 void nb_tm_setup(void);
 void nb_tm_switch(unsigned lp, unsigned active);
 void nb_tm_step_on(void);
@@ -338,11 +347,14 @@ void nb_tm_time_on(void);
 VG_REGPARM(2) void nb_tm_sb(const struct nb_tm_block *b, ULong range);
 /* nb_cond then nb_tm_sb(b, range): a superblock's last conditional branch */
 struct nb_cond_tm {
+	/* (what the common case reads first, in one 64-byte line: the
+	 * site is allocated so aligned, nb_instr.c) */
 	struct nb_cond_site br;
-	const struct nb_tm_block *b;
-	ULong range;
 	const struct nb_tm_cost *k;     /* the sampled clock's entry, or NULL, */
 	ULong kgen;                     /* ... found in this smp_gen          */
+	UInt n;                         /* ... its run's real uops (b->real[to]) */
+	const struct nb_tm_block *b;
+	ULong range;
 };
 void nb_tm_anchor(void);
 VG_REGPARM(2) void nb_cond_tm(struct nb_cond_tm *s, ULong taken);
