@@ -226,7 +226,10 @@ uint32_t nb_ctx_map_mask(ThreadId tid, uint32_t mask);
 				 /* misses take nb_mem_bus (no lean path) */
 #define NEED_TIME  0x8000u       /* timing model: nb_tm_sb per superblock, */
 				 /* the load index before each load call  */
-#define NEED_ALL   (NEED_INSTR | NEED_UOPS | NEED_BR | NEED_MEM | NEED_CACHE | NEED_ROM | NEED_TLB | \
+#define NEED_EXACT 0x10000u      /* every register update kept at each    */
+				 /* instruction (--nbsim-exact-ir, README */
+				 /* "What VEX's optimiser must not remove") */
+#define NEED_ALL   (NEED_EXACT | NEED_INSTR | NEED_UOPS | NEED_BR | NEED_MEM | NEED_CACHE | NEED_ROM | NEED_TLB | \
 		    NEED_TC | NEED_STB | NEED_FPA | NEED_WCB | NEED_BUS | NEED_TIME)
 extern UInt nb_need;
 extern ULong nb_discards;                /* translation flushes            */
@@ -318,6 +321,9 @@ void nb_tags_changed(void);
 uint64_t nb_other_msr(uint32_t msr);
 Bool nb_escr_selects(unsigned escr, unsigned ev, unsigned bit);
 int nb_mispred_tagging(void);
+/* is front-end or execution tagging programmed (an ESCR of uop_type or
+ * of an FP/SIMD class with its tag on)? */
+Bool nb_tagging_programmed(void);
 
 /* ---- timing model (nb_cycles.c) ---- */
 
