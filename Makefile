@@ -316,6 +316,9 @@ bench: all $(BUILDDIR)/bench/sched_bench
 	$(MAKE) -C sim bench BUILD=$(BUILDDIR)/sim NBGEN=$(GENDIR)
 	BENCH=$(BUILDDIR)/sim/bench/bench CPUTIME=$(BUILDDIR)/sim/bench/cputime NBSIM=$(NBSIM) \
 		NB_STAT=$(BUILDDIR)/utils/nb_stat sim/bench/stat_bench.sh
+	$(MAKE) -C sim bench-tp BUILD=$(BUILDDIR)/sim NBGEN=$(GENDIR)
+	CPUTIME=$(BUILDDIR)/sim/bench/cputime NBSIM=$(NBSIM) NB_STAT=$(BUILDDIR)/utils/nb_stat \
+		TPBIN=$(BUILDDIR)/sim/bench PAPI_CTEST=$(PAPI_SRC)/ctests/burn sim/bench/thirdparty.sh
 
 install: all
 	$(MAKE) -C $(PAPI_SRC) install-lib install-utils install-man install-hl-scripts install-pkgconf \
