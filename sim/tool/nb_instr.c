@@ -50,8 +50,7 @@ static void emit_branch_call(IRSB *sb, unsigned kind, Addr pc, UInt len,
 	if (kind == NB_BR_COND && target->tag == Iex_Const) {
 		/* the site outlives the translation (a few bytes, not freed,
 		 * as the trace-cache descriptors) */
-		struct nb_cond_site *site = (struct nb_cond_site *)(((HWord)VG_(malloc)("nbsim.br",
-			sizeof *site + 31) + 31) & ~(HWord)31);      /* (in one line) */
+		struct nb_cond_site *site = VG_(malloc)("nbsim.br", sizeof *site);
 		nb_cond_site_init(&nb_bp, site, (uint64_t)pc, target->Iex.Const.con->Ico.U64);
 		d = unsafeIRDirty_0_N(2, "nb_cond", VG_(fnptr_to_fnentry)(&nb_cond),
 				      mkIRExprVec_2(mkIRExpr_HWord((HWord)site), taken));
@@ -119,10 +118,8 @@ static Bool cond_tm_ok(IRSB *in, Int at, Int last_im, const struct nb_tm_block *
 static void emit_cond_tm(IRSB *sb, Addr pc, ULong target, IRExpr *taken, struct nb_tm_block *b,
 			 UInt from, UInt to)
 {
-	/* (outlives the translation, as nb_cond's sites; aligned to 64
-	 * bytes, so that its common case reads one line) */
-	struct nb_cond_tm *s = (struct nb_cond_tm *)(((HWord)VG_(malloc)("nbsim.brtm",
-		sizeof *s + 63) + 63) & ~(HWord)63);
+	/* (outlives the translation, as nb_cond's sites) */
+	struct nb_cond_tm *s = VG_(malloc)("nbsim.brtm", sizeof *s);
 	IRDirty *d;
 
 	nb_cond_site_init(&nb_bp, &s->br, (uint64_t)pc, target);

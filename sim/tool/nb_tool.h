@@ -353,8 +353,7 @@ void nb_tm_time_on(void);
 VG_REGPARM(2) void nb_tm_sb(const struct nb_tm_block *b, ULong range);
 /* nb_cond then nb_tm_sb(b, range): a superblock's last conditional branch */
 struct nb_cond_tm {
-	/* (what the common case reads first, in one 64-byte line: the
-	 * site is allocated so aligned, nb_instr.c) */
+	/* (what the common case reads first) */
 	struct nb_cond_site br;
 	const struct nb_tm_cost *k;     /* the sampled clock's entry, or NULL, */
 	ULong kgen;                     /* ... found in this smp_gen          */
