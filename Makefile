@@ -318,7 +318,14 @@ bench: all $(BUILDDIR)/bench/sched_bench
 		NB_STAT=$(BUILDDIR)/utils/nb_stat sim/bench/stat_bench.sh
 	$(MAKE) -C sim bench-tp BUILD=$(BUILDDIR)/sim NBGEN=$(GENDIR)
 	CPUTIME=$(BUILDDIR)/sim/bench/cputime NBSIM=$(NBSIM) NB_STAT=$(BUILDDIR)/utils/nb_stat \
-		TPBIN=$(BUILDDIR)/sim/bench PAPI_CTEST=$(PAPI_SRC)/ctests/burn sim/bench/thirdparty.sh
+		TPBIN=$(BUILDDIR)/sim/bench sim/bench/thirdparty.sh
+
+# the bench's third-party section: PAPI's ctest burn, fixed work (its
+# testlib loops, from PAPI's build)
+bench: $(BUILDDIR)/sim/bench/tp_ctest
+$(BUILDDIR)/sim/bench/tp_ctest: sim/bench/tp_ctest.c $(PAPI_STAMP)
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -O2 -g -I$(PAPI_SRC)/testlib -o $@ sim/bench/tp_ctest.c $(PAPI_SRC)/testlib/do_loops.o
 
 install: all
 	$(MAKE) -C $(PAPI_SRC) install-lib install-utils install-man install-hl-scripts install-pkgconf \

@@ -1,8 +1,8 @@
 #!/bin/bash
 # thirdparty.sh - the bench's "third-party programs" section (make bench;
 # not a test): nb_stat on programs it did not write (Debian's sort, gzip,
-# python3, awk; a PAPI ctest; an OpenMP program with 2 threads; a Fortran
-# program), against valgrind's own tools, for the goals of issue 29.
+# python3, awk; PAPI's ctest loops; an OpenMP program with 2 threads; a
+# Fortran program), against valgrind's own tools, for the goals of issue 29.
 #
 # Per program, paired interleaved rounds (each round runs every
 # configuration once, in turn, so a slow spell of a shared host hits them
@@ -25,8 +25,9 @@
 # The decomposition (ins, dcm, brm over none) shows what each part costs.
 #
 #   CPUTIME=build/sim/bench/cputime NBSIM=build/sim/nbsim \
-#   NB_STAT=build/utils/nb_stat TPBIN=build/sim/bench \
-#   PAPI_CTEST=build/papi-7.0.0/src/ctests/burn sim/bench/thirdparty.sh
+#   NB_STAT=build/utils/nb_stat TPBIN=build/sim/bench sim/bench/thirdparty.sh
+# (TPBIN: tp_omp, tp_fort and tp_ctest, PAPI's ctest burn with a fixed
+# amount of work, which the top-level Makefile builds)
 # REPS (default 3) rounds; PROGRAMS (default all) chooses programs; SKIP
 # leaves configurations out (e.g. SKIP=fourht).
 set -u
@@ -35,7 +36,6 @@ VALGRIND=${VALGRIND:-valgrind}
 REPS=${REPS:-3}
 PROGRAMS=${PROGRAMS:-"sort gzip python3 awk ctest omp fortran"}
 SKIP=${SKIP:-}
-PAPI_CTEST=${PAPI_CTEST:-}
 TMP=$(mktemp -d) || exit 1
 trap 'rm -rf "$TMP"' EXIT
 
@@ -62,7 +62,7 @@ program() {
 	gzip)    CMD=(/usr/bin/gzip -c "$TMP/text") ;;
 	python3) CMD=(/usr/bin/python3 "$TMP/tp_json.py"); ENVV=(PYTHONHASHSEED=0) ;;
 	awk)     CMD=(/usr/bin/awk '{ for (i = 1; i <= NF; i++) n[$i]++ } END { for (k in n) s += n[k]; print s }' "$TMP/text") ;;
-	ctest)   CMD=("$PAPI_CTEST") ;;
+	ctest)   CMD=("$TPBIN/tp_ctest" 3) ;;
 	omp)     CMD=("$TPBIN/tp_omp" 200000 40); ENVV=(OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive) ;;
 	fortran) CMD=("$TPBIN/tp_fort") ;;
 	esac
@@ -110,8 +110,8 @@ for c in "${CONFIGS[@]}"; do printf ' %6s' ""; done
 printf ' | %7s %7s %7s %7s %7s %7s %7s %7s %7s\n' "<=1.0" "<=1.0" "<=1.0" "<=1.3" "<=1.1" - - "<=1.0" -
 for p in $PROGRAMS; do
 	program "$p"
-	if [ "$p" = ctest ] && [ ! -x "$PAPI_CTEST" ]; then
-		echo "$p: no PAPI_CTEST, skipped"; continue
+	if [ ! -x "${CMD[0]}" ]; then
+		echo "$p: no ${CMD[0]}, skipped"; continue
 	fi
 	declare -A t=() m=()
 	for ((r = 0; r < REPS; r++)); do
