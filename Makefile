@@ -341,6 +341,16 @@ bench: all $(BUILDDIR)/bench/sched_bench
 	$(MAKE) -C sim bench BUILD=$(BUILDDIR)/sim NBGEN=$(GENDIR)
 	BENCH=$(BUILDDIR)/sim/bench/bench CPUTIME=$(BUILDDIR)/sim/bench/cputime NBSIM=$(NBSIM) \
 		NB_STAT=$(BUILDDIR)/utils/nb_stat sim/bench/stat_bench.sh
+	$(MAKE) -C sim bench-tp BUILD=$(BUILDDIR)/sim NBGEN=$(GENDIR)
+	CPUTIME=$(BUILDDIR)/sim/bench/cputime NBSIM=$(NBSIM) NB_STAT=$(BUILDDIR)/utils/nb_stat \
+		TPBIN=$(BUILDDIR)/sim/bench sim/bench/thirdparty.sh
+
+# the bench's third-party section: PAPI's ctest burn, fixed work (its
+# testlib loops, from PAPI's build)
+bench: $(BUILDDIR)/sim/bench/tp_ctest
+$(BUILDDIR)/sim/bench/tp_ctest: sim/bench/tp_ctest.c $(PAPI_STAMP)
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -O2 -g -I$(PAPI_SRC)/testlib -o $@ sim/bench/tp_ctest.c $(PAPI_SRC)/testlib/do_loops.o
 
 install: all
 	$(MAKE) -C $(PAPI_SRC) install-lib install-utils install-man install-hl-scripts install-pkgconf \

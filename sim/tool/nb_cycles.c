@@ -23,6 +23,10 @@ static uint64_t step_open;        /* step mode: the open cycle (clock)  */
 static struct nb_smt_prof smt_prof[2];
 static int smt_have[2];
 static struct nb_smt_mark smt_mark[2];
+/* both LPs have run user code at once (--ht=yes): from then on the
+ * sampled clock is the model (its profiles of the other LP, nb_smt.c,
+ * need every run walked) */
+static Bool smt_both;
 
 void nb_tm_setup(void)
 {
@@ -99,9 +103,11 @@ static inline __attribute__((always_inline)) void tm_sb(const struct nb_tm_block
 		nb_tm_run_fast(nb_tmp, b, (UInt)range, to, misp_total());
 		return;
 	case NB_CLOCK_SAMPLED:
-		/* (the model with --ht=yes: nb_smt.c shares the package
-		 * between the LPs' walks) */
-		if (clo_ht)
+		/* (the model with --ht=yes once both LPs have run user code
+		 * at once: nb_smt.c shares the package between the LPs'
+		 * walks; until then the running LP has the whole package,
+		 * as without Hyper-Threading: nb_tm_switch) */
+		if (smt_both)
 			break;
 		if (nb_need & (NEED_PMI | NEED_STEP)) {
 			/* (runs in segments: at PMI checks, instruction by instruction) */
@@ -135,7 +141,7 @@ VG_REGPARM(2) void nb_cond_tm(struct nb_cond_tm *s, ULong taken)
 	/* the sampled clock's common case here, without its call (its
 	 * entry found after the first run) */
 	if (s->k && s->kgen == nb_tmp->smp_gen &&
-	    nb_tms_skip(nb_tmp, s->k, s->b->real[s->range >> 32], misp_total()))
+	    nb_tms_skip(nb_tmp, s->k, s->n, misp_total()))
 		return;
 	tm_sb(s->b, s->range);
 	if ((!s->k || s->kgen != nb_tmp->smp_gen) && clo_clock == NB_CLOCK_SAMPLED && !(UInt)s->range &&
@@ -144,6 +150,7 @@ VG_REGPARM(2) void nb_cond_tm(struct nb_cond_tm *s, ULong taken)
 		 * may be another one after it) */
 		s->k = nb_tms_find(nb_tmp, s->b, (UInt)(s->range >> 32));
 		s->kgen = nb_tmp->smp_gen;
+		s->n = s->b->real[s->range >> 32];
 	}
 }
 
@@ -189,6 +196,20 @@ void nb_tm_switch(unsigned lp, unsigned active)
 	nb_tm_sync(nb_tmp);
 	nb_smt_learn(nb_tmp, &smt_mark[old], &smt_prof[old]);
 	smt_have[old] = 1;
+	if ((active & 3) == 3 && !smt_both) {
+		/* the sharing begins: the clocks walk every run from here
+		 * (tm_sb).  A profile learned while the sampled clock
+		 * skipped runs holds only the walked runs' unit use: none
+		 * is kept (the incoming LP alternates strictly until the
+		 * other has run a segment, nb_smt_share) */
+		smt_both = True;
+		if (clo_clock == NB_CLOCK_SAMPLED)
+			for (unsigned i = 0; i < 2; i++) {
+				nb_tms_close(&nb_tm_lp[i]);
+				nb_tm_sync(&nb_tm_lp[i]);
+				smt_have[i] = 0;
+			}
+	}
 	nb_tmp = &nb_tm_lp[lp];
 	nb_smt_share(nb_tmp, lp, (active & 3) == 3, smt_have[lp ^ 1] ? &smt_prof[lp ^ 1] : NULL,
 		     smt_have[lp] ? &smt_prof[lp] : NULL);

@@ -435,6 +435,19 @@ static Bool lazy_allowed(void)
 	return True;
 }
 
+Bool nb_tagging_programmed(void)
+{
+	uint8_t xt[NB_FP_NCLASSES + 1];
+
+	if (fe_tags())
+		return True;
+	exec_tags(xt);
+	for (unsigned fc = 0; fc <= NB_FP_NCLASSES; fc++)
+		if (xt[fc])
+			return True;
+	return False;
+}
+
 /* the tagging configuration and lazy_ok, if a client request (or a switch
  * of LP) may have changed them */
 static void tags_refresh(void)

@@ -446,7 +446,7 @@ static inline __attribute__((always_inline)) void nb_mem_line(Addr a, Bool store
 /* (nb_mem_any inline in each helper: load or store, no PEBS, constants) */
 VG_REGPARM(2) void nb_load(Addr a, ULong size)
 {
-	nb_mem_any(a, size, False, 0, NULL, False);
+	nb_mem_any(a, nb_ldix_take(size), False, 0, NULL, False);
 }
 
 VG_REGPARM(2) void nb_store(Addr a, ULong size)
@@ -467,6 +467,8 @@ Bool nb_mem_lean(void)
 #define NB_LEAN_HELPER(name, store, ways)				\
 	VG_REGPARM(2) void name(Addr a, ULong size)		\
 	{								\
+		if (!(store))						\
+			size = nb_ldix_take(size);			\
 		if (LIKELY((a & 63) + size <= 64))			\
 			nb_mem_line(a, store, ways);			\
 		else							\
@@ -481,7 +483,7 @@ NB_LEAN_HELPER(nb_store_lean8, True, 8)
  * guest registers (declared read, so they are in memory) */
 void nb_load_pebs(Addr a, ULong size, ULong pc, VexGuestAMD64State *st)
 {
-	nb_mem(a, size, False, pc, st);
+	nb_mem(a, nb_ldix_take(size), False, pc, st);
 }
 
 /* ---- write-combining buffers (README "Write-combining buffers") ---- */
@@ -568,7 +570,7 @@ VG_REGPARM(0) void nb_wcb_fence(void)
  * the inline L1D hit path does not take comes here */
 VG_REGPARM(2) void nb_load_bus(Addr a, ULong size)
 {
-	nb_mem_any(a, size, False, 0, NULL, True);
+	nb_mem_any(a, nb_ldix_take(size), False, 0, NULL, True);
 }
 
 VG_REGPARM(2) void nb_store_bus(Addr a, ULong size)
@@ -578,7 +580,7 @@ VG_REGPARM(2) void nb_store_bus(Addr a, ULong size)
 
 void nb_load_pebs_bus(Addr a, ULong size, ULong pc, VexGuestAMD64State *st)
 {
-	nb_mem_bus(a, size, False, pc, st);
+	nb_mem_bus(a, nb_ldix_take(size), False, pc, st);
 }
 
 /* ---- trace cache (README "Trace cache") ---- */

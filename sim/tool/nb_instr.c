@@ -127,17 +127,20 @@ static void emit_cond_tm(IRSB *sb, Addr pc, ULong target, IRExpr *taken, struct 
 	s->range = ((ULong)to << 32) | from;
 	s->k = NULL;
 	s->kgen = 0;
+	s->n = 0;
 	d = unsafeIRDirty_0_N(2, "nb_cond_tm", VG_(fnptr_to_fnentry)(&nb_cond_tm),
 			      mkIRExprVec_2(mkIRExpr_HWord((HWord)s), taken));
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
-/* the index of the load whose cache-model call follows (nb_tm_load_miss) */
+/* the index of the load whose cache-model call follows (nb_tm_load_miss),
+ * passed with its size (nb_ldix_take) */
+static ULong cur_ldix;
+
 static void emit_ldix(IRSB *sb, UInt ix)
 {
-	if (nb_need & NEED_TIME)
-		addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_tm_ldix),
-					       c64(ix < NB_TM_MAXLD ? ix : NB_TM_MAXLD)));
+	(void)sb;
+	cur_ldix = (nb_need & NEED_TIME) ? (ix < NB_TM_MAXLD ? ix : NB_TM_MAXLD) : 0;
 }
 
 
@@ -155,6 +158,7 @@ static void emit_ldix(IRSB *sb, UInt ix)
 static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc)
 {
 	ULong sz = (ULong)sizeofIRType(ty);
+	ULong sza = store ? sz : sz | cur_ldix << NB_LDIX_SHIFT;   /* (the helper's) */
 	IRDirty *d;
 
 	if (store && nb_mem_lean())
@@ -172,22 +176,22 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc
 	else if (!(nb_need & NEED_PEBS) && nb_mem_lean())
 		d = nb_l1d.ways == 8
 			? unsafeIRDirty_0_N(2, "nb_load_lean8", VG_(fnptr_to_fnentry)(&nb_load_lean8),
-					    mkIRExprVec_2(addr, c64(sz)))
+					    mkIRExprVec_2(addr, c64(sza)))
 			: unsafeIRDirty_0_N(2, "nb_load_lean4", VG_(fnptr_to_fnentry)(&nb_load_lean4),
-					    mkIRExprVec_2(addr, c64(sz)));
+					    mkIRExprVec_2(addr, c64(sza)));
 	else if (!(nb_need & NEED_PEBS) && (nb_need & NEED_BUS))
 		d = unsafeIRDirty_0_N(2, "nb_load_bus", VG_(fnptr_to_fnentry)(&nb_load_bus),
-				      mkIRExprVec_2(addr, c64(sz)));
+				      mkIRExprVec_2(addr, c64(sza)));
 	else if (!(nb_need & NEED_PEBS))
 		d = unsafeIRDirty_0_N(2, "nb_load", VG_(fnptr_to_fnentry)(&nb_load),
-				      mkIRExprVec_2(addr, c64(sz)));
+				      mkIRExprVec_2(addr, c64(sza)));
 	else {
 		if (nb_need & NEED_BUS)
 			d = unsafeIRDirty_0_N(0, "nb_load_pebs_bus", VG_(fnptr_to_fnentry)(&nb_load_pebs_bus),
-					      mkIRExprVec_4(addr, c64(sz), c64((ULong)pc), IRExpr_GSPTR()));
+					      mkIRExprVec_4(addr, c64(sza), c64((ULong)pc), IRExpr_GSPTR()));
 		else
 			d = unsafeIRDirty_0_N(0, "nb_load_pebs", VG_(fnptr_to_fnentry)(&nb_load_pebs),
-					      mkIRExprVec_4(addr, c64(sz), c64((ULong)pc), IRExpr_GSPTR()));
+					      mkIRExprVec_4(addr, c64(sza), c64((ULong)pc), IRExpr_GSPTR()));
 		/* reads the integer registers and the flags thunk (RAX at 16
 		 * .. CC_NDEP, before DFLAG), writes the event-check counter */
 		d->nFxState = 2;
@@ -385,16 +389,105 @@ static UInt raw_need(unsigned i)
 		: NEED_MEM;
 }
 
-static void flush(IRSB *sb, struct pend *p)
+/*
+ * The static counts of a superblock batched (README "Speed"): the counts
+ * flush() makes, nb_raw[0 .. RAW_IC_END) and RAW_UOPS, and the exits'
+ * retirements, are not added segment by segment.  Before the first exit
+ * the superblock adds what a run to its end adds (T), and each exit,
+ * when taken, adds what a run leaving there adds less T (F_j - T, often
+ * 0: an exit at the last instruction retires it either way).  The counts
+ * at every exit and at the end are the segment by segment ones, with a
+ * third of the adds on short superblocks.  Not while a PMI is possible or
+ * in step mode: their helpers read the counts inside the superblock.
+ */
+#define BATCH_N (RAW_IC_END + 1)        /* RAW_UOPS == RAW_IC_END */
+struct batch {
+	Bool on;
+	ULong cum[BATCH_N];             /* added by a run up to here     */
+	Int nx, maxx;                   /* exits recorded                */
+	struct bexit {
+		Int pos;                /* the exit's statement in out   */
+		IRExpr *guard;
+		ULong f[BATCH_N];       /* added by a run leaving here   */
+	} *x;
+};
+
+static void flush_to(IRSB *sb, struct pend *p, struct batch *bt)
 {
 	for (unsigned i = 0; i < RAW_IC_END; i++)
-		if (p->raw[i] && (nb_need & raw_need(i)))
-			emit_add_at(sb, &nb_raw[i], c64(p->raw[i]));
-	if (p->uops && (nb_need & NEED_UOPS))
-		emit_add_at(sb, &nb_raw[RAW_UOPS], c64(p->uops));
+		if (p->raw[i] && (nb_need & raw_need(i))) {
+			if (bt && bt->on)
+				bt->cum[i] += p->raw[i];
+			else
+				emit_add_at(sb, &nb_raw[i], c64(p->raw[i]));
+		}
+	if (p->uops && (nb_need & NEED_UOPS)) {
+		if (bt && bt->on)
+			bt->cum[RAW_UOPS] += p->uops;
+		else
+			emit_add_at(sb, &nb_raw[RAW_UOPS], c64(p->uops));
+	}
 	p->uops = 0;
 	for (unsigned i = 0; i < RAW_N; i++)
 		p->raw[i] = 0;
+}
+
+static struct batch *cur_batch;         /* the superblock being instrumented's */
+
+static void flush(IRSB *sb, struct pend *p)
+{
+	flush_to(sb, p, cur_batch);
+}
+
+/* *c += e guarded by the exit's guard g: batched (the exit's f) or inline */
+static void exit_add(IRSB *sb, struct batch *bt, ULong *c, IRExpr *g)
+{
+	if (bt->on)
+		bt->x[bt->nx].f[c - nb_raw] += 1;
+	else
+		emit_add_at(sb, c, guard64(sb, g, False));
+}
+
+/* Move the statements appended from index from on to index at. */
+static void move_tail(IRSB *sb, Int at, Int from)
+{
+	Int n = sb->stmts_used - from;
+	IRStmt **t;
+
+	if (n <= 0 || at == from)
+		return;
+	t = VG_(malloc)("nbsim.batch", (SizeT)n * sizeof *t);
+	VG_(memcpy)(t, sb->stmts + from, (SizeT)n * sizeof *t);
+	VG_(memmove)(sb->stmts + at + n, sb->stmts + at, (SizeT)(from - at) * sizeof *t);
+	VG_(memcpy)(sb->stmts + at, t, (SizeT)n * sizeof *t);
+	VG_(free)(t);
+}
+
+/* Place the batched adds: each exit's F_j - T before it, then T before
+ * the first exit (or at the end).  From the last exit back, so that the
+ * positions not yet used stay valid. */
+static void batch_emit(IRSB *sb, struct batch *bt)
+{
+	const ULong *tot = bt->cum;
+	Int first = sb->stmts_used, from;
+
+	for (Int j = bt->nx - 1; j >= 0; j--) {
+		struct bexit *x = &bt->x[j];
+		from = sb->stmts_used;
+		for (unsigned i = 0; i < BATCH_N; i++) {
+			ULong d = x->f[i] - tot[i];
+			if (d)
+				emit_add_at(sb, &nb_raw[i], tmp(sb, Ity_I64,
+					IRExpr_ITE(x->guard, c64(d), c64(0))));
+		}
+		move_tail(sb, x->pos, from);
+		first = x->pos;
+	}
+	from = sb->stmts_used;
+	for (unsigned i = 0; i < BATCH_N; i++)
+		if (tot[i])
+			emit_add_at(sb, &nb_raw[i], c64(tot[i]));
+	move_tail(sb, first, from);
 }
 
 /* MEM_* of an instruction with these memory uops */
@@ -618,6 +711,7 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 	UInt ldn = 0;                   /* loads so far (their indexes) */
 	Int last_im = -1;               /* the last IMark's statement    */
 	Bool force_jk;                  /* the superblock leaves to valgrind */
+	struct batch bt = { 0 };        /* the static counts batched      */
 
 	(void)closure; (void)layout; (void)vge; (void)archinfo_host;
 	if (gWordTy != Ity_I64 || hWordTy != Ity_I64)
@@ -643,6 +737,13 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 		if (in->stmts[i] && in->stmts[i]->tag == Ist_IMark)
 			last_im = i;
 	force_jk = in->jumpkind != Ijk_Boring && in->jumpkind != Ijk_Call && in->jumpkind != Ijk_Ret;
+	bt.on = !(nb_need & (NEED_STEP | NEED_PMI));
+	if (bt.on) {
+		for (i = 0; i < in->stmts_used; i++)
+			bt.maxx += in->stmts[i] && in->stmts[i]->tag == Ist_Exit;
+		bt.x = VG_(malloc)("nbsim.batch", (SizeT)(bt.maxx ? bt.maxx : 1) * sizeof *bt.x);
+	}
+	cur_batch = &bt;
 	for (i = 0; i < in->stmts_used && in->stmts[i]->tag != Ist_IMark; i++)
 		addStmtToIRSB(out, in->stmts[i]);
 	if (nb_need & NEED_TIME)
@@ -811,18 +912,25 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			/* An exit back to the instruction itself (REP
 			 * iteration, failed CAS retry) is no retirement,
 			 * unless the instruction is a branch (jmp $, loop $). */
+			if (bt.on) {
+				struct bexit *x = &bt.x[bt.nx];
+				for (unsigned j = 0; j < BATCH_N; j++)
+					x->f[j] = bt.cum[j];
+				x->guard = g;
+			}
 			if (k.valid && jk_retires(st->Ist.Exit.jk) &&
 			    (dst != k.addr || k.dec.br != NB_BR_NONE)) {
 				if (nb_need & NEED_INSTR)
-					emit_add_at(out, &nb_raw[RAW_IC(mem_class(k.loads, k.stores),
-									 k.dec.fp)],
-						    guard64(out, g, False));
+					exit_add(out, &bt, &nb_raw[RAW_IC(mem_class(k.loads, k.stores),
+									 k.dec.fp)], g);
 				emit_step(out, g);
 			}
 			if (k.valid && k.rom && (nb_need & NEED_ROM) && jk_retires(st->Ist.Exit.jk) &&
 			    (dst != k.addr || k.dec.br != NB_BR_NONE))
-				emit_add_at(out, &nb_raw[RAW_MS_XFER], guard64(out, g, False));
+				exit_add(out, &bt, &nb_raw[RAW_MS_XFER], g);
 			emit_pmi_check(out, bound, 0, tmb, k.valid ? tm_end : 0);
+			if (bt.on)
+				bt.x[bt.nx++].pos = out->stmts_used;
 			addStmtToIRSB(out, st);
 			if (k.valid && k.uops_deferred && !exit_seen)
 				add_uops(&p, &k);
@@ -858,6 +966,11 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 		nb_tmb_end();
 	flush(out, &p);
 	emit_pmi_check(out, p.bound + 1, 0, tmb, tm_end);
+	if (bt.on) {
+		batch_emit(out, &bt);
+		VG_(free)(bt.x);
+	}
+	cur_batch = NULL;
 	return out;
 }
 

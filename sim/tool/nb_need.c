@@ -176,8 +176,32 @@ VexRegisterUpdates nb_px_idle = VexRegUpd_INVALID;
 
 void nb_px_policy(void)
 {
-	VG_(clo_px_file_backed) = (nb_need && clo_exact_ir) || (nb_need & NEED_FPA)
+	VG_(clo_px_file_backed) = (nb_need & (NEED_EXACT | NEED_FPA))
 		? VexRegUpdAllregsAtEachInsn : nb_px_idle;
+}
+
+/*
+ * Does what is counted need every register update kept (NEED_EXACT)?
+ * Not when only retired instructions are counted (instr_retired,
+ * instr_completed, NEED_INSTR alone) and no tagging is programmed: VEX's
+ * optimiser removes Puts and the loads that fed them, never an IMark nor
+ * an exit (a Put removed is one a later Put overwrites before any Get,
+ * so no guard changes), so the instructions and the exits they retire
+ * by are the same; what a removed load changes is the instruction's
+ * memory class (RAW_IC), which only tagging and x87_SIMD_moves_uop read.
+ * Counting retired instructions then costs what the idle PMU's code does
+ * plus its adds (README "What VEX's optimiser must not remove").  Needs
+ * only grow: a tag or another event programmed later makes it exact,
+ * and every translation is made again.
+ */
+static Bool exact_needed(UInt n)
+{
+	const ULong ins = (1ULL << NB_EV_INSTR_RETIRED) | (1ULL << NB_EV_INSTR_COMPLETED);
+
+	if (!clo_exact_ir || !n)
+		return False;
+	return (n & ~(NEED_INSTR | NEED_EXACT)) || (nb_pmu_state.events_in_use & ~ins) ||
+		nb_tagging_programmed();
 }
 
 /* After a PMU reprogramming: re-instrument if the needs changed.  Called
@@ -220,6 +244,8 @@ void nb_update_need(void)
 	if ((nb_pmu_state.events_in_use & (1ULL << NB_EV_REPLAY_EVENT)) &&
 	    (nb_other_msr(NB_MSR_IA32_PEBS_ENABLE) & (UINT64_C(1) << 9)))
 		n |= NEED_STB | NEED_CACHE;
+	if (exact_needed(n))
+		n |= NEED_EXACT;
 	if (n == nb_need)
 		return;
 	if ((n & NEED_TIME) && !(nb_need & NEED_TIME))

@@ -226,7 +226,10 @@ uint32_t nb_ctx_map_mask(ThreadId tid, uint32_t mask);
 				 /* misses take nb_mem_bus (no lean path) */
 #define NEED_TIME  0x8000u       /* timing model: nb_tm_sb per superblock, */
 				 /* the load index before each load call  */
-#define NEED_ALL   (NEED_INSTR | NEED_UOPS | NEED_BR | NEED_MEM | NEED_CACHE | NEED_ROM | NEED_TLB | \
+#define NEED_EXACT 0x10000u      /* every register update kept at each    */
+				 /* instruction (--nbsim-exact-ir, README */
+				 /* "What VEX's optimiser must not remove") */
+#define NEED_ALL   (NEED_EXACT | NEED_INSTR | NEED_UOPS | NEED_BR | NEED_MEM | NEED_CACHE | NEED_ROM | NEED_TLB | \
 		    NEED_TC | NEED_STB | NEED_FPA | NEED_WCB | NEED_BUS | NEED_TIME)
 extern UInt nb_need;
 extern ULong nb_discards;                /* translation flushes            */
@@ -318,6 +321,9 @@ void nb_tags_changed(void);
 uint64_t nb_other_msr(uint32_t msr);
 Bool nb_escr_selects(unsigned escr, unsigned ev, unsigned bit);
 int nb_mispred_tagging(void);
+/* is front-end or execution tagging programmed (an ESCR of uop_type or
+ * of an FP/SIMD class with its tag on)? */
+Bool nb_tagging_programmed(void);
 
 /* ---- timing model (nb_cycles.c) ---- */
 
@@ -331,6 +337,15 @@ void nb_cycles_flush(void);             /* step mode: cycles held back to the PM
 VG_REGPARM(0) void nb_step(void);
 extern struct nb_tm nb_tm_lp[2], *nb_tmp;
 extern ULong nb_tm_ldix;                 /* the load being modelled        */
+/* A load helper's size argument carries the load's index too (bits 16
+ * up, nb_instr.c): the index is stored only when the call is made (an
+ * L1D miss), not by generated code at every load */
+#define NB_LDIX_SHIFT 16
+static inline ULong nb_ldix_take(ULong arg)
+{
+	nb_tm_ldix = arg >> NB_LDIX_SHIFT;
+	return arg & ((1u << NB_LDIX_SHIFT) - 1);
+}
 void nb_tm_setup(void);
 void nb_tm_switch(unsigned lp, unsigned active);
 void nb_tm_step_on(void);
@@ -338,11 +353,13 @@ void nb_tm_time_on(void);
 VG_REGPARM(2) void nb_tm_sb(const struct nb_tm_block *b, ULong range);
 /* nb_cond then nb_tm_sb(b, range): a superblock's last conditional branch */
 struct nb_cond_tm {
+	/* (what the common case reads first) */
 	struct nb_cond_site br;
-	const struct nb_tm_block *b;
-	ULong range;
 	const struct nb_tm_cost *k;     /* the sampled clock's entry, or NULL, */
 	ULong kgen;                     /* ... found in this smp_gen          */
+	UInt n;                         /* ... its run's real uops (b->real[to]) */
+	const struct nb_tm_block *b;
+	ULong range;
 };
 void nb_tm_anchor(void);
 VG_REGPARM(2) void nb_cond_tm(struct nb_cond_tm *s, ULong taken);
