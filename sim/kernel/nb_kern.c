@@ -251,6 +251,8 @@ static void kclose(UWord fd)
 				ko[i].leader = i;
 		o->kind = K_FREE;
 		nperf--;
+		if (o->tpid && !o->foreign)
+			nbk_attach_publish(o->tpid);   /* the target takes no new copy */
 		if (owner)
 			nbk_place_thread(owner);
 		nbk_resched(now);

@@ -66,6 +66,8 @@ struct kobj {
 	ULong rid;               /*   and the original's id there; rpid 0: none */
 	ULong child_count, child_ten, child_trun;  /* exited copies, summed */
 	Bool foreign;            /* in a forked child: the parent's event (its fd) */
+	Int tpid;                /* on another process (nb_kern_attach.c): it
+				  * counts there; count, times from its reports */
 	/* throttling (kernel/events/core.c __perf_event_account_interrupt):
 	 * interrupts since the last tick; off the PMU until the next one */
 	ULong interrupts;
@@ -120,6 +122,16 @@ Word nbk_perf_open(ThreadId tid, Addr uattr, UWord pidcpu, UWord group_fd, UWord
 Word nbk_perf_read(struct kobj *e, Addr buf, UWord n);
 Word nbk_perf_ioctl(struct kobj *e, UWord req, UWord arg);
 Word nbk_perf_fcntl(struct kobj *e, UWord cmd, UWord arg);
+/* nb_kern_task.c: process PID's start time (0: this process) */
+ULong nbk_proc_start(Int pid);
+/* nb_kern_generic.c: a PERF_TYPE_HARDWARE / HW_CACHE event's config */
+Word nbk_generic_config(const struct perf_event_attr *a, uint64_t *cfg);
+/* nb_kern_attach.c: events on another task */
+Word nbk_target(Int pid, Bool priv, ThreadId *owner, Int *tpid);
+void nbk_attach_publish(Int tpid);
+Bool nbk_attach_poll(ThreadId tid);
+void nbk_attach_slice(ThreadId tid);
+void nbk_attach_fini(void);
 /* nb_kern_pmi.c: the tick (throttling) */
 Bool nbk_tick(ThreadId tid, ULong now);
 

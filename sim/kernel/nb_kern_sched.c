@@ -31,9 +31,15 @@ Bool nbk_counts(const struct kobj *e)
 	return e->enabled && ko[e->leader].enabled && e->counter >= 0 && !e->throttled;
 }
 
+/* The times advance while the event's task is on the CPU (Linux's
+ * context time: a task event's enabled and running times stop while its
+ * task is switched out, kernel/events/core.c update_context_time), so an
+ * event on the PMU whenever its thread runs has enabled == running and
+ * perf scales nothing.  An event on another process: its times are the
+ * target's reports. */
 void nbk_upd_times(struct kobj *e, ULong now)
 {
-	if (e->enabled && ko[e->leader].enabled) {
+	if (e->enabled && !e->tpid && e->owner && e->owner == on_pmu && ko[e->leader].enabled) {
 		e->t_enabled += now - e->t_stamp;
 		if (e->active)
 			e->t_running += now - e->t_stamp;

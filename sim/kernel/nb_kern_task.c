@@ -310,17 +310,23 @@ struct exec_obj {
 #define EXEC_MAGIC 0x6e6273696d657863ULL  /* "nbsimexc" */
 static Bool exec_pending;
 
-/* The process's start time, in clock ticks since boot (proc(5),
- * /proc/PID/stat field 22): the same before and after an execve, and
- * another for another process that gets the pid later.  0 if unreadable. */
-static ULong proc_start(void)
+/* Process PID's start time (0: this one), in clock ticks since boot
+ * (proc(5), /proc/PID/stat field 22): the same before and after an
+ * execve, and another for another process that gets the pid later.  0 if
+ * unreadable. */
+ULong nbk_proc_start(Int pid)
 {
-	HChar buf[1024];
-	SysRes r = VG_(open)("/proc/self/stat", VKI_O_RDONLY, 0);
+	HChar buf[1024], path[64];
+	SysRes r;
 	const HChar *p;
 	Int fd, n, field = 2;
 	ULong v = 0;
 
+	if (pid)
+		VG_(snprintf)(path, sizeof path, "/proc/%d/stat", pid);
+	else
+		VG_(strcpy)(path, "/proc/self/stat");
+	r = VG_(open)(path, VKI_O_RDONLY, 0);
 	if (sr_isError(r))
 		return 0;
 	fd = (Int)sr_Res(r);
@@ -359,11 +365,15 @@ static Bool survives(const struct kobj *e)
 static void kern_pre_exec(ThreadId tid)
 {
 	HChar path[256];
-	struct exec_hdr h = { EXEC_MAGIC, 0, nbk_now_ns(), (ULong)inh_off, inh_mine, 0, proc_start() };
+	struct exec_hdr h = { EXEC_MAGIC, 0, nbk_now_ns(), (ULong)inh_off, inh_mine, 0, nbk_proc_start(0) };
 	ULong now = h.when_ns;
 	SysRes f;
 	Int fd;
 
+	/* events opened on this process since the last slice (the
+	 * perf-stat pattern: opened on the child just before its exec) */
+	if (VG_(gettid)() == VG_(getpid)())
+		(void)nbk_attach_poll(tid);
 	/* --trace-children=no: the new image runs on the host's CPU, where
 	 * no emulated kernel waits for the events */
 	if ((!nperf && !nbk_ko_any()) || !VG_(clo_trace_children))
@@ -459,7 +469,7 @@ static void kern_load_exec(void)
 	 * minute", a guess about the host's speed: a busy host can start the
 	 * new image later than that, and reuse a pid sooner.) */
 	if (VG_(read)(fd, &h, (Int)sizeof h) != (Int)sizeof h || h.magic != EXEC_MAGIC ||
-	    h.start == 0 || h.start != proc_start()) {
+	    h.start == 0 || h.start != nbk_proc_start(0)) {
 		VG_(close)(fd);
 		return;
 	}
@@ -532,5 +542,6 @@ void nb_kern_fini(void)
 		inherit_path(VG_(getpid)(), path, sizeof path);
 		VG_(unlink)(path);
 	}
+	nbk_attach_fini();
 }
 
