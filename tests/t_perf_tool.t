@@ -17,14 +17,14 @@ my $perf = '/usr/bin/perf';
 plan skip_all => "no $perf (configure installs linux-perf)" unless -x $perf;
 my $prog = "$st/k_branch";
 
-# perf stat -x, under nbsim: { event => count } ('<not counted>' and
+# perf stat -x';' under nbsim (a cpu/.../ name holds commas): { event => count } ('<not counted>' and
 # '<not supported>' kept as text), and the whole output
 sub perf_stat {
 	my ($model, @args) = @_;
-	my $out = `cd /tmp && $nbsim --model=$model --nbsim-warn-unmodelled=no -- $perf stat -x, @args -- $prog 2>&1`;
+	my $out = `cd /tmp && $nbsim --model=$model --nbsim-warn-unmodelled=no -- $perf stat -x';' @args -- $prog 2>&1`;
 	my %c;
 	for (split /\n/, $out) {
-		my @f = split /,/;
+		my @f = split /;/;
 		next unless @f >= 3 && $f[2] =~ /\S/;
 		$c{$f[2]} = $f[0];
 	}
@@ -77,5 +77,15 @@ is($c->{'r4c00020000000000:u'}, $raw, "raw -e r4c00020000000000:u = nb_stat's in
 ($c, $out) = perf_stat('northwood', '-e L1-dcache-loads:u,ref-cycles:u');
 is($c->{'L1-dcache-loads'}, '<not supported>', 'L1-dcache-loads: ENOENT from the P4 table, <not supported>') or diag $out;
 is($c->{'ref-cycles:u'}, '0', 'ref-cycles: accepted as event 0 without a mask, as p4_pmu_event_map makes it; 0');
+
+# the PMU's sysfs description (sim/kernel/nb_kern_sysfs.c): the P4
+# driver's format fields, so that perf parses cpu/escr=...,cccr=.../
+my $cat = `cd /tmp && $nbsim -- cat /sys/bus/event_source/devices/cpu/type /sys/bus/event_source/devices/cpu/format/cccr /sys/bus/event_source/devices/cpu/format/escr /sys/devices/cpu/format/ht 2>&1`;
+is($cat, "4\nconfig:0-31\nconfig:32-62\nconfig:63\n", 'sysfs under nbsim: cpu type 4 (PERF_TYPE_RAW), format cccr, escr, ht as p4.c');
+($c, $out) = perf_stat('northwood', '-e cpu/escr=0x4c000200,cccr=0/u');
+is($c->{'cpu/escr=0x4c000200,cccr=0/u'}, $raw, "cpu/escr=0x4c000200,cccr=0/u (INSTR_RETIRED NBOGUSNTAG) = $raw") or diag $out;
+($c, $out) = perf_stat('northwood', '-e cpu/event=0x3c/u');
+like($out, qr/unknown term 'event' for pmu 'cpu'.*valid terms: escr,ht,cccr/s,
+     "cpu/event=.../: perf refuses the architectural term, lists the P4 driver's");
 
 done_testing();

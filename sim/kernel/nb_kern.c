@@ -344,6 +344,8 @@ Word nb_kern_request(ThreadId tid, UWord *arg)
 		for (UWord k = 0; k < b && k < NBSIM_KERN_MAXFD; k++)
 			((UChar *)a)[k] = fd_obj[k] != 0;
 		return 0;
+	case KOP_SYSFS:
+		return nbk_sysfs_dir(a, b);
 	case KOP_FILE:
 		if (!nbk_writable(a, b) || b < 16)
 			return -E_FAULT;

@@ -132,6 +132,8 @@ void nbk_attach_publish(Int tpid);
 Bool nbk_attach_poll(ThreadId tid);
 void nbk_attach_slice(ThreadId tid);
 void nbk_attach_fini(void);
+/* nb_kern_sysfs.c: the PMU's sysfs tree (KOP_SYSFS) */
+Word nbk_sysfs_dir(Addr buf, UWord len);
 /* nb_kern_pmi.c: the tick (throttling) */
 Bool nbk_tick(ThreadId tid, ULong now);
 

@@ -50,6 +50,10 @@ enum nbsim_kop {
 	/* (map, len) -> 0: map[fd] = 1 for each descriptor the emulated
 	 * kernel knows (the preload, at the start of an exec'd image) */
 	KOP_FDS,
+	/* (buf, len) -> length: the directory standing for
+	 * /sys/bus/event_source/devices (the P4 PMU's "cpu" description,
+	 * nb_kern_sysfs.c), made if absent */
+	KOP_SYSFS,
 };
 
 /* KOP_OPEN's handle of an emulated regular file (perf_event_paranoid):

@@ -30,6 +30,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "nbsim_kern.h"
+#include "vg_preload_sysfs.h"
 
 static unsigned char mine[NBSIM_KERN_MAXFD];
 
@@ -124,11 +125,13 @@ static long kopen(const char *path, int flags)
 		OrigFn o;                                                  \
 		long r, mode = 0;                                          \
 		va_list ap;                                                \
+		char sbuf[512];                                            \
 		VALGRIND_GET_ORIG_FN(o);                                   \
 		va_start(ap, flags);                                       \
 		if (flags & (O_CREAT | __O_TMPFILE))                       \
 			mode = va_arg(ap, int);                            \
 		va_end(ap);                                                \
+		path = nbsim_sysfs_map(path, sbuf, sizeof sbuf);           \
 		r = kopen(path, flags);                                    \
 		if (r != NBSIM_KERN_PASS)                                  \
 			return (int)r;                                     \
@@ -147,11 +150,13 @@ OPEN_WRAPPER(__open64_2)
 		OrigFn o;                                                  \
 		long r, mode = 0;                                          \
 		va_list ap;                                                \
+		char sbuf[512];                                            \
 		VALGRIND_GET_ORIG_FN(o);                                   \
 		va_start(ap, flags);                                       \
 		if (flags & (O_CREAT | __O_TMPFILE))                       \
 			mode = va_arg(ap, int);                            \
 		va_end(ap);                                                \
+		path = nbsim_sysfs_map(path, sbuf, sizeof sbuf);           \
 		r = path && path[0] == '/' ? kopen(path, flags) : NBSIM_KERN_PASS; \
 		if (r != NBSIM_KERN_PASS)                                  \
 			return (int)r;                                     \
