@@ -125,6 +125,11 @@ $(T)/kern_inherit: tests/kern/kern_inherit.c ctests/nbtap.h
 	@mkdir -p $(T)
 	$(CC) $(CFLAGS_NB) -Ictests -o $@ tests/kern/kern_inherit.c -lpthread
 
+tests: $(T)/kern_task
+$(T)/kern_task: tests/kern/kern_task.c ctests/nbtap.h
+	@mkdir -p $(T)
+	$(CC) $(CFLAGS_NB) -Ictests -o $@ tests/kern/kern_task.c
+
 tests: $(T)/kern_exec
 $(T)/kern_exec: tests/kern/kern_exec.c ctests/nbtap.h
 	@mkdir -p $(T)

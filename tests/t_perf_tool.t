@@ -88,4 +88,20 @@ is($c->{'cpu/escr=0x4c000200,cccr=0/u'}, $raw, "cpu/escr=0x4c000200,cccr=0/u (IN
 like($out, qr/unknown term 'event' for pmu 'cpu'.*valid terms: escr,ht,cccr/s,
      "cpu/event=.../: perf refuses the architectural term, lists the P4 driver's");
 
+# as an unprivileged user at perf_event_paranoid 2 (the emulated file's
+# level): perf's fallback to user mode on EACCES for kernel counting;
+# CPU-wide events and another user's task refused with the level named
+SKIP: {
+	skip 'needs root and setpriv (to drop privileges)', 3
+		if $> != 0 || system('command -v setpriv >/dev/null') != 0;
+	my $nobody = 'setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp';
+	$out = `cd /tmp && $nobody $nbsim --model=northwood -- $perf stat -x';' -e instructions -- $prog 2>&1`;
+	like($out, qr/^\Q$ins\E;;instructions:u;/m,
+	     "unprivileged, -e instructions: perf falls back to instructions:u on EACCES ($ins)");
+	$out = `cd /tmp && $nobody $nbsim --model=northwood -- $perf stat -e instructions:u -a -- /bin/true 2>&1`;
+	like($out, qr/perf_event_paranoid setting is 2/, 'unprivileged, CPU-wide (-a): refused, the paranoid level named');
+	$out = `cd /tmp && $nobody $nbsim --model=northwood -- $perf stat -e instructions:u -p 1 2>&1`;
+	like($out, qr/perf_event_paranoid setting is 2/, "unprivileged, another user's task (-p 1): refused (EACCES)");
+}
+
 done_testing();

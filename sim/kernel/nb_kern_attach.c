@@ -162,7 +162,7 @@ void nbk_attach_publish(Int tpid)
 /* The target: the opener's events it has no copy of yet become copies
  * owned by thread TID (the task the pid names: the main thread).  True if
  * some were made. */
-Bool nbk_attach_poll(ThreadId tid)
+Bool nbk_attach_poll(ThreadId tid, ULong now)
 {
 	HChar path[256];
 	struct att_hdr h;
@@ -208,7 +208,7 @@ Bool nbk_attach_poll(ThreadId tid)
 		ko[i].thread = clo_ht ? nb_lp_of(tid) & 1 : 0;
 		ko[i].enabled = r.enabled != 0;
 		ko[i].left = (Long)r.attr.sample_period;
-		ko[i].t_stamp = nbk_now_ns();
+		ko[i].t_stamp = now;
 		ko[i].counter = -1;
 		ko[i].rpid = h.opener;
 		ko[i].rid = r.id;
@@ -221,9 +221,14 @@ Bool nbk_attach_poll(ThreadId tid)
 	return made;
 }
 
-/* Between scheduler slices: events opened on this process meanwhile come
- * on the PMU (the kernel installs them at once: perf_install_in_context).
- * A stat(2) per slice; the file is read again only when it changed. */
+/* At the start of a scheduler slice and at each system call's return:
+ * events opened on this process meanwhile come on the PMU (the kernel
+ * installs them at once, perf_install_in_context).  The return of a
+ * blocking call is the point that does not depend on the host's timing:
+ * a child blocked on a pipe until its parent has opened the events (perf
+ * stat's pattern) takes them as the call returns, the first instruction
+ * it counts the one after it, as on Linux.  One stat(2) each time; the
+ * file is read again only when it changed. */
 void nbk_attach_slice(ThreadId tid)
 {
 	static ULong seen_ino, seen_mtime, seen_ns, seen_size;
@@ -244,8 +249,8 @@ void nbk_attach_slice(ThreadId tid)
 	seen_ns = st.mtime_nsec;
 	seen_size = (ULong)st.size;
 	nb_pmu_access();
-	if (nbk_attach_poll(tid)) {
-		now = nbk_now_ns();
+	now = nbk_now_ns();
+	if (nbk_attach_poll(tid, now)) {
 		nbk_sched_out_all(now);
 		nbk_sched_in_thread(tid, now);
 	}

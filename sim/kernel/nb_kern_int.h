@@ -129,7 +129,7 @@ Word nbk_generic_config(const struct perf_event_attr *a, uint64_t *cfg);
 /* nb_kern_attach.c: events on another task */
 Word nbk_target(Int pid, Bool priv, ThreadId *owner, Int *tpid);
 void nbk_attach_publish(Int tpid);
-Bool nbk_attach_poll(ThreadId tid);
+Bool nbk_attach_poll(ThreadId tid, ULong now);
 void nbk_attach_slice(ThreadId tid);
 void nbk_attach_fini(void);
 /* nb_kern_sysfs.c: the PMU's sysfs tree (KOP_SYSFS) */

@@ -373,7 +373,7 @@ static void kern_pre_exec(ThreadId tid)
 	/* events opened on this process since the last slice (the
 	 * perf-stat pattern: opened on the child just before its exec) */
 	if (VG_(gettid)() == VG_(getpid)())
-		(void)nbk_attach_poll(tid);
+		(void)nbk_attach_poll(tid, nbk_now_ns());
 	/* --trace-children=no: the new image runs on the host's CPU, where
 	 * no emulated kernel waits for the events */
 	if ((!nperf && !nbk_ko_any()) || !VG_(clo_trace_children))
@@ -447,6 +447,8 @@ void nb_kern_post_syscall(UInt sysno, SysRes res)
 {
 	if ((sysno == __NR_execve || sysno == __NR_execveat) && sr_isError(res))
 		kern_exec_failed();
+	else
+		nbk_attach_slice(VG_(get_running_tid)());   /* events opened on us meanwhile */
 }
 
 /* The new image's nbsim: the events of the image before the exec. */
