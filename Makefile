@@ -125,6 +125,11 @@ $(T)/kern_inherit: tests/kern/kern_inherit.c ctests/nbtap.h
 	@mkdir -p $(T)
 	$(CC) $(CFLAGS_NB) -Ictests -o $@ tests/kern/kern_inherit.c -lpthread
 
+tests: $(T)/perf_hot
+$(T)/perf_hot: tests/kern/perf_hot.c
+	@mkdir -p $(T)
+	$(CC) -O1 -g -fno-omit-frame-pointer -fno-inline -o $@ tests/kern/perf_hot.c
+
 tests: $(T)/kern_task
 $(T)/kern_task: tests/kern/kern_task.c ctests/nbtap.h
 	@mkdir -p $(T)

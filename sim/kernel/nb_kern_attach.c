@@ -267,5 +267,9 @@ void nbk_attach_fini(void)
 		if (ko[i].kind == K_PERF && ko[i].tpid && !ko[i].foreign) {
 			attach_path(ko[i].tpid, path, sizeof path);
 			VG_(unlink)(path);
+			nbk_rb_path(VG_(getpid)(), ko[i].id, "rb", path, sizeof path);
+			VG_(unlink)(path);
+			nbk_rb_path(VG_(getpid)(), ko[i].id, "fifo", path, sizeof path);
+			VG_(unlink)(path);
 		}
 }

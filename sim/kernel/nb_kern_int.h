@@ -57,6 +57,8 @@ struct kobj {
 	Int sig;                 /* F_SETSIG; 0: SIGIO                      */
 	Int own_type, own;       /* F_SETOWN_EX; own 0: none                */
 	Addr rb;                 /* ring buffer (header page + data)        */
+	Int rbfd;                /* a remote copy: the opener's buffer file's fd + 1 */
+	ULong wake_head;         /*   and its data_head at the last wakeup     */
 	SizeT rb_len;
 	ULong lost;
 	ULong id;
@@ -132,6 +134,14 @@ void nbk_attach_publish(Int tpid);
 Bool nbk_attach_poll(ThreadId tid, ULong now);
 void nbk_attach_slice(ThreadId tid);
 void nbk_attach_fini(void);
+/* nb_kern_perfmmap.c: the ring buffer's records */
+void nbk_rb_path(Int opener, ULong id, const HChar *suffix, HChar *buf, SizeT len);
+void nbk_rb_write(struct kobj *e, const ULong *w, unsigned nw);
+void nbk_rb_sample(struct kobj *e, Addr ip, ULong now);
+void nbk_rb_throttle(struct kobj *e, ULong now, Bool enable);
+void nbk_rb_mmap(Addr a);
+void nbk_rb_exec(void);
+void nbk_rb_exit(void);
 /* nb_kern_sysfs.c: the PMU's sysfs tree (KOP_SYSFS) */
 Word nbk_sysfs_dir(Addr buf, UWord len);
 /* nb_kern_pmi.c: the tick (throttling) */

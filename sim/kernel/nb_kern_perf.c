@@ -22,7 +22,8 @@ Word nbk_perf_open(ThreadId tid, Addr uattr, UWord pidcpu, UWord group_fd, UWord
 	Word tgt_err = 0;
 	const uint64_t known = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			       PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_CPU |
-			       PERF_SAMPLE_PERIOD | PERF_SAMPLE_STREAM_ID;
+			       PERF_SAMPLE_PERIOD | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_IDENTIFIER |
+			       PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_READ;
 
 	if (!nbk_readable(uattr, 8))
 		return -E_FAULT;
@@ -81,6 +82,8 @@ Word nbk_perf_open(ThreadId tid, Addr uattr, UWord pidcpu, UWord group_fd, UWord
 		return -E_OPNOTSUPP;
 	if (a.sigtrap)
 		return -E_OPNOTSUPP;            /* synchronous SIGTRAP: not emulated */
+	if ((a.sample_type & PERF_SAMPLE_READ) && (a.read_format & PERF_FORMAT_GROUP))
+		return -E_OPNOTSUPP;            /* group reads in samples: not emulated */
 	if (a.type == PERF_TYPE_RAW) {
 		cfg = a.config;
 		err = nb_kp4_validate(&cfg, nb_cpu->model, clo_ht);
@@ -165,7 +168,13 @@ Word nbk_perf_open(ThreadId tid, Addr uattr, UWord pidcpu, UWord group_fd, UWord
 	}
 	nperf++;
 	if (tpid) {
+		HChar path[256];
+
 		ko[i].counter = -1;
+		/* its descriptor: a FIFO the target's wakeups write to */
+		nbk_rb_path(VG_(getpid)(), ko[i].id, "fifo", path, sizeof path);
+		VG_(unlink)(path);
+		(void)VG_(do_syscall)(__NR_mknod, (UWord)path, VKI_S_IFIFO | 0600, 0, 0, 0, 0, 0, 0);
 		nbk_attach_publish(tpid);
 		return i + 1;
 	}

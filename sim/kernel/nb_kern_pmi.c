@@ -8,61 +8,6 @@
 
 /* ---- sampling: the PMI ---- */
 
-static void rb_put(struct kobj *e, const ULong *w, unsigned nw)
-{
-	struct perf_event_mmap_page *h = (struct perf_event_mmap_page *)e->rb;
-	ULong size = e->rb_len - PAGE, head, tail;
-	UChar *data = (UChar *)(e->rb + PAGE);
-	const UChar *src = (const UChar *)w;
-
-	if (!e->rb || !size)
-		return;
-	head = h->data_head;
-	tail = h->data_tail;
-	if (size - (head - tail) < nw * 8ULL) {
-		e->lost++;
-		return;
-	}
-	for (unsigned b = 0; b < nw * 8; b++)
-		data[(head + b) & (size - 1)] = src[b];
-	h->data_head = head + nw * 8;
-}
-
-/* A sample of event E; an inherited copy's goes to its original's ring
- * buffer (perf_output_begin writes a child's output to the parent's),
- * with the original's id as PERF_SAMPLE_ID (primary_event_id) and its
- * own as STREAM_ID.  A forked child's copies have no buffer here. */
-static void sample(struct kobj *e, Addr ip)
-{
-	struct kobj *o = e->parent >= 0 ? &ko[e->parent] : e;
-	ULong w[16];
-	unsigned k = 1;
-	uint64_t st = e->attr.sample_type;
-
-	if (st & PERF_SAMPLE_IP)
-		w[k++] = ip;
-	if (st & PERF_SAMPLE_TID)
-		w[k++] = (ULong)(UInt)VG_(getpid)() | (ULong)(UInt)e->lwpid << 32;
-	if (st & PERF_SAMPLE_TIME)
-		w[k++] = nbk_now_ns();
-	if (st & PERF_SAMPLE_ADDR)
-		w[k++] = 0;
-	if (st & PERF_SAMPLE_ID)
-		w[k++] = o->id;
-	if (st & PERF_SAMPLE_STREAM_ID)
-		w[k++] = e->id;
-	if (st & PERF_SAMPLE_CPU)
-		w[k++] = e->thread;
-	if (st & PERF_SAMPLE_PERIOD)
-		w[k++] = e->attr.sample_period;
-	/* struct perf_event_header: type, misc (PERF_RECORD_MISC_USER), size */
-	w[0] = PERF_RECORD_SAMPLE | (ULong)PERF_RECORD_MISC_USER << 32 | (ULong)(k * 8) << 48;
-	if (e->rpid)
-		e->lost++;
-	else
-		rb_put(o, w, k);
-}
-
 /* ---- throttling: at most NBK_MAX_TICK interrupts of a sampling event
  * per tick (kernel/events/core.c: __perf_event_account_interrupt stops an
  * event past max_samples_per_tick, perf_adjust_freq_unthr_context starts
@@ -85,19 +30,9 @@ static void sample(struct kobj *e, Addr ip)
 ULong nbk_throttles, nbk_interrupts, nbk_ticks;  /* (statistics) */
 static ULong tick_next;         /* instructions at which the next tick comes */
 
-/* PERF_RECORD_THROTTLE / UNTHROTTLE: time, id, stream_id (perf_log_throttle) */
 static void log_throttle(struct kobj *e, ULong now, Bool enable)
 {
-	struct kobj *o = e->parent >= 0 ? &ko[e->parent] : e;
-	ULong w[4];
-
-	w[0] = (ULong)(enable ? 6 /* PERF_RECORD_UNTHROTTLE */ : 5 /* PERF_RECORD_THROTTLE */) |
-	       (ULong)(4 * 8) << 48;
-	w[1] = now;
-	w[2] = o->id;
-	w[3] = e->id;
-	if (!e->rpid)
-		rb_put(o, w, 4);
+	nbk_rb_throttle(e, now, enable);
 }
 
 /* instructions retired so far (the tick's clock) */
@@ -215,7 +150,7 @@ uint32_t nb_kern_pmi(uint32_t pend, unsigned lp, Addr ip, int *here)
 		e->prev = (ULong)(-e->left) & CTR_MASK;
 		nbk_wr(nb_counters[e->counter].msr, e->prev);
 		nbk_wr(nb_counters[e->counter].msr, e->prev);
-		sample(e, ip);
+		nbk_rb_sample(e, ip, now);
 		throttle(e, now);
 		if (e->limit > 0 && --e->limit == 0) {
 			code = 6;              /* POLL_HUP: the event is disabled */

@@ -21,6 +21,10 @@
  *   config:32-62, ht config:63;
  * - caps/max_precise: 0 (x86_pmu_max_precise: the P4 driver sets no PEBS
  *   for perf's precise_ip).
+ * - /sys/devices/system/cpu/online, possible, present: the simulated
+ *   machine's logical processors, "0" (or "0-1" with --ht=yes), from
+ *   which perf takes the CPUs it opens per-CPU events on (a tree per
+ *   count: nbsim-sysfs-EUID-p4-N).
  * Left out: events/ (the x86 core's generic-event aliases render P4's
  * configs in the architectural event=/umask= syntax, which the P4
  * format cannot parse; perf's plain names need no alias).
@@ -35,8 +39,11 @@ static const struct {
 	{ "cpu/format/escr", "config:32-62\n" },
 	{ "cpu/format/ht", "config:63\n" },
 	{ "cpu/caps/max_precise", "0\n" },
+	{ "system/cpu/online", NULL },
+	{ "system/cpu/possible", NULL },
+	{ "system/cpu/present", NULL },
 };
-static const HChar *sysfs_dirs[] = { "", "/cpu", "/cpu/format", "/cpu/caps" };
+static const HChar *sysfs_dirs[] = { "", "/cpu", "/cpu/format", "/cpu/caps", "/system", "/system/cpu" };
 
 static Int sys_mkdir(const HChar *p)
 {
@@ -62,12 +69,14 @@ static Bool build(const HChar *top)
 	}
 	for (UInt i = 0; i < sizeof sysfs_files / sizeof sysfs_files[0]; i++) {
 		SysRes f;
+		const HChar *text = sysfs_files[i].text ? sysfs_files[i].text
+					: nbk_ncpus() > 1 ? "0-1\n" : "0\n";
 
 		VG_(snprintf)(p, sizeof p, "%s/%s", top, sysfs_files[i].path);
 		f = VG_(open)(p, VKI_O_WRONLY | VKI_O_CREAT | VKI_O_TRUNC, 0400);
 		if (sr_isError(f))
 			return False;
-		(void)VG_(write)((Int)sr_Res(f), sysfs_files[i].text, (Int)VG_(strlen)(sysfs_files[i].text));
+		(void)VG_(write)((Int)sr_Res(f), text, (Int)VG_(strlen)(text));
 		VG_(close)((Int)sr_Res(f));
 	}
 	return True;
@@ -87,8 +96,9 @@ static void unbuild(const HChar *top)
 	}
 }
 
-/* KOP_SYSFS (buf, len): the tree's directory (standing for
- * /sys/bus/event_source/devices), made if absent; its length. */
+/* KOP_SYSFS (buf, len): the tree's directory, made if absent; its
+ * length.  DIR/cpu stands for /sys/bus/event_source/devices/cpu,
+ * DIR/system/cpu/X for /sys/devices/system/cpu/X. */
 Word nbk_sysfs_dir(Addr buf, UWord len)
 {
 	static HChar dir[256];
@@ -96,9 +106,9 @@ Word nbk_sysfs_dir(Addr buf, UWord len)
 	struct vg_stat st;
 
 	if (!dir[0])
-		VG_(snprintf)(dir, sizeof dir, "%s/nbsim-sysfs-%u-p4", VG_(tmpdir)(),
-			      (UInt)VG_(geteuid)());
-	VG_(snprintf)(probe, sizeof probe, "%s/cpu/caps/max_precise", dir);
+		VG_(snprintf)(dir, sizeof dir, "%s/nbsim-sysfs-%u-p4-%u", VG_(tmpdir)(),
+			      (UInt)VG_(geteuid)(), nbk_ncpus());
+	VG_(snprintf)(probe, sizeof probe, "%s/system/cpu/present", dir);
 	if (sr_isError(VG_(stat)(probe, &st))) {
 		VG_(snprintf)(tmp, sizeof tmp, "%s.%d", dir, VG_(getpid)());
 		unbuild(tmp);

@@ -413,6 +413,7 @@ static void kern_pre_exec(ThreadId tid)
 			x.o.active = False;
 			x.o.rb = 0;
 			x.o.rb_len = 0;
+			x.o.rbfd = 0;
 			x.o.parent = -1;
 			if (x.o.attr.enable_on_exec) {      /* event_enable_on_exec */
 				x.o.attr.enable_on_exec = 0;
@@ -449,6 +450,8 @@ void nb_kern_post_syscall(UInt sysno, SysRes res)
 		kern_exec_failed();
 	else
 		nbk_attach_slice(VG_(get_running_tid)());   /* events opened on us meanwhile */
+	if (sysno == __NR_mmap && !sr_isError(res) && nperf)
+		nbk_rb_mmap((Addr)sr_Res(res));
 }
 
 /* The new image's nbsim: the events of the image before the exec. */
@@ -515,6 +518,7 @@ static void kern_load_exec(void)
 		 * is translated yet, so the needs change without a discard
 		 * (as --nbsim-program's registers, nb_progfile.c) */
 		nbk_place_thread(1);
+		nbk_rb_exec();                   /* COMM, MMAP2 of the new image */
 		nb_need_preload = True;
 		nbk_sched_in_thread(1, nbk_now_ns());
 		nb_pmu_written(NB_PMU_NO_WRITE);
@@ -534,6 +538,7 @@ void nb_kern_fini(void)
 	HChar path[256];
 	ULong now = nbk_now_ns();
 
+	nbk_rb_exit();
 	for (int i = 0; i < NOBJ; i++)
 		if (ko[i].kind == K_PERF && ko[i].rpid) {
 			nbk_sync(&ko[i]);

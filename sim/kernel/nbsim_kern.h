@@ -54,6 +54,14 @@ enum nbsim_kop {
 	 * /sys/bus/event_source/devices (the P4 PMU's "cpu" description,
 	 * nb_kern_sysfs.c), made if absent */
 	KOP_SYSFS,
+	/* (fd, buf, len) -> length | PASS: the file the ring buffer of an
+	 * event on another process lives in (the preload maps it shared, the
+	 * target's nbsim writes it); PASS: an anonymous mapping */
+	KOP_RBFILE,
+	/* (handle, buf, len) -> length | PASS: the FIFO that an event on
+	 * another process is as a descriptor (poll waits for its target's
+	 * wakeups); PASS: /dev/null */
+	KOP_EVPATH,
 };
 
 /* KOP_OPEN's handle of an emulated regular file (perf_event_paranoid):

@@ -1,7 +1,8 @@
 /*
  * vg_preload_sysfs.c - the preload library's view of the P4 PMU's sysfs
  * description: paths under /sys/bus/event_source/devices/cpu and
- * /sys/devices/cpu lead to the tree the tool writes (nb_kern_sysfs.c,
+ * /sys/devices/cpu, and the online/possible/present CPU lists, lead to
+ * the tree the tool writes (nb_kern_sysfs.c,
  * request KOP_SYSFS), in the libc calls perf makes on them: fopen,
  * opendir, access, stat here; open and openat in vg_preload_nbsim.c
  * (nbsim_sysfs_map).  glibc's internal calls bypass the wrappers, as for
@@ -18,17 +19,26 @@
 
 static char dir[256];    /* the tree; "" not asked yet, "-" none */
 
-static const char *const prefixes[] = { "/sys/bus/event_source/devices/cpu", "/sys/devices/cpu" };
+/* a path under PREFIX (the whole name, or a directory's) -> DIR + TO */
+static const struct {
+	const char *prefix, *to;
+} maps[] = {
+	{ "/sys/bus/event_source/devices/cpu", "/cpu" },
+	{ "/sys/devices/cpu", "/cpu" },
+	{ "/sys/devices/system/cpu/online", "/system/cpu/online" },
+	{ "/sys/devices/system/cpu/possible", "/system/cpu/possible" },
+	{ "/sys/devices/system/cpu/present", "/system/cpu/present" },
+};
 
 /* PATH rewritten to the tree in BUF if it names the cpu PMU, else PATH. */
 const char *nbsim_sysfs_map(const char *path, char *buf, size_t n)
 {
 	if (!path || strncmp(path, "/sys/", 5))
 		return path;
-	for (unsigned i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
-		size_t k = strlen(prefixes[i]);
+	for (unsigned i = 0; i < sizeof maps / sizeof maps[0]; i++) {
+		size_t k = strlen(maps[i].prefix);
 
-		if (strncmp(path, prefixes[i], k) || (path[k] && path[k] != '/'))
+		if (strncmp(path, maps[i].prefix, k) || (path[k] && path[k] != '/'))
 			continue;
 		if (!dir[0]) {
 			long r = nbsim_kern(KOP_SYSFS, (unsigned long)dir, sizeof dir, 0, 0);
@@ -38,8 +48,8 @@ const char *nbsim_sysfs_map(const char *path, char *buf, size_t n)
 		}
 		if (dir[0] == '-')
 			return path;
-		/* .../cpu/REST -> DIR/cpu/REST */
-		if ((size_t)snprintf(buf, n, "%s/cpu%s", dir, path + k) >= n)
+		/* PREFIX/REST -> DIR TO/REST */
+		if ((size_t)snprintf(buf, n, "%s%s%s", dir, maps[i].to, path + k) >= n)
 			return path;
 		return buf;
 	}
