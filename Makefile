@@ -187,6 +187,12 @@ STAT_BINS = $(addprefix $(ST)/,$(STAT_KERNELS) $(addsuffix _2x,$(STAT_KERNELS)) 
 	k_loop_exit7 threads forkexec f_sum mpi_ranks)
 tests: $(STAT_BINS)
 
+# k_loop of 40 M instructions: perf record -F's period settles (t_perf_tool_record.t)
+tests: $(ST)/k_loop_40m
+$(ST)/k_loop_40m: tests/stat/k_loop.S
+	@mkdir -p $(ST)
+	$(CC) -nostdlib -static -DSCALE=20000 -o $@ $<
+
 $(ST)/k_loop_exit7: tests/stat/k_loop.S
 	@mkdir -p $(ST)
 	$(CC) -nostdlib -static -DEXIT=7 -o $@ $<

@@ -73,4 +73,15 @@ my $script = `$perf script -i $dir/perf.data -F comm,ip,sym 2>&1`;
 like($script, qr/perf_hot/, 'perf script: the samples carry the exec\'d program\'s comm (PERF_RECORD_COMM)');
 like($script, qr/__libc_start_call_main|_dl_start/, 'symbols in the shared libraries: PERF_RECORD_MMAP2 of ld.so and libc');
 
+# frequency mode (-F 4000, perf record's default): the period starts at 1
+# (perf_event_alloc) and settles where 4000 samples a simulated second
+# fall: each period's instructions at one per cycle at Northwood's 2800
+# MHz plus the interrupt's 2 us (nb_kern_pmi.c NBK_PMI_NS): (250000 - 2000)
+# * 2.8 = 694400.  k_loop_40m: 40 M instructions, about 14 simulated ms.
+$out = record('northwood', '-e', 'instructions:u', '-F', 4000, '--', "$st/k_loop_40m");
+my @per = `$perf script -i $dir/perf.data -F period 2>&1` =~ /(\d+)/g;
+is($per[0], 1, 'perf record -F 4000: the first period 1') or diag $out;
+ok(@per >= 40 && @per <= 70, 'perf record -F 4000: ' . scalar(@per) . ' samples over 40 M instructions (about 57)');
+ok(@per && abs($per[-1] - 694400) < 0.01 * 694400, "perf record -F 4000: the period settles at 694400 ($per[-1])");
+
 done_testing();

@@ -207,7 +207,8 @@ Bool nbk_attach_poll(ThreadId tid, ULong now)
 		ko[i].attr = r.attr;
 		ko[i].thread = clo_ht ? nb_lp_of(tid) & 1 : 0;
 		ko[i].enabled = r.enabled != 0;
-		ko[i].left = (Long)r.attr.sample_period;
+		ko[i].period = r.attr.freq ? 1 : r.attr.sample_period;
+		ko[i].left = (Long)ko[i].period;
 		ko[i].t_stamp = now;
 		ko[i].counter = -1;
 		ko[i].rpid = h.opener;

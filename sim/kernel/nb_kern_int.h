@@ -50,6 +50,11 @@ struct kobj {
 	ULong count, prev;       /* virtual count; counter value at last sync */
 	ULong t_enabled, t_running, t_stamp;
 	Long left;               /* sampling: events until the next overflow */
+	ULong period;            /* sampling: the period (hw.sample_period; with
+				  * attr.freq the kernel's adjusted one)        */
+	ULong freq_stamp;        /* freq: simulated ns at the last overflow  */
+	ULong freq_count;        /* freq: the count at the last tick         */
+	ULong freq_tick;         /* freq: simulated ns at the last tick       */
 	Long limit;              /* IOC_REFRESH: overflows left; 0 none     */
 	ULong wakeups;           /* samples since the last signal           */
 	Bool async;              /* O_ASYNC                                 */
@@ -144,7 +149,8 @@ void nbk_rb_exec(void);
 void nbk_rb_exit(void);
 /* nb_kern_sysfs.c: the PMU's sysfs tree (KOP_SYSFS) */
 Word nbk_sysfs_dir(Addr buf, UWord len);
-/* nb_kern_pmi.c: the tick (throttling) */
+/* nb_kern_pmi.c: the tick (throttling); frequency mode's clock */
+ULong nbk_sim_ns(void);
 Bool nbk_tick(ThreadId tid, ULong now);
 
 

@@ -52,7 +52,9 @@ Word nbk_perf_open(ThreadId tid, Addr uattr, UWord pidcpu, UWord group_fd, UWord
 		return -E_ACCES;                /* Debian's perf_event_paranoid 3 */
 	if (!a.exclude_kernel && clo_perf_paranoid > 1 && !priv)
 		return -E_ACCES;                /* perf_allow_kernel */
-	if (a.sample_period >> 63 && !a.freq)
+	/* perf_event_open: a frequency above perf_event_max_sample_rate
+	 * (its default 100000), or a period with bit 63 */
+	if (a.freq ? a.sample_freq > 100000 : a.sample_period >> 63)
 		return -E_INVAL;
 	if (flags & ~(UWord)PERF_FLAG_FD_CLOEXEC)
 		return -E_INVAL;                /* FD_NO_GROUP, FD_OUTPUT, PID_CGROUP: not emulated */
@@ -77,7 +79,7 @@ Word nbk_perf_open(ThreadId tid, Addr uattr, UWord pidcpu, UWord group_fd, UWord
 	}
 	/* the sample fields matter to a sampling event only (a counting
 	 * event's sample_type is never used) */
-	if (a.freq || ((a.sample_period || a.freq) && (a.sample_type & ~known)) || a.read_format & ~(uint64_t)(PERF_FORMAT_TOTAL_TIME_ENABLED |
+	if (((a.sample_period || a.freq) && (a.sample_type & ~known)) || a.read_format & ~(uint64_t)(PERF_FORMAT_TOTAL_TIME_ENABLED |
 		PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID | PERF_FORMAT_GROUP | PERF_FORMAT_LOST))
 		return -E_OPNOTSUPP;
 	if (a.sigtrap)
@@ -139,6 +141,8 @@ Word nbk_perf_open(ThreadId tid, Addr uattr, UWord pidcpu, UWord group_fd, UWord
 	ko[i].thread = clo_ht && owner ? nb_lp_of(owner) & 1 : 0;
 	ko[i].enabled = !a.disabled;
 	ko[i].limit = 0;
+	/* perf_event_alloc: a frequency starts at period 1 */
+	ko[i].period = a.freq ? 1 : a.sample_period;
 	ko[i].t_stamp = nbk_now_ns();
 	/* validate_group: the group alone must fit */
 	if (leader >= 0) {
@@ -298,7 +302,9 @@ Word nbk_perf_ioctl(struct kobj *e, UWord req, UWord arg)
 		for (int i = 0; i < NOBJ; i++)
 			if (ko[i].kind == K_PERF && (i == self || ko[i].parent == self)) {
 				nbk_sched_out(&ko[i], now);
-				ko[i].attr.sample_period = p;
+				ko[i].attr.sample_period = p;   /* sample_freq with freq */
+				if (!ko[i].attr.freq)
+					ko[i].period = p;
 				ko[i].left = 0;        /* __perf_event_period: period_left 0 */
 			}
 		nbk_resched(now);

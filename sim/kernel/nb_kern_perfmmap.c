@@ -183,7 +183,7 @@ void nbk_rb_sample(struct kobj *e, Addr ip, ULong now)
 	if (st & PERF_SAMPLE_CPU)
 		w[k++] = e->thread;
 	if (st & PERF_SAMPLE_PERIOD)
-		w[k++] = e->attr.sample_period;
+		w[k++] = e->period;             /* hwc->last_period */
 	if (st & PERF_SAMPLE_READ) {
 		/* a single event's read_format (not GROUP: refused at open) */
 		uint64_t rf = e->attr.read_format;

@@ -23,7 +23,7 @@ uint64_t nbk_rd(uint32_t msr)
 
 Bool nbk_sampling(const struct kobj *e)
 {
-	return e->attr.sample_period != 0 && !e->attr.freq;
+	return e->attr.freq ? e->attr.sample_freq != 0 : e->attr.sample_period != 0;
 }
 
 Bool nbk_counts(const struct kobj *e)
@@ -101,10 +101,10 @@ void nbk_sched_in(struct kobj *e, ULong now)
 		escr |= e->thread ? NB_ESCR_T1_OS : NB_ESCR_T0_OS;
 	if (nbk_sampling(e)) {
 		/* x86_perf_event_set_period */
-		if (e->left <= -(Long)e->attr.sample_period)
-			e->left = (Long)e->attr.sample_period;
+		if (e->left <= -(Long)e->period)
+			e->left = (Long)e->period;
 		else if (e->left <= 0)
-			e->left += (Long)e->attr.sample_period;
+			e->left += (Long)e->period;
 		if ((ULong)e->left > MAX_PERIOD)
 			e->left = (Long)MAX_PERIOD;
 		v = (ULong)(-e->left) & CTR_MASK;

@@ -33,7 +33,8 @@ static int copy_event(int p, ThreadId tid, int leader, Bool remote, Int rpid)
 	e->attr = o->attr;
 	e->thread = clo_ht ? nb_lp_of(tid) & 1 : 0;
 	e->enabled = o->enabled;
-	e->left = (Long)o->attr.sample_period;
+	e->period = o->period;
+	e->left = (Long)o->period;
 	e->t_stamp = nbk_now_ns();
 	e->counter = -1;
 	if (o->rpid) {                   /* a copy already: its original */
