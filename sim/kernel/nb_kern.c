@@ -375,6 +375,9 @@ Word nb_kern_request(ThreadId tid, UWord *arg)
 			VG_(strcpy)((HChar *)b, path);
 			return (Word)VG_(strlen)(path);
 		}
+	case KOP_ATTACH:                       /* after a read(2) */
+		nbk_attach_slice(tid);
+		return 0;
 	case KOP_SYSFS:
 		return nbk_sysfs_dir(a, b);
 	case KOP_FILE:

@@ -9,7 +9,7 @@
  * count and times are what the target reports) and publishes its events
  * on that process in $TMPDIR/nbsim-kern-UID-TPID.attach (written to a
  * temporary name and renamed: a reader sees a whole set or none).  The
- * target's nbsim reads the file when its thread starts a scheduler slice
+ * target's nbsim reads the file after each read(2) of its main thread
  * and at its execve, and makes each record it does not yet have a copy of
  * the opener's event, a remote copy like a forked child's inherited one
  * (nb_kern_task.c: rpid, rid): it counts there, follows the exec (with
@@ -17,9 +17,11 @@
  * and times to the opener's .inherit file when it ends, which the
  * opener's read(2) folds in.  The file's header carries the target's
  * start time (/proc/PID/stat field 22), so that a process that gets the
- * pid later takes nothing.  Limits: ioctls on the opener's event do not
- * reach the target's copy, and a target not running under nbsim never
- * counts (its count stays 0).
+ * pid later takes nothing.  The opener's ENABLE and DISABLE republish the
+ * file, and the target's copy follows at its next look.  Limits: RESET,
+ * REFRESH and PERIOD on the opener's event do not reach the target's
+ * copy, and a target not running under nbsim never counts (its count
+ * stays 0).
  */
 #include "nb_kern_int.h"
 
@@ -187,8 +189,16 @@ Bool nbk_attach_poll(ThreadId tid, ULong now)
 		if (VG_(read)(fd, &r, (Int)sizeof r) != (Int)sizeof r)
 			break;
 		for (int j = 0; j < NOBJ; j++)
-			if (ko[j].kind == K_PERF && ko[j].rpid == h.opener && ko[j].rid == r.id)
+			if (ko[j].kind == K_PERF && ko[j].rpid == h.opener && ko[j].rid == r.id) {
 				have = 1;
+				/* the opener's ENABLE / DISABLE since (its ioctl
+				 * republishes the file) */
+				if (ko[j].enabled != (r.enabled != 0)) {
+					nbk_upd_times(&ko[j], now);
+					ko[j].enabled = r.enabled != 0;
+					made = True;
+				}
+			}
 		if (have)
 			continue;
 		i = nbk_new_obj(K_PERF);
@@ -222,14 +232,17 @@ Bool nbk_attach_poll(ThreadId tid, ULong now)
 	return made;
 }
 
-/* At the start of a scheduler slice and at each system call's return:
- * events opened on this process meanwhile come on the PMU (the kernel
- * installs them at once, perf_install_in_context).  The return of a
- * blocking call is the point that does not depend on the host's timing:
- * a child blocked on a pipe until its parent has opened the events (perf
- * stat's pattern) takes them as the call returns, the first instruction
- * it counts the one after it, as on Linux.  One stat(2) each time; the
- * file is read again only when it changed. */
+/* After each read(2) of the guest (KOP_ATTACH, from the preload's read
+ * wrapper: a client request, where the tool may re-instrument; valgrind's
+ * syscall and thread-start hooks may not discard translations): events
+ * opened on this process meanwhile come on the PMU (the kernel installs
+ * them at once, perf_install_in_context).  The return of a blocking
+ * read is the point that does not depend on the host's timing: a child
+ * blocked on a pipe until its parent has opened the events (perf stat's
+ * and PAPI_attach's pattern) takes them as the read returns, the first
+ * instruction it counts the one after it, as on Linux.  A process that
+ * neither reads nor execs takes none.  One stat(2) each time; the file
+ * is read again only when it changed. */
 void nbk_attach_slice(ThreadId tid)
 {
 	static ULong seen_ino, seen_mtime, seen_ns, seen_size;

@@ -280,8 +280,14 @@ Word nbk_perf_ioctl(struct kobj *e, UWord req, UWord arg)
 			else
 				x->enabled = req == PERF_EVENT_IOC_ENABLE;
 		}
-		if (req != PERF_EVENT_IOC_RESET)
+		if (req != PERF_EVENT_IOC_RESET) {
 			nbk_resched(now);
+			/* events on another process: its nbsim follows */
+			for (int i = 0; i < NOBJ; i++)
+				if (ko[i].kind == K_PERF && ko[i].tpid && !ko[i].foreign &&
+				    (i == self || (group && ko[i].leader == e->leader)))
+					nbk_attach_publish(ko[i].tpid);
+		}
 		return 0;
 	case PERF_EVENT_IOC_REFRESH:
 		if (e->attr.inherit || !nbk_sampling(e) || (Long)arg <= 0)

@@ -185,7 +185,6 @@ void nb_kern_tick(ThreadId tid)
 {
 	Bool any = False;
 
-	nbk_attach_slice(tid);
 	if (!nperf)
 		return;
 	for (int i = 0; i < NOBJ && !any; i++)

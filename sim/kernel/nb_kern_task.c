@@ -449,8 +449,6 @@ void nb_kern_post_syscall(UInt sysno, SysRes res)
 {
 	if ((sysno == __NR_execve || sysno == __NR_execveat) && sr_isError(res))
 		kern_exec_failed();
-	else
-		nbk_attach_slice(VG_(get_running_tid)());   /* events opened on us meanwhile */
 	if (sysno == __NR_mmap && !sr_isError(res) && nperf)
 		nbk_rb_mmap((Addr)sr_Res(res));
 }

@@ -62,6 +62,9 @@ enum nbsim_kop {
 	 * another process is as a descriptor (poll waits for its target's
 	 * wakeups); PASS: /dev/null */
 	KOP_EVPATH,
+	/* () -> 0: after a read(2) of the guest, events another process
+	 * opened on this one meanwhile come on (nb_kern_attach.c) */
+	KOP_ATTACH,
 };
 
 /* KOP_OPEN's handle of an emulated regular file (perf_event_paranoid):

@@ -209,6 +209,14 @@ ssize_t WRAP(read)(int fd, void *buf, size_t n)
 		return r < 0 ? fail(r) : r;
 	}
 	CALL_FN_W_WWW(r, o, fd, buf, n);
+	{
+		/* events another process opened on this one while it waited
+		 * (nb_kern_attach.c); errno kept */
+		int e = errno;
+
+		nbsim_kern(KOP_ATTACH, 0, 0, 0, 0);
+		errno = e;
+	}
 	return r;
 }
 
