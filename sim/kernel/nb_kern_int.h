@@ -129,8 +129,13 @@ Word nbk_perf_open(ThreadId tid, Addr uattr, UWord pidcpu, UWord group_fd, UWord
 Word nbk_perf_read(struct kobj *e, Addr buf, UWord n);
 Word nbk_perf_ioctl(struct kobj *e, UWord req, UWord arg);
 Word nbk_perf_fcntl(struct kobj *e, UWord cmd, UWord arg);
-/* nb_kern_task.c: process PID's start time (0: this process) */
+/* nb_kern_exec.c: process PID's start time (0: this process); the
+ * events of the image before an exec, loaded before the guest runs */
 ULong nbk_proc_start(Int pid);
+void nbk_exec_load(void);
+/* nb_kern_task.c: this process's .inherit file (read so far, made) */
+extern Off64T nbk_inh_off;
+extern Bool nbk_inh_mine;
 /* nb_kern_generic.c: a PERF_TYPE_HARDWARE / HW_CACHE event's config */
 Word nbk_generic_config(const struct perf_event_attr *a, uint64_t *cfg);
 /* nb_kern_attach.c: events on another task */
