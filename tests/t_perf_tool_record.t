@@ -56,6 +56,23 @@ for my $model (qw(northwood prescott)) {
 	like($rep, qr/^# Total Lost Samples: 0$/m, "$model: no sample lost");
 }
 
+# the same IPs as our own sampling (nb_record: IEBS at the modelled skid,
+# the same PMI): perf script's against nb_report --sort=ip's, k_branch
+{
+	my $u = $ENV{NB_UTILS_BIN} // die "NB_UTILS_BIN not set (run through make)\n";
+	record('northwood', '-e', 'instructions:u', '-c', 1003, '--', $kb);
+	my %perf;
+	$perf{hex $_}++ for `$perf script -i $dir/perf.data -F ip 2>&1` =~ /^\s*([0-9a-f]+)\s*$/mg;
+	system("cd $dir && $u/nb_record --model=northwood -o $dir/nb.profile -e instr_retired:NBOGUSNTAG:BOGUSNTAG/1003 -- $kb >/dev/null 2>&1");
+	my %nb;
+	for (`$u/nb_report -i $dir/nb.profile --sort=ip --stdio 2>&1`) {
+		$nb{hex $2} += $1 if /^\s+(\d+)\s+[\d.]+%\s+\S+?:0x([0-9a-f]+)/;
+	}
+	my $fmt = sub { my $h = shift; join ' ', map { sprintf '%x:%d', $_, $h->{$_} } sort { $a <=> $b } keys %$h };
+	ok(%nb && $fmt->(\%perf) eq $fmt->(\%nb), 'perf record samples the IPs nb_record samples (' . $fmt->(\%perf) . ')')
+		or diag 'nb_record: ' . $fmt->(\%nb);
+}
+
 # a C program: its start in ld.so and libc counts a few instructions more
 # or less with the environment (perf's child has perf's), so within one
 # sample of nb_stat's
