@@ -84,6 +84,13 @@ my $cat = `cd /tmp && $nbsim -- cat /sys/bus/event_source/devices/cpu/type /sys/
 is($cat, "4\nconfig:0-31\nconfig:32-62\nconfig:63\n", 'sysfs under nbsim: cpu type 4 (PERF_TYPE_RAW), format cccr, escr, ht as p4.c');
 ($c, $out) = perf_stat('northwood', '-e cpu/escr=0x4c000200,cccr=0/u');
 is($c->{'cpu/escr=0x4c000200,cccr=0/u'}, $raw, "cpu/escr=0x4c000200,cccr=0/u (INSTR_RETIRED NBOGUSNTAG) = $raw") or diag $out;
+($c, $out) = perf_stat('northwood', '-e cpu/config=0x4c00020000000000/u');
+is($c->{'cpu/config=0x4c00020000000000/u'}, $raw, "cpu/config=.../u, perf's own term: the raw count ($raw)") or diag $out;
+# a cache event with its PEBS metric (p4_hw_cache_event_ids: L1D read
+# miss is REPLAY_EVENT NBOGUS, metric 1stl_cache_load_miss_retired)
+my $l1m = nb('northwood', '1stL_cache_load_miss_retired');
+($c, $out) = perf_stat('northwood', '-e L1-dcache-load-misses:u');
+is($c->{'L1-dcache-load-misses'}, $l1m, "L1-dcache-load-misses = nb_stat's 1stL_cache_load_miss_retired ($l1m)") or diag $out;
 ($c, $out) = perf_stat('northwood', '-e cpu/event=0x3c/u');
 like($out, qr/unknown term 'event' for pmu 'cpu'.*valid terms: escr,ht,cccr/s,
      "cpu/event=.../: perf refuses the architectural term, lists the P4 driver's");
