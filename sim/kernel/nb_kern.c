@@ -376,7 +376,7 @@ Word nb_kern_request(ThreadId tid, UWord *arg)
 			return (Word)VG_(strlen)(path);
 		}
 	case KOP_ATTACH:                       /* after a read(2) */
-		nbk_attach_slice(tid);
+		nbk_attach_take(tid);
 		return 0;
 	case KOP_SYSFS:
 		return nbk_sysfs_dir(a, b);

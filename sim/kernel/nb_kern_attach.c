@@ -243,7 +243,7 @@ Bool nbk_attach_poll(ThreadId tid, ULong now)
  * instruction it counts the one after it, as on Linux.  A process that
  * neither reads nor execs takes none.  One stat(2) each time; the file
  * is read again only when it changed. */
-void nbk_attach_slice(ThreadId tid)
+void nbk_attach_take(ThreadId tid)
 {
 	static ULong seen_ino, seen_mtime, seen_ns, seen_size;
 	HChar path[256];

@@ -142,7 +142,7 @@ Word nbk_generic_config(const struct perf_event_attr *a, uint64_t *cfg);
 Word nbk_target(Int pid, Bool priv, ThreadId *owner, Int *tpid);
 void nbk_attach_publish(Int tpid);
 Bool nbk_attach_poll(ThreadId tid, ULong now);
-void nbk_attach_slice(ThreadId tid);
+void nbk_attach_take(ThreadId tid);
 void nbk_attach_fini(void);
 /* nb_kern_perfmmap.c: the ring buffer's records */
 void nbk_rb_path(Int opener, ULong id, const HChar *suffix, HChar *buf, SizeT len);
