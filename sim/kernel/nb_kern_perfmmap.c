@@ -212,9 +212,17 @@ void nbk_rb_sample(struct kobj *e, Addr ip, ULong now)
 		w[k++] = (ULong)PERF_CONTEXT_USER;
 		/* the first the sampled IP; the others valgrind's, inside
 		 * their call instructions */
-		for (UInt i = 0; i < n; i++)
+		for (UInt i = 0; i < n; i++) {
+			const NSegment *sg = VG_(am_find_nsegment)(ips[i]);
+
+			/* past the outermost frame the unwinder reads stack
+			 * junk; Linux's walk ends there (_start's frame
+			 * pointer 0): stop at an address in no code */
+			if (i && (!sg || !sg->hasX || (sg->kind != SkFileC && sg->kind != SkAnonC)))
+				break;
 			w[k++] = i ? ips[i] : ip;
-		w[nrpos] = n + 1;
+		}
+		w[nrpos] = k - nrpos - 1;
 	}
 	w[0] = HDR(PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, k);
 	nbk_rb_write(e, w, k);
