@@ -125,6 +125,16 @@ $(T)/kern_inherit: tests/kern/kern_inherit.c ctests/nbtap.h
 	@mkdir -p $(T)
 	$(CC) $(CFLAGS_NB) -Ictests -o $@ tests/kern/kern_inherit.c -lpthread
 
+tests: $(T)/perf_hot
+$(T)/perf_hot: tests/kern/perf_hot.c
+	@mkdir -p $(T)
+	$(CC) -O1 -g -fno-omit-frame-pointer -fno-inline -o $@ tests/kern/perf_hot.c
+
+tests: $(T)/kern_task
+$(T)/kern_task: tests/kern/kern_task.c ctests/nbtap.h
+	@mkdir -p $(T)
+	$(CC) $(CFLAGS_NB) -Ictests -o $@ tests/kern/kern_task.c
+
 tests: $(T)/kern_exec
 $(T)/kern_exec: tests/kern/kern_exec.c ctests/nbtap.h
 	@mkdir -p $(T)
@@ -176,6 +186,12 @@ STAT_KERNELS = $(patsubst tests/stat/%.S,%,$(wildcard tests/stat/k_*.S))
 STAT_BINS = $(addprefix $(ST)/,$(STAT_KERNELS) $(addsuffix _2x,$(STAT_KERNELS)) \
 	k_loop_exit7 threads forkexec f_sum mpi_ranks)
 tests: $(STAT_BINS)
+
+# k_loop of 40 M instructions: perf record -F's period settles (t_perf_tool_record.t)
+tests: $(ST)/k_loop_40m
+$(ST)/k_loop_40m: tests/stat/k_loop.S
+	@mkdir -p $(ST)
+	$(CC) -nostdlib -static -DSCALE=20000 -o $@ $<
 
 $(ST)/k_loop_exit7: tests/stat/k_loop.S
 	@mkdir -p $(ST)

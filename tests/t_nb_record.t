@@ -231,7 +231,11 @@ $N //= 0;
 	($r3, $t3) = run('callgrind_annotate', '--inclusive=yes', "$dir/two.cg");
 	like($t3, qr/^\s+72,000 \([\d.]+%\)\s+\S*hotspot\.c:miss3 /m, '... miss3 inclusive 72,000');
 	like($t3, qr/^\s+24,000 \([\d.]+%\)\s+\S*hotspot\.c:miss1 /m, '... miss1 inclusive 24,000');
-	like($t3, qr/^\s+96,000 \([\d.]+%\)\s+\S*hotspot\.c:main /m, '... main inclusive 96,000');
+	# main's own printf (its stdio buffer's malloc) takes a sample when
+	# a period's end falls in it, which the misses before main decide
+	# (ld.so's relocations, the preload library's size, the stack's
+	# layout): chase's 96 samples, and at most that one
+	like($t3, qr/^\s+9[67],000 \([\d.]+%\)\s+\S*hotspot\.c:main /m, '... main inclusive 96,000 (97,000 with its printf\'s)');
 
 	($rc, $text, $p) = record("$dir/two_i.prof", '-g', '--no-precise', '-e', "$EV/1000", '--',
 				  $hs, 'two');
@@ -262,7 +266,7 @@ $N //= 0;
 	unlike($t3, qr/uninitialized|^Line \d+:|warning/mi, 'callgrind_annotate reads it');
 	like($t3, qr/^\s+24,000 \([\d.]+%\)\s+\S*hotspot\.c:walk /m,
 	     'inclusive cost of the recursive walk: its 24 samples once (24,000)');
-	like($t3, qr/^\s+24,000 \([\d.]+%\)\s+\S*hotspot\.c:main /m, '... and main\'s 24,000');
+	like($t3, qr/^\s+2[45],000 \([\d.]+%\)\s+\S*hotspot\.c:main /m, '... and main\'s 24,000 (25,000 with its printf\'s)');
 }
 
 # ---- threads and processes ----

@@ -65,6 +65,9 @@ static __thread uint64_t poff[NB_NUM_COUNTERS];
 static __thread void *pring[NB_NUM_COUNTERS];
 /* PAPI_INHERIT of the set being programmed (set_inherit): attr.inherit */
 static __thread int pinherit;
+/* PAPI_attach's task of the set being programmed (set_attach): the pid
+ * perf_event_open counts, 0 the calling thread */
+static __thread int pattach;
 /* the overflow signal (pmi_signal); 0: events do not sample */
 static int ovf_sig;
 #define RING_BYTES (2 * 4096)     /* header page + one data page */
@@ -260,7 +263,7 @@ static int perf_program(const struct nb_regs *r, int n, char *err, size_t len)
 			return NB_BACKEND_CONFLICT;
 		}
 		attr_of(&r[i], &a, i == 0);
-		pfd[i] = nb_perf_sys.open(&a, 0, -1, i ? pfd[0] : -1, PERF_FLAG_FD_CLOEXEC);
+		pfd[i] = nb_perf_sys.open(&a, pattach, -1, i ? pfd[0] : -1, PERF_FLAG_FD_CLOEXEC);
 		if (pfd[i] < 0) {
 			int e = errno;
 
@@ -324,6 +327,11 @@ static int perf_zero(const struct nb_regs *r, int n, char *err, size_t len)
 static void perf_set_inherit(int on)
 {
 	pinherit = on;
+}
+
+static void perf_set_attach(int tid)
+{
+	pattach = tid;
 }
 
 static int perf_pmi_signal(int sig, char *err, size_t len)
@@ -434,4 +442,5 @@ const struct nb_backend nb_backend_perf = {
 	.pmi_signal = perf_pmi_signal,
 	.set_counters = perf_set_counters,
 	.set_inherit = perf_set_inherit,
+	.set_attach = perf_set_attach,
 };

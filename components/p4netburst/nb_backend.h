@@ -89,6 +89,10 @@ struct nb_backend {
 	 * counts added to these when they exit (on = 1; PAPI_INHERIT), or
 	 * not (0).  NULL: no inheritance (cmp_info.inherit 0). */
 	void (*set_inherit)(int on);
+	/* Optional: the next program() of the calling thread opens counters
+	 * on task TID (PAPI_attach: another process or thread; 0: the
+	 * calling thread).  NULL: no attaching (cmp_info.attach 0). */
+	void (*set_attach)(int tid);
 };
 
 extern const struct nb_backend nb_backend_sim, nb_backend_msr, nb_backend_perf;

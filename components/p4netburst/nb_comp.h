@@ -104,6 +104,7 @@ typedef struct {
 	int pebs_h;                         /* hw request sampled by PEBS, -1: none */
 	int grn_sys;                        /* PAPI_GRN_SYS: counts by CPU */
 	int inherit;                        /* PAPI_INHERIT (backends with set_inherit) */
+	int attach;                         /* PAPI_attach's task, 0 none (set_attach) */
 	int held;                           /* its registers are in lp_busy */
 	int tag_held;                       /* its replay tagging is counted */
 					    /* in lp_busy (tag_n, pebs_n)    */

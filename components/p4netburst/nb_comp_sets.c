@@ -265,6 +265,8 @@ int p4nb_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 				    (int)(sizeof(c->extra) / sizeof(c->extra[0])));
 	if (p4nb_backend->set_inherit)
 		p4nb_backend->set_inherit(c->inherit);
+	if (p4nb_backend->set_attach)
+		p4nb_backend->set_attach(c->attach);
 	if ((ret = p4nb_backend->program(c->regs, c->n, err, sizeof(err)))) {
 		/* nothing of this set was enabled, and the registers may be
 		 * another thread's (the msr backend refuses a CPU where

@@ -157,6 +157,9 @@ static int nb_init_component(int cidx)
 	v->cmp_info.kernel_profile = 0;
 	/* children's counts (PAPI_INHERIT) where the backend has them (perf) */
 	v->cmp_info.inherit = p4nb_backend->set_inherit != NULL;
+	/* another task's counts (PAPI_attach) where the backend opens its
+	 * counters on a task (perf: perf_event_open's pid) */
+	v->cmp_info.attach = p4nb_backend->set_attach != NULL;
 	return p4nb_load_presets(cidx);
 }
 
@@ -260,6 +263,16 @@ static int nb_ctl(hwd_context_t *ctx, int code, _papi_int_option_t *option)
 		if (!p4nb_backend->set_inherit)
 			return PAPI_ECMP;
 		c->inherit = option->inherit.inherit != 0;
+		return PAPI_OK;
+	}
+	case PAPI_ATTACH:
+	case PAPI_DETACH: {
+		/* PAPI checked cmp_info.attach and that the set is stopped */
+		nb_control_t *c = (nb_control_t *)option->attach.ESI->ctl_state;
+
+		if (!p4nb_backend->set_attach)
+			return PAPI_ECMP;
+		c->attach = code == PAPI_ATTACH ? (int)option->attach.tid : 0;
 		return PAPI_OK;
 	}
 	default:

@@ -251,6 +251,15 @@ static void kclose(UWord fd)
 				ko[i].leader = i;
 		o->kind = K_FREE;
 		nperf--;
+		if (o->tpid && !o->foreign) {
+			HChar path[256];
+
+			nbk_attach_publish(o->tpid);   /* the target takes no new copy */
+			nbk_rb_path(VG_(getpid)(), o->id, "rb", path, sizeof path);
+			VG_(unlink)(path);             /* its ring buffer's file */
+			nbk_rb_path(VG_(getpid)(), o->id, "fifo", path, sizeof path);
+			VG_(unlink)(path);
+		}
 		if (owner)
 			nbk_place_thread(owner);
 		nbk_resched(now);
@@ -342,6 +351,35 @@ Word nb_kern_request(ThreadId tid, UWord *arg)
 		for (UWord k = 0; k < b && k < NBSIM_KERN_MAXFD; k++)
 			((UChar *)a)[k] = fd_obj[k] != 0;
 		return 0;
+	case KOP_RBFILE: {                     /* (fd, buf, len): an event on another process */
+		HChar path[256];
+
+		o = nbk_obj_of_fd(a);
+		if (!o || o->kind != K_PERF || !o->tpid)
+			return NBSIM_KERN_PASS;
+		nbk_rb_path(VG_(getpid)(), o->id, "rb", path, sizeof path);
+		if (!nbk_writable(b, c) || c <= VG_(strlen)(path))
+			return -E_FAULT;
+		VG_(strcpy)((HChar *)b, path);
+		return (Word)VG_(strlen)(path);
+	}
+	case KOP_EVPATH:                       /* (handle, buf, len) */
+		if (a == 0 || a > NOBJ || ko[a - 1].kind != K_PERF || !ko[a - 1].tpid)
+			return NBSIM_KERN_PASS;
+		{
+			HChar path[256];
+
+			nbk_rb_path(VG_(getpid)(), ko[a - 1].id, "fifo", path, sizeof path);
+			if (!nbk_writable(b, c) || c <= VG_(strlen)(path))
+				return -E_FAULT;
+			VG_(strcpy)((HChar *)b, path);
+			return (Word)VG_(strlen)(path);
+		}
+	case KOP_ATTACH:                       /* after a read(2) */
+		nbk_attach_take(tid);
+		return 0;
+	case KOP_SYSFS:
+		return nbk_sysfs_dir(a, b);
 	case KOP_FILE:
 		if (!nbk_writable(a, b) || b < 16)
 			return -E_FAULT;

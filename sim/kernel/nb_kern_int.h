@@ -50,6 +50,11 @@ struct kobj {
 	ULong count, prev;       /* virtual count; counter value at last sync */
 	ULong t_enabled, t_running, t_stamp;
 	Long left;               /* sampling: events until the next overflow */
+	ULong period;            /* sampling: the period (hw.sample_period; with
+				  * attr.freq the kernel's adjusted one)        */
+	ULong freq_stamp;        /* freq: simulated ns at the last overflow  */
+	ULong freq_count;        /* freq: the count at the last tick         */
+	ULong freq_tick;         /* freq: simulated ns at the last tick       */
 	Long limit;              /* IOC_REFRESH: overflows left; 0 none     */
 	ULong wakeups;           /* samples since the last signal           */
 	Bool async;              /* O_ASYNC                                 */
@@ -57,6 +62,8 @@ struct kobj {
 	Int sig;                 /* F_SETSIG; 0: SIGIO                      */
 	Int own_type, own;       /* F_SETOWN_EX; own 0: none                */
 	Addr rb;                 /* ring buffer (header page + data)        */
+	Int rbfd;                /* a remote copy: the opener's buffer file's fd + 1 */
+	ULong wake_head;         /*   and its data_head at the last wakeup     */
 	SizeT rb_len;
 	ULong lost;
 	ULong id;
@@ -66,6 +73,8 @@ struct kobj {
 	ULong rid;               /*   and the original's id there; rpid 0: none */
 	ULong child_count, child_ten, child_trun;  /* exited copies, summed */
 	Bool foreign;            /* in a forked child: the parent's event (its fd) */
+	Int tpid;                /* on another process (nb_kern_attach.c): it
+				  * counts there; count, times from its reports */
 	/* throttling (kernel/events/core.c __perf_event_account_interrupt):
 	 * interrupts since the last tick; off the PMU until the next one */
 	ULong interrupts;
@@ -120,7 +129,33 @@ Word nbk_perf_open(ThreadId tid, Addr uattr, UWord pidcpu, UWord group_fd, UWord
 Word nbk_perf_read(struct kobj *e, Addr buf, UWord n);
 Word nbk_perf_ioctl(struct kobj *e, UWord req, UWord arg);
 Word nbk_perf_fcntl(struct kobj *e, UWord cmd, UWord arg);
-/* nb_kern_pmi.c: the tick (throttling) */
+/* nb_kern_exec.c: process PID's start time (0: this process); the
+ * events of the image before an exec, loaded before the guest runs */
+ULong nbk_proc_start(Int pid);
+void nbk_exec_load(void);
+/* nb_kern_task.c: this process's .inherit file (read so far, made) */
+extern Off64T nbk_inh_off;
+extern Bool nbk_inh_mine;
+/* nb_kern_generic.c: a PERF_TYPE_HARDWARE / HW_CACHE event's config */
+Word nbk_generic_config(const struct perf_event_attr *a, uint64_t *cfg);
+/* nb_kern_attach.c: events on another task */
+Word nbk_target(Int pid, Bool priv, ThreadId *owner, Int *tpid);
+void nbk_attach_publish(Int tpid);
+Bool nbk_attach_poll(ThreadId tid, ULong now);
+void nbk_attach_take(ThreadId tid);
+void nbk_attach_fini(void);
+/* nb_kern_perfmmap.c: the ring buffer's records */
+void nbk_rb_path(Int opener, ULong id, const HChar *suffix, HChar *buf, SizeT len);
+void nbk_rb_write(struct kobj *e, const ULong *w, unsigned nw);
+void nbk_rb_sample(struct kobj *e, Addr ip, ULong now);
+void nbk_rb_throttle(struct kobj *e, ULong now, Bool enable);
+void nbk_rb_mmap(Addr a);
+void nbk_rb_exec(void);
+void nbk_rb_exit(void);
+/* nb_kern_sysfs.c: the PMU's sysfs tree (KOP_SYSFS) */
+Word nbk_sysfs_dir(Addr buf, UWord len);
+/* nb_kern_pmi.c: the tick (throttling); frequency mode's clock */
+ULong nbk_sim_ns(void);
 Bool nbk_tick(ThreadId tid, ULong now);
 
 

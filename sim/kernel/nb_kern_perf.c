@@ -16,10 +16,14 @@ Word nbk_perf_open(ThreadId tid, Addr uattr, UWord pidcpu, UWord group_fd, UWord
 	uint32_t size;
 	Bool priv = VG_(geteuid)() == 0 || nbk_perfmon_capable();
 	int leader = -1, i, err;
-	uint64_t cfg;
+	uint64_t cfg = 0;
+	ThreadId owner = 0;
+	Int tpid = 0;
+	Word tgt_err = 0;
 	const uint64_t known = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			       PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_CPU |
-			       PERF_SAMPLE_PERIOD | PERF_SAMPLE_STREAM_ID;
+			       PERF_SAMPLE_PERIOD | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_IDENTIFIER |
+			       PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_READ;
 
 	if (!nbk_readable(uattr, 8))
 		return -E_FAULT;
@@ -37,56 +41,89 @@ Word nbk_perf_open(ThreadId tid, Addr uattr, UWord pidcpu, UWord group_fd, UWord
 			return -E_2BIG;
 	if (a.type != PERF_TYPE_RAW && a.type != PERF_TYPE_HARDWARE && a.type != PERF_TYPE_HW_CACHE)
 		return NBSIM_KERN_PASS;         /* software events: the host kernel's */
-	/* the driver's paranoia (kernel/events/core.c perf_event_open) */
+	/* perf_copy_attr: unknown sample bits; (5.13+) inherit_thread,
+	 * remove_on_exec */
+	if (a.sample_type & ~(uint64_t)(PERF_SAMPLE_MAX - 1))
+		return -E_INVAL;
+	if ((a.inherit_thread && !a.inherit) || (a.remove_on_exec && a.enable_on_exec))
+		return -E_INVAL;
+	/* kernel/events/core.c perf_event_open, in its order: the paranoia */
 	if (clo_perf_paranoid > 2 && !priv)
 		return -E_ACCES;                /* Debian's perf_event_paranoid 3 */
 	if (!a.exclude_kernel && clo_perf_paranoid > 1 && !priv)
-		return -E_ACCES;
+		return -E_ACCES;                /* perf_allow_kernel */
+	/* perf_event_open: a frequency above perf_event_max_sample_rate
+	 * (its default 100000), or a period with bit 63 */
+	if (a.freq ? a.sample_freq > 100000 : a.sample_period >> 63)
+		return -E_INVAL;
 	if (flags & ~(UWord)PERF_FLAG_FD_CLOEXEC)
 		return -E_INVAL;                /* FD_NO_GROUP, FD_OUTPUT, PID_CGROUP: not emulated */
+	if ((Word)group_fd != -1 && (Int)group_fd != -1 && !nbk_obj_of_fd(group_fd))
+		return -E_BADF;                 /* perf_fget_light: not an open perf event */
+	/* the task: find_lively_task_by_vpid (ESRCH); the permission
+	 * (EACCES) is checked after the event's init, as the kernel does */
+	if (pid != -1 && pid != 0) {
+		tgt_err = nbk_target(pid, priv, &owner, &tpid);
+		if (tgt_err == -E_SRCH)
+			return tgt_err;
+	}
+	/* perf_event_alloc: a CPU beyond the machine's, or none without a task */
+	if (cpu < -1 || cpu >= (Int)nbk_ncpus() || (pid == -1 && cpu == -1))
+		return -E_INVAL;
+	/* the PMU's event_init: x86_pmu_event_init, p4_hw_config */
+	if (a.type != PERF_TYPE_RAW) {
+		Word g = nbk_generic_config(&a, &cfg);
+
+		if (g)
+			return g;
+	}
+	/* the sample fields matter to a sampling event only (a counting
+	 * event's sample_type is never used) */
+	if (((a.sample_period || a.freq) && (a.sample_type & ~known)) || a.read_format & ~(uint64_t)(PERF_FORMAT_TOTAL_TIME_ENABLED |
+		PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID | PERF_FORMAT_GROUP | PERF_FORMAT_LOST))
+		return -E_OPNOTSUPP;
+	if (a.sigtrap)
+		return -E_OPNOTSUPP;            /* synchronous SIGTRAP: not emulated */
+	if ((a.sample_type & PERF_SAMPLE_READ) && (a.read_format & PERF_FORMAT_GROUP))
+		return -E_OPNOTSUPP;            /* group reads in samples: not emulated */
+	if (a.type == PERF_TYPE_RAW) {
+		cfg = a.config;
+		err = nb_kp4_validate(&cfg, nb_cpu->model, clo_ht);
+		if (err == NB_KP4_E_SHARED) {
+			if (clo_perf_paranoid > 0 && !priv)
+				return -E_ACCES;        /* perf_allow_cpu */
+			cfg = a.config;
+			cfg &= NB_KP4_CONFIG_MASK;
+			err = nb_kp4_validate(&cfg, nb_cpu->model, 0);
+		}
+		if (err) {
+			VG_(snprintf)(nb_fault_buf, sizeof nb_fault_buf, "perf_event_open: %s",
+				      nb_kp4_strerror(err));
+			return -E_INVAL;
+		}
+	}
+	if (tgt_err)
+		return tgt_err;                 /* perf_check_permission */
 	if (pid == -1) {
+		/* find_get_context without a task: perf_allow_cpu */
 		if (clo_perf_paranoid > 0 && !priv)
 			return -E_ACCES;
 		return -E_OPNOTSUPP;            /* CPU-wide events: not emulated */
 	}
-	if (pid != 0 && pid != VG_(gettid)())
-		return -E_SRCH;                 /* other tasks: not emulated (sim/README) */
-	if (cpu < -1 || cpu >= (Int)nbk_ncpus())
-		return -E_INVAL;
-	if (a.type != PERF_TYPE_RAW)
-		return -E_NOENT;                /* generic events: not emulated */
-	if (a.freq || (a.sample_type & ~known) || a.read_format & ~(uint64_t)(PERF_FORMAT_TOTAL_TIME_ENABLED |
-		PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID | PERF_FORMAT_GROUP | PERF_FORMAT_LOST))
-		return -E_OPNOTSUPP;
-	if (a.sample_period >> 63)
-		return -E_INVAL;
-	/* perf_copy_attr (5.13+) */
-	if ((a.inherit_thread && !a.inherit) || (a.remove_on_exec && a.enable_on_exec))
-		return -E_INVAL;
-	if (a.sigtrap)
-		return -E_OPNOTSUPP;            /* synchronous SIGTRAP: not emulated */
+	if (pid == 0 || owner == 0)
+		owner = tpid ? 0 : tid;
 	if (a.inherit)
 		nbk_inherit_open();
-	cfg = a.config;
-	err = nb_kp4_validate(&cfg, nb_cpu->model, clo_ht);
-	if (err == NB_KP4_E_SHARED) {
-		if (clo_perf_paranoid > 0 && !priv)
-			return -E_ACCES;        /* perf_allow_cpu */
-		cfg = a.config;
-		cfg &= NB_KP4_CONFIG_MASK;
-		err = nb_kp4_validate(&cfg, nb_cpu->model, 0);
-	}
-	if (err) {
-		VG_(snprintf)(nb_fault_buf, sizeof nb_fault_buf, "perf_event_open: %s",
-			      nb_kp4_strerror(err));
-		return -E_INVAL;
-	}
+	if (tpid)
+		nbk_inherit_open();             /* the target's reports come there */
 	if ((Word)group_fd != -1 && (Int)group_fd != -1) {
 		struct kobj *g = nbk_obj_of_fd(group_fd);
 
 		if (!g)
 			return -E_BADF;                 /* not an open perf event */
-		if (g->kind != K_PERF || g->leader != g - ko || g->owner != tid)
+		/* a leader, on the same task, with the same inherit */
+		if (g->kind != K_PERF || g->leader != g - ko || g->owner != owner || g->tpid != tpid ||
+		    (pid != -1 && g->attr.inherit != a.inherit))
 			return -E_INVAL;
 		leader = (int)(g - ko);
 	}
@@ -95,14 +132,17 @@ Word nbk_perf_open(ThreadId tid, Addr uattr, UWord pidcpu, UWord group_fd, UWord
 		return -E_MFILE;
 	ko[i].seq = next_seq++;
 	ko[i].id = next_id++;
-	ko[i].owner = tid;
-	ko[i].lwpid = VG_(gettid)();
+	ko[i].owner = owner;
+	ko[i].tpid = tpid;
+	ko[i].lwpid = owner == tid ? VG_(gettid)() : pid;
 	ko[i].leader = leader >= 0 ? leader : i;
 	ko[i].config = cfg;
 	ko[i].attr = a;
-	ko[i].thread = clo_ht ? nb_lp_of(tid) & 1 : 0;
+	ko[i].thread = clo_ht && owner ? nb_lp_of(owner) & 1 : 0;
 	ko[i].enabled = !a.disabled;
 	ko[i].limit = 0;
+	/* perf_event_alloc: a frequency starts at period 1 */
+	ko[i].period = a.freq ? 1 : a.sample_period;
 	ko[i].t_stamp = nbk_now_ns();
 	/* validate_group: the group alone must fit */
 	if (leader >= 0) {
@@ -131,7 +171,18 @@ Word nbk_perf_open(ThreadId tid, Addr uattr, UWord pidcpu, UWord group_fd, UWord
 		}
 	}
 	nperf++;
-	nbk_place_thread(tid);
+	if (tpid) {
+		HChar path[256];
+
+		ko[i].counter = -1;
+		/* its descriptor: a FIFO the target's wakeups write to */
+		nbk_rb_path(VG_(getpid)(), ko[i].id, "fifo", path, sizeof path);
+		VG_(unlink)(path);
+		(void)VG_(do_syscall)(__NR_mknod, (UWord)path, VKI_S_IFIFO | 0600, 0, 0, 0, 0, 0, 0);
+		nbk_attach_publish(tpid);
+		return i + 1;
+	}
+	nbk_place_thread(owner);
 	nbk_resched(nbk_now_ns());
 	return i + 1;
 }
@@ -229,8 +280,14 @@ Word nbk_perf_ioctl(struct kobj *e, UWord req, UWord arg)
 			else
 				x->enabled = req == PERF_EVENT_IOC_ENABLE;
 		}
-		if (req != PERF_EVENT_IOC_RESET)
+		if (req != PERF_EVENT_IOC_RESET) {
 			nbk_resched(now);
+			/* events on another process: its nbsim follows */
+			for (int i = 0; i < NOBJ; i++)
+				if (ko[i].kind == K_PERF && ko[i].tpid && !ko[i].foreign &&
+				    (i == self || (group && ko[i].leader == e->leader)))
+					nbk_attach_publish(ko[i].tpid);
+		}
 		return 0;
 	case PERF_EVENT_IOC_REFRESH:
 		if (e->attr.inherit || !nbk_sampling(e) || (Long)arg <= 0)
@@ -251,7 +308,9 @@ Word nbk_perf_ioctl(struct kobj *e, UWord req, UWord arg)
 		for (int i = 0; i < NOBJ; i++)
 			if (ko[i].kind == K_PERF && (i == self || ko[i].parent == self)) {
 				nbk_sched_out(&ko[i], now);
-				ko[i].attr.sample_period = p;
+				ko[i].attr.sample_period = p;   /* sample_freq with freq */
+				if (!ko[i].attr.freq)
+					ko[i].period = p;
 				ko[i].left = 0;        /* __perf_event_period: period_left 0 */
 			}
 		nbk_resched(now);

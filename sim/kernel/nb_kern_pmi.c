@@ -8,61 +8,6 @@
 
 /* ---- sampling: the PMI ---- */
 
-static void rb_put(struct kobj *e, const ULong *w, unsigned nw)
-{
-	struct perf_event_mmap_page *h = (struct perf_event_mmap_page *)e->rb;
-	ULong size = e->rb_len - PAGE, head, tail;
-	UChar *data = (UChar *)(e->rb + PAGE);
-	const UChar *src = (const UChar *)w;
-
-	if (!e->rb || !size)
-		return;
-	head = h->data_head;
-	tail = h->data_tail;
-	if (size - (head - tail) < nw * 8ULL) {
-		e->lost++;
-		return;
-	}
-	for (unsigned b = 0; b < nw * 8; b++)
-		data[(head + b) & (size - 1)] = src[b];
-	h->data_head = head + nw * 8;
-}
-
-/* A sample of event E; an inherited copy's goes to its original's ring
- * buffer (perf_output_begin writes a child's output to the parent's),
- * with the original's id as PERF_SAMPLE_ID (primary_event_id) and its
- * own as STREAM_ID.  A forked child's copies have no buffer here. */
-static void sample(struct kobj *e, Addr ip)
-{
-	struct kobj *o = e->parent >= 0 ? &ko[e->parent] : e;
-	ULong w[16];
-	unsigned k = 1;
-	uint64_t st = e->attr.sample_type;
-
-	if (st & PERF_SAMPLE_IP)
-		w[k++] = ip;
-	if (st & PERF_SAMPLE_TID)
-		w[k++] = (ULong)(UInt)VG_(getpid)() | (ULong)(UInt)e->lwpid << 32;
-	if (st & PERF_SAMPLE_TIME)
-		w[k++] = nbk_now_ns();
-	if (st & PERF_SAMPLE_ADDR)
-		w[k++] = 0;
-	if (st & PERF_SAMPLE_ID)
-		w[k++] = o->id;
-	if (st & PERF_SAMPLE_STREAM_ID)
-		w[k++] = e->id;
-	if (st & PERF_SAMPLE_CPU)
-		w[k++] = e->thread;
-	if (st & PERF_SAMPLE_PERIOD)
-		w[k++] = e->attr.sample_period;
-	/* struct perf_event_header: type, misc (PERF_RECORD_MISC_USER), size */
-	w[0] = PERF_RECORD_SAMPLE | (ULong)PERF_RECORD_MISC_USER << 32 | (ULong)(k * 8) << 48;
-	if (e->rpid)
-		e->lost++;
-	else
-		rb_put(o, w, k);
-}
-
 /* ---- throttling: at most NBK_MAX_TICK interrupts of a sampling event
  * per tick (kernel/events/core.c: __perf_event_account_interrupt stops an
  * event past max_samples_per_tick, perf_adjust_freq_unthr_context starts
@@ -85,19 +30,92 @@ static void sample(struct kobj *e, Addr ip)
 ULong nbk_throttles, nbk_interrupts, nbk_ticks;  /* (statistics) */
 static ULong tick_next;         /* instructions at which the next tick comes */
 
-/* PERF_RECORD_THROTTLE / UNTHROTTLE: time, id, stream_id (perf_log_throttle) */
 static void log_throttle(struct kobj *e, ULong now, Bool enable)
 {
-	struct kobj *o = e->parent >= 0 ? &ko[e->parent] : e;
-	ULong w[4];
+	nbk_rb_throttle(e, now, enable);
+}
 
-	w[0] = (ULong)(enable ? 6 /* PERF_RECORD_UNTHROTTLE */ : 5 /* PERF_RECORD_THROTTLE */) |
-	       (ULong)(4 * 8) << 48;
-	w[1] = now;
-	w[2] = o->id;
-	w[3] = e->id;
-	if (!e->rpid)
-		rb_put(o, w, 4);
+/* ---- frequency mode (attr.freq): kernel/events/core.c
+ * perf_calculate_period, perf_adjust_period (a low-pass filter of 1/8),
+ * at each overflow (__perf_event_account_interrupt, from the time since
+ * the previous one if under two ticks) and at each tick
+ * (perf_adjust_freq_unthr_context, from the count over the tick).  The
+ * clock is simulated: instructions (the wrong path's too) at one per
+ * cycle at the model's clock, so that the periods do not depend on the
+ * host. ---- */
+#define TICK_NS 4000000ULL               /* TICK_NSEC at HZ 250 */
+/* What an interrupt costs the clock: the NMI's entry and exit and
+ * p4_pmu_handle_irq's MSR accesses (an estimate, about 2 us on a
+ * NetBurst).  nbsim's PMI takes no simulated time; without this the time
+ * between two overflows at period 1 is a few instructions, and the first
+ * adjustment makes the period thousands of times what Linux's does. */
+#define NBK_PMI_NS 2000ULL
+
+ULong nbk_sim_ns(void)
+{
+	ULong ins = 0;
+
+	nb_derive();
+	/* INSTR_RETIRED's four masks: the wrong path's instructions take
+	 * time too */
+	for (unsigned m = 0; m < 4; m++)
+		ins += (ULong)nb_sig[NB_SIG(NB_EV_INSTR_RETIRED, m)];
+	return ins * 1000ULL / (nb_cpu->mhz ? nb_cpu->mhz : 1000) + nbk_interrupts * NBK_PMI_NS;
+}
+
+/* COUNT events in NS nanoseconds at sample_freq: the period that gives
+ * sample_freq samples a second (perf_calculate_period) */
+static ULong calc_period(const struct kobj *e, ULong ns, ULong count)
+{
+	ULong f = e->attr.sample_freq;
+
+	if (!ns || !f)
+		return e->period;
+	/* count * 10^9 / (ns * f), without overflow for the counts here */
+	while (count > (~0ULL) / 1000000000ULL) {
+		count >>= 1;
+		ns >>= 1;
+		if (!ns)
+			return e->period;
+	}
+	return count * 1000000000ULL / (ns * f > 0 ? ns * f : 1);
+}
+
+static void adjust_period(struct kobj *e, ULong ns, ULong count)
+{
+	Long delta = (Long)(calc_period(e, ns, count) - e->period);
+	ULong p;
+
+	delta = (delta + 7) / 8;
+	p = (ULong)((Long)e->period + delta);
+	if (!p || (Long)p < 0)
+		p = 1;
+	if (p > MAX_PERIOD)
+		p = MAX_PERIOD;
+	e->period = p;
+	/* far from the new period: start it now (period_left 0) */
+	if (e->left > 8 * (Long)p) {
+		e->left = (Long)p;
+		e->prev = (ULong)(-e->left) & CTR_MASK;
+		if (e->active) {
+			nbk_wr(nb_counters[e->counter].msr, e->prev);
+			nbk_wr(nb_counters[e->counter].msr, e->prev);
+		}
+	}
+}
+
+static void freq_overflow(struct kobj *e)
+{
+	ULong now = nbk_sim_ns(), delta = now - e->freq_stamp;
+	ULong last = e->period;
+
+	/* the first: freq_time_stamp 0, the kernel's delta from boot is
+	 * beyond two ticks */
+	if (!e->freq_stamp)
+		delta = 2 * TICK_NS;
+	e->freq_stamp = now;
+	if (delta > 0 && delta < 2 * TICK_NS)
+		adjust_period(e, delta, last);
 }
 
 /* instructions retired so far (the tick's clock) */
@@ -124,6 +142,22 @@ Bool nbk_tick(ThreadId tid, ULong now)
 		if (e->kind != K_PERF)
 			continue;
 		e->interrupts = 0;
+		/* perf_adjust_freq_unthr_context: the count over the tick */
+		if (e->attr.freq && e->active && !e->throttled) {
+			ULong d;
+
+			nbk_sync(e);
+			d = e->count - e->freq_count;
+			e->freq_count = e->count;
+			/* over the simulated time since the last tick's (Linux's
+			 * TICK_NSEC: its ticks are regular, the emulated one is
+			 * seen at an interrupt or between slices) */
+			ULong t = nbk_sim_ns(), dt = t - e->freq_tick;
+
+			e->freq_tick = t;
+			if (d > 0 && dt > 0)
+				adjust_period(e, dt, d);
+		}
 		if (!e->throttled)
 			continue;
 		e->throttled = False;
@@ -207,15 +241,17 @@ uint32_t nb_kern_pmi(uint32_t pend, unsigned lp, Addr ip, int *here)
 		    nbk_rd(nb_counters[e->counter].cccr_msr) & ~(uint64_t)NB_CCCR_OVF);
 		if (e->left > 0)
 			continue;              /* not this one's period yet */
-		if (e->left <= -(Long)e->attr.sample_period)
-			e->left = (Long)e->attr.sample_period;
+		if (e->left <= -(Long)e->period)
+			e->left = (Long)e->period;
 		else
-			e->left += (Long)e->attr.sample_period;
+			e->left += (Long)e->period;
 		e->prev = (ULong)(-e->left) & CTR_MASK;
 		nbk_wr(nb_counters[e->counter].msr, e->prev);
 		nbk_wr(nb_counters[e->counter].msr, e->prev);
-		sample(e, ip);
+		nbk_rb_sample(e, ip, now);
 		throttle(e, now);
+		if (e->attr.freq)
+			freq_overflow(e);
 		if (e->limit > 0 && --e->limit == 0) {
 			code = 6;              /* POLL_HUP: the event is disabled */
 			nbk_sched_out(e, now);

@@ -23,7 +23,7 @@ uint64_t nbk_rd(uint32_t msr)
 
 Bool nbk_sampling(const struct kobj *e)
 {
-	return e->attr.sample_period != 0 && !e->attr.freq;
+	return e->attr.freq ? e->attr.sample_freq != 0 : e->attr.sample_period != 0;
 }
 
 Bool nbk_counts(const struct kobj *e)
@@ -31,9 +31,15 @@ Bool nbk_counts(const struct kobj *e)
 	return e->enabled && ko[e->leader].enabled && e->counter >= 0 && !e->throttled;
 }
 
+/* The times advance while the event's task is on the CPU (Linux's
+ * context time: a task event's enabled and running times stop while its
+ * task is switched out, kernel/events/core.c update_context_time), so an
+ * event on the PMU whenever its thread runs has enabled == running and
+ * perf scales nothing.  An event on another process: its times are the
+ * target's reports. */
 void nbk_upd_times(struct kobj *e, ULong now)
 {
-	if (e->enabled && ko[e->leader].enabled) {
+	if (e->enabled && !e->tpid && e->owner && e->owner == on_pmu && ko[e->leader].enabled) {
 		e->t_enabled += now - e->t_stamp;
 		if (e->active)
 			e->t_running += now - e->t_stamp;
@@ -95,10 +101,10 @@ void nbk_sched_in(struct kobj *e, ULong now)
 		escr |= e->thread ? NB_ESCR_T1_OS : NB_ESCR_T0_OS;
 	if (nbk_sampling(e)) {
 		/* x86_perf_event_set_period */
-		if (e->left <= -(Long)e->attr.sample_period)
-			e->left = (Long)e->attr.sample_period;
+		if (e->left <= -(Long)e->period)
+			e->left = (Long)e->period;
 		else if (e->left <= 0)
-			e->left += (Long)e->attr.sample_period;
+			e->left += (Long)e->period;
 		if ((ULong)e->left > MAX_PERIOD)
 			e->left = (Long)MAX_PERIOD;
 		v = (ULong)(-e->left) & CTR_MASK;

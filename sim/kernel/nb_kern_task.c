@@ -2,10 +2,8 @@
  * nb_kern_task.c - the emulated perf driver across task boundaries:
  * inherit (copies of a creator's inheriting events for the threads and
  * forked processes created afterwards, summed into the original when they
- * exit; a forked child's nbsim reports through a file) and exec (the
- * events that outlive an execve go to the new image's nbsim through a
- * file; enable_on_exec enables them there).  nb_kern.c has the rest of the
- * emulated kernel.
+ * exit; a forked child's nbsim reports through a file); exec is
+ * nb_kern_exec.c.  nb_kern.c has the rest of the emulated kernel.
  */
 #include "nb_kern_int.h"
 
@@ -33,7 +31,8 @@ static int copy_event(int p, ThreadId tid, int leader, Bool remote, Int rpid)
 	e->attr = o->attr;
 	e->thread = clo_ht ? nb_lp_of(tid) & 1 : 0;
 	e->enabled = o->enabled;
-	e->left = (Long)o->attr.sample_period;
+	e->period = o->period;
+	e->left = (Long)o->period;
 	e->t_stamp = nbk_now_ns();
 	e->counter = -1;
 	if (o->rpid) {                   /* a copy already: its original */
@@ -119,8 +118,8 @@ struct inh_rec {
 	ULong magic, id, count, ten, trun;
 };
 #define INH_MAGIC 0x6e6273696d696e68ULL  /* "nbsiminh" */
-static Off64T inh_off;                    /* this process's file: read so far */
-static Bool inh_mine;                     /* ... made (unlinked at exit) */
+Off64T nbk_inh_off;                       /* this process's file: read so far */
+Bool nbk_inh_mine;                        /* ... made (unlinked at exit) */
 
 static void inherit_path(Int pid, HChar *buf, SizeT len)
 {
@@ -149,12 +148,12 @@ void nbk_inherit_open(void)
 {
 	HChar path[256];
 
-	if (inh_mine)
+	if (nbk_inh_mine)
 		return;
 	inherit_path(VG_(getpid)(), path, sizeof path);
 	VG_(unlink)(path);
-	inh_mine = True;
-	inh_off = 0;
+	nbk_inh_mine = True;
+	nbk_inh_off = 0;
 }
 
 /* The records of this process's exited remote copies. */
@@ -165,17 +164,17 @@ void nbk_inherit_drain(void)
 	SysRes f;
 	Int fd, n;
 
-	if (!inh_mine)
+	if (!nbk_inh_mine)
 		return;
 	inherit_path(VG_(getpid)(), path, sizeof path);
 	f = VG_(open)(path, VKI_O_RDONLY, 0);
 	if (sr_isError(f))
 		return;
 	fd = (Int)sr_Res(f);
-	VG_(lseek)(fd, inh_off, VKI_SEEK_SET);
+	VG_(lseek)(fd, nbk_inh_off, VKI_SEEK_SET);
 	while ((n = VG_(read)(fd, r, (Int)sizeof r)) >= (Int)sizeof r[0]) {
 		n /= (Int)sizeof r[0];
-		inh_off += (Off64T)n * (Off64T)sizeof r[0];
+		nbk_inh_off += (Off64T)n * (Off64T)sizeof r[0];
 		for (Int k = 0; k < n; k++)
 			for (int i = 0; i < NOBJ; i++)
 				if (r[k].magic == INH_MAGIC && ko[i].kind == K_PERF && !ko[i].foreign &&
@@ -184,7 +183,7 @@ void nbk_inherit_drain(void)
 					ko[i].child_ten += r[k].ten;
 					ko[i].child_trun += r[k].trun;
 				}
-		VG_(lseek)(fd, inh_off, VKI_SEEK_SET);
+		VG_(lseek)(fd, nbk_inh_off, VKI_SEEK_SET);
 	}
 	VG_(close)(fd);
 }
@@ -273,8 +272,8 @@ static void kern_after_fork(ThreadId tid)
 	for (int i = 0; i < NOBJ; i++)     /* no descriptor may point at a freed copy */
 		if (ko[i].kind == K_PERF && ko[i].parent >= 0 && ko[ko[i].parent].kind != K_PERF)
 			ko[i].parent = -1;
-	inh_mine = False;
-	inh_off = 0;
+	nbk_inh_mine = False;
+	nbk_inh_off = 0;
 	on_pmu = 0;
 	nbk_place_thread(tid);
 	nbk_sched_in_thread(tid, now);
@@ -282,238 +281,10 @@ static void kern_after_fork(ThreadId tid)
 }
 
 
-/* ---- exec (fs/exec.c begin_new_exec: perf_event_exec) ----
- *
- * Under nbsim an exec starts a new nbsim for the new image
- * (--trace-children=yes, the launcher's default), whose emulated kernel
- * starts empty.  So before the execve the process's events that outlive
- * it are written to exec_path(pid); the new nbsim reads them back before
- * its guest runs (nb_kern_init) and removes the file; a failed execve
- * removes it.  What outlives an exec, as on Linux: the events whose
- * descriptor is not close-on-exec (the others are released with it) and
- * the inherited copies of the thread that execs; the other threads die
- * (de_thread): their copies are summed into their originals, their own
- * events keep their final counts.  perf_event_enable_on_exec: an event
- * with enable_on_exec that is off is enabled, and the flag is cleared.
- * Ring buffers go with the old address space.
- */
-struct exec_hdr {
-	ULong magic, nobj, when_ns, inh_off;
-	Int inh_mine, pad;
-	ULong start;                      /* the process's start time (proc_start) */
-};
-struct exec_obj {
-	struct kobj o;
-	Bool alive;                       /* the thread that execs owns it */
-	ULong leader_seq;
-};
-#define EXEC_MAGIC 0x6e6273696d657863ULL  /* "nbsimexc" */
-static Bool exec_pending;
-
-/* The process's start time, in clock ticks since boot (proc(5),
- * /proc/PID/stat field 22): the same before and after an execve, and
- * another for another process that gets the pid later.  0 if unreadable. */
-static ULong proc_start(void)
-{
-	HChar buf[1024];
-	SysRes r = VG_(open)("/proc/self/stat", VKI_O_RDONLY, 0);
-	const HChar *p;
-	Int fd, n, field = 2;
-	ULong v = 0;
-
-	if (sr_isError(r))
-		return 0;
-	fd = (Int)sr_Res(r);
-	n = VG_(read)(fd, buf, sizeof buf - 1);
-	VG_(close)(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	/* after "pid (comm)": comm may hold spaces and ')' */
-	for (p = buf + n; p > buf && p[-1] != ')'; p--)
-		;
-	for (; *p && field < 22; p++)
-		if (*p == ' ')
-			field++;
-	for (; *p >= '0' && *p <= '9'; p++)
-		v = v * 10 + (ULong)(*p - '0');
-	return v;
-}
-
-static void exec_path(Int pid, HChar *buf, SizeT len)
-{
-	VG_(snprintf)(buf, (Int)len, "%s/nbsim-kern-%u-%d.exec", VG_(tmpdir)(),
-		      (UInt)VG_(geteuid)(), pid);
-}
-
-static Bool survives(const struct kobj *e)
-{
-	Int fl;
-
-	if (e->fd < 0)
-		return e->kind == K_PERF && e->rpid != 0;
-	fl = VG_(fcntl)(e->fd, VKI_F_GETFD, 0);
-	return fl >= 0 && !(fl & VKI_FD_CLOEXEC);
-}
-
-static void kern_pre_exec(ThreadId tid)
-{
-	HChar path[256];
-	struct exec_hdr h = { EXEC_MAGIC, 0, nbk_now_ns(), (ULong)inh_off, inh_mine, 0, proc_start() };
-	ULong now = h.when_ns;
-	SysRes f;
-	Int fd;
-
-	/* --trace-children=no: the new image runs on the host's CPU, where
-	 * no emulated kernel waits for the events */
-	if ((!nperf && !nbk_ko_any()) || !VG_(clo_trace_children))
-		return;
-	nb_pmu_access();
-	for (int i = 0; i < NOBJ; i++)
-		if (ko[i].kind == K_PERF) {
-			nbk_sync(&ko[i]);
-			nbk_upd_times(&ko[i], now);
-		}
-	exec_path(VG_(getpid)(), path, sizeof path);
-	f = VG_(open)(path, VKI_O_WRONLY | VKI_O_CREAT | VKI_O_TRUNC, 0600);
-	if (sr_isError(f))
-		return;
-	fd = (Int)sr_Res(f);
-	for (int i = 0; i < NOBJ; i++)
-		if (ko[i].kind != K_FREE && survives(&ko[i]))
-			h.nobj++;
-	(void)VG_(write)(fd, &h, (Int)sizeof h);
-	for (int i = 0; i < NOBJ; i++) {
-		struct exec_obj x;
-
-		if (ko[i].kind == K_FREE || !survives(&ko[i]))
-			continue;
-		VG_(memset)(&x, 0, sizeof x);
-		x.o = ko[i];
-		x.alive = ko[i].kind == K_PERF && ko[i].owner == tid;
-		x.leader_seq = ko[ko[i].leader].seq;
-		if (ko[i].kind == K_PERF) {
-			ULong ten, trun;
-
-			/* the other threads' copies end with them (de_thread) */
-			x.o.count = nbk_total(&ko[i], &ten, &trun) - ko[i].child_count;
-			x.o.child_count = ko[i].child_count;
-			x.o.t_enabled = ten - ko[i].child_ten;
-			x.o.t_running = trun - ko[i].child_trun;
-			x.o.active = False;
-			x.o.rb = 0;
-			x.o.rb_len = 0;
-			x.o.parent = -1;
-			if (x.o.attr.enable_on_exec) {      /* event_enable_on_exec */
-				x.o.attr.enable_on_exec = 0;
-				x.o.enabled = True;
-			}
-		}
-		(void)VG_(write)(fd, &x, (Int)sizeof x);
-	}
-	VG_(close)(fd);
-	exec_pending = True;
-}
-
-/* The execve failed: the old image goes on, its events as they were. */
-static void kern_exec_failed(void)
-{
-	HChar path[256];
-
-	if (!exec_pending)
-		return;
-	exec_pending = False;
-	exec_path(VG_(getpid)(), path, sizeof path);
-	VG_(unlink)(path);
-}
-
-void nb_kern_pre_syscall(ThreadId tid, UInt sysno)
-{
-	if (sysno == __NR_execve || sysno == __NR_execveat)
-		kern_pre_exec(tid);
-}
-
-void nb_kern_post_syscall(UInt sysno, SysRes res)
-{
-	if ((sysno == __NR_execve || sysno == __NR_execveat) && sr_isError(res))
-		kern_exec_failed();
-}
-
-/* The new image's nbsim: the events of the image before the exec. */
-static void kern_load_exec(void)
-{
-	HChar path[256];
-	struct exec_hdr h;
-	SysRes f;
-	Int fd;
-
-	exec_path(VG_(getpid)(), path, sizeof path);
-	f = VG_(open)(path, VKI_O_RDONLY, 0);
-	if (sr_isError(f))
-		return;
-	fd = (Int)sr_Res(f);
-	VG_(unlink)(path);
-	/* a file another process left with this pid (its exec never reached a
-	 * new nbsim: killed on the way, or a program nbsim does not run) is
-	 * not ours: its start time is another.  (The test was "older than a
-	 * minute", a guess about the host's speed: a busy host can start the
-	 * new image later than that, and reuse a pid sooner.) */
-	if (VG_(read)(fd, &h, (Int)sizeof h) != (Int)sizeof h || h.magic != EXEC_MAGIC ||
-	    h.start == 0 || h.start != proc_start()) {
-		VG_(close)(fd);
-		return;
-	}
-	inh_mine = h.inh_mine;
-	inh_off = (Off64T)h.inh_off;
-	for (ULong k = 0; k < h.nobj; k++) {
-		struct exec_obj x;
-		int i;
-
-		if (VG_(read)(fd, &x, (Int)sizeof x) != (Int)sizeof x)
-			break;
-		i = nbk_new_obj(x.o.kind);
-		if (i < 0)
-			break;
-		ko[i] = x.o;
-		ko[i].leader = (int)x.leader_seq;   /* resolved below */
-		ko[i].owner = x.alive ? 1 : 0;      /* valgrind's first thread */
-		ko[i].t_stamp = nbk_now_ns();
-		if (ko[i].fd >= 0 && ko[i].fd < NBSIM_KERN_MAXFD)
-			fd_obj[ko[i].fd] = i + 1;
-		if (ko[i].kind == K_PERF) {
-			nperf++;
-			if (ko[i].seq >= next_seq)
-				next_seq = ko[i].seq + 1;
-			if (ko[i].id >= next_id)
-				next_id = ko[i].id + 1;
-		}
-	}
-	VG_(close)(fd);
-	for (int i = 0; i < NOBJ; i++)          /* leaders: by their open order */
-		if (ko[i].kind == K_PERF) {
-			ULong ls = (ULong)ko[i].leader;
-
-			ko[i].leader = i;
-			for (int j = 0; j < NOBJ; j++)
-				if (ko[j].kind == K_PERF && ko[j].seq == ls)
-					ko[i].leader = j;
-		}
-	if (nperf) {
-		/* on the PMU before the guest's first instruction: nothing
-		 * is translated yet, so the needs change without a discard
-		 * (as --nbsim-program's registers, nb_progfile.c) */
-		nbk_place_thread(1);
-		nb_need_preload = True;
-		nbk_sched_in_thread(1, nbk_now_ns());
-		nb_pmu_written(NB_PMU_NO_WRITE);
-		nb_need_preload = False;
-	}
-}
-
 void nb_kern_init(void)
 {
 	VG_(atfork)(NULL, NULL, kern_after_fork);
-	kern_load_exec();
+	nbk_exec_load();
 }
 
 /* At exit: the copies still alive report (their process ends). */
@@ -522,15 +293,17 @@ void nb_kern_fini(void)
 	HChar path[256];
 	ULong now = nbk_now_ns();
 
+	nbk_rb_exit();
 	for (int i = 0; i < NOBJ; i++)
 		if (ko[i].kind == K_PERF && ko[i].rpid) {
 			nbk_sync(&ko[i]);
 			nbk_upd_times(&ko[i], now);
 			report_exit(&ko[i]);
 		}
-	if (inh_mine) {
+	if (nbk_inh_mine) {
 		inherit_path(VG_(getpid)(), path, sizeof path);
 		VG_(unlink)(path);
 	}
+	nbk_attach_fini();
 }
 

@@ -50,6 +50,21 @@ enum nbsim_kop {
 	/* (map, len) -> 0: map[fd] = 1 for each descriptor the emulated
 	 * kernel knows (the preload, at the start of an exec'd image) */
 	KOP_FDS,
+	/* (buf, len) -> length: the directory standing for
+	 * /sys/bus/event_source/devices (the P4 PMU's "cpu" description,
+	 * nb_kern_sysfs.c), made if absent */
+	KOP_SYSFS,
+	/* (fd, buf, len) -> length | PASS: the file the ring buffer of an
+	 * event on another process lives in (the preload maps it shared, the
+	 * target's nbsim writes it); PASS: an anonymous mapping */
+	KOP_RBFILE,
+	/* (handle, buf, len) -> length | PASS: the FIFO that an event on
+	 * another process is as a descriptor (poll waits for its target's
+	 * wakeups); PASS: /dev/null */
+	KOP_EVPATH,
+	/* () -> 0: after a read(2) of the guest, events another process
+	 * opened on this one meanwhile come on (nb_kern_attach.c) */
+	KOP_ATTACH,
 };
 
 /* KOP_OPEN's handle of an emulated regular file (perf_event_paranoid):

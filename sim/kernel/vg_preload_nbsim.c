@@ -26,10 +26,13 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "nbsim_kern.h"
+#include "vg_preload_sysfs.h"
 
 static unsigned char mine[NBSIM_KERN_MAXFD];
 
@@ -84,7 +87,15 @@ static long bind_fd(long h, int cloexec)
 		raw6(SYS_lseek, fd, 0, SEEK_SET, 0, 0, 0);
 		return fd;
 	}
-	fd = raw6(SYS_openat, AT_FDCWD, (long)"/dev/null", O_RDWR | (cloexec ? O_CLOEXEC : 0), 0, 0, 0);
+	{
+		/* an event on another process: the FIFO its wakeups come by */
+		char path[256];
+		long n = nbsim_kern(KOP_EVPATH, (unsigned long)h, (unsigned long)path, sizeof(path), 0);
+
+		fd = raw6(SYS_openat, AT_FDCWD,
+			  (long)(n > 0 && n != NBSIM_KERN_PASS ? path : "/dev/null"),
+			  O_RDWR | O_NONBLOCK | (cloexec ? O_CLOEXEC : 0), 0, 0, 0);
+	}
 	if (fd < 0) {
 		nbsim_kern(KOP_CLOSE, (unsigned long)-h, 0, 0, 0);
 		return fail(fd);
@@ -124,11 +135,13 @@ static long kopen(const char *path, int flags)
 		OrigFn o;                                                  \
 		long r, mode = 0;                                          \
 		va_list ap;                                                \
+		char sbuf[512];                                            \
 		VALGRIND_GET_ORIG_FN(o);                                   \
 		va_start(ap, flags);                                       \
 		if (flags & (O_CREAT | __O_TMPFILE))                       \
 			mode = va_arg(ap, int);                            \
 		va_end(ap);                                                \
+		path = nbsim_sysfs_map(path, sbuf, sizeof sbuf);           \
 		r = kopen(path, flags);                                    \
 		if (r != NBSIM_KERN_PASS)                                  \
 			return (int)r;                                     \
@@ -147,11 +160,13 @@ OPEN_WRAPPER(__open64_2)
 		OrigFn o;                                                  \
 		long r, mode = 0;                                          \
 		va_list ap;                                                \
+		char sbuf[512];                                            \
 		VALGRIND_GET_ORIG_FN(o);                                   \
 		va_start(ap, flags);                                       \
 		if (flags & (O_CREAT | __O_TMPFILE))                       \
 			mode = va_arg(ap, int);                            \
 		va_end(ap);                                                \
+		path = nbsim_sysfs_map(path, sbuf, sizeof sbuf);           \
 		r = path && path[0] == '/' ? kopen(path, flags) : NBSIM_KERN_PASS; \
 		if (r != NBSIM_KERN_PASS)                                  \
 			return (int)r;                                     \
@@ -194,6 +209,14 @@ ssize_t WRAP(read)(int fd, void *buf, size_t n)
 		return r < 0 ? fail(r) : r;
 	}
 	CALL_FN_W_WWW(r, o, fd, buf, n);
+	{
+		/* events another process opened on this one while it waited
+		 * (nb_kern_attach.c); errno kept */
+		int e = errno;
+
+		nbsim_kern(KOP_ATTACH, 0, 0, 0, 0);
+		errno = e;
+	}
 	return r;
 }
 
@@ -256,6 +279,28 @@ FCNTL_WRAPPER(fcntl)
 FCNTL_WRAPPER(fcntl64)
 FCNTL_WRAPPER(__fcntl)
 
+/* The ring buffer of emulated event FD: anonymous shared memory, or for
+ * an event on another process the file its nbsim writes (KOP_RBFILE),
+ * mapped shared. */
+static long rb_map(int fd, void *addr, size_t len)
+{
+	char path[256];
+	long n = nbsim_kern(KOP_RBFILE, (unsigned long)fd, (unsigned long)path, sizeof(path), 0);
+	long f, r;
+
+	if (n <= 0 || n == NBSIM_KERN_PASS)
+		return raw6(SYS_mmap, (long)addr, (long)len, PROT_READ | PROT_WRITE,
+			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	f = raw6(SYS_openat, AT_FDCWD, (long)path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600, 0, 0);
+	if (f < 0)
+		return f;
+	r = raw6(SYS_ftruncate, f, (long)len, 0, 0, 0, 0);
+	if (r == 0)
+		r = raw6(SYS_mmap, (long)addr, (long)len, PROT_READ | PROT_WRITE, MAP_SHARED, f, 0);
+	raw6(SYS_close, f, 0, 0, 0, 0, 0);
+	return r;
+}
+
 #define MMAP_WRAPPER(fn)                                                   \
 	void *WRAP(fn)(void *addr, size_t len, int prot, int flags, int fd, off_t off); \
 	void *WRAP(fn)(void *addr, size_t len, int prot, int flags, int fd, off_t off) \
@@ -264,8 +309,7 @@ FCNTL_WRAPPER(__fcntl)
 		long r;                                                    \
 		VALGRIND_GET_ORIG_FN(o);                                   \
 		if (is_mine(fd)) {                                         \
-			r = raw6(SYS_mmap, (long)addr, (long)len, PROT_READ | PROT_WRITE, \
-				 MAP_SHARED | MAP_ANONYMOUS, -1, 0);       \
+			r = rb_map(fd, addr, len);                         \
 			if (r < 0 && r > -4096)                            \
 				return (void *)fail(r);                    \
 			{                                                  \
@@ -316,6 +360,45 @@ long WRAP(syscall)(long n, long a, long b, long c, long d, long e, long f)
 	}
 	CALL_FN_W_7W(r, o, n, a, b, c, d, e, f);
 	return r;
+}
+
+/* poll(2), ppoll(2): an emulated event's descriptor that is readable
+ * (a FIFO with its target's wakeups) is drained once reported, so that
+ * a wakeup is reported once, as perf_poll does. */
+static void drain(struct pollfd *p, nfds_t n)
+{
+	char b[64];
+
+	for (nfds_t i = 0; i < n; i++)
+		if (is_mine(p[i].fd) && (p[i].revents & POLLIN))
+			while (raw6(SYS_read, p[i].fd, (long)b, sizeof(b), 0, 0, 0) > 0)
+				;
+}
+
+int WRAP(poll)(struct pollfd *p, nfds_t n, int timeout);
+int WRAP(poll)(struct pollfd *p, nfds_t n, int timeout)
+{
+	OrigFn o;
+	long r;
+
+	VALGRIND_GET_ORIG_FN(o);
+	CALL_FN_W_WWW(r, o, p, n, timeout);
+	if (r > 0)
+		drain(p, n);
+	return (int)r;
+}
+
+int WRAP(ppoll)(struct pollfd *p, nfds_t n, const struct timespec *t, const sigset_t *m);
+int WRAP(ppoll)(struct pollfd *p, nfds_t n, const struct timespec *t, const sigset_t *m)
+{
+	OrigFn o;
+	long r;
+
+	VALGRIND_GET_ORIG_FN(o);
+	CALL_FN_W_WWWW(r, o, p, n, t, m);
+	if (r > 0)
+		drain(p, n);
+	return (int)r;
 }
 
 /* The simulated machine's logical processor of the calling thread. */

@@ -1,0 +1,122 @@
+/*
+ * nb_kern_sysfs.c - the P4 PMU's sysfs description as the simulated
+ * program sees it: /sys/bus/event_source/devices/cpu (and its canonical
+ * path /sys/devices/cpu), from which perf learns the PMU's type and the
+ * fields of its config (tools/perf/util/pmu.c: type, format/, caps/).
+ *
+ * The files are a real directory tree that the tool writes once under
+ * $TMPDIR (nbsim-sysfs-EUID-p4: built under a temporary name and
+ * renamed, so a reader sees all of it or none; the content is constant),
+ * and the preload library rewrites the paths under those two prefixes to
+ * it in the libc calls perf makes on them (open, openat, fopen, opendir,
+ * access, stat: vg_preload_nbsim.c).  Why a tree and rewriting: perf lists
+ * format/ with opendir/readdir, which an emulated descriptor (a memfd)
+ * cannot serve, and a valgrind tool cannot change a system call's path.
+ *
+ * Content, after the kernel on a NetBurst:
+ * - type: PERF_TYPE_RAW (4): the x86 core PMU registers as the raw type
+ *   (arch/x86/events/core.c init_hw_perf_events: perf_pmu_register(&pmu,
+ *   "cpu", PERF_TYPE_RAW));
+ * - format/: p4.c intel_p4_formats_attr: cccr config:0-31, escr
+ *   config:32-62, ht config:63;
+ * - caps/max_precise: 0 (x86_pmu_max_precise: the P4 driver sets no PEBS
+ *   for perf's precise_ip).
+ * - /sys/devices/system/cpu/online, possible, present: the simulated
+ *   machine's logical processors, "0" (or "0-1" with --ht=yes), from
+ *   which perf takes the CPUs it opens per-CPU events on (a tree per
+ *   count: nbsim-sysfs-EUID-p4-N).
+ * Left out: events/ (the x86 core's generic-event aliases render P4's
+ * configs in the architectural event=/umask= syntax, which the P4
+ * format cannot parse; perf's plain names need no alias).
+ */
+#include "nb_kern_int.h"
+
+static const struct {
+	const HChar *path, *text;
+} sysfs_files[] = {
+	{ "cpu/type", "4\n" },
+	{ "cpu/format/cccr", "config:0-31\n" },
+	{ "cpu/format/escr", "config:32-62\n" },
+	{ "cpu/format/ht", "config:63\n" },
+	{ "cpu/caps/max_precise", "0\n" },
+	{ "system/cpu/online", NULL },
+	{ "system/cpu/possible", NULL },
+	{ "system/cpu/present", NULL },
+};
+static const HChar *sysfs_dirs[] = { "", "/cpu", "/cpu/format", "/cpu/caps", "/system", "/system/cpu" };
+
+static Int sys_mkdir(const HChar *p)
+{
+	SysRes r = VG_(do_syscall)(__NR_mkdir, (UWord)p, 0700, 0, 0, 0, 0, 0, 0);
+
+	return sr_isError(r) ? -(Int)sr_Err(r) : 0;
+}
+
+static void sys_rmdir(const HChar *p)
+{
+	(void)VG_(do_syscall)(__NR_rmdir, (UWord)p, 0, 0, 0, 0, 0, 0, 0);
+}
+
+/* Build the tree under TOP; False on failure. */
+static Bool build(const HChar *top)
+{
+	HChar p[300];
+
+	for (UInt i = 0; i < sizeof sysfs_dirs / sizeof sysfs_dirs[0]; i++) {
+		VG_(snprintf)(p, sizeof p, "%s%s", top, sysfs_dirs[i]);
+		if (sys_mkdir(p) < 0)
+			return False;
+	}
+	for (UInt i = 0; i < sizeof sysfs_files / sizeof sysfs_files[0]; i++) {
+		SysRes f;
+		const HChar *text = sysfs_files[i].text ? sysfs_files[i].text
+					: nbk_ncpus() > 1 ? "0-1\n" : "0\n";
+
+		VG_(snprintf)(p, sizeof p, "%s/%s", top, sysfs_files[i].path);
+		f = VG_(open)(p, VKI_O_WRONLY | VKI_O_CREAT | VKI_O_TRUNC, 0400);
+		if (sr_isError(f))
+			return False;
+		(void)VG_(write)((Int)sr_Res(f), text, (Int)VG_(strlen)(text));
+		VG_(close)((Int)sr_Res(f));
+	}
+	return True;
+}
+
+static void unbuild(const HChar *top)
+{
+	HChar p[300];
+
+	for (UInt i = 0; i < sizeof sysfs_files / sizeof sysfs_files[0]; i++) {
+		VG_(snprintf)(p, sizeof p, "%s/%s", top, sysfs_files[i].path);
+		VG_(unlink)(p);
+	}
+	for (Int i = (Int)(sizeof sysfs_dirs / sizeof sysfs_dirs[0]) - 1; i >= 0; i--) {
+		VG_(snprintf)(p, sizeof p, "%s%s", top, sysfs_dirs[i]);
+		sys_rmdir(p);
+	}
+}
+
+/* KOP_SYSFS (buf, len): the tree's directory, made if absent; its
+ * length.  DIR/cpu stands for /sys/bus/event_source/devices/cpu,
+ * DIR/system/cpu/X for /sys/devices/system/cpu/X. */
+Word nbk_sysfs_dir(Addr buf, UWord len)
+{
+	static HChar dir[256];
+	HChar tmp[280], probe[300];
+	struct vg_stat st;
+
+	if (!dir[0])
+		VG_(snprintf)(dir, sizeof dir, "%s/nbsim-sysfs-%u-p4-%u", VG_(tmpdir)(),
+			      (UInt)VG_(geteuid)(), nbk_ncpus());
+	VG_(snprintf)(probe, sizeof probe, "%s/system/cpu/present", dir);
+	if (sr_isError(VG_(stat)(probe, &st))) {
+		VG_(snprintf)(tmp, sizeof tmp, "%s.%d", dir, VG_(getpid)());
+		unbuild(tmp);
+		if (!build(tmp) || VG_(rename)(tmp, dir) != 0)
+			unbuild(tmp);           /* another nbsim made it first, or no TMPDIR */
+	}
+	if (!nbk_writable(buf, len) || len <= VG_(strlen)(dir))
+		return -E_FAULT;
+	VG_(strcpy)((HChar *)buf, dir);
+	return (Word)VG_(strlen)(dir);
+}

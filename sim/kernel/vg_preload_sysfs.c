@@ -1,0 +1,118 @@
+/*
+ * vg_preload_sysfs.c - the preload library's view of the P4 PMU's sysfs
+ * description: paths under /sys/bus/event_source/devices/cpu and
+ * /sys/devices/cpu, and the online/possible/present CPU lists, lead to
+ * the tree the tool writes (nb_kern_sysfs.c,
+ * request KOP_SYSFS), in the libc calls perf makes on them: fopen,
+ * opendir, access, stat here; open and openat in vg_preload_nbsim.c
+ * (nbsim_sysfs_map).  glibc's internal calls bypass the wrappers, as for
+ * the other emulated files (sim/README.md "Emulated kernel").
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "nbsim_kern.h"
+#include "vg_preload_sysfs.h"
+
+static char dir[256];    /* the tree; "" not asked yet, "-" none */
+
+/* a path under PREFIX (the whole name, or a directory's) -> DIR + TO */
+static const struct {
+	const char *prefix, *to;
+} maps[] = {
+	{ "/sys/bus/event_source/devices/cpu", "/cpu" },
+	{ "/sys/devices/cpu", "/cpu" },
+	{ "/sys/devices/system/cpu/online", "/system/cpu/online" },
+	{ "/sys/devices/system/cpu/possible", "/system/cpu/possible" },
+	{ "/sys/devices/system/cpu/present", "/system/cpu/present" },
+};
+
+/* PATH rewritten to the tree in BUF if it names the cpu PMU, else PATH. */
+const char *nbsim_sysfs_map(const char *path, char *buf, size_t n)
+{
+	if (!path || strncmp(path, "/sys/", 5))
+		return path;
+	for (unsigned i = 0; i < sizeof maps / sizeof maps[0]; i++) {
+		size_t k = strlen(maps[i].prefix);
+
+		if (strncmp(path, maps[i].prefix, k) || (path[k] && path[k] != '/'))
+			continue;
+		if (!dir[0]) {
+			long r = nbsim_kern(KOP_SYSFS, (unsigned long)dir, sizeof dir, 0, 0);
+
+			if (r <= 0 || r == NBSIM_KERN_PASS)
+				strcpy(dir, "-");
+		}
+		if (dir[0] == '-')
+			return path;
+		/* PREFIX/REST -> DIR TO/REST */
+		if ((size_t)snprintf(buf, n, "%s%s%s", dir, maps[i].to, path + k) >= n)
+			return path;
+		return buf;
+	}
+	return path;
+}
+
+#define LIBC libcZdsoZa
+#define WRAP(fn) I_WRAP_SONAME_FNNAME_ZU(LIBC, fn)
+
+#define FOPEN_WRAPPER(fn)                                                  \
+	FILE *WRAP(fn)(const char *path, const char *mode);               \
+	FILE *WRAP(fn)(const char *path, const char *mode)                \
+	{                                                                  \
+		OrigFn o;                                                  \
+		FILE *r;                                                   \
+		char buf[512];                                             \
+		VALGRIND_GET_ORIG_FN(o);                                   \
+		path = nbsim_sysfs_map(path, buf, sizeof buf);             \
+		CALL_FN_W_WW(r, o, path, mode);                            \
+		return r;                                                  \
+	}
+FOPEN_WRAPPER(fopen)
+FOPEN_WRAPPER(fopen64)
+
+DIR *WRAP(opendir)(const char *path);
+DIR *WRAP(opendir)(const char *path)
+{
+	OrigFn o;
+	DIR *r;
+	char buf[512];
+
+	VALGRIND_GET_ORIG_FN(o);
+	path = nbsim_sysfs_map(path, buf, sizeof buf);
+	CALL_FN_W_W(r, o, path);
+	return r;
+}
+
+int WRAP(access)(const char *path, int mode);
+int WRAP(access)(const char *path, int mode)
+{
+	OrigFn o;
+	long r;
+	char buf[512];
+
+	VALGRIND_GET_ORIG_FN(o);
+	path = nbsim_sysfs_map(path, buf, sizeof buf);
+	CALL_FN_W_WW(r, o, path, mode);
+	return (int)r;
+}
+
+#define STAT_WRAPPER(fn, st)                                               \
+	int WRAP(fn)(const char *path, struct st *sb);                    \
+	int WRAP(fn)(const char *path, struct st *sb)                     \
+	{                                                                  \
+		OrigFn o;                                                  \
+		long r;                                                    \
+		char buf[512];                                             \
+		VALGRIND_GET_ORIG_FN(o);                                   \
+		path = nbsim_sysfs_map(path, buf, sizeof buf);             \
+		CALL_FN_W_WW(r, o, path, sb);                              \
+		return (int)r;                                             \
+	}
+STAT_WRAPPER(stat, stat)
+STAT_WRAPPER(stat64, stat64)
+STAT_WRAPPER(lstat, stat)
+STAT_WRAPPER(lstat64, stat64)

@@ -1,0 +1,14 @@
+/*
+ * vg_preload_sysfs.h - the preload library's rewriting of the cpu PMU's
+ * sysfs paths (vg_preload_sysfs.c), for the open wrappers of
+ * vg_preload_nbsim.c.
+ */
+#ifndef VG_PRELOAD_SYSFS_H
+#define VG_PRELOAD_SYSFS_H
+#include <stddef.h>
+
+/* PATH rewritten into BUF (N bytes) when it is under the cpu PMU's sysfs
+ * directory; otherwise PATH itself. */
+const char *nbsim_sysfs_map(const char *path, char *buf, size_t n);
+
+#endif

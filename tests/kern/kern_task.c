@@ -1,0 +1,169 @@
+/*
+ * kern_task.c - perf_event_open on another task and the refusals Linux
+ * gives an unprivileged user, against nbsim's emulated perf driver (run
+ * under nbsim as an unprivileged user at perf_event_paranoid 2;
+ * tests/t_perf_tool_refuse.t).  kernel/events/core.c perf_event_open as
+ * facts, in its order: perf_allow_kernel (EACCES for kernel counting),
+ * find_lively_task_by_vpid (ESRCH), perf_event_alloc (EINVAL for no task
+ * and no CPU), the PMU's event_init (x86_setup_perfctr, set_ext_hw_attr:
+ * EINVAL, ENOENT), perf_check_permission (EACCES: another user's task),
+ * find_get_context without a task (perf_allow_cpu: EACCES below paranoid
+ * 1); a group across tasks or with another inherit EINVAL.
+ *
+ * A forked child counted from the parent, perf stat's pattern: the child
+ * waits on a pipe, then execs a static program of known count
+ * (tests/stat/k_loop.S); the parent opens INSTR_RETIRED on the child's
+ * pid, disabled, with enable_on_exec and inherit, lets it go, waits and
+ * reads: the count from the exec, exactly.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "nbtap.h"
+
+#define RAW(ev, mask) ((uint64_t)(((uint32_t)(ev) << 25) | ((uint32_t)(mask) << 9)) << 32)
+#define K_INSTR_RETIRED 38
+static void attr_of(struct perf_event_attr *a, uint32_t type, uint64_t config)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = type;
+	a->config = config;
+	a->exclude_kernel = 1;
+	a->exclude_hv = 1;
+	a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+}
+
+static int popen_ev(struct perf_event_attr *a, int pid, int cpu, int group)
+{
+	return (int)syscall(SYS_perf_event_open, a, pid, cpu, group, 0);
+}
+
+/* errno of a refused open (0: it opened) */
+static int err_of(struct perf_event_attr *a, int pid, int cpu, int group)
+{
+	int fd = popen_ev(a, pid, cpu, group);
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	return errno;
+}
+
+/* INSTR_RETIRED (user mode) of a child that waits on a pipe, then execs
+ * PROG: opened on the child's pid disabled, with enable_on_exec, as perf
+ * stat does; -1 on failure */
+static long long child_count(const char *prog, int *err)
+{
+	struct perf_event_attr a;
+	int p[2], fd, st;
+	pid_t pid;
+	uint64_t v[3] = { 0, 0, 0 };
+	char c = 0;
+
+	if (pipe(p))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		char *av[] = { (char *)prog, NULL };
+
+		close(p[1]);
+		if (read(p[0], &c, 1) != 1)
+			_exit(2);
+		execv(prog, av);
+		_exit(127);
+	}
+	close(p[0]);
+	attr_of(&a, PERF_TYPE_RAW, RAW(K_INSTR_RETIRED, 1));
+	a.disabled = 1;
+	a.enable_on_exec = 1;
+	a.inherit = 1;
+	fd = popen_ev(&a, pid, -1, -1);
+	*err = fd < 0 ? errno : 0;
+	if (write(p[1], &c, 1) != 1)
+		return -1;
+	close(p[1]);
+	waitpid(pid, &st, 0);
+	if (fd < 0)
+		return -1;
+	if (read(fd, v, sizeof(v)) != sizeof(v))
+		return -1;
+	close(fd);
+	if (v[1] != v[2] || !v[1])
+		tap_diag("enabled %llu, running %llu", (unsigned long long)v[1], (unsigned long long)v[2]);
+	return (long long)v[0];
+}
+
+int main(int argc, char **argv)
+{
+	struct perf_event_attr a, b;
+	long long c1, c2;
+	int e1 = 0, e2 = 0, lead;
+
+	if (argc != 3)
+		tap_bail("usage: kern_task K_LOOP K_LOOP_2X");
+	tap_plan(14);
+	attr_of(&a, PERF_TYPE_RAW, RAW(K_INSTR_RETIRED, 1));
+	tap_is(err_of(&a, -1, 0, -1), EACCES, "CPU-wide (pid -1, cpu 0) unprivileged at paranoid 2: EACCES (perf_allow_cpu)");
+	tap_is(err_of(&a, -1, -1, -1), EINVAL, "no task and no CPU: EINVAL (perf_event_alloc)");
+	tap_is(err_of(&a, 1, -1, -1), EACCES, "pid 1, another user's task: EACCES (ptrace_may_access)");
+	tap_is(err_of(&a, 0x3ffffff0, -1, -1), ESRCH, "a pid no task has: ESRCH");
+	a.exclude_kernel = 0;
+	tap_is(err_of(&a, 0, -1, -1), EACCES, "kernel-mode counting at paranoid 2: EACCES (perf_allow_kernel)");
+	a.sample_period = 100003;
+	a.sample_type = PERF_SAMPLE_IP;
+	tap_is(err_of(&a, 0, -1, -1), EACCES, "kernel-mode sampling at paranoid 2: EACCES");
+	attr_of(&a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_MAX);
+	tap_is(err_of(&a, 0, -1, -1), EINVAL, "PERF_TYPE_HARDWARE beyond p4_general_events: EINVAL");
+	attr_of(&a, PERF_TYPE_HW_CACHE, PERF_COUNT_HW_CACHE_L1D);  /* read, access: 0 in the table */
+	tap_is(err_of(&a, 0, -1, -1), ENOENT, "L1D read access (0 in p4_hw_cache_event_ids): ENOENT");
+	attr_of(&a, PERF_TYPE_HW_CACHE, PERF_COUNT_HW_CACHE_NODE);
+	tap_is(err_of(&a, 0, -1, -1), EINVAL, "NODE (-1 in p4_hw_cache_event_ids): EINVAL");
+
+	/* groups: across tasks, or with another inherit */
+	attr_of(&a, PERF_TYPE_RAW, RAW(K_INSTR_RETIRED, 1));
+	lead = popen_ev(&a, 0, -1, -1);
+	attr_of(&b, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS);
+	b.inherit = 1;
+	tap_is(lead >= 0 ? err_of(&b, 0, -1, lead) : -1, EINVAL, "a group member with another inherit than its leader: EINVAL");
+	{
+		/* another process of ours (the same user): not the leader's task */
+		int p[2], st;
+		char c = 0;
+		pid_t other;
+
+		if (pipe(p))
+			tap_bail("pipe");
+		other = fork();
+		if (other == 0) {
+			close(p[1]);
+			_exit(read(p[0], &c, 1) == 1 ? 0 : 2);
+		}
+		close(p[0]);
+		b.inherit = 0;
+		tap_is(lead >= 0 ? err_of(&b, other, -1, lead) : -1, EINVAL,
+		       "a group member on another task than its leader: EINVAL");
+		if (write(p[1], &c, 1) != 1)
+			tap_diag("write");
+		close(p[1]);
+		waitpid(other, &st, 0);
+	}
+	if (lead >= 0)
+		close(lead);
+
+	/* a forked child counted from the parent: k_loop's 1 + 2N + 3
+	 * instructions (N 1000, then 2000), from its exec (enable_on_exec) */
+	c1 = child_count(argv[1], &e1);
+	c2 = child_count(argv[2], &e2);
+	tap_is(e1 | e2, 0, "events opened on a forked child (same user)");
+	tap_is(c1, 2004, "the child's count from its exec reaches the parent: k_loop, 2 * 1000 + 4");
+	tap_is(c2, 4004, "k_loop_2x: 2 * 2000 + 4");
+	return tap_exit();
+}
