@@ -94,17 +94,23 @@ VG_REGPARM(1) void nb_ls_yield(VexGuestAMD64State *st)
 	st->host_EvC_COUNTER = 0;
 }
 
+/* The time the lockstep keeps: under HT the LPs' clocks (the timing
+ * model runs from the second thread on, whatever is counted: nb_need.c),
+ * else instructions, so that the threads' order is the same whichever
+ * events are counted (nb_stat's runs of one program agree) */
 static Bool timed(void)
 {
-	return (nb_need & NEED_TIME) != 0;
+	return clo_ht;
 }
 
 static ULong raw(unsigned lp)
 {
-	if (timed()) {
-		nb_tm_sync(&nb_tm_lp[lp]);
+	/* (the retirement cycle as the guard reads it: not synced, which
+	 * would end the sampled clock's streak of skipped runs at a point
+	 * the host chooses, how often a held thread asks, and move its
+	 * charges) */
+	if (timed())
 		return nb_tm_lp[lp].ret;
-	}
 	return lp == cur_lp ? nb_ls_ic : ic[lp];
 }
 
@@ -243,8 +249,9 @@ static ULong hex_at(const HChar **p)
 }
 
 /* Is the host thread lwp in a futex wait (on its word, queued; on
- * another, back and waiting for valgrind's lock)?  Not while it wakes
- * (valgrind's lock released) nor outside a system call. */
+ * valgrind's lock's, back and waiting for it) or reading valgrind's lock's
+ * pipe (back, its --fair-sched=no lock)?  Not while it wakes another
+ * thread (valgrind's lock released) nor outside a system call. */
 static Bool in_wait(Int lwp)
 {
 	HChar path[64], buf[128];
@@ -263,10 +270,14 @@ static Bool in_wait(Int lwp)
 	if (n <= 0)
 		return True;
 	buf[n] = 0;
+	if (VG_(clo_verbosity) > 3)
+		VG_(umsg)("lockstep: %s: %s", path, buf);
 	if (*p < '0' || *p > '9')
 		return False;           /* "running" */
 	while (*p >= '0' && *p <= '9')
 		no = no * 10 + (ULong)(*p++ - '0');
+	if (no == __NR_read)
+		return True;            /* back: waits for valgrind's lock (a pipe) */
 	if (no != __NR_futex)
 		return False;
 	(void)hex_at(&p);       /* the word */
@@ -282,9 +293,15 @@ static void settle(void)
 			continue;
 		th[t].unsettled = 0;
 		from = VG_(read_millisecond_timer)();
-		while (th[t].in_kernel && !in_wait(th[t].lwp) &&
-		       VG_(read_millisecond_timer)() - from < NB_LS_SETTLE_MS)
+		while (th[t].in_kernel && !in_wait(th[t].lwp)) {
+			if (VG_(read_millisecond_timer)() - from >= NB_LS_SETTLE_MS) {
+				if (VG_(clo_verbosity) > 1)
+					VG_(umsg)("nbsim: lockstep: thread %u not seen in its "
+						  "futex wait after %u ms\n", t, NB_LS_SETTLE_MS);
+				break;
+			}
 			pause_host(20);
+		}
 	}
 }
 
@@ -547,6 +564,9 @@ void nb_ls_post_syscall(ThreadId tid)
 	if (!nb_ls_on || th[tid].state == LS_RUN)
 		return;
 	/* back from a wait the model did not end (the host's timing) */
+	if (VG_(clo_verbosity) > 1)
+		VG_(umsg)("nbsim: lockstep: thread %u back from system call %u the model "
+			  "had it wait in\n", tid, th[tid].sysno);
 	th[tid].state = LS_RUN;
 	refresh(lp_of(tid), now_running());
 	nb_ls_changed();
@@ -572,6 +592,7 @@ void nb_ls_created(ThreadId parent, ThreadId child)
 		 * system call's wrapper in the scheduler) */
 		nb_discards++;
 		VG_(ok_to_discard_translations) = True;
+		nb_update_need();       /* (the clock under HT) */
 		VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "nbsim lockstep");
 		VG_(ok_to_discard_translations) = False;
 	}

@@ -201,6 +201,9 @@ void nb_update_need(void)
 	/* what a front-end declared (the emulated perf driver's tick counts
 	 * retired instructions while an event samples: nb_kern.c) */
 	n |= nb_need_front | nb_need_clock;
+	/* the lockstep's time under HT: the LPs' clocks (nb_lockstep.c) */
+	if (nb_ls_on && clo_lockstep && clo_ht)
+		n |= NEED_TIME | NEED_BR | (clo_mem_timing != MT_NO ? NEED_CACHE : 0);
 	/* counters that filter or cascade per cycle: the retirement model
 	 * reports every cycle (README "Filtering") */
 	if (nb_pmu_state.cycle_counters)
@@ -236,7 +239,7 @@ void nb_update_need(void)
 		nb_pmu_cycle_input(&nb_pmu_state, 1);
 	}
 	nb_need = n;
-	if (time_on) {
+	if (time_on && clo_ht) {
 		/* the lockstep's times in cycles from here (nb_lockstep.c) */
 		nb_ls_time_on();
 		nb_ls_changed();
