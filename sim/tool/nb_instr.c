@@ -455,12 +455,12 @@ static IRStmt *cpuid_stmt(IRStmt *st)
 
 /*
  * The lockstep's guard at a superblock's start (nb_lockstep.c): when the
- * running LP's raw clock (its timing model's retirement cycle under HT,
- * else the instructions run) has reached nb_ls_lim, the
+ * running LP's raw clock (under HT its timing model's retirement cycle
+ * while the clock runs, else the instructions run) has reached nb_ls_lim, the
  * superblock leaves to its own start before anything of it is counted,
  * with the event-check counter zeroed: the time slice ends there and
- * valgrind hands its lock to another thread.  Without HT the
- * superblock's instructions are added to nb_ls_ic at its start.
+ * valgrind hands its lock to another thread.  Counting instructions, the
+ * superblock's are added to nb_ls_ic at its start.
  */
 static void emit_ls_guard(IRSB *sb, IRSB *in)
 {
@@ -479,7 +479,7 @@ static void emit_ls_guard(IRSB *sb, IRSB *in)
 		}
 	if (!n)
 		return;
-	if (clo_ht) {
+	if (clo_ht && (nb_need & NEED_TIME)) {
 		IRExpr *t = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_tmp)));
 		now = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, tmp(sb, Ity_I64,
 			IRExpr_Binop(Iop_Add64, t, c64(offsetof(struct nb_tm, ret))))));
@@ -497,7 +497,7 @@ static void emit_ls_guard(IRSB *sb, IRSB *in)
 	d->fxState[0].size = sizeof(UInt);
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
 	addStmtToIRSB(sb, IRStmt_Exit(g, Ijk_Boring, IRConst_U64((ULong)a), in->offsIP));
-	if (!clo_ht)
+	if (!(clo_ht && (nb_need & NEED_TIME)))
 		emit_add_at(sb, &nb_ls_ic, c64(n));
 }
 

@@ -4,9 +4,9 @@
  * hands its lock round as the host schedules the threads; here the
  * threads' interleaving is made a function of the program alone.
  *
- * Each logical processor has a time (its clock's cycles while the timing
- * model runs, else the guest instructions it ran, plus what it spent
- * halted) and one thread that owns it (round robin among its runnable
+ * Each logical processor has a time (under HT its clock's cycles while
+ * the timing model runs, else the guest instructions it ran; plus what
+ * it spent halted) and one thread that owns it (round robin among its runnable
  * threads, a quantum of NB_LS_QUANTUM each).  While both LPs have a
  * runnable thread, one of them has the turn; it keeps it until its time
  * passes the other's by NB_LS_BOUND, so that the two clocks stay within
@@ -27,7 +27,8 @@
  * sched_yield passes the LP to its next runnable thread; every other
  * system call takes no simulated time.  A thread the model takes for
  * runnable but that stays in the kernel (a wait the model does not know)
- * is taken as blocked after NB_LS_VALVE_MS of the host's time.
+ * is taken as blocked after NB_LS_VALVE_MS of the host's time.  While an
+ * overflow interrupt can be sent the lockstep stands aside (nb_ls_active).
  */
 #include "nb_tool.h"
 #include "pub_tool_vkiscnums.h"
@@ -36,6 +37,7 @@
 /* valgrind's core (m_transtab.c): True while a discard is safe */
 extern Bool VG_(ok_to_discard_translations);
 
+#define CLONE_CHILD_CLEARTID 0x00200000
 #define FX_WAIT 0
 #define FX_WAKE 1
 #define FX_REQUEUE 3
@@ -60,6 +62,7 @@ enum { LS_RUN, LS_FUTEX, LS_SYS };       /* runnable; blocked (model; host) */
 static struct {
 	UChar alive, state, in_kernel;
 	UInt sysno;                      /* the system call it is in      */
+	ULong sysseq;                    /* its system calls so far       */
 	UChar unsettled;                 /* its futex wait not yet seen   */
 					 /* blocked in the host's kernel  */
 	Int lwp;
@@ -75,7 +78,11 @@ static unsigned turn, cur_lp;
 static UInt valve_from, spins;
 static Bool nb_ls_unsettled;
 static Addr exit_word;            /* an exited thread's clear-tid word */
+static Int exit_lwp;              /* ... and its host thread (it waits */
+				  /* not for itself)                  */
 static Bool valve_on;
+static ThreadId valve_tid;
+static ULong valve_seq;
 
 /* valgrind's core (pub_core_syscall.h) */
 extern SysRes VG_(do_syscall)(UWord sysno, UWord a1, UWord a2, UWord a3, UWord a4, UWord a5,
@@ -94,13 +101,14 @@ VG_REGPARM(1) void nb_ls_yield(VexGuestAMD64State *st)
 	st->host_EvC_COUNTER = 0;
 }
 
-/* The time the lockstep keeps: under HT the LPs' clocks (the timing
- * model runs from the second thread on, whatever is counted: nb_need.c),
- * else instructions, so that the threads' order is the same whichever
- * events are counted (nb_stat's runs of one program agree) */
+/* The time the lockstep keeps: under HT the LPs' clocks while the
+ * timing model runs (something counts cycles), else instructions; so
+ * without HT the threads' order is the same whichever events are counted
+ * (nb_stat's runs of one program agree).  (Running the clock under HT
+ * for the lockstep alone cost 6x on a program that counts nothing.) */
 static Bool timed(void)
 {
-	return clo_ht;
+	return clo_ht && (nb_need & NEED_TIME);
 }
 
 static ULong raw(unsigned lp)
@@ -270,8 +278,6 @@ static Bool in_wait(Int lwp)
 	if (n <= 0)
 		return True;
 	buf[n] = 0;
-	if (VG_(clo_verbosity) > 3)
-		VG_(umsg)("lockstep: %s: %s", path, buf);
 	if (*p < '0' || *p > '9')
 		return False;           /* "running" */
 	while (*p >= '0' && *p <= '9')
@@ -287,10 +293,17 @@ static Bool in_wait(Int lwp)
 
 static void settle(void)
 {
+	Int self = VG_(gettid)();
+
 	for (unsigned t = 1; t < NB_HT_MAXT; t++) {
 		UInt from;
 		if (!th[t].unsettled)
 			continue;
+		if (th[t].lwp == self) {
+			/* (its own pre-syscall hook: the next thread settles it) */
+			nb_ls_unsettled = True;
+			continue;
+		}
 		th[t].unsettled = 0;
 		from = VG_(read_millisecond_timer)();
 		while (th[t].in_kernel && !in_wait(th[t].lwp)) {
@@ -329,7 +342,7 @@ Bool nb_ls_start(ThreadId tid)
 		nb_ls_unsettled = False;
 		settle();
 	}
-	if (exit_word) {
+	if (exit_word && VG_(gettid)() != exit_lwp) {
 		/* a thread exited: its clear-tid word is zeroed by the host's
 		 * kernel when its host thread is gone, after valgrind's lock
 		 * was released; a thread that ran before would find it set
@@ -369,11 +382,15 @@ Bool nb_ls_start(ThreadId tid)
 		ThreadId w = owner[turn] ? owner[turn] : owner[lp];
 		/* the thread that should run is still in the kernel: a wait
 		 * the model does not know, once the valve's time is out */
+		if (!w || !th[w].in_kernel || w != valve_tid || th[w].sysseq != valve_seq)
+			valve_on = False;
 		if (w && th[w].in_kernel) {
 			UInt ms = VG_(read_millisecond_timer)();
-			if (!valve_on)
+			if (!valve_on) {
+				/* (the same system call of the same thread all along) */
 				valve_on = True, valve_from = ms;
-			else if (ms - valve_from > NB_LS_VALVE_MS) {
+				valve_tid = w, valve_seq = th[w].sysseq;
+			} else if (ms - valve_from > NB_LS_VALVE_MS) {
 				th[w].state = LS_SYS;
 				nb_ls_valves++;
 				if (VG_(clo_verbosity) > 1)
@@ -495,8 +512,14 @@ void nb_ls_pre_syscall(ThreadId tid, UInt sysno, UWord *args)
 		return;
 	th[tid].in_kernel = 1;
 	th[tid].sysno = sysno;
+	th[tid].sysseq++;
 	if (sysno == __NR_clone)
-		pending_ctid = (args[0] & 0x01000000 /* CLONE_CHILD_CLEARTID */) ? args[3] : 0;
+		pending_ctid = (args[0] & CLONE_CHILD_CLEARTID) ? args[3] : 0;
+	/* clone3: struct clone_args { u64 flags, pidfd, child_tid, ... } */
+	if (sysno == 435 /* __NR_clone3 */ &&
+	    VG_(am_is_valid_for_client)(args[0], 24, VKI_PROT_READ))
+		pending_ctid = (((const ULong *)args[0])[0] & CLONE_CHILD_CLEARTID)
+			? (Addr)((const ULong *)args[0])[2] : 0;
 	if (!nb_ls_on)
 		return;
 	if (sysno == __NR_futex) {
@@ -566,7 +589,7 @@ void nb_ls_post_syscall(ThreadId tid)
 	/* back from a wait the model did not end (the host's timing) */
 	if (VG_(clo_verbosity) > 1)
 		VG_(umsg)("nbsim: lockstep: thread %u back from system call %u the model "
-			  "had it wait in\n", tid, th[tid].sysno);
+			  "had it wait in (word %#lx)\n", tid, th[tid].sysno, th[tid].word);
 	th[tid].state = LS_RUN;
 	refresh(lp_of(tid), now_running());
 	nb_ls_changed();
@@ -592,7 +615,6 @@ void nb_ls_created(ThreadId parent, ThreadId child)
 		 * system call's wrapper in the scheduler) */
 		nb_discards++;
 		VG_(ok_to_discard_translations) = True;
-		nb_update_need();       /* (the clock under HT) */
 		VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "nbsim lockstep");
 		VG_(ok_to_discard_translations) = False;
 	}
@@ -611,9 +633,12 @@ void nb_ls_exit(ThreadId tid)
 		return;
 	th[tid].state = LS_SYS;
 	th[tid].alive = 0;
+	if (VG_(clo_verbosity) > 1)
+		VG_(umsg)("nbsim: lockstep: thread %u exits, clear-tid word %#lx\n", tid, th[tid].ctid);
 	if (th[tid].ctid) {
 		wake(th[tid].ctid, ~0ULL, 0, 0);
 		exit_word = th[tid].ctid;
+		exit_lwp = VG_(gettid)();
 	}
 	th[tid].ctid = 0;
 	for (unsigned lp = 0; lp < nlp(); lp++)

@@ -201,9 +201,6 @@ void nb_update_need(void)
 	/* what a front-end declared (the emulated perf driver's tick counts
 	 * retired instructions while an event samples: nb_kern.c) */
 	n |= nb_need_front | nb_need_clock;
-	/* the lockstep's time under HT: the LPs' clocks (nb_lockstep.c) */
-	if (nb_ls_on && clo_lockstep && clo_ht)
-		n |= NEED_TIME | NEED_BR | (clo_mem_timing != MT_NO ? NEED_CACHE : 0);
 	/* counters that filter or cascade per cycle: the retirement model
 	 * reports every cycle (README "Filtering") */
 	if (nb_pmu_state.cycle_counters)
