@@ -13,6 +13,7 @@ tmp=$(mktemp -d) || exit 1
 busy=""
 cleanup() { [ -n "$busy" ] && kill $busy 2>/dev/null; rm -rf "$tmp"; }
 trap cleanup EXIT
+trap 'exit 1' INT TERM HUP      # (the busy loops go with the test)
 echo "1..3"
 n=0
 for cfg in "1 no" "2 no" "2 yes"; do
