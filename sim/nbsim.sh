@@ -75,6 +75,10 @@ with the values that exist):
                              that leaves its LP 2 short moves the other LP's
                              highest ThreadId there; its counts follow it
                              (--nbsim-stats=yes lists the moves) [fixed]
+  --nbsim-lockstep=yes|no    threads run in an order and for times that
+                             simulated time decides, the LPs' clocks within
+                             20,000 cycles of each other / as valgrind and
+                             the host schedule them [yes]
   --nbsim-exact-ir=yes|no    keep every register update, so that VEX's
                              optimiser removes no load and no flags [yes]
   --nbsim-program=FILE       MSR writes applied before the guest's first

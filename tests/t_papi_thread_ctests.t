@@ -6,7 +6,9 @@
 # (sim/README.md "Per-thread counting") each is a x n + b with the same a
 # and b as a single thread's do_flops(n), exactly:
 #   zero_pthreads: main and 4 threads, n = 500000, 1e6, 2e6, 4e6, 8e6 (the
-#     printed lines carry no n, so counts and n are matched in order);
+#     printed lines carry no n, so counts and n are matched in order; the
+#     1e6 is read by its thread from a variable the main thread then sets
+#     to 500000: 500000 when the thread starts after that);
 #   zero_omp (OMP_NUM_THREADS=4): thread t, n = 1e6 x (t + 1), then the
 #     main thread alone with n = 1e6 (the single-thread count of thread 0's
 #     work: equal).
@@ -70,6 +72,11 @@ sub zero_pthreads {
 	return () unless @c == 5;
 	my @w = (500000, 1000000, 2000000, 4000000, 8000000);
 	@c = sort { $a <=> $b } @c;
+	# zero_pthreads passes its first thread &flops1 (1e6) and sets it to
+	# 500000 for the main thread's own work right after creating the
+	# others: a thread that starts after that reads 500000 (nbsim's
+	# lockstep runs the main thread on to the end of its time slice)
+	$w[1] = 500000 if $c[0] == $c[1];
 	return map { [$w[$_], $c[$_]] } 0 .. 4;
 }
 

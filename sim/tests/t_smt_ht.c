@@ -11,8 +11,8 @@
  *
  * Each figure is a difference (n1 and 3 n1 iterations after a warm-up)
  * of uops_retired NBOGUS and global_power_events RUNNING counted by the
- * thread itself (per-thread counters; ESCR T0_USR and T1_USR, so the same
- * code counts on either LP).  Alone: the main thread before any other
+ * thread itself (per-thread counters on its LP's half of the PMU,
+ * smt_count.h: the two threads' intervals overlap).  Alone: the main thread before any other
  * thread exists (one LP active).  Two threads: the main thread on LP0 and
  * one thread on LP1, each measuring while the other runs the same kernel
  * (each warms up, waits until the other has, runs on, measures, and runs
@@ -45,43 +45,18 @@
 #include <unistd.h>
 #include "guest.h"
 #include "kernels.h"
+#include "smt_count.h"
 
-/* cycles on counter 0 (FSB_ESCR0), uops on counter 14 (CRU_ESCR1: the
- * counters 12-17 the CRU ESCRs feed), both LPs' user bits */
-static int count_start(void)
-{
-	uint64_t both = NB_ESCR_T0_USR | NB_ESCR_T1_USR;
-	uint64_t e_cyc = ((uint64_t)nb_events[NB_EV_GLOBAL_POWER_EVENTS].event_select << NB_ESCR_EVSEL_SHIFT) |
-		(UINT64_C(1) << NB_ESCR_EMASK_SHIFT) | both;
-	uint64_t e_uop = ((uint64_t)nb_events[NB_EV_UOPS_RETIRED].event_select << NB_ESCR_EVSEL_SHIFT) |
-		(UINT64_C(1) << NB_ESCR_EMASK_SHIFT) | both;
-	uint64_t cc = NB_CCCR_ENABLE | ((uint64_t)NB_ACTIVE_ANY << NB_CCCR_ACTIVE_SHIFT);
-
-	return guest_wrmsr(nb_escrs[NB_ESCR_FSB_ESCR0].msr, e_cyc) &&
-		guest_wrmsr(nb_escrs[NB_ESCR_CRU_ESCR1].msr, e_uop) &&
-		guest_wrmsr(nb_counters[0].msr, 0) && guest_wrmsr(nb_counters[14].msr, 0) &&
-		guest_wrmsr(nb_counters[0].cccr_msr,
-			    cc | ((uint64_t)nb_escrs[NB_ESCR_FSB_ESCR0].select << NB_CCCR_ESCRSEL_SHIFT)) &&
-		guest_wrmsr(nb_counters[14].cccr_msr,
-			    cc | ((uint64_t)nb_escrs[NB_ESCR_CRU_ESCR1].select << NB_CCCR_ESCRSEL_SHIFT));
-}
-
-static int count_stop(uint64_t *cyc, uint64_t *uops)
-{
-	return guest_wrmsr(nb_counters[0].cccr_msr, 0) && guest_wrmsr(nb_counters[14].cccr_msr, 0) &&
-		nbsim_rdmsr(nb_counters[0].msr, cyc) == NBSIM_OK &&
-		nbsim_rdmsr(nb_counters[14].msr, uops) == NBSIM_OK;
-}
 
 /* uops per cycle of fn by the difference method (0 on failure) */
 static double upc(guest_kern_fn fn, char *p, uint64_t n1)
 {
 	uint64_t c[3], u[3], n[3] = { n1, n1, 3 * n1 };
 	for (int i = 0; i < 3; i++) {
-		if (!count_start())
+		if (!smt_count_start())
 			return 0;
 		fn(p, n[i]);
-		if (!count_stop(&c[i], &u[i]))
+		if (!smt_count_stop(&c[i], &u[i]))
 			return 0;
 	}
 	return c[2] > c[1] ? (double)(u[2] - u[1]) / (double)(c[2] - c[1]) : 0;

@@ -546,6 +546,54 @@ static IRStmt *cpuid_stmt(IRStmt *st)
 	return IRStmt_Dirty(nd);
 }
 
+/*
+ * The lockstep's guard at a superblock's start (nb_lockstep.c): when the
+ * running LP's raw clock (under HT its timing model's retirement cycle
+ * while the clock runs, else the instructions run) has reached nb_ls_lim, the
+ * superblock leaves to its own start before anything of it is counted,
+ * with the event-check counter zeroed: the time slice ends there and
+ * valgrind hands its lock to another thread.  Counting instructions, the
+ * superblock's are added to nb_ls_ic at its start.
+ */
+static void emit_ls_guard(IRSB *sb, IRSB *in)
+{
+	Addr a = 0;
+	ULong n = 0;
+	IRExpr *now, *lim, *g;
+	IRDirty *d;
+
+	if (!nb_ls_on)
+		return;
+	for (Int j = 0; j < in->stmts_used; j++)
+		if (in->stmts[j] && in->stmts[j]->tag == Ist_IMark) {
+			if (!n)
+				a = (Addr)(in->stmts[j]->Ist.IMark.addr + in->stmts[j]->Ist.IMark.delta);
+			n++;
+		}
+	if (!n)
+		return;
+	if (clo_ht && (nb_need & NEED_TIME)) {
+		IRExpr *t = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_tmp)));
+		now = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, tmp(sb, Ity_I64,
+			IRExpr_Binop(Iop_Add64, t, c64(offsetof(struct nb_tm, ret))))));
+	} else
+		now = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_ls_ic)));
+	lim = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_ls_lim)));
+	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64U, lim, now));
+	d = unsafeIRDirty_0_N(1, "nb_ls_yield", VG_(fnptr_to_fnentry)(&nb_ls_yield),
+			      mkIRExprVec_1(IRExpr_GSPTR()));
+	d->guard = g;
+	d->nFxState = 1;
+	VG_(memset)(&d->fxState, 0, sizeof d->fxState);
+	d->fxState[0].fx = Ifx_Write;
+	d->fxState[0].offset = offsetof(VexGuestAMD64State, host_EvC_COUNTER);
+	d->fxState[0].size = sizeof(UInt);
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+	addStmtToIRSB(sb, IRStmt_Exit(g, Ijk_Boring, IRConst_U64((ULong)a), in->offsIP));
+	if (!(clo_ht && (nb_need & NEED_TIME)))
+		emit_add_at(sb, &nb_ls_ic, c64(n));
+}
+
 struct insn {
 	Bool valid;
 	Addr addr;
@@ -720,7 +768,8 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 	in = nb_ud_cut(in);             /* (#UD: nb_ud.c) */
 	out = deepCopyIRSBExceptStmts(in);
 	if (nb_need == 0) {
-		/* nothing to count: only the CPUID hook */
+		/* nothing to count: only the CPUID hook (and the lockstep) */
+		emit_ls_guard(out, in);
 		for (i = 0; i < in->stmts_used; i++) {
 			IRStmt *st = in->stmts[i];
 			if (st && st->tag == Ist_Dirty && is_cpuid_dirty(st->Ist.Dirty.details))
@@ -746,6 +795,7 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 	cur_batch = &bt;
 	for (i = 0; i < in->stmts_used && in->stmts[i]->tag != Ist_IMark; i++)
 		addStmtToIRSB(out, in->stmts[i]);
+	emit_ls_guard(out, in);
 	if (nb_need & NEED_TIME)
 		tmb = nb_tmb_begin(in);
 	if (nb_need & NEED_TC) {

@@ -252,6 +252,7 @@ static void nb_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 {
 	if (tid < NB_HT_MAXT)
 		nb_in_sys[tid] = 1;
+	nb_ls_pre_syscall(tid, sysno, args);
 	nb_front->pre_syscall(tid, sysno, args, nargs);
 	nb_samples_pre_syscall(sysno);
 }
@@ -260,17 +261,23 @@ static void nb_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, S
 {
 	if (tid < NB_HT_MAXT)
 		nb_in_sys[tid] = 0;
+	nb_ls_post_syscall(tid);
 	nb_front->post_syscall(tid, sysno, args, nargs, res);
 }
 
 /* The LPs that run user code (bit lp), for the timing model: an active
  * LP whose live threads are all blocked in system calls is halted (the
  * kernel's idle loop halts it), and the other LP has the whole package
- * (Marr et al., ITJ 2002: single-task mode).  lp, about to run, runs. */
+ * (Marr et al., ITJ 2002: single-task mode).  lp, about to run, runs.
+ * Blocked: as the lockstep's model has it (nb_lockstep.c: a futex wait
+ * until the wake that ends it), else as the host has it (inside a
+ * system call at the switch). */
 static unsigned nb_lp_running(unsigned lp)
 {
 	unsigned run = 1u << lp;
 
+	if (nb_ls_active())
+		return (run | nb_ls_lps_running()) & nb_ht_active(&nb_ht_state);
 	for (unsigned t = 1; t < NB_HT_MAXT; t++)
 		if (nb_ht_state.alive[t] && !nb_in_sys[t])
 			run |= 1u << nb_ht_state.lp[t];
@@ -281,8 +288,11 @@ static unsigned nb_lp_running(unsigned lp)
  * lp with the current set of active LPs (its clock gets its share of the
  * package, nb_smt.h).  A thread switch ends the open retirement cycle
  * (the LPs' cycles are not interleaved). */
+static unsigned lp_run_mask;            /* nb_lp_running at the last switch */
+
 static void nb_lp_switch(unsigned lp)
 {
+	lp_run_mask = nb_lp_running(lp);
 	nb_pmu_access();
 	nb_pmu_set_lp(&nb_pmu_state, lp, nb_ht_active(&nb_ht_state), nb_sig);
 	if (clo_ht && VG_(clo_verbosity) > 2)
@@ -292,9 +302,28 @@ static void nb_lp_switch(unsigned lp)
 	nb_tags_changed();
 }
 
+/* The lockstep's state changed (nb_lockstep.c): the running thread's
+ * limit again, and a new segment of the package's sharing if the LPs
+ * that run user code are others now (a wake of the other LP's thread,
+ * the running thread's wait). */
+void nb_ls_changed(void)
+{
+	ThreadId tid = VG_(get_running_tid)();
+
+	if (!tid)
+		return;
+	(void)nb_ls_start(tid);
+	if (clo_ht && nb_lp_running(nb_pmu_state.lp) != lp_run_mask)
+		nb_lp_switch(nb_pmu_state.lp);
+}
+
 static void nb_start_client(ThreadId tid, ULong blocks_done)
 {
 	(void)blocks_done;
+	/* not its turn (nb_lockstep.c): it leaves at its first superblock
+	 * having run nothing */
+	if (!nb_ls_start(tid))
+		return;
 	nb_pmi_enter(tid);               /* a PMI in flight: its thread's */
 	/* the thread that stands for its LP (nb_pmi_send) */
 	nb_lp_tid[nb_lp_of(tid)] = tid;
@@ -315,6 +344,7 @@ static void nb_thread_create(ThreadId parent, ThreadId child)
 		VG_(umsg)("ht: thread %u created by %u on LP%u; live LP0 %u LP1 %u\n", child, parent,
 			  nb_lp_of(child), nb_ht_state.live[0], nb_ht_state.live[1]);
 	nb_ctx_created(child);
+	nb_ls_created(parent, child);
 	nb_front->thread_create(parent, child);   /* perf events with inherit */
 	if (!clo_ht)
 		return;
@@ -333,6 +363,7 @@ static void nb_thread_exit(ThreadId tid)
 	if (nb_lp_tid[nb_lp_of(tid)] == tid)
 		nb_lp_tid[nb_lp_of(tid)] = 0, nb_lp_lwpid[nb_lp_of(tid)] = 0;
 	nb_ctx_exit(tid);
+	nb_ls_exit(tid);
 	if (!clo_ht)
 		return;
 	nb_ht_exit(&nb_ht_state, tid);
@@ -496,6 +527,7 @@ static void nb_fini(Int exitcode)
 		VG_(umsg)("nbsim: PMIs sent to the other LP's thread: %llu; for an LP no thread ran on: %llu\n",
 			  nb_pmi_sent_other, nb_pmi_lost);
 	nb_ctx_stats();
+	nb_ls_stats();
 	VG_(umsg)("nbsim: PEBS records %llu (%s format), not stored (buffer full/unmapped) %llu\n",
 		  nb_pebs_records, nb_pebs_fmt64 ? "64-bit" : "32-bit", nb_pebs_full);
 }

@@ -219,6 +219,7 @@ void nb_update_need(void)
 	 * would flush and re-translate all code: papi_cost's loop of 10^5
 	 * start/stop pairs ran 40x slower.  Signals that no enabled counter
 	 * selects are still gathered, and ignored by the PMU. */
+	Bool time_on;
 	UInt n = nb_need | (clo_stats ? NEED_ALL : 0) |
 		need_of(nb_pmu_state.events_in_use) | bogus_need();
 	/* what a front-end declared (the emulated perf driver's tick counts
@@ -248,7 +249,8 @@ void nb_update_need(void)
 		n |= NEED_EXACT;
 	if (n == nb_need)
 		return;
-	if ((n & NEED_TIME) && !(nb_need & NEED_TIME))
+	time_on = (n & NEED_TIME) && !(nb_need & NEED_TIME);
+	if (time_on)
 		nb_tm_time_on();
 	if ((n & NEED_STEP) && !(nb_need & NEED_STEP)) {
 		/* called after nb_update_cycles: the retirement cycle is
@@ -260,6 +262,11 @@ void nb_update_need(void)
 		nb_pmu_cycle_input(&nb_pmu_state, 1);
 	}
 	nb_need = n;
+	if (time_on && clo_ht) {
+		/* the lockstep's times in cycles from here (nb_lockstep.c) */
+		nb_ls_time_on();
+		nb_ls_changed();
+	}
 	nb_px_policy();
 	if (nb_need_preload)    /* before the client starts: nothing translated */
 		return;

@@ -42,6 +42,7 @@ static const struct { const HChar *name, *values; } nb_opt_values[] = {
 	{ "--nbsim-cache", "netburst, cachegrind" },
 	{ "--nbsim-pmu-ctx", "thread, cpu" },
 	{ "--nbsim-ht-place", "fixed, migrate" },
+	{ "--nbsim-lockstep", "yes, no" },
 	{ "--nbsim-exact-ir", "yes, no" },
 	{ "--nbsim-trace-forked", "yes, no" },
 	{ "--nbsim-isa", "model, host" },
@@ -98,6 +99,7 @@ Bool nb_process_cmd_line_option(const HChar *arg)
 	else if VG_XACT_CLO(arg, "--nbsim-pmu-ctx=cpu", clo_ctx_cpu, True) {}
 	else if VG_XACT_CLO(arg, "--nbsim-ht-place=fixed", clo_ht_migrate, False) {}
 	else if VG_XACT_CLO(arg, "--nbsim-ht-place=migrate", clo_ht_migrate, True) {}
+	else if VG_BOOL_CLO(arg, "--nbsim-lockstep", clo_lockstep) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-warn-unmodelled", clo_warn) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-list-events", clo_list) {}
 	else if VG_XACT_CLO(arg, "--nbsim-cache=netburst", clo_cg_compat, False) {}
@@ -144,6 +146,10 @@ void nb_print_usage(void)
 "    --nbsim-pmu-ctx=thread|cpu  counters per guest thread, saved and restored\n"
 "                              at thread switches as the kernel does / per\n"
 "                              logical processor, shared by its threads [thread]\n"
+"    --nbsim-lockstep=yes|no   run the guest threads in an order and for times\n"
+"                              that simulated time decides, the two LPs' clocks\n"
+"                              within 20,000 cycles of each other / as valgrind\n"
+"                              and the host schedule them [yes]\n"
 "    --nbsim-warn-unmodelled=yes|no  warn once when a counter is programmed\n"
 "                              for an event the model does not produce [yes]\n"
 "    --nbsim-list-events=yes|no  print every event:MASK the model produces\n"

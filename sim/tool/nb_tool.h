@@ -175,6 +175,26 @@ static inline uint64_t nb_usr_bit(void)
 /* ---- per-thread PMU contexts (nb_ctx.c, pmu_ctx.h) ---- */
 
 extern Bool clo_ctx_cpu;                 /* --nbsim-pmu-ctx=cpu            */
+
+/* ---- which thread may run, in simulated time (nb_lockstep.c) ---- */
+
+extern Bool clo_lockstep;                /* --nbsim-lockstep               */
+extern Bool nb_ls_on;                    /* guards in every superblock     */
+extern ULong nb_ls_lim;                  /* the running LP's raw clock at  */
+					 /* which it gives way             */
+extern ULong nb_ls_ic;                   /* instructions of the running LP */
+					 /* (the time without the clock)   */
+Bool nb_ls_start(ThreadId tid);
+Bool nb_ls_active(void);
+VG_REGPARM(1) void nb_ls_yield(VexGuestAMD64State *st);
+void nb_ls_changed(void);                /* nb_main.c */
+void nb_ls_time_on(void);
+unsigned nb_ls_lps_running(void);
+void nb_ls_pre_syscall(ThreadId tid, UInt sysno, UWord *args);
+void nb_ls_post_syscall(ThreadId tid);
+void nb_ls_created(ThreadId parent, ThreadId child);
+void nb_ls_exit(ThreadId tid);
+void nb_ls_stats(void);
 extern ULong nb_ctx_switches, nb_ctx_swaps, nb_ctx_counters;
 void nb_ctx_start(ThreadId tid);         /* tid runs next                  */
 void nb_ctx_created(ThreadId child);

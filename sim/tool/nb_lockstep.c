@@ -1,0 +1,656 @@
+/*
+ * nb_lockstep.c - which guest thread may run, decided in simulated time
+ * (docs/threads.md "Lockstep"): valgrind runs one thread at a time and
+ * hands its lock round as the host schedules the threads; here the
+ * threads' interleaving is made a function of the program alone.
+ *
+ * Each logical processor has a time (under HT its clock's cycles while
+ * the timing model runs, else the guest instructions it ran; plus what
+ * it spent halted) and one thread that owns it (round robin among its runnable
+ * threads, a quantum of NB_LS_QUANTUM each).  While both LPs have a
+ * runnable thread, one of them has the turn; it keeps it until its time
+ * passes the other's by NB_LS_BOUND, so that the two clocks stay within
+ * NB_LS_BOUND (plus one superblock run) of each other.  A thread that
+ * gets valgrind's lock without being allowed to run leaves its first
+ * superblock at once, before anything is counted (a guarded exit that
+ * zeroes the event-check counter: valgrind's scheduler then ends the
+ * time slice and, with --fair-sched=yes, hands the lock to the next
+ * waiter).
+ *
+ * A thread blocks, in the model, in a futex wait whose word holds the
+ * expected value, and wakes at the futex wake that releases it (FIFO per
+ * word, as the kernel's futex queue), at the waker's time: the wait is a
+ * property of the program.  The exit of a thread created with
+ * CLONE_CHILD_CLEARTID wakes its clear-tid word (pthread_join).  Other
+ * system calls that can wait for another thread or for the outside
+ * (blocking()) block until they return, as the host has them;
+ * sched_yield passes the LP to its next runnable thread; every other
+ * system call takes no simulated time.  A thread the model takes for
+ * runnable but that stays in the kernel (a wait the model does not know)
+ * is taken as blocked after NB_LS_VALVE_MS of the host's time.  While an
+ * overflow interrupt can be sent the lockstep stands aside (nb_ls_active).
+ */
+#include "nb_tool.h"
+#include "pub_tool_vkiscnums.h"
+#include "pub_tool_libcfile.h"
+
+/* valgrind's core (m_transtab.c): True while a discard is safe */
+extern Bool VG_(ok_to_discard_translations);
+
+#define CLONE_CHILD_CLEARTID 0x00200000
+#define FX_WAIT 0
+#define FX_WAKE 1
+#define FX_REQUEUE 3
+#define FX_CMP_REQUEUE 4
+#define FX_WAKE_OP 5
+#define FX_WAIT_BITSET 9
+#define FX_WAKE_BITSET 10
+
+#define NB_LS_BOUND    20000    /* cycles (or instructions) of lead      */
+#define NB_LS_QUANTUM  200000   /* a thread's share of its LP            */
+#define NB_LS_VALVE_MS 100
+#define NB_LS_SETTLE_MS 50
+
+Bool clo_lockstep = True;                /* --nbsim-lockstep               */
+Bool nb_ls_on;                           /* a second thread was created    */
+ULong nb_ls_lim = ~0ULL;                 /* the running LP holds at this   */
+ULong nb_ls_ic;                          /* instructions of the running LP */
+ULong nb_ls_holds, nb_ls_turns, nb_ls_valves;
+
+enum { LS_RUN, LS_FUTEX, LS_SYS };       /* runnable; blocked (model; host) */
+
+static struct {
+	UChar alive, state, in_kernel;
+	UInt sysno;                      /* the system call it is in      */
+	ULong sysseq;                    /* its system calls so far       */
+	UChar unsettled;                 /* its futex wait not yet seen   */
+					 /* blocked in the host's kernel  */
+	Int lwp;
+	Addr word;                       /* the futex word it waits on     */
+	ULong seq;                       /* the order it began to wait     */
+	Addr ctid;                       /* CLONE_CHILD_CLEARTID word      */
+} th[NB_HT_MAXT];
+static ULong seq;
+static Addr pending_ctid;
+static ULong ic[2], off_t[2], off_i[2], qend[2];
+static ThreadId owner[2];
+static unsigned turn, cur_lp;
+static UInt valve_from, spins;
+static Bool nb_ls_unsettled;
+static Addr exit_word;            /* an exited thread's clear-tid word */
+static Int exit_lwp;              /* ... and its host thread (it waits */
+				  /* not for itself)                  */
+static Bool valve_on;
+static ThreadId valve_tid;
+static ULong valve_seq;
+
+/* valgrind's core (pub_core_syscall.h) */
+extern SysRes VG_(do_syscall)(UWord sysno, UWord a1, UWord a2, UWord a3, UWord a4, UWord a5,
+			      UWord a6, UWord a7, UWord a8);
+
+static void pause_host(ULong us)
+{
+	struct vki_timespec ts = { 0, (long)(us * 1000) };
+
+	(void)VG_(do_syscall)(__NR_nanosleep, (UWord)&ts, 0, 0, 0, 0, 0, 0, 0);
+}
+
+/* the guard's exit (nb_instr.c): the time slice ends at once */
+VG_REGPARM(1) void nb_ls_yield(VexGuestAMD64State *st)
+{
+	st->host_EvC_COUNTER = 0;
+}
+
+/* The time the lockstep keeps: under HT the LPs' clocks while the
+ * timing model runs (something counts cycles), else instructions; so
+ * without HT the threads' order is the same whichever events are counted
+ * (nb_stat's runs of one program agree).  (Running the clock under HT
+ * for the lockstep alone cost 6x on a program that counts nothing.) */
+static Bool timed(void)
+{
+	return clo_ht && (nb_need & NEED_TIME);
+}
+
+static ULong raw(unsigned lp)
+{
+	/* (the retirement cycle as the guard reads it: not synced, which
+	 * would end the sampled clock's streak of skipped runs at a point
+	 * the host chooses, how often a held thread asks, and move its
+	 * charges) */
+	if (timed())
+		return nb_tm_lp[lp].ret;
+	return lp == cur_lp ? nb_ls_ic : ic[lp];
+}
+
+static ULong t_of(unsigned lp)
+{
+	return raw(lp) + (timed() ? off_t[lp] : off_i[lp]);
+}
+
+static void t_raise(unsigned lp, ULong t)
+{
+	ULong now = t_of(lp);
+
+	if (t > now) {
+		off_t[lp] += timed() ? t - now : 0;
+		off_i[lp] += timed() ? 0 : t - now;
+	}
+}
+
+static Bool alive(ThreadId t)
+{
+	return t && t < NB_HT_MAXT && th[t].alive;
+}
+
+static unsigned nlp(void)
+{
+	return clo_ht ? 2 : 1;
+}
+
+static unsigned lp_of(ThreadId t)
+{
+	return clo_ht ? nb_lp_of(t) : 0;
+}
+
+static Bool runnable(ThreadId t)
+{
+	return alive(t) && th[t].state == LS_RUN;
+}
+
+/* the next runnable thread of LP lp after thread `after` (round robin by
+ * ThreadId), or 0 */
+static ThreadId next_of(unsigned lp, ThreadId after)
+{
+	for (unsigned i = 1; i < NB_HT_MAXT; i++) {
+		ThreadId t = (ThreadId)((after + i) % NB_HT_MAXT);
+		if (runnable(t) && lp_of(t) == lp)
+			return t;
+	}
+	return 0;
+}
+
+/* An LP whose owner cannot run passes to its next runnable thread; one
+ * that had none (halted) takes up at time `at` */
+static void refresh(unsigned lp, ULong at)
+{
+	/* (a thread moved to the other LP, --nbsim-ht-place=migrate, owns
+	 * this one no more) */
+	if (runnable(owner[lp]) && lp_of(owner[lp]) == lp)
+		return;
+	owner[lp] = next_of(lp, owner[lp]);
+	if (owner[lp]) {
+		t_raise(lp, at);
+		qend[lp] = t_of(lp) + NB_LS_QUANTUM;
+	}
+}
+
+unsigned nb_ls_lps_running(void)
+{
+	unsigned m = 0;
+
+	for (unsigned lp = 0; lp < nlp(); lp++)
+		if (owner[lp])
+			m |= 1u << lp;
+	return m;
+}
+
+/* The LP time of the running LP, for waking another: the greatest of the
+ * LPs' that run */
+static ULong now_running(void)
+{
+	ULong t = 0;
+
+	for (unsigned lp = 0; lp < nlp(); lp++)
+		if (owner[lp] && t_of(lp) > t)
+			t = t_of(lp);
+	return t;
+}
+
+/* the LP whose thread runs: the one with a runnable thread, or of two
+ * the one whose turn it is, until it leads by more than NB_LS_BOUND */
+static void set_turn(void)
+{
+	unsigned o = turn ^ 1;
+
+	if (nlp() == 1) {
+		turn = 0;
+		return;
+	}
+	if (!owner[turn]) {
+		if (owner[o])
+			turn = o;
+		return;
+	}
+	if (owner[o] && t_of(turn) > t_of(o) + NB_LS_BOUND) {
+		turn = o;
+		nb_ls_turns++;
+	}
+}
+
+/*
+ * A thread that began a futex wait the model has it blocked in releases
+ * valgrind's lock before it enters the host's kernel.  Were another
+ * thread to run at once, it could change the word (and wake) before the
+ * wait is queued: the wait would then return EAGAIN instead of 0, and
+ * the waiter's library code take another path, as the host's timing has
+ * it (nb_stat saw 2 instructions between runs).  So the next thread runs
+ * only when the waiter is in the kernel's futex wait on its word (or has
+ * come back: it then waits for valgrind's lock on another word), as
+ * /proc/self/task/LWP/syscall shows, at most NB_LS_SETTLE_MS.
+ */
+static ULong hex_at(const HChar **p)
+{
+	ULong a = 0;
+
+	while (**p == ' ')
+		(*p)++;
+	if ((*p)[0] == '0' && (*p)[1] == 'x')
+		*p += 2;
+	for (;; (*p)++) {
+		HChar c = **p;
+		unsigned d = c >= '0' && c <= '9' ? (unsigned)(c - '0') :
+			c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10) : 16;
+		if (d == 16)
+			return a;
+		a = a * 16 + d;
+	}
+}
+
+/* Is the host thread lwp in a futex wait (on its word, queued; on
+ * valgrind's lock's, back and waiting for it) or reading valgrind's lock's
+ * pipe (back, its --fair-sched=no lock)?  Not while it wakes another
+ * thread (valgrind's lock released) nor outside a system call. */
+static Bool in_wait(Int lwp)
+{
+	HChar path[64], buf[128];
+	SysRes r;
+	Int n, fd;
+	ULong no = 0;
+	const HChar *p = buf;
+
+	VG_(snprintf)(path, sizeof path, "/proc/self/task/%d/syscall", lwp);
+	r = VG_(open)(path, VKI_O_RDONLY, 0);
+	if (sr_isError(r))
+		return True;            /* (gone: nothing to wait for) */
+	fd = (Int)sr_Res(r);
+	n = VG_(read)(fd, buf, (Int)sizeof buf - 1);
+	VG_(close)(fd);
+	if (n <= 0)
+		return True;
+	buf[n] = 0;
+	if (*p < '0' || *p > '9')
+		return False;           /* "running" */
+	while (*p >= '0' && *p <= '9')
+		no = no * 10 + (ULong)(*p++ - '0');
+	if (no == __NR_read)
+		return True;            /* back: waits for valgrind's lock (a pipe) */
+	if (no != __NR_futex)
+		return False;
+	(void)hex_at(&p);       /* the word */
+	no = hex_at(&p) & 0x7f; /* the operation */
+	return no == FX_WAIT || no == FX_WAIT_BITSET;
+}
+
+static void settle(void)
+{
+	Int self = VG_(gettid)();
+
+	for (unsigned t = 1; t < NB_HT_MAXT; t++) {
+		UInt from;
+		if (!th[t].unsettled)
+			continue;
+		if (th[t].lwp == self) {
+			/* (its own pre-syscall hook: the next thread settles it) */
+			nb_ls_unsettled = True;
+			continue;
+		}
+		th[t].unsettled = 0;
+		from = VG_(read_millisecond_timer)();
+		while (th[t].in_kernel && !in_wait(th[t].lwp)) {
+			if (VG_(read_millisecond_timer)() - from >= NB_LS_SETTLE_MS) {
+				if (VG_(clo_verbosity) > 1)
+					VG_(umsg)("nbsim: lockstep: thread %u not seen in its "
+						  "futex wait after %u ms\n", t, NB_LS_SETTLE_MS);
+				break;
+			}
+			pause_host(20);
+		}
+	}
+}
+
+/* The lockstep decides who runs: from the second thread on, while no
+ * overflow interrupt is enabled (a PMI's skid across the threads' turns
+ * lost interrupts of the threads sharing an LP: ctests/thread_overflow
+ * under --ht=yes; valgrind's order then, as before). */
+Bool nb_ls_active(void)
+{
+	return nb_ls_on && clo_lockstep && !nb_pmi_on;
+}
+
+/* Thread tid gets valgrind's lock: may it run?  Sets nb_ls_lim: the raw
+ * clock (nb_tmp's or nb_ls_ic) at which it must give way. */
+Bool nb_ls_start(ThreadId tid)
+{
+	unsigned lp = lp_of(tid);
+	ULong lim;
+
+	if (!nb_ls_active()) {
+		nb_ls_lim = ~0ULL;
+		return True;
+	}
+	if (nb_ls_unsettled) {
+		nb_ls_unsettled = False;
+		settle();
+	}
+	if (exit_word && VG_(gettid)() != exit_lwp) {
+		/* a thread exited: its clear-tid word is zeroed by the host's
+		 * kernel when its host thread is gone, after valgrind's lock
+		 * was released; a thread that ran before would find it set
+		 * (pthread_join's loop one futex wait longer), as the host's
+		 * timing has it */
+		UInt from = VG_(read_millisecond_timer)();
+		while (VG_(am_is_valid_for_client)(exit_word, 4, VKI_PROT_READ) &&
+		       *(volatile Int *)exit_word != 0 &&
+		       VG_(read_millisecond_timer)() - from < NB_LS_SETTLE_MS)
+			pause_host(20);
+		exit_word = 0;
+	}
+	/* it runs guest code inside a wait the model has it blocked in: a
+	 * signal's handler (a PMI sent to a waiting thread), as the host
+	 * delivers it; it goes back into its wait after */
+	if (tid < NB_HT_MAXT && th[tid].alive && th[tid].state != LS_RUN) {
+		if (lp != cur_lp) {
+			ic[cur_lp] = nb_ls_ic;
+			nb_ls_ic = ic[lp];
+			cur_lp = lp;
+		}
+		nb_ls_lim = ~0ULL;
+		return True;
+	}
+	for (unsigned l = 0; l < nlp(); l++) {
+		refresh(l, now_running());
+		/* the owner's quantum is over: the LP's next runnable thread */
+		if (owner[l] && t_of(l) >= qend[l]) {
+			ThreadId n = next_of(l, owner[l]);
+			if (n)
+				owner[l] = n;
+			qend[l] = t_of(l) + NB_LS_QUANTUM;
+		}
+	}
+	set_turn();
+	if (owner[lp] != tid || (nlp() == 2 && turn != lp && owner[turn])) {
+		ThreadId w = owner[turn] ? owner[turn] : owner[lp];
+		/* the thread that should run is still in the kernel: a wait
+		 * the model does not know, once the valve's time is out */
+		if (!w || !th[w].in_kernel || w != valve_tid || th[w].sysseq != valve_seq)
+			valve_on = False;
+		if (w && th[w].in_kernel) {
+			UInt ms = VG_(read_millisecond_timer)();
+			if (!valve_on) {
+				/* (the same system call of the same thread all along) */
+				valve_on = True, valve_from = ms;
+				valve_tid = w, valve_seq = th[w].sysseq;
+			} else if (ms - valve_from > NB_LS_VALVE_MS) {
+				th[w].state = LS_SYS;
+				nb_ls_valves++;
+				if (VG_(clo_verbosity) > 1)
+					VG_(umsg)("nbsim: lockstep: thread %u taken as blocked in "
+						  "system call %u\n", w, th[w].sysno);
+				valve_on = False;
+				return nb_ls_start(tid);
+			}
+		}
+		nb_ls_holds++;
+		nb_ls_lim = 0;
+		/* held again at once: the thread that should run was not
+		 * waiting for valgrind's lock (not yet back from the kernel,
+		 * or not yet started); let the host run it before the lock
+		 * is released again */
+		if (++spins > 2)
+			pause_host(spins > 20 ? 200 : 20);
+		return False;
+	}
+	valve_on = False;
+	spins = 0;
+	/* the LP of the running thread: its instructions in nb_ls_ic */
+	if (lp != cur_lp) {
+		ic[cur_lp] = nb_ls_ic;
+		nb_ls_ic = ic[lp];
+		cur_lp = lp;
+	}
+	lim = qend[lp];
+	if (nlp() == 2 && owner[lp ^ 1] && t_of(lp ^ 1) + NB_LS_BOUND < lim)
+		lim = t_of(lp ^ 1) + NB_LS_BOUND;
+	lim -= timed() ? off_t[lp] : off_i[lp];
+	nb_ls_lim = lim + 1;
+	return True;
+}
+
+/* NEED_TIME turned on (nb_need.c): the LPs' times in cycles from here,
+ * level with each other as they were in instructions */
+void nb_ls_time_on(void)
+{
+	ULong t = 0;
+
+	for (unsigned lp = 0; lp < 2; lp++)
+		if (nb_tm_lp[lp].ret + off_t[lp] > t)
+			t = nb_tm_lp[lp].ret + off_t[lp];
+	for (unsigned lp = 0; lp < 2; lp++) {
+		off_t[lp] = t - nb_tm_lp[lp].ret;
+		qend[lp] = t + NB_LS_QUANTUM;
+	}
+}
+
+/* wake up to n threads waiting on word (FIFO); the rest up to m move to
+ * word2 (FUTEX_CMP_REQUEUE) */
+static void wake(Addr word, ULong n, Addr word2, ULong m)
+{
+	ULong at = now_running();
+	Bool any = False;
+
+	while (n || m) {
+		ThreadId best = 0;
+		for (unsigned t = 1; t < NB_HT_MAXT; t++)
+			if (alive(t) && th[t].state == LS_FUTEX && th[t].word == word &&
+			    (!best || th[t].seq < th[best].seq))
+				best = t;
+		if (!best)
+			break;
+		if (n) {
+			th[best].state = LS_RUN;
+			refresh(lp_of(best), at);
+			any = True;
+			n--;
+		} else {
+			th[best].word = word2;
+			m--;
+		}
+	}
+	if (any)
+		nb_ls_changed();
+}
+
+/* system calls that can wait on another thread or the outside, other
+ * than the futex waits the model follows */
+static Bool blocking(UInt sysno)
+{
+	switch (sysno) {
+	case __NR_read: case __NR_readv: case __NR_recvfrom: case __NR_recvmsg:
+	case __NR_accept: case __NR_accept4: case __NR_connect:
+	case __NR_poll: case __NR_ppoll: case __NR_select: case __NR_pselect6:
+	case __NR_epoll_wait: case __NR_epoll_pwait:
+	case __NR_nanosleep: case __NR_clock_nanosleep: case __NR_pause:
+	case __NR_wait4: case __NR_waitid: case __NR_rt_sigsuspend: case __NR_rt_sigtimedwait:
+	case __NR_msgrcv: case __NR_semop: case __NR_semtimedop: case __NR_flock:
+		return True;
+	default:
+		return False;
+	}
+}
+
+
+/* FUTEX_WAKE_OP's condition on the old value of the second word (man 2
+ * futex: the operation and comparison encoded in val3) */
+static Bool wake_op_cond(UInt val3, Int old)
+{
+	Int cmparg = (Int)(val3 & 0xfff);
+
+	switch ((val3 >> 24) & 15) {
+	case 0: return old == cmparg;
+	case 1: return old != cmparg;
+	case 2: return old < cmparg;
+	case 3: return old <= cmparg;
+	case 4: return old > cmparg;
+	case 5: return old >= cmparg;
+	default: return True;
+	}
+}
+
+void nb_ls_pre_syscall(ThreadId tid, UInt sysno, UWord *args)
+{
+	if (tid >= NB_HT_MAXT)
+		return;
+	th[tid].in_kernel = 1;
+	th[tid].sysno = sysno;
+	th[tid].sysseq++;
+	if (sysno == __NR_clone)
+		pending_ctid = (args[0] & CLONE_CHILD_CLEARTID) ? args[3] : 0;
+	/* clone3: struct clone_args { u64 flags, pidfd, child_tid, ... } */
+	if (sysno == 435 /* __NR_clone3 */ &&
+	    VG_(am_is_valid_for_client)(args[0], 24, VKI_PROT_READ))
+		pending_ctid = (((const ULong *)args[0])[0] & CLONE_CHILD_CLEARTID)
+			? (Addr)((const ULong *)args[0])[2] : 0;
+	if (!nb_ls_on)
+		return;
+	if (sysno == __NR_futex) {
+		UInt cmd = (UInt)args[1] & 0x7f;
+		Addr w = args[0];
+		switch (cmd) {
+		case FX_WAIT: case FX_WAIT_BITSET:
+			/* (the guest's word, read while no guest thread runs) */
+			if (VG_(am_is_valid_for_client)(w, 4, VKI_PROT_READ) &&
+			    *(volatile Int *)w == (Int)args[2]) {
+				th[tid].state = LS_FUTEX;
+				th[tid].word = w;
+				th[tid].seq = ++seq;
+				th[tid].unsettled = 1;
+				th[tid].lwp = VG_(gettid)();
+				nb_ls_unsettled = True;
+			}
+			break;
+		case FX_WAKE: case FX_WAKE_BITSET:
+			wake(w, args[2], 0, 0);
+			break;
+		case FX_REQUEUE: case FX_CMP_REQUEUE:
+			if (cmd == FX_CMP_REQUEUE && VG_(am_is_valid_for_client)(w, 4, VKI_PROT_READ) &&
+			    *(volatile Int *)w != (Int)args[5])
+				break;
+			wake(w, args[2], args[4], args[3]);
+			break;
+		case FX_WAKE_OP: {
+			Addr w2 = args[4];
+			Bool c = VG_(am_is_valid_for_client)(w2, 4, VKI_PROT_READ) &&
+				wake_op_cond((UInt)args[5], *(volatile Int *)w2);
+			wake(w, args[2], 0, 0);
+			if (c)
+				wake(w2, args[3], 0, 0);
+			break;
+		}
+		default:
+			break;
+		}
+	} else if (sysno == __NR_sched_yield) {
+		/* the LP's next runnable thread runs (Linux puts the task at
+		 * the end of its CPU's run queue) */
+		unsigned lp = lp_of(tid);
+		ThreadId n = next_of(lp, tid);
+		if (owner[lp] == tid && n && n != tid) {
+			owner[lp] = n;
+			qend[lp] = t_of(lp) + NB_LS_QUANTUM;
+			nb_ls_changed();
+		}
+	} else if (blocking(sysno))
+		th[tid].state = LS_SYS;
+	if (th[tid].state != LS_RUN) {
+		owner[lp_of(tid)] = tid;        /* (refresh passes it on) */
+		refresh(lp_of(tid), 0);
+		nb_ls_changed();
+	}
+}
+
+void nb_ls_post_syscall(ThreadId tid)
+{
+	if (tid >= NB_HT_MAXT)
+		return;
+	th[tid].in_kernel = 0;
+	th[tid].unsettled = 0;
+	if (!nb_ls_on || th[tid].state == LS_RUN)
+		return;
+	/* back from a wait the model did not end (the host's timing) */
+	if (VG_(clo_verbosity) > 1)
+		VG_(umsg)("nbsim: lockstep: thread %u back from system call %u the model "
+			  "had it wait in (word %#lx)\n", tid, th[tid].sysno, th[tid].word);
+	th[tid].state = LS_RUN;
+	refresh(lp_of(tid), now_running());
+	nb_ls_changed();
+}
+
+void nb_ls_created(ThreadId parent, ThreadId child)
+{
+	ULong at;
+
+	if (child >= NB_HT_MAXT || !parent)     /* (the main thread) */
+		return;
+	if (!nb_ls_on && clo_lockstep) {
+		/* the guards from here on (nb_instr.c) */
+		nb_ls_on = True;
+		for (unsigned lp = 0; lp < 2; lp++)
+			qend[lp] = t_of(lp) + NB_LS_QUANTUM;
+		owner[cur_lp] = parent;
+		th[parent].alive = 1;
+		turn = cur_lp;
+		/* (valgrind allows a tool's discard inside its client
+		 * requests only, asserting that no translation runs; none
+		 * does in a thread-creation hook, called from the clone
+		 * system call's wrapper in the scheduler) */
+		nb_discards++;
+		VG_(ok_to_discard_translations) = True;
+		VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "nbsim lockstep");
+		VG_(ok_to_discard_translations) = False;
+	}
+	at = now_running();
+	th[child].alive = 1;
+	th[child].state = LS_RUN;
+	th[child].in_kernel = 0;
+	th[child].ctid = pending_ctid;
+	pending_ctid = 0;
+	refresh(lp_of(child), at);
+}
+
+void nb_ls_exit(ThreadId tid)
+{
+	if (tid >= NB_HT_MAXT || !nb_ls_on)
+		return;
+	th[tid].state = LS_SYS;
+	th[tid].alive = 0;
+	if (VG_(clo_verbosity) > 1)
+		VG_(umsg)("nbsim: lockstep: thread %u exits, clear-tid word %#lx\n", tid, th[tid].ctid);
+	if (th[tid].ctid) {
+		wake(th[tid].ctid, ~0ULL, 0, 0);
+		exit_word = th[tid].ctid;
+		exit_lwp = VG_(gettid)();
+	}
+	th[tid].ctid = 0;
+	for (unsigned lp = 0; lp < nlp(); lp++)
+		refresh(lp, now_running());
+	nb_ls_changed();
+}
+
+
+void nb_ls_stats(void)
+{
+	if (!nb_ls_on)
+		return;
+	VG_(umsg)("nbsim: lockstep: %llu holds, %llu turns passed, %llu waits taken as blocked "
+		  "after %u ms\n", nb_ls_holds, nb_ls_turns, nb_ls_valves, NB_LS_VALVE_MS);
+}
