@@ -24,6 +24,9 @@
 use strict;
 use warnings;
 use Test::More;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use RunCmd;
 use File::Temp qw(tempdir);
 no warnings "portable";     # 64-bit addresses through hex()
 
@@ -44,24 +47,11 @@ for my $k (keys %ENV) {
 	delete $ENV{$k} unless $k =~ /^(?:NB_\w+|NBSIM\w*|PATH|HOME|TMPDIR|LANG|LC_\w+|USER|LOGNAME)$/;
 }
 
-# run a command; (exit status, stdout and stderr)
-sub run {
-	my (@cmd) = @_;
-	my $pid = open(my $fh, '-|') // die "fork: $!";
-	if (!$pid) {
-		open(STDERR, '>&', \*STDOUT);
-		exec @cmd or exit 250;
-	}
-	local $/;
-	my $text = <$fh> // '';
-	close $fh;
-	return ($? >> 8, $text);
-}
 
 # the hotspot's symbols (nm: the addresses in the file, the profile's SVMA)
 my %nm;
 {
-	my ($rc, $text) = run('nm', $hs);
+	my ($rc, $text) = run_cmd('nm', $hs);
 	$rc == 0 or BAIL_OUT("nm $hs: $text");
 	for (split /\n/, $text) {
 		$nm{$2} = hex($1) if /^([0-9a-f]+) \S (\S+)$/;
@@ -97,7 +87,7 @@ sub profile {
 sub record {
 	my ($out, @args) = @_;
 	unlink $out;
-	my ($rc, $text) = run($rec, '--model=northwood', '-o', $out, @args);
+	my ($rc, $text) = run_cmd($rec, '--model=northwood', '-o', $out, @args);
 	diag($text) if $rc != 0 && $rc != 1;
 	return ($rc, $text, profile($out));
 }
@@ -105,7 +95,7 @@ sub record {
 # the count nb_stat gives (the same program, the same model)
 sub count {
 	my (@prog) = @_;
-	my ($rc, $text) = run($stat, '--model=northwood', '-x', ',', '-o', "$dir/c.csv", '-e', $EV,
+	my ($rc, $text) = run_cmd($stat, '--model=northwood', '-x', ',', '-o', "$dir/c.csv", '-e', $EV,
 			      '--', @prog);
 	open(my $fh, '<', "$dir/c.csv") or return undef;
 	while (<$fh>) {
@@ -146,22 +136,22 @@ $N //= 0;
 		like($text, qr/PEBS samples, 0 differing/, 'every decoded data address is the model\'s');
 	}
 
-	my ($r2, $t2) = run($rep, '-i', "$dir/pebs.prof", '--stdio');
+	my ($r2, $t2) = run_cmd($rep, '-i', "$dir/pebs.prof", '--stdio');
 	is($r2, 0, 'nb_report --stdio');
 	like($t2, qr/^\s+200\s+[\d.]+%\s+sprunt\s+\(hotspot\)$/m, 'nb_report: sprunt first with 200');
-	($r2, $t2) = run($rep, '-i', "$dir/pebs.prof", '--sort=data');
+	($r2, $t2) = run_cmd($rep, '-i', "$dir/pebs.prof", '--sort=data');
 	my @off = $t2 =~ /^\s+\d+\s+[\d.]+%\s+0x[0-9a-f]+\s+\(sprunt; in ringmem\+(\d+)\)$/mg;
 	is(scalar(@off), 8, 'nb_report --sort=data: eight data lines in sprunt, in the global ringmem');
 	@off = sort { $a <=> $b } @off;
 	is(scalar(grep { $off[$_] - $off[$_ - 1] != 8192 } 1 .. $#off), 0,
 	   '... at offsets 8 KB apart');
-	($r2, $t2) = run($rep, '-i', "$dir/pebs.prof", '--sort=page');
+	($r2, $t2) = run_cmd($rep, '-i', "$dir/pebs.prof", '--sort=page');
 	my @pg = $t2 =~ /^\s+\d+\s+[\d.]+%\s+(0x[0-9a-f]+000)\s+\(sprunt\)$/mg;
 	is(scalar(@pg), 8, 'nb_report --sort=page: eight pages in sprunt');
-	($r2, $t2) = run($rep, '-i', "$dir/pebs.prof", '--sort=line');
+	($r2, $t2) = run_cmd($rep, '-i', "$dir/pebs.prof", '--sort=line');
 	like($t2, qr/^\s+200\s+[\d.]+%\s+\S*hotspot\.c:\d+\s+\(sprunt\)$/m,
 	     'nb_report --sort=line: hotspot.c\'s line of the loop');
-	($r2, $t2) = run($rep, '-i', "$dir/pebs.prof", '--annotate=sprunt');
+	($r2, $t2) = run_cmd($rep, '-i', "$dir/pebs.prof", '--annotate=sprunt');
 	is($r2, 0, 'nb_report --annotate=sprunt (objdump)');
 	my $t = sprintf('%x', $nm{sprunt_target});
 	like($t2, qr/^\s+200 100\.00% \|\s+$t:\s+mov\s+\(%rax\),%rax$/m,
@@ -188,14 +178,14 @@ $N //= 0;
 	cmp_ok(scalar(keys %d), '>', 1, 'IEBS: at more than one distance (the bus-clock wait)');
 	is(scalar(@s), int($N / 97), "IEBS: samples = floor(N / 97), N = $N");
 	# nb_report's histogram of the same: by distance from the load
-	my ($r2, $t2) = run($rep, '-i', "$dir/iebs.prof", '--annotate=sprunt',
+	my ($r2, $t2) = run_cmd($rep, '-i', "$dir/iebs.prof", '--annotate=sprunt',
 			    sprintf('--distance-from=%x', $nm{sprunt_target}));
 	is($r2, 0, 'nb_report --annotate=sprunt --distance-from=the load');
 	my %h = $t2 =~ /^\s+\+(\d+)\s+(\d+)\s+[\d.]+%$/mg;
 	is(join(' ', map { "+$_:$h{$_}" } sort { $a <=> $b } keys %h),
 	   join(' ', map { "+$_:$d{$_}" } sort { $a <=> $b } keys %d),
 	   '... the distances and counts the profile gives');
-	($r2, $t2) = run($rep, '-i', "$dir/pebs.prof", '--annotate=sprunt',
+	($r2, $t2) = run_cmd($rep, '-i', "$dir/pebs.prof", '--annotate=sprunt',
 			 sprintf('--distance-from=%x', $nm{sprunt_target}));
 	like($t2, qr/^\s+\+0\s+200\s+100\.00%$/m, '... and PEBS: all 200 at +0');
 	my $w = 0;
@@ -213,7 +203,7 @@ $N //= 0;
 	my ($m1) = grep { /(^|;)main;miss1;chase$/ } keys %by;
 	is($m3 && $by{$m3}, 72, 'PEBS: 72 samples in chase called by miss3 (72000 misses)');
 	is($m1 && $by{$m1}, 24, 'PEBS: 24 in chase called by miss1 (24000 misses)');
-	my ($r2, $t2) = run($rep, '-i', "$dir/two.prof", '--folded');
+	my ($r2, $t2) = run_cmd($rep, '-i', "$dir/two.prof", '--folded');
 	is($r2, 0, 'nb_report --folded');
 	like($t2, qr/^(.+;)?main;miss3;chase 72$/m, 'folded: ...main;miss3;chase 72');
 	like($t2, qr/^(.+;)?main;miss1;chase 24$/m, 'folded: ...main;miss1;chase 24');
@@ -221,21 +211,21 @@ $N //= 0;
 	# the callgrind format through Debian's callgrind_annotate: read
 	# without a complaint, totals = samples x period, self and inclusive
 	# costs as nb_report's samples say
-	($r2, $t2) = run($rep, '-i', "$dir/two.prof", '--callgrind');
+	($r2, $t2) = run_cmd($rep, '-i', "$dir/two.prof", '--callgrind');
 	is($r2, 0, 'nb_report --callgrind');
 	open(my $cg, '>', "$dir/two.cg") or die;
 	print $cg $t2;
 	close $cg;
 	my $n = scalar(@{$p->{samples}});
 	(my $totals = $n * 1000) =~ s/(\d)(?=(\d{3})+$)/$1,/g;
-	my ($r3, $t3) = run('callgrind_annotate', "$dir/two.cg");
+	my ($r3, $t3) = run_cmd('callgrind_annotate', "$dir/two.cg");
 	is($r3, 0, 'callgrind_annotate reads it');
 	unlike($t3, qr/uninitialized|^Line \d+:|warning/mi, '... without a complaint');
 	like($t3, qr/^\s+\Q$totals\E \(100\.0%\)\s+PROGRAM TOTALS$/m,
 	     "... its totals are samples x period ($totals)");
 	like($t3, qr/^\s+96,000 \([\d.]+%\)\s+\S*hotspot\.c:chase /m,
 	     '... chase\'s self cost: its 96 samples x 1000, as nb_report has them');
-	($r3, $t3) = run('callgrind_annotate', '--inclusive=yes', "$dir/two.cg");
+	($r3, $t3) = run_cmd('callgrind_annotate', '--inclusive=yes', "$dir/two.cg");
 	like($t3, qr/^\s+72,000 \([\d.]+%\)\s+\S*hotspot\.c:miss3 /m, '... miss3 inclusive 72,000');
 	like($t3, qr/^\s+24,000 \([\d.]+%\)\s+\S*hotspot\.c:miss1 /m, '... miss1 inclusive 24,000');
 	# main's own printf (its stdio buffer's malloc) takes a sample when
@@ -261,15 +251,15 @@ $N //= 0;
 	# walk calls itself three times and chases 24000 times at the bottom
 	my ($rc, $text, $p) = record("$dir/rec.prof", '-g', '-e', "$EV/1000", '--', $hs, 'rec');
 	is($rc, 0, 'nb_record -g on hotspot rec');
-	my ($r2, $t2) = run($rep, '-i', "$dir/rec.prof", '--folded');
+	my ($r2, $t2) = run_cmd($rep, '-i', "$dir/rec.prof", '--folded');
 	like($t2, qr/^(.+;)?main;walk;walk;walk;walk;chase 24$/m, 'folded: main;walk x4;chase 24');
-	($r2, $t2) = run($rep, '-i', "$dir/rec.prof", '--callgrind');
+	($r2, $t2) = run_cmd($rep, '-i', "$dir/rec.prof", '--callgrind');
 	like($t2, qr/^fn=walk\ncob=\S+\ncfi=\S+\ncfn=walk\ncalls=72 /m,
 	     'callgrind: walk calls walk, 72 samples inside those calls (3 per sample)');
 	open(my $cg, '>', "$dir/rec.cg") or die;
 	print $cg $t2;
 	close $cg;
-	my ($r3, $t3) = run('callgrind_annotate', '--inclusive=yes', "$dir/rec.cg");
+	my ($r3, $t3) = run_cmd('callgrind_annotate', '--inclusive=yes', "$dir/rec.cg");
 	unlike($t3, qr/uninitialized|^Line \d+:|warning/mi, 'callgrind_annotate reads it');
 	like($t3, qr/^\s+24,000 \([\d.]+%\)\s+\S*hotspot\.c:walk /m,
 	     'inclusive cost of the recursive walk: its 24 samples once (24,000)');
@@ -284,7 +274,7 @@ $N //= 0;
 	my ($rc, $text, $p) = record("$dir/th.prof", '--no-precise', '-e', 'packed_SP_uop:ALL/100',
 				     '--', "$st/threads", 1000);
 	is($rc, 0, 'nb_record on three threads');
-	my ($r2, $t2) = run($rep, '-i', "$dir/th.prof", '--sort=thread');
+	my ($r2, $t2) = run_cmd($rep, '-i', "$dir/th.prof", '--sort=thread');
 	my @n = sort { $a <=> $b } ($t2 =~ /^\s+(\d+)\s+[\d.]+%\s+\d+\/\d+\s+\(thread \d+\)$/mg);
 	is("@n", '10 20 30', 'nb_report --sort=thread: 10, 20 and 30 samples, one row per thread');
 
@@ -307,7 +297,7 @@ SKIP: {
 	my $mpirun = -x '/usr/bin/mpirun.mpich' ? '/usr/bin/mpirun.mpich' : undef;
 	skip('mpich is not installed (configure installs it)', 3) unless $mpirun && -x "$st/mpi_ranks";
 	# rank r runs 1000 * (r + 1) addps (tests/stat/mpi_ranks.c)
-	my ($rc, $text) = run($mpirun, '-np', '2', $rec, '--no-precise', '-e', 'packed_SP_uop:ALL/100',
+	my ($rc, $text) = run_cmd($mpirun, '-np', '2', $rec, '--no-precise', '-e', 'packed_SP_uop:ALL/100',
 			      '-o', "$dir/mpi.%r", '--', "$st/mpi_ranks", 1000);
 	is($rc, 0, 'mpirun -np 2 nb_record -o mpi.%r');
 	my @n = map { my $p = profile("$dir/mpi.$_"); $p ? scalar(@{$p->{samples}}) : -1 } 0, 1;
@@ -322,13 +312,13 @@ SKIP: {
 	open(my $fh, '>', "$dir/in.txt") or die;
 	print $fh ((($_ * 7919) % 20011) . "\n") for 1 .. 20000;
 	close $fh;
-	my ($rc, $text) = run($rec, '-g', '-e', 'PAPI_TOT_INS', '-c', '200000', '-o', "$dir/sort.prof",
+	my ($rc, $text) = run_cmd($rec, '-g', '-e', 'PAPI_TOT_INS', '-c', '200000', '-o', "$dir/sort.prof",
 			      '--', $sort, '-n', '-o', "$dir/out.txt", "$dir/in.txt");
 	is($rc, 0, 'nb_record -g on sort -n') or diag($text);
-	my ($r2, $t2) = run($rep, '-i', "$dir/sort.prof");
+	my ($r2, $t2) = run_cmd($rep, '-i', "$dir/sort.prof");
 	my %libc;
 	{
-		my ($r, $t) = run('nm', '-D', '--defined-only', '/lib/x86_64-linux-gnu/libc.so.6');
+		my ($r, $t) = run_cmd('nm', '-D', '--defined-only', '/lib/x86_64-linux-gnu/libc.so.6');
 		for (split /\n/, $t) {
 			$libc{$1} = 1 if /^\S+ \S (\S+?)(@.*)?$/;
 		}
@@ -343,7 +333,7 @@ SKIP: {
 	cmp_ok(scalar(@named), '>=', 1, 'sort: libc functions named (in libc\'s symbol table)')
 		or diag($t2);
 	like($t2, qr/\[sort\]\s+\(sort\)/, 'sort: its own (stripped) code as [sort]');
-	($r2, $t2) = run($rep, '-i', "$dir/sort.prof", '--folded');
+	($r2, $t2) = run_cmd($rep, '-i', "$dir/sort.prof", '--folded');
 	my @l = split /\n/, $t2;
 	is(scalar(grep { !/^[^;\n]+(;[^;\n]+)* \d+$/ } @l), 0, 'sort --folded: every line frames COUNT');
 	my $sum = 0;
@@ -358,7 +348,7 @@ SKIP: {
 # the period is instructions x 2800 MHz / (F x cycles), rounded, and the
 # IEBS samples one per whole period
 {
-	my ($rc, $text) = run($stat, '--model=northwood', '--time=simulated', '-x', ',', '-o', "$dir/f.csv",
+	my ($rc, $text) = run_cmd($stat, '--model=northwood', '--time=simulated', '-x', ',', '-o', "$dir/f.csv",
 			      '-e', 'PAPI_TOT_CYC,PAPI_TOT_INS', '--', $hs, 'two');
 	my %c;
 	if (open(my $fh, '<', "$dir/f.csv")) {
@@ -377,9 +367,9 @@ SKIP: {
 	is($p->{events}[0]{period}, $want, '-F: the profile records that period');
 	is(scalar(@{$p->{samples}}), int($ins / ($want || 1)),
 	   "-F: one sample per whole period (floor($ins / $want))");
-	($rc, $text) = run($rec, '-F', '0', '-e', 'PAPI_TOT_INS', '-o', "$dir/x.prof", '--', $hs, 'two');
+	($rc, $text) = run_cmd($rec, '-F', '0', '-e', 'PAPI_TOT_INS', '-o', "$dir/x.prof", '--', $hs, 'two');
 	is($rc, 125, '-F 0: 125');
-	($rc, $text) = run($rec, '-F', '100', '-c', '1000', '-e', 'PAPI_TOT_INS', '-o', "$dir/x.prof", '--', $hs, 'two');
+	($rc, $text) = run_cmd($rec, '-F', '100', '-c', '1000', '-e', 'PAPI_TOT_INS', '-o', "$dir/x.prof", '--', $hs, 'two');
 	is($rc, 125, '-F with -c: 125');
 	like($text, qr/exclude each other/, '... the message says so');
 }
@@ -387,49 +377,49 @@ SKIP: {
 # ---- bad input ----
 {
 	my @prog = ('--', $hs, 'two');
-	my ($rc, $t) = run($rec, '-e', 'no_such_event', '-o', "$dir/x.prof", @prog);
+	my ($rc, $t) = run_cmd($rec, '-e', 'no_such_event', '-o', "$dir/x.prof", @prog);
 	is($rc, 124, 'unknown event: 124');
 	like($t, qr/no_such_event/, '... the message names it');
-	($rc, $t) = run($rec, '-e', $EV, '-c', '0', '-o', "$dir/x.prof", @prog);
+	($rc, $t) = run_cmd($rec, '-e', $EV, '-c', '0', '-o', "$dir/x.prof", @prog);
 	is($rc, 125, 'period 0: 125');
 	like($t, qr/bad period '0'/, '... the message says so');
-	($rc, $t) = run($rec, '-e', "$EV/ten", '-o', "$dir/x.prof", @prog);
+	($rc, $t) = run_cmd($rec, '-e', "$EV/ten", '-o', "$dir/x.prof", @prog);
 	is($rc, 125, 'EVENT/ten: 125');
-	($rc, $t) = run($rec, '-e', $EV, '-c', '1099511627776', '-o', "$dir/x.prof", @prog);
+	($rc, $t) = run_cmd($rec, '-e', $EV, '-c', '1099511627776', '-o', "$dir/x.prof", @prog);
 	is($rc, 125, 'a period of 2^40: 125');
-	($rc, $t) = run($rec, '-e', $EV, '-o', "$dir/x.prof", '--', "$dir/no_such_program");
+	($rc, $t) = run_cmd($rec, '-e', $EV, '-o', "$dir/x.prof", '--', "$dir/no_such_program");
 	is($rc, 127, 'missing program: 127');
 	like($t, qr/no_such_program.*not found/, '... the message names it');
-	($rc, $t) = run($rec, '-e', $EV, '-o', "$dir/no_dir/x.prof", @prog);
+	($rc, $t) = run_cmd($rec, '-e', $EV, '-o', "$dir/no_dir/x.prof", @prog);
 	is($rc, 122, 'unwritable -o: 122');
 	like($t, qr/no_dir\/x\.prof/, '... the message names the file');
-	($rc, $t) = run($rec, '--precise', '-e', 'PAPI_TOT_INS', '-o', "$dir/x.prof", @prog);
+	($rc, $t) = run_cmd($rec, '--precise', '-e', 'PAPI_TOT_INS', '-o', "$dir/x.prof", @prog);
 	is($rc, 124, '--precise on an event PEBS does not sample: 124');
 	like($t, qr/cannot sample precisely/, '... and says why');
-	($rc, $t) = run($rec, '--no-precise', '-e', "$EV:precise", '-o', "$dir/x.prof", @prog);
+	($rc, $t) = run_cmd($rec, '--no-precise', '-e', "$EV:precise", '-o', "$dir/x.prof", @prog);
 	is($rc, 125, ':precise with --no-precise: 125');
-	($rc, $t) = run($rec, '-e', "$EV,2ndL_cache_load_miss_retired", '-o', "$dir/x.prof", @prog);
+	($rc, $t) = run_cmd($rec, '-e', "$EV,2ndL_cache_load_miss_retired", '-o', "$dir/x.prof", @prog);
 	is($rc, 124, 'two precise events: 124');
-	($rc, $t) = run($rec, '-o', "$dir/x.prof", @prog);
+	($rc, $t) = run_cmd($rec, '-o', "$dir/x.prof", @prog);
 	is($rc, 125, 'no event: 125');
-	($rc, $t) = run($rec, '-e', $EV, '-o', "$dir/x.prof");
+	($rc, $t) = run_cmd($rec, '-e', $EV, '-o', "$dir/x.prof");
 	is($rc, 125, 'no program: 125');
 	ok(!-e "$dir/x.prof", 'no profile left by a refused run');
 
-	($rc, $t) = run($rep, '-i', "$dir/none.prof");
+	($rc, $t) = run_cmd($rep, '-i', "$dir/none.prof");
 	is($rc, 1, 'nb_report: a missing profile: 1');
 	open(my $fh, '>', "$dir/junk.prof") or die;
 	print $fh "hello\n";
 	close $fh;
-	($rc, $t) = run($rep, '-i', "$dir/junk.prof");
+	($rc, $t) = run_cmd($rep, '-i', "$dir/junk.prof");
 	is($rc, 3, 'nb_report: not a profile: 3');
-	($rc, $t) = run($rep, '-i', "$dir/pebs.prof", '--sort=bogus');
+	($rc, $t) = run_cmd($rep, '-i', "$dir/pebs.prof", '--sort=bogus');
 	is($rc, 2, 'nb_report: a bad --sort: 2');
-	($rc, $t) = run($rep, '-i', "$dir/pebs.prof", '--annotate=no_such_function');
+	($rc, $t) = run_cmd($rep, '-i', "$dir/pebs.prof", '--annotate=no_such_function');
 	is($rc, 4, 'nb_report: --annotate of a function without samples: 4');
-	($rc, $t) = run($rep, '-i', "$dir/pebs.prof", '--annotate=sprunt', '--distance-from=1');
+	($rc, $t) = run_cmd($rep, '-i', "$dir/pebs.prof", '--annotate=sprunt', '--distance-from=1');
 	is($rc, 4, 'nb_report: --distance-from an address no instruction starts at: 4');
-	($rc, $t) = run($rep, '-i', "$dir/pebs.prof", '--distance-from=1461');
+	($rc, $t) = run_cmd($rep, '-i', "$dir/pebs.prof", '--distance-from=1461');
 	is($rc, 2, 'nb_report: --distance-from without --annotate: 2');
 }
 

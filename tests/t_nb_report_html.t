@@ -13,6 +13,9 @@
 use strict;
 use warnings;
 use Test::More;
+use FindBin;
+use lib "$FindBin::Bin/lib";
+use RunCmd;
 use File::Temp qw(tempdir);
 
 my $bin = $ENV{NB_UTILS_BIN} or BAIL_OUT('NB_UTILS_BIN not set (run through make check)');
@@ -27,28 +30,16 @@ my $dir = tempdir(CLEANUP => 1);
 # the sanitizer build of nb_report is not beside the installed page
 $ENV{NB_REPORT_ASSETS} = $assets;
 
-sub run {
-	my (@cmd) = @_;
-	my $pid = open(my $fh, '-|') // die "fork: $!";
-	if (!$pid) {
-		open(STDERR, '>&', \*STDOUT);
-		exec @cmd or exit 250;
-	}
-	local $/;
-	my $text = <$fh> // '';
-	close $fh;
-	return ($? >> 8, $text);
-}
 
 # the program under a name with '<' and '&', as a page must quote it
 my $prog = "$dir/hot<spot&";
 system('cp', $hs, $prog) == 0 or BAIL_OUT("cp $hs: $?");
-my ($rc, $text) = run($rec, '--model=northwood', '-g', '-e', '1stL_cache_load_miss_retired/1000',
+my ($rc, $text) = run_cmd($rec, '--model=northwood', '-g', '-e', '1stL_cache_load_miss_retired/1000',
 		      '-o', "$dir/two.prof", '--', $prog, 'two');
 is($rc, 0, 'nb_record -g on hotspot two') or diag($text);
 
 my $out = "$dir/report";
-($rc, $text) = run($rep, '--html', $out, "$dir/two.prof");
+($rc, $text) = run_cmd($rep, '--html', $out, "$dir/two.prof");
 is($rc, 0, 'nb_report --html DIR') or diag($text);
 ok(-s "$out/$_", "DIR/$_ written") for qw(index.html report.js d3.min.js d3-flamegraph.min.js
 					   chart.umd.min.js LICENSES.txt);
@@ -98,7 +89,7 @@ my ($cmd) = $dom =~ /<code id="nb-command">([^<]*)<\/code>/;
 is($cmd, "$dir/hot&lt;spot&amp; two", "the program's name with '<' and '&' shown as it is");
 
 # a screenshot: the drawn page is not blank
-run(@chrome, "--screenshot=$dir/shot.png", '--window-size=1280,1600', "file://$out/index.html");
+run_cmd(@chrome, "--screenshot=$dir/shot.png", '--window-size=1280,1600', "file://$out/index.html");
 ok(-s "$dir/shot.png" && -s "$dir/shot.png" > 30000,
    'a screenshot of the page (' . (-s "$dir/shot.png" // 0) . ' bytes of PNG)');
 if ($ENV{NB_KEEP_SHOT}) {
@@ -106,21 +97,21 @@ if ($ENV{NB_KEEP_SHOT}) {
 }
 
 # ---- bad input ----
-($rc, $text) = run($rep, '--html', '', "$dir/two.prof");
+($rc, $text) = run_cmd($rep, '--html', '', "$dir/two.prof");
 is($rc, 2, "--html '': usage (2)");
 like($text, qr/empty folder name/, '... naming the cause');
 open(my $f, '>', "$dir/plain") or die;
 close $f;
-($rc, $text) = run($rep, '--html', "$dir/plain", "$dir/two.prof");
+($rc, $text) = run_cmd($rep, '--html', "$dir/plain", "$dir/two.prof");
 is($rc, 5, '--html onto a file: cannot write (5)');
 like($text, qr/not a folder/, '... naming the cause');
-($rc, $text) = run($rep, '--html', '/proc/nb_report_html', "$dir/two.prof");
+($rc, $text) = run_cmd($rep, '--html', '/proc/nb_report_html', "$dir/two.prof");
 is($rc, 5, '--html in a folder that cannot be made: 5');
-($rc, $text) = run($rep, '--html', "$dir/x", '--folded', "$dir/two.prof");
+($rc, $text) = run_cmd($rep, '--html', "$dir/x", '--folded', "$dir/two.prof");
 is($rc, 2, '--html with --folded: usage (2)');
 {
 	local $ENV{NB_REPORT_ASSETS} = "$dir/none";
-	($rc, $text) = run($rep, '--html', "$dir/y", "$dir/two.prof");
+	($rc, $text) = run_cmd($rep, '--html', "$dir/y", "$dir/two.prof");
 	is($rc, 1, 'no template where NB_REPORT_ASSETS says: 1');
 	like($text, qr/cannot read the template/, '... naming the cause');
 	ok(!-e "$dir/y/index.html", '... and no page written');

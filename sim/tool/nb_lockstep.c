@@ -318,13 +318,18 @@ static void settle(void)
 	}
 }
 
-/* The lockstep decides who runs: from the second thread on, while no
- * overflow interrupt is enabled (a PMI's skid across the threads' turns
- * lost interrupts of the threads sharing an LP: ctests/thread_overflow
- * under --ht=yes; valgrind's order then, as before). */
+/* The lockstep decides who runs: from the second thread on, until an
+ * overflow interrupt is first enabled, for the rest of the run (a PMI's
+ * skid across the threads' turns lost interrupts of the threads sharing
+ * an LP, and a lockstep that came and went with each thread's own event
+ * set cost a thread part of its count under host load: ctests/
+ * thread_overflow under --ht=yes; valgrind's order then, as before). */
 Bool nb_ls_active(void)
 {
-	return nb_ls_on && clo_lockstep && !nb_pmi_on;
+	static Bool pmi_seen;
+
+	pmi_seen |= nb_pmi_on;
+	return nb_ls_on && clo_lockstep && !pmi_seen;
 }
 
 /* Thread tid gets valgrind's lock: may it run?  Sets nb_ls_lim: the raw
