@@ -57,7 +57,7 @@ with the values that exist):
                              clock_gettime, gettimeofday, clock, getrusage,
                              CPU-time itimers): the host's, or the simulated
                              part's time, its cycles at the model's clock
-                             (docs/simulated-time.md) [host]
+                             (docs/simulated-time.md) [simulated]
   --nbsim-step-derive=lazy|cycle  step mode (a per-cycle filter): fold
                              the raw counts into the signals only where a
                              cycle needs it / cycle: at every retirement

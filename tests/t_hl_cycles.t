@@ -1,10 +1,10 @@
 #!/usr/bin/perl
 # PAPI's high-level API under nbsim.  Its "cycles" field is
 # PAPI_get_real_cyc (the time-stamp counter) and "real_time_nsec" the wall
-# clock.  By default (--nbsim-time=host) they are the host's, not the
-# simulated CPU's: the JSON says so (cycles_note,
+# clock.  Under --nbsim-time=host they are the host's, not the simulated
+# CPU's: the JSON says so (cycles_note,
 # patches/papi-7.0.0-hl-cycles-note.patch) and PAPI_TOT_CYC in the same
-# region counts the simulated cycles.  Under --nbsim-time=simulated the TSC
+# region counts the simulated cycles.  By default (simulated time) the TSC
 # is the simulated part's (docs/simulated-time.md): the region's cycles
 # agree with its PAPI_TOT_CYC, its real_time_nsec with them at the model's
 # 3.4 GHz, and there is no note.
@@ -23,8 +23,8 @@ sub run_hl {
 	return ($st, $out, $j, $dir, scalar @json);
 }
 
-my ($st, $out, $j, $dir, $n) = run_hl();
-is($st, 0, 'the high-level program runs under nbsim') or diag($out);
+my ($st, $out, $j, $dir, $n) = run_hl('--nbsim-time=host');
+is($st, 0, 'the high-level program runs under nbsim --nbsim-time=host') or diag($out);
 is($n, 1, 'one JSON report written') or diag(`ls -R $dir`);
 my ($ll) = $out =~ /^lowlevel PAPI_TOT_CYC (\d+)$/m;
 like($j, qr/"cycles_note":"cycles and real_time_nsec are the host's \(time stamp counter, wall clock\), not those of the virtual CPU \(nbsim \(valgrind\), model prescott\): count PAPI_TOT_CYC for its cycles"/,
@@ -42,17 +42,18 @@ SKIP: {
 	is($? >> 8, 0, "PAPI's output writer still reads the report") or diag($w);
 }
 
-# simulated time: the report's cycles and time are the simulated part's
-($st, $out, $j, $dir, $n) = run_hl('--nbsim-time=simulated');
-is($st, 0, '--nbsim-time=simulated: runs') or diag($out);
-unlike($j, qr/cycles_note/, '--nbsim-time=simulated: no note, the cycles are the part\'s');
+# simulated time, the default: the report's cycles and time are the
+# simulated part's
+($st, $out, $j, $dir, $n) = run_hl();
+is($st, 0, 'simulated time (the default): runs') or diag($out);
+unlike($j, qr/cycles_note/, 'simulated time: no note, the cycles are the part\'s');
 ($cyc) = $j =~ /"cycles":"(\d+)"/;
 ($tot) = $j =~ /"PAPI_TOT_CYC":"(\d+)"/;
 my ($ns) = $j =~ /"real_time_nsec":"(\d+)"/;
 # the region's TSC reads and its counter reads are a few PAPI calls apart
 # (hundreds of cycles against the loop's 1.6 million): within 1%
 ok(defined $cyc && defined $tot && abs($cyc - $tot) < $tot / 100,
-   '--nbsim-time=simulated: cycles (' . ($cyc // '?') . ') are PAPI_TOT_CYC (' . ($tot // '?') . ') within 1%');
+   'simulated time: cycles (' . ($cyc // '?') . ') are PAPI_TOT_CYC (' . ($tot // '?') . ') within 1%');
 ok(defined $ns && defined $cyc && abs($ns * 3.4 - $cyc) < $cyc / 100,
-   '--nbsim-time=simulated: real_time_nsec (' . ($ns // '?') . ') is the same time at 3.4 GHz');
+   'simulated time: real_time_nsec (' . ($ns // '?') . ') is the same time at 3.4 GHz');
 done_testing();

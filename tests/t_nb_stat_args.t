@@ -118,25 +118,39 @@ for my $n (10, 2000, 5000) {
 	   sprintf("the sampled clock's cycles %d, the model's %d: %.3f%% off (1%%), not the same",
 		   $cs{PAPI_TOT_CYC} // 0, $cm{PAPI_TOT_CYC} // 0, 100 * $e));
 	($rs, $text) = run_nb_stat('-e', 'PAPI_TOT_CYC', '--', @prog);
-	like($text, qr/backend nbsim, sampled clock, host time:/,
-	     'the default: the header says sampled clock, host time');
+	like($text, qr/backend nbsim, sampled clock, simulated time:/,
+	     'the default with cycles counted: the header says sampled clock, simulated time');
 	($rs, $text) = run_nb_stat('--clock=model', '-e', 'PAPI_TOT_CYC', '--', @prog);
-	like($text, qr/backend nbsim, model clock, host time:/, '--clock=model: the header says so');
+	like($text, qr/backend nbsim, model clock, simulated time:/, '--clock=model: the header says so');
 	# --time: what PROGRAM's clocks read (docs/simulated-time.md), said in
-	# the header and the JSON; the counts do not depend on it
-	is($s->{time}, 'host', 'JSON: the program\'s clocks are the host\'s by default');
-	my ($rh, $jh) = run_nb_stat('--json', '--time=simulated', '-e', 'PAPI_TOT_CYC,PAPI_TOT_INS', '--', @prog);
+	# the header and the JSON; the counts do not depend on it.  auto (the
+	# default): simulated when an event needs the timing model (cycles),
+	# the host's otherwise
+	is($s->{time}, 'simulated', 'JSON: cycles counted: the program\'s clocks are simulated by default');
+	is($s->{time_chosen}, 'auto', 'JSON: ... and says the time was chosen (auto)');
+	my ($rh, $jh) = run_nb_stat('--json', '--time=host', '-e', 'PAPI_TOT_CYC,PAPI_TOT_INS', '--', @prog);
 	my $h = eval { JSON::PP->new->utf8->decode($jh) };
-	is($h && $h->{time}, 'simulated', 'JSON: --time=simulated says so');
+	is($h && $h->{time}, 'host', 'JSON: --time=host says so');
+	is($h && $h->{time_chosen}, 'given', 'JSON: --time=host: the time was given');
 	my %ch = map { $_->{event} => $_->{count} } @{ ($h && $h->{counts}) || [] };
 	# (not exactly: what the program computes from its clocks may differ)
 	ok(abs(($ch{PAPI_TOT_INS} // 0) - $cs{PAPI_TOT_INS}) <= $cs{PAPI_TOT_INS} / 1000,
-	   "--time=simulated: the same instructions within 0.1% ($ch{PAPI_TOT_INS}, $cs{PAPI_TOT_INS})");
+	   "--time=host: the same instructions within 0.1% ($ch{PAPI_TOT_INS}, $cs{PAPI_TOT_INS})");
+	($rs, $text) = run_nb_stat('-e', 'PAPI_TOT_INS', '--', @prog);
+	like($text, qr/backend nbsim, sampled clock, host time \(no event needs the timing model; --time=simulated\):/,
+	     'only instructions counted: host time by default, the header says why');
+	($rh, $jh) = run_nb_stat('--json', '-e', 'PAPI_TOT_INS,PAPI_BR_MSP', '--', @prog);
+	$h = eval { JSON::PP->new->utf8->decode($jh) };
+	ok($h && $h->{time} eq 'host' && $h->{time_chosen} eq 'auto',
+	   'JSON: instructions and mispredictions: host time, chosen (auto)');
 	($rs, $text) = run_nb_stat('--time=simulated', '-e', 'PAPI_TOT_INS', '--', @prog);
 	like($text, qr/backend nbsim, sampled clock, simulated time:/, '--time=simulated: the header says so');
+	($rs, $text) = run_nb_stat('--time=auto', '-e', 'global_power_events:RUNNING', '--', @prog);
+	like($text, qr/backend nbsim, sampled clock, simulated time:/,
+	     '--time=auto with a native cycle event: simulated time');
 	($rs, $text) = run_nb_stat('--time=never', '--', @prog);
 	is($rs, 125, '--time=never: refused (125)');
-	like($text, qr/--time takes simulated or host, not 'never'/, '--time=never: the values named');
+	like($text, qr/--time takes auto, simulated or host, not 'never'/, '--time=never: the values named');
 	# the same cycles whatever else is counted: the program runs the same
 	# superblocks with any set (nb_stat programs the PMU before its first
 	# instruction), so the sampled runs are the same (sim/README.md "The

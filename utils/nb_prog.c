@@ -188,18 +188,47 @@ int st_expand_output(const char *fmt, char *out, size_t len)
 }
 
 /* A run's configuration with the defaults nb_stat and nb_record share:
- * the default model, nbsim's sampled clock, the host's time (nbsim's
- * defaults). */
+ * the default model, nbsim's sampled clock, the time chosen by the
+ * events (st_time_resolve). */
 void st_config_init(struct st_config *c)
 {
 	const struct nb_part *d = nb_part_find(NB_PART_DEFAULT);
 
 	memset(c, 0, sizeof(*c));
 	c->sampled = 1;
-	c->host_time = 1;
+	c->host_time = -1;
 	c->model_name = d->name;
 	c->model = d->model;
 	c->feats = d->feats;
+}
+
+/* Does counter h of RUN make nbsim run its timing model?  What nbsim's
+ * needs say (sim/tool/nb_need.c, sim/pmu/pmu.c): global_power_events
+ * counts cycles, a Compare filter (and Edge, which needs it) or a cascaded
+ * pair is counted per cycle, and an interrupt is taken a latency in
+ * cycles after the overflow. */
+static int needs_clock(const struct st_run *run, int h)
+{
+	const struct nb_evsel *e = &run->plan.hw[h];
+
+	if (e->kind == NB_SEL_EVENT && !strcmp(nb_events[e->event].name, "global_power_events"))
+		return 1;
+	if (e->cccr & (NB_CCCR_MOD_CMP | NB_CCCR_MOD_EDGE | NB_CCCR_MOD_CASCADE))
+		return 1;
+	return run->plan.assign.slot[h].cascade || run->period[h] != 0;
+}
+
+void st_time_resolve(struct st_config *c, const struct st_run *runs, int nruns)
+{
+	int need = 0;
+
+	if (c->host_time >= 0)
+		return;
+	for (int r = 0; r < nruns; r++)
+		for (int h = 0; h < runs[r].plan.nhw; h++)
+			need |= needs_clock(&runs[r], h);
+	c->host_time = !need;
+	c->time_auto = 1;
 }
 
 /* --model=NAME (a part's name or CPUID model number): 0, or -1 with the

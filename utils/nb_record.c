@@ -659,6 +659,7 @@ int main(int argc, char **argv)
 		x.ev_of_counter[ev[i].counter] = i;
 	}
 	run.ins_req = -1;
+	st_time_resolve(&c, &run, 1);
 
 	if ((rc = st_check_program(prog_name, c.argv[0], 1, &prog_st)))
 		return rc;

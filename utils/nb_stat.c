@@ -56,9 +56,11 @@ static void usage(FILE *f)
 		"  --clock=sampled|model  cycles from the timing model run on a sample of the\n"
 		"                      uops (default; about 1%% off the model's on long programs,\n"
 		"                      2%% on short ones), or on every one: 2-6x slower (nbsim)\n"
-		"  --time=host|simulated  what PROGRAM's own clocks read (RDTSC, clock_gettime,\n"
-		"                      gettimeofday, clock...): the host's (default), or the\n"
-		"                      simulated part's time (nbsim)\n"
+		"  --time=auto|simulated|host  what PROGRAM's own clocks read (RDTSC,\n"
+		"                      clock_gettime, gettimeofday, clock...) on nbsim: the\n"
+		"                      simulated part's time, or the host's; auto (default):\n"
+		"                      simulated when an event needs the timing model anyway\n"
+		"                      (cycles, a per-cycle filter), else the host's\n"
 		"  -e, --event=EV[,EV...]  events: PAPI presets, event[:MASK...][:mods], tagged\n"
 		"                      metrics, with or without p4netburst:::, libpfm4 spellings\n"
 		"                      (default: cycles, instructions, uops, branches,\n"
@@ -423,11 +425,11 @@ int main(int argc, char **argv)
 			c.clock_given = 1;
 			break;
 		case O_TIME:
-			if (strcmp(optarg, "simulated") && strcmp(optarg, "host"))
-				return fail(ST_EXIT_USAGE, "--time takes simulated or host, not '%s'",
+			if (strcmp(optarg, "simulated") && strcmp(optarg, "host") && strcmp(optarg, "auto"))
+				return fail(ST_EXIT_USAGE, "--time takes auto, simulated or host, not '%s'",
 					    optarg);
-			c.host_time = !strcmp(optarg, "host");
-			c.clock_given = 1;
+			c.host_time = !strcmp(optarg, "auto") ? -1 : !strcmp(optarg, "host");
+			c.clock_given |= c.host_time >= 0;
 			break;
 		case 'e': {
 			/* the list is split in place in a copy: its length is
@@ -533,6 +535,9 @@ int main(int argc, char **argv)
 		if (R.nruns > 1)
 			add_instr_check(&c, &runs[r]);
 	}
+	/* one time base for every run: a program that reads its clocks must
+	 * run the same way in each */
+	st_time_resolve(&c, runs, R.nruns);
 
 	/* under mpirun PROGRAM runs once: the set must fit one run */
 	if (R.nruns > 1 && mpi_launcher()) {

@@ -81,7 +81,9 @@ struct st_config {
 	int sampled;             /* nbsim's sampled clock (the default; 0:
 				  * --clock=model)                           */
 	int clock_given;         /* --clock or --time was given              */
-	int host_time;           /* --time=host: PROGRAM's clocks the host's */
+	int host_time;           /* PROGRAM's clocks: 1 the host's, 0 the
+				  * simulated part's, -1 auto (st_time_resolve) */
+	int time_auto;           /* host_time was chosen by st_time_resolve   */
 	const char *nbsim;       /* path of the nbsim launcher               */
 	char **argv;             /* PROGRAM ARGS                              */
 	/* nb_record: nbsim writes samples (--nbsim-samples) to DIR/samples.PID,
@@ -120,6 +122,12 @@ int st_stdin_rewind(char *err, size_t len);
  * it; the first one caught is in st_interrupted (nb_stat_run.c). */
 extern volatile sig_atomic_t st_interrupted;
 void st_signals_init(void);
+
+/* --time=auto (the default): the simulated part's time when a run needs
+ * the timing model from the start anyway (a cycle event, a per-cycle
+ * filter, a sampling counter), so it costs nothing; the host's otherwise,
+ * since the model would then cost several times the run (nb_prog.c). */
+void st_time_resolve(struct st_config *c, const struct st_run *runs, int nruns);
 
 /* Run PROGRAM once for RUN under nbsim: 0, or -1 with a message in ERR. */
 int st_run_nbsim(const struct st_config *c, struct st_run *run, char *err, size_t len);

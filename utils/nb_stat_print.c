@@ -235,7 +235,9 @@ void st_out_table(FILE *f, const struct report *R)
 		strcmp(R->backend, "nbsim") ? "a real" : "the simulated", c->model_name, c->model,
 		c->ht ? ", Hyper-Threading" : "", R->backend,
 		strcmp(R->backend, "nbsim") ? "" : c->sampled ? ", sampled clock" : ", model clock",
-		strcmp(R->backend, "nbsim") ? "" : c->host_time ? ", host time" : ", simulated time");
+		strcmp(R->backend, "nbsim") ? "" : !c->host_time ? ", simulated time"
+		: c->time_auto ? ", host time (no event needs the timing model; --time=simulated)"
+		: ", host time");
 	fprintf(f, " (user-mode counts only: the kernel is not simulated, so\n"
 		"  OS-mode counts are zero and page faults, context switches and interrupts are absent)\n\n");
 	for (int i = 0; i < R->n; i++) {
@@ -351,9 +353,11 @@ void st_out_json(FILE *f, const struct report *R)
 	int nd = derive(R->ev, R->n, R->runs, c, d);
 
 	fprintf(f, "{\"backend\": \"%s\", \"model\": \"%s\", \"family\": 15, \"model_number\": %u, "
-		"\"ht\": %s, \"clock\": \"%s\", \"time\": \"%s\",\n \"program\": [", R->backend,
+		"\"ht\": %s, \"clock\": \"%s\", \"time\": \"%s\", \"time_chosen\": \"%s\",\n"
+		" \"program\": [", R->backend,
 		c->model_name, c->model, c->ht ? "true" : "false", c->sampled ? "sampled" : "model",
-		strcmp(R->backend, "nbsim") ? "host" : c->host_time ? "host" : "simulated");
+		strcmp(R->backend, "nbsim") ? "host" : c->host_time ? "host" : "simulated",
+		c->time_auto ? "auto" : "given");
 	for (int i = 0; c->argv[i]; i++) {
 		fputs(i ? ", " : "", f);
 		json_str(f, c->argv[i]);

@@ -23,7 +23,7 @@ const HChar *clo_program;               /* the front-ends' (nb_progfile.c) */
 const HChar *clo_counts;
 Int clo_perf_paranoid = 2;              /* the emulated kernel's (nb_kern.c) */
 Bool clo_msr_driver = True;
-Bool clo_time_host = True;      /* the default: docs/simulated-time.md */
+Bool clo_time_host = False;     /* simulated, the default: docs/simulated-time.md */
 
 /* ---- options, init, fini ---- */
 
@@ -174,7 +174,7 @@ void nb_print_usage(void)
 "                              getrusage, CPU-time itimers): the host's, or the\n"
 "                              simulated part's time from its cycles at the\n"
 "                              model's clock (the timing model then runs from\n"
-"                              the start) [host]\n"
+"                              the start) [simulated]\n"
 "    --nbsim-step-derive=lazy|cycle  step mode (a per-cycle filter): fold the\n"
 "                              raw counts only when a cycle needs it / cycle:\n"
 "                              at every retirement cycle (the reference; the\n"

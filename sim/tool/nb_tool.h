@@ -543,7 +543,7 @@ extern const HChar *clo_program;         /* --nbsim-program=FILE           */
 extern const HChar *clo_counts;          /* --nbsim-counts=FILE            */
 extern Int clo_perf_paranoid;            /* --perf-paranoid=N (2)          */
 extern Bool clo_msr_driver;              /* --msr-driver=yes|no (yes)      */
-extern Bool clo_time_host;               /* --nbsim-time=host (the default) */
+extern Bool clo_time_host;               /* --nbsim-time=host (default: simulated) */
 
 /* ---- instructions the model lacks: #UD (nb_ud.c, nb_isa.h) ---- */
 
