@@ -124,6 +124,12 @@ void st_signals_init(void);
 /* Run PROGRAM once for RUN under nbsim: 0, or -1 with a message in ERR. */
 int st_run_nbsim(const struct st_config *c, struct st_run *run, char *err, size_t len);
 
+/* The run's process (nb_stat_run.c): forked with the signals held until
+ * its pid is known (st_interrupted passed on to it), and waited for (after
+ * a signal, every process it started too). */
+pid_t st_fork_child(void);
+void st_wait_child(pid_t pid, int *status);
+
 /* The same through perf_event_open on the host's NetBurst. */
 int st_run_perf(const struct st_config *c, struct st_run *run, char *err, size_t len);
 
