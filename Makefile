@@ -140,6 +140,12 @@ $(T)/kern_exec: tests/kern/kern_exec.c ctests/nbtap.h
 	@mkdir -p $(T)
 	$(CC) $(CFLAGS_NB) -Ictests -o $@ tests/kern/kern_exec.c
 
+# the TIME of the emulated driver's samples (tests/t_kern_stime.t)
+tests: $(T)/kern_stime
+$(T)/kern_stime: tests/kern/kern_stime.c
+	@mkdir -p $(T)
+	$(CC) $(CFLAGS_NB) -o $@ tests/kern/kern_stime.c
+
 tests: $(T)/msr_signal
 $(T)/msr_signal: tests/kern/msr_signal.c ctests/nbtap.h $(PAPI_STAMP)
 	@mkdir -p $(T)
