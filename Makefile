@@ -227,6 +227,11 @@ tests: $(T)/record/hotspot
 $(T)/record/hotspot: tests/record/hotspot.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O1 -g -Wall -Wextra -Werror -o $@ $<
+# two threads at once (nb_record --ht=yes)
+tests: $(T)/record/ht2
+$(T)/record/ht2: tests/record/ht2.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O1 -g -Wall -Wextra -Werror -o $@ $< -lpthread
 
 # ---- the main job ------------------------------------------------------------
 # Presets of every kind nbsim models (sim/README.md "Events"): instructions

@@ -291,6 +291,41 @@ $N //= 0;
 	is(scalar(keys %pids), 1, 'without --follow: PROGRAM\'s process only');
 }
 
+# ---- Hyper-Threading: two threads at once on the two logical processors ----
+# tests/record/ht2.c: main runs 3000 addps (spin_main), the other thread
+# 1000 (spin_other), at once after a barrier.  --ht=yes samples each LP
+# with a counter of its own (its T0 or T1 bits, its interrupt): each
+# thread's samples are floor(its count / 100), on its own loop (or after
+# it, within the skid), and they add up to the run's
+{
+	my $h2 = "$ENV{NB_BUILD}/tests/record/ht2";
+	my ($rc, $text) = run_cmd($rec, '--model=northwood', '--ht=yes', '--no-precise', '-e',
+			      'packed_SP_uop:ALL/100', '-o', "$dir/ht.prof", '--', $h2, 1000);
+	is($rc, 0, 'nb_record --ht=yes on two threads at once') or diag $text;
+	my (%sym, %thr, %wrong, $n);
+	if (open(my $fh, '<', "$dir/ht.prof")) {
+		while (<$fh>) {
+			chomp;
+			my @f = split /\t/;
+			$sym{"$f[1]:$f[2]"} = $f[5] if $f[0] eq 'sym';
+			next unless $f[0] eq 'sample';
+			$n++;
+			$thr{$f[3]}++;
+			my $fn = $sym{"$f[2]:$f[6]"} // '?';
+			$wrong{$f[3]}++ if $fn eq ($f[3] == 1 ? 'spin_other' : 'spin_main');
+		}
+	}
+	is(join(' ', map { "$_:$thr{$_}" } sort keys %thr), '1:30 2:10',
+	   '--ht=yes: main 30 samples (3000 / 100), the other thread 10 (1000 / 100)');
+	is($n // 0, 40, '... adding up to the run\'s 40 (floor(4000 / 100))');
+	is(scalar(keys %wrong), 0, '... none of a thread\'s samples in the other thread\'s loop');
+	($rc, $text) = run_cmd($rep, '-i', "$dir/ht.prof", '--sort=thread');
+	like($text, qr/^\s+30\s+75\.00%\s+\d+\/\d+\s+\(thread 1\)$/m, 'nb_report --sort=thread: thread 1 30');
+	($rc, $text) = run_cmd($rec, '--ht=maybe', '-e', 'PAPI_TOT_INS', '-o', "$dir/x.prof", '--', $h2);
+	is($rc, 125, '--ht=maybe: 125');
+	like($text, qr/--ht takes yes or no, not 'maybe'/, '... named');
+}
+
 # ---- MPI: a profile per rank (-o prof.%r) ----
 SKIP: {
 	my $st = "$ENV{NB_BUILD}/tests/stat";

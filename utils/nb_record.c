@@ -3,7 +3,7 @@
  * its events happen (perf record for family 15, with the PEBS that Linux's
  * P4 driver never offered).
  *
- *   nb_record [--model=NAME] -e EVENT[/PERIOD]... [-c PERIOD]
+ *   nb_record [--model=NAME] [--ht=yes|no] -e EVENT[/PERIOD]... [-c PERIOD]
  *             [--precise|--no-precise] [-g] [--follow] [-o FILE] [--backend=auto|nbsim|perf]
  *             [--] PROGRAM [ARGS...]
  *
@@ -65,6 +65,9 @@ static void usage(FILE *f)
 		"  --follow            sample forked children too (each sample names its\n"
 		"                      process and thread; a process's exec'd images always)\n"
 		"  --model=NAME        willamette, northwood, prescott (default), cedarmill, xeonmp\n"
+		"  --ht=yes|no         model Hyper-Threading (default no): two logical\n"
+		"                      processors, each IEBS event sampled on each by a\n"
+		"                      counter of its own\n"
 		"  --clock=sampled|model  nbsim's clock (the skid follows it; default sampled)\n"
 		"  --backend=auto|nbsim|perf  nbsim: the simulated NetBurst; perf: Linux's\n"
 		"                      perf_event_open on a real one (IEBS only: its P4 driver\n"
@@ -375,7 +378,7 @@ static int read_samples(const char *dir, pid_t child, void *ctx, char *err, size
 
 /* ---- main ------------------------------------------------------------------ */
 
-enum { O_MODEL = 256, O_PRECISE, O_NO_PRECISE, O_CLOCK, O_FOLLOW, O_BACKEND };
+enum { O_MODEL = 256, O_PRECISE, O_NO_PRECISE, O_CLOCK, O_FOLLOW, O_BACKEND, O_HT };
 
 static void free_procs(struct st_run *r)
 {
@@ -459,6 +462,7 @@ int main(int argc, char **argv)
 		{ "clock", required_argument, NULL, O_CLOCK },
 		{ "follow", no_argument, NULL, O_FOLLOW },
 		{ "backend", required_argument, NULL, O_BACKEND },
+		{ "ht", required_argument, NULL, O_HT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -555,6 +559,11 @@ int main(int argc, char **argv)
 			c.sampled = !strcmp(optarg, "sampled");
 			c.clock_given = 1;
 			break;
+		case O_HT:
+			if (strcmp(optarg, "yes") && strcmp(optarg, "no"))
+				return fail(ST_EXIT_USAGE, "--ht takes yes or no, not '%s'", optarg);
+			c.ht = !strcmp(optarg, "yes");
+			break;
 		case O_BACKEND:
 			if (strcmp(optarg, "auto") && strcmp(optarg, "nbsim") && strcmp(optarg, "perf"))
 				return fail(ST_EXIT_USAGE, "--backend takes auto, nbsim or perf, not '%s'",
@@ -601,8 +610,8 @@ int main(int argc, char **argv)
 				    "NetBurst with --backend=nbsim", why);
 		perf = !strcmp(backend, "perf");
 		if (perf) {
-			if (model_given || c.clock_given || freq)
-				return fail(ST_EXIT_BACKEND, "--model, --clock and -F need the nbsim "
+			if (model_given || c.clock_given || freq || c.ht)
+				return fail(ST_EXIT_BACKEND, "--model, --ht, --clock and -F need the nbsim "
 					    "backend (the perf backend samples the host's NetBurst, by "
 					    "count)");
 			c.model = host_model;
@@ -681,6 +690,12 @@ int main(int argc, char **argv)
 			return fail(ST_EXIT_EVENT, "%d precise events: PEBS has one counter (16) per "
 				    "logical processor; sample them in separate runs", np);
 	}
+	/* --ht=yes: an IEBS event is sampled on each logical processor by a
+	 * counter of its own, which counts that LP's events and interrupts
+	 * it (ESCR T0 or T1 bits, CCCR OVF_PMI_T0 or T1), as Linux's driver
+	 * gives each CPU its own event: the interrupt is taken on the LP
+	 * whose thread caused the overflow, and samples its IP.  One
+	 * counter for both would interrupt one LP for the other's events. */
 	{
 		struct nb_sched_cpu cpu;
 		char why[2048];
@@ -689,6 +704,28 @@ int main(int argc, char **argv)
 		cpu.model = c.model;
 		if (nb_plan_run(run.req, run.nreq, &cpu, c.feats, NULL, &run.plan, why, sizeof(why)))
 			return fail(ST_EXIT_EVENT, "these events cannot be sampled at once: %s", why);
+		/* the twins: each IEBS event's hardware request as the first
+		 * plan chose it (a preset's alternative), marked apart */
+		if (c.ht) {
+			for (int i = 0; i < n; i++) {
+				struct nb_req *q = &run.req[run.nreq];
+
+				if (ev[i].precise || run.plan.hw_of[i] < 0)
+					continue;
+				if (run.nreq == NB_SCHED_MAX)
+					return fail(ST_EXIT_EVENT, "too many events to sample on both "
+						    "logical processors (--ht=yes)");
+				memset(q, 0, sizeof(*q));
+				q->kind = NB_REQ_SEL;
+				q->sel = run.plan.hw[run.plan.hw_of[i]];
+				q->sel.twin = 1;
+				run.nreq++;
+			}
+			if (nb_plan_run(run.req, run.nreq, &cpu, c.feats, NULL, &run.plan, why,
+					sizeof(why)))
+				return fail(ST_EXIT_EVENT, "these events cannot be sampled at once on "
+					    "both logical processors (--ht=yes: a counter each): %s", why);
+		}
 	}
 	for (int i = 0; i < 18; i++)
 		x.ev_of_counter[i] = -1;
@@ -705,6 +742,21 @@ int main(int argc, char **argv)
 				    ev[i].name);
 		run.period[h] = ev[i].period;
 		x.ev_of_counter[ev[i].counter] = i;
+		if (c.ht && !ev[i].precise) {
+			/* its LP 1 twin: the requests after the n events' */
+			int k = n, h2;
+
+			for (int j = 0; j < i; j++)
+				k += !ev[j].precise;
+			h2 = run.plan.hw_of[k];
+			if (h2 < 0 || h2 == h || run.plan.assign.slot[h2].cascade)
+				return fail(ST_EXIT_EVENT, "%s: no second counter to sample it on the "
+					    "second logical processor (--ht=yes)", ev[i].name);
+			run.lp[h] = 1;
+			run.lp[h2] = 2;
+			run.period[h2] = ev[i].period;
+			x.ev_of_counter[run.plan.assign.slot[h2].counter] = i;
+		}
 		if (perf) {
 			char why[512];
 

@@ -66,6 +66,9 @@ struct st_run {
 	 * starts at 2^40 - period; an interrupt at each overflow, or PEBS on
 	 * a precise request); 0: it counts */
 	uint64_t period[NB_SCHED_MAX];
+	/* nb_record --ht=yes: hw event h counts and interrupts logical
+	 * processor lp[h] - 1 only; 0: both, as nb_stat counts */
+	int lp[NB_SCHED_MAX];
 	/* results */
 	int status;              /* wait status of PROGRAM                   */
 	int nproc;

@@ -74,10 +74,15 @@ static int write_program(const char *path, const struct st_run *run, int ht, cha
 		/* a sampling counter interrupts at overflow, but not the PEBS
 		 * counter of a precise request: its overflow arms PEBS */
 		unsigned fl = run->period[h] && !(p->hw[h].cccr & NB_CCCR_MOD_PRECISE) ? NB_ENC_PMI : 0;
+		/* nb_record --ht=yes: a counter of one logical processor's
+		 * events, its interrupt to that one (ESCR T0 or T1 bits,
+		 * CCCR OVF_PMI_T0 or T1) */
+		int one = ht && run->lp[h] > 0;
 
-		nb_encode_ex(&p->hw[h], &p->assign.slot[h], NB_DOM_USER, 0, fl, &g[h]);
+		nb_encode_ex(&p->hw[h], &p->assign.slot[h], NB_DOM_USER, one ? run->lp[h] - 1u : 0, fl,
+			     &g[h]);
 		fprintf(f, NB_PROG_LINE, g[h].escr_msr,
-			(unsigned long long)both_lps(ht, g[h].escr_msr, g[h].escr));
+			(unsigned long long)(one ? g[h].escr : both_lps(ht, g[h].escr_msr, g[h].escr)));
 		if (g[h].cascade) {
 			fprintf(f, NB_PROG_LINE, g[h].hi_escr_msr,
 				(unsigned long long)both_lps(ht, g[h].hi_escr_msr, g[h].hi_escr));
