@@ -176,6 +176,29 @@ $N //= 0;
 	is(scalar(@bad), 0, 'IEBS: every sample 65 to 78 instructions after the load')
 		or diag(join(' ', map { "+$_: $d{$_}" } sort { $a <=> $b } keys %d));
 	cmp_ok(scalar(keys %d), '>', 1, 'IEBS: at more than one distance (the bus-clock wait)');
+	# Sprunt (seed 000): "65 or more", 46.5% at +69.  His paper gives the
+	# distances, not a latency in cycles; nbsim's PMI latency (Northwood
+	# 48 cycles, sim/timing/nb_timing.c NB_PMI_LATENCY_NW) is a calibration
+	# on his +65 floor (Intel publishes none).  After the chasing load one
+	# instruction retires a cycle, and the local APIC's bus-clock wait (0
+	# to 13 cycles) spreads the samples evenly over the distances (about
+	# 7% at each of +65 ... +78 here): another latency would move them all
+	# together, not make a peak (docs/pmu.md "Not modelled";
+	# sim/tests/t_iebs.c has the same TODO)
+	{
+		my ($mode) = sort { $d{$b} <=> $d{$a} || $a <=> $b } keys %d;
+		my $share = @in ? 100 * ($d{$mode // 0} // 0) / @in : 0;
+		TODO: {
+			local $TODO = 'the model spreads the skid evenly over the bus clock\'s 14 phases '
+				. '(here about 7% at each of +65 to +78; t_iebs: 1/7 at every other one); '
+				. 'what puts 46.5% of the hardware\'s samples at +69 is not published, '
+				. 'and the PMI latency (a calibration, not a cited figure) moves every '
+				. 'distance together: it cannot make a peak';
+			ok(defined $mode && $mode >= 66 && $mode <= 72 && $share >= 36.5 && $share <= 56.5,
+			   sprintf('IEBS: the mode +%s with %.1f%% of the samples, Sprunt +69 with 46.5%% '
+				   . '(within 3 instructions and 10 points)', $mode // '?', $share));
+		}
+	}
 	is(scalar(@s), int($N / 97), "IEBS: samples = floor(N / 97), N = $N");
 	# nb_report's histogram of the same: by distance from the load
 	my ($r2, $t2) = run_cmd($rep, '-i', "$dir/iebs.prof", '--annotate=sprunt',
