@@ -140,6 +140,12 @@ $(T)/kern_exec: tests/kern/kern_exec.c ctests/nbtap.h
 	@mkdir -p $(T)
 	$(CC) $(CFLAGS_NB) -Ictests -o $@ tests/kern/kern_exec.c
 
+# the TIME of the emulated driver's samples (tests/t_kern_stime.t)
+tests: $(T)/kern_stime
+$(T)/kern_stime: tests/kern/kern_stime.c
+	@mkdir -p $(T)
+	$(CC) $(CFLAGS_NB) -o $@ tests/kern/kern_stime.c
+
 tests: $(T)/msr_signal
 $(T)/msr_signal: tests/kern/msr_signal.c ctests/nbtap.h $(PAPI_STAMP)
 	@mkdir -p $(T)
@@ -221,6 +227,11 @@ tests: $(T)/record/hotspot
 $(T)/record/hotspot: tests/record/hotspot.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O1 -g -Wall -Wextra -Werror -o $@ $<
+# two threads at once (nb_record --ht=yes)
+tests: $(T)/record/ht2
+$(T)/record/ht2: tests/record/ht2.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O1 -g -Wall -Wextra -Werror -o $@ $< -lpthread
 
 # ---- the main job ------------------------------------------------------------
 # Presets of every kind nbsim models (sim/README.md "Events"): instructions
@@ -294,8 +305,8 @@ $(BUILDDIR)/utils/nb_stat: $(NB_STAT_SRC) utils/nb_stat.h utils/nb_util.h sim/nb
 
 # nb_record: samples a whole program on nbsim (sim/nb_samples.c writes the
 # samples; Capstone decodes the data addresses); nb_report reads the profile
-NB_RECORD_SRC = utils/nb_record.c utils/nb_stat_out.c utils/nb_stat_run.c utils/nb_prog.c $(NB_COMP)/backend_cpuid.c
-$(BUILDDIR)/utils/nb_record: $(NB_RECORD_SRC) utils/nb_tsv.h utils/nb_stat.h utils/nb_util.h sim/nbsim_counts.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
+NB_RECORD_SRC = utils/nb_record.c utils/nb_record_perf.c utils/nb_stat_out.c utils/nb_stat_run.c utils/nb_prog.c $(NB_COMP)/backend_cpuid.c
+$(BUILDDIR)/utils/nb_record: $(NB_RECORD_SRC) utils/nb_tsv.h utils/nb_record.h utils/nb_stat.h utils/nb_util.h sim/nbsim_counts.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_NB) $(NB_PURE_INC) -Iutils -Isim -o $@ $(NB_RECORD_SRC) $(NB_UTIL_SRC) -lcapstone
 
@@ -328,7 +339,7 @@ $(BUILDDIR)/utils/nb_report: utils/nb_report.c utils/nb_tsv.h
 # (NB_UTILS_BIN below; issue 15).
 tests: $(addprefix $(T)/san-utils/,$(NB_UTILS)) $(T)/san-utils/nb_stat $(T)/san-utils/nb_record $(T)/san-utils/nb_report
 
-$(T)/san-utils/nb_record: $(NB_RECORD_SRC) utils/nb_tsv.h utils/nb_stat.h utils/nb_util.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
+$(T)/san-utils/nb_record: $(NB_RECORD_SRC) utils/nb_tsv.h utils/nb_record.h utils/nb_stat.h utils/nb_util.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_NB) -O1 $(SAN) $(NB_PURE_INC) -Iutils -Isim -o $@ $(NB_RECORD_SRC) $(NB_UTIL_SRC) -lcapstone
 

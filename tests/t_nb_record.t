@@ -176,6 +176,29 @@ $N //= 0;
 	is(scalar(@bad), 0, 'IEBS: every sample 65 to 78 instructions after the load')
 		or diag(join(' ', map { "+$_: $d{$_}" } sort { $a <=> $b } keys %d));
 	cmp_ok(scalar(keys %d), '>', 1, 'IEBS: at more than one distance (the bus-clock wait)');
+	# Sprunt (seed 000): "65 or more", 46.5% at +69.  His paper gives the
+	# distances, not a latency in cycles; nbsim's PMI latency (Northwood
+	# 48 cycles, sim/timing/nb_timing.c NB_PMI_LATENCY_NW) is a calibration
+	# on his +65 floor (Intel publishes none).  After the chasing load one
+	# instruction retires a cycle, and the local APIC's bus-clock wait (0
+	# to 13 cycles) spreads the samples evenly over the distances (about
+	# 7% at each of +65 ... +78 here): another latency would move them all
+	# together, not make a peak (docs/pmu.md "Not modelled";
+	# sim/tests/t_iebs.c has the same TODO)
+	{
+		my ($mode) = sort { $d{$b} <=> $d{$a} || $a <=> $b } keys %d;
+		my $share = @in ? 100 * ($d{$mode // 0} // 0) / @in : 0;
+		TODO: {
+			local $TODO = 'the model spreads the skid evenly over the bus clock\'s 14 phases '
+				. '(here about 7% at each of +65 to +78; t_iebs: 1/7 at every other one); '
+				. 'what puts 46.5% of the hardware\'s samples at +69 is not published, '
+				. 'and the PMI latency (a calibration, not a cited figure) moves every '
+				. 'distance together: it cannot make a peak';
+			ok(defined $mode && $mode >= 66 && $mode <= 72 && $share >= 36.5 && $share <= 56.5,
+			   sprintf('IEBS: the mode +%s with %.1f%% of the samples, Sprunt +69 with 46.5%% '
+				   . '(within 3 instructions and 10 points)', $mode // '?', $share));
+		}
+	}
 	is(scalar(@s), int($N / 97), "IEBS: samples = floor(N / 97), N = $N");
 	# nb_report's histogram of the same: by distance from the load
 	my ($r2, $t2) = run_cmd($rep, '-i', "$dir/iebs.prof", '--annotate=sprunt',
@@ -289,6 +312,41 @@ $N //= 0;
 				  '/bin/true');
 	%pids = map { $_ => 1 } (do { local (@ARGV, $/) = "$dir/fe1.prof"; <> } =~ /^space\t\d+\t(\d+)$/mg);
 	is(scalar(keys %pids), 1, 'without --follow: PROGRAM\'s process only');
+}
+
+# ---- Hyper-Threading: two threads at once on the two logical processors ----
+# tests/record/ht2.c: main runs 3000 addps (spin_main), the other thread
+# 1000 (spin_other), at once after a barrier.  --ht=yes samples each LP
+# with a counter of its own (its T0 or T1 bits, its interrupt): each
+# thread's samples are floor(its count / 100), on its own loop (or after
+# it, within the skid), and they add up to the run's
+{
+	my $h2 = "$ENV{NB_BUILD}/tests/record/ht2";
+	my ($rc, $text) = run_cmd($rec, '--model=northwood', '--ht=yes', '--no-precise', '-e',
+			      'packed_SP_uop:ALL/100', '-o', "$dir/ht.prof", '--', $h2, 1000);
+	is($rc, 0, 'nb_record --ht=yes on two threads at once') or diag $text;
+	my (%sym, %thr, %wrong, $n);
+	if (open(my $fh, '<', "$dir/ht.prof")) {
+		while (<$fh>) {
+			chomp;
+			my @f = split /\t/;
+			$sym{"$f[1]:$f[2]"} = $f[5] if $f[0] eq 'sym';
+			next unless $f[0] eq 'sample';
+			$n++;
+			$thr{$f[3]}++;
+			my $fn = $sym{"$f[2]:$f[6]"} // '?';
+			$wrong{$f[3]}++ if $fn eq ($f[3] == 1 ? 'spin_other' : 'spin_main');
+		}
+	}
+	is(join(' ', map { "$_:$thr{$_}" } sort keys %thr), '1:30 2:10',
+	   '--ht=yes: main 30 samples (3000 / 100), the other thread 10 (1000 / 100)');
+	is($n // 0, 40, '... adding up to the run\'s 40 (floor(4000 / 100))');
+	is(scalar(keys %wrong), 0, '... none of a thread\'s samples in the other thread\'s loop');
+	($rc, $text) = run_cmd($rep, '-i', "$dir/ht.prof", '--sort=thread');
+	like($text, qr/^\s+30\s+75\.00%\s+\d+\/\d+\s+\(thread 1\)$/m, 'nb_report --sort=thread: thread 1 30');
+	($rc, $text) = run_cmd($rec, '--ht=maybe', '-e', 'PAPI_TOT_INS', '-o', "$dir/x.prof", '--', $h2);
+	is($rc, 125, '--ht=maybe: 125');
+	like($text, qr/--ht takes yes or no, not 'maybe'/, '... named');
 }
 
 # ---- MPI: a profile per rank (-o prof.%r) ----

@@ -3,8 +3,9 @@
  * its events happen (perf record for family 15, with the PEBS that Linux's
  * P4 driver never offered).
  *
- *   nb_record [--model=NAME] -e EVENT[/PERIOD]... [-c PERIOD]
- *             [--precise|--no-precise] [-g] [--follow] [-o FILE] [--] PROGRAM [ARGS...]
+ *   nb_record [--model=NAME] [--ht=yes|no] -e EVENT[/PERIOD]... [-c PERIOD]
+ *             [--precise|--no-precise] [-g] [--follow] [-o FILE] [--backend=auto|nbsim|perf]
+ *             [--] PROGRAM [ARGS...]
  *
  * The events are parsed, placed and encoded as nb_stat's are (one run: a
  * sampled set must fit the PMU at once); each counter starts a period short
@@ -31,7 +32,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "nb_stat.h"
+#include "nb_record.h"
 #include "nb_encode.h"
 #include "nb_util.h"
 #include "nb_tsv.h"
@@ -64,10 +65,16 @@ static void usage(FILE *f)
 		"  --follow            sample forked children too (each sample names its\n"
 		"                      process and thread; a process's exec'd images always)\n"
 		"  --model=NAME        willamette, northwood, prescott (default), cedarmill, xeonmp\n"
+		"  --ht=yes|no         model Hyper-Threading (default no): two logical\n"
+		"                      processors, each IEBS event sampled on each by a\n"
+		"                      counter of its own\n"
 		"  --clock=sampled|model  nbsim's clock (the skid follows it; default sampled)\n"
+		"  --backend=auto|nbsim|perf  nbsim: the simulated NetBurst; perf: Linux's\n"
+		"                      perf_event_open on a real one (IEBS only: its P4 driver\n"
+		"                      samples no PEBS); auto (default): perf on a NetBurst\n"
 		"  -h, --help          this text\n"
 		"exit status: PROGRAM's (128+N if killed by signal N); nb_record's own failures:\n"
-		"  121 sampling failed, 122 -o FILE not writable, 123 event not on this model,\n"
+		"  121 sampling failed or the backend refused, 122 -o FILE not writable, 123 event not on this model,\n"
 		"  124 unknown event or one that cannot sample (so), 125 usage or bad period,\n"
 		"  126 PROGRAM not executable, 127 PROGRAM not found\n", DEFAULT_PERIOD);
 }
@@ -371,7 +378,7 @@ static int read_samples(const char *dir, pid_t child, void *ctx, char *err, size
 
 /* ---- main ------------------------------------------------------------------ */
 
-enum { O_MODEL = 256, O_PRECISE, O_NO_PRECISE, O_CLOCK, O_FOLLOW };
+enum { O_MODEL = 256, O_PRECISE, O_NO_PRECISE, O_CLOCK, O_FOLLOW, O_BACKEND, O_HT };
 
 static void free_procs(struct st_run *r)
 {
@@ -454,6 +461,8 @@ int main(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "clock", required_argument, NULL, O_CLOCK },
 		{ "follow", no_argument, NULL, O_FOLLOW },
+		{ "backend", required_argument, NULL, O_BACKEND },
+		{ "ht", required_argument, NULL, O_HT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -469,7 +478,11 @@ int main(int argc, char **argv)
 	uint64_t period = DEFAULT_PERIOD, freq = 0;
 	int period_given = 0;
 	size_t evo = 0;
-	int n = 0, opt, rc, precise = -1, depth = 0, status;
+	int n = 0, opt, rc, precise = -1, depth = 0, status, perf = 0, model_given = 0;
+	const char *backend = "auto";
+	unsigned host_model = 0;
+	struct nbr_perf_event pev[ST_MAXEV];
+	struct nbr_perf_stats pst;
 
 	st_config_init(&c);
 	memset(&x, 0, sizeof(x));
@@ -481,6 +494,7 @@ int main(int argc, char **argv)
 
 			if (st_config_model(&c, optarg, known, sizeof(known)))
 				return fail(ST_EXIT_USAGE, "unknown model '%s' (%s)", optarg, known);
+			model_given = 1;
 			break;
 		}
 		case 'e': {
@@ -543,6 +557,18 @@ int main(int argc, char **argv)
 				return fail(ST_EXIT_USAGE, "--clock takes model or sampled, not '%s'",
 					    optarg);
 			c.sampled = !strcmp(optarg, "sampled");
+			c.clock_given = 1;
+			break;
+		case O_HT:
+			if (strcmp(optarg, "yes") && strcmp(optarg, "no"))
+				return fail(ST_EXIT_USAGE, "--ht takes yes or no, not '%s'", optarg);
+			c.ht = !strcmp(optarg, "yes");
+			break;
+		case O_BACKEND:
+			if (strcmp(optarg, "auto") && strcmp(optarg, "nbsim") && strcmp(optarg, "perf"))
+				return fail(ST_EXIT_USAGE, "--backend takes auto, nbsim or perf, not '%s'",
+					    optarg);
+			backend = optarg;
 			break;
 		case O_FOLLOW:
 			c.follow = 1;
@@ -571,6 +597,27 @@ int main(int argc, char **argv)
 		out = outpath;
 	}
 	c.argv = argv + optind;
+
+	/* the backend, as nb_stat's: perf on a real NetBurst (or under nbsim,
+	 * whose CPUID is one: its emulated perf driver), else nbsim */
+	{
+		char why[512];
+
+		if (!strcmp(backend, "auto"))
+			backend = st_host_netburst(&host_model, why, sizeof(why)) ? "perf" : "nbsim";
+		else if (!strcmp(backend, "perf") && !st_host_netburst(&host_model, why, sizeof(why)))
+			return fail(ST_EXIT_BACKEND, "--backend=perf: %s; sample on the simulated "
+				    "NetBurst with --backend=nbsim", why);
+		perf = !strcmp(backend, "perf");
+		if (perf) {
+			if (model_given || c.clock_given || freq || c.ht)
+				return fail(ST_EXIT_BACKEND, "--model, --ht, --clock and -F need the nbsim "
+					    "backend (the perf backend samples the host's NetBurst, by "
+					    "count)");
+			c.model = host_model;
+			c.model_name = "host";
+		}
+	}
 
 	/* the events, checked before anything runs */
 	for (int i = 0; i < n; i++) {
@@ -609,7 +656,17 @@ int main(int argc, char **argv)
 			if (ev[i].precise && precise == 0)
 				return fail(ST_EXIT_USAGE, "%s: its :precise and --no-precise say "
 					    "opposite things", ev[i].name);
-			if (precise == 1 || ev[i].precise) {
+			if (perf && (precise == 1 || ev[i].precise))
+				return fail(ST_EXIT_EVENT, "%s cannot sample precisely on the perf "
+					    "backend: Linux's P4 driver offers no PEBS sampling (it uses "
+					    "PEBS only to tag replay events for counting); sample it with "
+					    "--no-precise, or precisely with --backend=nbsim", ev[i].name);
+			if (perf) {
+				if (precise < 0 && pebs_modelled(&ev[i].sel, why, sizeof(why)))
+					fprintf(stderr, "%s: %s: IEBS (the overflow interrupt's IP): "
+						"the perf backend samples no PEBS\n", prog_name, ev[i].name);
+				ev[i].precise = 0;
+			} else if (precise == 1 || ev[i].precise) {
 				if (!pebs_modelled(&ev[i].sel, why, sizeof(why)))
 					return fail(ST_EXIT_EVENT, "%s cannot sample precisely: %s",
 						    ev[i].name, why);
@@ -633,6 +690,12 @@ int main(int argc, char **argv)
 			return fail(ST_EXIT_EVENT, "%d precise events: PEBS has one counter (16) per "
 				    "logical processor; sample them in separate runs", np);
 	}
+	/* --ht=yes: an IEBS event is sampled on each logical processor by a
+	 * counter of its own, which counts that LP's events and interrupts
+	 * it (ESCR T0 or T1 bits, CCCR OVF_PMI_T0 or T1), as Linux's driver
+	 * gives each CPU its own event: the interrupt is taken on the LP
+	 * whose thread caused the overflow, and samples its IP.  One
+	 * counter for both would interrupt one LP for the other's events. */
 	{
 		struct nb_sched_cpu cpu;
 		char why[2048];
@@ -641,6 +704,28 @@ int main(int argc, char **argv)
 		cpu.model = c.model;
 		if (nb_plan_run(run.req, run.nreq, &cpu, c.feats, NULL, &run.plan, why, sizeof(why)))
 			return fail(ST_EXIT_EVENT, "these events cannot be sampled at once: %s", why);
+		/* the twins: each IEBS event's hardware request as the first
+		 * plan chose it (a preset's alternative), marked apart */
+		if (c.ht) {
+			for (int i = 0; i < n; i++) {
+				struct nb_req *q = &run.req[run.nreq];
+
+				if (ev[i].precise || run.plan.hw_of[i] < 0)
+					continue;
+				if (run.nreq == NB_SCHED_MAX)
+					return fail(ST_EXIT_EVENT, "too many events to sample on both "
+						    "logical processors (--ht=yes)");
+				memset(q, 0, sizeof(*q));
+				q->kind = NB_REQ_SEL;
+				q->sel = run.plan.hw[run.plan.hw_of[i]];
+				q->sel.twin = 1;
+				run.nreq++;
+			}
+			if (nb_plan_run(run.req, run.nreq, &cpu, c.feats, NULL, &run.plan, why,
+					sizeof(why)))
+				return fail(ST_EXIT_EVENT, "these events cannot be sampled at once on "
+					    "both logical processors (--ht=yes: a counter each): %s", why);
+		}
 	}
 	for (int i = 0; i < 18; i++)
 		x.ev_of_counter[i] = -1;
@@ -657,11 +742,38 @@ int main(int argc, char **argv)
 				    ev[i].name);
 		run.period[h] = ev[i].period;
 		x.ev_of_counter[ev[i].counter] = i;
+		if (c.ht && !ev[i].precise) {
+			/* its LP 1 twin: the requests after the n events' */
+			int k = n, h2;
+
+			for (int j = 0; j < i; j++)
+				k += !ev[j].precise;
+			h2 = run.plan.hw_of[k];
+			if (h2 < 0 || h2 == h || run.plan.assign.slot[h2].cascade)
+				return fail(ST_EXIT_EVENT, "%s: no second counter to sample it on the "
+					    "second logical processor (--ht=yes)", ev[i].name);
+			run.lp[h] = 1;
+			run.lp[h2] = 2;
+			run.period[h2] = ev[i].period;
+			x.ev_of_counter[run.plan.assign.slot[h2].counter] = i;
+		}
+		if (perf) {
+			char why[512];
+
+			memset(&pev[i], 0, sizeof(pev[i]));
+			pev[i].period = ev[i].period;
+			pev[i].config = nb_perf_raw_why(&run.plan.hw[h], NB_DOM_USER, why, sizeof(why));
+			if (!pev[i].config)
+				return fail(ST_EXIT_EVENT, "%s: %s", ev[i].name, why);
+		}
 	}
+	if (perf && run.plan.assign.nhelpers)
+		return fail(ST_EXIT_EVENT, "a tagged metric of this set needs helper ESCRs, which "
+			    "the kernel's P4 driver cannot program (sample it with --backend=nbsim)");
 	run.ins_req = -1;
 	st_time_resolve(&c, &run, 1);
 
-	if ((rc = st_check_program(prog_name, c.argv[0], 1, &prog_st)))
+	if ((rc = st_check_program(prog_name, c.argv[0], !perf, &prog_st)))
 		return rc;
 	{
 		struct stat ost;
@@ -677,7 +789,8 @@ int main(int argc, char **argv)
 		st_out_abandon(&of);
 		return fail(ST_EXIT_OUTPUT, "cannot write %s: %s", out, strerror(errno));
 	}
-	c.nbsim = st_find_nbsim(nbsim_buf, sizeof(nbsim_buf));
+	if (!perf)
+		c.nbsim = st_find_nbsim(nbsim_buf, sizeof(nbsim_buf));
 	if (freq && (rc = freq_periods(&c, &run, ev, n, freq))) {
 		fclose(x.out);
 		of.fd = -1;
@@ -705,7 +818,26 @@ int main(int argc, char **argv)
 	x.follow = c.follow;
 	c.sample_depth = depth;
 	st_signals_init();
-	if (st_run_nbsim(&c, &run, err, sizeof(err))) {
+	if (perf) {
+		int prc = nbr_run_perf(&c, pev, n, depth, x.out, &pst, &run.status, err, sizeof(err));
+
+		if (prc == 0)
+			for (int i = 0; i < n; i++) {
+				ev[i].samples = pev[i].samples;
+				x.nsamples += pev[i].samples;
+			}
+		if (prc && !st_interrupted && WIFEXITED(run.status) &&
+		    WEXITSTATUS(run.status) >= ST_EXIT_NOEXEC) {
+			fclose(x.out);
+			of.fd = -1;
+			st_out_abandon(&of);
+			return fail(WEXITSTATUS(run.status), "%s", err);
+		}
+		rc = prc;
+	} else {
+		rc = st_run_nbsim(&c, &run, err, sizeof(err));
+	}
+	if (rc) {
 		fclose(x.out);
 		of.fd = -1;
 		st_out_abandon(&of);
@@ -721,8 +853,18 @@ int main(int argc, char **argv)
 		return fail(ST_EXIT_OUTPUT, "cannot write %s: %s", out, strerror(errno));
 
 	for (int i = 0; i < n; i++)
-		fprintf(stderr, "%s: %" PRIu64 " samples of %s (every %" PRIu64 ", %s)\n", prog_name,
-			ev[i].samples, ev[i].name, ev[i].period, ev[i].precise ? "PEBS" : "IEBS");
+		if (perf)
+			fprintf(stderr, "%s: %" PRIu64 " samples of %s (every %" PRIu64 ", IEBS through "
+				"perf_event_open; it counted %" PRIu64 ")\n", prog_name, ev[i].samples,
+				ev[i].name, ev[i].period, pev[i].count);
+		else
+			fprintf(stderr, "%s: %" PRIu64 " samples of %s (every %" PRIu64 ", %s)\n",
+				prog_name, ev[i].samples, ev[i].name, ev[i].period,
+				ev[i].precise ? "PEBS" : "IEBS");
+	if (perf && (pst.lost || pst.throttles))
+		fprintf(stderr, "%s: the kernel lost %" PRIu64 " samples (a full ring buffer) and "
+			"throttled %" PRIu64 " times (too many interrupts a tick): the profile "
+			"misses them\n", prog_name, pst.lost, pst.throttles);
 	if (x.pebs)
 		fprintf(stderr, "%s: data addresses decoded for %" PRIu64 " of %" PRIu64
 			" PEBS samples, %" PRIu64 " differing from the model's\n", prog_name,

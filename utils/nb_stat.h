@@ -66,6 +66,9 @@ struct st_run {
 	 * starts at 2^40 - period; an interrupt at each overflow, or PEBS on
 	 * a precise request); 0: it counts */
 	uint64_t period[NB_SCHED_MAX];
+	/* nb_record --ht=yes: hw event h counts and interrupts logical
+	 * processor lp[h] - 1 only; 0: both, as nb_stat counts */
+	int lp[NB_SCHED_MAX];
 	/* results */
 	int status;              /* wait status of PROGRAM                   */
 	int nproc;
@@ -131,6 +134,12 @@ void st_time_resolve(struct st_config *c, const struct st_run *runs, int nruns);
 
 /* Run PROGRAM once for RUN under nbsim: 0, or -1 with a message in ERR. */
 int st_run_nbsim(const struct st_config *c, struct st_run *run, char *err, size_t len);
+
+/* The run's process (nb_stat_run.c): forked with the signals held until
+ * its pid is known (st_interrupted passed on to it), and waited for (after
+ * a signal, every process it started too). */
+pid_t st_fork_child(void);
+void st_wait_child(pid_t pid, int *status);
 
 /* The same through perf_event_open on the host's NetBurst. */
 int st_run_perf(const struct st_config *c, struct st_run *run, char *err, size_t len);

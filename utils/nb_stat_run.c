@@ -74,10 +74,15 @@ static int write_program(const char *path, const struct st_run *run, int ht, cha
 		/* a sampling counter interrupts at overflow, but not the PEBS
 		 * counter of a precise request: its overflow arms PEBS */
 		unsigned fl = run->period[h] && !(p->hw[h].cccr & NB_CCCR_MOD_PRECISE) ? NB_ENC_PMI : 0;
+		/* nb_record --ht=yes: a counter of one logical processor's
+		 * events, its interrupt to that one (ESCR T0 or T1 bits,
+		 * CCCR OVF_PMI_T0 or T1) */
+		int one = ht && run->lp[h] > 0;
 
-		nb_encode_ex(&p->hw[h], &p->assign.slot[h], NB_DOM_USER, 0, fl, &g[h]);
+		nb_encode_ex(&p->hw[h], &p->assign.slot[h], NB_DOM_USER, one ? run->lp[h] - 1u : 0, fl,
+			     &g[h]);
 		fprintf(f, NB_PROG_LINE, g[h].escr_msr,
-			(unsigned long long)both_lps(ht, g[h].escr_msr, g[h].escr));
+			(unsigned long long)(one ? g[h].escr : both_lps(ht, g[h].escr_msr, g[h].escr)));
 		if (g[h].cascade) {
 			fprintf(f, NB_PROG_LINE, g[h].hi_escr_msr,
 				(unsigned long long)both_lps(ht, g[h].hi_escr_msr, g[h].hi_escr));
@@ -495,7 +500,7 @@ static void end_descendants(int sig)
 
 /* fork with the signals held until the parent knows the child's pid; the
  * child gets the default actions back (a signal pending then ends it) */
-static pid_t fork_child(void)
+pid_t st_fork_child(void)
 {
 	sigset_t set, old;
 	pid_t pid;
@@ -528,7 +533,7 @@ static pid_t fork_child(void)
  * has ended (a PROGRAM that waits for its children would wait for ever),
  * and all get it again at growing intervals until PROGRAM has ended
  * (end_descendants: a signal can be lost in an execve). */
-static void wait_child(pid_t pid, int *status)
+void st_wait_child(pid_t pid, int *status)
 {
 	long wait_ns = 100000000;
 	int resend = 0;
@@ -632,7 +637,7 @@ int st_run_nbsim(const struct st_config *c, struct st_run *run, char *err, size_
 	args[na] = NULL;
 	fflush(NULL);
 	t0 = now();
-	pid = fork_child();
+	pid = st_fork_child();
 	if (pid < 0) {
 		snprintf(err, len, "fork: %s", strerror(errno));
 		free(args);
@@ -645,7 +650,7 @@ int st_run_nbsim(const struct st_config *c, struct st_run *run, char *err, size_
 		_exit(ST_EXIT_BACKEND);
 	}
 	free(args);
-	wait_child(pid, &run->status);
+	st_wait_child(pid, &run->status);
 	if (run->status == -1) {
 		snprintf(err, len, "waitpid: %s", strerror(errno));
 		rm_dir(dp);
@@ -694,7 +699,7 @@ int st_run_perf(const struct st_config *c, struct st_run *run, char *err, size_t
 		return -1;
 	}
 	fflush(NULL);
-	pid = fork_child();
+	pid = st_fork_child();
 	if (pid < 0) {
 		snprintf(err, len, "fork: %s", strerror(errno));
 		return -1;
@@ -726,7 +731,7 @@ int st_run_perf(const struct st_config *c, struct st_run *run, char *err, size_t
 			for (int k = 0; k < h; k++)
 				close(fd[k]);
 			close(go[1]);
-			wait_child(pid, &run->status);
+			st_wait_child(pid, &run->status);
 			return -1;
 		}
 	}
@@ -736,7 +741,7 @@ int st_run_perf(const struct st_config *c, struct st_run *run, char *err, size_t
 		return -1;
 	}
 	close(go[1]);
-	wait_child(pid, &run->status);
+	st_wait_child(pid, &run->status);
 	run->seconds = now() - t0;
 	run->nproc = 1;
 	run->proc = calloc(1, sizeof(*run->proc));

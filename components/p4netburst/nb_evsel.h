@@ -70,7 +70,11 @@ struct nb_evsel {
 	                            TAGn virtual masks: bit n per TAGn; not 0:
 	                            TagEnable set.  Events only (the
 	                            execution-tagging upstream events) */
-	uint8_t pad[2];          /* zero                              */
+	uint8_t twin;            /* 0; nb_record --ht=yes: 1 for the copy of
+	                            a request that samples on the second
+	                            logical processor (not deduplicated
+	                            with the first)                   */
+	uint8_t pad[1];          /* zero                              */
 };
 
 /* Same configuration (may share an ESCR / dedupe as one native event). */

@@ -30,6 +30,8 @@ struct nbs_cfg {
 	uint16_t event, masks;
 	uint8_t mods, tag;       /* tag: NB_NO_TAG or TagValue bit */
 	uint8_t utag;            /* TagValue a request gives (nb_evsel .tag), 0: none */
+	uint8_t twin;            /* nb_evsel .twin: a second LP's copy, its own ESCR value
+	                            (other T0/T1 bits: never shares an ESCR) */
 	uint8_t group;
 	uint8_t demand;          /* counting units (cascaded ones included) */
 	uint8_t casc;            /* of which cascaded (a counter pair each) */

@@ -25,7 +25,7 @@ static uint16_t nbogus_mask(unsigned event, unsigned tag)
 /* ---- configurations ------------------------------------------------------- */
 
 static int add_unit(struct nbs_st *s, unsigned event, uint16_t masks, uint8_t mods,
-		    uint8_t tag, uint8_t utag, unsigned pin, int counting)
+		    uint8_t tag, uint8_t utag, uint8_t twin, unsigned pin, int counting)
 {
 	const struct nb_event *e = &nb_events[event];
 	struct nbs_cfg *c;
@@ -34,7 +34,7 @@ static int add_unit(struct nbs_st *s, unsigned event, uint16_t masks, uint8_t mo
 	for (k = 0; k < s->ncfg; k++) {
 		c = &s->cfg[k];
 		if (c->event == event && c->masks == masks && c->mods == mods && c->tag == tag &&
-		    c->utag == utag)
+		    c->utag == utag && c->twin == twin)
 			break;
 	}
 	c = &s->cfg[k];
@@ -45,6 +45,7 @@ static int add_unit(struct nbs_st *s, unsigned event, uint16_t masks, uint8_t mo
 		c->mods = mods;
 		c->tag = tag;
 		c->utag = utag;
+		c->twin = twin;
 		c->group = nb_escrs[e->escrs[0]].group;
 		for (unsigned x = 0; x < e->nescrs; x++)
 			if ((s->escr_ok >> e->escrs[x]) & 1)
@@ -82,7 +83,7 @@ static int build(struct nbs_st *s)
 		int k;
 
 		if (r->kind != NB_SEL_METRIC) {
-			k = add_unit(s, r->event, r->masks, mods, NB_NO_TAG, r->tag, NB_NO_ESCR, 1);
+			k = add_unit(s, r->event, r->masks, mods, NB_NO_TAG, r->tag, r->twin, NB_NO_ESCR, 1);
 			if (k >= 0 && (r->cccr & NB_CCCR_MOD_CASCADE))
 				s->cfg[k].casc++;
 			if (k >= 0 && i == s->prec)
@@ -95,14 +96,14 @@ static int build(struct nbs_st *s)
 			if (tag != NB_NO_TAG)
 				cm = nbogus_mask(m->count_event, tag);
 			/* The counting ESCR itself carries no tag bits. */
-			k = add_unit(s, m->count_event, cm, mods, NB_NO_TAG, 0, NB_NO_ESCR, 1);
+			k = add_unit(s, m->count_event, cm, mods, NB_NO_TAG, 0, r->twin, NB_NO_ESCR, 1);
 			if (k >= 0 && i == s->prec)
 				s->cfg[k].prec = 1;
 			for (unsigned h = 0; h < m->nhelpers && k >= 0; h++) {
 				const struct nb_helper *hp = &m->helpers[h];
 
 				if (add_unit(s, hp->event, hp->masks, mods,
-					     hp->tag_enable ? tag : NB_NO_TAG, 0, hp->escr, 0) < 0)
+					     hp->tag_enable ? tag : NB_NO_TAG, 0, 0, hp->escr, 0) < 0)
 					k = -1;
 			}
 		}

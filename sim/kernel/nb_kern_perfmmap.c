@@ -17,8 +17,24 @@
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_clientstate.h"
 #include "pub_tool_stacktrace.h"
+#include "nb_simtime.h"
 
 #define HDR_OFF offsetof(struct perf_event_mmap_page, data_head)
+
+/* The TIME of samples and records (perf_event_clock: the kernel's
+ * local_clock, at CLOCK_MONOTONIC's rate).  With --nbsim-time=simulated
+ * the simulated machine's CLOCK_MONOTONIC (nb_simtime.c), which the
+ * program's own clock_gettime reads: its samples fall between its own
+ * readings, at the same times run after run whatever the host's load.
+ * Otherwise (nbsim's default) the host's, NOW: perf record's own
+ * side-band event is the host kernel's, its records of the child on the
+ * host's clock. */
+static ULong rec_ns(ULong now)
+{
+	ULong ns;
+
+	return nb_time_read(VG_(get_running_tid)(), VKI_CLOCK_MONOTONIC, &ns) ? ns : now;
+}
 
 /* The files of event ID opened by process OPENER on another process:
  * SUFFIX "rb" its ring buffer, "fifo" its descriptor (poll) */
@@ -166,6 +182,7 @@ void nbk_rb_sample(struct kobj *e, Addr ip, ULong now)
 	unsigned k = 1;
 	uint64_t st = e->attr.sample_type;
 
+	now = rec_ns(now);
 	if (st & PERF_SAMPLE_IDENTIFIER)
 		w[k++] = primary_id(e);
 	if (st & PERF_SAMPLE_IP)
@@ -234,6 +251,7 @@ void nbk_rb_throttle(struct kobj *e, ULong now, Bool enable)
 	ULong w[4 + 8];
 	unsigned k = 4;
 
+	now = rec_ns(now);
 	w[1] = now;
 	w[2] = primary_id(e);
 	w[3] = e->id;
@@ -294,7 +312,7 @@ void nbk_rb_mmap(Addr a)
 	const NSegment *s = VG_(am_find_nsegment)(a);
 
 	if (s && s->kind == SkFileC && s->hasX)
-		mmap2(s, nbk_now_ns());
+		mmap2(s, rec_ns(nbk_now_ns()));
 }
 
 /* The new image (an exec): PERF_RECORD_COMM (comm_exec) and the MMAP2 of
@@ -302,7 +320,7 @@ void nbk_rb_mmap(Addr a)
  * kernel's exec and ELF loader write them. */
 void nbk_rb_exec(void)
 {
-	ULong now = nbk_now_ns(), w[8 + 8];
+	ULong now = rec_ns(nbk_now_ns()), w[8 + 8];
 	const HChar *exe = VG_(args_the_exename), *b;
 	HChar comm[16];
 	Addr starts[256];
@@ -341,7 +359,7 @@ void nbk_rb_exec(void)
  * ptid, time */
 void nbk_rb_exit(void)
 {
-	ULong now = nbk_now_ns(), w[6 + 8];
+	ULong now = rec_ns(nbk_now_ns()), w[6 + 8];
 
 	for (int i = 0; i < NOBJ; i++) {
 		struct kobj *e = &ko[i];

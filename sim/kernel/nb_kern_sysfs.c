@@ -5,7 +5,7 @@
  * fields of its config (tools/perf/util/pmu.c: type, format/, caps/).
  *
  * The files are a real directory tree that the tool writes once under
- * $TMPDIR (nbsim-sysfs-EUID-p4: built under a temporary name and
+ * $TMPDIR (nbsim-sysfs-EUID-p4v2-N: built under a temporary name and
  * renamed, so a reader sees all of it or none; the content is constant),
  * and the preload library rewrites the paths under those two prefixes to
  * it in the libc calls perf makes on them (open, openat, fopen, opendir,
@@ -20,14 +20,26 @@
  * - format/: p4.c intel_p4_formats_attr: cccr config:0-31, escr
  *   config:32-62, ht config:63;
  * - caps/max_precise: 0 (x86_pmu_max_precise: the P4 driver sets no PEBS
- *   for perf's precise_ip).
+ *   for perf's precise_ip);
+ * - events/: empty.  The x86 core's events group (x86_pmu_events_group,
+ *   the generic-event aliases) is emptied by init_hw_perf_events for a
+ *   driver without events_sysfs_show (its attrs = empty_attrs), and
+ *   p4.c's p4_pmu sets none: on a NetBurst the directory is there and
+ *   lists nothing, so `perf list` shows no cpu/.../ Kernel PMU events
+ *   (and would not parse P4 configs in the architectural event=/umask=
+ *   syntax those aliases use);
+ * - rdpmc: 1 (x86_pmu_attr_group; attr_rdpmc's default), and
+ *   perf_event_mux_interval_ms: 4 (kernel/events/core.c pmu_dev_attrs,
+ *   PERF_CPU_HRTIMER's default);
  * - /sys/devices/system/cpu/online, possible, present: the simulated
  *   machine's logical processors, "0" (or "0-1" with --ht=yes), from
  *   which perf takes the CPUs it opens per-CPU events on (a tree per
  *   count: nbsim-sysfs-EUID-p4-N).
- * Left out: events/ (the x86 core's generic-event aliases render P4's
- * configs in the architectural event=/umask= syntax, which the P4
- * format cannot parse; perf's plain names need no alias).
+ * Left out: the listing of /sys/bus/event_source/devices itself (readdir
+ * is the host's: a host's other PMUs show, and no cpu where the host has
+ * none; perf finds cpu by name).  The tree's name carries its content's
+ * version (p4v2: events/, rdpmc), so that an older nbsim's tree in
+ * $TMPDIR is not taken for this one's.
  */
 #include "nb_kern_int.h"
 
@@ -39,11 +51,14 @@ static const struct {
 	{ "cpu/format/escr", "config:32-62\n" },
 	{ "cpu/format/ht", "config:63\n" },
 	{ "cpu/caps/max_precise", "0\n" },
+	{ "cpu/rdpmc", "1\n" },
+	{ "cpu/perf_event_mux_interval_ms", "4\n" },
 	{ "system/cpu/online", NULL },
 	{ "system/cpu/possible", NULL },
 	{ "system/cpu/present", NULL },
 };
-static const HChar *sysfs_dirs[] = { "", "/cpu", "/cpu/format", "/cpu/caps", "/system", "/system/cpu" };
+static const HChar *sysfs_dirs[] = { "", "/cpu", "/cpu/format", "/cpu/caps", "/cpu/events", "/system",
+				      "/system/cpu" };
 
 static Int sys_mkdir(const HChar *p)
 {
@@ -106,7 +121,7 @@ Word nbk_sysfs_dir(Addr buf, UWord len)
 	struct vg_stat st;
 
 	if (!dir[0])
-		VG_(snprintf)(dir, sizeof dir, "%s/nbsim-sysfs-%u-p4-%u", VG_(tmpdir)(),
+		VG_(snprintf)(dir, sizeof dir, "%s/nbsim-sysfs-%u-p4v2-%u", VG_(tmpdir)(),
 			      (UInt)VG_(geteuid)(), nbk_ncpus());
 	VG_(snprintf)(probe, sizeof probe, "%s/system/cpu/present", dir);
 	if (sr_isError(VG_(stat)(probe, &st))) {
