@@ -606,6 +606,7 @@ struct insn {
 	Int jnext_cc;           /* a jcc to the next instruction: its condition */
 				/* code (0-15), else -1 (jcc_next_cc)          */
 	Bool br_done;           /* its branch call is emitted                   */
+	struct nb_pd_adj pd;    /* Pentium D counting rules (cpu/nb_pdrules.h)  */
 };
 
 /* VEX's flag evaluation (priv/guest_amd64_helpers.c, in libvex): condition
@@ -683,6 +684,7 @@ static void add_uops(struct pend *p, const struct insn *k)
 static void retire(struct pend *p, const struct insn *k)
 {
 	p->raw[RAW_IC(mem_class(k->loads, k->stores), k->dec.fp)]++;
+	p->raw[RAW_XINS] += k->pd.extra_ins;
 	if (k->rom)
 		p->raw[RAW_MS_XFER]++;
 }
@@ -725,6 +727,36 @@ static UInt uop_count(IRSB *sb, Int from, Int to, const struct nb_insn *dec,
 	c = (dec->cls & NB_IC_MOVE) ? 0 : 1;
 	c += loads + 2 * stores;
 	return c ? c : 1;
+}
+
+/*
+ * The Pentium D's counting rules (cpu/nb_pdrules.h; docs/counting-rules.md
+ * "Pentium D counting rules") on the model that follows them: the load and
+ * store uops as measured replace the IR's, and the uops follow them by the
+ * uop model's rule (C + L + 2 S; a microcoded instruction at least its
+ * ms_uops).
+ */
+static void pd_rules(struct insn *k, const uint8_t *a, UInt len)
+{
+	UInt c;
+
+	k->pd.extra_ins = 0;
+	k->pd.branch = 0;
+	if (!nb_pd_rules_apply(nb_cpu->model) || !nb_pd_rules(a, len, &k->pd))
+		return;
+	if (k->pd.loads == NB_PD_KEEP && k->pd.stores == NB_PD_KEEP)
+		return;
+	if (k->pd.loads != NB_PD_KEEP)
+		k->loads = k->pd.loads;
+	if (k->pd.stores != NB_PD_KEEP)
+		k->stores = k->pd.stores;
+	c = ((k->dec.cls & NB_IC_MOVE) ? 0 : 1) + k->loads + 2 * k->stores;
+	if (!c)
+		c = 1;
+	if (k->rom && !(k->dec.cls & NB_IC_REP))
+		k->uops = c > nb_cpu->ms_uops ? c : nb_cpu->ms_uops;
+	else
+		k->uops = c;
 }
 
 /* Where control goes when the exit at stmts[i] is not taken: the next
@@ -866,6 +898,7 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			for (j = i + 1; j < in->stmts_used && in->stmts[j]->tag != Ist_IMark; j++)
 				;
 			k.uops = uop_count(in, i + 1, j, &k.dec, &k.loads, &k.stores, &k.rom);
+			pd_rules(&k, (const uint8_t *)a, len > 16 ? 16 : len);
 			if (tmb)
 				tm_end = nb_tmb_insn(in, i + 1, j, (const UChar *)a, len, &k.dec,
 						     k.uops);
@@ -970,9 +1003,12 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			}
 			if (k.valid && jk_retires(st->Ist.Exit.jk) &&
 			    (dst != k.addr || k.dec.br != NB_BR_NONE)) {
-				if (nb_need & NEED_INSTR)
+				if (nb_need & NEED_INSTR) {
 					exit_add(out, &bt, &nb_raw[RAW_IC(mem_class(k.loads, k.stores),
 									 k.dec.fp)], g);
+					if (k.pd.extra_ins)
+						exit_add(out, &bt, &nb_raw[RAW_XINS], g);
+				}
 				emit_step(out, g);
 			}
 			if (k.valid && k.rom && (nb_need & NEED_ROM) && jk_retires(st->Ist.Exit.jk) &&
@@ -1003,6 +1039,9 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			add_uops(&p, &k);
 		if (jk_retires(in->jumpkind) && !self) {
 			retire(&p, &k);
+			if (k.pd.branch && (nb_need & NEED_BR))
+				/* syscall: a taken, predicted branch (MMTP) */
+				emit_add_at(out, &nb_raw[RAW_BR0 + 2], c64(1));
 			if (k.dec.br != NB_BR_NONE && k.dec.br != NB_BR_COND)
 				emit_branch_call(out, k.dec.br, k.addr, k.len, c64(1), in->next);
 			flush(out, &p);
