@@ -117,6 +117,16 @@ int nb_pd_rules(const uint8_t *c, unsigned len, struct nb_pd_adj *a)
 				a->loads = 1;
 				return 1;
 			}
+			if (mem && pfx == 0) {  /* cvt(t)ps2pi mm, m64: one */
+				a->loads = 1;   /* load (VEX: two 32-bit)   */
+				return 1;
+			}
+			return 0;
+		case 0x5a:                      /* cvtps2pd xmm, m64: one load */
+			if (mem && pfx == 0) {  /* (VEX: two 32-bit)           */
+				a->loads = 1;
+				return 1;
+			}
 			return 0;
 		case 0x18:                      /* prefetch*: not a load */
 			if (mem && reg < 4) {

@@ -622,6 +622,17 @@ extern ULong amd64g_calculate_condition(ULong cond, ULong cc_op, ULong cc_dep1,
  * or not-taken branch by the condition [SDM Vol. 2 Jcc].  Returns the
  * condition code (70+cc, 0F 80+cc), or -1.
  */
+#define JNEXT_JRCXZ 16
+#define JNEXT_JECXZ 17
+
+static Bool has_67(const uint8_t *a, UInt n)
+{
+	for (UInt i = 0; i < n; i++)
+		if (a[i] == 0x67)
+			return True;
+	return False;
+}
+
 static Int jcc_next_cc(const uint8_t *a, UInt len, const struct nb_insn *dec)
 {
 	const uint8_t *o = a + dec->len_prefix;
@@ -634,6 +645,10 @@ static Int jcc_next_cc(const uint8_t *a, UInt len, const struct nb_insn *dec)
 	if (rest == 6 && o[0] == 0x0f && o[1] >= 0x80 && o[1] <= 0x8f &&
 	    !o[2] && !o[3] && !o[4] && !o[5])
 		return o[1] & 0xf;
+	/* jrcxz (E3 00; jecxz with 67): taken if RCX (ECX) is 0, which
+	 * the instruction does not change */
+	if (rest == 2 && o[0] == 0xe3 && o[1] == 0)
+		return has_67(a, dec->len_prefix) ? JNEXT_JECXZ : JNEXT_JRCXZ;
 	return -1;
 }
 
@@ -646,6 +661,15 @@ static IRExpr *jcc_taken(IRSB *sb, Int cc)
 		offsetof(VexGuestAMD64State, guest_CC_DEP2), offsetof(VexGuestAMD64State, guest_CC_NDEP),
 	};
 	IRExpr *g[4];
+	if (cc == JNEXT_JRCXZ || cc == JNEXT_JECXZ) {
+		/* flat IR: each operation into its own temporary */
+		IRExpr *r = tmp(sb, Ity_I64, IRExpr_Get(offsetof(VexGuestAMD64State, guest_RCX),
+							 Ity_I64));
+		if (cc == JNEXT_JECXZ)
+			r = tmp(sb, Ity_I64, IRExpr_Binop(Iop_And64, r, c64(0xffffffffULL)));
+		return tmp(sb, Ity_I64, IRExpr_Unop(Iop_1Uto64,
+			tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, r, c64(0)))));
+	}
 	for (Int i = 0; i < 4; i++) {       /* flat IR: the call's arguments are atoms */
 		IRTemp x = newIRTemp(sb->tyenv, Ity_I64);
 		addStmtToIRSB(sb, IRStmt_WrTmp(x, IRExpr_Get(off[i], Ity_I64)));
