@@ -695,6 +695,37 @@ static void jnext_branch(IRSB *sb, struct insn *k)
 	k->br_done = True;
 }
 
+/* The taken target of a conditional branch (jcc rel8/rel32, loop*,
+ * jrcxz rel8) from its bytes. */
+static ULong cond_target(const struct insn *k)
+{
+	const uint8_t *o = (const uint8_t *)k->addr + k->dec.len_prefix;
+	ULong next = (ULong)(k->addr + k->len);
+
+	if (o[0] == 0x0f)
+		return next + (ULong)(Long)(Int)((UInt)o[2] | (UInt)o[3] << 8 |
+						 (UInt)o[4] << 16 | (UInt)o[5] << 24);
+	return next + (ULong)(Long)(Char)o[1];
+}
+
+/*
+ * A conditional branch whose exit VEX removed because iropt knew its
+ * guard (loop after `mov $10, %rcx`: always taken, the exit became the
+ * superblock's next or was chased; loopnz after `xor %rax, %rax`: never
+ * taken, the exit dropped).  The hardware retires it as any branch [SDM
+ * Vol. 2 LOOP/LOOPcc, Jcc]; Weaver's BRANCHES segment counts all 77 on a
+ * Pentium D.  Control went on to NEXT: taken unless NEXT is the
+ * fall-through.
+ */
+static void folded_branch(IRSB *sb, struct insn *k, ULong next)
+{
+	if (!k->valid || k->dec.br != NB_BR_COND || k->br_done || k->jnext_cc >= 0)
+		return;
+	emit_branch_call(sb, NB_BR_COND, k->addr, k->len,
+			 c64(next != (ULong)(k->addr + k->len)), c64(cond_target(k)));
+	k->br_done = True;
+}
+
 static void add_uops(struct pend *p, const struct insn *k)
 {
 	p->bound += BOUND_INSN(k->uops, k->dec.br != NB_BR_NONE, k->loads + k->stores);
@@ -878,6 +909,7 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			UInt len = st->Ist.IMark.len;
 			nb_ifpa_flush(out, fpa_x87, &fpa_acc);
 			jnext_branch(out, &k);
+			folded_branch(out, &k, (ULong)a);
 			if (k.valid) {
 				/* Control reached the next IMark.  If it is k
 				 * again (a REP iteration in a loop unrolled by
@@ -999,6 +1031,7 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 				/* jcc to the next instruction: by its flags */
 				jnext_branch(out, &k);
 			} else if (k.valid && k.dec.br == NB_BR_COND && !k.br_done) {
+				k.br_done = True;
 				/* VEX may invert the condition: the exit then goes
 				 * to the fall-through and the taken target is the
 				 * superblock's next. */
@@ -1055,6 +1088,8 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 
 	nb_ifpa_flush(out, fpa_x87, &fpa_acc);
 	jnext_branch(out, &k);
+	if (k.valid && in->next->tag == Iex_Const && jk_retires(in->jumpkind))
+		folded_branch(out, &k, in->next->Iex.Const.con->Ico.U64);
 	if (k.valid) {
 		Bool self = in->next->tag == Iex_Const &&
 			in->next->Iex.Const.con->Ico.U64 == (ULong)k.addr &&
