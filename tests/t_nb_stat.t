@@ -126,6 +126,9 @@ for my $k (qw(k_jnext k_jnext2)) {
 	check("$k (jcc to the next instruction)", ["$st/$k"], { PAPI_BR_CN => 3000,
 		PAPI_BR_TKN => 1999, PAPI_BR_NTK => 1001, PAPI_TOT_INS => 6004 });
 }
+# loop/loopnz whose outcome iropt knows (their exits removed): still branches
+check('k_loopfold (loop, loopnz, loopz with known RCX and flags)', ["$st/k_loopfold"],
+	{ PAPI_BR_CN => 22000, PAPI_BR_TKN => 18999, PAPI_BR_NTK => 3001, PAPI_TOT_INS => 47004 });
 # the kernels catch the regression: with VEX's default register-update
 # policy (--nbsim-exact-ir=no) the overwritten loads are lost
 {

@@ -378,6 +378,9 @@ static void fold(const ULong *to, ULong uops_end, ULong built_end)
 	nb_sig[SIG_FE_NBOGUS] += tagged_u;
 	nb_sig[SIG_INSTR_TAG] += tagged_i;
 	nb_sig[SIG_INSTR] += instr - tagged_i;
+	/* the Pentium D's second counts (RAW_XINS): untagged */
+	if (nb_need & NEED_INSTR)
+		nb_sig[SIG_INSTR] += d[RAW_XINS];
 	if (nb_need & NEED_BUS)
 		nb_bus_derive();
 }

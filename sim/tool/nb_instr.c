@@ -606,6 +606,7 @@ struct insn {
 	Int jnext_cc;           /* a jcc to the next instruction: its condition */
 				/* code (0-15), else -1 (jcc_next_cc)          */
 	Bool br_done;           /* its branch call is emitted                   */
+	struct nb_pd_adj pd;    /* Pentium D counting rules (cpu/nb_pdrules.h)  */
 };
 
 /* VEX's flag evaluation (priv/guest_amd64_helpers.c, in libvex): condition
@@ -621,6 +622,17 @@ extern ULong amd64g_calculate_condition(ULong cond, ULong cc_op, ULong cc_dep1,
  * or not-taken branch by the condition [SDM Vol. 2 Jcc].  Returns the
  * condition code (70+cc, 0F 80+cc), or -1.
  */
+#define JNEXT_JRCXZ 16
+#define JNEXT_JECXZ 17
+
+static Bool has_67(const uint8_t *a, UInt n)
+{
+	for (UInt i = 0; i < n; i++)
+		if (a[i] == 0x67)
+			return True;
+	return False;
+}
+
 static Int jcc_next_cc(const uint8_t *a, UInt len, const struct nb_insn *dec)
 {
 	const uint8_t *o = a + dec->len_prefix;
@@ -633,6 +645,10 @@ static Int jcc_next_cc(const uint8_t *a, UInt len, const struct nb_insn *dec)
 	if (rest == 6 && o[0] == 0x0f && o[1] >= 0x80 && o[1] <= 0x8f &&
 	    !o[2] && !o[3] && !o[4] && !o[5])
 		return o[1] & 0xf;
+	/* jrcxz (E3 00; jecxz with 67): taken if RCX (ECX) is 0, which
+	 * the instruction does not change */
+	if (rest == 2 && o[0] == 0xe3 && o[1] == 0)
+		return has_67(a, dec->len_prefix) ? JNEXT_JECXZ : JNEXT_JRCXZ;
 	return -1;
 }
 
@@ -645,6 +661,15 @@ static IRExpr *jcc_taken(IRSB *sb, Int cc)
 		offsetof(VexGuestAMD64State, guest_CC_DEP2), offsetof(VexGuestAMD64State, guest_CC_NDEP),
 	};
 	IRExpr *g[4];
+	if (cc == JNEXT_JRCXZ || cc == JNEXT_JECXZ) {
+		/* flat IR: each operation into its own temporary */
+		IRExpr *r = tmp(sb, Ity_I64, IRExpr_Get(offsetof(VexGuestAMD64State, guest_RCX),
+							 Ity_I64));
+		if (cc == JNEXT_JECXZ)
+			r = tmp(sb, Ity_I64, IRExpr_Binop(Iop_And64, r, c64(0xffffffffULL)));
+		return tmp(sb, Ity_I64, IRExpr_Unop(Iop_1Uto64,
+			tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, r, c64(0)))));
+	}
 	for (Int i = 0; i < 4; i++) {       /* flat IR: the call's arguments are atoms */
 		IRTemp x = newIRTemp(sb->tyenv, Ity_I64);
 		addStmtToIRSB(sb, IRStmt_WrTmp(x, IRExpr_Get(off[i], Ity_I64)));
@@ -670,6 +695,37 @@ static void jnext_branch(IRSB *sb, struct insn *k)
 	k->br_done = True;
 }
 
+/* The taken target of a conditional branch (jcc rel8/rel32, loop*,
+ * jrcxz rel8) from its bytes. */
+static ULong cond_target(const struct insn *k)
+{
+	const uint8_t *o = (const uint8_t *)k->addr + k->dec.len_prefix;
+	ULong next = (ULong)(k->addr + k->len);
+
+	if (o[0] == 0x0f)
+		return next + (ULong)(Long)(Int)((UInt)o[2] | (UInt)o[3] << 8 |
+						 (UInt)o[4] << 16 | (UInt)o[5] << 24);
+	return next + (ULong)(Long)(Char)o[1];
+}
+
+/*
+ * A conditional branch whose exit VEX removed because iropt knew its
+ * guard (loop after `mov $10, %rcx`: always taken, the exit became the
+ * superblock's next or was chased; loopnz after `xor %rax, %rax`: never
+ * taken, the exit dropped).  The hardware retires it as any branch [SDM
+ * Vol. 2 LOOP/LOOPcc, Jcc]; Weaver's BRANCHES segment counts all 77 on a
+ * Pentium D.  Control went on to NEXT: taken unless NEXT is the
+ * fall-through.
+ */
+static void folded_branch(IRSB *sb, struct insn *k, ULong next)
+{
+	if (!k->valid || k->dec.br != NB_BR_COND || k->br_done || k->jnext_cc >= 0)
+		return;
+	emit_branch_call(sb, NB_BR_COND, k->addr, k->len,
+			 c64(next != (ULong)(k->addr + k->len)), c64(cond_target(k)));
+	k->br_done = True;
+}
+
 static void add_uops(struct pend *p, const struct insn *k)
 {
 	p->bound += BOUND_INSN(k->uops, k->dec.br != NB_BR_NONE, k->loads + k->stores);
@@ -683,6 +739,7 @@ static void add_uops(struct pend *p, const struct insn *k)
 static void retire(struct pend *p, const struct insn *k)
 {
 	p->raw[RAW_IC(mem_class(k->loads, k->stores), k->dec.fp)]++;
+	p->raw[RAW_XINS] += k->pd.extra_ins;
 	if (k->rom)
 		p->raw[RAW_MS_XFER]++;
 }
@@ -725,6 +782,36 @@ static UInt uop_count(IRSB *sb, Int from, Int to, const struct nb_insn *dec,
 	c = (dec->cls & NB_IC_MOVE) ? 0 : 1;
 	c += loads + 2 * stores;
 	return c ? c : 1;
+}
+
+/*
+ * The Pentium D's counting rules (cpu/nb_pdrules.h; docs/counting-rules.md
+ * "Pentium D counting rules") on the model that follows them: the load and
+ * store uops as measured replace the IR's, and the uops follow them by the
+ * uop model's rule (C + L + 2 S; a microcoded instruction at least its
+ * ms_uops).
+ */
+static void pd_rules(struct insn *k, const uint8_t *a, UInt len)
+{
+	UInt c;
+
+	k->pd.extra_ins = 0;
+	k->pd.branch = 0;
+	if (!nb_pd_rules_apply(nb_cpu->model) || !nb_pd_rules(a, len, &k->pd))
+		return;
+	if (k->pd.loads == NB_PD_KEEP && k->pd.stores == NB_PD_KEEP)
+		return;
+	if (k->pd.loads != NB_PD_KEEP)
+		k->loads = k->pd.loads;
+	if (k->pd.stores != NB_PD_KEEP)
+		k->stores = k->pd.stores;
+	c = ((k->dec.cls & NB_IC_MOVE) ? 0 : 1) + k->loads + 2 * k->stores;
+	if (!c)
+		c = 1;
+	if (k->rom && !(k->dec.cls & NB_IC_REP))
+		k->uops = c > nb_cpu->ms_uops ? c : nb_cpu->ms_uops;
+	else
+		k->uops = c;
 }
 
 /* Where control goes when the exit at stmts[i] is not taken: the next
@@ -822,6 +909,7 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			UInt len = st->Ist.IMark.len;
 			nb_ifpa_flush(out, fpa_x87, &fpa_acc);
 			jnext_branch(out, &k);
+			folded_branch(out, &k, (ULong)a);
 			if (k.valid) {
 				/* Control reached the next IMark.  If it is k
 				 * again (a REP iteration in a loop unrolled by
@@ -866,6 +954,7 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			for (j = i + 1; j < in->stmts_used && in->stmts[j]->tag != Ist_IMark; j++)
 				;
 			k.uops = uop_count(in, i + 1, j, &k.dec, &k.loads, &k.stores, &k.rom);
+			pd_rules(&k, (const uint8_t *)a, len > 16 ? 16 : len);
 			if (tmb)
 				tm_end = nb_tmb_insn(in, i + 1, j, (const UChar *)a, len, &k.dec,
 						     k.uops);
@@ -942,6 +1031,7 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 				/* jcc to the next instruction: by its flags */
 				jnext_branch(out, &k);
 			} else if (k.valid && k.dec.br == NB_BR_COND && !k.br_done) {
+				k.br_done = True;
 				/* VEX may invert the condition: the exit then goes
 				 * to the fall-through and the taken target is the
 				 * superblock's next. */
@@ -970,9 +1060,12 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			}
 			if (k.valid && jk_retires(st->Ist.Exit.jk) &&
 			    (dst != k.addr || k.dec.br != NB_BR_NONE)) {
-				if (nb_need & NEED_INSTR)
+				if (nb_need & NEED_INSTR) {
 					exit_add(out, &bt, &nb_raw[RAW_IC(mem_class(k.loads, k.stores),
 									 k.dec.fp)], g);
+					if (k.pd.extra_ins)
+						exit_add(out, &bt, &nb_raw[RAW_XINS], g);
+				}
 				emit_step(out, g);
 			}
 			if (k.valid && k.rom && (nb_need & NEED_ROM) && jk_retires(st->Ist.Exit.jk) &&
@@ -995,6 +1088,8 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 
 	nb_ifpa_flush(out, fpa_x87, &fpa_acc);
 	jnext_branch(out, &k);
+	if (k.valid && in->next->tag == Iex_Const && jk_retires(in->jumpkind))
+		folded_branch(out, &k, in->next->Iex.Const.con->Ico.U64);
 	if (k.valid) {
 		Bool self = in->next->tag == Iex_Const &&
 			in->next->Iex.Const.con->Ico.U64 == (ULong)k.addr &&
@@ -1003,6 +1098,9 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			add_uops(&p, &k);
 		if (jk_retires(in->jumpkind) && !self) {
 			retire(&p, &k);
+			if (k.pd.branch && (nb_need & NEED_BR))
+				/* syscall: a taken, predicted branch (MMTP) */
+				emit_add_at(out, &nb_raw[RAW_BR0 + 2], c64(1));
 			if (k.dec.br != NB_BR_NONE && k.dec.br != NB_BR_COND)
 				emit_branch_call(out, k.dec.br, k.addr, k.len, c64(1), in->next);
 			flush(out, &p);

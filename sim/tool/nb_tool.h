@@ -55,6 +55,7 @@
 #include "cpu/nb_stb.h"
 #include "cpu/nb_fpa.h"
 #include "cpu/nb_wcb.h"
+#include "cpu/nb_pdrules.h"
 #include "cpu/nb_bus.h"
 #include "timing/nb_timing.h"
 
@@ -77,7 +78,11 @@ enum {
 	RAW_IC0,                /* retired instructions by class: RAW_IC0 +    */
 				/* mem * NB_FP_NCLASSES + fp, mem = MEM_*,     */
 				/* fp = enum nb_fp_class                       */
-	RAW_IC_END = RAW_IC0 + 4 * NB_FP_NCLASSES,
+	/* INSTR_RETIRED's second count of an instruction the Pentium D
+	 * counts twice (cpu/nb_pdrules.h; instr_completed does not): the
+	 * last slot of the instruction range, gathered and held with it */
+	RAW_XINS = RAW_IC0 + 4 * NB_FP_NCLASSES,
+	RAW_IC_END,
 	RAW_UOPS = RAW_IC_END,  /* uops (folded into SIG_UOPS; in step mode by */
 				/* nb_step, per retirement cycle)              */
 	RAW_BR0,                /* branch_retired MMNP..MMTM: RAW_BR0 + mask bit */
