@@ -161,10 +161,10 @@ for my $n (10, 2000, 5000) {
 	# fewer, the same instructions; two runs read 2 cycles apart in CI);
 	# sort, one thread, over a generated file, does not
 	open(my $nf, '>', "$dir/nums") or die;
-	my $x = 12345;
+	my $seed = 12345;
 	for (1 .. 30000) {
-		$x = ($x * 1103515245 + 12345) % 2147483648;
-		print $nf $x % 1000000, "\n";
+		$seed = ($seed * 1103515245 + 12345) % 2147483648;
+		print $nf $seed % 1000000, "\n";
 	}
 	close $nf;
 	my @sort = ('sort', '--parallel=1', '-n', '-o', '/dev/null', "$dir/nums");

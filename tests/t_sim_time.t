@@ -13,8 +13,8 @@
 # passes 10 ms on the wall clock; a STREAM triad timed by
 # the program stays under the modelled front-side bus (800 MT/s x 8 bytes,
 # sim/cpu/nb_bus.c); the figures are the same run after run and with the host
-# loaded (they depend on the simulated cycles only); the default,
-# --nbsim-time=host, gives the host's time.
+# loaded (they depend on the simulated cycles only); the default is the
+# simulated time, the same figures; --nbsim-time=host gives the host's.
 use strict;
 use warnings;
 use Test::More;
@@ -87,12 +87,24 @@ for my $model (qw(willamette northwood prescott)) {
 	}
 }
 
-# the default and --nbsim-time=host: the host's clocks (valgrind runs the
-# loop many times slower than the simulated part would)
-for my $o ('', '--nbsim-time=host') {
+# the default is the simulated time: the same figures as
+# --nbsim-time=simulated's (they depend on the simulated cycles only)
+{
+	my ($st, $v, $out) = run();
+	my $d = `"$nbsim" -- "$prog" 2>&1`;
+	my %w = $d =~ /^(\w+) (\S+)$/mg;
+	is($? >> 8, 0, 'the default: runs') or diag($d);
+	for my $k (qw(monotonic rdtsc sleep_ns PAPI_TOT_CYC)) {
+		is($w{$k}, $v->{$k}, "the default is simulated time: $k as under --nbsim-time=simulated");
+	}
+}
+
+# --nbsim-time=host: the host's clocks (valgrind runs the loop many times
+# slower than the simulated part would)
+for my $o ('--nbsim-time=host') {
 	my $out = `"$nbsim" $o -- "$prog" 2>&1`;
 	my %v = $out =~ /^(\w+) (\S+)$/mg;
-	my $tag = $o || 'the default';
+	my $tag = $o;
 	is($? >> 8, 0, "$tag: runs") or diag($out);
 	cmp_ok($v{monotonic} // 0, '>', 1.5 * ($v{PAPI_TOT_CYC} // 1e18),
 	       "$tag: CLOCK_MONOTONIC is the host's");
