@@ -140,6 +140,11 @@ $(T)/kern_exec: tests/kern/kern_exec.c ctests/nbtap.h
 	@mkdir -p $(T)
 	$(CC) $(CFLAGS_NB) -Ictests -o $@ tests/kern/kern_exec.c
 
+tests: $(T)/kern_ptrace
+$(T)/kern_ptrace: tests/kern/kern_ptrace.c ctests/nbtap.h
+	@mkdir -p $(T)
+	$(CC) $(CFLAGS_NB) -Ictests -o $@ tests/kern/kern_ptrace.c
+
 tests: $(T)/msr_signal
 $(T)/msr_signal: tests/kern/msr_signal.c ctests/nbtap.h $(PAPI_STAMP)
 	@mkdir -p $(T)
