@@ -109,9 +109,12 @@ void nbk_stack_premap(void)
 
 	if (!VG_(clstk_start_base))
 		return;
-	r = VG_(am_find_nsegment)(VG_(clstk_start_base) - 1);   /* the reservation below */
-	if (r && r->kind == SkResvn && r->end + 1 == VG_(clstk_start_base) &&
-	    r->end - r->start > 4 * PAGE)
+	/* below the mapped part (grown since, in a forked child): the
+	 * reservation */
+	r = VG_(am_find_nsegment)(VG_(clstk_start_base));
+	while (r && r->kind == SkAnonC && r->start > PAGE)
+		r = VG_(am_find_nsegment)(r->start - 1);
+	if (r && r->kind == SkResvn && r->end - r->start > 4 * PAGE)
 		(void)VG_(extend_stack)(1, r->start + 2 * PAGE);
 }
 
