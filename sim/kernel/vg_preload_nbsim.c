@@ -6,7 +6,8 @@
  *
  * Valgrind function wrapping (valgrind.h I_WRAP_SONAME_FNNAME_ZU) of libc's
  * open/openat, read/pread/pwrite, close, ioctl, fcntl, mmap/munmap,
- * syscall (perf_event_open only) and sched_getcpu.  Each wrapper asks the
+ * syscall (perf_event_open and ptrace only), sched_getcpu, ptrace (its
+ * PTRACE_TRACEME, nb_kern_ptrace.c), raise and kill.  Each wrapper asks the
  * tool's emulated kernel (nb_kern.c, request NBSIM_REQ_KERN of
  * nbsim_kern.h) only for the paths and descriptors it emulates and calls
  * the real function for everything else.  Why wrapping and not the
