@@ -145,6 +145,11 @@ tests: $(T)/kern_stime
 $(T)/kern_stime: tests/kern/kern_stime.c
 	@mkdir -p $(T)
 	$(CC) $(CFLAGS_NB) -o $@ tests/kern/kern_stime.c
+# the ptrace stop sequence (tests/t_kern_ptrace.t)
+tests: $(T)/kern_ptrace
+$(T)/kern_ptrace: tests/kern/kern_ptrace.c ctests/nbtap.h
+	@mkdir -p $(T)
+	$(CC) $(CFLAGS_NB) -Ictests -o $@ tests/kern/kern_ptrace.c
 
 tests: $(T)/msr_signal
 $(T)/msr_signal: tests/kern/msr_signal.c ctests/nbtap.h $(PAPI_STAMP)

@@ -160,6 +160,11 @@ static int nb_init_component(int cidx)
 	/* another task's counts (PAPI_attach) where the backend opens its
 	 * counters on a task (perf: perf_event_open's pid) */
 	v->cmp_info.attach = p4nb_backend->set_attach != NULL;
+	/* and, as PAPI's perf_event component declares it, the caller
+	 * ptrace-stops the task around PAPI_attach, start and stop (PAPI's
+	 * attach ctests then PTRACE_ATTACH their child: zero_attach, whose
+	 * child stops itself with SIGSTOP, waits on it otherwise) */
+	v->cmp_info.attach_must_ptrace = v->cmp_info.attach;
 	return p4nb_load_presets(cidx);
 }
 

@@ -41,7 +41,7 @@ static void fr_fini(Int exitcode)
 static void fr_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 {
 	nb_progfile_pre_syscall(tid, sysno, args, nargs);
-	nb_kern_pre_syscall(tid, sysno);
+	nb_kern_pre_syscall(tid, sysno, args, nargs);
 	nb_itimer_pre_syscall(tid, sysno);
 }
 

@@ -378,6 +378,8 @@ Word nb_kern_request(ThreadId tid, UWord *arg)
 	case KOP_ATTACH:                       /* after a read(2) */
 		nbk_attach_take(tid);
 		return 0;
+	case KOP_PTRACE:                       /* (request, pid, addr, data) */
+		return nbk_ptrace(a, b);
 	case KOP_SYSFS:
 		return nbk_sysfs_dir(a, b);
 	case KOP_FILE:

@@ -29,7 +29,7 @@ void nb_kern_fini(void);
  * image before an exec. */
 void nb_kern_init(void);
 /* execve: the events that outlive it go to the new image's nbsim. */
-void nb_kern_pre_syscall(ThreadId tid, UInt sysno);
+void nb_kern_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs);
 void nb_kern_post_syscall(UInt sysno, SysRes res);
 /* The PMI claim (struct nb_front): the perf driver takes the counters its
  * sampling events own. */

@@ -287,3 +287,23 @@ void nbk_attach_fini(void)
 			VG_(unlink)(path);
 		}
 }
+
+/* The new image of a traced exec, after its stop and before its first
+ * instruction (nb_kern_ptrace.c): the events its tracer opened on it
+ * during the stop (attach2, attach3: PAPI_attach then PAPI_start while
+ * the child waits at its exec's SIGTRAP) are on the PMU from that first
+ * instruction, as on Linux.  Nothing is translated yet (as
+ * nbk_exec_load). */
+void nbk_attach_init(void)
+{
+	ULong now = nbk_now_ns();
+
+	nb_pmu_access();
+	nb_need_preload = True;
+	if (nbk_attach_poll(1, now)) {
+		nbk_sched_out_all(now);
+		nbk_sched_in_thread(1, now);
+	}
+	nb_pmu_written(NB_PMU_NO_WRITE);
+	nb_need_preload = False;
+}

@@ -162,16 +162,45 @@ static void kern_exec_failed(void)
 	VG_(unlink)(path);
 }
 
-void nb_kern_pre_syscall(ThreadId tid, UInt sysno)
+/* SIGNAL sent to this process by system call SYSNO (ARGS); 0 none */
+static Bool to_self(UInt sysno, UWord *args, UInt nargs)
 {
+	Int me = VG_(getpid)();
+
+	if (nargs < 2)
+		return False;
+	switch (sysno) {
+	case __NR_kill:
+		return args[1] != 0 && ((Int)args[0] == me || (Int)args[0] == 0);
+	case __NR_tgkill:
+		return nargs >= 3 && args[2] != 0 && (Int)args[0] == me;
+	case __NR_tkill:
+		return args[1] != 0 && (Int)args[0] == VG_(gettid)();
+	}
+	return False;
+}
+
+void nb_kern_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
+{
+	nbk_ptrace_pre_syscall(sysno, args, nargs);
 	if (sysno == __NR_execve || sysno == __NR_execveat)
 		kern_pre_exec(tid);
+	/* a process that stops itself (raise(SIGSTOP), its tracer's stop
+	 * at a signal): its copies' counts so far reach the opener, which
+	 * may read them while it is stopped (multiattach, zero_attach) */
+	if (to_self(sysno, args, nargs)) {
+		nbk_stack_premap();      /* (a tracer's stop: no fault stops) */
+		if (nperf)
+			nbk_report_live();
+	}
 }
 
 void nb_kern_post_syscall(UInt sysno, SysRes res)
 {
-	if ((sysno == __NR_execve || sysno == __NR_execveat) && sr_isError(res))
+	if ((sysno == __NR_execve || sysno == __NR_execveat) && sr_isError(res)) {
 		kern_exec_failed();
+		nbk_ptrace_exec_failed();
+	}
 	if (sysno == __NR_mmap && !sr_isError(res) && nperf)
 		nbk_rb_mmap((Addr)sr_Res(res));
 }

@@ -144,6 +144,18 @@ void nbk_attach_publish(Int tpid);
 Bool nbk_attach_poll(ThreadId tid, ULong now);
 void nbk_attach_take(ThreadId tid);
 void nbk_attach_fini(void);
+void nbk_attach_init(void);
+/* nb_kern_task.c: the live counts of this process's copies of another
+ * process's events, to their originals (before it stops for a tracer) */
+void nbk_report_live(void);
+/* nb_kern_ptrace.c: PTRACE_TRACEME across the exec; the refusals */
+Word nbk_ptrace(UWord req, UWord pid);
+void nbk_ptrace_pre_syscall(UInt sysno, UWord *args, UInt nargs);
+void nbk_ptrace_exec_failed(void);
+void nbk_ptrace_after_fork(void);
+void nbk_ptrace_init(void);
+void nbk_stack_premap(void);
+extern Bool nbk_ptrace_stopped;
 /* nb_kern_perfmmap.c: the ring buffer's records */
 void nbk_rb_path(Int opener, ULong id, const HChar *suffix, HChar *buf, SizeT len);
 void nbk_rb_write(struct kobj *e, const ULong *w, unsigned nw);

@@ -7,6 +7,14 @@
  */
 #include "nb_kern_int.h"
 
+struct inh_rec {
+	ULong magic, id, count, ten, trun, src_id;
+	Int src, pad;
+};
+#define INH_MAGIC 0x6e6273696d696e68ULL  /* "nbsiminh" */
+#define INH_LIVE 0x6e6273696d6c6976ULL   /* "nbsimliv" */
+static struct inh_rec live[32];          /* live copies' last counts; id 0 free */
+
 /* ---- inherit (kernel/events/core.c: inherit_task_group, inherit_event,
  * perf_event_exit_task / sync_child_event, perf_event_read_value) ---- */
 
@@ -96,6 +104,14 @@ ULong nbk_total(const struct kobj *e, ULong *ten, ULong *trun)
 		*ten = e->t_enabled + e->child_ten;
 	if (trun)
 		*trun = e->t_running + e->child_trun;
+	for (unsigned k = 0; k < sizeof live / sizeof live[0]; k++)
+		if (live[k].id && live[k].id == e->id && !e->rpid && e->parent < 0 && !e->foreign) {
+			v += live[k].count;
+			if (ten)
+				*ten += live[k].ten;
+			if (trun)
+				*trun += live[k].trun;
+		}
 	for (int i = 0; i < NOBJ; i++)
 		if (ko[i].kind == K_PERF && ko[i].parent == self) {
 			v += ko[i].count + ko[i].child_count;
@@ -112,12 +128,14 @@ ULong nbk_total(const struct kobj *e, ULong *ten, ULong *trun)
  * exit: a record (id, count, times) appended to the file inherit_path(pid)
  * of that process, which folds them into the original at its next read
  * (the kernel adds them in the child's exit, before the parent's wait
- * returns: the child's nbsim writes before it exits).
+ * returns: the child's nbsim writes before it exits).  A live record
+ * (INH_LIVE) is a copy's count so far, written when its process stops
+ * itself (a signal to itself: raise(SIGSTOP), where its tracer reads the
+ * events it attached, multiattach): it replaces that copy's previous live
+ * record, and the copy's final record removes it.  SRC, SRC_ID: the
+ * copy's process and id.
  */
-struct inh_rec {
-	ULong magic, id, count, ten, trun;
-};
-#define INH_MAGIC 0x6e6273696d696e68ULL  /* "nbsiminh" */
+/* (struct inh_rec, below) */
 Off64T nbk_inh_off;                       /* this process's file: read so far */
 Bool nbk_inh_mine;                        /* ... made (unlinked at exit) */
 
@@ -127,11 +145,11 @@ static void inherit_path(Int pid, HChar *buf, SizeT len)
 		      (UInt)VG_(geteuid)(), pid);
 }
 
-static void report_exit(const struct kobj *e)
+static void report(const struct kobj *e, ULong magic)
 {
 	HChar path[256];
-	struct inh_rec r = { INH_MAGIC, e->rid, e->count + e->child_count, e->t_enabled + e->child_ten,
-			     e->t_running + e->child_trun };
+	struct inh_rec r = { magic, e->rid, e->count + e->child_count, e->t_enabled + e->child_ten,
+			     e->t_running + e->child_trun, e->id, VG_(getpid)(), 0 };
 	SysRes f;
 
 	inherit_path(e->rpid, path, sizeof path);
@@ -140,6 +158,49 @@ static void report_exit(const struct kobj *e)
 		return;
 	(void)VG_(write)((Int)sr_Res(f), &r, (Int)sizeof r);
 	VG_(close)((Int)sr_Res(f));
+}
+
+static void report_exit(const struct kobj *e)
+{
+	report(e, INH_MAGIC);
+}
+
+/* This process stops itself: its copies' counts so far, to their
+ * originals (a live record each). */
+void nbk_report_live(void)
+{
+	ULong now = nbk_now_ns();
+
+	nb_pmu_access();
+	for (int i = 0; i < NOBJ; i++)
+		if (ko[i].kind == K_PERF && ko[i].rpid) {
+			nbk_sync(&ko[i]);
+			nbk_upd_times(&ko[i], now);
+			report(&ko[i], INH_LIVE);
+		}
+}
+
+/* Record R from the file: a live one replaces its copy's last; a final
+ * one ends it (its count goes to the original's child_count). */
+static void live_rec(const struct inh_rec *r, Bool final)
+{
+	unsigned k, n = sizeof live / sizeof live[0], fr = n;
+
+	for (k = 0; k < n; k++) {
+		if (live[k].id && live[k].src == r->src && live[k].src_id == r->src_id)
+			break;
+		if (!live[k].id && fr == n)
+			fr = k;
+	}
+	if (final) {
+		if (k < n)
+			live[k].id = 0;
+		return;
+	}
+	if (k == n)
+		k = fr;
+	if (k < n)
+		live[k] = *r;
 }
 
 /* An inheriting event is opened: this process's records file, none left
@@ -175,7 +236,9 @@ void nbk_inherit_drain(void)
 	while ((n = VG_(read)(fd, r, (Int)sizeof r)) >= (Int)sizeof r[0]) {
 		n /= (Int)sizeof r[0];
 		nbk_inh_off += (Off64T)n * (Off64T)sizeof r[0];
-		for (Int k = 0; k < n; k++)
+		for (Int k = 0; k < n; k++) {
+			if (r[k].magic == INH_LIVE || r[k].magic == INH_MAGIC)
+				live_rec(&r[k], r[k].magic == INH_MAGIC);
 			for (int i = 0; i < NOBJ; i++)
 				if (r[k].magic == INH_MAGIC && ko[i].kind == K_PERF && !ko[i].foreign &&
 				    !ko[i].rpid && ko[i].parent < 0 && ko[i].id == r[k].id) {
@@ -183,6 +246,7 @@ void nbk_inherit_drain(void)
 					ko[i].child_ten += r[k].ten;
 					ko[i].child_trun += r[k].trun;
 				}
+		}
 		VG_(lseek)(fd, nbk_inh_off, VKI_SEEK_SET);
 	}
 	VG_(close)(fd);
@@ -250,6 +314,7 @@ static void kern_after_fork(ThreadId tid)
 	Int ppid = VG_(getppid)();
 	ULong top = next_seq;
 
+	nbk_ptrace_after_fork();
 	if (!nperf)
 		return;
 	nb_pmu_access();
@@ -284,7 +349,10 @@ static void kern_after_fork(ThreadId tid)
 void nb_kern_init(void)
 {
 	VG_(atfork)(NULL, NULL, kern_after_fork);
+	nbk_ptrace_init();               /* a traced exec's stop, first */
 	nbk_exec_load();
+	if (nbk_ptrace_stopped)          /* events opened during the stop */
+		nbk_attach_init();
 }
 
 /* At exit: the copies still alive report (their process ends). */

@@ -65,6 +65,10 @@ enum nbsim_kop {
 	/* () -> 0: after a read(2) of the guest, events another process
 	 * opened on this one meanwhile come on (nb_kern_attach.c) */
 	KOP_ATTACH,
+	/* (request, pid, addr, data) -> 0 | -errno | PASS: ptrace(2)'s
+	 * PTRACE_TRACEME (emulated until the exec: nb_kern_ptrace.c), and
+	 * the refusals on a tracee under nbsim */
+	KOP_PTRACE,
 };
 
 /* KOP_OPEN's handle of an emulated regular file (perf_event_paranoid):

@@ -6,7 +6,8 @@
  *
  * Valgrind function wrapping (valgrind.h I_WRAP_SONAME_FNNAME_ZU) of libc's
  * open/openat, read/pread/pwrite, close, ioctl, fcntl, mmap/munmap,
- * syscall (perf_event_open only) and sched_getcpu.  Each wrapper asks the
+ * syscall (perf_event_open and ptrace only), sched_getcpu, ptrace (its
+ * PTRACE_TRACEME, nb_kern_ptrace.c), raise and kill.  Each wrapper asks the
  * tool's emulated kernel (nb_kern.c, request NBSIM_REQ_KERN of
  * nbsim_kern.h) only for the paths and descriptors it emulates and calls
  * the real function for everything else.  Why wrapping and not the
@@ -348,6 +349,12 @@ long WRAP(syscall)(long n, long a, long b, long c, long d, long e, long f)
 	long r;
 
 	VALGRIND_GET_ORIG_FN(o);
+	if (n == SYS_ptrace) {
+		r = nbsim_kern(KOP_PTRACE, (unsigned long)a, (unsigned long)b, (unsigned long)c,
+			       (unsigned long)d);
+		if (r != NBSIM_KERN_PASS)
+			return r < 0 ? fail(r) : r;
+	}
 	if (n == SYS_perf_event_open) {
 		r = nbsim_kern(KOP_PERF_OPEN, (unsigned long)a,
 			       ((unsigned long)(uint32_t)b) | ((unsigned long)(uint32_t)c << 32),
@@ -360,6 +367,65 @@ long WRAP(syscall)(long n, long a, long b, long c, long d, long e, long f)
 	}
 	CALL_FN_W_7W(r, o, n, a, b, c, d, e, f);
 	return r;
+}
+
+/* ptrace(2): PTRACE_TRACEME is emulated until the exec, whose new image
+ * stops once (nb_kern_ptrace.c); requests on a tracee's registers are
+ * refused when it is under nbsim; the rest is the real call. */
+long WRAP(ptrace)(long req, ...);
+long WRAP(ptrace)(long req, ...)
+{
+	OrigFn o;
+	long r, pid;
+	void *addr, *data;
+	va_list ap;
+
+	VALGRIND_GET_ORIG_FN(o);
+	va_start(ap, req);
+	pid = va_arg(ap, long);
+	addr = va_arg(ap, void *);
+	data = va_arg(ap, void *);
+	va_end(ap);
+	r = nbsim_kern(KOP_PTRACE, (unsigned long)req, (unsigned long)pid, (unsigned long)addr,
+		       (unsigned long)data);
+	if (r != NBSIM_KERN_PASS)
+		return r < 0 ? fail(r) : r;
+	CALL_FN_W_WWWW(r, o, req, pid, addr, data);
+	return r;
+}
+
+/* raise(3), kill(2): a process that stopped itself (raise(SIGSTOP) for
+ * its tracer) takes, as it goes on, the events opened on it meanwhile
+ * (nb_kern_attach.c; as after a read).  errno kept. */
+int WRAP(raise)(int sig);
+int WRAP(raise)(int sig)
+{
+	OrigFn o;
+	long r;
+	int e;
+
+	VALGRIND_GET_ORIG_FN(o);
+	CALL_FN_W_W(r, o, sig);
+	e = errno;
+	nbsim_kern(KOP_ATTACH, 0, 0, 0, 0);
+	errno = e;
+	return (int)r;
+}
+
+int WRAP(kill)(pid_t pid, int sig);
+int WRAP(kill)(pid_t pid, int sig)
+{
+	OrigFn o;
+	long r;
+	int e;
+
+	VALGRIND_GET_ORIG_FN(o);
+	CALL_FN_W_WW(r, o, pid, sig);
+	e = errno;
+	if (sig != 0 && (pid == 0 || pid == getpid()))
+		nbsim_kern(KOP_ATTACH, 0, 0, 0, 0);
+	errno = e;
+	return (int)r;
 }
 
 /* poll(2), ppoll(2): an emulated event's descriptor that is readable
