@@ -5,7 +5,9 @@
 # pointer chasing, and "empty": each tool's start and exit alone, which
 # every other row includes) runs, in one go: native, valgrind --tool=none,
 # valgrind --tool=cachegrind --cache-sim=yes --branch-sim=yes, and nbsim with
-# 0, 2 and 4 counters programmed (2: PAPI_TOT_INS + PAPI_TOT_CYC, the timing
+# 0 counters and the host's time (the idle PMU: "nbsim0"), 0 counters and
+# nbsim's default, simulated time (the timing model from the first
+# instruction, for the program's clocks: "nb0t"), 2 and 4 counters programmed (2: PAPI_TOT_INS + PAPI_TOT_CYC, the timing
 # model with the cache model; 4: the four-preset set), with 2 counters plus
 # --nbsim-mem-timing=no (a memory-blind clock, no cache model: "nb2n"), and F: one
 # filtering counter (per-cycle step mode), A: the 2 counters plus
@@ -75,7 +77,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else
 # alike instead of the few that ran through it.  Step mode (F and Fm,
 # the slowest) runs in the first round only.
 # SKIP: configurations not to run (printed as 0), e.g. SKIP="nbsimA nbsimS"
-CONFIGS=(native none cg nbsim0 nbsim2 nb2w nb2n nb2f nbsim4 nbsimF nbsimA nbsimS nb2m nb4m nbFm)
+CONFIGS=(native none cg nbsim0 nb0t nbsim2 nb2w nb2n nb2f nbsim4 nbsimF nbsimA nbsimS nb2m nb4m nbFm)
 SKIP=${SKIP:-}
 run_config() {
 	local w=$1
@@ -84,7 +86,8 @@ run_config() {
 	none)   once "$VALGRIND" -q --tool=none "$BENCH" "$w" 0 ;;
 	cg)     once "$VALGRIND" -q --tool=cachegrind --cache-sim=yes --branch-sim=yes \
 			--cachegrind-out-file=/dev/null "$BENCH" "$w" 0 ;;
-	nbsim0) once "$NBSIM" -- "$BENCH" "$w" 0 ;;
+	nbsim0) once "$NBSIM" --nbsim-time=host -- "$BENCH" "$w" 0 ;;
+	nb0t)   once "$NBSIM" -- "$BENCH" "$w" 0 ;;
 	nbsim2) once "$NBSIM" -- "$BENCH" "$w" 2 ;;
 	nb2w)   once "$NBSIM" --nbsim-clock=walk -- "$BENCH" "$w" 2 ;;
 	nb2n)   once "$NBSIM" --nbsim-mem-timing=no -- "$BENCH" "$w" 2 ;;
@@ -100,8 +103,8 @@ run_config() {
 }
 
 echo "nbsim bench: $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -m), $(nproc) CPUs, $($VALGRIND --version), best of $REPS interleaved rounds, $CLOCK seconds"
-printf '%-8s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s\n' workload native none cg nbsim0 nbsim2 nb2w nb2n nb2f nbsim4 \
-	nbsimF nbsimA nbsimS nb2m nb4m nbFm "nb0/none" "nb2/cg" "nb2m/nb2w" "nb2n/none" "nb2f/cg" "nb4/cg" "nbF/none" "nbA/nb2" "nbS/nb2" "nb2m/cg" "nb4m/cg" "nbFm/none"
+printf '%-8s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s\n' workload native none cg nbsim0 nb0t nbsim2 nb2w nb2n nb2f nbsim4 \
+	nbsimF nbsimA nbsimS nb2m nb4m nbFm "nb0/none" "nb0t/none" "nb2/cg" "nb2m/nb2w" "nb2n/none" "nb2f/cg" "nb4/cg" "nbF/none" "nbA/nb2" "nbS/nb2" "nb2m/cg" "nb4m/cg" "nbFm/none"
 for w in $WORKLOADS; do
 	declare -A best=() round=()
 	for ((r = 0; r < REPS; r++)); do
@@ -113,13 +116,14 @@ for w in $WORKLOADS; do
 			if [ -z "${best[$c]:-}" ] || [ "$t" -lt "${best[$c]}" ]; then best[$c]=$t; fi
 		done
 	done
-	printf '%-8s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s\n' "$w" \
+	printf '%-8s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s\n' "$w" \
 		"$(secs "${best[native]}")" "$(secs "${best[none]}")" "$(secs "${best[cg]}")" \
-		"$(secs "${best[nbsim0]}")" "$(secs "${best[nbsim2]}")" "$(secs "${best[nb2w]}")" "$(secs "${best[nb2n]}")" \
+		"$(secs "${best[nbsim0]}")" "$(secs "${best[nb0t]}")" "$(secs "${best[nbsim2]}")" "$(secs "${best[nb2w]}")" "$(secs "${best[nb2n]}")" \
 		"$(secs "${best[nb2f]}")" \
 		"$(secs "${best[nbsim4]}")" "$(secs "${best[nbsimF]}")" "$(secs "${best[nbsimA]}")" \
 		"$(secs "${best[nbsimS]}")" "$(secs "${best[nb2m]}")" "$(secs "${best[nb4m]}")" "$(secs "${best[nbFm]}")" \
-		"$(ratio "${best[nbsim0]}" "${best[none]}")" "$(ratio "${best[nbsim2]}" "${best[cg]}")" \
+		"$(ratio "${best[nbsim0]}" "${best[none]}")" "$(ratio "${best[nb0t]}" "${best[none]}")" \
+		"$(ratio "${best[nbsim2]}" "${best[cg]}")" \
 		"$(ratio "${best[nb2m]}" "${best[nb2w]}")" "$(ratio "${best[nb2n]}" "${best[none]}")" \
 		"$(ratio "${best[nb2f]}" "${best[cg]}")" "$(ratio "${best[nbsim4]}" "${best[cg]}")" \
 		"$(ratio "${best[nbsimF]}" "${best[none]}")" "$(ratio "${best[nbsimA]}" "${best[nbsim2]}")" \

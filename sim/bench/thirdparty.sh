@@ -10,7 +10,8 @@
 # cputime -m, which also gives the peak RSS):
 #   none   valgrind --tool=none
 #   cg     valgrind --tool=cachegrind --cache-sim=yes --branch-sim=yes
-#   nb0    nbsim, no counter (the idle PMU)
+#   nb0    nbsim, no counter, the host's time (the idle PMU; the default,
+#          simulated time, runs the timing model: run.sh's nb0t)
 #   ins    nb_stat -e PAPI_TOT_INS
 #   dcm    nb_stat -e PAPI_TOT_INS,PAPI_L1_DCM
 #   brm    nb_stat -e PAPI_TOT_INS,PAPI_BR_MSP
@@ -77,7 +78,7 @@ run_config() {
 	none)   env "${ENVV[@]}" "$CPUTIME" -m "$VALGRIND" -q --tool=none "${CMD[@]}" ;;
 	cg)     env "${ENVV[@]}" "$CPUTIME" -m "$VALGRIND" -q --tool=cachegrind --cache-sim=yes \
 			--branch-sim=yes --cachegrind-out-file=/dev/null "${CMD[@]}" ;;
-	nb0)    env "${ENVV[@]}" "$CPUTIME" -m "$NBSIM" -- "${CMD[@]}" ;;
+	nb0)    env "${ENVV[@]}" "$CPUTIME" -m "$NBSIM" --nbsim-time=host -- "${CMD[@]}" ;;
 	ins)    env "${ENVV[@]}" NBSIM="$NBSIM" "$CPUTIME" -m "$NB_STAT" -x, -o "$TMP/st" -e PAPI_TOT_INS -- "${CMD[@]}" ;;
 	dcm)    env "${ENVV[@]}" NBSIM="$NBSIM" "$CPUTIME" -m "$NB_STAT" -x, -o "$TMP/st" -e PAPI_TOT_INS,PAPI_L1_DCM -- "${CMD[@]}" ;;
 	brm)    env "${ENVV[@]}" NBSIM="$NBSIM" "$CPUTIME" -m "$NB_STAT" -x, -o "$TMP/st" -e PAPI_TOT_INS,PAPI_BR_MSP -- "${CMD[@]}" ;;
