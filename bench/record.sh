@@ -1,0 +1,107 @@
+#!/bin/bash
+# record.sh - what profiling costs (make bench; not a test): nb_record
+# against nb_stat counting the same event on the same program, and
+# nb_report's time on a large profile.
+#
+# Per program (Debian's sort and gzip, python3; the inputs of
+# sim/bench/thirdparty.sh), CPU seconds of PROGRAM's whole run (nbsim's
+# process and its children: sim/bench/cputime.c), the median of REPS
+# (default 3) paired, interleaved rounds (sim/bench/cputime.c -m):
+#   stat    nb_stat -e EVENT                  (counting)
+#   rec     nb_record -e EVENT                (IEBS at the default period)
+#   recg    nb_record -g -e EVENT             (with the callers)
+#   pebs    nb_record --precise -e METRIC     (PEBS: the L1D-miss metric)
+#   pstat   nb_stat -e METRIC                 (counting the metric)
+# Goals (issue 30): rec/stat <= 1.2, recg/stat <= 1.5, pebs/pstat <= 1.2;
+# nb_report --stdio and --folded on a 100,000-sample profile: under 2 s.
+#
+#   CPUTIME=build/sim/bench/cputime NBSIM=build/sim/nbsim \
+#   NB_STAT=build/utils/nb_stat NB_RECORD=build/utils/nb_record \
+#   NB_REPORT=build/utils/nb_report bench/record.sh
+set -u
+: "${CPUTIME:?}" "${NBSIM:?}" "${NB_STAT:?}" "${NB_RECORD:?}" "${NB_REPORT:?}"
+export NBSIM
+REPS=${REPS:-3}
+PROGRAMS=${PROGRAMS:-"sort gzip python3"}
+EVENT=${EVENT:-PAPI_TOT_CYC}
+METRIC=${METRIC:-1stL_cache_load_miss_retired}
+TMP=$(mktemp -d) || exit 1
+trap 'rm -rf "$TMP"' EXIT
+
+awk 'BEGIN { srand(29); for (i = 0; i < 200000; i++) print int(rand() * 1000000000) }' >"$TMP/nums"
+awk 'BEGIN { srand(7); for (i = 0; i < 40000; i++) { l = ""; for (j = 0; j < 10; j++)
+	l = l sprintf("%s%d ", substr("the quick brown fox jumps over lazy dogs", 1 + int(rand() * 30), 5), int(rand() * 100));
+	print l } }' >"$TMP/text"
+cat >"$TMP/tp_json.py" <<'EOF'
+import json
+d = {"items": [{"id": i, "name": "item%d" % i, "tags": ["a", "b", str(i % 7)],
+                "value": i * 0.5} for i in range(30000)]}
+s = json.dumps(d)
+e = json.loads(s)
+print(len(s), sum(x["value"] for x in e["items"]))
+EOF
+
+program() {
+	case $1 in
+	sort)    CMD=(/usr/bin/sort -n "$TMP/nums") ;;
+	gzip)    CMD=(/usr/bin/gzip -c "$TMP/text") ;;
+	python3) CMD=(env PYTHONHASHSEED=0 /usr/bin/python3 "$TMP/tp_json.py") ;;
+	esac
+}
+
+CONFIGS=(stat rec recg pstat pebs)
+run_config() {
+	case $1 in
+	stat)  "$CPUTIME" -m "$NB_STAT" -x, -o "$TMP/st" -e "$EVENT" -- "${CMD[@]}" ;;
+	rec)   "$CPUTIME" -m "$NB_RECORD" -o "$TMP/p" -e "$EVENT" -- "${CMD[@]}" ;;
+	recg)  "$CPUTIME" -m "$NB_RECORD" -g -o "$TMP/p" -e "$EVENT" -- "${CMD[@]}" ;;
+	pstat) "$CPUTIME" -m "$NB_STAT" -x, -o "$TMP/st" -e "$METRIC" -- "${CMD[@]}" ;;
+	pebs)  "$CPUTIME" -m "$NB_RECORD" --precise -o "$TMP/p" -e "$METRIC" -- "${CMD[@]}" ;;
+	esac
+}
+# one run: its CPU microseconds, or 0 (and why) if it failed
+once() {
+	local r
+	if ! run_config "$1" 2>"$TMP/err" >"$TMP/out"; then
+		echo "FAILED: $1 ${CMD[*]}" >&2; tail -3 "$TMP/err" >&2; echo 0; return
+	fi
+	r=$(grep -a -E '^[0-9]+ [0-9]+$' "$TMP/out" | tail -1 | cut -d' ' -f1)
+	[ -n "$r" ] && echo "$r" || { echo "FAILED: $1 ${CMD[*]}" >&2; echo 0; }
+}
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print 0; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "-" }'; }
+secs() { awk -v u="$1" 'BEGIN { printf "%.2f", u / 1e6 }'; }
+
+echo "profiling: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, $REPS paired interleaved rounds, medians, CPU seconds; event $EVENT, metric $METRIC"
+printf '%-8s %7s %7s %7s %7s %7s | %9s %9s %10s\n' program stat rec recg pstat pebs rec/stat recg/stat pebs/pstat
+printf '%-8s %7s %7s %7s %7s %7s | %9s %9s %10s\n' goal '' '' '' '' '' '<= 1.2' '<= 1.5' '<= 1.2'
+for p in $PROGRAMS; do
+	program "$p"
+	declare -A t=()
+	for ((r = 0; r < REPS; r++)); do
+		for c in "${CONFIGS[@]}"; do
+			t[$c]="${t[$c]:-} $(once "$c")"
+		done
+	done
+	declare -A m=()
+	for c in "${CONFIGS[@]}"; do m[$c]=$(echo "${t[$c]}" | tr ' ' '\n' | grep . | median); done
+	printf '%-8s %7s %7s %7s %7s %7s | %9s %9s %10s\n' "$p" "$(secs "${m[stat]}")" "$(secs "${m[rec]}")" \
+		"$(secs "${m[recg]}")" "$(secs "${m[pstat]}")" "$(secs "${m[pebs]}")" \
+		"$(ratio "${m[rec]}" "${m[stat]}")" "$(ratio "${m[recg]}" "${m[stat]}")" \
+		"$(ratio "${m[pebs]}" "${m[pstat]}")"
+	unset t m
+done
+
+# nb_report on a large profile: python3 sampled every 10,007 instructions
+# with its callers (about 100,000 samples)
+program python3
+"$NB_RECORD" -g -c 10007 -o "$TMP/big" -e PAPI_TOT_INS -- "${CMD[@]}" >/dev/null 2>"$TMP/err" ||
+	{ echo "FAILED: the large profile" >&2; tail -3 "$TMP/err" >&2; exit 0; }
+n=$(grep -c '^sample' "$TMP/big" || true)
+for k in stdio folded; do
+	u=$(for ((r = 0; r < REPS; r++)); do
+		"$CPUTIME" -m "$NB_REPORT" -i "$TMP/big" --$k 2>/dev/null | grep -a -E '^[0-9]+ [0-9]+$' |
+			tail -1 | cut -d' ' -f1
+	done | median)
+	echo "nb_report --$k on $n samples: $(secs "$u") s CPU (goal: under 2 s)"
+done
