@@ -56,7 +56,7 @@
 #include "cpu/nb_fpa.h"
 #include "cpu/nb_wcb.h"
 #include "cpu/nb_bus.h"
-#include "timing/nb_timing.h"
+#include "timing/nb_tmsample.h"
 
 #define NB_VERSION "0.1"
 
