@@ -180,4 +180,41 @@ static inline uint64_t nb_tms_peek(struct nb_tm *t)
 	return t->ret;
 }
 
+/* A call site's memory of the cost entry of the run it makes (the tool's
+ * nb_cond_tm: a superblock's last branch and its clock in one call): the
+ * common case above, nb_tms_skip, without a search for the entry.  An
+ * anchor (nb_tms_anchor) frees every entry: one found before it is not
+ * used after it (gen). */
+struct nb_tms_site {
+	const struct nb_tm_cost *k;     /* the entry, or NULL                 */
+	uint64_t gen;                   /* ... found in this smp.gen          */
+	uint32_t n;                     /* ... its run's real uops            */
+};
+
+static inline void nb_tms_site_init(struct nb_tms_site *c)
+{
+	c->k = 0;
+	c->gen = 0;
+	c->n = 0;
+}
+
+/* nb_tms_skip with the site's entry: 0, not taken (the caller runs the
+ * clock, then nb_tms_site_find) */
+static inline int nb_tms_site_skip(struct nb_tm *t, const struct nb_tms_site *c, uint64_t misp)
+{
+	return c->k && c->gen == t->smp.gen && nb_tms_skip(t, c->k, c->n, misp);
+}
+
+/* after the clock ran the site's run [0, to) of b: its entry, if it has
+ * none of this anchor's yet (the run made it, or left none: NULL) */
+static inline void nb_tms_site_find(const struct nb_tm *t, struct nb_tms_site *c,
+				    const struct nb_tm_block *b, unsigned to)
+{
+	if (c->k && c->gen == t->smp.gen)
+		return;
+	c->k = nb_tms_find(t, b, to);
+	c->gen = t->smp.gen;
+	c->n = b->real[to];
+}
+
 #endif /* NB_TMSAMPLE_H */

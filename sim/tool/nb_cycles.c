@@ -142,18 +142,11 @@ VG_REGPARM(2) void nb_cond_tm(struct nb_cond_tm *s, ULong taken)
 	nb_raw[RAW_CBR0 + 2 * (ULong)(taken != 0) + miss]++;
 	/* the sampled clock's common case here, without its call (its
 	 * entry found after the first run) */
-	if (s->k && s->kgen == nb_tmp->smp.gen &&
-	    nb_tms_skip(nb_tmp, s->k, s->n, misp_total()))
+	if (nb_tms_site_skip(nb_tmp, &s->site, misp_total()))
 		return;
 	tm_sb(s->b, s->range);
-	if ((!s->k || s->kgen != nb_tmp->smp.gen) && clo_clock == NB_CLOCK_SAMPLED && !(UInt)s->range &&
-	    s->b->real) {
-		/* (an anchor, nb_tms_anchor, frees every entry: the run's
-		 * may be another one after it) */
-		s->k = nb_tms_find(nb_tmp, s->b, (UInt)(s->range >> 32));
-		s->kgen = nb_tmp->smp.gen;
-		s->n = s->b->real[s->range >> 32];
-	}
+	if (clo_clock == NB_CLOCK_SAMPLED && !(UInt)s->range && s->b->real)
+		nb_tms_site_find(nb_tmp, &s->site, s->b, (UInt)(s->range >> 32));
 }
 
 /* The program accessed the PMU (nb_main.c, a client request, after

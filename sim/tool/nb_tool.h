@@ -375,9 +375,7 @@ VG_REGPARM(2) void nb_tm_sb(const struct nb_tm_block *b, ULong range);
 struct nb_cond_tm {
 	/* (what the common case reads first) */
 	struct nb_cond_site br;
-	const struct nb_tm_cost *k;     /* the sampled clock's entry, or NULL, */
-	ULong kgen;                     /* ... found in this smp_gen          */
-	UInt n;                         /* ... its run's real uops (b->real[to]) */
+	struct nb_tms_site site;        /* the sampled clock's entry (nb_tmsample.h) */
 	const struct nb_tm_block *b;
 	ULong range;
 };
