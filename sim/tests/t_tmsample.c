@@ -514,7 +514,7 @@ static void model(unsigned cpuid_model, const char *name)
 	/* deterministic: the same runs again from nothing learned; without
 	 * the reads after each run, the skipped runs are summed in streaks
 	 * (nb_tms_skip, nb_tms_flush): the same cycles as run by run, the
-	 * refill taken back included (a flush that ignores smp_skew reads
+	 * refill taken back included (a flush that ignores smp.skew reads
 	 * 4,917 cycles more here on Northwood, 4,982 on Prescott) */
 	init(2000);
 	reset_costs();

@@ -133,7 +133,7 @@ static void phase(struct nb_tm *t, unsigned ph)
 	t->smp.phase = ph;
 	if (ph == PH_SKIP) {
 		/* the mean: a 32nd of the runs so far, from NB_TMS_SKIP0 up to
-		 * smp_skip (more samples while a short program learns its
+		 * smp.skip (more samples while a short program learns its
 		 * costs, fewer walked runs in a long one) */
 		uint64_t m = (t->smp.skipped + t->smp.walked - t->smp.from) / 32;
 		if (m < NB_TMS_SKIP0)
@@ -313,8 +313,8 @@ static void skip(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, un
 /*
  * A streak of runs that nb_tms_skip summed, into the fields as skip()
  * would have left them, run by run: the clock's point in 1/256 cycles
- * (ret * 256 + smp_frac) moves by their charges less what the refill
- * takes back, min(skew, smp_frac + charges), the same total as taking
+ * (ret * 256 + smp.frac) moves by their charges less what the refill
+ * takes back, min(skew, smp.frac + charges), the same total as taking
  * it back run by run; the pipeline drained at the new point.
  */
 void nb_tms_flush(struct nb_tm *t)

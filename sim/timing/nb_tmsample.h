@@ -26,7 +26,7 @@
 struct nb_tm_cost {
 	uint32_t to;             /* + 1; 0: a free entry                      */
 	uint32_t prov;
-	uint64_t gen;            /* the clock's smp_gen it was learned in (an
+	uint64_t gen;            /* the clock's smp.gen it was learned in (an
 				  * older one: a free entry, nb_tms_anchor) */
 	struct {
 		uint32_t c, n;

@@ -108,7 +108,7 @@ static inline __attribute__((always_inline)) void tm_sb(const struct nb_tm_block
 		 * walks; until then the running LP has the whole package,
 		 * as without Hyper-Threading: nb_tm_switch) */
 		if (smt_both) {
-			nb_tms_sync(nb_tmp);    /* (the model below: none pending) */
+			nb_tms_sync(nb_tmp);    /* (nb_tm_run, below this clock, charges no streak) */
 			break;
 		}
 		if (nb_need & (NEED_PMI | NEED_STEP)) {
