@@ -182,7 +182,7 @@ static inline uint64_t nb_tms_peek(struct nb_tm *t)
 
 /* A call site's memory of the cost entry of the run it makes (the tool's
  * nb_cond_tm: a superblock's last branch and its clock in one call): the
- * common case above, nb_tms_skip, without a search for the entry.  An
+ * common case, nb_tms_skip, without a search for the entry.  An
  * anchor (nb_tms_anchor) frees every entry: one found before it is not
  * used after it (gen). */
 struct nb_tms_site {
@@ -198,11 +198,13 @@ static inline void nb_tms_site_init(struct nb_tms_site *c)
 	c->n = 0;
 }
 
-/* nb_tms_skip with the site's entry: 0, not taken (the caller runs the
- * clock, then nb_tms_site_find) */
-static inline int nb_tms_site_skip(struct nb_tm *t, const struct nb_tms_site *c, uint64_t misp)
+/* the site's entry is of this anchor: nb_tms_skip(t, c->k, c->n, misp)
+ * may take the run.  (A test apart from that call: the caller reads the
+ * misprediction count, which it has just stored, only on this path and
+ * late; as an argument evaluated first it stalled every run.) */
+static inline int nb_tms_site_hit(const struct nb_tm *t, const struct nb_tms_site *c)
 {
-	return c->k && c->gen == t->smp.gen && nb_tms_skip(t, c->k, c->n, misp);
+	return c->k && c->gen == t->smp.gen;
 }
 
 /* after the clock ran the site's run [0, to) of b: its entry, if it has

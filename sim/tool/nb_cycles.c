@@ -142,7 +142,8 @@ VG_REGPARM(2) void nb_cond_tm(struct nb_cond_tm *s, ULong taken)
 	nb_raw[RAW_CBR0 + 2 * (ULong)(taken != 0) + miss]++;
 	/* the sampled clock's common case here, without its call (its
 	 * entry found after the first run) */
-	if (nb_tms_site_skip(nb_tmp, &s->site, misp_total()))
+	if (nb_tms_site_hit(nb_tmp, &s->site) &&
+	    nb_tms_skip(nb_tmp, s->site.k, s->site.n, misp_total()))
 		return;
 	tm_sb(s->b, s->range);
 	if (clo_clock == NB_CLOCK_SAMPLED && !(UInt)s->range && s->b->real)
