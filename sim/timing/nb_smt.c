@@ -151,7 +151,7 @@ void nb_smt_share(struct nb_tm *t, unsigned lp, int both, const struct nb_smt_pr
 	const struct nb_tm_params *p = t->p;
 
 	(void)lp;
-	t->smt.odirty = 1;          /* (the words past uhi: nb_timing.c) */
+	t->odirty = 1;          /* (the words past uhi: nb_timing.c) */
 	for (unsigned u = 0; u < NB_TMU_N; u++)
 		t->smt.oth[u][0] = t->smt.oth[u][1] = 0;
 	t->smt.alt = 0;

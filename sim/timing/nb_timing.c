@@ -343,7 +343,7 @@ static void units_forget_words(struct nb_tm *t, uint64_t lo)
 	const unsigned nw = NB_TMU_N * 2 * URW;
 	uint64_t n = (lo - t->lo) / 64;
 
-	if (!t->smt.odirty) {
+	if (!t->odirty) {
 		uint64_t hi = (t->uhi + 63) & ~UINT64_C(63);
 		n = hi <= t->lo ? 0 : ((hi < lo ? hi : lo) - t->lo) / 64;
 		if (n > URW)
@@ -351,7 +351,7 @@ static void units_forget_words(struct nb_tm *t, uint64_t lo)
 	} else if (n >= URW) {
 		for (unsigned w = 0; w < nw; w++)
 			bm[w] = oth[w / URW];
-		t->smt.odirty = 0;
+		t->odirty = 0;
 		n = 0;
 	}
 	for (uint64_t k = t->lo / 64; n--; k++)

@@ -214,13 +214,12 @@ struct nb_tm_memo {
  * replay: a load that finds none free goes round the replay loop of
  * `replay` ticks and dispatches again (0: it waits for the first to
  * free); oth: the other LP's use of each unit instance, a 64-tick pattern
- * that recycled reservation words start with; odirty: oth changed since
- * every word was reset.  (The replay of recorded schedules, nb_tmmemo.c,
+ * that recycled reservation words start with (odirty, beside the words).
+ * (The replay of recorded schedules, nb_tmmemo.c,
  * is off with --ht=yes: none of this is in its key.) */
 struct nb_tm_smt {
 	unsigned win, miss_n, replay;
 	uint64_t alt, oth[NB_TMU_N][2];
-	unsigned odirty;
 	/* own use, for the other LP's profile: ticks each unit was taken,
 	 * miss-slot ticks held, load dispatches that were replays */
 	uint64_t unit_ticks[NB_TMU_N], miss_ticks, replays;
@@ -293,6 +292,8 @@ struct nb_tm {
 	 * later one whose sources are ready. */
 	uint64_t busy[NB_TMU_N][2][NB_TM_URING / 64];
 	uint64_t lo;
+	unsigned odirty;         /* smt.oth changed since every word was reset
+				  * (nb_smt.c sets it) */
 	uint64_t uhi;            /* end tick of the latest reservation (no bit
 				  * at or past it is set) */
 	uint64_t div_free;       /* the divider (not pipelined): in order  */
