@@ -8,8 +8,20 @@
 #    the unit tests, without valgrind);
 #  - the folders' include graph has no circle (a file of tool/ including a
 #    kernel/ header while kernel/ includes tool/'s is one).
-# The checker is run first on planted trees (a pure file including the
-# tool's header, a circle between two folders) and must report them.
+# Inside sim/timing/, the clock (issue 28): the model (nb_timing.c) knows
+# neither of the optimisations built on it, the replay (nb_tmmemo.c) and
+# the sampled clock (nb_tmsample.c); they call down into it:
+#  - the call graph among the clock's objects (sim/timing/*.o and
+#    sim/tool/nb_cycles.o of the tool's build, from nm: an undefined symbol
+#    that another object defines is an edge) has no circle, and
+#    nb_timing.o calls nothing of nb_tmmemo.o or nb_tmsample.o;
+#  - nb_timing.c and nb_timing.h name no nb_tms_* or nb_tm_memo_* function
+#    and touch neither t->memo nor t->smp (their code, comments aside);
+#  - the include graph of sim/timing's files (a .c and its .h one node)
+#    has no circle.
+# The checkers are run first on planted trees and symbol tables (a pure
+# file including the tool's header, a circle between two folders, a model
+# calling its sampler) and must report them.
 use strict;
 use warnings;
 use File::Temp qw(tempdir);
@@ -139,4 +151,114 @@ ok($edge->{tool}{pmu} && $edge->{tool}{cpu} && $edge->{tool}{timing} && $edge->{
    'the graph has the expected edges (tool -> pmu, cpu, timing; kernel -> tool)')
 	or diag(explain($edge));
 diag(join(', ', map { my $f = $_; map { "$f -> $_" } sort keys %{ $edge->{$f} } } sort keys %$edge));
+
+# ---- the clock's call graph (nm) and the model's own text ----
+
+# edges of the call graph of objects: {obj => {defined => [syms], undef => [syms]}}
+sub call_edges {
+	my ($objs) = @_;
+	my (%def, %edge);
+	for my $o (keys %$objs) {
+		$def{$_} = $o for @{ $objs->{$o}{defined} };
+	}
+	for my $o (keys %$objs) {
+		for my $u (@{ $objs->{$o}{undef} }) {
+			my $to = $def{$u};
+			next unless defined $to && $to ne $o;
+			$edge{$o}{$to} = $edge{$o}{$to} ? "$edge{$o}{$to}, $u" : "$o calls $u";
+		}
+	}
+	return \%edge;
+}
+
+sub nm_syms {
+	my ($f) = @_;
+	my (@d, @u);
+	open my $nm, '-|', 'nm', $f or die "nm $f: $!";
+	while (<$nm>) {
+		if (/^\s+U\s+(\S+)/) { push @u, $1 }
+		elsif (/^[0-9a-f]+\s+[TDBR]\s+(\S+)/) { push @d, $1 }
+	}
+	close $nm;
+	return { defined => \@d, undef => \@u };
+}
+
+# the code of a C file without its comments and strings
+sub code_of {
+	my ($f) = @_;
+	open my $fh, '<', $f or die "$f: $!";
+	local $/;
+	my $c = <$fh>;
+	$c =~ s{/\*.*?\*/}{ }gs;
+	$c =~ s{//[^\n]*}{}g;
+	$c =~ s{"(?:\\.|[^"\\])*"}{""}g;
+	return $c;
+}
+
+# what the model's code names of the optimisations above it
+sub model_upward {
+	my ($code) = @_;
+	my %seen;
+	$seen{$1} = 1 while $code =~ /\b(nb_tms_\w+|nb_tm_memo_\w+|nb_tm_run_sampled|nb_tm_seg_sampled)\b/g;
+	$seen{$1} = 1 while $code =~ /(->\s*(?:memo|smp)\b)/g;
+	return sort keys %seen;
+}
+
+# the include graph of one folder's files, a .c and its .h one node
+sub include_edges {
+	my ($dir) = @_;
+	my %edge;
+	for my $f (glob("$dir/*.[ch]")) {
+		(my $n = $f) =~ s{.*/|\.[ch]$}{}g;
+		open my $fh, '<', $f or die "$f: $!";
+		while (<$fh>) {
+			next unless /^\s*#\s*include\s*"([\w.\/]+)\.h"/;
+			(my $to = $1) =~ s{.*/}{};
+			$edge{$n}{$to} = "$f includes $1.h" if $to ne $n && -e "$dir/$to.h";
+		}
+	}
+	return \%edge;
+}
+
+{
+	my $e = call_edges({
+		'nb_timing.o' => { defined => [qw(nb_tm_walk nb_tm_serialize)], undef => [qw(nb_tms_close memset)] },
+		'nb_tmsample.o' => { defined => [qw(nb_tms_close)], undef => [qw(nb_tm_walk)] },
+	});
+	is(scalar(circles($e)), 1, 'planted: a model calling its sampler, which calls the model, is a circle');
+	my $e2 = call_edges({
+		'nb_timing.o' => { defined => [qw(nb_tm_walk)], undef => [qw(memset)] },
+		'nb_tmmemo.o' => { defined => [qw(nb_tm_run nb_tm_memo_sync)], undef => [qw(nb_tm_walk)] },
+		'nb_tmsample.o' => { defined => [qw(nb_tms_close)], undef => [qw(nb_tm_walk nb_tm_run nb_tm_memo_sync)] },
+	});
+	is(scalar(circles($e2)), 0, 'planted: model <- replay <- sampler has no circle');
+	is_deeply([model_upward("static inline void f(struct nb_tm *t)\n{ /* nb_tms_flush */ if (t->smp.lazy) nb_tms_flush(t); }\n")],
+		  ['->smp', 'nb_tms_flush'], 'planted: the model naming the sampler (code, not comments) is caught');
+	my $r = plant('inc', 'timing/nb_a.h' => "#include \"nb_b.h\"\n", 'timing/nb_b.c' => "#include \"nb_a.h\"\n",
+		      'timing/nb_b.h' => "\n");
+	is(scalar(circles(include_edges("$r/timing"))), 1, 'planted: a.h -> b.h, b.c -> a.h is an include circle');
+}
+
+my $tdir = "$sim/timing";
+my @up = map { my $f = $_; map { "$f: $_" } model_upward(code_of("$tdir/$f")) } qw(nb_timing.c nb_timing.h);
+ok(!@up, 'the model (nb_timing.c, .h) names nothing of the replay or the sampled clock')
+	or diag(join("\n", @up));
+my @ic = circles(include_edges($tdir));
+ok(!@ic, 'sim/timing\'s include graph has no circle') or diag(join("\n", @ic));
+
+SKIP: {
+	my $b = $ENV{NB_BUILD} ? "$ENV{NB_BUILD}/sim/tool" : '';
+	my @o = (glob("$b/timing/*.o"), "$b/tool/nb_cycles.o");
+	skip 'no tool build (NB_BUILD/sim/tool/timing/*.o)', 3 unless $b && @o > 2 && -e $o[-1];
+	my %objs = map { (my $n = $_) =~ s{.*/(\w+/\w+\.o)$}{$1}; ($n => nm_syms($_)) } @o;
+	my $e = call_edges(\%objs);
+	cmp_ok(scalar(keys %objs), '>=', 5, scalar(keys %objs) . ' objects: ' . join(' ', sort keys %objs));
+	my @cc = circles($e);
+	ok(!@cc, 'the clock\'s call graph (nm: timing/*.o, tool/nb_cycles.o) has no circle') or diag(join("\n", @cc));
+	my @m = grep { m{^timing/nb_tm(?:memo|sample)\.o$} } keys %{ $e->{'timing/nb_timing.o'} // {} };
+	ok(!@m, 'nb_timing.o calls nothing of nb_tmmemo.o or nb_tmsample.o')
+		or diag(join("\n", map { $e->{'timing/nb_timing.o'}{$_} } @m));
+	diag('calls: ' . join(', ', map { my $f = $_; map { "$f -> $_" } sort keys %{ $e->{$f} } } sort keys %$e));
+}
+
 done_testing();

@@ -22,7 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-#include "timing/nb_timing.h"
+#include "timing/nb_tmmemo.h"
 
 #define MAXU 32
 
@@ -116,7 +116,7 @@ static double run(const struct shape *h, unsigned long runs, int memo, uint64_t 
 
 	nb_tm_memo_flush();
 	nb_tm_init(&clk, nb_tm_params_for(3), 31);
-	clk.memo = (unsigned)memo;
+	clk.memo.on = (unsigned)memo;
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
 	for (unsigned long i = 0; i < runs; i++) {
 		if (memo)
@@ -128,7 +128,7 @@ static double run(const struct shape *h, unsigned long runs, int memo, uint64_t 
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
 	*cycles = nb_tm_serialize(&clk);
 	if (getenv("TMWALK_STATS") && memo)
-		fprintf(stderr, "%s: runs %llu replayed %llu fast-forwarded %llu\n", h->name, (unsigned long long)clk.memo_runs, (unsigned long long)clk.memo_hits, (unsigned long long)clk.memo_ff);
+		fprintf(stderr, "%s: runs %llu replayed %llu fast-forwarded %llu\n", h->name, (unsigned long long)clk.memo.runs, (unsigned long long)clk.memo.hits, (unsigned long long)clk.memo.ffs);
 	return ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) /
 		((double)runs * h->b.n);
 }

@@ -88,7 +88,7 @@ static uint64_t lp_clock(unsigned lp)
 {
 	if (!started)
 		return 0;
-	return nb_tm_peek(&nb_tm_lp[lp]) - org_lp[lp];
+	return nb_tms_peek(&nb_tm_lp[lp]) - org_lp[lp];
 }
 
 UInt nb_time_need(void)

@@ -22,7 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "tap.h"
-#include "timing/nb_timing.h"
+#include "timing/nb_tmmemo.h"
 #include "timing/nb_smt.h"
 
 #define MAXU 512
@@ -176,11 +176,11 @@ int main(void)
 		static struct nb_smt_prof o, self;
 		nb_tm_init(&t, nb_tm_params_for(2), 20);
 		nb_smt_share(&t, 1, 1, NULL, NULL);
-		tap_ok(t.win == 63 && t.miss_n == 4 && t.replay == 14 &&
-		       t.alt == UINT64_C(0xaaaaaaaaaaaaaaaa),
+		tap_ok(t.smt.win == 63 && t.smt.miss_n == 4 && t.smt.replay == 14 &&
+		       t.smt.alt == UINT64_C(0xaaaaaaaaaaaaaaaa),
 		       "both LPs, the other not seen yet: window 63, 4 slots, replay loop 14 ticks, "
-		       "strict alternation: the other LP takes the odd cycles (win %u, slots %u, replay %u, alt %#llx)", t.win, t.miss_n,
-		       t.replay, (unsigned long long)t.alt);
+		       "strict alternation: the other LP takes the odd cycles (win %u, slots %u, replay %u, alt %#llx)", t.smt.win, t.smt.miss_n,
+		       t.smt.replay, (unsigned long long)t.smt.alt);
 		/* the other LP: 6400 cycles, 2133 uops (711 cycles' worth at 3
 		 * per cycle: 7 of 64), 1 slot held on average, never short;
 		 * the load port taken a quarter of the time */
@@ -189,18 +189,18 @@ int main(void)
 		o.miss = 12800;
 		o.unit[NB_TMU_LOAD] = 3200;
 		nb_smt_share(&t, 1, 1, &o, NULL);
-		TAP_EQ(__builtin_popcountll(t.alt), 7, "allocation/retirement: the other LP takes 7 of 64 cycles (its uops / 3)");
-		TAP_EQ(t.miss_n, 3, "miss slots: the 3 the other LP left free (it held 1 on average)");
-		TAP_EQ(__builtin_popcountll(t.oth[NB_TMU_LOAD][0]), 16, "load port: a quarter of the ticks busy (8 of 32 cycles)");
+		TAP_EQ(__builtin_popcountll(t.smt.alt), 7, "allocation/retirement: the other LP takes 7 of 64 cycles (its uops / 3)");
+		TAP_EQ(t.smt.miss_n, 3, "miss slots: the 3 the other LP left free (it held 1 on average)");
+		TAP_EQ(__builtin_popcountll(t.smt.oth[NB_TMU_LOAD][0]), 16, "load port: a quarter of the ticks busy (8 of 32 cycles)");
 		o.short_of_slots = 1;
 		o.uops = 100000;
 		o.unit[NB_TMU_LOAD] = 12800;
 		nb_smt_share(&t, 1, 1, &o, NULL);
-		tap_ok(t.miss_n == 2 && __builtin_popcountll(t.alt) == 32 &&
-		       __builtin_popcountll(t.oth[NB_TMU_LOAD][0]) == 32,
+		tap_ok(t.smt.miss_n == 2 && __builtin_popcountll(t.smt.alt) == 32 &&
+		       __builtin_popcountll(t.smt.oth[NB_TMU_LOAD][0]) == 32,
 		       "the other LP short of slots and flooding: half the slots, every other cycle, half "
-		       "the load port (slots %u)", t.miss_n);
-		TAP_EQ(t.conf_span, 0, "no missing loads in the other LP's profile: no L1D conflicts");
+		       "the load port (slots %u)", t.smt.miss_n);
+		TAP_EQ(t.smt.conf_span, 0, "no missing loads in the other LP's profile: no L1D conflicts");
 		/* the L1D's conflicts: the other LP missed 100 times on each
 		 * of 8 classes of set 5 (5, 37, ..., 229: 800 fills of the
 		 * set) and once on class 6 (set 6), each miss under way 16
@@ -214,24 +214,24 @@ int main(void)
 			o.alias[5 + 32 * j] = 100;
 		o.alias[6] = 1;
 		nb_smt_share(&t, 1, 1, &o, NULL);
-		tap_ok(t.conf_span == 12800 && t.conf_way == 16 && t.conf_hold[5] == 1600 &&
-		       t.conf_hold[229] == 1600 && t.conf_hold[6] == 16 && t.conf_hold[4] == 0 &&
-		       t.conf_res[5] == 64 && t.conf_res[6] == 2 * NB_SMT_EVICT_MAX * NB_SMT_REPLAY,
+		tap_ok(t.smt.conf_span == 12800 && t.smt.conf_way == 16 && t.smt.conf_hold[5] == 1600 &&
+		       t.smt.conf_hold[229] == 1600 && t.smt.conf_hold[6] == 16 && t.smt.conf_hold[4] == 0 &&
+		       t.smt.conf_res[5] == 64 && t.smt.conf_res[6] == 2 * NB_SMT_EVICT_MAX * NB_SMT_REPLAY,
 		       "L1D conflicts: each class of set 5 under way 1600 of 12800 ticks, class 6 16; a "
 		       "line of set 5 evicted after 64 ticks, of set 6 after the cap (way %llu, hold %u %u "
-		       "%u %u, res %u %u, span %llu)", (unsigned long long)t.conf_way, t.conf_hold[5],
-		       t.conf_hold[229], t.conf_hold[6], t.conf_hold[4], t.conf_res[5], t.conf_res[6],
-		       (unsigned long long)t.conf_span);
+		       "%u %u, res %u %u, span %llu)", (unsigned long long)t.smt.conf_way, t.smt.conf_hold[5],
+		       t.smt.conf_hold[229], t.smt.conf_hold[6], t.smt.conf_hold[4], t.smt.conf_res[5], t.smt.conf_res[6],
+		       (unsigned long long)t.smt.conf_span);
 		/* this LP's own fills of set 5 evict lines too: 200 in 6400
 		 * ticks, 400 per 12800: 1200 fills, 4 of them 42.7 ticks */
 		self.ticks = 6400;
 		self.alias[5] = 200;
 		nb_smt_share(&t, 1, 1, &o, &self);
-		tap_ok(t.conf_res[5] == 42 && t.conf_hold[37] == 1600,
+		tap_ok(t.smt.conf_res[5] == 42 && t.smt.conf_hold[37] == 1600,
 		       "L1D conflicts with this LP's own fills of the set: evicted after 42.7 ticks (res %u, "
-		       "hold %u)", t.conf_res[5], t.conf_hold[37]);
+		       "hold %u)", t.smt.conf_res[5], t.smt.conf_hold[37]);
 		nb_smt_share(&t, 1, 0, &o, &self);
-		tap_ok(!t.win && !t.miss_n && !t.replay && !t.conf_span && !t.alt && !t.oth[NB_TMU_LOAD][0],
+		tap_ok(!t.smt.win && !t.smt.miss_n && !t.smt.replay && !t.smt.conf_span && !t.smt.alt && !t.smt.oth[NB_TMU_LOAD][0],
 		       "one LP running: nothing taken from the model");
 	}
 

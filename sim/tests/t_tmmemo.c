@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "tap.h"
-#include "timing/nb_timing.h"
+#include "timing/nb_tmmemo.h"
 
 #define NB 6u                   /* blocks of a scenario */
 #define MAXU 96u
@@ -130,8 +130,8 @@ static unsigned nfail;
  * fields: always current) */
 static int same_rec(const struct nb_tm *a, const struct nb_tm *b)
 {
-	return a->record == b->record && a->nrec == b->nrec &&
-		!memcmp(a->rec, b->rec, a->nrec * sizeof a->rec[0]);
+	return a->step.record == b->step.record && a->step.nrec == b->step.nrec &&
+		!memcmp(a->step.rec, b->step.rec, a->step.nrec * sizeof a->step.rec[0]);
 }
 
 /* the two clocks' states equal (ready up to max(., 2 fe)) */
@@ -194,7 +194,7 @@ static uint64_t ffs;            /* runs ta fast-forwarded (the last test) */
  * runs of a long fast-forward, not only the last one) */
 static int check(const char *when, unsigned run, unsigned every)
 {
-	nrecs += ta.nrec;
+	nrecs += ta.step.nrec;
 	if (rnd(every) == 0) {
 		nb_tm_memo_sync(&ta);
 		return same(&ta, &tb, when, run);
@@ -242,8 +242,8 @@ static unsigned random_runs(const struct nb_tm_params *p, unsigned pen, unsigned
 				gen_block(&blks[i], 1 + rnd(i < 2 ? 12 : i < 5 ? 48 : MAXU), sc % 4 == 3);
 		nb_tm_init(&ta, p, pen);
 		nb_tm_init(&tb, p, pen);
-		ta.memo = 1;
-		ta.record = tb.record = recmode;
+		ta.memo.on = 1;
+		ta.step.record = tb.step.record = recmode;
 		for (unsigned l = 0; l < 60; l++) {
 			struct blk *k = &blks[rnd(NB)];
 			unsigned reps = 1 + rnd(rnd(4) ? 150 : 3), n = k->b.n;
@@ -263,8 +263,8 @@ static unsigned random_runs(const struct nb_tm_params *p, unsigned pen, unsigned
 				nrun++;
 			}
 		}
-		*replayed += ta.memo_hits;
-		ffs += ta.memo_ff;
+		*replayed += ta.memo.hits;
+		ffs += ta.memo.ffs;
 		uops += ta.uops;
 	}
 	*runs = nrun;
@@ -280,8 +280,8 @@ static unsigned steady(const struct nb_tm_params *p, const struct nb_tm_block *b
 	nb_tm_memo_flush();
 	nb_tm_init(&ta, p, 20);
 	nb_tm_init(&tb, p, 20);
-	ta.memo = 1;
-	ta.record = tb.record = recmode;
+	ta.memo.on = 1;
+	ta.step.record = tb.step.record = recmode;
 	for (unsigned r = 0; r < reps; r++) {
 		if (miss)
 			miss();
@@ -290,8 +290,8 @@ static unsigned steady(const struct nb_tm_params *p, const struct nb_tm_block *b
 	}
 	nb_tm_memo_sync(&ta);
 	bad += !same(&ta, &tb, "steady, at the end", reps);
-	*hits = ta.memo_hits;
-	ffs = ta.memo_ff;
+	*hits = ta.memo.hits;
+	ffs = ta.memo.ffs;
 	uops += ta.uops;
 	*cyc = nb_tm_serialize(&ta);
 	bad += *cyc != nb_tm_serialize(&tb);

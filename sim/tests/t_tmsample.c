@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "tap.h"
-#include "timing/nb_timing.h"
+#include "timing/nb_tmsample.h"
 
 #define MAXU 64u
 #define NBLK 6u
@@ -167,7 +167,7 @@ static void init(unsigned skip)
 {
 	nb_tm_init(&ref, P, 20);
 	nb_tm_init(&smp, P, 20);
-	smp.smp_skip = skip;
+	smp.smp.skip = skip;
 	misp = 0;
 }
 
@@ -204,7 +204,7 @@ static int phases(struct blk *k, unsigned nph, const uint64_t *mask, const uint3
 	for (unsigned ph = 0; ph < nph; ph++) {
 		for (unsigned i = 0; i < 30000; i++)
 			run(k, 0, k->b.n, mask[ph], lat[ph], 0);
-		uint64_t r = nb_tm_serialize(&ref), s = nb_tm_serialize(&smp);
+		uint64_t r = nb_tm_serialize(&ref), s = nb_tms_serialize(&smp);
 		pr[ph] = r - lr;
 		ps[ph] = s - ls;
 		lr = r;
@@ -249,7 +249,7 @@ static struct blk *pick(unsigned i, unsigned *to, uint64_t *mask)
 static double scenario(unsigned runs, unsigned region, uint64_t *tr, uint64_t *ts, double *first,
 		       int peek)
 {
-	uint64_t lr = nb_tm_serialize(&ref), ls = nb_tm_serialize(&smp), mono = ls;
+	uint64_t lr = nb_tm_serialize(&ref), ls = nb_tms_serialize(&smp), mono = ls;
 	double worst = 0;
 	int back = 0;
 
@@ -262,13 +262,13 @@ static double scenario(unsigned runs, unsigned region, uint64_t *tr, uint64_t *t
 		if (peek) {             /* a read that does not serialize (it
 					 * ends a streak of skipped runs,
 					 * nb_tms_skip: run by run) */
-			uint64_t p = nb_tm_peek(&smp);
+			uint64_t p = nb_tms_peek(&smp);
 			if (p < mono)
 				back = 1;
 			mono = p;
 		}
 		if ((i + 1) % region == 0) {
-			uint64_t r = nb_tm_serialize(&ref), s = nb_tm_serialize(&smp);
+			uint64_t r = nb_tm_serialize(&ref), s = nb_tms_serialize(&smp);
 			double e = rel(s - ls, r - lr);
 			if (i + 1 == region)
 				*first = e;
@@ -282,7 +282,7 @@ static double scenario(unsigned runs, unsigned region, uint64_t *tr, uint64_t *t
 		}
 	}
 	*tr = nb_tm_serialize(&ref);
-	*ts = nb_tm_serialize(&smp);
+	*ts = nb_tms_serialize(&smp);
 	return back ? 1e9 : worst;
 }
 
@@ -307,8 +307,8 @@ static unsigned segmented(unsigned runs, unsigned cut, int step, uint64_t *sk, u
 
 	nb_tm_init(&smp, P, 20);
 	nb_tm_init(&seg, P, 20);
-	smp.smp_skip = seg.smp_skip = 2000;
-	seg.record = (unsigned)step;
+	smp.smp.skip = seg.smp.skip = 2000;
+	seg.step.record = (unsigned)step;
 	reset_costs();
 	nb_tms_anchor(&smp);
 	nb_tms_anchor(&seg);
@@ -330,16 +330,16 @@ static unsigned segmented(unsigned runs, unsigned cut, int step, uint64_t *sk, u
 				if (k->u[x].ld && (mask >> (k->u[x].ld - 1) & 1))
 					nb_tm_load_miss(&seg, k->u[x].ld - 1u, lat);
 			nb_tm_seg_sampled(&seg, &k->b, from, u, u == to ? m + (uint64_t)mp : m);
-			seg.nrec = 0;   /* (nb_step takes them) */
+			seg.step.nrec = 0;   /* (nb_step takes them) */
 			from = u;
 		}
 		m += (uint64_t)mp;
 		if ((i + 1) % 5000 == 0)
-			bad += nb_tm_serialize(&smp) != nb_tm_serialize(&seg);
+			bad += nb_tms_serialize(&smp) != nb_tms_serialize(&seg);
 	}
-	bad += nb_tm_serialize(&smp) != nb_tm_serialize(&seg);
-	*sk = smp.smp_skipped;
-	*sk2 = seg.smp_skipped;
+	bad += nb_tms_serialize(&smp) != nb_tms_serialize(&seg);
+	*sk = smp.smp.skipped;
+	*sk2 = seg.smp.skipped;
 	return bad;
 }
 
@@ -395,7 +395,7 @@ static double loop(struct blk *k, unsigned runs, uint64_t *r, uint64_t *s)
 	for (unsigned i = 0; i < runs; i++)
 		run(k, 0, k->b.n, 0, 0, 0);
 	*r = nb_tm_serialize(&ref);
-	*s = nb_tm_serialize(&smp);
+	*s = nb_tms_serialize(&smp);
 	return rel(*s, *r);
 }
 
@@ -417,7 +417,7 @@ static uint64_t region_after(unsigned hist, int anchor, uint64_t *r)
 		run(k, 0, to, mask, rnd(8) ? 18 : 234, rnd(3) == 0);
 	}
 	ra = nb_tm_serialize(&ref);
-	a = nb_tm_serialize(&smp);
+	a = nb_tms_serialize(&smp);
 	if (anchor)
 		nb_tms_anchor(&smp);
 	rng = 0x9e3779b97f4a7c15ull;
@@ -427,7 +427,7 @@ static uint64_t region_after(unsigned hist, int anchor, uint64_t *r)
 		struct blk *k = pick(i, &to, &mask);
 		run(k, 0, to, mask, rnd(8) ? 18 : 234, rnd(3) == 0);
 	}
-	b = nb_tm_serialize(&smp);
+	b = nb_tms_serialize(&smp);
 	*r = nb_tm_serialize(&ref) - ra;
 	return b - a;
 }
@@ -441,10 +441,10 @@ static void model(unsigned cpuid_model, const char *name)
 
 	/* a steady loop: measured within 0.02% */
 	e = loop(&steady, 200000, &r, &s);
-	tap_ok(e < 0.001 && smp.smp_skipped > 180000,
+	tap_ok(e < 0.001 && smp.smp.skipped > 180000,
 	       "%s: steady loop (12 independent adds a run): sampled %llu cycles, walk %llu "
 	       "(0.1%%), %llu of 200000 runs skipped", name, (unsigned long long)s,
-	       (unsigned long long)r, (unsigned long long)smp.smp_skipped);
+	       (unsigned long long)r, (unsigned long long)smp.smp.skipped);
 
 	/* runs that overlap (their chains' latency hidden): each warm phase
 	 * starts from an empty pipeline, and what its refill cost beyond the
@@ -452,16 +452,16 @@ static void model(unsigned cpuid_model, const char *name)
 	 * (Northwood) and 0.036% (Prescott), and 0.10% and 0.17% without
 	 * taking it back */
 	e = loop(&overlap, 200000, &r, &s);
-	tap_ok(e < 0.0007 && smp.smp_skipped > 180000,
+	tap_ok(e < 0.0007 && smp.smp.skipped > 180000,
 	       "%s: overlapping runs (a 4-multiply chain each): sampled %llu cycles, walk %llu "
 	       "(0.07%%)", name, (unsigned long long)s, (unsigned long long)r);
 
 	/* a latency-bound chain across runs: measured within 0.01% */
 	e = loop(&chain, 100000, &r, &s);
-	tap_ok(e < 0.005 && smp.smp_skipped > 85000,
+	tap_ok(e < 0.005 && smp.smp.skipped > 85000,
 	       "%s: fadd chain across runs: sampled %llu cycles, walk %llu (0.5%%), %llu of 100000 "
 	       "runs skipped", name, (unsigned long long)s, (unsigned long long)r,
-	       (unsigned long long)smp.smp_skipped);
+	       (unsigned long long)smp.smp.skipped);
 
 	/* a change of phase: the chase hits the L1D, then every load misses
 	 * to memory (the same code on other data), then hits again; each
@@ -471,12 +471,12 @@ static void model(unsigned cpuid_model, const char *name)
 		static const uint32_t lat[] = { 234, 234, 234 };
 		uint64_t pr[3], ps[3];
 		int ok = phases(&dep, 3, mask, lat, pr, ps);
-		tap_ok(ok && smp.smp_skipped > 75000,
+		tap_ok(ok && smp.smp.skipped > 75000,
 		       "%s: chase hitting, missing, hitting: sampled %llu / %llu / %llu cycles, walk "
 		       "%llu / %llu / %llu (2%% each), %llu of 90000 runs skipped", name,
 		       (unsigned long long)ps[0], (unsigned long long)ps[1], (unsigned long long)ps[2],
 		       (unsigned long long)pr[0], (unsigned long long)pr[1], (unsigned long long)pr[2],
-		       (unsigned long long)smp.smp_skipped);
+		       (unsigned long long)smp.smp.skipped);
 	}
 
 	/* independent loads: all L2 hits, then all memory misses (they
@@ -487,7 +487,7 @@ static void model(unsigned cpuid_model, const char *name)
 		static const uint32_t lat[] = { 18, 234 };
 		uint64_t pr[2], ps[2];
 		int ok = phases(&indep, 2, mask, lat, pr, ps);
-		tap_ok(ok && smp.smp_skipped > 50000,
+		tap_ok(ok && smp.smp.skipped > 50000,
 		       "%s: independent loads missing to the L2, then to memory: sampled %llu / %llu "
 		       "cycles, walk %llu / %llu (2%% each)", name, (unsigned long long)ps[0],
 		       (unsigned long long)ps[1], (unsigned long long)pr[0], (unsigned long long)pr[1]);
@@ -503,23 +503,23 @@ static void model(unsigned cpuid_model, const char *name)
 	init(2000);
 	reset_costs();
 	e = scenario(400000, 20000, &r, &s, &e1, 1);
-	tap_ok(rel(s, r) < 0.025 && e1 < 0.08 && e < 0.06 && smp.smp_skipped > 300000,
+	tap_ok(rel(s, r) < 0.025 && e1 < 0.08 && e < 0.06 && smp.smp.skipped > 300000,
 	       "%s: random blocks, misses, mispredictions: sampled %llu cycles, walk %llu "
 	       "(2.5%%); the first region of 20000 runs %.2f%% off (8%%), the worst later one "
 	       "%.2f%% (6%%), reads never go back; %llu of 400000 runs skipped", name,
 	       (unsigned long long)s, (unsigned long long)r, 100 * e1, 100 * e,
-	       (unsigned long long)smp.smp_skipped);
-	sk = smp.smp_skipped;
+	       (unsigned long long)smp.smp.skipped);
+	sk = smp.smp.skipped;
 
 	/* deterministic: the same runs again from nothing learned; without
 	 * the reads after each run, the skipped runs are summed in streaks
 	 * (nb_tms_skip, nb_tms_flush): the same cycles as run by run, the
-	 * refill taken back included (a flush that ignores smp_skew reads
+	 * refill taken back included (a flush that ignores smp.skew reads
 	 * 4,917 cycles more here on Northwood, 4,982 on Prescott) */
 	init(2000);
 	reset_costs();
 	(void)scenario(400000, 20000, &r2, &s2, &e1, 0);
-	tap_ok(s2 == s && r2 == r && smp.smp_skipped == sk,
+	tap_ok(s2 == s && r2 == r && smp.smp.skipped == sk,
 	       "%s: the same runs again, skipped runs summed in streaks, give the same cycles "
 	       "(%llu, %llu) and skip the same runs", name, (unsigned long long)s2,
 	       (unsigned long long)s);
@@ -528,34 +528,34 @@ static void model(unsigned cpuid_model, const char *name)
 	 * a block's fifth exit */
 	init(2000);
 	reset_costs();
-	ref.record = smp.record = 1;
+	ref.step.record = smp.step.record = 1;
 	{
 		unsigned same = 1;
 		rng = 7;
 		for (unsigned i = 0; i < 20000 && same; i++) {
 			struct blk *k = &blks[i % NBLK];
 			run(k, 0, k->b.n, rnd(4) ? 0 : 1, 18, rnd(3) == 0);
-			same = ref.ret == smp.ret && ref.nrec == smp.nrec &&
-				!memcmp(ref.rec, smp.rec, ref.nrec * sizeof ref.rec[0]);
+			same = ref.ret == smp.ret && ref.step.nrec == smp.step.nrec &&
+				!memcmp(ref.step.rec, smp.step.rec, ref.step.nrec * sizeof ref.step.rec[0]);
 		}
-		tap_ok(same && smp.smp_skipped == 0,
+		tap_ok(same && smp.smp.skipped == 0,
 		       "%s: step mode: every run walked, every retirement cycle the walk's", name);
 	}
 	init(2000);
 	reset_costs();
 	for (unsigned i = 0; i < 20000; i++)
 		run(&blks[i % NBLK], 1, blks[i % NBLK].b.n, 0, 0, 0);
-	tap_ok(ref.ret == smp.ret && ref.fe == smp.fe && smp.smp_skipped == 0,
+	tap_ok(ref.ret == smp.ret && ref.fe == smp.fe && smp.smp.skipped == 0,
 	       "%s: runs from inside a block: walked (%llu cycles both)", name,
 	       (unsigned long long)smp.ret);
 	init(2000);
 	reset_costs();
 	for (unsigned i = 0; i < 50000; i++)
 		run(&blks[0], 0, blks[0].b.n - i % 5, 0, 0, 0);
-	tap_ok(smp.smp_walked >= 10000 && smp.smp_skipped > 20000,
+	tap_ok(smp.smp.walked >= 10000 && smp.smp.skipped > 20000,
 	       "%s: a block with 5 exits: the 4 kept skipped (%llu runs), the fifth's 10000 walked "
-	       "(%llu walked)", name, (unsigned long long)smp.smp_skipped,
-	       (unsigned long long)smp.smp_walked);
+	       "(%llu walked)", name, (unsigned long long)smp.smp.skipped,
+	       (unsigned long long)smp.smp.walked);
 
 	/* runs in segments give the cycles of the same runs whole, and skip
 	 * the same runs: cut at PMI checks now and then, and instruction by
@@ -594,11 +594,11 @@ static void model(unsigned cpuid_model, const char *name)
 	 * ticks lay past uhi, with --nbsim-sample=1) */
 	for (unsigned skip = 1; skip <= 2000; skip *= 2000) {
 		unsigned bad = consistent(skip);
-		tap_ok(bad == 0 && smp.smp_skipped > 0,
+		tap_ok(bad == 0 && smp.smp.skipped > 0,
 		       "%s: skip phases of %u runs, new code now and then: the clock never goes "
 		       "back, no run allocates before the units' horizon nor leaves reservations "
 		       "past it (%u broken; %llu runs skipped)", name, skip, bad,
-		       (unsigned long long)smp.smp_skipped);
+		       (unsigned long long)smp.smp.skipped);
 	}
 }
 

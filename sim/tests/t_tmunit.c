@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "tap.h"
-#include "timing/nb_timing.h"
+#include "timing/nb_tmmemo.h"
 #include "cpu/nb_idecode.h"
 
 #define MAXU 512
@@ -256,9 +256,9 @@ int main(void)
 	       "cycles more (%llu)",
 	       (unsigned long long)(t.ret - f0));
 	nb_tm_init(&t, nw, 20);
-	t.record = 1;
+	t.step.record = 1;
 	nb_tm_run_fast(&t, &b, 0, 5, 0);
-	tap_ok(t.nrec == 5 && t.rec[0] == 0 && t.rec[2] == 0 && t.rec[3] == 1 && t.rec[4] == 1 && t.ret == 1,
+	tap_ok(t.step.nrec == 5 && t.step.rec[0] == 0 && t.step.rec[2] == 0 && t.step.rec[3] == 1 && t.step.rec[4] == 1 && t.ret == 1,
 	       "fast clock, step mode: each uop's retirement cycle recorded (0 0 0 1 1)");
 
 	{

@@ -68,12 +68,12 @@ void nb_smt_mark(const struct nb_tm *t, struct nb_smt_mark *m)
 {
 	m->ret = t->ret;
 	for (unsigned u = 0; u < NB_TMU_N; u++)
-		m->unit[u] = t->unit_ticks[u];
-	m->miss = t->miss_ticks;
-	m->replays = t->replays;
+		m->unit[u] = t->smt.unit_ticks[u];
+	m->miss = t->smt.miss_ticks;
+	m->replays = t->smt.replays;
 	m->seq = t->seq;
 	for (unsigned c = 0; c < NB_TM_NALIAS; c++)
-		m->alias[c] = t->alias_n[c];
+		m->alias[c] = t->smt.alias_n[c];
 }
 
 void nb_smt_learn(const struct nb_tm *t, const struct nb_smt_mark *m, struct nb_smt_prof *out)
@@ -82,12 +82,12 @@ void nb_smt_learn(const struct nb_tm *t, const struct nb_smt_mark *m, struct nb_
 		return;
 	out->ticks = 2 * (t->ret - m->ret);
 	for (unsigned u = 0; u < NB_TMU_N; u++)
-		out->unit[u] = t->unit_ticks[u] - m->unit[u];
-	out->miss = t->miss_ticks - m->miss;
+		out->unit[u] = t->smt.unit_ticks[u] - m->unit[u];
+	out->miss = t->smt.miss_ticks - m->miss;
 	out->uops = t->seq - m->seq;
-	out->short_of_slots = t->replays != m->replays;
+	out->short_of_slots = t->smt.replays != m->replays;
 	for (unsigned c = 0; c < NB_TM_NALIAS; c++)
-		out->alias[c] = t->alias_n[c] - m->alias[c];
+		out->alias[c] = t->smt.alias_n[c] - m->alias[c];
 }
 
 uint64_t nb_smt_pattern(uint64_t num, uint64_t den, unsigned g)
@@ -118,7 +118,7 @@ static void alias_share(struct nb_tm *t, const struct nb_smt_prof *o, const stru
 	double fills[NB_TM_L1SETS] = { 0 }, held, T = (double)o->ticks;
 	uint64_t n = 0;
 
-	t->conf_span = 0;
+	t->smt.conf_span = 0;
 	for (unsigned c = 0; c < NB_TM_NALIAS; c++) {
 		n += o->alias[c];
 		/* fills of each set per tick of o, both LPs */
@@ -131,18 +131,18 @@ static void alias_share(struct nb_tm *t, const struct nb_smt_prof *o, const stru
 	held = (double)o->miss / (double)n;     /* one miss under way */
 	if (held > T)
 		held = T;
-	t->conf_way = (uint64_t)held;
+	t->smt.conf_way = (uint64_t)held;
 	for (unsigned k = 0; k < NB_TM_L1SETS; k++) {
 		/* `ways` fills of the set until evicted, at most the cap */
 		double res = fills[k] > 0 ? t->p->l1_ways * T / fills[k] : 0;
-		t->conf_res[k] = (uint32_t)(res < cap ? res : cap);
+		t->smt.conf_res[k] = (uint32_t)(res < cap ? res : cap);
 	}
 	for (unsigned c = 0; c < NB_TM_NALIAS; c++) {
 		/* (at most the whole segment: a class under way all the time) */
-		double h = (double)o->alias[c] * (double)t->conf_way;
-		t->conf_hold[c] = (uint32_t)(h < T ? h < 4e9 ? h : 4e9 : T < 4e9 ? T : 4e9);
+		double h = (double)o->alias[c] * (double)t->smt.conf_way;
+		t->smt.conf_hold[c] = (uint32_t)(h < T ? h < 4e9 ? h : 4e9 : T < 4e9 ? T : 4e9);
 	}
-	t->conf_span = o->ticks;
+	t->smt.conf_span = o->ticks;
 }
 
 void nb_smt_share(struct nb_tm *t, unsigned lp, int both, const struct nb_smt_prof *o,
@@ -153,28 +153,28 @@ void nb_smt_share(struct nb_tm *t, unsigned lp, int both, const struct nb_smt_pr
 	(void)lp;
 	t->odirty = 1;          /* (the words past uhi: nb_timing.c) */
 	for (unsigned u = 0; u < NB_TMU_N; u++)
-		t->oth[u][0] = t->oth[u][1] = 0;
-	t->alt = 0;
+		t->smt.oth[u][0] = t->smt.oth[u][1] = 0;
+	t->smt.alt = 0;
 	if (!both) {
 		/* single-task mode: the whole package [MARR02] */
-		t->win = t->miss_n = t->replay = 0;
-		t->conf_span = t->conf_acc = 0;
+		t->smt.win = t->smt.miss_n = t->smt.replay = 0;
+		t->smt.conf_span = t->smt.conf_acc = 0;
 		return;
 	}
-	t->win = p->window / 2;                 /* [MARR02] partitioned */
-	t->replay = 2 * NB_SMT_REPLAY;          /* [SDM18], [HIN01] */
-	t->miss_n = p->miss_slots;
-	t->conf_span = 0;
+	t->smt.win = p->window / 2;                 /* [MARR02] partitioned */
+	t->smt.replay = 2 * NB_SMT_REPLAY;          /* [SDM18], [HIN01] */
+	t->smt.miss_n = p->miss_slots;
+	t->smt.conf_span = 0;
 	if (!o || !o->ticks) {
 		/* the other LP not seen yet: strict alternation */
-		t->alt = nb_smt_pattern(1, 2, 1);
+		t->smt.alt = nb_smt_pattern(1, 2, 1);
 		return;
 	}
 	/* allocation and retirement: the cycles the other LP took, its uops
 	 * at p->width per cycle, at most half of them [MARR02] */
 	{
 		uint64_t cyc = o->ticks / 2, need = (o->uops + p->width - 1) / p->width;
-		t->alt = nb_smt_pattern(need < cyc / 2 ? need : cyc / 2, cyc, 1);
+		t->smt.alt = nb_smt_pattern(need < cyc / 2 ? need : cyc / 2, cyc, 1);
 	}
 	/* the miss slots: half when the other LP wanted more than it had
 	 * (it replayed loads for want of one); else what it left free on
@@ -182,7 +182,7 @@ void nb_smt_share(struct nb_tm *t, unsigned lp, int both, const struct nb_smt_pr
 	{
 		uint64_t held = (o->miss + o->ticks - 1) / o->ticks, half = (p->miss_slots + 1) / 2;
 		uint64_t left = o->short_of_slots || held >= p->miss_slots ? 0 : p->miss_slots - held;
-		t->miss_n = (unsigned)(left > half ? left : half);
+		t->smt.miss_n = (unsigned)(left > half ? left : half);
 	}
 	alias_share(t, o, self);
 	/* the units: the other LP's use, spread over each instance, at
@@ -193,6 +193,6 @@ void nb_smt_share(struct nb_tm *t, unsigned lp, int both, const struct nb_smt_pr
 		uint64_t use = o->unit[u] < o->ticks * n / 2 ? o->unit[u] : o->ticks * n / 2;
 		uint64_t pat = nb_smt_pattern(use, o->ticks * n, u == NB_TMU_ALU ? 1 : 2);
 		for (unsigned i = 0; i < n; i++)
-			t->oth[u][i] = pat;
+			t->smt.oth[u][i] = pat;
 	}
 }

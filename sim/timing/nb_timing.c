@@ -339,7 +339,7 @@ static inline uint64_t ones(uint64_t n)          /* n < 64 or 64 */
 static void units_forget_words(struct nb_tm *t, uint64_t lo)
 {
 	uint64_t *bm = &t->busy[0][0][0];
-	const uint64_t *oth = &t->oth[0][0];    /* 0 unless HT (nb_smt.c) */
+	const uint64_t *oth = &t->smt.oth[0][0];    /* 0 unless HT (nb_smt.c) */
 	const unsigned nw = NB_TMU_N * 2 * URW;
 	uint64_t n = (lo - t->lo) / 64;
 
@@ -477,7 +477,7 @@ static uint64_t bits_at(const uint64_t *bm, uint64_t k, unsigned len)
 static void rlog(struct nb_tm *t, unsigned u, unsigned n, uint64_t from, unsigned intv,
 		 uint64_t k0, uint64_t k1, unsigned best)
 {
-	struct nb_tm_rl *e = &t->rl[t->nrl++];
+	struct nb_tm_rl *e = &t->log.rl[t->log.nrl++];
 	uint64_t l0 = k0 + intv - from, l1 = k1 + intv - from;
 
 	e->x0 = (uint8_t)(2 * u);
@@ -507,7 +507,7 @@ static uint64_t reserve(struct nb_tm *t, unsigned u, unsigned n, uint64_t from, 
 			best = 1;
 		}
 	}
-	if (t->rlog && t->nrl < NB_TM_MAXRL)
+	if (t->log.rlog && t->log.nrl < NB_TM_MAXRL)
 		rlog(t, u, n, from, intv, k0, k1, best);
 	uint64_t e = k + intv < end ? k + intv : end;
 	if (e > k && e > t->uhi)
@@ -535,7 +535,7 @@ static inline uint64_t take(struct nb_tm *t, const struct nb_tm_row *r, uint64_t
 	const unsigned off = (unsigned)(start % 64), intv = r->intv, u = r->unit;
 	const unsigned i = (unsigned)((start % NB_TM_URING) / 64);
 
-	if (!t->rlog && intv <= 4 && start < t->lo + NB_TM_URING) {
+	if (!t->log.rlog && intv <= 4 && start < t->lo + NB_TM_URING) {
 		uint64_t g = runs_in(t->busy[u][0][i], off, intv), g1;
 		unsigned k, best = 0;
 		if (g & 1)
@@ -574,21 +574,21 @@ slow:
  * passes conf_span. */
 static uint64_t alias_wait(struct nb_tm *t, const struct nb_tm_row *r, unsigned ix, uint64_t start)
 {
-	unsigned c = t->ld_alias[ix];
+	unsigned c = t->smt.ld_alias[ix];
 	uint64_t until;
 
-	if (!t->conf_hold[c])
+	if (!t->smt.conf_hold[c])
 		return start;
-	t->conf_acc += t->conf_hold[c];
-	if (t->conf_acc < t->conf_span)
+	t->smt.conf_acc += t->smt.conf_hold[c];
+	if (t->smt.conf_acc < t->smt.conf_span)
 		return start;
-	t->conf_acc -= t->conf_span;    /* (conf_hold[c] <= conf_span) */
-	t->conflicts++;
-	until = start + t->conf_way / 2 + t->conf_res[c % NB_TM_L1SETS];
+	t->smt.conf_acc -= t->smt.conf_span;    /* (conf_hold[c] <= conf_span) */
+	t->smt.conflicts++;
+	until = start + t->smt.conf_way / 2 + t->smt.conf_res[c % NB_TM_L1SETS];
 	do {
-		start = reserve(t, r->unit, 1, start + t->replay, r->intv);
-		t->unit_ticks[r->unit] += r->intv;
-		t->replays++;
+		start = reserve(t, r->unit, 1, start + t->smt.replay, r->intv);
+		t->smt.unit_ticks[r->unit] += r->intv;
+		t->smt.replays++;
 	} while (start < until);
 	return start;
 }
@@ -598,40 +598,23 @@ static uint64_t alias_wait(struct nb_tm *t, const struct nb_tm_row *r, unsigned 
  * alternate between the logical processors that have uops) */
 static inline uint64_t own_cycle(const struct nb_tm *t, uint64_t c)
 {
-	while (t->alt >> (c & 63) & 1)
+	while (t->smt.alt >> (c & 63) & 1)
 		c++;
 	return c;
 }
 
-void nb_tm_run(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to,
-	       uint64_t misp)
-{
-	nb_tm_sync(t);
-	/* (a range too short to replay, step mode's usual one instruction:
-	 * the walk at once, without the replay's call; the walk changes
-	 * t->mut, which ends a streak as nb_tm_memo_walk's own look does) */
-	if (t->memo && (!b->real || b->real[to] - b->real[from] >= NB_TM_MEMO_MINR))
-		nb_tm_memo_walk(t, b, from, to);
-	else
-		nb_tm_walk(t, b, from, to);
-	nb_tm_misp(t, misp, 0);
-}
-
 void nb_tm_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to)
 {
-	nb_tm_sync(t);
 	const struct nb_tm_params *p = t->p;
-	const unsigned w = p->width, win = t->win ? t->win : p->window;
-	const unsigned nmiss = t->miss_n ? t->miss_n : p->miss_slots;
+	const unsigned w = p->width, win = t->smt.win ? t->smt.win : p->window;
+	const unsigned nmiss = t->smt.miss_n ? t->smt.miss_n : p->miss_slots;
 	uint64_t fe = t->fe, ret = t->ret, seq = t->seq, done = t->last_done;
 	unsigned fe_n = t->fe_n, ret_n = t->ret_n;
 
-	if (t->ff_m)
-		nb_tm_memo_sync(t);     /* (the steady state's writes first) */
-	t->mut++;
-	t->nrec = 0;
-	t->nmlog = 0;
-	t->nrl = 0;
+	t->log.mut++;
+	t->step.nrec = 0;
+	t->log.nmlog = 0;
+	t->log.nrl = 0;
 	for (unsigned i = from; i < to; i++) {
 		const struct nb_tm_uop *u = &b->u[i];
 		const uint16_t *s = &b->slots[u->slot];
@@ -680,37 +663,37 @@ void nb_tm_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, uns
 			t->div_free = start + r->intv;
 		} else
 			start = take(t, r, start);
-		t->unit_ticks[r->unit] += r->intv;
+		t->smt.unit_ticks[r->unit] += r->intv;
 		lat = r->lat;
 		if (u->ld && (t->ld_mask & (UINT64_C(1) << (u->ld - 1)))) {
 			/* an L1D miss: wait for a miss slot, hold it */
 			unsigned ix = u->ld - 1, m = 0;
 			t->ld_mask &= ~(UINT64_C(1) << ix);
-			if (t->conf_span)       /* HT: the L1D's conflicts */
+			if (t->smt.conf_span)       /* HT: the L1D's conflicts */
 				start = alias_wait(t, r, ix, start);
 			for (unsigned j = 1; j < nmiss; j++)
 				if (t->miss[j] < t->miss[m])
 					m = j;
-			if (t->replay)          /* HT: round the replay loop */
+			if (t->smt.replay)          /* HT: round the replay loop */
 				while (start < t->miss[m]) {
-					start = reserve(t, r->unit, 1, start + t->replay, r->intv);
-					t->unit_ticks[r->unit] += r->intv;
-					t->replays++;
+					start = reserve(t, r->unit, 1, start + t->smt.replay, r->intv);
+					t->smt.unit_ticks[r->unit] += r->intv;
+					t->smt.replays++;
 				}
 			start = max64(start, t->miss[m]);
 			lat = 2 * (uint64_t)t->ld_lat[ix];
-			if (t->replay) {        /* HT: the pass that finds the data */
+			if (t->smt.replay) {        /* HT: the pass that finds the data */
 				lat = reserve(t, r->unit, 1, start + lat, r->intv) - start;
-				t->unit_ticks[r->unit] += r->intv;
-				t->alias_n[t->ld_alias[ix]]++;
+				t->smt.unit_ticks[r->unit] += r->intv;
+				t->smt.alias_n[t->smt.ld_alias[ix]]++;
 			}
 			{       /* the slot frees p->miss_free cycles early */
 				uint64_t f = 2 * (uint64_t)p->miss_free;
 				uint64_t hold = lat > f ? lat - f : lat;
 				t->miss[m] = start + hold;
-				t->miss_ticks += hold;
-				if (t->nmlog < NB_TM_MAXMISS)
-					t->mlog[t->nmlog++] = start + hold;
+				t->smt.miss_ticks += hold;
+				if (t->log.nmlog < NB_TM_MAXMISS)
+					t->log.mlog[t->log.nmlog++] = start + hold;
 			}
 		}
 		done = start + lat;
@@ -732,8 +715,8 @@ void nb_tm_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, uns
 		ret_n++;
 		t->rob[seq % NB_TM_ROB] = rc;
 		seq++;
-		if (t->record && t->nrec < NB_TM_STEPREC)
-			t->rec[t->nrec++] = rc;
+		if (t->step.record && t->step.nrec < NB_TM_STEPREC)
+			t->step.rec[t->step.nrec++] = rc;
 	}
 	t->uops += seq - t->seq;
 	t->ld_mask = 0;         /* (misses of loads not run: none left) */
@@ -747,10 +730,8 @@ void nb_tm_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, uns
 
 void nb_tm_misp(struct nb_tm *t, uint64_t misp, int fast)
 {
-	uint64_t k;
+	uint64_t k = misp - t->misp_seen;
 
-	nb_tm_sync(t);
-	k = misp - t->misp_seen;
 	if (misp == t->misp_seen)
 		return;
 	t->misp_seen = misp;
@@ -777,19 +758,16 @@ void nb_tm_run_fast(struct nb_tm *t, const struct nb_tm_block *b, unsigned from,
 	const unsigned w = t->p->width;
 	uint64_t n = 0, stall = 0;
 
-	nb_tm_sync(t);
-	if (t->ff_m)
-		nb_tm_memo_sync(t);
-	t->mut++;
-	t->nrec = 0;
-	if (b->real && !t->record)
+	t->log.mut++;
+	t->step.nrec = 0;
+	if (b->real && !t->step.record)
 		n = (uint64_t)b->real[to] - b->real[from];
 	else for (unsigned i = from; i < to; i++) {
 		uint8_t c = b->u[i].cls;
 		if (c == NB_TM_COPY || c == NB_TM_LAT)
 			continue;
 		n++;
-		if (t->record) {
+		if (t->step.record) {
 			/* step mode: each uop's retirement cycle (the clock
 			 * advances past the NB_TM_STEPREC recorded too) */
 			if (t->ret_n == w) {
@@ -797,11 +775,11 @@ void nb_tm_run_fast(struct nb_tm *t, const struct nb_tm_block *b, unsigned from,
 				t->ret_n = 0;
 			}
 			t->ret_n++;
-			if (t->nrec < NB_TM_STEPREC)
-				t->rec[t->nrec++] = t->ret;
+			if (t->step.nrec < NB_TM_STEPREC)
+				t->step.rec[t->step.nrec++] = t->ret;
 		}
 	}
-	if (!t->record && n) {
+	if (!t->step.record && n) {
 		/* (every model retires 3 a cycle: a division by the constant,
 		 * a multiply; a 64-bit divide was half of this function) */
 		uint64_t k = t->ret_n + n - 1, q = w == 3 ? k / 3 : k / w;
@@ -824,11 +802,7 @@ void nb_tm_run_fast(struct nb_tm *t, const struct nb_tm_block *b, unsigned from,
 
 uint64_t nb_tm_serialize(struct nb_tm *t)
 {
-	uint64_t c;
-
-	nb_tms_close(t);        /* (a serializing point ends a run) */
-	nb_tm_sync(t);
-	c = t->ret + (t->ret_n ? 1 : 0);
+	uint64_t c = t->ret + (t->ret_n ? 1 : 0);
 
 	/* a front end restarting after a misprediction: the serializing
 	 * instruction is fetched no earlier */
@@ -836,9 +810,6 @@ uint64_t nb_tm_serialize(struct nb_tm *t)
 		c = t->fe;
 	t->ret = c;
 	t->ret_n = 0;
-	/* (the sampled clock: a warm phase's refill is not paid back across
-	 * a point where the program read the cycles, nb_tmsample.c) */
-	t->smp_skew = 0;
 	if (t->fe < c) {
 		t->fe = c;
 		t->fe_n = 0;

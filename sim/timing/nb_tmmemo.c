@@ -37,7 +37,7 @@
  * earliest-free slot, as the walk does).  All of them are the walk's values bit for bit, except a slot
  * the walk sets to a value before 2F (a copy of an old value), which the
  * replay sets to 2F: an equivalent value (above).  In step mode
- * (t->record) a replay and a fast-forwarded run also write each real
+ * (t->step.record) a replay and a fast-forwarded run also write each real
  * uop's retirement cycle (rec[], nrec), which is its window entry.
  * tests/t_tmmemo.c runs the walk and the replay side by side on random
  * blocks and compares every cycle and the whole state, with step mode's
@@ -49,7 +49,7 @@
  * fast-forwarded after 512: a plain replay costs about what the walk
  * does) is left to the walk.
  */
-#include "nb_timing.h"
+#include "nb_tmmemo.h"
 
 #define MM_SETS  256u    /* (block, range) shapes kept, direct-mapped     */
 #define MM_WAYS  6u      /* relative states recorded per shape            */
@@ -278,7 +278,7 @@ static void record(struct mm_set *s, const struct nb_tm *t, const uint32_t *k, u
 	w = &s->w[v];
 	x = w->v;
 	s->tag[v].nk = 0;
-	if (t->nmlog > MM_NMISS || t->nrl > MM_NR || dfe > 0x7fffffffll ||
+	if (t->log.nmlog > MM_NMISS || t->log.nrl > MM_NR || dfe > 0x7fffffffll ||
 	    dret < -0x7fffffffll || dret > 0x7fffffffll)
 		return;
 	w->fe = (int32_t)dfe;
@@ -287,7 +287,7 @@ static void record(struct mm_set *s, const struct nb_tm *t, const uint32_t *k, u
 	w->ret_n = t->ret_n;
 	w->done = rel(t->last_done, B, &bad);
 	w->div = rel(t->div_free, B, &bad);
-	w->nm = t->nmlog;
+	w->nm = t->log.nmlog;
 	for (unsigned j = 0; j < nk; j++)
 		x[j] = k[j];
 	for (unsigned i = 0; i < s->nd; i++)
@@ -295,11 +295,11 @@ static void record(struct mm_set *s, const struct nb_tm *t, const uint32_t *k, u
 	for (unsigned j = 0; j < s->nr; j++)
 		x[n++] = rel(t->rob[(seq0 + j) % NB_TM_ROB], F, &bad);
 	for (unsigned j = 0; j < w->nm; j++)
-		x[n++] = rel(t->mlog[j], B, &bad);
+		x[n++] = rel(t->log.mlog[j], B, &bad);
 	w->uhi = 0;
-	w->nrl = t->nrl;
-	for (unsigned j = 0; j < t->nrl; j++) {
-		const struct nb_tm_rl *e = &t->rl[j];
+	w->nrl = t->log.nrl;
+	for (unsigned j = 0; j < t->log.nrl; j++) {
+		const struct nb_tm_rl *e = &t->log.rl[j];
 		uint64_t end = e->k + e->intv;
 		/* (the examined bits and the run within the horizon of any
 		 * replay: the ring's ticks [lo, lo + URING), lo <= 2F) */
@@ -409,12 +409,12 @@ static void write_fields(struct nb_tm *t, const struct mm_set *s, const struct m
 		for (unsigned i = 1; i < p->miss_slots; i++)
 			if (t->miss[i] < t->miss[m])
 				m = i;
-		t->miss[m] = t->mlog[j] = B + *x++;
+		t->miss[m] = t->log.mlog[j] = B + *x++;
 	}
 	if (s->div)
 		t->div_free = B + w->div;
-	t->nmlog = w->nm;
-	t->nrl = 0;
+	t->log.nmlog = w->nm;
+	t->log.nrl = 0;
 	t->seq += s->nr;
 	t->uops += s->nr;
 	t->fe = F + (uint64_t)(int64_t)w->fe;
@@ -423,10 +423,10 @@ static void write_fields(struct nb_tm *t, const struct mm_set *s, const struct m
 	t->ret_n = w->ret_n;
 	t->last_done = B + w->done;
 	t->ld_mask = 0;
-	t->nrec = 0;
+	t->step.nrec = 0;
 }
 
-/* Step mode (t->record): the retirement cycle of each real uop of the
+/* Step mode (t->step.record): the retirement cycle of each real uop of the
  * run from F, in order, as the walk records them: the window entries the
  * run writes (the walk's rob entry and its rec are the same cycle, rc,
  * never before F; a range replayed has at most MM_NR real uops, all
@@ -437,8 +437,8 @@ static void write_rec(struct nb_tm *t, const struct mm_set *s, const struct mm_w
 	const uint32_t *x = w->v + nk + s->nd;
 
 	for (unsigned j = 0; j < s->nr; j++)
-		t->rec[j] = F + x[j];
-	t->nrec = s->nr;
+		t->step.rec[j] = F + x[j];
+	t->step.nrec = s->nr;
 }
 
 /* The effect of way w (key nk words) from the clock's F (the key
@@ -453,7 +453,7 @@ static int replay(struct nb_tm *t, const struct mm_set *s, const struct mm_way *
 	if (w->uhi && B + w->uhi > t->uhi)
 		t->uhi = B + w->uhi;
 	write_fields(t, s, w, nk, F);
-	if (t->record)
+	if (t->step.record)
 		write_rec(t, s, w, nk, F);
 	nb_tm_units_forget(t, 2 * t->fe);
 	return 1;
@@ -483,18 +483,18 @@ static int replay(struct nb_tm *t, const struct mm_set *s, const struct mm_way *
  * continues the streak only if nothing changed it) */
 static inline void stamp(struct nb_tm *t)
 {
-	t->ff_fe = t->fe;
-	t->ff_fe_n = t->fe_n;
-	t->ff_ret = t->ret;
-	t->ff_ret_n = t->ret_n;
-	t->ff_seqx = t->seq;
-	t->ff_mut = t->mut;
+	t->memo.ff_fe = t->fe;
+	t->memo.ff_fe_n = t->fe_n;
+	t->memo.ff_ret = t->ret;
+	t->memo.ff_ret_n = t->ret_n;
+	t->memo.ff_seqx = t->seq;
+	t->memo.ff_mut = t->log.mut;
 }
 
 static inline int continues(const struct nb_tm *t, const struct mm_set *s)
 {
-	return t->ff_set == s && t->ff_mut == t->mut && t->ff_seqx == t->seq && t->ff_fe == t->fe &&
-		t->ff_fe_n == t->fe_n && t->ff_ret == t->ret && t->ff_ret_n == t->ret_n;
+	return t->memo.ff_set == s && t->memo.ff_mut == t->log.mut && t->memo.ff_seqx == t->seq && t->memo.ff_fe == t->fe &&
+		t->memo.ff_fe_n == t->fe_n && t->memo.ff_ret == t->ret && t->memo.ff_ret_n == t->ret_n;
 }
 
 /* runs in a row after which the streak's key is its own: the window
@@ -537,11 +537,11 @@ static int fast_run(struct nb_tm *t, const struct mm_set *s, const struct mm_way
 			if (ms[j] != k[o + j])
 				return 0;
 	}
-	t->ff_F = F;
-	t->ff_seq = t->seq;
-	t->ff_m++;
+	t->memo.ff_F = F;
+	t->memo.ff_seq = t->seq;
+	t->memo.ff_m++;
 	write_fields(t, s, w, nk, F);
-	if (t->record)
+	if (t->step.record)
 		write_rec(t, s, w, nk, F);
 	return 1;
 }
@@ -572,16 +572,16 @@ static void ff_apply(struct nb_tm *t, const struct mm_set *s, const struct mm_wa
 
 void nb_tm_memo_sync(struct nb_tm *t)
 {
-	const struct mm_set *s = t->ff_set;
+	const struct mm_set *s = t->memo.ff_set;
 	const struct mm_way *w;
-	uint64_t m = t->ff_m, d, n, ra, rb;
+	uint64_t m = t->memo.ff_m, d, n, ra, rb;
 	unsigned nk;
 
 	if (!m)
 		return;
-	t->ff_m = 0;
-	w = &s->w[t->ff_way];
-	nk = s->tag[t->ff_way].nk;
+	t->memo.ff_m = 0;
+	w = &s->w[t->memo.ff_way];
+	nk = s->tag[t->memo.ff_way].nk;
 	d = (uint64_t)w->fe;
 	/* the runs whose writes matter: the window ring's entries, the
 	 * reservations that reach the horizon word of the last run's end */
@@ -591,8 +591,8 @@ void nb_tm_memo_sync(struct nb_tm *t)
 	if (n > m)
 		n = m;
 	for (uint64_t r = n; r-- > 0;)
-		ff_apply(t, s, w, nk, t->ff_F - r * d, t->ff_seq - r * s->nr, r == 0);
-	nb_tm_units_forget(t, 2 * (t->ff_F + d));
+		ff_apply(t, s, w, nk, t->memo.ff_F - r * d, t->memo.ff_seq - r * s->nr, r == 0);
+	nb_tm_units_forget(t, 2 * (t->memo.ff_F + d));
 }
 
 void nb_tm_memo_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to)
@@ -607,38 +607,40 @@ void nb_tm_memo_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from
 	int cont;
 
 	if (b->real && b->real[to] - b->real[from] < MM_MINR) {
+		nb_tm_memo_current(t);
 		nb_tm_walk(t, b, from, to);     /* (short: shape() would say so) */
-		t->ff_set = 0;
-		t->ff_on = 0;
+		t->memo.ff_set = 0;
+		t->memo.ff_on = 0;
 		return;
 	}
 	if (id->b != b || id->from != from || id->to != to || id->p != t->p) {
-		if (t->ff_m)
+		if (t->memo.ff_m)
 			nb_tm_memo_sync(t);     /* (before the set changes) */
-		t->ff_set = 0;
+		t->memo.ff_set = 0;
 		shape(s, id, b, from, to, t->p);
 	}
 	if (!id->ok) {
-		nb_tm_walk(t, b, from, to);     /* (which syncs first) */
-		t->ff_set = 0;
-		t->ff_on = 0;
+		nb_tm_memo_current(t);
+		nb_tm_walk(t, b, from, to);
+		t->memo.ff_set = 0;
+		t->memo.ff_on = 0;
 		return;
 	}
 	cont = continues(t, s);
-	if (cont && t->ff_on && fast_run(t, s, &s->w[t->ff_way], s->tag[t->ff_way].nk)) {
-		t->memo_runs++;
-		t->memo_hits++;
-		t->memo_ff++;
+	if (cont && t->memo.ff_on && fast_run(t, s, &s->w[t->memo.ff_way], s->tag[t->memo.ff_way].nk)) {
+		t->memo.runs++;
+		t->memo.hits++;
+		t->memo.ffs++;
 		s->tries++;
 		s->hits++;
 		s->ffs++;
 		stamp(t);
 		return;
 	}
-	if (t->ff_m)
+	if (t->memo.ff_m)
 		nb_tm_memo_sync(t);
-	t->ff_on = 0;
-	t->memo_runs++;
+	t->memo.ff_on = 0;
+	t->memo.runs++;
 	s->tries++;
 	nk = key(t, s, k);
 	/* (a filter: the key's first words, the most variable) */
@@ -656,32 +658,47 @@ void nb_tm_memo_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from
 			if (g->used < 0xffff)
 				g->used++;
 			s->hits++;
-			t->memo_hits++;
+			t->memo.hits++;
 			/* the streak: replays of way i in a row; the next run
 			 * is fast-forwarded once it is long enough and the
 			 * reservations made before it have ended */
-			if (cont && t->ff_way == i)
-				t->ff_streak++;
+			if (cont && t->memo.ff_way == i)
+				t->memo.ff_streak++;
 			else {
-				t->ff_set = s;
-				t->ff_way = i;
-				t->ff_streak = 1;
-				t->ff_uhi_pre = uhi0;
+				t->memo.ff_set = s;
+				t->memo.ff_way = i;
+				t->memo.ff_streak = 1;
+				t->memo.ff_uhi_pre = uhi0;
 			}
-			t->ff_on = s->w[i].fe > 0 && t->ff_streak > ff_need(t, s, &s->w[i]) &&
-				2 * F0 >= t->ff_uhi_pre;
+			t->memo.ff_on = s->w[i].fe > 0 && t->memo.ff_streak > ff_need(t, s, &s->w[i]) &&
+				2 * F0 >= t->memo.ff_uhi_pre;
 			stamp(t);
 			return;
 		}
 	}
-	t->ff_set = 0;
+	t->memo.ff_set = 0;
 	F = t->fe;
 	seq0 = t->seq;
-	t->rlog = nk != 0;
+	t->log.rlog = nk != 0;
 	nb_tm_walk(t, b, from, to);
-	t->rlog = 0;
+	t->log.rlog = 0;
 	if (nk)
 		record(s, t, k, nk, hash, F, seq0);
 	if (s->tries >= 512 && s->ffs < s->tries / 2)
 		id->ok = 0;             /* no steady state: the walk */
+}
+
+void nb_tm_run(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to,
+	       uint64_t misp)
+{
+	/* (a range too short to replay, step mode's usual one instruction:
+	 * the walk at once, without the replay's call; the walk changes
+	 * t->log.mut, which ends a streak as nb_tm_memo_walk's own look does) */
+	if (t->memo.on && (!b->real || b->real[to] - b->real[from] >= NB_TM_MEMO_MINR))
+		nb_tm_memo_walk(t, b, from, to);
+	else {
+		nb_tm_memo_current(t);
+		nb_tm_walk(t, b, from, to);
+	}
+	nb_tm_misp(t, misp, 0);
 }

@@ -1,7 +1,7 @@
 /*
  * nb_tmsample.c - the sampled clock (--nbsim-clock=sampled, README.md
  * "Timing model", "The sampled clock"): the timing model's walk
- * (nb_tm_run, nb_timing.c) on a sample of the superblock runs, a learned
+ * (nb_tm_run, nb_tmmemo.c) on a sample of the superblock runs, a learned
  * cost on the others.  Pure module (no libc, no valgrind).
  *
  * Sampling as in SMARTS (Wunderlich et al., "SMARTS: Accelerating
@@ -37,7 +37,7 @@
  * through memory) is charged its new latencies at once.  Plain means,
  * not weighted ones: with a mean weighted 1/8 to the newest run that
  * region read 20% off.
- * Skip phases are t->smp_skip runs long on average (--nbsim-sample),
+ * Skip phases are t->smp.skip runs long on average (--nbsim-sample),
  * drawn from a xorshift generator with a fixed seed (deterministic: the
  * same program gets the same cycles), evenly in [SKIP/2, 3 SKIP/2], so
  * that the sample does not lock onto a loop's period.  A block keeps
@@ -51,7 +51,7 @@
  *    latency); what the warm phase's runs cost beyond their learned
  *    costs is taken back from the charges of the skipped runs that
  *    follow (the clock never goes back), until the next serializing
- *    point (nb_tm_serialize, where the program read the cycles, clears
+ *    point (nb_tms_serialize, where the program read the cycles, clears
  *    it: what it read stays);
  *  - a run in a skip phase without a learned cost (a new block, a new
  *    exit, the first misses of a block)
@@ -63,7 +63,30 @@
  * and the overlap with its neighbours beyond what the means hold.  The counts (uops, instructions, loads,
  * misses...) do not depend on the clock.
  */
-#include "nb_timing.h"
+#include "nb_tmsample.h"
+
+/* The model's entry points (nb_timing.h) on a clock made current first:
+ * this clock's streak charged, the replay's pending writes made (the
+ * model knows neither) */
+static inline void tm_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to)
+{
+	nb_tms_sync(t);
+	nb_tm_memo_current(t);
+	nb_tm_walk(t, b, from, to);
+}
+
+static inline void tm_misp(struct nb_tm *t, uint64_t misp)
+{
+	nb_tms_sync(t);
+	nb_tm_misp(t, misp, 0);
+}
+
+static inline void tm_run(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to,
+			  uint64_t misp)
+{
+	nb_tms_sync(t);
+	nb_tm_run(t, b, from, to, misp);
+}
 
 #ifndef NB_TMS_SEED
 #define NB_TMS_SEED   0x9e3779b97f4a7c15ull /* the generator's (fixed) seed    */
@@ -96,35 +119,35 @@ static uint64_t ret_point(const struct nb_tm *t)
 
 static uint64_t rng_next(struct nb_tm *t)
 {
-	uint64_t x = t->smp_rng ? t->smp_rng : (uint64_t)(NB_TMS_SEED);
+	uint64_t x = t->smp.rng ? t->smp.rng : (uint64_t)(NB_TMS_SEED);
 
 	x ^= x << 13;
 	x ^= x >> 7;
 	x ^= x << 17;
-	t->smp_rng = x;
+	t->smp.rng = x;
 	return x;
 }
 
 static void phase(struct nb_tm *t, unsigned ph)
 {
-	t->smp_phase = ph;
+	t->smp.phase = ph;
 	if (ph == PH_SKIP) {
 		/* the mean: a 32nd of the runs so far, from NB_TMS_SKIP0 up to
-		 * smp_skip (more samples while a short program learns its
+		 * smp.skip (more samples while a short program learns its
 		 * costs, fewer walked runs in a long one) */
-		uint64_t m = (t->smp_skipped + t->smp_walked - t->smp_from) / 32;
+		uint64_t m = (t->smp.skipped + t->smp.walked - t->smp.from) / 32;
 		if (m < NB_TMS_SKIP0)
 			m = NB_TMS_SKIP0;
-		if (m > t->smp_skip)
-			m = t->smp_skip;
-		t->smp_left = (uint32_t)(m / 2 + rng_next(t) % (m + 1));
+		if (m > t->smp.skip)
+			m = t->smp.skip;
+		t->smp.left = (uint32_t)(m / 2 + rng_next(t) % (m + 1));
 	}
 	else if (ph == PH_WARM)
 		/* (of random length too: a warm phase that a rare run began
 		 * would otherwise measure the same part of a loop each time) */
-		t->smp_left = NB_TMS_WARM / 2 + (uint32_t)(rng_next(t) % (NB_TMS_WARM + 1));
+		t->smp.left = NB_TMS_WARM / 2 + (uint32_t)(rng_next(t) % (NB_TMS_WARM + 1));
 	else
-		t->smp_left = NB_TMS_MEAS;
+		t->smp.left = NB_TMS_MEAS;
 }
 
 /* the entry of the runs [0, to) of b: found, or a free one claimed;
@@ -136,14 +159,14 @@ static struct nb_tm_cost *entry(const struct nb_tm *t, const struct nb_tm_block 
 	/* (entries are claimed in order: none of this generation lies
 	 * after a free one) */
 	for (unsigned i = 0; i < NB_TMS_EXITS; i++, k++) {
-		if (k->gen == t->smp_gen && k->to == to + 1)
+		if (k->gen == t->smp.gen && k->to == to + 1)
 			return k;
-		if (k->gen != t->smp_gen || !k->to) {
+		if (k->gen != t->smp.gen || !k->to) {
 			uint8_t *z = (uint8_t *)k;
 			for (unsigned j = 0; j < sizeof *k; j++)
 				z[j] = 0;
 			k->to = to + 1;
-			k->gen = t->smp_gen;
+			k->gen = t->smp.gen;
 			return k;
 		}
 	}
@@ -156,7 +179,7 @@ const struct nb_tm_cost *nb_tms_find(const struct nb_tm *t, const struct nb_tm_b
 	const struct nb_tm_cost *k = b->cost;
 
 	for (unsigned i = 0; k && i < NB_TMS_EXITS; i++, k++)
-		if (k->gen == t->smp_gen && k->to == to + 1)
+		if (k->gen == t->smp.gen && k->to == to + 1)
 			return k;
 	return 0;
 }
@@ -164,22 +187,22 @@ const struct nb_tm_cost *nb_tms_find(const struct nb_tm *t, const struct nb_tm_b
 void nb_tms_anchor(struct nb_tm *t)
 {
 	nb_tms_close(t);
-	nb_tm_sync(t);
-	t->smp_gen++;
-	t->smp_rng = 0;
-	t->smp_frac = 0;
-	t->smp_skew = 0;
-	t->smp_mp = 0;
-	t->smp_refill = 0;
-	t->smp_from = t->smp_skipped + t->smp_walked;
+	nb_tms_sync(t);
+	t->smp.gen++;
+	t->smp.rng = 0;
+	t->smp.frac = 0;
+	t->smp.skew = 0;
+	t->smp.mp = 0;
+	t->smp.refill = 0;
+	t->smp.from = t->smp.skipped + t->smp.walked;
 	/* from a drained pipeline, as the walk after the serializing
 	 * point: no warm phase; a long measure phase (learned from
 	 * NB_TMS_AMEAS runs, the costs of a region are right from its
 	 * start: with a warm phase and the usual measure phase, the 16
 	 * regions of t_sampled read up to 6.5% off, and 3.3% with the
 	 * first skip phases short; with this, within 1.2%) */
-	t->smp_phase = PH_MEAS;
-	t->smp_left = NB_TMS_AMEAS;
+	t->smp.phase = PH_MEAS;
+	t->smp.left = NB_TMS_AMEAS;
 }
 
 /* the missing latency's factor from the sums and the bases as they are
@@ -246,9 +269,8 @@ static void skip(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, un
 {
 	uint64_t n = (uint64_t)b->real[to] - b->real[from], x;
 
-	if (t->ff_m)
-		nb_tm_memo_sync(t);     /* (the steady state's writes) */
-	t->mut++;                       /* (ends a replay streak) */
+	nb_tm_memo_current(t);          /* (the steady state's writes) */
+	t->log.mut++;                       /* (ends a replay streak) */
 	/* from a drained pipeline: the cycle after the last retirement */
 	if (t->ret_n) {
 		t->ret++;
@@ -256,70 +278,70 @@ static void skip(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, un
 	}
 	if (t->fe > t->ret)
 		t->ret = t->fe;         /* (a front end restarting later) */
-	x = t->smp_frac + (c - 1);
-	if (t->smp_skew > 0) {
+	x = t->smp.frac + (c - 1);
+	if (t->smp.skew > 0) {
 		/* the refill a warm phase was charged beyond its learned
 		 * costs, taken back from the charges of the skipped runs
 		 * that follow (until the program reads the cycles,
-		 * nb_tm_serialize); never from the clock itself: lowering
+		 * nb_tms_serialize); never from the clock itself: lowering
 		 * ret below what the walk left (the window's retirement
 		 * cycles, the units' reservations from twice the allocation
 		 * cycle on) made the next walk reserve ticks before the
 		 * units' horizon, reservations the horizon never clears */
-		uint64_t k = (uint64_t)t->smp_skew < x ? (uint64_t)t->smp_skew : x;
+		uint64_t k = (uint64_t)t->smp.skew < x ? (uint64_t)t->smp.skew : x;
 		x -= k;
-		t->smp_skew -= (int64_t)k;
+		t->smp.skew -= (int64_t)k;
 	} else
-		t->smp_skew = 0;        /* (a warm phase cheaper than its costs:
+		t->smp.skew = 0;        /* (a warm phase cheaper than its costs:
 					 * their means' spread, not a refill) */
 	t->ret += x >> 8;
-	t->smp_frac = (uint32_t)(x & 255);
+	t->smp.frac = (uint32_t)(x & 255);
 	t->fe = t->ret;
 	t->fe_n = 0;
 	t->last_done = 2 * t->ret;
 	t->seq += n;
 	t->uops += n;
 	t->ld_mask = 0;
-	t->nrec = 0;
+	t->step.nrec = 0;
 	t->misp_seen = misp;            /* (in the mean) */
-	t->smp_skipped++;
+	t->smp.skipped++;
 	/* the pipeline drained, ret_n 0, fe at ret: the next runs of the
 	 * phase can be summed (nb_tms_skip) */
-	t->smp_lazy = t->smp_left != 0;
+	t->smp.lazy = t->smp.left != 0;
 }
 
 /*
  * A streak of runs that nb_tms_skip summed, into the fields as skip()
  * would have left them, run by run: the clock's point in 1/256 cycles
- * (ret * 256 + smp_frac) moves by their charges less what the refill
- * takes back, min(skew, smp_frac + charges), the same total as taking
+ * (ret * 256 + smp.frac) moves by their charges less what the refill
+ * takes back, min(skew, smp.frac + charges), the same total as taking
  * it back run by run; the pipeline drained at the new point.
  */
 void nb_tms_flush(struct nb_tm *t)
 {
 	uint64_t x;
 
-	t->smp_lazy = 0;
-	if (!t->smp_pend)
+	t->smp.lazy = 0;
+	if (!t->smp.pend)
 		return;
-	x = t->smp_frac + t->smp_acc;
-	if (t->smp_skew > 0) {
-		uint64_t k = (uint64_t)t->smp_skew < x ? (uint64_t)t->smp_skew : x;
+	x = t->smp.frac + t->smp.acc;
+	if (t->smp.skew > 0) {
+		uint64_t k = (uint64_t)t->smp.skew < x ? (uint64_t)t->smp.skew : x;
 		x -= k;
-		t->smp_skew -= (int64_t)k;
+		t->smp.skew -= (int64_t)k;
 	} else
-		t->smp_skew = 0;
+		t->smp.skew = 0;
 	t->ret += x >> 8;
-	t->smp_frac = (uint32_t)(x & 255);
+	t->smp.frac = (uint32_t)(x & 255);
 	t->fe = t->ret;
 	t->fe_n = 0;
 	t->last_done = 2 * t->ret;
-	t->seq += t->smp_accu;
-	t->uops += t->smp_accu;
-	t->smp_skipped += t->smp_pend;
-	t->mut++;
-	t->smp_acc = t->smp_accu = 0;
-	t->smp_pend = 0;
+	t->seq += t->smp.accu;
+	t->uops += t->smp.accu;
+	t->smp.skipped += t->smp.pend;
+	t->log.mut++;
+	t->smp.acc = t->smp.accu = 0;
+	t->smp.pend = 0;
 }
 
 /* A walked run's advance d (1/256 cycles) into the phase: learned
@@ -328,20 +350,20 @@ void nb_tms_flush(struct nb_tm *t)
 static void walked(struct nb_tm *t, struct nb_tm_cost *k, unsigned mp, uint64_t s, uint32_t c,
 		   uint64_t d)
 {
-	t->smp_walked++;
-	if (t->smp_phase == PH_MEAS || !c) {
+	t->smp.walked++;
+	if (t->smp.phase == PH_MEAS || !c) {
 		/* (a warm phase's run without a cost: a first one, from a
 		 * pipeline refilling) */
-		learn(k, mp, s, d, t->smp_phase == PH_MEAS);
-		t->smp_measured += t->smp_phase == PH_MEAS;
-	} else if (t->smp_refill && !(k->prov & (s ? 4u : 1u << mp)))
+		learn(k, mp, s, d, t->smp.phase == PH_MEAS);
+		t->smp.measured += t->smp.phase == PH_MEAS;
+	} else if (t->smp.refill && !(k->prov & (s ? 4u : 1u << mp)))
 		/* (against a measured cost only: a first one from a run not
 		 * measured, as refilling as this one, would give it back) */
-		t->smp_skew += (int64_t)d - (int64_t)(c - 1);
-	if (t->smp_refill)
-		t->smp_refill--;
-	if (!--t->smp_left)
-		phase(t, t->smp_phase == PH_WARM ? PH_MEAS : PH_SKIP);
+		t->smp.skew += (int64_t)d - (int64_t)(c - 1);
+	if (t->smp.refill)
+		t->smp.refill--;
+	if (!--t->smp.left)
+		phase(t, t->smp.phase == PH_WARM ? PH_MEAS : PH_SKIP);
 }
 
 /* A whole run [0, to) of b (its loads' misses in t->ld_mask): skipped,
@@ -357,51 +379,51 @@ static void whole(struct nb_tm *t, const struct nb_tm_block *b, unsigned to, uin
 	unsigned mp;
 	uint32_t c;
 
-	if (t->smp_lazy && b->real) {
+	if (t->smp.lazy && b->real) {
 		const struct nb_tm_cost *f = nb_tms_find(t, b, to);
 		if (f && nb_tms_skip(t, f, b->real[to], misp))
 			return;
 	}
-	nb_tm_sync(t);
-	mp = t->smp_mp;
-	t->smp_mp = misp != t->misp_seen;
+	nb_tms_sync(t);
+	mp = t->smp.mp;
+	t->smp.mp = misp != t->misp_seen;
 	if (!b->cost || !b->real || !(k = entry(t, b, to))) {
-		nb_tm_run(t, b, 0, to, misp);
-		t->smp_walked++;
+		tm_run(t, b, 0, to, misp);
+		t->smp.walked++;
 		return;
 	}
 	if (t->ld_mask)
 		s = nb_tms_miss_lat(t);
 	c = nb_tms_cost(k, mp, s);
-	if (t->smp_phase == PH_SKIP) {
-		if (c && t->smp_left) {
-			t->smp_left--;
+	if (t->smp.phase == PH_SKIP) {
+		if (c && t->smp.left) {
+			t->smp.left--;
 			skip(t, b, 0, to, c, misp);
 			return;
 		}
-		t->smp_cold += !c;
+		t->smp.cold += !c;
 		phase(t, PH_WARM);
-		t->smp_refill = NB_TMS_REFILL;
+		t->smp.refill = NB_TMS_REFILL;
 	}
 	before = ret_point(t);
 	/* (the walk itself, not the replay of recorded schedules: after a
 	 * skip phase the states seldom repeat, and recording them made the
 	 * walked runs 60% dearer on bench loops) */
-	nb_tm_walk(t, b, 0, to);
-	nb_tm_misp(t, misp, 0);
+	tm_walk(t, b, 0, to);
+	tm_misp(t, misp);
 	if (step)
-		t->nrec = 0;
+		t->step.nrec = 0;
 	walked(t, k, mp, s, c, ret_point(t) - before);
 }
 
 void nb_tm_run_sampled(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to,
 		       uint64_t misp)
 {
-	if (from || t->record) {
-		nb_tm_sync(t);
-		t->smp_mp = misp != t->misp_seen;
-		nb_tm_run(t, b, from, to, misp);
-		t->smp_walked++;
+	if (from || t->step.record) {
+		nb_tms_sync(t);
+		t->smp.mp = misp != t->misp_seen;
+		tm_run(t, b, from, to, misp);
+		t->smp.walked++;
 		return;
 	}
 	whole(t, b, to, misp, 0);
@@ -410,24 +432,24 @@ void nb_tm_run_sampled(struct nb_tm *t, const struct nb_tm_block *b, unsigned fr
 
 void nb_tms_close(struct nb_tm *t)
 {
-	const struct nb_tm_block *b = t->smp_ob;
+	const struct nb_tm_block *b = t->smp.ob;
 	struct nb_tm_cost *k;
-	uint64_t misp = t->smp_omisp;
-	unsigned open = t->smp_open, to = t->smp_oto, mp;
+	uint64_t misp = t->smp.omisp;
+	unsigned open = t->smp.open, to = t->smp.oto, mp;
 	uint32_t c;
 
 	if (open == NB_SEG_NONE)
 		return;
-	t->smp_open = NB_SEG_NONE;
+	t->smp.open = NB_SEG_NONE;
 	if (open == NB_SEG_DEFER) {
 		/* its misses in place of the next run's so far */
 		uint64_t m = t->ld_mask;
 		uint32_t lat[NB_TM_MAXLD];
 		for (uint64_t x = m; x; x &= x - 1)
 			lat[__builtin_ctzll(x)] = t->ld_lat[__builtin_ctzll(x)];
-		t->ld_mask = t->smp_omask;
-		for (uint64_t x = t->smp_omask; x; x &= x - 1)
-			t->ld_lat[__builtin_ctzll(x)] = t->smp_olat[__builtin_ctzll(x)];
+		t->ld_mask = t->smp.omask;
+		for (uint64_t x = t->smp.omask; x; x &= x - 1)
+			t->ld_lat[__builtin_ctzll(x)] = t->smp.olat[__builtin_ctzll(x)];
 		whole(t, b, to, misp, 1);
 		t->ld_mask = m;
 		for (uint64_t x = m; x; x &= x - 1)
@@ -435,22 +457,22 @@ void nb_tms_close(struct nb_tm *t)
 		return;
 	}
 	/* NB_SEG_WALK: the walk done, what whole() does after it */
-	mp = t->smp_mp;
-	t->smp_mp = misp != t->misp_seen;
-	nb_tm_misp(t, misp, 0);
+	mp = t->smp.mp;
+	t->smp.mp = misp != t->misp_seen;
+	tm_misp(t, misp);
 	if (open == NB_SEG_EXACT) {
 		/* (a run of the skip phase: counted down, nothing learned) */
-		t->smp_walked++;
-		if (t->smp_left)
-			t->smp_left--;
+		t->smp.walked++;
+		if (t->smp.left)
+			t->smp.left--;
 		return;
 	}
 	if (!b->cost || !b->real || !(k = entry(t, b, to))) {
-		t->smp_walked++;
+		t->smp.walked++;
 		return;
 	}
-	c = nb_tms_cost(k, mp, t->smp_os);
-	walked(t, k, mp, t->smp_os, c, ret_point(t) - t->smp_obefore);
+	c = nb_tms_cost(k, mp, t->smp.os);
+	walked(t, k, mp, t->smp.os, c, ret_point(t) - t->smp.obefore);
 }
 
 void nb_tm_seg_sampled(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to,
@@ -458,77 +480,90 @@ void nb_tm_seg_sampled(struct nb_tm *t, const struct nb_tm_block *b, unsigned fr
 {
 	if (!from) {
 		nb_tms_close(t);
-		nb_tm_sync(t);
-		t->smp_ob = b;
+		nb_tms_sync(t);
+		t->smp.ob = b;
 		/* (a block that keeps no cost is walked whatever the phase) */
-		t->smp_open = t->smp_phase == PH_SKIP && b->cost && b->real ?
-			(t->smp_exact ? NB_SEG_EXACT : NB_SEG_DEFER) : NB_SEG_WALK;
-		t->smp_obefore = ret_point(t);
-		t->smp_os = 0;
-		t->smp_omask = 0;
-	} else if (t->smp_open == NB_SEG_NONE || t->smp_ob != b) {
+		t->smp.open = t->smp.phase == PH_SKIP && b->cost && b->real ?
+			(t->smp.exact ? NB_SEG_EXACT : NB_SEG_DEFER) : NB_SEG_WALK;
+		t->smp.obefore = ret_point(t);
+		t->smp.os = 0;
+		t->smp.omask = 0;
+	} else if (t->smp.open == NB_SEG_NONE || t->smp.ob != b) {
 		/* (not the open run's next segment: none is expected) */
 		nb_tms_close(t);
-		nb_tm_sync(t);
-		nb_tm_run(t, b, from, to, misp);
-		t->smp_walked++;
+		nb_tms_sync(t);
+		tm_run(t, b, from, to, misp);
+		t->smp.walked++;
 		return;
 	}
-	t->smp_oto = to;
-	t->smp_omisp = misp;
-	if (t->smp_open != NB_SEG_DEFER) {
+	t->smp.oto = to;
+	t->smp.omisp = misp;
+	if (t->smp.open != NB_SEG_DEFER) {
 		if (t->ld_mask)
-			t->smp_os += nb_tms_miss_lat(t);
-		nb_tm_walk(t, b, from, to);
+			t->smp.os += nb_tms_miss_lat(t);
+		tm_walk(t, b, from, to);
 	} else {
 		/* (held back with the run: the next run's loads set theirs) */
 		for (uint64_t x = t->ld_mask; x; x &= x - 1)
-			t->smp_olat[__builtin_ctzll(x)] = t->ld_lat[__builtin_ctzll(x)];
-		t->smp_omask |= t->ld_mask;
+			t->smp.olat[__builtin_ctzll(x)] = t->ld_lat[__builtin_ctzll(x)];
+		t->smp.omask |= t->ld_mask;
 		t->ld_mask = 0;
 	}
 }
 
 void nb_tms_exact(struct nb_tm *t, int on)
 {
-	t->smp_exact = on != 0;
-	if (!on || t->smp_open != NB_SEG_DEFER)
+	t->smp.exact = on != 0;
+	if (!on || t->smp.open != NB_SEG_DEFER)
 		return;
 	/* the open run walked from its start, with its misses so far (not
 	 * those of its loads past the uops reached: their walk is to come) */
 	uint64_t later = t->ld_mask;
 
-	nb_tm_sync(t);
-	t->smp_open = NB_SEG_EXACT;
-	t->ld_mask = t->smp_omask;
-	for (uint64_t x = t->smp_omask; x; x &= x - 1)
-		t->ld_lat[__builtin_ctzll(x)] = t->smp_olat[__builtin_ctzll(x)];
-	t->smp_os = t->ld_mask ? nb_tms_miss_lat(t) : 0;
-	t->smp_obefore = ret_point(t);
-	nb_tm_walk(t, t->smp_ob, 0, t->smp_oto);
+	nb_tms_sync(t);
+	t->smp.open = NB_SEG_EXACT;
+	t->ld_mask = t->smp.omask;
+	for (uint64_t x = t->smp.omask; x; x &= x - 1)
+		t->ld_lat[__builtin_ctzll(x)] = t->smp.olat[__builtin_ctzll(x)];
+	t->smp.os = t->ld_mask ? nb_tms_miss_lat(t) : 0;
+	t->smp.obefore = ret_point(t);
+	tm_walk(t, t->smp.ob, 0, t->smp.oto);
 	t->ld_mask = later;
-	t->nrec = 0;            /* (its instructions were reported) */
+	t->step.nrec = 0;            /* (its instructions were reported) */
 }
 
 uint64_t nb_tm_at(struct nb_tm *t)
 {
-	const struct nb_tm_block *b = t->smp_ob;
+	const struct nb_tm_block *b = t->smp.ob;
 	const struct nb_tm_cost *k;
 	uint64_t c;
 
-	nb_tm_sync(t);
-	if (t->smp_open != NB_SEG_DEFER || !b->cost)
+	nb_tms_sync(t);
+	if (t->smp.open != NB_SEG_DEFER || !b->cost)
 		return t->ret;
 	/* the share of the learned cost of the first run of b learned
 	 * that reaches this far, by real uops (none: the run's start) */
 	k = b->cost;
 	for (unsigned i = 0; i < NB_TMS_EXITS; i++, k++) {
-		if (k->gen != t->smp_gen || !k->to)
+		if (k->gen != t->smp.gen || !k->to)
 			break;
-		if (k->to - 1 < t->smp_oto || !b->real[k->to - 1] || !k->base[t->smp_mp].c)
+		if (k->to - 1 < t->smp.oto || !b->real[k->to - 1] || !k->base[t->smp.mp].c)
 			continue;
-		c = (uint64_t)(k->base[t->smp_mp].c - 1) * b->real[t->smp_oto] / b->real[k->to - 1];
+		c = (uint64_t)(k->base[t->smp.mp].c - 1) * b->real[t->smp.oto] / b->real[k->to - 1];
 		return t->ret + (t->ret_n ? 1 : 0) + (c >> 8);
 	}
 	return t->ret;
+}
+
+uint64_t nb_tms_serialize(struct nb_tm *t)
+{
+	uint64_t c;
+
+	nb_tms_close(t);        /* (a serializing point ends a run) */
+	nb_tms_sync(t);
+	c = nb_tm_serialize(t);
+	/* (a warm phase's refill is not paid back across a point where the
+	 * program read the cycles) */
+	t->smp.skew = 0;
+	return c;
 }

@@ -38,8 +38,8 @@ void nb_tm_setup(void)
 		 * unit use the other LP's profile is learned from.  The
 		 * sampled clock walks its samples without it (nb_tmsample.c)
 		 * and uses it where it runs every run (PMIs, step mode) */
-		nb_tm_lp[lp].memo = clo_clock != NB_CLOCK_WALK && !clo_ht;
-		nb_tm_lp[lp].smp_skip = clo_sample_skip;
+		nb_tm_lp[lp].memo.on = clo_clock != NB_CLOCK_WALK && !clo_ht;
+		nb_tm_lp[lp].smp.skip = clo_sample_skip;
 		/* (the program's start: as after a PMU access) */
 		if (clo_clock == NB_CLOCK_SAMPLED)
 			nb_tms_anchor(&nb_tm_lp[lp]);
@@ -107,8 +107,10 @@ static inline __attribute__((always_inline)) void tm_sb(const struct nb_tm_block
 		 * at once: nb_smt.c shares the package between the LPs'
 		 * walks; until then the running LP has the whole package,
 		 * as without Hyper-Threading: nb_tm_switch) */
-		if (smt_both)
+		if (smt_both) {
+			nb_tms_sync(nb_tmp);    /* (nb_tm_run, below this clock, charges no streak) */
 			break;
+		}
 		if (nb_need & (NEED_PMI | NEED_STEP)) {
 			/* (runs in segments: at PMI checks, instruction by instruction) */
 			if (held && !(UInt)range)
@@ -118,7 +120,7 @@ static inline __attribute__((always_inline)) void tm_sb(const struct nb_tm_block
 			nb_tm_run_sampled(nb_tmp, b, (UInt)range, to, misp_total());
 		return;
 	case NB_CLOCK_MODEL:
-	case NB_CLOCK_WALK:     /* (the replay off: nb_tm_lp[].memo) */
+	case NB_CLOCK_WALK:     /* (the replay off: nb_tm_lp[].memo.on) */
 		break;
 	}
 	nb_tm_run(nb_tmp, b, (UInt)range, to, misp_total());
@@ -140,18 +142,12 @@ VG_REGPARM(2) void nb_cond_tm(struct nb_cond_tm *s, ULong taken)
 	nb_raw[RAW_CBR0 + 2 * (ULong)(taken != 0) + miss]++;
 	/* the sampled clock's common case here, without its call (its
 	 * entry found after the first run) */
-	if (s->k && s->kgen == nb_tmp->smp_gen &&
-	    nb_tms_skip(nb_tmp, s->k, s->n, misp_total()))
+	if (nb_tms_site_hit(nb_tmp, &s->site) &&
+	    nb_tms_skip(nb_tmp, s->site.k, s->site.n, misp_total()))
 		return;
 	tm_sb(s->b, s->range);
-	if ((!s->k || s->kgen != nb_tmp->smp_gen) && clo_clock == NB_CLOCK_SAMPLED && !(UInt)s->range &&
-	    s->b->real) {
-		/* (an anchor, nb_tms_anchor, frees every entry: the run's
-		 * may be another one after it) */
-		s->k = nb_tms_find(nb_tmp, s->b, (UInt)(s->range >> 32));
-		s->kgen = nb_tmp->smp_gen;
-		s->n = s->b->real[s->range >> 32];
-	}
+	if (clo_clock == NB_CLOCK_SAMPLED && !(UInt)s->range && s->b->real)
+		nb_tms_site_find(nb_tmp, &s->site, s->b, (UInt)(s->range >> 32));
 }
 
 /* The program accessed the PMU (nb_main.c, a client request, after
@@ -193,7 +189,7 @@ void nb_tm_switch(unsigned lp, unsigned active)
 
 	lp &= 1;
 	nb_tms_close(nb_tmp);
-	nb_tm_sync(nb_tmp);
+	nb_tms_sync(nb_tmp);
 	nb_smt_learn(nb_tmp, &smt_mark[old], &smt_prof[old]);
 	smt_have[old] = 1;
 	if ((active & 3) == 3 && !smt_both) {
@@ -206,7 +202,7 @@ void nb_tm_switch(unsigned lp, unsigned active)
 		if (clo_clock == NB_CLOCK_SAMPLED)
 			for (unsigned i = 0; i < 2; i++) {
 				nb_tms_close(&nb_tm_lp[i]);
-				nb_tm_sync(&nb_tm_lp[i]);
+				nb_tms_sync(&nb_tm_lp[i]);
 				smt_have[i] = 0;
 			}
 	}
@@ -225,7 +221,7 @@ void nb_tm_time_on(void)
 {
 	for (unsigned lp = 0; lp < 2; lp++) {
 		nb_tms_close(&nb_tm_lp[lp]);
-		nb_tm_sync(&nb_tm_lp[lp]);
+		nb_tms_sync(&nb_tm_lp[lp]);
 		nb_tm_lp[lp].misp_seen = misp_total();
 	}
 }
@@ -235,8 +231,8 @@ void nb_tm_step_on(void)
 {
 	for (unsigned lp = 0; lp < 2; lp++) {
 		nb_tms_close(&nb_tm_lp[lp]);
-		nb_tm_sync(&nb_tm_lp[lp]);
-		nb_tm_lp[lp].record = 1;
+		nb_tms_sync(&nb_tm_lp[lp]);
+		nb_tm_lp[lp].step.record = 1;
 	}
 	step_open = nb_tmp->ret;
 }
@@ -360,9 +356,10 @@ void nb_update_cycles(void)
 	if (held)
 		step_held(1);
 	/* a misprediction at the last branch before this point delays it */
+	nb_tms_sync(nb_tmp);
 	nb_tm_misp(nb_tmp, misp_total(), clo_clock == NB_CLOCK_FAST);
 	if (!nb_stepping) {
-		c = nb_tm_serialize(nb_tmp);
+		c = nb_tms_serialize(nb_tmp);
 		nb_cyc += c - tm_seen[lp];
 		tm_seen[lp] = c;
 	} else {
@@ -372,7 +369,7 @@ void nb_update_cycles(void)
 			close_open();
 		}
 		nb_cycles_flush();      /* a PMU access follows */
-		c = nb_tm_serialize(nb_tmp);
+		c = nb_tms_serialize(nb_tmp);
 		tm_seen[lp] = c;
 		step_open = c;
 	}
@@ -390,8 +387,8 @@ void nb_peek_cycles(void)
 	unsigned lp = (unsigned)(nb_tmp - nb_tm_lp);
 
 	nb_lean_fold();
-	if (!nb_stepping && nb_tm_peek(nb_tmp) > tm_seen[lp])
-		c += nb_tm_peek(nb_tmp) - tm_seen[lp];
+	if (!nb_stepping && nb_tms_peek(nb_tmp) > tm_seen[lp])
+		c += nb_tms_peek(nb_tmp) - tm_seen[lp];
 	nb_sig[NB_SIG_CYCLES] = c;
 }
 
@@ -421,7 +418,7 @@ static void step_held(int all)
 
 	held = 0;
 	nb_tms_close(t);
-	nb_tm_sync(t);
+	nb_tms_sync(t);
 	/* the run's raw counts (its instructions' events), each busy cycle
 	 * its share by uops: nb_raw stands at that cycle's end while it is
 	 * open (folded when it closes; the uops' own count, nb_step's, as
@@ -495,16 +492,16 @@ VG_REGPARM(0) void nb_step(void)
 	}
 	if (held)
 		step_held(1);   /* (walked from its start: nb_tms_exact) */
-	for (unsigned i = 0; i < t->nrec; i++) {
-		if (t->rec[i] > step_open)
-			advance_to(t->rec[i]);
+	for (unsigned i = 0; i < t->step.nrec; i++) {
+		if (t->step.rec[i] > step_open)
+			advance_to(t->step.rec[i]);
 		if (u) {
 			nb_sig[SIG_UOPS]++;
 			nb_fill++;
 			u--;
 		}
 	}
-	t->nrec = 0;
+	t->step.nrec = 0;
 	nb_sig[SIG_UOPS] += u;
 	nb_fill += (UInt)u;
 	nb_u_seen = nb_sig[SIG_UOPS];

@@ -125,9 +125,7 @@ static void emit_cond_tm(IRSB *sb, Addr pc, ULong target, IRExpr *taken, struct 
 	nb_cond_site_init(&nb_bp, &s->br, (uint64_t)pc, target);
 	s->b = b;
 	s->range = ((ULong)to << 32) | from;
-	s->k = NULL;
-	s->kgen = 0;
-	s->n = 0;
+	nb_tms_site_init(&s->site);
 	d = unsafeIRDirty_0_N(2, "nb_cond_tm", VG_(fnptr_to_fnentry)(&nb_cond_tm),
 			      mkIRExprVec_2(mkIRExpr_HWord((HWord)s), taken));
 	addStmtToIRSB(sb, IRStmt_Dirty(d));

@@ -508,16 +508,16 @@ static void nb_fini(Int exitcode)
 	VG_(umsg)("nbsim: timing model: uops %llu; superblock runs replayed %llu of %llu tried, "
 		  "%llu of them in a steady state (README \"Timing model\")\n",
 		  (ULong)(nb_tm_lp[0].uops + nb_tm_lp[1].uops),
-		  (ULong)(nb_tm_lp[0].memo_hits + nb_tm_lp[1].memo_hits),
-		  (ULong)(nb_tm_lp[0].memo_runs + nb_tm_lp[1].memo_runs),
-		  (ULong)(nb_tm_lp[0].memo_ff + nb_tm_lp[1].memo_ff));
+		  (ULong)(nb_tm_lp[0].memo.hits + nb_tm_lp[1].memo.hits),
+		  (ULong)(nb_tm_lp[0].memo.runs + nb_tm_lp[1].memo.runs),
+		  (ULong)(nb_tm_lp[0].memo.ffs + nb_tm_lp[1].memo.ffs));
 	if (clo_clock == NB_CLOCK_SAMPLED)
 		VG_(umsg)("nbsim: sampled clock: superblock runs skipped %llu, walked %llu (measured %llu); "
 			  "skip phases cut by a run without a cost for its kind %llu\n",
-			  (ULong)(nb_tm_lp[0].smp_skipped + nb_tm_lp[1].smp_skipped),
-			  (ULong)(nb_tm_lp[0].smp_walked + nb_tm_lp[1].smp_walked),
-			  (ULong)(nb_tm_lp[0].smp_measured + nb_tm_lp[1].smp_measured),
-			  (ULong)(nb_tm_lp[0].smp_cold + nb_tm_lp[1].smp_cold));
+			  (ULong)(nb_tm_lp[0].smp.skipped + nb_tm_lp[1].smp.skipped),
+			  (ULong)(nb_tm_lp[0].smp.walked + nb_tm_lp[1].smp.walked),
+			  (ULong)(nb_tm_lp[0].smp.measured + nb_tm_lp[1].smp.measured),
+			  (ULong)(nb_tm_lp[0].smp.cold + nb_tm_lp[1].smp.cold));
 	VG_(umsg)("nbsim: translation flushes (PMU reprogrammed): %llu\n", nb_discards);
 	VG_(umsg)("nbsim: overflow interrupts (PMI) sent: %llu (PMU syncs for them: %llu), handlers run at CPL 0: %llu\n",
 		  nb_pmi_sent, nb_pmi_syncs, nb_pmi_isr_runs);

@@ -249,7 +249,7 @@ VG_REGPARM(3) void nb_pmi_check(VexGuestAMD64State *st, ULong at, const struct n
 	nb_pmi_syncs++;
 	if (b)          /* the clock up to this boundary */
 		nb_tm_rest(b, (at >> NB_PMI_TO_SHIFT) & NB_PMI_TO_MAX);
-	nb_tm_sync(nb_tmp);
+	nb_tms_sync(nb_tmp);
 	if (skid_pend) {
 		if (!pc)
 			return;

@@ -57,7 +57,7 @@
 #include "cpu/nb_wcb.h"
 #include "cpu/nb_pdrules.h"
 #include "cpu/nb_bus.h"
-#include "timing/nb_timing.h"
+#include "timing/nb_tmsample.h"
 
 #define NB_VERSION "0.1"
 
@@ -380,9 +380,7 @@ VG_REGPARM(2) void nb_tm_sb(const struct nb_tm_block *b, ULong range);
 struct nb_cond_tm {
 	/* (what the common case reads first) */
 	struct nb_cond_site br;
-	const struct nb_tm_cost *k;     /* the sampled clock's entry, or NULL, */
-	ULong kgen;                     /* ... found in this smp_gen          */
-	UInt n;                         /* ... its run's real uops (b->real[to]) */
+	struct nb_tms_site site;        /* the sampled clock's entry (nb_tmsample.h) */
 	const struct nb_tm_block *b;
 	ULong range;
 };

@@ -1,0 +1,222 @@
+/*
+ * nb_tmsample.h - the sampled clock (nb_tmsample.c, --nbsim-clock=sampled,
+ * the default): the timing model's walk on a sample of the superblock
+ * runs, a learned cost on the others.  The top of the clock: it calls the
+ * replay (nb_tmmemo.h) and the model (nb_timing.h), which know nothing of
+ * it.  Its state is t->smp; what it learned per block is b->cost.
+ */
+#ifndef NB_TMSAMPLE_H
+#define NB_TMSAMPLE_H
+
+#include "nb_tmmemo.h"
+
+/* what the sampled clock learned of the runs [0, to) of a block
+ * (nb_tmsample.c), kept for NB_TMS_EXITS values of `to` (its exits):
+ * base[mp]: the mean advance of the clock, in 1/256 cycles plus 1 (0:
+ * none), of its runs without an L1D-missing load, mp: whether the run
+ * before ended in a mispredicted branch, with the sum and count it is the
+ * mean of; miss: of its runs with L1D-missing loads, the advance beyond
+ * the base per cycle of the missing loads' latencies (f, 1/256; none
+ * while n is 0), from the sums of their advances and latencies, n of
+ * them, n1 after a misprediction; prov: which of them
+ * (bit 0, 1: base[0], base[1]; bit 2: miss) hold a first value from a
+ * run not measured (nb_tmsample.c), which the first measured run
+ * replaces */
+#define NB_TMS_EXITS 4u
+struct nb_tm_cost {
+	uint32_t to;             /* + 1; 0: a free entry                      */
+	uint32_t prov;
+	uint64_t gen;            /* the clock's smp.gen it was learned in (an
+				  * older one: a free entry, nb_tms_anchor) */
+	struct {
+		uint32_t c, n;
+		uint64_t sum;
+	} base[2];
+	struct {
+		int32_t f;
+		uint32_t n, n1;
+		uint64_t sum, lat;
+	} miss;
+};
+
+/* The program accessed the PMU (a serializing point, after
+ * nb_tms_serialize): the sampled clock starts again from here as from
+ * the program's start: what it learned forgotten, its generator
+ * reseeded, a warm phase (nb_tmsample.c).  What it charges from here on
+ * then depends on the code run from here, not on what ran before (the
+ * event set's programming): the same region gets the same cycles. */
+void nb_tms_anchor(struct nb_tm *t);
+
+/* The streak's runs into the clock's fields (nb_tmsample.c); every
+ * reader of the clock's state but nb_tms_skip calls it first
+ * (nb_tms_sync). */
+void nb_tms_flush(struct nb_tm *t);
+
+static inline void nb_tms_sync(struct nb_tm *t)
+{
+	if (t->smp.lazy | t->smp.pend)
+		nb_tms_flush(t);
+}
+
+#define NB_TMS_MAX    0xfffffff0u /* a cost's ceiling (1/256 cycles + 1)  */
+
+/* the cycles the running block's L1D-missing loads hold their miss
+ * slots (the latency less p->miss_free, nb_tm_walk): what the sampled
+ * clock's miss factor scales (independent misses cost in proportion to
+ * it, so misses to the L2 and to memory share one factor) */
+static inline uint64_t nb_tms_miss_lat(const struct nb_tm *t)
+{
+	uint64_t s = 0, f = t->p->miss_free;
+
+	for (uint64_t m = t->ld_mask; m; m &= m - 1) {
+		uint64_t l = t->ld_lat[__builtin_ctzll(m)];
+		s += l > f ? l - f : l;
+	}
+	return s;
+}
+
+/* the learned advance (1/256 cycles + 1) of a run of k with missing
+ * loads' latencies s (cycles) after mp (a mispredicted branch); 0: none
+ * learned (nb_tmsample.c) */
+static inline uint32_t nb_tms_cost(const struct nb_tm_cost *k, unsigned mp, uint64_t s)
+{
+	int64_t c;
+
+	if (!s)
+		return k->base[mp].c;
+	if (!k->miss.n)
+		return 0;
+	c = (int64_t)(k->base[mp].c ? k->base[mp].c - 1 : 0) + (int64_t)k->miss.f * (int64_t)s;
+	if (c < 0)
+		c = 0;
+	return (uint32_t)(c < (int64_t)NB_TMS_MAX - 1 ? c : (int64_t)NB_TMS_MAX - 1) + 1;
+}
+
+/* The sampled clock's common case without a call (nb_cycles.c): a run
+ * [0, n real uops) of the cost entry k, in a skip phase, after a
+ * skipped run, with a learned cost (for its L1D-missing loads too),
+ * joins the streak: charged as nb_tmsample.c's skip() charges it, its
+ * sums into the fields at the next nb_tms_sync.  0: not taken (the
+ * caller runs nb_tm_run_sampled). */
+static inline int nb_tms_skip(struct nb_tm *t, const struct nb_tm_cost *k, uint32_t n,
+			      uint64_t misp)
+{
+	uint32_t c;
+
+	if (!t->smp.lazy || k->gen != t->smp.gen)
+		return 0;
+	c = t->ld_mask ? nb_tms_cost(k, t->smp.mp, nb_tms_miss_lat(t)) : k->base[t->smp.mp].c;
+	if (!c)
+		return 0;
+	t->ld_mask = 0;
+	t->smp.mp = misp != t->misp_seen;
+	t->misp_seen = misp;
+	t->smp.acc += c - 1;
+	t->smp.accu += n;
+	t->smp.pend++;
+	if (!--t->smp.left)
+		t->smp.lazy = 0;
+	return 1;
+}
+
+/* The sampled clock with runs in segments (nb_tmsample.c): while a PMI
+ * is possible (a check at a boundary inside a run runs the clock up to
+ * it) and in step mode (the clock runs one instruction at a time), a
+ * run [0, to) arrives as segments [from, to) in order, from 0 first.
+ * The clock decides on the run as a whole, as nb_tm_run_sampled does on
+ * an unsplit one, with the same result: the same runs skipped, walked
+ * and learned, the same cycles, wherever its segments end.  In a walk
+ * phase the segments are walked as they come (a check or a step record
+ * sees the walk's retirement cycles); in a skip phase the run waits for
+ * its end (the next run's first segment, or nb_tms_close), and the
+ * clock stands at its start meanwhile (nb_tm_at: an estimate inside it). */
+void nb_tm_seg_sampled(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to,
+		       uint64_t misp);
+/* the open run ends (a serializing point, a switch of logical processor) */
+void nb_tms_close(struct nb_tm *t);
+enum { NB_SEG_NONE, NB_SEG_WALK, NB_SEG_DEFER, NB_SEG_EXACT };
+/* the clock holds the open run back (its uops have no retirement cycles
+ * yet: step mode reports them when it ends, nb_cycles.c) */
+static inline int nb_tms_holding(const struct nb_tm *t)
+{
+	return t->smp.open == NB_SEG_DEFER;
+}
+/* While a PMI is in flight (on: nb_pmi.c), the skid's instructions get
+ * the walk's retirement cycles: runs in a skip phase, the open one from
+ * its start, are walked (NB_SEG_EXACT), and counted down as skipped runs,
+ * learning nothing; the phases then go on as they would have.  Their
+ * cycles are the walk's, not their learned costs: a program that takes
+ * a PMI (and runs its handler) is not the same program. */
+void nb_tms_exact(struct nb_tm *t, int on);
+/* The retirement cycle of the last uop the clock ran: t->ret, or in a
+ * run the sampled clock holds back (NB_SEG_DEFER) its start plus the share
+ * of the run's learned cost its uops so far take (an estimate: where a
+ * PMI's skid ends; never read as cycles). */
+uint64_t nb_tm_at(struct nb_tm *t);
+
+/* the cost entry of the runs [0, to) of b, if it has one (nb_tmsample.c) */
+const struct nb_tm_cost *nb_tms_find(const struct nb_tm *t, const struct nb_tm_block *b,
+				     unsigned to);
+
+/* The sampled clock (--nbsim-clock=sampled, nb_tmsample.c, README
+ * "Timing model"): nb_tm_run on a sample of the runs (those with from 0
+ * and b->cost; step mode's runs always), a cost learned per (b, to) on
+ * the others.  Deterministic; not exact. */
+void nb_tm_run_sampled(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to,
+		       uint64_t misp);
+
+
+/* The sampled clock's serializing point (nb_tm_serialize): the open run
+ * ends, the streak is charged, and a warm phase's refill is not paid back
+ * across a point where the program read the cycles.  With another clock
+ * (nothing open, no streak) the same as nb_tm_serialize. */
+uint64_t nb_tms_serialize(struct nb_tm *t);
+
+/* Whole cycles elapsed without ending the open one (<= a later
+ * nb_tms_serialize). */
+static inline uint64_t nb_tms_peek(struct nb_tm *t)
+{
+	nb_tms_sync(t);
+	return t->ret;
+}
+
+/* A call site's memory of the cost entry of the run it makes (the tool's
+ * nb_cond_tm: a superblock's last branch and its clock in one call): the
+ * common case, nb_tms_skip, without a search for the entry.  An
+ * anchor (nb_tms_anchor) frees every entry: one found before it is not
+ * used after it (gen). */
+struct nb_tms_site {
+	const struct nb_tm_cost *k;     /* the entry, or NULL                 */
+	uint64_t gen;                   /* ... found in this smp.gen          */
+	uint32_t n;                     /* ... its run's real uops            */
+};
+
+static inline void nb_tms_site_init(struct nb_tms_site *c)
+{
+	c->k = 0;
+	c->gen = 0;
+	c->n = 0;
+}
+
+/* the site's entry is of this anchor: nb_tms_skip(t, c->k, c->n, misp)
+ * may take the run.  (A test apart from that call: the caller reads the
+ * misprediction count, which it has just stored, only on this path and
+ * late; as an argument evaluated first it stalled every run.) */
+static inline int nb_tms_site_hit(const struct nb_tm *t, const struct nb_tms_site *c)
+{
+	return c->k && c->gen == t->smp.gen;
+}
+
+/* after the clock ran the site's run [0, to) of b: its entry, if it has
+ * none of this anchor's yet (the run made it, or left none: NULL) */
+static inline void nb_tms_site_find(const struct nb_tm *t, struct nb_tms_site *c,
+				    const struct nb_tm_block *b, unsigned to)
+{
+	if (c->k && c->gen == t->smp.gen)
+		return;
+	c->k = nb_tms_find(t, b, to);
+	c->gen = t->smp.gen;
+	c->n = b->real[to];
+}
+
+#endif /* NB_TMSAMPLE_H */
