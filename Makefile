@@ -145,6 +145,11 @@ tests: $(T)/kern_stime
 $(T)/kern_stime: tests/kern/kern_stime.c
 	@mkdir -p $(T)
 	$(CC) $(CFLAGS_NB) -o $@ tests/kern/kern_stime.c
+# the exec hand-off file and a pid reused (tests/t_kern_exec_stale.t)
+tests: $(T)/kern_stale
+$(T)/kern_stale: tests/kern/kern_stale.c
+	@mkdir -p $(T)
+	$(CC) $(CFLAGS_NB) -o $@ tests/kern/kern_stale.c
 # the ptrace stop sequence (tests/t_kern_ptrace.t)
 tests: $(T)/kern_ptrace
 $(T)/kern_ptrace: tests/kern/kern_ptrace.c ctests/nbtap.h
