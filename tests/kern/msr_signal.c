@@ -147,6 +147,17 @@ static void child(enum how how, int sig)
 	long long v[2];
 
 	stand_in();
+	/* "the default action": whatever this test was started with (a
+	 * shell's background job starts with SIGINT and SIGQUIT ignored,
+	 * POSIX 2.11; a CI runner may block signals) */
+	if (how == H_SIG) {
+		sigset_t one;
+
+		signal(sig, SIG_DFL);
+		sigemptyset(&one);
+		sigaddset(&one, sig);
+		sigprocmask(SIG_UNBLOCK, &one, NULL);
+	}
 	if (how == H_SIG_EXIT_HANDLER)
 		signal(sig, exit_handler);
 	if (how == H_SIG_RETURN_HANDLER)
