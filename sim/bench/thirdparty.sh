@@ -42,19 +42,8 @@ TMP=$(mktemp -d) || exit 1
 trap 'rm -rf "$TMP"' EXIT
 
 # inputs: deterministic, a few seconds of cachegrind each
-awk 'BEGIN { srand(29); for (i = 0; i < 200000; i++) print int(rand() * 1000000000) }' >"$TMP/nums"
-awk 'BEGIN { srand(7); for (i = 0; i < 40000; i++) { l = ""; for (j = 0; j < 10; j++)
-	l = l sprintf("%s%d ", substr("the quick brown fox jumps over lazy dogs", 1 + int(rand() * 30), 5), int(rand() * 100));
-	print l } }' >"$TMP/text"
-# (not json.py: the script's folder comes first in sys.path)
-cat >"$TMP/tp_json.py" <<'EOF'
-import json
-d = {"items": [{"id": i, "name": "item%d" % i, "tags": ["a", "b", str(i % 7)],
-                "value": i * 0.5} for i in range(30000)]}
-s = json.dumps(d)
-e = json.loads(s)
-print(len(s), sum(x["value"] for x in e["items"]))
-EOF
+. "$(dirname "$0")/tp_inputs.sh"
+tp_inputs "$TMP"
 
 # program NAME: its command line in the array CMD, its environment in ENVV
 program() {
