@@ -86,7 +86,7 @@ $(T)/%: ctests/%.c $(wildcard ctests/*.h) sim/tests/tap.h $(PAPI_STAMP)
 
 # ---- the name parser alone: unit test and fuzz-corpus replay (make check) ----
 # the scheduler's files (components/p4netburst/nb_sched_int.h lists them)
-NB_SCHED_FILES = nb_sched.c nb_sched_tags.c nb_sched_rules.c nb_sched_search.c nb_sched_fill.c nb_sched_explain.c
+NB_SCHED_FILES = nb_sched.c nb_sched_base.c nb_sched_tags.c nb_sched_rules.c nb_sched_search.c nb_sched_fill.c nb_sched_explain.c
 EVSEL_SRC = components/p4netburst/nb_evsel.c $(GENDIR)/nb_tables.c
 EVSEL_DEPS = $(EVSEL_SRC) components/p4netburst/nb_evsel.h native_events/nb_events.h
 EVSEL_INC = -Icomponents/p4netburst -Inative_events -I$(GENDIR) -Ictests

@@ -7,7 +7,7 @@ nb_gen=${NB_GEN:-$nb_src/build/gen}
 nb_out=${NB_BUILD:-$nb_src/build}/tests
 nb_comp=$nb_src/components/p4netburst
 # the scheduler's files (nb_sched_int.h lists them); unquoted where used
-nb_sched_src="$nb_comp/nb_sched.c $nb_comp/nb_sched_tags.c $nb_comp/nb_sched_rules.c $nb_comp/nb_sched_search.c $nb_comp/nb_sched_fill.c $nb_comp/nb_sched_explain.c"
+nb_sched_src="$nb_comp/nb_sched.c $nb_comp/nb_sched_base.c $nb_comp/nb_sched_tags.c $nb_comp/nb_sched_rules.c $nb_comp/nb_sched_search.c $nb_comp/nb_sched_fill.c $nb_comp/nb_sched_explain.c"
 nb_cc() {
 	name=$1; shift
 	mkdir -p "$nb_out"

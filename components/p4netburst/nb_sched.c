@@ -46,22 +46,6 @@
 #include <string.h>
 #include "nb_sched_int.h"
 
-/* Counter wiring for cascading: native_events/pmu.txt (CASCADE_FROM). */
-int nb_sched_cascade_alt(unsigned c)
-{
-	return c < NB_NUM_COUNTERS ? nb_counters[c].cascade_from : -1;
-}
-
-void nb_sched_name(const struct nb_evsel *sel, char *buf, size_t len)
-{
-	if (sel->kind == NB_SEL_METRIC) {
-		snprintf(buf, len, "%s", nb_metrics[sel->event].name);
-		return;
-	}
-	if (nb_evsel_format(sel, buf, len) < 0)
-		snprintf(buf, len, "%s", nb_events[sel->event].name);
-}
-
 /* ---- entry points --------------------------------------------------------- */
 
 /* Requests 0..N-1: 0 placed, -1 no placement (s->bad_group: the counter

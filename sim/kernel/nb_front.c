@@ -18,16 +18,41 @@
  *  - the program's clocks (nb_simtime.c) come first at init (their need
  *    of the timing model is set before any counter is written) and last
  *    after a system call and at a thread switch (they read the clock the
- *    others left).
+ *    others left); their timers (nb_itimer.c, nb_ptimer.c) are checked
+ *    there, before the switching thread's CPU time is accounted.
  */
 #include "nb_kern.h"
 #include "nb_progfile.h"
 #include "nb_simtime.h"
 #include "nb_itimer.h"
+#include "nb_ptimer.h"
+
+/* A fork's child: no interval or POSIX timer (POSIX fork: not inherited) */
+static void fr_after_fork(ThreadId tid)
+{
+	(void)tid;
+	nb_itimer_fork();
+}
+
+/* the program's clock requests: the time base, its interval timers, its
+ * POSIX timers */
+static Bool fr_clock_request(ThreadId tid, UWord *arg, UWord *ret)
+{
+	if (arg[0] == NBSIM_REQ_PTIMER) {
+		*ret = (UWord)nb_ptimer_request(tid, arg);
+		return True;
+	}
+	if (arg[0] == NBSIM_REQ_ITIMER) {
+		*ret = nb_itimer_request((Int)arg[1], arg[2], arg[3]);
+		return True;
+	}
+	return nb_time_request(tid, arg, ret);
+}
 
 static void fr_init(void)
 {
 	nb_time_init();
+	VG_(atfork)(NULL, NULL, fr_after_fork);
 	nb_progfile_init();
 	nb_kern_init();
 }
@@ -49,7 +74,8 @@ static void fr_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, S
 {
 	nb_progfile_post_syscall(tid, sysno, args, nargs, res);
 	nb_kern_post_syscall(sysno, res);
-	nb_time_post_syscall(tid, sysno, args, res);
+	if (clo_time_host || !nb_itimer_wait_end(tid))
+		nb_time_post_syscall(tid, sysno, args, res);
 }
 
 static void fr_runs(ThreadId tid)
@@ -57,7 +83,9 @@ static void fr_runs(ThreadId tid)
 	nb_kern_switch(tid);             /* perf events follow their thread */
 	nb_kern_tick(tid);               /* the perf driver's throttling */
 	nb_progfile_switch(tid);
-	nb_time_switch(tid);             /* CPU time; CPU-time timers */
+	if (nb_time_running())
+		nb_itimer_check();       /* expired timers (the time the others left) */
+	nb_time_switch(tid);             /* CPU time */
 }
 
 static void fr_thread_exit(ThreadId tid)
@@ -77,7 +105,7 @@ static const struct nb_front fronts = {
 	.thread_create = nb_kern_thread_create,
 	.thread_exit = fr_thread_exit,
 	.pmi_claim = nb_kern_pmi,
-	.clock_request = nb_time_request,
+	.clock_request = fr_clock_request,
 	.rdtsc = nb_rdtsc_helper,
 };
 

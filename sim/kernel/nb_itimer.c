@@ -57,7 +57,7 @@ static ULong timer_now(unsigned w)
 
 /* Bring valgrind's scheduler back within LEFT superblocks: the running
  * thread's event counter cut to it.  The scheduler is where expiries are
- * checked (nb_time_switch) and where the signal VG_(tkill) sent is
+ * checked (nb_front.c, at each thread switch) and where the signal VG_(tkill) sent is
  * polled and delivered. */
 static void evc_cut(ULong left)
 {

@@ -1,6 +1,6 @@
 /*
  * nb_itimer.h - interval timers in simulated time (nb_itimer.c), for the
- * time base (nb_simtime.c), which calls them.
+ * front-end (nb_front.c), which calls them; they read the time base.
  */
 #ifndef NB_ITIMER_H
 #define NB_ITIMER_H

@@ -1,7 +1,7 @@
 /*
- * nb_ptimer.h - POSIX timers in simulated time (nb_ptimer.c), for the time
- * base's requests (nb_simtime.c) and the interval timers' checks and waits
- * (nb_itimer.c).
+ * nb_ptimer.h - POSIX timers in simulated time (nb_ptimer.c), for the
+ * front-end's clock requests (nb_front.c) and the interval timers' checks
+ * and waits (nb_itimer.c); they read the time base (nb_simtime.c).
  */
 #ifndef NB_PTIMER_H
 #define NB_PTIMER_H

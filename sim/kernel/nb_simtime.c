@@ -21,7 +21,8 @@
  * "Time-Stamp Counter", seed 006); nbsim models no frequency change, so
  * both count the modelled part's nominal clock (nb_cpu->mhz).
  *
- * Interval timers run on this time base in nb_itimer.c.
+ * Interval and POSIX timers run on this time base (nb_itimer.c,
+ * nb_ptimer.c); the front-end (nb_front.c) calls them.
  *
  * What the simulated time leaves out: the kernel (system time reads 0),
  * page faults, and blocking waits other than sleeps and waits for
@@ -30,8 +31,6 @@
  */
 #include "tool/nb_tool.h"
 #include "nb_simtime.h"
-#include "nb_itimer.h"
-#include "nb_ptimer.h"
 #include "pub_tool_vkiscnums.h"
 
 
@@ -59,7 +58,6 @@ static void time_after_fork(ThreadId tid)
 	run_tid = tid;
 	if (tid < NB_HT_MAXT)
 		cpu_mark[tid] = lp_clock(nb_lp_of(tid));
-	nb_itimer_fork();
 }
 
 void nb_time_init(void)
@@ -89,6 +87,11 @@ static uint64_t lp_clock(unsigned lp)
 	if (!started)
 		return 0;
 	return nb_tms_peek(&nb_tm_lp[lp]) - org_lp[lp];
+}
+
+Bool nb_time_running(void)
+{
+	return started;
 }
 
 UInt nb_time_need(void)
@@ -143,7 +146,6 @@ void nb_time_switch(ThreadId tid)
 {
 	if (!started)
 		return;
-	nb_itimer_check();
 	if (tid == run_tid)
 		return;
 	nb_lean_fold();
@@ -221,14 +223,6 @@ Bool nb_time_request(ThreadId tid, UWord *arg, UWord *ret)
 {
 	ULong ns;
 
-	if (arg[0] == NBSIM_REQ_PTIMER) {
-		*ret = (UWord)nb_ptimer_request(tid, arg);
-		return True;
-	}
-	if (arg[0] == NBSIM_REQ_ITIMER) {
-		*ret = nb_itimer_request((Int)arg[1], arg[2], arg[3]);
-		return True;
-	}
 	if (arg[0] != NBSIM_REQ_TIME)
 		return False;
 	if (!nb_time_read(tid, (Long)arg[1], &ns)) {
@@ -287,7 +281,7 @@ void nb_time_post_syscall(ThreadId tid, UInt sysno, UWord *args, SysRes res)
 
 	if (clo_time_host)
 		return;
-	if (nb_itimer_wait_end(tid) || sr_isError(res))
+	if (sr_isError(res))
 		return;
 	switch (sysno) {
 	case __NR_clock_gettime:

@@ -10,16 +10,18 @@
 
 
 void nb_time_init(void);
+/* the time base runs (--nbsim-time=simulated) */
+Bool nb_time_running(void);
 /* NBSIM_REQ_TIME: clock clock_id in ns into *ns; False: the host's */
 Bool nb_time_read(ThreadId tid, Long clock_id, ULong *ns);
-/* the front-end hook (struct nb_front clock_request): NBSIM_REQ_TIME and
- * NBSIM_REQ_ITIMER answered; False for any other request */
+/* NBSIM_REQ_TIME answered; False for any other request */
 Bool nb_time_request(ThreadId tid, UWord *arg, UWord *ret);
 /* the generated code's RDTSC (instead of VEX's amd64g_dirtyhelper_RDTSC) */
 ULong nb_rdtsc_helper(void);
 /* a thread starts running (track_start_client_code): CPU-time accounting */
 void nb_time_switch(ThreadId tid);
-/* after a system call: nanosleep's time passes; the clock system calls'
+/* after a system call (but a wait the interval timers accounted,
+ * nb_itimer_wait_end): nanosleep's time passes; the clock system calls'
  * results become the simulated ones */
 void nb_time_post_syscall(ThreadId tid, UInt sysno, UWord *args, SysRes res);
 /* for the interval timers (nb_itimer.c): the wall time and the process's

@@ -591,6 +591,23 @@ void nb_pmu_cycles_const(struct nb_pmu *p, uint64_t n, unsigned s, uint64_t v)
 	count_cycles(p, n, out);
 }
 
+void nb_pmu_run_flush(struct nb_pmu *p, struct nb_pmu_run *r)
+{
+	if (r->n) {
+		nb_pmu_cycles_const(p, r->n, r->s, r->v);
+		r->n = 0;
+	}
+}
+
+void nb_pmu_run_add(struct nb_pmu *p, struct nb_pmu_run *r, uint64_t n, unsigned s, uint64_t v)
+{
+	if (r->n && (v != r->v || s != r->s))
+		nb_pmu_run_flush(p, r);
+	r->s = s;
+	r->v = v;
+	r->n += n;
+}
+
 void nb_pmu_set_lp(struct nb_pmu *p, unsigned lp, unsigned active, const uint64_t *sig)
 {
 	nb_pmu_sync(p, sig);

@@ -144,6 +144,18 @@ void nb_pmu_cycle(struct nb_pmu *p, const uint64_t *sig);
  * moves with it). */
 void nb_pmu_cycles_const(struct nb_pmu *p, uint64_t n, unsigned s, uint64_t v);
 
+/* A run of cycles held back: n cycles in which signal s outputs v each.
+ * nb_pmu_run_add extends it (or, for another output, first reports it);
+ * nb_pmu_run_flush reports it as nb_pmu_cycles_const would, so a caller
+ * that batches equal cycles gets the counts of reporting them one by one
+ * (Edge and cascading included: nb_pmu_cycles_const's contract). */
+struct nb_pmu_run {
+	uint64_t n, v;
+	unsigned s;
+};
+void nb_pmu_run_add(struct nb_pmu *p, struct nb_pmu_run *r, uint64_t n, unsigned s, uint64_t v);
+void nb_pmu_run_flush(struct nb_pmu *p, struct nb_pmu_run *r);
+
 /* Hyper-Threading: sync (the interval so far belongs to the old LP), then
  * fold later deltas into LP lp; active = bit mask of the active LPs. */
 void nb_pmu_set_lp(struct nb_pmu *p, unsigned lp, unsigned active, const uint64_t *sig);

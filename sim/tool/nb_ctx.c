@@ -24,7 +24,6 @@ struct nb_thr {
 	uint64_t ds_area, pebs_enable, matrix_vert;
 };
 
-Bool clo_ctx_cpu = False;                /* --nbsim-pmu-ctx=cpu            */
 ULong nb_ctx_switches, nb_ctx_swaps, nb_ctx_counters;
 
 static struct nb_thr **thr;              /* by ThreadId, VG_N_THREADS      */

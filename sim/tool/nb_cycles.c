@@ -10,12 +10,6 @@
 
 ULong nb_cyc;                     /* cycles so far (RUNNING)        */
 ULong nb_u_seen, nb_m_seen;       /* uops, mispredicts in nb_cyc    */
-Bool nb_stepping;                 /* NEED_STEP: nb_step reports cycles */
-UInt nb_fill;                     /* uops in the open retirement cycle */
-
-struct nb_tm nb_tm_lp[2];         /* the clock of each logical processor */
-struct nb_tm *nb_tmp = &nb_tm_lp[0]; /* ... of the running one          */
-ULong nb_tm_ldix;                 /* index of the load being modelled   */
 static uint64_t tm_seen[2];       /* cycles of each clock in nb_cyc     */
 static uint64_t step_open;        /* step mode: the open cycle (clock)  */
 /* Hyper-Threading (nb_smt.c): what each LP did in its last segment, and
@@ -258,24 +252,6 @@ static void bus_tick(void)
  * precede every one, call nb_cycles_flush).
  */
 static Bool batching;             /* the cycle just closed was batched */
-static ULong run_n, run_v;        /* held back: run_n cycles of run_v uops */
-
-void nb_cycles_flush(void)
-{
-	if (run_n) {
-		nb_pmu_cycles_const(&nb_pmu_state, run_n, SIG_UOPS, run_v);
-		run_n = 0;
-	}
-}
-
-/* n more cycles of v uops each */
-static void run_add(ULong n, ULong v)
-{
-	if (run_n && v != run_v)
-		nb_cycles_flush();
-	run_v = v;
-	run_n += n;
-}
 
 /* Step mode: n cycles in which signal s (NB_NSIG: none) outputs v and
  * RUNNING 1, added to nb_sig here.  While the bus model has misses queued,
@@ -294,7 +270,7 @@ static void step_cycles(ULong n, unsigned s, ULong v)
 	if (s < NB_NSIG)
 		nb_sig[s] += n * v;
 	if (batching && s == NB_NSIG)
-		run_add(n, 0);
+		nb_pmu_run_add(&nb_pmu_state, &nb_step_run, n, SIG_UOPS, 0);
 	else {
 		nb_cycles_flush();
 		nb_pmu_cycles_const(&nb_pmu_state, n, s, v);
@@ -313,8 +289,8 @@ static void close_open(void)
 		const struct nb_pmu *p = &nb_pmu_state;
 		ULong v = 0;
 		if (p->cused[SIG_UOPS / 64] & (UINT64_C(1) << (SIG_UOPS % 64)))
-			v = nb_sig[SIG_UOPS] - p->cbase[SIG_UOPS] - run_n * run_v;
-		run_add(1, v);
+			v = nb_sig[SIG_UOPS] - p->cbase[SIG_UOPS] - nb_step_run.n * nb_step_run.v;
+		nb_pmu_run_add(&nb_pmu_state, &nb_step_run, 1, SIG_UOPS, v);
 	} else {
 		nb_cycles_flush();
 		nb_pmu_cycle(&nb_pmu_state, nb_sig);

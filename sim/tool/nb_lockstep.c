@@ -51,7 +51,6 @@ extern Bool VG_(ok_to_discard_translations);
 #define NB_LS_VALVE_MS 100
 #define NB_LS_SETTLE_MS 50
 
-Bool clo_lockstep = True;                /* --nbsim-lockstep               */
 Bool nb_ls_on;                           /* a second thread was created    */
 ULong nb_ls_lim = ~0ULL;                 /* the running LP holds at this   */
 ULong nb_ls_ic;                          /* instructions of the running LP */
@@ -429,6 +428,27 @@ Bool nb_ls_start(ThreadId tid)
 	lim -= timed() ? off_t[lp] : off_i[lp];
 	nb_ls_lim = lim + 1;
 	return True;
+}
+
+static void (*lps_changed)(void);        /* nb_ls_on_change */
+
+void nb_ls_on_change(void (*f)(void))
+{
+	lps_changed = f;
+}
+
+/* The lockstep's state changed: the running thread's limit again, and
+ * what the tool's thread hooks do when the LPs running user code changed
+ * (a wake of the other LP's thread, the running thread's wait). */
+void nb_ls_changed(void)
+{
+	ThreadId tid = VG_(get_running_tid)();
+
+	if (!tid)
+		return;
+	(void)nb_ls_start(tid);
+	if (lps_changed)
+		lps_changed();
 }
 
 /* NEED_TIME turned on (nb_need.c): the LPs' times in cycles from here,

@@ -24,35 +24,11 @@
 #include "nb_tool.h"
 #include "nb_samples.h"
 
-/* ---- state shared by the modules (nb_tool.h) ---- */
-
-uint64_t nb_sig[NB_NSIG];
-ULong nb_raw[RAW_N], nb_raw_last[RAW_N];
-ULong nb_mc_n, nb_mc_n_last;
-ULong nb_stall;
-ULong nb_tc_built, nb_tc_built_last;
-struct nb_pmu nb_pmu_state;
-struct nb_bpred nb_bp;
-const struct nb_cpu_model *nb_cpu;
-HChar nb_fault_buf[200];
-struct nb_ht nb_ht_state;
-UInt nb_need;
-ULong nb_discards;
-ULong nb_warned;
-struct nb_bus nb_bus_state;
-struct nb_bus nb_bus_last;
-
 /* ---- client requests ---- */
 
 static Bool guest_writable(UWord addr, SizeT len)
 {
 	return addr != 0 && VG_(am_is_valid_for_client)((Addr)addr, len, VKI_PROT_WRITE);
-}
-
-static UWord gp_from_pmu(void)
-{
-	VG_(strlcpy)(nb_fault_buf, nb_pmu_fault(&nb_pmu_state), sizeof nb_fault_buf);
-	return NBSIM_GP;
 }
 
 static UWord bad_pointer(const HChar *req, UWord addr)
@@ -71,29 +47,6 @@ static void copy_str(char *dst, SizeT n, const char *src)
 		dst[i] = src[i];
 	for (; i < n; i++)
 		dst[i] = 0;
-}
-
-/* RDMSR and WRMSR as the CPU does them: NBSIM_OK, or NBSIM_GP with the
- * reason in nb_fault_buf (the client requests; the emulated msr device and
- * perf driver, nb_kern.c). */
-UWord nb_rdmsr_req(uint32_t msr, uint64_t *v)
-{
-	if (nb_pmu_rdmsr(&nb_pmu_state, msr, v, nb_sig) != NB_PMU_OK)
-		return gp_from_pmu();
-	if (msr == NB_MSR_IA32_DS_AREA)
-		*v = nb_ds_area[nb_pmu_state.lp & 1];
-	return NBSIM_OK;
-}
-
-UWord nb_wrmsr_req(uint32_t msr, uint64_t v)
-{
-	UWord r = nb_pmu_wrmsr(&nb_pmu_state, msr, v, nb_sig) == NB_PMU_OK ? NBSIM_OK : gp_from_pmu();
-
-	if (r == NBSIM_OK && msr == NB_MSR_IA32_DS_AREA)
-		nb_ds_area[nb_pmu_state.lp & 1] = v;
-	nb_warn_unmodelled();
-	nb_pmu_written(msr);
-	return r;
 }
 
 /* A thread that moved to the other LP names a register without a mirror
@@ -159,7 +112,7 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 			break;
 		}
 		if (nb_pmu_rdpmc(&nb_pmu_state, nb_ctx_map_ctr(tid, (uint32_t)arg[1]), &v, nb_sig) != NB_PMU_OK) {
-			*ret = gp_from_pmu();
+			*ret = nb_gp_from_pmu();
 			break;
 		}
 		*(ULong *)arg[2] = (ULong)v;
@@ -302,17 +255,12 @@ static void nb_lp_switch(unsigned lp)
 	nb_tags_changed();
 }
 
-/* The lockstep's state changed (nb_lockstep.c): the running thread's
- * limit again, and a new segment of the package's sharing if the LPs
- * that run user code are others now (a wake of the other LP's thread,
- * the running thread's wait). */
-void nb_ls_changed(void)
+/* The lockstep's state changed (nb_ls_changed, registered below): a new
+ * segment of the package's sharing if the LPs that run user code are
+ * others now (a wake of the other LP's thread, the running thread's
+ * wait). */
+static void nb_ls_lps_changed(void)
 {
-	ThreadId tid = VG_(get_running_tid)();
-
-	if (!tid)
-		return;
-	(void)nb_ls_start(tid);
 	if (clo_ht && nb_lp_running(nb_pmu_state.lp) != lp_run_mask)
 		nb_lp_switch(nb_pmu_state.lp);
 }
@@ -532,13 +480,12 @@ static void nb_fini(Int exitcode)
 		  nb_pebs_records, nb_pebs_fmt64 ? "64-bit" : "32-bit", nb_pebs_full);
 }
 
-const struct nb_front *nb_front;
-
 /* The tool's entry point (valgrind's pre_clo_init), with the front-ends'
  * hooks: kernel/nb_front.c calls it. */
 void nb_tool_start(const struct nb_front *f)
 {
 	nb_front = f;
+	nb_ls_on_change(nb_ls_lps_changed);
 	VG_(details_name)("nbsim");
 	VG_(details_version)(NB_VERSION);
 	VG_(details_description)("an Intel NetBurst (Pentium 4) CPU and PMU model");

@@ -24,6 +24,13 @@ const HChar *clo_counts;
 Int clo_perf_paranoid = 2;              /* the emulated kernel's (nb_kern.c) */
 Bool clo_msr_driver = True;
 Bool clo_time_host = False;     /* simulated, the default: docs/simulated-time.md */
+Bool clo_ctx_cpu = False;       /* --nbsim-pmu-ctx=cpu (nb_ctx.c) */
+Bool clo_lockstep = True;       /* --nbsim-lockstep (nb_lockstep.c) */
+UInt clo_pmi_latency = ~0u;     /* --nbsim-pmi-latency; ~0: the model's (nb_pmi.c) */
+Bool clo_pmi_sync = True;       /* --nbsim-pmi-sync (nb_pmi.c) */
+Bool clo_isa_host = False;      /* --nbsim-isa=host (nb_ud.c) */
+const HChar *clo_samples;       /* --nbsim-samples=FILE, or NULL (nb_samples.c) */
+UInt clo_sample_stack;          /* --nbsim-sample-stack=N: callers per sample */
 
 /* ---- options, init, fini ---- */
 
@@ -121,7 +128,8 @@ Bool nb_process_cmd_line_option(const HChar *arg)
 	else if VG_BOOL_CLO(arg, "--nbsim-pmi-sync", clo_pmi_sync) {}
 	else if VG_INT_CLO(arg, "--perf-paranoid", clo_perf_paranoid) {}   /* nb_kern.c */
 	else if VG_BOOL_CLO(arg, "--msr-driver", clo_msr_driver) {}
-	else if (nb_samples_option(arg)) {}     /* nb_samples.c */
+	else if VG_STR_CLO(arg, "--nbsim-samples", clo_samples) {}
+	else if VG_BINT_CLO(arg, "--nbsim-sample-stack", clo_sample_stack, 0, NB_SAMPLE_MAXDEPTH) {}
 	else if (VG_(strncmp)(arg, "--nbsim-", 8) == 0)
 		nb_bad_nbsim_option(arg);       /* does not return */
 	else
@@ -207,7 +215,12 @@ void nb_print_usage(void)
 "    --nbsim-pmi-sync=yes|no   the PMI then waits for the local APIC's next\n"
 "                              bus-clock edge (0 to ratio - 1 cycles: the skid's\n"
 "                              spread) [yes]\n");
-	nb_samples_usage();
+	VG_(printf)(
+"    --nbsim-samples=FILE      take the overflow interrupts and PEBS records of\n"
+"                              the counters --nbsim-program armed, and write\n"
+"                              one sample line each to FILE (%%p: the pid) (nb_record)\n"
+"    --nbsim-sample-stack=N    with --nbsim-samples, the N innermost callers of\n"
+"                              each sample (0-%d) [0]\n", NB_SAMPLE_MAXDEPTH);
 }
 
 void nb_print_debug_usage(void)

@@ -43,7 +43,6 @@ static unsigned skid_lp;
 static ThreadId skid_tid;
 static Int skid_lwpid;
 static ULong skid_at;
-UInt clo_pmi_latency = ~0u;       /* --nbsim-pmi-latency; ~0: the model's */
 /* The PC where the next superblock must stop (the cut exit before that
  * instruction; 0 none): cleared when the thread next enters the
  * scheduler's run loop (nb_pmi_thread_runs). */
@@ -153,7 +152,6 @@ static ULong pmi_latency(void)
  * leaves arbitrary anyway).  --nbsim-pmi-sync=no: no wait (one distance
  * in a steady loop, the behaviour before).
  */
-Bool clo_pmi_sync = True;         /* --nbsim-pmi-sync               */
 
 static ULong pmi_due(ULong r)
 {

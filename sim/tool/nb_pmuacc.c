@@ -2,7 +2,8 @@
  * nb_pmuacc.c - the PMU-access protocol: what every access of the PMU's
  * registers from outside generated code (client requests, the emulated
  * kernel, the program file, thread switches, PMIs, PEBS) does before and
- * after it.  sim/README.md "Lazy counting".
+ * after it, and RDMSR/WRMSR as the CPU does them.  sim/README.md "Lazy
+ * counting".
  */
 #include "nb_tool.h"
 
@@ -47,4 +48,33 @@ void nb_pmu_written(uint32_t msr)
 		nb_pebs_update(msr);
 	nb_update_need();
 	nb_tags_changed();
+}
+
+UWord nb_gp_from_pmu(void)
+{
+	VG_(strlcpy)(nb_fault_buf, nb_pmu_fault(&nb_pmu_state), sizeof nb_fault_buf);
+	return NBSIM_GP;
+}
+
+/* RDMSR and WRMSR as the CPU does them: NBSIM_OK, or NBSIM_GP with the
+ * reason in nb_fault_buf (the client requests; the emulated msr device and
+ * perf driver, nb_kern.c). */
+UWord nb_rdmsr_req(uint32_t msr, uint64_t *v)
+{
+	if (nb_pmu_rdmsr(&nb_pmu_state, msr, v, nb_sig) != NB_PMU_OK)
+		return nb_gp_from_pmu();
+	if (msr == NB_MSR_IA32_DS_AREA)
+		*v = nb_ds_area[nb_pmu_state.lp & 1];
+	return NBSIM_OK;
+}
+
+UWord nb_wrmsr_req(uint32_t msr, uint64_t v)
+{
+	UWord r = nb_pmu_wrmsr(&nb_pmu_state, msr, v, nb_sig) == NB_PMU_OK ? NBSIM_OK : nb_gp_from_pmu();
+
+	if (r == NBSIM_OK && msr == NB_MSR_IA32_DS_AREA)
+		nb_ds_area[nb_pmu_state.lp & 1] = v;
+	nb_warn_unmodelled();
+	nb_pmu_written(msr);
+	return r;
 }

@@ -60,9 +60,6 @@
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_machine.h"
 
-const HChar *clo_samples;
-static UInt clo_sample_depth;            /* --nbsim-sample-stack=N: frames */
-Addr nb_samples_ea;
 
 static Int fd = -1;
 static HChar obuf[1 << 16];
@@ -71,31 +68,10 @@ static ULong period[NB_NUM_COUNTERS];    /* 0: the counter does not sample */
 static uint64_t pebs_reset[2];
 static VgHashTable *seen;                /* IPs whose symbol line is out   */
 
-#define MAXDEPTH 64
-
 struct seen_ip {
 	struct seen_ip *next;
 	UWord key;
 };
-
-Bool nb_samples_option(const HChar *arg)
-{
-	if VG_STR_CLO(arg, "--nbsim-samples", clo_samples) {}
-	else if VG_BINT_CLO(arg, "--nbsim-sample-stack", clo_sample_depth, 0, MAXDEPTH) {}
-	else
-		return False;
-	return True;
-}
-
-void nb_samples_usage(void)
-{
-	VG_(printf)(
-"    --nbsim-samples=FILE      take the overflow interrupts and PEBS records of\n"
-"                              the counters --nbsim-program armed, and write\n"
-"                              one sample line each to FILE (%%p: the pid) (nb_record)\n"
-"    --nbsim-sample-stack=N    with --nbsim-samples, the N innermost callers of\n"
-"                              each sample (0-%d) [0]\n", MAXDEPTH);
-}
 
 static void flush(void)
 {
@@ -171,15 +147,15 @@ static void symbol(Addr ip)
 /* The callers of TID as a field (their symbols first) */
 static void stack(ThreadId tid, HChar *out, Int len)
 {
-	Addr ips[MAXDEPTH + 1];
+	Addr ips[NB_SAMPLE_MAXDEPTH + 1];
 	UInt n, k = 0;
 	Int o = 0;
 
 	out[0] = '-';
 	out[1] = 0;
-	if (!clo_sample_depth || !tid || tid >= VG_N_THREADS)
+	if (!clo_sample_stack || !tid || tid >= VG_N_THREADS)
 		return;
-	n = VG_(get_StackTrace)(tid, ips, clo_sample_depth + 1, NULL, NULL, 0);
+	n = VG_(get_StackTrace)(tid, ips, clo_sample_stack + 1, NULL, NULL, 0);
 	/* frame 0 is the thread's own IP (the sample has the exact one); the
 	 * callers are return addresses: -1 is inside their call instruction,
 	 * whose line and function are the caller's */
@@ -282,7 +258,7 @@ void nb_samples_pre_syscall(UInt sysno)
 uint32_t nb_samples_pmi(uint32_t pend, unsigned lp, Addr ip, ThreadId tid)
 {
 	uint32_t took = 0;
-	HChar st[MAXDEPTH * 20 + 8];
+	HChar st[NB_SAMPLE_MAXDEPTH * 20 + 8];
 	Int lwp;
 
 	if (fd < 0 || !pend)
@@ -310,7 +286,7 @@ uint32_t nb_samples_pmi(uint32_t pend, unsigned lp, Addr ip, ThreadId tid)
 
 void nb_samples_pebs(unsigned lp, const uint64_t *r, uint64_t *reset)
 {
-	HChar st[MAXDEPTH * 20 + 8], regs[NB_PEBS_NREGS * 17 + 1], bytes[40], ds[1100], bn[1024];
+	HChar st[NB_SAMPLE_MAXDEPTH * 20 + 8], regs[NB_PEBS_NREGS * 17 + 1], bytes[40], ds[1100], bn[1024];
 	const HChar *dname = NULL;
 	PtrdiffT doff = 0;
 	ThreadId tid = VG_(get_running_tid)();

@@ -10,11 +10,10 @@
 
 #include "nb_tool.h"
 
-extern const HChar *clo_samples;        /* --nbsim-samples=FILE, or NULL */
-
-/* --nbsim-samples, --nbsim-sample-stack (nb_opts.c) */
-Bool nb_samples_option(const HChar *arg);
-void nb_samples_usage(void);
+/* --nbsim-samples=FILE (NULL: none), --nbsim-sample-stack=N (nb_opts.c) */
+extern const HChar *clo_samples;
+extern UInt clo_sample_stack;
+#define NB_SAMPLE_MAXDEPTH 64           /* callers a sample can carry */
 
 /* After nb_stat_init (the program file applied): the periods */
 void nb_samples_init(void);

@@ -192,7 +192,10 @@ extern ULong nb_ls_ic;                   /* instructions of the running LP */
 Bool nb_ls_start(ThreadId tid);
 Bool nb_ls_active(void);
 VG_REGPARM(1) void nb_ls_yield(VexGuestAMD64State *st);
-void nb_ls_changed(void);                /* nb_main.c */
+void nb_ls_changed(void);
+/* what the tool's thread hooks (nb_main.c) do when the LPs that run user
+ * code change: registered, since the lockstep is below them */
+void nb_ls_on_change(void (*f)(void));
 void nb_ls_time_on(void);
 unsigned nb_ls_lps_running(void);
 void nb_ls_pre_syscall(ThreadId tid, UInt sysno, UWord *args);
@@ -358,7 +361,13 @@ extern Bool nb_stepping;                 /* NEED_STEP: nb_step reports cycles */
 extern UInt nb_fill;                     /* uops in the open retirement cycle */
 void nb_update_cycles(void);
 void nb_peek_cycles(void);
-void nb_cycles_flush(void);             /* step mode: cycles held back to the PMU */
+/* Step mode: consecutive cycles with equal outputs held back as one run
+ * (nb_cycles.c batches them), reported before any PMU access */
+extern struct nb_pmu_run nb_step_run;
+static inline void nb_cycles_flush(void)
+{
+	nb_pmu_run_flush(&nb_pmu_state, &nb_step_run);
+}
 VG_REGPARM(0) void nb_step(void);
 extern struct nb_tm nb_tm_lp[2], *nb_tmp;
 extern ULong nb_tm_ldix;                 /* the load being modelled        */
@@ -537,9 +546,10 @@ extern Bool nb_need_preload;    /* it writes the PMU before the guest's first
 				 * the needs change without a discard        */
 
 /* RDMSR/WRMSR as the client requests do them: NBSIM_OK or NBSIM_GP with
- * the reason in nb_fault_buf (nb_main.c). */
+ * the reason in nb_fault_buf (nb_pmuacc.c). */
 UWord nb_rdmsr_req(uint32_t msr, uint64_t *v);
 UWord nb_wrmsr_req(uint32_t msr, uint64_t v);
+UWord nb_gp_from_pmu(void);           /* NBSIM_GP, the PMU's reason in nb_fault_buf */
 
 /* options of the front-ends (nb_opts.c) */
 extern const HChar *clo_program;         /* --nbsim-program=FILE           */

@@ -16,7 +16,6 @@
 #include "nb_tool.h"
 #include "cpu/nb_isa.h"
 
-Bool clo_isa_host = False;
 static struct nb_isa_caps caps;
 static Bool caps_set;
 static UInt warned;             /* extensions reported (bit per nb_isa_ext) */

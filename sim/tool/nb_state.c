@@ -1,0 +1,42 @@
+/*
+ * nb_state.c - the simulated machine's state that the tool's modules share
+ * (declared in nb_tool.h): the event signals and raw counts the generated
+ * code adds to, the PMU's registers, the predictor, the part, the bus, the
+ * clock of each logical processor, what the PMU needs modelled.  It is
+ * defined here, below every module that reads or writes it, so that no
+ * module reaches up to the tool's entry point (nb_main.c) for its data.
+ */
+#include "nb_tool.h"
+#include "nb_samples.h"
+
+uint64_t nb_sig[NB_NSIG];
+ULong nb_raw[RAW_N], nb_raw_last[RAW_N];
+ULong nb_mc_n, nb_mc_n_last;
+ULong nb_stall;
+ULong nb_tc_built, nb_tc_built_last;
+struct nb_pmu nb_pmu_state;
+struct nb_bpred nb_bp;
+const struct nb_cpu_model *nb_cpu;
+HChar nb_fault_buf[200];
+struct nb_ht nb_ht_state;
+UInt nb_need;
+ULong nb_discards;
+ULong nb_warned;
+struct nb_bus nb_bus_state;
+struct nb_bus nb_bus_last;
+
+/* the clock (nb_cycles.c owns its updates) */
+Bool nb_stepping;                 /* NEED_STEP: nb_step reports cycles */
+UInt nb_fill;                     /* uops in the open retirement cycle */
+
+struct nb_tm nb_tm_lp[2];         /* the clock of each logical processor */
+struct nb_tm *nb_tmp = &nb_tm_lp[0]; /* ... of the running one          */
+ULong nb_tm_ldix;                 /* index of the load being modelled   */
+struct nb_pmu_run nb_step_run;    /* step mode: cycles held back        */
+
+/* the front-ends' hooks (kernel/nb_front.c, through nb_tool_start) */
+const struct nb_front *nb_front;
+
+/* the effective address of the load being sampled: nb_exec.c writes it,
+ * nb_samples.c writes it beside the sample */
+Addr nb_samples_ea;
