@@ -32,122 +32,6 @@
  */
 #include "nb_kern_int.h"
 
-/* Some perf event samples (PMIs go to nb_kern_pmi); declared to the tool
- * with nbk_set_sampling. */
-Bool nbk_sampling_on;
-
-struct kobj ko[NOBJ];
-int fd_obj[NBSIM_KERN_MAXFD];   /* object index + 1, 0 none */
-ULong next_seq = 1, next_id = 1;
-int nperf;                      /* open perf events          */
-ThreadId on_pmu;                /* thread whose events are on */
-
-/* ---- helpers ---- */
-
-Bool nbk_readable(Addr a, SizeT n)
-{
-	return a != 0 && VG_(am_is_valid_for_client)(a, n, VKI_PROT_READ);
-}
-
-Bool nbk_writable(Addr a, SizeT n)
-{
-	return a != 0 && VG_(am_is_valid_for_client)(a, n, VKI_PROT_WRITE);
-}
-
-/* The enabled/running times: the host's CLOCK_MONOTONIC (the kernel's
- * times are task-clock times; simulated cycles advance only while some
- * counter needs them). */
-ULong nbk_now_ns(void)
-{
-	struct vki_timespec ts;
-	SysRes r = VG_(do_syscall)(__NR_clock_gettime, VKI_CLOCK_MONOTONIC, (UWord)&ts, 0, 0, 0, 0, 0, 0);
-
-	if (sr_isError(r))
-		return 0;
-	return (ULong)ts.tv_sec * 1000000000ULL + (ULong)ts.tv_nsec;
-}
-
-/* CapEff of this process (/proc/self/status). */
-static ULong cap_eff(void)
-{
-	static HChar buf[4096];
-	SysRes r = VG_(open)("/proc/self/status", VKI_O_RDONLY, 0);
-	Int fd, n;
-	const HChar *p;
-	ULong v = 0;
-
-	if (sr_isError(r))
-		return 0;
-	fd = (Int)sr_Res(r);
-	n = VG_(read)(fd, buf, sizeof buf - 1);
-	VG_(close)(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	p = VG_(strstr)(buf, "CapEff:");
-	if (!p)
-		return 0;
-	for (p += 7; *p == ' ' || *p == '\t'; p++)
-		;
-	for (; *p; p++) {
-		Int d = *p >= '0' && *p <= '9' ? *p - '0' : *p >= 'a' && *p <= 'f' ? *p - 'a' + 10 : -1;
-		if (d < 0)
-			break;
-		v = v << 4 | (ULong)d;
-	}
-	return v;
-}
-
-#define CAP_SYS_RAWIO 17
-#define CAP_SYS_ADMIN 21
-#define CAP_PERFMON 38
-
-/* nbk_perfmon_capable(): CAP_PERFMON or CAP_SYS_ADMIN */
-Bool nbk_perfmon_capable(void)
-{
-	ULong c = cap_eff();
-
-	return ((c >> CAP_PERFMON) & 1) || ((c >> CAP_SYS_ADMIN) & 1);
-}
-
-unsigned nbk_ncpus(void)
-{
-	return clo_ht ? 2 : 1;
-}
-
-int nbk_new_obj(int kind)
-{
-	/* The guest programs the PMU through the emulated kernel: the msr
-	 * driver has no per-thread registers, and the perf driver switches
-	 * its events itself (nb_kern_switch).  So nbsim's per-thread contexts
-	 * of the sim backend (nb_ctx.c) step aside, as --nbsim-pmu-ctx=cpu. */
-	clo_ctx_cpu = True;
-	for (int i = 0; i < NOBJ; i++)
-		if (ko[i].kind == K_FREE) {
-			VG_(memset)(&ko[i], 0, sizeof ko[i]);
-			ko[i].kind = kind;
-			ko[i].fd = -1;
-			ko[i].parent = -1;
-			return i;
-		}
-	return -1;
-}
-
-Bool nbk_ko_any(void)
-{
-	for (int i = 0; i < NOBJ; i++)
-		if (ko[i].kind != K_FREE)
-			return True;
-	return False;
-}
-
-struct kobj *nbk_obj_of_fd(UWord fd)
-{
-	if (fd >= NBSIM_KERN_MAXFD || !fd_obj[fd])
-		return NULL;
-	return &ko[fd_obj[fd] - 1];
-}
-
 /* ---- the msr driver ---- */
 
 static Word msr_open(const HChar *path, UWord flags)
@@ -167,7 +51,7 @@ static Word msr_open(const HChar *path, UWord flags)
 	(void)flags;
 	if (VG_(geteuid)() != 0)
 		return -E_ACCES;                /* crw------- root root */
-	if (!((cap_eff() >> CAP_SYS_RAWIO) & 1))
+	if (!nbk_rawio_capable())
 		return -E_PERM;                 /* msr_open: capable(CAP_SYS_RAWIO) */
 	i = nbk_new_obj(K_MSR);
 	if (i < 0)
@@ -265,6 +149,15 @@ static void kclose(UWord fd)
 		nbk_resched(now);
 	}
 	o->kind = K_FREE;
+}
+
+void nb_kern_init(void)
+{
+	VG_(atfork)(NULL, NULL, nbk_task_after_fork);
+	nbk_ptrace_init();               /* a traced exec's stop, first */
+	nbk_exec_load();
+	if (nbk_ptrace_stopped)          /* events opened during the stop */
+		nbk_attach_init();
 }
 
 Word nb_kern_request(ThreadId tid, UWord *arg)

@@ -34,42 +34,6 @@ struct exec_obj {
 #define EXEC_MAGIC 0x6e6273696d657863ULL  /* "nbsimexc" */
 static Bool exec_pending;
 
-/* Process PID's start time (0: this one), in clock ticks since boot
- * (proc(5), /proc/PID/stat field 22): the same before and after an
- * execve, and another for another process that gets the pid later.  0 if
- * unreadable. */
-ULong nbk_proc_start(Int pid)
-{
-	HChar buf[1024], path[64];
-	SysRes r;
-	const HChar *p;
-	Int fd, n, field = 2;
-	ULong v = 0;
-
-	if (pid)
-		VG_(snprintf)(path, sizeof path, "/proc/%d/stat", pid);
-	else
-		VG_(strcpy)(path, "/proc/self/stat");
-	r = VG_(open)(path, VKI_O_RDONLY, 0);
-	if (sr_isError(r))
-		return 0;
-	fd = (Int)sr_Res(r);
-	n = VG_(read)(fd, buf, sizeof buf - 1);
-	VG_(close)(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	/* after "pid (comm)": comm may hold spaces and ')' */
-	for (p = buf + n; p > buf && p[-1] != ')'; p--)
-		;
-	for (; *p && field < 22; p++)
-		if (*p == ' ')
-			field++;
-	for (; *p >= '0' && *p <= '9'; p++)
-		v = v * 10 + (ULong)(*p - '0');
-	return v;
-}
-
 static void exec_path(Int pid, HChar *buf, SizeT len)
 {
 	VG_(snprintf)(buf, (Int)len, "%s/nbsim-kern-%u-%d.exec", VG_(tmpdir)(),

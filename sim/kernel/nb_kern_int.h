@@ -1,6 +1,6 @@
 /*
  * nb_kern_int.h - what the emulated kernel's files share (private to
- * nb_kern.c and nb_kern_task.c): the kernel objects (msr devices, perf
+ * sim/kernel/nb_kern*.c): the kernel objects (msr devices, perf
  * events), the descriptor table, errno values, the helpers both use.
  */
 #ifndef NB_KERN_INT_H
@@ -109,10 +109,11 @@ void nbk_sync(struct kobj *e);
 void nbk_upd_times(struct kobj *e, ULong now);
 extern Bool nbk_sampling_on;    /* some event samples (nbk_set_sampling)   */
 
-/* nb_kern.c: objects and guest memory */
+/* nb_kern_base.c: objects, guest memory, capabilities */
 Bool nbk_readable(Addr a, SizeT n);
 Bool nbk_writable(Addr a, SizeT n);
 Bool nbk_perfmon_capable(void);
+Bool nbk_rawio_capable(void);
 unsigned nbk_ncpus(void);
 struct kobj *nbk_obj_of_fd(UWord fd);
 /* nb_kern_sched.c: the PMU side */
@@ -129,10 +130,17 @@ Word nbk_perf_open(ThreadId tid, Addr uattr, UWord pidcpu, UWord group_fd, UWord
 Word nbk_perf_read(struct kobj *e, Addr buf, UWord n);
 Word nbk_perf_ioctl(struct kobj *e, UWord req, UWord arg);
 Word nbk_perf_fcntl(struct kobj *e, UWord cmd, UWord arg);
-/* nb_kern_exec.c: process PID's start time (0: this process); the
- * events of the image before an exec, loaded before the guest runs */
+/* nb_kern_base.c: process PID's start time (0: this process); a /proc
+ * file read whole, NUL-terminated (its length, 0 if unreadable); a
+ * "Key:" field's value in it (NULL if absent) */
 ULong nbk_proc_start(Int pid);
+Int nbk_read_proc(const HChar *path, HChar *buf, Int len);
+const HChar *nbk_proc_field(const HChar *buf, const HChar *key);
+/* nb_kern_exec.c: the events of the image before an exec, loaded before
+ * the guest runs */
 void nbk_exec_load(void);
+/* nb_kern_task.c: a fork's child: its copies of the parent's events */
+void nbk_task_after_fork(ThreadId tid);
 /* nb_kern_task.c: this process's .inherit file (read so far, made) */
 extern Off64T nbk_inh_off;
 extern Bool nbk_inh_mine;

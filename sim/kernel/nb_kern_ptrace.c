@@ -75,23 +75,12 @@ static void traceme_path(Int pid, HChar *buf, SizeT len)
 static Int tracer_pid(void)
 {
 	HChar buf[2048];
-	SysRes r = VG_(open)("/proc/self/status", VKI_O_RDONLY, 0);
 	const HChar *p;
-	Int fd, n, v = 0;
+	Int v = 0;
 
-	if (sr_isError(r))
+	if (!nbk_read_proc("/proc/self/status", buf, sizeof buf) ||
+	    !(p = nbk_proc_field(buf, "TracerPid:")))
 		return 0;
-	fd = (Int)sr_Res(r);
-	n = VG_(read)(fd, buf, sizeof buf - 1);
-	VG_(close)(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	p = VG_(strstr)(buf, "TracerPid:");
-	if (!p)
-		return 0;
-	for (p += 10; *p == ' ' || *p == '\t'; p++)
-		;
 	for (; *p >= '0' && *p <= '9'; p++)
 		v = v * 10 + (*p - '0');
 	return v;

@@ -308,7 +308,7 @@ void nb_kern_thread_exit(ThreadId tid)
  * events become its descriptors' only (they run nowhere here); the
  * forking thread's inheriting groups get copies that report to the
  * parent process when this one exits. */
-static void kern_after_fork(ThreadId tid)
+void nbk_task_after_fork(ThreadId tid)
 {
 	ULong now = nbk_now_ns();
 	Int ppid = VG_(getppid)();
@@ -345,15 +345,6 @@ static void kern_after_fork(ThreadId tid)
 	nb_pmu_written(NB_PMU_NO_WRITE);
 }
 
-
-void nb_kern_init(void)
-{
-	VG_(atfork)(NULL, NULL, kern_after_fork);
-	nbk_ptrace_init();               /* a traced exec's stop, first */
-	nbk_exec_load();
-	if (nbk_ptrace_stopped)          /* events opened during the stop */
-		nbk_attach_init();
-}
 
 /* At exit: the copies still alive report (their process ends). */
 void nb_kern_fini(void)
