@@ -26,7 +26,8 @@ for cfg in "1 no" "2 no" "2 yes"; do
 		for r in 1 2 3; do
 			# (count, event, run: the pid and tid columns differ)
 			"$stat" --ht=$2 --per-thread -x, -o "$tmp/raw" -e "$ev" -- "$prog" $1 \
-				2>"$tmp/err" >/dev/null && cut -d, -f1-3 "$tmp/raw" > "$tmp/$load.$r"
+				2>"$tmp/err" >/dev/null && cut -d, -f1-3 "$tmp/raw" > "$tmp/$load.$r" ||
+				{ echo "$load run $r failed:"; cat "$tmp/err"; } >> "$tmp/diverged"
 			grep -h 'diverged' "$tmp/err" >> "$tmp/diverged"
 		done
 		if [ $load = busy ]; then
@@ -45,10 +46,12 @@ for cfg in "1 no" "2 no" "2 yes"; do
 		echo "ok $n - t_determ $1 --ht=$2: the same $(wc -l < "$tmp/alone.1") counts in 3 runs alone and 3 beside two busy loops"
 	else
 		echo "not ok $n - t_determ $1 --ht=$2: the counts differ between runs"
+		# (on stderr: prove shows it without -v, so a failure in CI
+		# says which counts moved)
 		for f in alone.2 alone.3 busy.1 busy.2 busy.3; do
 			diff "$tmp/alone.1" "$tmp/$f" | sed "s/^/# $f: /"
-		done
-		sed 's/^/# /' "$tmp/diverged" 2>/dev/null
+		done >&2
+		sed 's/^/# /' "$tmp/diverged" 2>/dev/null >&2
 	fi
 	rm -f "$tmp/diverged"
 done

@@ -4,6 +4,9 @@
  *
  *   p4netburst.c       the component vector and its life: backend and CPU,
  *                      init and shutdown, options (domain, granularity)
+ *   nb_comp_backend.c  the backend as the parts see it: backend, CPU and
+ *                      PAPI's component info, domains, messages, refusals,
+ *                      the counters folded into 64-bit totals
  *   nb_comp_names.c    native event codes: interning, enumeration, names,
  *                      descriptions
  *   nb_comp_presets.c  PAPI's preset table from native_events/presets.txt
@@ -39,10 +42,14 @@
 extern papi_vector_t _p4netburst_vector;
 
 /* The CPU the backend found, its NB_FEAT_* features, the backend
- * (p4netburst.c; NULL backend: the component is disabled). */
+ * (nb_comp_backend.c, set by p4netburst.c's init; NULL backend: the
+ * component is disabled). */
 extern struct nb_cpu p4nb_cpu;
 extern unsigned p4nb_cpu_feats;
 extern const struct nb_backend *p4nb_backend;
+/* PAPI's information on the component: &_p4netburst_vector.cmp_info (set
+ * by p4netburst.c's init; nb_comp_backend.c) */
+extern const PAPI_component_info_t *p4nb_info;
 
 /* ---- interned event selections (nb_comp_names.c) ---- */
 
@@ -123,9 +130,12 @@ typedef struct {
 #define PEBS_DS_WORDS  (10 + PEBS_NREC * PEBS_REC_WORDS)
 #define NB_MSR_DS_AREA 0x600              /* IA32_DS_AREA (pmu.txt)   */
 
-/* p4netburst.c */
+/* nb_comp_backend.c */
 void p4nb_report(const char *what, const char *msg);
 unsigned p4nb_papi_dom(int domain);
+int p4nb_backend_refusal(const nb_control_t *c, int domain, const struct nb_evsel *sel, int n,
+			 const struct nb_assign *a, char *why, size_t len);
+int p4nb_accumulate(nb_control_t *c);
 
 /* nb_comp_names.c */
 int p4nb_lookup(unsigned code, struct ntv_entry *out);
@@ -152,15 +162,12 @@ void p4nb_lp_forget(void);
 int p4nb_pebs_enable_shared(nb_control_t *c, int start, char *err, size_t len);
 
 /* nb_comp_sets.c */
-int p4nb_backend_refusal(const nb_control_t *c, int domain, const struct nb_evsel *sel, int n,
-			 const struct nb_assign *a, char *why, size_t len);
 int p4nb_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *native, int count,
 			      hwd_context_t *ctx);
 int p4nb_start(hwd_context_t *ctx, hwd_control_state_t *ctl);
 int p4nb_stop(hwd_context_t *ctx, hwd_control_state_t *ctl);
 int p4nb_read(hwd_context_t *ctx, hwd_control_state_t *ctl, long long **events, int flags);
 int p4nb_reset(hwd_context_t *ctx, hwd_control_state_t *ctl);
-int p4nb_accumulate(nb_control_t *c);
 
 /* nb_comp_ovf.c */
 int p4nb_preset(nb_control_t *c, uint32_t mask, char *err, size_t len);

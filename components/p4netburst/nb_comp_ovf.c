@@ -111,7 +111,7 @@ void p4nb_acc_end(nb_control_t *c)
 		if (!c->running || p4nb_backend->enable(c->regs, c->n, 0, err, sizeof(err)))
 			return;
 		c->pmi_deferred = 0;
-		cidx = _p4netburst_vector.cmp_info.CmpIdx;
+		cidx = p4nb_info->CmpIdx;
 		thread = _papi_hwi_lookup_thread(0);
 		if (thread)
 			pmi_service(thread, cidx, c, &hw, c->deferred_pc, 0);
@@ -216,7 +216,7 @@ void p4nb_pmi_forget(void)
 int p4nb_set_overflow(EventSetInfo_t *ESI, int EventIndex, int threshold)
 {
 	nb_control_t *c = (nb_control_t *)ESI->ctl_state;
-	int sig = _p4netburst_vector.cmp_info.hardware_intr_sig;
+	int sig = p4nb_info->hardware_intr_sig;
 	int pos = ESI->EventInfoArray[EventIndex].pos[0], h;
 	uint32_t was = c->ovf;
 	char err[256];
@@ -287,7 +287,7 @@ static vptr_t pc_of(_papi_hwi_context_t *hw)
 
 void p4nb_dispatch_timer(int signo, hwd_siginfo_t *si, void *uc)
 {
-	int cidx = _p4netburst_vector.cmp_info.CmpIdx;
+	int cidx = p4nb_info->CmpIdx;
 	ThreadInfo_t *thread = _papi_hwi_lookup_thread(0);
 	_papi_hwi_context_t hw;
 	EventSetInfo_t *ESI;

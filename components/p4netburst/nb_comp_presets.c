@@ -80,7 +80,7 @@ static int preset_backend_ok(unsigned p, char *why, size_t len)
 		sc.model = p4nb_cpu.model;
 		if (nb_sched_run(sel, (int)al->nterms, &sc, &as, NULL, w, sizeof(w)))
 			continue;
-		if (!p4nb_backend_refusal(&probe, _p4netburst_vector.cmp_info.default_domain, sel,
+		if (!p4nb_backend_refusal(&probe, p4nb_info->default_domain, sel,
 					  (int)al->nterms, &as, w, sizeof(w)))
 			return 1;
 		if (first && why)

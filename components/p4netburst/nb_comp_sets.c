@@ -63,28 +63,6 @@ static void add_cure(char *why, size_t len, int count, const struct nb_sched_cpu
 		snprintf(why + k, len - k, "; count it on another model (nbsim --model)");
 }
 
-/* Would the backend count SEL[0..n-1], placed as A, in C's domain, on an
- * idle PMU?  What it cannot count at all (refuse: the perf backend's raw
- * configs and helper ESCRs), then its own placement of the registers
- * encoded as p4nb_start encodes them (check: the kernel's; without
- * overflow interrupts, which place nothing).  0, or nonzero with the
- * reason and the cure in WHY.  Asked when the set changes, when its
- * domain does, and (refuse) by p4nb_start. */
-int p4nb_backend_refusal(const nb_control_t *c, int domain, const struct nb_evsel *sel, int n,
-			 const struct nb_assign *a, char *why, size_t len)
-{
-	struct nb_regs r[NB_NUM_COUNTERS];
-	unsigned dom = p4nb_papi_dom(domain);
-
-	if (p4nb_backend->refuse && p4nb_backend->refuse(sel, n, a, why, len))
-		return 1;
-	if (!p4nb_backend->check)
-		return 0;
-	for (int h = 0; h < n && h < NB_NUM_COUNTERS; h++)
-		nb_encode_ex(&sel[h], &a->slot[h], dom, c->lp, 0, &r[h]);
-	return p4nb_backend->check(r, n, why, len) == NB_BACKEND_CONFLICT;
-}
-
 int p4nb_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *native,
 				   int count, hwd_context_t *ctx)
 {
@@ -210,7 +188,7 @@ int p4nb_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *native,
 	 * for a set freed with overflow on. */
 	if (c->ovf) {
 		if (count > 0)
-			_papi_hwi_stop_signal(_p4netburst_vector.cmp_info.hardware_intr_sig);
+			_papi_hwi_stop_signal(p4nb_info->hardware_intr_sig);
 		p4nb_pmi_release();
 	}
 	c->ovf = c->hw_ovf = 0;
@@ -298,33 +276,6 @@ int p4nb_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 		(void)teardown(c, 1);
 		return PAPI_ESYS;
 	}
-	return PAPI_OK;
-}
-
-/* Fold the counters into the 64-bit totals. */
-int p4nb_accumulate(nb_control_t *c)
-{
-	uint64_t raw[2 * NB_NUM_COUNTERS];   /* raw[n + i]: cascaded alternates */
-	char err[256];
-
-	if (p4nb_backend->read(c->regs, c->n, raw, err, sizeof(err))) {
-		p4nb_report("read", err);
-		return PAPI_ESYS;
-	}
-	for (int i = 0; i < c->n; i++) {
-		uint64_t d = (raw[i] - c->last[i]) & NB_COUNTER_MASK;
-
-		if (c->regs[i].cascade) {
-			/* the pair's 41 bits, then deltas (nb_encode.h) */
-			c->hwcount[i] = (long long)nb_cascade_fold(&c->casc[i], raw[i], raw[c->n + i]);
-			continue;
-		}
-
-		c->hwcount[i] += (long long)d;
-		c->last[i] = raw[i] & NB_COUNTER_MASK;
-	}
-	for (int i = 0; i < c->nnat; i++)
-		c->count[i] = c->hw_of[i] < 0 ? 0 : c->coef[i] * c->hwcount[c->hw_of[i]];
 	return PAPI_OK;
 }
 

@@ -17,10 +17,6 @@
 #include "nb_comp.h"
 #include "nbsim_client.h"
 
-struct nb_cpu p4nb_cpu;
-unsigned p4nb_cpu_feats;       /* NB_FEAT_* */
-const struct nb_backend *p4nb_backend;
-
 typedef struct {
 	int unused;
 } nb_context_t;
@@ -28,24 +24,6 @@ typedef struct {
 typedef struct {
 	unsigned code;
 } nb_register_t;
-
-unsigned p4nb_papi_dom(int domain)
-{
-	unsigned d = 0;
-
-	if (domain & PAPI_DOM_USER)
-		d |= NB_DOM_USER;
-	if (domain & PAPI_DOM_KERNEL)
-		d |= NB_DOM_KERNEL;
-	return d;
-}
-
-void p4nb_report(const char *what, const char *msg)
-{
-	/* PAPIERROR prints when the user asked for PAPI's error messages
-	 * (PAPI_set_debug(PAPI_VERB_ECONT) or PAPI_VERBOSE). */
-	PAPIERROR("p4netburst: %s: %s", what, msg);
-}
 
 static void set_hw_info(void)
 {
@@ -114,6 +92,7 @@ static int nb_init_component(int cidx)
 	papi_vector_t *v = &_p4netburst_vector;
 
 	v->cmp_info.CmpIdx = cidx;
+	p4nb_info = &v->cmp_info;
 	memset(&p4nb_cpu, 0, sizeof(p4nb_cpu));
 	p4nb_backend = pick_backend(why, sizeof(why));
 	if (!p4nb_backend) {

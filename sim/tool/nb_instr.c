@@ -5,7 +5,7 @@
  * nb_instr_fpa.c's), and replaces VEX's CPUID helper.  See README.md "uop model" and "Speed".
  */
 #include "nb_tool.h"
-#include "nb_instr.h"
+#include "nb_ir.h"
 
 /* ---- CPUID ---- */
 

@@ -50,6 +50,7 @@ extern Bool VG_(ok_to_discard_translations);
 #define NB_LS_QUANTUM  200000   /* a thread's share of its LP            */
 #define NB_LS_VALVE_MS 100
 #define NB_LS_SETTLE_MS 50
+#define NB_LS_STUCK_MS 10000     /* a settling wait's bound, progress or not */
 
 Bool nb_ls_on;                           /* a second thread was created    */
 ULong nb_ls_lim = ~0ULL;                 /* the running LP holds at this   */
@@ -290,12 +291,71 @@ static Bool in_wait(Int lwp)
 	return no == FX_WAIT || no == FX_WAIT_BITSET;
 }
 
+/*
+ * Is host thread LWP on its way to where the lockstep waits for it, so
+ * that the host's load, not a wait the model lacks, keeps it: runnable
+ * (state R in /proc/self/task/LWP/stat: it has the CPU or waits for one),
+ * or back from its system call and waiting for valgrind's lock (a futex
+ * wait on a word outside the client's memory: the --fair-sched=yes ticket
+ * lock).  The waits below time out only while it is not: on a machine
+ * with many more runnable threads than CPUs a thread may wait for a CPU
+ * longer than they allow, and a wait that timed out let the next thread
+ * run first (the interleaving, and so the counts, as the host had it).
+ */
+static Bool host_progressing(Int lwp)
+{
+	HChar path[64], buf[512];
+	const HChar *p;
+	Int n, fd;
+	SysRes r;
+
+	VG_(snprintf)(path, sizeof path, "/proc/self/task/%d/stat", lwp);
+	r = VG_(open)(path, VKI_O_RDONLY, 0);
+	if (sr_isError(r))
+		return False;           /* (gone) */
+	fd = (Int)sr_Res(r);
+	n = VG_(read)(fd, buf, (Int)sizeof buf - 1);
+	VG_(close)(fd);
+	if (n <= 0)
+		return False;
+	buf[n] = 0;
+	/* the state follows "pid (comm) ", comm may hold ')' */
+	for (p = buf + n; p > buf && p[-1] != ')'; p--)
+		;
+	if (p[0] == ' ' && p[1] == 'R')
+		return True;
+	VG_(snprintf)(path, sizeof path, "/proc/self/task/%d/syscall", lwp);
+	r = VG_(open)(path, VKI_O_RDONLY, 0);
+	if (sr_isError(r))
+		return False;
+	fd = (Int)sr_Res(r);
+	n = VG_(read)(fd, buf, 128);
+	VG_(close)(fd);
+	if (n <= 0)
+		return False;
+	buf[n] = 0;
+	p = buf;
+	if (*p < '0' || *p > '9')
+		return True;            /* "running" */
+	{
+		ULong no = 0, word, op;
+		while (*p >= '0' && *p <= '9')
+			no = no * 10 + (ULong)(*p++ - '0');
+		if (no != __NR_futex)
+			return False;
+		word = hex_at(&p);
+		op = hex_at(&p) & 0x7f;
+		return (op == FX_WAIT || op == FX_WAIT_BITSET) &&
+			!VG_(am_is_valid_for_client)((Addr)word, 4, VKI_PROT_READ);
+	}
+}
+
 static void settle(void)
 {
 	Int self = VG_(gettid)();
 
 	for (unsigned t = 1; t < NB_HT_MAXT; t++) {
-		UInt from;
+		UInt from, start;
 		if (!th[t].unsettled)
 			continue;
 		if (th[t].lwp == self) {
@@ -304,9 +364,12 @@ static void settle(void)
 			continue;
 		}
 		th[t].unsettled = 0;
-		from = VG_(read_millisecond_timer)();
+		from = start = VG_(read_millisecond_timer)();
 		while (th[t].in_kernel && !in_wait(th[t].lwp)) {
-			if (VG_(read_millisecond_timer)() - from >= NB_LS_SETTLE_MS) {
+			UInt now = VG_(read_millisecond_timer)();
+			if (host_progressing(th[t].lwp) && now - start < NB_LS_STUCK_MS)
+				from = now;
+			if (now - from >= NB_LS_SETTLE_MS) {
 				if (VG_(clo_verbosity) > 1)
 					VG_(umsg)("nbsim: lockstep: thread %u not seen in its "
 						  "futex wait after %u ms\n", t, NB_LS_SETTLE_MS);
@@ -352,11 +415,16 @@ Bool nb_ls_start(ThreadId tid)
 		 * was released; a thread that ran before would find it set
 		 * (pthread_join's loop one futex wait longer), as the host's
 		 * timing has it */
-		UInt from = VG_(read_millisecond_timer)();
+		UInt from = VG_(read_millisecond_timer)(), start = from;
 		while (VG_(am_is_valid_for_client)(exit_word, 4, VKI_PROT_READ) &&
-		       *(volatile Int *)exit_word != 0 &&
-		       VG_(read_millisecond_timer)() - from < NB_LS_SETTLE_MS)
+		       *(volatile Int *)exit_word != 0) {
+			UInt now = VG_(read_millisecond_timer)();
+			if (host_progressing(exit_lwp) && now - start < NB_LS_STUCK_MS)
+				from = now;
+			if (now - from >= NB_LS_SETTLE_MS)
+				break;
 			pause_host(20);
+		}
 		exit_word = 0;
 	}
 	/* it runs guest code inside a wait the model has it blocked in: a
@@ -390,6 +458,9 @@ Bool nb_ls_start(ThreadId tid)
 			valve_on = False;
 		if (w && th[w].in_kernel) {
 			UInt ms = VG_(read_millisecond_timer)();
+			/* (the host's load is no wait the model lacks) */
+			if (valve_on && host_progressing(th[w].lwp))
+				valve_from = ms;
 			if (!valve_on) {
 				/* (the same system call of the same thread all along) */
 				valve_on = True, valve_from = ms;

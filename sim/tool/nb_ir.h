@@ -1,9 +1,9 @@
 /*
- * nb_instr.h - IR building blocks shared by the instrumentation
+ * nb_ir.h - IR building blocks shared by the instrumentation
  * (nb_instr.c) and its FP-assist checks (nb_instr_fpa.c).
  */
-#ifndef NB_INSTR_H
-#define NB_INSTR_H
+#ifndef NB_IR_H
+#define NB_IR_H
 
 #include "nb_tool.h"
 
@@ -39,4 +39,4 @@ static inline void emit_add_at(IRSB *sb, ULong *c, IRExpr *e)
 void nb_ifpa_check(IRSB *sb, IRTemp t, const IRExpr *e, Bool x87, IRExpr **acc);
 void nb_ifpa_flush(IRSB *sb, Bool x87, IRExpr **acc);
 
-#endif /* NB_INSTR_H */
+#endif /* NB_IR_H */
