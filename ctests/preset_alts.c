@@ -10,10 +10,11 @@
  * of it (:k=1, :u=0:k=1) so that its ESCRs fill up: either PAPI_add_event
  * refuses the preset with PAPI_ECNFLCT, or the preset counts exactly the
  * reference.  Run under nbsim --nbsim-mem-timing=yes, so cycles do not
- * depend on which events run the cache model.  One exception, PAPI_TOT_IIS:
+ * depend on which events run the cache model.  Exceptions: PAPI_TOT_IIS:
  * its one mapping counts bogus (wrong-path) instructions too, which depend
  * on the predictor's state that the component's own code leaves (the
- * crowded set runs other code): within 0.01% (+-16 here) of the reference.
+ * crowded set runs other code): within 0.01% (+-16 here) of the reference;
+ * PAPI_TOT_CYC likewise (the cycles of PAPI's own path, below).
  *
  * The kernel, per iteration: one addsd, addss and addpd (scalar SP, DP,
  * packed DP uops), an indirect call whose target alternates (mispredicted
@@ -184,11 +185,17 @@ int main(void)
 					 * placement (seen at +1, BR_PRC beside
 					 * packed_SP_retired after the component's code
 					 * moved, TOT_CYC beside page_walk_type after this
-					 * file's did; PAPI_BR_MSP exact) */
-					long long tol = !strcmp(info.symbol, "PAPI_TOT_IIS") ? ref / 10000 + 1
+					 * file's did; PAPI_BR_MSP exact).  PAPI_TOT_CYC
+					 * then within 0.01% as PAPI_TOT_IIS: the cycles of
+					 * that path move with the code's placement (12 of
+					 * 135,125 beside the replay-tagging metrics, whose
+					 * sets write the tagging MSRs, after the
+					 * component's backend functions moved to a file of
+					 * their own) */
+					long long tol = !strcmp(info.symbol, "PAPI_TOT_IIS") ||
+							!strcmp(info.symbol, "PAPI_TOT_CYC") ? ref / 10000 + 1
 						      : !strcmp(info.symbol, "PAPI_L1_ICM") ? 2
-						      : !strcmp(info.symbol, "PAPI_BR_PRC") ||
-							!strcmp(info.symbol, "PAPI_TOT_CYC") ? 1 : 0;
+						      : !strcmp(info.symbol, "PAPI_BR_PRC") ? 1 : 0;
 
 					if (rc != PAPI_OK || llabs(got - ref) > tol) {
 						bad++;
