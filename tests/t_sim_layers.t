@@ -19,6 +19,8 @@
 #    and touch neither t->memo nor t->smp (their code, comments aside);
 #  - the include graph of sim/timing's files (a .c and its .h one node)
 #    has no circle.
+# The emulated kernel (sim/kernel/*.o, nm): its parts call the shared base
+# (nb_kern_base.c) and one another downward, with no circle.
 # The checkers are run first on planted trees and symbol tables (a pure
 # file including the tool's header, a circle between two folders, a model
 # calling its sampler) and must report them.
@@ -259,6 +261,20 @@ SKIP: {
 	ok(!@m, 'nb_timing.o calls nothing of nb_tmmemo.o or nb_tmsample.o')
 		or diag(join("\n", map { $e->{'timing/nb_timing.o'}{$_} } @m));
 	diag('calls: ' . join(', ', map { my $f = $_; map { "$f -> $_" } sort keys %{ $e->{$f} } } sort keys %$e));
+}
+
+# the emulated kernel: its parts call the shared base (nb_kern_base.c) and
+# one another downward; the entry points (nb_kern.c, nb_front.c) are on top
+SKIP: {
+	my $b = $ENV{NB_BUILD} ? "$ENV{NB_BUILD}/sim/tool" : '';
+	my @o = glob("$b/kernel/*.o");
+	skip 'no tool build (NB_BUILD/sim/tool/kernel/*.o)', 2 unless $b && @o > 5;
+	my %objs = map { (my $n = $_) =~ s{.*/(\w+/\w+\.o)$}{$1}; ($n => nm_syms($_)) } @o;
+	my $e = call_edges(\%objs);
+	ok($e->{'kernel/nb_kern_perf.o'}{'kernel/nb_kern_base.o'},
+	   'the graph has the expected edge (nb_kern_perf -> nb_kern_base)') or diag(explain($e));
+	my @cc = circles($e);
+	ok(!@cc, 'sim/kernel\'s call graph (nm: kernel/*.o) has no circle') or diag(join("\n", @cc));
 }
 
 done_testing();
