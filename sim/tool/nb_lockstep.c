@@ -256,39 +256,61 @@ static ULong hex_at(const HChar **p)
 	}
 }
 
+/* /proc/self/task/LWP/FILE into BUF (NUL-terminated): its length, 0 if
+ * the thread is gone or the file unreadable */
+static Int task_file(Int lwp, const HChar *file, HChar *buf, Int len)
+{
+	HChar path[64];
+	SysRes r;
+	Int n, fd;
+
+	VG_(snprintf)(path, sizeof path, "/proc/self/task/%d/%s", lwp, file);
+	r = VG_(open)(path, VKI_O_RDONLY, 0);
+	if (sr_isError(r))
+		return 0;
+	fd = (Int)sr_Res(r);
+	n = VG_(read)(fd, buf, len - 1);
+	VG_(close)(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	return n;
+}
+
+/* The system call host thread LWP is in, from its syscall file: its
+ * number (-1: running, outside one; -2: gone), and for a futex its word
+ * and operation */
+static Long task_syscall(Int lwp, ULong *word, ULong *op)
+{
+	HChar buf[128];
+	const HChar *p = buf;
+	Long no = 0;
+
+	if (!task_file(lwp, "syscall", buf, sizeof buf))
+		return -2;
+	if (*p < '0' || *p > '9')
+		return -1;              /* "running" */
+	while (*p >= '0' && *p <= '9')
+		no = no * 10 + (*p++ - '0');
+	if (no == __NR_futex) {
+		*word = hex_at(&p);
+		*op = hex_at(&p) & 0x7f;
+	}
+	return no;
+}
+
 /* Is the host thread lwp in a futex wait (on its word, queued; on
  * valgrind's lock's, back and waiting for it) or reading valgrind's lock's
  * pipe (back, its --fair-sched=no lock)?  Not while it wakes another
  * thread (valgrind's lock released) nor outside a system call. */
 static Bool in_wait(Int lwp)
 {
-	HChar path[64], buf[128];
-	SysRes r;
-	Int n, fd;
-	ULong no = 0;
-	const HChar *p = buf;
+	ULong word = 0, op = 0;
+	Long no = task_syscall(lwp, &word, &op);
 
-	VG_(snprintf)(path, sizeof path, "/proc/self/task/%d/syscall", lwp);
-	r = VG_(open)(path, VKI_O_RDONLY, 0);
-	if (sr_isError(r))
-		return True;            /* (gone: nothing to wait for) */
-	fd = (Int)sr_Res(r);
-	n = VG_(read)(fd, buf, (Int)sizeof buf - 1);
-	VG_(close)(fd);
-	if (n <= 0)
-		return True;
-	buf[n] = 0;
-	if (*p < '0' || *p > '9')
-		return False;           /* "running" */
-	while (*p >= '0' && *p <= '9')
-		no = no * 10 + (ULong)(*p++ - '0');
-	if (no == __NR_read)
-		return True;            /* back: waits for valgrind's lock (a pipe) */
-	if (no != __NR_futex)
-		return False;
-	(void)hex_at(&p);       /* the word */
-	no = hex_at(&p) & 0x7f; /* the operation */
-	return no == FX_WAIT || no == FX_WAIT_BITSET;
+	if (no == -2 || no == __NR_read)
+		return True;    /* gone: nothing to wait for; back: valgrind's pipe lock */
+	return no == __NR_futex && (op == FX_WAIT || op == FX_WAIT_BITSET);
 }
 
 /*
@@ -304,50 +326,24 @@ static Bool in_wait(Int lwp)
  */
 static Bool host_progressing(Int lwp)
 {
-	HChar path[64], buf[512];
+	HChar buf[512];
 	const HChar *p;
-	Int n, fd;
-	SysRes r;
+	Int n = task_file(lwp, "stat", buf, sizeof buf);
+	ULong word = 0, op = 0;
+	Long no;
 
-	VG_(snprintf)(path, sizeof path, "/proc/self/task/%d/stat", lwp);
-	r = VG_(open)(path, VKI_O_RDONLY, 0);
-	if (sr_isError(r))
+	if (!n)
 		return False;           /* (gone) */
-	fd = (Int)sr_Res(r);
-	n = VG_(read)(fd, buf, (Int)sizeof buf - 1);
-	VG_(close)(fd);
-	if (n <= 0)
-		return False;
-	buf[n] = 0;
 	/* the state follows "pid (comm) ", comm may hold ')' */
 	for (p = buf + n; p > buf && p[-1] != ')'; p--)
 		;
 	if (p[0] == ' ' && p[1] == 'R')
 		return True;
-	VG_(snprintf)(path, sizeof path, "/proc/self/task/%d/syscall", lwp);
-	r = VG_(open)(path, VKI_O_RDONLY, 0);
-	if (sr_isError(r))
-		return False;
-	fd = (Int)sr_Res(r);
-	n = VG_(read)(fd, buf, 128);
-	VG_(close)(fd);
-	if (n <= 0)
-		return False;
-	buf[n] = 0;
-	p = buf;
-	if (*p < '0' || *p > '9')
-		return True;            /* "running" */
-	{
-		ULong no = 0, word, op;
-		while (*p >= '0' && *p <= '9')
-			no = no * 10 + (ULong)(*p++ - '0');
-		if (no != __NR_futex)
-			return False;
-		word = hex_at(&p);
-		op = hex_at(&p) & 0x7f;
-		return (op == FX_WAIT || op == FX_WAIT_BITSET) &&
-			!VG_(am_is_valid_for_client)((Addr)word, 4, VKI_PROT_READ);
-	}
+	no = task_syscall(lwp, &word, &op);
+	if (no == -1)
+		return True;            /* running */
+	return no == __NR_futex && (op == FX_WAIT || op == FX_WAIT_BITSET) &&
+		!VG_(am_is_valid_for_client)((Addr)word, 4, VKI_PROT_READ);
 }
 
 static void settle(void)
