@@ -210,7 +210,18 @@ static void skid_flush(void)
 	skid_pend = 0;
 	nb_pmi_budget_set();
 	nb_pmi_skid_insns += skid_count;
-	if (!nb_pmi_on || !nb_pmi_sig || !pend)
+	if (!nb_pmi_on || !pend)
+		return;
+	/* nb_record's and the perf driver's overflows are serviced as in
+	 * skid_take, at the IP where the thread stopped (its context is still
+	 * loaded: the counters are re-armed in it); left out, the counter
+	 * stayed overflowed and that thread took no more samples */
+	pend &= ~nb_samples_pmi(pend, skid_lp, VG_(get_IP)(skid_tid), skid_tid);
+	{
+		int here = 0;   /* (the thread is not running: no cut) */
+		pend &= ~nb_front->pmi_claim(pend, skid_lp, VG_(get_IP)(skid_tid), &here);
+	}
+	if (!pend || !nb_pmi_sig)
 		return;
 	nb_pmi_sent++;
 	VG_(tkill)(skid_lwpid, nb_pmi_sig);
