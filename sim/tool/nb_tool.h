@@ -358,6 +358,8 @@ extern Bool nb_stepping;                 /* NEED_STEP: nb_step reports cycles */
 extern UInt nb_fill;                     /* uops in the open retirement cycle */
 void nb_update_cycles(void);
 void nb_peek_cycles(void);
+/* the cycles nb_peek_cycles would give, not written to nb_sig (nb_pmi.c) */
+ULong nb_cycles_now(void);
 void nb_cycles_flush(void);             /* step mode: cycles held back to the PMU */
 VG_REGPARM(0) void nb_step(void);
 extern struct nb_tm nb_tm_lp[2], *nb_tmp;
