@@ -344,6 +344,25 @@ $N //= 0;
 	is(scalar(keys %wrong), 0, '... none of a thread\'s samples in the other thread\'s loop');
 	($rc, $text) = run_cmd($rep, '-i', "$dir/ht.prof", '--sort=thread');
 	like($text, qr/^\s+30\s+75\.00%\s+\d+\/\d+\s+\(thread 1\)$/m, 'nb_report --sort=thread: thread 1 30');
+	# the same threads on one logical processor (no --ht), taking turns:
+	# a thread switched out while its PMI is in flight (a period of 31
+	# addps is about the skid's length, so most switches come then) takes
+	# it where it stopped, its counter re-armed (before, the interrupt was
+	# dropped and that thread's counter never overflowed again: sort -n
+	# with two threads had 1,847 samples of 30,000)
+	($rc, $text) = run_cmd($rec, '--model=northwood', '--no-precise', '-e', 'packed_SP_uop:ALL/31',
+			       '-o', "$dir/turns.prof", '--', $h2, 300000);
+	is($rc, 0, 'nb_record on two threads taking turns') or diag $text;
+	my %w;
+	if (open(my $fh, '<', "$dir/turns.prof")) {
+		while (<$fh>) {
+			my @f = split /\t/;
+			$w{$f[3]} += $f[5] if $f[0] eq 'sample';
+		}
+	}
+	ok(abs(($w{1} // 0) - 29032) <= 1 && abs(($w{2} // 0) - 9677) <= 1,
+	   'threads taking turns: floor(count / 31) each, 29032 and 9677 (within one)')
+		or diag(join(' ', map { "$_:$w{$_}" } sort keys %w));
 	($rc, $text) = run_cmd($rec, '--ht=maybe', '-e', 'PAPI_TOT_INS', '-o', "$dir/x.prof", '--', $h2);
 	is($rc, 125, '--ht=maybe: 125');
 	like($text, qr/--ht takes yes or no, not 'maybe'/, '... named');

@@ -282,6 +282,32 @@ static void recompute(struct nb_pmu *p)
 				cused[s / 64] |= UINT64_C(1) << (s % 64);
 			}
 	}
+	/* the signals a sync reads; one newly read starts from the last
+	 * sync (the others' last[] is left as it was: copying all NB_NSIG
+	 * at every sync was most of a PMI check's cost) */
+	{
+		uint64_t was[(NB_NSIG + 63) / 64] = { 0 }, now[(NB_NSIG + 63) / 64] = { 0 };
+		unsigned n = 0;
+		for (unsigned i = 0; i < p->nsync; i++)
+			was[p->sync_list[i] / 64] |= UINT64_C(1) << (p->sync_list[i] % 64);
+		now[NB_SIG_CYCLES / 64] |= UINT64_C(1) << (NB_SIG_CYCLES % 64);
+		for (unsigned c = 0; c < NB_NUM_COUNTERS; c++)
+			if (p->cfg[c].active)
+				for (unsigned b = 0; b < NB_MAX_MASKS; b++)
+					if (p->cfg[c].mask & (1u << b)) {
+						unsigned s = NB_SIG(p->cfg[c].ev, b);
+						now[s / 64] |= UINT64_C(1) << (s % 64);
+					}
+		for (unsigned s = 0; s < NB_NSIG; s++) {
+			uint64_t bit = UINT64_C(1) << (s % 64);
+			if (!(now[s / 64] & bit))
+				continue;
+			if (!(was[s / 64] & bit) && p->sigsrc)
+				p->last[s] = p->sigsrc[s];
+			p->sync_list[n++] = (uint16_t)s;
+		}
+		p->nsync = (uint16_t)n;
+	}
 	/* signals newly read per cycle start from the last sync */
 	p->ncused = 0;
 	for (unsigned s = 0; s < NB_NSIG; s++) {
@@ -337,6 +363,7 @@ void nb_pmu_init(struct nb_pmu *p, unsigned model, int ht,
 	if (sig)
 		for (unsigned i = 0; i < NB_NSIG; i++)
 			p->last[i] = sig[i];
+	p->sigsrc = sig;
 	recompute(p);
 }
 
@@ -486,8 +513,9 @@ void nb_pmu_sync(struct nb_pmu *p, const uint64_t *sig)
 			incs[c] = inc;
 			pos[c] = add(p, c, inc);
 		}
-	for (unsigned i = 0; i < NB_NSIG; i++)
-		p->last[i] = sig[i];
+	for (unsigned i = 0; i < p->nsync; i++)
+		p->last[p->sync_list[i]] = sig[p->sync_list[i]];
+	p->sigsrc = sig;
 }
 
 /* ---- per-cycle counting (cycle input) ---- */

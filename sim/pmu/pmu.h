@@ -74,7 +74,16 @@ struct nb_pmu {
 	uint64_t cccr[NB_NUM_COUNTERS];
 	uint64_t ctr[NB_NUM_COUNTERS];
 	uint64_t other[NB_PMU_MAX_OTHER];    /* indexed like nb_msrs[]         */
-	uint64_t last[NB_NSIG];              /* signal values at the last sync  */
+	uint64_t last[NB_NSIG];              /* signal values at the last sync:
+					      * current for the signals of
+					      * sync_list only (nb_pmu_sync) */
+	/* the signals a sync reads (the active counters' and NB_SIG_CYCLES),
+	 * whose last[] it alone keeps current (recompute); the array the last
+	 * sync read, from which recompute brings a newly read signal's last[]
+	 * up to date (every recompute follows a sync with the same signals) */
+	uint16_t nsync;
+	uint16_t sync_list[NB_NUM_COUNTERS * NB_MAX_MASKS + 1];
+	const uint64_t *sigsrc;
 	struct nb_pmu_cfg cfg[NB_NUM_COUNTERS];
 	uint8_t edge_prev[NB_NUM_COUNTERS];  /* compare output, last cycle     */
 	uint8_t rate[NB_NUM_EVENTS_MAX];     /* max event count per cycle      */

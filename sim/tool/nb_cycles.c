@@ -368,6 +368,19 @@ void nb_peek_cycles(void)
 	nb_sig[NB_SIG_CYCLES] = c;
 }
 
+/* The same cycles, not written to the signals (the PMI check's pre-check,
+ * nb_pmi.c: the lean fold adds only to the statistics' stall cycles and
+ * other signals, none of which the clock reads) */
+ULong nb_cycles_now(void)
+{
+	ULong c = nb_cyc;
+	unsigned lp = (unsigned)(nb_tmp - nb_tm_lp);
+
+	if (!nb_stepping && nb_tms_peek(nb_tmp) > tm_seen[lp])
+		c += nb_tms_peek(nb_tmp) - tm_seen[lp];
+	return c;
+}
+
 /*
  * Step mode under the sampled clock: a run it held back (nb_tms_holding)
  * has ended (closed: skipped at its learned cost, or walked whole, after

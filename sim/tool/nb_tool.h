@@ -368,6 +368,8 @@ static inline void nb_cycles_flush(void)
 {
 	nb_pmu_run_flush(&nb_pmu_state, &nb_step_run);
 }
+/* the cycles nb_peek_cycles would give, not written to nb_sig (nb_pmi.c) */
+ULong nb_cycles_now(void);
 VG_REGPARM(0) void nb_step(void);
 extern struct nb_tm nb_tm_lp[2], *nb_tmp;
 extern ULong nb_tm_ldix;                 /* the load being modelled        */
