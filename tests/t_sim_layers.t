@@ -19,8 +19,8 @@
 #    and touch neither t->memo nor t->smp (their code, comments aside);
 #  - the include graph of sim/timing's files (a .c and its .h one node)
 #    has no circle.
-# The emulated kernel (sim/kernel/*.o, nm): its parts call the shared base
-# (nb_kern_base.c) and one another downward, with no circle.
+# The tool's modules (sim/tool/*.o) and the emulated kernel's
+# (sim/kernel/*.o), nm: each calls downward, with no circle.
 # The checkers are run first on planted trees and symbol tables (a pure
 # file including the tool's header, a circle between two folders, a model
 # calling its sampler) and must report them.
@@ -261,6 +261,22 @@ SKIP: {
 	ok(!@m, 'nb_timing.o calls nothing of nb_tmmemo.o or nb_tmsample.o')
 		or diag(join("\n", map { $e->{'timing/nb_timing.o'}{$_} } @m));
 	diag('calls: ' . join(', ', map { my $f = $_; map { "$f -> $_" } sort keys %{ $e->{$f} } } sort keys %$e));
+}
+
+# the tool: its modules call down (state, derivation, clock, PMI arming,
+# the access protocol, sampling, delivery, contexts, the entry points);
+# upward needs are hooks nb_main.c registers
+SKIP: {
+	my $b = $ENV{NB_BUILD} ? "$ENV{NB_BUILD}/sim/tool" : '';
+	my @o = glob("$b/tool/*.o");
+	skip 'no tool build (NB_BUILD/sim/tool/tool/*.o)', 2 unless $b && @o > 5;
+	my %objs = map { (my $n = $_) =~ s{.*/(\w+/\w+\.o)$}{$1}; ($n => nm_syms($_)) } @o;
+	my $e = call_edges(\%objs);
+	ok($e->{'tool/nb_pmuacc.o'}{'tool/nb_pmi_arm.o'} && $e->{'tool/nb_pmi.o'}{'tool/nb_pmuacc.o'},
+	   'the graph has the expected edges (nb_pmuacc -> nb_pmi_arm, nb_pmi -> nb_pmuacc)')
+		or diag(explain($e));
+	my @cc = circles($e);
+	ok(!@cc, 'sim/tool\'s call graph (nm: tool/*.o) has no circle') or diag(join("\n", @cc));
 }
 
 # the emulated kernel: its parts call the shared base (nb_kern_base.c) and

@@ -329,7 +329,7 @@ void nb_mem_any(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State *gs
 	}
 	if (!store && gst && nb_pebs_on && (cond & nb_pebs_sel)) {
 		nb_samples_ea = a;     /* nb_samples.c */
-		nb_pebs_uop(pc, gst);
+		nb_pebs_assist(pc, gst);
 	}
 	if (cond) {
 		nb_raw[RAW_MC(store ? 1 : 0, cond)]++;

@@ -486,6 +486,7 @@ void nb_tool_start(const struct nb_front *f)
 {
 	nb_front = f;
 	nb_ls_on_change(nb_ls_lps_changed);
+	nb_pebs_assist = nb_pebs_uop;
 	VG_(details_name)("nbsim");
 	VG_(details_version)(NB_VERSION);
 	VG_(details_description)("an Intel NetBurst (Pentium 4) CPU and PMU model");

@@ -1,8 +1,10 @@
 /*
- * nb_pmi.c - overflow interrupts and PEBS: the PMI budget and its check
- * from generated code, the signal to the thread of the overflowing logical
- * processor, and PEBS sampling into the guest's DS save area.  See
- * README.md "Overflow interrupts" and "PEBS".
+ * nb_pmi.c - overflow interrupts and PEBS delivered: the check from
+ * generated code, the skid, the signal to the thread of the overflowing
+ * logical processor, the handler at CPL 0, and the PEBS assist's record in
+ * the guest's DS save area (or nb_record's sample).  When they can happen
+ * and how far the next is: nb_pmi_arm.c.  See README.md "Overflow
+ * interrupts" and "PEBS".
  */
 #include "nb_tool.h"
 #include "nb_samples.h"
@@ -13,20 +15,10 @@
  * valgrind 3.19; libcoregrind exports them, the tool API does not). */
 extern Int VG_(tkill)(Int lwpid, Int signo);
 
-Int nb_pmi_sig;                   /* NBSIM_REQ_PMI_SIGNAL; 0 = none */
-Bool nb_pmi_on;                   /* a PMI can be sent               */
-Bool nb_pmi_front;                /* a front-end's events sample      */
 ULong nb_pmi_sent;                /* PMIs delivered (stats)          */
 ULong nb_pmi_sent_other;          /* of which to a thread not running */
 ULong nb_pmi_lost;                /* for an LP no thread has run on  */
 ULong nb_pmi_syncs;               /* nb_pmi_check calls (stats)      */
-/*
- * Events that may still be counted before an armed counter can overflow,
- * less an upper bound of what each superblock segment since the last check
- * added to any counter (generated code subtracts it; see BOUND_INSN); the
- * check runs when it drops to 0 or below.  Huge while no PMI is possible.
- */
-Long nb_pmi_budget = 0x7fffffffffffffffLL;
 
 
 /*
@@ -36,9 +28,9 @@ Long nb_pmi_budget = 0x7fffffffffffffffLL;
  * boundary the check reaches once that LP's clock has retired an
  * instruction at or after cycle skid_at (the overflowing uop's
  * retirement cycle + the model's PMI latency, nb_tm_params.pmi_latency).
- * skid_pend: its counters (OVF_PMI bits of that LP), 0 = none in flight.
+ * nb_pmi_skid_pend (nb_pmi_arm.c): its counters (OVF_PMI bits of that
+ * LP), 0 = none in flight.
  */
-static UInt skid_pend;
 static unsigned skid_lp;
 static ThreadId skid_tid;
 static Int skid_lwpid;
@@ -50,103 +42,6 @@ ULong nb_pmi_cut;
 ULong nb_pmi_skid_insns;          /* boundaries passed in skids (stats) */
 static ULong skid_count;          /* ... counted at the checks of one skid */
 
-#define NB_PMI_NEAR 4096u        /* counts before an overflow (below)   */
-
-/* The budget from the (synced) PMU: the distance to overflow of the
- * nearest armed counter (1 with FORCE_OVF: any increment overflows).
- * 0 while a PMI is in flight: every check looks at the skid. */
-static void nb_pmi_budget_set(void)
-{
-	ULong b = 0x7fffffffffffffffULL;
-	Bool near;
-
-	for (unsigned c = 0; nb_pmi_on && c < NB_NUM_COUNTERS; c++) {
-		ULong d;
-		if (!((nb_pmu_state.pmi_armed >> c) & 1))
-			continue;
-		d = (nb_pmu_state.cccr[c] & NB_CCCR_FORCE_OVF) ? 1
-			: NB_COUNTER_MASK + 1 - nb_pmu_state.ctr[c];
-		if (d < b)
-			b = d;
-	}
-	/* the sampled clock walks the last NB_PMI_NEAR counts before an
-	 * overflow and the skid (nb_tms_exact): the overflow finds the
-	 * pipeline as the walk leaves it, and the skid gets the walk's
-	 * retirement cycles (t_iebs: without the first, the samples fall
-	 * one instruction later than the model's, at +66 to +78) */
-	near = b <= NB_PMI_NEAR;
-	if (clo_clock == NB_CLOCK_SAMPLED)
-		nb_tms_exact(nb_tmp, skid_pend || near);
-	nb_pmi_budget = skid_pend ? 0 : (Long)(near ? b : b - NB_PMI_NEAR);
-}
-
-/*
- * The pre-check (nb_pmi_check): when every active counter is an armed
- * counter of plain cycles (global_power_events RUNNING: no filter, no
- * cascade, FORCE_OVF clear; one logical processor), the distance to the
- * nearest overflow follows from the clock alone, and a check that finds
- * it still above NB_PMI_NEAR sets the budget from it without deriving the
- * signals and syncing the PMU: the counts are added at the next full
- * check or access (a plain counter's sync adds), and the clock's exact
- * mode is left off, as nb_pmi_budget_set would leave it.  With the bound
- * per instruction (BOUND_INSN) far above a cycle counter's increment, such
- * checks were nearly all of them: on sort, 1,200 a sample.
- */
-static Bool pmi_cyc_only;
-
-static Bool cyc_plain(const struct nb_pmu_cfg *g)
-{
-	return g->ev == NB_EV_GLOBAL_POWER_EVENTS && g->mask == 1 && !g->compare &&
-		g->enable && !g->cascade && !g->force_ovf && !g->percycle && (g->lpmask & 1);
-}
-
-static Bool pmi_far(void)
-{
-	const struct nb_pmu *p = &nb_pmu_state;
-	ULong inc = nb_cycles_now() - p->last[NB_SIG_CYCLES], b = 0x7fffffffffffffffULL;
-
-	if (inc >> 63)
-		inc = 0;
-	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
-		ULong d;
-		if (!((p->pmi_armed >> c) & 1))
-			continue;
-		d = NB_COUNTER_MASK + 1 - p->ctr[c];
-		if (inc >= d)
-			return False;
-		if (d - inc < b)
-			b = d - inc;
-	}
-	if (b <= NB_PMI_NEAR)
-		return False;
-	if (clo_clock == NB_CLOCK_SAMPLED)
-		nb_tms_exact(nb_tmp, 0);
-	nb_pmi_budget = (Long)(b - NB_PMI_NEAR);
-	return True;
-}
-
-/* After a register access or NBSIM_REQ_PMI_SIGNAL (the PMU is synced). */
-void nb_pmi_update(void)
-{
-	/* a front-end's sampling events take PMIs too (the perf driver's),
-	 * and so do nb_record's (nb_samples.c) */
-	nb_pmi_on = (nb_pmi_sig != 0 || nb_pmi_front || clo_samples) && nb_pmu_state.pmi_armed != 0;
-	nb_pmi_budget_set();
-	pmi_cyc_only = nb_pmi_on && !clo_ht && nb_pmu_state.cycle_counters == 0;
-	for (unsigned c = 0; pmi_cyc_only && c < NB_NUM_COUNTERS; c++) {
-		const struct nb_pmu_cfg *g = &nb_pmu_state.cfg[c];
-		if (g->active && (!((nb_pmu_state.pmi_armed >> c) & 1) || !cyc_plain(g)))
-			pmi_cyc_only = False;
-	}
-}
-
-/*
- * The guest thread that stands for each logical processor: with HT, the
- * one that ran on it last (valgrind ThreadId and its kernel thread id,
- * recorded when it starts running: nb_start_client); 0 = none yet.
- */
-ThreadId nb_lp_tid[2];
-Int nb_lp_lwpid[2];
 
 /*
  * Send the PMI signal for logical processor LP.  Without HT every thread
@@ -231,8 +126,8 @@ static void skid_take(VexGuestAMD64State *st, ULong pc)
 	nb_derive();
 	nb_peek_cycles();
 	nb_pmu_sync(&nb_pmu_state, nb_sig);
-	pend = skid_pend | nb_pmu_take_pmi_lp(&nb_pmu_state, skid_lp);
-	skid_pend = 0;
+	pend = nb_pmi_skid_pend | nb_pmu_take_pmi_lp(&nb_pmu_state, skid_lp);
+	nb_pmi_skid_pend = 0;
 	nb_pmi_budget_set();
 	nb_pmi_skid_insns += skid_count;
 	if (!nb_pmi_on)
@@ -255,8 +150,8 @@ static void skid_flush(void)
 
 	nb_pmu_access();
 	nb_pmu_sync(&nb_pmu_state, nb_sig);
-	pend = skid_pend | nb_pmu_take_pmi_lp(&nb_pmu_state, skid_lp);
-	skid_pend = 0;
+	pend = nb_pmi_skid_pend | nb_pmu_take_pmi_lp(&nb_pmu_state, skid_lp);
+	nb_pmi_skid_pend = 0;
 	nb_pmi_budget_set();
 	nb_pmi_skid_insns += skid_count;
 	if (!nb_pmi_on || !pend)
@@ -310,7 +205,7 @@ VG_REGPARM(3) void nb_pmi_check(VexGuestAMD64State *st, ULong at, const struct n
 	if (b)          /* the clock up to this boundary */
 		nb_tm_rest(b, (at >> NB_PMI_TO_SHIFT) & NB_PMI_TO_MAX);
 	nb_tms_sync(nb_tmp);
-	if (skid_pend) {
+	if (nb_pmi_skid_pend) {
 		if (!pc)
 			return;
 		if (!(at & NB_PMI_FORCE) && nb_tm_at(nb_tmp) < skid_at) {
@@ -320,8 +215,8 @@ VG_REGPARM(3) void nb_pmi_check(VexGuestAMD64State *st, ULong at, const struct n
 		skid_take(st, pc);
 		return;
 	}
-	if (pmi_cyc_only && !nb_stepping && !nb_pmu_state.cpl0 &&
-	    !(nb_pmu_state.pmi_pending | nb_pmu_state.pmi_pending_t1) && pmi_far())
+	if (nb_pmi_cyc_only && !nb_stepping && !nb_pmu_state.cpl0 &&
+	    !(nb_pmu_state.pmi_pending | nb_pmu_state.pmi_pending_t1) && nb_pmi_far())
 		return;
 	nb_derive();
 	nb_peek_cycles();
@@ -356,7 +251,7 @@ VG_REGPARM(3) void nb_pmi_check(VexGuestAMD64State *st, ULong at, const struct n
 	if (!mine)
 		return;
 	/* the running thread's: in flight */
-	skid_pend = mine;
+	nb_pmi_skid_pend = mine;
 	if (clo_clock == NB_CLOCK_SAMPLED)
 		nb_tms_exact(nb_tmp, 1);        /* (the skid: the walk's cycles) */
 	skid_lp = lp;
@@ -412,7 +307,7 @@ Bool nb_pmi_in_handler(ThreadId tid)
 void nb_pmi_enter(ThreadId tid)
 {
 	nb_pmi_cut = 0;
-	if (skid_pend && tid != skid_tid)
+	if (nb_pmi_skid_pend && tid != skid_tid)
 		skid_flush();
 }
 
@@ -440,76 +335,9 @@ void nb_pmi_post_deliver(ThreadId tid, Int sigNo)
 	cpl_apply(tid);
 }
 
-/* ---- PEBS (README "PEBS") ---- */
+/* ---- PEBS assists (README "PEBS"; their conditions: nb_pmi_arm.c) ---- */
 
-/* The PEBS counters: MSR_IQ_COUNTER4 (16) for logical processor 0,
- * MSR_IQ_COUNTER5 (17) for logical processor 1 [SDM 18.16.3: "PEBS can
- * be carried out only with two performance counters: MSR_IQ_CCCR4 (MSR
- * address 370H) for logical processor 0 and MSR_IQ_CCCR5 (MSR address
- * 371H) for logical processor 1"; seed 003 l.1914 names 16 only]. */
-#define PEBS_CTR(lp) (16 + (lp))
-Bool nb_pebs_on;                  /* PEBS on for either LP          */
-static Bool nb_pebs_lp_on[2];            /* ... for LP lp                  */
-unsigned nb_pebs_sel;             /* MC_* conditions that tag a load */
-static Long nb_pebs_left[2];             /* tagged uops until PEBS_CTR(lp) overflows */
-static Bool nb_pebs_armed[2];            /* overflowed: sample the next one */
-Bool nb_pebs_fmt64;               /* DS format: 64-bit with DTES64   */
-/* IA32_PEBS_ENABLE bits 25/26 (ENABLE_PEBS_MY_THR / _OTH_THR) name the
- * writer's logical processor and the other one [SDM 18.16.3]: which LPs
- * the last write enabled */
-static Bool nb_pebs_lp_en[2];
-/* IA32_DS_AREA of each logical processor (an architectural MSR per
- * logical processor) */
-uint64_t nb_ds_area[2];
 ULong nb_pebs_records, nb_pebs_full;
-
-/* After a register access (the PMU is synced).  PEBS samples the uops of
- * logical processor lp when IA32_PEBS_ENABLE has bit 24 (uop tagging) and
- * enables lp (bits 25/26 as written, nb_pebs_lp_en) [SDM IA32_PEBS_ENABLE;
- * seed 003 sec. 9 enable_pebs], MSR_PEBS_MATRIX_VERT bit 0 (loads), lp's
- * IA32_DS_AREA is set and counter PEBS_CTR(lp) counts replay_event NBOGUS
- * for lp's user mode (T<lp>_USR) without a Compare filter.  The tagging
- * conditions are those of replay_tagged() for loads. */
-void nb_pebs_update(uint32_t written)
-{
-	uint64_t pe = nb_other_msr(NB_MSR_IA32_PEBS_ENABLE);
-
-	if (written == NB_MSR_IA32_PEBS_ENABLE) {
-		unsigned me = nb_pmu_state.lp & 1;
-		nb_pebs_lp_en[me] = (pe >> 25) & 1;
-		nb_pebs_lp_en[me ^ 1] = (pe >> 26) & 1;
-	}
-	nb_pebs_sel = (pe & 1 ? MC_L1 : 0) | (pe & 2 ? MC_L2 : 0) | (pe & 4 ? MC_DTLB : 0);
-	if ((pe & (UINT64_C(1) << 10)) && nb_escr_selects(NB_ESCR_SAAT_ESCR1, NB_EV_LOAD_PORT_REPLAY, 1))
-		nb_pebs_sel |= MC_SPLIT;
-	nb_pebs_sel |= nb_mob_tags(pe);
-	if (!(nb_other_msr(NB_MSR_MSR_PEBS_MATRIX_VERT) & 1))
-		nb_pebs_sel = 0;
-	nb_pebs_on = False;
-	for (unsigned lp = 0; lp < 2; lp++) {
-		const struct nb_pmu_cfg *g = &nb_pmu_state.cfg[PEBS_CTR(lp)];
-		nb_pebs_lp_on[lp] = nb_pebs_lp_en[lp] && (pe & (UINT64_C(1) << 24)) &&
-			nb_pebs_sel && (nb_ds_area[lp] != 0 || clo_samples) && (g->lpmask & (1u << lp)) &&
-			g->active && g->ev == NB_EV_REPLAY_EVENT && !g->compare && (g->mask & 1);
-		nb_pebs_on |= nb_pebs_lp_on[lp];
-		nb_pebs_left[lp] = (Long)(NB_COUNTER_MASK + 1 - nb_pmu_state.ctr[PEBS_CTR(lp)]);
-		if (written == nb_counters[PEBS_CTR(lp)].msr ||
-		    written == nb_counters[PEBS_CTR(lp)].cccr_msr)
-			nb_pebs_armed[lp] = False;
-	}
-}
-
-/* The PEBS arming of LP lp, saved and restored with a thread's context
- * (nb_ctx.c): the countdown follows from the restored counter. */
-Bool nb_pebs_armed_get(unsigned lp)
-{
-	return nb_pebs_armed[lp & 1];
-}
-
-void nb_pebs_armed_set(unsigned lp, Bool armed)
-{
-	nb_pebs_armed[lp & 1] = armed;
-}
 
 static uint8_t *nb_guest_map(void *cookie, uint64_t addr, uint64_t len)
 {
@@ -561,7 +389,7 @@ __attribute__((noinline)) void nb_pebs_uop(ULong pc, VexGuestAMD64State *st)
 		nb_pebs_full++;
 	/* reload the counter (synced first: the earlier uops are in) */
 	nb_pmu_access();
-	(void)nb_pmu_wrmsr(&nb_pmu_state, nb_counters[PEBS_CTR(lp)].msr, reset, nb_sig);
+	(void)nb_pmu_wrmsr(&nb_pmu_state, nb_counters[NB_PEBS_CTR(lp)].msr, reset, nb_sig);
 	nb_pebs_left[lp] = (Long)(NB_COUNTER_MASK + 1 - reset);
 	if (--nb_pebs_left[lp] <= 0)  /* this uop retires after the assist */
 		nb_pebs_armed[lp] = True;

@@ -40,3 +40,18 @@ const struct nb_front *nb_front;
 /* the effective address of the load being sampled: nb_exec.c writes it,
  * nb_samples.c writes it beside the sample */
 Addr nb_samples_ea;
+
+/*
+ * The guest thread that stands for each logical processor: with HT, the
+ * one that ran on it last (valgrind ThreadId and its kernel thread id,
+ * recorded when it starts running: nb_start_client); 0 = none yet.
+ */
+ThreadId nb_lp_tid[2];
+Int nb_lp_lwpid[2];
+
+/* PEBS's conditions (nb_pmi_arm.c sets them; the memory helpers of
+ * nb_exec.c read them at each load) and its assist (nb_pmi.c, registered
+ * by nb_main.c: the helpers are below the PMU-access protocol it uses) */
+Bool nb_pebs_on;                  /* PEBS on for either LP          */
+unsigned nb_pebs_sel;             /* MC_* conditions that tag a load */
+void (*nb_pebs_assist)(ULong pc, VexGuestAMD64State *st);

@@ -409,20 +409,40 @@ UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 		 const struct nb_insn *dec, UInt uops);
 void nb_tmb_end(void);
 
-/* ---- overflow interrupts and PEBS (nb_pmi.c) ---- */
+/* ---- when overflow interrupts and PEBS assists can happen (nb_pmi_arm.c) ---- */
 
 extern Int nb_pmi_sig;                   /* NBSIM_REQ_PMI_SIGNAL; 0 = none */
 extern Bool nb_pmi_on;                   /* a PMI can be sent               */
-extern ULong nb_pmi_sent, nb_pmi_sent_other, nb_pmi_lost, nb_pmi_syncs;
 extern Long nb_pmi_budget;
-extern ThreadId nb_lp_tid[2];
-extern Int nb_lp_lwpid[2];
+extern UInt nb_pmi_skid_pend;            /* the PMI in flight's counters    */
+extern Bool nb_pmi_cyc_only;             /* every armed counter plain cycles */
+Bool nb_pmi_far(void);                   /* the cycle pre-check: far, budget set */
+void nb_pmi_budget_set(void);            /* from the synced PMU */
+void nb_pmi_update(void);
+/* The PEBS counters: MSR_IQ_COUNTER4 (16) for logical processor 0,
+ * MSR_IQ_COUNTER5 (17) for logical processor 1 [SDM 18.16.3: "PEBS can
+ * be carried out only with two performance counters: MSR_IQ_CCCR4 (MSR
+ * address 370H) for logical processor 0 and MSR_IQ_CCCR5 (MSR address
+ * 371H) for logical processor 1"; seed 003 l.1914 names 16 only]. */
+#define NB_PEBS_CTR(lp) (16 + (lp))
 extern Bool nb_pebs_on;                  /* PEBS on for either LP          */
 extern unsigned nb_pebs_sel;             /* MC_* conditions that tag a load */
+extern Bool nb_pebs_lp_on[2];            /* ... for LP lp                  */
+extern Long nb_pebs_left[2];             /* tagged uops until its counter overflows */
+extern Bool nb_pebs_armed[2];            /* overflowed: sample the next one */
 extern Bool nb_pebs_fmt64;               /* DS format: 64-bit with DTES64   */
 extern uint64_t nb_ds_area[2];
+void nb_pebs_update(uint32_t written);
+Bool nb_pebs_armed_get(unsigned lp);
+void nb_pebs_armed_set(unsigned lp, Bool armed);
+/* the thread that stands for each LP (nb_state.c) */
+extern ThreadId nb_lp_tid[2];
+extern Int nb_lp_lwpid[2];
+
+/* ---- overflow interrupts and PEBS delivered (nb_pmi.c) ---- */
+
+extern ULong nb_pmi_sent, nb_pmi_sent_other, nb_pmi_lost, nb_pmi_syncs;
 extern ULong nb_pebs_records, nb_pebs_full;
-void nb_pmi_update(void);
 /* nb_pmi_check's AT: the PC of the instruction boundary, with this bit:
  * the instruction leaves generated code (take a PMI in flight first) */
 #define NB_PMI_FORCE (1ULL << 63)
@@ -444,10 +464,9 @@ void nb_pmi_thread_runs(ThreadId tid);
 Bool nb_pmi_in_handler(ThreadId tid);    /* inside its PMI handler     */
 void nb_pmi_enter(ThreadId tid);       /* first thing when tid runs      */
 extern ULong nb_pmi_isr_runs;            /* PMI handlers run (stats)         */
-void nb_pebs_update(uint32_t written);
-Bool nb_pebs_armed_get(unsigned lp);
-void nb_pebs_armed_set(unsigned lp, Bool armed);
 __attribute__((noinline)) void nb_pebs_uop(ULong pc, VexGuestAMD64State *st);
+/* nb_pebs_uop, as the memory helpers call it (nb_state.c; set by nb_main.c) */
+extern void (*nb_pebs_assist)(ULong pc, VexGuestAMD64State *st);
 /* the MC_* kinds of blocked load IA32_PEBS_ENABLE pe tags (pmu.c) */
 static inline unsigned nb_mob_tags(uint64_t pe)
 {

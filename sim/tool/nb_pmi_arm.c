@@ -1,0 +1,179 @@
+/*
+ * nb_pmi_arm.c - when an overflow interrupt or a PEBS assist can happen,
+ * and how far the next one is: what follows from the PMU's registers after
+ * each write (nb_pmu_written calls nb_pmi_update and nb_pebs_update), the
+ * budget generated code counts down to the next check, the cheap
+ * pre-check for plain cycle counters, PEBS's conditions and countdown per
+ * logical processor.  Their delivery (nb_pmi.c) is above the PMU-access
+ * protocol, which calls this file: hence two files.  See README.md
+ * "Overflow interrupts" and "PEBS".
+ */
+#include "nb_tool.h"
+#include "nb_samples.h"
+
+Int nb_pmi_sig;                   /* NBSIM_REQ_PMI_SIGNAL; 0 = none */
+Bool nb_pmi_on;                   /* a PMI can be sent               */
+Bool nb_pmi_front;                /* a front-end's events sample      */
+/*
+ * Events that may still be counted before an armed counter can overflow,
+ * less an upper bound of what each superblock segment since the last check
+ * added to any counter (generated code subtracts it; see BOUND_INSN); the
+ * check runs when it drops to 0 or below.  Huge while no PMI is possible.
+ */
+Long nb_pmi_budget = 0x7fffffffffffffffLL;
+/* the counters of the PMI in flight (nb_pmi.c's skid), 0 none: the budget
+ * is 0 while one is */
+UInt nb_pmi_skid_pend;
+
+#define NB_PMI_NEAR 4096u        /* counts before an overflow (below)   */
+
+/* The budget from the (synced) PMU: the distance to overflow of the
+ * nearest armed counter (1 with FORCE_OVF: any increment overflows).
+ * 0 while a PMI is in flight: every check looks at the skid. */
+void nb_pmi_budget_set(void)
+{
+	ULong b = 0x7fffffffffffffffULL;
+	Bool near;
+
+	for (unsigned c = 0; nb_pmi_on && c < NB_NUM_COUNTERS; c++) {
+		ULong d;
+		if (!((nb_pmu_state.pmi_armed >> c) & 1))
+			continue;
+		d = (nb_pmu_state.cccr[c] & NB_CCCR_FORCE_OVF) ? 1
+			: NB_COUNTER_MASK + 1 - nb_pmu_state.ctr[c];
+		if (d < b)
+			b = d;
+	}
+	/* the sampled clock walks the last NB_PMI_NEAR counts before an
+	 * overflow and the skid (nb_tms_exact): the overflow finds the
+	 * pipeline as the walk leaves it, and the skid gets the walk's
+	 * retirement cycles (t_iebs: without the first, the samples fall
+	 * one instruction later than the model's, at +66 to +78) */
+	near = b <= NB_PMI_NEAR;
+	if (clo_clock == NB_CLOCK_SAMPLED)
+		nb_tms_exact(nb_tmp, nb_pmi_skid_pend || near);
+	nb_pmi_budget = nb_pmi_skid_pend ? 0 : (Long)(near ? b : b - NB_PMI_NEAR);
+}
+
+/*
+ * The pre-check (nb_pmi_check): when every active counter is an armed
+ * counter of plain cycles (global_power_events RUNNING: no filter, no
+ * cascade, FORCE_OVF clear; one logical processor), the distance to the
+ * nearest overflow follows from the clock alone, and a check that finds
+ * it still above NB_PMI_NEAR sets the budget from it without deriving the
+ * signals and syncing the PMU: the counts are added at the next full
+ * check or access (a plain counter's sync adds), and the clock's exact
+ * mode is left off, as nb_pmi_budget_set would leave it.  With the bound
+ * per instruction (BOUND_INSN) far above a cycle counter's increment, such
+ * checks were nearly all of them: on sort, 1,200 a sample.
+ */
+Bool nb_pmi_cyc_only;
+
+static Bool cyc_plain(const struct nb_pmu_cfg *g)
+{
+	return g->ev == NB_EV_GLOBAL_POWER_EVENTS && g->mask == 1 && !g->compare &&
+		g->enable && !g->cascade && !g->force_ovf && !g->percycle && (g->lpmask & 1);
+}
+
+Bool nb_pmi_far(void)
+{
+	const struct nb_pmu *p = &nb_pmu_state;
+	ULong inc = nb_cycles_now() - p->last[NB_SIG_CYCLES], b = 0x7fffffffffffffffULL;
+
+	if (inc >> 63)
+		inc = 0;
+	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
+		ULong d;
+		if (!((p->pmi_armed >> c) & 1))
+			continue;
+		d = NB_COUNTER_MASK + 1 - p->ctr[c];
+		if (inc >= d)
+			return False;
+		if (d - inc < b)
+			b = d - inc;
+	}
+	if (b <= NB_PMI_NEAR)
+		return False;
+	if (clo_clock == NB_CLOCK_SAMPLED)
+		nb_tms_exact(nb_tmp, 0);
+	nb_pmi_budget = (Long)(b - NB_PMI_NEAR);
+	return True;
+}
+
+/* After a register access or NBSIM_REQ_PMI_SIGNAL (the PMU is synced). */
+void nb_pmi_update(void)
+{
+	/* a front-end's sampling events take PMIs too (the perf driver's),
+	 * and so do nb_record's (nb_samples.c) */
+	nb_pmi_on = (nb_pmi_sig != 0 || nb_pmi_front || clo_samples) && nb_pmu_state.pmi_armed != 0;
+	nb_pmi_budget_set();
+	nb_pmi_cyc_only = nb_pmi_on && !clo_ht && nb_pmu_state.cycle_counters == 0;
+	for (unsigned c = 0; nb_pmi_cyc_only && c < NB_NUM_COUNTERS; c++) {
+		const struct nb_pmu_cfg *g = &nb_pmu_state.cfg[c];
+		if (g->active && (!((nb_pmu_state.pmi_armed >> c) & 1) || !cyc_plain(g)))
+			nb_pmi_cyc_only = False;
+	}
+}
+
+/* ---- PEBS's conditions (README "PEBS") ---- */
+
+Bool nb_pebs_lp_on[2];            /* ... for LP lp                  */
+Long nb_pebs_left[2];             /* tagged uops until NB_PEBS_CTR(lp) overflows */
+Bool nb_pebs_armed[2];            /* overflowed: sample the next one */
+Bool nb_pebs_fmt64;               /* DS format: 64-bit with DTES64   */
+/* IA32_PEBS_ENABLE bits 25/26 (ENABLE_PEBS_MY_THR / _OTH_THR) name the
+ * writer's logical processor and the other one [SDM 18.16.3]: which LPs
+ * the last write enabled */
+static Bool nb_pebs_lp_en[2];
+/* IA32_DS_AREA of each logical processor (an architectural MSR per
+ * logical processor) */
+uint64_t nb_ds_area[2];
+
+/* After a register access (the PMU is synced).  PEBS samples the uops of
+ * logical processor lp when IA32_PEBS_ENABLE has bit 24 (uop tagging) and
+ * enables lp (bits 25/26 as written, nb_pebs_lp_en) [SDM IA32_PEBS_ENABLE;
+ * seed 003 sec. 9 enable_pebs], MSR_PEBS_MATRIX_VERT bit 0 (loads), lp's
+ * IA32_DS_AREA is set and counter NB_PEBS_CTR(lp) counts replay_event NBOGUS
+ * for lp's user mode (T<lp>_USR) without a Compare filter.  The tagging
+ * conditions are those of replay_tagged() for loads. */
+void nb_pebs_update(uint32_t written)
+{
+	uint64_t pe = nb_other_msr(NB_MSR_IA32_PEBS_ENABLE);
+
+	if (written == NB_MSR_IA32_PEBS_ENABLE) {
+		unsigned me = nb_pmu_state.lp & 1;
+		nb_pebs_lp_en[me] = (pe >> 25) & 1;
+		nb_pebs_lp_en[me ^ 1] = (pe >> 26) & 1;
+	}
+	nb_pebs_sel = (pe & 1 ? MC_L1 : 0) | (pe & 2 ? MC_L2 : 0) | (pe & 4 ? MC_DTLB : 0);
+	if ((pe & (UINT64_C(1) << 10)) && nb_escr_selects(NB_ESCR_SAAT_ESCR1, NB_EV_LOAD_PORT_REPLAY, 1))
+		nb_pebs_sel |= MC_SPLIT;
+	nb_pebs_sel |= nb_mob_tags(pe);
+	if (!(nb_other_msr(NB_MSR_MSR_PEBS_MATRIX_VERT) & 1))
+		nb_pebs_sel = 0;
+	nb_pebs_on = False;
+	for (unsigned lp = 0; lp < 2; lp++) {
+		const struct nb_pmu_cfg *g = &nb_pmu_state.cfg[NB_PEBS_CTR(lp)];
+		nb_pebs_lp_on[lp] = nb_pebs_lp_en[lp] && (pe & (UINT64_C(1) << 24)) &&
+			nb_pebs_sel && (nb_ds_area[lp] != 0 || clo_samples) && (g->lpmask & (1u << lp)) &&
+			g->active && g->ev == NB_EV_REPLAY_EVENT && !g->compare && (g->mask & 1);
+		nb_pebs_on |= nb_pebs_lp_on[lp];
+		nb_pebs_left[lp] = (Long)(NB_COUNTER_MASK + 1 - nb_pmu_state.ctr[NB_PEBS_CTR(lp)]);
+		if (written == nb_counters[NB_PEBS_CTR(lp)].msr ||
+		    written == nb_counters[NB_PEBS_CTR(lp)].cccr_msr)
+			nb_pebs_armed[lp] = False;
+	}
+}
+
+/* The PEBS arming of LP lp, saved and restored with a thread's context
+ * (nb_ctx.c): the countdown follows from the restored counter. */
+Bool nb_pebs_armed_get(unsigned lp)
+{
+	return nb_pebs_armed[lp & 1];
+}
+
+void nb_pebs_armed_set(unsigned lp, Bool armed)
+{
+	nb_pebs_armed[lp & 1] = armed;
+}
+
