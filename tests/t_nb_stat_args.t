@@ -86,17 +86,21 @@ for my $n (10, 2000, 5000) {
 # sampled clock"), or the model's on every uop (--clock=model): the same
 # instructions, cycles within 1% of the model's (measured 0.16% on this
 # awk loop), said in the header and the JSON, the same cycles with the
-# four-preset set; a bad value is a usage error
+# four-preset set; a bad value is a usage error.  The checks of a header
+# or of the JSON's clock and time fields run a static kernel (k_loop):
+# what they check does not depend on the program, and the awk loop is
+# 10^8 instructions (a run with --clock=model, 4 s of CPU)
 {
 	my @prog = ('awk', 'BEGIN { for (i = 0; i < 300000; i++) s += i * i % 7; print s > "/dev/null" }');
-	my ($rc, $text) = run_nb_stat('--clock=often', '--', @prog);
+	my @small = ("$st/k_loop");
+	my ($rc, $text) = run_nb_stat('--clock=often', '--', @small);
 	is($rc, 125, '--clock=often: status 125');
 	like($text, qr/--clock takes model or sampled, not 'often'/, '--clock=often: says so');
 	my ($rm, $jm) = run_nb_stat('--json', '--clock=model', '-e', 'PAPI_TOT_CYC,PAPI_TOT_INS',
 				    '--', @prog);
 	my ($rs, $js) = run_nb_stat('--json', '-e', 'PAPI_TOT_CYC,PAPI_TOT_INS', '--', @prog);
 	my ($rx, $jx) = run_nb_stat('--json', '--clock=sampled', '-e', 'PAPI_TOT_CYC,PAPI_TOT_INS',
-				    '--', @prog);
+				    '--', @small);
 	my $m = eval { JSON::PP->new->utf8->decode($jm) };
 	my $s = eval { JSON::PP->new->utf8->decode($js) };
 	my $x = eval { JSON::PP->new->utf8->decode($jx) };
@@ -117,10 +121,10 @@ for my $n (10, 2000, 5000) {
 	ok($e < 0.01 && $cs{PAPI_TOT_CYC} != $cm{PAPI_TOT_CYC},
 	   sprintf("the sampled clock's cycles %d, the model's %d: %.3f%% off (1%%), not the same",
 		   $cs{PAPI_TOT_CYC} // 0, $cm{PAPI_TOT_CYC} // 0, 100 * $e));
-	($rs, $text) = run_nb_stat('-e', 'PAPI_TOT_CYC', '--', @prog);
+	($rs, $text) = run_nb_stat('-e', 'PAPI_TOT_CYC', '--', @small);
 	like($text, qr/backend nbsim, sampled clock, simulated time:/,
 	     'the default with cycles counted: the header says sampled clock, simulated time');
-	($rs, $text) = run_nb_stat('--clock=model', '-e', 'PAPI_TOT_CYC', '--', @prog);
+	($rs, $text) = run_nb_stat('--clock=model', '-e', 'PAPI_TOT_CYC', '--', @small);
 	like($text, qr/backend nbsim, model clock, simulated time:/, '--clock=model: the header says so');
 	# --time: what PROGRAM's clocks read (docs/simulated-time.md), said in
 	# the header and the JSON; the counts do not depend on it.  auto (the
@@ -136,19 +140,19 @@ for my $n (10, 2000, 5000) {
 	# (not exactly: what the program computes from its clocks may differ)
 	ok(abs(($ch{PAPI_TOT_INS} // 0) - $cs{PAPI_TOT_INS}) <= $cs{PAPI_TOT_INS} / 1000,
 	   "--time=host: the same instructions within 0.1% ($ch{PAPI_TOT_INS}, $cs{PAPI_TOT_INS})");
-	($rs, $text) = run_nb_stat('-e', 'PAPI_TOT_INS', '--', @prog);
+	($rs, $text) = run_nb_stat('-e', 'PAPI_TOT_INS', '--', @small);
 	like($text, qr/backend nbsim, sampled clock, host time \(no event needs the timing model; --time=simulated\):/,
 	     'only instructions counted: host time by default, the header says why');
-	($rh, $jh) = run_nb_stat('--json', '-e', 'PAPI_TOT_INS,PAPI_BR_MSP', '--', @prog);
+	($rh, $jh) = run_nb_stat('--json', '-e', 'PAPI_TOT_INS,PAPI_BR_MSP', '--', @small);
 	$h = eval { JSON::PP->new->utf8->decode($jh) };
 	ok($h && $h->{time} eq 'host' && $h->{time_chosen} eq 'auto',
 	   'JSON: instructions and mispredictions: host time, chosen (auto)');
-	($rs, $text) = run_nb_stat('--time=simulated', '-e', 'PAPI_TOT_INS', '--', @prog);
+	($rs, $text) = run_nb_stat('--time=simulated', '-e', 'PAPI_TOT_INS', '--', @small);
 	like($text, qr/backend nbsim, sampled clock, simulated time:/, '--time=simulated: the header says so');
-	($rs, $text) = run_nb_stat('--time=auto', '-e', 'global_power_events:RUNNING', '--', @prog);
+	($rs, $text) = run_nb_stat('--time=auto', '-e', 'global_power_events:RUNNING', '--', @small);
 	like($text, qr/backend nbsim, sampled clock, simulated time:/,
 	     '--time=auto with a native cycle event: simulated time');
-	($rs, $text) = run_nb_stat('--time=never', '--', @prog);
+	($rs, $text) = run_nb_stat('--time=never', '--', @small);
 	is($rs, 125, '--time=never: refused (125)');
 	like($text, qr/--time takes auto, simulated or host, not 'never'/, '--time=never: the values named');
 	# the same cycles whatever else is counted: the program runs the same

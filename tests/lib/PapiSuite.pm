@@ -39,7 +39,8 @@ sub read_todo {
 	return \%todo;
 }
 
-# Run one program with a time limit; returns (exit status, output, seconds).
+# Run one program with a time limit; returns (exit status, output, seconds,
+# CPU seconds: user and system time of the program and what it waited for).
 # The limit is CPU time (RLIMIT_CPU, inherited by nbsim's valgrind process):
 # the work a test may do, which the machine's load does not change, so a
 # test's verdict does not depend on what else runs (issue 15: omptough and
@@ -51,6 +52,7 @@ our $WALL_FACTOR = $ENV{NB_WALL_FACTOR} || 6;
 sub run_one {
 	my ($dir, $argv, $limit, $factor) = @_;
 	my $t0 = Time::HiRes::time();
+	my $c0 = _child_cpu();
 	my $wall = $limit * ($factor // $WALL_FACTOR);
 	my $pid = open(my $fh, '-|') // die "fork: $!\n";
 	if (!$pid) {
@@ -71,13 +73,21 @@ sub run_one {
 	if ($@ eq "timeout\n") {
 		kill 'KILL', -$pid;
 		close $fh;
-		return (-1, $out . "\n[killed after ${wall}s of wall-clock time (backstop)]\n", $wall);
+		return (-1, $out . "\n[killed after ${wall}s of wall-clock time (backstop)]\n", $wall,
+			_child_cpu() - $c0);
 	}
 	close $fh;
 	my $st = $?;
 	# SIGXCPU (soft) or SIGKILL (hard) at the CPU limit
 	$out .= "\n[killed after ${limit}s of CPU time]\n" if ($st & 127) == 24 || ($st & 127) == 9;
-	return ($st, $out, Time::HiRes::time() - $t0);
+	return ($st, $out, Time::HiRes::time() - $t0, _child_cpu() - $c0);
+}
+
+# CPU seconds of the waited-for children so far (the TAP lines give a
+# test's cost in CPU, which the machine's load does not stretch)
+sub _child_cpu {
+	my (undef, undef, $cu, $cs) = times;
+	return $cu + $cs;
 }
 
 # A TAP program's verdict from its exit status and output: (good, oks,
@@ -105,11 +115,11 @@ sub run_variants {
 	for my $r (@runs) {
 		my ($backend, $opts, $args) = @$r;
 		local $ENV{P4NETBURST_BACKEND} = $backend;
-		my ($st, $out, $secs) = run_one('.', [$nbsim, '-q', @$opts, '--', $prog, @{$args // []}],
-						$limit);
+		my ($st, $out, $secs, $cpu) = run_one('.', [$nbsim, '-q', @$opts, '--', $prog, @{$args // []}],
+						      $limit);
 		my ($good, $ok, $plan) = tap_result($st, $out);
-		printf "%sok %d - %s, %s backend%s: %d/%d [%.1fs]\n", $good ? '' : 'not ', ++$n, $name,
-			$backend, @$opts ? " @$opts" : '', $ok, $plan, $secs;
+		printf "%sok %d - %s, %s backend%s: %d/%d [%.1fs, %.1f s CPU]\n", $good ? '' : 'not ', ++$n,
+			$name, $backend, @$opts ? " @$opts" : '', $ok, $plan, $secs, $cpu;
 		print STDERR "#   $_\n" for $good ? () : split /\n/, $out;
 	}
 }
@@ -218,7 +228,7 @@ sub run {
 	}
 	my $report = sub {
 		while (exists $result{$next_report}) {
-			my ($st, $out, $secs) = @{delete $result{$next_report}};
+			my ($st, $out, $secs, $cpu) = @{delete $result{$next_report}};
 			my $name = "$a{suite}/$tests[$next_report]";
 			if (!defined $st) {
 				print 'ok ' . ($next_report + 1) . " - $name$tag # SKIP a long test ($out); "
@@ -236,7 +246,7 @@ sub run {
 			$line .= " ($why)" if $why;
 			$line .= ' (passed on a second run: the first failed its wall-clock rate check)'
 				if $ok && $out =~ /^RETRIED$/m;
-			$line .= sprintf ' [%.1fs]', $secs;
+			$line .= sprintf ' [%.1fs, %.1f s CPU]', $secs, $cpu;
 			if (exists $todo->{$name}) {
 				$line .= " # TODO $todo->{$name}";
 				$todo_n++;
@@ -276,15 +286,15 @@ sub run {
 				# runs in a clean clone's make check beside three
 				# PAPI builds of the same priority)
 				setpriority(0, 0, -10) if $WALLCLOCK{"$a{suite}/$tests[$i]"} && $> == 0;
-				my ($st, $out, $secs) = run_one(@cmd);
+				my ($st, $out, $secs, $cpu) = run_one(@cmd);
 				if ($WALLCLOCK{"$a{suite}/$tests[$i]"} && !passed($st, $out)) {
-					my ($st2, $out2, $secs2) = run_one(@cmd);
+					my ($st2, $out2, $secs2, $cpu2) = run_one(@cmd);
 					$out = passed($st2, $out2) ? "RETRIED\n$out2"
 						: "first run:\n$out\nsecond run:\n$out2";
-					($st, $secs) = ($st2, $secs + $secs2);
+					($st, $secs, $cpu) = ($st2, $secs + $secs2, $cpu + $cpu2);
 				}
 				open my $o, '>', "$tmp/$i" or die;
-				print $o "$st $secs\n$out";
+				print $o "$st $secs $cpu\n$out";
 				close $o;
 				POSIX::_exit(0);
 			}
@@ -296,12 +306,12 @@ sub run {
 		next unless defined $i;
 		open my $r, '<', "$tmp/$i" or die "$tmp/$i: $!\n";
 		my $head = <$r>;
-		my ($st, $secs) = split ' ', $head;
+		my ($st, $secs, $cpu) = split ' ', $head;
 		local $/;
 		my $out = <$r> // '';
 		close $r;
 		unlink "$tmp/$i";
-		$result{$i} = [$st, $out, $secs];
+		$result{$i} = [$st, $out, $secs, $cpu];
 		$report->();
 	}
 	$report->();
