@@ -41,6 +41,7 @@ struct kobj {
 	ThreadId owner;
 	Int lwpid;               /* owner's kernel thread id                */
 	int leader;              /* index of the group leader (self: leader) */
+	Int pcpu;                /* perf_event_open's cpu (-1: any)         */
 	uint64_t config;         /* the masked raw config                   */
 	struct perf_event_attr attr;
 	int counter;             /* -1: not placed (never runs)             */

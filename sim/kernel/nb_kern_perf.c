@@ -121,9 +121,18 @@ Word nbk_perf_open(ThreadId tid, Addr uattr, UWord pidcpu, UWord group_fd, UWord
 
 		if (!g)
 			return -E_BADF;                 /* not an open perf event */
-		/* a leader, on the same task, with the same inherit */
-		if (g->kind != K_PERF || g->leader != g - ko || g->owner != owner || g->tpid != tpid ||
-		    (pid != -1 && g->attr.inherit != a.inherit))
+		/* kernel/events/core.c perf_event_open's group checks, all
+		 * EINVAL: the same inherit as the leader (with a task); a
+		 * leader (no recursive hierarchy); the same clock
+		 * (use_clockid); the same CPU; the same task; and only a
+		 * leader may be pinned or exclusive.  The P4 has no other
+		 * hardware PMU to mix with (its other PMUs, msr and the
+		 * software ones, are in the software context). */
+		if (g->kind != K_PERF || g->leader != g - ko ||
+		    (pid != -1 && g->attr.inherit != a.inherit) ||
+		    (g->attr.use_clockid ? (Int)g->attr.clockid : -1) !=
+			    (a.use_clockid ? (Int)a.clockid : -1) ||
+		    g->pcpu != cpu || g->owner != owner || g->tpid != tpid || a.pinned || a.exclusive)
 			return -E_INVAL;
 		leader = (int)(g - ko);
 	}
@@ -138,6 +147,7 @@ Word nbk_perf_open(ThreadId tid, Addr uattr, UWord pidcpu, UWord group_fd, UWord
 	ko[i].leader = leader >= 0 ? leader : i;
 	ko[i].config = cfg;
 	ko[i].attr = a;
+	ko[i].pcpu = cpu;
 	ko[i].thread = clo_ht && owner ? nb_lp_of(owner) & 1 : 0;
 	ko[i].enabled = !a.disabled;
 	ko[i].limit = 0;
