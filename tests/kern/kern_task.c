@@ -116,7 +116,7 @@ int main(int argc, char **argv)
 
 	if (argc != 3)
 		tap_bail("usage: kern_task K_LOOP K_LOOP_2X");
-	tap_plan(23);
+	tap_plan(25);
 	attr_of(&a, PERF_TYPE_RAW, RAW(K_INSTR_RETIRED, 1));
 	tap_is(err_of(&a, -1, 0, -1), EACCES, "CPU-wide (pid -1, cpu 0) unprivileged at paranoid 2: EACCES (perf_allow_cpu)");
 	tap_is(err_of(&a, -1, -1, -1), EINVAL, "no task and no CPU: EINVAL (perf_event_alloc)");
@@ -186,6 +186,24 @@ int main(int argc, char **argv)
 	tap_is(lead >= 0 ? err_of(&b, 0, -1, lead) : -1, EINVAL,
 	       "branch-misses beside instructions (both need CRU_ESCR0 on thread 0): EINVAL");
 	tap_is(err_of(&b, 0, -1, 0), EBADF, "group_fd 0, not a perf event: EBADF");
+	/* software events are the host kernel's: Linux groups them with
+	 * hardware ones, the emulation cannot (EOPNOTSUPP, not EBADF) */
+	attr_of(&b, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	tap_is(lead >= 0 ? err_of(&b, 0, -1, lead) : -1, EOPNOTSUPP,
+	       "a software member in an emulated hardware group: EOPNOTSUPP (not emulated)");
+	{
+		int sw = popen_ev(&b, 0, -1, -1);
+
+		attr_of(&b, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+		if (sw >= 0)
+			tap_is(err_of(&b, 0, -1, sw), EOPNOTSUPP,
+			       "a hardware member in a software (host) group: EOPNOTSUPP (not emulated)");
+		else
+			printf("ok %d # SKIP the host kernel refuses this user its task-clock (errno %d)\n",
+			       ++tap_n, errno);
+		if (sw >= 0)
+			close(sw);
+	}
 	if (lead >= 0)
 		close(lead);
 
