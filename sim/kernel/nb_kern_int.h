@@ -66,7 +66,8 @@ struct kobj {
 	Int rbfd;                /* a remote copy: the opener's buffer file's fd + 1 */
 	ULong wake_head;         /*   and its data_head at the last wakeup     */
 	SizeT rb_len;
-	ULong lost;
+	ULong lost;              /* records lost (read_format LOST)         */
+	ULong rb_lost;           /* lost since the last PERF_RECORD_LOST    */
 	ULong id;
 	/* inherit (kernel/events/core.c inherit_event, sync_child_event) */
 	int parent;              /* a thread's copy: its original's index; -1 */
