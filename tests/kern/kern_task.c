@@ -19,7 +19,8 @@
  * waits on a pipe, then execs a static program of known count
  * (tests/stat/k_loop.S); the parent opens INSTR_RETIRED on the child's
  * pid, disabled, with enable_on_exec and inherit, lets it go, waits and
- * reads: the count from the exec, exactly.
+ * reads: the count from the exec, exactly; and a group of two on it,
+ * read with PERF_FORMAT_GROUP and the enabled and running times.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -108,6 +109,49 @@ static long long child_count(const char *prog, int *err)
 	return (long long)v[0];
 }
 
+/* The same child counted by a group (INSTR_RETIRED leader, branches
+ * member) read with PERF_FORMAT_GROUP and the times: V gets nr, enabled,
+ * running, the two counts; -1 on failure */
+static int child_group(const char *prog, uint64_t v[5])
+{
+	struct perf_event_attr a, b;
+	int p[2], fd, m, st;
+	pid_t pid;
+	char c = 0;
+
+	if (pipe(p))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		char *av[] = { (char *)prog, NULL };
+
+		close(p[1]);
+		if (read(p[0], &c, 1) != 1)
+			_exit(2);
+		execv(prog, av);
+		_exit(127);
+	}
+	close(p[0]);
+	attr_of(&a, PERF_TYPE_RAW, RAW(K_INSTR_RETIRED, 1));
+	a.disabled = 1;
+	a.enable_on_exec = 1;
+	a.inherit = 1;
+	a.read_format |= PERF_FORMAT_GROUP;
+	fd = popen_ev(&a, pid, -1, -1);
+	attr_of(&b, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS);
+	b.inherit = 1;
+	m = fd >= 0 ? popen_ev(&b, pid, -1, fd) : -1;
+	if (write(p[1], &c, 1) != 1)
+		return -1;
+	close(p[1]);
+	waitpid(pid, &st, 0);
+	if (fd < 0 || m < 0 || read(fd, v, 5 * sizeof(v[0])) != 5 * sizeof(v[0]))
+		return -1;
+	close(m);
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct perf_event_attr a, b;
@@ -116,7 +160,7 @@ int main(int argc, char **argv)
 
 	if (argc != 3)
 		tap_bail("usage: kern_task K_LOOP K_LOOP_2X");
-	tap_plan(25);
+	tap_plan(26);
 	attr_of(&a, PERF_TYPE_RAW, RAW(K_INSTR_RETIRED, 1));
 	tap_is(err_of(&a, -1, 0, -1), EACCES, "CPU-wide (pid -1, cpu 0) unprivileged at paranoid 2: EACCES (perf_allow_cpu)");
 	tap_is(err_of(&a, -1, -1, -1), EINVAL, "no task and no CPU: EINVAL (perf_event_alloc)");
@@ -254,5 +298,15 @@ int main(int argc, char **argv)
 	tap_is(e1 | e2, 0, "events opened on a forked child (same user)");
 	tap_is(c1, 2004, "the child's count from its exec reaches the parent: k_loop, 2 * 1000 + 4");
 	tap_is(c2, 4004, "k_loop_2x: 2 * 2000 + 4");
+	{
+		uint64_t v[5] = { 0, 0, 0, 0, 0 };
+		int r = child_group(argv[1], v);
+
+		tap_ok(r == 0 && v[0] == 2 && v[3] == 2004 && v[4] == 1000 && v[1] && v[1] == v[2],
+		       "a group on the child, read with PERF_FORMAT_GROUP: nr 2, instructions 2004, "
+		       "branches 1000 (k_loop's jnz), enabled = running (%llu %llu %llu %llu %llu)",
+		       (unsigned long long)v[0], (unsigned long long)v[1], (unsigned long long)v[2],
+		       (unsigned long long)v[3], (unsigned long long)v[4]);
+	}
 	return tap_exit();
 }
