@@ -27,9 +27,11 @@ use PapiSuite;
 # them on sim), and the long ones of
 # t_papi_ctests.t; p4_lst_ins and the other TODOs of every backend run
 # here as TODOs.  The attach ctests (attach2, attach3, attach_validate,
-# multiattach2, zero_attach: 1-5 s of CPU each, 2026-11-29; their
-# children count only while attached) pass: nbsim emulates their
-# PTRACE_TRACEME across valgrind's execs (nb_kern_ptrace.c).
+# multiattach, multiattach2, zero_attach: 1-5 s of CPU each, 2026-11-29;
+# their children count only while attached) pass: nbsim emulates their
+# PTRACE_TRACEME across valgrind's execs (nb_kern_ptrace.c), and the
+# backend keeps each event set's descriptors (multiattach runs two
+# attached sets in one thread).
 
 PapiSuite::run(suite => 'ctests', dir => "$ENV{NB_PAPI_SRC}/ctests",
 	todo => "$FindBin::Bin/papi_tests_todo.txt", backend => 'perf',

@@ -53,16 +53,41 @@ static int sys_ioctl(int fd, unsigned long req, unsigned long arg)
 
 struct nb_perf_sys nb_perf_sys = { sys_open, sys_ioctl, read, close };
 
-/* The open events of this thread's running event set, by position. */
-static __thread int pfd[NB_NUM_COUNTERS] = {
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1
+/* The open events of one event set, by position, as PAPI's perf_event
+ * component keeps them in its control state (pe_control_t): a thread may
+ * run several sets at once (PAPI's multiattach: two sets, each attached
+ * to its own child), and each reads, enables and resets its own.  Per
+ * position: the descriptor, the counter our scheduler gave it
+ * (set_counters matches on it), the offset added to the kernel's count,
+ * the ring buffer. */
+struct pset {
+	int n;
+	int fd[NB_NUM_COUNTERS];
+	unsigned ctr[NB_NUM_COUNTERS];
+	uint64_t off[NB_NUM_COUNTERS];
+	void *ring[NB_NUM_COUNTERS];
 };
-static __thread int npfd;
-/* per position: the counter our scheduler gave it (set_counters matches
- * on it), the offset added to the kernel's count, the ring buffer */
-static __thread unsigned pctr[NB_NUM_COUNTERS];
-static __thread uint64_t poff[NB_NUM_COUNTERS];
-static __thread void *pring[NB_NUM_COUNTERS];
+
+/* The sets with open events, found by their register array (the
+ * control state's: nb_backend.h).  A fixed table, because the overflow
+ * handler reads and re-arms a set from a signal handler, where neither
+ * malloc nor a lock may be taken: a slot is claimed (CLAIMED) and filled
+ * by program() outside any handler, its key published last; a lookup
+ * compares keys only, so it never follows another set's pointer while
+ * that set is given back in another thread. */
+#define NB_PERF_SETS 256
+#define CLAIMED ((const struct nb_regs *)&set_key)
+static const struct nb_regs *set_key[NB_PERF_SETS];
+static struct pset *set_val[NB_PERF_SETS];
+
+static struct pset *set_of(const struct nb_regs *r)
+{
+	for (int i = 0; i < NB_PERF_SETS; i++)
+		if (__atomic_load_n(&set_key[i], __ATOMIC_ACQUIRE) == r)
+			return set_val[i];
+	return NULL;
+}
+
 /* PAPI_INHERIT of the set being programmed (set_inherit): attr.inherit */
 static __thread int pinherit;
 /* PAPI_attach's task of the set being programmed (set_attach): the pid
@@ -72,18 +97,60 @@ static __thread int pattach;
 static int ovf_sig;
 #define RING_BYTES (2 * 4096)     /* header page + one data page */
 
-static void close_all(void)
+static void close_set(struct pset *s)
 {
-	for (int i = 0; i < npfd; i++) {
-		if (pring[i])
-			munmap(pring[i], RING_BYTES);
-		pring[i] = NULL;
-		if (pfd[i] >= 0)
-			nb_perf_sys.close(pfd[i]);
+	for (int i = 0; i < s->n; i++) {
+		if (s->ring[i])
+			munmap(s->ring[i], RING_BYTES);
+		s->ring[i] = NULL;
+		if (s->fd[i] >= 0)
+			nb_perf_sys.close(s->fd[i]);
+		s->fd[i] = -1;
 	}
-	for (int i = 0; i < NB_NUM_COUNTERS; i++)
-		pfd[i] = -1;
-	npfd = 0;
+	s->n = 0;
+}
+
+/* The set of R, made (with no events) if it has none; NULL if the table
+ * is full or there is no memory. */
+static struct pset *set_new(const struct nb_regs *r)
+{
+	struct pset *s = set_of(r);
+
+	if (s) {
+		close_set(s);
+		return s;
+	}
+	if (!(s = calloc(1, sizeof(*s))))
+		return NULL;
+	for (int i = 0; i < NB_PERF_SETS; i++) {
+		const struct nb_regs *none = NULL;
+
+		if (__atomic_compare_exchange_n(&set_key[i], &none, CLAIMED, 0, __ATOMIC_ACQ_REL,
+						__ATOMIC_RELAXED)) {
+			set_val[i] = s;
+			__atomic_store_n(&set_key[i], r, __ATOMIC_RELEASE);
+			return s;
+		}
+	}
+	free(s);
+	return NULL;
+}
+
+/* The set of R closed and forgotten. */
+static void perf_release(const struct nb_regs *r, int n)
+{
+	(void)n;
+	for (int i = 0; i < NB_PERF_SETS; i++) {
+		if (__atomic_load_n(&set_key[i], __ATOMIC_ACQUIRE) != r)
+			continue;
+		struct pset *s = set_val[i];
+
+		/* the key first: a slot claimed again writes its own set_val */
+		__atomic_store_n(&set_key[i], NULL, __ATOMIC_RELEASE);
+		close_set(s);
+		free(s);
+		return;
+	}
 }
 
 static void attr_of(const struct nb_regs *r, struct perf_event_attr *a, int leader)
@@ -108,21 +175,21 @@ static void attr_of(const struct nb_regs *r, struct perf_event_attr *a, int lead
 	}
 }
 
-/* Overflow notification of sampling event I: its ring buffer, and the
- * signal to this thread. */
-static int arm_signal(int i, char *err, size_t len)
+/* Overflow notification of sampling event I of set S: its ring buffer,
+ * and the signal to this thread. */
+static int arm_signal(struct pset *s, int i, char *err, size_t len)
 {
 	struct f_owner_ex own = { F_OWNER_TID, (pid_t)syscall(SYS_gettid) };
-	void *ring = mmap(NULL, RING_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, pfd[i], 0);
+	void *ring = mmap(NULL, RING_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd[i], 0);
 
 	if (ring == MAP_FAILED) {
 		snprintf(err, len, "mmap of the perf ring buffer of event %d: %s", i + 1,
 			 strerror(errno));
 		return -1;
 	}
-	pring[i] = ring;
-	if (fcntl(pfd[i], F_SETFL, O_RDWR | O_NONBLOCK | O_ASYNC) < 0 ||
-	    fcntl(pfd[i], F_SETSIG, ovf_sig) < 0 || fcntl(pfd[i], F_SETOWN_EX, &own) < 0) {
+	s->ring[i] = ring;
+	if (fcntl(s->fd[i], F_SETFL, O_RDWR | O_NONBLOCK | O_ASYNC) < 0 ||
+	    fcntl(s->fd[i], F_SETSIG, ovf_sig) < 0 || fcntl(s->fd[i], F_SETOWN_EX, &own) < 0) {
 		snprintf(err, len, "fcntl (overflow signal %d) of perf event %d: %s", ovf_sig,
 			 i + 1, strerror(errno));
 		return -1;
@@ -254,29 +321,34 @@ static int perf_refuse(const struct nb_evsel *sel, int n, const struct nb_assign
 
 static int perf_program(const struct nb_regs *r, int n, char *err, size_t len)
 {
-	close_all();
+	struct pset *s = set_new(r);
+
+	if (!s) {
+		snprintf(err, len, "perf backend: more than %d event sets started at once",
+			 NB_PERF_SETS);
+		return -1;
+	}
 	for (int i = 0; i < n; i++) {
 		struct perf_event_attr a;
 
 		if (unencodable(r, i, err, len)) {
-			close_all();
+			perf_release(r, n);
 			return NB_BACKEND_CONFLICT;
 		}
 		attr_of(&r[i], &a, i == 0);
-		pfd[i] = nb_perf_sys.open(&a, pattach, -1, i ? pfd[0] : -1, PERF_FLAG_FD_CLOEXEC);
-		if (pfd[i] < 0) {
+		s->fd[i] = nb_perf_sys.open(&a, pattach, -1, i ? s->fd[0] : -1, PERF_FLAG_FD_CLOEXEC);
+		if (s->fd[i] < 0) {
 			int e = errno;
 
 			open_error(r, i, n, e, err, len);
-			npfd = i;
-			close_all();
+			perf_release(r, n);
 			return e == EINVAL ? NB_BACKEND_CONFLICT : -1;
 		}
-		npfd = i + 1;
-		pctr[i] = r[i].counter;
-		poff[i] = 0;
-		if (a.sample_period && arm_signal(i, err, len)) {
-			close_all();
+		s->n = i + 1;
+		s->ctr[i] = r[i].counter;
+		s->off[i] = 0;
+		if (a.sample_period && arm_signal(s, i, err, len)) {
+			perf_release(r, n);
 			return -1;
 		}
 	}
@@ -285,10 +357,11 @@ static int perf_program(const struct nb_regs *r, int n, char *err, size_t len)
 
 static int perf_enable(const struct nb_regs *r, int n, int on, char *err, size_t len)
 {
-	(void)r;
-	if (n == 0 || npfd == 0)
+	struct pset *s = set_of(r);
+
+	if (n == 0 || !s || s->n == 0)
 		return 0;
-	if (nb_perf_sys.ioctl(pfd[0], on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE,
+	if (nb_perf_sys.ioctl(s->fd[0], on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE,
 			      PERF_IOC_FLAG_GROUP) < 0) {
 		snprintf(err, len, "perf %s: %s", on ? "enable" : "disable", strerror(errno));
 		return -1;
@@ -298,29 +371,34 @@ static int perf_enable(const struct nb_regs *r, int n, int on, char *err, size_t
 
 static int perf_read(const struct nb_regs *r, int n, uint64_t *raw, char *err, size_t len)
 {
-	(void)r;
+	struct pset *s = set_of(r);
+	int nopen = s ? s->n : 0;
+
 	for (int i = 0; i < n; i++) {
 		raw[n + i] = 0;        /* no cascaded pairs here (perf_program) */
-		if (i >= npfd || nb_perf_sys.read(pfd[i], &raw[i], sizeof(raw[i])) !=
+		if (i >= nopen || nb_perf_sys.read(s->fd[i], &raw[i], sizeof(raw[i])) !=
 				     (ssize_t)sizeof(raw[i])) {
 			snprintf(err, len, "perf read of event %d: %s", i + 1,
-				 i >= npfd ? "not open" : strerror(errno));
+				 i >= nopen ? "not open" : strerror(errno));
 			return -1;
 		}
-		raw[i] = (raw[i] + poff[i]) & NB_COUNTER_MASK;   /* the component widens 40-bit deltas */
+		raw[i] = (raw[i] + s->off[i]) & NB_COUNTER_MASK;   /* the component widens 40-bit deltas */
 	}
 	return 0;
 }
 
 static int perf_zero(const struct nb_regs *r, int n, char *err, size_t len)
 {
-	(void)r;
-	if (n && npfd && nb_perf_sys.ioctl(pfd[0], PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP) < 0) {
+	struct pset *s = set_of(r);
+
+	if (!s)
+		return 0;
+	if (n && s->n && nb_perf_sys.ioctl(s->fd[0], PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP) < 0) {
 		snprintf(err, len, "perf reset: %s", strerror(errno));
 		return -1;
 	}
-	for (int i = 0; i < npfd; i++)
-		poff[i] = 0;
+	for (int i = 0; i < s->n; i++)
+		s->off[i] = 0;
 	return 0;
 }
 
@@ -344,23 +422,28 @@ static int perf_pmi_signal(int sig, char *err, size_t len)
 
 /* A counter's raw value V: the offset to the kernel's count; for a
  * sampling event also the kernel's period, the distance from V to 2^40. */
-static int perf_set_counters(const struct nb_regs *r, int n, const uint64_t *raw, char *err,
-			     size_t len)
+static int perf_set_counters(const struct nb_regs *r, int n, uint32_t mask, const uint64_t *raw,
+			     char *err, size_t len)
 {
+	struct pset *s = set_of(r);
+	int nopen = s ? s->n : 0;
+
 	for (int k = 0; k < n; k++) {
 		uint64_t cur, per = (NB_COUNTER_MASK + 1 - (raw[k] & NB_COUNTER_MASK)) & NB_COUNTER_MASK;
 		int i = 0;
 
-		while (i < npfd && pctr[i] != r[k].counter)
+		if (!((mask >> k) & 1))
+			continue;
+		while (i < nopen && s->ctr[i] != r[k].counter)
 			i++;
-		if (i == npfd || nb_perf_sys.read(pfd[i], &cur, sizeof(cur)) != (ssize_t)sizeof(cur)) {
+		if (i == nopen || nb_perf_sys.read(s->fd[i], &cur, sizeof(cur)) != (ssize_t)sizeof(cur)) {
 			snprintf(err, len, "perf: counter %u: %s", r[k].counter,
-				 i == npfd ? "no open event" : strerror(errno));
+				 i == nopen ? "no open event" : strerror(errno));
 			return -1;
 		}
-		poff[i] = (raw[k] - cur) & NB_COUNTER_MASK;
-		if (pring[i] && per &&
-		    nb_perf_sys.ioctl(pfd[i], PERF_EVENT_IOC_PERIOD, (unsigned long)(uintptr_t)&per) < 0) {
+		s->off[i] = (raw[k] - cur) & NB_COUNTER_MASK;
+		if (s->ring[i] && per &&
+		    nb_perf_sys.ioctl(s->fd[i], PERF_EVENT_IOC_PERIOD, (unsigned long)(uintptr_t)&per) < 0) {
 			snprintf(err, len, "perf period %llu of event %d: %s", (unsigned long long)per,
 				 i + 1, strerror(errno));
 			return -1;
@@ -441,6 +524,7 @@ const struct nb_backend nb_backend_perf = {
 	.write_msrs = perf_write_msrs,
 	.pmi_signal = perf_pmi_signal,
 	.set_counters = perf_set_counters,
+	.release = perf_release,
 	.set_inherit = perf_set_inherit,
 	.set_attach = perf_set_attach,
 };

@@ -89,12 +89,14 @@ static int sim_pmi_signal(int sig, char *err, size_t len)
 	return 0;
 }
 
-static int sim_set_counters(const struct nb_regs *r, int n, const uint64_t *raw,
+static int sim_set_counters(const struct nb_regs *r, int n, uint32_t mask, const uint64_t *raw,
 			    char *err, size_t len)
 {
 	for (int i = 0; i < n; i++) {
 		uint32_t msr = nb_counters[r[i].counter].msr;
 
+		if (!((mask >> i) & 1))
+			continue;
 		/* erratum N15: write twice (backend_regs.c) */
 		if (wr(msr, raw[i] & NB_COUNTER_MASK, err, len) ||
 		    wr(msr, raw[i] & NB_COUNTER_MASK, err, len))

@@ -4,6 +4,14 @@
  * One small interface, three implementations: "sim" (client requests into
  * nbsim), "msr" (/dev/cpu/N/msr) and "perf" (perf_event_open with the
  * kernel's P4 raw config).  All take the register images the encoder made.
+ *
+ * R, in the calls on an event set (program, enable, read, zero,
+ * set_counters, cpu_wide, release), is that set's own register array
+ * (its control state's, nb_comp.h), the same array in every call from
+ * program() to release(): a backend that keeps state per set finds it
+ * by R (perf: the set's open events, as PAPI's perf_event component
+ * keeps them in its control state), so that one thread may run several
+ * sets at once.
  */
 #ifndef NB_BACKEND_H
 #define NB_BACKEND_H
@@ -76,8 +84,9 @@ struct nb_backend {
 	 * calling thread changed (stop), or ALL (PAPI's shutdown); optional:
 	 * NULL if the backend owns nothing shared. */
 	void (*restore)(int all);
-	/* Write raw 40-bit values (presets) into R's counters. */
-	int (*set_counters)(const struct nb_regs *r, int n, const uint64_t *raw,
+	/* Write raw 40-bit values (presets) into the counters of R[i] for
+	 * each bit i of MASK: RAW[i]. */
+	int (*set_counters)(const struct nb_regs *r, int n, uint32_t mask, const uint64_t *raw,
 			    char *err, size_t len);
 
 	/* Optional: R's counters count by CPU, every thread that runs on
@@ -93,6 +102,10 @@ struct nb_backend {
 	 * on task TID (PAPI_attach: another process or thread; 0: the
 	 * calling thread).  NULL: no attaching (cmp_info.attach 0). */
 	void (*set_attach)(int tid);
+	/* Optional: the set R no longer counts (its stop, or a start that
+	 * failed after program()): what the backend holds for it is given
+	 * back (perf: its descriptors closed).  NULL: nothing per set. */
+	void (*release)(const struct nb_regs *r, int n);
 };
 
 extern const struct nb_backend nb_backend_sim, nb_backend_msr, nb_backend_perf;

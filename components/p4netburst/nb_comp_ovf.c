@@ -20,26 +20,25 @@
 int p4nb_preset_ex(nb_control_t *c, uint32_t mask, int rearm, char *err, size_t len)
 {
 	uint64_t raw[NB_NUM_COUNTERS];
-	struct nb_regs r[NB_NUM_COUNTERS];
-	int k = 0;
+	uint32_t set = 0;
 
 	for (int i = 0; i < c->n; i++) {
 		uint64_t t = c->threshold[i], past = 0;
 
 		if (!((mask >> i) & 1))
 			continue;
-		r[k] = c->regs[i];
 		if (rearm)      /* the events since the overflow */
 			past = (uint64_t)(c->hwcount[i] - c->ovf_at[i]) % t;
 		/* past >= t: more thresholds went by before the PMI was taken
 		 * (skid); they coalesce into this one and the next overflow
 		 * keeps the phase, at the next multiple */
-		raw[k] = (past + NB_COUNTER_MASK + 1 - t) & NB_COUNTER_MASK;
-		c->last[i] = raw[k];
+		raw[i] = (past + NB_COUNTER_MASK + 1 - t) & NB_COUNTER_MASK;
+		c->last[i] = raw[i];
 		c->ovf_at[i] = c->hwcount[i] + (long long)(t - past);
-		k++;
+		set |= 1u << i;
 	}
-	return k ? p4nb_backend->set_counters(r, k, raw, err, len) : 0;
+	/* the set's own register array: the backend finds the set by it */
+	return set ? p4nb_backend->set_counters(c->regs, c->n, set, raw, err, len) : 0;
 }
 
 int p4nb_preset(nb_control_t *c, uint32_t mask, char *err, size_t len)

@@ -19,7 +19,7 @@ static void notice(const char *msg)
 }
 
 /* A running set counts on the counters of the thread that started it
- * (nbsim's per-thread context, the perf backend's per-thread descriptors,
+ * (nbsim's per-thread context, the perf backend's descriptors opened on it,
  * the msr backend's CPU binding), and PAPI lets any thread name any set:
  * a stop, read or reset from another thread acted on the caller's own
  * counters (stopping its own running set on them), returned its counts as
@@ -94,6 +94,8 @@ int p4nb_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *native,
 		else {
 			c->running = 0;
 			p4nb_release_lp(c);
+			if (p4nb_backend->release)
+				p4nb_backend->release(c->regs, c->n);
 		}
 	}
 	memset(req, 0, sizeof(req));
@@ -344,6 +346,9 @@ static int teardown(nb_control_t *c, int disable)
 	}
 	if (p4nb_backend->restore)
 		p4nb_backend->restore(0);
+	/* the set's own (perf: its descriptors, counts read above) */
+	if (p4nb_backend->release)
+		p4nb_backend->release(c->regs, c->n);
 	return ret;
 }
 

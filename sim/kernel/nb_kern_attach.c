@@ -89,8 +89,14 @@ static Bool proc_ids(Int pid, const HChar *key, UInt v[4])
  * find_lively_task_by_vpid (ESRCH), then perf_check_permission:
  * perfmon_capable() or ptrace_may_access(PTRACE_MODE_READ_REALCREDS),
  * whose test (kernel/ptrace.c __ptrace_may_access) is the caller's real
- * uid and gid equal to the target's real, effective and saved ones
- * (EACCES otherwise). */
+ * uid and gid equal to the target's real, effective and saved ones, and
+ * the target dumpable (SUID_DUMP_USER: not after prctl(PR_SET_DUMPABLE,
+ * 0) or a set-id exec) (EACCES otherwise).  Nothing else: a task of the
+ * same user need not be the caller's child nor traced (PTRACE_MODE_READ;
+ * Yama's ptrace_scope restricts only PTRACE_MODE_ATTACH).  Dumpable is
+ * read from the owner of /proc/PID/stat, which fs/proc/base.c
+ * task_dump_owner makes root for a task that is not (its files; the
+ * directory keeps the effective uid). */
 Word nbk_target(Int pid, Bool priv, ThreadId *owner, Int *tpid)
 {
 	UInt u[4], g[4];
@@ -109,6 +115,14 @@ Word nbk_target(Int pid, Bool priv, ThreadId *owner, Int *tpid)
 		return -E_SRCH;
 	if (!priv && (u[0] != ru || u[1] != ru || u[2] != ru || g[0] != rg || g[1] != rg || g[2] != rg))
 		return -E_ACCES;
+	if (!priv) {
+		HChar path[32];
+		struct vg_stat st;
+
+		VG_(snprintf)(path, sizeof path, "/proc/%d/stat", pid);
+		if (!sr_isError(VG_(stat)(path, &st)) && st.uid != u[1])
+			return -E_ACCES;        /* not dumpable */
+	}
 	*tpid = pid;
 	return 0;
 }

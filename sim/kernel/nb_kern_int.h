@@ -41,6 +41,7 @@ struct kobj {
 	ThreadId owner;
 	Int lwpid;               /* owner's kernel thread id                */
 	int leader;              /* index of the group leader (self: leader) */
+	Int pcpu;                /* perf_event_open's cpu (-1: any)         */
 	uint64_t config;         /* the masked raw config                   */
 	struct perf_event_attr attr;
 	int counter;             /* -1: not placed (never runs)             */
@@ -65,7 +66,8 @@ struct kobj {
 	Int rbfd;                /* a remote copy: the opener's buffer file's fd + 1 */
 	ULong wake_head;         /*   and its data_head at the last wakeup     */
 	SizeT rb_len;
-	ULong lost;
+	ULong lost;              /* records lost (read_format LOST)         */
+	ULong rb_lost;           /* lost since the last PERF_RECORD_LOST    */
 	ULong id;
 	/* inherit (kernel/events/core.c inherit_event, sync_child_event) */
 	int parent;              /* a thread's copy: its original's index; -1 */

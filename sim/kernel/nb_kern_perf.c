@@ -9,6 +9,32 @@
 
 /* ---- perf_event_open ---- */
 
+/* Is descriptor FD of this process a host kernel's perf event? */
+static Bool host_perf_fd(UWord fd)
+{
+	HChar path[48], link[64];
+	SSizeT n;
+
+	VG_(snprintf)(path, sizeof path, "/proc/self/fd/%lu", fd);
+	n = VG_(readlink)(path, link, sizeof link - 1);
+	if (n <= 0)
+		return False;
+	link[n] = 0;
+	return VG_(strcmp)(link, "anon_inode:[perf_event]") == 0;
+}
+
+/* A group of host (software) and emulated (hardware) events: Linux
+ * takes it (a software member in a hardware group; a software leader's
+ * group moved to the hardware context), the emulation cannot tie the two
+ * kernels' events together. */
+static Word mixed_group(void)
+{
+	VG_(snprintf)(nb_fault_buf, sizeof nb_fault_buf, "perf_event_open: a group mixing "
+		      "software events (the host kernel's) with the emulated P4 driver's is not "
+		      "emulated");
+	return -E_OPNOTSUPP;
+}
+
 Word nbk_perf_open(ThreadId tid, Addr uattr, UWord pidcpu, UWord group_fd, UWord flags)
 {
 	struct perf_event_attr a;
@@ -39,8 +65,14 @@ Word nbk_perf_open(ThreadId tid, Addr uattr, UWord pidcpu, UWord group_fd, UWord
 	for (uint32_t b = sizeof a; b < size; b++)
 		if (((const UChar *)uattr)[b])
 			return -E_2BIG;
-	if (a.type != PERF_TYPE_RAW && a.type != PERF_TYPE_HARDWARE && a.type != PERF_TYPE_HW_CACHE)
-		return NBSIM_KERN_PASS;         /* software events: the host kernel's */
+	if (a.type != PERF_TYPE_RAW && a.type != PERF_TYPE_HARDWARE && a.type != PERF_TYPE_HW_CACHE) {
+		/* software events: the host kernel's; in a group an emulated
+		 * event leads (Linux takes a software member into a hardware
+		 * group), not emulated: the host would say EBADF */
+		if ((Int)group_fd != -1 && nbk_obj_of_fd(group_fd))
+			return mixed_group();
+		return NBSIM_KERN_PASS;
+	}
 	/* perf_copy_attr: unknown sample bits; (5.13+) inherit_thread,
 	 * remove_on_exec */
 	if (a.sample_type & ~(uint64_t)(PERF_SAMPLE_MAX - 1))
@@ -59,7 +91,10 @@ Word nbk_perf_open(ThreadId tid, Addr uattr, UWord pidcpu, UWord group_fd, UWord
 	if (flags & ~(UWord)PERF_FLAG_FD_CLOEXEC)
 		return -E_INVAL;                /* FD_NO_GROUP, FD_OUTPUT, PID_CGROUP: not emulated */
 	if ((Word)group_fd != -1 && (Int)group_fd != -1 && !nbk_obj_of_fd(group_fd))
-		return -E_BADF;                 /* perf_fget_light: not an open perf event */
+		/* perf_fget_light: not an open perf event (EBADF); a host
+		 * kernel's (a software leader, which Linux moves into the
+		 * hardware context): not emulated */
+		return host_perf_fd(group_fd) ? mixed_group() : -E_BADF;
 	/* the task: find_lively_task_by_vpid (ESRCH); the permission
 	 * (EACCES) is checked after the event's init, as the kernel does */
 	if (pid != -1 && pid != 0) {
@@ -121,9 +156,18 @@ Word nbk_perf_open(ThreadId tid, Addr uattr, UWord pidcpu, UWord group_fd, UWord
 
 		if (!g)
 			return -E_BADF;                 /* not an open perf event */
-		/* a leader, on the same task, with the same inherit */
-		if (g->kind != K_PERF || g->leader != g - ko || g->owner != owner || g->tpid != tpid ||
-		    (pid != -1 && g->attr.inherit != a.inherit))
+		/* kernel/events/core.c perf_event_open's group checks, all
+		 * EINVAL: the same inherit as the leader (with a task); a
+		 * leader (no recursive hierarchy); the same clock
+		 * (use_clockid); the same CPU; the same task; and only a
+		 * leader may be pinned or exclusive.  The P4 has no other
+		 * hardware PMU to mix with (its other PMUs, msr and the
+		 * software ones, are in the software context). */
+		if (g->kind != K_PERF || g->leader != g - ko ||
+		    (pid != -1 && g->attr.inherit != a.inherit) ||
+		    (g->attr.use_clockid ? (Int)g->attr.clockid : -1) !=
+			    (a.use_clockid ? (Int)a.clockid : -1) ||
+		    g->pcpu != cpu || g->owner != owner || g->tpid != tpid || a.pinned || a.exclusive)
 			return -E_INVAL;
 		leader = (int)(g - ko);
 	}
@@ -138,6 +182,7 @@ Word nbk_perf_open(ThreadId tid, Addr uattr, UWord pidcpu, UWord group_fd, UWord
 	ko[i].leader = leader >= 0 ? leader : i;
 	ko[i].config = cfg;
 	ko[i].attr = a;
+	ko[i].pcpu = cpu;
 	ko[i].thread = clo_ht && owner ? nb_lp_of(owner) & 1 : 0;
 	ko[i].enabled = !a.disabled;
 	ko[i].limit = 0;

@@ -61,8 +61,9 @@ static void wake_remote(struct kobj *e)
 	VG_(close)((Int)sr_Res(f));
 }
 
-/* NW words into the opener's file (a remote copy E) */
-static void put_file(struct kobj *e, const ULong *w, unsigned nw)
+/* NW words into the opener's file (a remote copy E); False if they do
+ * not fit (or there is no file) */
+static Bool put_file(struct kobj *e, const ULong *w, unsigned nw)
 {
 	ULong hd[4];            /* data_head, data_tail, data_offset, data_size */
 	ULong n = nw * 8ULL, at, first;
@@ -74,18 +75,14 @@ static void put_file(struct kobj *e, const ULong *w, unsigned nw)
 
 		nbk_rb_path(e->rpid, e->rid, "rb", path, sizeof path);
 		f = VG_(open)(path, VKI_O_RDWR, 0);
-		if (sr_isError(f)) {
-			e->lost++;
-			return;
-		}
+		if (sr_isError(f))
+			return False;
 		e->rbfd = (Int)sr_Res(f) + 1;
 	}
 	r = VG_(do_syscall)(__NR_pread64, (UWord)(e->rbfd - 1), (UWord)hd, sizeof hd, HDR_OFF, 0, 0, 0, 0);
 	if (sr_isError(r) || sr_Res(r) != sizeof hd || !hd[3] ||
-	    (hd[3] & (hd[3] - 1)) || hd[3] - (hd[0] - hd[1]) < n) {
-		e->lost++;
-		return;
-	}
+	    (hd[3] & (hd[3] - 1)) || hd[3] - (hd[0] - hd[1]) < n)
+		return False;
 	at = hd[0] & (hd[3] - 1);
 	first = hd[3] - at < n ? hd[3] - at : n;
 	(void)VG_(do_syscall)(__NR_pwrite64, (UWord)(e->rbfd - 1), (UWord)w, first, hd[2] + at, 0, 0, 0, 0);
@@ -104,10 +101,12 @@ static void put_file(struct kobj *e, const ULong *w, unsigned nw)
 		e->wakeups = 0;
 		wake_remote(e);
 	}
+	return True;
 }
 
-/* NW words into this process's mapping of event O */
-static void put_mem(struct kobj *o, const ULong *w, unsigned nw)
+/* NW words into this process's mapping of event O; False if they do not
+ * fit */
+static Bool put_mem(struct kobj *o, const ULong *w, unsigned nw)
 {
 	struct perf_event_mmap_page *h = (struct perf_event_mmap_page *)o->rb;
 	ULong size = o->rb_len - PAGE, head, tail;
@@ -115,26 +114,15 @@ static void put_mem(struct kobj *o, const ULong *w, unsigned nw)
 	const UChar *src = (const UChar *)w;
 
 	if (!o->rb || !size)
-		return;
+		return True;            /* no buffer mapped: nothing to lose */
 	head = h->data_head;
 	tail = h->data_tail;
-	if (size - (head - tail) < nw * 8ULL) {
-		o->lost++;
-		return;
-	}
+	if (size - (head - tail) < nw * 8ULL)
+		return False;
 	for (unsigned b = 0; b < nw * 8; b++)
 		data[(head + b) & (size - 1)] = src[b];
 	h->data_head = head + nw * 8;
-}
-
-/* A record of event E: a copy's goes to its original's buffer, a remote
- * copy's to its opener's file. */
-void nbk_rb_write(struct kobj *e, const ULong *w, unsigned nw)
-{
-	if (e->rpid)
-		put_file(e, w, nw);
-	else
-		put_mem(e->parent >= 0 ? &ko[e->parent] : e, w, nw);
+	return True;
 }
 
 /* The id perf knows the event by: the original's (primary_event_id) */
@@ -174,6 +162,44 @@ static unsigned sample_id(const struct kobj *e, ULong now, ULong *w)
 
 #define HDR(type, misc, words) ((ULong)(type) | (ULong)(misc) << 32 | (ULong)((words) * 8) << 48)
 #define CALLCHAIN_MAX 64
+
+/* A record of event E: a copy's goes to its original's buffer, a remote
+ * copy's to its opener's file.  A record that does not fit is lost
+ * (read_format LOST, the event's lost_samples), and the buffer counts it
+ * (rb->lost): the next record that fits is preceded by a PERF_RECORD_LOST
+ * of the count so far, which then starts again (kernel/events/
+ * ring_buffer.c __perf_output_begin: the two reserved together, so both
+ * or neither).  Its id: the original's, the one perf knows (Linux writes
+ * the writing event's own, an inherited copy's unknown to perf). */
+void nbk_rb_write(struct kobj *e, const ULong *w, unsigned nw)
+{
+	struct kobj *b = e->rpid ? e : e->parent >= 0 ? &ko[e->parent] : e;
+	ULong all[3 + 8 + 16 + CALLCHAIN_MAX + 2];
+	const ULong *out = w;
+	unsigned n = nw;
+	Bool ok;
+
+	if (b->rb_lost && nw + 3 + 8 <= sizeof all / sizeof all[0]) {
+		ULong now = rec_ns(nbk_now_ns());
+		unsigned k = 3;
+
+		all[1] = primary_id(e);
+		all[2] = b->rb_lost;
+		k += sample_id(e, now, all + k);
+		all[0] = HDR(PERF_RECORD_LOST, 0, k);
+		for (unsigned i = 0; i < nw; i++)
+			all[k + i] = w[i];
+		out = all;
+		n = k + nw;
+	}
+	ok = e->rpid ? put_file(e, out, n) : put_mem(b, out, n);
+	if (ok && out == all)
+		b->rb_lost = 0;
+	if (!ok) {
+		b->lost++;
+		b->rb_lost++;
+	}
+}
 
 /* PERF_RECORD_SAMPLE of event E at IP (perf_output_sample's order). */
 void nbk_rb_sample(struct kobj *e, Addr ip, ULong now)

@@ -5,7 +5,7 @@
  * fields of its config (tools/perf/util/pmu.c: type, format/, caps/).
  *
  * The files are a real directory tree that the tool writes once under
- * $TMPDIR (nbsim-sysfs-EUID-p4v2-N: built under a temporary name and
+ * $TMPDIR (nbsim-sysfs-EUID-p4v3-N: built under a temporary name and
  * renamed, so a reader sees all of it or none; the content is constant),
  * and the preload library rewrites the paths under those two prefixes to
  * it in the libc calls perf makes on them (open, openat, fopen, opendir,
@@ -35,11 +35,23 @@
  *   machine's logical processors, "0" (or "0-1" with --ht=yes), from
  *   which perf takes the CPUs it opens per-CPU events on (a tree per
  *   count: nbsim-sysfs-EUID-p4-N).
- * Left out: the listing of /sys/bus/event_source/devices itself (readdir
- * is the host's: a host's other PMUs show, and no cpu where the host has
- * none; perf finds cpu by name).  The tree's name carries its content's
- * version (p4v2: events/, rdpmc), so that an older nbsim's tree in
- * $TMPDIR is not taken for this one's.
+ * - /sys/bus/event_source/devices itself: the PMUs Linux 6.1 (Debian's
+ *   kernel) registers on a NetBurst, and no other of the host's, so that
+ *   perf's scan of the directory (tools/perf/util/pmu.c pmu_read_sysfs)
+ *   finds no PMU a Pentium 4 lacks (a host's uncore, power or intel_pt
+ *   PMUs: ENOENT under it): cpu (above); msr (arch/x86/events/msr.c
+ *   msr_init registers it on any CPU with a TSC; of its events only tsc
+ *   passes its probe on a P4: APERF/MPERF, PPERF, the SMI count and the
+ *   thermal status need CPUID bits or family 6 models a P4 lacks), here
+ *   a directory of its own with format/event config:0-63, events/tsc
+ *   event=0x00, and the host's msr type, since its events are the host
+ *   kernel's; and the software context's PMUs of kernel/events/core.c
+ *   and hw_breakpoint.c: software, tracepoint, breakpoint, kprobe and
+ *   uprobe (Debian's config has KPROBE_EVENTS and UPROBE_EVENTS), each a
+ *   symbolic link to the host's, whose kernel serves their events.  A PMU
+ *   the host lacks is left out (nothing would serve it).
+ * The tree's name carries its content's version (p4v3: devices/, msr),
+ * so that an older nbsim's tree in $TMPDIR is not taken for this one's.
  */
 #include "nb_kern_int.h"
 
@@ -58,7 +70,20 @@ static const struct {
 	{ "system/cpu/present", NULL },
 };
 static const HChar *sysfs_dirs[] = { "", "/cpu", "/cpu/format", "/cpu/caps", "/cpu/events", "/system",
-				      "/system/cpu" };
+				      "/system/cpu", "/devices" };
+/* the msr PMU's (arch/x86/events/msr.c: PMU_FORMAT_ATTR event, the tsc
+ * event's string), made only if the host has an msr PMU */
+static const struct {
+	const HChar *path, *text;
+} msr_files[] = {
+	{ "msr/format/event", "config:0-63\n" },
+	{ "msr/events/tsc", "event=0x00\n" },
+	{ "msr/type", NULL },
+};
+static const HChar *msr_dirs[] = { "/msr", "/msr/format", "/msr/events" };
+/* the software context's PMUs: links to the host's */
+static const HChar *sw_pmus[] = { "breakpoint", "kprobe", "software", "tracepoint", "uprobe" };
+#define HOST_PMUS "/sys/bus/event_source/devices"
 
 static Int sys_mkdir(const HChar *p)
 {
@@ -72,6 +97,72 @@ static void sys_rmdir(const HChar *p)
 	(void)VG_(do_syscall)(__NR_rmdir, (UWord)p, 0, 0, 0, 0, 0, 0, 0);
 }
 
+static Bool put(const HChar *p, const HChar *text)
+{
+	SysRes f = VG_(open)(p, VKI_O_WRONLY | VKI_O_CREAT | VKI_O_TRUNC, 0400);
+
+	if (sr_isError(f))
+		return False;
+	(void)VG_(write)((Int)sr_Res(f), text, (Int)VG_(strlen)(text));
+	VG_(close)((Int)sr_Res(f));
+	return True;
+}
+
+/* The host's PMU NAME's type file read into BUF (its text); False if the
+ * host has no such PMU. */
+static Bool host_type(const HChar *name, HChar *buf, Int len)
+{
+	HChar p[128];
+	SysRes f;
+	Int n;
+
+	VG_(snprintf)(p, sizeof p, "%s/%s/type", HOST_PMUS, name);
+	f = VG_(open)(p, VKI_O_RDONLY, 0);
+	if (sr_isError(f))
+		return False;
+	n = VG_(read)((Int)sr_Res(f), buf, len - 1);
+	VG_(close)((Int)sr_Res(f));
+	if (n <= 0)
+		return False;
+	buf[n] = 0;
+	return True;
+}
+
+/* devices/: cpu, msr (if the host has one: its type), links to the
+ * host's software PMUs it has. */
+static Bool build_devices(const HChar *top)
+{
+	HChar p[300], to[128], type[32];
+
+	VG_(snprintf)(p, sizeof p, "%s/devices/cpu", top);
+	if (sr_isError(VG_(do_syscall)(__NR_symlink, (UWord)"../cpu", (UWord)p, 0, 0, 0, 0, 0, 0)))
+		return False;
+	if (host_type("msr", type, sizeof type)) {
+		for (UInt i = 0; i < sizeof msr_dirs / sizeof msr_dirs[0]; i++) {
+			VG_(snprintf)(p, sizeof p, "%s%s", top, msr_dirs[i]);
+			if (sys_mkdir(p) < 0)
+				return False;
+		}
+		for (UInt i = 0; i < sizeof msr_files / sizeof msr_files[0]; i++) {
+			VG_(snprintf)(p, sizeof p, "%s/%s", top, msr_files[i].path);
+			if (!put(p, msr_files[i].text ? msr_files[i].text : type))
+				return False;
+		}
+		VG_(snprintf)(p, sizeof p, "%s/devices/msr", top);
+		if (sr_isError(VG_(do_syscall)(__NR_symlink, (UWord)"../msr", (UWord)p, 0, 0, 0, 0, 0, 0)))
+			return False;
+	}
+	for (UInt i = 0; i < sizeof sw_pmus / sizeof sw_pmus[0]; i++) {
+		if (!host_type(sw_pmus[i], type, sizeof type))
+			continue;
+		VG_(snprintf)(to, sizeof to, "%s/%s", HOST_PMUS, sw_pmus[i]);
+		VG_(snprintf)(p, sizeof p, "%s/devices/%s", top, sw_pmus[i]);
+		if (sr_isError(VG_(do_syscall)(__NR_symlink, (UWord)to, (UWord)p, 0, 0, 0, 0, 0, 0)))
+			return False;
+	}
+	return True;
+}
+
 /* Build the tree under TOP; False on failure. */
 static Bool build(const HChar *top)
 {
@@ -83,23 +174,36 @@ static Bool build(const HChar *top)
 			return False;
 	}
 	for (UInt i = 0; i < sizeof sysfs_files / sizeof sysfs_files[0]; i++) {
-		SysRes f;
 		const HChar *text = sysfs_files[i].text ? sysfs_files[i].text
 					: nbk_ncpus() > 1 ? "0-1\n" : "0\n";
 
 		VG_(snprintf)(p, sizeof p, "%s/%s", top, sysfs_files[i].path);
-		f = VG_(open)(p, VKI_O_WRONLY | VKI_O_CREAT | VKI_O_TRUNC, 0400);
-		if (sr_isError(f))
+		if (!put(p, text))
 			return False;
-		(void)VG_(write)((Int)sr_Res(f), text, (Int)VG_(strlen)(text));
-		VG_(close)((Int)sr_Res(f));
 	}
-	return True;
+	return build_devices(top);
 }
 
 static void unbuild(const HChar *top)
 {
 	HChar p[300];
+
+	VG_(snprintf)(p, sizeof p, "%s/devices/cpu", top);
+	VG_(unlink)(p);
+	VG_(snprintf)(p, sizeof p, "%s/devices/msr", top);
+	VG_(unlink)(p);
+	for (UInt i = 0; i < sizeof sw_pmus / sizeof sw_pmus[0]; i++) {
+		VG_(snprintf)(p, sizeof p, "%s/devices/%s", top, sw_pmus[i]);
+		VG_(unlink)(p);
+	}
+	for (UInt i = 0; i < sizeof msr_files / sizeof msr_files[0]; i++) {
+		VG_(snprintf)(p, sizeof p, "%s/%s", top, msr_files[i].path);
+		VG_(unlink)(p);
+	}
+	for (Int i = (Int)(sizeof msr_dirs / sizeof msr_dirs[0]) - 1; i >= 0; i--) {
+		VG_(snprintf)(p, sizeof p, "%s%s", top, msr_dirs[i]);
+		sys_rmdir(p);
+	}
 
 	for (UInt i = 0; i < sizeof sysfs_files / sizeof sysfs_files[0]; i++) {
 		VG_(snprintf)(p, sizeof p, "%s/%s", top, sysfs_files[i].path);
@@ -113,7 +217,8 @@ static void unbuild(const HChar *top)
 
 /* KOP_SYSFS (buf, len): the tree's directory, made if absent; its
  * length.  DIR/cpu stands for /sys/bus/event_source/devices/cpu,
- * DIR/system/cpu/X for /sys/devices/system/cpu/X. */
+ * DIR/system/cpu/X for /sys/devices/system/cpu/X, DIR/devices for
+ * /sys/bus/event_source/devices. */
 Word nbk_sysfs_dir(Addr buf, UWord len)
 {
 	static HChar dir[256];
@@ -121,7 +226,7 @@ Word nbk_sysfs_dir(Addr buf, UWord len)
 	struct vg_stat st;
 
 	if (!dir[0])
-		VG_(snprintf)(dir, sizeof dir, "%s/nbsim-sysfs-%u-p4v2-%u", VG_(tmpdir)(),
+		VG_(snprintf)(dir, sizeof dir, "%s/nbsim-sysfs-%u-p4v3-%u", VG_(tmpdir)(),
 			      (UInt)VG_(geteuid)(), nbk_ncpus());
 	VG_(snprintf)(probe, sizeof probe, "%s/system/cpu/present", dir);
 	if (sr_isError(VG_(stat)(probe, &st))) {

@@ -37,6 +37,7 @@ static int copy_event(int p, ThreadId tid, int leader, Bool remote, Int rpid)
 	e->leader = leader < 0 ? i : leader;
 	e->config = o->config;
 	e->attr = o->attr;
+	e->pcpu = o->pcpu;
 	e->thread = clo_ht ? nb_lp_of(tid) & 1 : 0;
 	e->enabled = o->enabled;
 	e->period = o->period;

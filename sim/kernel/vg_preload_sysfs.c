@@ -1,7 +1,8 @@
 /*
  * vg_preload_sysfs.c - the preload library's view of the P4 PMU's sysfs
  * description: paths under /sys/bus/event_source/devices/cpu and
- * /sys/devices/cpu, and the online/possible/present CPU lists, lead to
+ * /sys/devices/cpu, the online/possible/present CPU lists, and the
+ * list of PMUs /sys/bus/event_source/devices (a Pentium 4's), lead to
  * the tree the tool writes (nb_kern_sysfs.c,
  * request KOP_SYSFS), in the libc calls perf makes on them: fopen,
  * opendir, access, stat here; open and openat in vg_preload_nbsim.c
@@ -28,9 +29,13 @@ static const struct {
 	{ "/sys/devices/system/cpu/online", "/system/cpu/online" },
 	{ "/sys/devices/system/cpu/possible", "/system/cpu/possible" },
 	{ "/sys/devices/system/cpu/present", "/system/cpu/present" },
+	/* the list of PMUs, and any other under it (after cpu above): a
+	 * P4's are links in it, one a P4 lacks is not there */
+	{ "/sys/bus/event_source/devices", "/devices" },
 };
 
-/* PATH rewritten to the tree in BUF if it names the cpu PMU, else PATH. */
+/* PATH rewritten to the tree in BUF if it is under one of the prefixes
+ * above (the first that matches), else PATH. */
 const char *nbsim_sysfs_map(const char *path, char *buf, size_t n)
 {
 	if (!path || strncmp(path, "/sys/", 5))

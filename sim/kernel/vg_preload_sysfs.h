@@ -7,8 +7,9 @@
 #define VG_PRELOAD_SYSFS_H
 #include <stddef.h>
 
-/* PATH rewritten into BUF (N bytes) when it is under the cpu PMU's sysfs
- * directory; otherwise PATH itself. */
+/* PATH rewritten into BUF (N bytes) when it is under the emulated sysfs
+ * description (the cpu PMU's directory, the list of PMUs, the CPU
+ * lists); otherwise PATH itself. */
 const char *nbsim_sysfs_map(const char *path, char *buf, size_t n);
 
 #endif

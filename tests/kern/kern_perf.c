@@ -330,6 +330,54 @@ int main(void)
 		close(fd);
 	}
 
+	/* ---- a full ring buffer: records lost, then PERF_RECORD_LOST ---- */
+	{
+		const uint64_t period = 997;
+		struct perf_event_mmap_page *h;
+		uint64_t v[2] = { 0, 0 }, id = 0, s1, head0;
+
+		attr(&a, RAW(K_INSTR_RETIRED, 3), 1);
+		a.sample_period = period;
+		a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD;
+		a.read_format = PERF_FORMAT_LOST;
+		fd = (int)perf_open(&a, -1);
+		ioctl(fd, PERF_EVENT_IOC_ID, &id);
+		h = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (h == MAP_FAILED)
+			tap_bail("mmap of the ring buffer");
+		/* 128 records of 32 bytes fit in 4096: the others are lost */
+		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+		loop(150000);
+		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+		tap_ok(read(fd, v, sizeof(v)) == sizeof(v), "read_format LOST: count and lost");
+		s1 = v[0] / period;
+		tap_ok(s1 > 128 && h->data_head == 128 * 32 && v[1] == s1 - 128,
+		       "a full buffer: 128 records, the other %llu samples lost (read_format LOST %llu)",
+		       (unsigned long long)(s1 - 128), (unsigned long long)v[1]);
+		/* perf consumes the buffer; the next record that fits comes
+		 * after a PERF_RECORD_LOST of those lost (__perf_output_begin) */
+		head0 = h->data_head;
+		h->data_tail = head0;
+		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+		loop(5000);
+		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+		if (read(fd, v, sizeof(v)) != sizeof(v))
+			v[0] = 0;
+		{
+			const uint64_t *rec = (const uint64_t *)((const char *)h + 4096 + (head0 & 4095));
+
+			tap_ok(h->data_head - head0 == 24 + (v[0] / period - s1) * 32 &&
+			       (rec[0] & 0xffffffff) == PERF_RECORD_LOST && (rec[0] >> 48) == 24 &&
+			       rec[1] == id && rec[2] == s1 - 128 &&
+			       (((const uint64_t *)((const char *)h + 4096 + ((head0 + 24) & 4095)))[0] &
+				0xffffffff) == PERF_RECORD_SAMPLE,
+			       "then PERF_RECORD_LOST (size 24, the event's id, %llu lost), the samples after it",
+			       (unsigned long long)(s1 - 128));
+		}
+		munmap(h, 2 * 4096);
+		close(fd);
+	}
+
 	/* ---- the msr device and the paranoid file ---- */
 	{
 		int m = open("/dev/cpu/0/msr", O_RDWR);

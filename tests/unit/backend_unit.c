@@ -364,6 +364,31 @@ static void test_perf(void)
 	tap_ok(nb_backend_perf.enable(r, 3, 0, err, sizeof(err)) == 0 && nioctl == 1 &&
 	       ioctls[0][1] == PERF_EVENT_IOC_DISABLE, "perf: disable");
 
+	/* two sets in one thread (PAPI's multiattach: each attached to its
+	 * own child): each its own events, found by its register array */
+	{
+		struct nb_regs r2[3];
+		int closed = nclose;
+
+		memcpy(r2, r, sizeof(r2));
+		tap_ok(nb_backend_perf.program(r2, 3, err, sizeof(err)) == 0 && nopen == 6 &&
+		       nclose == closed, "perf: a second set opens its own 3 events, the first's "
+		       "stay open (%d opened, %d closed)", nopen, nclose - closed);
+		tap_ok(nb_backend_perf.read(r, 3, raw, err, sizeof(err)) == 0 && raw[0] == 1000,
+		       "perf: the first set reads its own events (%llu)", (unsigned long long)raw[0]);
+		tap_ok(nb_backend_perf.read(r2, 3, raw, err, sizeof(err)) == 0 && raw[0] == 4000,
+		       "perf: the second set reads its own events (%llu)", (unsigned long long)raw[0]);
+		nioctl = 0;
+		tap_ok(nb_backend_perf.enable(r2, 3, 1, err, sizeof(err)) == 0 && nioctl == 1 &&
+		       ioctls[0][0] == 103, "perf: the second set's ENABLE goes to its leader");
+		nb_backend_perf.release(r2, 3);
+		tap_ok(nclose == closed + 3 &&
+		       nb_backend_perf.read(r, 3, raw, err, sizeof(err)) == 0 && raw[0] == 1000,
+		       "perf: release closes the second set's 3 events, the first counts on");
+		tap_ok(nb_backend_perf.read(r2, 3, raw, err, sizeof(err)) == -1 &&
+		       strstr(err, "not open"), "perf: a released set has no events (%s)", err);
+	}
+
 	/* check(): the kernel asked when a set changes, on descriptors of its
 	 * own (the programmed set above stays open) */
 	reset_fakes();
