@@ -14,6 +14,17 @@ int main(int argc, char **argv)
 	char vendor[13], brand[49];
 	struct nbsim_info inf;
 
+	if (argc > 1 && !strcmp(argv[1], "memstats")) {
+		/* the cache model's totals over the start-up (the dynamic
+		 * loader, libc's init): with simulated time, its cold phase */
+		struct nbsim_memstats ms;
+		int r = nbsim_memstats(&ms);
+		printf("memstats %d l1ld %llu l1st %llu l2ld %llu l2st %llu splits %llu %llu\n", r,
+		       (unsigned long long)ms.l1_load_miss, (unsigned long long)ms.l1_store_miss,
+		       (unsigned long long)ms.l2_load_miss, (unsigned long long)ms.l2_store_miss,
+		       (unsigned long long)ms.split_loads, (unsigned long long)ms.split_stores);
+		return r;
+	}
 	if (argc > 1 && !strcmp(argv[1], "unmodelled")) {
 		/* response (select 0x04, mask BIT1), not modelled, on FSB_ESCR0
 		 * (0x3a2, CCCR select 6) -> counter 0 */

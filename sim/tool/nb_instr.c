@@ -151,7 +151,8 @@ static void emit_ldix(IRSB *sb, UInt ix)
  * (a stale hint) or misses, with true LRU either way.  The DTLB is looked
  * up in the call only (README "TLBs").  This inline hit path is most of
  * the speed of the model: a dense loop nest hits the L1D in ways other
- * than the most recently used one on most loads.
+ * than the most recently used one on most loads.  In the cold phase
+ * (nb_cold, nb_need.c) the call does the inline path's work itself.
  */
 static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc)
 {
@@ -159,6 +160,23 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc
 	ULong sza = store ? sz : sz | cur_ldix << NB_LDIX_SHIFT;   /* (the helper's) */
 	IRDirty *d;
 
+	if (nb_cold && nb_mem_lean() && (store || !(nb_need & NEED_PEBS))) {
+		/* (cold code: the inline path's work in the call, nb_exec.c) */
+		if (store)
+			d = nb_l1d.ways == 8
+				? unsafeIRDirty_0_N(2, "nb_store_cold8", VG_(fnptr_to_fnentry)(&nb_store_cold8),
+						    mkIRExprVec_2(addr, c64(sz)))
+				: unsafeIRDirty_0_N(2, "nb_store_cold4", VG_(fnptr_to_fnentry)(&nb_store_cold4),
+						    mkIRExprVec_2(addr, c64(sz)));
+		else
+			d = nb_l1d.ways == 8
+				? unsafeIRDirty_0_N(2, "nb_load_cold8", VG_(fnptr_to_fnentry)(&nb_load_cold8),
+						    mkIRExprVec_2(addr, c64(sza)))
+				: unsafeIRDirty_0_N(2, "nb_load_cold4", VG_(fnptr_to_fnentry)(&nb_load_cold4),
+						    mkIRExprVec_2(addr, c64(sza)));
+		addStmtToIRSB(sb, IRStmt_Dirty(d));
+		return;
+	}
 	if (store && nb_mem_lean())
 		d = nb_l1d.ways == 8
 			? unsafeIRDirty_0_N(2, "nb_store_lean8", VG_(fnptr_to_fnentry)(&nb_store_lean8),

@@ -319,7 +319,7 @@ void nb_ls_changed(void)
 
 static void nb_start_client(ThreadId tid, ULong blocks_done)
 {
-	(void)blocks_done;
+	nb_cold_check(blocks_done);
 	/* not its turn (nb_lockstep.c): it leaves at its first superblock
 	 * having run nothing */
 	if (!nb_ls_start(tid))

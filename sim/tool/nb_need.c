@@ -212,6 +212,52 @@ UInt nb_need_front;
 UInt nb_need_clock;
 Bool nb_need_preload;
 
+/*
+ * The cold phase: while the program's clocks are all that needs the
+ * timing model (--nbsim-time=simulated, no counter enabled yet: the
+ * dynamic loader, libc's and PAPI's start-up), memory accesses are
+ * translated as one call each (nb_exec.c, nb_load_cold8...), without
+ * the L1D's inline hit path, whose IR is most of what VEX's passes and
+ * register allocator spend on a superblock.  Start-up code runs a few
+ * times per translation (bench empty: 13,000 superblock runs for 2,800
+ * translations), so the translation is most of its cost.  The calls do
+ * what the inline path does, so nothing counted or timed depends on the
+ * phase.  It ends when a counter is first enabled, or after
+ * NB_COLD_RUNS superblock runs in a program that enables none
+ * (nb_cold_check): every translation is made again, with the inline
+ * path, as a change of the needs does.
+ */
+Bool nb_cold;
+#define NB_COLD_RUNS 2000000ULL
+
+static void discard_all(void)
+{
+	nb_discards++;
+	VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "nbsim");
+}
+
+/* valgrind's core flag that allows VG_(discard_translations_safely): set
+ * only while a client request is handled.  nb_cold_check runs in the
+ * scheduler before a thread's time slice, where no generated code runs
+ * (the scheduler discards there itself for an InvalICache exit), so the
+ * discard is as safe as in a client request. */
+extern Bool VG_(ok_to_discard_translations);
+
+/* A thread's time slice starts (nb_main.c) after runs superblock runs in
+ * all: the cold phase ends after NB_COLD_RUNS (a program that enables no
+ * counter, or not yet: its hot code gets the inline path) */
+void nb_cold_check(ULong runs)
+{
+	Bool ok = VG_(ok_to_discard_translations);
+
+	if (!nb_cold || runs < NB_COLD_RUNS)
+		return;
+	nb_cold = False;
+	VG_(ok_to_discard_translations) = True;
+	discard_all();
+	VG_(ok_to_discard_translations) = ok;
+}
+
 void nb_update_need(void)
 {
 	/* Needs only grow: once code is instrumented for a signal it stays so.
@@ -219,7 +265,7 @@ void nb_update_need(void)
 	 * would flush and re-translate all code: papi_cost's loop of 10^5
 	 * start/stop pairs ran 40x slower.  Signals that no enabled counter
 	 * selects are still gathered, and ignored by the PMU. */
-	Bool time_on;
+	Bool time_on, warm;
 	UInt n = nb_need | (clo_stats ? NEED_ALL : 0) |
 		need_of(nb_pmu_state.events_in_use) | bogus_need();
 	/* what a front-end declared (the emulated perf driver's tick counts
@@ -247,7 +293,12 @@ void nb_update_need(void)
 		n |= NEED_STB | NEED_CACHE;
 	if (exact_needed(n))
 		n |= NEED_EXACT;
-	if (n == nb_need)
+	/* the first counter enabled ends the cold phase: its code is
+	 * translated again (as when the needs change) */
+	warm = nb_cold && nb_pmu_state.events_in_use;
+	if (warm)
+		nb_cold = False;
+	if (n == nb_need && !warm)
 		return;
 	time_on = (n & NEED_TIME) && !(nb_need & NEED_TIME);
 	if (time_on)
@@ -270,7 +321,6 @@ void nb_update_need(void)
 	nb_px_policy();
 	if (nb_need_preload)    /* before the client starts: nothing translated */
 		return;
-	nb_discards++;
-	VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "nbsim");
+	discard_all();
 }
 

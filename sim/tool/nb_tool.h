@@ -149,6 +149,7 @@ enum nb_clock { NB_CLOCK_SAMPLED, NB_CLOCK_MODEL, NB_CLOCK_WALK, NB_CLOCK_FAST }
 extern enum nb_clock clo_clock;
 extern Bool clo_cg_compat;               /* --nbsim-cache=cachegrind     */
 extern Bool clo_exact_ir;                /* --nbsim-exact-ir             */
+extern Bool clo_cold;                    /* --nbsim-cold                 */
 extern Bool clo_ht_migrate;              /* --nbsim-ht-place=migrate     */
 extern Bool clo_trace_forked;            /* --nbsim-trace-forked (nb_progfile.c) */
 Bool nb_process_cmd_line_option(const HChar *arg);
@@ -481,6 +482,10 @@ VG_REGPARM(2) void nb_load_lean4(Addr a, ULong size);
 VG_REGPARM(2) void nb_load_lean8(Addr a, ULong size);
 VG_REGPARM(2) void nb_store_lean4(Addr a, ULong size);
 VG_REGPARM(2) void nb_store_lean8(Addr a, ULong size);
+VG_REGPARM(2) void nb_load_cold4(Addr a, ULong size);
+VG_REGPARM(2) void nb_load_cold8(Addr a, ULong size);
+VG_REGPARM(2) void nb_store_cold4(Addr a, ULong size);
+VG_REGPARM(2) void nb_store_cold8(Addr a, ULong size);
 VG_REGPARM(2) void nb_load_bus(Addr a, ULong size);
 VG_REGPARM(2) void nb_store_bus(Addr a, ULong size);
 void nb_load_pebs(Addr a, ULong size, ULong pc, VexGuestAMD64State *st);
@@ -532,6 +537,9 @@ extern UInt nb_need_clock;      /* NEED_* the program's clocks need (the timing
 				 * model, with --nbsim-time=simulated)      */
 extern Bool nb_pmi_front;       /* its events sample: PMIs go to pmi_claim
 				 * without NBSIM_REQ_PMI_SIGNAL             */
+extern Bool nb_cold;            /* the cold phase (nb_need.c): set by the clocks'
+				 * front-end with nb_need_clock           */
+void nb_cold_check(ULong runs); /* at a thread's start: its end by runs     */
 extern Bool nb_need_preload;    /* it writes the PMU before the guest's first
 				 * instruction: nothing is translated yet, so
 				 * the needs change without a discard        */
