@@ -428,15 +428,20 @@ struct batch {
 	} *x;
 };
 
+/* (the pending counts are RAW_LOADS, RAW_STORES and [RAW_ROM_UOPS,
+ * RAW_IC_END): add_uops and retire set no other; flush_to runs at every
+ * exit of every superblock, so it visits only these) */
 static void flush_to(IRSB *sb, struct pend *p, struct batch *bt)
 {
-	for (unsigned i = 0; i < RAW_IC_END; i++)
+	for (unsigned i = 0; i < RAW_IC_END; i = i == RAW_STORES ? RAW_ROM_UOPS : i + 1) {
 		if (p->raw[i] && (nb_need & raw_need(i))) {
 			if (bt && bt->on)
 				bt->cum[i] += p->raw[i];
 			else
 				emit_add_at(sb, &nb_raw[i], c64(p->raw[i]));
 		}
+		p->raw[i] = 0;
+	}
 	if (p->uops && (nb_need & NEED_UOPS)) {
 		if (bt && bt->on)
 			bt->cum[RAW_UOPS] += p->uops;
@@ -444,8 +449,6 @@ static void flush_to(IRSB *sb, struct pend *p, struct batch *bt)
 			emit_add_at(sb, &nb_raw[RAW_UOPS], c64(p->uops));
 	}
 	p->uops = 0;
-	for (unsigned i = 0; i < RAW_N; i++)
-		p->raw[i] = 0;
 }
 
 static struct batch *cur_batch;         /* the superblock being instrumented's */
