@@ -142,6 +142,41 @@ static void emit_ldix(IRSB *sb, UInt ix)
 }
 
 
+/* the superblock being instrumented is cold code (nb_need.c: the cold
+ * phase, or a cold translation) */
+static Bool cur_cold;
+
+/* The start of a cold translation (nb_need.c): count the run; the
+ * nb_tier_runs-th marks the superblock hot (its translation is discarded
+ * at the next entry of the scheduler, nb_cold_check) */
+static void emit_tier(IRSB *sb, struct nb_tier *d)
+{
+	IRExpr *n, *g;
+	IRDirty *c;
+
+	n = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&d->runs)));
+	n = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, n, c64(1)));
+	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&d->runs), n));
+	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, n, c64(nb_tier_runs)));
+	c = unsafeIRDirty_0_N(1, "nb_tier_promote", VG_(fnptr_to_fnentry)(&nb_tier_promote),
+			      mkIRExprVec_1(mkIRExpr_HWord((HWord)d)));
+	c->guard = g;
+	addStmtToIRSB(sb, IRStmt_Dirty(c));
+}
+
+/* Does the superblock access memory (a cold translation gains nothing
+ * otherwise)? */
+static Bool has_mem(IRSB *in)
+{
+	for (Int j = 0; j < in->stmts_used; j++) {
+		IRStmt *st = in->stmts[j];
+		if (st && (st->tag == Ist_Store ||
+			   (st->tag == Ist_WrTmp && st->Ist.WrTmp.data->tag == Iex_Load)))
+			return True;
+	}
+	return False;
+}
+
 /*
  * A call of the cache model for one access (addr: an atom).  The L1D hit
  * path is inline (nb_l1.h, nb_l1_fast): the way the set's hint names is
@@ -160,7 +195,7 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc
 	ULong sza = store ? sz : sz | cur_ldix << NB_LDIX_SHIFT;   /* (the helper's) */
 	IRDirty *d;
 
-	if (nb_cold && nb_mem_lean() && (store || !(nb_need & NEED_PEBS))) {
+	if (cur_cold && nb_mem_lean() && (store || !(nb_need & NEED_PEBS))) {
 		/* (cold code: the inline path's work in the call, nb_exec.c) */
 		if (store)
 			d = nb_l1d.ways == 8
@@ -866,6 +901,9 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 	Int last_im = -1;               /* the last IMark's statement    */
 	Bool force_jk;                  /* the superblock leaves to valgrind */
 	struct batch bt = { 0 };        /* the static counts batched      */
+	struct nb_tier *tier = NULL;    /* a cold translation's count     */
+	const struct nb_tm_block *tier_old = NULL; /* the last translation's uops */
+	Addr sb_addr = 0;               /* the first instruction's address */
 
 	(void)closure; (void)layout; (void)vge; (void)archinfo_host;
 	if (gWordTy != Ity_I64 || hWordTy != Ity_I64)
@@ -901,6 +939,15 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 	cur_batch = &bt;
 	for (i = 0; i < in->stmts_used && in->stmts[i]->tag != Ist_IMark; i++)
 		addStmtToIRSB(out, in->stmts[i]);
+	cur_cold = nb_cold;
+	if (i < in->stmts_used) {
+		sb_addr = (Addr)(in->stmts[i]->Ist.IMark.addr + in->stmts[i]->Ist.IMark.delta);
+		if (nb_tier_cold(sb_addr, &tier_old) && !nb_cold && has_mem(in)) {
+			cur_cold = True;
+			tier = nb_tier_new(sb_addr);
+			emit_tier(out, tier);
+		}
+	}
 	emit_ls_guard(out, in);
 	if (nb_need & NEED_TIME)
 		tmb = nb_tmb_begin(in);
@@ -1129,8 +1176,14 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 		} else if (!tm_done)
 			emit_tm(out, tmb, tm_from, tm_end, NULL);
 	}
-	if (tmb)
+	if (tmb) {
 		nb_tmb_end();
+		nb_tmb_adopt(tmb, tier_old);
+		if (tier)
+			tier->tmb = tmb;
+		if (sb_addr)
+			nb_tier_made(sb_addr, tmb);
+	}
 	flush(out, &p);
 	emit_pmi_check(out, p.bound + 1, 0, tmb, tm_end);
 	if (bt.on) {

@@ -398,6 +398,7 @@ struct nb_tm_block *nb_tmb_begin(IRSB *in);
 UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 		 const struct nb_insn *dec, UInt uops);
 void nb_tmb_end(void);
+void nb_tmb_adopt(struct nb_tm_block *b, const struct nb_tm_block *old);
 
 /* ---- overflow interrupts and PEBS (nb_pmi.c) ---- */
 
@@ -540,6 +541,18 @@ extern Bool nb_pmi_front;       /* its events sample: PMIs go to pmi_claim
 extern Bool nb_cold;            /* the cold phase (nb_need.c): set by the clocks'
 				 * front-end with nb_need_clock           */
 void nb_cold_check(ULong runs); /* at a thread's start: its end by runs     */
+/* cold translations after the phase (nb_need.c): a count of the runs */
+struct nb_tier {
+	ULong runs;
+	Addr addr;                      /* the superblock's first instruction */
+	const struct nb_tm_block *tmb;  /* its clock uops (nb_tmbuild.c)      */
+};
+Bool nb_tier_cold(Addr a, const struct nb_tm_block **tmb);
+void nb_tier_made(Addr a, const struct nb_tm_block *tmb);
+struct nb_tier *nb_tier_new(Addr a);
+VG_REGPARM(1) void nb_tier_promote(struct nb_tier *d);
+extern ULong nb_tier_promoted;
+extern ULong nb_tier_runs;            /* runs of a cold translation */
 extern Bool nb_need_preload;    /* it writes the PMU before the guest's first
 				 * instruction: nothing is translated yet, so
 				 * the needs change without a discard        */
