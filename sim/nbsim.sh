@@ -81,6 +81,10 @@ with the values that exist):
                              the host schedule them [yes]
   --nbsim-exact-ir=yes|no    keep every register update, so that VEX's
                              optimiser removes no load and no flags [yes]
+  --nbsim-cold=yes|no        cold code (before a counter is enabled, with
+                             simulated time; a superblock's first 2048 runs)
+                             calls the cache model per access (cheaper to
+                             translate; the same counts) [yes]
   --nbsim-program=FILE       MSR writes applied before the guest's first
                              instruction (nb_stat writes it)
   --nbsim-counts=FILE        at exit, the counters, totals and a row per

@@ -17,7 +17,10 @@
 # timing model without the replay of recorded schedules: the same cycles as
 # nb2m, the clock as it was before the replay), nb2f: the 2 counters with
 # --nbsim-clock=fast (a clock of O(1) per superblock: what nbsim costs
-# besides the timing model's schedule, the floor of nb2/cg), nb2m, nb4m
+# besides the timing model's schedule, the floor of nb2/cg), nb2h: the 2
+# counters with --nbsim-time=host (the clock from the first counter
+# enabled, not from the program's first instruction: nb2/nb2h is what
+# simulated time costs, goal <= 1.02, issue 33), nb2m, nb4m
 # and nbFm: the 2 and the 4 counters and step mode with
 # --nbsim-clock=model (the timing model on every run; the other nbsim
 # configurations have the default, sampled clock: the walk on a sample of
@@ -25,7 +28,8 @@
 # $REPS interleaved rounds, default 7) and the ratios nbsim/none and
 # nbsim/cachegrind, then per workload the median over the rounds of each
 # round's nbsim4/cachegrind, and the sampled clock's cycles against the
-# model's (one run each: both are deterministic).
+# model's (one run each: both are deterministic), and the median of the
+# rounds' nb2/nb2h.
 # Goals (issues 5, 12): nbsim with no counter <= 1.3 x none; with 4
 # counters, and with TOT_INS + TOT_CYC, <= 1.0 x cachegrind.
 #
@@ -77,7 +81,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else
 # alike instead of the few that ran through it.  Step mode (F and Fm,
 # the slowest) runs in the first round only.
 # SKIP: configurations not to run (printed as 0), e.g. SKIP="nbsimA nbsimS"
-CONFIGS=(native none cg nbsim0 nb0t nbsim2 nb2w nb2n nb2f nbsim4 nbsimF nbsimA nbsimS nb2m nb4m nbFm)
+CONFIGS=(native none cg nbsim0 nb0t nbsim2 nb2h nb2w nb2n nb2f nbsim4 nbsimF nbsimA nbsimS nb2m nb4m nbFm)
 SKIP=${SKIP:-}
 run_config() {
 	local w=$1
@@ -89,6 +93,7 @@ run_config() {
 	nbsim0) once "$NBSIM" --nbsim-time=host -- "$BENCH" "$w" 0 ;;
 	nb0t)   once "$NBSIM" -- "$BENCH" "$w" 0 ;;
 	nbsim2) once "$NBSIM" -- "$BENCH" "$w" 2 ;;
+	nb2h)   once "$NBSIM" --nbsim-time=host -- "$BENCH" "$w" 2 ;;
 	nb2w)   once "$NBSIM" --nbsim-clock=walk -- "$BENCH" "$w" 2 ;;
 	nb2n)   once "$NBSIM" --nbsim-mem-timing=no -- "$BENCH" "$w" 2 ;;
 	nb2f)   once "$NBSIM" --nbsim-clock=fast -- "$BENCH" "$w" 2 ;;
@@ -103,8 +108,8 @@ run_config() {
 }
 
 echo "nbsim bench: $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -m), $(nproc) CPUs, $($VALGRIND --version), best of $REPS interleaved rounds, $CLOCK seconds"
-printf '%-8s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s\n' workload native none cg nbsim0 nb0t nbsim2 nb2w nb2n nb2f nbsim4 \
-	nbsimF nbsimA nbsimS nb2m nb4m nbFm "nb0/none" "nb0t/none" "nb2/cg" "nb2m/nb2w" "nb2n/none" "nb2f/cg" "nb4/cg" "nbF/none" "nbA/nb2" "nbS/nb2" "nb2m/cg" "nb4m/cg" "nbFm/none"
+printf '%-8s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s\n' workload native none cg nbsim0 nb0t nbsim2 nb2h nb2w nb2n nb2f nbsim4 \
+	nbsimF nbsimA nbsimS nb2m nb4m nbFm "nb0/none" "nb0t/none" "nb2/cg" "nb2/nb2h" "nb2m/nb2w" "nb2n/none" "nb2f/cg" "nb4/cg" "nbF/none" "nbA/nb2" "nbS/nb2" "nb2m/cg" "nb4m/cg" "nbFm/none"
 for w in $WORKLOADS; do
 	declare -A best=() round=()
 	for ((r = 0; r < REPS; r++)); do
@@ -116,14 +121,15 @@ for w in $WORKLOADS; do
 			if [ -z "${best[$c]:-}" ] || [ "$t" -lt "${best[$c]}" ]; then best[$c]=$t; fi
 		done
 	done
-	printf '%-8s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s\n' "$w" \
+	printf '%-8s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s | %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s\n' "$w" \
 		"$(secs "${best[native]}")" "$(secs "${best[none]}")" "$(secs "${best[cg]}")" \
-		"$(secs "${best[nbsim0]}")" "$(secs "${best[nb0t]}")" "$(secs "${best[nbsim2]}")" "$(secs "${best[nb2w]}")" "$(secs "${best[nb2n]}")" \
+		"$(secs "${best[nbsim0]}")" "$(secs "${best[nb0t]}")" "$(secs "${best[nbsim2]}")" "$(secs "${best[nb2h]}")" \
+		"$(secs "${best[nb2w]}")" "$(secs "${best[nb2n]}")" \
 		"$(secs "${best[nb2f]}")" \
 		"$(secs "${best[nbsim4]}")" "$(secs "${best[nbsimF]}")" "$(secs "${best[nbsimA]}")" \
 		"$(secs "${best[nbsimS]}")" "$(secs "${best[nb2m]}")" "$(secs "${best[nb4m]}")" "$(secs "${best[nbFm]}")" \
 		"$(ratio "${best[nbsim0]}" "${best[none]}")" "$(ratio "${best[nb0t]}" "${best[none]}")" \
-		"$(ratio "${best[nbsim2]}" "${best[cg]}")" \
+		"$(ratio "${best[nbsim2]}" "${best[cg]}")" "$(ratio "${best[nbsim2]}" "${best[nb2h]}")" \
 		"$(ratio "${best[nb2m]}" "${best[nb2w]}")" "$(ratio "${best[nb2n]}" "${best[none]}")" \
 		"$(ratio "${best[nb2f]}" "${best[cg]}")" "$(ratio "${best[nbsim4]}" "${best[cg]}")" \
 		"$(ratio "${best[nbsimF]}" "${best[none]}")" "$(ratio "${best[nbsimA]}" "${best[nbsim2]}")" \
@@ -138,6 +144,13 @@ for w in $WORKLOADS; do
 	done | awk -v w="$w" '$2 > 0 { v[n++] = $1 / $2 } END {
 		for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
 		if (n) printf "%-8s nb4/cg, median of the %d rounds: %.2f (range %.2f-%.2f)\n", w, n,
+			n % 2 ? v[int(n / 2)] : (v[n / 2 - 1] + v[n / 2]) / 2, v[0], v[n - 1] }' >>"$TMP/medians"
+	# the same for nb2/nb2h: what simulated time costs (issue 33: <= 1.02)
+	for ((r = 0; r < REPS; r++)); do
+		echo "${round[nbsim2,$r]} ${round[nb2h,$r]}"
+	done | awk -v w="$w" '$2 > 0 { v[n++] = $1 / $2 } END {
+		for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+		if (n) printf "%-8s nb2/nb2h (simulated/host time), median of the %d rounds: %.3f (range %.3f-%.3f)\n", w, n,
 			n % 2 ? v[int(n / 2)] : (v[n / 2 - 1] + v[n / 2]) / 2, v[0], v[n - 1] }' >>"$TMP/medians"
 	unset best round
 	# the sampled clock's cycles against the model's (global_power_events

@@ -47,6 +47,10 @@ static struct ptimer {
 	ULong at, interval;             /* absolute ns on the timer's clock   */
 	Int overrun;                    /* of the last expiry                 */
 } pt[PT_MAX];
+/* one past the highest slot ever created since the start or the fork:
+ * the checks at every entry of the scheduler (nb_itimer.c) look at no
+ * slot in a program that creates no timer */
+static Int pt_hi;
 
 /* the host stand-in of a wait: its kernel timer id and which timer */
 static Int standin_kid = -1, standin_of = -1;
@@ -132,6 +136,8 @@ static Long pt_create(ThreadId tid, Int clock, UWord sevp, UWord idp)
 		return -VKI_EAGAIN;     /* (Linux: the signal queue's limit) */
 	VG_(memset)(&pt[i], 0, sizeof pt[i]);
 	pt[i].used = True;
+	if (i >= pt_hi)
+		pt_hi = i + 1;
 	pt[i].clock = clock;
 	pt[i].owner = tid;
 	pt[i].notify = notify;
@@ -224,7 +230,7 @@ Bool nb_ptimer_check(void)
 {
 	Bool sent = False;
 
-	for (Int i = 0; i < PT_MAX; i++) {
+	for (Int i = 0; i < pt_hi; i++) {
 		struct ptimer *t = &pt[i];
 		ULong now;
 
@@ -255,7 +261,7 @@ ULong nb_ptimer_left_ns(Bool wall_only)
 {
 	ULong left = ~0ULL;
 
-	for (Int i = 0; i < PT_MAX; i++) {
+	for (Int i = 0; i < pt_hi; i++) {
 		const struct ptimer *t = &pt[i];
 		ULong now, l;
 
@@ -278,7 +284,7 @@ ULong nb_ptimer_standin(void)
 	Int kid = -1;
 	SysRes r;
 
-	for (Int i = 0; i < PT_MAX; i++) {
+	for (Int i = 0; i < pt_hi; i++) {
 		const struct ptimer *t = &pt[i];
 		ULong now, l;
 
@@ -331,5 +337,6 @@ void nb_ptimer_fork(void)
 {
 	/* POSIX fork: the child has none of the parent's timers */
 	VG_(memset)(pt, 0, sizeof pt);
+	pt_hi = 0;
 	standin_kid = standin_of = -1;
 }

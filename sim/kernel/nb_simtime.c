@@ -76,6 +76,7 @@ void nb_time_init(void)
 	/* the timing model from the first instruction (declared before the
 	 * tool sets its needs: nothing is translated yet) */
 	nb_need_clock = nb_time_need();
+	nb_cold = clo_cold && nb_need_clock != 0;
 	nb_need_preload = True;
 	nb_update_need();
 	nb_need_preload = False;

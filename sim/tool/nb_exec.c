@@ -479,6 +479,44 @@ NB_LEAN_HELPER(nb_load_lean8, False, 8)
 NB_LEAN_HELPER(nb_store_lean4, True, 4)
 NB_LEAN_HELPER(nb_store_lean8, True, 8)
 
+/*
+ * The cold path (nb_cold, nb_need.c): what emit_mem_call's inline code and
+ * the lean helper it guards do, in one call, for code translated before
+ * the first counter is enabled.  The same operations in the same order
+ * (nb_l1_fast's hinted-way hit, its clock step and stamp; a store missing
+ * the L1D to the L2 line of the last store counted without the model, as
+ * the inline code counts it), so the caches, the counts and the clock do
+ * not depend on which translation ran.  The inline hit path is most of
+ * the IR per access: VEX's passes and register allocator cost more on it
+ * than code run a few times gains from it.
+ */
+static inline __attribute__((always_inline)) Bool nb_cold_fast(Addr a, ULong size, Bool store)
+{
+	ULong line = a >> NB_L1_LINE_SHIFT;
+
+	if (nb_l1_fast(&nb_l1d, a, (unsigned)size))
+		return True;
+	if (store && nb_st_line == (a >> nb_l2.line_shift) + 1 &&
+	    line == (a + size - 1) >> NB_L1_LINE_SHIFT) {
+		nb_raw[RAW_MC(1, MC_L1)]++;
+		nb_sig[SIG_BSQ(nb_bsq_bit(0, NB_CACHE_DIRTY))]++;
+		return True;
+	}
+	return False;
+}
+
+#define NB_COLD_HELPER(name, lean, store)				\
+	VG_REGPARM(2) void name(Addr a, ULong arg)			\
+	{								\
+		ULong size = arg & ((1u << NB_LDIX_SHIFT) - 1);		\
+		if (size > 64 || !nb_cold_fast(a, size, store))		\
+			lean(a, arg);					\
+	}
+NB_COLD_HELPER(nb_load_cold4, nb_load_lean4, False)
+NB_COLD_HELPER(nb_load_cold8, nb_load_lean8, False)
+NB_COLD_HELPER(nb_store_cold4, nb_store_lean4, True)
+NB_COLD_HELPER(nb_store_cold8, nb_store_lean8, True)
+
 /* the load helper while PEBS is on: with the instruction's PC and the
  * guest registers (declared read, so they are in memory) */
 void nb_load_pebs(Addr a, ULong size, ULong pc, VexGuestAMD64State *st)

@@ -142,6 +142,41 @@ static void emit_ldix(IRSB *sb, UInt ix)
 }
 
 
+/* the superblock being instrumented is cold code (nb_need.c: the cold
+ * phase, or a cold translation) */
+static Bool cur_cold;
+
+/* The start of a cold translation (nb_need.c): count the run; the
+ * nb_tier_runs-th marks the superblock hot (its translation is discarded
+ * at the next entry of the scheduler, nb_cold_check) */
+static void emit_tier(IRSB *sb, struct nb_tier *d)
+{
+	IRExpr *n, *g;
+	IRDirty *c;
+
+	n = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&d->runs)));
+	n = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, n, c64(1)));
+	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&d->runs), n));
+	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, n, c64(nb_tier_runs)));
+	c = unsafeIRDirty_0_N(1, "nb_tier_promote", VG_(fnptr_to_fnentry)(&nb_tier_promote),
+			      mkIRExprVec_1(mkIRExpr_HWord((HWord)d)));
+	c->guard = g;
+	addStmtToIRSB(sb, IRStmt_Dirty(c));
+}
+
+/* Does the superblock access memory (a cold translation gains nothing
+ * otherwise)? */
+static Bool has_mem(IRSB *in)
+{
+	for (Int j = 0; j < in->stmts_used; j++) {
+		IRStmt *st = in->stmts[j];
+		if (st && (st->tag == Ist_Store ||
+			   (st->tag == Ist_WrTmp && st->Ist.WrTmp.data->tag == Iex_Load)))
+			return True;
+	}
+	return False;
+}
+
 /*
  * A call of the cache model for one access (addr: an atom).  The L1D hit
  * path is inline (nb_l1.h, nb_l1_fast): the way the set's hint names is
@@ -151,7 +186,8 @@ static void emit_ldix(IRSB *sb, UInt ix)
  * (a stale hint) or misses, with true LRU either way.  The DTLB is looked
  * up in the call only (README "TLBs").  This inline hit path is most of
  * the speed of the model: a dense loop nest hits the L1D in ways other
- * than the most recently used one on most loads.
+ * than the most recently used one on most loads.  In the cold phase
+ * (nb_cold, nb_need.c) the call does the inline path's work itself.
  */
 static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc)
 {
@@ -159,6 +195,23 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc
 	ULong sza = store ? sz : sz | cur_ldix << NB_LDIX_SHIFT;   /* (the helper's) */
 	IRDirty *d;
 
+	if (cur_cold && nb_mem_lean() && (store || !(nb_need & NEED_PEBS))) {
+		/* (cold code: the inline path's work in the call, nb_exec.c) */
+		if (store)
+			d = nb_l1d.ways == 8
+				? unsafeIRDirty_0_N(2, "nb_store_cold8", VG_(fnptr_to_fnentry)(&nb_store_cold8),
+						    mkIRExprVec_2(addr, c64(sz)))
+				: unsafeIRDirty_0_N(2, "nb_store_cold4", VG_(fnptr_to_fnentry)(&nb_store_cold4),
+						    mkIRExprVec_2(addr, c64(sz)));
+		else
+			d = nb_l1d.ways == 8
+				? unsafeIRDirty_0_N(2, "nb_load_cold8", VG_(fnptr_to_fnentry)(&nb_load_cold8),
+						    mkIRExprVec_2(addr, c64(sza)))
+				: unsafeIRDirty_0_N(2, "nb_load_cold4", VG_(fnptr_to_fnentry)(&nb_load_cold4),
+						    mkIRExprVec_2(addr, c64(sza)));
+		addStmtToIRSB(sb, IRStmt_Dirty(d));
+		return;
+	}
 	if (store && nb_mem_lean())
 		d = nb_l1d.ways == 8
 			? unsafeIRDirty_0_N(2, "nb_store_lean8", VG_(fnptr_to_fnentry)(&nb_store_lean8),
@@ -410,15 +463,20 @@ struct batch {
 	} *x;
 };
 
+/* (the pending counts are RAW_LOADS, RAW_STORES and [RAW_ROM_UOPS,
+ * RAW_IC_END): add_uops and retire set no other; flush_to runs at every
+ * exit of every superblock, so it visits only these) */
 static void flush_to(IRSB *sb, struct pend *p, struct batch *bt)
 {
-	for (unsigned i = 0; i < RAW_IC_END; i++)
+	for (unsigned i = 0; i < RAW_IC_END; i = i == RAW_STORES ? RAW_ROM_UOPS : i + 1) {
 		if (p->raw[i] && (nb_need & raw_need(i))) {
 			if (bt && bt->on)
 				bt->cum[i] += p->raw[i];
 			else
 				emit_add_at(sb, &nb_raw[i], c64(p->raw[i]));
 		}
+		p->raw[i] = 0;
+	}
 	if (p->uops && (nb_need & NEED_UOPS)) {
 		if (bt && bt->on)
 			bt->cum[RAW_UOPS] += p->uops;
@@ -426,8 +484,6 @@ static void flush_to(IRSB *sb, struct pend *p, struct batch *bt)
 			emit_add_at(sb, &nb_raw[RAW_UOPS], c64(p->uops));
 	}
 	p->uops = 0;
-	for (unsigned i = 0; i < RAW_N; i++)
-		p->raw[i] = 0;
 }
 
 static struct batch *cur_batch;         /* the superblock being instrumented's */
@@ -845,6 +901,9 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 	Int last_im = -1;               /* the last IMark's statement    */
 	Bool force_jk;                  /* the superblock leaves to valgrind */
 	struct batch bt = { 0 };        /* the static counts batched      */
+	struct nb_tier *tier = NULL;    /* a cold translation's count     */
+	const struct nb_tm_block *tier_old = NULL; /* the last translation's uops */
+	Addr sb_addr = 0;               /* the first instruction's address */
 
 	(void)closure; (void)layout; (void)vge; (void)archinfo_host;
 	if (gWordTy != Ity_I64 || hWordTy != Ity_I64)
@@ -880,6 +939,15 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 	cur_batch = &bt;
 	for (i = 0; i < in->stmts_used && in->stmts[i]->tag != Ist_IMark; i++)
 		addStmtToIRSB(out, in->stmts[i]);
+	cur_cold = nb_cold;
+	if (i < in->stmts_used) {
+		sb_addr = (Addr)(in->stmts[i]->Ist.IMark.addr + in->stmts[i]->Ist.IMark.delta);
+		if (nb_tier_cold(sb_addr, &tier_old) && !nb_cold && has_mem(in)) {
+			cur_cold = True;
+			tier = nb_tier_new(sb_addr);
+			emit_tier(out, tier);
+		}
+	}
 	emit_ls_guard(out, in);
 	if (nb_need & NEED_TIME)
 		tmb = nb_tmb_begin(in);
@@ -1108,8 +1176,14 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 		} else if (!tm_done)
 			emit_tm(out, tmb, tm_from, tm_end, NULL);
 	}
-	if (tmb)
+	if (tmb) {
 		nb_tmb_end();
+		nb_tmb_adopt(tmb, tier_old);
+		if (tier)
+			tier->tmb = tmb;
+		if (sb_addr)
+			nb_tier_made(sb_addr, tmb);
+	}
 	flush(out, &p);
 	emit_pmi_check(out, p.bound + 1, 0, tmb, tm_end);
 	if (bt.on) {

@@ -267,7 +267,7 @@ static void nb_ls_lps_changed(void)
 
 static void nb_start_client(ThreadId tid, ULong blocks_done)
 {
-	(void)blocks_done;
+	nb_cold_check(blocks_done);
 	/* not its turn (nb_lockstep.c): it leaves at its first superblock
 	 * having run nothing */
 	if (!nb_ls_start(tid))
@@ -466,7 +466,8 @@ static void nb_fini(Int exitcode)
 			  (ULong)(nb_tm_lp[0].smp.walked + nb_tm_lp[1].smp.walked),
 			  (ULong)(nb_tm_lp[0].smp.measured + nb_tm_lp[1].smp.measured),
 			  (ULong)(nb_tm_lp[0].smp.cold + nb_tm_lp[1].smp.cold));
-	VG_(umsg)("nbsim: translation flushes (PMU reprogrammed): %llu\n", nb_discards);
+	VG_(umsg)("nbsim: translation flushes (PMU reprogrammed): %llu; cold translations made hot: %llu\n",
+		  nb_discards, nb_tier_promoted);
 	VG_(umsg)("nbsim: overflow interrupts (PMI) sent: %llu (PMU syncs for them: %llu), handlers run at CPL 0: %llu\n",
 		  nb_pmi_sent, nb_pmi_syncs, nb_pmi_isr_runs);
 	VG_(umsg)("nbsim: instruction boundaries passed in PMI skids: %llu\n", nb_pmi_skid_insns);

@@ -5,6 +5,7 @@
  * (nb_update_need).  See README.md "Speed" and "Events".
  */
 #include "nb_tool.h"
+#include "pub_tool_hashtable.h"
 
 static UShort bogus_masks(unsigned ev)
 {
@@ -212,6 +213,151 @@ UInt nb_need_front;
 UInt nb_need_clock;
 Bool nb_need_preload;
 
+/*
+ * The cold phase: while the program's clocks are all that needs the
+ * timing model (--nbsim-time=simulated, no counter enabled yet: the
+ * dynamic loader, libc's and PAPI's start-up), memory accesses are
+ * translated as one call each (nb_exec.c, nb_load_cold8...), without
+ * the L1D's inline hit path, whose IR is most of what VEX's passes and
+ * register allocator spend on a superblock.  Start-up code runs a few
+ * times per translation (bench empty: 13,000 superblock runs for 2,800
+ * translations), so the translation is most of its cost.  The calls do
+ * what the inline path does, so nothing counted or timed depends on the
+ * phase.  It ends when a counter is first enabled, or after
+ * NB_COLD_RUNS superblock runs in a program that enables none
+ * (nb_cold_check): every translation is made again, with the inline
+ * path, as a change of the needs does.
+ */
+Bool nb_cold;
+#define NB_COLD_RUNS 2000000ULL
+
+static void discard_all(void)
+{
+	nb_discards++;
+	VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "nbsim");
+}
+
+/*
+ * Cold code after the cold phase: a superblock is translated first with
+ * the cache model as one call per access (as in the cold phase) and a
+ * count of its runs; its nb_tier_runs-th run marks its address hot, and
+ * the translation is discarded at the next entry of valgrind's scheduler
+ * (a thread's time slice, a system call, a missed indirect jump: it runs
+ * cold until then): the next translation has the inline hit path.  A translation costs as many
+ * cold accesses as some thousands of runs make, so code run fewer times
+ * (a program's start-up, its error paths, most of an interpreter) is
+ * translated once, cheaply.  Every translation takes over what the
+ * sampled clock learned on the last one at its address (nb_tmb_adopt:
+ * when they have the same uops; a hot one, and the others that held the
+ * address and were discarded with the cold one), so the cycles do not
+ * depend on the tier either.  Not while a PMI is
+ * possible, in step mode or with PEBS: their calls read the state inside
+ * a superblock (nb_tier_cold).
+ */
+ULong nb_tier_runs = 2048;
+
+struct tier_node {                      /* a superblock's address (VgHashNode) */
+	struct tier_node *next;
+	UWord key;
+	const struct nb_tm_block *tmb;  /* its last translation's clock uops */
+	Bool hot;                       /* run nb_tier_runs times cold       */
+};
+static VgHashTable *tier_nodes;
+ULong nb_tier_promoted;
+
+static struct tier_node *tier_node(Addr a, Bool make)
+{
+	struct tier_node *h;
+
+	if (!tier_nodes)
+		tier_nodes = VG_(HT_construct)("nbsim.tier");
+	h = VG_(HT_lookup)(tier_nodes, (UWord)a);
+	if (!h && make) {
+		h = VG_(malloc)("nbsim.tier", sizeof *h);
+		h->key = (UWord)a;
+		h->tmb = NULL;
+		h->hot = False;
+		VG_(HT_add_node)(tier_nodes, h);
+	}
+	return h;
+}
+
+Bool nb_tier_cold(Addr a, const struct nb_tm_block **tmb)
+{
+	const struct tier_node *h = tier_node(a, False);
+
+	*tmb = h ? h->tmb : NULL;
+	if (!clo_cold || !(nb_need & NEED_CACHE) || !nb_mem_lean() ||
+	    (nb_need & (NEED_PEBS | NEED_PMI | NEED_STEP)))
+		return False;
+	return !h || !h->hot;
+}
+
+/* The translation at a has been made, its clock uops tmb (NULL: none) */
+void nb_tier_made(Addr a, const struct nb_tm_block *tmb)
+{
+	if (tmb)
+		tier_node(a, True)->tmb = tmb;
+}
+
+struct nb_tier *nb_tier_new(Addr a)
+{
+	/* (outlives the translation, as the clock's blocks) */
+	struct nb_tier *d = VG_(malloc)("nbsim.tier", sizeof *d);
+
+	d->runs = 0;
+	d->addr = a;
+	d->tmb = NULL;
+	return d;
+}
+
+/* hot addresses whose cold translation is still there: discarded at the
+ * next entry of the scheduler (nb_cold_check) */
+#define TIER_PEND 256
+static Addr tier_pend[TIER_PEND];
+static UInt tier_npend;
+
+/* The cold translation's nb_tier_runs-th run (nb_instr.c) */
+VG_REGPARM(1) void nb_tier_promote(struct nb_tier *d)
+{
+	if (tier_npend == TIER_PEND)
+		return;         /* (it stays cold; the others come first) */
+	tier_node(d->addr, True)->hot = True;
+	tier_pend[tier_npend++] = d->addr;
+	nb_tier_promoted++;
+}
+
+/* valgrind's core flag that allows VG_(discard_translations_safely): set
+ * only while a client request is handled.  nb_cold_check runs in the
+ * scheduler before a thread's time slice, where no generated code runs
+ * (the scheduler discards there itself for an InvalICache exit), so the
+ * discard is as safe as in a client request. */
+extern Bool VG_(ok_to_discard_translations);
+
+/* A thread's time slice starts (nb_main.c) after runs superblock runs in
+ * all: the cold phase ends after NB_COLD_RUNS (a program that enables no
+ * counter, or not yet: its hot code gets the inline path) */
+void nb_cold_check(ULong runs)
+{
+	Bool ok = VG_(ok_to_discard_translations);
+
+	if (tier_npend) {
+		/* the hot superblocks' cold translations (and any other
+		 * holding their first instruction) */
+		VG_(ok_to_discard_translations) = True;
+		for (UInt i = 0; i < tier_npend; i++)
+			VG_(discard_translations_safely)(tier_pend[i], 1, "nbsim.tier");
+		VG_(ok_to_discard_translations) = ok;
+		tier_npend = 0;
+	}
+	if (!nb_cold || runs < NB_COLD_RUNS)
+		return;
+	nb_cold = False;
+	VG_(ok_to_discard_translations) = True;
+	discard_all();
+	VG_(ok_to_discard_translations) = ok;
+}
+
 void nb_update_need(void)
 {
 	/* Needs only grow: once code is instrumented for a signal it stays so.
@@ -219,7 +365,7 @@ void nb_update_need(void)
 	 * would flush and re-translate all code: papi_cost's loop of 10^5
 	 * start/stop pairs ran 40x slower.  Signals that no enabled counter
 	 * selects are still gathered, and ignored by the PMU. */
-	Bool time_on;
+	Bool time_on, warm;
 	UInt n = nb_need | (clo_stats ? NEED_ALL : 0) |
 		need_of(nb_pmu_state.events_in_use) | bogus_need();
 	/* what a front-end declared (the emulated perf driver's tick counts
@@ -247,7 +393,12 @@ void nb_update_need(void)
 		n |= NEED_STB | NEED_CACHE;
 	if (exact_needed(n))
 		n |= NEED_EXACT;
-	if (n == nb_need)
+	/* the first counter enabled ends the cold phase: its code is
+	 * translated again (as when the needs change) */
+	warm = nb_cold && nb_pmu_state.events_in_use;
+	if (warm)
+		nb_cold = False;
+	if (n == nb_need && !warm)
 		return;
 	time_on = (n & NEED_TIME) && !(nb_need & NEED_TIME);
 	if (time_on)
@@ -270,7 +421,6 @@ void nb_update_need(void)
 	nb_px_policy();
 	if (nb_need_preload)    /* before the client starts: nothing translated */
 		return;
-	nb_discards++;
-	VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "nbsim");
+	discard_all();
 }
 

@@ -17,6 +17,7 @@ Bool clo_sample_given = False;
 Bool clo_step_each = False;
 Bool clo_cg_compat = False;
 Bool clo_exact_ir = True;
+Bool clo_cold = True;
 Bool clo_ht_migrate = False;
 Bool clo_trace_forked = True;
 const HChar *clo_program;               /* the front-ends' (nb_progfile.c) */
@@ -51,6 +52,7 @@ static const struct { const HChar *name, *values; } nb_opt_values[] = {
 	{ "--nbsim-ht-place", "fixed, migrate" },
 	{ "--nbsim-lockstep", "yes, no" },
 	{ "--nbsim-exact-ir", "yes, no" },
+	{ "--nbsim-cold", "yes, no" },
 	{ "--nbsim-trace-forked", "yes, no" },
 	{ "--nbsim-isa", "model, host" },
 };
@@ -98,6 +100,7 @@ Bool nb_process_cmd_line_option(const HChar *arg)
 	else if VG_BOOL_CLO(arg, "--nbsim-stats", clo_stats) {}
 	else if VG_STR_CLO(arg, "--nbsim-program", clo_program) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-exact-ir", clo_exact_ir) {}
+	else if VG_BOOL_CLO(arg, "--nbsim-cold", clo_cold) {}
 	else if VG_STR_CLO(arg, "--nbsim-counts", clo_counts) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-trace-forked", clo_trace_forked) {}
 	else if VG_XACT_CLO(arg, "--nbsim-isa=model", clo_isa_host, False) {}
@@ -195,6 +198,11 @@ void nb_print_usage(void)
 "    --nbsim-exact-ir=yes|no   keep every register update, so that VEX's\n"
 "                              optimiser removes no load and no flags (no: its\n"
 "                              default, dead loads are lost; a bench mode) [yes]\n"
+"    --nbsim-cold=yes|no       cold code (before a counter is enabled, with\n"
+"                              simulated time; a superblock's first 2048 runs)\n"
+"                              calls the cache model per access instead of its\n"
+"                              inline hit path (cheaper to translate; the same\n"
+"                              counts and cycles; no: a test mode) [yes]\n"
 "    --nbsim-program=FILE      MSR writes ('wrmsr 0xMSR 0xVALUE' lines) applied\n"
 "                              before the guest's first instruction (nb_stat)\n"
 "    --nbsim-counts=FILE       at exit, write the counters, totals and one row\n"

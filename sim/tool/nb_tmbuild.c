@@ -587,3 +587,16 @@ void nb_tmb_end(void)
 	b_tdep = NULL;
 }
 
+/* A superblock translated again (its hot translation, nb_need.c's tiers):
+ * the block just built takes over what the sampled clock learned on the
+ * previous one, when the two have the same uops and slots, so that the
+ * clock's cycles do not depend on the translation */
+void nb_tmb_adopt(struct nb_tm_block *b, const struct nb_tm_block *old)
+{
+	if (!b || !old || !b->cost || !old->cost || old->n != b->n || old->nslots != b->nslots ||
+	    VG_(memcmp)(old->u, b->u, sizeof *b->u * b->n) ||
+	    VG_(memcmp)(old->slots, b->slots, sizeof *b->slots * b->nslots))
+		return;
+	VG_(free)(b->cost);
+	b->cost = old->cost;
+}

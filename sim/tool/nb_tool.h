@@ -149,6 +149,7 @@ enum nb_clock { NB_CLOCK_SAMPLED, NB_CLOCK_MODEL, NB_CLOCK_WALK, NB_CLOCK_FAST }
 extern enum nb_clock clo_clock;
 extern Bool clo_cg_compat;               /* --nbsim-cache=cachegrind     */
 extern Bool clo_exact_ir;                /* --nbsim-exact-ir             */
+extern Bool clo_cold;                    /* --nbsim-cold                 */
 extern Bool clo_ht_migrate;              /* --nbsim-ht-place=migrate     */
 extern Bool clo_trace_forked;            /* --nbsim-trace-forked (nb_progfile.c) */
 Bool nb_process_cmd_line_option(const HChar *arg);
@@ -408,6 +409,7 @@ struct nb_tm_block *nb_tmb_begin(IRSB *in);
 UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 		 const struct nb_insn *dec, UInt uops);
 void nb_tmb_end(void);
+void nb_tmb_adopt(struct nb_tm_block *b, const struct nb_tm_block *old);
 
 /* ---- when overflow interrupts and PEBS assists can happen (nb_pmi_arm.c) ---- */
 
@@ -511,6 +513,10 @@ VG_REGPARM(2) void nb_load_lean4(Addr a, ULong size);
 VG_REGPARM(2) void nb_load_lean8(Addr a, ULong size);
 VG_REGPARM(2) void nb_store_lean4(Addr a, ULong size);
 VG_REGPARM(2) void nb_store_lean8(Addr a, ULong size);
+VG_REGPARM(2) void nb_load_cold4(Addr a, ULong size);
+VG_REGPARM(2) void nb_load_cold8(Addr a, ULong size);
+VG_REGPARM(2) void nb_store_cold4(Addr a, ULong size);
+VG_REGPARM(2) void nb_store_cold8(Addr a, ULong size);
 VG_REGPARM(2) void nb_load_bus(Addr a, ULong size);
 VG_REGPARM(2) void nb_store_bus(Addr a, ULong size);
 void nb_load_pebs(Addr a, ULong size, ULong pc, VexGuestAMD64State *st);
@@ -562,6 +568,21 @@ extern UInt nb_need_clock;      /* NEED_* the program's clocks need (the timing
 				 * model, with --nbsim-time=simulated)      */
 extern Bool nb_pmi_front;       /* its events sample: PMIs go to pmi_claim
 				 * without NBSIM_REQ_PMI_SIGNAL             */
+extern Bool nb_cold;            /* the cold phase (nb_need.c): set by the clocks'
+				 * front-end with nb_need_clock           */
+void nb_cold_check(ULong runs); /* at a thread's start: its end by runs     */
+/* cold translations after the phase (nb_need.c): a count of the runs */
+struct nb_tier {
+	ULong runs;
+	Addr addr;                      /* the superblock's first instruction */
+	const struct nb_tm_block *tmb;  /* its clock uops (nb_tmbuild.c)      */
+};
+Bool nb_tier_cold(Addr a, const struct nb_tm_block **tmb);
+void nb_tier_made(Addr a, const struct nb_tm_block *tmb);
+struct nb_tier *nb_tier_new(Addr a);
+VG_REGPARM(1) void nb_tier_promote(struct nb_tier *d);
+extern ULong nb_tier_promoted;
+extern ULong nb_tier_runs;            /* runs of a cold translation */
 extern Bool nb_need_preload;    /* it writes the PMU before the guest's first
 				 * instruction: nothing is translated yet, so
 				 * the needs change without a discard        */
