@@ -884,6 +884,21 @@ static void pd_rules(struct insn *k, const uint8_t *a, UInt len)
 		k->uops = c;
 }
 
+/*
+ * The uops measured per MMX/SSE instruction form on the models of
+ * Prescott's core (cpu/nb_uops.h; docs/counting-rules.md "uop model"):
+ * they replace the general rule's count (after the Pentium D rules,
+ * which set the load and store uops the tagging counts).
+ */
+static void measured_uops(struct insn *k, const uint8_t *a, UInt len)
+{
+	unsigned u;
+
+	if (nb_uops_apply(nb_cpu->model) && !(k->dec.cls & NB_IC_REP) &&
+	    nb_uops_measured(a, len, &u))
+		k->uops = u;
+}
+
 /* Where control goes when the exit at stmts[i] is not taken: the next
  * IMark (a loop unrolled by iropt), else the superblock's constant next. */
 static ULong continuation(IRSB *in, Int i, ULong fallback)
@@ -1025,6 +1040,7 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 				;
 			k.uops = uop_count(in, i + 1, j, &k.dec, &k.loads, &k.stores, &k.rom);
 			pd_rules(&k, (const uint8_t *)a, len > 16 ? 16 : len);
+			measured_uops(&k, (const uint8_t *)a, len > 16 ? 16 : len);
 			if (tmb)
 				tm_end = nb_tmb_insn(in, i + 1, j, (const UChar *)a, len, &k.dec,
 						     k.uops);
