@@ -787,7 +787,8 @@ static void nb_pd_rep_visit(ULong pc, ULong kind, ULong rcx, ULong dflag)
 	if (nb_need & NEED_ROM)
 		nb_raw[RAW_ROM_UOPS] += u;
 	/* what the next PMI check's bound must cover (BOUND_INSN) */
-	nb_pmi_budget -= (Long)(4 * (u + 1));
+	if (nb_need & NEED_PMI)
+		nb_pmi_budget -= (Long)(4 * (u + 1));
 }
 
 static void emit_pd_rep(IRSB *sb, const struct insn *k)
