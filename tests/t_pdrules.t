@@ -4,9 +4,10 @@
 # the rule chosen by argc), exact, on --model=cedarmill (CPUID model 6, the
 # part Weaver measured), and the plain counts on --model=prescott, where the
 # rules do not apply.  Each rule's figures are Weaver's published
-# per-instruction figures (deater/deterministic, commit 6cb9ac2:
-# static/src/retired_instr.x86_64.s annotations, and
-# papers/deterministic_counters/03_evaluation.tex).
+# per-instruction figures (deater/deterministic, commit 6cb9ac2: [S]
+# static/src/retired_instr.x86_64.s annotations, [P]
+# papers/deterministic_counters/03_evaluation.tex, and for REP MOVS [M]
+# static/mov_graph/results.movs{b,w,l,q}, the loads measured per count).
 use strict;
 use warnings;
 use Test::More;
@@ -53,6 +54,20 @@ my @rules = (
 	['clflush',                0,  0,  1, 0],
 	['prefetcht0',             0,  0,  0, 0],
 	['syscall',                0,  0,  0, 1],
+	# REP strings (nb_pd_rep): [M] static/mov_graph/results.movsb rows
+	# 100 (40), 2 (3), 0 (3); results.movsw row 72 (16); results.movsq
+	# row 5 (8); [S] STRING segment, [P]: stores by 16-byte blocks
+	# forward (a 64-byte block 4), one per element backward; scas one
+	# load, cmps two per element (every model's plain counts)
+	['rep movsb x 100',        0, 40, 40, 0],
+	['rep movsw x 72',         0, 16, 16, 0],
+	['rep movsq x 5',          0,  8,  5, 0],
+	['rep movsb x 2',          0,  3,  2, 0],
+	['rep movsb x 0',          0,  3,  0, 0],
+	['rep stosl x 64',         0,  0, 16, 0],
+	['rep stosl x 64 (std)',   0,  0, 64, 0],
+	['repe scasb x 64',        0, 64,  0, 0],
+	['repe cmpsb x 64',        0, 128, 0, 0],
 );
 
 # nb_stat -x , on k_pdrule with rule r: { event => count }
@@ -77,9 +92,9 @@ my ($IR, $IC, $BR, $LD, $SR) = ('instr_retired:NBOGUSNTAG', 'instr_completed:NBO
 	'branch_retired:MMNP:MMNM:MMTP:MMTM', 'uop_type:TAGLOADS', 'uop_type:TAGSTORES');
 
 # the kernel's own branches: ja (not taken), jmp *table, the loop's jnz
-# N times, jmp done (not in rule 27, the last), and the exit syscall,
-# a branch on the Pentium D; its loads: argc and the jump table
-sub branches { my ($r, $pd) = @_; return 2 + $N + ($r == 27 ? 0 : 1) + ($pd ? 1 : 0) }
+# N times, jmp done, and the exit syscall, a branch on the Pentium D; its
+# loads: argc and the jump table
+sub branches { my ($r, $pd) = @_; return 3 + $N + ($pd ? 1 : 0) }
 
 for my $r (1 .. $#rules) {
 	my ($name, $xi, $l, $s, $xb) = @{$rules[$r]};
@@ -101,5 +116,18 @@ for my $r (1, 3, 27) {
 }
 my $m = counts('prescott', 3, $mem);
 is($m->{$SR}, 0, 'prescott: sfence is no store');
+
+# REP MOVS / STOS elsewhere: one load and one store per element
+for my $t ([28, 100, 100], [32, 0, 0], [33, 0, 64]) {
+	my ($r, $l, $s) = @$t;
+	$m = counts('prescott', $r, $mem);
+	is($m->{$LD}, 2 + $l * $N, "prescott rule $r $rules[$r][0]: $l loads");
+	is($m->{$SR}, $s * $N, "prescott rule $r $rules[$r][0]: $s stores");
+}
+# their uops follow the loads and stores (C + L + 2 S): rep movsb x 100
+# is 100 + 40 + 2 x 40 uops on the Pentium D, 100 x (1 + 1 + 2) elsewhere
+my $UOPS = 'uops_retired:NBOGUS';
+my ($uc, $up) = (counts('cedarmill', 28, $UOPS)->{$UOPS}, counts('prescott', 28, $UOPS)->{$UOPS});
+is($uc - $up, (220 - 400) * $N, 'rule 28 rep movsb x 100: uops_retired, cedarmill - prescott');
 
 done_testing();

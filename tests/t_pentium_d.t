@@ -62,11 +62,12 @@ sub counts {
 }
 
 # segment => [argc - 1, [row, event, published, source, todo reason]...]
-my $why_uops = 'the uop model counts C + L + 2S per instruction (a 128-bit SSE '
-	. 'operation 1 uop); no per-instruction family-15 uop counts for the SSE '
-	. 'forms were found to model (docs/counting-rules.md)';
+my $why_uops = 'Agner Fog\'s Prescott (model 4) uop columns per form give 1,493 '
+	. 'uops per iteration against the Pentium D\'s 1,607; no per-instruction '
+	. 'uop counts of a model 6 part found (docs/counting-rules.md)';
 my $why_packed = 'packed_SP/DP_retired count one per packed instruction; '
-	. 'no per-instruction figures (see docs/counting-rules.md)';
+	. 'no source says which of a multi-uop instruction\'s uops are packed '
+	. '(see docs/counting-rules.md)';
 my @segments = (
 	['SSE', 1, [
 		['instructions', $IR, 75_500_036, 'inst_retired.sse'],

@@ -2,7 +2,8 @@
  * nb_pdrules.h - the counting rules measured on a Pentium D (family 15,
  * model 6) by V. Weaver: instructions that INSTR_RETIRED counts twice,
  * instructions whose load or store uops the front-end tagging counts more
- * than once (or not at all), and `syscall` counted as a retired branch.
+ * than once (or not at all), REP MOVS / REP STOS counted by blocks, and
+ * `syscall` counted as a retired branch.
  * docs/counting-rules.md "Pentium D counting rules" cites each row.
  * Pure module (no libc, no valgrind).
  */
@@ -19,7 +20,17 @@ struct nb_pd_adj {
 				/* model of its own: syscall, sysenter    */
 	uint16_t loads;         /* load uops, or NB_PD_KEEP               */
 	uint16_t stores;        /* store uops, or NB_PD_KEEP              */
+	uint8_t rep;            /* REP MOVS / REP STOS: the element size  */
+				/* (1, 2, 4, 8); their loads and stores   */
+				/* per execution are nb_pd_rep's          */
+	uint8_t rep_movs;       /* ... 1 for MOVS, 0 for STOS             */
 };
+
+/* The load and store uops the Pentium D counts for one execution of REP
+ * MOVS (movs != 0) or REP STOS with element size z (1, 2, 4, 8), RCX = n
+ * at its start, backward (DF = 1) or not. */
+void nb_pd_rep(int movs, unsigned z, uint64_t n, int backward, uint64_t *loads,
+	       uint64_t *stores);
 
 /* Does the model of CPUID family-15 model `model` follow these rules?
  * Only the measured part's: model 6 (Cedar Mill / Presler). */

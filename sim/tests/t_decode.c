@@ -2,11 +2,61 @@
  * t_decode.c - native unit test of the opcode classification (cpu/nb_idecode.c,
  * TAP): branch kinds (retired_branch_type), FP/SIMD classes, x87/SIMD moves
  * (x87_SIMD_moves_uop), MS ROM instructions, write-combining classes
- * (non-temporal stores, WC buffer flushes).  Encodings: Intel SDM Vol. 2.
+ * (non-temporal stores, WC buffer flushes); the measured uops of the
+ * MMX/SSE forms (cpu/nb_uops.c) by encoding, and the Pentium D's REP MOVS
+ * loads (cpu/nb_pdrules.c nb_pd_rep) against rows of Weaver's
+ * measurements.  Encodings: Intel SDM Vol. 2.
  */
 #include <stdio.h>
 #include "cpu/nb_idecode.h"
+#include "cpu/nb_uops.h"
+#include "cpu/nb_pdrules.h"
 #include "tap.h"
+
+/* uops on the Prescott sheet (0: no row, the general rule) */
+static const struct u {
+	const char *what;
+	uint8_t b[8];
+	unsigned len, uops;
+} uop_cases[] = {
+	{ "addps %xmm0,%xmm1", { 0x0f, 0x58, 0xc8 }, 3, 1 },
+	{ "addpd (%rdi),%xmm0 (a load: +1)", { 0x66, 0x0f, 0x58, 0x07 }, 4, 2 },
+	{ "movups (%rdi),%xmm0", { 0x0f, 0x10, 0x07 }, 3, 4 },
+	{ "movss (%rdi),%xmm0 (F3: not movups)", { 0xf3, 0x0f, 0x10, 0x07 }, 4, 1 },
+	{ "movupd %xmm0,(%rdi)", { 0x66, 0x0f, 0x11, 0x07 }, 4, 6 },
+	{ "movdqu (%rdi),%xmm0", { 0xf3, 0x0f, 0x6f, 0x07 }, 4, 4 },
+	{ "movdqa (%rdi),%xmm0", { 0x66, 0x0f, 0x6f, 0x07 }, 4, 1 },
+	{ "movdqu %xmm1,%xmm0 (no row)", { 0xf3, 0x0f, 0x6f, 0xc1 }, 4, 0 },
+	{ "cvtsd2ss %xmm1,%xmm0 (F2 over 66)", { 0x66, 0xf2, 0x0f, 0x5a, 0xc1 }, 5, 3 },
+	{ "cvtpd2ps %xmm1,%xmm0", { 0x66, 0x0f, 0x5a, 0xc1 }, 4, 2 },
+	{ "cvtsi2sd %rax,%xmm0 (REX.W)", { 0xf2, 0x48, 0x0f, 0x2a, 0xc0 }, 5, 4 },
+	{ "haddps %xmm1,%xmm0", { 0xf2, 0x0f, 0x7c, 0xc1 }, 4, 3 },
+	{ "unpckhpd (%rdi),%xmm0", { 0x66, 0x0f, 0x15, 0x07 }, 4, 3 },
+	{ "movd %eax,%xmm0", { 0x66, 0x0f, 0x6e, 0xc0 }, 4, 2 },
+	{ "movd %xmm0,%eax", { 0x66, 0x0f, 0x7e, 0xc0 }, 4, 1 },
+	{ "paddw (%rdi),%xmm0", { 0x66, 0x0f, 0xfd, 0x07 }, 4, 2 },
+	{ "psrldq $4,%xmm0", { 0x66, 0x0f, 0x73, 0xd8, 0x04 }, 5, 1 },
+	{ "pmovmskb %xmm0,%eax", { 0x66, 0x0f, 0xd7, 0xc0 }, 4, 2 },
+	{ "ldmxcsr (%rdi)", { 0x0f, 0xae, 0x17 }, 3, 13 },
+	{ "stmxcsr (%rdi)", { 0x0f, 0xae, 0x1f }, 3, 3 },
+	{ "mfence", { 0x0f, 0xae, 0xf0 }, 3, 5 },
+	{ "sfence", { 0x0f, 0xae, 0xf8 }, 3, 3 },
+	{ "clflush (%rdi) (no row)", { 0x0f, 0xae, 0x3f }, 3, 0 },
+	{ "pause", { 0xf3, 0x90 }, 2, 3 },
+	{ "emms", { 0x0f, 0x77 }, 2, 20 },
+	{ "add %rax,%rbx (no row)", { 0x48, 0x01, 0xc3 }, 3, 0 },
+};
+
+/* loads of one REP MOVS{B,W,L,Q} with RCX = n on the Pentium D:
+ * deater/deterministic @ 6cb9ac2, static/mov_graph/results.movs{b,w,l,q}
+ * (second column) */
+static const struct r { unsigned z, n, loads; } rep_cases[] = {
+	{ 1, 0, 3 }, { 1, 3, 3 }, { 1, 4, 8 }, { 1, 7, 8 }, { 1, 8, 8 }, { 1, 63, 63 },
+	{ 1, 64, 4 }, { 1, 127, 67 }, { 1, 128, 8 }, { 1, 4097, 257 }, { 1, 65535, 4155 },
+	{ 2, 8, 8 }, { 2, 9, 9 }, { 2, 63, 63 }, { 2, 64, 8 }, { 2, 72, 16 }, { 2, 8191, 1051 },
+	{ 4, 7, 8 }, { 4, 16, 16 }, { 4, 64, 16 }, { 4, 80, 20 }, { 4, 4095, 1035 },
+	{ 8, 7, 8 }, { 8, 63, 63 }, { 8, 64, 32 }, { 8, 65, 33 }, { 8, 4095, 2051 },
+};
 
 struct c {
 	const char *what;
@@ -119,6 +169,33 @@ int main(void)
 		if (d.br != k->br || d.fp != k->fp || !!(d.cls & NB_IC_ROM) != k->rom)
 			tap_diag("  got branch kind %u, class %u, MS ROM %u", d.br, d.fp,
 				 !!(d.cls & NB_IC_ROM));
+	}
+	for (unsigned i = 0; i < sizeof uop_cases / sizeof uop_cases[0]; i++) {
+		const struct u *k = &uop_cases[i];
+		unsigned u = 0;
+		int hit = nb_uops_measured(k->b, k->len, &u);
+		tap_ok(hit ? u == k->uops : k->uops == 0, "%s: %u uops (Prescott sheet)",
+		       k->what, k->uops);
+		if (hit ? u != k->uops : k->uops != 0)
+			tap_diag("  got %s %u", hit ? "row" : "no row", u);
+	}
+	for (unsigned i = 0; i < sizeof rep_cases / sizeof rep_cases[0]; i++) {
+		const struct r *k = &rep_cases[i];
+		uint64_t l, st;
+		nb_pd_rep(1, k->z, k->n, 0, &l, &st);
+		tap_ok(l == k->loads, "rep movs (%u bytes) x %u: %u loads on the Pentium D",
+		       k->z, k->n, k->loads);
+		if (l != k->loads)
+			tap_diag("  got %llu", (unsigned long long)l);
+	}
+	{
+		uint64_t l, st;
+		nb_pd_rep(0, 1, 16384, 0, &l, &st);
+		tap_ok(l == 0 && st == 1024, "rep stosb x 16384: 1,024 stores (STRING segment)");
+		nb_pd_rep(0, 4, 4096, 1, &l, &st);
+		tap_ok(l == 0 && st == 4096, "rep stosl x 4096 backward: 4,096 stores");
+		nb_pd_rep(1, 8, 2048, 0, &l, &st);
+		tap_ok(l == 1024 && st == 1024, "rep movsq x 2048: 1,024 loads, 1,024 stores");
 	}
 	return tap_done_plan();
 }

@@ -57,6 +57,10 @@
  *           GenuineIntel/GenuineIntel0000F43_P4_Prescott_InstLatX64.txt
  *           (the r64 forms; its r32 rows repeat the X86 file's, within
  *           its run-to-run spread: SHL r32, imm8 1.0 here, 1.4 there).
+ *  [F24], [F25], [F27], [F41], [F44], [F4A], [F62]  The repository's
+ *           other family-15 files, GenuineIntel0000Fnn_*_InstLatX86.txt
+ *           (Northwood, Gallatin, Prescott, Smithfield, Irwindale,
+ *           Presler): cited for a row that every part measures alike.
  *  [F29M], [F43M]  The same parts' *_MemLatX86.txt (load-to-use by block
  *           size and stride; nb_tlb.c).
  *  Where a documented figure and a measured one disagree the table holds
@@ -149,6 +153,11 @@ static const struct nb_tm_params nb_tm_northwood = {
 		[NB_TM_SHIFT64] = { T(4), T(1), NB_TMU_INT },
 		/* BSWAP r32: 4, throughput 1 [F29 319], as the shifts */
 		[NB_TM_BSWAP]   = { T(4), T(1), NB_TMU_INT },
+		/* RDTSC back to back: 80 [F29 555 "RDTSC" T] (no latency
+		 * measured: "no true dep."); 80 on every model 1 and 2
+		 * part measured [F24, F25, F27 555]; in order with the
+		 * fences (NB_TM_ORD), so two reads are 80 cycles apart */
+		[NB_TM_RDTSC]   = { T(80), T(1), NB_TMU_ALU },
 	},
 	126, 3, 4,                      /* [HIN01], [HIN01], [DLI p. 17] */
 	/* PMI latency: no published figure.  Calibrated on Sprunt 2002
@@ -209,6 +218,7 @@ static const struct nb_tm_params nb_tm_willamette = {
 		[NB_TM_SHUF]    = { T(4), T(1), NB_TMU_FPADD },     /* F13 1144: 4 */
 		[NB_TM_SHIFT64] = { T(4), T(1), NB_TMU_INT },       /* no 64-bit mode: as r32 */
 		[NB_TM_BSWAP]   = { T(7), T(1), NB_TMU_INT },       /* F13 319: 7, throughput 0.76 */
+		[NB_TM_RDTSC]   = { T(80), T(1), NB_TMU_ALU },      /* F13 555: T 80 */
 	},
 	126, 3, 4,                      /* as Northwood's: [HIN01], [DLI p. 17] */
 	NB_PMI_LATENCY_NW,              /* Northwood's (no measurement) */
@@ -283,6 +293,10 @@ static const struct nb_tm_params nb_tm_prescott = {
 		[NB_TM_SHIFT64] = { T(7), T(1), NB_TMU_INT },
 		/* BSWAP r32: 1, throughput 0.5 [F43 319] */
 		[NB_TM_BSWAP]   = { T(1), 1, NB_TMU_INT },
+		/* RDTSC back to back: 100 [F43X64 555 "RDTSC" T; the X86
+		 * file 102.2], as every model 4 and 6 part measured [F41,
+		 * F44, F4A, F62 555: 100] (as Northwood's, in order) */
+		[NB_TM_RDTSC]   = { T(100), T(1), NB_TMU_ALU },
 	},
 	126, 3, 8,                      /* [HIN01], [HIN01], [BOG04] */
 	/* PMI latency: not measured on Prescott.  Northwood's figure
@@ -950,6 +964,8 @@ unsigned nb_tm_classify(const uint8_t *code, unsigned len, unsigned npfx, unsign
 			return NB_TM_SETCC;
 		if (op2 == 0xb0 || op2 == 0xb1)
 			return NB_TM_CMPXCHG;
+		if (op2 == 0x31)
+			return NB_TM_RDTSC;
 		/* 0F AE with ModRM E8-EF lfence, F0-F7 mfence, F8-FF sfence */
 		if (op2 == 0xae && i + 2 < len && code[i + 2] >= 0xe8)
 			return code[i + 2] < 0xf0 ? NB_TM_LFENCE : code[i + 2] < 0xf8 ? NB_TM_MFENCE

@@ -783,11 +783,83 @@ static void folded_branch(IRSB *sb, struct insn *k, ULong next)
 static void add_uops(struct pend *p, const struct insn *k)
 {
 	p->bound += BOUND_INSN(k->uops, k->dec.br != NB_BR_NONE, k->loads + k->stores);
+	if (k->pd.rep) {
+		/* REP MOVS / STOS on the Pentium D model: the iteration's
+		 * own uop here, its loads and stores (and their uops) by
+		 * blocks in nb_pd_rep_visit */
+		UInt c = k->uops - k->loads - 2 * k->stores;
+		p->uops += c;
+		if (k->rom)
+			p->raw[RAW_ROM_UOPS] += c;
+		return;
+	}
 	p->uops += k->uops;
 	p->raw[RAW_LOADS] += k->loads;
 	p->raw[RAW_STORES] += k->stores;
 	if (k->rom)
 		p->raw[RAW_ROM_UOPS] += k->uops;
+}
+
+/*
+ * REP MOVS and REP STOS on the model that follows the Pentium D's rules
+ * (cpu/nb_pdrules.h nb_pd_rep): the part counts their load and store uops
+ * per 64-byte block, not per iteration, so an execution's counts depend
+ * on RCX at its start.  VEX runs each iteration as a visit of the
+ * instruction (RCX = n, n - 1, ..., 1, and a last visit with RCX = 0
+ * that leaves); a visit that is not the next of the execution under way
+ * on this thread (same address, RCX one less) starts one, and adds its
+ * loads, stores and their uops (uop model: L + 2 S) at once.  A signal
+ * between two iterations resumes the execution (the next visit still
+ * matches).
+ */
+static struct pd_rep_at { Addr pc; ULong next; } *pd_rep_at;    /* by ThreadId */
+
+static void nb_pd_rep_visit(ULong pc, ULong kind, ULong rcx, ULong dflag)
+{
+	ThreadId tid = VG_(get_running_tid)();
+	struct pd_rep_at *r;
+	uint64_t l, st, u;
+
+	if (!pd_rep_at)
+		pd_rep_at = VG_(calloc)("nbsim.pdrep", VG_N_THREADS, sizeof *pd_rep_at);
+	r = &pd_rep_at[tid < VG_N_THREADS ? tid : 0];
+	if (r->pc == pc && r->next == rcx) {
+		if (!rcx)
+			r->pc = 0;      /* the last visit: the execution ends */
+		else
+			r->next = rcx - 1;
+		return;
+	}
+	r->pc = rcx ? pc : 0;
+	r->next = rcx - 1;
+	nb_pd_rep((int)(kind >> 8), (unsigned)(kind & 0xff), rcx, (Long)dflag < 0, &l, &st);
+	u = l + 2 * st;
+	if (nb_need & NEED_MEM) {
+		nb_raw[RAW_LOADS] += l;
+		nb_raw[RAW_STORES] += st;
+	}
+	if (nb_need & NEED_UOPS)
+		nb_raw[RAW_UOPS] += u;
+	if (nb_need & NEED_ROM)
+		nb_raw[RAW_ROM_UOPS] += u;
+	/* what the next PMI check's bound must cover (BOUND_INSN) */
+	if (nb_need & NEED_PMI)
+		nb_pmi_budget -= (Long)(4 * (u + 1));
+}
+
+static void emit_pd_rep(IRSB *sb, const struct insn *k)
+{
+	IRExpr *rcx, *df;
+	IRDirty *d;
+
+	if (!k->pd.rep || !(nb_need & (NEED_MEM | NEED_UOPS | NEED_ROM)))
+		return;
+	rcx = tmp(sb, Ity_I64, IRExpr_Get(offsetof(VexGuestAMD64State, guest_RCX), Ity_I64));
+	df = tmp(sb, Ity_I64, IRExpr_Get(offsetof(VexGuestAMD64State, guest_DFLAG), Ity_I64));
+	d = unsafeIRDirty_0_N(0, "nb_pd_rep_visit", VG_(fnptr_to_fnentry)(&nb_pd_rep_visit),
+			      mkIRExprVec_4(c64((ULong)k->addr),
+					    c64((ULong)k->pd.rep | (ULong)k->pd.rep_movs << 8), rcx, df));
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
 static void retire(struct pend *p, const struct insn *k)
@@ -851,6 +923,7 @@ static void pd_rules(struct insn *k, const uint8_t *a, UInt len)
 
 	k->pd.extra_ins = 0;
 	k->pd.branch = 0;
+	k->pd.rep = 0;
 	if (!nb_pd_rules_apply(nb_cpu->model) || !nb_pd_rules(a, len, &k->pd))
 		return;
 	if (k->pd.loads == NB_PD_KEEP && k->pd.stores == NB_PD_KEEP)
@@ -866,6 +939,21 @@ static void pd_rules(struct insn *k, const uint8_t *a, UInt len)
 		k->uops = c > nb_cpu->ms_uops ? c : nb_cpu->ms_uops;
 	else
 		k->uops = c;
+}
+
+/*
+ * The uops measured per MMX/SSE instruction form on the models of
+ * Prescott's core (cpu/nb_uops.h; docs/counting-rules.md "uop model"):
+ * they replace the general rule's count (after the Pentium D rules,
+ * which set the load and store uops the tagging counts).
+ */
+static void measured_uops(struct insn *k, const uint8_t *a, UInt len)
+{
+	unsigned u;
+
+	if (nb_uops_apply(nb_cpu->model) && !(k->dec.cls & NB_IC_REP) &&
+	    nb_uops_measured(a, len, &u))
+		k->uops = u;
 }
 
 /* Where control goes when the exit at stmts[i] is not taken: the next
@@ -1021,6 +1109,7 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 				;
 			k.uops = uop_count(in, i + 1, j, &k.dec, &k.loads, &k.stores, &k.rom);
 			pd_rules(&k, (const uint8_t *)a, len > 16 ? 16 : len);
+			measured_uops(&k, (const uint8_t *)a, len > 16 ? 16 : len);
 			if (tmb)
 				tm_end = nb_tmb_insn(in, i + 1, j, (const UChar *)a, len, &k.dec,
 						     k.uops);
@@ -1033,6 +1122,7 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 				add_uops(&p, &k);
 			exit_seen = False;
 			addStmtToIRSB(out, st);
+			emit_pd_rep(out, &k);
 			if ((nb_need & NEED_WCB) && (k.dec.cls & NB_IC_WCFLUSH))
 				emit_wcb_fence(out);
 			break;
@@ -1088,6 +1178,15 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			IRExpr *g = st->Ist.Exit.guard;
 			ULong dst = st->Ist.Exit.dst->tag == Ico_U64 ? st->Ist.Exit.dst->Ico.U64 : 0;
 			Addr next = k.addr + k.len;
+			/* A REP string's first exit is its RCX = 0 test (no
+			 * iteration when taken), unless iropt knew RCX and
+			 * removed it: then the first is REPE/REPNE's exit
+			 * back to the instruction, after the iteration ran
+			 * (repe cmpsb lost one iteration's loads) */
+			if (k.valid && k.uops_deferred && !exit_seen && dst == (ULong)k.addr) {
+				add_uops(&p, &k);
+				exit_seen = True;
+			}
 			nb_ifpa_flush(out, fpa_x87, &fpa_acc);
 			flush(out, &p);
 			bound = p.bound + (k.valid ? BOUND_INSN(k.uops, k.dec.br != NB_BR_NONE,

@@ -506,9 +506,10 @@ UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 					puts[i].dep.s[k] = (UShort)sn;
 			}
 		if (xcls == NB_TM_LFENCE || xcls == NB_TM_SFENCE || xcls == NB_TM_MFENCE ||
-		    xcls == NB_TM_LOCK) {
+		    xcls == NB_TM_LOCK || xcls == NB_TM_RDTSC) {
 			/* in program order with the other fences and locked
-			 * operations (nb_timing.h NB_TM_ORD) */
+			 * operations (nb_timing.h NB_TM_ORD); rdtsc too: two
+			 * reads measure its throughput apart (nb_timing.c) */
 			if (exec_src.n == DS_MAX)
 				exec_src.n--;
 			ds_add(&exec_src, NB_TM_ORD);

@@ -56,6 +56,7 @@
 #include "cpu/nb_fpa.h"
 #include "cpu/nb_wcb.h"
 #include "cpu/nb_pdrules.h"
+#include "cpu/nb_uops.h"
 #include "cpu/nb_bus.h"
 #include "timing/nb_tmsample.h"
 

@@ -36,6 +36,19 @@
  *   25    clflush m8                        1 store
  *   26    prefetcht0 m8                     0 loads (IR has none either)
  *   27    syscall (getpid)                  1 retired branch
+ *   28    rep movsb, RCX = 100              40 loads (64 B: 4; 36), 40 stores
+ *   29    rep movsw, RCX = 72               16 loads (128 B: 8; 8), 16 stores
+ *   30    rep movsq, RCX = 5                8 loads (at least 8), 5 stores
+ *   31    rep movsb, RCX = 2                3 loads (at least 3), 2 stores
+ *   32    rep movsb, RCX = 0                3 loads, no store
+ *   33    rep stosl, RCX = 64 forward       16 stores (16-byte blocks)
+ *   34    rep stosl, RCX = 64 backward      64 stores (one per element)
+ *   35    repe scasb, RCX = 64, all equal   64 loads (one per element)
+ *   36    repe cmpsb, RCX = 64, all equal   128 loads (two per element)
+ * (each rep: RCX, RSI, RDI set before it; the loads and stores are
+ * nb_pd_rep's, from Weaver's measurements, see tests/t_pdrules.t; rules
+ * 35 and 36 are every model's plain counts, which the Pentium D's match.
+ * No rep lods: VEX runs it as one lods, RCX untouched.)
  * (fbstp, 2 stores on the Pentium D, has no kernel: VEX does not decode it.)
  */
 #ifndef SCALE
@@ -48,7 +61,7 @@ _start:
 	mov (%rsp), %rax
 	lea buf(%rip), %rdi
 	mov $N, %r12
-	cmp $27, %rax
+	cmp $36, %rax
 	ja done
 	lea table(%rip), %rbx
 	jmp *-8(%rbx,%rax,8)
@@ -165,6 +178,29 @@ r27:	mov $39, %eax
 	syscall
 	dec %r12
 	jnz r27
+	jmp done
+
+/* REP strings: source buf, destination buf + 512 (or buf + 512 down) */
+	.macro REPK lbl, n, setup, insn, after
+\lbl:	mov $\n, %ecx
+	lea buf(%rip), %rsi
+	lea buf+512(%rip), %rdi
+	\setup
+	\insn
+	\after
+	dec %r12
+	jnz \lbl
+	jmp done
+	.endm
+	REPK r28, 100, "", "rep movsb"
+	REPK r29, 72, "", "rep movsw"
+	REPK r30, 5, "", "rep movsq"
+	REPK r31, 2, "", "rep movsb"
+	REPK r32, 0, "", "rep movsb"
+	REPK r33, 64, "", "rep stosl"
+	REPK r34, 64, "std", "rep stosl", "cld"
+	REPK r35, 64, "xor %eax, %eax", "repe scasb"
+	REPK r36, 64, "lea buf(%rip), %rdi", "repe cmpsb"
 done:
 	mov $60, %eax
 	xor %edi, %edi
@@ -175,6 +211,7 @@ done:
 table:
 	.quad r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14
 	.quad r15, r16, r17, r18, r19, r20, r21, r22, r23, r24, r25, r26, r27
+	.quad r28, r29, r30, r31, r32, r33, r34, r35, r36
 
 	.data
 	.p2align 4
