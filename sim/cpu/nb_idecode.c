@@ -4,7 +4,7 @@
  */
 #include "nb_idecode.h"
 
-static int is_legacy_prefix(uint8_t b)
+int nb_is_legacy_prefix(uint8_t b)
 {
 	switch (b) {
 	case 0x66: case 0x67: case 0xf0: case 0xf2: case 0xf3:
@@ -179,7 +179,7 @@ void nb_decode(const uint8_t *c, unsigned len, struct nb_insn *o)
 	o->br = NB_BR_NONE;
 	o->cls = 0;
 	o->fp = NB_FP_NONE;
-	while (i < len && is_legacy_prefix(c[i])) {
+	while (i < len && nb_is_legacy_prefix(c[i])) {
 		if (c[i] == 0xf2 || c[i] == 0xf3)
 			rep = 1;
 		if (c[i] == 0xf0)

@@ -67,6 +67,10 @@ struct nb_insn {
 	uint8_t fp;             /* enum nb_fp_class                            */
 };
 
+/* A legacy prefix byte (operand/address size, LOCK, REP/REPNE, segment)
+ * [SDM Vol. 2, 2.1.1] */
+int nb_is_legacy_prefix(uint8_t b);
+
 /* Classify the instruction at code[0..len). */
 void nb_decode(const uint8_t *code, unsigned len, struct nb_insn *out);
 

@@ -14,6 +14,7 @@
  * family 15 model 6 part (static/results/pentiumd/0/).
  */
 #include "nb_pdrules.h"
+#include "nb_idecode.h"
 
 /*
  * REP MOVS and REP STOS [P] "Retired Load Overcount", "Retired Store
@@ -65,16 +66,6 @@ void nb_pd_rep(int movs, unsigned z, uint64_t n, int backward, uint64_t *loads,
 	*loads = l;
 }
 
-static int is_legacy_prefix(uint8_t b)
-{
-	switch (b) {
-	case 0x66: case 0x67: case 0xf0: case 0xf2: case 0xf3:
-	case 0x2e: case 0x36: case 0x3e: case 0x26: case 0x64: case 0x65:
-		return 1;
-	}
-	return 0;
-}
-
 int nb_pd_rules(const uint8_t *c, unsigned len, struct nb_pd_adj *a)
 {
 	unsigned i = 0;
@@ -87,7 +78,7 @@ int nb_pd_rules(const uint8_t *c, unsigned len, struct nb_pd_adj *a)
 	a->stores = NB_PD_KEEP;
 	a->rep = 0;
 	a->rep_movs = 0;
-	while (i < len && is_legacy_prefix(c[i])) {
+	while (i < len && nb_is_legacy_prefix(c[i])) {
 		if (c[i] == 0xf2 || c[i] == 0xf3 || c[i] == 0x66)
 			pfx = c[i];
 		if (c[i] == 0xf3)

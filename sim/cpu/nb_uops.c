@@ -17,6 +17,7 @@
  * the table with each row's name.
  */
 #include "nb_uops.h"
+#include "nb_idecode.h"
 
 enum { PN = 1, P66 = 2, PF3 = 4, PF2 = 8, PALL = 15 };
 
@@ -134,16 +135,6 @@ static int simd_alu(uint8_t op, int pfx)
 	return 0;
 }
 
-static int is_legacy_prefix(uint8_t b)
-{
-	switch (b) {
-	case 0x66: case 0x67: case 0xf0: case 0xf2: case 0xf3:
-	case 0x2e: case 0x36: case 0x3e: case 0x26: case 0x64: case 0x65:
-		return 1;
-	}
-	return 0;
-}
-
 int nb_uops_measured(const uint8_t *c, unsigned len, unsigned *uops)
 {
 	unsigned i = 0, n;
@@ -151,7 +142,7 @@ int nb_uops_measured(const uint8_t *c, unsigned len, unsigned *uops)
 	uint8_t op, m;
 	int pfx;
 
-	while (i < len && is_legacy_prefix(c[i])) {
+	while (i < len && nb_is_legacy_prefix(c[i])) {
 		if (c[i] == 0x66)
 			has66 = 1;
 		else if (c[i] == 0xf2 || c[i] == 0xf3)

@@ -8,24 +8,6 @@
  */
 #include "nb_kern_int.h"
 
-/* /proc file PATH read into BUF (NUL-terminated): its length, 0 when it
- * cannot be read */
-Int nbk_read_proc(const HChar *path, HChar *buf, Int len)
-{
-	SysRes r = VG_(open)(path, VKI_O_RDONLY, 0);
-	Int fd, n;
-
-	if (sr_isError(r))
-		return 0;
-	fd = (Int)sr_Res(r);
-	n = VG_(read)(fd, buf, len - 1);
-	VG_(close)(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	return n;
-}
-
 /* The value of "KEY<blanks>value" in a /proc status text, NULL if absent */
 const HChar *nbk_proc_field(const HChar *buf, const HChar *key)
 {
@@ -80,7 +62,7 @@ static ULong cap_eff(void)
 	const HChar *p;
 	ULong v = 0;
 
-	if (!nbk_read_proc("/proc/self/status", buf, sizeof buf) ||
+	if (!nb_read_file("/proc/self/status", buf, sizeof buf) ||
 	    !(p = nbk_proc_field(buf, "CapEff:")))
 		return 0;
 	for (; *p; p++) {
@@ -163,7 +145,7 @@ ULong nbk_proc_start(Int pid)
 		VG_(snprintf)(path, sizeof path, "/proc/%d/stat", pid);
 	else
 		VG_(strcpy)(path, "/proc/self/stat");
-	if (!(n = nbk_read_proc(path, buf, sizeof buf)))
+	if (!(n = nb_read_file(path, buf, sizeof buf)))
 		return 0;
 	/* after "pid (comm)": comm may hold spaces and ')' */
 	for (p = buf + n; p > buf && p[-1] != ')'; p--)

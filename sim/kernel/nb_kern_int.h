@@ -132,11 +132,10 @@ Word nbk_perf_open(ThreadId tid, Addr uattr, UWord pidcpu, UWord group_fd, UWord
 Word nbk_perf_read(struct kobj *e, Addr buf, UWord n);
 Word nbk_perf_ioctl(struct kobj *e, UWord req, UWord arg);
 Word nbk_perf_fcntl(struct kobj *e, UWord cmd, UWord arg);
-/* nb_kern_base.c: process PID's start time (0: this process); a /proc
- * file read whole, NUL-terminated (its length, 0 if unreadable); a
- * "Key:" field's value in it (NULL if absent) */
+/* nb_kern_base.c: process PID's start time (0: this process); a "Key:"
+ * field's value in a /proc status text (NULL if absent; the text read by
+ * nb_read_file, nb_tool.h) */
 ULong nbk_proc_start(Int pid);
-Int nbk_read_proc(const HChar *path, HChar *buf, Int len);
 const HChar *nbk_proc_field(const HChar *buf, const HChar *key);
 /* nb_kern_exec.c: the events of the image before an exec, loaded before
  * the guest runs */

@@ -78,7 +78,7 @@ static Int tracer_pid(void)
 	const HChar *p;
 	Int v = 0;
 
-	if (!nbk_read_proc("/proc/self/status", buf, sizeof buf) ||
+	if (!nb_read_file("/proc/self/status", buf, sizeof buf) ||
 	    !(p = nbk_proc_field(buf, "TracerPid:")))
 		return 0;
 	for (; *p >= '0' && *p <= '9'; p++)

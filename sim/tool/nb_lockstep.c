@@ -261,20 +261,9 @@ static ULong hex_at(const HChar **p)
 static Int task_file(Int lwp, const HChar *file, HChar *buf, Int len)
 {
 	HChar path[64];
-	SysRes r;
-	Int n, fd;
 
 	VG_(snprintf)(path, sizeof path, "/proc/self/task/%d/%s", lwp, file);
-	r = VG_(open)(path, VKI_O_RDONLY, 0);
-	if (sr_isError(r))
-		return 0;
-	fd = (Int)sr_Res(r);
-	n = VG_(read)(fd, buf, len - 1);
-	VG_(close)(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	return n;
+	return nb_read_file(path, buf, len);
 }
 
 /* The system call host thread LWP is in, from its syscall file: its

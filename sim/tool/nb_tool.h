@@ -31,6 +31,7 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
 #include "pub_tool_options.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_aspacemgr.h"
@@ -403,6 +404,26 @@ VG_REGPARM(2) void nb_cond_tm(struct nb_cond_tm *s, ULong taken);
  * (nb_tm_p: how far the clock has run it; 0 at its start) */
 extern ULong nb_tm_p;
 VG_REGPARM(2) void nb_tm_rest(const struct nb_tm_block *b, ULong to);
+
+/* ---- a small host file (/proc) read whole, without libc ---- */
+
+/* PATH into BUF, NUL-terminated: its length, 0 if it cannot be read (the
+ * lockstep's /proc/self/task reads, the kernel's /proc reads) */
+static inline Int nb_read_file(const HChar *path, HChar *buf, Int len)
+{
+	SysRes r = VG_(open)(path, VKI_O_RDONLY, 0);
+	Int fd, n;
+
+	if (sr_isError(r))
+		return 0;
+	fd = (Int)sr_Res(r);
+	n = VG_(read)(fd, buf, len - 1);
+	VG_(close)(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	return n;
+}
 
 /* ---- the timing model's analysis of a superblock (nb_tmbuild.c) ---- */
 
