@@ -34,9 +34,8 @@
  * (before, the stop wrote 0 and then, under a lock, both LPs' bits: in
  * that window the other LP's threads counted nothing, as the host's
  * scheduling had it).  No PMI is armed, so nbsim's lockstep orders the
- * threads (a turn every 20,000 instructions): the count is the same in
- * every run, which the test checks by running this twice.  Prints
- * "count COUNT" for that.
+ * threads (a turn every 20,000 instructions) and its turns fall inside
+ * thread 1's stops: the old stop failed this in every run.
  *
  *   thread_pebs NTHREADS
  *   thread_pebs stops
@@ -206,7 +205,6 @@ static int stops_main(void)
 		       "thread 0 (LP%u): count %lld = its %ld missing loads + %lld of PAPI's own "
 		       "(0 <= that < %d), while thread 1 started and stopped its own", r->lp, r->count, r->n,
 		       r->count - r->n, TP);
-	printf("count %lld\n", r->count);
 	PAPI_shutdown();
 	return tap_exit();
 }
