@@ -23,7 +23,6 @@
  *    so how many of PAPI's own loads miss depends on the others' chases
  *    (130-280 seen).
  *
- *
  * thread_pebs stops: under --ht=yes, IA32_PEBS_ENABLE and MATRIX_VERT are
  * the package's.  Thread 0 (LP0) counts the same event, not precise and
  * without overflow, around one chase of STOPS_N loads, while thread 1

@@ -203,10 +203,9 @@ int p4nb_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *native,
  * off, so that the next event set starts clean).  Under HT
  * IA32_PEBS_ENABLE and MSR_PEBS_MATRIX_VERT are the package's: only
  * p4nb_pebs_enable_shared writes them, under the LP lock with both LPs'
- * bits; a 0 or this set's own value written here left the other threads'
- * replay tagging off until that write, and whatever loads they retired
- * meanwhile went uncounted (ctests/thread_pebs 8 under nbsim --ht=yes:
- * threads of LP1 short by about 550 of 32,000 in 1 run of 4). */
+ * bits; a 0 or this set's own value written here would leave the other
+ * threads' replay tagging off until that write, and the loads they
+ * retired meanwhile uncounted. */
 static int write_extra(nb_control_t *c, int zero, char *err, size_t len)
 {
 	struct nb_msr_image w[NB_SCHED_MAX_HELPERS + 2];
