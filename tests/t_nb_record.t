@@ -366,6 +366,13 @@ $N //= 0;
 	($rc, $text) = run_cmd($rec, '--ht=maybe', '-e', 'PAPI_TOT_INS', '-o', "$dir/x.prof", '--', $h2);
 	is($rc, 125, '--ht=maybe: 125');
 	like($text, qr/--ht takes yes or no, not 'maybe'/, '... named');
+	# PEBS under --ht=yes samples LP0's threads only (counter 16, T0
+	# bits): said, not left for the user to find in a thinner profile
+	($rc, $text) = run_cmd($rec, '--ht=yes', '--precise', '-e', '1stL_cache_load_miss_retired/100',
+			       '-o', "$dir/htp.prof", '--', $h2, 100);
+	is($rc, 0, 'nb_record --ht=yes --precise: runs');
+	like($text, qr/--ht=yes: the precise event samples the threads of logical processor 0 only/,
+	     '... and says that it samples logical processor 0 only');
 }
 
 # ---- MPI: a profile per rank (-o prof.%r) ----

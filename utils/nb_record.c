@@ -689,6 +689,13 @@ int main(int argc, char **argv)
 		if (np > 1)
 			return fail(ST_EXIT_EVENT, "%d precise events: PEBS has one counter (16) per "
 				    "logical processor; sample them in separate runs", np);
+		/* (the scheduler places one precise request, on counter 16
+		 * with T0 bits; LP1's twin would need counter 17 and
+		 * IA32_PEBS_ENABLE bit 26: not done) */
+		if (np && c.ht && !perf)
+			fprintf(stderr, "%s: --ht=yes: the precise event samples the threads of "
+				"logical processor 0 only (PEBS on logical processor 1 is not done "
+				"yet; sample with --no-precise for both)\n", prog_name);
 	}
 	/* --ht=yes: an IEBS event is sampled on each logical processor by a
 	 * counter of its own, which counts that LP's events and interrupts
