@@ -24,8 +24,10 @@
  *   file offset, turned into the address in the object's own terms with
  *   its program headers), LOST and THROTTLE (counted and reported);
  * - symbols from the objects' ELF symbol tables (.symtab, else .dynsym):
- *   the function, no source line (valgrind's debug-info reader is the
- *   nbsim backend's).
+ *   the function; source lines from the objects' DWARF line tables by
+ *   binutils' addr2line, one run per object with all its addresses (the
+ *   nbsim backend has valgrind's debug-info reader; nb_report's
+ *   --annotate runs objdump the same way).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -576,10 +578,132 @@ static int seen_add(struct seen *z, uint64_t ip)
 	return 1;
 }
 
+/* ---- source lines (addr2line) ------------------------------------------ */
+
+struct srcline {
+	size_t e;                /* the object: elves[e] (elf_get moves them) */
+	uint64_t svma;
+	char *file;              /* NULL: none */
+	unsigned line;
+};
+
+static struct srcline *srcl;
+static size_t nsrcl;
+
+static int cmp_srcline(const void *a, const void *b)
+{
+	const struct srcline *x = a, *y = b;
+
+	if (x->e != y->e)
+		return x->e < y->e ? -1 : 1;
+	return x->svma < y->svma ? -1 : x->svma > y->svma;
+}
+
+static void srcline_want(size_t e, uint64_t svma, size_t *cap)
+{
+	if (nsrcl == *cap) {
+		struct srcline *n = realloc(srcl, (*cap = *cap ? 2 * *cap : 1024) * sizeof(*srcl));
+
+		if (!n)
+			return;
+		srcl = n;
+	}
+	srcl[nsrcl].e = e;
+	srcl[nsrcl].svma = svma;
+	srcl[nsrcl].file = NULL;
+	srcl[nsrcl++].line = 0;
+}
+
+/* addr2line's answers for srcl[from, to), all of object e: one line each,
+ * FILE:LINE, "??:0" or FILE:? when the tables have none, and a
+ * " (discriminator N)" after some */
+static void srcline_run(size_t ei, size_t from, size_t to)
+{
+	const struct elf *e = &elves[ei];
+	char in[] = "/tmp/nb_record.XXXXXX", cmd[8192], line[8192];
+	int fd = mkstemp(in);
+	FILE *f, *p;
+
+	if (fd < 0)
+		return;
+	f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		unlink(in);
+		return;
+	}
+	for (size_t i = from; i < to; i++)
+		fprintf(f, "%" PRIx64 "\n", srcl[i].svma);
+	fclose(f);
+	/* (the object's path quoted for the shell: no ' in it, else no lines) */
+	if (!strchr(e->path, '\'') &&
+	    snprintf(cmd, sizeof(cmd), "addr2line -e '%s' < %s 2>/dev/null", e->path, in) <
+	    (int)sizeof(cmd) && (p = popen(cmd, "r"))) {
+		for (size_t i = from; i < to && fgets(line, sizeof(line), p); i++) {
+			char *c, *d = strstr(line, " (discriminator");
+
+			if (d)
+				*d = 0;
+			line[strcspn(line, "\n")] = 0;
+			c = strrchr(line, ':');
+			if (!c || c == line || !strncmp(line, "??", 2) || c[1] < '1' || c[1] > '9')
+				continue;
+			*c = 0;
+			for (char *t = line; *t; t++)        /* one field */
+				if (*t == '\t')
+					*t = ' ';
+			srcl[i].line = (unsigned)strtoul(c + 1, NULL, 10);
+			srcl[i].file = strdup(line);
+		}
+		pclose(p);
+	}
+	unlink(in);
+}
+
+/* the source lines of every address the profile names, by object */
+static void srclines(struct run *r)
+{
+	size_t cap = 0, k = 0;
+
+	for (size_t i = 0; i < r->ns; i++) {
+		const struct samp *s = &r->s[i];
+
+		for (int d = -1; d < s->depth; d++) {
+			uint64_t ip = d < 0 ? s->ip : s->stack[d];
+			const struct map *m = map_of(r, s->space, ip);
+			const struct elf *e = m ? elf_get(m->path) : NULL;
+
+			if (e)
+				srcline_want((size_t)(e - elves), elf_svma(e, ip - m->start + m->pgoff),
+					     &cap);
+		}
+	}
+	if (!nsrcl)
+		return;
+	qsort(srcl, nsrcl, sizeof(*srcl), cmp_srcline);
+	for (size_t i = 1; i < nsrcl; i++)
+		if (cmp_srcline(&srcl[i], &srcl[k]))
+			srcl[++k] = srcl[i];
+	nsrcl = k + 1;
+	for (size_t i = 0, j; i < nsrcl; i = j) {
+		for (j = i + 1; j < nsrcl && srcl[j].e == srcl[i].e; j++)
+			;
+		srcline_run(srcl[i].e, i, j);
+	}
+}
+
+static const struct srcline *srcline_of(const struct elf *e, uint64_t svma)
+{
+	struct srcline k = { .e = (size_t)(e - elves), .svma = svma };
+
+	return nsrcl ? bsearch(&k, srcl, nsrcl, sizeof(*srcl), cmp_srcline) : NULL;
+}
+
 static void put_sym(struct run *r, FILE *out, int space, uint64_t ip)
 {
 	const struct map *m = map_of(r, space, ip);
 	const struct elf *e = m ? elf_get(m->path) : NULL;
+	const struct srcline *l = NULL;
 	uint64_t svma = ip;
 	const char *fn = NULL;
 
@@ -588,13 +712,16 @@ static void put_sym(struct run *r, FILE *out, int space, uint64_t ip)
 	if (e) {
 		svma = elf_svma(e, ip - m->start + m->pgoff);
 		fn = elf_fn(e, svma);
+		l = srcline_of(e, svma);
 	}
-	fprintf(out, "sym\t%d\t%" PRIx64 "\t%s\t%" PRIx64 "\t%s\t?\t0\n", space, ip,
-		m ? m->path : "?", svma, fn ? fn : "?");
+	fprintf(out, "sym\t%d\t%" PRIx64 "\t%s\t%" PRIx64 "\t%s\t%s\t%u\n", space, ip,
+		m ? m->path : "?", svma, fn ? fn : "?", l && l->file ? l->file : "?",
+		l && l->file ? l->line : 0);
 }
 
 static void write_profile(struct run *r, FILE *out)
 {
+	srclines(r);
 	for (int sp = 0; sp < r->nsp; sp++) {
 		struct seen z = { 0 };
 		int any = 0;
@@ -621,6 +748,11 @@ static void write_profile(struct run *r, FILE *out)
 			fprintf(out, "space\t%d\t%ld\n", sp, r->sp[sp].pid);
 		free(z.ip);
 	}
+	for (size_t i = 0; i < nsrcl; i++)
+		free(srcl[i].file);
+	free(srcl);
+	srcl = NULL;
+	nsrcl = 0;
 }
 
 /* ---- the run ------------------------------------------------------------ */
