@@ -17,6 +17,11 @@
 #  - source lines (addr2line on the DWARF line tables): every address of
 #    hotspot in the sim path's profile (samples and callers) has the file
 #    and line there that valgrind's debug-info reader gave the sim path;
+#  - -F 20000: the kernel's frequency mode (attr.freq, the emulated
+#    driver adjusting the period as perf_adjust_period does), the
+#    profile's period the samples' average, which times the samples is
+#    the count read at the end within a fifth (the events after the last
+#    sample, and the first periods' ramp);
 #  - bad input: --backend=perf where it cannot work (not a NetBurst: this
 #    host), --precise on it (Linux's P4 driver samples no PEBS), nbsim's
 #    options with it, an unknown backend.
@@ -123,6 +128,20 @@ ok(defined $m3 && abs($m3 - 72) <= 1, 'folded: main;miss3;chase 72 give or take 
 ok(defined $m1 && abs($m1 - 24) <= 1, 'folded: main;miss1;chase 24 give or take one (' . ($m1 // '?') . ')');
 ($r2, $t2) = run_cmd($rep, '-i', "$dir/perf.prof", '--stdio');
 like($t2, qr/^\s+\d+\s+[\d.]+%\s+chase\s+\(hotspot\)$/m, 'nb_report --stdio: chase named, in hotspot');
+
+# ---- -F: the kernel's frequency mode ----
+{
+	my ($rc, $t) = run_cmd($nbsim, '--model=northwood', '--', $rec, '--backend=perf', '-F', '20000',
+			       '-o', "$dir/freq.prof", '-e', 'PAPI_TOT_INS', '--', $hs, 'two');
+	is($rc, 0, 'the perf path with -F 20000') or diag $t;
+	my ($ns, $per, $cnt) = $t =~ /(\d+) samples of PAPI_TOT_INS \(every (\d+) on average, the kernel's frequency mode, IEBS through perf_event_open; it counted (\d+)\)/;
+	ok(defined $ns && $ns >= 2, '... samples in the kernel\'s frequency mode (' . ($ns // '?') . ')');
+	my ($pp) = `grep '^event' $dir/freq.prof` =~ /^event\t0\tPAPI_TOT_INS\t(\d+)\t/m;
+	is($pp, $per, '... the profile\'s period is their average (' . ($per // '?') . ')');
+	ok(defined $cnt && $ns && abs($ns * $per - $cnt) <= 0.2 * $cnt,
+	   sprintf('... which times the samples is the count within a fifth (%s x %s against %s)',
+		   $ns // '?', $per // '?', $cnt // '?'));
+}
 
 # ---- bad input ----
 {

@@ -60,7 +60,8 @@ static void usage(FILE *f)
 		"  -F, --freq=N        about N samples per simulated second of each event\n"
 		"                      without its own /PERIOD: PROGRAM is first run once to\n"
 		"                      count the events and the cycles (simulated time),\n"
-		"                      then sampled with the period that gives N\n"
+		"                      then sampled with the period that gives N (on the\n"
+		"                      perf backend: the kernel's frequency mode)\n"
 		"  --precise           PEBS: the sample is the event-causing load itself, with\n"
 		"                      its registers and data address (the default for the\n"
 		"                      replay-tagged metrics, the events nbsim's PEBS samples)\n"
@@ -329,6 +330,14 @@ static int one_file(struct rec_ctx *x, const char *path, char *err, size_t len)
 	free(line);
 	fclose(f);
 	return 0;
+}
+
+/* the profile's event lines */
+static void put_events(FILE *out, const struct rec_event *ev, int n)
+{
+	for (int i = 0; i < n; i++)
+		fprintf(out, "event\t%d\t%s\t%" PRIu64 "\t%s\t%u\n", i, ev[i].name, ev[i].period,
+			ev[i].precise ? "pebs" : "iebs", ev[i].counter);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -652,10 +661,9 @@ int main(int argc, char **argv)
 				    "NetBurst with --backend=nbsim", why);
 		perf = !strcmp(backend, "perf");
 		if (perf) {
-			if (model_given || c.clock_given || freq || c.ht)
-				return fail(ST_EXIT_BACKEND, "--model, --ht, --clock and -F need the nbsim "
-					    "backend (the perf backend samples the host's NetBurst, by "
-					    "count)");
+			if (model_given || c.clock_given || c.ht)
+				return fail(ST_EXIT_BACKEND, "--model, --ht and --clock need the nbsim "
+					    "backend (the perf backend samples the host's NetBurst)");
 			if (c.random_bits)
 				return fail(ST_EXIT_BACKEND, "--random-period needs the nbsim backend "
 					    "(Linux's P4 driver reloads every period whole: "
@@ -812,6 +820,7 @@ int main(int argc, char **argv)
 
 			memset(&pev[i], 0, sizeof(pev[i]));
 			pev[i].period = ev[i].period;
+			pev[i].freq = ev[i].by_freq ? freq : 0;
 			pev[i].config = nb_perf_raw_why(&run.plan.hw[h], NB_DOM_USER, why, sizeof(why));
 			if (!pev[i].config)
 				return fail(ST_EXIT_EVENT, "%s: %s", ev[i].name, why);
@@ -841,7 +850,7 @@ int main(int argc, char **argv)
 	}
 	if (!perf)
 		c.nbsim = st_find_nbsim(nbsim_buf, sizeof(nbsim_buf));
-	if (freq && (rc = freq_periods(&c, &run, ev, n, freq))) {
+	if (freq && !perf && (rc = freq_periods(&c, &run, ev, n, freq))) {
 		fclose(x.out);
 		of.fd = -1;
 		st_out_abandon(&of);
@@ -859,9 +868,10 @@ int main(int argc, char **argv)
 			fputc(*s == '\t' || *s == '\n' ? ' ' : *s, x.out);
 	}
 	fputc('\n', x.out);
-	for (int i = 0; i < n; i++)
-		fprintf(x.out, "event\t%d\t%s\t%" PRIu64 "\t%s\t%u\n", i, ev[i].name, ev[i].period,
-			ev[i].precise ? "pebs" : "iebs", ev[i].counter);
+	/* (the perf path's -F periods are known after the run: its events
+	 * follow it, its samples held back until then) */
+	if (!perf || !freq)
+		put_events(x.out, ev, n);
 
 	c.samples = read_samples;
 	c.samples_ctx = &x;
@@ -869,13 +879,33 @@ int main(int argc, char **argv)
 	c.sample_depth = depth;
 	st_signals_init();
 	if (perf) {
-		int prc = nbr_run_perf(&c, pev, n, depth, x.out, &pst, &run.status, err, sizeof(err));
+		FILE *body = freq ? tmpfile() : x.out;
+		int prc = body ? nbr_run_perf(&c, pev, n, depth, body, &pst, &run.status, err,
+					      sizeof(err)) : -1;
 
+		if (!body)
+			snprintf(err, sizeof(err), "a temporary file: %s", strerror(errno));
 		if (prc == 0)
 			for (int i = 0; i < n; i++) {
 				ev[i].samples = pev[i].samples;
 				x.nsamples += pev[i].samples;
+				/* -F: the kernel's periods on average (perf
+				 * report's event count is their sum) */
+				if (ev[i].by_freq)
+					ev[i].period = pev[i].samples ? (pev[i].period_sum +
+						pev[i].samples / 2) / pev[i].samples : 1;
 			}
+		if (prc == 0 && body != x.out) {
+			char cb[65536];
+			size_t k;
+
+			put_events(x.out, ev, n);
+			rewind(body);
+			while ((k = fread(cb, 1, sizeof(cb), body)) > 0)
+				fwrite(cb, 1, k, x.out);
+		}
+		if (body && body != x.out)
+			fclose(body);
 		if (prc && !st_interrupted && WIFEXITED(run.status) &&
 		    WEXITSTATUS(run.status) >= ST_EXIT_NOEXEC) {
 			fclose(x.out);
@@ -904,9 +934,10 @@ int main(int argc, char **argv)
 
 	for (int i = 0; i < n; i++)
 		if (perf)
-			fprintf(stderr, "%s: %" PRIu64 " samples of %s (every %" PRIu64 ", IEBS through "
+			fprintf(stderr, "%s: %" PRIu64 " samples of %s (every %" PRIu64 "%s, IEBS through "
 				"perf_event_open; it counted %" PRIu64 ")\n", prog_name, ev[i].samples,
-				ev[i].name, ev[i].period, pev[i].count);
+				ev[i].name, ev[i].period, ev[i].by_freq ? " on average, the kernel's "
+				"frequency mode" : "", pev[i].count);
 		else
 			fprintf(stderr, "%s: %" PRIu64 " samples of %s (every %" PRIu64 "%s, %s)\n",
 				prog_name, ev[i].samples, ev[i].name, ev[i].period,

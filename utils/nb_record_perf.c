@@ -10,7 +10,8 @@
  *   with the component's config (nb_perf_raw), disabled with
  *   enable_on_exec (counting from PROGRAM's first instruction) and
  *   inherit (its threads; with --follow its children), user mode only,
- *   sample_period, sample_type IP | TID | TIME | PERIOD (| CALLCHAIN);
+ *   sample_period (-F: freq and sample_freq, the kernel adjusting the
+ *   period as it goes), sample_type IP | TID | TIME | PERIOD (| CALLCHAIN);
  *   mmap2, comm, comm_exec and task side-band records;
  * - a ring buffer per event (1 + RB_PAGES pages: 512 KB of data, within
  *   the unprivileged perf_event_mlock_kb default of 516 KB), drained
@@ -453,6 +454,7 @@ static void on_sample(struct run *r, struct buf *b, const unsigned char *p, size
 	}
 	r->s[r->ns++] = s;
 	r->ev[b->ev].samples++;
+	r->ev[b->ev].period_sum += u64(p + 24);
 }
 
 static void on_record(struct run *r, struct buf *b, const struct perf_event_header *h,
@@ -815,7 +817,11 @@ int nbr_run_perf(const struct st_config *c, struct nbr_perf_event *ev, int n, in
 			a.size = sizeof(a);
 			a.type = PERF_TYPE_RAW;
 			a.config = ev[i].config;
-			a.sample_period = ev[i].period;
+			if (ev[i].freq) {
+				a.freq = 1;
+				a.sample_freq = ev[i].freq;
+			} else
+				a.sample_period = ev[i].period;
 			a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 				PERF_SAMPLE_PERIOD | (depth ? PERF_SAMPLE_CALLCHAIN : 0);
 			a.disabled = 1;
