@@ -22,6 +22,9 @@
 #    profile's period the samples' average, which times the samples is
 #    the count read at the end within a fifth (the events after the last
 #    sample, and the first periods' ramp);
+#  - --follow on tests/stat/forkexec (a fork, the child execs true): the
+#    emulated driver's PERF_RECORD_FORK gives the child its parent's
+#    mappings (a space of its own before its exec), one process followed;
 #  - bad input: --backend=perf where it cannot work (not a NetBurst: this
 #    host), --precise on it (Linux's P4 driver samples no PEBS), nbsim's
 #    options with it, an unknown backend.
@@ -141,6 +144,20 @@ like($t2, qr/^\s+\d+\s+[\d.]+%\s+chase\s+\(hotspot\)$/m, 'nb_report --stdio: cha
 	ok(defined $cnt && $ns && abs($ns * $per - $cnt) <= 0.2 * $cnt,
 	   sprintf('... which times the samples is the count within a fifth (%s x %s against %s)',
 		   $ns // '?', $per // '?', $cnt // '?'));
+}
+
+# ---- --follow: PERF_RECORD_FORK ----
+{
+	my ($rc, $t) = run_cmd($nbsim, '--model=northwood', '--', $rec, '--backend=perf', '--follow',
+			       '-c', '10000', '-o', "$dir/fork.prof", '-e', 'PAPI_TOT_INS', '--',
+			       "$ENV{NB_BUILD}/tests/stat/forkexec", '/bin/true');
+	is($rc, 1, '--follow on forkexec: its exit status (the child\'s + 1)') or diag $t;
+	like($t, qr/1 forked process followed \(PERF_RECORD_FORK\)/, '... one forked process, from its FORK record');
+	my @sp = `grep '^space' $dir/fork.prof` =~ /^space\t\d+\t(\d+)$/mg;
+	my %pid;
+	$pid{$_}++ for @sp;
+	is(join(' ', sort { $a <=> $b } values %pid), '1 2',
+	   '... spaces: the parent\'s, the child\'s before and after its exec');
 }
 
 # ---- bad input ----

@@ -943,6 +943,9 @@ int main(int argc, char **argv)
 				prog_name, ev[i].samples, ev[i].name, ev[i].period,
 				c.random_bits ? " on average, its low bits random" : "",
 				ev[i].precise ? "PEBS" : "IEBS");
+	if (perf && c.follow)
+		fprintf(stderr, "%s: %" PRIu64 " forked process%s followed (PERF_RECORD_FORK)\n",
+			prog_name, pst.forks, pst.forks == 1 ? "" : "es");
 	if (perf && (pst.lost || pst.throttles))
 		fprintf(stderr, "%s: the kernel lost %" PRIu64 " samples (a full ring buffer) and "
 			"throttled %" PRIu64 " times (too many interrupts a tick): the profile "

@@ -29,6 +29,7 @@ struct nbr_perf_stats {
 	uint64_t throttles;      /* PERF_RECORD_THROTTLEs                    */
 	uint64_t other;          /* samples of other processes (no --follow) */
 	uint64_t unresolved;     /* IPs in no mapping PERF_RECORD_MMAP2 gave */
+	uint64_t forks;          /* PERF_RECORD_FORKs of followed processes   */
 	int ncpus;               /* events per sampled event (one per CPU)   */
 };
 

@@ -20,7 +20,8 @@
  *   include/uapi/linux/perf_event.h's perf_event_mmap_page) and once
  *   after it ends;
  * - the records: PERF_RECORD_SAMPLE (the sample), COMM with
- *   PERF_RECORD_MISC_COMM_EXEC (a new process image: a new space),
+ *   PERF_RECORD_MISC_COMM_EXEC (a new process image: a new space), FORK
+ *   (a new process: its parent's mappings copied to its space),
  *   MMAP2 (an executable file mapped: the object an IP falls in and the
  *   file offset, turned into the address in the object's own terms with
  *   its program headers), LOST and THROTTLE (counted and reported);
@@ -271,6 +272,8 @@ struct run {
 	struct samp *s;
 	size_t ns;
 	struct nbr_perf_stats *st;
+	long *forked;            /* the children FORK records named      */
+	size_t nforked;
 	int oom;
 };
 
@@ -457,6 +460,39 @@ static void on_sample(struct run *r, struct buf *b, const unsigned char *p, size
 	r->ev[b->ev].period_sum += u64(p + 24);
 }
 
+/* A forked child CHILD of PARENT: the mappings of the parent's image
+ * become the child's (its image 0), as fork copies the address space */
+static void fork_maps(struct run *r, struct buf *b, long parent, long child)
+{
+	int ps = space_of(r, parent, image_of(b, parent)), cs = space_of(r, child, image_of(b, child));
+	size_t nm = r->nm;
+
+	if (ps < 0 || cs < 0)
+		return;
+	/* (one record per event and CPU: the processes counted once) */
+	for (size_t i = 0; i < r->nforked; i++)
+		if (r->forked[i] == child)
+			goto maps;
+	if (r->nforked % 64 == 0) {
+		long *f = realloc(r->forked, (r->nforked + 64) * sizeof(*f));
+
+		if (!f) {
+			r->oom = 1;
+			return;
+		}
+		r->forked = f;
+	}
+	r->forked[r->nforked++] = child;
+	r->st->forks++;
+maps:
+	for (size_t i = 0; i < nm; i++)
+		if (r->m[i].space == ps) {
+			struct map m = r->m[i];      /* (add_map may move r->m) */
+
+			add_map(r, cs, m.start, m.len, m.pgoff, m.path);
+		}
+}
+
 static void on_record(struct run *r, struct buf *b, const struct perf_event_header *h,
 		      const unsigned char *p, size_t n)
 {
@@ -467,6 +503,13 @@ static void on_record(struct run *r, struct buf *b, const struct perf_event_head
 	case PERF_RECORD_COMM:
 		if ((h->misc & PERF_RECORD_MISC_COMM_EXEC) && n >= 8)
 			image_next(b, (long)u32(p));
+		break;
+	case PERF_RECORD_FORK:
+		/* pid, ppid, tid, ptid: a new process (not a thread) starts
+		 * with its parent's mappings, until it execs */
+		if (n >= 16 && u32(p) == u32(p + 8) && u32(p) != u32(p + 4) &&
+		    (r->follow || (long)u32(p + 4) == r->child))
+			fork_maps(r, b, (long)u32(p + 4), (long)u32(p));
 		break;
 	case PERF_RECORD_MMAP2:
 		/* pid, tid, addr, len, pgoff, maj, min, ino, ino_generation,
@@ -923,6 +966,7 @@ out:
 	free(r.s);
 	free(r.m);
 	free(r.sp);
+	free(r.forked);
 	free(r.b);
 	free(pf);
 	return rc;
