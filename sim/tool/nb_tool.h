@@ -10,7 +10,8 @@
  *   nb_main.c    the tool's state, client requests, thread hooks, init, fini
  *   nb_opts.c    command-line options
  *   nb_pmuacc.c  the PMU-access protocol (before an access, after a write)
- *   nb_instr.c   instrumentation of each superblock
+ *   nb_instr.c   instrumentation of each superblock (rules: nb_instr_rules.c,
+ *                branches: nb_instr_branch.c, FP assists: nb_instr_fpa.c)
  *   nb_exec.c    helpers called by generated code (branches, memory, WC, TC)
  *   nb_derive.c  raw counts -> event signals, with the tagging configuration
  *   nb_cycles.c  the clock (cycles) from the timing model
