@@ -22,10 +22,12 @@
 # MONOTONIC moves across waitpid to the child's simulated end, at least the
 # child's loop and within 1% of the child's time from the fork to its end;
 # the children's user time (getrusage, wait4's rusage, times) is the
-# child's simulated CPU time, within 1% (it ran a little past its print).
+# child's simulated CPU time, within 1% (it ran a little past its print);
+# no file of theirs is left in $TMPDIR.
 use strict;
 use warnings;
 use Test::More;
+use File::Temp qw(tempdir);
 
 my $nbsim = $ENV{NBSIM} or BAIL_OUT('NBSIM not set');
 my $prog = "$ENV{NB_BUILD}/tests/sim_timers";
@@ -104,7 +106,8 @@ for my $model (qw(northwood prescott)) {
 
 # a parent's clock while it waits for a child under nbsim (one more nbsim)
 {
-	my $out = `timeout -k 10 600 "$nbsim" --model=northwood -- "$prog" wait 2>&1`;
+	my $tmp = tempdir(CLEANUP => 1);
+	my $out = `TMPDIR="$tmp" timeout -k 10 600 "$nbsim" --model=northwood -- "$prog" wait 2>&1`;
 	my %v = $out =~ /^(\w+) (\S+)$/mg;
 	is($? >> 8, 0, 'wait: the parent and its exec\'d child run') or diag($out);
 	my ($w, $loop) = ($v{wait_ns} // 0, $v{child_loop_ns} // 0);
@@ -120,6 +123,8 @@ for my $model (qw(northwood prescott)) {
 	my $tck = $v{clk_tck} || 100;
 	my $ticks = int(($v{wait_cutime_us} // 0) * $tck / 1e6);
 	is($v{wait_tms_cutime}, $ticks, "wait: times()' tms_cutime is that time in ticks ($ticks)");
+	my @left = glob("$tmp/nbsim-time-*");
+	is("@left", '', 'wait: no exec or children\'s file is left in $TMPDIR');
 }
 
 # --nbsim-time=host: the host's timers

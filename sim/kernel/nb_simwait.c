@@ -13,8 +13,8 @@
  * about 1 us elapsed for a child of seconds).  So:
  *
  *  - exec: before the execve the process's simulated REALTIME, MONOTONIC
- *    and TSC, its CPU time and its children's, and whom it reports to are
- *    written to $TMPDIR/nbsim-time-UID-PID.exec; the new image's nbsim
+ *    and TSC, its CPU time and its children's, whom it reports to and how
+ *    far it read its children's records (below) are written to $TMPDIR/nbsim-time-UID-PID.exec; the new image's nbsim
  *    reads and removes it before its guest runs (its start time must be
  *    the process's, as nb_kern_exec.c checks its own file: a file another
  *    process left with a reused pid is not ours); a failed execve removes
@@ -49,7 +49,8 @@ struct time_exec {
 	ULong real_ns, mono_ns, tsc;    /* the simulated clocks at the exec */
 	ULong cpu_ns, child_cpu_ns;
 	ULong report_start;             /* the parent's start time (0: none) */
-	Int report_pid, pad;
+	Int report_pid, forked;         /* (its .wait file is the new image's) */
+	ULong wait_off;
 };
 
 struct time_end {                       /* 64 bytes: never across a page */
@@ -140,6 +141,8 @@ void nb_simwait_init(void)
 	child_cpu_ns = x.child_cpu_ns;
 	report_pid = x.report_pid;
 	report_start = x.report_start;
+	forked = x.forked != 0;
+	wait_off = (Off64T)x.wait_off;
 }
 
 static void pre_exec(void)
@@ -150,9 +153,15 @@ static void pre_exec(void)
 	Int fd;
 
 	/* the new image runs on the host (--trace-children=no, or
-	 * --nbsim-trace-forked=no in a forked child): no nbsim reads it */
-	if (!VG_(clo_trace_children))
+	 * --nbsim-trace-forked=no in a forked child): no nbsim reads it, nor
+	 * removes the children's file at its exit */
+	if (!VG_(clo_trace_children)) {
+		if (forked) {
+			path_of(VG_(getpid)(), "wait", path, sizeof path);
+			VG_(unlink)(path);
+		}
 		return;
+	}
 	VG_(memset)(&x, 0, sizeof x);
 	x.magic = EXEC_MAGIC;
 	x.start = start_time();
@@ -163,6 +172,8 @@ static void pre_exec(void)
 	x.child_cpu_ns = child_cpu_ns;
 	x.report_pid = report_pid;
 	x.report_start = report_start;
+	x.forked = forked;
+	x.wait_off = (ULong)wait_off;
 	path_of(VG_(getpid)(), "exec", path, sizeof path);
 	f = VG_(open)(path, VKI_O_WRONLY | VKI_O_CREAT | VKI_O_TRUNC, 0600);
 	if (sr_isError(f))
