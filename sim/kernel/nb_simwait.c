@@ -116,7 +116,8 @@ static void after_fork_child(ThreadId tid)
 
 /* ---- exec ---- */
 
-/* nb_time_init: the clocks of the image before the exec, if any */
+/* at start (nb_front.c, after nb_time_init): the clocks of the image
+ * before the exec, if any */
 void nb_simwait_init(void)
 {
 	HChar path[256];
