@@ -17,9 +17,17 @@
 # (within 0.1%: the clock is read a call away from the timer); a bad value
 # or signal is EINVAL; SIGEV_THREAD (the host's timer) runs its function.
 # With --nbsim-time=host the host's timers run.
+# A parent waiting for a child (sim_timers wait: a fork, an exec of a child
+# under its own nbsim that runs a fixed loop, wait4): the parent's
+# MONOTONIC moves across waitpid to the child's simulated end, at least the
+# child's loop and within 1% of the child's time from the fork to its end;
+# the children's user time (getrusage, wait4's rusage, times) is the
+# child's simulated CPU time, within 1% (it ran a little past its print);
+# no file of theirs is left in $TMPDIR.
 use strict;
 use warnings;
 use Test::More;
+use File::Temp qw(tempdir);
 
 my $nbsim = $ENV{NBSIM} or BAIL_OUT('NBSIM not set');
 my $prog = "$ENV{NB_BUILD}/tests/sim_timers";
@@ -94,6 +102,29 @@ for my $model (qw(northwood prescott)) {
 	is($v->{ticks}, $ticks{northwood}, 'loaded host: the periodic timer ticks the same number of times');
 	ok(near($v->{real_ns}, 2e6, 0.01), 'loaded host: the one-shot timer still fires after 2 ms');
 	is($v->{pt_ticks}, $pticks{northwood}, 'loaded host: the CPU-time POSIX timer ticks the same number of times');
+}
+
+# a parent's clock while it waits for a child under nbsim (one more nbsim)
+{
+	my $tmp = tempdir(CLEANUP => 1);
+	my $out = `TMPDIR="$tmp" timeout -k 10 600 "$nbsim" --model=northwood -- "$prog" wait 2>&1`;
+	my %v = $out =~ /^(\w+) (\S+)$/mg;
+	is($? >> 8, 0, 'wait: the parent and its exec\'d child run') or diag($out);
+	my ($w, $loop) = ($v{wait_ns} // 0, $v{child_loop_ns} // 0);
+	my $child = ($v{child_end_ns} // 0) - ($v{wait_t0_ns} // 0);
+	cmp_ok($loop, '>', 2e6, "wait: the child's loop takes over 2 ms ($loop ns)");
+	cmp_ok($w, '>=', $loop, "wait: the parent's MONOTONIC across waitpid passes the child's loop ($w ns)");
+	ok($child > 0 && $w >= $child && $w <= $child * 1.01,
+	   "wait: ... and reaches the child's end, within 1% ($w ns against $child from the fork)");
+	my $cpu = $v{child_cpu_ns} // 0;
+	ok($cpu > 0 && near(($v{wait_cutime_us} // 0) * 1e3, $cpu, 0.01),
+	   "wait: getrusage(RUSAGE_CHILDREN) is the child's simulated CPU time ($v{wait_cutime_us} us, child $cpu ns)");
+	ok(near(($v{wait_ru_us} // 0) * 1e3, $cpu, 0.01), "wait: so is wait4's rusage ($v{wait_ru_us} us)");
+	my $tck = $v{clk_tck} || 100;
+	my $ticks = int(($v{wait_cutime_us} // 0) * $tck / 1e6);
+	is($v{wait_tms_cutime}, $ticks, "wait: times()' tms_cutime is that time in ticks ($ticks)");
+	my @left = glob("$tmp/nbsim-time-*");
+	is("@left", '', 'wait: no exec or children\'s file is left in $TMPDIR');
 }
 
 # --nbsim-time=host: the host's timers
