@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/sysinfo.h>
 #include <sys/time.h>
 #include <sys/times.h>
 #include <sys/wait.h>
@@ -278,6 +279,27 @@ static int wait_child(const char *self)
 	return 0;
 }
 
+/* what sysinfo(2) and sysconf say of the machine's memory and load:
+ * figures a program sizes its work by (nb_sysinfo.c) */
+static void machine(void)
+{
+	struct sysinfo si;
+
+	if (sysinfo(&si))
+		return;
+	printf("si_totalram %lu\n", si.totalram);
+	printf("si_freeram %lu\n", si.freeram);
+	printf("si_totalswap %lu\n", si.totalswap);
+	printf("si_freeswap %lu\n", si.freeswap);
+	printf("si_bufferram %lu\n", si.bufferram);
+	printf("si_loads %lu,%lu,%lu\n", si.loads[0], si.loads[1], si.loads[2]);
+	printf("si_mem_unit %u\n", si.mem_unit);
+	printf("si_uptime %ld\n", si.uptime);
+	printf("avphys_pages %ld\n", sysconf(_SC_AVPHYS_PAGES));
+	printf("page_size %ld\n", sysconf(_SC_PAGESIZE));
+	printf("boottime_s %lld\n", (long long)cpu_ns(CLOCK_BOOTTIME) / 1000000000);
+}
+
 int main(int argc, char **argv)
 {
 	struct sigaction sa;
@@ -351,5 +373,6 @@ int main(int argc, char **argv)
 	}
 	arm(0, 0);
 	posix_timers();
+	machine();
 	return 0;
 }

@@ -42,6 +42,25 @@ sub run {
 	return ($? >> 8, \%v, $out);
 }
 
+# sysinfo(2) as the simulated, otherwise idle machine's (nb_sysinfo.c):
+# no load, half its memory free, its swap unused, sysconf(_SC_AVPHYS_PAGES)
+# from that, its uptime the simulated boot time; the same beside a loaded
+# host (GNU sort sizes its buffer by the available memory).
+my $machine;
+sub machine_ok {
+	my ($tag, $v) = @_;
+	my $total = $v->{si_totalram} // 0;
+	cmp_ok($total, '>', 0, "$tag: sysinfo reports the memory ($total)");
+	is($v->{si_freeram}, int($total / 2), "$tag: sysinfo: half of it free");
+	is($v->{si_loads}, '0,0,0', "$tag: sysinfo: no load");
+	is($v->{si_freeswap}, $v->{si_totalswap}, "$tag: sysinfo: the swap unused");
+	is($v->{si_bufferram}, 0, "$tag: sysinfo: no buffers");
+	my $pages = int(int($total / 2) * ($v->{si_mem_unit} // 0) / ($v->{page_size} || 1));
+	is($v->{avphys_pages}, $pages, "$tag: sysconf(_SC_AVPHYS_PAGES) follows ($pages)");
+	is($v->{si_uptime}, $v->{boottime_s}, "$tag: sysinfo's uptime is the simulated CLOCK_BOOTTIME");
+	$machine = join(' ', map { $v->{$_} // '?' } qw(si_freeram si_loads avphys_pages));
+}
+
 sub near { my ($x, $want, $tol) = @_; return defined $x && abs($x - $want) <= $want * $tol }
 
 my (%ticks, %pticks);
@@ -59,6 +78,7 @@ for my $model (qw(northwood prescott)) {
 	   "$tag: a 0.25 ms ITIMER_REAL ticked $tk times in " . ($w / 1e6) . ' ms');
 	$ticks{$model} = $tk;
 	$pticks{$model} = $v->{pt_ticks};
+	machine_ok($tag, $v) if $model eq 'northwood';
 	is($v->{alarm_first}, 0, "$tag: alarm(5) with none armed returns 0");
 	is($v->{alarm_second}, 5, "$tag: alarm(3) returns the 5 s left of alarm(5)");
 	is($v->{alarm_cancel}, 3, "$tag: alarm(0) returns the 3 s left");
@@ -102,6 +122,8 @@ for my $model (qw(northwood prescott)) {
 	is($v->{ticks}, $ticks{northwood}, 'loaded host: the periodic timer ticks the same number of times');
 	ok(near($v->{real_ns}, 2e6, 0.01), 'loaded host: the one-shot timer still fires after 2 ms');
 	is($v->{pt_ticks}, $pticks{northwood}, 'loaded host: the CPU-time POSIX timer ticks the same number of times');
+	is(join(' ', map { $v->{$_} // '?' } qw(si_freeram si_loads avphys_pages)), $machine,
+	   'loaded host: sysinfo\'s free memory and load and sysconf\'s available pages are the same');
 }
 
 # a parent's clock while it waits for a child under nbsim (one more nbsim)

@@ -29,6 +29,7 @@
 #include "nb_simtime.h"
 #include "nb_itimer.h"
 #include "nb_ptimer.h"
+#include "nb_sysinfo.h"
 
 /* A fork's child: no interval or POSIX timer (POSIX fork: not inherited) */
 static void fr_after_fork(ThreadId tid)
@@ -83,6 +84,7 @@ static void fr_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, S
 	if (clo_time_host || !nb_itimer_wait_end(tid))
 		nb_time_post_syscall(tid, sysno, args, res);
 	nb_simwait_post_syscall(sysno, args, res);     /* (a child's end) */
+	nb_sysinfo_post_syscall(tid, sysno, args, res);
 }
 
 static void fr_runs(ThreadId tid)
