@@ -59,6 +59,7 @@ void nb_ibr_folded(IRSB *sb, struct nb_iins *k, ULong next);
 /* ---- nb_instr_rules.c: counting rules applied at translation ---- */
 
 unsigned nb_irule_mem_class(UInt loads, UInt stores);
+unsigned nb_irule_ic(const struct nb_iins *k);
 /* the uop model's count from the instruction's IR statements [from, to) */
 UInt nb_irule_uops(IRSB *sb, Int from, Int to, const struct nb_insn *dec,
 		   UInt *nloads, UInt *nstores, Bool *rom);

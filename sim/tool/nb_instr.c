@@ -865,8 +865,7 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			if (k.valid && jk_retires(st->Ist.Exit.jk) &&
 			    (dst != k.addr || k.dec.br != NB_BR_NONE)) {
 				if (nb_need & NEED_INSTR) {
-					exit_add(out, &bt, &nb_raw[RAW_IC(nb_irule_mem_class(k.loads, k.stores),
-									 k.dec.fp)], g);
+					exit_add(out, &bt, &nb_raw[nb_irule_ic(&k)], g);
 					if (k.pd.extra_ins)
 						exit_add(out, &bt, &nb_raw[RAW_XINS], g);
 				}

@@ -13,6 +13,15 @@ unsigned nb_irule_mem_class(UInt loads, UInt stores)
 	return (loads ? MEM_L : 0) | (stores ? MEM_S : 0);
 }
 
+/* The raw count instruction k retires into: its class, or RAW_IC(0, 0)
+ * when nothing reads the classes (NEED_ICLASS, nb_need.c) */
+unsigned nb_irule_ic(const struct nb_iins *k)
+{
+	if (!(nb_need & NEED_ICLASS))
+		return RAW_IC(0, 0);
+	return RAW_IC(nb_irule_mem_class(k->loads, k->stores), k->dec.fp);
+}
+
 
 void nb_irule_add_uops(struct nb_pend *p, const struct nb_iins *k)
 {
@@ -98,7 +107,7 @@ void nb_irule_pd_rep(IRSB *sb, const struct nb_iins *k)
 
 void nb_irule_retire(struct nb_pend *p, const struct nb_iins *k)
 {
-	p->raw[RAW_IC(nb_irule_mem_class(k->loads, k->stores), k->dec.fp)]++;
+	p->raw[nb_irule_ic(k)]++;
 	p->raw[RAW_XINS] += k->pd.extra_ins;
 	if (k->rom)
 		p->raw[RAW_MS_XFER]++;
