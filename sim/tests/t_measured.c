@@ -83,6 +83,13 @@ INT_CHAIN(k_imul, "imul %k[b], %k[a]")
 INT_CHAIN(k_bswap, "bswap %k[a]")
 INT_CHAIN(k_lea, "lea (%q[a],%q[b]), %k[a]")
 
+static void k_shlcl(char *p, uint64_t n)
+{
+	uint32_t a = 1, c = 1;
+	(void)p;
+	__asm__ volatile(LOOP("shl %%cl, %k[a]") : [a] "+r"(a), [n] "+r"(n) : "c"(c) : "cc");
+}
+
 static void k_shr64(char *p, uint64_t n)
 {
 	uint64_t a = ~0ULL;
@@ -294,6 +301,13 @@ static const struct row rows[] = {
 	    "[F43X64 223 \"SHL r32, imm8\"]",
 	    "[F13 223 \"SHL r32, imm8\"]",
 	    "[F62 223]" },
+	  { NULL, NULL, NULL, NULL } },
+	{ "shl r32, cl", k_shlcl, D_NONE, 100, 32, TOL_CORE,
+	  { 6.0, 2.0, 6.0, 2.0 }, { 0, 0, 0, 0 },
+	  { "[F29 227 \"SHL r32, cl\"]",
+	    "[F43 227 \"SHL r32, cl\"]",
+	    "[F13 227 \"SHL r32, cl\"]",
+	    "[F62 227]" },
 	  { NULL, NULL, NULL, NULL } },
 	{ "shr r32, imm8", k_shr, D_NONE, 200, 32, TOL_CORE,
 	  { 4.0, 1.0, 4.0, 1.0 }, { 0, 0, 0, 0 },

@@ -274,6 +274,14 @@ int main(void)
 	       nb_tm_classify(imul, 4, 1, NB_FP_NONE) == NB_TM_IMUL &&
 	       nb_tm_classify(add, 3, 1, NB_FP_NONE) == NB_TM_ALU,
 	       "classes: shl -> SHIFT, imul -> IMUL, add -> ALU");
+	/* shl %cl, %eax; shr %cl, %rax (REX.W: Prescott's slow 64-bit
+	 * form); shl %cl, %rax */
+	static const uint8_t shlcl[] = { 0xd3, 0xe0 }, shrcl64[] = { 0x48, 0xd3, 0xe8 },
+		shlcl64[] = { 0x48, 0xd3, 0xe0 };
+	tap_ok(nb_tm_classify(shlcl, 2, 0, NB_FP_NONE) == NB_TM_SHIFTCL &&
+	       nb_tm_classify(shlcl64, 3, 1, NB_FP_NONE) == NB_TM_SHIFTCL &&
+	       nb_tm_classify(shrcl64, 3, 1, NB_FP_NONE) == NB_TM_SHIFT64,
+	       "classes: shl r32, cl and shl r64, cl -> SHIFTCL, shr r64, cl -> SHIFT64");
 	tap_ok(nb_tm_classify(fadd, 2, 0, NB_FP_X87) == NB_TM_FADD &&
 	       nb_tm_classify(divsd, 4, 1, NB_FP_SDP) == NB_TM_SDIV,
 	       "classes: fadd st(1) -> FADD, divsd -> SDIV");
