@@ -110,7 +110,7 @@ int main(void)
 	struct nb_tm_block b;
 	double c;
 
-	tap_plan(21);
+	tap_plan(22);
 
 	/* a chain of 10 FP adds through slot 0 */
 	reset();
