@@ -82,6 +82,9 @@ INT_CHAIN(k_rol, "rol $1, %k[a]")
 INT_CHAIN(k_imul, "imul %k[b], %k[a]")
 INT_CHAIN(k_bswap, "bswap %k[a]")
 INT_CHAIN(k_lea, "lea (%q[a],%q[b]), %k[a]")
+INT_CHAIN(k_lea3, "lea 8(%q[a],%q[b]), %k[a]")
+INT_CHAIN(k_leasc, "lea (%q[a],%q[b],8), %k[a]")
+INT_CHAIN(k_leascd, "lea 8(%q[a],%q[b],8), %k[a]")
 
 static void k_shlcl(char *p, uint64_t n)
 {
@@ -373,6 +376,27 @@ static const struct row rows[] = {
 	    "[F43 206 \"LEA r32, [r32 + r32]\"]",
 	    "[F13 206 \"LEA r32, [r32+r32]\"]",
 	    "[F62 206]" },
+	  { NULL, NULL, NULL, NULL } },
+	{ "lea r32, [r + r + disp8]", k_lea3, D_NONE, 200, 32, TOL_CORE,
+	  { 1.0, 2.0, 1.0, 2.0 }, { 0, 0, 0, 0 },
+	  { "[F29 209 \"LEA r32, [r+r+disp8]\"]",
+	    "[F43 209 \"LEA r32, [r+r+disp8]\"]",
+	    "[F13 209 \"LEA r32, [r+r+disp8]\"]",
+	    "[F62 209]" },
+	  { NULL, NULL, NULL, NULL } },
+	{ "lea r32, [r + r*8]", k_leasc, D_NONE, 200, 32, TOL_CORE,
+	  { 4.0, 2.0, 4.0, 2.0 }, { 0, 0, 0, 0 },
+	  { "[F29 212 \"LEA r32, [r+r*8]\"]",
+	    "[F43 212 \"LEA r32, [r+r*8]\"]",
+	    "[F13 212 \"LEA r32, [r+r*8]\"]",
+	    "[F62 212]" },
+	  { NULL, NULL, NULL, NULL } },
+	{ "lea r32, [r + r*8 + disp8]", k_leascd, D_NONE, 200, 32, TOL_CORE,
+	  { 5.0, 3.0, 5.0, 3.0 }, { 0, 0, 0, 0 },
+	  { "[F29 215 \"LEA r32, [r+r*8+disp8]\"]",
+	    "[F43 215 \"LEA r32, [r+r*8+disp8]\"]",
+	    "[F13 215 \"LEA r32, [r+r*8+disp8]\"]",
+	    "[F62 215]" },
 	  { NULL, NULL, NULL, NULL } },
 	{ "xchg r32, r32", k_xchg, D_NONE, 200, 32, TOL_CORE,
 	  { 1.0, 1.5, 1.0, 1.5 }, { 0, 0, 0, 0 },
