@@ -13,38 +13,46 @@
 #include "cpu/nb_pdrules.h"
 #include "tap.h"
 
-/* uops on the Prescott sheet (0: no row, the general rule) */
+/* uops on the P4 (model 2) and Prescott sheets (0: no row, the general rule) */
 static const struct u {
 	const char *what;
 	uint8_t b[8];
-	unsigned len, uops;
+	unsigned len, p4, p4e;
 } uop_cases[] = {
-	{ "addps %xmm0,%xmm1", { 0x0f, 0x58, 0xc8 }, 3, 1 },
-	{ "addpd (%rdi),%xmm0 (a load: +1)", { 0x66, 0x0f, 0x58, 0x07 }, 4, 2 },
-	{ "movups (%rdi),%xmm0", { 0x0f, 0x10, 0x07 }, 3, 4 },
-	{ "movss (%rdi),%xmm0 (F3: not movups)", { 0xf3, 0x0f, 0x10, 0x07 }, 4, 1 },
-	{ "movupd %xmm0,(%rdi)", { 0x66, 0x0f, 0x11, 0x07 }, 4, 6 },
-	{ "movdqu (%rdi),%xmm0", { 0xf3, 0x0f, 0x6f, 0x07 }, 4, 4 },
-	{ "movdqa (%rdi),%xmm0", { 0x66, 0x0f, 0x6f, 0x07 }, 4, 1 },
-	{ "movdqu %xmm1,%xmm0 (no row)", { 0xf3, 0x0f, 0x6f, 0xc1 }, 4, 0 },
-	{ "cvtsd2ss %xmm1,%xmm0 (F2 over 66)", { 0x66, 0xf2, 0x0f, 0x5a, 0xc1 }, 5, 3 },
-	{ "cvtpd2ps %xmm1,%xmm0", { 0x66, 0x0f, 0x5a, 0xc1 }, 4, 2 },
-	{ "cvtsi2sd %rax,%xmm0 (REX.W)", { 0xf2, 0x48, 0x0f, 0x2a, 0xc0 }, 5, 4 },
-	{ "haddps %xmm1,%xmm0", { 0xf2, 0x0f, 0x7c, 0xc1 }, 4, 3 },
-	{ "unpckhpd (%rdi),%xmm0", { 0x66, 0x0f, 0x15, 0x07 }, 4, 3 },
-	{ "movd %eax,%xmm0", { 0x66, 0x0f, 0x6e, 0xc0 }, 4, 2 },
-	{ "movd %xmm0,%eax", { 0x66, 0x0f, 0x7e, 0xc0 }, 4, 1 },
-	{ "paddw (%rdi),%xmm0", { 0x66, 0x0f, 0xfd, 0x07 }, 4, 2 },
-	{ "psrldq $4,%xmm0", { 0x66, 0x0f, 0x73, 0xd8, 0x04 }, 5, 1 },
-	{ "pmovmskb %xmm0,%eax", { 0x66, 0x0f, 0xd7, 0xc0 }, 4, 2 },
-	{ "ldmxcsr (%rdi)", { 0x0f, 0xae, 0x17 }, 3, 13 },
-	{ "stmxcsr (%rdi)", { 0x0f, 0xae, 0x1f }, 3, 3 },
-	{ "mfence", { 0x0f, 0xae, 0xf0 }, 3, 5 },
-	{ "sfence", { 0x0f, 0xae, 0xf8 }, 3, 3 },
-	{ "clflush (%rdi) (no row)", { 0x0f, 0xae, 0x3f }, 3, 0 },
-	{ "pause", { 0xf3, 0x90 }, 2, 3 },
-	{ "emms", { 0x0f, 0x77 }, 2, 20 },
-	{ "add %rax,%rbx (no row)", { 0x48, 0x01, 0xc3 }, 3, 0 },
+	{ "addps %xmm0,%xmm1", { 0x0f, 0x58, 0xc8 }, 3, 1, 1 },
+	{ "addpd (%rdi),%xmm0 (a load: +1)", { 0x66, 0x0f, 0x58, 0x07 }, 4, 2, 2 },
+	{ "movups (%rdi),%xmm0", { 0x0f, 0x10, 0x07 }, 3, 4, 4 },
+	{ "movss (%rdi),%xmm0 (F3: not movups)", { 0xf3, 0x0f, 0x10, 0x07 }, 4, 1, 1 },
+	{ "movupd %xmm0,(%rdi)", { 0x66, 0x0f, 0x11, 0x07 }, 4, 10, 6 },
+	{ "movdqu (%rdi),%xmm0", { 0xf3, 0x0f, 0x6f, 0x07 }, 4, 4, 4 },
+	{ "movdqu %xmm0,(%rdi)", { 0xf3, 0x0f, 0x7f, 0x07 }, 4, 10, 6 },
+	{ "movdqa (%rdi),%xmm0", { 0x66, 0x0f, 0x6f, 0x07 }, 4, 1, 1 },
+	{ "movdqu %xmm1,%xmm0 (no row)", { 0xf3, 0x0f, 0x6f, 0xc1 }, 4, 0, 0 },
+	{ "movlps (%rdi),%xmm0", { 0x0f, 0x12, 0x07 }, 3, 3, 2 },
+	{ "cvtsd2ss %xmm1,%xmm0 (F2 over 66)", { 0x66, 0xf2, 0x0f, 0x5a, 0xc1 }, 5, 4, 3 },
+	{ "cvtps2pd %xmm1,%xmm0", { 0x0f, 0x5a, 0xc1 }, 3, 4, 1 },
+	{ "cvtpd2ps %xmm1,%xmm0", { 0x66, 0x0f, 0x5a, 0xc1 }, 4, 2, 2 },
+	{ "cvtpd2pi (%rdi),%mm0", { 0x66, 0x0f, 0x2d, 0x07 }, 4, 4, 5 },
+	{ "cvtsi2sd %rax,%xmm0 (REX.W)", { 0xf2, 0x48, 0x0f, 0x2a, 0xc0 }, 5, 4, 4 },
+	{ "haddps %xmm1,%xmm0 (SSE3: no P4 row)", { 0xf2, 0x0f, 0x7c, 0xc1 }, 4, 0, 3 },
+	{ "unpckhpd (%rdi),%xmm0", { 0x66, 0x0f, 0x15, 0x07 }, 4, 2, 3 },
+	{ "movd %eax,%mm0", { 0x0f, 0x6e, 0xc0 }, 3, 2, 1 },
+	{ "movd %eax,%xmm0", { 0x66, 0x0f, 0x6e, 0xc0 }, 4, 2, 2 },
+	{ "movd %xmm0,%eax", { 0x66, 0x0f, 0x7e, 0xc0 }, 4, 2, 1 },
+	{ "paddw (%rdi),%xmm0", { 0x66, 0x0f, 0xfd, 0x07 }, 4, 2, 2 },
+	{ "psrldq $4,%xmm0", { 0x66, 0x0f, 0x73, 0xd8, 0x04 }, 5, 1, 1 },
+	{ "pmovmskb %xmm0,%eax", { 0x66, 0x0f, 0xd7, 0xc0 }, 4, 2, 2 },
+	{ "pextrw $1,%xmm0,%eax", { 0x66, 0x0f, 0xc5, 0xc0, 0x01 }, 5, 3, 2 },
+	{ "maskmovq %mm1,%mm0", { 0x0f, 0xf7, 0xc1 }, 3, 8, 5 },
+	{ "ldmxcsr (%rdi)", { 0x0f, 0xae, 0x17 }, 3, 12, 13 },
+	{ "stmxcsr (%rdi)", { 0x0f, 0xae, 0x1f }, 3, 8, 3 },
+	{ "mfence", { 0x0f, 0xae, 0xf0 }, 3, 6, 5 },
+	{ "sfence", { 0x0f, 0xae, 0xf8 }, 3, 6, 3 },
+	{ "prefetcht0 (%rdi)", { 0x0f, 0x18, 0x0f }, 3, 6, 1 },
+	{ "clflush (%rdi) (no row)", { 0x0f, 0xae, 0x3f }, 3, 0, 0 },
+	{ "pause", { 0xf3, 0x90 }, 2, 6, 3 },
+	{ "emms", { 0x0f, 0x77 }, 2, 15, 20 },
+	{ "add %rax,%rbx (no row)", { 0x48, 0x01, 0xc3 }, 3, 0, 0 },
 };
 
 /* loads of one REP MOVS{B,W,L,Q} with RCX = n on the Pentium D:
@@ -171,14 +179,20 @@ int main(void)
 				 !!(d.cls & NB_IC_ROM));
 	}
 	for (unsigned i = 0; i < sizeof uop_cases / sizeof uop_cases[0]; i++) {
+		static const char *const name[] = { "P4 (model 2)", "Prescott" };
 		const struct u *k = &uop_cases[i];
-		unsigned u = 0;
-		int hit = nb_uops_measured(k->b, k->len, &u);
-		tap_ok(hit ? u == k->uops : k->uops == 0, "%s: %u uops (Prescott sheet)",
-		       k->what, k->uops);
-		if (hit ? u != k->uops : k->uops != 0)
-			tap_diag("  got %s %u", hit ? "row" : "no row", u);
+		for (int sh = NB_UOPS_P4; sh < NB_UOPS_NSHEETS; sh++) {
+			unsigned u = 0, want = sh == NB_UOPS_P4 ? k->p4 : k->p4e;
+			int hit = nb_uops_measured((enum nb_uops_sheet)sh, k->b, k->len, &u);
+			tap_ok(hit ? u == want : want == 0, "%s: %u uops (%s sheet)", k->what,
+			       want, name[sh]);
+			if (hit ? u != want : want != 0)
+				tap_diag("  got %s %u", hit ? "row" : "no row", u);
+		}
 	}
+	tap_ok(nb_uops_sheet(1) == NB_UOPS_P4 && nb_uops_sheet(2) == NB_UOPS_P4 &&
+	       nb_uops_sheet(3) == NB_UOPS_P4E && nb_uops_sheet(6) == NB_UOPS_P4E,
+	       "models 1-2 follow the P4 sheet, 3-6 Prescott's");
 	for (unsigned i = 0; i < sizeof rep_cases / sizeof rep_cases[0]; i++) {
 		const struct r *k = &rep_cases[i];
 		uint64_t l, st;

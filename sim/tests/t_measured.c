@@ -82,6 +82,16 @@ INT_CHAIN(k_rol, "rol $1, %k[a]")
 INT_CHAIN(k_imul, "imul %k[b], %k[a]")
 INT_CHAIN(k_bswap, "bswap %k[a]")
 INT_CHAIN(k_lea, "lea (%q[a],%q[b]), %k[a]")
+INT_CHAIN(k_lea3, "lea 8(%q[a],%q[b]), %k[a]")
+INT_CHAIN(k_leasc, "lea (%q[a],%q[b],8), %k[a]")
+INT_CHAIN(k_leascd, "lea 8(%q[a],%q[b],8), %k[a]")
+
+static void k_shlcl(char *p, uint64_t n)
+{
+	uint32_t a = 1, c = 1;
+	(void)p;
+	__asm__ volatile(LOOP("shl %%cl, %k[a]") : [a] "+r"(a), [n] "+r"(n) : "c"(c) : "cc");
+}
 
 static void k_shr64(char *p, uint64_t n)
 {
@@ -295,6 +305,13 @@ static const struct row rows[] = {
 	    "[F13 223 \"SHL r32, imm8\"]",
 	    "[F62 223]" },
 	  { NULL, NULL, NULL, NULL } },
+	{ "shl r32, cl", k_shlcl, D_NONE, 100, 32, TOL_CORE,
+	  { 6.0, 2.0, 6.0, 2.0 }, { 0, 0, 0, 0 },
+	  { "[F29 227 \"SHL r32, cl\"]",
+	    "[F43 227 \"SHL r32, cl\"]",
+	    "[F13 227 \"SHL r32, cl\"]",
+	    "[F62 227]" },
+	  { NULL, NULL, NULL, NULL } },
 	{ "shr r32, imm8", k_shr, D_NONE, 200, 32, TOL_CORE,
 	  { 4.0, 1.0, 4.0, 1.0 }, { 0, 0, 0, 0 },
 	  { "[F29 235 \"SHR r32, imm8\"]",
@@ -359,6 +376,27 @@ static const struct row rows[] = {
 	    "[F43 206 \"LEA r32, [r32 + r32]\"]",
 	    "[F13 206 \"LEA r32, [r32+r32]\"]",
 	    "[F62 206]" },
+	  { NULL, NULL, NULL, NULL } },
+	{ "lea r32, [r + r + disp8]", k_lea3, D_NONE, 200, 32, TOL_CORE,
+	  { 1.0, 2.0, 1.0, 2.0 }, { 0, 0, 0, 0 },
+	  { "[F29 209 \"LEA r32, [r+r+disp8]\"]",
+	    "[F43 209 \"LEA r32, [r+r+disp8]\"]",
+	    "[F13 209 \"LEA r32, [r+r+disp8]\"]",
+	    "[F62 209]" },
+	  { NULL, NULL, NULL, NULL } },
+	{ "lea r32, [r + r*8]", k_leasc, D_NONE, 200, 32, TOL_CORE,
+	  { 4.0, 2.0, 4.0, 2.0 }, { 0, 0, 0, 0 },
+	  { "[F29 212 \"LEA r32, [r+r*8]\"]",
+	    "[F43 212 \"LEA r32, [r+r*8]\"]",
+	    "[F13 212 \"LEA r32, [r+r*8]\"]",
+	    "[F62 212]" },
+	  { NULL, NULL, NULL, NULL } },
+	{ "lea r32, [r + r*8 + disp8]", k_leascd, D_NONE, 200, 32, TOL_CORE,
+	  { 5.0, 3.0, 5.0, 3.0 }, { 0, 0, 0, 0 },
+	  { "[F29 215 \"LEA r32, [r+r*8+disp8]\"]",
+	    "[F43 215 \"LEA r32, [r+r*8+disp8]\"]",
+	    "[F13 215 \"LEA r32, [r+r*8+disp8]\"]",
+	    "[F62 215]" },
 	  { NULL, NULL, NULL, NULL } },
 	{ "xchg r32, r32", k_xchg, D_NONE, 200, 32, TOL_CORE,
 	  { 1.0, 1.5, 1.0, 1.5 }, { 0, 0, 0, 0 },

@@ -110,7 +110,7 @@ int main(void)
 	struct nb_tm_block b;
 	double c;
 
-	tap_plan(21);
+	tap_plan(23);
 
 	/* a chain of 10 FP adds through slot 0 */
 	reset();
@@ -274,6 +274,33 @@ int main(void)
 	       nb_tm_classify(imul, 4, 1, NB_FP_NONE) == NB_TM_IMUL &&
 	       nb_tm_classify(add, 3, 1, NB_FP_NONE) == NB_TM_ALU,
 	       "classes: shl -> SHIFT, imul -> IMUL, add -> ALU");
+	/* shl %cl, %eax; shr %cl, %rax (REX.W: Prescott's slow 64-bit
+	 * form); shl %cl, %rax */
+	static const uint8_t shlcl[] = { 0xd3, 0xe0 }, shrcl64[] = { 0x48, 0xd3, 0xe8 },
+		shlcl64[] = { 0x48, 0xd3, 0xe0 };
+	tap_ok(nb_tm_classify(shlcl, 2, 0, NB_FP_NONE) == NB_TM_SHIFTCL &&
+	       nb_tm_classify(shlcl64, 3, 1, NB_FP_NONE) == NB_TM_SHIFTCL &&
+	       nb_tm_classify(shrcl64, 3, 1, NB_FP_NONE) == NB_TM_SHIFT64,
+	       "classes: shl r32, cl and shl r64, cl -> SHIFTCL, shr r64, cl -> SHIFT64");
+	/* lea (%rax,%rbx), lea 8(%rax,%rbx), lea (%rax,%rbx,8), lea
+	 * 8(%rax,%rbx,8), lea 8(%rax) (no SIB), lea (,%rbx,8) (disp32, no
+	 * base), lea (%rax,%r12) (REX.X: an index numbered 4) */
+	static const uint8_t lea2[] = { 0x48, 0x8d, 0x04, 0x18 },
+		lea3[] = { 0x48, 0x8d, 0x44, 0x18, 0x08 },
+		leasc[] = { 0x48, 0x8d, 0x04, 0xd8 },
+		leascd[] = { 0x48, 0x8d, 0x44, 0xd8, 0x08 },
+		leabd[] = { 0x48, 0x8d, 0x40, 0x08 },
+		leaxd[] = { 0x48, 0x8d, 0x04, 0xdd, 0, 0, 0, 0 },
+		leax4[] = { 0x4a, 0x8d, 0x04, 0x20 };
+	tap_ok(nb_tm_classify(lea2, 4, 1, NB_FP_NONE) == NB_TM_ALU &&
+	       nb_tm_classify(lea3, 5, 1, NB_FP_NONE) == NB_TM_LEA3 &&
+	       nb_tm_classify(leasc, 4, 1, NB_FP_NONE) == NB_TM_LEASC &&
+	       nb_tm_classify(leascd, 5, 1, NB_FP_NONE) == NB_TM_LEASCD &&
+	       nb_tm_classify(leabd, 4, 1, NB_FP_NONE) == NB_TM_ALU &&
+	       nb_tm_classify(leaxd, 8, 1, NB_FP_NONE) == NB_TM_LEASCD &&
+	       nb_tm_classify(leax4, 4, 1, NB_FP_NONE) == NB_TM_ALU,
+	       "classes: lea by address: b+i ALU, b+i+d LEA3, b+i*8 LEASC, b+i*8+d and "
+	       "i*8+d32 LEASCD, b+d ALU, b+r12 ALU");
 	tap_ok(nb_tm_classify(fadd, 2, 0, NB_FP_X87) == NB_TM_FADD &&
 	       nb_tm_classify(divsd, 4, 1, NB_FP_SDP) == NB_TM_SDIV,
 	       "classes: fadd st(1) -> FADD, divsd -> SDIV");

@@ -158,6 +158,16 @@ static const struct nb_tm_params nb_tm_northwood = {
 		 * part measured [F24, F25, F27 555]; in order with the
 		 * fences (NB_TM_ORD), so two reads are 80 cycles apart */
 		[NB_TM_RDTSC]   = { T(80), T(1), NB_TMU_ALU },
+		/* SHL/SHR/SAR/ROL/ROR r32, cl: 6, throughput 6 [F29 227,
+		 * 239, 251, 275, 287] (by imm8: 4, NB_TM_SHIFT) */
+		[NB_TM_SHIFTCL] = { T(6), T(6), NB_TMU_INT },
+		/* LEA r32, [r+r+disp8]: 1, throughput 0.69 [F29 209] (two
+		 * ALU steps; [r+r] 0.5 [F29 206] is NB_TM_ALU); [r+r*8]: 4,
+		 * throughput 1 [F29 212]; [r+r*8+disp8]: 5, throughput 1 [F29
+		 * 215] (the scaled forms as the shifts, on the integer unit) */
+		[NB_TM_LEA3]    = { T(1), 1, NB_TMU_ALU },
+		[NB_TM_LEASC]   = { T(4), T(1), NB_TMU_INT },
+		[NB_TM_LEASCD]  = { T(5), T(1), NB_TMU_INT },
 	},
 	126, 3, 4,                      /* [HIN01], [HIN01], [DLI p. 17] */
 	/* PMI latency: no published figure.  Calibrated on Sprunt 2002
@@ -219,6 +229,10 @@ static const struct nb_tm_params nb_tm_willamette = {
 		[NB_TM_SHIFT64] = { T(4), T(1), NB_TMU_INT },       /* no 64-bit mode: as r32 */
 		[NB_TM_BSWAP]   = { T(7), T(1), NB_TMU_INT },       /* F13 319: 7, throughput 0.76 */
 		[NB_TM_RDTSC]   = { T(80), T(1), NB_TMU_ALU },      /* F13 555: T 80 */
+		[NB_TM_SHIFTCL] = { T(6), T(6), NB_TMU_INT },       /* F13 227, 239, 251, 275, 287: 6 */
+		[NB_TM_LEA3]    = { T(1), 1, NB_TMU_ALU },          /* F13 209: 1 */
+		[NB_TM_LEASC]   = { T(4), T(1), NB_TMU_INT },       /* F13 212: 4 */
+		[NB_TM_LEASCD]  = { T(5), T(1), NB_TMU_INT },       /* F13 215: 5 */
 	},
 	126, 3, 4,                      /* as Northwood's: [HIN01], [DLI p. 17] */
 	NB_PMI_LATENCY_NW,              /* Northwood's (no measurement) */
@@ -297,6 +311,17 @@ static const struct nb_tm_params nb_tm_prescott = {
 		 * file 102.2], as every model 4 and 6 part measured [F41,
 		 * F44, F4A, F62 555: 100] (as Northwood's, in order) */
 		[NB_TM_RDTSC]   = { T(100), T(1), NB_TMU_ALU },
+		/* SHL/SHR/SAR/ROL/ROR r32, cl and SHL r64, cl: 2, throughput
+		 * 2 [F43 227, 239, 251, 275, 287; F43X64 228]; Presler the
+		 * same [F62 227-287] (by imm8: 1, NB_TM_SHIFT) */
+		[NB_TM_SHIFTCL] = { T(2), T(2), NB_TMU_INT },
+		/* LEA r32, [r+r+disp8]: 2, [r+r*8]: 2, [r+r*8+disp8]: 3
+		 * (throughputs 0.8, 0.81, 1.25) [F43 209, 212, 215; F43X64
+		 * 210, 213, 216 for r64; F62 the same]: one ALU step per
+		 * component beyond the first ([r+r]: 1, NB_TM_ALU) */
+		[NB_TM_LEA3]    = { T(2), 1, NB_TMU_ALU },
+		[NB_TM_LEASC]   = { T(2), 1, NB_TMU_ALU },
+		[NB_TM_LEASCD]  = { T(3), T(1), NB_TMU_ALU },
 	},
 	126, 3, 8,                      /* [HIN01], [HIN01], [BOG04] */
 	/* PMI latency: not measured on Prescott.  Northwood's figure
@@ -870,6 +895,32 @@ static unsigned simd_class(const uint8_t *code, unsigned len, unsigned i, unsign
 	}
 }
 
+/* LEA (8D) by its address [SDM Vol. 2, 2.1.5 tables 2-2, 2-3; 2.2.1 REX.X]:
+ * base + index + displacement, a scaled index with or without a
+ * displacement; base + index, base + displacement, RIP + displacement
+ * stay one ALU step.  m: the ModRM byte's index in code. */
+static unsigned lea_class(const uint8_t *code, unsigned len, unsigned m, unsigned npfx)
+{
+	unsigned mod, rm, sib, base, index, disp, rex;
+
+	if (m >= len)
+		return NB_TM_ALU;
+	mod = code[m] >> 6;
+	rm = code[m] & 7;
+	if (mod == 3 || rm != 4 || m + 1 >= len)
+		return NB_TM_ALU;       /* no SIB: one register at most */
+	rex = npfx && (code[npfx - 1] & 0xf0) == 0x40 ? code[npfx - 1] : 0;
+	sib = code[m + 1];
+	base = sib & 7;
+	index = (sib >> 3) & 7;
+	disp = mod != 0 || base == 5;
+	if (index == 4 && !(rex & 2))
+		return NB_TM_ALU;       /* no index */
+	if (sib >> 6)
+		return disp ? NB_TM_LEASCD : NB_TM_LEASC;
+	return disp && !(mod == 0 && base == 5) ? NB_TM_LEA3 : NB_TM_ALU;
+}
+
 unsigned nb_tm_classify(const uint8_t *code, unsigned len, unsigned npfx, unsigned fp)
 {
 	unsigned i = npfx, op, op2, reg;
@@ -938,10 +989,14 @@ unsigned nb_tm_classify(const uint8_t *code, unsigned len, unsigned npfx, unsign
 		return NB_TM_XCHG;
 	case 0xc0: case 0xc1: case 0xd0: case 0xd1: case 0xd2: case 0xd3:
 		/* with REX.W (the last prefix byte 48-4F), all but shl/sal
-		 * (/4, /6) are Prescott's slow 64-bit forms [F43X64] */
+		 * (/4, /6) are Prescott's slow 64-bit forms [F43X64]; the
+		 * others by cl (D2, D3) their own class [F29, F43 227-287] */
 		reg = modrm_reg(code, len, i + 1);
-		return npfx && (code[npfx - 1] & 0xf8) == 0x48 && (op & 1) && reg != 4 && reg != 6
-			? NB_TM_SHIFT64 : NB_TM_SHIFT;
+		if (npfx && (code[npfx - 1] & 0xf8) == 0x48 && (op & 1) && reg != 4 && reg != 6)
+			return NB_TM_SHIFT64;
+		return op == 0xd2 || op == 0xd3 ? NB_TM_SHIFTCL : NB_TM_SHIFT;
+	case 0x8d:
+		return lea_class(code, len, i + 1, npfx);
 	case 0x69: case 0x6b:
 		return NB_TM_IMUL;
 	case 0xf6: case 0xf7:

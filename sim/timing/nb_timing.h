@@ -55,6 +55,10 @@ enum nb_tm_cls {
 	NB_TM_SHIFT64,   /* shr/sar/rol/ror/rcl/rcr and bswap on 64 bits     */
 	NB_TM_BSWAP,     /* bswap r32                                        */
 	NB_TM_RDTSC,     /* rdtsc: its microcode, in order as the fences     */
+	NB_TM_SHIFTCL,   /* shifts and rotates by cl (32-bit; shl r64, cl)   */
+	NB_TM_LEA3,      /* lea base + index + displacement                  */
+	NB_TM_LEASC,     /* lea with a scaled index, no displacement         */
+	NB_TM_LEASCD,    /* lea with a scaled index and a displacement       */
 	NB_TM_NCLS,
 	NB_TM_COPY = 0xff, /* no uop: dst ready when the srcs are (renaming) */
 	NB_TM_LAT = 0xfe  /* no uop of its own: one result of the previous   */

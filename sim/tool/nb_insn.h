@@ -65,7 +65,8 @@ UInt nb_irule_uops(IRSB *sb, Int from, Int to, const struct nb_insn *dec,
 		   UInt *nloads, UInt *nstores, Bool *rom);
 /* the Pentium D's counting rules, on the model that follows them */
 void nb_irule_pd(struct nb_iins *k, const uint8_t *a, UInt len);
-/* the measured uops of MMX/SSE forms, on the models of Prescott's core */
+/* the measured uops of MMX/SSE forms on the model's core (Agner Fog's P4
+ * or Prescott sheet) */
 void nb_irule_measured(struct nb_iins *k, const uint8_t *a, UInt len);
 /* add the instruction's uops and memory uops to the pending counts */
 void nb_irule_add_uops(struct nb_pend *p, const struct nb_iins *k);

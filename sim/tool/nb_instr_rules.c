@@ -185,8 +185,9 @@ void nb_irule_pd(struct nb_iins *k, const uint8_t *a, UInt len)
 }
 
 /*
- * The uops measured per MMX/SSE instruction form on the models of
- * Prescott's core (cpu/nb_uops.h; docs/counting-rules.md "uop model"):
+ * The uops measured per MMX/SSE instruction form on the model's core,
+ * Agner Fog's P4 or Prescott sheet (cpu/nb_uops.h; docs/counting-rules.md
+ * "uop model"):
  * they replace the general rule's count (after the Pentium D rules,
  * which set the load and store uops the tagging counts).
  */
@@ -194,7 +195,7 @@ void nb_irule_measured(struct nb_iins *k, const uint8_t *a, UInt len)
 {
 	unsigned u;
 
-	if (nb_uops_apply(nb_cpu->model) && !(k->dec.cls & NB_IC_REP) &&
-	    nb_uops_measured(a, len, &u))
+	if (!(k->dec.cls & NB_IC_REP) &&
+	    nb_uops_measured(nb_uops_sheet(nb_cpu->model), a, len, &u))
 		k->uops = u;
 }
