@@ -296,7 +296,7 @@ ALL_TESTS = $(sort $(wildcard tests/*/*.t) $(GUEST_DRIVERS) $(UNIT_BINS))
 # its binary, build/sim/tests/t_bus, or by its source, sim/tests/unit/t_bus.c)
 SLOW_FIRST = $(filter $(ALL_TESTS),$(shell sed -e 's/\#.*//' tests/slow-first.txt))
 TESTS ?= $(SLOW_FIRST) $(filter-out $(SLOW_FIRST),$(ALL_TESTS))
-RUN_TESTS = $(patsubst sim/tests/unit/%.c,$(NBSIM_TESTBIN)/%,$(patsubst tests/unit/%_unit.c,$(T)/%_unit,$(TESTS)))
+RUN_TESTS = $(patsubst $(CURDIR)/%,%,$(patsubst sim/tests/unit/%.c,$(NBSIM_TESTBIN)/%,$(patsubst tests/unit/%_unit.c,$(T)/%_unit,$(TESTS))))
 
 # The build runs $(JOBS) jobs at once (make check from a clean clone built
 # one file at a time: CI's second core idled for minutes); PAPI's own make
