@@ -25,6 +25,14 @@
  *               after a loop (against the thread's CPU clock), the errors
  *               of a bad value and a bad signal, and a SIGEV_THREAD one
  *               (the host's) whose function runs.
+ * With the argument "wait" only: a parent forks a child that execs this
+ * program as "child" (under nbsim with --trace-children=yes, its own nbsim),
+ * which runs a fixed loop and prints child_loop_ns (the loop's MONOTONIC
+ * ns), child_end_ns (its MONOTONIC at the end, absolute) and child_cpu_ns
+ * (its CPU time); the parent prints wait_t0_ns (its MONOTONIC before the
+ * fork, absolute), wait_ns (the ns from there to after waitpid),
+ * wait_cutime_us (getrusage RUSAGE_CHILDREN's user time), wait_ru_us (the
+ * user time wait4 returned) and wait_tms_cutime (times()' ticks).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -32,7 +40,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/sysinfo.h>
 #include <sys/time.h>
+#include <sys/times.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -236,11 +247,75 @@ static void arm(long value_us, long interval_us)
 	}
 }
 
-int main(void)
+/* a parent's wall clock while it waits for a child (the child's nbsim
+ * tells the parent's its end) */
+static int wait_child(const char *self)
+{
+	struct rusage ru, kids;
+	struct tms tm;
+	long long t0 = mono();
+	pid_t p;
+	int st;
+
+	fflush(stdout);
+	p = fork();
+	if (p == 0) {
+		execl(self, self, "child", (char *)NULL);
+		perror("execl");
+		_exit(2);
+	}
+	if (p < 0 || wait4(p, &st, 0, &ru) != p || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		fprintf(stderr, "the child failed\n");
+		return 2;
+	}
+	printf("wait_ns %lld\n", mono() - t0);
+	printf("wait_t0_ns %lld\n", t0);
+	getrusage(RUSAGE_CHILDREN, &kids);
+	printf("wait_cutime_us %lld\n", (long long)kids.ru_utime.tv_sec * 1000000 + kids.ru_utime.tv_usec);
+	printf("wait_ru_us %lld\n", (long long)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec);
+	times(&tm);
+	printf("wait_tms_cutime %lld\n", (long long)tm.tms_cutime);
+	printf("clk_tck %ld\n", sysconf(_SC_CLK_TCK));
+	return 0;
+}
+
+/* what sysinfo(2) and sysconf say of the machine's memory and load:
+ * figures a program sizes its work by (nb_sysinfo.c) */
+static void machine(void)
+{
+	struct sysinfo si;
+
+	if (sysinfo(&si))
+		return;
+	printf("si_totalram %lu\n", si.totalram);
+	printf("si_freeram %lu\n", si.freeram);
+	printf("si_totalswap %lu\n", si.totalswap);
+	printf("si_freeswap %lu\n", si.freeswap);
+	printf("si_bufferram %lu\n", si.bufferram);
+	printf("si_loads %lu,%lu,%lu\n", si.loads[0], si.loads[1], si.loads[2]);
+	printf("si_mem_unit %u\n", si.mem_unit);
+	printf("si_uptime %ld\n", si.uptime);
+	printf("avphys_pages %ld\n", sysconf(_SC_AVPHYS_PAGES));
+	printf("page_size %ld\n", sysconf(_SC_PAGESIZE));
+	printf("boottime_s %lld\n", (long long)cpu_ns(CLOCK_BOOTTIME) / 1000000000);
+}
+
+int main(int argc, char **argv)
 {
 	struct sigaction sa;
 	struct itimerval cur;
 	long long t0;
+
+	if (argc > 1 && !strcmp(argv[1], "child")) {
+		t0 = mono();
+		work(2000000);
+		printf("child_loop_ns %lld\n", mono() - t0);
+		printf("child_cpu_ns %lld\n", cpu_ns(CLOCK_PROCESS_CPUTIME_ID));
+		printf("child_end_ns %lld\n", mono());
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "wait"))
+		return wait_child(argv[0]);
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_alarm;
@@ -298,5 +373,6 @@ int main(void)
 	}
 	arm(0, 0);
 	posix_timers();
+	machine();
 	return 0;
 }

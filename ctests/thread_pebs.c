@@ -23,7 +23,21 @@
  *    so how many of PAPI's own loads miss depends on the others' chases
  *    (130-280 seen).
  *
+ * thread_pebs stops: under --ht=yes, IA32_PEBS_ENABLE and MATRIX_VERT are
+ * the package's.  Thread 0 (LP0) counts the same event, not precise and
+ * without overflow, around one chase of STOPS_N loads, while thread 1
+ * (LP1) starts and stops its own set of it over and over, as long as
+ * thread 0 chases.  Thread 0 must count all its loads: a stop (or
+ * start) that wrote the package's MSRs without thread 0's tagging bits,
+ * even for a moment, left its loads untagged while it ran meanwhile
+ * (before, the stop wrote 0 and then, under a lock, both LPs' bits: in
+ * that window the other LP's threads counted nothing, as the host's
+ * scheduling had it).  No PMI is armed, so nbsim's lockstep orders the
+ * threads (a turn every 20,000 instructions) and its turns fall inside
+ * thread 1's stops: the old stop failed this in every run.
+ *
  *   thread_pebs NTHREADS
+ *   thread_pebs stops
  */
 #include <sched.h>
 #include "nbthreads.h"
@@ -120,6 +134,80 @@ static void work(int i, struct res *r, int sync)
 	nbt_ovf_destroy(&my_es, code, handler);
 }
 
+/* ---- thread_pebs stops ---- */
+
+#define EV_PLAIN "p4netburst:::1stL_cache_load_miss_retired"
+#define STOPS_N (CH * 200)
+#define STOPS_MAX 100000
+static volatile int chasing;
+static long stops;
+
+static int plain_set(int *es)
+{
+	*es = PAPI_NULL;
+	return PAPI_create_eventset(es) != PAPI_OK ? PAPI_EINVAL : PAPI_add_named_event(*es, EV_PLAIN);
+}
+
+static void stops_run(int i)
+{
+	struct res *r = &res[i];
+	int es, e;
+
+	r->lp = nbt_lp();
+	if ((e = plain_set(&es)) != PAPI_OK) {
+		NBT_FAIL(r, "setup", e);
+		chasing = 0;
+		nbt_sync(1);
+		return;
+	}
+	if (i == 0)
+		chasing = 1;
+	nbt_sync(1);
+	if (i == 0) {
+		if ((e = PAPI_start(es)) != PAPI_OK)
+			NBT_FAIL(r, "PAPI_start", e);
+		else {
+			chase[0](ring[0], STOPS_N);
+			r->n = STOPS_N;
+			if ((e = PAPI_stop(es, &r->count)) != PAPI_OK)
+				NBT_FAIL(r, "PAPI_stop", e);
+		}
+		chasing = 0;
+	} else {
+		long long v;
+		/* (a cycle of a few thousand instructions: many of the
+		 * lockstep's turns fall inside a stop) */
+		while (chasing && stops < STOPS_MAX) {
+			if ((e = PAPI_start(es)) != PAPI_OK || (e = PAPI_stop(es, &v)) != PAPI_OK) {
+				NBT_FAIL(r, "start/stop", e);
+				break;
+			}
+			stops++;
+		}
+	}
+	PAPI_cleanup_eventset(es);
+	PAPI_destroy_eventset(&es);
+}
+
+static int stops_main(void)
+{
+	struct res *r = &res[0];
+
+	tap_plan(2);
+	nbt_run(2, stops_run);
+	tap_ok(!res[1].err && stops > 0 && res[1].lp == 1, "thread 1 (LP%u) started and stopped its set %ld times%s%s",
+	       res[1].lp, stops, res[1].err ? ": " : "", res[1].err ? res[1].why : "");
+	if (r->err)
+		tap_ok(0, "thread 0: %s", r->why);
+	else
+		tap_ok(r->count >= r->n && r->count < r->n + TP,
+		       "thread 0 (LP%u): count %lld = its %ld missing loads + %lld of PAPI's own "
+		       "(0 <= that < %d), while thread 1 started and stopped its own", r->lp, r->count, r->n,
+		       r->count - r->n, TP);
+	PAPI_shutdown();
+	return tap_exit();
+}
+
 /* thread i of the run */
 static void run(int i)
 {
@@ -128,15 +216,19 @@ static void run(int i)
 
 int main(int argc, char **argv)
 {
-	int nt = nbt_nthreads(argc, argv, MAXT);
+	int st = argc > 1 && !strcmp(argv[1], "stops");
+	int nt = st ? 2 : nbt_nthreads(argc, argv, MAXT);
 
-	tap_plan(3 * nt);
+	if (!st)
+		tap_plan(3 * nt);
 	if (!nbsim_present())
 		tap_bail("needs nbsim");
 	for (int i = 0; i < nt; i++)
 		if (!(ring[i] = chase_ring()))
 			tap_bail("no memory for the chase");
 	nbt_papi_init();
+	if (st)
+		return stops_main();
 	/* a warm-up (not checked) */
 	work(0, &res[0], 0);
 	memset(&res[0], 0, sizeof res[0]);

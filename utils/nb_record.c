@@ -52,10 +52,16 @@ static void usage(FILE *f)
 		"  -e, --event=EV[/PERIOD][,...]  events to sample (PAPI presets of one term,\n"
 		"                      event[:MASK...][:mods], tagged metrics); all at once\n"
 		"  -c, --count=PERIOD  a sample every PERIOD events (default %d; 1 to 2^39)\n"
+		"  --random-period[=BITS]  each period's BITS low bits random (default 4, as\n"
+		"                      perf's AMD IBS rand_en; 1 to 24), centred on PERIOD,\n"
+		"                      so that no period stays in step with a loop\n"
+		"  --random-seed=N     their generator's seed (default 1): the same seed, the\n"
+		"                      same periods and profile\n"
 		"  -F, --freq=N        about N samples per simulated second of each event\n"
 		"                      without its own /PERIOD: PROGRAM is first run once to\n"
 		"                      count the events and the cycles (simulated time),\n"
-		"                      then sampled with the period that gives N\n"
+		"                      then sampled with the period that gives N (on the\n"
+		"                      perf backend: the kernel's frequency mode)\n"
 		"  --precise           PEBS: the sample is the event-causing load itself, with\n"
 		"                      its registers and data address (the default for the\n"
 		"                      replay-tagged metrics, the events nbsim's PEBS samples)\n"
@@ -326,6 +332,14 @@ static int one_file(struct rec_ctx *x, const char *path, char *err, size_t len)
 	return 0;
 }
 
+/* the profile's event lines */
+static void put_events(FILE *out, const struct rec_event *ev, int n)
+{
+	for (int i = 0; i < n; i++)
+		fprintf(out, "event\t%d\t%s\t%" PRIu64 "\t%s\t%u\n", i, ev[i].name, ev[i].period,
+			ev[i].precise ? "pebs" : "iebs", ev[i].counter);
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -378,7 +392,10 @@ static int read_samples(const char *dir, pid_t child, void *ctx, char *err, size
 
 /* ---- main ------------------------------------------------------------------ */
 
-enum { O_MODEL = 256, O_PRECISE, O_NO_PRECISE, O_CLOCK, O_FOLLOW, O_BACKEND, O_HT };
+enum { O_MODEL = 256, O_PRECISE, O_NO_PRECISE, O_CLOCK, O_FOLLOW, O_BACKEND, O_HT, O_RANDOM,
+	O_SEED };
+#define DEFAULT_RANDOM_BITS 4
+#define MAX_RANDOM_BITS 24       /* nbsim's NB_SAMPLE_MAXRANDOM */
 
 static void free_procs(struct st_run *r)
 {
@@ -440,6 +457,10 @@ static int freq_periods(const struct st_config *c0, struct st_run *run, struct r
 		ev[i].period = p < 1 ? 1 : p > (double)(UINT64_C(1) << 39) ? UINT64_C(1) << 39 :
 			(uint64_t)(p + 0.5);
 		run->period[ev[i].hw] = ev[i].period;
+		if (c0->random_bits && ev[i].period <= UINT64_C(1) << c0->random_bits)
+			return fail(ST_EXIT_USAGE, "-F: %s's period %" PRIu64 " has no %d random low "
+				    "bits to spare (--random-period needs a period above 2^%d)",
+				    ev[i].name, ev[i].period, c0->random_bits, c0->random_bits);
 		fprintf(stderr, "%s: -F %" PRIu64 ": %s counted %" PRIu64 " in %.6f simulated "
 			"seconds: a sample every %" PRIu64 "\n", prog_name, freq, ev[i].name, count,
 			(double)cycles / ((double)mhz * 1e6), ev[i].period);
@@ -463,6 +484,8 @@ int main(int argc, char **argv)
 		{ "follow", no_argument, NULL, O_FOLLOW },
 		{ "backend", required_argument, NULL, O_BACKEND },
 		{ "ht", required_argument, NULL, O_HT },
+		{ "random-period", optional_argument, NULL, O_RANDOM },
+		{ "random-seed", required_argument, NULL, O_SEED },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -476,7 +499,7 @@ int main(int argc, char **argv)
 	const char *out = "nb.profile";
 	char nbsim_buf[PATH_MAX], err[2048], outpath[PATH_MAX];
 	uint64_t period = DEFAULT_PERIOD, freq = 0;
-	int period_given = 0;
+	int period_given = 0, seed_given = 0;
 	size_t evo = 0;
 	int n = 0, opt, rc, precise = -1, depth = 0, status, perf = 0, model_given = 0;
 	const char *backend = "auto";
@@ -485,6 +508,7 @@ int main(int argc, char **argv)
 	struct nbr_perf_stats pst;
 
 	st_config_init(&c);
+	c.random_seed = 1;
 	memset(&x, 0, sizeof(x));
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "+e:c:F:go:h", lo, NULL)) != -1) {
@@ -573,6 +597,30 @@ int main(int argc, char **argv)
 		case O_FOLLOW:
 			c.follow = 1;
 			break;
+		case O_RANDOM: {
+			char *e;
+			long b = DEFAULT_RANDOM_BITS;
+
+			errno = 0;
+			if (optarg)
+				b = strtol(optarg, &e, 10);
+			if (optarg && (errno || *e || !*optarg || b < 1 || b > MAX_RANDOM_BITS))
+				return fail(ST_EXIT_USAGE, "--random-period: bad number of bits '%s' "
+					    "(1 to %d)", optarg, MAX_RANDOM_BITS);
+			c.random_bits = (int)b;
+			break;
+		}
+		case O_SEED: {
+			char *e;
+
+			errno = 0;
+			c.random_seed = strtoull(optarg, &e, 10);
+			if (errno || *e || !*optarg || *optarg == '-' || c.random_seed > 0xffffffffULL)
+				return fail(ST_EXIT_USAGE, "--random-seed: bad seed '%s' (0 to "
+					    "4294967295)", optarg);
+			seed_given = 1;
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -584,6 +632,9 @@ int main(int argc, char **argv)
 		return fail(ST_EXIT_USAGE, "no event to sample (-e EVENT[/PERIOD])");
 	if (freq && period_given)
 		return fail(ST_EXIT_USAGE, "-c and -F exclude each other (a period, or a rate)");
+	if (seed_given && !c.random_bits)
+		return fail(ST_EXIT_USAGE, "--random-seed without --random-period: there is "
+			    "nothing random to seed");
 	if (optind >= argc)
 		return st_no_program(prog_name, "sample", usage);
 	{
@@ -610,10 +661,13 @@ int main(int argc, char **argv)
 				    "NetBurst with --backend=nbsim", why);
 		perf = !strcmp(backend, "perf");
 		if (perf) {
-			if (model_given || c.clock_given || freq || c.ht)
-				return fail(ST_EXIT_BACKEND, "--model, --ht, --clock and -F need the nbsim "
-					    "backend (the perf backend samples the host's NetBurst, by "
-					    "count)");
+			if (model_given || c.clock_given || c.ht)
+				return fail(ST_EXIT_BACKEND, "--model, --ht and --clock need the nbsim "
+					    "backend (the perf backend samples the host's NetBurst)");
+			if (c.random_bits)
+				return fail(ST_EXIT_BACKEND, "--random-period needs the nbsim backend "
+					    "(Linux's P4 driver reloads every period whole: "
+					    "perf_event_attr has no random bits but AMD IBS's)");
 			c.model = host_model;
 			c.model_name = "host";
 		}
@@ -630,6 +684,10 @@ int main(int argc, char **argv)
 		ev[i].by_freq = freq && !ev[i].period;
 		if (!ev[i].period)
 			ev[i].period = period;
+		if (c.random_bits && !ev[i].by_freq && ev[i].period <= UINT64_C(1) << c.random_bits)
+			return fail(ST_EXIT_USAGE, "%s: a period of %" PRIu64 " has no %d random low "
+				    "bits to spare (--random-period needs a period above 2^%d)",
+				    ev[i].name, ev[i].period, c.random_bits, c.random_bits);
 		ev[i].preset = p;
 		memset(q, 0, sizeof(*q));
 		if (p >= 0) {
@@ -689,6 +747,13 @@ int main(int argc, char **argv)
 		if (np > 1)
 			return fail(ST_EXIT_EVENT, "%d precise events: PEBS has one counter (16) per "
 				    "logical processor; sample them in separate runs", np);
+		/* (the scheduler places one precise request, on counter 16
+		 * with T0 bits; LP1's twin would need counter 17 and
+		 * IA32_PEBS_ENABLE bit 26: not done) */
+		if (np && c.ht && !perf)
+			fprintf(stderr, "%s: --ht=yes: the precise event samples the threads of "
+				"logical processor 0 only (PEBS on logical processor 1 is not done "
+				"yet; sample with --no-precise for both)\n", prog_name);
 	}
 	/* --ht=yes: an IEBS event is sampled on each logical processor by a
 	 * counter of its own, which counts that LP's events and interrupts
@@ -762,6 +827,7 @@ int main(int argc, char **argv)
 
 			memset(&pev[i], 0, sizeof(pev[i]));
 			pev[i].period = ev[i].period;
+			pev[i].freq = ev[i].by_freq ? freq : 0;
 			pev[i].config = nb_perf_raw_why(&run.plan.hw[h], NB_DOM_USER, why, sizeof(why));
 			if (!pev[i].config)
 				return fail(ST_EXIT_EVENT, "%s: %s", ev[i].name, why);
@@ -791,7 +857,7 @@ int main(int argc, char **argv)
 	}
 	if (!perf)
 		c.nbsim = st_find_nbsim(nbsim_buf, sizeof(nbsim_buf));
-	if (freq && (rc = freq_periods(&c, &run, ev, n, freq))) {
+	if (freq && !perf && (rc = freq_periods(&c, &run, ev, n, freq))) {
 		fclose(x.out);
 		of.fd = -1;
 		st_out_abandon(&of);
@@ -809,9 +875,10 @@ int main(int argc, char **argv)
 			fputc(*s == '\t' || *s == '\n' ? ' ' : *s, x.out);
 	}
 	fputc('\n', x.out);
-	for (int i = 0; i < n; i++)
-		fprintf(x.out, "event\t%d\t%s\t%" PRIu64 "\t%s\t%u\n", i, ev[i].name, ev[i].period,
-			ev[i].precise ? "pebs" : "iebs", ev[i].counter);
+	/* (the perf path's -F periods are known after the run: its events
+	 * follow it, its samples held back until then) */
+	if (!perf || !freq)
+		put_events(x.out, ev, n);
 
 	c.samples = read_samples;
 	c.samples_ctx = &x;
@@ -819,13 +886,33 @@ int main(int argc, char **argv)
 	c.sample_depth = depth;
 	st_signals_init();
 	if (perf) {
-		int prc = nbr_run_perf(&c, pev, n, depth, x.out, &pst, &run.status, err, sizeof(err));
+		FILE *body = freq ? tmpfile() : x.out;
+		int prc = body ? nbr_run_perf(&c, pev, n, depth, body, &pst, &run.status, err,
+					      sizeof(err)) : -1;
 
+		if (!body)
+			snprintf(err, sizeof(err), "a temporary file: %s", strerror(errno));
 		if (prc == 0)
 			for (int i = 0; i < n; i++) {
 				ev[i].samples = pev[i].samples;
 				x.nsamples += pev[i].samples;
+				/* -F: the kernel's periods on average (perf
+				 * report's event count is their sum) */
+				if (ev[i].by_freq)
+					ev[i].period = pev[i].samples ? (pev[i].period_sum +
+						pev[i].samples / 2) / pev[i].samples : 1;
 			}
+		if (prc == 0 && body != x.out) {
+			char cb[65536];
+			size_t k;
+
+			put_events(x.out, ev, n);
+			rewind(body);
+			while ((k = fread(cb, 1, sizeof(cb), body)) > 0)
+				fwrite(cb, 1, k, x.out);
+		}
+		if (body && body != x.out)
+			fclose(body);
 		if (prc && !st_interrupted && WIFEXITED(run.status) &&
 		    WEXITSTATUS(run.status) >= ST_EXIT_NOEXEC) {
 			fclose(x.out);
@@ -854,13 +941,18 @@ int main(int argc, char **argv)
 
 	for (int i = 0; i < n; i++)
 		if (perf)
-			fprintf(stderr, "%s: %" PRIu64 " samples of %s (every %" PRIu64 ", IEBS through "
+			fprintf(stderr, "%s: %" PRIu64 " samples of %s (every %" PRIu64 "%s, IEBS through "
 				"perf_event_open; it counted %" PRIu64 ")\n", prog_name, ev[i].samples,
-				ev[i].name, ev[i].period, pev[i].count);
+				ev[i].name, ev[i].period, ev[i].by_freq ? " on average, the kernel's "
+				"frequency mode" : "", pev[i].count);
 		else
-			fprintf(stderr, "%s: %" PRIu64 " samples of %s (every %" PRIu64 ", %s)\n",
+			fprintf(stderr, "%s: %" PRIu64 " samples of %s (every %" PRIu64 "%s, %s)\n",
 				prog_name, ev[i].samples, ev[i].name, ev[i].period,
+				c.random_bits ? " on average, its low bits random" : "",
 				ev[i].precise ? "PEBS" : "IEBS");
+	if (perf && c.follow)
+		fprintf(stderr, "%s: %" PRIu64 " forked process%s followed (PERF_RECORD_FORK)\n",
+			prog_name, pst.forks, pst.forks == 1 ? "" : "es");
 	if (perf && (pst.lost || pst.throttles))
 		fprintf(stderr, "%s: the kernel lost %" PRIu64 " samples (a full ring buffer) and "
 			"throttled %" PRIu64 " times (too many interrupts a tick): the profile "

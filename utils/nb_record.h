@@ -16,9 +16,12 @@
 struct nbr_perf_event {
 	uint64_t config;         /* PERF_TYPE_RAW config (nb_perf_raw)       */
 	uint64_t period;         /* sample_period                            */
+	uint64_t freq;           /* -F: sample_freq (attr.freq: the kernel
+				  * adjusts the period), 0: sample_period    */
 	/* results */
 	uint64_t samples;        /* PERF_RECORD_SAMPLEs of PROGRAM's         */
 	uint64_t count;          /* the events' count at the end (read)      */
+	uint64_t period_sum;     /* the samples' periods (PERF_SAMPLE_PERIOD) */
 };
 
 struct nbr_perf_stats {
@@ -26,6 +29,7 @@ struct nbr_perf_stats {
 	uint64_t throttles;      /* PERF_RECORD_THROTTLEs                    */
 	uint64_t other;          /* samples of other processes (no --follow) */
 	uint64_t unresolved;     /* IPs in no mapping PERF_RECORD_MMAP2 gave */
+	uint64_t forks;          /* PERF_RECORD_FORKs of followed processes   */
 	int ncpus;               /* events per sampled event (one per CPU)   */
 };
 

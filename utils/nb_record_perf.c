@@ -10,7 +10,8 @@
  *   with the component's config (nb_perf_raw), disabled with
  *   enable_on_exec (counting from PROGRAM's first instruction) and
  *   inherit (its threads; with --follow its children), user mode only,
- *   sample_period, sample_type IP | TID | TIME | PERIOD (| CALLCHAIN);
+ *   sample_period (-F: freq and sample_freq, the kernel adjusting the
+ *   period as it goes), sample_type IP | TID | TIME | PERIOD (| CALLCHAIN);
  *   mmap2, comm, comm_exec and task side-band records;
  * - a ring buffer per event (1 + RB_PAGES pages: 512 KB of data, within
  *   the unprivileged perf_event_mlock_kb default of 516 KB), drained
@@ -19,13 +20,16 @@
  *   include/uapi/linux/perf_event.h's perf_event_mmap_page) and once
  *   after it ends;
  * - the records: PERF_RECORD_SAMPLE (the sample), COMM with
- *   PERF_RECORD_MISC_COMM_EXEC (a new process image: a new space),
+ *   PERF_RECORD_MISC_COMM_EXEC (a new process image: a new space), FORK
+ *   (a new process: its parent's mappings copied to its space),
  *   MMAP2 (an executable file mapped: the object an IP falls in and the
  *   file offset, turned into the address in the object's own terms with
  *   its program headers), LOST and THROTTLE (counted and reported);
  * - symbols from the objects' ELF symbol tables (.symtab, else .dynsym):
- *   the function, no source line (valgrind's debug-info reader is the
- *   nbsim backend's).
+ *   the function; source lines from the objects' DWARF line tables by
+ *   binutils' addr2line, one run per object with all its addresses (the
+ *   nbsim backend has valgrind's debug-info reader; nb_report's
+ *   --annotate runs objdump the same way).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -268,6 +272,8 @@ struct run {
 	struct samp *s;
 	size_t ns;
 	struct nbr_perf_stats *st;
+	long *forked;            /* the children FORK records named      */
+	size_t nforked;
 	int oom;
 };
 
@@ -451,6 +457,40 @@ static void on_sample(struct run *r, struct buf *b, const unsigned char *p, size
 	}
 	r->s[r->ns++] = s;
 	r->ev[b->ev].samples++;
+	r->ev[b->ev].period_sum += u64(p + 24);
+}
+
+/* A forked child CHILD of PARENT: the mappings of the parent's image
+ * become the child's (its image 0), as fork copies the address space */
+static void fork_maps(struct run *r, struct buf *b, long parent, long child)
+{
+	int ps = space_of(r, parent, image_of(b, parent)), cs = space_of(r, child, image_of(b, child));
+	size_t nm = r->nm;
+
+	if (ps < 0 || cs < 0)
+		return;
+	/* (one record per event and CPU: the processes counted once) */
+	for (size_t i = 0; i < r->nforked; i++)
+		if (r->forked[i] == child)
+			goto maps;
+	if (r->nforked % 64 == 0) {
+		long *f = realloc(r->forked, (r->nforked + 64) * sizeof(*f));
+
+		if (!f) {
+			r->oom = 1;
+			return;
+		}
+		r->forked = f;
+	}
+	r->forked[r->nforked++] = child;
+	r->st->forks++;
+maps:
+	for (size_t i = 0; i < nm; i++)
+		if (r->m[i].space == ps) {
+			struct map m = r->m[i];      /* (add_map may move r->m) */
+
+			add_map(r, cs, m.start, m.len, m.pgoff, m.path);
+		}
 }
 
 static void on_record(struct run *r, struct buf *b, const struct perf_event_header *h,
@@ -463,6 +503,13 @@ static void on_record(struct run *r, struct buf *b, const struct perf_event_head
 	case PERF_RECORD_COMM:
 		if ((h->misc & PERF_RECORD_MISC_COMM_EXEC) && n >= 8)
 			image_next(b, (long)u32(p));
+		break;
+	case PERF_RECORD_FORK:
+		/* pid, ppid, tid, ptid: a new process (not a thread) starts
+		 * with its parent's mappings, until it execs */
+		if (n >= 16 && u32(p) == u32(p + 8) && u32(p) != u32(p + 4) &&
+		    (r->follow || (long)u32(p + 4) == r->child))
+			fork_maps(r, b, (long)u32(p + 4), (long)u32(p));
 		break;
 	case PERF_RECORD_MMAP2:
 		/* pid, tid, addr, len, pgoff, maj, min, ino, ino_generation,
@@ -576,10 +623,132 @@ static int seen_add(struct seen *z, uint64_t ip)
 	return 1;
 }
 
+/* ---- source lines (addr2line) ------------------------------------------ */
+
+struct srcline {
+	size_t e;                /* the object: elves[e] (elf_get moves them) */
+	uint64_t svma;
+	char *file;              /* NULL: none */
+	unsigned line;
+};
+
+static struct srcline *srcl;
+static size_t nsrcl;
+
+static int cmp_srcline(const void *a, const void *b)
+{
+	const struct srcline *x = a, *y = b;
+
+	if (x->e != y->e)
+		return x->e < y->e ? -1 : 1;
+	return x->svma < y->svma ? -1 : x->svma > y->svma;
+}
+
+static void srcline_want(size_t e, uint64_t svma, size_t *cap)
+{
+	if (nsrcl == *cap) {
+		struct srcline *n = realloc(srcl, (*cap = *cap ? 2 * *cap : 1024) * sizeof(*srcl));
+
+		if (!n)
+			return;
+		srcl = n;
+	}
+	srcl[nsrcl].e = e;
+	srcl[nsrcl].svma = svma;
+	srcl[nsrcl].file = NULL;
+	srcl[nsrcl++].line = 0;
+}
+
+/* addr2line's answers for srcl[from, to), all of object e: one line each,
+ * FILE:LINE, "??:0" or FILE:? when the tables have none, and a
+ * " (discriminator N)" after some */
+static void srcline_run(size_t ei, size_t from, size_t to)
+{
+	const struct elf *e = &elves[ei];
+	char in[] = "/tmp/nb_record.XXXXXX", cmd[8192], line[8192];
+	int fd = mkstemp(in);
+	FILE *f, *p;
+
+	if (fd < 0)
+		return;
+	f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		unlink(in);
+		return;
+	}
+	for (size_t i = from; i < to; i++)
+		fprintf(f, "%" PRIx64 "\n", srcl[i].svma);
+	fclose(f);
+	/* (the object's path quoted for the shell: no ' in it, else no lines) */
+	if (!strchr(e->path, '\'') &&
+	    snprintf(cmd, sizeof(cmd), "addr2line -e '%s' < %s 2>/dev/null", e->path, in) <
+	    (int)sizeof(cmd) && (p = popen(cmd, "r"))) {
+		for (size_t i = from; i < to && fgets(line, sizeof(line), p); i++) {
+			char *c, *d = strstr(line, " (discriminator");
+
+			if (d)
+				*d = 0;
+			line[strcspn(line, "\n")] = 0;
+			c = strrchr(line, ':');
+			if (!c || c == line || !strncmp(line, "??", 2) || c[1] < '1' || c[1] > '9')
+				continue;
+			*c = 0;
+			for (char *t = line; *t; t++)        /* one field */
+				if (*t == '\t')
+					*t = ' ';
+			srcl[i].line = (unsigned)strtoul(c + 1, NULL, 10);
+			srcl[i].file = strdup(line);
+		}
+		pclose(p);
+	}
+	unlink(in);
+}
+
+/* the source lines of every address the profile names, by object */
+static void srclines(struct run *r)
+{
+	size_t cap = 0, k = 0;
+
+	for (size_t i = 0; i < r->ns; i++) {
+		const struct samp *s = &r->s[i];
+
+		for (int d = -1; d < s->depth; d++) {
+			uint64_t ip = d < 0 ? s->ip : s->stack[d];
+			const struct map *m = map_of(r, s->space, ip);
+			const struct elf *e = m ? elf_get(m->path) : NULL;
+
+			if (e)
+				srcline_want((size_t)(e - elves), elf_svma(e, ip - m->start + m->pgoff),
+					     &cap);
+		}
+	}
+	if (!nsrcl)
+		return;
+	qsort(srcl, nsrcl, sizeof(*srcl), cmp_srcline);
+	for (size_t i = 1; i < nsrcl; i++)
+		if (cmp_srcline(&srcl[i], &srcl[k]))
+			srcl[++k] = srcl[i];
+	nsrcl = k + 1;
+	for (size_t i = 0, j; i < nsrcl; i = j) {
+		for (j = i + 1; j < nsrcl && srcl[j].e == srcl[i].e; j++)
+			;
+		srcline_run(srcl[i].e, i, j);
+	}
+}
+
+static const struct srcline *srcline_of(const struct elf *e, uint64_t svma)
+{
+	struct srcline k = { .e = (size_t)(e - elves), .svma = svma };
+
+	return nsrcl ? bsearch(&k, srcl, nsrcl, sizeof(*srcl), cmp_srcline) : NULL;
+}
+
 static void put_sym(struct run *r, FILE *out, int space, uint64_t ip)
 {
 	const struct map *m = map_of(r, space, ip);
 	const struct elf *e = m ? elf_get(m->path) : NULL;
+	const struct srcline *l = NULL;
 	uint64_t svma = ip;
 	const char *fn = NULL;
 
@@ -588,13 +757,16 @@ static void put_sym(struct run *r, FILE *out, int space, uint64_t ip)
 	if (e) {
 		svma = elf_svma(e, ip - m->start + m->pgoff);
 		fn = elf_fn(e, svma);
+		l = srcline_of(e, svma);
 	}
-	fprintf(out, "sym\t%d\t%" PRIx64 "\t%s\t%" PRIx64 "\t%s\t?\t0\n", space, ip,
-		m ? m->path : "?", svma, fn ? fn : "?");
+	fprintf(out, "sym\t%d\t%" PRIx64 "\t%s\t%" PRIx64 "\t%s\t%s\t%u\n", space, ip,
+		m ? m->path : "?", svma, fn ? fn : "?", l && l->file ? l->file : "?",
+		l && l->file ? l->line : 0);
 }
 
 static void write_profile(struct run *r, FILE *out)
 {
+	srclines(r);
 	for (int sp = 0; sp < r->nsp; sp++) {
 		struct seen z = { 0 };
 		int any = 0;
@@ -621,6 +793,11 @@ static void write_profile(struct run *r, FILE *out)
 			fprintf(out, "space\t%d\t%ld\n", sp, r->sp[sp].pid);
 		free(z.ip);
 	}
+	for (size_t i = 0; i < nsrcl; i++)
+		free(srcl[i].file);
+	free(srcl);
+	srcl = NULL;
+	nsrcl = 0;
 }
 
 /* ---- the run ------------------------------------------------------------ */
@@ -683,7 +860,11 @@ int nbr_run_perf(const struct st_config *c, struct nbr_perf_event *ev, int n, in
 			a.size = sizeof(a);
 			a.type = PERF_TYPE_RAW;
 			a.config = ev[i].config;
-			a.sample_period = ev[i].period;
+			if (ev[i].freq) {
+				a.freq = 1;
+				a.sample_freq = ev[i].freq;
+			} else
+				a.sample_period = ev[i].period;
 			a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 				PERF_SAMPLE_PERIOD | (depth ? PERF_SAMPLE_CALLCHAIN : 0);
 			a.disabled = 1;
@@ -785,6 +966,7 @@ out:
 	free(r.s);
 	free(r.m);
 	free(r.sp);
+	free(r.forked);
 	free(r.b);
 	free(pf);
 	return rc;

@@ -95,6 +95,9 @@ struct st_config {
 	int (*samples)(const char *dir, pid_t child, void *ctx, char *err, size_t len);
 	void *samples_ctx;
 	int sample_depth;
+	/* nb_record --random-period=BITS (0: fixed periods), --random-seed */
+	int random_bits;
+	uint64_t random_seed;
 };
 
 /* -o FILE (nb_stat_out.c): opened before PROGRAM runs (0, or -1 with

@@ -573,7 +573,8 @@ void st_wait_child(pid_t pid, int *status)
 
 int st_run_nbsim(const struct st_config *c, struct st_run *run, char *err, size_t len)
 {
-	char dir[] = "/tmp/nb_stat.XXXXXX", model[64], optp[4200], optc[4200], opts[4200], optd[64];
+	char dir[] = "/tmp/nb_stat.XXXXXX", model[64], optp[4200], optc[4200], opts[4200], optd[64],
+		optr[64], optsd[64];
 	const char *tmpdir = getenv("TMPDIR");
 	char dirbuf[4096];
 	char *dp;
@@ -630,6 +631,13 @@ int st_run_nbsim(const struct st_config *c, struct st_run *run, char *err, size_
 		snprintf(optd, sizeof(optd), "--nbsim-sample-stack=%d", c->sample_depth);
 		args[na++] = opts;
 		args[na++] = optd;
+		if (c->random_bits) {
+			snprintf(optr, sizeof(optr), "--nbsim-sample-random=%d", c->random_bits);
+			snprintf(optsd, sizeof(optsd), "--nbsim-sample-seed=%llu",
+				 (unsigned long long)c->random_seed);
+			args[na++] = optr;
+			args[na++] = optsd;
+		}
 	}
 	args[na++] = "--";
 	for (int i = 0; i < nargv; i++)

@@ -160,6 +160,7 @@ int p4nb_claim_lp(nb_control_t *c);
 void p4nb_release_lp(nb_control_t *c);
 void p4nb_lp_forget(void);
 int p4nb_pebs_enable_shared(nb_control_t *c, int start, char *err, size_t len);
+int p4nb_lp_shared_msr(uint32_t msr);
 
 /* nb_comp_sets.c */
 int p4nb_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *native, int count,

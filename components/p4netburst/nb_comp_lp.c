@@ -159,12 +159,20 @@ int p4nb_claim_lp(nb_control_t *c)
 	return ret;
 }
 
+/* Is msr one of the package's replay-tagging MSRs, which under HT only
+ * p4nb_pebs_enable_shared writes? */
+int p4nb_lp_shared_msr(uint32_t msr)
+{
+	return p4nb_cpu.ht && (msr == NB_MSR_PEBS_ENABLE || msr == NB_MSR_MATRIX_VERT);
+}
+
 /*
  * HT: IA32_PEBS_ENABLE is the package's, its PEBS bits relative to the
- * writer (25: my LP, 26: the other) [SDM 18.16.3].  Written again under
- * the lock once the set is programmed (START) or stopped: the value that
- * keeps the sibling's replay tagging and PEBS, so that the last writer
- * has seen both LPs' state.  0 or -1 with ERR.
+ * writer (25: my LP, 26: the other) [SDM 18.16.3].  Written here only,
+ * under the lock, once the set is programmed (START) or stopped: the
+ * value that keeps the replay tagging and PEBS of both LPs' running
+ * sets, so that the last writer has seen both LPs' state.  0 or -1 with
+ * ERR.
  */
 int p4nb_pebs_enable_shared(nb_control_t *c, int start, char *err, size_t len)
 {
@@ -177,17 +185,16 @@ int p4nb_pebs_enable_shared(nb_control_t *c, int start, char *err, size_t len)
 	pthread_mutex_lock(&lp_lock);
 	w[0].msr = NB_MSR_PEBS_ENABLE;
 	w[1].msr = NB_MSR_MATRIX_VERT;
-	if (start && c->assign.pebs_enable) {
-		w[0].value = c->assign.pebs_enable;
-		w[1].value = c->assign.matrix_vert;
-	} else {
-		/* stopped: the sibling's, and this LP's while other threads'
-		 * sets of it still use them (nbsim runs more threads than LPs) */
-		w[0].value = lp_busy[sib].pebs_enable | lp_busy[c->lp].pebs_enable;
-		w[1].value = lp_busy[sib].matrix_vert | lp_busy[c->lp].matrix_vert;
-		if (lp_busy[c->lp].pebs_on)
-			w[0].value |= NB_PEBS_ENABLE_PEBS;
+	/* the sibling's, and this LP's while other threads' sets of it use
+	 * them (nbsim runs more threads than LPs); a start adds its own */
+	w[0].value = lp_busy[sib].pebs_enable | lp_busy[c->lp].pebs_enable;
+	w[1].value = lp_busy[sib].matrix_vert | lp_busy[c->lp].matrix_vert;
+	if (start) {
+		w[0].value |= c->assign.pebs_enable;
+		w[1].value |= c->assign.matrix_vert;
 	}
+	if (lp_busy[c->lp].pebs_on)
+		w[0].value |= NB_PEBS_ENABLE_PEBS;
 	if (lp_busy[sib].pebs_on)
 		w[0].value |= PEBS_ENABLE_OTH;
 	rc = p4nb_backend->write_msrs(w, 2, err, len);

@@ -199,16 +199,25 @@ int p4nb_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *native,
 	return PAPI_OK;
 }
 
-/* Helper ESCRs and PEBS MSRs off, so that the next event set starts clean. */
-static int clear_extra(nb_control_t *c, char *err, size_t len)
+/* The set's helper ESCRs and replay-tagging MSRs as programmed (ZERO:
+ * off, so that the next event set starts clean).  Under HT
+ * IA32_PEBS_ENABLE and MSR_PEBS_MATRIX_VERT are the package's: only
+ * p4nb_pebs_enable_shared writes them, under the LP lock with both LPs'
+ * bits; a 0 or this set's own value written here would leave the other
+ * threads' replay tagging off until that write, and the loads they
+ * retired meanwhile uncounted. */
+static int write_extra(nb_control_t *c, int zero, char *err, size_t len)
 {
-	struct nb_msr_image z[NB_SCHED_MAX_HELPERS + 2];
+	struct nb_msr_image w[NB_SCHED_MAX_HELPERS + 2];
+	int n = 0;
 
 	for (int i = 0; i < c->nextra; i++) {
-		z[i].msr = c->extra[i].msr;
-		z[i].value = 0;
+		if (p4nb_lp_shared_msr(c->extra[i].msr))
+			continue;
+		w[n].msr = c->extra[i].msr;
+		w[n++].value = zero ? 0 : c->extra[i].value;
 	}
-	return c->nextra ? p4nb_backend->write_msrs(z, c->nextra, err, len) : 0;
+	return n ? p4nb_backend->write_msrs(w, n, err, len) : 0;
 }
 
 static int teardown(nb_control_t *c, int disable);
@@ -262,7 +271,7 @@ int p4nb_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 		return PAPI_ESYS;
 	}
 	if ((c->grn_sys && p4nb_backend->cpu_wide(c->regs, c->n, 1, err, sizeof(err))) ||
-	    (c->nextra && p4nb_backend->write_msrs(c->extra, c->nextra, err, sizeof(err))) ||
+	    write_extra(c, 0, err, sizeof(err)) ||
 	    p4nb_pebs_enable_shared(c, 1, err, sizeof(err)) ||
 	    (c->hw_ovf && p4nb_preset(c, c->hw_ovf, err, sizeof(err))) ||
 	    (c->pebs_h >= 0 && p4nb_pebs_arm(c, err, sizeof(err))) ||
@@ -329,7 +338,7 @@ static int teardown(nb_control_t *c, int disable)
 		p4nb_report("stop", err);
 		ret = PAPI_ESYS;
 	}
-	if (clear_extra(c, err, sizeof(err))) {
+	if (write_extra(c, 1, err, sizeof(err))) {
 		p4nb_report("stop", err);
 		ret = PAPI_ESYS;
 	}
@@ -339,7 +348,7 @@ static int teardown(nb_control_t *c, int disable)
 		(void)p4nb_backend->write_msrs(&w, 1, err, sizeof(err));
 	}
 	p4nb_release_lp(c);
-	/* the sibling's replay tagging and PEBS back (clear_extra wrote 0) */
+	/* the replay tagging and PEBS bits the LPs' other running sets use */
 	if (p4nb_pebs_enable_shared(c, 0, err, sizeof(err))) {
 		p4nb_report("stop", err);
 		ret = PAPI_ESYS;

@@ -19,13 +19,17 @@
  *    of the timing model is set before any counter is written) and last
  *    after a system call and at a thread switch (they read the clock the
  *    others left); their timers (nb_itimer.c, nb_ptimer.c) are checked
- *    there, before the switching thread's CPU time is accounted.
+ *    there, before the switching thread's CPU time is accounted; a
+ *    reaped child's end (nb_simwait.c) comes after a wait's own time;
+ *    at exit the process's end goes to its parent first (its clocks as
+ *    the guest left them).
  */
 #include "nb_kern.h"
 #include "nb_progfile.h"
 #include "nb_simtime.h"
 #include "nb_itimer.h"
 #include "nb_ptimer.h"
+#include "nb_sysinfo.h"
 
 /* A fork's child: no interval or POSIX timer (POSIX fork: not inherited) */
 static void fr_after_fork(ThreadId tid)
@@ -46,12 +50,13 @@ static Bool fr_clock_request(ThreadId tid, UWord *arg, UWord *ret)
 		*ret = nb_itimer_request((Int)arg[1], arg[2], arg[3]);
 		return True;
 	}
-	return nb_time_request(tid, arg, ret);
+	return nb_simwait_request(arg, ret) || nb_time_request(tid, arg, ret);
 }
 
 static void fr_init(void)
 {
 	nb_time_init();
+	nb_simwait_init();               /* (the clocks an exec kept) */
 	VG_(atfork)(NULL, NULL, fr_after_fork);
 	nb_progfile_init();
 	nb_kern_init();
@@ -59,6 +64,7 @@ static void fr_init(void)
 
 static void fr_fini(Int exitcode)
 {
+	nb_simwait_fini();
 	nb_kern_fini();
 	nb_progfile_fini(exitcode);
 }
@@ -68,6 +74,7 @@ static void fr_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 	nb_progfile_pre_syscall(tid, sysno, args, nargs);
 	nb_kern_pre_syscall(tid, sysno, args, nargs);
 	nb_itimer_pre_syscall(tid, sysno);
+	nb_simwait_pre_syscall(sysno);
 }
 
 static void fr_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res)
@@ -76,6 +83,8 @@ static void fr_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, S
 	nb_kern_post_syscall(sysno, res);
 	if (clo_time_host || !nb_itimer_wait_end(tid))
 		nb_time_post_syscall(tid, sysno, args, res);
+	nb_simwait_post_syscall(sysno, args, res);     /* (a child's end) */
+	nb_sysinfo_post_syscall(tid, sysno, args, res);
 }
 
 static void fr_runs(ThreadId tid)

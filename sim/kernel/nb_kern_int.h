@@ -173,6 +173,7 @@ void nbk_rb_throttle(struct kobj *e, ULong now, Bool enable);
 void nbk_rb_mmap(Addr a);
 void nbk_rb_exec(void);
 void nbk_rb_exit(void);
+void nbk_rb_fork(void);
 /* nb_kern_sysfs.c: the PMU's sysfs tree (KOP_SYSFS) */
 Word nbk_sysfs_dir(Addr buf, UWord len);
 /* nb_kern_pmi.c: the tick (throttling); frequency mode's clock */

@@ -381,6 +381,31 @@ void nbk_rb_exec(void)
 	}
 }
 
+/* PERF_RECORD_FORK (attr.task) in a forked child, through the copies
+ * that report to the parent (nbk_task_after_fork): pid, ppid, tid, ptid,
+ * time, as perf_event_fork writes it for the new task into the buffers
+ * of the events that follow it (kernel/events/core.c perf_event_task).
+ * A single-threaded parent's forking thread is its pid (ptid). */
+void nbk_rb_fork(void)
+{
+	ULong now = rec_ns(nbk_now_ns()), w[6 + 8];
+
+	for (int i = 0; i < NOBJ; i++) {
+		struct kobj *e = &ko[i];
+		unsigned k;
+
+		if (!sideband(e) || !e->attr.task || (!e->rb && !e->rpid))
+			continue;
+		w[1] = (ULong)(UInt)VG_(getpid)() | (ULong)(UInt)VG_(getppid)() << 32;
+		w[2] = (ULong)(UInt)VG_(gettid)() | (ULong)(UInt)VG_(getppid)() << 32;
+		w[3] = now;
+		k = 4;
+		k += sample_id(e, now, w + k);
+		w[0] = HDR(PERF_RECORD_FORK, 0, k);
+		nbk_rb_write(e, w, k);
+	}
+}
+
 /* PERF_RECORD_EXIT (attr.task) at the process's exit: pid, ppid, tid,
  * ptid, time */
 void nbk_rb_exit(void)

@@ -344,6 +344,7 @@ void nbk_task_after_fork(ThreadId tid)
 	nbk_place_thread(tid);
 	nbk_sched_in_thread(tid, now);
 	nb_pmu_written(NB_PMU_NO_WRITE);
+	nbk_rb_fork();                   /* the new task, to the parent's buffers */
 }
 
 

@@ -39,6 +39,7 @@ static Bool started;                    /* the time base runs            */
 static uint64_t org_lp[2];              /* each LP's clock at the start  */
 static ULong host_real_ns, host_mono_ns, host_tsc;  /* the host's, at start */
 static ULong slept_ns;                  /* wall time slept since start   */
+static ULong cpu_base_ns;               /* CPU time before an exec       */
 static ThreadId run_tid;                /* the thread whose CPU time runs */
 static ULong cpu_cyc[NB_HT_MAXT];       /* each thread's CPU cycles      */
 static uint64_t cpu_mark[NB_HT_MAXT];   /* its LP's clock when it began  */
@@ -55,6 +56,7 @@ static uint64_t lp_clock(unsigned lp);
 static void time_after_fork(ThreadId tid)
 {
 	VG_(memset)(cpu_cyc, 0, sizeof cpu_cyc);
+	cpu_base_ns = 0;
 	run_tid = tid;
 	if (tid < NB_HT_MAXT)
 		cpu_mark[tid] = lp_clock(nb_lp_of(tid));
@@ -171,7 +173,24 @@ ULong nb_time_wall_ns(void)
 ULong nb_time_cpu_ns(void)
 {
 	nb_lean_fold();
-	return cyc_ns(process_cycles());
+	return cpu_base_ns + cyc_ns(process_cycles());
+}
+
+void nb_time_abs(ULong *real, ULong *mono, ULong *tsc)
+{
+	ULong w = wall_ns();
+
+	*real = host_real_ns + w;
+	*mono = host_mono_ns + w;
+	*tsc = host_tsc + wall_cycles() + slept_ns / 1000 * nb_cpu->mhz;
+}
+
+void nb_time_origin(ULong real, ULong mono, ULong tsc, ULong cpu_ns)
+{
+	host_real_ns = real;
+	host_mono_ns = mono;
+	host_tsc = tsc;
+	cpu_base_ns = cpu_ns;
 }
 
 void nb_time_pass(ULong ns)
@@ -196,9 +215,9 @@ Bool nb_time_read(ThreadId tid, Long clock_id, ULong *ns)
 		*ns = host_mono_ns + wall_ns();
 		return True;
 	case VKI_CLOCK_PROCESS_CPUTIME_ID:
-		nb_lean_fold();
-		*ns = cyc_ns(process_cycles());
+		*ns = nb_time_cpu_ns();
 		return True;
+
 	case VKI_CLOCK_THREAD_CPUTIME_ID:
 		nb_lean_fold();
 		*ns = cyc_ns(thread_cycles(tid));

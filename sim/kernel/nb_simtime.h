@@ -7,6 +7,7 @@
 #define NB_SIMTIME_H
 
 #include "tool/nb_tool.h"
+#include "nbsim_kern.h"
 
 
 void nb_time_init(void);
@@ -29,6 +30,19 @@ void nb_time_post_syscall(ThreadId tid, UInt sysno, UWord *args, SysRes res);
 ULong nb_time_wall_ns(void);
 ULong nb_time_cpu_ns(void);
 void nb_time_pass(ULong ns);
+/* the simulated REALTIME, MONOTONIC and TSC now; an exec's new image
+ * starts from the old one's clocks and CPU time (nb_simwait.c) */
+void nb_time_abs(ULong *real, ULong *mono, ULong *tsc);
+void nb_time_origin(ULong real, ULong mono, ULong tsc, ULong cpu_ns);
+/* the time between processes (nb_simwait.c): an exec keeps the clocks, a
+ * wait for a child moves the wall time to the child's end */
+void nb_simwait_init(void);
+void nb_simwait_fini(void);
+void nb_simwait_pre_syscall(UInt sysno);
+void nb_simwait_post_syscall(UInt sysno, UWord *args, SysRes res);
+/* NBSIM_REQ_TIME for NBSIM_TIME_CHILDREN (the preload's getrusage
+ * RUSAGE_CHILDREN and times()); False for any other request */
+Bool nb_simwait_request(UWord *arg, UWord *ret);
 /* the needs the time base adds (nb_need.c): the timing model */
 UInt nb_time_need(void);
 

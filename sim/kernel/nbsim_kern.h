@@ -17,6 +17,9 @@
 #include "nbsim_client.h"
 
 #define NBSIM_KERN_PASS (-100000)
+/* NBSIM_REQ_TIME's pseudo-clock for the preload's getrusage(RUSAGE_CHILDREN)
+ * and times(): the CPU time of the children waited for (nb_simwait.c) */
+#define NBSIM_TIME_CHILDREN (-101)
 /* the emulated kernel's descriptors are below this */
 #define NBSIM_KERN_MAXFD 1024
 

@@ -23,7 +23,7 @@
 #include <sys/times.h>
 #include <time.h>
 #include <unistd.h>
-#include "nbsim_client.h"
+#include "nbsim_kern.h"
 
 #define LIBC libcZdsoZa
 #define WRAP(fn) I_WRAP_SONAME_FNNAME_ZU(LIBC, fn)
@@ -101,30 +101,34 @@ clock_t WRAP(clock)(void)
 }
 
 /* times(2): CPU times and the elapsed time in clock ticks; the simulated
- * kernel takes no time (tms_stime 0); children's times are the host's
- * (each child runs under its own nbsim) */
+ * kernel takes no time (tms_stime, tms_cstime 0); the children's are those
+ * of the children waited for, as their nbsim reported them at exit
+ * (nb_simwait.c) */
 clock_t WRAP(times)(struct tms *buf);
 clock_t WRAP(times)(struct tms *buf)
 {
 	OrigFn o;
 	long r;
-	uint64_t cpu, wall;
+	uint64_t cpu, wall, kids;
 	long hz = sysconf(_SC_CLK_TCK);
 
 	VALGRIND_GET_ORIG_FN(o);
 	CALL_FN_W_W(r, o, buf);
 	if (r == -1 || hz <= 0 || !sim_ns(CLOCK_PROCESS_CPUTIME_ID, &cpu) ||
-	    !sim_ns(CLOCK_MONOTONIC, &wall))
+	    !sim_ns(CLOCK_MONOTONIC, &wall) || !sim_ns(NBSIM_TIME_CHILDREN, &kids))
 		return (clock_t)r;
 	if (buf) {
 		buf->tms_utime = (clock_t)(cpu / (1000000000u / (uint64_t)hz));
 		buf->tms_stime = 0;
+		buf->tms_cutime = (clock_t)(kids / (1000000000u / (uint64_t)hz));
+		buf->tms_cstime = 0;
 	}
 	return (clock_t)(wall / (1000000000u / (uint64_t)hz));
 }
 
-/* getrusage(2): user time simulated (the process's, or with RUSAGE_THREAD
- * the thread's), system time 0; the other fields are the host's */
+/* getrusage(2): user time simulated (the process's, with RUSAGE_THREAD
+ * the thread's, with RUSAGE_CHILDREN the children's waited for), system
+ * time 0; the other fields are the host's */
 int WRAP(getrusage)(int who, struct rusage *ru);
 int WRAP(getrusage)(int who, struct rusage *ru)
 {
@@ -132,7 +136,8 @@ int WRAP(getrusage)(int who, struct rusage *ru)
 	long r;
 	uint64_t ns;
 	clockid_t id = who == RUSAGE_SELF ? CLOCK_PROCESS_CPUTIME_ID :
-		       who == RUSAGE_THREAD ? CLOCK_THREAD_CPUTIME_ID : (clockid_t)-1;
+		       who == RUSAGE_THREAD ? CLOCK_THREAD_CPUTIME_ID :
+		       who == RUSAGE_CHILDREN ? (clockid_t)NBSIM_TIME_CHILDREN : (clockid_t)-1;
 
 	VALGRIND_GET_ORIG_FN(o);
 	CALL_FN_W_WW(r, o, who, ru);

@@ -5,7 +5,7 @@
  * nb_instr_fpa.c's), and replaces VEX's CPUID helper.  See README.md "uop model" and "Speed".
  */
 #include "nb_tool.h"
-#include "nb_ir.h"
+#include "nb_insn.h"
 
 /* ---- CPUID ---- */
 
@@ -31,33 +31,6 @@ static IRExpr *guard64(IRSB *sb, IRExpr *guard, Bool invert)
 	addStmtToIRSB(sb, IRStmt_WrTmp(g, invert ? IRExpr_Unop(Iop_Not1, guard) : guard));
 	addStmtToIRSB(sb, IRStmt_WrTmp(t, IRExpr_Unop(Iop_1Uto64, IRExpr_RdTmp(g))));
 	return IRExpr_RdTmp(t);
-}
-
-static void emit_branch_call(IRSB *sb, unsigned kind, Addr pc, UInt len,
-			     IRExpr *taken, IRExpr *target)
-{
-	ULong packed = ((ULong)pc & 0xffffffffffffULL) | ((ULong)(len & 0xff) << 48)
-		| ((ULong)kind << 56);
-	IRDirty *d;
-
-	if (!(nb_need & NEED_BR))
-		return;
-	if (kind == NB_BR_JMP) {
-		/* direct jmp: always predicted, taken (nb_bpred.c): no call */
-		emit_add_at(sb, &nb_raw[RAW_BR0 + 2], c64(1));
-		return;
-	}
-	if (kind == NB_BR_COND && target->tag == Iex_Const) {
-		/* the site outlives the translation (a few bytes, not freed,
-		 * as the trace-cache descriptors) */
-		struct nb_cond_site *site = VG_(malloc)("nbsim.br", sizeof *site);
-		nb_cond_site_init(&nb_bp, site, (uint64_t)pc, target->Iex.Const.con->Ico.U64);
-		d = unsafeIRDirty_0_N(2, "nb_cond", VG_(fnptr_to_fnentry)(&nb_cond),
-				      mkIRExprVec_2(mkIRExpr_HWord((HWord)site), taken));
-	} else
-		d = unsafeIRDirty_0_N(3, "nb_branch", VG_(fnptr_to_fnentry)(&nb_branch),
-				      mkIRExprVec_3(c64(packed), taken, target));
-	addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
 /* Step mode: nb_step() after an instruction retires (guard: NULL or an
@@ -413,26 +386,6 @@ static void emit_pmi_at(IRSB *sb, ULong bound, Addr pc, Bool first, Bool force,
 	addStmtToIRSB(sb, IRStmt_Exit(g, Ijk_Boring, IRConst_U64((ULong)pc), sb->offsIP));
 }
 
-/* Pending unconditional counts of the current superblock segment. */
-struct pend {
-	ULong uops;
-	ULong raw[RAW_N];
-	ULong bound;            /* most any counter can gain (BOUND_INSN) */
-};
-
-/*
- * BOUND_INSN: an upper bound of the increment of any one counter from one
- * instruction, for the PMI budget: every signal grows by at most its uops
- * or 1 (execution_event with four NBOGUSn bits: 4 x), cycles by
- * uops / width + 1, a misprediction penalty per branch (<= 32 cycles; its
- * wrong-path uops, <= 3 per penalty cycle, x 4 mask bits: 420), and the
- * memory stall of each memory uop (at most L2 + L3 + memory latency); a
- * per-cycle filter counts at most one per cycle.
- */
-ULong nb_bound_mem;               /* set at init from nb_memp       */
-#define BOUND_INSN(uops, br, mem) (4 * ((ULong)(uops) + 1) + ((br) ? 420 : 1) + \
-				   (ULong)(mem) * nb_bound_mem)
-
 /* what gathering nb_raw[i] inline needs */
 static UInt raw_need(unsigned i)
 {
@@ -464,9 +417,9 @@ struct batch {
 };
 
 /* (the pending counts are RAW_LOADS, RAW_STORES and [RAW_ROM_UOPS,
- * RAW_IC_END): add_uops and retire set no other; flush_to runs at every
+ * RAW_IC_END): nb_irule_add_uops and retire set no other; flush_to runs at every
  * exit of every superblock, so it visits only these) */
-static void flush_to(IRSB *sb, struct pend *p, struct batch *bt)
+static void flush_to(IRSB *sb, struct nb_pend *p, struct batch *bt)
 {
 	for (unsigned i = 0; i < RAW_IC_END; i = i == RAW_STORES ? RAW_ROM_UOPS : i + 1) {
 		if (p->raw[i] && (nb_need & raw_need(i))) {
@@ -488,7 +441,7 @@ static void flush_to(IRSB *sb, struct pend *p, struct batch *bt)
 
 static struct batch *cur_batch;         /* the superblock being instrumented's */
 
-static void flush(IRSB *sb, struct pend *p)
+static void flush(IRSB *sb, struct nb_pend *p)
 {
 	flush_to(sb, p, cur_batch);
 }
@@ -542,12 +495,6 @@ static void batch_emit(IRSB *sb, struct batch *bt)
 		if (tot[i])
 			emit_add_at(sb, &nb_raw[i], c64(tot[i]));
 	move_tail(sb, first, from);
-}
-
-/* MEM_* of an instruction with these memory uops */
-static unsigned mem_class(UInt loads, UInt stores)
-{
-	return (loads ? MEM_L : 0) | (stores ? MEM_S : 0);
 }
 
 /* Does a control transfer of this kind complete the instruction? */
@@ -648,314 +595,6 @@ static void emit_ls_guard(IRSB *sb, IRSB *in)
 		emit_add_at(sb, &nb_ls_ic, c64(n));
 }
 
-struct insn {
-	Bool valid;
-	Addr addr;
-	UInt len;
-	struct nb_insn dec;
-	UInt uops;
-	UInt loads, stores;     /* memory uops per execution (REP: per iteration) */
-	Bool uops_deferred;     /* REP string: uops counted after the first exit */
-	Bool rom;               /* uops from the MS ROM (NB_IC_ROM, dirty helper) */
-	Int jnext_cc;           /* a jcc to the next instruction: its condition */
-				/* code (0-15), else -1 (jcc_next_cc)          */
-	Bool br_done;           /* its branch call is emitted                   */
-	struct nb_pd_adj pd;    /* Pentium D counting rules (cpu/nb_pdrules.h)  */
-};
-
-/* VEX's flag evaluation (priv/guest_amd64_helpers.c, in libvex): condition
- * COND (AMD64Condcode = the x86 cc nibble) from the lazy flags thunk. */
-extern ULong amd64g_calculate_condition(ULong cond, ULong cc_op, ULong cc_dep1,
-					ULong cc_dep2, ULong cc_ndep);
-
-/*
- * A jcc whose target is the next instruction (rel8 or rel32 displacement
- * 0): both outcomes continue at the same address, so VEX folds the exit
- * (or drops it when it can evaluate the flags) and the IR guard no longer
- * tells whether the branch was taken.  The hardware still retires a taken
- * or not-taken branch by the condition [SDM Vol. 2 Jcc].  Returns the
- * condition code (70+cc, 0F 80+cc), or -1.
- */
-#define JNEXT_JRCXZ 16
-#define JNEXT_JECXZ 17
-
-static Bool has_67(const uint8_t *a, UInt n)
-{
-	for (UInt i = 0; i < n; i++)
-		if (a[i] == 0x67)
-			return True;
-	return False;
-}
-
-static Int jcc_next_cc(const uint8_t *a, UInt len, const struct nb_insn *dec)
-{
-	const uint8_t *o = a + dec->len_prefix;
-	UInt rest = len - dec->len_prefix;
-
-	if (dec->br != NB_BR_COND || dec->len_prefix >= len)
-		return -1;
-	if (rest == 2 && o[0] >= 0x70 && o[0] <= 0x7f && o[1] == 0)
-		return o[0] & 0xf;
-	if (rest == 6 && o[0] == 0x0f && o[1] >= 0x80 && o[1] <= 0x8f &&
-	    !o[2] && !o[3] && !o[4] && !o[5])
-		return o[1] & 0xf;
-	/* jrcxz (E3 00; jecxz with 67): taken if RCX (ECX) is 0, which
-	 * the instruction does not change */
-	if (rest == 2 && o[0] == 0xe3 && o[1] == 0)
-		return has_67(a, dec->len_prefix) ? JNEXT_JECXZ : JNEXT_JRCXZ;
-	return -1;
-}
-
-/* The branch's outcome from the guest's flags at this point of the IR
- * (every register update is kept: nb_post_clo_init). */
-static IRExpr *jcc_taken(IRSB *sb, Int cc)
-{
-	static const Int off[4] = {
-		offsetof(VexGuestAMD64State, guest_CC_OP), offsetof(VexGuestAMD64State, guest_CC_DEP1),
-		offsetof(VexGuestAMD64State, guest_CC_DEP2), offsetof(VexGuestAMD64State, guest_CC_NDEP),
-	};
-	IRExpr *g[4];
-	if (cc == JNEXT_JRCXZ || cc == JNEXT_JECXZ) {
-		/* flat IR: each operation into its own temporary */
-		IRExpr *r = tmp(sb, Ity_I64, IRExpr_Get(offsetof(VexGuestAMD64State, guest_RCX),
-							 Ity_I64));
-		if (cc == JNEXT_JECXZ)
-			r = tmp(sb, Ity_I64, IRExpr_Binop(Iop_And64, r, c64(0xffffffffULL)));
-		return tmp(sb, Ity_I64, IRExpr_Unop(Iop_1Uto64,
-			tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, r, c64(0)))));
-	}
-	for (Int i = 0; i < 4; i++) {       /* flat IR: the call's arguments are atoms */
-		IRTemp x = newIRTemp(sb->tyenv, Ity_I64);
-		addStmtToIRSB(sb, IRStmt_WrTmp(x, IRExpr_Get(off[i], Ity_I64)));
-		g[i] = IRExpr_RdTmp(x);
-	}
-	IRTemp t = newIRTemp(sb->tyenv, Ity_I64);
-	IRExpr **args = mkIRExprVec_5(c64((ULong)cc), g[0], g[1], g[2], g[3]);
-	IRExpr *call = mkIRExprCCall(Ity_I64, 0, "amd64g_calculate_condition",
-				     &amd64g_calculate_condition, args);
-
-	addStmtToIRSB(sb, IRStmt_WrTmp(t, call));
-	return IRExpr_RdTmp(t);
-}
-
-/* A jcc to the next instruction whose exit VEX removed: count it from the
- * flags before control moves on. */
-static void jnext_branch(IRSB *sb, struct insn *k)
-{
-	if (!k->valid || k->jnext_cc < 0 || k->br_done)
-		return;
-	emit_branch_call(sb, NB_BR_COND, k->addr, k->len, jcc_taken(sb, k->jnext_cc),
-			 c64((ULong)(k->addr + k->len)));
-	k->br_done = True;
-}
-
-/* The taken target of a conditional branch (jcc rel8/rel32, loop*,
- * jrcxz rel8) from its bytes. */
-static ULong cond_target(const struct insn *k)
-{
-	const uint8_t *o = (const uint8_t *)k->addr + k->dec.len_prefix;
-	ULong next = (ULong)(k->addr + k->len);
-
-	if (o[0] == 0x0f)
-		return next + (ULong)(Long)(Int)((UInt)o[2] | (UInt)o[3] << 8 |
-						 (UInt)o[4] << 16 | (UInt)o[5] << 24);
-	return next + (ULong)(Long)(Char)o[1];
-}
-
-/*
- * A conditional branch whose exit VEX removed because iropt knew its
- * guard (loop after `mov $10, %rcx`: always taken, the exit became the
- * superblock's next or was chased; loopnz after `xor %rax, %rax`: never
- * taken, the exit dropped).  The hardware retires it as any branch [SDM
- * Vol. 2 LOOP/LOOPcc, Jcc]; Weaver's BRANCHES segment counts all 77 on a
- * Pentium D.  Control went on to NEXT: taken unless NEXT is the
- * fall-through.
- */
-static void folded_branch(IRSB *sb, struct insn *k, ULong next)
-{
-	if (!k->valid || k->dec.br != NB_BR_COND || k->br_done || k->jnext_cc >= 0)
-		return;
-	emit_branch_call(sb, NB_BR_COND, k->addr, k->len,
-			 c64(next != (ULong)(k->addr + k->len)), c64(cond_target(k)));
-	k->br_done = True;
-}
-
-static void add_uops(struct pend *p, const struct insn *k)
-{
-	p->bound += BOUND_INSN(k->uops, k->dec.br != NB_BR_NONE, k->loads + k->stores);
-	if (k->pd.rep) {
-		/* REP MOVS / STOS on the Pentium D model: the iteration's
-		 * own uop here, its loads and stores (and their uops) by
-		 * blocks in nb_pd_rep_visit */
-		UInt c = k->uops - k->loads - 2 * k->stores;
-		p->uops += c;
-		if (k->rom)
-			p->raw[RAW_ROM_UOPS] += c;
-		return;
-	}
-	p->uops += k->uops;
-	p->raw[RAW_LOADS] += k->loads;
-	p->raw[RAW_STORES] += k->stores;
-	if (k->rom)
-		p->raw[RAW_ROM_UOPS] += k->uops;
-}
-
-/*
- * REP MOVS and REP STOS on the model that follows the Pentium D's rules
- * (cpu/nb_pdrules.h nb_pd_rep): the part counts their load and store uops
- * per 64-byte block, not per iteration, so an execution's counts depend
- * on RCX at its start.  VEX runs each iteration as a visit of the
- * instruction (RCX = n, n - 1, ..., 1, and a last visit with RCX = 0
- * that leaves); a visit that is not the next of the execution under way
- * on this thread (same address, RCX one less) starts one, and adds its
- * loads, stores and their uops (uop model: L + 2 S) at once.  A signal
- * between two iterations resumes the execution (the next visit still
- * matches).
- */
-static struct pd_rep_at { Addr pc; ULong next; } *pd_rep_at;    /* by ThreadId */
-
-static void nb_pd_rep_visit(ULong pc, ULong kind, ULong rcx, ULong dflag)
-{
-	ThreadId tid = VG_(get_running_tid)();
-	struct pd_rep_at *r;
-	uint64_t l, st, u;
-
-	if (!pd_rep_at)
-		pd_rep_at = VG_(calloc)("nbsim.pdrep", VG_N_THREADS, sizeof *pd_rep_at);
-	r = &pd_rep_at[tid < VG_N_THREADS ? tid : 0];
-	if (r->pc == pc && r->next == rcx) {
-		if (!rcx)
-			r->pc = 0;      /* the last visit: the execution ends */
-		else
-			r->next = rcx - 1;
-		return;
-	}
-	r->pc = rcx ? pc : 0;
-	r->next = rcx - 1;
-	nb_pd_rep((int)(kind >> 8), (unsigned)(kind & 0xff), rcx, (Long)dflag < 0, &l, &st);
-	u = l + 2 * st;
-	if (nb_need & NEED_MEM) {
-		nb_raw[RAW_LOADS] += l;
-		nb_raw[RAW_STORES] += st;
-	}
-	if (nb_need & NEED_UOPS)
-		nb_raw[RAW_UOPS] += u;
-	if (nb_need & NEED_ROM)
-		nb_raw[RAW_ROM_UOPS] += u;
-	/* what the next PMI check's bound must cover (BOUND_INSN) */
-	if (nb_need & NEED_PMI)
-		nb_pmi_budget -= (Long)(4 * (u + 1));
-}
-
-static void emit_pd_rep(IRSB *sb, const struct insn *k)
-{
-	IRExpr *rcx, *df;
-	IRDirty *d;
-
-	if (!k->pd.rep || !(nb_need & (NEED_MEM | NEED_UOPS | NEED_ROM)))
-		return;
-	rcx = tmp(sb, Ity_I64, IRExpr_Get(offsetof(VexGuestAMD64State, guest_RCX), Ity_I64));
-	df = tmp(sb, Ity_I64, IRExpr_Get(offsetof(VexGuestAMD64State, guest_DFLAG), Ity_I64));
-	d = unsafeIRDirty_0_N(0, "nb_pd_rep_visit", VG_(fnptr_to_fnentry)(&nb_pd_rep_visit),
-			      mkIRExprVec_4(c64((ULong)k->addr),
-					    c64((ULong)k->pd.rep | (ULong)k->pd.rep_movs << 8), rcx, df));
-	addStmtToIRSB(sb, IRStmt_Dirty(d));
-}
-
-static void retire(struct pend *p, const struct insn *k)
-{
-	p->raw[RAW_IC(mem_class(k->loads, k->stores), k->dec.fp)]++;
-	p->raw[RAW_XINS] += k->pd.extra_ins;
-	if (k->rom)
-		p->raw[RAW_MS_XFER]++;
-}
-
-/* uop model (README "uop model"), from the instruction's IR stmts [from, to). */
-static UInt uop_count(IRSB *sb, Int from, Int to, const struct nb_insn *dec,
-		      UInt *nloads, UInt *nstores, Bool *rom)
-{
-	UInt loads = 0, stores = 0, dirty = 0, c;
-
-	for (Int j = from; j < to; j++) {
-		IRStmt *st = sb->stmts[j];
-		switch (st->tag) {
-		case Ist_WrTmp:
-			if (st->Ist.WrTmp.data->tag == Iex_Load)
-				loads++;
-			break;
-		case Ist_LoadG:
-			loads++;
-			break;
-		case Ist_Store: case Ist_StoreG:
-			stores++;
-			break;
-		case Ist_CAS:
-			loads++;
-			stores++;
-			break;
-		case Ist_Dirty:
-			dirty++;
-			break;
-		default:
-			break;
-		}
-	}
-	*nloads = loads;
-	*nstores = stores;
-	*rom = dirty || (dec->cls & NB_IC_ROM);
-	if (dirty || (dec->cls & NB_IC_MCODE))
-		return nb_cpu->ms_uops;
-	c = (dec->cls & NB_IC_MOVE) ? 0 : 1;
-	c += loads + 2 * stores;
-	return c ? c : 1;
-}
-
-/*
- * The Pentium D's counting rules (cpu/nb_pdrules.h; docs/counting-rules.md
- * "Pentium D counting rules") on the model that follows them: the load and
- * store uops as measured replace the IR's, and the uops follow them by the
- * uop model's rule (C + L + 2 S; a microcoded instruction at least its
- * ms_uops).
- */
-static void pd_rules(struct insn *k, const uint8_t *a, UInt len)
-{
-	UInt c;
-
-	k->pd.extra_ins = 0;
-	k->pd.branch = 0;
-	k->pd.rep = 0;
-	if (!nb_pd_rules_apply(nb_cpu->model) || !nb_pd_rules(a, len, &k->pd))
-		return;
-	if (k->pd.loads == NB_PD_KEEP && k->pd.stores == NB_PD_KEEP)
-		return;
-	if (k->pd.loads != NB_PD_KEEP)
-		k->loads = k->pd.loads;
-	if (k->pd.stores != NB_PD_KEEP)
-		k->stores = k->pd.stores;
-	c = ((k->dec.cls & NB_IC_MOVE) ? 0 : 1) + k->loads + 2 * k->stores;
-	if (!c)
-		c = 1;
-	if (k->rom && !(k->dec.cls & NB_IC_REP))
-		k->uops = c > nb_cpu->ms_uops ? c : nb_cpu->ms_uops;
-	else
-		k->uops = c;
-}
-
-/*
- * The uops measured per MMX/SSE instruction form on the models of
- * Prescott's core (cpu/nb_uops.h; docs/counting-rules.md "uop model"):
- * they replace the general rule's count (after the Pentium D rules,
- * which set the load and store uops the tagging counts).
- */
-static void measured_uops(struct insn *k, const uint8_t *a, UInt len)
-{
-	unsigned u;
-
-	if (nb_uops_apply(nb_cpu->model) && !(k->dec.cls & NB_IC_REP) &&
-	    nb_uops_measured(a, len, &u))
-		k->uops = u;
-}
-
 /* Where control goes when the exit at stmts[i] is not taken: the next
  * IMark (a loop unrolled by iropt), else the superblock's constant next. */
 static ULong continuation(IRSB *in, Int i, ULong fallback)
@@ -973,8 +612,8 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			   const VexArchInfo *archinfo_host, IRType gWordTy, IRType hWordTy)
 {
 	IRSB *out;
-	struct pend p = { 0 };
-	struct insn k = { 0 };
+	struct nb_pend p = { 0 };
+	struct nb_iins k = { 0 };
 	struct nb_tc_desc *tcd = 0;
 	Bool exit_seen = False;
 	ULong bound;
@@ -1062,20 +701,20 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			Addr a = (Addr)(st->Ist.IMark.addr + st->Ist.IMark.delta);
 			UInt len = st->Ist.IMark.len;
 			nb_ifpa_flush(out, fpa_x87, &fpa_acc);
-			jnext_branch(out, &k);
-			folded_branch(out, &k, (ULong)a);
+			nb_ibr_jnext(out, &k);
+			nb_ibr_folded(out, &k, (ULong)a);
 			if (k.valid) {
 				/* Control reached the next IMark.  If it is k
 				 * again (a REP iteration in a loop unrolled by
 				 * iropt), k did not retire; otherwise it did. */
 				if (k.uops_deferred && !exit_seen)
-					add_uops(&p, &k);
+					nb_irule_add_uops(&p, &k);
 				if (a != k.addr || k.dec.br != NB_BR_NONE) {
-					retire(&p, &k);
+					nb_irule_retire(&p, &k);
 					if (k.dec.br != NB_BR_NONE && k.dec.br != NB_BR_COND)
 						/* only with guest chasing:
 						 * target = here */
-						emit_branch_call(out, k.dec.br, k.addr, k.len,
+						nb_ibr_call(out, k.dec.br, k.addr, k.len,
 								 c64(1), c64(a));
 					/* step mode: the counts and the clock per
 					 * instruction; while a PMI is possible the
@@ -1101,15 +740,15 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			k.addr = a;
 			k.len = len;
 			nb_decode((const uint8_t *)a, len > 16 ? 16 : len, &k.dec);
-			k.jnext_cc = jcc_next_cc((const uint8_t *)a, len > 16 ? 16 : len, &k.dec);
+			k.jnext_cc = nb_ibr_jnext_cc((const uint8_t *)a, len > 16 ? 16 : len, &k.dec);
 			k.br_done = False;
 			fpa_x87 = (nb_need & NEED_FPA) &&
 				nb_fpa_is_x87((const uint8_t *)a, len > 16 ? 16 : len, k.dec.len_prefix);
 			for (j = i + 1; j < in->stmts_used && in->stmts[j]->tag != Ist_IMark; j++)
 				;
-			k.uops = uop_count(in, i + 1, j, &k.dec, &k.loads, &k.stores, &k.rom);
-			pd_rules(&k, (const uint8_t *)a, len > 16 ? 16 : len);
-			measured_uops(&k, (const uint8_t *)a, len > 16 ? 16 : len);
+			k.uops = nb_irule_uops(in, i + 1, j, &k.dec, &k.loads, &k.stores, &k.rom);
+			nb_irule_pd(&k, (const uint8_t *)a, len > 16 ? 16 : len);
+			nb_irule_measured(&k, (const uint8_t *)a, len > 16 ? 16 : len);
 			if (tmb)
 				tm_end = nb_tmb_insn(in, i + 1, j, (const UChar *)a, len, &k.dec,
 						     k.uops);
@@ -1119,10 +758,10 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 				 * transfer per iteration (one superblock run) */
 				nb_tc_add(tcd, a, k.uops, k.uops_deferred);
 			if (!k.uops_deferred)
-				add_uops(&p, &k);
+				nb_irule_add_uops(&p, &k);
 			exit_seen = False;
 			addStmtToIRSB(out, st);
-			emit_pd_rep(out, &k);
+			nb_irule_pd_rep(out, &k);
 			if ((nb_need & NEED_WCB) && (k.dec.cls & NB_IC_WCFLUSH))
 				emit_wcb_fence(out);
 			break;
@@ -1184,7 +823,7 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			 * back to the instruction, after the iteration ran
 			 * (repe cmpsb lost one iteration's loads) */
 			if (k.valid && k.uops_deferred && !exit_seen && dst == (ULong)k.addr) {
-				add_uops(&p, &k);
+				nb_irule_add_uops(&p, &k);
 				exit_seen = True;
 			}
 			nb_ifpa_flush(out, fpa_x87, &fpa_acc);
@@ -1194,7 +833,7 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			p.bound = 0;
 			if (k.valid && k.jnext_cc >= 0 && !k.br_done) {
 				/* jcc to the next instruction: by its flags */
-				jnext_branch(out, &k);
+				nb_ibr_jnext(out, &k);
 			} else if (k.valid && k.dec.br == NB_BR_COND && !k.br_done) {
 				k.br_done = True;
 				/* VEX may invert the condition: the exit then goes
@@ -1209,7 +848,7 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 						     tm_from, tm_end);
 					tm_done = True;
 				} else
-					emit_branch_call(out, NB_BR_COND, k.addr, k.len,
+					nb_ibr_call(out, NB_BR_COND, k.addr, k.len,
 							 guard64(out, g, inv), c64(tgt));
 			}
 			if (k.valid && !tm_done)
@@ -1226,8 +865,7 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			if (k.valid && jk_retires(st->Ist.Exit.jk) &&
 			    (dst != k.addr || k.dec.br != NB_BR_NONE)) {
 				if (nb_need & NEED_INSTR) {
-					exit_add(out, &bt, &nb_raw[RAW_IC(mem_class(k.loads, k.stores),
-									 k.dec.fp)], g);
+					exit_add(out, &bt, &nb_raw[nb_irule_ic(&k)], g);
 					if (k.pd.extra_ins)
 						exit_add(out, &bt, &nb_raw[RAW_XINS], g);
 				}
@@ -1241,7 +879,7 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 				bt.x[bt.nx++].pos = out->stmts_used;
 			addStmtToIRSB(out, st);
 			if (k.valid && k.uops_deferred && !exit_seen)
-				add_uops(&p, &k);
+				nb_irule_add_uops(&p, &k);
 			exit_seen = True;
 			break;
 		}
@@ -1252,22 +890,22 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 	}
 
 	nb_ifpa_flush(out, fpa_x87, &fpa_acc);
-	jnext_branch(out, &k);
+	nb_ibr_jnext(out, &k);
 	if (k.valid && in->next->tag == Iex_Const && jk_retires(in->jumpkind))
-		folded_branch(out, &k, in->next->Iex.Const.con->Ico.U64);
+		nb_ibr_folded(out, &k, in->next->Iex.Const.con->Ico.U64);
 	if (k.valid) {
 		Bool self = in->next->tag == Iex_Const &&
 			in->next->Iex.Const.con->Ico.U64 == (ULong)k.addr &&
 			k.dec.br == NB_BR_NONE;
 		if (k.uops_deferred && !exit_seen)
-			add_uops(&p, &k);
+			nb_irule_add_uops(&p, &k);
 		if (jk_retires(in->jumpkind) && !self) {
-			retire(&p, &k);
+			nb_irule_retire(&p, &k);
 			if (k.pd.branch && (nb_need & NEED_BR))
 				/* syscall: a taken, predicted branch (MMTP) */
 				emit_add_at(out, &nb_raw[RAW_BR0 + 2], c64(1));
 			if (k.dec.br != NB_BR_NONE && k.dec.br != NB_BR_COND)
-				emit_branch_call(out, k.dec.br, k.addr, k.len, c64(1), in->next);
+				nb_ibr_call(out, k.dec.br, k.addr, k.len, c64(1), in->next);
 			flush(out, &p);
 			if (!tm_done)
 				emit_tm(out, tmb, tm_from, tm_end, NULL);

@@ -1,6 +1,6 @@
 /*
  * nb_ir.h - IR building blocks shared by the instrumentation
- * (nb_instr.c) and its FP-assist checks (nb_instr_fpa.c).
+ * (nb_instr*.c).
  */
 #ifndef NB_IR_H
 #define NB_IR_H

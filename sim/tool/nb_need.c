@@ -205,6 +205,28 @@ static Bool exact_needed(UInt n)
 		nb_tagging_programmed();
 }
 
+/*
+ * Does something read retired instructions by class (NEED_ICLASS)?  The
+ * classes become signals in nb_derive: front-end and execution tagging
+ * (tagged instructions), the FP events and x87_SIMD_moves_uop (one uop
+ * per instruction of the class), execution_event; instr_retired and
+ * instr_completed untagged read their sum only.  Without a reader every
+ * instruction is counted in RAW_IC(0, 0): one add per superblock instead
+ * of one per class present (a superblock of sort's has three: PAPI_TOT_INS
+ * alone cost 1.4x `--tool=none`).  Anything else needed keeps the classes
+ * (as exact_needed), and so does Hyper-Threading (the tags are read with
+ * the running LP's USR bit: the other LP's could be missed).  Needs only
+ * grow, and each PMU write folds the counts made so far (nb_pmu_access)
+ * before the needs change: counts in RAW_IC(0, 0) never meet a reader.
+ */
+static Bool iclass_needed(UInt n)
+{
+	const ULong ins = (1ULL << NB_EV_INSTR_RETIRED) | (1ULL << NB_EV_INSTR_COMPLETED);
+
+	return clo_ht || (n & ~(NEED_INSTR | NEED_EXACT | NEED_ICLASS)) ||
+		(nb_pmu_state.events_in_use & ~ins) || nb_tagging_programmed();
+}
+
 /* After a PMU reprogramming: re-instrument if the needs changed.  Called
  * from a client request, i.e. between superblocks: the superblock that made
  * the request has finished (its counts are in). */
@@ -393,6 +415,8 @@ void nb_update_need(void)
 		n |= NEED_STB | NEED_CACHE;
 	if (exact_needed(n))
 		n |= NEED_EXACT;
+	if ((n & NEED_INSTR) && iclass_needed(n))
+		n |= NEED_ICLASS;
 	/* the first counter enabled ends the cold phase: its code is
 	 * translated again (as when the needs change) */
 	warm = nb_cold && nb_pmu_state.events_in_use;

@@ -32,6 +32,8 @@ Bool clo_pmi_sync = True;       /* --nbsim-pmi-sync (nb_pmi.c) */
 Bool clo_isa_host = False;      /* --nbsim-isa=host (nb_ud.c) */
 const HChar *clo_samples;       /* --nbsim-samples=FILE, or NULL (nb_samples.c) */
 UInt clo_sample_stack;          /* --nbsim-sample-stack=N: callers per sample */
+UInt clo_sample_random;         /* --nbsim-sample-random=BITS: random low bits */
+ULong clo_sample_seed = 1;      /* --nbsim-sample-seed=N: their generator's seed */
 
 /* ---- options, init, fini ---- */
 
@@ -133,6 +135,8 @@ Bool nb_process_cmd_line_option(const HChar *arg)
 	else if VG_BOOL_CLO(arg, "--msr-driver", clo_msr_driver) {}
 	else if VG_STR_CLO(arg, "--nbsim-samples", clo_samples) {}
 	else if VG_BINT_CLO(arg, "--nbsim-sample-stack", clo_sample_stack, 0, NB_SAMPLE_MAXDEPTH) {}
+	else if VG_BINT_CLO(arg, "--nbsim-sample-random", clo_sample_random, 0, NB_SAMPLE_MAXRANDOM) {}
+	else if VG_BINT_CLO(arg, "--nbsim-sample-seed", clo_sample_seed, 0, 0xffffffffLL) {}
 	else if (VG_(strncmp)(arg, "--nbsim-", 8) == 0)
 		nb_bad_nbsim_option(arg);       /* does not return */
 	else
@@ -228,7 +232,12 @@ void nb_print_usage(void)
 "                              the counters --nbsim-program armed, and write\n"
 "                              one sample line each to FILE (%%p: the pid) (nb_record)\n"
 "    --nbsim-sample-stack=N    with --nbsim-samples, the N innermost callers of\n"
-"                              each sample (0-%d) [0]\n", NB_SAMPLE_MAXDEPTH);
+"                              each sample (0-%d) [0]\n"
+"    --nbsim-sample-random=BITS  with --nbsim-samples, each period's BITS low bits\n"
+"                              random, centred on the counter's period (0-%d) [0]\n"
+"    --nbsim-sample-seed=N     the seed of those random bits: the same seed, the\n"
+"                              same periods (0-4294967295) [1]\n", NB_SAMPLE_MAXDEPTH,
+	NB_SAMPLE_MAXRANDOM);
 }
 
 void nb_print_debug_usage(void)

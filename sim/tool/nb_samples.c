@@ -21,6 +21,17 @@
  *   and the counter is reloaded with its initial value, as the DS area's
  *   counter reset would reload it.
  *
+ *   --nbsim-sample-random=BITS: each period, the first included, is the
+ *   counter's period P less 2^(BITS-1) plus BITS random bits, so that a
+ *   period never stays in step with a loop's trip (AMD's IBS randomizes
+ *   the low 4 bits of its counter in hardware [AMD BKDG for Family 10h,
+ *   IBS Fetch Control, IbsRandEn], which Linux's perf offers as the
+ *   ibs_fetch PMU's rand_en; NetBurst has no such bit, so the sampling
+ *   driver's reload does it).  Centred on P, the periods average P - 1/2:
+ *   the samples times P stay the count.  The bits come from a generator
+ *   seeded by --nbsim-sample-seed: the same seed, the same periods, so a
+ *   run's profile is the same every time.
+ *
  * Symbols are resolved here, by valgrind's debug-info reader, when an
  * address is first seen (as callgrind and cachegrind resolve theirs): the
  * objects are mapped where the guest mapped them at that moment, so no map
@@ -66,6 +77,7 @@ static HChar obuf[1 << 16];
 static Int opos;
 static ULong period[NB_NUM_COUNTERS];    /* 0: the counter does not sample */
 static uint64_t pebs_reset[2];
+static ULong rnd_state;                  /* splitmix64's (seeded at init)  */
 static VgHashTable *seen;                /* IPs whose symbol line is out   */
 
 struct seen_ip {
@@ -205,6 +217,24 @@ static void open_file(void)
 	header();
 }
 
+/* The next period of counter c: period[c], or with BITS random low bits
+ * (above).  The generator is splitmix64 [Steele, Lea, Flood, "Fast
+ * splittable pseudorandom number generators", OOPSLA 2014]: any seed,
+ * 0 included, starts a full-period sequence. */
+static ULong next_period(unsigned c)
+{
+	ULong z, m;
+
+	if (!clo_sample_random || period[c] <= (1ULL << clo_sample_random))
+		return period[c];
+	z = (rnd_state += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	z ^= z >> 31;
+	m = (1ULL << clo_sample_random) - 1;
+	return period[c] - (1ULL << (clo_sample_random - 1)) + (z & m);
+}
+
 /* A forked child: its own file; the parent's unwritten lines are the parent's */
 static void after_fork_child(ThreadId tid)
 {
@@ -232,6 +262,13 @@ void nb_samples_init(void)
 		if (pebs)
 			pebs_reset[c - 16] = nb_pmu_state.ctr[c];
 	}
+	/* random periods: the first one too (the program file armed every
+	 * counter a whole period short of its overflow) */
+	rnd_state = clo_sample_seed;
+	for (unsigned c = 0; clo_sample_random && c < NB_NUM_COUNTERS; c++)
+		if (period[c])
+			(void)nb_wrmsr_req(nb_counters[c].msr,
+					   (NB_COUNTER_MASK + 1 - next_period(c)) & NB_COUNTER_MASK);
 	open_file();
 	VG_(atfork)(NULL, NULL, after_fork_child);
 }
@@ -273,10 +310,19 @@ uint32_t nb_samples_pmi(uint32_t pend, unsigned lp, Addr ip, ThreadId tid)
 		/* the counter wrapped: x events since; each whole period in
 		 * them is a sample of its own (n), the rest starts the next */
 		x = nb_pmu_state.ctr[c] & NB_COUNTER_MASK;
-		n = 1 + x / period[c];
+		if (clo_sample_random) {
+			ULong p = next_period(c);
+			for (n = 1; x >= p; n++) {
+				x -= p;
+				p = next_period(c);
+			}
+			x = (x - p) & NB_COUNTER_MASK;
+		} else {
+			n = 1 + x / period[c];
+			x = (x % period[c] - period[c]) & NB_COUNTER_MASK;
+		}
 		(void)nb_wrmsr_req(nb_counters[c].cccr_msr, nb_pmu_state.cccr[c] & ~NB_CCCR_OVF);
-		(void)nb_wrmsr_req(nb_counters[c].msr,
-				   (x % period[c] - period[c]) & NB_COUNTER_MASK);
+		(void)nb_wrmsr_req(nb_counters[c].msr, x);
 		symbol(ip);
 		stack(tid, st, sizeof st);
 		put("i\t%u\t%u\t%d\t%llu\t%lx\t%s\n", c, tid, lwp, n, (unsigned long)ip, st);
@@ -294,6 +340,8 @@ void nb_samples_pebs(unsigned lp, const uint64_t *r, uint64_t *reset)
 	Int o = 0, len = 15;
 
 	*reset = pebs_reset[lp & 1];
+	if (clo_sample_random && period[16 + (lp & 1)])
+		*reset = (NB_COUNTER_MASK + 1 - next_period(16 + (lp & 1))) & NB_COUNTER_MASK;
 	if (fd < 0)
 		return;
 	for (unsigned i = 0; i < NB_PEBS_NREGS; i++)

@@ -14,6 +14,10 @@
 extern const HChar *clo_samples;
 extern UInt clo_sample_stack;
 #define NB_SAMPLE_MAXDEPTH 64           /* callers a sample can carry */
+/* --nbsim-sample-random=BITS, --nbsim-sample-seed=N (nb_opts.c) */
+extern UInt clo_sample_random;
+extern ULong clo_sample_seed;
+#define NB_SAMPLE_MAXRANDOM 24
 
 /* After nb_stat_init (the program file applied): the periods */
 void nb_samples_init(void);

@@ -22,6 +22,7 @@ struct nb_ht nb_ht_state;
 UInt nb_need;
 ULong nb_discards;
 ULong nb_warned;
+ULong nb_bound_mem;               /* BOUND_INSN's memory stall (nb_main.c sets it) */
 struct nb_bus nb_bus_state;
 struct nb_bus nb_bus_last;
 

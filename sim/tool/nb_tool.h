@@ -10,7 +10,8 @@
  *   nb_main.c    the tool's state, client requests, thread hooks, init, fini
  *   nb_opts.c    command-line options
  *   nb_pmuacc.c  the PMU-access protocol (before an access, after a write)
- *   nb_instr.c   instrumentation of each superblock
+ *   nb_instr.c   instrumentation of each superblock (rules: nb_instr_rules.c,
+ *                branches: nb_instr_branch.c, FP assists: nb_instr_fpa.c)
  *   nb_exec.c    helpers called by generated code (branches, memory, WC, TC)
  *   nb_derive.c  raw counts -> event signals, with the tagging configuration
  *   nb_cycles.c  the clock (cycles) from the timing model
@@ -260,7 +261,10 @@ uint32_t nb_ctx_map_mask(ThreadId tid, uint32_t mask);
 #define NEED_EXACT 0x10000u      /* every register update kept at each    */
 				 /* instruction (--nbsim-exact-ir, README */
 				 /* "What VEX's optimiser must not remove") */
-#define NEED_ALL   (NEED_EXACT | NEED_INSTR | NEED_UOPS | NEED_BR | NEED_MEM | NEED_CACHE | NEED_ROM | NEED_TLB | \
+#define NEED_ICLASS 0x20000u     /* retired instructions by class (RAW_IC  */
+				 /* by memory and FP class), not only     */
+				 /* their number in RAW_IC(0, 0)          */
+#define NEED_ALL   (NEED_EXACT | NEED_ICLASS | NEED_INSTR | NEED_UOPS | NEED_BR | NEED_MEM | NEED_CACHE | NEED_ROM | NEED_TLB | \
 		    NEED_TC | NEED_STB | NEED_FPA | NEED_WCB | NEED_BUS | NEED_TIME)
 extern UInt nb_need;
 extern ULong nb_discards;                /* translation flushes            */

@@ -20,6 +20,12 @@
 #  - nb_report's tables, --annotate (objdump) and --folded on them;
 #  - a Debian program (sort, stripped): libc's functions named, the folded
 #    stacks well formed and summing to the samples;
+#  - --random-period: instructions sampled every 50 trips of sprunt's
+#    203-instruction loop overflow at one place of it, so the samples fall
+#    at the few IPs the skid reaches from there; with 6 random low bits
+#    (periods 32 below to 31 above) they spread over many more, as many
+#    (within 2) as with the fixed period, and two runs with the same seed
+#    give the same samples;
 #  - bad input: distinct exit statuses, messages naming the cause.
 use strict;
 use warnings;
@@ -366,6 +372,13 @@ $N //= 0;
 	($rc, $text) = run_cmd($rec, '--ht=maybe', '-e', 'PAPI_TOT_INS', '-o', "$dir/x.prof", '--', $h2);
 	is($rc, 125, '--ht=maybe: 125');
 	like($text, qr/--ht takes yes or no, not 'maybe'/, '... named');
+	# PEBS under --ht=yes samples LP0's threads only (counter 16, T0
+	# bits): said, not left for the user to find in a thinner profile
+	($rc, $text) = run_cmd($rec, '--ht=yes', '--precise', '-e', '1stL_cache_load_miss_retired/100',
+			       '-o', "$dir/htp.prof", '--', $h2, 100);
+	is($rc, 0, 'nb_record --ht=yes --precise: runs');
+	like($text, qr/--ht=yes: the precise event samples the threads of logical processor 0 only/,
+	     '... and says that it samples logical processor 0 only');
 }
 
 # ---- MPI: a profile per rank (-o prof.%r) ----
@@ -449,6 +462,36 @@ SKIP: {
 	($rc, $text) = run_cmd($rec, '-F', '100', '-c', '1000', '-e', 'PAPI_TOT_INS', '-o', "$dir/x.prof", '--', $hs, 'two');
 	is($rc, 125, '-F with -c: 125');
 	like($text, qr/exclude each other/, '... the message says so');
+}
+
+# ---- --random-period: no aliasing with a loop ----
+{
+	my $P = 203 * 50;
+	my @a = ('--no-precise', '-e', 'PAPI_TOT_INS', '-c', $P, '--', $hs, 'sprunt');
+	my ($rc, $text, $f) = record("$dir/fix.prof", @a);
+	is($rc, 0, "nb_record -c $P (50 trips of sprunt's loop) on PAPI_TOT_INS");
+	my ($rc1, $t1, $r1) = record("$dir/rnd1.prof", '--random-period=6', '--random-seed=7', @a);
+	is($rc1, 0, '... with --random-period=6 --random-seed=7');
+	like($t1, qr/every $P on average, its low bits random/, '... and says its periods are random');
+	my ($rc2, $t2, $r2) = record("$dir/rnd2.prof", '--random-period=6', '--random-seed=7', @a);
+	my $ips = sub { my %h; $h{$_->{svma}}++ for grep { $_->{fn} eq 'sprunt' } @{$_[0]{samples}};
+			return scalar(keys %h) };
+	my $seq = sub { join(' ', map { "$_->{fn}:$_->{svma}:$_->{weight}" } @{$_[0]{samples}}) };
+	my ($nf, $nr) = ($ips->($f), $ips->($r1));
+	cmp_ok($nf, '<=', 20, "fixed period: the samples in sprunt at $nf IPs (one place + the skid)");
+	cmp_ok($nr, '>=', $nf + 20, "random low bits: at $nr IPs, 20 or more beyond the fixed period's");
+	cmp_ok(abs(@{$r1->{samples}} - @{$f->{samples}}), '<=', 2,
+	       sprintf('... %d samples against %d (the periods centred on %d)',
+		       scalar(@{$r1->{samples}}), scalar(@{$f->{samples}}), $P));
+	ok(@{$r1->{samples}} && $seq->($r1) eq $seq->($r2), 'the same seed: the same samples, run after run');
+	($rc, $text) = run_cmd($rec, '--random-period=0', '-o', "$dir/x.prof", @a);
+	is($rc, 125, '--random-period=0: 125');
+	($rc, $text) = run_cmd($rec, '--random-seed=3', '-o', "$dir/x.prof", @a);
+	is($rc, 125, '--random-seed alone: 125');
+	($rc, $text) = run_cmd($rec, '--random-period', '-c', 16, '-o', "$dir/x.prof",
+			       '-e', 'PAPI_TOT_INS', '--', $hs, 'two');
+	is($rc, 125, '--random-period (4 bits) with a period of 16: 125');
+	like($text, qr/above 2\^4/, '... the message says why');
 }
 
 # ---- bad input ----

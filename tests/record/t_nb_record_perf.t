@@ -14,6 +14,17 @@
 #    perf backend reads at the end; nothing lost or throttled;
 #  - the ELF symbol tables name hotspot's functions: miss3's and miss1's
 #    chase as nb_report --folded shows them;
+#  - source lines (addr2line on the DWARF line tables): every address of
+#    hotspot in the sim path's profile (samples and callers) has the file
+#    and line there that valgrind's debug-info reader gave the sim path;
+#  - -F 20000: the kernel's frequency mode (attr.freq, the emulated
+#    driver adjusting the period as perf_adjust_period does), the
+#    profile's period the samples' average, which times the samples is
+#    the count read at the end within a fifth (the events after the last
+#    sample, and the first periods' ramp);
+#  - --follow on tests/stat/forkexec (a fork, the child execs true): the
+#    emulated driver's PERF_RECORD_FORK gives the child its parent's
+#    mappings (a space of its own before its exec), one process followed;
 #  - bad input: --backend=perf where it cannot work (not a NetBurst: this
 #    host), --precise on it (Linux's P4 driver samples no PEBS), nbsim's
 #    options with it, an unknown backend.
@@ -48,16 +59,18 @@ for my $k (keys %ENV) {
 $ENV{P4NETBURST_BACKEND} = 'perf';
 $ENV{LD_PRELOAD} = '';
 
-# a profile's samples: per IP, and per (IP, callers from main inwards)
+# a profile's samples: per IP, and per (IP, callers from main inwards);
+# the source line of each address in hotspot
 sub profile {
 	my ($file) = @_;
-	my (%sym, %ip, %stack, $n);
+	my (%sym, %ip, %stack, %line, $n);
 	open(my $fh, '<', $file) or return undef;
 	while (my $l = <$fh>) {
 		chomp $l;
 		my @f = split /\t/, $l, -1;
 		if ($f[0] eq 'sym') {
 			$sym{"$f[1]:$f[2]"} = $f[5];
+			$line{$f[2]} = "$f[6]:$f[7]" if $f[3] =~ m{/hotspot$};
 		} elsif ($f[0] eq 'sample') {
 			$n++;
 			$ip{$f[6]}++;
@@ -70,7 +83,7 @@ sub profile {
 			$stack{join(';', $f[6], @in)}++ if @in && $in[-1] eq 'main';
 		}
 	}
-	return { n => $n // 0, ip => \%ip, stack => \%stack };
+	return { n => $n // 0, ip => \%ip, stack => \%stack, line => \%line };
 }
 
 sub fmt {
@@ -89,8 +102,8 @@ my ($n, $count) = $t =~ /(\d+) samples of \Q$EV\E \(every 1000, IEBS through per
 my $sim = profile("$dir/sim.prof");
 my $perf = profile("$dir/perf.prof");
 ok($sim && $perf, 'both profiles written');
-$sim //= { n => -1, ip => {}, stack => {} };
-$perf //= { n => -2, ip => {}, stack => {} };
+$sim //= { n => -1, ip => {}, stack => {}, line => {} };
+$perf //= { n => -2, ip => {}, stack => {}, line => {} };
 ok(defined $count && $n == int($count / 1000),
    'perf: the ring buffer\'s samples = floor(count / 1000) (' . ($n // '?') . ' of ' . ($count // '?') . ')');
 is($perf->{n}, $n // -1, '... all of them in the profile');
@@ -102,6 +115,13 @@ is(fmt($perf->{ip}), fmt($sim->{ip}), 'per-IP sample counts equal to the sim pat
 cmp_ok(scalar(keys %{$perf->{stack}}), '>=', 2, 'samples with call chains up to main');
 is(fmt($perf->{stack}), fmt($sim->{stack}), 'per (IP, callers up to main) counts equal to the sim path\'s')
 	or diag "sim:  " . fmt($sim->{stack}) . "\nperf: " . fmt($perf->{stack});
+cmp_ok(scalar(grep { m{/tests/record/hotspot\.c:[1-9]} } values %{$perf->{line}}), '>=', 3,
+       'source lines: hotspot\'s addresses in hotspot.c');
+# (the kernel's call chains go on past main into _start, which the sim
+# path's unwinder leaves out: the addresses of the sim path's profile)
+my %both = map { $_ => $perf->{line}{$_} // 'none' } keys %{$sim->{line}};
+is(fmt(\%both), fmt($sim->{line}), '... each the line valgrind gives the sim path')
+	or diag "sim:  " . fmt($sim->{line}) . "\nperf: " . fmt($perf->{line});
 
 my ($r2, $t2) = run_cmd($rep, '-i', "$dir/perf.prof", '--folded');
 is($r2, 0, 'nb_report --folded reads the perf path\'s profile');
@@ -111,6 +131,34 @@ ok(defined $m3 && abs($m3 - 72) <= 1, 'folded: main;miss3;chase 72 give or take 
 ok(defined $m1 && abs($m1 - 24) <= 1, 'folded: main;miss1;chase 24 give or take one (' . ($m1 // '?') . ')');
 ($r2, $t2) = run_cmd($rep, '-i', "$dir/perf.prof", '--stdio');
 like($t2, qr/^\s+\d+\s+[\d.]+%\s+chase\s+\(hotspot\)$/m, 'nb_report --stdio: chase named, in hotspot');
+
+# ---- -F: the kernel's frequency mode ----
+{
+	my ($rc, $t) = run_cmd($nbsim, '--model=northwood', '--', $rec, '--backend=perf', '-F', '20000',
+			       '-o', "$dir/freq.prof", '-e', 'PAPI_TOT_INS', '--', $hs, 'two');
+	is($rc, 0, 'the perf path with -F 20000') or diag $t;
+	my ($ns, $per, $cnt) = $t =~ /(\d+) samples of PAPI_TOT_INS \(every (\d+) on average, the kernel's frequency mode, IEBS through perf_event_open; it counted (\d+)\)/;
+	ok(defined $ns && $ns >= 2, '... samples in the kernel\'s frequency mode (' . ($ns // '?') . ')');
+	my ($pp) = `grep '^event' $dir/freq.prof` =~ /^event\t0\tPAPI_TOT_INS\t(\d+)\t/m;
+	is($pp, $per, '... the profile\'s period is their average (' . ($per // '?') . ')');
+	ok(defined $cnt && $ns && abs($ns * $per - $cnt) <= 0.2 * $cnt,
+	   sprintf('... which times the samples is the count within a fifth (%s x %s against %s)',
+		   $ns // '?', $per // '?', $cnt // '?'));
+}
+
+# ---- --follow: PERF_RECORD_FORK ----
+{
+	my ($rc, $t) = run_cmd($nbsim, '--model=northwood', '--', $rec, '--backend=perf', '--follow',
+			       '-c', '10000', '-o', "$dir/fork.prof", '-e', 'PAPI_TOT_INS', '--',
+			       "$ENV{NB_BUILD}/tests/stat/forkexec", '/bin/true');
+	is($rc, 1, '--follow on forkexec: its exit status (the child\'s + 1)') or diag $t;
+	like($t, qr/1 forked process followed \(PERF_RECORD_FORK\)/, '... one forked process, from its FORK record');
+	my @sp = `grep '^space' $dir/fork.prof` =~ /^space\t\d+\t(\d+)$/mg;
+	my %pid;
+	$pid{$_}++ for @sp;
+	is(join(' ', sort { $a <=> $b } values %pid), '1 2',
+	   '... spaces: the parent\'s, the child\'s before and after its exec');
+}
 
 # ---- bad input ----
 {
@@ -128,6 +176,9 @@ like($t2, qr/^\s+\d+\s+[\d.]+%\s+chase\s+\(hotspot\)$/m, 'nb_report --stdio: cha
 	($rc, $t) = run_cmd($nbsim, '--', $rec, '--backend=perf', '--model=prescott', '-e', $EV, '-o', "$dir/x.prof", @prog);
 	is($rc, 121, '--model on the perf backend: 121');
 	like($t, qr/need the nbsim backend/, '... the message says so');
+	($rc, $t) = run_cmd($nbsim, '--', $rec, '--backend=perf', '--random-period', '-e', $EV, '-o', "$dir/x.prof", @prog);
+	is($rc, 121, '--random-period on the perf backend: 121');
+	like($t, qr/--random-period needs the nbsim backend/, '... the message says so');
 	($rc, $t) = run_cmd($nbsim, '--', $rec, '--backend=perf', '-e', $EV, '-o', "$dir/y.prof", '--', "$dir/no_such_program");
 	like($t, qr/IEBS \(the overflow interrupt's IP\): the perf backend samples no PEBS/,
 	     'a replay metric without --no-precise: IEBS on the perf backend, and it says so');

@@ -17,9 +17,17 @@
 # (within 0.1%: the clock is read a call away from the timer); a bad value
 # or signal is EINVAL; SIGEV_THREAD (the host's timer) runs its function.
 # With --nbsim-time=host the host's timers run.
+# A parent waiting for a child (sim_timers wait: a fork, an exec of a child
+# under its own nbsim that runs a fixed loop, wait4): the parent's
+# MONOTONIC moves across waitpid to the child's simulated end, at least the
+# child's loop and within 1% of the child's time from the fork to its end;
+# the children's user time (getrusage, wait4's rusage, times) is the
+# child's simulated CPU time, within 1% (it ran a little past its print);
+# no file of theirs is left in $TMPDIR.
 use strict;
 use warnings;
 use Test::More;
+use File::Temp qw(tempdir);
 
 my $nbsim = $ENV{NBSIM} or BAIL_OUT('NBSIM not set');
 my $prog = "$ENV{NB_BUILD}/tests/sim_timers";
@@ -32,6 +40,25 @@ sub run {
 	my $out = `timeout -k 10 600 "$nbsim" @_ -- "$prog" 2>&1`;
 	my %v = $out =~ /^(\w+) (\S+)$/mg;
 	return ($? >> 8, \%v, $out);
+}
+
+# sysinfo(2) as the simulated, otherwise idle machine's (nb_sysinfo.c):
+# no load, half its memory free, its swap unused, sysconf(_SC_AVPHYS_PAGES)
+# from that, its uptime the simulated boot time; the same beside a loaded
+# host (GNU sort sizes its buffer by the available memory).
+my $machine;
+sub machine_ok {
+	my ($tag, $v) = @_;
+	my $total = $v->{si_totalram} // 0;
+	cmp_ok($total, '>', 0, "$tag: sysinfo reports the memory ($total)");
+	is($v->{si_freeram}, int($total / 2), "$tag: sysinfo: half of it free");
+	is($v->{si_loads}, '0,0,0', "$tag: sysinfo: no load");
+	is($v->{si_freeswap}, $v->{si_totalswap}, "$tag: sysinfo: the swap unused");
+	is($v->{si_bufferram}, 0, "$tag: sysinfo: no buffers");
+	my $pages = int(int($total / 2) * ($v->{si_mem_unit} // 0) / ($v->{page_size} || 1));
+	is($v->{avphys_pages}, $pages, "$tag: sysconf(_SC_AVPHYS_PAGES) follows ($pages)");
+	is($v->{si_uptime}, $v->{boottime_s}, "$tag: sysinfo's uptime is the simulated CLOCK_BOOTTIME");
+	$machine = join(' ', map { $v->{$_} // '?' } qw(si_freeram si_loads avphys_pages));
 }
 
 sub near { my ($x, $want, $tol) = @_; return defined $x && abs($x - $want) <= $want * $tol }
@@ -51,6 +78,7 @@ for my $model (qw(northwood prescott)) {
 	   "$tag: a 0.25 ms ITIMER_REAL ticked $tk times in " . ($w / 1e6) . ' ms');
 	$ticks{$model} = $tk;
 	$pticks{$model} = $v->{pt_ticks};
+	machine_ok($tag, $v) if $model eq 'northwood';
 	is($v->{alarm_first}, 0, "$tag: alarm(5) with none armed returns 0");
 	is($v->{alarm_second}, 5, "$tag: alarm(3) returns the 5 s left of alarm(5)");
 	is($v->{alarm_cancel}, 3, "$tag: alarm(0) returns the 3 s left");
@@ -94,6 +122,31 @@ for my $model (qw(northwood prescott)) {
 	is($v->{ticks}, $ticks{northwood}, 'loaded host: the periodic timer ticks the same number of times');
 	ok(near($v->{real_ns}, 2e6, 0.01), 'loaded host: the one-shot timer still fires after 2 ms');
 	is($v->{pt_ticks}, $pticks{northwood}, 'loaded host: the CPU-time POSIX timer ticks the same number of times');
+	is(join(' ', map { $v->{$_} // '?' } qw(si_freeram si_loads avphys_pages)), $machine,
+	   'loaded host: sysinfo\'s free memory and load and sysconf\'s available pages are the same');
+}
+
+# a parent's clock while it waits for a child under nbsim (one more nbsim)
+{
+	my $tmp = tempdir(CLEANUP => 1);
+	my $out = `TMPDIR="$tmp" timeout -k 10 600 "$nbsim" --model=northwood -- "$prog" wait 2>&1`;
+	my %v = $out =~ /^(\w+) (\S+)$/mg;
+	is($? >> 8, 0, 'wait: the parent and its exec\'d child run') or diag($out);
+	my ($w, $loop) = ($v{wait_ns} // 0, $v{child_loop_ns} // 0);
+	my $child = ($v{child_end_ns} // 0) - ($v{wait_t0_ns} // 0);
+	cmp_ok($loop, '>', 2e6, "wait: the child's loop takes over 2 ms ($loop ns)");
+	cmp_ok($w, '>=', $loop, "wait: the parent's MONOTONIC across waitpid passes the child's loop ($w ns)");
+	ok($child > 0 && $w >= $child && $w <= $child * 1.01,
+	   "wait: ... and reaches the child's end, within 1% ($w ns against $child from the fork)");
+	my $cpu = $v{child_cpu_ns} // 0;
+	ok($cpu > 0 && near(($v{wait_cutime_us} // 0) * 1e3, $cpu, 0.01),
+	   "wait: getrusage(RUSAGE_CHILDREN) is the child's simulated CPU time ($v{wait_cutime_us} us, child $cpu ns)");
+	ok(near(($v{wait_ru_us} // 0) * 1e3, $cpu, 0.01), "wait: so is wait4's rusage ($v{wait_ru_us} us)");
+	my $tck = $v{clk_tck} || 100;
+	my $ticks = int(($v{wait_cutime_us} // 0) * $tck / 1e6);
+	is($v{wait_tms_cutime}, $ticks, "wait: times()' tms_cutime is that time in ticks ($ticks)");
+	my @left = glob("$tmp/nbsim-time-*");
+	is("@left", '', 'wait: no exec or children\'s file is left in $TMPDIR');
 }
 
 # --nbsim-time=host: the host's timers

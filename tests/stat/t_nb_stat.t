@@ -80,6 +80,11 @@ check('k_fp', ["$st/k_fp"], { PAPI_TOT_INS => 5006, 'scalar_DP_uop:ALL' => 2000,
 
 check('k_simd', ["$st/k_simd"], { PAPI_TOT_INS => 6007, 'x87_FP_uop:ALL' => 1002,
 	'64bit_MMX_uop:ALL' => 1000, '128bit_MMX_uop:ALL' => 1000, 'packed_DP_uop:ALL' => 1000 });
+# PAPI_TOT_INS alone (host time, no tag): nbsim counts every memory and FP
+# class in one raw count (NEED_ICLASS, sim/tool/nb_need.c); the totals are
+# those of the runs with a reader of the classes above and below
+check("$_->[0], PAPI_TOT_INS alone", ["$st/$_->[0]"], { PAPI_TOT_INS => $_->[1] })
+	for ['k_mem', 5005], ['k_fp', 5006], ['k_simd', 6007], ['k_rep', 6006];
 
 # libpfm4's execution-tagging idiom: the upstream event with TAGn counts its
 # own uops, execution_event:NBOGUSn the tagged ones (README "Native events")

@@ -1,0 +1,77 @@
+/*
+ * nb_insn.h - one guest instruction as the instrumentation sees it, and
+ * the counts pending in a superblock segment.  Shared by the
+ * instrumentation loop (nb_instr.c), the counting rules it applies at
+ * translation (nb_instr_rules.c) and the branch predictor's calls
+ * (nb_instr_branch.c).
+ */
+#ifndef NB_INSN_H
+#define NB_INSN_H
+
+#include "nb_ir.h"
+
+/* Pending unconditional counts of the current superblock segment. */
+struct nb_pend {
+	ULong uops;
+	ULong raw[RAW_N];
+	ULong bound;            /* most any counter can gain (BOUND_INSN) */
+};
+
+/*
+ * BOUND_INSN: an upper bound of the increment of any one counter from one
+ * instruction, for the PMI budget: every signal grows by at most its uops
+ * or 1 (execution_event with four NBOGUSn bits: 4 x), cycles by
+ * uops / width + 1, a misprediction penalty per branch (<= 32 cycles; its
+ * wrong-path uops, <= 3 per penalty cycle, x 4 mask bits: 420), and the
+ * memory stall of each memory uop (at most L2 + L3 + memory latency); a
+ * per-cycle filter counts at most one per cycle.
+ */
+#define BOUND_INSN(uops, br, mem) (4 * ((ULong)(uops) + 1) + ((br) ? 420 : 1) + \
+				   (ULong)(mem) * nb_bound_mem)
+
+struct nb_iins {
+	Bool valid;
+	Addr addr;
+	UInt len;
+	struct nb_insn dec;
+	UInt uops;
+	UInt loads, stores;     /* memory uops per execution (REP: per iteration) */
+	Bool uops_deferred;     /* REP string: uops counted after the first exit */
+	Bool rom;               /* uops from the MS ROM (NB_IC_ROM, dirty helper) */
+	Int jnext_cc;           /* a jcc to the next instruction: its condition */
+				/* code (0-15), else -1 (nb_ibr_jnext_cc)          */
+	Bool br_done;           /* its branch call is emitted                   */
+	struct nb_pd_adj pd;    /* Pentium D counting rules (cpu/nb_pdrules.h)  */
+};
+
+/* ---- nb_instr_branch.c: calls of the branch predictor ---- */
+
+/* the predictor's call for a branch of KIND at PC (TAKEN: an I64 atom,
+ * TARGET: its target) */
+void nb_ibr_call(IRSB *sb, unsigned kind, Addr pc, UInt len, IRExpr *taken, IRExpr *target);
+/* a jcc to the next instruction: its condition code, else -1 */
+Int nb_ibr_jnext_cc(const uint8_t *a, UInt len, const struct nb_insn *dec);
+/* count a jcc to the next instruction (VEX removed its exit) from the flags */
+void nb_ibr_jnext(IRSB *sb, struct nb_iins *k);
+/* count a conditional branch whose exit VEX folded; control went to NEXT */
+void nb_ibr_folded(IRSB *sb, struct nb_iins *k, ULong next);
+
+/* ---- nb_instr_rules.c: counting rules applied at translation ---- */
+
+unsigned nb_irule_mem_class(UInt loads, UInt stores);
+unsigned nb_irule_ic(const struct nb_iins *k);
+/* the uop model's count from the instruction's IR statements [from, to) */
+UInt nb_irule_uops(IRSB *sb, Int from, Int to, const struct nb_insn *dec,
+		   UInt *nloads, UInt *nstores, Bool *rom);
+/* the Pentium D's counting rules, on the model that follows them */
+void nb_irule_pd(struct nb_iins *k, const uint8_t *a, UInt len);
+/* the measured uops of MMX/SSE forms, on the models of Prescott's core */
+void nb_irule_measured(struct nb_iins *k, const uint8_t *a, UInt len);
+/* add the instruction's uops and memory uops to the pending counts */
+void nb_irule_add_uops(struct nb_pend *p, const struct nb_iins *k);
+/* add its retirement to the pending counts */
+void nb_irule_retire(struct nb_pend *p, const struct nb_iins *k);
+/* REP MOVS/STOS on the Pentium D model: the call that counts by blocks */
+void nb_irule_pd_rep(IRSB *sb, const struct nb_iins *k);
+
+#endif /* NB_INSN_H */
