@@ -2,7 +2,7 @@
 #   make            build PAPI 7.0.0 with the p4netburst component, nbsim, utils, tests
 #   make stat       nb_stat: count sort(1) on a generated file on the simulated NetBurst
 #   make demo       count PAPI presets for a matrix multiply on the simulated NetBurst
-#   make check      run the test suite (TAP, under prove; TESTS=tests/t_x.t for some)
+#   make check      run the test suite (TAP, under prove; TESTS=tests/api/t_x.t for some)
 #   make check-long the same with the PAPI tests that take minutes under nbsim
 #   make bench      benchmarks (ratios measured in one run)
 #   make fuzz       libFuzzer on the event-name parser (FUZZ_SECONDS=600; needs clang)
@@ -140,17 +140,17 @@ $(T)/kern_exec: tests/kern/kern_exec.c ctests/nbtap.h
 	@mkdir -p $(T)
 	$(CC) $(CFLAGS_NB) -Ictests -o $@ tests/kern/kern_exec.c
 
-# the TIME of the emulated driver's samples (tests/t_kern_stime.t)
+# the TIME of the emulated driver's samples (tests/kern/t_kern_stime.t)
 tests: $(T)/kern_stime
 $(T)/kern_stime: tests/kern/kern_stime.c
 	@mkdir -p $(T)
 	$(CC) $(CFLAGS_NB) -o $@ tests/kern/kern_stime.c
-# the exec hand-off file and a pid reused (tests/t_kern_exec_stale.t)
+# the exec hand-off file and a pid reused (tests/kern/t_kern_exec_stale.t)
 tests: $(T)/kern_stale
 $(T)/kern_stale: tests/kern/kern_stale.c
 	@mkdir -p $(T)
 	$(CC) $(CFLAGS_NB) -o $@ tests/kern/kern_stale.c
-# the ptrace stop sequence (tests/t_kern_ptrace.t)
+# the ptrace stop sequence (tests/kern/t_kern_ptrace.t)
 tests: $(T)/kern_ptrace
 $(T)/kern_ptrace: tests/kern/kern_ptrace.c ctests/nbtap.h
 	@mkdir -p $(T)
@@ -193,7 +193,7 @@ $(T)/f_%: ftests/%.F90 $(PAPI_STAMP)
 	@mkdir -p $(T)/fmod
 	gfortran -O1 -g -Wall -Werror -cpp -I$(PAPI_SRC) -J$(T)/fmod -o $@ $< $(PAPI_LIB)
 
-# ---- nb_stat's test programs (tests/t_nb_stat.t) --------------------------------
+# ---- nb_stat's test programs (tests/stat/t_nb_stat.t) --------------------------------
 # Static assembly kernels without libc (exact counts), each also at twice its
 # size (_2x: the difference method), and programs with threads, fork+exec,
 # Fortran and MPI (mpich, installed by configure).
@@ -231,7 +231,7 @@ $(ST)/mpi_ranks: tests/stat/mpi_ranks.c
 	@mkdir -p $(ST)
 	mpicc.mpich -std=gnu11 -O1 -Wall -Wextra -Werror -o $@ $<
 
-# ---- nb_record's test program (tests/t_nb_record.t) -----------------------------
+# ---- nb_record's test program (tests/record/t_nb_record.t) -----------------------------
 # An ordinary C program with debug info (no client requests, no PAPI).
 tests: $(T)/record/hotspot
 $(T)/record/hotspot: tests/record/hotspot.c
@@ -276,12 +276,27 @@ export NBSIM
 export NBSIM_TESTBIN := $(BUILDDIR)/sim/tests
 export NB_UTILS_BIN := $(T)/san-utils
 
+# What make check runs (tests/README.md): the .t files of tests/*/, and
+# the unit tests' binaries and nbsim's guest drivers as they are (prove
+# runs an executable and reads its TAP: no wrapper file per binary).
+UNIT_BINS = $(patsubst $(CURDIR)/%,%,$(T)/evsel_unit $(T)/backend_unit \
+	$(patsubst sim/tests/unit/%.c,$(NBSIM_TESTBIN)/%,$(sort $(wildcard sim/tests/unit/t_*.c))))
+# nbsim's guest drivers that make check runs; make -C sim check runs them
+# all (t_busev, t_iebs, t_isa, t_mob and the Prescott and HT variants
+# beside these are nbsim's own)
+GUEST_DRIVERS = $(addprefix sim/tests/guest/,t_nbsim_cli.sh t_cachegrind.sh t_exact.sh \
+	t_fpassist.sh t_measured.sh t_memev.sh t_pebs.sh t_pmi.sh t_pmi_ht.sh t_replay.sh \
+	t_sampled.sh t_smt_ht.sh t_smt_lock.sh t_step.sh t_timing.sh t_wc.sh t_wc_prescott.sh)
+ALL_TESTS = $(sort $(wildcard tests/*/*.t) $(GUEST_DRIVERS) $(UNIT_BINS))
+
 # The files that cost the most CPU start first (tests/slow-first.txt):
 # with $(JOBS) at once in name order a long file that starts late ran
 # alone at the end while the other core idled.
-# TESTS=tests/t_foo.t narrows the run to some files
-SLOW_FIRST = $(filter $(wildcard tests/*.t),$(shell sed -e 's/\#.*//' tests/slow-first.txt))
-TESTS ?= $(SLOW_FIRST) $(filter-out $(SLOW_FIRST),$(sort $(wildcard tests/*.t)))
+# TESTS=tests/api/t_foo.t narrows the run to some files (a unit test by
+# its binary, build/sim/tests/t_bus, or by its source, sim/tests/unit/t_bus.c)
+SLOW_FIRST = $(filter $(ALL_TESTS),$(shell sed -e 's/\#.*//' tests/slow-first.txt))
+TESTS ?= $(SLOW_FIRST) $(filter-out $(SLOW_FIRST),$(ALL_TESTS))
+RUN_TESTS = $(patsubst $(CURDIR)/%,%,$(patsubst sim/tests/unit/%.c,$(NBSIM_TESTBIN)/%,$(patsubst tests/unit/%_unit.c,$(T)/%_unit,$(TESTS))))
 
 # The build runs $(JOBS) jobs at once (make check from a clean clone built
 # one file at a time: CI's second core idled for minutes); PAPI's own make
@@ -291,16 +306,16 @@ build-parallel:
 	@$(MAKE) --no-print-directory -j$(JOBS) all
 
 check: build-parallel
-	prove -j$(JOBS) $(TESTS)
+	prove -j$(JOBS) $(RUN_TESTS)
 
 # make check with the PAPI tests that take minutes under nbsim (reported
 # as skips by make check; tests/lib/PapiSuite.pm "long")
 check-long: build-parallel
-	NB_CHECK_LONG=1 prove -j$(JOBS) $(TESTS)
+	NB_CHECK_LONG=1 prove -j$(JOBS) $(RUN_TESTS)
 
 # Pure modules (no PAPI): the scheduler bench and the nb_* utilities.
 NB_COMP = components/p4netburst
-NB_PURE_INC = -I$(NB_COMP) -Inative_events -I$(GENDIR) -Itests
+NB_PURE_INC = -I$(NB_COMP) -Inative_events -I$(GENDIR) -Itests/unit
 NB_PURE_SRC = $(addprefix $(NB_COMP)/,$(NB_SCHED_FILES)) $(NB_COMP)/nb_presets.c $(NB_COMP)/nb_encode.c $(NB_COMP)/nb_evsel.c $(GENDIR)/nb_tables.c
 NB_UTILS = nb_encode nb_decode nb_schedule
 NB_UTIL_SRC = utils/nb_util.c $(NB_COMP)/nb_decode.c $(NB_COMP)/nb_partition.c $(NB_PURE_SRC) $(KP4_SRC)
@@ -381,7 +396,7 @@ $(BUILDDIR)/utils/%: utils/%_main.c utils/nb_util.h $(NB_UTIL_SRC) $(wildcard $(
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_NB) $(NB_PURE_INC) -Iutils -o $@ $< $(NB_UTIL_SRC)
 
-$(BUILDDIR)/bench/sched_bench: bench/sched_bench.c tests/sched_gen.h $(NB_PURE_SRC) $(KP4_SRC) $(wildcard $(NB_COMP)/*.h) | gen
+$(BUILDDIR)/bench/sched_bench: bench/sched_bench.c tests/unit/sched_gen.h $(NB_PURE_SRC) $(KP4_SRC) $(wildcard $(NB_COMP)/*.h) | gen
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_NB) $(NB_PURE_INC) -o $@ bench/sched_bench.c $(NB_PURE_SRC) $(KP4_SRC)
 

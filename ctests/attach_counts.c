@@ -1,6 +1,6 @@
 /*
  * attach_counts.c - PAPI_attach to a forked child through the public API
- * (run under nbsim; tests/t_attach_counts_perf.t with
+ * (run under nbsim; tests/api/t_attach_counts_perf.t with
  * P4NETBURST_BACKEND=perf, t_attach_counts.t on sim): the perf backend
  * opens the set's events on the child's pid, the child's nbsim counts
  * them (sim/kernel/nb_kern_attach.c) and PAPI_stop reads the child's

@@ -1,6 +1,6 @@
 /*
  * hl_cycles.c - a region of the PAPI high-level API (run by
- * tests/t_hl_cycles.t under nbsim, which reads the JSON it writes): the
+ * tests/api/t_hl_cycles.t under nbsim, which reads the JSON it writes): the
  * loop's PAPI_TOT_CYC, and the same region measured with the low-level API
  * for comparison (printed as "lowlevel PAPI_TOT_CYC N").
  */

@@ -1,6 +1,6 @@
 /*
  * ht_overflow.c - hardware overflow through PAPI_overflow on both logical
- * processors under nbsim --ht=yes (tests/t_ht_overflow.t).
+ * processors under nbsim --ht=yes (tests/api/t_ht_overflow.t).
  *
  * The main thread runs on LP0, the thread it creates on LP1 (sim/README.md
  * "Hyper-Threading").  Each has its own event set with PAPI_TOT_INS and

@@ -1,6 +1,6 @@
 /*
  * inherit_counts.c - PAPI_INHERIT through the public API (run under nbsim
- * with P4NETBURST_BACKEND=perf; tests/t_inherit_counts_perf.t): the perf
+ * with P4NETBURST_BACKEND=perf; tests/api/t_inherit_counts_perf.t): the perf
  * backend opens the set's events with attr.inherit, so a child process
  * forked while the set runs counts into it (PAPI's ctests/inherit, with
  * PAPI_TOT_INS and an exact check).  Difference method: the child loops N

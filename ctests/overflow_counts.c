@@ -1,6 +1,6 @@
 /*
  * overflow_counts.c - hardware overflow through the public PAPI API on the
- * simulated NetBurst (run under nbsim; tests/t_overflow_counts.t).
+ * simulated NetBurst (run under nbsim; tests/api/t_overflow_counts.t).
  *
  * PAPI_overflow on PAPI_TOT_INS (and on PAPI_TOT_CYC beside it) with
  * threshold T around a loop of known length.  The component re-arms each

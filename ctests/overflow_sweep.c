@@ -1,6 +1,6 @@
 /*
  * overflow_sweep.c - hardware overflow with thresholds from 1 to 1000 on
- * several events, under nbsim (tests/t_overflow_sweep.t; README
+ * several events, under nbsim (tests/api/t_overflow_sweep.t; README
  * "Overflow and profiling").
  *
  * The semantics: the PMI's handler is the interrupt service routine and

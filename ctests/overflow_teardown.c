@@ -20,7 +20,7 @@
  *  3. the main thread: a set with overflow on left for PAPI_shutdown,
  *     which returns; PAPI_library_init again, and overflow on a new set
  *     gets its interrupts.
- * A hang is caught by the harness's timeout (tests/t_overflow_teardown.t).
+ * A hang is caught by the harness's timeout (tests/api/t_overflow_teardown.t).
  *
  *   overflow_teardown [handler-counted]   (the perf backend: the handler's
  *                                          instructions are counted)

@@ -1,6 +1,6 @@
 /*
  * pebs_overflow.c - precise overflow (PEBS) through the public PAPI API on
- * the simulated NetBurst (tests/t_pebs_overflow.t, nbsim --model=prescott).
+ * the simulated NetBurst (tests/api/t_pebs_overflow.t, nbsim --model=prescott).
  *
  * PAPI_overflow on 1stL_cache_load_miss_retired:precise (replay tagging
  * of L1D load misses, sampled by PEBS on counter 16) around a pointer

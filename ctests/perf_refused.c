@@ -12,7 +12,7 @@
  * nothing else), then with PAPI_ECNFLCT.  But PAPI learns at
  * PAPI_add_event what can be counted together: its software multiplexing
  * adds each event beside PAPI_TOT_CYC and asserts that the pair starts
- * (papi_multiplex_cost aborted, tests/t_mpx_cost_perf.t).  The component
+ * (papi_multiplex_cost aborted, tests/suites/t_mpx_cost_perf.t).  The component
  * now asks the kernel when the set changes, as PAPI's perf_event
  * component does.  Two instr_retired configurations need CRU_ESCR0 and
  * CRU_ESCR1, and the kernel takes only thread 0's, CRU_ESCR0.  On the sim

@@ -1,6 +1,6 @@
 /*
  * sim_time.c - a program that times itself (run under nbsim by
- * tests/t_sim_time.t): one loop timed at once by RDTSC, clock_gettime
+ * tests/sim/t_sim_time.t): one loop timed at once by RDTSC, clock_gettime
  * (MONOTONIC, REALTIME, THREAD_CPUTIME_ID, PROCESS_CPUTIME_ID),
  * gettimeofday, clock(), getrusage, PAPI's timers and PAPI_TOT_CYC, each
  * printed in cycles at the part's clock (PAPI's cpu_max_mhz); the loop

@@ -1,6 +1,6 @@
 /*
  * sim_timers.c - interval timers on the wall clock (ITIMER_REAL, alarm,
- * ualarm), run under nbsim by tests/t_sim_timers.t.  Each figure is
+ * ualarm), run under nbsim by tests/sim/t_sim_timers.t.  Each figure is
  * printed as "name value":
  *   real_ns     a 2 ms one-shot ITIMER_REAL over a compute loop: the
  *               MONOTONIC ns from arming to the signal handler;

@@ -3,7 +3,7 @@
  * counters.
  *
  * A pure function: no I/O, no PAPI types.  Exact: it finds a placement
- * whenever one exists (tests/t_sched_oracle.t checks it against a brute
+ * whenever one exists (tests/unit/t_sched_oracle.t checks it against a brute
  * force search), and otherwise names the events and the resource they
  * compete for.
  *

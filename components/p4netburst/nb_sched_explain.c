@@ -9,7 +9,7 @@
 #include "nb_sched_int.h"
 
 /* A format checked by the compiler at every call (-Wformat=2: no format
- * is ever a variable; tests/t_format_audit.t). */
+ * is ever a variable; tests/repo/t_format_audit.t). */
 __attribute__((format(printf, 4, 5)))
 static int append(char *buf, size_t len, int off, const char *fmt, ...)
 {

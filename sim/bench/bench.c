@@ -31,7 +31,7 @@
 #include <string.h>
 #include "nbsim_client.h"
 #include "nb_events.h"
-#include "../tests/randcycle.h"
+#include "../tests/guest/randcycle.h"
 
 struct cfg { unsigned escr, ev, mask, ctr; uint64_t cccr; };
 

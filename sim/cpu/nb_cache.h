@@ -35,7 +35,7 @@ struct nb_cache {
 	uint32_t order[NB_CACHE_MAX_LINES / 8];
 	/* the layout: 1 (8 ways, set by nb_cache_init) lines in place and
 	 * order[] (nb_cache_ref8_geo), 0 ways in recency order
-	 * (nb_cache_ref_any; tests/t_cache.c's reference cache of 8 ways) */
+	 * (nb_cache_ref_any; tests/unit/t_cache.c's reference cache of 8 ways) */
 	unsigned perm;
 };
 
@@ -137,7 +137,7 @@ static inline int nb_cache_ref_any(struct nb_cache *c, uint64_t addr, int alloca
  * rank 7.  (The former layout moved the set's eight tags on every miss:
  * in nbsim every instruction of a cache miss's helper call counts, README
  * "Speed".)  Same results and replacement as nb_cache_ref_any
- * (tests/t_cache.c compares them rank by rank: nb_cache_rank_tag).
+ * (tests/unit/t_cache.c compares them rank by rank: nb_cache_rank_tag).
  */
 #define NB_CACHE_ORDER0 UINT32_C(0x76543210)   /* way w at rank w        */
 #define NB_CACHE_NIB_ONES UINT32_C(0x11111111)
@@ -224,7 +224,7 @@ static inline int nb_cache_ref(struct nb_cache *c, uint64_t addr, int allocate, 
  * sectored (line bytes = sector bytes): only the address is kept in the
  * tag word (a present tag means a valid line; no dirty state): use one of
  * the two functions per cache.  Same
- * result and replacement as nb_cache_access (tests/t_cache.c checks).
+ * result and replacement as nb_cache_access (tests/unit/t_cache.c checks).
  */
 static inline int nb_cache_access_unsectored(struct nb_cache *c, uint64_t addr, int allocate)
 {

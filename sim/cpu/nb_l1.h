@@ -15,7 +15,7 @@
  * store a new stamp (nb_l1_fast, which nbsim's instrumentation emits as
  * IR).  A wrong or stale hint only sends the access to nb_l1_access, which
  * searches the set and repairs the hint: the result is that of true LRU
- * whatever the hints say (tests/t_cache.c compares with nb_cache.h).
+ * whatever the hints say (tests/unit/t_cache.c compares with nb_cache.h).
  */
 #ifndef NB_L1_H
 #define NB_L1_H

@@ -3,7 +3,7 @@
  * increment with 40-bit wrap and OVF, and counter cascading.
  *
  * A pure module (no libc, no valgrind), used by pmu.c and unit-tested on
- * synthetic per-cycle streams by tests/t_filter.c.
+ * synthetic per-cycle streams by tests/unit/t_filter.c.
  *
  * Facts [SDM Vol. 3B 18.15.5.2 "Filtering Events" and 18.15.3 CCCR flags;
  * CCCR layout: seed 003 sec. 6/9 <cccr_config>, DESIGN.md]:

@@ -1,7 +1,7 @@
 /*
  * nb_ht.h - Hyper-Threading placement of guest threads on the two logical
  * processors (LPs) of the modelled package.  Pure (no libc, no valgrind);
- * unit-tested by sim/tests/t_ht.c.
+ * unit-tested by sim/tests/unit/t_ht.c.
  *
  * Policy (a model choice, sim/README.md "Hyper-Threading"):
  *  - fixed (the default): the thread with valgrind ThreadId t (1 = the

@@ -2,7 +2,7 @@
  * pmu.h - register model of the NetBurst performance-monitoring unit.
  *
  * A pure module: no libc, no valgrind.  It is compiled into the nbsim tool
- * and into the native unit test (tests/t_pmu.c).
+ * and into the native unit test (tests/unit/t_pmu.c).
  *
  * Lazy design.  The CPU model does not talk to the PMU per instruction: it
  * accumulates "signals", one monotonically increasing uint64_t per

@@ -6,7 +6,7 @@
  * its counter value (kernel arch/x86/events/intel/p4.c,
  * p4_pmu_enable_event / p4_pmu_disable_event; perf_event_task_sched_out /
  * _in).  Pure (no libc, no valgrind); unit-tested natively by
- * tests/t_ctx.c.
+ * tests/unit/t_ctx.c.
  *
  * Semantics (sim/README.md "Per-thread counting"):
  *  - A context holds the registers its thread wrote: counters (a counter

@@ -64,7 +64,7 @@
  *  [F29M], [F43M]  The same parts' *_MemLatX86.txt (load-to-use by block
  *           size and stride; nb_tlb.c).
  *  Where a documented figure and a measured one disagree the table holds
- *  the measured one (sim/tests/t_measured.c checks them).
+ *  the measured one (sim/tests/guest/t_measured.c checks them).
  */
 #include "nb_timing.h"
 #include "cpu/nb_idecode.h"
@@ -181,7 +181,7 @@ static const struct nb_tm_params nb_tm_northwood = {
 	 * model's L2 latency was 7 and 6 completed).  The PMI then waits 0 to 13 cycles for the local APIC's
 	 * bus-clock edge (nb_pmi.c, pmi_due); this value, the latency
 	 * without that wait, gives Sprunt's floor, +65, on the model
-	 * (sim/tests/t_iebs.c). */
+	 * (sim/tests/guest/t_iebs.c). */
 	NB_PMI_LATENCY_NW,
 	16, 4,                          /* bits 15:6 [ORM-A]; 4 ways [CPUID] 0x66 */
 	/* an L2 hit: 18 cycles load-to-use measured [F29M] (nb_tlb.c), the
@@ -193,7 +193,7 @@ static const struct nb_tm_params nb_tm_northwood = {
 
 /* Willamette (CPUID 0F1n): InstLatX64's Willamette [F13] measures
  * Northwood's figures row for row but bswap, lfence and mfence; each row
- * names the F13 row it was checked against (sim/tests/t_measured.c). */
+ * names the F13 row it was checked against (sim/tests/guest/t_measured.c). */
 static const struct nb_tm_params nb_tm_willamette = {
 	"willamette (0F1n)",
 	{

@@ -142,10 +142,6 @@ struct nb_tm_block {
 #define NB_TM_STEPREC 256u
 #define NB_TM_URING 8192u         /* ticks of unit reservations kept     */
 #define NB_TM_MAXRL 64u           /* reservations logged (nb_tmmemo.c)   */
-#define NB_TM_MEMO_MINR 8u        /* ranges of fewer real uops: the walk */
-#define NB_TM_NALIAS 1024u        /* the L1D's alias classes kept (HT)   */
-#define NB_TM_L1SETS 32u          /* the L1D's sets (8 KB 4-way and 16 KB
-				   * 8-way of 64 B lines: 32 both)      */
 
 /*
  * The clock's state, by owner.  struct nb_tm is the walk's (nb_timing.c);
@@ -155,9 +151,10 @@ struct nb_tm_block {
  *   step   step mode's retirement cycles (the walk and the replay write,
  *          the tool's nb_step reads)
  *   smt    Hyper-Threading's sharing of the package (nb_smt.c writes, the
- *          walk reads; the walk's own use, for the other LP's profile)
- *   memo   the replay of recorded schedules (nb_tmmemo.c)
- *   smp    the sampled clock (nb_tmsample.c)
+ *          walk reads; the walk's own use, for the other LP's profile;
+ *          nb_smt_state.h)
+ *   memo   the replay of recorded schedules (nb_tmmemo.c; nb_tmmemo_state.h)
+ *   smp    the sampled clock (nb_tmsample.c; nb_tmsample_state.h)
  * The model (nb_timing.c) reads and writes none of memo and smp: the
  * optimisations sit above it and call down (timing/README.md).
  */
@@ -190,95 +187,17 @@ struct nb_tm_step {
 	unsigned record;         /* record them                                */
 };
 
-/* the replay of recorded schedules (nb_tmmemo.c) */
-struct nb_tm_memo {
-	/* on (1) or the walk alone (0, nb_tm_init's default; the reference) */
-	unsigned on;
-	uint64_t runs, hits;     /* block runs tried, replayed (stats)        */
-	/* steady state: a range replayed from the same recorded state run
-	 * after run is fast-forwarded: its clock fields advance, its writes
-	 * to the arrays (slots, window, reservations) are made at
-	 * nb_tm_memo_sync, for the last runs whose writes still matter.
-	 * ff_*: the range and way, the replays of it in a row, the
-	 * reservations' end before them, the runs not yet written (the last
-	 * at allocation cycle ff_F, sequence number ff_seq), and the state
-	 * the last replay left (a next run continues it only if unchanged) */
-	const void *ff_set;
-	unsigned ff_way, ff_on;
-	uint64_t ff_streak, ff_uhi_pre, ff_m, ff_F, ff_seq;
-	uint64_t ff_fe, ff_ret, ff_seqx, ff_mut;
-	unsigned ff_fe_n, ff_ret_n;
-	uint64_t ffs;            /* runs fast-forwarded (stats)               */
-};
 
-/* Hyper-Threading (nb_smt.c sets these while both logical processors
- * are active; all 0 with one: the model unchanged).  win: uops in flight
- * (0: p->window); alt: the other LP's allocation/retirement cycles, bit
- * c % 64 set: this LP neither allocates nor retires in cycle c (never
- * all 64); miss_n: miss slots this LP may hold (0: p->miss_slots);
- * replay: a load that finds none free goes round the replay loop of
- * `replay` ticks and dispatches again (0: it waits for the first to
- * free); oth: the other LP's use of each unit instance, a 64-tick pattern
- * that recycled reservation words start with (odirty, beside the words).
- * (The replay of recorded schedules, nb_tmmemo.c,
- * is off with --ht=yes: none of this is in its key.) */
-struct nb_tm_smt {
-	unsigned win, miss_n, replay;
-	uint64_t alt, oth[NB_TMU_N][2];
-	/* own use, for the other LP's profile: ticks each unit was taken,
-	 * miss-slot ticks held, load dispatches that were replays */
-	uint64_t unit_ticks[NB_TMU_N], miss_ticks, replays;
-	/* the L1D's data conflicts between the LPs: ld_alias[i]: the alias
-	 * class of the line missing load i of the running block missed
-	 * (nb_tm_load_alias); alias_n[c]: this LP's missing loads of class c
-	 * while both LPs ran (for the other LP's profile); conf_hold[c]: the
-	 * ticks of the other LP's last segment in which it had a miss of
-	 * class c under way; conf_way: one such miss under way (ticks, its
-	 * mean); conf_res[s]: how long a line of set s then stays in the L1D
-	 * until evicted (ticks); conf_span: that segment's ticks (0: no
-	 * conflicts); conf_acc: the running sum that spreads the conflicts at
-	 * their rate; conflicts: loads that met one (statistics) */
-	uint16_t ld_alias[NB_TM_MAXLD];
-	uint32_t alias_n[NB_TM_NALIAS], conf_hold[NB_TM_NALIAS], conf_res[NB_TM_L1SETS];
-	uint64_t conf_span, conf_way, conf_acc, conflicts;
-};
 
-/* the sampled clock (nb_tmsample.c): its phase (skip, warm, measure) and
- * the runs left in it, the fraction of a cycle the skipped runs carry,
- * what the warm phase's runs cost beyond their learned costs, not yet
- * taken back from the skipped runs' charges (both 1/256 cycles), the
- * generator of the skip phases' lengths, whether the last run ended in a
- * mispredicted branch; runs skipped, walked, measured, skip phases cut
- * short by a run without a cost for its variant (statistics) */
-struct nb_tms {
-	unsigned phase, mp, refill;
-	uint32_t skip;           /* mean runs of a skip phase (set before use) */
-	uint32_t left, frac;
-	int64_t skew;
-	uint64_t rng, skipped, walked, measured, cold;
-	/* a streak of skipped runs (nb_tms_skip): lazy, whether the next run
-	 * may join it; pend, its runs not yet in the clock's fields; acc,
-	 * their charges (1/256 cycles); accu, their uops */
-	uint32_t lazy, pend;
-	uint64_t acc, accu;
-	/* the anchors (nb_tms_anchor): how many, and the runs before the
-	 * last one */
-	uint64_t gen;
-	uint64_t from;
-	/* a run that arrives in segments (nb_tm_seg_sampled: PMI checks,
-	 * step mode), open until the next run's first segment or
-	 * nb_tms_close: open, 0 none, NB_SEG_WALK (walked segment by segment
-	 * from before, its loads' missing latencies os so far), NB_SEG_DEFER
-	 * (skipped or walked whole when it closes) or NB_SEG_EXACT (walked in
-	 * a skip phase, nb_tms_exact; exact: its setting); its block, the
-	 * uops reached, the mispredictions at its last segment; a held-back
-	 * run's L1D misses (omask, olat: the next run's loads run before it
-	 * ends) */
-	unsigned open, oto, exact;
-	const struct nb_tm_block *ob;
-	uint64_t obefore, os, omisp, omask;
-	uint32_t olat[NB_TM_MAXLD];
-};
+/* The parts of the clock's state that the modules above the walk own,
+ * each defined in its owner's state header.  struct nb_tm holds them by
+ * value (one clock per logical processor, no pointer to follow on the
+ * hot path), so their types are complete here; the model reads and
+ * writes neither memo nor smp, and reads smt as nb_smt.c set it. */
+#include "nb_smt_state.h"
+#include "nb_tmmemo_state.h"
+#include "nb_tmsample_state.h"
+
 struct nb_tm {
 	const struct nb_tm_params *p;
 	unsigned penalty;        /* misprediction penalty (cycles)            */

@@ -39,7 +39,7 @@
  * replay sets to 2F: an equivalent value (above).  In step mode
  * (t->step.record) a replay and a fast-forwarded run also write each real
  * uop's retirement cycle (rec[], nrec), which is its window entry.
- * tests/t_tmmemo.c runs the walk and the replay side by side on random
+ * tests/unit/t_tmmemo.c runs the walk and the replay side by side on random
  * blocks and compares every cycle and the whole state, with step mode's
  * records and without.
  *

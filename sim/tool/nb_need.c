@@ -67,7 +67,7 @@ static UShort nb_unproduced_masks(unsigned ev)
 }
 
 /* --nbsim-list-events=yes: every event:MASK the instrumentation produces
- * (tests/t_sim_coverage.t compares it with sim/coverage.txt). */
+ * (tests/sim/t_sim_coverage.t compares it with sim/coverage.txt). */
 void nb_list_events(void)
 {
 	ULong prod = nb_produced_events();

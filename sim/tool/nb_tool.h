@@ -559,7 +559,7 @@ VG_REGPARM(1) void nb_tc_sb(const struct nb_tc_desc *d);
  * they call it (this header), and it calls them only through this table of
  * hooks, which kernel/nb_front.c fills, in the order each hook runs them,
  * and hands to nb_tool_start, the tool's entry point.  So no file of the
- * tool includes a front-end's header (tests/t_sim_layers.t).
+ * tool includes a front-end's header (tests/sim/t_sim_layers.t).
  */
 struct nb_front {
 	void (*init)(void);              /* after the PMU is set up        */

@@ -1,7 +1,7 @@
 /*
  * kern_exec.c - enable_on_exec and events across an exec in nbsim's
  * emulated perf driver, against Linux's semantics (run under nbsim;
- * tests/t_kern_exec.t).  fs/exec.c and kernel/events/core.c as facts: an
+ * tests/kern/t_kern_exec.t).  fs/exec.c and kernel/events/core.c as facts: an
  * event whose descriptor survives the exec (not close-on-exec) stays with
  * the task; perf_event_enable_on_exec enables the ones opened disabled
  * with enable_on_exec, once; an enabled event goes on counting; a

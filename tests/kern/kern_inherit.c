@@ -1,6 +1,6 @@
 /*
  * kern_inherit.c - attr.inherit in nbsim's emulated perf driver against
- * Linux's semantics (run under nbsim; tests/t_kern_inherit.t).
+ * Linux's semantics (run under nbsim; tests/kern/t_kern_inherit.t).
  * kernel/events/core.c as facts: a thread or process created after the
  * event opens gets its own copy of it (inherit_event: count from 0, the
  * original's enabled state); read(2) of the original gives its own count

@@ -1,6 +1,6 @@
 /*
  * kern_perf.c - nbsim's emulated kernel against the facts (run under
- * nbsim; tests/t_kern_perf.t): the Linux P4 perf driver's raw-config
+ * nbsim; tests/kern/t_kern_perf.t): the Linux P4 perf driver's raw-config
  * validation and its placement (the shared model nb_linux_sched.c, from
  * kernel_p4.txt) on random sets, counting by the difference method, group
  * reads with the enabled/running times and ids, the ioctls, sampling with

@@ -1,7 +1,7 @@
 /*
  * kern_ptrace.c - the ptrace stops a parent sees of a child that asks to
  * be traced, as Linux gives them (run natively and under nbsim;
- * tests/t_kern_ptrace.t).  PAPI's attach ctests rely on them (attach2,
+ * tests/kern/t_kern_ptrace.t).  PAPI's attach ctests rely on them (attach2,
  * attach3: PTRACE_TRACEME then exec; attach_validate: PTRACE_TRACEME then
  * raise(SIGSTOP)).  Linux (kernel/ptrace.c, fs/exec.c, kernel/signal.c):
  * - a child that called PTRACE_TRACEME and execs stops once, with SIGTRAP,

@@ -1,7 +1,7 @@
 /*
  * kern_stale.c - the exec hand-off file of nbsim's emulated perf driver
  * (sim/kernel/nb_kern_exec.c) and another process that gets its pid
- * (tests/t_kern_exec_stale.t).  Run under nbsim:
+ * (tests/kern/t_kern_exec_stale.t).  Run under nbsim:
  *   kern_stale leave PROGRAM ARGS  opens a counting event whose descriptor
  *                                  survives an exec, prints "fd N", and execs
  *                                  PROGRAM (one nbsim does not run leaves the

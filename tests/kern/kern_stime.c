@@ -1,6 +1,6 @@
 /*
  * kern_stime.c - the TIME of the emulated perf driver's samples
- * (tests/t_kern_stime.t): an instructions sampling event with
+ * (tests/kern/t_kern_stime.t): an instructions sampling event with
  * PERF_SAMPLE_TIME over a loop, its ring buffer's records printed with the
  * program's own CLOCK_MONOTONIC read before the event is enabled (t0) and
  * after it is disabled (t1):

@@ -2,7 +2,7 @@
  * kern_task.c - perf_event_open on another task and the refusals Linux
  * gives an unprivileged user, against nbsim's emulated perf driver (run
  * under nbsim as an unprivileged user at perf_event_paranoid 2;
- * tests/t_perf_tool_refuse.t).  kernel/events/core.c perf_event_open as
+ * tests/kern/t_perf_tool_refuse.t).  kernel/events/core.c perf_event_open as
  * facts, in its order: perf_allow_kernel (EACCES for kernel counting),
  * find_lively_task_by_vpid (ESRCH), perf_event_alloc (EINVAL for no task
  * and no CPU), the PMU's event_init (x86_setup_perfctr, set_ext_hw_attr:

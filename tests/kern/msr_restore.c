@@ -1,7 +1,7 @@
 /*
  * msr_restore.c - the msr backend leaves the PMU as it found it, and
  * writes nothing but the PMU's MSRs (run under nbsim with
- * P4NETBURST_BACKEND=msr; tests/t_kern_msr.t).
+ * P4NETBURST_BACKEND=msr; tests/kern/t_kern_msr.t).
  *
  * Before PAPI starts, distinctive values go into some PMU registers through
  * the emulated /dev/cpu/0/msr; every PMU register is then read (the

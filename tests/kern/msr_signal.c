@@ -2,7 +2,7 @@
  * msr_signal.c - the msr backend puts every PMU register back when the
  * counting process ends by a signal it can catch, and nb_msr_clear resets
  * what _exit() and SIGKILL leave (run under nbsim, which gives the CPUID
- * of a NetBurst; tests/t_kern_msr_signal.t).
+ * of a NetBurst; tests/kern/t_kern_msr_signal.t).
  *
  * The registers must outlive the process that counts, so the device is a
  * stand-in (backend_msr.h, nb_msr_sys): every PMU MSR of the tables in a

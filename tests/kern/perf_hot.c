@@ -1,6 +1,6 @@
 /*
  * perf_hot.c - a program for perf record under nbsim
- * (tests/t_perf_tool_record.t): main calls outer, which calls hot, a
+ * (tests/kern/t_perf_tool_record.t): main calls outer, which calls hot, a
  * loop of 2 * N instructions; hot is the hottest function and every
  * sample in it has outer and main above it on the stack (frame pointers
  * kept: built with -fno-omit-frame-pointer).

@@ -3,7 +3,7 @@
 #
 # A PAPI test passes when it exits 0 and prints PASSED (PAPI's testlib).
 # SKIPPED, FAILED, a crash, a non-zero exit or the time limit is a failure,
-# unless tests/papi_tests_todo.txt lists the test: then it is a TAP "# TODO"
+# unless tests/suites/papi_tests_todo.txt lists the test: then it is a TAP "# TODO"
 # with the reason given there (and an unexpected pass shows as such).  A
 # listed test gets 60 s rather than the full limit, since some of them hang.
 # Limits are CPU seconds (run_one).
@@ -11,7 +11,7 @@
 # The clock: the suites run with nbsim's cheap clock (--nbsim-clock=fast:
 # uops retire 3 per cycle, plus miss latencies and misprediction
 # penalties) unless told clock => 'model'.  They test the component's API
-# and PAPI's use of it, not the timing model (sim/tests/t_timing.c and
+# and PAPI's use of it, not the timing model (sim/tests/guest/t_timing.c and
 # t_tmunit.c do; t_papi_ctests_model.t runs a set of ctests on the default
 # clock), and several of them run 2 billion instructions, which the timing
 # model makes 5x slower (about 50 host cycles per uop: issue 12's speed

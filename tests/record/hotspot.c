@@ -1,11 +1,11 @@
 /*
  * hotspot.c - an ordinary program (no nbsim client request, no PAPI) with
- * L1D misses whose places are known, for nb_record (tests/t_nb_record.t);
+ * L1D misses whose places are known, for nb_record (tests/record/t_nb_record.t);
  * run on Northwood (8 KB 4-way L1D: eight lines 8 KB apart share a set
  * and thrash it, every load of them misses and hits the L2).
  *
  *   hotspot sprunt   Sprunt's benchmark (IEEE Micro 2002, seed 000; the
- *                    kernel of sim/tests/t_iebs.c): ITER times 100 hitting
+ *                    kernel of sim/tests/guest/t_iebs.c): ITER times 100 hitting
  *                    loads, the chasing load `mov (%rax),%rax` over the
  *                    eight lines (label sprunt_target), 100 hitting loads
  *                    (7 bytes each, from sprunt_after): the only misses

@@ -1,5 +1,5 @@
 /*
- * ht2.c - two threads at once, for nb_record --ht=yes (tests/t_nb_record.t):
+ * ht2.c - two threads at once, for nb_record --ht=yes (tests/record/t_nb_record.t):
  * the main thread and one other meet at a barrier, then each runs its own
  * loop of packed-single adds (addps) concurrently, main 3 * N, the other N
  * (N = argv[1], default 1000); nothing else in the program runs addps.

@@ -3,7 +3,7 @@
  * runs rule 1, argc 2 rule 2, ...; argc beyond the last rule exits at
  * once).  Each rule is N executions of its instruction in a loop
  *     insn(s); dec %r12; jnz 1b
- * with the same code on every model: tests/t_pdrules.t counts it on
+ * with the same code on every model: tests/sim/t_pdrules.t counts it on
  * --model=cedarmill (the rules apply) and --model=prescott (they do not)
  * and checks the difference, N x the rule's published figure.  Data are
  * prepared in .data (a valid x87 environment, FSAVE and FXSAVE images), so
@@ -46,7 +46,7 @@
  *   35    repe scasb, RCX = 64, all equal   64 loads (one per element)
  *   36    repe cmpsb, RCX = 64, all equal   128 loads (two per element)
  * (each rep: RCX, RSI, RDI set before it; the loads and stores are
- * nb_pd_rep's, from Weaver's measurements, see tests/t_pdrules.t; rules
+ * nb_pd_rep's, from Weaver's measurements, see tests/sim/t_pdrules.t; rules
  * 35 and 36 are every model's plain counts, which the Pentium D's match.
  * No rep lods: VEX runs it as one lods, RCX untouched.)
  * (fbstp, 2 stores on the Pentium D, has no kernel: VEX does not decode it.)

@@ -1,4 +1,4 @@
-/* k_pentd: a Weaver-style program (tests/t_pentium_d.t), the segments of
+/* k_pentd: a Weaver-style program (tests/sim/t_pentium_d.t), the segments of
  * V. Weaver's deterministic-counter benchmark that issue 34 compares with a
  * Pentium D (family 15 model 6): SSE (three loops: SSE1, SSE2, SSE3), MMX,
  * BRANCHES and OS, one per run, chosen by argc:

@@ -1,0 +1,49 @@
+/*
+ * nb_tmsample_state.h - the sampled clock's state in each clock (t->smp
+ * of struct nb_tm, nb_timing.h), which only nb_tmsample.c (nb_tmsample.h)
+ * reads and writes.  Included by nb_timing.h, which defines the sizes it
+ * uses (NB_TM_MAXLD) and struct nb_tm_block before.
+ */
+#ifndef NB_TMSAMPLE_STATE_H
+#define NB_TMSAMPLE_STATE_H
+
+#include <stdint.h>
+
+/* the sampled clock (nb_tmsample.c): its phase (skip, warm, measure) and
+ * the runs left in it, the fraction of a cycle the skipped runs carry,
+ * what the warm phase's runs cost beyond their learned costs, not yet
+ * taken back from the skipped runs' charges (both 1/256 cycles), the
+ * generator of the skip phases' lengths, whether the last run ended in a
+ * mispredicted branch; runs skipped, walked, measured, skip phases cut
+ * short by a run without a cost for its variant (statistics) */
+struct nb_tms {
+	unsigned phase, mp, refill;
+	uint32_t skip;           /* mean runs of a skip phase (set before use) */
+	uint32_t left, frac;
+	int64_t skew;
+	uint64_t rng, skipped, walked, measured, cold;
+	/* a streak of skipped runs (nb_tms_skip): lazy, whether the next run
+	 * may join it; pend, its runs not yet in the clock's fields; acc,
+	 * their charges (1/256 cycles); accu, their uops */
+	uint32_t lazy, pend;
+	uint64_t acc, accu;
+	/* the anchors (nb_tms_anchor): how many, and the runs before the
+	 * last one */
+	uint64_t gen;
+	uint64_t from;
+	/* a run that arrives in segments (nb_tm_seg_sampled: PMI checks,
+	 * step mode), open until the next run's first segment or
+	 * nb_tms_close: open, 0 none, NB_SEG_WALK (walked segment by segment
+	 * from before, its loads' missing latencies os so far), NB_SEG_DEFER
+	 * (skipped or walked whole when it closes) or NB_SEG_EXACT (walked in
+	 * a skip phase, nb_tms_exact; exact: its setting); its block, the
+	 * uops reached, the mispredictions at its last segment; a held-back
+	 * run's L1D misses (omask, olat: the next run's loads run before it
+	 * ends) */
+	unsigned open, oto, exact;
+	const struct nb_tm_block *ob;
+	uint64_t obefore, os, omisp, omask;
+	uint32_t olat[NB_TM_MAXLD];
+};
+
+#endif /* NB_TMSAMPLE_STATE_H */

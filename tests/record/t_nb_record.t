@@ -1,0 +1,546 @@
+#!/usr/bin/perl
+# nb_record and nb_report (utils/nb_record.c, utils/nb_report.c; nbsim's
+# side: sim/nb_samples.c) on an unmodified program, tests/record/hotspot.c,
+# on Northwood (its 8 KB L1D: eight lines 8 KB apart always miss):
+#  - Sprunt's benchmark (seed 000) with PEBS: every sample of the loop on
+#    the chasing load, 200 of them (19400 misses, a period of 97), and its
+#    data addresses: the eight lines 8 KB apart, each within 15% of an
+#    eighth; with IEBS none on it, every one 65 to 78 instructions after it
+#    (the model's skid on Northwood: 59 cycles + 6 + 0 to 13 cycles of the
+#    bus-clock wait, sim/tests/guest/t_iebs.c), at more than one distance;
+#  - the difference method: samples = floor(N / P) (IEBS), floor((N - 1) /
+#    P) (PEBS: the record is of the tagged uop after the overflow), N the
+#    count nb_stat gives for the same program;
+#  - exact attribution: miss3 and miss1 chase 72000 and 24000 times, a
+#    period of 1000 divides both, so PEBS gives each exactly 72 and 24
+#    samples whatever the phase (with -g: folded stacks main;miss3;chase
+#    72 and main;miss1;chase 24); IEBS within one of them: the skid (at
+#    most 78 instructions, about 26 misses of the chase) can carry at most
+#    one of the overflows of a 1000-miss period over a function boundary;
+#  - nb_report's tables, --annotate (objdump) and --folded on them;
+#  - a Debian program (sort, stripped): libc's functions named, the folded
+#    stacks well formed and summing to the samples;
+#  - --random-period: instructions sampled every 50 trips of sprunt's
+#    203-instruction loop overflow at one place of it, so the samples fall
+#    at the few IPs the skid reaches from there; with 6 random low bits
+#    (periods 32 below to 31 above) they spread over many more, as many
+#    (within 2) as with the fixed period, and two runs with the same seed
+#    give the same samples;
+#  - bad input: distinct exit statuses, messages naming the cause.
+use strict;
+use warnings;
+use Test::More;
+use FindBin;
+use lib "$FindBin::Bin/../lib";
+use RunCmd;
+use File::Temp qw(tempdir);
+no warnings "portable";     # 64-bit addresses through hex()
+
+my $bin = $ENV{NB_UTILS_BIN} or BAIL_OUT("NB_UTILS_BIN not set (run through make check)");
+my $rec = "$bin/nb_record";
+my $rep = "$bin/nb_report";
+my $stat = "$bin/nb_stat";
+my $hs = "$ENV{NB_BUILD}/tests/record/hotspot";
+my $dir = tempdir(CLEANUP => 1);
+-x $rec && -x $rep or BAIL_OUT("nb_record/nb_report not built");
+-x $hs or BAIL_OUT("$hs not built");
+my $EV = '1stL_cache_load_miss_retired';
+# The programs see a fixed environment: its size moves their stack, and
+# with it which of their loads miss (a run with `make check TESTS=...` has
+# MAKEFLAGS holding the list, and once read one more miss in hotspot's
+# sprunt and in ld.so); make's, prove's and the shell's variables go.
+for my $k (keys %ENV) {
+	delete $ENV{$k} unless $k =~ /^(?:NB_\w+|NBSIM\w*|PATH|HOME|TMPDIR|LANG|LC_\w+|USER|LOGNAME)$/;
+}
+
+
+# the hotspot's symbols (nm: the addresses in the file, the profile's SVMA)
+my %nm;
+{
+	my ($rc, $text) = run_cmd('nm', $hs);
+	$rc == 0 or BAIL_OUT("nm $hs: $text");
+	for (split /\n/, $text) {
+		$nm{$2} = hex($1) if /^([0-9a-f]+) \S (\S+)$/;
+	}
+}
+
+# a profile: { events => [...], samples => [{ ev, fn, obj, svma, addr, weight, stack => [fn...] }] }
+sub profile {
+	my ($file) = @_;
+	my (%sym, @ev, @s);
+	open(my $fh, '<', $file) or return undef;
+	my $head = <$fh> // '';
+	return undef unless $head eq "nb-profile\t1\n";
+	while (my $l = <$fh>) {
+		chomp $l;
+		my @f = split /\t/, $l, -1;
+		if ($f[0] eq 'event') {
+			push @ev, { name => $f[2], period => $f[3], mode => $f[4] };
+		} elsif ($f[0] eq 'sym') {
+			$sym{"$f[1]:$f[2]"} = { obj => $f[3], svma => hex($f[4]), fn => $f[5] };
+		} elsif ($f[0] eq 'sample') {
+			my $y = $sym{"$f[2]:$f[6]"} // { obj => '?', svma => 0, fn => '?' };
+			my @st = $f[8] eq '-' ? () : map { ($sym{"$f[2]:$_"} // { fn => '?' })->{fn} }
+				split /,/, $f[8];
+			push @s, { ev => $f[1], fn => $y->{fn}, obj => $y->{obj}, svma => $y->{svma},
+				   weight => $f[5], addr => $f[7] eq '-' ? undef : hex($f[7]),
+				   stack => \@st };
+		}
+	}
+	return { events => \@ev, samples => \@s };
+}
+
+sub record {
+	my ($out, @args) = @_;
+	unlink $out;
+	my ($rc, $text) = run_cmd($rec, '--model=northwood', '-o', $out, @args);
+	diag($text) if $rc != 0 && $rc != 1;
+	return ($rc, $text, profile($out));
+}
+
+# the count nb_stat gives (the same program, the same model)
+sub count {
+	my (@prog) = @_;
+	my ($rc, $text) = run_cmd($stat, '--model=northwood', '-x', ',', '-o', "$dir/c.csv", '-e', $EV,
+			      '--', @prog);
+	open(my $fh, '<', "$dir/c.csv") or return undef;
+	while (<$fh>) {
+		return $1 if /^(\d+),\Q$EV\E,/;
+	}
+	return undef;
+}
+
+my $N = count($hs, 'sprunt');
+ok(defined $N && $N > 19400, "nb_stat counts $EV of hotspot sprunt") or diag("N undefined");
+$N //= 0;
+
+# ---- Sprunt with PEBS ----
+{
+	my ($rc, $text, $p) = record("$dir/pebs.prof", '-e', "$EV/97", '--', $hs, 'sprunt');
+	is($rc, 0, 'nb_record --precise (the default for the metric) runs');
+	like($text, qr/PEBS/, 'it says it samples with PEBS');
+	my @s = @{$p->{samples}};
+	my @in = grep { $_->{fn} eq 'sprunt' } @s;
+	is(scalar(@in), 200, 'PEBS: 200 samples in sprunt (19400 misses / 97)');
+	is(scalar(grep { $_->{svma} != $nm{sprunt_target} } @in), 0,
+	   'PEBS: every one on the chasing load (sprunt_target)');
+	cmp_ok(@in / @s, '>=', 0.8, 'PEBS: the hot spot has 80% or more of the samples');
+	is(scalar(@s), int(($N - 1) / 97), "PEBS: samples = floor((N - 1) / 97), N = $N (nb_stat)");
+	my %line;
+	$line{$_->{addr} & ~63}++ for grep { defined $_->{addr} } @in;
+	my @l = sort { $a <=> $b } keys %line;
+	is(scalar(@l), 8, 'data addresses: eight lines');
+	is(scalar(grep { $l[$_] - $l[$_ - 1] != 8192 } 1 .. $#l), 0, '... 8 KB apart');
+	is(scalar(grep { abs($line{$_} - 200 / 8) > 0.15 * 200 / 8 } @l), 0,
+	   '... each within 15% of an eighth of the samples');
+	like($text, qr/data addresses decoded for \d+ of \d+ PEBS samples, \d+ differing/,
+	     'nb_record says how many decoded data addresses differ from the model\'s');
+	TODO: {
+		local $TODO = 'a few loads outside the loop (about 1 in 80,000 on sort, here 0 or '
+			. '1 in ld.so, depending on the environment) decode to another address than '
+			. 'the model\'s: not yet explained';
+		like($text, qr/PEBS samples, 0 differing/, 'every decoded data address is the model\'s');
+	}
+
+	my ($r2, $t2) = run_cmd($rep, '-i', "$dir/pebs.prof", '--stdio');
+	is($r2, 0, 'nb_report --stdio');
+	like($t2, qr/^\s+200\s+[\d.]+%\s+sprunt\s+\(hotspot\)$/m, 'nb_report: sprunt first with 200');
+	($r2, $t2) = run_cmd($rep, '-i', "$dir/pebs.prof", '--sort=data');
+	my @off = $t2 =~ /^\s+\d+\s+[\d.]+%\s+0x[0-9a-f]+\s+\(sprunt; in ringmem\+(\d+)\)$/mg;
+	is(scalar(@off), 8, 'nb_report --sort=data: eight data lines in sprunt, in the global ringmem');
+	@off = sort { $a <=> $b } @off;
+	is(scalar(grep { $off[$_] - $off[$_ - 1] != 8192 } 1 .. $#off), 0,
+	   '... at offsets 8 KB apart');
+	($r2, $t2) = run_cmd($rep, '-i', "$dir/pebs.prof", '--sort=page');
+	my @pg = $t2 =~ /^\s+\d+\s+[\d.]+%\s+(0x[0-9a-f]+000)\s+\(sprunt\)$/mg;
+	is(scalar(@pg), 8, 'nb_report --sort=page: eight pages in sprunt');
+	($r2, $t2) = run_cmd($rep, '-i', "$dir/pebs.prof", '--sort=line');
+	like($t2, qr/^\s+200\s+[\d.]+%\s+\S*hotspot\.c:\d+\s+\(sprunt\)$/m,
+	     'nb_report --sort=line: hotspot.c\'s line of the loop');
+	($r2, $t2) = run_cmd($rep, '-i', "$dir/pebs.prof", '--annotate=sprunt');
+	is($r2, 0, 'nb_report --annotate=sprunt (objdump)');
+	my $t = sprintf('%x', $nm{sprunt_target});
+	like($t2, qr/^\s+200 100\.00% \|\s+$t:\s+mov\s+\(%rax\),%rax$/m,
+	     'annotate: the chasing load has all 200');
+}
+
+# ---- Sprunt with IEBS ----
+{
+	my ($rc, $text, $p) = record("$dir/iebs.prof", '--no-precise', '-e', "$EV/97", '--', $hs,
+				     'sprunt');
+	is($rc, 0, 'nb_record --no-precise runs');
+	my @s = @{$p->{samples}};
+	my @in = grep { $_->{fn} eq 'sprunt' } @s;
+	is(scalar(@in), 200, 'IEBS: 200 samples in sprunt');
+	is(scalar(grep { $_->{svma} == $nm{sprunt_target} } @in), 0, 'IEBS: none on the chasing load');
+	my %d;
+	for (@in) {
+		my $o = $_->{svma} - $nm{sprunt_after};
+		$d{$o % 7 == 0 && $o >= 0 ? 1 + $o / 7 : -1}++;
+	}
+	my @bad = grep { $_ < 65 || $_ > 78 } keys %d;
+	is(scalar(@bad), 0, 'IEBS: every sample 65 to 78 instructions after the load')
+		or diag(join(' ', map { "+$_: $d{$_}" } sort { $a <=> $b } keys %d));
+	cmp_ok(scalar(keys %d), '>', 1, 'IEBS: at more than one distance (the bus-clock wait)');
+	# Sprunt (seed 000): "65 or more", 46.5% at +69.  His paper gives the
+	# distances, not a latency in cycles; nbsim's PMI latency (Northwood
+	# 48 cycles, sim/timing/nb_timing.c NB_PMI_LATENCY_NW) is a calibration
+	# on his +65 floor (Intel publishes none).  After the chasing load one
+	# instruction retires a cycle, and the local APIC's bus-clock wait (0
+	# to 13 cycles) spreads the samples evenly over the distances (about
+	# 7% at each of +65 ... +78 here): another latency would move them all
+	# together, not make a peak (docs/pmu.md "Not modelled";
+	# sim/tests/guest/t_iebs.c has the same TODO)
+	{
+		my ($mode) = sort { $d{$b} <=> $d{$a} || $a <=> $b } keys %d;
+		my $share = @in ? 100 * ($d{$mode // 0} // 0) / @in : 0;
+		TODO: {
+			local $TODO = 'the model spreads the skid evenly over the bus clock\'s 14 phases '
+				. '(here about 7% at each of +65 to +78; t_iebs: 1/7 at every other one); '
+				. 'what puts 46.5% of the hardware\'s samples at +69 is not published, '
+				. 'and the PMI latency (a calibration, not a cited figure) moves every '
+				. 'distance together: it cannot make a peak';
+			ok(defined $mode && $mode >= 66 && $mode <= 72 && $share >= 36.5 && $share <= 56.5,
+			   sprintf('IEBS: the mode +%s with %.1f%% of the samples, Sprunt +69 with 46.5%% '
+				   . '(within 3 instructions and 10 points)', $mode // '?', $share));
+		}
+	}
+	is(scalar(@s), int($N / 97), "IEBS: samples = floor(N / 97), N = $N");
+	# nb_report's histogram of the same: by distance from the load
+	my ($r2, $t2) = run_cmd($rep, '-i', "$dir/iebs.prof", '--annotate=sprunt',
+			    sprintf('--distance-from=%x', $nm{sprunt_target}));
+	is($r2, 0, 'nb_report --annotate=sprunt --distance-from=the load');
+	my %h = $t2 =~ /^\s+\+(\d+)\s+(\d+)\s+[\d.]+%$/mg;
+	is(join(' ', map { "+$_:$h{$_}" } sort { $a <=> $b } keys %h),
+	   join(' ', map { "+$_:$d{$_}" } sort { $a <=> $b } keys %d),
+	   '... the distances and counts the profile gives');
+	($r2, $t2) = run_cmd($rep, '-i', "$dir/pebs.prof", '--annotate=sprunt',
+			 sprintf('--distance-from=%x', $nm{sprunt_target}));
+	like($t2, qr/^\s+\+0\s+200\s+100\.00%$/m, '... and PEBS: all 200 at +0');
+	my $w = 0;
+	$w += $_->{weight} for @s;
+	is($w, scalar(@s), 'IEBS: one period per interrupt (no counter ran a period past a PMI)');
+}
+
+# ---- exact attribution: miss3 and miss1, with -g ----
+{
+	my ($rc, $text, $p) = record("$dir/two.prof", '-g', '-e', "$EV/1000", '--', $hs, 'two');
+	is($rc, 0, 'nb_record -g (PEBS) on hotspot two');
+	my %by;
+	$by{join(';', reverse(@{$_->{stack}}), $_->{fn})}++ for @{$p->{samples}};
+	my ($m3) = grep { /(^|;)main;miss3;chase$/ } keys %by;
+	my ($m1) = grep { /(^|;)main;miss1;chase$/ } keys %by;
+	is($m3 && $by{$m3}, 72, 'PEBS: 72 samples in chase called by miss3 (72000 misses)');
+	is($m1 && $by{$m1}, 24, 'PEBS: 24 in chase called by miss1 (24000 misses)');
+	my ($r2, $t2) = run_cmd($rep, '-i', "$dir/two.prof", '--folded');
+	is($r2, 0, 'nb_report --folded');
+	like($t2, qr/^(.+;)?main;miss3;chase 72$/m, 'folded: ...main;miss3;chase 72');
+	like($t2, qr/^(.+;)?main;miss1;chase 24$/m, 'folded: ...main;miss1;chase 24');
+
+	# the callgrind format through Debian's callgrind_annotate: read
+	# without a complaint, totals = samples x period, self and inclusive
+	# costs as nb_report's samples say
+	($r2, $t2) = run_cmd($rep, '-i', "$dir/two.prof", '--callgrind');
+	is($r2, 0, 'nb_report --callgrind');
+	open(my $cg, '>', "$dir/two.cg") or die;
+	print $cg $t2;
+	close $cg;
+	my $n = scalar(@{$p->{samples}});
+	(my $totals = $n * 1000) =~ s/(\d)(?=(\d{3})+$)/$1,/g;
+	my ($r3, $t3) = run_cmd('callgrind_annotate', "$dir/two.cg");
+	is($r3, 0, 'callgrind_annotate reads it');
+	unlike($t3, qr/uninitialized|^Line \d+:|warning/mi, '... without a complaint');
+	like($t3, qr/^\s+\Q$totals\E \(100\.0%\)\s+PROGRAM TOTALS$/m,
+	     "... its totals are samples x period ($totals)");
+	like($t3, qr/^\s+96,000 \([\d.]+%\)\s+\S*hotspot\.c:chase /m,
+	     '... chase\'s self cost: its 96 samples x 1000, as nb_report has them');
+	($r3, $t3) = run_cmd('callgrind_annotate', '--inclusive=yes', "$dir/two.cg");
+	like($t3, qr/^\s+72,000 \([\d.]+%\)\s+\S*hotspot\.c:miss3 /m, '... miss3 inclusive 72,000');
+	like($t3, qr/^\s+24,000 \([\d.]+%\)\s+\S*hotspot\.c:miss1 /m, '... miss1 inclusive 24,000');
+	# main's own printf (its stdio buffer's malloc) takes a sample when
+	# a period's end falls in it, which the misses before main decide
+	# (ld.so's relocations, the preload library's size, the stack's
+	# layout): chase's 96 samples, and at most that one
+	like($t3, qr/^\s+9[67],000 \([\d.]+%\)\s+\S*hotspot\.c:main /m, '... main inclusive 96,000 (97,000 with its printf\'s)');
+
+	($rc, $text, $p) = record("$dir/two_i.prof", '-g', '--no-precise', '-e', "$EV/1000", '--',
+				  $hs, 'two');
+	is($rc, 0, 'nb_record -g --no-precise on hotspot two');
+	my (%f);
+	for (@{$p->{samples}}) {
+		my $path = join(';', reverse(@{$_->{stack}}), $_->{fn});
+		$f{$1}++ if $path =~ /main;(miss[13]);chase$/;
+	}
+	cmp_ok(abs(($f{miss3} // 0) - 72), '<=', 1, 'IEBS: 72 in miss3, give or take the skid\'s one');
+	cmp_ok(abs(($f{miss1} // 0) - 24), '<=', 1, 'IEBS: 24 in miss1, give or take one');
+}
+
+# ---- a recursive function ----
+{
+	# walk calls itself three times and chases 24000 times at the bottom
+	my ($rc, $text, $p) = record("$dir/rec.prof", '-g', '-e', "$EV/1000", '--', $hs, 'rec');
+	is($rc, 0, 'nb_record -g on hotspot rec');
+	my ($r2, $t2) = run_cmd($rep, '-i', "$dir/rec.prof", '--folded');
+	like($t2, qr/^(.+;)?main;walk;walk;walk;walk;chase 24$/m, 'folded: main;walk x4;chase 24');
+	($r2, $t2) = run_cmd($rep, '-i', "$dir/rec.prof", '--callgrind');
+	like($t2, qr/^fn=walk\ncob=\S+\ncfi=\S+\ncfn=walk\ncalls=72 /m,
+	     'callgrind: walk calls walk, 72 samples inside those calls (3 per sample)');
+	open(my $cg, '>', "$dir/rec.cg") or die;
+	print $cg $t2;
+	close $cg;
+	my ($r3, $t3) = run_cmd('callgrind_annotate', '--inclusive=yes', "$dir/rec.cg");
+	unlike($t3, qr/uninitialized|^Line \d+:|warning/mi, 'callgrind_annotate reads it');
+	like($t3, qr/^\s+24,000 \([\d.]+%\)\s+\S*hotspot\.c:walk /m,
+	     'inclusive cost of the recursive walk: its 24 samples once (24,000)');
+	like($t3, qr/^\s+2[45],000 \([\d.]+%\)\s+\S*hotspot\.c:main /m, '... and main\'s 24,000 (25,000 with its printf\'s)');
+}
+
+# ---- threads and processes ----
+{
+	my $st = "$ENV{NB_BUILD}/tests/stat";
+	# thread i runs 1000 * (i + 1) addps, which nothing else runs
+	# (tests/stat/threads.c): 10, 20 and 30 samples every 100
+	my ($rc, $text, $p) = record("$dir/th.prof", '--no-precise', '-e', 'packed_SP_uop:ALL/100',
+				     '--', "$st/threads", 1000);
+	is($rc, 0, 'nb_record on three threads');
+	my ($r2, $t2) = run_cmd($rep, '-i', "$dir/th.prof", '--sort=thread');
+	my @n = sort { $a <=> $b } ($t2 =~ /^\s+(\d+)\s+[\d.]+%\s+\d+\/\d+\s+\(thread \d+\)$/mg);
+	is("@n", '10 20 30', 'nb_report --sort=thread: 10, 20 and 30 samples, one row per thread');
+
+	# forkexec: the parent forks, the child execs true and exits 0, the
+	# parent exits with its status + 1
+	($rc, $text, $p) = record("$dir/fe.prof", '--follow', '-e', 'PAPI_TOT_INS/10000', '--',
+				  "$st/forkexec", '/bin/true');
+	is($rc, 1, '--follow: PROGRAM\'s exit status');
+	my %pids = map { $_ => 1 } (do { local (@ARGV, $/) = "$dir/fe.prof"; <> } =~ /^space\t\d+\t(\d+)$/mg);
+	is(scalar(keys %pids), 2, '--follow: two processes\' samples');
+	($rc, $text, $p) = record("$dir/fe1.prof", '-e', 'PAPI_TOT_INS/10000', '--', "$st/forkexec",
+				  '/bin/true');
+	%pids = map { $_ => 1 } (do { local (@ARGV, $/) = "$dir/fe1.prof"; <> } =~ /^space\t\d+\t(\d+)$/mg);
+	is(scalar(keys %pids), 1, 'without --follow: PROGRAM\'s process only');
+}
+
+# ---- Hyper-Threading: two threads at once on the two logical processors ----
+# tests/record/ht2.c: main runs 3000 addps (spin_main), the other thread
+# 1000 (spin_other), at once after a barrier.  --ht=yes samples each LP
+# with a counter of its own (its T0 or T1 bits, its interrupt): each
+# thread's samples are floor(its count / 100), on its own loop (or after
+# it, within the skid), and they add up to the run's
+{
+	my $h2 = "$ENV{NB_BUILD}/tests/record/ht2";
+	my ($rc, $text) = run_cmd($rec, '--model=northwood', '--ht=yes', '--no-precise', '-e',
+			      'packed_SP_uop:ALL/100', '-o', "$dir/ht.prof", '--', $h2, 1000);
+	is($rc, 0, 'nb_record --ht=yes on two threads at once') or diag $text;
+	my (%sym, %thr, %wrong, $n);
+	if (open(my $fh, '<', "$dir/ht.prof")) {
+		while (<$fh>) {
+			chomp;
+			my @f = split /\t/;
+			$sym{"$f[1]:$f[2]"} = $f[5] if $f[0] eq 'sym';
+			next unless $f[0] eq 'sample';
+			$n++;
+			$thr{$f[3]}++;
+			my $fn = $sym{"$f[2]:$f[6]"} // '?';
+			$wrong{$f[3]}++ if $fn eq ($f[3] == 1 ? 'spin_other' : 'spin_main');
+		}
+	}
+	is(join(' ', map { "$_:$thr{$_}" } sort keys %thr), '1:30 2:10',
+	   '--ht=yes: main 30 samples (3000 / 100), the other thread 10 (1000 / 100)');
+	is($n // 0, 40, '... adding up to the run\'s 40 (floor(4000 / 100))');
+	is(scalar(keys %wrong), 0, '... none of a thread\'s samples in the other thread\'s loop');
+	($rc, $text) = run_cmd($rep, '-i', "$dir/ht.prof", '--sort=thread');
+	like($text, qr/^\s+30\s+75\.00%\s+\d+\/\d+\s+\(thread 1\)$/m, 'nb_report --sort=thread: thread 1 30');
+	# the same threads on one logical processor (no --ht), taking turns:
+	# a thread switched out while its PMI is in flight (a period of 31
+	# addps is about the skid's length, so most switches come then) takes
+	# it where it stopped, its counter re-armed (before, the interrupt was
+	# dropped and that thread's counter never overflowed again: sort -n
+	# with two threads had 1,847 samples of 30,000)
+	($rc, $text) = run_cmd($rec, '--model=northwood', '--no-precise', '-e', 'packed_SP_uop:ALL/31',
+			       '-o', "$dir/turns.prof", '--', $h2, 300000);
+	is($rc, 0, 'nb_record on two threads taking turns') or diag $text;
+	my %w;
+	if (open(my $fh, '<', "$dir/turns.prof")) {
+		while (<$fh>) {
+			my @f = split /\t/;
+			$w{$f[3]} += $f[5] if $f[0] eq 'sample';
+		}
+	}
+	ok(abs(($w{1} // 0) - 29032) <= 1 && abs(($w{2} // 0) - 9677) <= 1,
+	   'threads taking turns: floor(count / 31) each, 29032 and 9677 (within one)')
+		or diag(join(' ', map { "$_:$w{$_}" } sort keys %w));
+	($rc, $text) = run_cmd($rec, '--ht=maybe', '-e', 'PAPI_TOT_INS', '-o', "$dir/x.prof", '--', $h2);
+	is($rc, 125, '--ht=maybe: 125');
+	like($text, qr/--ht takes yes or no, not 'maybe'/, '... named');
+	# PEBS under --ht=yes samples LP0's threads only (counter 16, T0
+	# bits): said, not left for the user to find in a thinner profile
+	($rc, $text) = run_cmd($rec, '--ht=yes', '--precise', '-e', '1stL_cache_load_miss_retired/100',
+			       '-o', "$dir/htp.prof", '--', $h2, 100);
+	is($rc, 0, 'nb_record --ht=yes --precise: runs');
+	like($text, qr/--ht=yes: the precise event samples the threads of logical processor 0 only/,
+	     '... and says that it samples logical processor 0 only');
+}
+
+# ---- MPI: a profile per rank (-o prof.%r) ----
+SKIP: {
+	my $st = "$ENV{NB_BUILD}/tests/stat";
+	my $mpirun = -x '/usr/bin/mpirun.mpich' ? '/usr/bin/mpirun.mpich' : undef;
+	skip('mpich is not installed (configure installs it)', 3) unless $mpirun && -x "$st/mpi_ranks";
+	# rank r runs 1000 * (r + 1) addps (tests/stat/mpi_ranks.c)
+	my ($rc, $text) = run_cmd($mpirun, '-np', '2', $rec, '--no-precise', '-e', 'packed_SP_uop:ALL/100',
+			      '-o', "$dir/mpi.%r", '--', "$st/mpi_ranks", 1000);
+	is($rc, 0, 'mpirun -np 2 nb_record -o mpi.%r');
+	my @n = map { my $p = profile("$dir/mpi.$_"); $p ? scalar(@{$p->{samples}}) : -1 } 0, 1;
+	is($n[0], 10, 'rank 0: 10 samples in mpi.0');
+	is($n[1], 20, 'rank 1: 20 samples in mpi.1');
+}
+
+# ---- a Debian program ----
+SKIP: {
+	my $sort = '/usr/bin/sort';
+	skip('no /usr/bin/sort', 5) unless -x $sort;
+	open(my $fh, '>', "$dir/in.txt") or die;
+	print $fh ((($_ * 7919) % 20011) . "\n") for 1 .. 20000;
+	close $fh;
+	my ($rc, $text) = run_cmd($rec, '-g', '-e', 'PAPI_TOT_INS', '-c', '200000', '-o', "$dir/sort.prof",
+			      '--', $sort, '-n', '-o', "$dir/out.txt", "$dir/in.txt");
+	is($rc, 0, 'nb_record -g on sort -n') or diag($text);
+	my ($r2, $t2) = run_cmd($rep, '-i', "$dir/sort.prof");
+	my %libc;
+	{
+		my ($r, $t) = run_cmd('nm', '-D', '--defined-only', '/lib/x86_64-linux-gnu/libc.so.6');
+		for (split /\n/, $t) {
+			$libc{$1} = 1 if /^\S+ \S (\S+?)(@.*)?$/;
+		}
+	}
+	# libc's exported names, or one of their implementations that its
+	# ifunc resolver picks (__memchr_sse2: memchr), which valgrind names
+	# from libc's debug info (libc6-dbg, a dependency of Debian's valgrind)
+	my @named = grep {
+		/^\s+\d+\s+[\d.]+%\s+(\S+?)(@\S*)?\s+\(libc\.so\.6\)$/ &&
+		($libc{$1} || ($1 =~ /^__([a-z]\w*?)_(sse2|sse4|ssse3|avx2|evex|erms|unaligned)/ && $libc{$1}))
+	} split /\n/, $t2;
+	cmp_ok(scalar(@named), '>=', 1, 'sort: libc functions named (in libc\'s symbol table)')
+		or diag($t2);
+	like($t2, qr/\[sort\]\s+\(sort\)/, 'sort: its own (stripped) code as [sort]');
+	($r2, $t2) = run_cmd($rep, '-i', "$dir/sort.prof", '--folded');
+	my @l = split /\n/, $t2;
+	is(scalar(grep { !/^[^;\n]+(;[^;\n]+)* \d+$/ } @l), 0, 'sort --folded: every line frames COUNT');
+	my $sum = 0;
+	$sum += (/ (\d+)$/)[0] for @l;
+	my $p = profile("$dir/sort.prof");
+	is($sum, scalar(@{$p->{samples}}), 'sort --folded: the counts add up to the samples');
+}
+
+# ---- -F: a rate in simulated time ----
+# nb_stat with the program's clocks simulated gives the cycles and
+# instructions the counting run sees (both exact, the run deterministic);
+# the period is instructions x 2800 MHz / (F x cycles), rounded, and the
+# IEBS samples one per whole period
+{
+	my ($rc, $text) = run_cmd($stat, '--model=northwood', '--time=simulated', '-x', ',', '-o', "$dir/f.csv",
+			      '-e', 'PAPI_TOT_CYC,PAPI_TOT_INS', '--', $hs, 'two');
+	my %c;
+	if (open(my $fh, '<', "$dir/f.csv")) {
+		while (<$fh>) {
+			$c{$2} = $1 if /^(\d+),(PAPI_TOT_(?:CYC|INS)),/;
+		}
+	}
+	my ($cyc, $ins) = ($c{PAPI_TOT_CYC} // 0, $c{PAPI_TOT_INS} // 0);
+	my $F = 20000;
+	my $want = int($ins * 2800e6 / ($F * $cyc) + 0.5);
+	my $p;
+	($rc, $text, $p) = record("$dir/f.prof", '-F', $F, '--no-precise', '-e', 'PAPI_TOT_INS', '--', $hs, 'two');
+	is($rc, 0, "nb_record -F $F on hotspot two");
+	like($text, qr/-F $F: PAPI_TOT_INS counted $ins in [\d.]+ simulated seconds: a sample every $want\b/,
+	     "-F $F: the period from the counting run ($ins instructions in $cyc cycles at 2800 MHz: $want)");
+	is($p->{events}[0]{period}, $want, '-F: the profile records that period');
+	is(scalar(@{$p->{samples}}), int($ins / ($want || 1)),
+	   "-F: one sample per whole period (floor($ins / $want))");
+	($rc, $text) = run_cmd($rec, '-F', '0', '-e', 'PAPI_TOT_INS', '-o', "$dir/x.prof", '--', $hs, 'two');
+	is($rc, 125, '-F 0: 125');
+	($rc, $text) = run_cmd($rec, '-F', '100', '-c', '1000', '-e', 'PAPI_TOT_INS', '-o', "$dir/x.prof", '--', $hs, 'two');
+	is($rc, 125, '-F with -c: 125');
+	like($text, qr/exclude each other/, '... the message says so');
+}
+
+# ---- --random-period: no aliasing with a loop ----
+{
+	my $P = 203 * 50;
+	my @a = ('--no-precise', '-e', 'PAPI_TOT_INS', '-c', $P, '--', $hs, 'sprunt');
+	my ($rc, $text, $f) = record("$dir/fix.prof", @a);
+	is($rc, 0, "nb_record -c $P (50 trips of sprunt's loop) on PAPI_TOT_INS");
+	my ($rc1, $t1, $r1) = record("$dir/rnd1.prof", '--random-period=6', '--random-seed=7', @a);
+	is($rc1, 0, '... with --random-period=6 --random-seed=7');
+	like($t1, qr/every $P on average, its low bits random/, '... and says its periods are random');
+	my ($rc2, $t2, $r2) = record("$dir/rnd2.prof", '--random-period=6', '--random-seed=7', @a);
+	my $ips = sub { my %h; $h{$_->{svma}}++ for grep { $_->{fn} eq 'sprunt' } @{$_[0]{samples}};
+			return scalar(keys %h) };
+	my $seq = sub { join(' ', map { "$_->{fn}:$_->{svma}:$_->{weight}" } @{$_[0]{samples}}) };
+	my ($nf, $nr) = ($ips->($f), $ips->($r1));
+	cmp_ok($nf, '<=', 20, "fixed period: the samples in sprunt at $nf IPs (one place + the skid)");
+	cmp_ok($nr, '>=', $nf + 20, "random low bits: at $nr IPs, 20 or more beyond the fixed period's");
+	cmp_ok(abs(@{$r1->{samples}} - @{$f->{samples}}), '<=', 2,
+	       sprintf('... %d samples against %d (the periods centred on %d)',
+		       scalar(@{$r1->{samples}}), scalar(@{$f->{samples}}), $P));
+	ok(@{$r1->{samples}} && $seq->($r1) eq $seq->($r2), 'the same seed: the same samples, run after run');
+	($rc, $text) = run_cmd($rec, '--random-period=0', '-o', "$dir/x.prof", @a);
+	is($rc, 125, '--random-period=0: 125');
+	($rc, $text) = run_cmd($rec, '--random-seed=3', '-o', "$dir/x.prof", @a);
+	is($rc, 125, '--random-seed alone: 125');
+	($rc, $text) = run_cmd($rec, '--random-period', '-c', 16, '-o', "$dir/x.prof",
+			       '-e', 'PAPI_TOT_INS', '--', $hs, 'two');
+	is($rc, 125, '--random-period (4 bits) with a period of 16: 125');
+	like($text, qr/above 2\^4/, '... the message says why');
+}
+
+# ---- bad input ----
+{
+	my @prog = ('--', $hs, 'two');
+	my ($rc, $t) = run_cmd($rec, '-e', 'no_such_event', '-o', "$dir/x.prof", @prog);
+	is($rc, 124, 'unknown event: 124');
+	like($t, qr/no_such_event/, '... the message names it');
+	($rc, $t) = run_cmd($rec, '-e', $EV, '-c', '0', '-o', "$dir/x.prof", @prog);
+	is($rc, 125, 'period 0: 125');
+	like($t, qr/bad period '0'/, '... the message says so');
+	($rc, $t) = run_cmd($rec, '-e', "$EV/ten", '-o', "$dir/x.prof", @prog);
+	is($rc, 125, 'EVENT/ten: 125');
+	($rc, $t) = run_cmd($rec, '-e', $EV, '-c', '1099511627776', '-o', "$dir/x.prof", @prog);
+	is($rc, 125, 'a period of 2^40: 125');
+	($rc, $t) = run_cmd($rec, '-e', $EV, '-o', "$dir/x.prof", '--', "$dir/no_such_program");
+	is($rc, 127, 'missing program: 127');
+	like($t, qr/no_such_program.*not found/, '... the message names it');
+	($rc, $t) = run_cmd($rec, '-e', $EV, '-o', "$dir/no_dir/x.prof", @prog);
+	is($rc, 122, 'unwritable -o: 122');
+	like($t, qr/no_dir\/x\.prof/, '... the message names the file');
+	($rc, $t) = run_cmd($rec, '--precise', '-e', 'PAPI_TOT_INS', '-o', "$dir/x.prof", @prog);
+	is($rc, 124, '--precise on an event PEBS does not sample: 124');
+	like($t, qr/cannot sample precisely/, '... and says why');
+	($rc, $t) = run_cmd($rec, '--no-precise', '-e', "$EV:precise", '-o', "$dir/x.prof", @prog);
+	is($rc, 125, ':precise with --no-precise: 125');
+	($rc, $t) = run_cmd($rec, '-e', "$EV,2ndL_cache_load_miss_retired", '-o', "$dir/x.prof", @prog);
+	is($rc, 124, 'two precise events: 124');
+	($rc, $t) = run_cmd($rec, '-o', "$dir/x.prof", @prog);
+	is($rc, 125, 'no event: 125');
+	($rc, $t) = run_cmd($rec, '-e', $EV, '-o', "$dir/x.prof");
+	is($rc, 125, 'no program: 125');
+	ok(!-e "$dir/x.prof", 'no profile left by a refused run');
+
+	($rc, $t) = run_cmd($rep, '-i', "$dir/none.prof");
+	is($rc, 1, 'nb_report: a missing profile: 1');
+	open(my $fh, '>', "$dir/junk.prof") or die;
+	print $fh "hello\n";
+	close $fh;
+	($rc, $t) = run_cmd($rep, '-i', "$dir/junk.prof");
+	is($rc, 3, 'nb_report: not a profile: 3');
+	($rc, $t) = run_cmd($rep, '-i', "$dir/pebs.prof", '--sort=bogus');
+	is($rc, 2, 'nb_report: a bad --sort: 2');
+	($rc, $t) = run_cmd($rep, '-i', "$dir/pebs.prof", '--annotate=no_such_function');
+	is($rc, 4, 'nb_report: --annotate of a function without samples: 4');
+	($rc, $t) = run_cmd($rep, '-i', "$dir/pebs.prof", '--annotate=sprunt', '--distance-from=1');
+	is($rc, 4, 'nb_report: --distance-from an address no instruction starts at: 4');
+	($rc, $t) = run_cmd($rep, '-i', "$dir/pebs.prof", '--distance-from=1461');
+	is($rc, 2, 'nb_report: --distance-from without --annotate: 2');
+}
+
+done_testing();

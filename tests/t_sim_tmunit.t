@@ -1,3 +1,0 @@
-#!/bin/sh
-# nbsim's timing model, unit-tested natively (sim/tests/t_tmunit.c).
-exec "$NBSIM_TESTBIN/t_tmunit"
