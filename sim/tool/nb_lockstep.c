@@ -306,6 +306,9 @@ static Bool in_wait(Int lwp)
  * Is host thread LWP on its way to where the lockstep waits for it, so
  * that the host's load, not a wait the model lacks, keeps it: runnable
  * (state R in /proc/self/task/LWP/stat: it has the CPU or waits for one),
+ * in an uninterruptible wait (state D: a kernel lock such as the address
+ * space's, held by a thread the host has not run yet, or a page fault's
+ * I/O; a wait for another thread or the outside sleeps in state S),
  * or back from its system call and waiting for valgrind's lock (a futex
  * wait on a word outside the client's memory: the --fair-sched=yes ticket
  * lock).  The waits below time out only while it is not: on a machine
@@ -326,7 +329,7 @@ static Bool host_progressing(Int lwp)
 	/* the state follows "pid (comm) ", comm may hold ')' */
 	for (p = buf + n; p > buf && p[-1] != ')'; p--)
 		;
-	if (p[0] == ' ' && p[1] == 'R')
+	if (p[0] == ' ' && (p[1] == 'R' || p[1] == 'D'))
 		return True;
 	no = task_syscall(lwp, &word, &op);
 	if (no == -1)
