@@ -98,6 +98,12 @@ int main(int argc, char **argv)
 	PAPI_stop(es, &cyc);
 
 	printf("mhz %d\n", hw->cpu_max_mhz);
+	/* where in its second each clock read at the loop's start: the
+	 * simulated cycles' alone (nb_simtime.c starts each clock at a whole
+	 * second), the same every run */
+	printf("phase_mono_ns %lld\n", m0 % 1000000000);
+	printf("phase_real_ns %lld\n", r0 % 1000000000);
+	printf("phase_tsc %llu\n", t0 % 1000000);
 	printf("PAPI_TOT_CYC %lld\n", cyc);
 	printf("rdtsc %llu\n", t1 - t0);
 	printf("monotonic %.0f\n", (m1 - m0) * ghz);

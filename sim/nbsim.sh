@@ -106,6 +106,11 @@ with the values that exist):
                              [the model's: 59 Northwood, 91 Prescott]
   --nbsim-pmi-sync=yes|no    the PMI then waits for the local APIC's next
                              bus-clock edge (the skid's spread) [yes]
+  --aslr=yes|no              the host's address-space randomisation (the
+                             vDSO's and stack's addresses in the program's
+                             /proc/self/maps) / off, so that a program that
+                             reads its maps (PAPI does) runs the same
+                             instructions every run [no]
   --perf-paranoid=N          the emulated perf_event_paranoid (-1..3) [2]
   --msr-driver=yes|no        the emulated msr driver is loaded [yes]
 
@@ -144,6 +149,7 @@ here=$(dirname -- "$self")
 
 model=prescott
 ht=no
+aslr=no
 vgopts=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -162,6 +168,12 @@ while [ $# -gt 0 ]; do
 		;;
 	--ht=*)
 		die 2 "bad value for --ht: '${1#--ht=}' (yes or no)"
+		;;
+	--aslr=yes | --aslr=no)
+		aslr=${1#--aslr=}
+		;;
+	--aslr=* | --aslr)
+		die 2 "bad value for --aslr: '${1#--aslr=}' (yes or no)"
 		;;
 	--tool=*)
 		die 2 "--tool is fixed to nbsim"
@@ -292,6 +304,21 @@ export VALGRIND_LIB=$vglib
 # simulated CPU; --fair-sched=yes hands it round in turn, so a thread cannot
 # starve the others when the host is loaded (PAPI's ctests/thrspecific needs
 # all threads to have run within one second); --fair-sched=no overrides.
+# The simulation is deterministic: what the program reads of its own
+# process must not change from run to run either.  PAPI (and any program
+# that lists its mappings) parses /proc/self/maps, which shows the host's
+# randomised vDSO, vvar and stack addresses and valgrind's gdbserver file
+# (named by the pid, a fresh inode each run): so valgrind runs with the
+# host's randomisation off (setarch -R: personality ADDR_NO_RANDOMIZE,
+# kept across the children's execs, as gdb and rr run their programs) and
+# without the gdbserver unless asked for (--vgdb=yes).
+run=("$valgrind")
+if [ "${aslr:-no}" = no ]; then
+	setarch=$(type -P setarch) || setarch=
+	[ -n "$setarch" ] && "$setarch" "$(uname -m)" -R true 2>/dev/null ||
+		die 1 "--aslr=no needs setarch (util-linux) and the personality(2) system call; --aslr=yes runs without"
+	run=("$setarch" "$(uname -m)" -R "$valgrind")
+fi
 shopt -s execfail
-exec "$valgrind" --tool=nbsim -q --trace-children=yes --fair-sched=yes --model="$model" --ht="$ht" "${vgopts[@]}" -- "$@"
+exec "${run[@]}" --tool=nbsim -q --trace-children=yes --fair-sched=yes --vgdb=no --model="$model" --ht="$ht" "${vgopts[@]}" -- "$@"
 die 1 "cannot run valgrind '$valgrind'"

@@ -15,7 +15,11 @@
  *   - a thread's CPU time is the cycles its logical processor's clock ran
  *     while the thread ran; the process's is the sum over its threads;
  *   - the absolute values start from the host's clocks as nbsim started,
- *     so REALTIME stays a plausible date.
+ *     so REALTIME stays a plausible date, each rounded down to a whole
+ *     second (the TSC to a second of the model's clock): the phase of
+ *     every reading within its second, and so how many times a program's
+ *     loop that waits for the next microsecond or tick runs, is then the
+ *     simulated cycles' alone, not the host's start time's.
  * The TSC: on family 15 models 0-2 it counts core clocks, on models 3 and
  * later at a constant rate, the part's maximum core ratio (Intel SDM vol. 3B,
  * "Time-Stamp Counter", seed 006); nbsim models no frequency change, so
@@ -67,11 +71,12 @@ void nb_time_init(void)
 	struct vki_timespec ts;
 
 	VG_(clock_gettime)(&ts, VKI_CLOCK_REALTIME);
-	host_real_ns = ts_ns(&ts);
+	host_real_ns = ts_ns(&ts) / 1000000000ULL * 1000000000ULL;
 	VG_(clock_gettime)(&ts, VKI_CLOCK_MONOTONIC);
-	host_mono_ns = ts_ns(&ts);
+	host_mono_ns = ts_ns(&ts) / 1000000000ULL * 1000000000ULL;
 	/* the host's TSC as the origin: a plausible, non-zero start value */
-	host_tsc = __builtin_ia32_rdtsc();
+	host_tsc = __builtin_ia32_rdtsc() / ((ULong)nb_cpu->mhz * 1000000ULL) *
+		   ((ULong)nb_cpu->mhz * 1000000ULL);
 	started = !clo_time_host;
 	run_tid = 1;
 	VG_(atfork)(NULL, NULL, time_after_fork);

@@ -23,7 +23,7 @@ use PapiSuite;
 my $nbsim = $ENV{NBSIM} or die "NBSIM not set\n";
 my $prog = "$ENV{NB_BUILD}/tests/thread_pebs";
 my @runs = map { my $ht = $_; map { [$ht, $_] } (2, 4, 8) } qw(no yes);
-print '1..' . (@runs + 2) . "\n";
+print '1..' . (@runs + 3) . "\n";
 my $n = 0;
 for my $r (@runs) {
 	my ($ht, $t) = @$r;
@@ -47,6 +47,17 @@ for my $r (@runs) {
 	printf "%sok %d - stops: one LP's loads counted while the other LP's thread starts and stops its set: "
 		. "%d/%d [%.1fs]\n", $good ? '' : 'not ', ++$n, $ok, $plan, $secs;
 	print STDERR "#   $_\n" for $good ? () : (split /\n/, $out)[-20 .. -1];
+	# the lockstep orders the threads by simulated time: a second run
+	# starts and stops as many times, and thread 0 counts the same (the
+	# host's start time, ASLR and gdbserver file once moved them: 3,913
+	# to 3,980 stops)
+	my ($st2, $out2) = PapiSuite::run_one('.', [$nbsim, '-q', '--ht=yes', '--nbsim-warn-unmodelled=no',
+						    '--', $prog, 'stops'], 300);
+	my @a = $out =~ /its set (\d+) times|count (\d+)/g;
+	my @b = $out2 =~ /its set (\d+) times|count (\d+)/g;
+	my ($sa, $sb) = (join(' ', grep { defined } @a), join(' ', grep { defined } @b));
+	printf "%sok %d - stops, a second run: the same stops and count (%s; %s)\n",
+		$sa ne '' && $sa eq $sb ? '' : 'not ', ++$n, $sa, $sb;
 }
 {
 	my ($st, $out) = PapiSuite::run_one('.', [$nbsim, '-q', '--nbsim-warn-unmodelled=no', '--nbsim-pmu-ctx=cpu',

@@ -17,7 +17,7 @@ sim=$(cd "$(dirname "$0")/../.." && pwd)
 
 # (two checks per option of the table in nb_opts.c)
 nopt=$(grep -c '^[[:space:]]*{ "--nbsim-[a-z-]*", "[a-z, ]*" },$' "$sim/tool/nb_opts.c")
-echo "1..$((32 + 4 + 2 * nopt))"
+echo "1..$((32 + 4 + 2 + 2 * nopt))"
 
 "$NBSIM" --help >"$tmp/out" 2>&1
 ok $? "nbsim --help exits 0"
@@ -186,5 +186,17 @@ a=$(ntrans "$tmp/tier.err") b=$(ntrans "$tmp/tierno.err")
 grep -q '^tier 0 cycles [1-9]' "$tmp/tier" && cmp -s "$tmp/tier" "$tmp/tierno" &&
 	[ -n "$a" ] && [ -n "$b" ] && [ "$a" -gt "$b" ]
 ok $? "a hot loop's cold translation made hot: the same cycles and misses, $a translations against $b ($(cat "$tmp/tier"))"
+
+# What a program reads of its own process is the same every run
+# (--aslr=no, the default: the host's randomisation off, no gdbserver
+# file named by the pid): PAPI parses /proc/self/maps at its start, and
+# its instruction counts followed the vDSO's and stack's addresses.
+"$NBSIM" -- /bin/cat /proc/self/maps >"$tmp/maps1" 2>&1
+"$NBSIM" -- /bin/cat /proc/self/maps >"$tmp/maps2" 2>&1
+grep -q '\[stack\]' "$tmp/maps1" && cmp -s "$tmp/maps1" "$tmp/maps2"
+ok $? "/proc/self/maps is the same in two runs ($(grep -c . "$tmp/maps1") lines)"
+"$NBSIM" --aslr=maybe -- /bin/true >"$tmp/out" 2>&1
+[ $? -eq 2 ] && grep -q "bad value for --aslr: 'maybe' (yes or no)" "$tmp/out"
+ok $? "--aslr=maybe refused naming the values"
 
 exit $fail
