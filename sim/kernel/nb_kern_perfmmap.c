@@ -381,6 +381,30 @@ void nbk_rb_exec(void)
 	}
 }
 
+/* A task record (FORK, EXIT) into each buffer that follows the task:
+ * pid, ppid, tid of the event's task (tid_of_event) or the running
+ * thread, ptid (the parent), time */
+static void task_record(unsigned type, Bool tid_of_event)
+{
+	ULong now = rec_ns(nbk_now_ns()), w[6 + 8];
+
+	for (int i = 0; i < NOBJ; i++) {
+		struct kobj *e = &ko[i];
+		UInt tid = tid_of_event ? (UInt)e->lwpid : (UInt)VG_(gettid)();
+		unsigned k;
+
+		if (!sideband(e) || !e->attr.task || (!e->rb && !e->rpid))
+			continue;
+		w[1] = (ULong)(UInt)VG_(getpid)() | (ULong)(UInt)VG_(getppid)() << 32;
+		w[2] = (ULong)tid | (ULong)(UInt)VG_(getppid)() << 32;
+		w[3] = now;
+		k = 4;
+		k += sample_id(e, now, w + k);
+		w[0] = HDR(type, 0, k);
+		nbk_rb_write(e, w, k);
+	}
+}
+
 /* PERF_RECORD_FORK (attr.task) in a forked child, through the copies
  * that report to the parent (nbk_task_after_fork): pid, ppid, tid, ptid,
  * time, as perf_event_fork writes it for the new task into the buffers
@@ -388,45 +412,14 @@ void nbk_rb_exec(void)
  * A single-threaded parent's forking thread is its pid (ptid). */
 void nbk_rb_fork(void)
 {
-	ULong now = rec_ns(nbk_now_ns()), w[6 + 8];
-
-	for (int i = 0; i < NOBJ; i++) {
-		struct kobj *e = &ko[i];
-		unsigned k;
-
-		if (!sideband(e) || !e->attr.task || (!e->rb && !e->rpid))
-			continue;
-		w[1] = (ULong)(UInt)VG_(getpid)() | (ULong)(UInt)VG_(getppid)() << 32;
-		w[2] = (ULong)(UInt)VG_(gettid)() | (ULong)(UInt)VG_(getppid)() << 32;
-		w[3] = now;
-		k = 4;
-		k += sample_id(e, now, w + k);
-		w[0] = HDR(PERF_RECORD_FORK, 0, k);
-		nbk_rb_write(e, w, k);
-	}
+	task_record(PERF_RECORD_FORK, False);
 }
 
 /* PERF_RECORD_EXIT (attr.task) at the process's exit: pid, ppid, tid,
  * ptid, time */
 void nbk_rb_exit(void)
 {
-	ULong now = rec_ns(nbk_now_ns()), w[6 + 8];
-
-	for (int i = 0; i < NOBJ; i++) {
-		struct kobj *e = &ko[i];
-		unsigned k;
-
-		if (!sideband(e) || !e->attr.task || (!e->rb && !e->rpid))
-			continue;
-		w[1] = (ULong)(UInt)VG_(getpid)() | (ULong)(UInt)VG_(getppid)() << 32;
-		/* tid, ptid */
-		w[2] = (ULong)(UInt)e->lwpid | (ULong)(UInt)VG_(getppid)() << 32;
-		w[3] = now;
-		k = 4;
-		k += sample_id(e, now, w + k);
-		w[0] = HDR(PERF_RECORD_EXIT, 0, k);
-		nbk_rb_write(e, w, k);
-	}
+	task_record(PERF_RECORD_EXIT, True);
 	/* the task's end wakes the pollers (perf_event_exit_event) */
 	for (int i = 0; i < NOBJ; i++)
 		if (ko[i].kind == K_PERF && ko[i].rpid && ko[i].parent < 0)
