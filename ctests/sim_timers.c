@@ -6,6 +6,9 @@
  *               MONOTONIC ns from arming to the signal handler;
  *   pause_ns    a 30 ms ITIMER_REAL, then pause(): the MONOTONIC ns the
  *               wait took;
+ *   sleep_armed_ns
+ *               a 1 ms nanosleep while a 50 ms ITIMER_REAL runs: the
+ *               MONOTONIC ns it took;
  *   ticks, ticks_wall_ns
  *               a 0.25 ms periodic ITIMER_REAL over a fixed loop: the
  *               signals and the loop's MONOTONIC ns;
@@ -336,6 +339,17 @@ int main(int argc, char **argv)
 	while (!fired_ns)
 		pause();
 	printf("pause_ns %lld\n", mono() - t0);
+
+	/* a 1 ms sleep while a 50 ms timer runs: the sleep's own time */
+	t0 = mono();
+	arm(50000, 0);
+	{
+		struct timespec ts = { 0, 1000000 };
+
+		nanosleep(&ts, NULL);
+	}
+	printf("sleep_armed_ns %lld\n", mono() - t0);
+	arm(0, 0);
 
 	/* a periodic timer over a fixed loop */
 	ticks = 0;

@@ -34,8 +34,7 @@
 /* A fork's child: no interval or POSIX timer (POSIX fork: not inherited) */
 static void fr_after_fork(ThreadId tid)
 {
-	(void)tid;
-	nb_itimer_fork();
+	nb_itimer_fork(tid);
 }
 
 /* the program's clock requests: the time base, its interval timers, its
@@ -44,6 +43,10 @@ static Bool fr_clock_request(ThreadId tid, UWord *arg, UWord *ret)
 {
 	if (arg[0] == NBSIM_REQ_PTIMER) {
 		*ret = (UWord)nb_ptimer_request(tid, arg);
+		return True;
+	}
+	if (arg[0] == NBSIM_REQ_TIME && (Long)arg[1] == NBSIM_TIME_IDLE) {
+		*ret = nb_itimer_idle(tid, arg[2]);
 		return True;
 	}
 	if (arg[0] == NBSIM_REQ_ITIMER) {
@@ -73,7 +76,7 @@ static void fr_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 {
 	nb_progfile_pre_syscall(tid, sysno, args, nargs);
 	nb_kern_pre_syscall(tid, sysno, args, nargs);
-	nb_itimer_pre_syscall(tid, sysno);
+	nb_itimer_pre_syscall(tid, sysno, args);
 	nb_simwait_pre_syscall(sysno);
 }
 
@@ -97,8 +100,15 @@ static void fr_runs(ThreadId tid)
 	nb_time_switch(tid);             /* CPU time */
 }
 
+static void fr_thread_create(ThreadId parent, ThreadId child)
+{
+	nb_itimer_thread_create(parent, child);
+	nb_kern_thread_create(parent, child);
+}
+
 static void fr_thread_exit(ThreadId tid)
 {
+	nb_itimer_thread_exit(tid);
 	nb_progfile_thread_exit(tid);
 	nb_kern_thread_exit(tid);
 }
@@ -111,7 +121,7 @@ static const struct nb_front fronts = {
 	.pre_syscall = fr_pre_syscall,
 	.post_syscall = fr_post_syscall,
 	.runs = fr_runs,
-	.thread_create = nb_kern_thread_create,
+	.thread_create = fr_thread_create,
 	.thread_exit = fr_thread_exit,
 	.pmi_claim = nb_kern_pmi,
 	.clock_request = fr_clock_request,

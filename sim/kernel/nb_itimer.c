@@ -12,6 +12,18 @@
  * clock: the host's ITIMER_REAL is then armed for the simulated time left,
  * and the wait's host time is added to the wall time 1:1 (as a sleep's),
  * so that `alarm(1); pause();` returns after one second on both clocks.
+ * A sleep in such a wait passes its own length unless the timer comes
+ * first, not the host's time it took.
+ * A process that can do nothing but wait for a signal (its only thread in
+ * pause or sigsuspend) is idle: nothing in it runs before the first
+ * wall-clock timer's expiry, nor would on the simulated machine.  The
+ * preload library's pause and sigsuspend ask first (nb_itimer_idle): the
+ * wall time passes exactly to the expiry, the timer's signal is sent, and
+ * the wrapper has it delivered and returns EINTR without waiting on the
+ * host: the same every run, whatever the host's load.  (A host timer armed
+ * "at once" cannot do this: a signal that comes before the system call
+ * starts is delivered first and valgrind restarts the call, which then
+ * waits for ever.)
  */
 #include "tool/nb_tool.h"
 #include "nb_simtime.h"
@@ -31,6 +43,10 @@ static struct { Bool armed; ULong at, interval; } itimer[3];
  * earliest POSIX timer (~0: none) */
 static ThreadId wait_tid = VG_INVALID_THREADID;
 static ULong wait_host_ns, wait_real_ns, wait_pt_ns;
+/* the wait's sleep request in ns (~0: not a relative sleep) */
+static ULong wait_sleep_ns;
+/* the process's live threads (valgrind's thread ids) */
+static Bool live[NB_HT_MAXT];
 
 static ULong ts_ns(const struct vki_timespec *ts)
 {
@@ -42,11 +58,28 @@ static Bool writable(UWord addr, SizeT len)
 	return addr != 0 && VG_(am_is_valid_for_client)((Addr)addr, len, VKI_PROT_WRITE);
 }
 
-void nb_itimer_fork(void)
+void nb_itimer_fork(ThreadId tid)
 {
 	nb_ptimer_fork();
 	VG_(memset)(itimer, 0, sizeof itimer);
 	wait_tid = VG_INVALID_THREADID;
+	VG_(memset)(live, 0, sizeof live);      /* (the child has one thread) */
+	if (tid < NB_HT_MAXT)
+		live[tid] = True;
+}
+
+void nb_itimer_thread_create(ThreadId parent, ThreadId child)
+{
+	if (parent < NB_HT_MAXT && parent != VG_INVALID_THREADID)
+		live[parent] = True;
+	if (child < NB_HT_MAXT)
+		live[child] = True;
+}
+
+void nb_itimer_thread_exit(ThreadId tid)
+{
+	if (tid < NB_HT_MAXT)
+		live[tid] = False;
 }
 
 /* the clock timer W runs on, in ns */
@@ -219,7 +252,7 @@ static void host_real_timer(ULong ns, struct vki_itimerval *old)
  * ITIMER_REAL, a kernel timer for the earliest POSIX timer (nb_ptimer.c).
  * One wait at a time: with several threads waiting, the later ones wait on
  * the first one's stand-ins. */
-void nb_itimer_pre_syscall(ThreadId tid, UInt sysno)
+void nb_itimer_pre_syscall(ThreadId tid, UInt sysno, const UWord *args)
 {
 	ULong now;
 
@@ -239,6 +272,7 @@ void nb_itimer_pre_syscall(ThreadId tid, UInt sysno)
 		return;
 	wait_tid = tid;
 	wait_host_ns = host_mono();
+	wait_sleep_ns = nb_time_sleep_req(sysno, args);
 }
 
 /* After it: the stand-ins disarmed.  One that expired sent its signal
@@ -269,10 +303,46 @@ Bool nb_itimer_wait_end(ThreadId tid)
 		fired = True;
 	}
 	if (!fired) {
-		waited = host_mono() - wait_host_ns;
+		/* a sleep that ended before the timer: its own length */
+		waited = wait_sleep_ns < first ? wait_sleep_ns : host_mono() - wait_host_ns;
 		if (waited >= first)
 			waited = first ? first - 1 : 0;
 	}
 	nb_time_pass(waited);
 	return True;
+}
+
+/* NBSIM_REQ_TIME NBSIM_TIME_IDLE from the preload's pause and sigsuspend
+ * (the thread's signal mask during the wait at MASK_ADDR): if the process
+ * is idle (TID its only thread) and the first wall-clock timer's signal is
+ * not blocked, the wall time passes to its expiry and the timer fires
+ * (its signal sent to TID, for the wrapper to have it delivered). */
+UWord nb_itimer_idle(ThreadId tid, UWord mask_addr)
+{
+	ULong mask, now, real_left = ~0ULL, pt_left, first;
+	Int pt_sig = 0;
+
+	if (clo_time_host)
+		return NBSIM_TIME_HOST;
+	if (!mask_addr || !VG_(am_is_valid_for_client)((Addr)mask_addr, sizeof mask, VKI_PROT_READ))
+		return NBSIM_GP;
+	mask = *(const ULong *)mask_addr;
+	for (ThreadId t = 1; t < NB_HT_MAXT; t++)
+		if (live[t] && t != tid)
+			return NBSIM_TIME_HOST;
+	nb_itimer_check();
+	if (itimer[0].armed) {
+		now = nb_time_wall_ns();
+		real_left = itimer[0].at > now ? itimer[0].at - now : 0;
+	}
+	pt_left = nb_ptimer_next(&pt_sig);
+	first = real_left < pt_left ? real_left : pt_left;
+	if (first == ~0ULL)
+		return NBSIM_TIME_HOST;
+	/* (the first timer's signal blocked: the host's wait, as before) */
+	if (mask & (1ULL << ((real_left <= pt_left ? VKI_SIGALRM : pt_sig) - 1)))
+		return NBSIM_TIME_HOST;
+	nb_time_pass(first);
+	nb_itimer_check();
+	return NBSIM_OK;
 }

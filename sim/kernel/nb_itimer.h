@@ -15,10 +15,17 @@ UWord nb_itimer_request(Int which, UWord new_value, UWord old_value);
 void nb_itimer_check(void);
 /* before a system call: a wait while ITIMER_REAL runs arms the host's
  * ITIMER_REAL for the simulated time left */
-void nb_itimer_pre_syscall(ThreadId tid, UInt sysno);
+void nb_itimer_pre_syscall(ThreadId tid, UInt sysno, const UWord *args);
 /* after it: True if the call was such a wait (its time accounted) */
 Bool nb_itimer_wait_end(ThreadId tid);
-/* a fork's child: none armed */
-void nb_itimer_fork(void);
+/* NBSIM_TIME_IDLE (nbsim_kern.h): TID waits for a signal with the mask at
+ * MASK_ADDR; NBSIM_OK: the first timer fired at once (the process idle),
+ * NBSIM_TIME_HOST: wait on the host, NBSIM_GP: a bad address */
+UWord nb_itimer_idle(ThreadId tid, UWord mask_addr);
+/* a fork's child (TID the thread that forked): none armed */
+void nb_itimer_fork(ThreadId tid);
+/* the process's threads: CHILD created by PARENT, TID gone */
+void nb_itimer_thread_create(ThreadId parent, ThreadId child);
+void nb_itimer_thread_exit(ThreadId tid);
 
 #endif /* NB_ITIMER_H */

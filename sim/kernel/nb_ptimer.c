@@ -275,15 +275,12 @@ ULong nb_ptimer_left_ns(Bool wall_only)
 	return left;
 }
 
-ULong nb_ptimer_standin(void)
+/* the armed wall-clock timer that signals first (-1: none), its ns left */
+static Int earliest_wall(ULong *left)
 {
-	ULong left = ~0ULL;
 	Int best = -1;
-	vki_sigevent_t sev;
-	struct vki_itimerspec v;
-	Int kid = -1;
-	SysRes r;
 
+	*left = ~0ULL;
 	for (Int i = 0; i < pt_hi; i++) {
 		const struct ptimer *t = &pt[i];
 		ULong now, l;
@@ -292,11 +289,33 @@ ULong nb_ptimer_standin(void)
 			continue;
 		now = now_of(t);
 		l = t->at > now ? t->at - now : 0;
-		if (l < left) {
-			left = l;
+		if (l < *left) {
+			*left = l;
 			best = i;
 		}
 	}
+	return best;
+}
+
+ULong nb_ptimer_next(Int *signo)
+{
+	ULong left;
+	Int best = earliest_wall(&left);
+
+	if (best >= 0)
+		*signo = pt[best].signo;
+	return left;
+}
+
+ULong nb_ptimer_standin(void)
+{
+	ULong left;
+	Int best = earliest_wall(&left);
+	vki_sigevent_t sev;
+	struct vki_itimerspec v;
+	Int kid = -1;
+	SysRes r;
+
 	if (best < 0)
 		return ~0ULL;
 	VG_(memset)(&sev, 0, sizeof sev);

@@ -16,6 +16,9 @@ Bool nb_ptimer_check(void);
 /* ns to the earliest expiry (~0: none armed); WALL_ONLY: of the wall-clock
  * timers that signal */
 ULong nb_ptimer_left_ns(Bool wall_only);
+/* ns to the earliest expiry of the wall-clock timers that signal, and
+ * its signal in *SIGNO (~0: none) */
+ULong nb_ptimer_next(Int *signo);
 /* a wait begins: the earliest signalling wall-clock timer gets a host
  * stand-in; its ns left (~0: none) */
 ULong nb_ptimer_standin(void);

@@ -300,6 +300,15 @@ static ULong sleep_req(UWord addr)
 	return ts_ns(ts);
 }
 
+ULong nb_time_sleep_req(UInt sysno, const UWord *args)
+{
+	if (sysno == __NR_nanosleep)
+		return sleep_req(args[0]);
+	if (sysno == __NR_clock_nanosleep && !(args[1] & 1 /* TIMER_ABSTIME */))
+		return sleep_req(args[2]);
+	return ~0ULL;
+}
+
 void nb_time_post_syscall(ThreadId tid, UInt sysno, UWord *args, SysRes res)
 {
 	ULong ns;

@@ -30,6 +30,9 @@ void nb_time_post_syscall(ThreadId tid, UInt sysno, UWord *args, SysRes res);
 ULong nb_time_wall_ns(void);
 ULong nb_time_cpu_ns(void);
 void nb_time_pass(ULong ns);
+/* the ns a relative sleep (nanosleep, clock_nanosleep) SYSNO with ARGS
+ * asks for; ~0: not one */
+ULong nb_time_sleep_req(UInt sysno, const UWord *args);
 /* the simulated REALTIME, MONOTONIC and TSC now; an exec's new image
  * starts from the old one's clocks and CPU time (nb_simwait.c) */
 void nb_time_abs(ULong *real, ULong *mono, ULong *tsc);

@@ -20,6 +20,11 @@
 /* NBSIM_REQ_TIME's pseudo-clock for the preload's getrusage(RUSAGE_CHILDREN)
  * and times(): the CPU time of the children waited for (nb_simwait.c) */
 #define NBSIM_TIME_CHILDREN (-101)
+/* NBSIM_REQ_TIME's pseudo-clock for the preload's pause and sigsuspend
+ * (the ns argument: the wait's signal mask): NBSIM_OK if the process was
+ * idle and the first wall-clock timer fired at once (nb_itimer.c), its
+ * signal pending; else wait on the host */
+#define NBSIM_TIME_IDLE (-102)
 /* the emulated kernel's descriptors are below this */
 #define NBSIM_KERN_MAXFD 1024
 

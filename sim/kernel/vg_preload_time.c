@@ -19,6 +19,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/times.h>
 #include <time.h>
@@ -225,6 +226,55 @@ useconds_t WRAP(ualarm)(useconds_t value, useconds_t interval)
 		return (useconds_t)(ov.it_value.tv_sec * 1000000 + ov.it_value.tv_usec);
 	CALL_FN_W_WW(r, o, value, interval);
 	return (useconds_t)r;
+}
+
+/* pause(2) and sigsuspend(2) in an idle process (its only thread waits
+ * for a signal; nb_itimer.c nb_itimer_idle): the tool passes the wall time
+ * to the first wall-clock timer's expiry and sends its signal.  It is
+ * delivered here, under the wait's mask, by a system call that valgrind
+ * follows with a look for pending signals (tgkill with signal 0, to this
+ * thread), and the wait returns EINTR as Linux's would after the handler.
+ * Else the real call waits on the host (another thread could end the
+ * wait, or only a signal from outside can). */
+static int idle_wait(const sigset_t *mask)
+{
+	sigset_t old;
+
+	if (VALGRIND_DO_CLIENT_REQUEST_EXPR(NBSIM_TIME_HOST, NBSIM_REQ_TIME, NBSIM_TIME_IDLE,
+					    mask, 0, 0, 0) != NBSIM_OK)
+		return 0;
+	sigprocmask(SIG_SETMASK, mask, &old);
+	syscall(SYS_tgkill, (long)getpid(), (long)gettid(), 0L);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	errno = EINTR;
+	return 1;
+}
+
+int WRAP(pause)(void);
+int WRAP(pause)(void)
+{
+	OrigFn o;
+	long r;
+	sigset_t cur;
+
+	VALGRIND_GET_ORIG_FN(o);
+	if (sigprocmask(SIG_BLOCK, NULL, &cur) == 0 && idle_wait(&cur))
+		return -1;
+	CALL_FN_W_v(r, o);
+	return (int)r;
+}
+
+int WRAP(sigsuspend)(const sigset_t *mask);
+int WRAP(sigsuspend)(const sigset_t *mask)
+{
+	OrigFn o;
+	long r;
+
+	VALGRIND_GET_ORIG_FN(o);
+	if (mask && idle_wait(mask))
+		return -1;
+	CALL_FN_W_W(r, o, mask);
+	return (int)r;
 }
 
 /* POSIX timers (timer_create(2) and kin) on a clock nbsim simulates, with

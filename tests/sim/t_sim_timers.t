@@ -3,8 +3,11 @@
 # ctests/sim_timers.c): a 2 ms ITIMER_REAL over a loop fires after 2 ms of
 # simulated time (1%: expiry is checked every few superblocks as it nears,
 # and the signal is delivered at the next one, a few hundred cycles); a
-# 30 ms ITIMER_REAL waited for in pause() takes 30 ms (the host's timer
-# stands in while nothing runs; 1%); a 0.25 ms periodic timer ticks once per
+# 30 ms ITIMER_REAL waited for in pause() takes 30 ms (the process is idle:
+# the wall time passes to the expiry; 1%: the cycles around the wait), the
+# same ns run after run and beside two CPU-bound processes; a 1 ms sleep
+# while a 50 ms timer runs takes 1 ms (within 1%), not the host's time;
+# a 0.25 ms periodic timer ticks once per
 # 0.25 ms of the loop's wall time (floor, or one fewer: armed after the
 # clock is read), the same number of times run after run and beside two
 # CPU-bound processes; alarm and ualarm return what Linux returns; a fork's
@@ -63,7 +66,7 @@ sub machine_ok {
 
 sub near { my ($x, $want, $tol) = @_; return defined $x && abs($x - $want) <= $want * $tol }
 
-my (%ticks, %pticks);
+my (%ticks, %pticks, %waits);
 for my $model (qw(northwood prescott)) {
 	my $tag = "--model=$model";
 	my ($rc, $v, $out) = run("--model=$model", '--nbsim-time=simulated');
@@ -72,6 +75,9 @@ for my $model (qw(northwood prescott)) {
 	   "$tag: a 2 ms ITIMER_REAL fires after 2 ms of simulated time (" . ($v->{real_ns} // '?') . ' ns)');
 	ok(near($v->{pause_ns}, 30e6, 0.01),
 	   "$tag: a 30 ms ITIMER_REAL waited for in pause() takes 30 ms (" . ($v->{pause_ns} // '?') . ' ns)');
+	ok(near($v->{sleep_armed_ns}, 1e6, 0.01),
+	   "$tag: a 1 ms sleep while a 50 ms ITIMER_REAL runs takes 1 ms (" . ($v->{sleep_armed_ns} // '?') . ' ns)');
+	$waits{$model} = join(' ', map { $v->{$_} // '?' } qw(pause_ns pt_wait_ns sleep_armed_ns));
 	my ($tk, $w) = ($v->{ticks} // -9, $v->{ticks_wall_ns} // 0);
 	cmp_ok($w, '>', 2e6, "$tag: the periodic timer's loop runs over 2 ms ($w ns)");
 	ok($tk == int($w / 250e3) || $tk == int($w / 250e3) - 1,
@@ -122,6 +128,8 @@ for my $model (qw(northwood prescott)) {
 	is($v->{ticks}, $ticks{northwood}, 'loaded host: the periodic timer ticks the same number of times');
 	ok(near($v->{real_ns}, 2e6, 0.01), 'loaded host: the one-shot timer still fires after 2 ms');
 	is($v->{pt_ticks}, $pticks{northwood}, 'loaded host: the CPU-time POSIX timer ticks the same number of times');
+	is(join(' ', map { $v->{$_} // '?' } qw(pause_ns pt_wait_ns sleep_armed_ns)), $waits{northwood},
+	   'loaded host: the waits in pause(), sigsuspend and a sleep under a timer take the same ns');
 	is(join(' ', map { $v->{$_} // '?' } qw(si_freeram si_loads avphys_pages)), $machine,
 	   'loaded host: sysinfo\'s free memory and load and sysconf\'s available pages are the same');
 }
