@@ -3,8 +3,7 @@
  * nbsim (TAP).  t_step.sh runs it with --nbsim-step-derive=lazy (the
  * default: raw counts folded only when a cycle needs it, nb_derive.c) and
  * =cycle (folded at every retirement cycle, as before the lazy folding),
- * and requires the same counts from both, and from a recorded run of the
- * tool before the lazy folding (t_step.expected).
+ * and requires the same counts from both.
  *
  * One workload (LCG-driven branches, a third of them mispredicted; L1D
  * misses over a 256 KB array; stores; SSE2 multiply-adds; a rep movsb
@@ -249,8 +248,8 @@ int main(void)
 {
 	/* the stack at the same address modulo 1 MB whatever the
 	 * environment's size (valgrind's own variables, the tool's path):
-	 * the caches see the same conflicts, so the counts are those of
-	 * t_step.expected in any build tree */
+	 * the caches see the same conflicts, so the counts are the same in
+	 * any build tree */
 	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
 	volatile char *pad = __builtin_alloca(((sp - 0x40000) & 0xfffff) + 16);
 
