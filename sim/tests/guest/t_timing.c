@@ -319,12 +319,14 @@ static void sets(const struct doc *doc)
 	 * depends on the code's layout and the branches run before (an
 	 * RDMSR between the runs, or -O2, hides it), as on the hardware.
 	 * Checked: the first call equals the later ones or reads one
-	 * penalty less, from 1 cycle under it to 3 over (with the measured
-	 * latencies of t_measured on the folders' PMU-access protocol the
-	 * first call mispredicts and reads 22 cycles less on Northwood, 34
-	 * on Prescott: 2 and 3 over the penalty, not yet explained); the
-	 * later calls are equal (the checks below compare against the
-	 * second).  (Only constants change here: the guest's code, and so
+	 * penalty less, from 1 cycle under it to 3 over.  It reads 3 over on
+	 * both models (23 on Northwood, 34 on Prescott): the refetched uops'
+	 * way from the restart to their results, which in the predicted case
+	 * ran in the shadow of the loop's chase, comes on top of the restart;
+	 * with the penalty raised by 10 cycles the excess stayed 3 on both
+	 * models (33 and 44), so it is the pipeline's latency, not a second
+	 * penalty.  The later calls are equal (the checks below compare
+	 * against the second).  (Only constants change here: the guest's code, and so
 	 * the branch history it leaves, must not.) */
 	{
 		uint64_t pen = doc->penalty, less = base - first;
