@@ -58,6 +58,12 @@ with the values that exist):
                              CPU-time itimers): the host's, or the simulated
                              part's time, its cycles at the model's clock
                              (docs/simulated-time.md) [simulated]
+  --nbsim-random=seeded|host  the kernel's random bytes (getrandom,
+                             /dev/urandom, /dev/random): from a generator
+                             seeded by --nbsim-seed, the same in every run
+                             (Python's hash seed, temporary names), or the
+                             host's [seeded]
+  --nbsim-seed=N             that generator's seed (0 to 2^63-1) [0]
   --nbsim-step-derive=lazy|cycle  step mode (a per-cycle filter): fold
                              the raw counts into the signals only where a
                              cycle needs it / cycle: at every retirement

@@ -30,10 +30,18 @@
 #include "nb_itimer.h"
 #include "nb_ptimer.h"
 #include "nb_sysinfo.h"
+#include "nb_entropy.h"
 
 /* A fork's child: no interval or POSIX timer (POSIX fork: not inherited) */
+static void fr_before_fork(ThreadId tid)
+{
+	(void)tid;
+	nb_entropy_pre_fork();
+}
+
 static void fr_after_fork(ThreadId tid)
 {
+	nb_entropy_child();
 	nb_itimer_fork(tid);
 }
 
@@ -59,8 +67,9 @@ static Bool fr_clock_request(ThreadId tid, UWord *arg, UWord *ret)
 static void fr_init(void)
 {
 	nb_time_init();
+	nb_entropy_init();
 	nb_simwait_init();               /* (the clocks an exec kept) */
-	VG_(atfork)(NULL, NULL, fr_after_fork);
+	VG_(atfork)(fr_before_fork, NULL, fr_after_fork);
 	nb_progfile_init();
 	nb_kern_init();
 }
@@ -88,6 +97,7 @@ static void fr_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, S
 		nb_time_post_syscall(tid, sysno, args, res);
 	nb_simwait_post_syscall(sysno, args, res);     /* (a child's end) */
 	nb_sysinfo_post_syscall(tid, sysno, args, res);
+	nb_entropy_post_syscall(sysno, args, res);
 }
 
 static void fr_runs(ThreadId tid)

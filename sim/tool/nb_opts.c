@@ -25,6 +25,8 @@ const HChar *clo_counts;
 Int clo_perf_paranoid = 2;              /* the emulated kernel's (nb_kern.c) */
 Bool clo_msr_driver = True;
 Bool clo_time_host = False;     /* simulated, the default: docs/simulated-time.md */
+Bool clo_random_host = False;   /* --nbsim-random=host (default seeded: nb_entropy.c) */
+ULong clo_random_seed = 0;      /* --nbsim-seed=N */
 Bool clo_ctx_cpu = False;       /* --nbsim-pmu-ctx=cpu (nb_ctx.c) */
 Bool clo_lockstep = True;       /* --nbsim-lockstep (nb_lockstep.c) */
 UInt clo_pmi_latency = ~0u;     /* --nbsim-pmi-latency; ~0: the model's (nb_pmi.c) */
@@ -48,6 +50,7 @@ static const struct { const HChar *name, *values; } nb_opt_values[] = {
 	{ "--nbsim-mem-timing", "auto, yes, no" },
 	{ "--nbsim-clock", "sampled, model, walk, fast" },
 	{ "--nbsim-time", "host, simulated" },
+	{ "--nbsim-random", "seeded, host" },
 	{ "--nbsim-step-derive", "lazy, cycle" },
 	{ "--nbsim-cache", "netburst, cachegrind" },
 	{ "--nbsim-pmu-ctx", "thread, cpu" },
@@ -125,6 +128,9 @@ Bool nb_process_cmd_line_option(const HChar *arg)
 	else if VG_XACT_CLO(arg, "--nbsim-clock=sampled", clo_clock, NB_CLOCK_SAMPLED) {}
 	else if VG_XACT_CLO(arg, "--nbsim-time=simulated", clo_time_host, False) {}
 	else if VG_XACT_CLO(arg, "--nbsim-time=host", clo_time_host, True) {}
+	else if VG_XACT_CLO(arg, "--nbsim-random=seeded", clo_random_host, False) {}
+	else if VG_XACT_CLO(arg, "--nbsim-random=host", clo_random_host, True) {}
+	else if VG_BINT_CLO(arg, "--nbsim-seed", clo_random_seed, 0, 0x7fffffffffffffffLL) {}
 	else if VG_BINT_CLO(arg, "--nbsim-sample", clo_sample_skip, 1, 1000000)
 		clo_sample_given = True;
 	else if VG_XACT_CLO(arg, "--nbsim-step-derive=lazy", clo_step_each, False) {}
@@ -190,6 +196,11 @@ void nb_print_usage(void)
 "                              simulated part's time from its cycles at the\n"
 "                              model's clock (the timing model then runs from\n"
 "                              the start) [simulated]\n"
+"    --nbsim-random=seeded|host  the kernel's random bytes (getrandom,\n"
+"                              /dev/urandom, /dev/random): from a generator\n"
+"                              seeded by --nbsim-seed, the same every run, or\n"
+"                              the host's [seeded]\n"
+"    --nbsim-seed=N            that generator's seed (0-2^63-1) [0]\n"
 "    --nbsim-step-derive=lazy|cycle  step mode (a per-cycle filter): fold the\n"
 "                              raw counts only when a cycle needs it / cycle:\n"
 "                              at every retirement cycle (the reference; the\n"

@@ -625,6 +625,8 @@ extern const HChar *clo_counts;          /* --nbsim-counts=FILE            */
 extern Int clo_perf_paranoid;            /* --perf-paranoid=N (2)          */
 extern Bool clo_msr_driver;              /* --msr-driver=yes|no (yes)      */
 extern Bool clo_time_host;               /* --nbsim-time=host (default: simulated) */
+extern Bool clo_random_host;             /* --nbsim-random=host (default: seeded) */
+extern ULong clo_random_seed;            /* --nbsim-seed=N */
 
 /* ---- instructions the model lacks: #UD (nb_ud.c, nb_isa.h) ---- */
 
