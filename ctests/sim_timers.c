@@ -9,6 +9,15 @@
  *   sleep_armed_ns
  *               a 1 ms nanosleep while a 50 ms ITIMER_REAL runs: the
  *               MONOTONIC ns it took;
+ *   to_poll_ns, to_select_ns, to_epoll_ns, to_sigwait_ns, to_abs_ns
+ *               waits that run out their time: poll 5 ms, select 3 ms,
+ *               epoll_wait 2 ms, sigtimedwait 1 ms, clock_nanosleep to
+ *               MONOTONIC + 4 ms (TIMER_ABSTIME): the MONOTONIC ns each
+ *               took;
+ *   deadline_waits
+ *               poll() with the time left until a deadline 10 ms ahead,
+ *               until the clock reaches it (as an event loop waits): how
+ *               many polls it took (-1: over 1,000);
  *   ticks, ticks_wall_ns
  *               a 0.25 ms periodic ITIMER_REAL over a fixed loop: the
  *               signals and the loop's MONOTONIC ns;
@@ -38,12 +47,15 @@
  * user time wait4 returned) and wait_tms_cutime (times()' ticks).
  */
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/resource.h>
+#include <sys/select.h>
 #include <sys/sysinfo.h>
 #include <sys/time.h>
 #include <sys/times.h>
@@ -303,6 +315,50 @@ static void machine(void)
 	printf("boottime_s %lld\n", (long long)cpu_ns(CLOCK_BOOTTIME) / 1000000000);
 }
 
+/* waits that run out their time, and an event loop's wait for a deadline */
+static void timeouts(void)
+{
+	long long t0, deadline;
+	struct timeval tv = { 0, 3000 };
+	struct timespec ts = { 0, 1000000 }, abs_ts;
+	sigset_t set;
+	int ep = epoll_create1(0), n;
+	struct epoll_event ev;
+
+	t0 = mono();
+	poll(NULL, 0, 5);
+	printf("to_poll_ns %lld\n", mono() - t0);
+	t0 = mono();
+	select(0, NULL, NULL, NULL, &tv);
+	printf("to_select_ns %lld\n", mono() - t0);
+	t0 = mono();
+	epoll_wait(ep, &ev, 1, 2);
+	printf("to_epoll_ns %lld\n", mono() - t0);
+	close(ep);
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR2);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	t0 = mono();
+	sigtimedwait(&set, NULL, &ts);
+	printf("to_sigwait_ns %lld\n", mono() - t0);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	t0 = mono();
+	abs_ts.tv_sec = (t0 + 4000000) / 1000000000;
+	abs_ts.tv_nsec = (t0 + 4000000) % 1000000000;
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &abs_ts, NULL);
+	printf("to_abs_ns %lld\n", mono() - t0);
+
+	deadline = mono() + 10000000;
+	for (n = 0; n < 1000; n++) {
+		long long left = deadline - mono();
+
+		if (left <= 0)
+			break;
+		poll(NULL, 0, (int)((left + 999999) / 1000000));
+	}
+	printf("deadline_waits %d\n", n < 1000 ? n : -1);
+}
+
 int main(int argc, char **argv)
 {
 	struct sigaction sa;
@@ -350,6 +406,8 @@ int main(int argc, char **argv)
 	}
 	printf("sleep_armed_ns %lld\n", mono() - t0);
 	arm(0, 0);
+
+	timeouts();
 
 	/* a periodic timer over a fixed loop */
 	ticks = 0;

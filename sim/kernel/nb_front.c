@@ -31,6 +31,7 @@
 #include "nb_ptimer.h"
 #include "nb_sysinfo.h"
 #include "nb_entropy.h"
+#include "nb_timeout.h"
 
 /* A fork's child: no interval or POSIX timer (POSIX fork: not inherited) */
 static void fr_before_fork(ThreadId tid)
@@ -85,7 +86,8 @@ static void fr_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 {
 	nb_progfile_pre_syscall(tid, sysno, args, nargs);
 	nb_kern_pre_syscall(tid, sysno, args, nargs);
-	nb_itimer_pre_syscall(tid, sysno, args);
+	nb_timeout_pre_syscall(tid, sysno, args);
+	nb_itimer_pre_syscall(tid, sysno);
 	nb_simwait_pre_syscall(sysno);
 }
 
@@ -93,8 +95,14 @@ static void fr_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, S
 {
 	nb_progfile_post_syscall(tid, sysno, args, nargs, res);
 	nb_kern_post_syscall(sysno, res);
-	if (clo_time_host || !nb_itimer_wait_end(tid))
+	{
+		/* (before the timers: an expiry during the wait caps it) */
+		ULong passed = nb_timeout_passed(tid, sysno, res);
+
+		if (clo_time_host || !nb_itimer_wait_end(tid, passed))
+			nb_time_pass(passed == ~0ULL ? 0 : passed);
 		nb_time_post_syscall(tid, sysno, args, res);
+	}
 	nb_simwait_post_syscall(sysno, args, res);     /* (a child's end) */
 	nb_sysinfo_post_syscall(tid, sysno, args, res);
 	nb_entropy_post_syscall(sysno, args, res);

@@ -12,8 +12,8 @@
  * clock: the host's ITIMER_REAL is then armed for the simulated time left,
  * and the wait's host time is added to the wall time 1:1 (as a sleep's),
  * so that `alarm(1); pause();` returns after one second on both clocks.
- * A sleep in such a wait passes its own length unless the timer comes
- * first, not the host's time it took.
+ * A wait that runs out its own time first (a sleep, a poll's timeout)
+ * passes that time, not the host's.
  * A process that can do nothing but wait for a signal (its only thread in
  * pause or sigsuspend) is idle: nothing in it runs before the first
  * wall-clock timer's expiry, nor would on the simulated machine.  The
@@ -43,8 +43,6 @@ static struct { Bool armed; ULong at, interval; } itimer[3];
  * earliest POSIX timer (~0: none) */
 static ThreadId wait_tid = VG_INVALID_THREADID;
 static ULong wait_host_ns, wait_real_ns, wait_pt_ns;
-/* the wait's sleep request in ns (~0: not a relative sleep) */
-static ULong wait_sleep_ns;
 /* the process's live threads (valgrind's thread ids) */
 static Bool live[NB_HT_MAXT];
 
@@ -252,7 +250,7 @@ static void host_real_timer(ULong ns, struct vki_itimerval *old)
  * ITIMER_REAL, a kernel timer for the earliest POSIX timer (nb_ptimer.c).
  * One wait at a time: with several threads waiting, the later ones wait on
  * the first one's stand-ins. */
-void nb_itimer_pre_syscall(ThreadId tid, UInt sysno, const UWord *args)
+void nb_itimer_pre_syscall(ThreadId tid, UInt sysno)
 {
 	ULong now;
 
@@ -272,14 +270,13 @@ void nb_itimer_pre_syscall(ThreadId tid, UInt sysno, const UWord *args)
 		return;
 	wait_tid = tid;
 	wait_host_ns = host_mono();
-	wait_sleep_ns = nb_time_sleep_req(sysno, args);
 }
 
 /* After it: the stand-ins disarmed.  One that expired sent its signal
  * itself, and the wall time reaches its expiry; else the wait's host time
  * passes (short of the first expiry, which the timers' own check decides).
  * True: the call's time is accounted (a sleep's request is not added). */
-Bool nb_itimer_wait_end(ThreadId tid)
+Bool nb_itimer_wait_end(ThreadId tid, ULong passed)
 {
 	struct vki_itimerval old;
 	ULong waited = 0, first = wait_real_ns < wait_pt_ns ? wait_real_ns : wait_pt_ns;
@@ -303,8 +300,9 @@ Bool nb_itimer_wait_end(ThreadId tid)
 		fired = True;
 	}
 	if (!fired) {
-		/* a sleep that ended before the timer: its own length */
-		waited = wait_sleep_ns < first ? wait_sleep_ns : host_mono() - wait_host_ns;
+		/* a wait that ran out its time before the timer: its own
+		 * length (nb_timeout.c) */
+		waited = passed < first ? passed : host_mono() - wait_host_ns;
 		if (waited >= first)
 			waited = first ? first - 1 : 0;
 	}

@@ -15,9 +15,10 @@ UWord nb_itimer_request(Int which, UWord new_value, UWord old_value);
 void nb_itimer_check(void);
 /* before a system call: a wait while ITIMER_REAL runs arms the host's
  * ITIMER_REAL for the simulated time left */
-void nb_itimer_pre_syscall(ThreadId tid, UInt sysno, const UWord *args);
-/* after it: True if the call was such a wait (its time accounted) */
-Bool nb_itimer_wait_end(ThreadId tid);
+void nb_itimer_pre_syscall(ThreadId tid, UInt sysno);
+/* after it: True if the call was such a wait (its time accounted; PASSED:
+ * what nb_timeout.c gives it if it ran out its own time, else ~0) */
+Bool nb_itimer_wait_end(ThreadId tid, ULong passed);
 /* NBSIM_TIME_IDLE (nbsim_kern.h): TID waits for a signal with the mask at
  * MASK_ADDR; NBSIM_OK: the first timer fired at once (the process idle),
  * NBSIM_TIME_HOST: wait on the host, NBSIM_GP: a bad address */

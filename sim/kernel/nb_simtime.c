@@ -290,25 +290,6 @@ static void put_timeval(UWord addr, ULong ns)
 	tv->tv_usec = (Long)(ns % 1000000000ULL / 1000);
 }
 
-static ULong sleep_req(UWord addr)
-{
-	const struct vki_timespec *ts = (const struct vki_timespec *)addr;
-
-	if (!addr || !VG_(am_is_valid_for_client)((Addr)addr, sizeof *ts, VKI_PROT_READ) ||
-	    ts->tv_sec < 0 || ts->tv_nsec < 0)
-		return 0;
-	return ts_ns(ts);
-}
-
-ULong nb_time_sleep_req(UInt sysno, const UWord *args)
-{
-	if (sysno == __NR_nanosleep)
-		return sleep_req(args[0]);
-	if (sysno == __NR_clock_nanosleep && !(args[1] & 1 /* TIMER_ABSTIME */))
-		return sleep_req(args[2]);
-	return ~0ULL;
-}
-
 void nb_time_post_syscall(ThreadId tid, UInt sysno, UWord *args, SysRes res)
 {
 	ULong ns;
@@ -325,14 +306,6 @@ void nb_time_post_syscall(ThreadId tid, UInt sysno, UWord *args, SysRes res)
 	case __NR_gettimeofday:
 		if (nb_time_read(tid, VKI_CLOCK_REALTIME, &ns))
 			put_timeval(args[0], ns);
-		break;
-	case __NR_nanosleep:
-		/* (an interrupted sleep: the remaining time is not subtracted) */
-		slept_ns += sleep_req(args[0]);
-		break;
-	case __NR_clock_nanosleep:
-		if (!(args[1] & 1 /* TIMER_ABSTIME */))
-			slept_ns += sleep_req(args[2]);
 		break;
 	default:
 		break;

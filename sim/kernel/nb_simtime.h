@@ -21,18 +21,14 @@ Bool nb_time_request(ThreadId tid, UWord *arg, UWord *ret);
 ULong nb_rdtsc_helper(void);
 /* a thread starts running (track_start_client_code): CPU-time accounting */
 void nb_time_switch(ThreadId tid);
-/* after a system call (but a wait the interval timers accounted,
- * nb_itimer_wait_end): nanosleep's time passes; the clock system calls'
- * results become the simulated ones */
+/* after a system call: the clock system calls' results become the
+ * simulated ones */
 void nb_time_post_syscall(ThreadId tid, UInt sysno, UWord *args, SysRes res);
 /* for the interval timers (nb_itimer.c): the wall time and the process's
  * CPU time in ns since the start; NS of wall time passes (a wait) */
 ULong nb_time_wall_ns(void);
 ULong nb_time_cpu_ns(void);
 void nb_time_pass(ULong ns);
-/* the ns a relative sleep (nanosleep, clock_nanosleep) SYSNO with ARGS
- * asks for; ~0: not one */
-ULong nb_time_sleep_req(UInt sysno, const UWord *args);
 /* the simulated REALTIME, MONOTONIC and TSC now; an exec's new image
  * starts from the old one's clocks and CPU time (nb_simwait.c) */
 void nb_time_abs(ULong *real, ULong *mono, ULong *tsc);

@@ -7,6 +7,10 @@
 # the wall time passes to the expiry; 1%: the cycles around the wait), the
 # same ns run after run and beside two CPU-bound processes; a 1 ms sleep
 # while a 50 ms timer runs takes 1 ms (within 1%), not the host's time;
+# waits that run out their time (poll, select, epoll_wait, sigtimedwait,
+# an absolute clock_nanosleep) take that time (1%), and an event loop
+# polling for the time left until a deadline reaches it in 1-3 waits
+# (before, the clock stood still across each and the loop never ended);
 # a 0.25 ms periodic timer ticks once per
 # 0.25 ms of the loop's wall time (floor, or one fewer: armed after the
 # clock is read), the same number of times run after run and beside two
@@ -77,7 +81,17 @@ for my $model (qw(northwood prescott)) {
 	   "$tag: a 30 ms ITIMER_REAL waited for in pause() takes 30 ms (" . ($v->{pause_ns} // '?') . ' ns)');
 	ok(near($v->{sleep_armed_ns}, 1e6, 0.01),
 	   "$tag: a 1 ms sleep while a 50 ms ITIMER_REAL runs takes 1 ms (" . ($v->{sleep_armed_ns} // '?') . ' ns)');
-	$waits{$model} = join(' ', map { $v->{$_} // '?' } qw(pause_ns pt_wait_ns sleep_armed_ns));
+	for ([to_poll_ns => 5e6, 'poll 5 ms'], [to_select_ns => 3e6, 'select 3 ms'],
+	     [to_epoll_ns => 2e6, 'epoll_wait 2 ms'], [to_sigwait_ns => 1e6, 'sigtimedwait 1 ms'],
+	     [to_abs_ns => 4e6, 'clock_nanosleep to MONOTONIC + 4 ms (TIMER_ABSTIME)']) {
+		my ($k, $want, $what) = @$_;
+		ok(near($v->{$k}, $want, 0.01),
+		   "$tag: $what that runs out its time takes its time (" . ($v->{$k} // '?') . ' ns)');
+	}
+	ok(($v->{deadline_waits} // -1) >= 1 && $v->{deadline_waits} <= 3,
+	   "$tag: polling until a deadline 10 ms ahead (an event loop) reaches it in a few waits ("
+	   . ($v->{deadline_waits} // '?') . ')');
+	$waits{$model} = join(' ', map { $v->{$_} // '?' } qw(pause_ns pt_wait_ns sleep_armed_ns to_poll_ns to_abs_ns));
 	my ($tk, $w) = ($v->{ticks} // -9, $v->{ticks_wall_ns} // 0);
 	cmp_ok($w, '>', 2e6, "$tag: the periodic timer's loop runs over 2 ms ($w ns)");
 	ok($tk == int($w / 250e3) || $tk == int($w / 250e3) - 1,
@@ -128,7 +142,7 @@ for my $model (qw(northwood prescott)) {
 	is($v->{ticks}, $ticks{northwood}, 'loaded host: the periodic timer ticks the same number of times');
 	ok(near($v->{real_ns}, 2e6, 0.01), 'loaded host: the one-shot timer still fires after 2 ms');
 	is($v->{pt_ticks}, $pticks{northwood}, 'loaded host: the CPU-time POSIX timer ticks the same number of times');
-	is(join(' ', map { $v->{$_} // '?' } qw(pause_ns pt_wait_ns sleep_armed_ns)), $waits{northwood},
+	is(join(' ', map { $v->{$_} // '?' } qw(pause_ns pt_wait_ns sleep_armed_ns to_poll_ns to_abs_ns)), $waits{northwood},
 	   'loaded host: the waits in pause(), sigsuspend and a sleep under a timer take the same ns');
 	is(join(' ', map { $v->{$_} // '?' } qw(si_freeram si_loads avphys_pages)), $machine,
 	   'loaded host: sysinfo\'s free memory and load and sysconf\'s available pages are the same');
