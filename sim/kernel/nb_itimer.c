@@ -15,7 +15,8 @@
  * A wait that runs out its own time first (a sleep, a poll's timeout)
  * passes that time, not the host's.
  * A process that can do nothing but wait for a signal (its only thread in
- * pause or sigsuspend) is idle: nothing in it runs before the first
+ * pause or sigsuspend, and no child process whose exit could end it) is
+ * idle: nothing in it runs before the first
  * wall-clock timer's expiry, nor would on the simulated machine.  The
  * preload library's pause and sigsuspend ask first (nb_itimer_idle): the
  * wall time passes exactly to the expiry, the timer's signal is sent, and
@@ -310,9 +311,31 @@ Bool nb_itimer_wait_end(ThreadId tid, ULong passed)
 	return True;
 }
 
+/* The calling thread has a child process (running, or a zombie not yet
+ * reaped), or it cannot be told: a child's exit (SIGCHLD) can end the
+ * wait, at a moment of its own simulation.  coreutils' timeout(1) waits
+ * so in sigsuspend with its timer armed: taking the timer's expiry at
+ * once killed the command it runs. */
+static Bool has_children(void)
+{
+	HChar path[64], buf[8];
+	SysRes r;
+	Int fd, n;
+
+	VG_(snprintf)(path, sizeof path, "/proc/self/task/%d/children", VG_(gettid)());
+	r = VG_(open)(path, VKI_O_RDONLY, 0);
+	if (sr_isError(r))
+		return True;            /* (no CONFIG_PROC_CHILDREN: the host's wait) */
+	fd = (Int)sr_Res(r);
+	n = VG_(read)(fd, buf, sizeof buf);
+	VG_(close)(fd);
+	return n != 0;
+}
+
 /* NBSIM_REQ_TIME NBSIM_TIME_IDLE from the preload's pause and sigsuspend
  * (the thread's signal mask during the wait at MASK_ADDR): if the process
- * is idle (TID its only thread) and the first wall-clock timer's signal is
+ * is idle (TID its only thread, no child process) and the first
+ * wall-clock timer's signal is
  * not blocked, the wall time passes to its expiry and the timer fires
  * (its signal sent to TID, for the wrapper to have it delivered). */
 UWord nb_itimer_idle(ThreadId tid, UWord mask_addr)
@@ -328,6 +351,8 @@ UWord nb_itimer_idle(ThreadId tid, UWord mask_addr)
 	for (ThreadId t = 1; t < NB_HT_MAXT; t++)
 		if (live[t] && t != tid)
 			return NBSIM_TIME_HOST;
+	if (has_children())
+		return NBSIM_TIME_HOST;
 	nb_itimer_check();
 	if (itimer[0].armed) {
 		now = nb_time_wall_ns();

@@ -171,6 +171,16 @@ for my $model (qw(northwood prescott)) {
 	is("@left", '', 'wait: no exec or children\'s file is left in $TMPDIR');
 }
 
+# a process waiting in sigsuspend with a timer armed is not idle while it
+# has a child: coreutils' timeout(1) must let its command finish (when the
+# timer's expiry was taken at once, the command was killed: status 124)
+{
+	my $out = `timeout -k 10 300 "$nbsim" -- timeout 30 /bin/sh -c 'echo finished' 2>&1`;
+	my $st = $? >> 8;
+	ok($st == 0 && $out =~ /^finished$/m,
+	   "timeout 30 sh -c 'echo finished' under nbsim: the command finishes (status $st)") or diag($out);
+}
+
 # --nbsim-time=host: the host's timers
 {
 	my ($rc, $v, $out) = run('--model=northwood', '--nbsim-time=host');
