@@ -14,7 +14,8 @@
  *                                (0 ready: the timeout ran out)
  *   rt_sigtimedwait              (EAGAIN: no signal came in time)
  * Its timeout is read before the call (select, pselect6 and ppoll write
- * back the time left).  A wait that ends early (a descriptor ready, a
+ * back the time left), and the wall time passes to the wait's end: less,
+ * or nothing, if other threads' cycles moved it meanwhile.  A wait that ends early (a descriptor ready, a
  * signal) passes none: what ended it was the host's, at a moment the
  * simulation does not know.  Futex waits with a timeout
  * (pthread_cond_timedwait) are left to the host: their deadline is the
@@ -29,8 +30,9 @@
 #define TIMER_ABSTIME_FLAG 1    /* uapi/linux/time.h TIMER_ABSTIME */
 #define NONE (~0ULL)
 
-/* each thread's wait: the ns it passes if it runs out (NONE: none) */
-static ULong want[NB_HT_MAXT];
+/* each thread's wait: the ns it passes if it runs out (NONE: none), and
+ * the wall time as it began */
+static ULong want[NB_HT_MAXT], began[NB_HT_MAXT];
 
 static Bool readable(UWord addr, SizeT len)
 {
@@ -103,8 +105,21 @@ static ULong timeout_of(ThreadId tid, UInt sysno, const UWord *args)
 
 void nb_timeout_pre_syscall(ThreadId tid, UInt sysno, const UWord *args)
 {
-	if (tid < NB_HT_MAXT)
-		want[tid] = clo_time_host ? NONE : timeout_of(tid, sysno, args);
+	if (tid >= NB_HT_MAXT)
+		return;
+	want[tid] = clo_time_host ? NONE : timeout_of(tid, sysno, args);
+	if (want[tid] != NONE)
+		began[tid] = nb_time_wall_ns();
+}
+
+/* What the wait passes: up to its end, BEGAN + W, on the wall clock; what
+ * other threads ran meanwhile already moved it (its time overlapped
+ * theirs, as on the machine: the wall clock is the furthest of them). */
+static ULong rest(ThreadId tid, ULong w)
+{
+	ULong end = began[tid] + w, now = nb_time_wall_ns();
+
+	return end > now ? end - now : 0;
 }
 
 ULong nb_timeout_passed(ThreadId tid, UInt sysno, SysRes res)
@@ -114,6 +129,7 @@ ULong nb_timeout_passed(ThreadId tid, UInt sysno, SysRes res)
 	if (tid >= NB_HT_MAXT || (w = want[tid]) == NONE)
 		return NONE;
 	want[tid] = NONE;
+	w = rest(tid, w);
 	switch (sysno) {
 	case __NR_nanosleep: case __NR_clock_nanosleep:
 		return sr_isError(res) ? NONE : w;
