@@ -189,34 +189,35 @@ struct nb_tms_site {
 	const struct nb_tm_cost *k;     /* the entry, or NULL                 */
 	uint64_t gen;                   /* ... found in this smp.gen          */
 	uint32_t n;                     /* ... its run's real uops            */
+	uint32_t to;                    /* the site's run: uops [0, to)       */
 };
 
-static inline void nb_tms_site_init(struct nb_tms_site *c)
+static inline void nb_tms_site_init(struct nb_tms_site *c, unsigned to)
 {
 	c->k = 0;
 	c->gen = 0;
 	c->n = 0;
+	c->to = to;
 }
 
 /* the site's entry is of this anchor: nb_tms_skip(t, c->k, c->n, misp)
- * may take the run.  (A test apart from that call: the caller reads the
- * misprediction count, which it has just stored, only on this path and
- * late; as an argument evaluated first it stalled every run.) */
+ * may take the run.  (A test apart from that call, which the caller
+ * makes only on this path.) */
 static inline int nb_tms_site_hit(const struct nb_tm *t, const struct nb_tms_site *c)
 {
 	return c->k && c->gen == t->smp.gen;
 }
 
-/* after the clock ran the site's run [0, to) of b: its entry, if it has
- * none of this anchor's yet (the run made it, or left none: NULL) */
+/* after the clock ran the site's run of b: its entry, if it has none of
+ * this anchor's yet (the run made it, or left none: NULL) */
 static inline void nb_tms_site_find(const struct nb_tm *t, struct nb_tms_site *c,
-				    const struct nb_tm_block *b, unsigned to)
+				    const struct nb_tm_block *b)
 {
 	if (c->k && c->gen == t->smp.gen)
 		return;
-	c->k = nb_tms_find(t, b, to);
+	c->k = nb_tms_find(t, b, c->to);
 	c->gen = t->smp.gen;
-	c->n = b->real[to];
+	c->n = b->real[c->to];
 }
 
 #endif /* NB_TMSAMPLE_H */

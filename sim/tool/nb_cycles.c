@@ -131,17 +131,22 @@ VG_REGPARM(2) void nb_tm_sb(const struct nb_tm_block *b, ULong range)
  * bench branchy's runs are five uops long) */
 VG_REGPARM(2) void nb_cond_tm(struct nb_cond_tm *s, ULong taken)
 {
-	ULong miss = (ULong)nb_bpred_cond_at(&nb_bp, &s->br, (int)taken);
+	/* the mispredictions before this branch's: read before its count's
+	 * store, whose slot the prediction chooses (read after it, they
+	 * waited for the prediction's loads) */
+	ULong misp = misp_total(), miss;
+
+	miss = (ULong)nb_bpred_cond_at(&nb_bp, &s->br, (int)taken);
 
 	nb_raw[RAW_CBR0 + 2 * (ULong)(taken != 0) + miss]++;
 	/* the sampled clock's common case here, without its call (its
 	 * entry found after the first run) */
 	if (nb_tms_site_hit(nb_tmp, &s->site) &&
-	    nb_tms_skip(nb_tmp, s->site.k, s->site.n, misp_total()))
+	    nb_tms_skip(nb_tmp, s->site.k, s->site.n, misp + miss))
 		return;
-	tm_sb(s->b, s->range);
-	if (clo_clock == NB_CLOCK_SAMPLED && !(UInt)s->range && s->b->real)
-		nb_tms_site_find(nb_tmp, &s->site, s->b, (UInt)(s->range >> 32));
+	tm_sb(s->b, (ULong)s->site.to << 32);
+	if (clo_clock == NB_CLOCK_SAMPLED && s->b->real)
+		nb_tms_site_find(nb_tmp, &s->site, s->b);
 }
 
 /* The program accessed the PMU (nb_main.c, a client request, after

@@ -46,6 +46,10 @@ struct nb_iins {
 
 /* ---- nb_instr_branch.c: calls of the branch predictor ---- */
 
+/* room for a branch helper's site (never freed), in one host cache line
+ * if it fits in one */
+void *nb_ibr_site(SizeT size);
+
 /* the predictor's call for a branch of KIND at PC (TAKEN: an I64 atom,
  * TARGET: its target) */
 void nb_ibr_call(IRSB *sb, unsigned kind, Addr pc, UInt len, IRExpr *taken, IRExpr *target);

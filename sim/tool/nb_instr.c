@@ -74,12 +74,13 @@ static void emit_tm(IRSB *sb, struct nb_tm_block *b, UInt from, UInt to, IRExpr 
  * uops [from, to), so one call (nb_cond_tm) counts the branch and runs
  * the clock, before the exit, instead of nb_cond, then nb_tm_sb on each
  * way.  Not while a PMI is possible or in step mode (their own calls per
- * instruction, nb_tm_rest), nor without the branch model.
+ * instruction, nb_tm_rest; without them the run is the superblock's
+ * from its start, from 0), nor without the branch model.
  */
 static Bool cond_tm_ok(IRSB *in, Int at, Int last_im, const struct nb_tm_block *b, UInt from,
 		       UInt to)
 {
-	if (!b || from >= to || at < last_im || !(nb_need & NEED_BR) ||
+	if (!b || from || !to || at < last_im || !(nb_need & NEED_BR) ||
 	    (nb_need & (NEED_STEP | NEED_PMI)))
 		return False;
 	for (Int j = at + 1; j < in->stmts_used; j++)
@@ -88,17 +89,18 @@ static Bool cond_tm_ok(IRSB *in, Int at, Int last_im, const struct nb_tm_block *
 	return True;
 }
 
+/* (the common case reads all of it: one host line, nb_ibr_site) */
+_Static_assert(sizeof(struct nb_cond_tm) <= 64, "struct nb_cond_tm in one cache line");
+
 static void emit_cond_tm(IRSB *sb, Addr pc, ULong target, IRExpr *taken, struct nb_tm_block *b,
-			 UInt from, UInt to)
+			 UInt to)
 {
-	/* (outlives the translation, as nb_cond's sites) */
-	struct nb_cond_tm *s = VG_(malloc)("nbsim.brtm", sizeof *s);
+	struct nb_cond_tm *s = nb_ibr_site(sizeof *s);
 	IRDirty *d;
 
 	nb_cond_site_init(&nb_bp, &s->br, (uint64_t)pc, target);
 	s->b = b;
-	s->range = ((ULong)to << 32) | from;
-	nb_tms_site_init(&s->site);
+	nb_tms_site_init(&s->site, to);
 	d = unsafeIRDirty_0_N(2, "nb_cond_tm", VG_(fnptr_to_fnentry)(&nb_cond_tm),
 			      mkIRExprVec_2(mkIRExpr_HWord((HWord)s), taken));
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
@@ -845,7 +847,7 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 					tgt = continuation(in, i, next);
 				if (cond_tm_ok(in, i, last_im, tmb, tm_from, tm_end)) {
 					emit_cond_tm(out, k.addr, tgt, guard64(out, g, inv), tmb,
-						     tm_from, tm_end);
+						     tm_end);
 					tm_done = True;
 				} else
 					nb_ibr_call(out, NB_BR_COND, k.addr, k.len,

@@ -6,6 +6,38 @@
  */
 #include "nb_insn.h"
 
+/*
+ * The branch helpers' sites (struct nb_cond_site, struct nb_cond_tm):
+ * made at translation, read at every run of their branch, never freed (a few bytes each, as the trace-cache
+ * descriptors).  Carved from chunks, each aligned to its size rounded up
+ * to a power of two, at most a host cache line, so that a site lies in
+ * one line (from VG_(malloc), 16-byte aligned, with the arena's header
+ * between blocks, a site could straddle two lines, each one more miss
+ * when the guest's data has pushed the tool's out of the host's caches),
+ * and the sites of code translated together are neighbours.
+ */
+#define SITE_CHUNK 65536u
+#define SITE_LINE  64u
+
+void *nb_ibr_site(SizeT size)
+{
+	static UChar *next, *end;
+	SizeT al = 16;
+	UChar *p;
+
+	while (al < size && al < SITE_LINE)
+		al *= 2;
+	size = (size + al - 1) & ~(al - 1);
+	p = (UChar *)(((Addr)next + al - 1) & ~(Addr)(al - 1));
+	if (!next || p + size > end) {
+		next = VG_(malloc)("nbsim.sites", SITE_CHUNK + SITE_LINE);
+		end = next + SITE_CHUNK + SITE_LINE;
+		p = (UChar *)(((Addr)next + SITE_LINE - 1) & ~(Addr)(SITE_LINE - 1));
+	}
+	next = p + size;
+	return p;
+}
+
 void nb_ibr_call(IRSB *sb, unsigned kind, Addr pc, UInt len,
 			     IRExpr *taken, IRExpr *target)
 {
@@ -21,9 +53,7 @@ void nb_ibr_call(IRSB *sb, unsigned kind, Addr pc, UInt len,
 		return;
 	}
 	if (kind == NB_BR_COND && target->tag == Iex_Const) {
-		/* the site outlives the translation (a few bytes, not freed,
-		 * as the trace-cache descriptors) */
-		struct nb_cond_site *site = VG_(malloc)("nbsim.br", sizeof *site);
+		struct nb_cond_site *site = nb_ibr_site(sizeof *site);
 		nb_cond_site_init(&nb_bp, site, (uint64_t)pc, target->Iex.Const.con->Ico.U64);
 		d = unsafeIRDirty_0_N(2, "nb_cond", VG_(fnptr_to_fnentry)(&nb_cond),
 				      mkIRExprVec_2(mkIRExpr_HWord((HWord)site), taken));

@@ -394,13 +394,13 @@ void nb_tm_switch(unsigned lp, unsigned active);
 void nb_tm_step_on(void);
 void nb_tm_time_on(void);
 VG_REGPARM(2) void nb_tm_sb(const struct nb_tm_block *b, ULong range);
-/* nb_cond then nb_tm_sb(b, range): a superblock's last conditional branch */
+/* nb_cond then nb_tm_sb(b, site.to << 32): a superblock's last
+ * conditional branch, its run from the superblock's start.  64 bytes, in
+ * one host cache line (nb_ibr_site) */
 struct nb_cond_tm {
-	/* (what the common case reads first) */
 	struct nb_cond_site br;
 	struct nb_tms_site site;        /* the sampled clock's entry (nb_tmsample.h) */
 	const struct nb_tm_block *b;
-	ULong range;
 };
 void nb_tm_anchor(void);
 VG_REGPARM(2) void nb_cond_tm(struct nb_cond_tm *s, ULong taken);
