@@ -36,7 +36,7 @@ enum nb_tm_cls {
 	NB_TM_FLOAD,     /* x87/MMX/SSE load, L1D hit                        */
 	NB_TM_STA,       /* store address                                    */
 	NB_TM_STD,       /* store data                                       */
-	/* classes measured apart from the above (InstLatX64, nb_timing.c) */
+	/* classes measured apart from the above (InstLatX64, nb_tmparams.c) */
 	NB_TM_ADC,       /* adc/sbb: the carry's multi-uop flow              */
 	NB_TM_CMOV,      /* cmovcc                                           */
 	NB_TM_SETCC,     /* setcc                                            */

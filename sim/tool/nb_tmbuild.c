@@ -350,7 +350,7 @@ UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 				 * into it, so it depends on the register's old value:
 				 * InstLatX64 measures a chain of SETC r8, which reads
 				 * only the flags, at 1.0 cycle (Northwood) and 1.3
-				 * (Prescott) per link (nb_timing.c [F29], [F43] row
+				 * (Prescott) per link (nb_tmparams.c [F29], [F43] row
 				 * 200), not at the throughput */
 				if (sz < 4 && off >= (Int)offsetof(VexGuestAMD64State, guest_RAX) &&
 				    off < (Int)offsetof(VexGuestAMD64State, guest_R15) + 8)
@@ -509,7 +509,7 @@ UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 		    xcls == NB_TM_LOCK || xcls == NB_TM_RDTSC) {
 			/* in program order with the other fences and locked
 			 * operations (nb_timing.h NB_TM_ORD); rdtsc too: two
-			 * reads measure its throughput apart (nb_timing.c) */
+			 * reads measure its throughput apart (nb_tmparams.c) */
 			if (exec_src.n == DS_MAX)
 				exec_src.n--;
 			ds_add(&exec_src, NB_TM_ORD);
