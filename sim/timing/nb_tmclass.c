@@ -24,23 +24,30 @@ static int has_prefix(const uint8_t *code, unsigned npfx, uint8_t b)
 
 /* MMX/SSE2 integer operations (0F map, NB_FP_MMX64/128) [SDM Vol. 2
  * Appendix A, table A-3]: multiplies pmullw D5, pmulhuw E4, pmulhw E5,
- * pmuludq F4, pmaddwd F5; pshufd 66 0F 70; pslldq/psrldq 66 0F 73 /7, /3 */
-static unsigned simd_class(const uint8_t *code, unsigned len, unsigned i, unsigned npfx)
+ * pmuludq F4, pmaddwd F5; pshufd 66 0F 70; pslldq/psrldq 66 0F 73 /7, /3;
+ * psadbw F6.  On XMM registers (NB_FP_MMX128) the ALU and multiply
+ * classes are their 128-bit forms (throughput 2, [F29 1013, 1062]). */
+static unsigned simd_class(const uint8_t *code, unsigned len, unsigned i, unsigned npfx,
+			   unsigned fp)
 {
-	unsigned op2 = i + 1 < len ? code[i + 1] : 0, reg;
+	unsigned op2 = i + 1 < len ? code[i + 1] : 0, reg, x = fp == NB_FP_MMX128;
 
 	switch (op2) {
 	case 0xd5: case 0xe4: case 0xe5: case 0xf4: case 0xf5:
-		return NB_TM_SIMUL;
+		return x ? NB_TM_SIMULX : NB_TM_SIMUL;
+	case 0xf6:
+		return NB_TM_SHUF;
 	case 0x70:
 		return has_prefix(code, npfx, 0x66) ? NB_TM_SHUF : NB_TM_SIMD;
 	case 0x73:
 		reg = modrm_reg(code, len, i + 2);
-		return has_prefix(code, npfx, 0x66) && (reg == 3 || reg == 7) ? NB_TM_SHUF
-			: NB_TM_SIMD;
+		if (has_prefix(code, npfx, 0x66) && (reg == 3 || reg == 7))
+			return NB_TM_SHUF;
+		break;
 	default:
-		return NB_TM_SIMD;
+		break;
 	}
+	return x ? NB_TM_SIMDX : NB_TM_SIMD;
 }
 
 /* LEA (8D) by its address [SDM Vol. 2, 2.1.5 tables 2-2, 2-3; 2.2.1 REX.X]:
@@ -117,7 +124,7 @@ unsigned nb_tm_classify(const uint8_t *code, unsigned len, unsigned npfx, unsign
 			return NB_TM_FPOTHER;
 		}
 	case NB_FP_MMX64: case NB_FP_MMX128:
-		return simd_class(code, len, i, npfx);
+		return simd_class(code, len, i, npfx, fp);
 	case NB_FP_NONE:
 		break;
 	default:
@@ -129,6 +136,12 @@ unsigned nb_tm_classify(const uint8_t *code, unsigned len, unsigned npfx, unsign
 		return NB_TM_ADC;
 	if (op >= 0x91 && op <= 0x97)
 		return NB_TM_XCHG;
+	/* movs A4/A5, stos AA/AB, lods AC/AD, scas AE/AF without a rep
+	 * prefix (F2, F3): [F29, F43 515-539] (cmps A6/A7: VEX runs only
+	 * its rep forms; the rep forms: the loop, unchanged) */
+	if (((op >= 0xa4 && op <= 0xa5) || (op >= 0xaa && op <= 0xaf)) &&
+	    !has_prefix(code, npfx, 0xf3) && !has_prefix(code, npfx, 0xf2))
+		return NB_TM_STR;
 	switch (op) {
 	case 0x80: case 0x81: case 0x83:
 		reg = modrm_reg(code, len, i + 1);
@@ -140,6 +153,10 @@ unsigned nb_tm_classify(const uint8_t *code, unsigned len, unsigned npfx, unsign
 		 * (/4, /6) are Prescott's slow 64-bit forms [F43X64]; the
 		 * others by cl (D2, D3) their own class [F29, F43 227-287] */
 		reg = modrm_reg(code, len, i + 1);
+		/* rcl /2, rcr /3: by 1 (D0, D1) or by imm8 and cl (microcode)
+		 * [F29, F43 289-311; F43X64 292-312 r64] */
+		if (reg == 2 || reg == 3)
+			return op == 0xd0 || op == 0xd1 ? NB_TM_RC1 : NB_TM_RCN;
 		if (npfx && (code[npfx - 1] & 0xf8) == 0x48 && (op & 1) && reg != 4 && reg != 6)
 			return NB_TM_SHIFT64;
 		return op == 0xd2 || op == 0xd3 ? NB_TM_SHIFTCL : NB_TM_SHIFT;
@@ -155,8 +172,17 @@ unsigned nb_tm_classify(const uint8_t *code, unsigned len, unsigned npfx, unsign
 		op2 = i + 1 < len ? code[i + 1] : 0;
 		if (op2 == 0xaf)
 			return NB_TM_IMUL;
+		/* shld A4/A5, shrd AC/AD [F29, F43 254-263] */
 		if (op2 == 0xa4 || op2 == 0xa5 || op2 == 0xac || op2 == 0xad)
-			return NB_TM_SHIFT;
+			return NB_TM_SHXD;
+		/* bt A3, bts AB, btr B3, btc BB r, r; BA /4-7 r, imm8 [F29,
+		 * F43 176-199] (the memory forms, a bit string: unchanged) */
+		if ((op2 == 0xa3 || op2 == 0xab || op2 == 0xb3 || op2 == 0xbb) &&
+		    i + 2 < len && (code[i + 2] >> 6) == 3)
+			return NB_TM_BTR;
+		if (op2 == 0xba && i + 2 < len && (code[i + 2] >> 6) == 3 &&
+		    modrm_reg(code, len, i + 2) >= 4)
+			return NB_TM_BTI;
 		/* bswap 0F C8-CF (r64: as Prescott's 64-bit shifts, 8
 		 * measured [F43X64 320]) */
 		if (op2 >= 0xc8 && op2 <= 0xcf)

@@ -146,8 +146,10 @@ static const struct nb_tm_params nb_tm_northwood = {
 		[NB_TM_SIMD]    = { T(2), T(1), NB_TMU_FPADD },
 		/* PMULLW xmm: 6 [F29 1062] (mm: 6 [F29 689]) */
 		[NB_TM_SIMUL]   = { T(6), T(1), NB_TMU_FPMUL },
-		/* PSHUFD: 4 [F29 1144] (PSLLDQ 4 [F29 1074]) */
-		[NB_TM_SHUF]    = { T(4), T(1), NB_TMU_FPADD },
+		/* PSHUFD: 4, throughput 2 [F29 1144] (PSLLDQ 4, 2 [F29
+		 * 1074]; PSADBW xmm 4, 2 [F29 1140]; PSADBW mm 4, 1 [F29
+		 * 763] is timed as xmm's) */
+		[NB_TM_SHUF]    = { T(4), T(2), NB_TMU_FPADD },
 		/* 64-bit shifts: Northwood has no 64-bit mode; as its 32-bit
 		 * shifts (the model runs x86-64 code on every part) */
 		[NB_TM_SHIFT64] = { T(4), T(1), NB_TMU_INT },
@@ -168,6 +170,30 @@ static const struct nb_tm_params nb_tm_northwood = {
 		[NB_TM_LEA3]    = { T(1), 1, NB_TMU_ALU },
 		[NB_TM_LEASC]   = { T(4), T(1), NB_TMU_INT },
 		[NB_TM_LEASCD]  = { T(5), T(1), NB_TMU_INT },
+		/* RCL/RCR r32, 1: 4, throughput 4 [F29 291, 303]; by imm8
+		 * and cl: 19, throughput 19 [F29 295, 299, 307, 311] (the
+		 * same for r8 and r16 [F29 289-310]) */
+		[NB_TM_RC1]     = { T(4), T(4), NB_TMU_INT },
+		[NB_TM_RCN]     = { T(19), T(19), NB_TMU_INT },
+		/* SHLD/SHRD r32, r32, imm8 and cl: 8, throughput 4 [F29 254,
+		 * 257, 260, 263] */
+		[NB_TM_SHXD]    = { T(8), T(4), NB_TMU_INT },
+		/* BTS/BTR/BTC r32, r32: 6, throughput 6 (BT r32, r32 the
+		 * same throughput, no result but the flags) [F29 177, 183,
+		 * 189, 195]; by imm8: 4, throughput 4 [F29 180, 186, 192,
+		 * 198] */
+		[NB_TM_BTR]     = { T(6), T(6), NB_TMU_INT },
+		[NB_TM_BTI]     = { T(4), T(4), NB_TMU_INT },
+		/* MOVSD, LODSD, STOSD, SCASD (no rep): 6, throughput 6, the
+		 * chain through esi/edi [F29 531, 515, 523, 539]; the B and
+		 * W forms the same [F29 513-538] */
+		[NB_TM_STR]     = { T(6), T(1), NB_TMU_ALU },
+		/* on XMM registers each integer operation takes its unit 2
+		 * cycles: PADDD xmm throughput 2 (mm: 1) [F29 1013, 643 T];
+		 * PMULLW xmm 6, throughput 2 [F29 1062] (latencies as
+		 * NB_TM_SIMD, NB_TM_SIMUL) */
+		[NB_TM_SIMDX]   = { T(2), T(2), NB_TMU_FPADD },
+		[NB_TM_SIMULX]  = { T(6), T(2), NB_TMU_FPMUL },
 	},
 	126, 3, 4,                      /* [HIN01], [HIN01], [DLI p. 17] */
 	/* PMI latency: no published figure.  Calibrated on Sprunt 2002
@@ -225,7 +251,7 @@ static const struct nb_tm_params nb_tm_willamette = {
 		[NB_TM_XFER]    = { T(9), T(1), NB_TMU_FPMOV },     /* F13 981: 18 round trip */
 		[NB_TM_SIMD]    = { T(2), T(1), NB_TMU_FPADD },     /* F13 1013: 2 */
 		[NB_TM_SIMUL]   = { T(6), T(1), NB_TMU_FPMUL },     /* F13 1062: 6 */
-		[NB_TM_SHUF]    = { T(4), T(1), NB_TMU_FPADD },     /* F13 1144: 4 */
+		[NB_TM_SHUF]    = { T(4), T(2), NB_TMU_FPADD },     /* F13 1144, 1140: 4, T 2 */
 		[NB_TM_SHIFT64] = { T(4), T(1), NB_TMU_INT },       /* no 64-bit mode: as r32 */
 		[NB_TM_BSWAP]   = { T(7), T(1), NB_TMU_INT },       /* F13 319: 7, throughput 0.76 */
 		[NB_TM_RDTSC]   = { T(80), T(1), NB_TMU_ALU },      /* F13 555: T 80 */
@@ -233,6 +259,14 @@ static const struct nb_tm_params nb_tm_willamette = {
 		[NB_TM_LEA3]    = { T(1), 1, NB_TMU_ALU },          /* F13 209: 1 */
 		[NB_TM_LEASC]   = { T(4), T(1), NB_TMU_INT },       /* F13 212: 4 */
 		[NB_TM_LEASCD]  = { T(5), T(1), NB_TMU_INT },       /* F13 215: 5 */
+		[NB_TM_RC1]     = { T(4), T(4), NB_TMU_INT },       /* F13 291, 303: 4 */
+		[NB_TM_RCN]     = { T(19), T(19), NB_TMU_INT },     /* F13 295, 311: 19 */
+		[NB_TM_SHXD]    = { T(12), T(12), NB_TMU_INT },     /* F13 254-263: 12, T 12 */
+		[NB_TM_BTR]     = { T(6), T(6), NB_TMU_INT },       /* F13 195: 6 */
+		[NB_TM_BTI]     = { T(6), T(6), NB_TMU_INT },       /* F13 198: 6 (Northwood 4) */
+		[NB_TM_STR]     = { T(6), T(1), NB_TMU_ALU },       /* F13 515, 523, 531: 6 */
+		[NB_TM_SIMDX]   = { T(2), T(2), NB_TMU_FPADD },     /* F13 1013: 2, T 2 */
+		[NB_TM_SIMULX]  = { T(6), T(2), NB_TMU_FPMUL },     /* F13 1062: 6, T 2 */
 	},
 	126, 3, 4,                      /* as Northwood's: [HIN01], [DLI p. 17] */
 	NB_PMI_LATENCY_NW,              /* Northwood's (no measurement) */
@@ -298,8 +332,9 @@ static const struct nb_tm_params nb_tm_prescott = {
 		[NB_TM_SIMD]    = { T(2), T(1), NB_TMU_FPADD },
 		/* PMULLW xmm: 7 [F43 1332] */
 		[NB_TM_SIMUL]   = { T(7), T(1), NB_TMU_FPMUL },
-		/* PSHUFD: 4 [F43 1482] */
-		[NB_TM_SHUF]    = { T(4), T(1), NB_TMU_FPADD },
+		/* PSHUFD: 4, throughput 2 [F43 1482] (PSADBW xmm 4, 2 [F43
+		 * 1474]) */
+		[NB_TM_SHUF]    = { T(4), T(2), NB_TMU_FPADD },
 		/* SHR/SAR/ROL r64, imm8: 7, throughput 1 [F43X64 236 "SHR r64,
 		 * imm8", 248 "SAR r64, imm8"; ROL 272 7, throughput 7]; SHL
 		 * r64 stays 1 [F43X64 224] (NB_TM_SHIFT); BSWAP r64 8 [F43X64
@@ -322,6 +357,26 @@ static const struct nb_tm_params nb_tm_prescott = {
 		[NB_TM_LEA3]    = { T(2), 1, NB_TMU_ALU },
 		[NB_TM_LEASC]   = { T(2), 1, NB_TMU_ALU },
 		[NB_TM_LEASCD]  = { T(3), T(1), NB_TMU_ALU },
+		/* RCL/RCR r32, 1: 7, throughput 7 [F43 291, 303]; by imm8
+		 * and cl: 25 (cl 25.3), throughput 25 [F43 295, 299, 307,
+		 * 311]; Presler the same [F62 291-311].  r64 [F43X64 292-312]:
+		 * by 1 7, RCR by imm8/cl 25, RCL by imm8/cl 31 (timed as 25) */
+		[NB_TM_RC1]     = { T(7), T(7), NB_TMU_INT },
+		[NB_TM_RCN]     = { T(25), T(25), NB_TMU_INT },
+		/* SHLD/SHRD r32, r32, imm8: 9, throughput 7; by cl: 9,
+		 * throughput 8 [F43 254, 257, 260, 263; F62 the same] */
+		[NB_TM_SHXD]    = { T(9), T(7), NB_TMU_INT },
+		/* BTS/BTR/BTC r32, r32: 9, throughput 9; by imm8: 8,
+		 * throughput 8 [F43 183-198; F43X64 r64 the same; F62] */
+		[NB_TM_BTR]     = { T(9), T(9), NB_TMU_INT },
+		[NB_TM_BTI]     = { T(8), T(8), NB_TMU_INT },
+		/* MOVSD, LODSD, STOSD, SCASD: 8, throughput 8 [F43 531, 515,
+		 * 523, 539; F43X64 MOVSQ-SCASQ 532-540 the same; F62] */
+		[NB_TM_STR]     = { T(8), T(1), NB_TMU_ALU },
+		/* PADDD xmm: 2, throughput 2 [F43 1234]; PMULLW xmm: 7,
+		 * throughput 2 [F43 1332] (mm: throughput 1 [F43 643, 689]) */
+		[NB_TM_SIMDX]   = { T(2), T(2), NB_TMU_FPADD },
+		[NB_TM_SIMULX]  = { T(7), T(2), NB_TMU_FPMUL },
 	},
 	126, 3, 8,                      /* [HIN01], [HIN01], [BOG04] */
 	/* PMI latency: not measured on Prescott.  Northwood's figure

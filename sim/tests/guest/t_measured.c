@@ -85,6 +85,49 @@ INT_CHAIN(k_lea, "lea (%q[a],%q[b]), %k[a]")
 INT_CHAIN(k_lea3, "lea 8(%q[a],%q[b]), %k[a]")
 INT_CHAIN(k_leasc, "lea (%q[a],%q[b],8), %k[a]")
 INT_CHAIN(k_leascd, "lea 8(%q[a],%q[b],8), %k[a]")
+INT_CHAIN(k_rcl1, "rcl $1, %k[a]")
+INT_CHAIN(k_rcli, "rcl $3, %k[a]")
+INT_CHAIN(k_shld, "shld $1, %k[a], %k[a]")
+INT_CHAIN(k_bts, "bts %k[b], %k[a]")
+INT_CHAIN(k_btsi, "bts $5, %k[a]")
+
+static void k_rcrcl(char *p, uint64_t n)
+{
+	uint32_t a = 1, c = 3;
+	(void)p;
+	__asm__ volatile(LOOP("rcr %%cl, %k[a]") : [a] "+r"(a), [n] "+r"(n) : "c"(c) : "cc");
+}
+
+static void k_shrdcl(char *p, uint64_t n)
+{
+	uint32_t a = 1, c = 1;
+	(void)p;
+	__asm__ volatile(LOOP("shrd %%cl, %k[a], %k[a]") : [a] "+r"(a), [n] "+r"(n) : "c"(c) : "cc");
+}
+
+/* string instructions without rep, 32 an iteration over the same 128
+ * bytes of p: the chain runs through rdi/rsi, which move back once an
+ * iteration (one ALU step on the chain: 1/32 of a link) */
+#define STR_CHAIN(name, op, back)						\
+static void name(char *p, uint64_t n)						\
+{										\
+	char *d = p, *s = p;							\
+	__asm__ volatile("cld\n\t1:\n\t.rept 32\n\t" op "\n\t.endr\n\t" back	\
+			 "\n\tdec %[n]\n\tjnz 1b"					\
+			 : "+D"(d), "+S"(s), [n] "+r"(n) : : "cc", "memory", "rax");	\
+}
+STR_CHAIN(k_stosd, "stosl", "sub $128, %%rdi")
+STR_CHAIN(k_lodsd, "lodsl", "sub $128, %%rsi")
+STR_CHAIN(k_movsd, "movsl", "sub $128, %%rsi\n\tsub $128, %%rdi")
+
+/* a read-modify-write of one dword: the chain runs through memory (each
+ * add's load needs the previous add's store) */
+static void k_addm(char *p, uint64_t n)
+{
+	uint32_t b = 1;
+	__asm__ volatile(LOOP("add %k[b], (%[p])") : [n] "+r"(n) : [b] "r"(b), [p] "r"(p)
+			 : "cc", "memory");
+}
 
 static void k_shlcl(char *p, uint64_t n)
 {
@@ -203,6 +246,13 @@ static void name(char *p, uint64_t n)						\
 X87_CHAIN(k_fmul, "fmul")
 X87_CHAIN(k_fdiv, "fdiv")
 
+/* fsqrt of 1.0, over and over (InstLatX64's "FSQRT80 (1.0l)") */
+static void k_fsqrt(char *p, uint64_t n)
+{
+	(void)p;
+	__asm__ volatile("fld1\n\t" LOOP("fsqrt") "fstp %%st(0)" : [n] "+r"(n) : : "cc", "st");
+}
+
 #define XMM_CHAIN(name, body)							\
 static void name(char *p, uint64_t n)						\
 {										\
@@ -217,6 +267,33 @@ XMM_CHAIN(k_sqrtsd, "sqrtsd %[x], %[x]")
 XMM_CHAIN(k_paddd, "paddd %[y], %[x]")
 XMM_CHAIN(k_pmullw, "pmullw %[y], %[x]")
 XMM_CHAIN(k_pshufd, "pshufd $0x1b, %[x], %[x]")
+XMM_CHAIN(k_psadbw, "psadbw %[y], %[x]")
+
+/* throughput: eight independent chains (xmm0-7, each its latency apart
+ * at most 7 cycles: under a cycle a link), so the unit bounds them
+ * (InstLatX64's "T" column); 32 operations an iteration */
+#define XMM_TP(name, op)							\
+static void name(char *p, uint64_t n)						\
+{										\
+	(void)p;								\
+	__asm__ volatile(LOOPN(4, op " %%xmm8, %%xmm0\n\t" op " %%xmm8, %%xmm1\n\t"	\
+			       op " %%xmm8, %%xmm2\n\t" op " %%xmm8, %%xmm3\n\t"	\
+			       op " %%xmm8, %%xmm4\n\t" op " %%xmm8, %%xmm5\n\t"	\
+			       op " %%xmm8, %%xmm6\n\t" op " %%xmm8, %%xmm7")	\
+			 : [n] "+r"(n) : : "cc", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4",	\
+			   "xmm5", "xmm6", "xmm7", "xmm8");				\
+}
+XMM_TP(k_paddd_tp, "paddd")
+XMM_TP(k_pmullw_tp, "pmullw")
+
+/* the same with MMX registers: four chains (mm0-3), mm4 the operand */
+static void k_paddd_mm_tp(char *p, uint64_t n)
+{
+	(void)p;
+	__asm__ volatile(LOOPN(8, "paddd %%mm4, %%mm0\n\tpaddd %%mm4, %%mm1\n\t"
+			       "paddd %%mm4, %%mm2\n\tpaddd %%mm4, %%mm3") "emms"
+			 : [n] "+r"(n) : : "cc", "mm0", "mm1", "mm2", "mm3", "mm4", "st");
+}
 
 /* pointer chases: p is a ring cursor (where the chain stopped) */
 static void k_chase(char *p, uint64_t n)
@@ -236,7 +313,7 @@ static char *ring(unsigned k, unsigned stride)
 	return buf;
 }
 
-enum { D_NONE, D_WORD, D_L1, D_L2, D_MEM };
+enum { D_NONE, D_WORD, D_L1, D_L2, D_MEM, D_BUF };
 
 struct row {
 	const char *what;
@@ -543,6 +620,121 @@ static const struct row rows[] = {
 	    "[F13 1144 \"PSHUFD xmm, xmm, im8\"]",
 	    "[F62 1144]" },
 	  { NULL, NULL, NULL, NULL } },
+	{ "rcl r32, 1", k_rcl1, D_NONE, 100, 32, TOL_CORE,
+	  { 4.0, 7.0, 4.0, 7.0 }, { 0, 0, 0, 0 },
+	  { "[F29 291 \"RCL r32, 1\"]",
+	    "[F43 291 \"RCL r32, 1\"]",
+	    "[F13 291 \"RCL r32, 1\"]",
+	    "[F62 291]" },
+	  { NULL, NULL, NULL, NULL } },
+	{ "rcl r32, imm8", k_rcli, D_NONE, 20, 32, TOL_CORE,
+	  { 19.0, 25.0, 19.0, 25.0 }, { 0, 0, 0, 0 },
+	  { "[F29 295 \"RCL r32, imm8\"]",
+	    "[F43 295 \"RCL r32, imm8\"]",
+	    "[F13 295 \"RCL r32, imm8\"]",
+	    "[F62 295]" },
+	  { NULL, NULL, NULL, NULL } },
+	{ "rcr r32, cl", k_rcrcl, D_NONE, 20, 32, TOL_CORE,
+	  { 19.0, 25.3, 19.0, 25.4 }, { 0, 0, 0, 0 },
+	  { "[F29 311 \"RCR r32, cl\"]",
+	    "[F43 311 \"RCR r32, cl\"]",
+	    "[F13 311 \"RCR r32, cl\"]",
+	    "[F62 311]" },
+	  { NULL, NULL, NULL, NULL } },
+	{ "shld r32, r32, imm8", k_shld, D_NONE, 50, 32, TOL_CORE,
+	  { 8.0, 9.0, 12.0, 9.0 }, { 0, 0, 0, 0 },
+	  { "[F29 254 \"SHLD r32, r32, imm8\"]",
+	    "[F43 254 \"SHLD r1_32, r1_32, imm8\"]",
+	    "[F13 254 \"SHLD r32, r32, imm8\"]",
+	    "[F62 254]" },
+	  { NULL, NULL, NULL, NULL } },
+	{ "shrd r32, r32, cl", k_shrdcl, D_NONE, 50, 32, TOL_CORE,
+	  { 8.0, 9.0, 12.0, 9.0 }, { 0, 0, 0, 0 },
+	  { "[F29 263 \"SHRD r32, r32, cl\"]",
+	    "[F43 263 \"SHRD r1_32, r1_32, cl\"]",
+	    "[F13 263 \"SHRD r32, r32, cl\"]",
+	    "[F62 263]" },
+	  { NULL, NULL, NULL, NULL } },
+	{ "bts r32, r32", k_bts, D_NONE, 50, 32, TOL_CORE,
+	  { 6.0, 9.0, 6.0, 9.0 }, { 0, 0, 0, 0 },
+	  { "[F29 195 \"BTS r32, r32\"]",
+	    "[F43 195 \"BTS r32, r32\"]",
+	    "[F13 195 \"BTS r32, r32\"]",
+	    "[F62 195]" },
+	  { NULL, NULL, NULL, NULL } },
+	{ "bts r32, imm8", k_btsi, D_NONE, 50, 32, TOL_CORE,
+	  { 4.0, 8.0, 6.0, 8.0 }, { 0, 0, 0, 0 },
+	  { "[F29 198 \"BTS r32, imm8\"]",
+	    "[F43 198 \"BTS r32, imm8\"]",
+	    "[F13 198 \"BTS r32, imm8\"]",
+	    "[F62 198]" },
+	  { NULL, NULL, NULL, NULL } },
+	{ "stosd (chain through rdi)", k_stosd, D_BUF, 50, 32, TOL_CORE,
+	  { 6.0, 8.0, 6.0, 8.0 }, { 0, 0, 0, 0 },
+	  { "[F29 523 \"STOSD\"]",
+	    "[F43 523 \"STOSD\"]",
+	    "[F13 523 \"STOSD\"]",
+	    "[F62 523]" },
+	  { NULL, NULL, NULL, NULL } },
+	{ "lodsd (chain through rsi)", k_lodsd, D_BUF, 50, 32, TOL_CORE,
+	  { 6.0, 8.0, 6.0, 8.0 }, { 0, 0, 0, 0 },
+	  { "[F29 515 \"LODSD\"]",
+	    "[F43 515 \"LODSD\"]",
+	    "[F13 515 \"LODSD\"]",
+	    "[F62 515]" },
+	  { NULL, NULL, NULL, NULL } },
+	{ "movsd (string, chain through rsi, rdi)", k_movsd, D_BUF, 50, 32, TOL_CORE,
+	  { 6.0, 8.0, 6.0, 8.0 }, { 0, 0, 0, 0 },
+	  { "[F29 531 \"MOVSD\"]",
+	    "[F43 531 \"MOVSD\"]",
+	    "[F13 531 \"MOVSD\"]",
+	    "[F62 531]" },
+	  { NULL, NULL, NULL, NULL } },
+	/* Prescott: 5.0 in the 64-bit run, 5.7 in the 32-bit one [F43 80] */
+	{ "add [m32], r32 (chain through memory)", k_addm, D_WORD, 50, 32, TOL_CORE,
+	  { 8.8, 5.0, 8.9, 5.1 }, { 0, 0, 0, 0 },
+	  { "[F29 80 \"ADD [m32], r32\"]",
+	    "[F43X64 80 \"ADD [m32], r32\"]",
+	    "[F13 80 \"ADD [m32], r32\"]",
+	    "[F62 80]" },
+	  { "dependencies through memory (store-to-load forwarding) not modelled", "dependencies through memory (store-to-load forwarding) not modelled", "dependencies through memory (store-to-load forwarding) not modelled", "dependencies through memory (store-to-load forwarding) not modelled" } },
+	{ "x87 fsqrt (extended precision)", k_fsqrt, D_NONE, 20, 32, TOL_CORE,
+	  { 43.0, 45.0, 43.0, 45.0 }, { 0, 0, 0, 0 },
+	  { "[F29 595 \"FSQRT80 (1.0l)\"]",
+	    "[F43 595 \"FSQRT80 (1.0l)\"]",
+	    "[F13 595 \"FSQRT80 (1.0l)\"]",
+	    "[F62 595]" },
+	  { NULL, NULL, NULL, NULL } },
+	{ "psadbw xmm, xmm", k_psadbw, D_NONE, 100, 32, TOL_CORE,
+	  { 4.0, 4.0, 4.0, 4.0 }, { 0, 0, 0, 0 },
+	  { "[F29 1140 \"PSADBW xmm, xmm\"]",
+	    "[F43 1474 \"PSADBW xmm, xmm\"]",
+	    "[F13 1140 \"PSADBW xmm, xmm\"]",
+	    "[F62 1140]" },
+	  { NULL, NULL, NULL, NULL } },
+	/* throughput rows: the "T" column, cycles per operation of eight
+	 * independent chains */
+	{ "paddd xmm, xmm (throughput)", k_paddd_tp, D_NONE, 100, 32, TOL_CORE,
+	  { 2.0, 2.0, 2.0, 2.0 }, { 0, 0, 0, 0 },
+	  { "[F29 1013 \"PADDD xmm, xmm\" T]",
+	    "[F43 1234 \"PADDD xmm, xmm\" T]",
+	    "[F13 1013 \"PADDD xmm, xmm\" T]",
+	    "[F62 1013 T]" },
+	  { NULL, NULL, NULL, NULL } },
+	{ "pmullw xmm, xmm (throughput)", k_pmullw_tp, D_NONE, 100, 32, TOL_CORE,
+	  { 2.0, 2.0, 2.0, 2.0 }, { 0, 0, 0, 0 },
+	  { "[F29 1062 \"PMULLW xmm, xmm\" T]",
+	    "[F43 1332 \"PMULLW xmm, xmm\" T]",
+	    "[F13 1062 \"PMULLW xmm, xmm\" T]",
+	    "[F62 1062 T]" },
+	  { NULL, NULL, NULL, NULL } },
+	{ "paddd mm, mm (throughput)", k_paddd_mm_tp, D_NONE, 100, 32, TOL_CORE,
+	  { 1.0, 1.0, 1.0, 1.0 }, { 0, 0, 0, 0 },
+	  { "[F29 643 \"PADDD mm, mm\" T]",
+	    "[F43 643 \"PADDD mm, mm\" T]",
+	    "[F13 643 \"PADDD mm, mm\" T]",
+	    "[F62 643 T]" },
+	  { NULL, NULL, NULL, NULL } },
 	{ "L1D load-to-use (mov r, [r] chase)", k_chase, D_L1, 200, 32, TOL_CORE,
 	  { 2.0, 4.0, 2.0, 4.0 }, { 0, 0, 0, 0 },
 	  { "[F29 26 \"MOV r32, [m32]\"]",
@@ -596,7 +788,8 @@ int main(int argc, char **argv)
 	memcpy(cur_l2, &l2ring, sizeof l2ring);
 	char *memring = ring(16 * 1024, 1024);
 	memcpy(cur_mem, &memring, sizeof memring);
-	char *data[] = { NULL, word, cur_l1, cur_l2, cur_mem };
+	char *buf = fresh(256);
+	char *data[] = { NULL, word, cur_l1, cur_l2, cur_mem, buf };
 
 	for (unsigned i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		const struct row *r = &rows[i];
