@@ -67,6 +67,9 @@ enum nb_tm_cls {
 	NB_TM_STR,       /* movs/lods/stos/scas without rep                  */
 	NB_TM_SIMDX,     /* NB_TM_SIMD on XMM: 128 bits, two passes of the   */
 	NB_TM_SIMULX,    /* NB_TM_SIMUL on XMM  64-bit unit (interval 2)     */
+	NB_TM_IDIVS,     /* idiv r8, r16                                     */
+	NB_TM_IDIV64,    /* idiv r64                                         */
+	NB_TM_DIV64,     /* div r64                                          */
 	NB_TM_NCLS,
 	NB_TM_COPY = 0xff, /* no uop: dst ready when the srcs are (renaming) */
 	NB_TM_LAT = 0xfe  /* no uop of its own: one result of the previous   */

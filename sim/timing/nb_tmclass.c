@@ -166,8 +166,17 @@ unsigned nb_tm_classify(const uint8_t *code, unsigned len, unsigned npfx, unsign
 		return NB_TM_IMUL;
 	case 0xf6: case 0xf7:
 		reg = modrm_reg(code, len, i + 1);
-		return reg == 4 || reg == 5 ? NB_TM_MUL : reg == 6 || reg == 7 ? NB_TM_IDIV
-			: NB_TM_ALU;
+		if (reg == 4 || reg == 5)
+			return NB_TM_MUL;
+		if (reg < 6 || reg > 7)
+			return NB_TM_ALU;
+		/* div /6, idiv /7 by operand size [F29, F43 352-457]: r64
+		 * (REX.W) each its own, idiv r8 (F6) and r16 (66) theirs */
+		if (op == 0xf7 && npfx && (code[npfx - 1] & 0xf8) == 0x48)
+			return reg == 7 ? NB_TM_IDIV64 : NB_TM_DIV64;
+		if (reg == 7 && (op == 0xf6 || has_prefix(code, npfx, 0x66)))
+			return NB_TM_IDIVS;
+		return NB_TM_IDIV;
 	case 0x0f:
 		op2 = i + 1 < len ? code[i + 1] : 0;
 		if (op2 == 0xaf)

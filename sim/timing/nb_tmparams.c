@@ -194,6 +194,14 @@ static const struct nb_tm_params nb_tm_northwood = {
 		 * NB_TM_SIMD, NB_TM_SIMUL) */
 		[NB_TM_SIMDX]   = { T(2), T(2), NB_TMU_FPADD },
 		[NB_TM_SIMULX]  = { T(6), T(2), NB_TMU_FPMUL },
+		/* IDIV r8: 70 [F29 363 "IDIV r8 1/1 ax upd"] (69 [F29 352
+		 * "(full)"]); IDIV r16: 67 [F29 376 "IDIV r16 1/1 ax/dx upd"]
+		 * (65 [F29 364]); not pipelined.  DIV r8, r16 (61, 60 [F29
+		 * 405, 417]) are NB_TM_IDIV's.  No 64-bit mode: the r64
+		 * forms as r32's */
+		[NB_TM_IDIVS]   = { T(68), T(68), NB_TMU_FPDIV },
+		[NB_TM_IDIV64]  = { T(57), T(57), NB_TMU_FPDIV },
+		[NB_TM_DIV64]   = { T(57), T(57), NB_TMU_FPDIV },
 	},
 	126, 3, 4,                      /* [HIN01], [HIN01], [DLI p. 17] */
 	/* PMI latency: no published figure.  Calibrated on Sprunt 2002
@@ -267,6 +275,9 @@ static const struct nb_tm_params nb_tm_willamette = {
 		[NB_TM_STR]     = { T(6), T(1), NB_TMU_ALU },       /* F13 515, 523, 531: 6 */
 		[NB_TM_SIMDX]   = { T(2), T(2), NB_TMU_FPADD },     /* F13 1013: 2, T 2 */
 		[NB_TM_SIMULX]  = { T(6), T(2), NB_TMU_FPMUL },     /* F13 1062: 6, T 2 */
+		[NB_TM_IDIVS]   = { T(66), T(66), NB_TMU_FPDIV },   /* F13 363, 376: 66 */
+		[NB_TM_IDIV64]  = { T(57), T(57), NB_TMU_FPDIV },   /* no 64-bit mode: r32's */
+		[NB_TM_DIV64]   = { T(57), T(57), NB_TMU_FPDIV },
 	},
 	126, 3, 4,                      /* as Northwood's: [HIN01], [DLI p. 17] */
 	NB_PMI_LATENCY_NW,              /* Northwood's (no measurement) */
@@ -377,6 +388,17 @@ static const struct nb_tm_params nb_tm_prescott = {
 		 * throughput 2 [F43 1332] (mm: throughput 1 [F43 643, 689]) */
 		[NB_TM_SIMDX]   = { T(2), T(2), NB_TMU_FPADD },
 		[NB_TM_SIMULX]  = { T(7), T(2), NB_TMU_FPMUL },
+		/* IDIV r8: 78 [F43 363 "IDIV r8 1/1 ax upd"]; IDIV r16: 81
+		 * [F43 376 "IDIV r16 1/1 ax/dx upd"] (80 [F43 364]).  The
+		 * 64-bit divides depend on the operands' widths [F43X64
+		 * 391-457]: with a dividend that fits in rax (rdx its sign
+		 * or 0, the compilers' `cqo; idiv`, `xor edx, edx; div`),
+		 * IDIV r64 107 [F43X64 394, 399, 403 "IDIV r64 1/1 rax
+		 * upd"], DIV r64 52 [F43X64 447, 452, 456 "DIV r64 1/1 rax
+		 * upd" 52.1]; a 128-bit dividend takes up to 206 */
+		[NB_TM_IDIVS]   = { T(80), T(80), NB_TMU_FPDIV },
+		[NB_TM_IDIV64]  = { T(107), T(107), NB_TMU_FPDIV },
+		[NB_TM_DIV64]   = { T(52), T(52), NB_TMU_FPDIV },
 	},
 	126, 3, 8,                      /* [HIN01], [HIN01], [BOG04] */
 	/* PMI latency: not measured on Prescott.  Northwood's figure

@@ -200,6 +200,41 @@ static void k_div(char *p, uint64_t n)
 	__asm__ volatile(LOOP("div %k[c]") : "+a"(a), "+d"(d), [n] "+r"(n) : [c] "r"(c) : "cc");
 }
 
+/* idiv r8 by 1: ax = 5 stays 5 (al the quotient, ah the remainder 0),
+ * the chain through ax */
+static void k_idiv8(char *p, uint64_t n)
+{
+	uint32_t a = 5, c = 1;
+	(void)p;
+	__asm__ volatile(LOOP("idiv %b[c]") : "+a"(a), [n] "+r"(n) : [c] "q"(c) : "cc");
+}
+
+/* idiv r16 by 1: dx:ax = 5 stays 5, the chain through ax and dx */
+static void k_idiv16(char *p, uint64_t n)
+{
+	uint32_t a = 5, d = 0, c = 1;
+	(void)p;
+	__asm__ volatile(LOOP("idiv %w[c]") : "+a"(a), "+d"(d), [n] "+r"(n) : [c] "r"(c) : "cc");
+}
+
+/* the compilers' 64-bit divides: cqo; idiv r64 and xor edx, edx; div
+ * r64, by 1 (rax = 5 stays 5): the chain through rax */
+static void k_idiv64(char *p, uint64_t n)
+{
+	uint64_t a = 5, d = 0, c = 1;
+	(void)p;
+	__asm__ volatile(LOOPN(16, "cqo\n\tidiv %[c]") : "+a"(a), "+d"(d), [n] "+r"(n)
+			 : [c] "r"(c) : "cc");
+}
+
+static void k_div64(char *p, uint64_t n)
+{
+	uint64_t a = 5, d = 0, c = 1;
+	(void)p;
+	__asm__ volatile(LOOPN(16, "xor %%edx, %%edx\n\tdiv %[c]") : "+a"(a), "+d"(d), [n] "+r"(n)
+			 : [c] "r"(c) : "cc");
+}
+
 /* cmpxchg r32, r32 (no lock): compares eax with a, writes a or eax */
 static void k_cmpxchg(char *p, uint64_t n)
 {
@@ -461,6 +496,36 @@ static const struct row rows[] = {
 	    "[F43 430 \"DIV r32 64/32b (full)\"]",
 	    "[F13 430 \"DIV r32 64/32b (full)\"]",
 	    "[F62 430]" },
+	  { NULL, NULL, NULL, NULL } },
+	{ "idiv r8 (by 1, chain through ax)", k_idiv8, D_NONE, 10, 32, TOL_CORE,
+	  { 70.0, 78.0, 66.0, 78.0 }, { 0, 0, 0, 0 },
+	  { "[F29 363 \"IDIV r8 1/1 ax upd\"]",
+	    "[F43 363 \"IDIV r8 1/1 ax upd\"]",
+	    "[F13 363 \"IDIV r8 1/1 ax upd\"]",
+	    "[F62 363]" },
+	  { NULL, NULL, NULL, NULL } },
+	{ "idiv r16 (by 1, chain through ax, dx)", k_idiv16, D_NONE, 10, 32, TOL_CORE,
+	  { 67.0, 81.0, 66.0, 81.0 }, { 0, 0, 0, 0 },
+	  { "[F29 376 \"IDIV r16 1/1 ax/dx upd\"]",
+	    "[F43 376 \"IDIV r16 1/1 ax/dx upd\"]",
+	    "[F13 376 \"IDIV r16 1/1 ax/dx upd\"]",
+	    "[F62 376]" },
+	  { NULL, NULL, NULL, NULL } },
+	/* 64-bit divides: Prescott's and Presler's 64-bit rows; Northwood and
+	 * Willamette have no 64-bit mode: their r32 figure */
+	{ "cqo + idiv r64 (by 1, chain through rax)", k_idiv64, D_NONE, 10, 16, TOL_CORE,
+	  { 57.0, 107.0, 57.0, 107.0 }, { 0, 0, 0, 0 },
+	  { "[F29 389 \"IDIV r32 1/1 eax upd\"]",
+	    "[F43X64 403 \"IDIV r64 1/1 rax upd\"]",
+	    "[F13 389 \"IDIV r32 1/1 eax upd\"]",
+	    "[F62X64 403 \"IDIV r64 1/1 rax upd\"]" },
+	  { NULL, NULL, NULL, NULL } },
+	{ "xor edx + div r64 (by 1, chain through rax)", k_div64, D_NONE, 10, 16, TOL_CORE,
+	  { 57.0, 52.1, 57.0, 52.1 }, { 0, 0, 0, 0 },
+	  { "[F29 442 \"DIV r32 1/1 eax upd\"]",
+	    "[F43X64 456 \"DIV r64 1/1 rax upd\"]",
+	    "[F13 442 \"DIV r32 1/1 eax upd\"]",
+	    "[F62X64 456 \"DIV r64 1/1 rax upd\"]" },
 	  { NULL, NULL, NULL, NULL } },
 	{ "bswap r32", k_bswap, D_NONE, 200, 32, TOL_CORE,
 	  { 4.0, 1.0, 7.0, 1.0 }, { 0, 0, 0, 0 },

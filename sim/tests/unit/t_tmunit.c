@@ -110,7 +110,7 @@ int main(void)
 	struct nb_tm_block b;
 	double c;
 
-	tap_plan(26);
+	tap_plan(27);
 
 	/* a chain of 10 FP adds through slot 0 */
 	reset();
@@ -337,5 +337,16 @@ int main(void)
 	       nb_tm_classify(pmulx, 4, 1, NB_FP_MMX128) == NB_TM_SIMULX &&
 	       nb_tm_classify(psad, 4, 1, NB_FP_MMX128) == NB_TM_SHUF,
 	       "classes: paddd xmm SIMDX, paddd mm SIMD, pmullw xmm SIMULX, psadbw SHUF");
+	/* idiv %cl; idiv %cx; idiv %rcx; div %rcx; div %ecx; div %cl */
+	static const uint8_t idiv8[] = { 0xf6, 0xf9 }, idiv16[] = { 0x66, 0xf7, 0xf9 },
+		idiv64[] = { 0x48, 0xf7, 0xf9 }, div64[] = { 0x48, 0xf7, 0xf1 },
+		div32[] = { 0xf7, 0xf1 }, div8[] = { 0xf6, 0xf1 };
+	tap_ok(nb_tm_classify(idiv8, 2, 0, NB_FP_NONE) == NB_TM_IDIVS &&
+	       nb_tm_classify(idiv16, 3, 1, NB_FP_NONE) == NB_TM_IDIVS &&
+	       nb_tm_classify(idiv64, 3, 1, NB_FP_NONE) == NB_TM_IDIV64 &&
+	       nb_tm_classify(div64, 3, 1, NB_FP_NONE) == NB_TM_DIV64 &&
+	       nb_tm_classify(div32, 2, 0, NB_FP_NONE) == NB_TM_IDIV &&
+	       nb_tm_classify(div8, 2, 0, NB_FP_NONE) == NB_TM_IDIV,
+	       "classes: idiv r8/r16 IDIVS, idiv r64 IDIV64, div r64 DIV64, div r32/r8 IDIV");
 	return tap_done();
 }
