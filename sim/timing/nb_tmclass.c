@@ -181,9 +181,13 @@ unsigned nb_tm_classify(const uint8_t *code, unsigned len, unsigned npfx, unsign
 		op2 = i + 1 < len ? code[i + 1] : 0;
 		if (op2 == 0xaf)
 			return NB_TM_IMUL;
-		/* shld A4/A5, shrd AC/AD [F29, F43 254-263] */
-		if (op2 == 0xa4 || op2 == 0xa5 || op2 == 0xac || op2 == 0xad)
+		/* shld A4 (imm8)/A5 (cl), shrd AC/AD [F29, F43 254-263];
+		 * with REX.W their r64 forms [F43X64 255-264] */
+		if (op2 == 0xa4 || op2 == 0xa5 || op2 == 0xac || op2 == 0xad) {
+			if (npfx && (code[npfx - 1] & 0xf8) == 0x48)
+				return op2 & 1 ? NB_TM_SHXD64CL : NB_TM_SHXD64;
 			return NB_TM_SHXD;
+		}
 		/* bt A3, bts AB, btr B3, btc BB r, r; BA /4-7 r, imm8 [F29,
 		 * F43 176-199] (the memory forms, a bit string: unchanged) */
 		if ((op2 == 0xa3 || op2 == 0xab || op2 == 0xb3 || op2 == 0xbb) &&

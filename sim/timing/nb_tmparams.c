@@ -202,6 +202,9 @@ static const struct nb_tm_params nb_tm_northwood = {
 		[NB_TM_IDIVS]   = { T(68), T(68), NB_TMU_FPDIV },
 		[NB_TM_IDIV64]  = { T(57), T(57), NB_TMU_FPDIV },
 		[NB_TM_DIV64]   = { T(57), T(57), NB_TMU_FPDIV },
+		/* SHLD/SHRD r64: as r32 (no 64-bit mode) */
+		[NB_TM_SHXD64]  = { T(8), T(4), NB_TMU_INT },
+		[NB_TM_SHXD64CL] = { T(8), T(4), NB_TMU_INT },
 	},
 	126, 3, 4,                      /* [HIN01], [HIN01], [DLI p. 17] */
 	/* PMI latency: no published figure.  Calibrated on Sprunt 2002
@@ -278,6 +281,8 @@ static const struct nb_tm_params nb_tm_willamette = {
 		[NB_TM_IDIVS]   = { T(66), T(66), NB_TMU_FPDIV },   /* F13 363, 376: 66 */
 		[NB_TM_IDIV64]  = { T(57), T(57), NB_TMU_FPDIV },   /* no 64-bit mode: r32's */
 		[NB_TM_DIV64]   = { T(57), T(57), NB_TMU_FPDIV },
+		[NB_TM_SHXD64]  = { T(12), T(12), NB_TMU_INT },     /* as r32 */
+		[NB_TM_SHXD64CL] = { T(12), T(12), NB_TMU_INT },
 	},
 	126, 3, 4,                      /* as Northwood's: [HIN01], [DLI p. 17] */
 	NB_PMI_LATENCY_NW,              /* Northwood's (no measurement) */
@@ -399,6 +404,12 @@ static const struct nb_tm_params nb_tm_prescott = {
 		[NB_TM_IDIVS]   = { T(80), T(80), NB_TMU_FPDIV },
 		[NB_TM_IDIV64]  = { T(107), T(107), NB_TMU_FPDIV },
 		[NB_TM_DIV64]   = { T(52), T(52), NB_TMU_FPDIV },
+		/* SHLD/SHRD r64 by imm8: 10, throughput 10 [F43X64 255, 261
+		 * (r1, r1: 12.1), 4356, 4362]; by cl: SHLD 14, SHRD 12,
+		 * throughputs the same [F43X64 258, 264, 4359, 4365]: 13;
+		 * Presler the same [F62X64 255-264] */
+		[NB_TM_SHXD64]  = { T(10), T(10), NB_TMU_INT },
+		[NB_TM_SHXD64CL] = { T(13), T(13), NB_TMU_INT },
 	},
 	126, 3, 8,                      /* [HIN01], [HIN01], [BOG04] */
 	/* PMI latency: not measured on Prescott.  Northwood's figure

@@ -105,6 +105,20 @@ static void k_shrdcl(char *p, uint64_t n)
 	__asm__ volatile(LOOP("shrd %%cl, %k[a], %k[a]") : [a] "+r"(a), [n] "+r"(n) : "c"(c) : "cc");
 }
 
+static void k_shld64(char *p, uint64_t n)
+{
+	uint64_t a = 1;
+	(void)p;
+	__asm__ volatile(LOOP("shld $1, %[a], %[a]") : [a] "+r"(a), [n] "+r"(n) : : "cc");
+}
+
+static void k_shrd64cl(char *p, uint64_t n)
+{
+	uint64_t a = 1, c = 1;
+	(void)p;
+	__asm__ volatile(LOOP("shrd %%cl, %[a], %[a]") : [a] "+r"(a), [n] "+r"(n) : "c"(c) : "cc");
+}
+
 /* string instructions without rep, 32 an iteration over the same 128
  * bytes of p: the chain runs through rdi/rsi, which move back once an
  * iteration (one ALU step on the chain: 1/32 of a link) */
@@ -741,6 +755,21 @@ static const struct row rows[] = {
 	    "[F43 263 \"SHRD r1_32, r1_32, cl\"]",
 	    "[F13 263 \"SHRD r32, r32, cl\"]",
 	    "[F62 263]" },
+	  { NULL, NULL, NULL, NULL } },
+	/* Northwood and Willamette: no 64-bit mode, their r32 figure */
+	{ "shld r64, r64, imm8", k_shld64, D_NONE, 50, 32, TOL_CORE,
+	  { 8.0, 10.0, 12.0, 10.0 }, { 0, 0, 0, 0 },
+	  { "[F29 254 \"SHLD r32, r32, imm8\"]",
+	    "[F43X64 255 \"SHLD r1_64, r1_64, imm8\"]",
+	    "[F13 254 \"SHLD r32, r32, imm8\"]",
+	    "[F62X64 255 \"SHLD r64, r64, imm8\"]" },
+	  { NULL, NULL, NULL, NULL } },
+	{ "shrd r64, r64, cl", k_shrd64cl, D_NONE, 50, 32, TOL_CORE,
+	  { 8.0, 12.0, 12.0, 12.0 }, { 0, 0, 0, 0 },
+	  { "[F29 263 \"SHRD r32, r32, cl\"]",
+	    "[F43X64 264 \"SHRD r1_64, r1_64, cl\"]",
+	    "[F13 263 \"SHRD r32, r32, cl\"]",
+	    "[F62X64 264 \"SHRD r64, r64, cl\"]" },
 	  { NULL, NULL, NULL, NULL } },
 	{ "bts r32, r32", k_bts, D_NONE, 50, 32, TOL_CORE,
 	  { 6.0, 9.0, 6.0, 9.0 }, { 0, 0, 0, 0 },

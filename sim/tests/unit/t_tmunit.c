@@ -110,7 +110,7 @@ int main(void)
 	struct nb_tm_block b;
 	double c;
 
-	tap_plan(27);
+	tap_plan(28);
 
 	/* a chain of 10 FP adds through slot 0 */
 	reset();
@@ -316,6 +316,12 @@ int main(void)
 	       nb_tm_classify(shld, 4, 0, NB_FP_NONE) == NB_TM_SHXD &&
 	       nb_tm_classify(shrdcl, 3, 0, NB_FP_NONE) == NB_TM_SHXD,
 	       "classes: rcl/rcr by 1 RC1 (r64 too), by imm8/cl RCN; shld, shrd SHXD");
+	/* shld $1, %rax, %rax; shrd %cl, %rax, %rax */
+	static const uint8_t shld64[] = { 0x48, 0x0f, 0xa4, 0xc0, 0x01 },
+		shrdcl64[] = { 0x48, 0x0f, 0xad, 0xc0 };
+	tap_ok(nb_tm_classify(shld64, 5, 1, NB_FP_NONE) == NB_TM_SHXD64 &&
+	       nb_tm_classify(shrdcl64, 4, 1, NB_FP_NONE) == NB_TM_SHXD64CL,
+	       "classes: shld r64 by imm8 SHXD64, shrd r64 by cl SHXD64CL");
 	/* bts %ebx, %eax; bts $5, %eax; bt $5, %eax; bt %ebx, (%rax) (a
 	 * bit string in memory: unchanged); stosl; rep stosl */
 	static const uint8_t btsr[] = { 0x0f, 0xab, 0xd8 }, btsi[] = { 0x0f, 0xba, 0xe8, 0x05 },
