@@ -72,6 +72,8 @@ enum nb_tm_cls {
 	NB_TM_DIV64,     /* div r64                                          */
 	NB_TM_SHXD64,    /* shld/shrd r64 by imm8                            */
 	NB_TM_SHXD64CL,  /* shld/shrd r64 by cl                              */
+	NB_TM_FWD,       /* store-to-load forwarding: from the store's data  */
+			 /* to the load's start (a NB_TM_LAT's class only)   */
 	NB_TM_NCLS,
 	NB_TM_COPY = 0xff, /* no uop: dst ready when the srcs are (renaming) */
 	NB_TM_LAT = 0xfe  /* no uop of its own: one result of the previous   */

@@ -205,6 +205,12 @@ static const struct nb_tm_params nb_tm_northwood = {
 		/* SHLD/SHRD r64: as r32 (no 64-bit mode) */
 		[NB_TM_SHXD64]  = { T(8), T(4), NB_TMU_INT },
 		[NB_TM_SHXD64CL] = { T(8), T(4), NB_TMU_INT },
+		/* store-to-load forwarding (nb_tmbuild.c): ADD [m32], r32
+		 * back to back, each add's load reading the previous add's
+		 * store, 8.8 [F29 80] (8.8 for m8, m16 [F29 78, 79]): the
+		 * load (2) and the add (0.5) leave 6.3 from the data to the
+		 * load's start, 6.5 in half cycles */
+		[NB_TM_FWD]     = { 13, 1, NB_TMU_ALU },
 	},
 	126, 3, 4,                      /* [HIN01], [HIN01], [DLI p. 17] */
 	/* PMI latency: no published figure.  Calibrated on Sprunt 2002
@@ -283,6 +289,7 @@ static const struct nb_tm_params nb_tm_willamette = {
 		[NB_TM_DIV64]   = { T(57), T(57), NB_TMU_FPDIV },
 		[NB_TM_SHXD64]  = { T(12), T(12), NB_TMU_INT },     /* as r32 */
 		[NB_TM_SHXD64CL] = { T(12), T(12), NB_TMU_INT },
+		[NB_TM_FWD]     = { 13, 1, NB_TMU_ALU },            /* F13 80: 8.9 */
 	},
 	126, 3, 4,                      /* as Northwood's: [HIN01], [DLI p. 17] */
 	NB_PMI_LATENCY_NW,              /* Northwood's (no measurement) */
@@ -410,6 +417,11 @@ static const struct nb_tm_params nb_tm_prescott = {
 		 * Presler the same [F62X64 255-264] */
 		[NB_TM_SHXD64]  = { T(10), T(10), NB_TMU_INT },
 		[NB_TM_SHXD64CL] = { T(13), T(13), NB_TMU_INT },
+		/* store-to-load forwarding: ADD [m32], r32 back to back 5.0
+		 * [F43X64 80] (5.0 for m8, m16, m64 [F43X64 78, 79, 82]; the
+		 * 32-bit run 5.7 [F43 80]; Presler 5.1 [F62 80]): the load
+		 * (4) and the add (1): the data is forwarded at once */
+		[NB_TM_FWD]     = { 0, 1, NB_TMU_ALU },
 	},
 	126, 3, 8,                      /* [HIN01], [HIN01], [BOG04] */
 	/* PMI latency: not measured on Prescott.  Northwood's figure
