@@ -9,7 +9,10 @@
  * RUNNING) of the kernel at n1 and 3 n1 iterations after a warm-up run,
  * so set-up, the PMU accesses and the loop's own dec/jnz overlap cancel
  * (the loop branch is off every chain).  Operand sizes are those of the
- * measured rows (r32: the tables were taken in 32-bit code).
+ * measured rows (r32: the tables were taken in 32-bit code).  A few rows
+ * time independent operations instead (eight chains: the unit's
+ * throughput, the tables' "T" column), and the rep rows the bytes of a
+ * rep string (cycles per byte: the tables' "BW in L1D" inverted).
  *
  * The measured figures, from the InstLatx64/InstLatx64 repository
  * (InstLatX64's measurements, AIDA64/EVEREST's latency benchmark):
