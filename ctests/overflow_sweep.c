@@ -43,7 +43,7 @@
 
 #define N 40000L
 /* the most instructions retired in Prescott's PMI latency (74 cycles,
- * sim/timing/nb_timing.c, + at most 16 waiting for the bus-clock edge, ratio 17
+ * sim/timing/nb_tmparams.c, + at most 16 waiting for the bus-clock edge, ratio 17
  * - 1, sim/tool/nb_pmi.c pmi_due): 3 a cycle [HIN01], + 3 */
 #define SKID (3 * (74 + 16) + 3)
 

@@ -29,7 +29,7 @@
  *          use; the table's mem is that less the L2 (and L3) it adds to.
  *  The documented L2 latencies ([OPT04] 7 and 18 clocks) are the L2's
  *  access; the measured load-to-use adds the load's replay: the timing
- *  model holds a miss slot for the access only (nb_timing.c miss_free).
+ *  model holds a miss slot for the access only (nb_tmparams.c miss_free).
  *  The earlier memory latency, 12 + 12 bus cycles x the core/bus clock
  *  ratio (180 cycles on Northwood), was built from [OPT04]'s text and
  *  read 40% short of the measured parts.

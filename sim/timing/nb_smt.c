@@ -23,7 +23,7 @@
  *  [ORM-A]  IA-32 Intel Architecture Optimization Reference Manual
  *           (248966): p. 2-45, "Aliasing Cases in the Pentium 4 and Intel
  *           Xeon Processors"; p. 7-43, "Preventing Excessive Evictions in
- *           First-Level Data Cache" (nb_timing.c).
+ *           First-Level Data Cache" (nb_tmparams.c).
  *  [CPUID]  Intel SDM Vol. 2A, CPUID leaf 2: L1D 8 KB 4-way (0x66), 16 KB
  *           8-way (0x60), 64 B lines.
  *
@@ -34,7 +34,7 @@
  * data).  The same value on Prescott (not checked against a published
  * figure).
  *
- * The L1D's data conflicts between the LPs [ORM-A] (nb_timing.c): the L1D
+ * The L1D's data conflicts between the LPs [ORM-A] (nb_tmparams.c): the L1D
  * holds one line per alias class, and a reference whose class matches a
  * reference under way cannot begin until the first one is kicked out of
  * the cache; the L1D is indexed by linear address, and two instances of

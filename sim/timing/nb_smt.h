@@ -43,7 +43,7 @@
  * [HIN01]  Hinton et al., "The Microarchitecture of the Pentium 4
  *          Processor", Intel Technology Journal Q1 2001.
  * [ORM-A]  IA-32 Intel Architecture Optimization Reference Manual
- *          (248966), pp. 2-45 and 7-43 (nb_timing.c).
+ *          (248966), pp. 2-45 and 7-43 (nb_tmparams.c).
  */
 #ifndef NB_SMT_H
 #define NB_SMT_H

@@ -36,7 +36,7 @@ enum nb_tm_cls {
 	NB_TM_FLOAD,     /* x87/MMX/SSE load, L1D hit                        */
 	NB_TM_STA,       /* store address                                    */
 	NB_TM_STD,       /* store data                                       */
-	/* classes measured apart from the above (InstLatX64, nb_timing.c) */
+	/* classes measured apart from the above (InstLatX64, nb_tmparams.c) */
 	NB_TM_ADC,       /* adc/sbb: the carry's multi-uop flow              */
 	NB_TM_CMOV,      /* cmovcc                                           */
 	NB_TM_SETCC,     /* setcc                                            */
@@ -51,7 +51,7 @@ enum nb_tm_cls {
 	NB_TM_XFER,      /* movd/movq between the integer and MMX/XMM files  */
 	NB_TM_SIMD,      /* MMX/SSE2 integer ALU (padd, pand, psll, punpck)  */
 	NB_TM_SIMUL,     /* MMX/SSE2 integer multiply (pmul*, pmaddwd)       */
-	NB_TM_SHUF,      /* pshufd, pslldq/psrldq                            */
+	NB_TM_SHUF,      /* pshufd, pslldq/psrldq, psadbw                    */
 	NB_TM_SHIFT64,   /* shr/sar/rol/ror/rcl/rcr and bswap on 64 bits     */
 	NB_TM_BSWAP,     /* bswap r32                                        */
 	NB_TM_RDTSC,     /* rdtsc: its microcode, in order as the fences     */
@@ -59,6 +59,21 @@ enum nb_tm_cls {
 	NB_TM_LEA3,      /* lea base + index + displacement                  */
 	NB_TM_LEASC,     /* lea with a scaled index, no displacement         */
 	NB_TM_LEASCD,    /* lea with a scaled index and a displacement       */
+	NB_TM_RC1,       /* rcl/rcr by 1                                     */
+	NB_TM_RCN,       /* rcl/rcr by imm8 or cl: microcode                 */
+	NB_TM_SHXD,      /* shld/shrd (r32; imm8 or cl)                      */
+	NB_TM_BTR,       /* bt/bts/btr/btc r, r (register bit string)        */
+	NB_TM_BTI,       /* bt/bts/btr/btc r, imm8                           */
+	NB_TM_STR,       /* movs/lods/stos/scas without rep                  */
+	NB_TM_SIMDX,     /* NB_TM_SIMD on XMM: 128 bits, two passes of the   */
+	NB_TM_SIMULX,    /* NB_TM_SIMUL on XMM  64-bit unit (interval 2)     */
+	NB_TM_IDIVS,     /* idiv r8, r16                                     */
+	NB_TM_IDIV64,    /* idiv r64                                         */
+	NB_TM_DIV64,     /* div r64                                          */
+	NB_TM_SHXD64,    /* shld/shrd r64 by imm8                            */
+	NB_TM_SHXD64CL,  /* shld/shrd r64 by cl                              */
+	NB_TM_FWD,       /* store-to-load forwarding: from the store's data  */
+			 /* to the load's start (a NB_TM_LAT's class only)   */
 	NB_TM_NCLS,
 	NB_TM_COPY = 0xff, /* no uop: dst ready when the srcs are (renaming) */
 	NB_TM_LAT = 0xfe  /* no uop of its own: one result of the previous   */

@@ -50,6 +50,26 @@ static UShort b_s[B_MAXS];
 static UInt b_nu, b_ns, b_nld, b_scr;
 static struct dset *b_tdep;            /* per IR temporary */
 static Int b_ntemps;
+static UInt b_nscr;                    /* scratch slots handed out */
+
+/*
+ * Store-to-load forwarding inside a superblock: a load from the address
+ * a store of the block wrote (the same IR value plus the same constant:
+ * SSA temporaries make that the same address) gets the store's data, so
+ * it waits for it.  An address is keyed by its base temporary and
+ * displacement (b_abase/b_adisp per temporary: t = base + constant, else
+ * t + 0; a constant address has base IRTemp_INVALID); each store leaves
+ * the slot its data is forwarded from (a pseudo-uop of class NB_TM_FWD:
+ * ready that class's latency after the data, nb_tmparams.c) in a small
+ * table, the latest store to a key replacing the earlier.  Loads of
+ * other addresses, which might alias, and stores of earlier blocks are
+ * not followed (docs/timing-model.md, what is not modelled).
+ */
+#define B_NFWD 16
+static IRTemp *b_abase;
+static Long *b_adisp;
+static struct { IRTemp base; Long disp; UInt slot, at; } b_fwd[B_NFWD];
+static UInt b_nfwd;
 
 static struct nb_tm_block *b_blk;
 
@@ -63,6 +83,13 @@ struct nb_tm_block *nb_tmb_begin(IRSB *in)
 	b_ntemps = in->tyenv->types_used;
 	b_tdep = VG_(malloc)("nbsim.tmb", sizeof *b_tdep * (SizeT)(b_ntemps ? b_ntemps : 1));
 	VG_(memset)(b_tdep, 0, sizeof *b_tdep * (SizeT)(b_ntemps ? b_ntemps : 1));
+	b_abase = VG_(malloc)("nbsim.tmab", sizeof *b_abase * (SizeT)(b_ntemps ? b_ntemps : 1));
+	b_adisp = VG_(malloc)("nbsim.tmad", sizeof *b_adisp * (SizeT)(b_ntemps ? b_ntemps : 1));
+	for (Int i = 0; i < b_ntemps; i++) {
+		b_abase[i] = (IRTemp)i;
+		b_adisp[i] = 0;
+	}
+	b_nfwd = 0;
 	return b_blk;
 }
 
@@ -89,6 +116,7 @@ static UInt next_scr(void)
 	UInt s = NB_TM_SCR + b_scr;
 
 	b_scr = (b_scr + 1) % NB_TM_NSCR;
+	b_nscr++;
 	return s;
 }
 
@@ -172,6 +200,66 @@ static void add_uop(UInt cls, const struct dset *src, const struct dset *dst, UI
 		b_s[b_ns++] = src->s[i];
 	for (unsigned i = 0; i < u->ndst; i++)
 		b_s[b_ns++] = dst->s[i];
+}
+
+/* the key of address expression a (an atom of flat IR): False if none */
+static Bool addr_key(const IRExpr *a, IRTemp *base, Long *disp)
+{
+	if (a->tag == Iex_RdTmp && a->Iex.RdTmp.tmp < (IRTemp)b_ntemps) {
+		*base = b_abase[a->Iex.RdTmp.tmp];
+		*disp = b_adisp[a->Iex.RdTmp.tmp];
+		return True;
+	}
+	if (a->tag == Iex_Const && a->Iex.Const.con->tag == Ico_U64) {
+		*base = IRTemp_INVALID;
+		*disp = (Long)a->Iex.Const.con->Ico.U64;
+		return True;
+	}
+	return False;
+}
+
+/* temporary t = data: base + constant when data is that (Add64, Sub64) */
+static void addr_def(IRTemp t, const IRExpr *data)
+{
+	const IRExpr *x, *c;
+
+	if (t >= (IRTemp)b_ntemps || data->tag != Iex_Binop ||
+	    (data->Iex.Binop.op != Iop_Add64 && data->Iex.Binop.op != Iop_Sub64))
+		return;
+	x = data->Iex.Binop.arg1;
+	c = data->Iex.Binop.arg2;
+	if (x->tag != Iex_RdTmp || c->tag != Iex_Const || c->Iex.Const.con->tag != Ico_U64 ||
+	    x->Iex.RdTmp.tmp >= (IRTemp)b_ntemps)
+		return;
+	b_abase[t] = b_abase[x->Iex.RdTmp.tmp];
+	b_adisp[t] = b_adisp[x->Iex.RdTmp.tmp] + (data->Iex.Binop.op == Iop_Add64 ? 1 : -1) *
+		(Long)c->Iex.Const.con->Ico.U64;
+}
+
+/* the forwarding slot of the latest store to the key, if its slot has
+ * not been handed out again since (the scratch slots rotate) */
+static Bool fwd_find(IRTemp base, Long disp, UInt *slot)
+{
+	for (UInt k = 0; k < B_NFWD && k < b_nfwd; k++) {
+		UInt i = (b_nfwd - 1 - k) % B_NFWD;
+		if (b_fwd[i].base == base && b_fwd[i].disp == disp) {
+			if (b_nscr - b_fwd[i].at >= NB_TM_NSCR / 2)
+				return False;
+			*slot = b_fwd[i].slot;
+			return True;
+		}
+	}
+	return False;
+}
+
+static void fwd_add(IRTemp base, Long disp, UInt slot)
+{
+	UInt i = b_nfwd++ % B_NFWD;
+
+	b_fwd[i].base = base;
+	b_fwd[i].disp = disp;
+	b_fwd[i].slot = slot;
+	b_fwd[i].at = b_nscr;
 }
 
 /* does expression e read temporary t? */
@@ -289,7 +377,7 @@ UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 {
 	struct put puts[MAXPUT];
 	struct dset exec_src = { 0 }, comp_src = { 0 }, d, e, x;
-	struct { struct dset a, v; } st[8];
+	struct { struct dset a, v; IRTemp kb; Long kd; Bool key; } st[8];
 	unsigned nput = 0, nst = 0, made = 0, naddr = 0, nsnap = 0;
 	UShort snap[16][2];             /* register, its snapshot slot   */
 	IRTemp addrs[16];               /* temporaries used as addresses */
@@ -297,6 +385,9 @@ UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 	UInt xcls = nb_tm_classify(code, len > 16 ? 16 : len, dec->len_prefix, dec->fp);
 	/* (pause, a nop to the uop model, has a uop that waits: below) */
 	Bool move = (dec->cls & NB_IC_MOVE) != 0 && xcls != NB_TM_LFENCE;
+	/* bt* r, r: VEX goes through memory below the stack pointer, which
+	 * the part does not: no forwarding */
+	Bool fwd = xcls != NB_TM_BTR;
 
 	for (Int j = from; j < to; j++) {
 		const IRStmt *s = in->stmts[j];
@@ -313,6 +404,7 @@ UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 				break;
 			}
 			if (s->Ist.WrTmp.tmp < (IRTemp)b_ntemps) {
+				addr_def(s->Ist.WrTmp.tmp, s->Ist.WrTmp.data);
 				d.n = 0;
 				dep_expr(s->Ist.WrTmp.data, &d);
 				b_tdep[s->Ist.WrTmp.tmp] = d;
@@ -332,6 +424,7 @@ UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 			counted = True;
 			if (nst < 8) {
 				st[nst].a.n = st[nst].v.n = 0;
+				st[nst].key = False;
 				dep_expr(addr, &st[nst].a);
 				dep_expr(s->Ist.CAS.details->dataLo, &st[nst].v);
 				nst++;
@@ -350,7 +443,7 @@ UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 				 * into it, so it depends on the register's old value:
 				 * InstLatX64 measures a chain of SETC r8, which reads
 				 * only the flags, at 1.0 cycle (Northwood) and 1.3
-				 * (Prescott) per link (nb_timing.c [F29], [F43] row
+				 * (Prescott) per link (nb_tmparams.c [F29], [F43] row
 				 * 200), not at the throughput */
 				if (sz < 4 && off >= (Int)offsetof(VexGuestAMD64State, guest_RAX) &&
 				    off < (Int)offsetof(VexGuestAMD64State, guest_R15) + 8)
@@ -373,6 +466,8 @@ UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 				st[nst].a.n = st[nst].v.n = 0;
 				const IRExpr *sa = s->tag == Ist_Store ? s->Ist.Store.addr
 					: s->Ist.StoreG.details->addr;
+				st[nst].key = fwd && s->tag == Ist_Store &&
+					addr_key(sa, &st[nst].kb, &st[nst].kd);
 				if (sa->tag == Iex_RdTmp && naddr < 16)
 					addrs[naddr++] = sa->Iex.RdTmp.tmp;
 				if (s->tag == Ist_Store) {
@@ -391,9 +486,19 @@ UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 		default:
 			continue;
 		}
-		/* a load uop: its address's deps -> a scratch slot */
+		/* a load uop: its address's deps -> a scratch slot; from
+		 * an address a store of the block wrote, also the store's
+		 * forwarded data (b_fwd) */
 		d.n = 0;
 		dep_expr(addr, &d);
+		{
+			IRTemp kb;
+			Long kd;
+			UInt fs;
+			if (fwd && s->tag != Ist_CAS && addr_key(addr, &kb, &kd) &&
+			    fwd_find(kb, kd, &fs))
+				ds_add(&d, fs);
+		}
 		if (addr->tag == Iex_RdTmp && naddr < 16)
 			addrs[naddr++] = addr->Iex.RdTmp.tmp;
 		e.n = 0;
@@ -509,7 +614,7 @@ UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 		    xcls == NB_TM_LOCK || xcls == NB_TM_RDTSC) {
 			/* in program order with the other fences and locked
 			 * operations (nb_timing.h NB_TM_ORD); rdtsc too: two
-			 * reads measure its throughput apart (nb_timing.c) */
+			 * reads measure its throughput apart (nb_tmparams.c) */
 			if (exec_src.n == DS_MAX)
 				exec_src.n--;
 			ds_add(&exec_src, NB_TM_ORD);
@@ -556,6 +661,13 @@ UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 		add_uop(NB_TM_STA, &st[i].a, NULL, 0);
 		add_uop(NB_TM_STD, move ? &st[i].v : &x, NULL, 0);
 		made += 2;
+		if (st[i].key) {        /* the data a later load of the address gets */
+			struct dset f = { 0 };
+			UInt fs = next_scr();
+			ds_add(&f, fs);
+			add_uop(NB_TM_LAT, move ? &st[i].v : &x, &f, NB_TM_FWD);
+			fwd_add(st[i].kb, st[i].kd, fs);
+		}
 	}
 	/* the rest of the instruction's uops (microcode): no dependencies */
 	for (; made < uops; made++)
@@ -586,6 +698,10 @@ void nb_tmb_end(void)
 	}
 	VG_(free)(b_tdep);
 	b_tdep = NULL;
+	VG_(free)(b_abase);
+	VG_(free)(b_adisp);
+	b_abase = NULL;
+	b_adisp = NULL;
 }
 
 /* A superblock translated again (its hot translation, nb_need.c's tiers):

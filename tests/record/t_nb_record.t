@@ -182,7 +182,7 @@ $N //= 0;
 	cmp_ok(scalar(keys %d), '>', 1, 'IEBS: at more than one distance (the bus-clock wait)');
 	# Sprunt (seed 000): "65 or more", 46.5% at +69.  His paper gives the
 	# distances, not a latency in cycles; nbsim's PMI latency (Northwood
-	# 48 cycles, sim/timing/nb_timing.c NB_PMI_LATENCY_NW) is a calibration
+	# 48 cycles, sim/timing/nb_tmparams.c NB_PMI_LATENCY_NW) is a calibration
 	# on his +65 floor (Intel publishes none).  After the chasing load one
 	# instruction retires a cycle, and the local APIC's bus-clock wait (0
 	# to 13 cycles) spreads the samples evenly over the distances (about

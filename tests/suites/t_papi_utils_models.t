@@ -114,7 +114,7 @@ for my $model (sort keys %models) {
 # times PAPI's calls in simulated cycles (PAPI_get_real_cyc reads the
 # simulated TSC): its loop-latency test reads back-to-back RDTSCs, the
 # instruction's measured throughput (80 cycles Northwood, 100 Prescott:
-# InstLatX64 row 555, sim/timing/nb_timing.c) within 10%, the same every
+# InstLatX64 row 555, sim/timing/nb_tmparams.c) within 10%, the same every
 # run (under valgrind the host's TSC gives hundreds, varying), a PAPI_read
 # of 2 counters a few hundred
 # (sim/README: 292-379 instructions per read, NetBurst retiring at most 3

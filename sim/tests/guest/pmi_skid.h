@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include "tap.h"
 
-/* Prescott's PMI latency, cycles (sim/timing/nb_timing.c; the default model),
+/* Prescott's PMI latency, cycles (sim/timing/nb_tmparams.c; the default model),
  * and the most the PMI then waits for the local APIC's bus-clock edge
  * (ratio - 1: 17 core cycles per bus cycle on Prescott, sim/cpu/nb_bus.c;
  * nb_pmi.c pmi_due).  The skid is the instructions that retire in

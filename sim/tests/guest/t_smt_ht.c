@@ -195,7 +195,7 @@ int main(void)
 	 * port, at 2 passes per missing load (its slot, its data: 36 uops
 	 * per 32 cycles, 1.125) to 3 (each replayed once: per 48, 0.75).  A
 	 * slot frees when the L2's access ends (7 cycles), before the load
-	 * finds its data (18: sim/nb_timing.c miss_free), so some loads
+	 * finds its data (18: sim/timing/nb_tmparams.c miss_free), so some loads
 	 * find one without a replay (measured: 0.818, 2.75 passes); above
 	 * the two instances' figure (no conflicts) */
 	{

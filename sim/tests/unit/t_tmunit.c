@@ -110,7 +110,7 @@ int main(void)
 	struct nb_tm_block b;
 	double c;
 
-	tap_plan(23);
+	tap_plan(28);
 
 	/* a chain of 10 FP adds through slot 0 */
 	reset();
@@ -304,5 +304,55 @@ int main(void)
 	tap_ok(nb_tm_classify(fadd, 2, 0, NB_FP_X87) == NB_TM_FADD &&
 	       nb_tm_classify(divsd, 4, 1, NB_FP_SDP) == NB_TM_SDIV,
 	       "classes: fadd st(1) -> FADD, divsd -> SDIV");
+	/* rcl $1, %eax; rcl $3, %eax; rcr %cl, %eax; rcl $1, %rax (not the
+	 * 64-bit shifts' SHIFT64); shld $1, %eax, %eax; shrd %cl, %eax, %eax */
+	static const uint8_t rcl1[] = { 0xd1, 0xd0 }, rcli[] = { 0xc1, 0xd0, 0x03 },
+		rcrcl[] = { 0xd3, 0xd8 }, rcl64[] = { 0x48, 0xd1, 0xd0 },
+		shld[] = { 0x0f, 0xa4, 0xc0, 0x01 }, shrdcl[] = { 0x0f, 0xad, 0xc0 };
+	tap_ok(nb_tm_classify(rcl1, 2, 0, NB_FP_NONE) == NB_TM_RC1 &&
+	       nb_tm_classify(rcli, 3, 0, NB_FP_NONE) == NB_TM_RCN &&
+	       nb_tm_classify(rcrcl, 2, 0, NB_FP_NONE) == NB_TM_RCN &&
+	       nb_tm_classify(rcl64, 3, 1, NB_FP_NONE) == NB_TM_RC1 &&
+	       nb_tm_classify(shld, 4, 0, NB_FP_NONE) == NB_TM_SHXD &&
+	       nb_tm_classify(shrdcl, 3, 0, NB_FP_NONE) == NB_TM_SHXD,
+	       "classes: rcl/rcr by 1 RC1 (r64 too), by imm8/cl RCN; shld, shrd SHXD");
+	/* shld $1, %rax, %rax; shrd %cl, %rax, %rax */
+	static const uint8_t shld64[] = { 0x48, 0x0f, 0xa4, 0xc0, 0x01 },
+		shrdcl64[] = { 0x48, 0x0f, 0xad, 0xc0 };
+	tap_ok(nb_tm_classify(shld64, 5, 1, NB_FP_NONE) == NB_TM_SHXD64 &&
+	       nb_tm_classify(shrdcl64, 4, 1, NB_FP_NONE) == NB_TM_SHXD64CL,
+	       "classes: shld r64 by imm8 SHXD64, shrd r64 by cl SHXD64CL");
+	/* bts %ebx, %eax; bts $5, %eax; bt $5, %eax; bt %ebx, (%rax) (a
+	 * bit string in memory: unchanged); stosl; rep stosl */
+	static const uint8_t btsr[] = { 0x0f, 0xab, 0xd8 }, btsi[] = { 0x0f, 0xba, 0xe8, 0x05 },
+		bti[] = { 0x0f, 0xba, 0xe0, 0x05 }, btm[] = { 0x0f, 0xa3, 0x18 },
+		stos[] = { 0xab }, repstos[] = { 0xf3, 0xab };
+	tap_ok(nb_tm_classify(btsr, 3, 0, NB_FP_NONE) == NB_TM_BTR &&
+	       nb_tm_classify(btsi, 4, 0, NB_FP_NONE) == NB_TM_BTI &&
+	       nb_tm_classify(bti, 4, 0, NB_FP_NONE) == NB_TM_BTI &&
+	       nb_tm_classify(btm, 3, 0, NB_FP_NONE) == NB_TM_ALU &&
+	       nb_tm_classify(stos, 1, 0, NB_FP_NONE) == NB_TM_STR &&
+	       nb_tm_classify(repstos, 2, 1, NB_FP_NONE) == NB_TM_ALU,
+	       "classes: bts r, r BTR; bts/bt r, imm8 BTI; bt m, r ALU; stos STR, rep stos ALU");
+	/* paddd %xmm1, %xmm0; paddd %mm1, %mm0; pmullw %xmm1, %xmm0;
+	 * psadbw %xmm1, %xmm0 */
+	static const uint8_t padx[] = { 0x66, 0x0f, 0xfe, 0xc1 }, padm[] = { 0x0f, 0xfe, 0xc1 },
+		pmulx[] = { 0x66, 0x0f, 0xd5, 0xc1 }, psad[] = { 0x66, 0x0f, 0xf6, 0xc1 };
+	tap_ok(nb_tm_classify(padx, 4, 1, NB_FP_MMX128) == NB_TM_SIMDX &&
+	       nb_tm_classify(padm, 3, 0, NB_FP_MMX64) == NB_TM_SIMD &&
+	       nb_tm_classify(pmulx, 4, 1, NB_FP_MMX128) == NB_TM_SIMULX &&
+	       nb_tm_classify(psad, 4, 1, NB_FP_MMX128) == NB_TM_SHUF,
+	       "classes: paddd xmm SIMDX, paddd mm SIMD, pmullw xmm SIMULX, psadbw SHUF");
+	/* idiv %cl; idiv %cx; idiv %rcx; div %rcx; div %ecx; div %cl */
+	static const uint8_t idiv8[] = { 0xf6, 0xf9 }, idiv16[] = { 0x66, 0xf7, 0xf9 },
+		idiv64[] = { 0x48, 0xf7, 0xf9 }, div64[] = { 0x48, 0xf7, 0xf1 },
+		div32[] = { 0xf7, 0xf1 }, div8[] = { 0xf6, 0xf1 };
+	tap_ok(nb_tm_classify(idiv8, 2, 0, NB_FP_NONE) == NB_TM_IDIVS &&
+	       nb_tm_classify(idiv16, 3, 1, NB_FP_NONE) == NB_TM_IDIVS &&
+	       nb_tm_classify(idiv64, 3, 1, NB_FP_NONE) == NB_TM_IDIV64 &&
+	       nb_tm_classify(div64, 3, 1, NB_FP_NONE) == NB_TM_DIV64 &&
+	       nb_tm_classify(div32, 2, 0, NB_FP_NONE) == NB_TM_IDIV &&
+	       nb_tm_classify(div8, 2, 0, NB_FP_NONE) == NB_TM_IDIV,
+	       "classes: idiv r8/r16 IDIVS, idiv r64 IDIV64, div r64 DIV64, div r32/r8 IDIV");
 	return tap_done();
 }
