@@ -115,7 +115,7 @@ static inline __attribute__((always_inline)) void tm_sb(const struct nb_tm_block
 		} else {
 			/* (a thin translation's whole run while a PMI is possible,
 			 * nb_instr.c: after the checked copy's run, still open) */
-			if (nb_need & NEED_PMI)
+			if ((nb_need & NEED_PMI) && nb_tmp->smp.open != NB_SEG_NONE)
 				nb_tms_close(nb_tmp);
 			nb_tm_run_sampled(nb_tmp, b, (UInt)range, to, misp_total());
 		}
@@ -141,7 +141,7 @@ VG_REGPARM(2) void nb_cond_tm(struct nb_cond_tm *s, ULong taken)
 	ULong miss = (ULong)nb_bpred_cond_at(&nb_bp, &s->br, (int)taken);
 
 	nb_raw[RAW_CBR0 + 2 * (ULong)(taken != 0) + miss]++;
-	if ((nb_need & NEED_PMI) && clo_clock == NB_CLOCK_SAMPLED)
+	if ((nb_need & NEED_PMI) && clo_clock == NB_CLOCK_SAMPLED && nb_tmp->smp.open != NB_SEG_NONE)
 		nb_tms_close(nb_tmp);   /* (as tm_sb: a checked copy's run before) */
 	/* the sampled clock's common case here, without its call (its
 	 * entry found after the first run) */

@@ -77,8 +77,6 @@ static void emit_tm(IRSB *sb, struct nb_tm_block *b, UInt from, UInt to, IRExpr 
  * way.  Not while a PMI is possible or in step mode (their own calls per
  * instruction, nb_tm_rest), nor without the branch model.
  */
-static Bool cur_thin;
-
 static Bool cond_tm_ok(IRSB *in, Int at, Int last_im, const struct nb_tm_block *b, UInt from,
 		       UInt to)
 {
@@ -326,18 +324,19 @@ static void emit_wcb_fence(IRSB *sb)
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
+/* a thin translation (emit_thin_guard); the sum of what its checks, left
+ * out, would have subtracted; a checked copy (reached by Ijk_NoRedir) */
+static Bool cur_thin;
+static ULong thin_bound;
+static Bool cur_near;
+ULong nb_pmi_thin_made, nb_pmi_near_made;
+
 /* nb_pmi_budget -= bound; if (nb_pmi_budget <= 0) nb_pmi_check(guest
  * state, at, b): at = 0 after a segment, the PC of the next instruction
  * at an instruction boundary (| NB_PMI_FORCE: it leaves generated code),
  * | the end of the uops of b run so far on this path << NB_PMI_TO_SHIFT
- * (the check brings the clock up to there first) */
-/* a thin translation's guard (emit_thin_guard): the sum of what its
- * checks, left out, would have subtracted */
-static ULong thin_bound;
-/* the checked copy of a thin translation (reached by Ijk_NoRedir) */
-static Bool cur_near;
-ULong nb_pmi_thin_made, nb_pmi_near_made;
-
+ * (the check brings the clock up to there first); in a thin translation
+ * (no NEED_PMI) only the bound's sum for its guard (emit_thin_guard) */
 static void emit_pmi_check(IRSB *sb, ULong bound, ULong at, struct nb_tm_block *tb, UInt to)
 {
 	IRExpr *b, *g;
