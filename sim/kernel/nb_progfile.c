@@ -100,7 +100,7 @@ void nb_progfile_switch(ThreadId tid)
 		}
 		live[tid].lp_last = (UChar)nb_lp_of(tid);
 		live[tid].tid = tid;
-		live[tid].lwp = VG_(gettid)();
+		live[tid].lwp = nb_lwp(tid);
 	}
 }
 

@@ -83,8 +83,10 @@ static void hold_list(void)
 }
 static void step_held(int all);
 
-/* One superblock ran through uops [range & 0xffffffff, range >> 32) of b. */
-static inline __attribute__((always_inline)) void tm_sb(const struct nb_tm_block *b, ULong range)
+/* One superblock ran through uops [range & 0xffffffff, range >> 32) of b;
+ * seg: the run may come in segments (nb_tm_rest, step mode) */
+static inline __attribute__((always_inline)) void tm_sb(const struct nb_tm_block *b, ULong range,
+							 Bool seg)
 {
 	UInt to = (UInt)(range >> 32);
 
@@ -105,13 +107,18 @@ static inline __attribute__((always_inline)) void tm_sb(const struct nb_tm_block
 			nb_tms_sync(nb_tmp);    /* (nb_tm_run, below this clock, charges no streak) */
 			break;
 		}
-		if (nb_need & (NEED_PMI | NEED_STEP)) {
+		if (seg) {
 			/* (runs in segments: at PMI checks, instruction by instruction) */
 			if (held && !(UInt)range)
 				step_held(0);   /* (a new run: the one held back ends) */
 			nb_tm_seg_sampled(nb_tmp, b, (UInt)range, to, misp_total());
-		} else
+		} else {
+			/* (a thin translation's whole run while a PMI is possible,
+			 * nb_instr.c: after the checked copy's run, still open) */
+			if ((nb_need & NEED_PMI) && nb_tmp->smp.open != NB_SEG_NONE)
+				nb_tms_close(nb_tmp);
 			nb_tm_run_sampled(nb_tmp, b, (UInt)range, to, misp_total());
+		}
 		return;
 	case NB_CLOCK_MODEL:
 	case NB_CLOCK_WALK:     /* (the replay off: nb_tm_lp[].memo.on) */
@@ -122,7 +129,7 @@ static inline __attribute__((always_inline)) void tm_sb(const struct nb_tm_block
 
 VG_REGPARM(2) void nb_tm_sb(const struct nb_tm_block *b, ULong range)
 {
-	tm_sb(b, range);
+	tm_sb(b, range, (nb_need & NEED_STEP) != 0);
 }
 
 /* A superblock that ends with a conditional branch, both of whose ways
@@ -139,12 +146,14 @@ VG_REGPARM(2) void nb_cond_tm(struct nb_cond_tm *s, ULong taken)
 	miss = (ULong)nb_bpred_cond_at(&nb_bp, &s->br, (int)taken);
 
 	nb_raw[RAW_CBR0 + 2 * (ULong)(taken != 0) + miss]++;
+	if ((nb_need & NEED_PMI) && clo_clock == NB_CLOCK_SAMPLED && nb_tmp->smp.open != NB_SEG_NONE)
+		nb_tms_close(nb_tmp);   /* (as tm_sb: a checked copy's run before) */
 	/* the sampled clock's common case here, without its call (its
 	 * entry found after the first run) */
 	if (nb_tms_site_hit(nb_tmp, &s->site) &&
 	    nb_tms_skip(nb_tmp, s->site.k, s->site.n, misp + miss))
 		return;
-	tm_sb(s->b, (ULong)s->site.to << 32);
+	tm_sb(s->b, (ULong)s->site.to << 32, False);
 	if (clo_clock == NB_CLOCK_SAMPLED && s->b->real)
 		nb_tms_site_find(nb_tmp, &s->site, s->b);
 }
@@ -170,7 +179,7 @@ ULong nb_tm_p;
 VG_REGPARM(2) void nb_tm_rest(const struct nb_tm_block *b, ULong to)
 {
 	if (to > nb_tm_p)
-		nb_tm_sb(b, (to << 32) | nb_tm_p);
+		tm_sb(b, (to << 32) | nb_tm_p, (nb_need & (NEED_PMI | NEED_STEP)) != 0);
 	nb_tm_p = to;
 }
 

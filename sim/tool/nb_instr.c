@@ -6,6 +6,7 @@
  */
 #include "nb_tool.h"
 #include "nb_insn.h"
+#include "pub_tool_hashtable.h"
 
 /* ---- CPUID ---- */
 
@@ -325,18 +326,28 @@ static void emit_wcb_fence(IRSB *sb)
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
+/* a thin translation (emit_thin_guard); the sum of what its checks, left
+ * out, would have subtracted; a checked copy (reached by Ijk_NoRedir) */
+static Bool cur_thin;
+static ULong thin_bound;
+static Bool cur_near;
+ULong nb_pmi_thin_made, nb_pmi_near_made;
+
 /* nb_pmi_budget -= bound; if (nb_pmi_budget <= 0) nb_pmi_check(guest
  * state, at, b): at = 0 after a segment, the PC of the next instruction
  * at an instruction boundary (| NB_PMI_FORCE: it leaves generated code),
  * | the end of the uops of b run so far on this path << NB_PMI_TO_SHIFT
- * (the check brings the clock up to there first) */
+ * (the check brings the clock up to there first); in a thin translation
+ * (no NEED_PMI) only the bound's sum for its guard (emit_thin_guard) */
 static void emit_pmi_check(IRSB *sb, ULong bound, ULong at, struct nb_tm_block *tb, UInt to)
 {
 	IRExpr *b, *g;
 	IRDirty *d;
 
-	if (!(nb_need & NEED_PMI))
+	if (!(nb_need & NEED_PMI)) {
+		thin_bound += bound;
 		return;
+	}
 	b = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_budget)));
 	if (bound) {
 		b = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Sub64, b, c64(bound)));
@@ -374,10 +385,14 @@ static void emit_pmi_at(IRSB *sb, ULong bound, Addr pc, Bool first, Bool force,
 {
 	IRExpr *c, *g;
 
-	if (!(nb_need & NEED_PMI))
+	if (!(nb_need & NEED_PMI)) {
+		thin_bound += bound;
 		return;
+	}
 	if (first && tb)        /* the clock has run none of this superblock */
 		addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_tm_p), c64(0)));
+	if (first && cur_near)  /* (its thin translation's guard made this check) */
+		return;
 	if (!first && !clo_exact_ir) {
 		emit_pmi_check(sb, bound, 0, tb, to);
 		return;
@@ -609,6 +624,99 @@ static ULong continuation(IRSB *in, Int i, ULong fallback)
 	return fallback;
 }
 
+/*
+ * While a PMI is possible (README "Overflow interrupts (PMI)"), checks at
+ * every instruction boundary cost more than the events they count (the
+ * counts added instruction by instruction, the clock in segments), yet
+ * all but the few before an overflow find nothing.  So a superblock is
+ * translated twice: thin (its counts and clock as without PMIs) with one
+ * guard at its start, and checked, today's, as the unredirected
+ * translation of its start.  The guard: if the budget is above the sum of
+ * what the checked copy's checks subtract (thin_bound), none of them can
+ * come due (each runs only when the budget, less the bounds so far, is
+ * below 1), and the thin code runs, the budget less that sum (an upper
+ * bound of any path's).  Otherwise nb_pmi_sb makes the first boundary's
+ * check and, if the budget is still too low, the superblock leaves for
+ * its checked copy.  The guard goes before the lockstep's guard and the
+ * trace cache's call, which the checked copy makes when it runs.
+ */
+static void emit_thin_guard(IRSB *sb, Addr a, Bool force, Int at)
+{
+	Int from = sb->stmts_used;
+	IRExpr *b, *g, *c, *n;
+	IRDirty *d;
+
+	b = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_budget)));
+	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64S, b, c64(thin_bound)));
+	d = unsafeIRDirty_0_N(3, "nb_pmi_sb", VG_(fnptr_to_fnentry)(&nb_pmi_sb),
+			      mkIRExprVec_3(IRExpr_GSPTR(), c64((ULong)a | (force ? NB_PMI_FORCE : 0)),
+					    c64(thin_bound)));
+	d->guard = g;
+	d->nFxState = 1;
+	VG_(memset)(&d->fxState, 0, sizeof d->fxState);
+	d->fxState[0].fx = Ifx_Write;
+	d->fxState[0].offset = offsetof(VexGuestAMD64State, host_EvC_COUNTER);
+	d->fxState[0].size = sizeof(UInt);
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+	/* the PMI taken here (nb_pmi_check's cut), as the checked code's first check */
+	c = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_cut)));
+	addStmtToIRSB(sb, IRStmt_Exit(tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, g,
+		tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, c, c64((ULong)a))))),
+		Ijk_Boring, IRConst_U64((ULong)a), sb->offsIP));
+	n = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_near_pc)));
+	addStmtToIRSB(sb, IRStmt_Exit(tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, g,
+		tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, n, c64((ULong)a))))),
+		Ijk_NoRedir, IRConst_U64((ULong)a), sb->offsIP));
+	b = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_budget)));
+	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_pmi_budget),
+		tmp(sb, Ity_I64, IRExpr_Binop(Iop_Sub64, b, c64(thin_bound)))));
+	move_tail(sb, at, from);
+}
+
+/*
+ * Addresses valgrind redirects (a replacement or a wrapper runs instead of
+ * the code there), from their translations (closure->nraddr, the address
+ * run, against readdr, the code's).  A translation of such an address
+ * with no redirection is a wrapper's call of the original
+ * (CALL_FN_*'s no-redirect jump): valgrind asserts that such a
+ * translation makes no Ijk_NoRedir exit of its own, so it is made checked,
+ * never thin.
+ */
+struct redir_node {                     /* (a VgHashNode) */
+	struct redir_node *next;
+	UWord key;
+};
+static VgHashTable *redirected;
+
+static void note_redir(const VgCallbackClosure *c)
+{
+	struct redir_node *n;
+
+	if (c->nraddr == c->readdr)
+		return;
+	if (!redirected)
+		redirected = VG_(HT_construct)("nbsim.redir");
+	if (VG_(HT_lookup)(redirected, (UWord)c->nraddr))
+		return;
+	n = VG_(malloc)("nbsim.redir", sizeof *n);
+	n->key = (UWord)c->nraddr;
+	VG_(HT_add_node)(redirected, n);
+}
+
+static Bool thin_ok(const VgCallbackClosure *c, const IRSB *in)
+{
+	/* (nor may the checked copy, itself unredirected: a superblock
+	 * that jumps without redirection, a wrapper's call, stays checked) */
+	if (in->jumpkind == Ijk_NoRedir)
+		return False;
+	for (Int j = 0; j < in->stmts_used; j++)
+		if (in->stmts[j] && in->stmts[j]->tag == Ist_Exit &&
+		    in->stmts[j]->Ist.Exit.jk == Ijk_NoRedir)
+			return False;
+	return c->nraddr != c->readdr || !redirected ||
+		!VG_(HT_lookup)(redirected, (UWord)c->nraddr);
+}
+
 IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			   const VexGuestLayout *layout, const VexGuestExtents *vge,
 			   const VexArchInfo *archinfo_host, IRType gWordTy, IRType hWordTy)
@@ -633,11 +741,14 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 	struct nb_tier *tier = NULL;    /* a cold translation's count     */
 	const struct nb_tm_block *tier_old = NULL; /* the last translation's uops */
 	Addr sb_addr = 0;               /* the first instruction's address */
+	Int first_im = -1, thin_at;     /* the first IMark; the thin guard's place */
+	UInt need_saved = nb_need;      /* (a thin translation's: NEED_PMI off) */
 
-	(void)closure; (void)layout; (void)vge; (void)archinfo_host;
+	(void)layout; (void)vge; (void)archinfo_host;
 	if (gWordTy != Ity_I64 || hWordTy != Ity_I64)
 		VG_(tool_panic)("nbsim: amd64 guests only");
 
+	note_redir(closure);
 	in = nb_ud_cut(in);             /* (#UD: nb_ud.c) */
 	out = deepCopyIRSBExceptStmts(in);
 	if (nb_need == 0) {
@@ -656,9 +767,27 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 	/* the last instruction; it leaves generated code (a client request,
 	 * a system call...): a PMI in flight is taken before it */
 	for (i = 0; i < in->stmts_used; i++)
-		if (in->stmts[i] && in->stmts[i]->tag == Ist_IMark)
+		if (in->stmts[i] && in->stmts[i]->tag == Ist_IMark) {
 			last_im = i;
+			if (first_im < 0)
+				first_im = i;
+		}
 	force_jk = in->jumpkind != Ijk_Boring && in->jumpkind != Ijk_Call && in->jumpkind != Ijk_Ret;
+	/* the thin translation or its checked copy (emit_thin_guard) */
+	cur_thin = cur_near = False;
+	thin_bound = 0;
+	if ((nb_need & NEED_PMI) && !(nb_need & NEED_STEP) && clo_pmi_thin && first_im >= 0) {
+		Addr a0 = (Addr)(in->stmts[first_im]->Ist.IMark.addr +
+				 in->stmts[first_im]->Ist.IMark.delta);
+		if (nb_pmi_near_pc && a0 == nb_pmi_near_pc) {
+			cur_near = True;
+			nb_pmi_near_made++;
+		} else if (thin_ok(closure, in)) {
+			cur_thin = True;
+			nb_pmi_thin_made++;
+			nb_need &= ~NEED_PMI;
+		}
+	}
 	bt.on = !(nb_need & (NEED_STEP | NEED_PMI));
 	if (bt.on) {
 		for (i = 0; i < in->stmts_used; i++)
@@ -671,12 +800,15 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 	cur_cold = nb_cold;
 	if (i < in->stmts_used) {
 		sb_addr = (Addr)(in->stmts[i]->Ist.IMark.addr + in->stmts[i]->Ist.IMark.delta);
-		if (nb_tier_cold(sb_addr, &tier_old) && !nb_cold && has_mem(in)) {
+		if (nb_tier_cold(sb_addr, &tier_old) && !nb_cold && !cur_thin && has_mem(in)) {
 			cur_cold = True;
 			tier = nb_tier_new(sb_addr);
 			emit_tier(out, tier);
 		}
 	}
+	thin_at = out->stmts_used;
+	if (cur_near)           /* (entered: the guard's request is served) */
+		addStmtToIRSB(out, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_pmi_near_pc), c64(0)));
 	emit_ls_guard(out, in);
 	if (nb_need & NEED_TIME)
 		tmb = nb_tmb_begin(in);
@@ -929,6 +1061,12 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 		batch_emit(out, &bt);
 		VG_(free)(bt.x);
 	}
+	if (cur_thin) {
+		emit_thin_guard(out, sb_addr, first_im == last_im && force_jk, thin_at);
+		nb_need = need_saved;
+		cur_thin = False;
+	}
+	cur_near = False;
 	cur_batch = NULL;
 	return out;
 }

@@ -275,7 +275,7 @@ static void nb_start_client(ThreadId tid, ULong blocks_done)
 	nb_pmi_enter(tid);               /* a PMI in flight: its thread's */
 	/* the thread that stands for its LP (nb_pmi_send) */
 	nb_lp_tid[nb_lp_of(tid)] = tid;
-	nb_lp_lwpid[nb_lp_of(tid)] = VG_(gettid)();
+	nb_lp_lwpid[nb_lp_of(tid)] = nb_lwp(tid);
 	if (clo_ht && nb_lp_of(tid) != nb_pmu_state.lp)
 		nb_lp_switch(nb_lp_of(tid));
 	/* per-thread counters: load tid's context on its LP (nb_ctx.c) */
@@ -305,9 +305,17 @@ static int may_move(unsigned tid, void *arg)
 	return nb_ctx_may_move((ThreadId)tid);
 }
 
+/* a forked child: its threads' LWPs are new (nb_lwp) */
+static void lwp_after_fork(ThreadId tid)
+{
+	(void)tid;
+	nb_lwp_forget(VG_INVALID_THREADID);
+}
+
 static void nb_thread_exit(ThreadId tid)
 {
 	nb_front->thread_exit(tid);
+	nb_lwp_forget(tid);
 	if (nb_lp_tid[nb_lp_of(tid)] == tid)
 		nb_lp_tid[nb_lp_of(tid)] = 0, nb_lp_lwpid[nb_lp_of(tid)] = 0;
 	nb_ctx_exit(tid);
@@ -471,6 +479,9 @@ static void nb_fini(Int exitcode)
 	VG_(umsg)("nbsim: overflow interrupts (PMI) sent: %llu (PMU syncs for them: %llu), handlers run at CPL 0: %llu\n",
 		  nb_pmi_sent, nb_pmi_syncs, nb_pmi_isr_runs);
 	VG_(umsg)("nbsim: instruction boundaries passed in PMI skids: %llu\n", nb_pmi_skid_insns);
+	VG_(umsg)("nbsim: translations while a PMI was possible: thin %llu, checked copies %llu; "
+		  "guards that checked %llu, that left for the checked copy %llu\n",
+		  nb_pmi_thin_made, nb_pmi_near_made, nb_pmi_sb_calls, nb_pmi_sb_near);
 	nb_front->stats();
 	if (clo_ht)
 		VG_(umsg)("nbsim: PMIs sent to the other LP's thread: %llu; for an LP no thread ran on: %llu\n",
@@ -507,6 +518,7 @@ void nb_tool_start(const struct nb_front *f)
 	VG_(track_post_deliver_signal)(nb_pmi_post_deliver);
 	VG_(track_pre_thread_ll_create)(nb_thread_create);
 	VG_(track_pre_thread_ll_exit)(nb_thread_exit);
+	VG_(atfork)(NULL, NULL, lwp_after_fork);
 	VG_(clo_vex_control).guest_chase = False;
 }
 

@@ -31,6 +31,7 @@ Bool clo_ctx_cpu = False;       /* --nbsim-pmu-ctx=cpu (nb_ctx.c) */
 Bool clo_lockstep = True;       /* --nbsim-lockstep (nb_lockstep.c) */
 UInt clo_pmi_latency = ~0u;     /* --nbsim-pmi-latency; ~0: the model's (nb_pmi.c) */
 Bool clo_pmi_sync = True;       /* --nbsim-pmi-sync (nb_pmi.c) */
+Bool clo_pmi_thin = False;      /* --nbsim-pmi-thin (nb_instr.c) */
 Bool clo_isa_host = False;      /* --nbsim-isa=host (nb_ud.c) */
 const HChar *clo_samples;       /* --nbsim-samples=FILE, or NULL (nb_samples.c) */
 UInt clo_sample_stack;          /* --nbsim-sample-stack=N: callers per sample */
@@ -137,6 +138,7 @@ Bool nb_process_cmd_line_option(const HChar *arg)
 	else if VG_XACT_CLO(arg, "--nbsim-step-derive=cycle", clo_step_each, True) {}
 	else if VG_BINT_CLO(arg, "--nbsim-pmi-latency", clo_pmi_latency, 0, 100000) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-pmi-sync", clo_pmi_sync) {}
+	else if VG_BOOL_CLO(arg, "--nbsim-pmi-thin", clo_pmi_thin) {}
 	else if VG_INT_CLO(arg, "--perf-paranoid", clo_perf_paranoid) {}   /* nb_kern.c */
 	else if VG_BOOL_CLO(arg, "--msr-driver", clo_msr_driver) {}
 	else if VG_STR_CLO(arg, "--nbsim-samples", clo_samples) {}
@@ -237,7 +239,10 @@ void nb_print_usage(void)
 "                              59 Northwood, 91 Prescott]\n"
 "    --nbsim-pmi-sync=yes|no   the PMI then waits for the local APIC's next\n"
 "                              bus-clock edge (0 to ratio - 1 cycles: the skid's\n"
-"                              spread) [yes]\n");
+"                              spread) [yes]\n"
+"    --nbsim-pmi-thin=yes|no   while a PMI is possible, a superblock that no\n"
+"                              counter can overflow in runs without checks at\n"
+"                              its instructions (one guard at its start) [no]\n");
 	VG_(printf)(
 "    --nbsim-samples=FILE      take the overflow interrupts and PEBS records of\n"
 "                              the counters --nbsim-program armed, and write\n"

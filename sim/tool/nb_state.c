@@ -22,6 +22,31 @@ struct nb_ht nb_ht_state;
 UInt nb_need;
 ULong nb_discards;
 ULong nb_warned;
+/* The host thread (LWP) of each valgrind thread, 0 not known yet: the
+ * scheduler's every entry asks (nb_start_client, nb_progfile.c), and
+ * gettid is a system call (while a PMI is possible the checked copies of
+ * superblocks enter it at each of their runs: nb_instr.c).  Forgotten at
+ * the thread's exit and in a forked child. */
+#define NB_LWP_MAX 1024
+static Int lwp_of[NB_LWP_MAX];
+
+Int nb_lwp(ThreadId tid)
+{
+	if (tid >= NB_LWP_MAX)
+		return VG_(gettid)();
+	if (!lwp_of[tid])
+		lwp_of[tid] = VG_(gettid)();
+	return lwp_of[tid];
+}
+
+void nb_lwp_forget(ThreadId tid)
+{
+	if (tid != VG_INVALID_THREADID && tid < NB_LWP_MAX)
+		lwp_of[tid] = 0;
+	else
+		VG_(memset)(lwp_of, 0, sizeof lwp_of);
+}
+
 ULong nb_bound_mem;               /* BOUND_INSN's memory stall (nb_main.c sets it) */
 struct nb_bus nb_bus_state;
 struct nb_bus nb_bus_last;

@@ -482,6 +482,19 @@ VG_REGPARM(3) void nb_pmi_check(VexGuestAMD64State *st, ULong at, const struct n
 extern ULong nb_pmi_cut;                 /* stop before this PC (cut exit) */
 extern UInt clo_pmi_latency;             /* --nbsim-pmi-latency; ~0 model  */
 extern Bool clo_pmi_sync;                /* --nbsim-pmi-sync               */
+extern Bool clo_pmi_thin;                /* --nbsim-pmi-thin               */
+/* the running thread tid's LWP (VG_(gettid), kept); forget: at its exit,
+ * VG_INVALID_THREADID: all (a forked child) (nb_state.c) */
+Int nb_lwp(ThreadId tid);
+void nb_lwp_forget(ThreadId tid);
+/* a superblock's guard (nb_instr.c, "thin"): the check at its start when
+ * the budget is below BOUND, the superblock's whole bound; nb_pmi_near_pc
+ * is then its start if the budget stays below it (the checked copy runs) */
+VG_REGPARM(3) void nb_pmi_sb(VexGuestAMD64State *st, ULong at, ULong bound);
+extern ULong nb_pmi_near_pc;
+/* stats: thin translations and checked copies made (nb_instr.c); guards
+ * that called nb_pmi_sb, and those that left for the checked copy */
+extern ULong nb_pmi_thin_made, nb_pmi_near_made, nb_pmi_sb_calls, nb_pmi_sb_near;
 extern ULong nb_pmi_skid_insns;          /* stats                           */
 /* The PMI handler runs as the interrupt service routine, at CPL 0
  * (README "Overflow interrupts"): valgrind's signal delivery hooks, and
