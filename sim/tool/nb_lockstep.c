@@ -442,7 +442,7 @@ Bool nb_ls_active(void)
 {
 	static Bool pmi_seen;
 
-	pmi_seen |= nb_pmi_on;
+	pmi_seen |= nb_pmi_on && (nb_pmi_sig || nb_pmi_front);
 	return nb_ls_on && clo_lockstep && !pmi_seen;
 }
 
