@@ -11,11 +11,11 @@
  * runnable thread, one of them has the turn; it keeps it until its time
  * passes the other's by NB_LS_BOUND, so that the two clocks stay within
  * NB_LS_BOUND (plus one superblock run) of each other.  A thread that
- * gets valgrind's lock without being allowed to run leaves its first
- * superblock at once, before anything is counted (a guarded exit that
- * zeroes the event-check counter: valgrind's scheduler then ends the
- * time slice and, with --fair-sched=yes, hands the lock to the next
- * waiter).
+ * gets valgrind's lock without being allowed to run leaves before its
+ * first superblock, nothing counted (leave_now: valgrind's scheduler then
+ * ends the time slice and, with --fair-sched=yes, hands the lock to the
+ * next waiter); one that reaches its limit leaves at a superblock's start
+ * by a guarded exit back to the scheduler (nb_instr.c emit_ls_guard).
  *
  * A thread blocks, in the model, in a futex wait whose word holds the
  * expected value, and wakes at the futex wake that releases it (FIFO per
@@ -28,7 +28,8 @@
  * system call takes no simulated time.  A thread the model takes for
  * runnable but that stays in the kernel (a wait the model does not know)
  * is taken as blocked after NB_LS_VALVE_MS of the host's time.  While an
- * overflow interrupt can be sent the lockstep stands aside (nb_ls_active).
+ * overflow interrupt can reach the guest (a signal, the perf emulation)
+ * the lockstep stands aside (nb_ls_active).
  */
 #include "nb_tool.h"
 #include "pub_tool_vkiscnums.h"
@@ -47,7 +48,9 @@ extern Bool VG_(ok_to_discard_translations);
 #define FX_WAKE_BITSET 10
 
 #define NB_LS_BOUND    20000    /* cycles (or instructions) of lead      */
-#define NB_LS_QUANTUM  2000000  /* a thread's share of its LP            */
+#define NB_LS_QUANTUM  2000000  /* a thread's share of its LP: about    */
+				/* Linux's base slice, 0.75 ms (kernel/ */
+				/* sched/fair.c sysctl_sched_base_slice) */
 #define NB_LS_VALVE_MS 100
 #define NB_LS_SETTLE_MS 50
 #define NB_LS_STUCK_MS 10000     /* a settling wait's bound, progress or not */
@@ -433,11 +436,11 @@ static void settle(void)
 }
 
 /* The lockstep decides who runs: from the second thread on, until an
- * overflow interrupt is first enabled, for the rest of the run (a PMI's
- * skid across the threads' turns lost interrupts of the threads sharing
- * an LP, and a lockstep that came and went with each thread's own event
- * set cost a thread part of its count under host load: ctests/
- * thread_overflow under --ht=yes; valgrind's order then, as before). */
+ * overflow interrupt that reaches the guest (its PMI signal, the perf
+ * emulation's sampling) is first enabled, for the rest of the run:
+ * kept, ctests/thread_overflow under --ht=yes counts LP1's threads short
+ * (docs/threads.md "overflow interrupts"); valgrind's order then, as
+ * before.  nb_record's samples, taken inside nbsim, keep it. */
 Bool nb_ls_active(void)
 {
 	static Bool pmi_seen;
