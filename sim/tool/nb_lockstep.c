@@ -48,9 +48,7 @@ extern Bool VG_(ok_to_discard_translations);
 #define FX_WAKE_BITSET 10
 
 #define NB_LS_BOUND    20000    /* cycles (or instructions) of lead      */
-#define NB_LS_QUANTUM  2000000  /* a thread's share of its LP: about    */
-				/* Linux's base slice, 0.75 ms (kernel/ */
-				/* sched/fair.c sysctl_sched_base_slice) */
+#define NB_LS_QUANTUM  200000   /* a thread's share of its LP            */
 #define NB_LS_VALVE_MS 100
 #define NB_LS_SETTLE_MS 50
 #define NB_LS_STUCK_MS 10000     /* a settling wait's bound, progress or not */
