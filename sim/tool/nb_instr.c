@@ -569,16 +569,18 @@ static IRStmt *cpuid_stmt(IRStmt *st)
  * running LP's raw clock (under HT its timing model's retirement cycle
  * while the clock runs, else the instructions run) has reached nb_ls_lim, the
  * superblock leaves to its own start before anything of it is counted,
- * with the event-check counter zeroed: the time slice ends there and
- * valgrind hands its lock to another thread.  Counting instructions, the
- * superblock's are added to nb_ls_ic at its start.
+ * back to valgrind's scheduler (Ijk_Yield: a plain guarded exit, no call),
+ * which runs the thread-start hook again; that ends the time slice there
+ * (nb_lockstep.c leave_now) and valgrind hands its lock to another thread.
+ * Without the clock the thread's instructions left count down in a word
+ * of its shadow guest state (NB_LS_SLOT), the superblock's at its start.
  */
 static void emit_ls_guard(IRSB *sb, IRSB *in)
 {
 	Addr a = 0;
 	ULong n = 0;
-	IRExpr *now, *lim, *g;
-	IRDirty *d;
+	IRExpr *now, *lim, *g, *left;
+	Int slot = (Int)sizeof(VexGuestAMD64State) + (Int)NB_LS_SLOT;   /* shadow 1 */
 
 	if (!nb_ls_on)
 		return;
@@ -594,22 +596,19 @@ static void emit_ls_guard(IRSB *sb, IRSB *in)
 		IRExpr *t = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_tmp)));
 		now = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, tmp(sb, Ity_I64,
 			IRExpr_Binop(Iop_Add64, t, c64(offsetof(struct nb_tm, ret))))));
-	} else
-		now = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_ls_ic)));
-	lim = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_ls_lim)));
-	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64U, lim, now));
-	d = unsafeIRDirty_0_N(1, "nb_ls_yield", VG_(fnptr_to_fnentry)(&nb_ls_yield),
-			      mkIRExprVec_1(IRExpr_GSPTR()));
-	d->guard = g;
-	d->nFxState = 1;
-	VG_(memset)(&d->fxState, 0, sizeof d->fxState);
-	d->fxState[0].fx = Ifx_Write;
-	d->fxState[0].offset = offsetof(VexGuestAMD64State, host_EvC_COUNTER);
-	d->fxState[0].size = sizeof(UInt);
-	addStmtToIRSB(sb, IRStmt_Dirty(d));
-	addStmtToIRSB(sb, IRStmt_Exit(g, Ijk_Boring, IRConst_U64((ULong)a), in->offsIP));
-	if (!(clo_ht && (nb_need & NEED_TIME)))
-		emit_add_at(sb, &nb_ls_ic, c64(n));
+		lim = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_ls_lim)));
+		g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64U, lim, now));
+		addStmtToIRSB(sb, IRStmt_Exit(g, Ijk_Yield, IRConst_U64((ULong)a), in->offsIP));
+		return;
+	}
+	/* the instructions left to the thread, in its shadow guest state: one
+	 * word read and written per superblock, addressed off the guest state
+	 * pointer and compared with 0 (a global count and limit cost twice as
+	 * much) */
+	left = tmp(sb, Ity_I64, IRExpr_Get(slot, Ity_I64));
+	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64S, left, c64(0)));
+	addStmtToIRSB(sb, IRStmt_Exit(g, Ijk_Yield, IRConst_U64((ULong)a), in->offsIP));
+	addStmtToIRSB(sb, IRStmt_Put(slot, tmp(sb, Ity_I64, IRExpr_Binop(Iop_Sub64, left, c64(n)))));
 }
 
 /* Where control goes when the exit at stmts[i] is not taken: the next

@@ -11,11 +11,11 @@
  * runnable thread, one of them has the turn; it keeps it until its time
  * passes the other's by NB_LS_BOUND, so that the two clocks stay within
  * NB_LS_BOUND (plus one superblock run) of each other.  A thread that
- * gets valgrind's lock without being allowed to run leaves its first
- * superblock at once, before anything is counted (a guarded exit that
- * zeroes the event-check counter: valgrind's scheduler then ends the
- * time slice and, with --fair-sched=yes, hands the lock to the next
- * waiter).
+ * gets valgrind's lock without being allowed to run leaves before its
+ * first superblock, nothing counted (leave_now: valgrind's scheduler then
+ * ends the time slice and, with --fair-sched=yes, hands the lock to the
+ * next waiter); one that reaches its limit leaves at a superblock's start
+ * by a guarded exit back to the scheduler (nb_instr.c emit_ls_guard).
  *
  * A thread blocks, in the model, in a futex wait whose word holds the
  * expected value, and wakes at the futex wake that releases it (FIFO per
@@ -28,7 +28,8 @@
  * system call takes no simulated time.  A thread the model takes for
  * runnable but that stays in the kernel (a wait the model does not know)
  * is taken as blocked after NB_LS_VALVE_MS of the host's time.  While an
- * overflow interrupt can be sent the lockstep stands aside (nb_ls_active).
+ * overflow interrupt can reach the guest (a signal, the perf emulation)
+ * the lockstep stands aside (nb_ls_active).
  */
 #include "nb_tool.h"
 #include "pub_tool_vkiscnums.h"
@@ -54,7 +55,7 @@ extern Bool VG_(ok_to_discard_translations);
 
 Bool nb_ls_on;                           /* a second thread was created    */
 ULong nb_ls_lim = ~0ULL;                 /* the running LP holds at this   */
-ULong nb_ls_ic;                          /* instructions of the running LP */
+static ULong nb_ls_ic;                   /* instructions of the running LP */
 ULong nb_ls_holds, nb_ls_turns, nb_ls_valves;
 
 enum { LS_RUN, LS_FUTEX, LS_SYS };       /* runnable; blocked (model; host) */
@@ -95,10 +96,74 @@ static void pause_host(ULong us)
 	(void)VG_(do_syscall)(__NR_nanosleep, (UWord)&ts, 0, 0, 0, 0, 0, 0, 0);
 }
 
-/* the guard's exit (nb_instr.c): the time slice ends at once */
-VG_REGPARM(1) void nb_ls_yield(VexGuestAMD64State *st)
+/*
+ * A thread that may not run leaves before its first superblock: its
+ * event-check counter, which valgrind's scheduler has just set from the
+ * time slice's (run_thread_for_a_while, before the start_client_code
+ * hook), is zeroed, so the check at the translation's entry fails, the
+ * slice ends with nothing run and valgrind's lock goes to the next
+ * waiter.  (The guard's exit that got it here leaves with Ijk_Yield:
+ * back to the scheduler, which calls the hook again.)
+ */
+static void leave_now(ThreadId tid)
 {
-	st->host_EvC_COUNTER = 0;
+	UInt zero = 0;
+
+	VG_(set_shadow_regs_area)(tid, 0, offsetof(VexGuestAMD64State, host_EvC_COUNTER),
+				  sizeof zero, (const UChar *)&zero);
+}
+
+/*
+ * Without the clock, the running thread counts down the instructions it
+ * may still run in a word of its shadow guest state (NB_LS_SLOT; the
+ * guard, nb_instr.c, leaves when it is <= 0).  The lockstep reads it
+ * back into nb_ls_ic whenever it decides (ic_sync), and sets it for the
+ * thread that runs next (ic_arm).  Valgrind saves the shadow state in a
+ * signal frame and restores it at rt_sigreturn: the word is then stale
+ * until the thread is armed again.
+ */
+#define LEFT_MAX (1LL << 62)
+static ThreadId slot_tid;                /* the thread counting down       */
+static Long slot_set;                    /* its word when read or set      */
+static Bool slot_stale;                  /* rt_sigreturn restores the word */
+
+static Long slot_get(ThreadId t)
+{
+	Long v;
+
+	VG_(get_shadow_regs_area)(t, (UChar *)&v, 1, NB_LS_SLOT, sizeof v);
+	return v;
+}
+
+static void ic_sync(void)
+{
+	Long v;
+
+	if (!slot_tid || slot_stale)
+		return;
+	v = slot_get(slot_tid);
+	nb_ls_ic += (ULong)(slot_set - v);
+	slot_set = v;
+}
+
+/* tid runs next, until its LP's instructions reach nb_ls_lim */
+static void ic_arm(ThreadId tid)
+{
+	Long left = nb_ls_lim <= nb_ls_ic ? 0 :
+		nb_ls_lim - nb_ls_ic > (ULong)LEFT_MAX ? LEFT_MAX : (Long)(nb_ls_lim - nb_ls_ic);
+
+	if (!nb_ls_on)
+		return;
+	if (tid >= NB_HT_MAXT || !th[tid].alive) {
+		/* (an exiting thread, one the lockstep does not follow: not
+		 * held by its guard, not read back) */
+		left = LEFT_MAX;
+		slot_tid = 0;
+	} else {
+		slot_tid = tid;
+		slot_set = left;
+	}
+	VG_(set_shadow_regs_area)(tid, 1, NB_LS_SLOT, sizeof left, (const UChar *)&left);
 }
 
 /* The time the lockstep keeps: under HT the LPs' clocks while the
@@ -369,16 +434,16 @@ static void settle(void)
 }
 
 /* The lockstep decides who runs: from the second thread on, until an
- * overflow interrupt is first enabled, for the rest of the run (a PMI's
- * skid across the threads' turns lost interrupts of the threads sharing
- * an LP, and a lockstep that came and went with each thread's own event
- * set cost a thread part of its count under host load: ctests/
- * thread_overflow under --ht=yes; valgrind's order then, as before). */
+ * overflow interrupt that reaches the guest (its PMI signal, the perf
+ * emulation's sampling) is first enabled, for the rest of the run:
+ * kept, ctests/thread_overflow under --ht=yes counts LP1's threads short
+ * (docs/threads.md "overflow interrupts"); valgrind's order then, as
+ * before.  nb_record's samples, taken inside nbsim, keep it. */
 Bool nb_ls_active(void)
 {
 	static Bool pmi_seen;
 
-	pmi_seen |= nb_pmi_on;
+	pmi_seen |= nb_pmi_on && (nb_pmi_sig || nb_pmi_front);
 	return nb_ls_on && clo_lockstep && !pmi_seen;
 }
 
@@ -389,8 +454,12 @@ Bool nb_ls_start(ThreadId tid)
 	unsigned lp = lp_of(tid);
 	ULong lim;
 
+	if (slot_stale)
+		slot_stale = False, slot_tid = 0;
+	ic_sync();
 	if (!nb_ls_active()) {
 		nb_ls_lim = ~0ULL;
+		ic_arm(tid);
 		return True;
 	}
 	if (nb_ls_unsettled) {
@@ -425,6 +494,7 @@ Bool nb_ls_start(ThreadId tid)
 			cur_lp = lp;
 		}
 		nb_ls_lim = ~0ULL;
+		ic_arm(tid);
 		return True;
 	}
 	for (unsigned l = 0; l < nlp(); l++) {
@@ -465,6 +535,8 @@ Bool nb_ls_start(ThreadId tid)
 		}
 		nb_ls_holds++;
 		nb_ls_lim = 0;
+		ic_arm(tid);
+		leave_now(tid);
 		/* held again at once: the thread that should run was not
 		 * waiting for valgrind's lock (not yet back from the kernel,
 		 * or not yet started); let the host run it before the lock
@@ -486,6 +558,7 @@ Bool nb_ls_start(ThreadId tid)
 		lim = t_of(lp ^ 1) + NB_LS_BOUND;
 	lim -= timed() ? off_t[lp] : off_i[lp];
 	nb_ls_lim = lim + 1;
+	ic_arm(tid);
 	return True;
 }
 
@@ -515,6 +588,8 @@ void nb_ls_changed(void)
 void nb_ls_time_on(void)
 {
 	ULong t = 0;
+
+	ic_sync();
 
 	for (unsigned lp = 0; lp < 2; lp++)
 		if (nb_tm_lp[lp].ret + off_t[lp] > t)
@@ -594,6 +669,9 @@ void nb_ls_pre_syscall(ThreadId tid, UInt sysno, UWord *args)
 {
 	if (tid >= NB_HT_MAXT)
 		return;
+	ic_sync();
+	if (sysno == __NR_rt_sigreturn)
+		slot_stale = True;
 	th[tid].in_kernel = 1;
 	th[tid].sysno = sysno;
 	th[tid].sysseq++;
@@ -666,6 +744,7 @@ void nb_ls_post_syscall(ThreadId tid)
 {
 	if (tid >= NB_HT_MAXT)
 		return;
+	ic_sync();
 	th[tid].in_kernel = 0;
 	th[tid].unsettled = 0;
 	if (!nb_ls_on || th[tid].state == LS_RUN)
@@ -685,6 +764,7 @@ void nb_ls_created(ThreadId parent, ThreadId child)
 
 	if (child >= NB_HT_MAXT || !parent)     /* (the main thread) */
 		return;
+	ic_sync();
 	if (!nb_ls_on && clo_lockstep) {
 		/* the guards from here on (nb_instr.c) */
 		nb_ls_on = True;
@@ -715,6 +795,9 @@ void nb_ls_exit(ThreadId tid)
 {
 	if (tid >= NB_HT_MAXT || !nb_ls_on)
 		return;
+	ic_sync();
+	if (slot_tid == tid)
+		slot_tid = 0;
 	th[tid].state = LS_SYS;
 	th[tid].alive = 0;
 	if (VG_(clo_verbosity) > 1)

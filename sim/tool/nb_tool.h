@@ -191,11 +191,11 @@ extern Bool clo_lockstep;                /* --nbsim-lockstep               */
 extern Bool nb_ls_on;                    /* guards in every superblock     */
 extern ULong nb_ls_lim;                  /* the running LP's raw clock at  */
 					 /* which it gives way             */
-extern ULong nb_ls_ic;                   /* instructions of the running LP */
-					 /* (the time without the clock)   */
+/* without the clock, the running thread counts its instructions down in
+ * this word of its shadow guest state (1): the guard leaves at <= 0 */
+#define NB_LS_SLOT offsetof(VexGuestAMD64State, guest_RAX)
 Bool nb_ls_start(ThreadId tid);
 Bool nb_ls_active(void);
-VG_REGPARM(1) void nb_ls_yield(VexGuestAMD64State *st);
 void nb_ls_changed(void);
 /* what the tool's thread hooks (nb_main.c) do when the LPs that run user
  * code change: registered, since the lockstep is below them */

@@ -5,8 +5,13 @@
 # processes: one thread (--ht=no), two threads (--ht=no and
 # --ht=yes) meeting at a barrier, a mutex, a condition variable, a yield
 # and a join (sim/tests/guest/t_determ.c; docs/threads.md "Lockstep").
+# And with an overflow interrupt armed: nb_record's samples of the two
+# threads (--ht=yes), each sample's thread and IP, the same in a run alone
+# and one beside two busy loops (the lockstep once stood aside while a
+# PMI could be sent, and the IPs moved from run to run).
 : "${NBSIM:?}" "${NB_BUILD:?}" "${NBSIM_TESTBIN:?}"
 stat="$NB_BUILD/utils/nb_stat"
+record="$NB_BUILD/utils/nb_record"
 prog="$NBSIM_TESTBIN/t_determ"
 ev=PAPI_TOT_CYC,PAPI_TOT_INS,uops_retired:NBOGUS,PAPI_BR_INS,PAPI_BR_MSP
 tmp=$(mktemp -d) || exit 1
@@ -14,7 +19,7 @@ busy=""
 cleanup() { [ -n "$busy" ] && kill $busy 2>/dev/null; rm -rf "$tmp"; }
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP      # (the busy loops go with the test)
-echo "1..3"
+echo "1..4"
 n=0
 for cfg in "1 no" "2 no" "2 yes"; do
 	set -- $cfg
@@ -55,3 +60,23 @@ for cfg in "1 no" "2 no" "2 yes"; do
 	fi
 	rm -f "$tmp/diverged"
 done
+# (sample lines without the process id, field 5: the host's)
+samples() {
+	"$record" --ht=yes --no-precise -e PAPI_TOT_INS/1009 -o "$tmp/prof" -- "$prog" 2 \
+		>/dev/null 2>"$tmp/err" && grep '^sample' "$tmp/prof" | cut -f1-4,6- > "$1" ||
+		sed 's/^/# /' "$tmp/err" >&2
+}
+samples "$tmp/rec.alone"
+sh -c 'while :; do :; done' & busy="$!"
+sh -c 'while :; do :; done' & busy="$busy $!"
+samples "$tmp/rec.busy"
+kill $busy 2>/dev/null
+busy=""
+t1=$(awk '$4 == 1' "$tmp/rec.alone" 2>/dev/null | wc -l)
+t2=$(awk '$4 == 2' "$tmp/rec.alone" 2>/dev/null | wc -l)
+if [ "$t1" -gt 0 ] && [ "$t2" -gt 0 ] && cmp -s "$tmp/rec.alone" "$tmp/rec.busy"; then
+	echo "ok 4 - nb_record --ht=yes t_determ 2: the same samples ($t1 of thread 1, $t2 of thread 2; threads and IPs) alone and beside two busy loops"
+else
+	echo "not ok 4 - nb_record --ht=yes t_determ 2: samples differ between runs (or a thread has none: $t1, $t2)"
+	diff "$tmp/rec.alone" "$tmp/rec.busy" 2>&1 | head -20 | sed 's/^/# /' >&2
+fi
