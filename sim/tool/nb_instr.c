@@ -333,6 +333,18 @@ static ULong thin_bound;
 static Bool cur_near;
 ULong nb_pmi_thin_made, nb_pmi_near_made;
 
+/* D, a PMI check's call, writes the event-check counter
+ * (host_EvC_COUNTER) only: it zeroes it to reach the scheduler */
+static IRDirty *evc_writer(IRDirty *d)
+{
+	d->nFxState = 1;
+	VG_(memset)(&d->fxState, 0, sizeof d->fxState);
+	d->fxState[0].fx = Ifx_Write;
+	d->fxState[0].offset = offsetof(VexGuestAMD64State, host_EvC_COUNTER);
+	d->fxState[0].size = sizeof(UInt);
+	return d;
+}
+
 /* nb_pmi_budget -= bound; if (nb_pmi_budget <= 0) nb_pmi_check(guest
  * state, at, b): at = 0 after a segment, the PC of the next instruction
  * at an instruction boundary (| NB_PMI_FORCE: it leaves generated code),
@@ -361,13 +373,7 @@ static void emit_pmi_check(IRSB *sb, ULong bound, ULong at, struct nb_tm_block *
 					    c64(at | (tb ? (ULong)to << NB_PMI_TO_SHIFT : 0)),
 					    mkIRExpr_HWord((HWord)tb)));
 	d->guard = g;
-	/* it writes the event-check counter (host_EvC_COUNTER) only */
-	d->nFxState = 1;
-	VG_(memset)(&d->fxState, 0, sizeof d->fxState);
-	d->fxState[0].fx = Ifx_Write;
-	d->fxState[0].offset = offsetof(VexGuestAMD64State, host_EvC_COUNTER);
-	d->fxState[0].size = sizeof(UInt);
-	addStmtToIRSB(sb, IRStmt_Dirty(d));
+	addStmtToIRSB(sb, IRStmt_Dirty(evc_writer(d)));
 }
 
 /*
@@ -651,12 +657,7 @@ static void emit_thin_guard(IRSB *sb, Addr a, Bool force, Int at)
 			      mkIRExprVec_3(IRExpr_GSPTR(), c64((ULong)a | (force ? NB_PMI_FORCE : 0)),
 					    c64(thin_bound)));
 	d->guard = g;
-	d->nFxState = 1;
-	VG_(memset)(&d->fxState, 0, sizeof d->fxState);
-	d->fxState[0].fx = Ifx_Write;
-	d->fxState[0].offset = offsetof(VexGuestAMD64State, host_EvC_COUNTER);
-	d->fxState[0].size = sizeof(UInt);
-	addStmtToIRSB(sb, IRStmt_Dirty(d));
+	addStmtToIRSB(sb, IRStmt_Dirty(evc_writer(d)));
 	/* the PMI taken here (nb_pmi_check's cut), as the checked code's first check */
 	c = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_cut)));
 	addStmtToIRSB(sb, IRStmt_Exit(tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, g,
