@@ -18,6 +18,9 @@
 use strict;
 use warnings;
 use Test::More;
+use FindBin;
+use lib "$FindBin::Bin/../lib";
+use BusyHost;
 
 my $nbsim = $ENV{NBSIM} or BAIL_OUT('NBSIM not set');
 my $prog = "$ENV{NB_BUILD}/tests/sim_time";
@@ -67,15 +70,7 @@ for my $model (qw(willamette northwood prescott cedarmill xeonmp)) {
 
 # the same figures again with two CPU-bound processes beside it
 {
-	my @burn;
-	for (1 .. 2) {
-		my $p = fork() // die "fork: $!";
-		if (!$p) { my $x = 0; $x++ while 1; exit 0 }
-		push @burn, $p;
-	}
-	my ($rc, $v, $out) = run('--model=prescott', '--ht=no');
-	kill 'KILL', @burn;
-	waitpid($_, 0) for @burn;
+	my ($rc, $v, $out) = beside_busy_loops(sub { run('--model=prescott', '--ht=no') });
 	my (undef, $w) = run('--model=prescott', '--ht=no');   # (unloaded, again)
 	# every figure exactly: the loop's cycles, and the clocks' readings,
 	# whose phase within their second is the simulated cycles' alone

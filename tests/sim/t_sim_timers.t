@@ -34,6 +34,9 @@
 use strict;
 use warnings;
 use Test::More;
+use FindBin;
+use lib "$FindBin::Bin/../lib";
+use BusyHost;
 use File::Temp qw(tempdir);
 
 my $nbsim = $ENV{NBSIM} or BAIL_OUT('NBSIM not set');
@@ -130,15 +133,7 @@ for my $model (qw(northwood prescott)) {
 
 # the same ticks beside two CPU-bound processes (simulated time only)
 {
-	my @burn;
-	for (1 .. 2) {
-		my $p = fork() // die "fork: $!";
-		if (!$p) { my $x = 0; $x++ while 1; exit 0 }
-		push @burn, $p;
-	}
-	my ($rc, $v) = run('--model=northwood', '--nbsim-time=simulated');
-	kill 'KILL', @burn;
-	waitpid($_, 0) for @burn;
+	my ($rc, $v) = beside_busy_loops(sub { run('--model=northwood', '--nbsim-time=simulated') });
 	is($v->{ticks}, $ticks{northwood}, 'loaded host: the periodic timer ticks the same number of times');
 	ok(near($v->{real_ns}, 2e6, 0.01), 'loaded host: the one-shot timer still fires after 2 ms');
 	is($v->{pt_ticks}, $pticks{northwood}, 'loaded host: the CPU-time POSIX timer ticks the same number of times');
