@@ -121,13 +121,22 @@ $N //= 0;
 	like($text, qr/PEBS/, 'it says it samples with PEBS');
 	my @s = @{$p->{samples}};
 	my @in = grep { $_->{fn} eq 'sprunt' } @s;
-	is(scalar(@in), 200, 'PEBS: 200 samples in sprunt (19400 misses / 97)');
-	is(scalar(grep { $_->{svma} != $nm{sprunt_target} } @in), 0,
-	   'PEBS: every one on the chasing load (sprunt_target)');
+	# The chasing load misses 19400 times: 200 periods of 97, whatever
+	# the counter's phase as sprunt begins.  sprunt's other loads hit
+	# the lines warm() touched, unless the environment's size (the stack,
+	# hence which lines conflict) cost one of them a cold miss in the
+	# first pass: then one more record can fall on such a load, before
+	# the chasing one (a clean clone under /tmp/cc1 did so: 201).
+	my @chase = grep { $_->{svma} == $nm{sprunt_target} } @in;
+	my @other = grep { $_->{svma} != $nm{sprunt_target} } @in;
+	is(scalar(@chase), 200, 'PEBS: 200 samples on the chasing load (19400 misses / 97)');
+	ok(@other <= 1 && !grep({ $_->{svma} >= $nm{sprunt_target} } @other),
+	   'PEBS: any other sample in sprunt (at most one) on a load of its first pass, before the chasing one')
+		or diag(join(' ', map { sprintf('%x', $_->{svma}) } @other));
 	cmp_ok(@in / @s, '>=', 0.8, 'PEBS: the hot spot has 80% or more of the samples');
 	is(scalar(@s), int(($N - 1) / 97), "PEBS: samples = floor((N - 1) / 97), N = $N (nb_stat)");
 	my %line;
-	$line{$_->{addr} & ~63}++ for grep { defined $_->{addr} } @in;
+	$line{$_->{addr} & ~63}++ for grep { defined $_->{addr} } @chase;
 	my @l = sort { $a <=> $b } keys %line;
 	is(scalar(@l), 8, 'data addresses: eight lines');
 	is(scalar(grep { $l[$_] - $l[$_ - 1] != 8192 } 1 .. $#l), 0, '... 8 KB apart');
@@ -142,7 +151,8 @@ $N //= 0;
 
 	my ($r2, $t2) = run_cmd($rep, '-i', "$dir/pebs.prof", '--stdio');
 	is($r2, 0, 'nb_report --stdio');
-	like($t2, qr/^\s+200\s+[\d.]+%\s+sprunt\s+\(hotspot\)$/m, 'nb_report: sprunt first with 200');
+	my $nin = scalar(@in);
+	like($t2, qr/^\s+$nin\s+[\d.]+%\s+sprunt\s+\(hotspot\)$/m, "nb_report: sprunt first with $nin");
 	($r2, $t2) = run_cmd($rep, '-i', "$dir/pebs.prof", '--sort=data');
 	my @off = $t2 =~ /^\s+\d+\s+[\d.]+%\s+0x[0-9a-f]+\s+\(sprunt; in ringmem\+(\d+)\)$/mg;
 	is(scalar(@off), 8, 'nb_report --sort=data: eight data lines in sprunt, in the global ringmem');
@@ -153,13 +163,13 @@ $N //= 0;
 	my @pg = $t2 =~ /^\s+\d+\s+[\d.]+%\s+(0x[0-9a-f]+000)\s+\(sprunt\)$/mg;
 	is(scalar(@pg), 8, 'nb_report --sort=page: eight pages in sprunt');
 	($r2, $t2) = run_cmd($rep, '-i', "$dir/pebs.prof", '--sort=line');
-	like($t2, qr/^\s+200\s+[\d.]+%\s+\S*hotspot\.c:\d+\s+\(sprunt\)$/m,
+	like($t2, qr/^\s+$nin\s+[\d.]+%\s+\S*hotspot\.c:\d+\s+\(sprunt\)$/m,
 	     'nb_report --sort=line: hotspot.c\'s line of the loop');
 	($r2, $t2) = run_cmd($rep, '-i', "$dir/pebs.prof", '--annotate=sprunt');
 	is($r2, 0, 'nb_report --annotate=sprunt (objdump)');
 	my $t = sprintf('%x', $nm{sprunt_target});
-	like($t2, qr/^\s+200 100\.00% \|\s+$t:\s+mov\s+\(%rax\),%rax$/m,
-	     'annotate: the chasing load has all 200');
+	like($t2, qr/^\s+200\s+[\d.]+% \|\s+$t:\s+mov\s+\(%rax\),%rax$/m,
+	     'annotate: the chasing load has its 200');
 }
 
 # ---- Sprunt with IEBS ----
@@ -169,7 +179,8 @@ $N //= 0;
 	is($rc, 0, 'nb_record --no-precise runs');
 	my @s = @{$p->{samples}};
 	my @in = grep { $_->{fn} eq 'sprunt' } @s;
-	is(scalar(@in), 200, 'IEBS: 200 samples in sprunt');
+	# (200, or 201 with the first pass's cold miss, as with PEBS above)
+	ok(@in == 200 || @in == 201, 'IEBS: 200 samples in sprunt (201 with a cold miss: above) (' . scalar(@in) . ')');
 	is(scalar(grep { $_->{svma} == $nm{sprunt_target} } @in), 0, 'IEBS: none on the chasing load');
 	my %d;
 	for (@in) {
@@ -214,7 +225,7 @@ $N //= 0;
 	   '... the distances and counts the profile gives');
 	($r2, $t2) = run_cmd($rep, '-i', "$dir/pebs.prof", '--annotate=sprunt',
 			 sprintf('--distance-from=%x', $nm{sprunt_target}));
-	like($t2, qr/^\s+\+0\s+200\s+100\.00%$/m, '... and PEBS: all 200 at +0');
+	like($t2, qr/^\s+\+0\s+200\s+[\d.]+%$/m, '... and PEBS: the 200 of the chasing load at +0');
 	my $w = 0;
 	$w += $_->{weight} for @s;
 	is($w, scalar(@s), 'IEBS: one period per interrupt (no counter ran a period past a PMI)');
