@@ -2,8 +2,8 @@
  * nb_insn.h - one guest instruction as the instrumentation sees it, and
  * the counts pending in a superblock segment.  Shared by the
  * instrumentation loop (nb_instr.c), the counting rules it applies at
- * translation (nb_instr_rules.c) and the branch predictor's calls
- * (nb_instr_branch.c).
+ * translation (nb_instr_rules.c), the branch predictor's calls
+ * (nb_instr_branch.c) and the PMI checks (nb_instr_pmi.c).
  */
 #ifndef NB_INSN_H
 #define NB_INSN_H
@@ -78,5 +78,27 @@ void nb_irule_add_uops(struct nb_pend *p, const struct nb_iins *k);
 void nb_irule_retire(struct nb_pend *p, const struct nb_iins *k);
 /* REP MOVS/STOS on the Pentium D model: the call that counts by blocks */
 void nb_irule_pd_rep(IRSB *sb, const struct nb_iins *k);
+
+/* ---- nb_instr_pmi.c: the PMI checks and thin translations ---- */
+
+/* note a translation of a redirected address (every translation) */
+void nb_ipmi_note(const VgCallbackClosure *c);
+/* choose, for the superblock IN (its first IMark at FIRST_IM), a thin
+ * translation, its checked copy or the checked code alone; a thin one
+ * runs with NEED_PMI off until nb_ipmi_end */
+void nb_ipmi_begin(const VgCallbackClosure *c, const IRSB *in, Int first_im);
+Bool nb_ipmi_thin(void);
+/* at the superblock's start, after its prologue: a checked copy entered */
+void nb_ipmi_entered(IRSB *sb);
+/* the budget's check (BOUND: what the instructions since the last check
+ * can add; AT: 0, or the next instruction's PC | NB_PMI_FORCE; TB, TO:
+ * the clock's uops run so far) */
+void nb_ipmi_check(IRSB *sb, ULong bound, ULong at, struct nb_tm_block *tb, UInt to);
+/* the check at the boundary before the instruction at PC, and its cut */
+void nb_ipmi_at(IRSB *sb, ULong bound, Addr pc, Bool first, Bool force,
+		struct nb_tm_block *tb, UInt to);
+/* at the superblock's end: a thin translation's guard, placed at AT (A:
+ * its first instruction; FORCE: it leaves generated code) */
+void nb_ipmi_end(IRSB *sb, Addr a, Bool force, Int at);
 
 #endif /* NB_INSN_H */

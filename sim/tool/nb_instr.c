@@ -1,12 +1,11 @@
 /*
  * nb_instr.c - instrumentation: turns each superblock's IR into IR that
  * counts what the enabled counters need (per-segment static counts, calls
- * of the helpers in nb_exec.c, the PMI check; the FP-assist checks are
- * nb_instr_fpa.c's), and replaces VEX's CPUID helper.  See README.md "uop model" and "Speed".
+ * of the helpers in nb_exec.c; the PMI checks are nb_instr_pmi.c's, the
+ * FP-assist checks nb_instr_fpa.c's), and replaces VEX's CPUID helper.  See README.md "uop model" and "Speed".
  */
 #include "nb_tool.h"
 #include "nb_insn.h"
-#include "pub_tool_hashtable.h"
 
 /* ---- CPUID ---- */
 
@@ -326,89 +325,6 @@ static void emit_wcb_fence(IRSB *sb)
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
-/* a thin translation (emit_thin_guard); the sum of what its checks, left
- * out, would have subtracted; a checked copy (reached by Ijk_NoRedir) */
-static Bool cur_thin;
-static ULong thin_bound;
-static Bool cur_near;
-ULong nb_pmi_thin_made, nb_pmi_near_made;
-
-/* D, a PMI check's call, writes the event-check counter
- * (host_EvC_COUNTER) only: it zeroes it to reach the scheduler */
-static IRDirty *evc_writer(IRDirty *d)
-{
-	d->nFxState = 1;
-	VG_(memset)(&d->fxState, 0, sizeof d->fxState);
-	d->fxState[0].fx = Ifx_Write;
-	d->fxState[0].offset = offsetof(VexGuestAMD64State, host_EvC_COUNTER);
-	d->fxState[0].size = sizeof(UInt);
-	return d;
-}
-
-/* nb_pmi_budget -= bound; if (nb_pmi_budget <= 0) nb_pmi_check(guest
- * state, at, b): at = 0 after a segment, the PC of the next instruction
- * at an instruction boundary (| NB_PMI_FORCE: it leaves generated code),
- * | the end of the uops of b run so far on this path << NB_PMI_TO_SHIFT
- * (the check brings the clock up to there first); in a thin translation
- * (no NEED_PMI) only the bound's sum for its guard (emit_thin_guard) */
-static void emit_pmi_check(IRSB *sb, ULong bound, ULong at, struct nb_tm_block *tb, UInt to)
-{
-	IRExpr *b, *g;
-	IRDirty *d;
-
-	if (!(nb_need & NEED_PMI)) {
-		thin_bound += bound;
-		return;
-	}
-	b = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_budget)));
-	if (bound) {
-		b = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Sub64, b, c64(bound)));
-		addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_pmi_budget), b));
-	}
-	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLT64S, b, c64(1)));
-	if (to > NB_PMI_TO_MAX)
-		to = NB_PMI_TO_MAX;
-	d = unsafeIRDirty_0_N(3, "nb_pmi_check", VG_(fnptr_to_fnentry)(&nb_pmi_check),
-			      mkIRExprVec_3(IRExpr_GSPTR(),
-					    c64(at | (tb ? (ULong)to << NB_PMI_TO_SHIFT : 0)),
-					    mkIRExpr_HWord((HWord)tb)));
-	d->guard = g;
-	addStmtToIRSB(sb, IRStmt_Dirty(evc_writer(d)));
-}
-
-/*
- * The PMI check at the boundary before the instruction at pc (README
- * "Overflow interrupts (PMI)"): the check (bound: what the instructions
- * since the last check can add), then the cut: if the check took a PMI
- * here (nb_pmi_cut == pc), leave the superblock to pc, whose event check
- * returns to the scheduler, which delivers the signal with the guest
- * state at pc (every register is up to date at each instruction
- * boundary: --nbsim-exact-ir=yes; without it a PMI is taken at
- * superblock starts only).
- */
-static void emit_pmi_at(IRSB *sb, ULong bound, Addr pc, Bool first, Bool force,
-			struct nb_tm_block *tb, UInt to)
-{
-	IRExpr *c, *g;
-
-	if (!(nb_need & NEED_PMI)) {
-		thin_bound += bound;
-		return;
-	}
-	if (first && tb)        /* the clock has run none of this superblock */
-		addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_tm_p), c64(0)));
-	if (first && cur_near)  /* (its thin translation's guard made this check) */
-		return;
-	if (!first && !clo_exact_ir) {
-		emit_pmi_check(sb, bound, 0, tb, to);
-		return;
-	}
-	emit_pmi_check(sb, bound, (ULong)pc | (force ? NB_PMI_FORCE : 0), tb, to);
-	c = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_cut)));
-	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, c, c64((ULong)pc)));
-	addStmtToIRSB(sb, IRStmt_Exit(g, Ijk_Boring, IRConst_U64((ULong)pc), sb->offsIP));
-}
-
 /* what gathering nb_raw[i] inline needs */
 static UInt raw_need(unsigned i)
 {
@@ -478,20 +394,6 @@ static void exit_add(IRSB *sb, struct batch *bt, ULong *c, IRExpr *g)
 		emit_add_at(sb, c, guard64(sb, g, False));
 }
 
-/* Move the statements appended from index from on to index at. */
-static void move_tail(IRSB *sb, Int at, Int from)
-{
-	Int n = sb->stmts_used - from;
-	IRStmt **t;
-
-	if (n <= 0 || at == from)
-		return;
-	t = VG_(malloc)("nbsim.batch", (SizeT)n * sizeof *t);
-	VG_(memcpy)(t, sb->stmts + from, (SizeT)n * sizeof *t);
-	VG_(memmove)(sb->stmts + at + n, sb->stmts + at, (SizeT)(from - at) * sizeof *t);
-	VG_(memcpy)(sb->stmts + at, t, (SizeT)n * sizeof *t);
-	VG_(free)(t);
-}
 
 /* Place the batched adds: each exit's F_j - T before it, then T before
  * the first exit (or at the end).  From the last exit back, so that the
@@ -510,14 +412,14 @@ static void batch_emit(IRSB *sb, struct batch *bt)
 				emit_add_at(sb, &nb_raw[i], tmp(sb, Ity_I64,
 					IRExpr_ITE(x->guard, c64(d), c64(0))));
 		}
-		move_tail(sb, x->pos, from);
+		nb_ir_move_tail(sb, x->pos, from);
 		first = x->pos;
 	}
 	from = sb->stmts_used;
 	for (unsigned i = 0; i < BATCH_N; i++)
 		if (tot[i])
 			emit_add_at(sb, &nb_raw[i], c64(tot[i]));
-	move_tail(sb, first, from);
+	nb_ir_move_tail(sb, first, from);
 }
 
 /* Does a control transfer of this kind complete the instruction? */
@@ -629,94 +531,6 @@ static ULong continuation(IRSB *in, Int i, ULong fallback)
 	return fallback;
 }
 
-/*
- * While a PMI is possible (README "Overflow interrupts (PMI)"), checks at
- * every instruction boundary cost more than the events they count (the
- * counts added instruction by instruction, the clock in segments), yet
- * all but the few before an overflow find nothing.  So a superblock is
- * translated twice: thin (its counts and clock as without PMIs) with one
- * guard at its start, and checked, today's, as the unredirected
- * translation of its start.  The guard: if the budget is above the sum of
- * what the checked copy's checks subtract (thin_bound), none of them can
- * come due (each runs only when the budget, less the bounds so far, is
- * below 1), and the thin code runs, the budget less that sum (an upper
- * bound of any path's).  Otherwise nb_pmi_sb makes the first boundary's
- * check and, if the budget is still too low, the superblock leaves for
- * its checked copy.  The guard goes before the lockstep's guard and the
- * trace cache's call, which the checked copy makes when it runs.
- */
-static void emit_thin_guard(IRSB *sb, Addr a, Bool force, Int at)
-{
-	Int from = sb->stmts_used;
-	IRExpr *b, *g, *c, *n;
-	IRDirty *d;
-
-	b = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_budget)));
-	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64S, b, c64(thin_bound)));
-	d = unsafeIRDirty_0_N(3, "nb_pmi_sb", VG_(fnptr_to_fnentry)(&nb_pmi_sb),
-			      mkIRExprVec_3(IRExpr_GSPTR(), c64((ULong)a | (force ? NB_PMI_FORCE : 0)),
-					    c64(thin_bound)));
-	d->guard = g;
-	addStmtToIRSB(sb, IRStmt_Dirty(evc_writer(d)));
-	/* the PMI taken here (nb_pmi_check's cut), as the checked code's first check */
-	c = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_cut)));
-	addStmtToIRSB(sb, IRStmt_Exit(tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, g,
-		tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, c, c64((ULong)a))))),
-		Ijk_Boring, IRConst_U64((ULong)a), sb->offsIP));
-	n = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_near_pc)));
-	addStmtToIRSB(sb, IRStmt_Exit(tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, g,
-		tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, n, c64((ULong)a))))),
-		Ijk_NoRedir, IRConst_U64((ULong)a), sb->offsIP));
-	b = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_budget)));
-	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_pmi_budget),
-		tmp(sb, Ity_I64, IRExpr_Binop(Iop_Sub64, b, c64(thin_bound)))));
-	move_tail(sb, at, from);
-}
-
-/*
- * Addresses valgrind redirects (a replacement or a wrapper runs instead of
- * the code there), from their translations (closure->nraddr, the address
- * run, against readdr, the code's).  A translation of such an address
- * with no redirection is a wrapper's call of the original
- * (CALL_FN_*'s no-redirect jump): valgrind asserts that such a
- * translation makes no Ijk_NoRedir exit of its own, so it is made checked,
- * never thin.
- */
-struct redir_node {                     /* (a VgHashNode) */
-	struct redir_node *next;
-	UWord key;
-};
-static VgHashTable *redirected;
-
-static void note_redir(const VgCallbackClosure *c)
-{
-	struct redir_node *n;
-
-	if (c->nraddr == c->readdr)
-		return;
-	if (!redirected)
-		redirected = VG_(HT_construct)("nbsim.redir");
-	if (VG_(HT_lookup)(redirected, (UWord)c->nraddr))
-		return;
-	n = VG_(malloc)("nbsim.redir", sizeof *n);
-	n->key = (UWord)c->nraddr;
-	VG_(HT_add_node)(redirected, n);
-}
-
-static Bool thin_ok(const VgCallbackClosure *c, const IRSB *in)
-{
-	/* (nor may the checked copy, itself unredirected: a superblock
-	 * that jumps without redirection, a wrapper's call, stays checked) */
-	if (in->jumpkind == Ijk_NoRedir)
-		return False;
-	for (Int j = 0; j < in->stmts_used; j++)
-		if (in->stmts[j] && in->stmts[j]->tag == Ist_Exit &&
-		    in->stmts[j]->Ist.Exit.jk == Ijk_NoRedir)
-			return False;
-	return c->nraddr != c->readdr || !redirected ||
-		!VG_(HT_lookup)(redirected, (UWord)c->nraddr);
-}
-
 IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			   const VexGuestLayout *layout, const VexGuestExtents *vge,
 			   const VexArchInfo *archinfo_host, IRType gWordTy, IRType hWordTy)
@@ -742,13 +556,12 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 	const struct nb_tm_block *tier_old = NULL; /* the last translation's uops */
 	Addr sb_addr = 0;               /* the first instruction's address */
 	Int first_im = -1, thin_at;     /* the first IMark; the thin guard's place */
-	UInt need_saved = nb_need;      /* (a thin translation's: NEED_PMI off) */
 
 	(void)layout; (void)vge; (void)archinfo_host;
 	if (gWordTy != Ity_I64 || hWordTy != Ity_I64)
 		VG_(tool_panic)("nbsim: amd64 guests only");
 
-	note_redir(closure);
+	nb_ipmi_note(closure);
 	in = nb_ud_cut(in);             /* (#UD: nb_ud.c) */
 	out = deepCopyIRSBExceptStmts(in);
 	if (nb_need == 0) {
@@ -773,21 +586,8 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 				first_im = i;
 		}
 	force_jk = in->jumpkind != Ijk_Boring && in->jumpkind != Ijk_Call && in->jumpkind != Ijk_Ret;
-	/* the thin translation or its checked copy (emit_thin_guard) */
-	cur_thin = cur_near = False;
-	thin_bound = 0;
-	if ((nb_need & NEED_PMI) && !(nb_need & NEED_STEP) && clo_pmi_thin && first_im >= 0) {
-		Addr a0 = (Addr)(in->stmts[first_im]->Ist.IMark.addr +
-				 in->stmts[first_im]->Ist.IMark.delta);
-		if (nb_pmi_near_pc && a0 == nb_pmi_near_pc) {
-			cur_near = True;
-			nb_pmi_near_made++;
-		} else if (thin_ok(closure, in)) {
-			cur_thin = True;
-			nb_pmi_thin_made++;
-			nb_need &= ~NEED_PMI;
-		}
-	}
+	/* the thin translation or its checked copy (nb_instr_pmi.c) */
+	nb_ipmi_begin(closure, in, first_im);
 	bt.on = !(nb_need & (NEED_STEP | NEED_PMI));
 	if (bt.on) {
 		for (i = 0; i < in->stmts_used; i++)
@@ -800,15 +600,14 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 	cur_cold = nb_cold;
 	if (i < in->stmts_used) {
 		sb_addr = (Addr)(in->stmts[i]->Ist.IMark.addr + in->stmts[i]->Ist.IMark.delta);
-		if (nb_tier_cold(sb_addr, &tier_old) && !nb_cold && !cur_thin && has_mem(in)) {
+		if (nb_tier_cold(sb_addr, &tier_old) && !nb_cold && !nb_ipmi_thin() && has_mem(in)) {
 			cur_cold = True;
 			tier = nb_tier_new(sb_addr);
 			emit_tier(out, tier);
 		}
 	}
 	thin_at = out->stmts_used;
-	if (cur_near)           /* (entered: the guard's request is served) */
-		addStmtToIRSB(out, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_pmi_near_pc), c64(0)));
+	nb_ipmi_entered(out);
 	emit_ls_guard(out, in);
 	if (nb_need & NEED_TIME)
 		tmb = nb_tmb_begin(in);
@@ -866,7 +665,7 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			/* an instruction boundary (not a REP string's next
 			 * iteration): where a PMI can be taken */
 			if (!k.valid || a != k.addr || k.dec.br != NB_BR_NONE) {
-				emit_pmi_at(out, p.bound, a, !k.valid, i == last_im && force_jk,
+				nb_ipmi_at(out, p.bound, a, !k.valid, i == last_im && force_jk,
 					    tmb, k.valid ? tm_end : 0);
 				p.bound = 0;
 			}
@@ -1008,7 +807,7 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			if (k.valid && k.rom && (nb_need & NEED_ROM) && jk_retires(st->Ist.Exit.jk) &&
 			    (dst != k.addr || k.dec.br != NB_BR_NONE))
 				exit_add(out, &bt, &nb_raw[RAW_MS_XFER], g);
-			emit_pmi_check(out, bound, 0, tmb, k.valid ? tm_end : 0);
+			nb_ipmi_check(out, bound, 0, tmb, k.valid ? tm_end : 0);
 			if (bt.on)
 				bt.x[bt.nx++].pos = out->stmts_used;
 			addStmtToIRSB(out, st);
@@ -1056,17 +855,12 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			nb_tier_made(sb_addr, tmb);
 	}
 	flush(out, &p);
-	emit_pmi_check(out, p.bound + 1, 0, tmb, tm_end);
+	nb_ipmi_check(out, p.bound + 1, 0, tmb, tm_end);
 	if (bt.on) {
 		batch_emit(out, &bt);
 		VG_(free)(bt.x);
 	}
-	if (cur_thin) {
-		emit_thin_guard(out, sb_addr, first_im == last_im && force_jk, thin_at);
-		nb_need = need_saved;
-		cur_thin = False;
-	}
-	cur_near = False;
+	nb_ipmi_end(out, sb_addr, first_im == last_im && force_jk, thin_at);
 	cur_batch = NULL;
 	return out;
 }

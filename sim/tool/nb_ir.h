@@ -32,6 +32,21 @@ static inline void emit_add_at(IRSB *sb, ULong *c, IRExpr *e)
 	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)c), IRExpr_RdTmp(t2)));
 }
 
+/* Move the statements appended from index from on to index at. */
+static inline void nb_ir_move_tail(IRSB *sb, Int at, Int from)
+{
+	Int n = sb->stmts_used - from;
+	IRStmt **t;
+
+	if (n <= 0 || at == from)
+		return;
+	t = VG_(malloc)("nbsim.batch", (SizeT)n * sizeof *t);
+	VG_(memcpy)(t, sb->stmts + from, (SizeT)n * sizeof *t);
+	VG_(memmove)(sb->stmts + at + n, sb->stmts + at, (SizeT)(from - at) * sizeof *t);
+	VG_(memcpy)(sb->stmts + at, t, (SizeT)n * sizeof *t);
+	VG_(free)(t);
+}
+
 /* FP assists (nb_instr_fpa.c, README "FP assists"): check the FP IR
  * operation e written to t of the instruction being instrumented (x87:
  * an x87 instruction), ORing what it finds into *acc; at the

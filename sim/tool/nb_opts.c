@@ -31,7 +31,7 @@ Bool clo_ctx_cpu = False;       /* --nbsim-pmu-ctx=cpu (nb_ctx.c) */
 Bool clo_lockstep = True;       /* --nbsim-lockstep (nb_lockstep.c) */
 UInt clo_pmi_latency = ~0u;     /* --nbsim-pmi-latency; ~0: the model's (nb_pmi.c) */
 Bool clo_pmi_sync = True;       /* --nbsim-pmi-sync (nb_pmi.c) */
-Bool clo_pmi_thin = False;      /* --nbsim-pmi-thin (nb_instr.c) */
+Bool clo_pmi_thin = False;      /* --nbsim-pmi-thin (nb_instr_pmi.c) */
 Bool clo_isa_host = False;      /* --nbsim-isa=host (nb_ud.c) */
 const HChar *clo_samples;       /* --nbsim-samples=FILE, or NULL (nb_samples.c) */
 UInt clo_sample_stack;          /* --nbsim-sample-stack=N: callers per sample */

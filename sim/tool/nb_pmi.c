@@ -114,7 +114,7 @@ static ULong pmi_due(ULong r)
  * PC the handler sees): overflows of that LP's counters during the skid
  * coalesce into it (the LVT holds one PMI; the SDM's P4 PMI masks the LVT
  * entry when it is raised [SDM Vol. 3B 18.16.5]).  The running thread
- * stops at PC: the cut exit there (nb_instr.c) leaves the superblock, and
+ * stops at PC: the cut exit there (nb_instr_pmi.c) leaves the superblock, and
  * the event check of the next one, with the counter at 0, returns to the
  * scheduler, which delivers the signal with the guest state at PC.
  */
@@ -266,7 +266,7 @@ VG_REGPARM(3) void nb_pmi_check(VexGuestAMD64State *st, ULong at, const struct n
 
 /*
  * The guard of a superblock translated without checks at its instructions
- * (nb_instr.c, "thin"), called when the budget is below BOUND, the sum of
+ * (nb_instr_pmi.c, "thin"), called when the budget is below BOUND, the sum of
  * what its checks would have subtracted: the check at its first boundary
  * (AT as nb_pmi_check's), then, if the budget is still below BOUND, a check
  * inside it could come due, so it leaves for its checked copy (a

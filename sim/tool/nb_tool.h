@@ -487,12 +487,12 @@ extern Bool clo_pmi_thin;                /* --nbsim-pmi-thin               */
  * VG_INVALID_THREADID: all (a forked child) (nb_state.c) */
 Int nb_lwp(ThreadId tid);
 void nb_lwp_forget(ThreadId tid);
-/* a superblock's guard (nb_instr.c, "thin"): the check at its start when
+/* a superblock's guard (nb_instr_pmi.c, "thin"): the check at its start when
  * the budget is below BOUND, the superblock's whole bound; nb_pmi_near_pc
  * is then its start if the budget stays below it (the checked copy runs) */
 VG_REGPARM(3) void nb_pmi_sb(VexGuestAMD64State *st, ULong at, ULong bound);
 extern ULong nb_pmi_near_pc;
-/* stats: thin translations and checked copies made (nb_instr.c); guards
+/* stats: thin translations and checked copies made (nb_instr_pmi.c); guards
  * that called nb_pmi_sb, and those that left for the checked copy */
 extern ULong nb_pmi_thin_made, nb_pmi_near_made, nb_pmi_sb_calls, nb_pmi_sb_near;
 extern ULong nb_pmi_skid_insns;          /* stats                           */

@@ -493,6 +493,23 @@ SKIP: {
 	       sprintf('... %d samples against %d (the periods centred on %d)',
 		       scalar(@{$r1->{samples}}), scalar(@{$f->{samples}}), $P));
 	ok(@{$r1->{samples}} && $seq->($r1) eq $seq->($r2), 'the same seed: the same samples, run after run');
+	# --nbsim-pmi-thin (sim/tool/nb_instr_pmi.c): thin translations with a
+	# guard, their checked copies near an overflow.  The instruction count
+	# is exact either way, so the samples are as many; far from an
+	# overflow the clock is nb_stat's, so the skid (hence an IP, rarely a
+	# function) may move: sprunt's share within 2 samples.
+	{
+		local $ENV{VALGRIND_OPTS} = '--nbsim-pmi-thin=yes --nbsim-stats=yes';
+		my ($rct, $tt, $th) = record("$dir/thin.prof", @a);
+		is($rct, 0, '--nbsim-pmi-thin=yes: nb_record runs');
+		like($tt, qr/translations while a PMI was possible: thin [1-9]\d*, checked copies [1-9]/,
+		     '... with thin translations and checked copies made');
+		is(scalar(@{$th->{samples}}), scalar(@{$f->{samples}}),
+		   '... as many samples as the checked translations give');
+		my $in = sub { scalar(grep { $_->{fn} eq 'sprunt' } @{$_[0]{samples}}) };
+		cmp_ok(abs($in->($th) - $in->($f)), '<=', 2,
+		       sprintf('... %d of them in sprunt against %d', $in->($th), $in->($f)));
+	}
 	($rc, $text) = run_cmd($rec, '--random-period=0', '-o', "$dir/x.prof", @a);
 	is($rc, 125, '--random-period=0: 125');
 	($rc, $text) = run_cmd($rec, '--random-seed=3', '-o', "$dir/x.prof", @a);

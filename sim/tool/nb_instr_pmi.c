@@ -1,0 +1,227 @@
+/*
+ * nb_instr_pmi.c - the instrumentation's PMI checks (README "Overflow
+ * interrupts (PMI)"): the budget's check at instruction boundaries and
+ * the cut that leaves the superblock where a PMI was taken, and, with
+ * --nbsim-pmi-thin, the thin translation's guard and the choice between
+ * a thin translation and its checked copy (README "Speed").
+ */
+#include "nb_tool.h"
+#include "nb_insn.h"
+#include "pub_tool_hashtable.h"
+
+/* a thin translation (thin_guard); the sum of what its checks, left
+ * out, would have subtracted; a checked copy (reached by Ijk_NoRedir) */
+static Bool cur_thin;
+static ULong thin_bound;
+static Bool cur_near;
+ULong nb_pmi_thin_made, nb_pmi_near_made;
+
+/* D, a PMI check's call, writes the event-check counter
+ * (host_EvC_COUNTER) only: it zeroes it to reach the scheduler */
+static IRDirty *evc_writer(IRDirty *d)
+{
+	d->nFxState = 1;
+	VG_(memset)(&d->fxState, 0, sizeof d->fxState);
+	d->fxState[0].fx = Ifx_Write;
+	d->fxState[0].offset = offsetof(VexGuestAMD64State, host_EvC_COUNTER);
+	d->fxState[0].size = sizeof(UInt);
+	return d;
+}
+
+/* nb_pmi_budget -= bound; if (nb_pmi_budget <= 0) nb_pmi_check(guest
+ * state, at, b): at = 0 after a segment, the PC of the next instruction
+ * at an instruction boundary (| NB_PMI_FORCE: it leaves generated code),
+ * | the end of the uops of b run so far on this path << NB_PMI_TO_SHIFT
+ * (the check brings the clock up to there first); in a thin translation
+ * (no NEED_PMI) only the bound's sum for its guard (thin_guard) */
+void nb_ipmi_check(IRSB *sb, ULong bound, ULong at, struct nb_tm_block *tb, UInt to)
+{
+	IRExpr *b, *g;
+	IRDirty *d;
+
+	if (!(nb_need & NEED_PMI)) {
+		thin_bound += bound;
+		return;
+	}
+	b = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_budget)));
+	if (bound) {
+		b = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Sub64, b, c64(bound)));
+		addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_pmi_budget), b));
+	}
+	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLT64S, b, c64(1)));
+	if (to > NB_PMI_TO_MAX)
+		to = NB_PMI_TO_MAX;
+	d = unsafeIRDirty_0_N(3, "nb_pmi_check", VG_(fnptr_to_fnentry)(&nb_pmi_check),
+			      mkIRExprVec_3(IRExpr_GSPTR(),
+					    c64(at | (tb ? (ULong)to << NB_PMI_TO_SHIFT : 0)),
+					    mkIRExpr_HWord((HWord)tb)));
+	d->guard = g;
+	addStmtToIRSB(sb, IRStmt_Dirty(evc_writer(d)));
+}
+
+/*
+ * The PMI check at the boundary before the instruction at pc (README
+ * "Overflow interrupts (PMI)"): the check (bound: what the instructions
+ * since the last check can add), then the cut: if the check took a PMI
+ * here (nb_pmi_cut == pc), leave the superblock to pc, whose event check
+ * returns to the scheduler, which delivers the signal with the guest
+ * state at pc (every register is up to date at each instruction
+ * boundary: --nbsim-exact-ir=yes; without it a PMI is taken at
+ * superblock starts only).
+ */
+void nb_ipmi_at(IRSB *sb, ULong bound, Addr pc, Bool first, Bool force,
+			struct nb_tm_block *tb, UInt to)
+{
+	IRExpr *c, *g;
+
+	if (!(nb_need & NEED_PMI)) {
+		thin_bound += bound;
+		return;
+	}
+	if (first && tb)        /* the clock has run none of this superblock */
+		addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_tm_p), c64(0)));
+	if (first && cur_near)  /* (its thin translation's guard made this check) */
+		return;
+	if (!first && !clo_exact_ir) {
+		nb_ipmi_check(sb, bound, 0, tb, to);
+		return;
+	}
+	nb_ipmi_check(sb, bound, (ULong)pc | (force ? NB_PMI_FORCE : 0), tb, to);
+	c = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_cut)));
+	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, c, c64((ULong)pc)));
+	addStmtToIRSB(sb, IRStmt_Exit(g, Ijk_Boring, IRConst_U64((ULong)pc), sb->offsIP));
+}
+
+/*
+ * While a PMI is possible (README "Overflow interrupts (PMI)"), checks at
+ * every instruction boundary cost more than the events they count (the
+ * counts added instruction by instruction, the clock in segments), yet
+ * all but the few before an overflow find nothing.  So a superblock is
+ * translated twice: thin (its counts and clock as without PMIs) with one
+ * guard at its start, and checked, today's, as the unredirected
+ * translation of its start.  The guard: if the budget is above the sum of
+ * what the checked copy's checks subtract (thin_bound), none of them can
+ * come due (each runs only when the budget, less the bounds so far, is
+ * below 1), and the thin code runs, the budget less that sum (an upper
+ * bound of any path's).  Otherwise nb_pmi_sb makes the first boundary's
+ * check and, if the budget is still too low, the superblock leaves for
+ * its checked copy.  The guard goes before the lockstep's guard and the
+ * trace cache's call, which the checked copy makes when it runs.
+ */
+static void thin_guard(IRSB *sb, Addr a, Bool force, Int at)
+{
+	Int from = sb->stmts_used;
+	IRExpr *b, *g, *c, *n;
+	IRDirty *d;
+
+	b = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_budget)));
+	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64S, b, c64(thin_bound)));
+	d = unsafeIRDirty_0_N(3, "nb_pmi_sb", VG_(fnptr_to_fnentry)(&nb_pmi_sb),
+			      mkIRExprVec_3(IRExpr_GSPTR(), c64((ULong)a | (force ? NB_PMI_FORCE : 0)),
+					    c64(thin_bound)));
+	d->guard = g;
+	addStmtToIRSB(sb, IRStmt_Dirty(evc_writer(d)));
+	/* the PMI taken here (nb_pmi_check's cut), as the checked code's first check */
+	c = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_cut)));
+	addStmtToIRSB(sb, IRStmt_Exit(tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, g,
+		tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, c, c64((ULong)a))))),
+		Ijk_Boring, IRConst_U64((ULong)a), sb->offsIP));
+	n = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_near_pc)));
+	addStmtToIRSB(sb, IRStmt_Exit(tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, g,
+		tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, n, c64((ULong)a))))),
+		Ijk_NoRedir, IRConst_U64((ULong)a), sb->offsIP));
+	b = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_budget)));
+	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_pmi_budget),
+		tmp(sb, Ity_I64, IRExpr_Binop(Iop_Sub64, b, c64(thin_bound)))));
+	nb_ir_move_tail(sb, at, from);
+}
+
+/*
+ * Addresses valgrind redirects (a replacement or a wrapper runs instead of
+ * the code there), from their translations (closure->nraddr, the address
+ * run, against readdr, the code's).  A translation of such an address
+ * with no redirection is a wrapper's call of the original
+ * (CALL_FN_*'s no-redirect jump): valgrind asserts that such a
+ * translation makes no Ijk_NoRedir exit of its own, so it is made checked,
+ * never thin.
+ */
+struct redir_node {                     /* (a VgHashNode) */
+	struct redir_node *next;
+	UWord key;
+};
+static VgHashTable *redirected;
+
+static void note_redir(const VgCallbackClosure *c)
+{
+	struct redir_node *n;
+
+	if (c->nraddr == c->readdr)
+		return;
+	if (!redirected)
+		redirected = VG_(HT_construct)("nbsim.redir");
+	if (VG_(HT_lookup)(redirected, (UWord)c->nraddr))
+		return;
+	n = VG_(malloc)("nbsim.redir", sizeof *n);
+	n->key = (UWord)c->nraddr;
+	VG_(HT_add_node)(redirected, n);
+}
+
+static Bool thin_ok(const VgCallbackClosure *c, const IRSB *in)
+{
+	/* (nor may the checked copy, itself unredirected: a superblock
+	 * that jumps without redirection, a wrapper's call, stays checked) */
+	if (in->jumpkind == Ijk_NoRedir)
+		return False;
+	for (Int j = 0; j < in->stmts_used; j++)
+		if (in->stmts[j] && in->stmts[j]->tag == Ist_Exit &&
+		    in->stmts[j]->Ist.Exit.jk == Ijk_NoRedir)
+			return False;
+	return c->nraddr != c->readdr || !redirected ||
+		!VG_(HT_lookup)(redirected, (UWord)c->nraddr);
+}
+
+static UInt need_saved;                 /* a thin translation's nb_need, NEED_PMI off */
+
+void nb_ipmi_note(const VgCallbackClosure *c)
+{
+	note_redir(c);
+}
+
+void nb_ipmi_begin(const VgCallbackClosure *c, const IRSB *in, Int first_im)
+{
+	cur_thin = cur_near = False;
+	thin_bound = 0;
+	need_saved = nb_need;
+	if (!(nb_need & NEED_PMI) || (nb_need & NEED_STEP) || !clo_pmi_thin || first_im < 0)
+		return;
+	Addr a0 = (Addr)(in->stmts[first_im]->Ist.IMark.addr + in->stmts[first_im]->Ist.IMark.delta);
+	if (nb_pmi_near_pc && a0 == nb_pmi_near_pc) {
+		cur_near = True;
+		nb_pmi_near_made++;
+	} else if (thin_ok(c, in)) {
+		cur_thin = True;
+		nb_pmi_thin_made++;
+		nb_need &= ~NEED_PMI;
+	}
+}
+
+Bool nb_ipmi_thin(void)
+{
+	return cur_thin;
+}
+
+void nb_ipmi_entered(IRSB *sb)
+{
+	if (cur_near)           /* (entered: the guard's request is served) */
+		addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_pmi_near_pc), c64(0)));
+}
+
+void nb_ipmi_end(IRSB *sb, Addr a, Bool force, Int at)
+{
+	if (cur_thin) {
+		thin_guard(sb, a, force, at);
+		nb_need = need_saved;
+		cur_thin = False;
+	}
+	cur_near = False;
+}
