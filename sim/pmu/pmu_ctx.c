@@ -201,6 +201,16 @@ int nb_pmu_ctx_switch(struct nb_pmu *p, struct nb_pmu_ctx *out, struct nb_pmu_ct
 	return 1;
 }
 
+int nb_pmu_ctx_reclaim(struct nb_pmu *p, struct nb_pmu_ctx *x, struct nb_pmu_ctx *sib,
+		       const uint64_t *sig)
+{
+	if (!((x->used & ~x->live) | (x->used_escr & ~x->live_escr)))
+		return 0;
+	/* a switch from X to X: what X holds stays, what it lost comes
+	 * back under the rule a switch applies to the sibling's */
+	return nb_pmu_ctx_switch(p, x, x, sib, sig);
+}
+
 void nb_pmu_ctx_cpu_wide(struct nb_pmu *p, struct nb_pmu_ctx *run, uint32_t mask, int on)
 {
 	uint64_t me = 0;

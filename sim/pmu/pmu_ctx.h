@@ -80,6 +80,17 @@ int nb_pmu_ctx_holds(const struct nb_pmu *p, const struct nb_pmu_ctx *out,
 int nb_pmu_ctx_switch(struct nb_pmu *p, struct nb_pmu_ctx *out, struct nb_pmu_ctx *in,
 		      struct nb_pmu_ctx *sib, const uint64_t *sig);
 
+/*
+ * Context X, loaded on a logical processor, runs again after the
+ * sibling's context was loaded over some of its registers (a switch on
+ * the other LP while X's counter was stopped: the handler of its
+ * overflow between clearing and setting Enable, say).  X takes them back
+ * as a switch to X would, the value it had first: it would otherwise
+ * count on from the sibling's.  Returns 1 if X had lost any, else 0.
+ */
+int nb_pmu_ctx_reclaim(struct nb_pmu *p, struct nb_pmu_ctx *x, struct nb_pmu_ctx *sib,
+		       const uint64_t *sig);
+
 /* Counters in MASK, and the ESCRs their CCCRs select, count by CPU (on =
  * 1: no context holds them from now on) or by thread again (on = 0: the
  * running context RUN holds them). */

@@ -24,7 +24,7 @@ struct nb_thr {
 	uint64_t ds_area, pebs_enable, matrix_vert;
 };
 
-ULong nb_ctx_switches, nb_ctx_swaps, nb_ctx_counters;
+ULong nb_ctx_switches, nb_ctx_swaps, nb_ctx_counters, nb_ctx_reclaims;
 
 static struct nb_thr **thr;              /* by ThreadId, VG_N_THREADS      */
 static struct nb_thr nobody;             /* no thread (after an exit)      */
@@ -109,6 +109,21 @@ static void ctx_swap(unsigned lp, struct nb_thr *out, struct nb_thr *in)
 		nb_pmi_budget = 0;
 }
 
+/* tid, resident on LP lp, runs again: the registers the sibling's
+ * context took meanwhile come back (nb_pmu_ctx_reclaim) */
+static void ctx_reclaim(unsigned lp, struct nb_thr *t)
+{
+	if (!clo_ht || !((t->pmu.used & ~t->pmu.live) | (t->pmu.used_escr & ~t->pmu.live_escr)))
+		return;
+	nb_pmu_access();
+	if (!nb_pmu_ctx_reclaim(&nb_pmu_state, &t->pmu, sib_of(lp), nb_sig))
+		return;
+	nb_ctx_reclaims++;
+	nb_pmu_written(0);
+	if (nb_pmu_state.pmi_pending | nb_pmu_state.pmi_pending_t1)
+		nb_pmi_budget = 0;
+}
+
 void nb_ctx_start(ThreadId tid)
 {
 	unsigned lp;
@@ -126,8 +141,10 @@ void nb_ctx_start(ThreadId tid)
 				sib_of(nb_lp_of(running)));
 	running = tid;
 	lp = nb_lp_of(tid);
-	if (resident[lp] == tid)
+	if (resident[lp] == tid) {
+		ctx_reclaim(lp, ctx_of(tid));
 		return;
+	}
 	if (VG_(clo_verbosity) > 2)
 		VG_(umsg)("ctx: LP%u %u -> %u (running %u) used %#x -> %#x ctr12 %llu\n", lp, resident[lp], tid,
 			  running, ctx_of(resident[lp])->pmu.used, ctx_of(tid)->pmu.used, (ULong)nb_pmu_state.ctr[12]);
@@ -312,6 +329,9 @@ void nb_ctx_stats(void)
 	VG_(umsg)("nbsim: thread contexts (%s): thread switches %llu, with counters saved/restored %llu "
 		  "(%llu counters)\n", clo_ctx_cpu ? "off, counting by CPU" : "per thread",
 		  nb_ctx_switches, nb_ctx_swaps, nb_ctx_counters);
+	if (clo_ht)
+		VG_(umsg)("nbsim: registers taken back from the other LP's context: %llu times\n",
+			  nb_ctx_reclaims);
 	for (unsigned lp = 0; lp < (clo_ht ? 2u : 1u); lp++) {
 		n = VG_(snprintf)(buf, sizeof buf, "nbsim: LP%u ran threads", lp);
 		for (UInt i = 0; i < nlog; i++)

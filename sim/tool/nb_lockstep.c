@@ -28,8 +28,8 @@
  * system call takes no simulated time.  A thread the model takes for
  * runnable but that stays in the kernel (a wait the model does not know)
  * is taken as blocked after NB_LS_VALVE_MS of the host's time.  While an
- * overflow interrupt can reach the guest (a signal, the perf emulation)
- * the lockstep stands aside (nb_ls_active).
+ * overflow interrupt can reach the guest through the perf emulation the
+ * lockstep stands aside (nb_ls_active).
  */
 #include "nb_tool.h"
 #include "pub_tool_vkiscnums.h"
@@ -434,16 +434,16 @@ static void settle(void)
 }
 
 /* The lockstep decides who runs: from the second thread on, until an
- * overflow interrupt that reaches the guest (its PMI signal, the perf
- * emulation's sampling) is first enabled, for the rest of the run:
- * kept, ctests/thread_overflow under --ht=yes counts LP1's threads short
- * (docs/threads.md "overflow interrupts"); valgrind's order then, as
- * before.  nb_record's samples, taken inside nbsim, keep it. */
+ * overflow interrupt that reaches the guest through the perf emulation's
+ * sampling (nb_pmi_front) is first enabled, for the rest of the run;
+ * valgrind's order then, as before.  nb_record's samples (taken inside
+ * nbsim) and PAPI_overflow's PMI signals keep it (docs/threads.md
+ * "overflow interrupts"). */
 Bool nb_ls_active(void)
 {
 	static Bool pmi_seen;
 
-	pmi_seen |= nb_pmi_on && (nb_pmi_sig || nb_pmi_front);
+	pmi_seen |= nb_pmi_on && nb_pmi_front;
 	return nb_ls_on && clo_lockstep && !pmi_seen;
 }
 

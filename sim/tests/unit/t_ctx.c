@@ -72,7 +72,7 @@ static void produce(uint64_t instr)
 
 int main(void)
 {
-	tap_plan(47);
+	tap_plan(51);
 	memset(sig, 0, sizeof sig);
 	nb_pmu_init(&P, 2, 0, NULL, sig);
 	nb_pmu_ctx_init(&A);
@@ -207,6 +207,24 @@ int main(void)
 		TAP_EQ(ctr(12), 55, "HT: M's stopped counter 12 is not loaded over Q's running one");
 		tap_ok((M.used & (1u << 12)) && !(M.live & (1u << 12)) && M.ctr[12] == 100,
 		       "HT: M keeps its value 100 saved");
+		/* Q's handler stops counter 12 to re-arm it; LP0 switches W
+		 * and M meanwhile: M's stopped counter is loaded over Q's
+		 * stopped one; Q, running again, takes its own back */
+		wr(nb_counters[12].cccr_msr, CCCR_ON(4) & ~NB_CCCR_ENABLE);
+		nb_pmu_ctx_note(&P, &Q, &M);
+		nb_pmu_ctx_switch(&P, &M, &W, &Q, sig);
+		nb_pmu_ctx_switch(&P, &W, &M, &Q, sig);
+		TAP_EQ(ctr(12), 100, "HT: Q's counter 12 stopped: M's loaded over it");
+		tap_ok(nb_pmu_ctx_reclaim(&P, &Q, &M, sig) == 1 && ctr(12) == 55 &&
+		       !(M.live & (1u << 12)) && M.ctr[12] == 100,
+		       "HT: Q runs again: its 55 back, M's 100 saved");
+		nb_pmu_reg_of(nb_counters[12].cccr_msr, &cm, &em);
+		nb_pmu_ctx_claim(&P, &M, cm, em);
+		wr(nb_counters[12].cccr_msr, CCCR_ON(4));
+		nb_pmu_ctx_note(&P, &Q, &M);
+		produce(7);
+		TAP_EQ(ctr(12), 62, "HT: ... and counts on from it (55 + 7)");
+		TAP_EQ(nb_pmu_ctx_reclaim(&P, &Q, &M, sig), 0, "HT: nothing lost: no reclaim");
 		nb_pmu_ctx_switch(&P, &Q, &N, &M, sig); /* Q exits */
 		TAP_EQ(ctr(12), 100, "HT: Q gone, M gets counter 12 back with its 100");
 	}
