@@ -165,6 +165,7 @@ struct nb_event {
 #define NB_NO_TAG        0xff
 #define NB_PEBS_ENABLE_UOP_TAG  (UINT32_C(1) << 24)
 #define NB_PEBS_ENABLE_PEBS     (UINT32_C(1) << 25) /* sampling only */
+#define NB_PEBS_ENABLE_PEBS_OTH (UINT32_C(1) << 26) /* the other logical processor's (HT) */
 
 struct nb_helper {              /* an extra ESCR a metric programs      */
 	uint8_t event;          /* index into nb_events                 */

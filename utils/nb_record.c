@@ -339,6 +339,57 @@ static int one_file(struct rec_ctx *x, const char *path, char *err, size_t len)
 	return 0;
 }
 
+/*
+ * --ht=yes, a precise event: PEBS of logical processor 1 samples on
+ * counter 17 (MSR_IQ_COUNTER5) with its own enable, IA32_PEBS_ENABLE bit
+ * 26 as logical processor 0 writes it [SDM Vol. 3B 18.16.3: PEBS "only
+ * with ... MSR_IQ_CCCR4 ... for logical processor 0 and MSR_IQ_CCCR5 ...
+ * for logical processor 1"; bit 25 ENABLE_PEBS_MY_THR, bit 26
+ * ENABLE_PEBS_OTH_THR].  The scheduler places one precise request a call,
+ * on the PEBS counter of the logical processor it is asked for, so the
+ * twin is placed by a second call as logical processor 1, beside what
+ * the first plan holds (its counters, ESCRs and replay MSR values: the
+ * sibling's, as the component places a second thread's set).  Hardware
+ * event H (the first plan's) samples logical processor 0 from then on;
+ * the twin is appended to the plan.  Returns its index, or -1 with WHY.
+ */
+static int precise_twin(struct st_run *run, int h, unsigned model, char *why, size_t len)
+{
+	struct nb_plan *p = &run->plan;
+	struct nb_sched_cpu cpu;
+	struct nb_evsel q = p->hw[h];
+	struct nb_assign a;
+	int h2 = p->nhw;
+
+	if (h2 == NB_SCHED_MAX) {
+		snprintf(why, len, "no request left for it (%d at most)", NB_SCHED_MAX);
+		return -1;
+	}
+	memset(&cpu, 0, sizeof(cpu));
+	cpu.model = model;
+	cpu.thread = 1;
+	cpu.busy_escrs = p->assign.escrs_used;
+	cpu.busy_counters = p->assign.counters_used;
+	/* (its tagging bits: PEBS itself is enabled per logical processor,
+	 * as the component passes a sibling's, nb_comp_lp.c) */
+	cpu.busy_pebs_enable = p->assign.pebs_enable & ~(NB_PEBS_ENABLE_PEBS | NB_PEBS_ENABLE_PEBS_OTH);
+	cpu.busy_matrix_vert = p->assign.matrix_vert;
+	q.twin = 1;
+	if (nb_sched_run(&q, 1, &cpu, &a, NULL, why, len))
+		return -1;
+	p->hw[h2] = q;
+	p->hw_req[h2] = p->hw_req[h];
+	p->assign.slot[h2] = a.slot[0];
+	p->assign.escrs_used |= a.escrs_used;
+	p->assign.counters_used |= a.counters_used;
+	p->assign.pebs_enable |= NB_PEBS_ENABLE_PEBS_OTH;
+	p->nhw++;
+	run->lp[h] = 1;
+	run->lp[h2] = 2;
+	run->period[h2] = run->period[h];
+	return h2;
+}
+
 /* the profile's event lines */
 static void put_events(FILE *out, const struct rec_event *ev, int n)
 {
@@ -754,13 +805,6 @@ int main(int argc, char **argv)
 		if (np > 1)
 			return fail(ST_EXIT_EVENT, "%d precise events: PEBS has one counter (16) per "
 				    "logical processor; sample them in separate runs", np);
-		/* (the scheduler places one precise request, on counter 16
-		 * with T0 bits; LP1's twin would need counter 17 and
-		 * IA32_PEBS_ENABLE bit 26: not done) */
-		if (np && c.ht && !perf)
-			fprintf(stderr, "%s: --ht=yes: the precise event samples the threads of "
-				"logical processor 0 only (PEBS on logical processor 1 is not done "
-				"yet; sample with --no-precise for both)\n", prog_name);
 	}
 	/* --ht=yes: an IEBS event is sampled on each logical processor by a
 	 * counter of its own, which counts that LP's events and interrupts
@@ -827,6 +871,15 @@ int main(int argc, char **argv)
 			run.lp[h] = 1;
 			run.lp[h2] = 2;
 			run.period[h2] = ev[i].period;
+			x.ev_of_counter[run.plan.assign.slot[h2].counter] = i;
+		}
+		if (c.ht && ev[i].precise && !perf) {
+			char why[2048];
+			int h2 = precise_twin(&run, h, c.model, why, sizeof(why));
+
+			if (h2 < 0)
+				return fail(ST_EXIT_EVENT, "%s: cannot sample it precisely on the second "
+					    "logical processor too (--ht=yes): %s", ev[i].name, why);
 			x.ev_of_counter[run.plan.assign.slot[h2].counter] = i;
 		}
 		if (perf) {

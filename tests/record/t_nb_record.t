@@ -381,13 +381,34 @@ $N //= 0;
 	($rc, $text) = run_cmd($rec, '--ht=maybe', '-e', 'PAPI_TOT_INS', '-o', "$dir/x.prof", '--', $h2);
 	is($rc, 125, '--ht=maybe: 125');
 	like($text, qr/--ht takes yes or no, not 'maybe'/, '... named');
-	# PEBS under --ht=yes samples LP0's threads only (counter 16, T0
-	# bits): said, not left for the user to find in a thinner profile
-	($rc, $text) = run_cmd($rec, '--ht=yes', '--precise', '-e', '1stL_cache_load_miss_retired/100',
-			       '-o', "$dir/htp.prof", '--', $h2, 100);
-	is($rc, 0, 'nb_record --ht=yes --precise: runs');
-	like($text, qr/--ht=yes: the precise event samples the threads of logical processor 0 only/,
-	     '... and says that it samples logical processor 0 only');
+	# PEBS under --ht=yes: each LP on its own PEBS counter (16, 17);
+	# ht2 N chase: main 3N missing loads in chase_main, the other thread
+	# N in chase_other, at once on the two LPs
+	my $p;
+	($rc, $text, $p) = record("$dir/htp.prof", '--ht=yes', '--precise', '-e',
+				  '1stL_cache_load_miss_retired/100', '--', $h2, 1000, 'chase');
+	is($rc, 0, 'nb_record --ht=yes --precise on two threads chasing at once: runs') or diag $text;
+	my (%n, %tid);
+	for my $s (@{$p->{samples}}) {
+		next unless $s->{fn} =~ /^chase_(main|other)$/;
+		$n{$1}++;
+	}
+	# (the thread of each: the profile's sample lines, field 3)
+	open(my $fh, '<', "$dir/htp.prof") or die;
+	my (%sym, %by);
+	while (<$fh>) {
+		chomp;
+		my @f = split /\t/;
+		$sym{"$f[1]:$f[2]"} = $f[5] if $f[0] eq 'sym';
+		$by{($sym{"$f[2]:$f[6]"} // '?') . " $f[3]"}++ if $f[0] eq 'sample';
+	}
+	close $fh;
+	ok(abs(($n{main} // 0) - 30) <= 1 && abs(($n{other} // 0) - 10) <= 1,
+	   sprintf('PEBS on both LPs: %d samples in chase_main (3000 loads / 100), %d in chase_other (1000 / 100), within one',
+		   $n{main} // 0, $n{other} // 0));
+	is(join(' ', map { "$_:$by{$_}" } sort grep { /^chase_/ } keys %by),
+	   sprintf('chase_main 1:%d chase_other 2:%d', $n{main} // 0, $n{other} // 0),
+	   '... each of its own thread (1 on LP0, 2 on LP1): LP1 no longer goes unsampled');
 }
 
 # ---- MPI: a profile per rank (-o prof.%r) ----
