@@ -27,9 +27,7 @@
  * sched_yield passes the LP to its next runnable thread; every other
  * system call takes no simulated time.  A thread the model takes for
  * runnable but that stays in the kernel (a wait the model does not know)
- * is taken as blocked after NB_LS_VALVE_MS of the host's time.  While an
- * overflow interrupt can reach the guest through the perf emulation the
- * lockstep stands aside (nb_ls_active).
+ * is taken as blocked after NB_LS_VALVE_MS of the host's time.
  */
 #include "nb_tool.h"
 #include "pub_tool_vkiscnums.h"
@@ -433,18 +431,13 @@ static void settle(void)
 	}
 }
 
-/* The lockstep decides who runs: from the second thread on, until an
- * overflow interrupt that reaches the guest through the perf emulation's
- * sampling (nb_pmi_front) is first enabled, for the rest of the run;
- * valgrind's order then, as before.  nb_record's samples (taken inside
- * nbsim) and PAPI_overflow's PMI signals keep it (docs/threads.md
- * "overflow interrupts"). */
+/* The lockstep decides who runs from the second thread on, overflow
+ * interrupts or not: nb_record's samples (taken inside nbsim), PAPI_overflow's
+ * PMI signals and the perf emulation's sampling all keep the threads'
+ * order (docs/threads.md "overflow interrupts"). */
 Bool nb_ls_active(void)
 {
-	static Bool pmi_seen;
-
-	pmi_seen |= nb_pmi_on && nb_pmi_front;
-	return nb_ls_on && clo_lockstep && !pmi_seen;
+	return nb_ls_on && clo_lockstep;
 }
 
 /* Thread tid gets valgrind's lock: may it run?  Sets nb_ls_lim: the raw
