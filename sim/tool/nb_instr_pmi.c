@@ -115,32 +115,30 @@ void nb_ipmi_at(IRSB *sb, ULong bound, Addr pc, Bool first, Bool force,
 static void thin_guard(IRSB *sb, Addr a, Bool force, Int at)
 {
 	Int from = sb->stmts_used;
-	IRExpr *b, *g, *c;
+	IRTemp r = newIRTemp(sb->tyenv, Ity_I64);
+	IRExpr *b, *g;
 	IRDirty *d;
 
 	b = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_budget)));
 	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64S, b, c64(thin_bound)));
-	d = unsafeIRDirty_0_N(3, "nb_pmi_sb", VG_(fnptr_to_fnentry)(&nb_pmi_sb),
+	d = unsafeIRDirty_1_N(r, 3, "nb_pmi_sb", VG_(fnptr_to_fnentry)(&nb_pmi_sb),
 			      mkIRExprVec_3(IRExpr_GSPTR(), c64((ULong)a | (force ? NB_PMI_FORCE : 0)),
 					    c64(thin_bound)));
 	d->guard = g;
 	addStmtToIRSB(sb, IRStmt_Dirty(evc_writer(d)));
-	/* the PMI taken here (nb_pmi_check's cut), as the checked code's first check */
-	c = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_cut)));
-	addStmtToIRSB(sb, IRStmt_Exit(tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, g,
-		tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, c, c64((ULong)a))))),
-		Ijk_Boring, IRConst_U64((ULong)a), sb->offsIP));
+	/* the PMI taken here (nb_pmi_check's cut), as the checked code's
+	 * first check (not called: r is 0x55...55) */
+	addStmtToIRSB(sb, IRStmt_Exit(tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, IRExpr_RdTmp(r),
+		c64(NB_PMI_SB_CUT))), Ijk_Boring, IRConst_U64((ULong)a), sb->offsIP));
 	if (thin_b1 == IRTemp_INVALID)
 		thin_b1 = newIRTemp(sb->tyenv, Ity_I64);
-	addStmtToIRSB(sb, IRStmt_WrTmp(thin_b1, IRExpr_Load(Iend_LE, Ity_I64,
-		mkIRExpr_HWord((HWord)&nb_pmi_budget))));
+	addStmtToIRSB(sb, IRStmt_WrTmp(thin_b1, IRExpr_ITE(g, IRExpr_RdTmp(r), b)));
 	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_pmi_budget),
 		tmp(sb, Ity_I64, IRExpr_Binop(Iop_Sub64, IRExpr_RdTmp(thin_b1), c64(thin_bound)))));
 	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_tm_p), c64(0)));
 	nb_ir_move_tail(sb, at, from);
 }
 
-#define BCHECK_CUT 0x8000000000000000ULL        /* nb_ipmi_bcheck: the PMI taken */
 
 /*
  * The check of a thin translation at the boundary before the instruction
@@ -148,7 +146,7 @@ static void thin_guard(IRSB *sb, Addr a, Bool force, Int at)
  * before it, is below 1, as the checked code's would be.  The call's
  * table (struct nb_bcheck, its address patched in *SLOT once the
  * superblock's batched counts are known) brings the counts to the
- * boundary's for the check.  Its result is the next X, or BCHECK_CUT:
+ * boundary's for the check.  Its result is the next X, or NB_PMI_SB_CUT:
  * the check took a PMI here, and the superblock leaves to PC (the cut).
  */
 IRExpr *nb_ipmi_bcheck_emit(IRSB *sb, Addr pc)
@@ -168,9 +166,9 @@ IRExpr *nb_ipmi_bcheck_emit(IRSB *sb, Addr pc)
 	d->guard = e;
 	addStmtToIRSB(sb, IRStmt_Dirty(evc_writer(d)));
 	thin_x = tmp(sb, Ity_I64, IRExpr_ITE(e, IRExpr_RdTmp(r), thin_x));
-	addStmtToIRSB(sb, IRStmt_Exit(tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, e,
-		tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, IRExpr_RdTmp(r), c64(BCHECK_CUT))))),
-		Ijk_Boring, IRConst_U64((ULong)pc), sb->offsIP));
+	/* (not called: r is 0x55...55) */
+	addStmtToIRSB(sb, IRStmt_Exit(tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, IRExpr_RdTmp(r),
+		c64(NB_PMI_SB_CUT))), Ijk_Boring, IRConst_U64((ULong)pc), sb->offsIP));
 	return slot;
 }
 
@@ -187,7 +185,7 @@ ULong nb_ipmi_bound(void)
  * those of a run to its end before: t's differences), the check as the
  * checked code makes it (with the clock run up to the boundary, in
  * segments from nb_tm_p), the counts put back.  Returns the budget it
- * left plus t->cum (the next boundaries' X), or BCHECK_CUT if it took a
+ * left plus t->cum (the next boundaries' X), or NB_PMI_SB_CUT if it took a
  * PMI here (the counts left at the boundary's: the superblock leaves).
  * The budget stored is the check's less the bounds after the boundary.
  */
@@ -202,7 +200,7 @@ ULong nb_ipmi_bcheck(VexGuestAMD64State *st, const struct nb_bcheck *t, Long x)
 	nb_pmi_budget = x - (Long)t->cum;
 	nb_pmi_check(st, t->at, t->b);
 	if (nb_pmi_cut == pc)
-		return BCHECK_CUT;
+		return NB_PMI_SB_CUT;
 	for (UInt j = 0; j < t->n; j++)
 		nb_raw[t->e[j].i] -= t->e[j].d;
 	left = nb_pmi_budget;

@@ -492,8 +492,10 @@ extern Bool clo_pmi_thin;                /* --nbsim-pmi-thin               */
 Int nb_lwp(ThreadId tid);
 void nb_lwp_forget(ThreadId tid);
 /* a superblock's guard (nb_instr_pmi.c, "thin"): the check at its start when
- * the budget is at most BOUND, the superblock's whole bound */
-VG_REGPARM(3) void nb_pmi_sb(VexGuestAMD64State *st, ULong at, ULong bound);
+ * the budget is at most BOUND, the superblock's whole bound: the budget
+ * it left, or NB_PMI_SB_CUT */
+VG_REGPARM(3) ULong nb_pmi_sb(VexGuestAMD64State *st, ULong at, ULong bound);
+#define NB_PMI_SB_CUT 0x8000000000000000ULL     /* (its result: the PMI taken) */
 /* stats: thin and checked translations made while a PMI was possible
  * (nb_instr_pmi.c); guards that called nb_pmi_sb, those after which a
  * check inside could still come due; checks made inside */
