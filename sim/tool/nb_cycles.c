@@ -183,6 +183,30 @@ VG_REGPARM(2) void nb_tm_rest(const struct nb_tm_block *b, ULong to)
 	nb_tm_p = to;
 }
 
+/* A thin translation's clock (nb_instr_pmi.c): on the whole run, as
+ * nb_tm_sb, unless a check inside it ran the clock part of the way
+ * (nb_tm_p, 0 at its start): then the rest in segments, as nb_tm_rest */
+VG_REGPARM(2) void nb_tm_thin(const struct nb_tm_block *b, ULong range)
+{
+	if (nb_tm_p)
+		nb_tm_rest(b, range >> 32);
+	else
+		tm_sb(b, range, False);
+}
+
+/* nb_cond_tm in a thin translation: the same, unless a check inside ran
+ * the clock part of the way (nb_tm_thin): then the branch (as nb_cond)
+ * and the rest of the run */
+VG_REGPARM(2) void nb_cond_tm_thin(struct nb_cond_tm *s, ULong taken)
+{
+	if (!nb_tm_p) {
+		nb_cond_tm(s, taken);
+		return;
+	}
+	nb_cond(&s->br, taken);
+	nb_tm_rest(s->b, s->site.to);
+}
+
 /* The running LP changes, or the set of active LPs does (nb_main.c,
  * after nb_update_cycles, which charged the outgoing clock its
  * mispredictions).  The branch counts are the package's: the

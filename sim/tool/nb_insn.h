@@ -84,12 +84,24 @@ void nb_irule_pd_rep(IRSB *sb, const struct nb_iins *k);
 /* note a translation of a redirected address (every translation) */
 void nb_ipmi_note(const VgCallbackClosure *c);
 /* choose, for the superblock IN (its first IMark at FIRST_IM), a thin
- * translation, its checked copy or the checked code alone; a thin one
- * runs with NEED_PMI off until nb_ipmi_end */
+ * translation or the checked code; a thin one is instrumented with
+ * NEED_PMI off until nb_ipmi_end */
 void nb_ipmi_begin(const VgCallbackClosure *c, const IRSB *in, Int first_im);
 Bool nb_ipmi_thin(void);
-/* at the superblock's start, after its prologue: a checked copy entered */
-void nb_ipmi_entered(IRSB *sb);
+/* a thin translation's check at a boundary (nb_ipmi_bcheck_emit, at the
+ * boundary before the instruction at PC; its table's address goes in the
+ * constant it returns): the clock's block B, AT as nb_pmi_check's, the
+ * bounds before it (CUM) and after it (REST), the counts' differences
+ * from the batched total (nb_raw[i] += d) */
+struct nb_bcheck {
+	const struct nb_tm_block *b;
+	ULong at, cum, rest;
+	UInt n;
+	struct { UInt i; ULong d; } e[];
+};
+IRExpr *nb_ipmi_bcheck_emit(IRSB *sb, Addr pc);
+ULong nb_ipmi_bound(void);
+ULong nb_ipmi_bcheck(VexGuestAMD64State *st, const struct nb_bcheck *t, Long x);
 /* the budget's check (BOUND: what the instructions since the last check
  * can add; AT: 0, or the next instruction's PC | NB_PMI_FORCE; TB, TO:
  * the clock's uops run so far) */

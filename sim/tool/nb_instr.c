@@ -59,6 +59,11 @@ static void emit_tm(IRSB *sb, struct nb_tm_block *b, UInt from, UInt to, IRExpr 
 		/* the PMI check runs the clock too: from where it got to */
 		d = unsafeIRDirty_0_N(2, "nb_tm_rest", VG_(fnptr_to_fnentry)(&nb_tm_rest),
 				      mkIRExprVec_2(mkIRExpr_HWord((HWord)b), c64(to)));
+	else if (nb_ipmi_thin())
+		/* (a check inside may have run the clock part of the way) */
+		d = unsafeIRDirty_0_N(2, "nb_tm_thin", VG_(fnptr_to_fnentry)(&nb_tm_thin),
+				      mkIRExprVec_2(mkIRExpr_HWord((HWord)b),
+						    c64(((ULong)to << 32) | from)));
 	else
 		d = unsafeIRDirty_0_N(2, "nb_tm_sb", VG_(fnptr_to_fnentry)(&nb_tm_sb),
 				      mkIRExprVec_2(mkIRExpr_HWord((HWord)b),
@@ -101,8 +106,11 @@ static void emit_cond_tm(IRSB *sb, Addr pc, ULong target, IRExpr *taken, struct 
 	nb_cond_site_init(&nb_bp, &s->br, (uint64_t)pc, target);
 	s->b = b;
 	nb_tms_site_init(&s->site, to);
-	d = unsafeIRDirty_0_N(2, "nb_cond_tm", VG_(fnptr_to_fnentry)(&nb_cond_tm),
-			      mkIRExprVec_2(mkIRExpr_HWord((HWord)s), taken));
+	d = nb_ipmi_thin()
+		? unsafeIRDirty_0_N(2, "nb_cond_tm_thin", VG_(fnptr_to_fnentry)(&nb_cond_tm_thin),
+				    mkIRExprVec_2(mkIRExpr_HWord((HWord)s), taken))
+		: unsafeIRDirty_0_N(2, "nb_cond_tm", VG_(fnptr_to_fnentry)(&nb_cond_tm),
+				    mkIRExprVec_2(mkIRExpr_HWord((HWord)s), taken));
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
@@ -352,6 +360,13 @@ struct batch {
 		Int pos;                /* the exit's statement in out   */
 		IRExpr *guard;
 		ULong f[BATCH_N];       /* added by a run leaving here   */
+		/* a thin translation's check at a boundary (no exit):
+		 * its call's table constant, the clock's block, its AT
+		 * and the bounds before it */
+		Bool bchk;
+		IRExpr *slot;
+		struct nb_tm_block *tb;
+		ULong at, cum;
 	} *x;
 };
 
@@ -395,6 +410,30 @@ static void exit_add(IRSB *sb, struct batch *bt, ULong *c, IRExpr *g)
 }
 
 
+/* A thin translation's check at a boundary (nb_instr_pmi.c): its table,
+ * the counts' differences between the boundary's and the total T, which
+ * the superblock added before it; its address into the call's constant */
+static void bcheck_table(const struct bexit *x, const ULong *tot)
+{
+	UInt n = 0;
+	struct nb_bcheck *t;
+
+	for (unsigned i = 0; i < BATCH_N; i++)
+		n += x->f[i] != tot[i];
+	t = VG_(malloc)("nbsim.bcheck", sizeof *t + n * sizeof t->e[0]);
+	t->b = x->tb;
+	t->at = x->at;
+	t->cum = x->cum;
+	t->rest = nb_ipmi_bound() - x->cum;
+	t->n = 0;
+	for (unsigned i = 0; i < BATCH_N; i++)
+		if (x->f[i] != tot[i]) {
+			t->e[t->n].i = i;
+			t->e[t->n++].d = x->f[i] - tot[i];
+		}
+	x->slot->Iex.Const.con->Ico.U64 = (ULong)(HWord)t;
+}
+
 /* Place the batched adds: each exit's F_j - T before it, then T before
  * the first exit (or at the end).  From the last exit back, so that the
  * positions not yet used stay valid. */
@@ -406,7 +445,9 @@ static void batch_emit(IRSB *sb, struct batch *bt)
 	for (Int j = bt->nx - 1; j >= 0; j--) {
 		struct bexit *x = &bt->x[j];
 		from = sb->stmts_used;
-		for (unsigned i = 0; i < BATCH_N; i++) {
+		if (x->bchk)
+			bcheck_table(x, tot);
+		for (unsigned i = 0; i < BATCH_N && !x->bchk; i++) {
 			ULong d = x->f[i] - tot[i];
 			if (d)
 				emit_add_at(sb, &nb_raw[i], tmp(sb, Ity_I64,
@@ -420,6 +461,28 @@ static void batch_emit(IRSB *sb, struct batch *bt)
 		if (tot[i])
 			emit_add_at(sb, &nb_raw[i], c64(tot[i]));
 	nb_ir_move_tail(sb, first, from);
+}
+
+/* A thin translation's check at the boundary before the instruction at
+ * a (nb_instr_pmi.c), made where the checked code's would come due, with
+ * the counts of the path so far (its table, from the batch) and the
+ * clock's uops run up to there (to) */
+static void emit_bcheck(IRSB *sb, struct nb_pend *p, struct batch *bt, struct nb_tm_block *tb,
+			UInt to, Addr a, Bool force)
+{
+	struct bexit *x = &bt->x[bt->nx++];
+
+	flush(sb, p);
+	for (unsigned j = 0; j < BATCH_N; j++)
+		x->f[j] = bt->cum[j];
+	x->bchk = True;
+	x->tb = tb;
+	if (to > NB_PMI_TO_MAX)
+		to = NB_PMI_TO_MAX;
+	x->at = (ULong)a | (force ? NB_PMI_FORCE : 0) | (tb ? (ULong)to << NB_PMI_TO_SHIFT : 0);
+	x->cum = nb_ipmi_bound();
+	x->pos = sb->stmts_used;
+	x->slot = nb_ipmi_bcheck_emit(sb, a);
 }
 
 /* Does a control transfer of this kind complete the instruction? */
@@ -591,7 +654,8 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 	bt.on = !(nb_need & (NEED_STEP | NEED_PMI));
 	if (bt.on) {
 		for (i = 0; i < in->stmts_used; i++)
-			bt.maxx += in->stmts[i] && in->stmts[i]->tag == Ist_Exit;
+			bt.maxx += in->stmts[i] && (in->stmts[i]->tag == Ist_Exit ||
+						    (nb_ipmi_thin() && in->stmts[i]->tag == Ist_IMark));
 		bt.x = VG_(malloc)("nbsim.batch", (SizeT)(bt.maxx ? bt.maxx : 1) * sizeof *bt.x);
 	}
 	cur_batch = &bt;
@@ -607,7 +671,6 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 		}
 	}
 	thin_at = out->stmts_used;
-	nb_ipmi_entered(out);
 	emit_ls_guard(out, in);
 	if (nb_need & NEED_TIME)
 		tmb = nb_tmb_begin(in);
@@ -668,6 +731,9 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 				nb_ipmi_at(out, p.bound, a, !k.valid, i == last_im && force_jk,
 					    tmb, k.valid ? tm_end : 0);
 				p.bound = 0;
+				if (k.valid && nb_ipmi_thin())
+					emit_bcheck(out, &p, &bt, tmb, tm_end, a,
+						    i == last_im && force_jk);
 			}
 			k.valid = True;
 			k.addr = a;
@@ -794,6 +860,7 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 				for (unsigned j = 0; j < BATCH_N; j++)
 					x->f[j] = bt.cum[j];
 				x->guard = g;
+				x->bchk = False;
 			}
 			if (k.valid && jk_retires(st->Ist.Exit.jk) &&
 			    (dst != k.addr || k.dec.br != NB_BR_NONE)) {

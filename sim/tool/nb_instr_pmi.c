@@ -10,11 +10,15 @@
 #include "pub_tool_hashtable.h"
 
 /* a thin translation (thin_guard); the sum of what its checks, left
- * out, would have subtracted; a checked copy (reached by Ijk_NoRedir) */
+ * out, would have subtracted (so far, while it is instrumented); the
+ * budget after its guard, B1 (a temporary), and after the last boundary
+ * so far (X: B1, or what a boundary's check left, both plus the bounds
+ * before it) */
 static Bool cur_thin;
 static ULong thin_bound;
-static Bool cur_near;
-ULong nb_pmi_thin_made, nb_pmi_near_made;
+static IRTemp thin_b1 = IRTemp_INVALID;
+static IRExpr *thin_x;
+ULong nb_pmi_thin_made, nb_pmi_near_made, nb_pmi_bchecks;
 
 /* D, a PMI check's call, writes the event-check counter
  * (host_EvC_COUNTER) only: it zeroes it to reach the scheduler */
@@ -80,8 +84,6 @@ void nb_ipmi_at(IRSB *sb, ULong bound, Addr pc, Bool first, Bool force,
 	}
 	if (first && tb)        /* the clock has run none of this superblock */
 		addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_tm_p), c64(0)));
-	if (first && cur_near)  /* (its thin translation's guard made this check) */
-		return;
 	if (!first && !clo_exact_ir) {
 		nb_ipmi_check(sb, bound, 0, tb, to);
 		return;
@@ -97,43 +99,113 @@ void nb_ipmi_at(IRSB *sb, ULong bound, Addr pc, Bool first, Bool force,
  * every instruction boundary cost more than the events they count (the
  * counts added instruction by instruction, the clock in segments), yet
  * all but the few before an overflow find nothing.  So a superblock is
- * translated twice: thin (its counts and clock as without PMIs) with one
- * guard at its start, and checked, today's, as the unredirected
- * translation of its start.  The guard: if the budget is above the sum of
- * what the checked copy's checks subtract (thin_bound), none of them can
- * come due (each runs only when the budget, less the bounds so far, is
- * below 1), and the thin code runs, the budget less that sum (an upper
- * bound of any path's).  Otherwise nb_pmi_sb makes the first boundary's
- * check and, if the budget is still too low, the superblock leaves for
- * its checked copy.  The guard goes before the lockstep's guard and the
- * trace cache's call, which the checked copy makes when it runs.
+ * translated thin: its counts batched and its clock on whole runs, as
+ * without PMIs, one guard at its start, and at each later boundary a
+ * call guarded by a compare of temporaries.  The guard: if the budget is
+ * at most the sum of what the checked code's checks subtract
+ * (thin_bound), nb_pmi_sb makes the first boundary's check (and the cut,
+ * if it took a PMI there).  Then B1, the budget, is read once and the
+ * budget less thin_bound stored (an upper bound of what any path
+ * subtracts), and the clock's position in the superblock (nb_tm_p) set to
+ * its start.  The checked code's check at a later boundary comes due
+ * where the budget less the bounds before it is below 1: there, and only
+ * there, nb_ipmi_bcheck makes it (nb_ipmi_bcheck_emit).  The guard goes
+ * before the lockstep's guard and the trace cache's call.
  */
 static void thin_guard(IRSB *sb, Addr a, Bool force, Int at)
 {
 	Int from = sb->stmts_used;
-	IRExpr *b, *g, *c, *n;
+	IRTemp r = newIRTemp(sb->tyenv, Ity_I64);
+	IRExpr *b, *g;
 	IRDirty *d;
 
 	b = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_budget)));
 	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64S, b, c64(thin_bound)));
-	d = unsafeIRDirty_0_N(3, "nb_pmi_sb", VG_(fnptr_to_fnentry)(&nb_pmi_sb),
+	d = unsafeIRDirty_1_N(r, 3, "nb_pmi_sb", VG_(fnptr_to_fnentry)(&nb_pmi_sb),
 			      mkIRExprVec_3(IRExpr_GSPTR(), c64((ULong)a | (force ? NB_PMI_FORCE : 0)),
 					    c64(thin_bound)));
 	d->guard = g;
 	addStmtToIRSB(sb, IRStmt_Dirty(evc_writer(d)));
-	/* the PMI taken here (nb_pmi_check's cut), as the checked code's first check */
-	c = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_cut)));
-	addStmtToIRSB(sb, IRStmt_Exit(tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, g,
-		tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, c, c64((ULong)a))))),
-		Ijk_Boring, IRConst_U64((ULong)a), sb->offsIP));
-	n = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_near_pc)));
-	addStmtToIRSB(sb, IRStmt_Exit(tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, g,
-		tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, n, c64((ULong)a))))),
-		Ijk_NoRedir, IRConst_U64((ULong)a), sb->offsIP));
-	b = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_budget)));
+	/* the PMI taken here (nb_pmi_check's cut), as the checked code's
+	 * first check (not called: r is 0x55...55) */
+	addStmtToIRSB(sb, IRStmt_Exit(tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, IRExpr_RdTmp(r),
+		c64(NB_PMI_SB_CUT))), Ijk_Boring, IRConst_U64((ULong)a), sb->offsIP));
+	if (thin_b1 == IRTemp_INVALID)
+		thin_b1 = newIRTemp(sb->tyenv, Ity_I64);
+	addStmtToIRSB(sb, IRStmt_WrTmp(thin_b1, IRExpr_ITE(g, IRExpr_RdTmp(r), b)));
 	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_pmi_budget),
-		tmp(sb, Ity_I64, IRExpr_Binop(Iop_Sub64, b, c64(thin_bound)))));
+		tmp(sb, Ity_I64, IRExpr_Binop(Iop_Sub64, IRExpr_RdTmp(thin_b1), c64(thin_bound)))));
+	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_tm_p), c64(0)));
 	nb_ir_move_tail(sb, at, from);
+}
+
+
+/*
+ * The check of a thin translation at the boundary before the instruction
+ * at PC (its bound already in thin_bound): made when X, less the bounds
+ * before it, is below 1, as the checked code's would be.  The call's
+ * table (struct nb_bcheck, its address patched in *SLOT once the
+ * superblock's batched counts are known) brings the counts to the
+ * boundary's for the check.  Its result is the next X, or NB_PMI_SB_CUT:
+ * the check took a PMI here, and the superblock leaves to PC (the cut).
+ */
+IRExpr *nb_ipmi_bcheck_emit(IRSB *sb, Addr pc)
+{
+	IRTemp r = newIRTemp(sb->tyenv, Ity_I64);
+	IRExpr *e, *slot;
+	IRDirty *d;
+
+	if (thin_b1 == IRTemp_INVALID)
+		thin_b1 = newIRTemp(sb->tyenv, Ity_I64);
+	if (!thin_x)
+		thin_x = IRExpr_RdTmp(thin_b1);
+	e = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64S, thin_x, c64(thin_bound)));
+	slot = mkIRExpr_HWord(0);
+	d = unsafeIRDirty_1_N(r, 0, "nb_ipmi_bcheck", VG_(fnptr_to_fnentry)(&nb_ipmi_bcheck),
+			      mkIRExprVec_3(IRExpr_GSPTR(), slot, thin_x));
+	d->guard = e;
+	addStmtToIRSB(sb, IRStmt_Dirty(evc_writer(d)));
+	thin_x = tmp(sb, Ity_I64, IRExpr_ITE(e, IRExpr_RdTmp(r), thin_x));
+	/* (not called: r is 0x55...55) */
+	addStmtToIRSB(sb, IRStmt_Exit(tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, IRExpr_RdTmp(r),
+		c64(NB_PMI_SB_CUT))), Ijk_Boring, IRConst_U64((ULong)pc), sb->offsIP));
+	return slot;
+}
+
+/* the bounds so far (a boundary's check's, then the superblock's whole) */
+ULong nb_ipmi_bound(void)
+{
+	return thin_bound;
+}
+
+/*
+ * Called at a boundary of a thin translation where the checked code's
+ * check would come due (X: the budget there plus the bounds before it,
+ * t->cum): the counts brought to the boundary's (the superblock added
+ * those of a run to its end before: t's differences), the check as the
+ * checked code makes it (with the clock run up to the boundary, in
+ * segments from nb_tm_p), the counts put back.  Returns the budget it
+ * left plus t->cum (the next boundaries' X), or NB_PMI_SB_CUT if it took a
+ * PMI here (the counts left at the boundary's: the superblock leaves).
+ * The budget stored is the check's less the bounds after the boundary.
+ */
+ULong nb_ipmi_bcheck(VexGuestAMD64State *st, const struct nb_bcheck *t, Long x)
+{
+	ULong pc = t->at & ((1ULL << NB_PMI_TO_SHIFT) - 1);
+	Long left;
+
+	nb_pmi_bchecks++;
+	for (UInt j = 0; j < t->n; j++)
+		nb_raw[t->e[j].i] += t->e[j].d;
+	nb_pmi_budget = x - (Long)t->cum;
+	nb_pmi_check(st, t->at, t->b);
+	if (nb_pmi_cut == pc)
+		return NB_PMI_SB_CUT;
+	for (UInt j = 0; j < t->n; j++)
+		nb_raw[t->e[j].i] -= t->e[j].d;
+	left = nb_pmi_budget;
+	nb_pmi_budget = left - (Long)t->rest;
+	return (ULong)(left + (Long)t->cum);
 }
 
 /*
@@ -168,8 +240,8 @@ static void note_redir(const VgCallbackClosure *c)
 
 static Bool thin_ok(const VgCallbackClosure *c, const IRSB *in)
 {
-	/* (nor may the checked copy, itself unredirected: a superblock
-	 * that jumps without redirection, a wrapper's call, stays checked) */
+	/* (a superblock that jumps without redirection, a wrapper's call,
+	 * stays checked as it always was) */
 	if (in->jumpkind == Ijk_NoRedir)
 		return False;
 	for (Int j = 0; j < in->stmts_used; j++)
@@ -189,31 +261,25 @@ void nb_ipmi_note(const VgCallbackClosure *c)
 
 void nb_ipmi_begin(const VgCallbackClosure *c, const IRSB *in, Int first_im)
 {
-	cur_thin = cur_near = False;
+	cur_thin = False;
 	thin_bound = 0;
+	thin_b1 = IRTemp_INVALID;
+	thin_x = NULL;
 	need_saved = nb_need;
 	if (!(nb_need & NEED_PMI) || (nb_need & NEED_STEP) || !clo_pmi_thin || first_im < 0)
 		return;
-	Addr a0 = (Addr)(in->stmts[first_im]->Ist.IMark.addr + in->stmts[first_im]->Ist.IMark.delta);
-	if (nb_pmi_near_pc && a0 == nb_pmi_near_pc) {
-		cur_near = True;
-		nb_pmi_near_made++;
-	} else if (thin_ok(c, in)) {
+	if (thin_ok(c, in)) {
 		cur_thin = True;
 		nb_pmi_thin_made++;
 		nb_need &= ~NEED_PMI;
+	} else {
+		nb_pmi_near_made++;
 	}
 }
 
 Bool nb_ipmi_thin(void)
 {
 	return cur_thin;
-}
-
-void nb_ipmi_entered(IRSB *sb)
-{
-	if (cur_near)           /* (entered: the guard's request is served) */
-		addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_pmi_near_pc), c64(0)));
 }
 
 void nb_ipmi_end(IRSB *sb, Addr a, Bool force, Int at)
@@ -223,5 +289,4 @@ void nb_ipmi_end(IRSB *sb, Addr a, Bool force, Int at)
 		nb_need = need_saved;
 		cur_thin = False;
 	}
-	cur_near = False;
 }

@@ -479,9 +479,9 @@ static void nb_fini(Int exitcode)
 	VG_(umsg)("nbsim: overflow interrupts (PMI) sent: %llu (PMU syncs for them: %llu), handlers run at CPL 0: %llu\n",
 		  nb_pmi_sent, nb_pmi_syncs, nb_pmi_isr_runs);
 	VG_(umsg)("nbsim: instruction boundaries passed in PMI skids: %llu\n", nb_pmi_skid_insns);
-	VG_(umsg)("nbsim: translations while a PMI was possible: thin %llu, checked copies %llu; "
-		  "guards that checked %llu, that left for the checked copy %llu\n",
-		  nb_pmi_thin_made, nb_pmi_near_made, nb_pmi_sb_calls, nb_pmi_sb_near);
+	VG_(umsg)("nbsim: translations while a PMI was possible: thin %llu, checked %llu; "
+		  "guards that checked %llu, still near after it %llu; checks inside %llu\n",
+		  nb_pmi_thin_made, nb_pmi_near_made, nb_pmi_sb_calls, nb_pmi_sb_near, nb_pmi_bchecks);
 	nb_front->stats();
 	if (clo_ht)
 		VG_(umsg)("nbsim: PMIs sent to the other LP's thread: %llu; for an LP no thread ran on: %llu\n",

@@ -31,7 +31,7 @@ Bool clo_ctx_cpu = False;       /* --nbsim-pmu-ctx=cpu (nb_ctx.c) */
 Bool clo_lockstep = True;       /* --nbsim-lockstep (nb_lockstep.c) */
 UInt clo_pmi_latency = ~0u;     /* --nbsim-pmi-latency; ~0: the model's (nb_pmi.c) */
 Bool clo_pmi_sync = True;       /* --nbsim-pmi-sync (nb_pmi.c) */
-Bool clo_pmi_thin = False;      /* --nbsim-pmi-thin (nb_instr_pmi.c) */
+Bool clo_pmi_thin = True;       /* --nbsim-pmi-thin (nb_instr_pmi.c) */
 Bool clo_isa_host = False;      /* --nbsim-isa=host (nb_ud.c) */
 const HChar *clo_samples;       /* --nbsim-samples=FILE, or NULL (nb_samples.c) */
 UInt clo_sample_stack;          /* --nbsim-sample-stack=N: callers per sample */
@@ -240,9 +240,9 @@ void nb_print_usage(void)
 "    --nbsim-pmi-sync=yes|no   the PMI then waits for the local APIC's next\n"
 "                              bus-clock edge (0 to ratio - 1 cycles: the skid's\n"
 "                              spread) [yes]\n"
-"    --nbsim-pmi-thin=yes|no   while a PMI is possible, a superblock that no\n"
-"                              counter can overflow in runs without checks at\n"
-"                              its instructions (one guard at its start) [no]\n");
+"    --nbsim-pmi-thin=yes|no   while a PMI is possible, superblocks without a\n"
+"                              check at each instruction (a guard at the start,\n"
+"                              a split exit where a check comes due) [yes]\n");
 	VG_(printf)(
 "    --nbsim-samples=FILE      take the overflow interrupts and PEBS records of\n"
 "                              the counters --nbsim-program armed, and write\n"

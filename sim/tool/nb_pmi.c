@@ -266,27 +266,27 @@ VG_REGPARM(3) void nb_pmi_check(VexGuestAMD64State *st, ULong at, const struct n
 
 /*
  * The guard of a superblock translated without checks at its instructions
- * (nb_instr_pmi.c, "thin"), called when the budget is below BOUND, the sum of
- * what its checks would have subtracted: the check at its first boundary
- * (AT as nb_pmi_check's), then, if the budget is still below BOUND, a check
- * inside it could come due, so it leaves for its checked copy (a
- * translation of the same code reached by an exit to its start without
- * redirection, Ijk_NoRedir: valgrind keeps one translation per address in
- * its main table, and the unredirected one apart).  With the budget at or
- * above BOUND no check of the superblock can come due: the checks it has
- * not are those that would have found nothing.
+ * (nb_instr_pmi.c, "thin"), called when the budget is at most BOUND, the
+ * sum of what its checks would have subtracted: the check at its first
+ * boundary (AT as nb_pmi_check's).  Returns the budget it left, or
+ * NB_PMI_SB_CUT if it took a PMI there (the superblock leaves: the cut).  If the budget is still at most BOUND,
+ * a check inside it could come due: the superblock then leaves by its
+ * split exit at that boundary, whose own superblock's guard makes it.
+ * With the budget above BOUND no check of the superblock can come due:
+ * the checks it has not are those that would have found nothing.
  */
-ULong nb_pmi_near_pc;
 ULong nb_pmi_sb_calls, nb_pmi_sb_near;
 
-VG_REGPARM(3) void nb_pmi_sb(VexGuestAMD64State *st, ULong at, ULong bound)
+VG_REGPARM(3) ULong nb_pmi_sb(VexGuestAMD64State *st, ULong at, ULong bound)
 {
 	ULong pc = at & ((1ULL << NB_PMI_TO_SHIFT) - 1);
 
 	nb_pmi_sb_calls++;
 	nb_pmi_check(st, at, NULL);
-	nb_pmi_near_pc = nb_pmi_budget <= (Long)bound ? pc : 0;
-	nb_pmi_sb_near += nb_pmi_near_pc != 0;
+	if (nb_pmi_cut == pc)
+		return NB_PMI_SB_CUT;
+	nb_pmi_sb_near += nb_pmi_budget <= (Long)bound;
+	return (ULong)nb_pmi_budget;
 }
 
 /* ---- the PMI handler: the interrupt service routine ---- */

@@ -408,6 +408,10 @@ VG_REGPARM(2) void nb_cond_tm(struct nb_cond_tm *s, ULong taken);
  * (nb_tm_p: how far the clock has run it; 0 at its start) */
 extern ULong nb_tm_p;
 VG_REGPARM(2) void nb_tm_rest(const struct nb_tm_block *b, ULong to);
+/* a thin translation's nb_tm_sb and nb_cond_tm (nb_instr_pmi.c): the rest
+ * of the run from nb_tm_p when a check inside ran the clock part of it */
+VG_REGPARM(2) void nb_tm_thin(const struct nb_tm_block *b, ULong range);
+VG_REGPARM(2) void nb_cond_tm_thin(struct nb_cond_tm *s, ULong taken);
 
 /* ---- a small host file (/proc) read whole, without libc ---- */
 
@@ -488,13 +492,14 @@ extern Bool clo_pmi_thin;                /* --nbsim-pmi-thin               */
 Int nb_lwp(ThreadId tid);
 void nb_lwp_forget(ThreadId tid);
 /* a superblock's guard (nb_instr_pmi.c, "thin"): the check at its start when
- * the budget is below BOUND, the superblock's whole bound; nb_pmi_near_pc
- * is then its start if the budget stays below it (the checked copy runs) */
-VG_REGPARM(3) void nb_pmi_sb(VexGuestAMD64State *st, ULong at, ULong bound);
-extern ULong nb_pmi_near_pc;
-/* stats: thin translations and checked copies made (nb_instr_pmi.c); guards
- * that called nb_pmi_sb, and those that left for the checked copy */
-extern ULong nb_pmi_thin_made, nb_pmi_near_made, nb_pmi_sb_calls, nb_pmi_sb_near;
+ * the budget is at most BOUND, the superblock's whole bound: the budget
+ * it left, or NB_PMI_SB_CUT */
+VG_REGPARM(3) ULong nb_pmi_sb(VexGuestAMD64State *st, ULong at, ULong bound);
+#define NB_PMI_SB_CUT 0x8000000000000000ULL     /* (its result: the PMI taken) */
+/* stats: thin and checked translations made while a PMI was possible
+ * (nb_instr_pmi.c); guards that called nb_pmi_sb, those after which a
+ * check inside could still come due; checks made inside */
+extern ULong nb_pmi_thin_made, nb_pmi_near_made, nb_pmi_sb_calls, nb_pmi_sb_near, nb_pmi_bchecks;
 extern ULong nb_pmi_skid_insns;          /* stats                           */
 /* The PMI handler runs as the interrupt service routine, at CPL 0
  * (README "Overflow interrupts"): valgrind's signal delivery hooks, and

@@ -514,22 +514,29 @@ SKIP: {
 	       sprintf('... %d samples against %d (the periods centred on %d)',
 		       scalar(@{$r1->{samples}}), scalar(@{$f->{samples}}), $P));
 	ok(@{$r1->{samples}} && $seq->($r1) eq $seq->($r2), 'the same seed: the same samples, run after run');
-	# --nbsim-pmi-thin (sim/tool/nb_instr_pmi.c): thin translations with a
-	# guard, their checked copies near an overflow.  The instruction count
-	# is exact either way, so the samples are as many; far from an
-	# overflow the clock is nb_stat's, so the skid (hence an IP, rarely a
-	# function) may move: sprunt's share within 2 samples.
+	# Thin translations (sim/tool/nb_instr_pmi.c, the default): a guard at
+	# each superblock's start and a check inside only where the checked
+	# code's would come due; --nbsim-pmi-thin=no checks at every boundary.
+	# The instruction count is exact either way, so the samples are as
+	# many; the clock is cut at other places (far from an overflow it runs
+	# as nb_stat's), so a skid (hence an IP, rarely a function) may move:
+	# sprunt's share within 2 samples.  The default's checks inside
+	# superblocks run ($f above); the checked code makes no thin ones.
 	{
-		local $ENV{VALGRIND_OPTS} = '--nbsim-pmi-thin=yes --nbsim-stats=yes';
-		my ($rct, $tt, $th) = record("$dir/thin.prof", @a);
-		is($rct, 0, '--nbsim-pmi-thin=yes: nb_record runs');
-		like($tt, qr/translations while a PMI was possible: thin [1-9]\d*, checked copies [1-9]/,
-		     '... with thin translations and checked copies made');
+		local $ENV{VALGRIND_OPTS} = '--nbsim-pmi-thin=no --nbsim-stats=yes';
+		my ($rct, $tt, $th) = record("$dir/checked.prof", @a);
+		is($rct, 0, '--nbsim-pmi-thin=no: nb_record runs');
+		like($tt, qr/translations while a PMI was possible: thin 0, checked 0; guards that checked 0, still near after it 0; checks inside 0/,
+		     '... with no thin translation');
 		is(scalar(@{$th->{samples}}), scalar(@{$f->{samples}}),
-		   '... as many samples as the checked translations give');
+		   '... as many samples as the thin translations give');
 		my $in = sub { scalar(grep { $_->{fn} eq 'sprunt' } @{$_[0]{samples}}) };
 		cmp_ok(abs($in->($th) - $in->($f)), '<=', 2,
 		       sprintf('... %d of them in sprunt against %d', $in->($th), $in->($f)));
+		local $ENV{VALGRIND_OPTS} = '--nbsim-stats=yes';
+		($rct, $tt) = record("$dir/thin.prof", @a);
+		like($tt, qr/translations while a PMI was possible: thin [1-9]\d*, checked \d+; guards that checked [1-9]\d*, still near after it \d+; checks inside [1-9]/,
+		     'the default: thin translations, their checks inside made');
 	}
 	($rc, $text) = run_cmd($rec, '--random-period=0', '-o', "$dir/x.prof", @a);
 	is($rc, 125, '--random-period=0: 125');
