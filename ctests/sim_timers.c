@@ -14,6 +14,19 @@
  *               epoll_wait 2 ms, sigtimedwait 1 ms, clock_nanosleep to
  *               MONOTONIC + 4 ms (TIMER_ABSTIME): the MONOTONIC ns each
  *               took;
+ *   fx_cond_real_ns, fx_cond_mono_ns, fx_sem_ns, fx_mutex_ns
+ *               futex waits that run out their time:
+ *               pthread_cond_timedwait to REALTIME + 5 ms, the same with a
+ *               CLOCK_MONOTONIC condattr, sem_timedwait to REALTIME + 5 ms,
+ *               pthread_mutex_timedlock of a held mutex to REALTIME + 2 ms:
+ *               a FUTEX_WAIT (relative) of 3 ms as a system call: the
+ *               ns each took on its clock (fx_*_rc: what it returned, the
+ *               errno for the system call);
+ *   fx_signalled_rc, fx_signalled_ns, fx_signaller_ns
+ *               pthread_cond_timedwait to REALTIME + 60 s for a condition
+ *               another thread sets and signals first, after a loop: what
+ *               it returned, the REALTIME ns it took, and the loop's
+ *               REALTIME ns;
  *   deadline_waits
  *               poll() with the time left until a deadline 10 ms ahead,
  *               until the clock reaches it (as an event loop waits): how
@@ -47,13 +60,16 @@
  * user time wait4 returned) and wait_tms_cutime (times()' ticks).
  */
 #include <errno.h>
+#include <linux/futex.h>
 #include <poll.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/syscall.h>
 #include <sys/resource.h>
 #include <sys/select.h>
 #include <sys/sysinfo.h>
@@ -315,6 +331,122 @@ static void machine(void)
 	printf("boottime_s %lld\n", (long long)cpu_ns(CLOCK_BOOTTIME) / 1000000000);
 }
 
+static long long clock_ns(clockid_t c)
+{
+	struct timespec ts;
+
+	clock_gettime(c, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static struct timespec ns_ts(long long ns)
+{
+	struct timespec ts = { ns / 1000000000, ns % 1000000000 };
+
+	return ts;
+}
+
+static pthread_mutex_t fx_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t fx_cond = PTHREAD_COND_INITIALIZER;
+static int fx_flag;
+static long long fx_loop_ns;
+
+static void *fx_signaller(void *arg)
+{
+	long long t0 = clock_ns(CLOCK_REALTIME);
+
+	(void)arg;
+	work(100000);
+	fx_loop_ns = clock_ns(CLOCK_REALTIME) - t0;
+	pthread_mutex_lock(&fx_lock);
+	fx_flag = 1;
+	pthread_cond_signal(&fx_cond);
+	pthread_mutex_unlock(&fx_lock);
+	return NULL;
+}
+
+/* a timed wait on CLOCK for NS that nothing ends: "fx_NAME_rc" and
+ * "fx_NAME_ns", the ns it took on CLOCK */
+static void fx_cond_wait(const char *name, clockid_t clock, long long ns)
+{
+	pthread_condattr_t ca;
+	pthread_cond_t cv;
+	struct timespec dl;
+	long long t0;
+	int rc;
+
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, clock);
+	pthread_cond_init(&cv, &ca);
+	pthread_mutex_lock(&fx_lock);
+	t0 = clock_ns(clock);
+	dl = ns_ts(t0 + ns);
+	do
+		rc = pthread_cond_timedwait(&cv, &fx_lock, &dl);
+	while (rc == 0);        /* (a spurious wake-up) */
+	printf("fx_%s_ns %lld\nfx_%s_rc %d\n", name, clock_ns(clock) - t0, name, rc);
+	pthread_mutex_unlock(&fx_lock);
+	pthread_cond_destroy(&cv);
+}
+
+/* futex waits with a timeout: glibc's condition variables, semaphores and
+ * mutexes wait with an absolute deadline (FUTEX_WAIT_BITSET) */
+static void futex_waits(void)
+{
+	pthread_mutex_t held = PTHREAD_MUTEX_INITIALIZER;
+	struct timespec dl;
+	long long t0;
+	sem_t sem;
+	int rc, word = 0;
+	struct timespec rel = { 0, 3000000 };
+
+	fx_cond_wait("cond_real", CLOCK_REALTIME, 5000000);
+	fx_cond_wait("cond_mono", CLOCK_MONOTONIC, 5000000);
+
+	sem_init(&sem, 0, 0);
+	t0 = clock_ns(CLOCK_REALTIME);
+	dl = ns_ts(t0 + 5000000);
+	while ((rc = sem_timedwait(&sem, &dl) ? errno : 0) == EINTR)
+		;
+	printf("fx_sem_ns %lld\nfx_sem_rc %d\n", clock_ns(CLOCK_REALTIME) - t0, rc);
+	sem_destroy(&sem);
+
+	pthread_mutex_lock(&held);
+	t0 = clock_ns(CLOCK_REALTIME);
+	dl = ns_ts(t0 + 2000000);
+	rc = pthread_mutex_timedlock(&held, &dl);
+	printf("fx_mutex_ns %lld\nfx_mutex_rc %d\n", clock_ns(CLOCK_REALTIME) - t0, rc);
+	pthread_mutex_unlock(&held);
+
+	t0 = clock_ns(CLOCK_MONOTONIC);
+	rc = syscall(SYS_futex, &word, FUTEX_WAIT_PRIVATE, 0, &rel, NULL, 0) ? errno : 0;
+	printf("fx_rel_ns %lld\nfx_rel_rc %d\n", clock_ns(CLOCK_MONOTONIC) - t0, rc);
+}
+
+/* a timed wait signalled by another thread before its deadline */
+static void futex_signalled(void)
+{
+	pthread_t th;
+	struct timespec dl;
+	long long t0;
+	int rc;
+
+	/* signalled before its deadline: the signaller can take the mutex
+	 * only once the waiter is in its wait */
+	pthread_mutex_lock(&fx_lock);
+	fx_flag = 0;
+	pthread_create(&th, NULL, fx_signaller, NULL);
+	t0 = clock_ns(CLOCK_REALTIME);
+	dl = ns_ts(t0 + 60000000000LL);
+	rc = 0;
+	while (!fx_flag && rc == 0)
+		rc = pthread_cond_timedwait(&fx_cond, &fx_lock, &dl);
+	printf("fx_signalled_ns %lld\n", clock_ns(CLOCK_REALTIME) - t0);
+	pthread_mutex_unlock(&fx_lock);
+	pthread_join(th, NULL);
+	printf("fx_signalled_rc %d\nfx_signaller_ns %lld\n", rc, fx_loop_ns);
+}
+
 /* waits that run out their time, and an event loop's wait for a deadline */
 static void timeouts(void)
 {
@@ -408,6 +540,7 @@ int main(int argc, char **argv)
 	arm(0, 0);
 
 	timeouts();
+	futex_waits();
 
 	/* a periodic timer over a fixed loop */
 	ticks = 0;
@@ -446,5 +579,6 @@ int main(int argc, char **argv)
 	arm(0, 0);
 	posix_timers();
 	machine();
+	futex_signalled();      /* (last: its thread starts the lockstep) */
 	return 0;
 }

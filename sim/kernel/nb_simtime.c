@@ -29,9 +29,10 @@
  * nb_ptimer.c); the front-end (nb_front.c) calls them.
  *
  * What the simulated time leaves out: the kernel (system time reads 0),
- * page faults, and blocking waits other than sleeps and waits for
- * ITIMER_REAL (a read of a pipe, a futex wait for another thread: the
- * other side's simulated cycles are what advance the package's clock).
+ * page faults, and blocking waits other than sleeps, waits that run out
+ * their timeout (nb_timeout.c) and waits for ITIMER_REAL (a read of a
+ * pipe, a futex wait for another thread: the other side's simulated
+ * cycles are what advance the package's clock).
  */
 #include "tool/nb_tool.h"
 #include "nb_simtime.h"

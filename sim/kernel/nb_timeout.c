@@ -17,10 +17,23 @@
  * back the time left), and the wall time passes to the wait's end: less,
  * or nothing, if other threads' cycles moved it meanwhile.  A wait that ends early (a descriptor ready, a
  * signal) passes none: what ended it was the host's, at a moment the
- * simulation does not know.  Futex waits with a timeout
- * (pthread_cond_timedwait) are left to the host: their deadline is the
- * program's (simulated) clock read by the host's kernel, which returns at
- * once, and the thread's next wait is its own.
+ * simulation does not know.
+ *
+ * Futex waits with a timeout (pthread_cond_timedwait, sem_timedwait,
+ * pthread_mutex_timedlock, futex_waitv) pass their time the same way when
+ * they return ETIMEDOUT.  Most carry an absolute deadline computed on the
+ * program's clock, the simulated one, which lags the host's: the host's
+ * kernel would read it as past and return at once, with no time passed
+ * and no chance for another thread to wake the waiter.  So for the call
+ * the deadline is rewritten in place to the host's clock, the host's now
+ * plus what is left of it on the simulated clock, and the program's value
+ * put back after (a call that valgrind restarts without its post-syscall
+ * hook finds it still rewritten: put back first).  Which operations wait
+ * on which clock (kernel/futex/syscalls.c, futex_init_timeout; man 2
+ * futex): FUTEX_WAIT, relative; FUTEX_WAIT_BITSET, FUTEX_WAIT_REQUEUE_PI
+ * and FUTEX_LOCK_PI2, absolute, CLOCK_MONOTONIC unless
+ * FUTEX_CLOCK_REALTIME; FUTEX_LOCK_PI, absolute on CLOCK_REALTIME;
+ * futex_waitv, absolute on the clock its last argument names.
  */
 #include "tool/nb_tool.h"
 #include "nb_simtime.h"
@@ -30,9 +43,26 @@
 #define TIMER_ABSTIME_FLAG 1    /* uapi/linux/time.h TIMER_ABSTIME */
 #define NONE (~0ULL)
 
+/* uapi/linux/futex.h */
+#define FX_WAIT 0
+#define FX_LOCK_PI 6
+#define FX_WAIT_BITSET 9
+#define FX_WAIT_REQUEUE_PI 11
+#define FX_LOCK_PI2 13
+#define FX_CMD_MASK 0x7f        /* ~(FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME) */
+#define FX_CLOCK_REALTIME 256
+#define NR_FUTEX_WAITV 449      /* (Linux 5.16) */
+#define FAR_S (1LL << 33)       /* s: a deadline past the year 2242, "never" */
+#define ETIMEDOUT_ 110          /* uapi/asm-generic/errno.h ETIMEDOUT */
+
 /* each thread's wait: the ns it passes if it runs out (NONE: none), and
  * the wall time as it began */
 static ULong want[NB_HT_MAXT], began[NB_HT_MAXT];
+
+/* each thread's futex deadline rewritten to the host's clock: where (0:
+ * none), and the program's value */
+static UWord fx_at[NB_HT_MAXT];
+static struct vki_timespec fx_was[NB_HT_MAXT];
 
 static Bool readable(UWord addr, SizeT len)
 {
@@ -75,9 +105,77 @@ static ULong until(ThreadId tid, Long clock, ULong deadline)
 	return deadline > now ? deadline - now : 0;
 }
 
+/* The host's CLOCK now, in ns */
+static ULong host_now(Long clock)
+{
+	struct vki_timespec ts;
+
+	VG_(clock_gettime)(&ts, (vki_clockid_t)clock);
+	return (ULong)ts.tv_sec * 1000000000ULL + (ULong)ts.tv_nsec;
+}
+
+/* A futex wait's absolute deadline at ADDR on CLOCK: rewritten to the
+ * host's clock for the call (left as it is if it cannot be written: a
+ * deadline in read-only memory); what is left of it on the simulated
+ * clock, NONE if it is none */
+static ULong fx_deadline(ThreadId tid, Long clock, UWord addr)
+{
+	struct vki_timespec *ts = (struct vki_timespec *)addr;
+	ULong left = until(tid, clock, ts_at(addr)), h;
+
+	if (left == NONE || ts->tv_nsec >= 1000000000L)
+		return NONE;    /* (the host's kernel says EINVAL) */
+	if (ts->tv_sec >= FAR_S)
+		return NONE;    /* (as far on the host's clock: ns would overflow) */
+	if (VG_(am_is_valid_for_client)((Addr)addr, sizeof *ts, VKI_PROT_WRITE)) {
+		fx_at[tid] = addr;
+		fx_was[tid] = *ts;
+		h = host_now(clock) + left;
+		ts->tv_sec = (Long)(h / 1000000000ULL);
+		ts->tv_nsec = (Long)(h % 1000000000ULL);
+	}
+	return left;
+}
+
+/* after the call (or before its restart): the program's deadline back */
+static void fx_restore(ThreadId tid)
+{
+	if (!fx_at[tid])
+		return;
+	if (VG_(am_is_valid_for_client)((Addr)fx_at[tid], sizeof fx_was[tid], VKI_PROT_WRITE))
+		*(struct vki_timespec *)fx_at[tid] = fx_was[tid];
+	fx_at[tid] = 0;
+}
+
+static ULong futex_timeout(ThreadId tid, const UWord *args)
+{
+	UWord op = args[1];
+	Long clock = op & FX_CLOCK_REALTIME ? VKI_CLOCK_REALTIME : VKI_CLOCK_MONOTONIC;
+
+	if (!args[3])
+		return NONE;    /* (no timeout: waits until woken) */
+	switch (op & FX_CMD_MASK) {
+	case FX_WAIT:
+		return ts_at(args[3]);
+	case FX_WAIT_BITSET: case FX_WAIT_REQUEUE_PI: case FX_LOCK_PI2:
+		return fx_deadline(tid, clock, args[3]);
+	case FX_LOCK_PI:
+		return fx_deadline(tid, VKI_CLOCK_REALTIME, args[3]);
+	default:
+		return NONE;
+	}
+}
+
 static ULong timeout_of(ThreadId tid, UInt sysno, const UWord *args)
 {
 	switch (sysno) {
+	case __NR_futex:
+		return futex_timeout(tid, args);
+	case NR_FUTEX_WAITV:
+		if (!args[3] || ((Long)(Int)args[4] != VKI_CLOCK_MONOTONIC &&
+				 (Long)(Int)args[4] != VKI_CLOCK_REALTIME))
+			return NONE;
+		return fx_deadline(tid, (Long)(Int)args[4], args[3]);
 	case __NR_nanosleep:
 		return ts_at(args[0]);
 	case __NR_clock_nanosleep:
@@ -107,6 +205,7 @@ void nb_timeout_pre_syscall(ThreadId tid, UInt sysno, const UWord *args)
 {
 	if (tid >= NB_HT_MAXT)
 		return;
+	fx_restore(tid);
 	want[tid] = clo_time_host ? NONE : timeout_of(tid, sysno, args);
 	if (want[tid] != NONE)
 		began[tid] = nb_time_wall_ns();
@@ -126,7 +225,10 @@ ULong nb_timeout_passed(ThreadId tid, UInt sysno, SysRes res)
 {
 	ULong w;
 
-	if (tid >= NB_HT_MAXT || (w = want[tid]) == NONE)
+	if (tid >= NB_HT_MAXT)
+		return NONE;
+	fx_restore(tid);
+	if ((w = want[tid]) == NONE)
 		return NONE;
 	want[tid] = NONE;
 	w = rest(tid, w);
@@ -135,6 +237,8 @@ ULong nb_timeout_passed(ThreadId tid, UInt sysno, SysRes res)
 		return sr_isError(res) ? NONE : w;
 	case __NR_rt_sigtimedwait:
 		return sr_isError(res) && sr_Err(res) == VKI_EAGAIN ? w : NONE;
+	case __NR_futex: case NR_FUTEX_WAITV:
+		return sr_isError(res) && sr_Err(res) == ETIMEDOUT_ ? w : NONE;
 	default:                /* the poll family: 0 descriptors ready */
 		return !sr_isError(res) && sr_Res(res) == 0 ? w : NONE;
 	}

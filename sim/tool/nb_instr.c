@@ -94,6 +94,29 @@ static Bool cond_tm_ok(IRSB *in, Int at, Int last_im, const struct nb_tm_block *
 	return True;
 }
 
+/* The superblock's last instruction k, a call, a return or an indirect
+ * jump (not a direct jmp: it makes no call, nb_ibr_call): its branch call
+ * and the clock's for uops [from, to) as one (nb_branch_tm), when each
+ * would be a plain call (not in step mode nor while a PMI is possible:
+ * their calls per instruction, nb_tm_rest) */
+static Bool branch_tm_ok(const struct nb_iins *k, const struct nb_tm_block *b, UInt from, UInt to)
+{
+	return b && from < to && k->dec.br != NB_BR_JMP && (nb_need & NEED_BR) &&
+		!(nb_need & (NEED_STEP | NEED_PMI));
+}
+
+static void emit_branch_tm(IRSB *sb, const struct nb_iins *k, IRExpr *target,
+			   struct nb_tm_block *b, UInt from, UInt to)
+{
+	ULong packed = ((ULong)k->addr & 0xffffffffffffULL) | ((ULong)(k->len & 0xff) << 48) |
+		((ULong)k->dec.br << 56);
+
+	addStmtToIRSB(sb, IRStmt_Dirty(unsafeIRDirty_0_N(0, "nb_branch_tm",
+		VG_(fnptr_to_fnentry)(&nb_branch_tm),
+		mkIRExprVec_4(c64(packed), target, mkIRExpr_HWord((HWord)b),
+			      c64(((ULong)to << 32) | from)))));
+}
+
 /* (the common case reads all of it: one host line, nb_ibr_site) */
 _Static_assert(sizeof(struct nb_cond_tm) <= 64, "struct nb_cond_tm in one cache line");
 
@@ -904,7 +927,12 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			if (k.pd.branch && (nb_need & NEED_BR))
 				/* syscall: a taken, predicted branch (MMTP) */
 				emit_add_at(out, &nb_raw[RAW_BR0 + 2], c64(1));
-			if (k.dec.br != NB_BR_NONE && k.dec.br != NB_BR_COND)
+			if (k.dec.br != NB_BR_NONE && k.dec.br != NB_BR_COND && !tm_done &&
+			    branch_tm_ok(&k, tmb, tm_from, tm_end)) {
+				flush(out, &p);
+				emit_branch_tm(out, &k, in->next, tmb, tm_from, tm_end);
+				tm_done = True;
+			} else if (k.dec.br != NB_BR_NONE && k.dec.br != NB_BR_COND)
 				nb_ibr_call(out, k.dec.br, k.addr, k.len, c64(1), in->next);
 			flush(out, &p);
 			if (!tm_done)

@@ -72,19 +72,46 @@ static struct { IRTemp base; Long disp; UInt slot, at; } b_fwd[B_NFWD];
 static UInt b_nfwd;
 
 static struct nb_tm_block *b_blk;
+static Int b_cap;                      /* temporaries the arrays above hold */
+
+/* a descriptor with the sampled clock's entries after it */
+struct tmb_alloc {
+	struct nb_tm_block b;
+	struct nb_tm_cost cost[NB_TMS_EXITS];
+};
 
 /* Start the analysis of superblock in; returns its descriptor, filled by
- * nb_tmb_end (the generated code holds its address). */
+ * nb_tmb_end (the generated code holds its address).  The per-temporary
+ * arrays are kept from one superblock to the next and the descriptor
+ * takes two allocations: start-up code is translated about once per five
+ * runs, and eight allocations per translation were a tenth of what the
+ * clock's analysis cost there. */
 struct nb_tm_block *nb_tmb_begin(IRSB *in)
 {
-	b_blk = VG_(malloc)("nbsim.tmblk", sizeof *b_blk);
+	struct tmb_alloc *a = VG_(malloc)("nbsim.tmblk", sizeof *a);
+
+	b_blk = &a->b;
 	b_blk->n = 0;
+	b_blk->cost = NULL;
+	if (clo_clock == NB_CLOCK_SAMPLED) {        /* (nb_tmsample.c: nothing learned yet) */
+		VG_(memset)(a->cost, 0, sizeof a->cost);
+		b_blk->cost = a->cost;
+	}
 	b_nu = b_ns = b_nld = b_scr = 0;
 	b_ntemps = in->tyenv->types_used;
-	b_tdep = VG_(malloc)("nbsim.tmb", sizeof *b_tdep * (SizeT)(b_ntemps ? b_ntemps : 1));
-	VG_(memset)(b_tdep, 0, sizeof *b_tdep * (SizeT)(b_ntemps ? b_ntemps : 1));
-	b_abase = VG_(malloc)("nbsim.tmab", sizeof *b_abase * (SizeT)(b_ntemps ? b_ntemps : 1));
-	b_adisp = VG_(malloc)("nbsim.tmad", sizeof *b_adisp * (SizeT)(b_ntemps ? b_ntemps : 1));
+	if (b_ntemps > b_cap) {
+		b_cap = b_ntemps + b_ntemps / 2;
+		if (b_tdep) {
+			VG_(free)(b_tdep);
+			VG_(free)(b_abase);
+			VG_(free)(b_adisp);
+		}
+		b_tdep = VG_(malloc)("nbsim.tmb", sizeof *b_tdep * (SizeT)b_cap);
+		b_abase = VG_(malloc)("nbsim.tmab", sizeof *b_abase * (SizeT)b_cap);
+		b_adisp = VG_(malloc)("nbsim.tmad", sizeof *b_adisp * (SizeT)b_cap);
+	}
+	if (b_ntemps)
+		VG_(memset)(b_tdep, 0, sizeof *b_tdep * (SizeT)b_ntemps);
 	for (Int i = 0; i < b_ntemps; i++) {
 		b_abase[i] = (IRTemp)i;
 		b_adisp[i] = 0;
@@ -681,27 +708,20 @@ void nb_tmb_end(void)
 {
 	struct nb_tm_block *b = b_blk;
 
+	/* the uops, then real[], then the slots (by alignment) in one block */
+	SizeT su = sizeof *b->u * b_nu, sr = sizeof *b->real * ((SizeT)b_nu + 1);
+	UChar *m = VG_(malloc)("nbsim.tmu", su + sr + sizeof *b->slots * (SizeT)b_ns);
+
 	b->n = b_nu;
 	b->nslots = b_ns;
-	b->u = VG_(malloc)("nbsim.tmu", sizeof *b->u * (SizeT)(b_nu ? b_nu : 1));
-	b->slots = VG_(malloc)("nbsim.tms", sizeof *b->slots * (SizeT)(b_ns ? b_ns : 1));
-	VG_(memcpy)(b->u, b_u, sizeof *b->u * b_nu);
+	b->u = (struct nb_tm_uop *)m;
+	b->real = (uint32_t *)(m + su);
+	b->slots = (uint16_t *)(m + su + sr);
+	VG_(memcpy)(b->u, b_u, su);
 	VG_(memcpy)(b->slots, b_s, sizeof *b->slots * b_ns);
-	b->real = VG_(malloc)("nbsim.tmr", sizeof *b->real * ((SizeT)b_nu + 1));
 	b->real[0] = 0;
 	for (UInt i = 0; i < b_nu; i++)
 		b->real[i + 1] = b->real[i] + (b_u[i].cls != NB_TM_COPY && b_u[i].cls != NB_TM_LAT);
-	b->cost = NULL;
-	if (clo_clock == NB_CLOCK_SAMPLED) {        /* (nb_tmsample.c: nothing learned yet) */
-		b->cost = VG_(malloc)("nbsim.tmc", sizeof *b->cost * NB_TMS_EXITS);
-		VG_(memset)(b->cost, 0, sizeof *b->cost * NB_TMS_EXITS);
-	}
-	VG_(free)(b_tdep);
-	b_tdep = NULL;
-	VG_(free)(b_abase);
-	VG_(free)(b_adisp);
-	b_abase = NULL;
-	b_adisp = NULL;
 }
 
 /* A superblock translated again (its hot translation, nb_need.c's tiers):
@@ -714,6 +734,5 @@ void nb_tmb_adopt(struct nb_tm_block *b, const struct nb_tm_block *old)
 	    VG_(memcmp)(old->u, b->u, sizeof *b->u * b->n) ||
 	    VG_(memcmp)(old->slots, b->slots, sizeof *b->slots * b->nslots))
 		return;
-	VG_(free)(b->cost);
-	b->cost = old->cost;
+	b->cost = old->cost;    /* (its own entries, part of its allocation, unused) */
 }

@@ -11,6 +11,14 @@
 # an absolute clock_nanosleep) take that time (1%), and an event loop
 # polling for the time left until a deadline reaches it in 1-3 waits
 # (before, the clock stood still across each and the loop never ended);
+# futex waits that run out their time (pthread_cond_timedwait on REALTIME
+# and with a MONOTONIC condattr 5 ms, sem_timedwait 5 ms,
+# pthread_mutex_timedlock 2 ms, a relative FUTEX_WAIT 3 ms) return
+# ETIMEDOUT after that time (1%;
+# before, the host's kernel read the simulated deadline as past and
+# returned at once, no time passed), and a condition signalled by another
+# thread before its deadline returns 0 having waited for the signaller's
+# loop only (1 ms: its wake-up and the waiter's return);
 # a 0.25 ms periodic timer ticks once per
 # 0.25 ms of the loop's wall time (floor, or one fewer: armed after the
 # clock is read), the same number of times run after run and beside two
@@ -91,10 +99,26 @@ for my $model (qw(northwood prescott)) {
 		ok(near($v->{$k}, $want, 0.01),
 		   "$tag: $what that runs out its time takes its time (" . ($v->{$k} // '?') . ' ns)');
 	}
+	for ([fx_cond_real => 5e6, 'pthread_cond_timedwait to REALTIME + 5 ms'],
+	     [fx_cond_mono => 5e6, 'pthread_cond_timedwait to MONOTONIC + 5 ms (condattr)'],
+	     [fx_sem => 5e6, 'sem_timedwait to REALTIME + 5 ms'],
+	     [fx_mutex => 2e6, 'pthread_mutex_timedlock of a held mutex to REALTIME + 2 ms'],
+	     [fx_rel => 3e6, 'FUTEX_WAIT (relative) for 3 ms']) {
+		my ($k, $want, $what) = @$_;
+		is($v->{"${k}_rc"}, 110, "$tag: $what returns ETIMEDOUT");
+		ok(near($v->{"${k}_ns"}, $want, 0.01),
+		   "$tag: ... after its time (" . ($v->{"${k}_ns"} // '?') . ' ns)');
+	}
+	is($v->{fx_signalled_rc}, 0,
+	   "$tag: pthread_cond_timedwait signalled by another thread before its deadline returns 0");
+	my ($sw, $sl) = ($v->{fx_signalled_ns} // 0, $v->{fx_signaller_ns} // 0);
+	ok($sl > 0 && $sw >= $sl && $sw < $sl + 1e6,
+	   "$tag: ... having waited for the signaller's loop, none of its 60 s ($sw ns, the loop $sl)");
 	ok(($v->{deadline_waits} // -1) >= 1 && $v->{deadline_waits} <= 3,
 	   "$tag: polling until a deadline 10 ms ahead (an event loop) reaches it in a few waits ("
 	   . ($v->{deadline_waits} // '?') . ')');
-	$waits{$model} = join(' ', map { $v->{$_} // '?' } qw(pause_ns pt_wait_ns sleep_armed_ns to_poll_ns to_abs_ns));
+	$waits{$model} = join(' ', map { $v->{$_} // '?' } qw(pause_ns pt_wait_ns sleep_armed_ns to_poll_ns to_abs_ns
+							     fx_cond_real_ns fx_cond_mono_ns fx_sem_ns fx_mutex_ns fx_rel_ns));
 	my ($tk, $w) = ($v->{ticks} // -9, $v->{ticks_wall_ns} // 0);
 	cmp_ok($w, '>', 2e6, "$tag: the periodic timer's loop runs over 2 ms ($w ns)");
 	ok($tk == int($w / 250e3) || $tk == int($w / 250e3) - 1,
@@ -137,8 +161,9 @@ for my $model (qw(northwood prescott)) {
 	is($v->{ticks}, $ticks{northwood}, 'loaded host: the periodic timer ticks the same number of times');
 	ok(near($v->{real_ns}, 2e6, 0.01), 'loaded host: the one-shot timer still fires after 2 ms');
 	is($v->{pt_ticks}, $pticks{northwood}, 'loaded host: the CPU-time POSIX timer ticks the same number of times');
-	is(join(' ', map { $v->{$_} // '?' } qw(pause_ns pt_wait_ns sleep_armed_ns to_poll_ns to_abs_ns)), $waits{northwood},
-	   'loaded host: the waits in pause(), sigsuspend and a sleep under a timer take the same ns');
+	is(join(' ', map { $v->{$_} // '?' } qw(pause_ns pt_wait_ns sleep_armed_ns to_poll_ns to_abs_ns
+							     fx_cond_real_ns fx_cond_mono_ns fx_sem_ns fx_mutex_ns fx_rel_ns)), $waits{northwood},
+	   'loaded host: the waits in pause(), sigsuspend, a sleep under a timer and the futex waits take the same ns');
 	is(join(' ', map { $v->{$_} // '?' } qw(si_freeram si_loads avphys_pages)), $machine,
 	   'loaded host: sysinfo\'s free memory and load and sysconf\'s available pages are the same');
 }
