@@ -98,11 +98,12 @@ static Bool cond_tm_ok(IRSB *in, Int at, Int last_im, const struct nb_tm_block *
  * jump (not a direct jmp: it makes no call, nb_ibr_call): its branch call
  * and the clock's for uops [from, to) as one (nb_branch_tm), when each
  * would be a plain call (not in step mode nor while a PMI is possible:
- * their calls per instruction, nb_tm_rest) */
+ * their calls per instruction, nb_tm_rest; nor in a thin translation,
+ * whose checks inside may have run the clock part of the way: nb_tm_thin) */
 static Bool branch_tm_ok(const struct nb_iins *k, const struct nb_tm_block *b, UInt from, UInt to)
 {
 	return b && from < to && k->dec.br != NB_BR_JMP && (nb_need & NEED_BR) &&
-		!(nb_need & (NEED_STEP | NEED_PMI));
+		!(nb_need & (NEED_STEP | NEED_PMI)) && !nb_ipmi_thin();
 }
 
 static void emit_branch_tm(IRSB *sb, const struct nb_iins *k, IRExpr *target,
