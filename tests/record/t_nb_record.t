@@ -388,19 +388,19 @@ $N //= 0;
 	($rc, $text, $p) = record("$dir/htp.prof", '--ht=yes', '--precise', '-e',
 				  '1stL_cache_load_miss_retired/100', '--', $h2, 1000, 'chase');
 	is($rc, 0, 'nb_record --ht=yes --precise on two threads chasing at once: runs') or diag $text;
-	my (%n, %tid);
+	my %n;
 	for my $s (@{$p->{samples}}) {
 		next unless $s->{fn} =~ /^chase_(main|other)$/;
 		$n{$1}++;
 	}
 	# (the thread of each: the profile's sample lines, field 3)
 	open(my $fh, '<', "$dir/htp.prof") or die;
-	my (%sym, %by);
+	my (%fn_at, %by);
 	while (<$fh>) {
 		chomp;
 		my @f = split /\t/;
-		$sym{"$f[1]:$f[2]"} = $f[5] if $f[0] eq 'sym';
-		$by{($sym{"$f[2]:$f[6]"} // '?') . " $f[3]"}++ if $f[0] eq 'sample';
+		$fn_at{"$f[1]:$f[2]"} = $f[5] if $f[0] eq 'sym';
+		$by{($fn_at{"$f[2]:$f[6]"} // '?') . " $f[3]"}++ if $f[0] eq 'sample';
 	}
 	close $fh;
 	ok(abs(($n{main} // 0) - 30) <= 1 && abs(($n{other} // 0) - 10) <= 1,
