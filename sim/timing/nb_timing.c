@@ -333,6 +333,19 @@ void nb_tm_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, uns
 				t->ready[s[k]] = m;
 			continue;
 		}
+		if (u->cls == NB_TM_MST) {
+			unsigned m = s[2] - NB_TM_MEM;
+			t->ready[s[2]] = t->ready[s[0]];
+			t->mtag[m] = t->ready[s[1]];
+			t->mchk[m] = u->ld;
+			continue;
+		}
+		if (u->cls == NB_TM_MLD) {
+			unsigned m = s[1] - NB_TM_MEM;
+			t->ready[s[2]] = t->mchk[m] == u->ld && t->mtag[m] == t->ready[s[0]]
+				? t->ready[s[1]] : 0;
+			continue;
+		}
 		if (u->cls == NB_TM_LAT) {
 			uint64_t m = 2 * fe;
 			for (k = 0; k < u->nsrc; k++)
@@ -467,7 +480,7 @@ void nb_tm_run_fast(struct nb_tm *t, const struct nb_tm_block *b, unsigned from,
 		n = (uint64_t)b->real[to] - b->real[from];
 	else for (unsigned i = from; i < to; i++) {
 		uint8_t c = b->u[i].cls;
-		if (c == NB_TM_COPY || c == NB_TM_LAT)
+		if (c == NB_TM_COPY || c == NB_TM_LAT || c == NB_TM_MST || c == NB_TM_MLD)
 			continue;
 		n++;
 		if (t->step.record) {

@@ -75,6 +75,16 @@ enum nb_tm_cls {
 	NB_TM_FWD,       /* store-to-load forwarding: from the store's data  */
 			 /* to the load's start (a NB_TM_LAT's class only)   */
 	NB_TM_NCLS,
+	/* no uop of its own: store-to-load forwarding across superblock
+	 * runs (nb_tmbuild.c), through a memory slot NB_TM_MEM + m keyed
+	 * by a base register R the block does not write, a displacement
+	 * and a check byte (the uop's ld field).  MST: srcs [the store's
+	 * forwarded data, R], dst [the memory slot]: the slot is ready when
+	 * the data is, tagged with R's ready tick and the check.  MLD: srcs
+	 * [R, the memory slot], dst [a scratch slot]: the slot's tick when
+	 * its tag and check match (R not written since the store), else 0 */
+	NB_TM_MLD = 0xfc,
+	NB_TM_MST = 0xfd,
 	NB_TM_COPY = 0xff, /* no uop: dst ready when the srcs are (renaming) */
 	NB_TM_LAT = 0xfe  /* no uop of its own: one result of the previous   */
 			  /* uop, ready its class's latency (ld: the class)  */
@@ -127,7 +137,10 @@ const struct nb_tm_params *nb_tm_params_for(unsigned cpuid_model);
  * it, so they complete in program order, each its latency after the one
  * before (nb_tmbuild.c) */
 #define NB_TM_ORD    (NB_TM_NREG + NB_TM_NSCR)
-#define NB_TM_NSLOT  (NB_TM_ORD + 1)
+/* the memory slots of forwarding across superblock runs (NB_TM_MST) */
+#define NB_TM_MEM    (NB_TM_ORD + 1)
+#define NB_TM_NMEM   64u
+#define NB_TM_NSLOT  (NB_TM_MEM + NB_TM_NMEM)
 #define NB_TM_MAXLD  64u         /* loads of a block with their own latency */
 
 struct nb_tm_uop {
@@ -243,6 +256,10 @@ struct nb_tm {
 	 * lat[i] its latency in cycles (set by the cache model) */
 	uint64_t ld_mask;
 	uint32_t ld_lat[NB_TM_MAXLD];
+	/* the memory slots' tags (NB_TM_MST): the base register's ready
+	 * tick and the check byte of the store that set each */
+	uint64_t mtag[NB_TM_NMEM];
+	uint8_t mchk[NB_TM_NMEM];
 	uint64_t uops;           /* uops retired (statistics)                 */
 	struct nb_tm_log log;
 	struct nb_tm_step step;
