@@ -74,6 +74,10 @@ enum nb_tm_cls {
 	NB_TM_SHXD64CL,  /* shld/shrd r64 by cl                              */
 	NB_TM_FWD,       /* store-to-load forwarding: from the store's data  */
 			 /* to the load's start (a NB_TM_LAT's class only)   */
+	NB_TM_RCL64N,    /* rcl r64 by imm8 or cl                            */
+	NB_TM_SHXD16,    /* shld/shrd r16 by imm8                            */
+	NB_TM_SHXD16CL,  /* shld/shrd r16 by cl                              */
+	NB_TM_PSADMM,    /* psadbw mm (its xmm form: NB_TM_SHUF)             */
 	NB_TM_NCLS,
 	/* no uop of its own: store-to-load forwarding across superblock
 	 * runs (nb_tmbuild.c), through a memory slot NB_TM_MEM + m keyed

@@ -147,8 +147,7 @@ static const struct nb_tm_params nb_tm_northwood = {
 		/* PMULLW xmm: 6 [F29 1062] (mm: 6 [F29 689]) */
 		[NB_TM_SIMUL]   = { T(6), T(1), NB_TMU_FPMUL },
 		/* PSHUFD: 4, throughput 2 [F29 1144] (PSLLDQ 4, 2 [F29
-		 * 1074]; PSADBW xmm 4, 2 [F29 1140]; PSADBW mm 4, 1 [F29
-		 * 763] is timed as xmm's) */
+		 * 1074]; PSADBW xmm 4, 2 [F29 1140]; PSADBW mm: NB_TM_PSADMM) */
 		[NB_TM_SHUF]    = { T(4), T(2), NB_TMU_FPADD },
 		/* 64-bit shifts: Northwood has no 64-bit mode; as its 32-bit
 		 * shifts (the model runs x86-64 code on every part) */
@@ -211,6 +210,15 @@ static const struct nb_tm_params nb_tm_northwood = {
 		 * load (2) and the add (0.5) leave 6.3 from the data to the
 		 * load's start, 6.5 in half cycles */
 		[NB_TM_FWD]     = { 13, 1, NB_TMU_ALU },
+		/* RCL r64 by imm8, cl: no 64-bit mode: as r32 (NB_TM_RCN) */
+		[NB_TM_RCL64N]  = { T(19), T(19), NB_TMU_INT },
+		/* SHLD r16, r16, imm8 and cl: 14, SHRD 16, throughput the
+		 * same [F29 253, 256, 259, 262]: one class, 15 (each within
+		 * 7%) */
+		[NB_TM_SHXD16]  = { T(15), T(15), NB_TMU_INT },
+		[NB_TM_SHXD16CL] = { T(15), T(15), NB_TMU_INT },
+		/* PSADBW mm: 4, throughput 1 [F29 763] (xmm: 2, NB_TM_SHUF) */
+		[NB_TM_PSADMM]  = { T(4), T(1), NB_TMU_FPADD },
 	},
 	126, 3, 4,                      /* [HIN01], [HIN01], [DLI p. 17] */
 	/* PMI latency: no published figure.  Calibrated on Sprunt 2002
@@ -290,6 +298,10 @@ static const struct nb_tm_params nb_tm_willamette = {
 		[NB_TM_SHXD64]  = { T(12), T(12), NB_TMU_INT },     /* as r32 */
 		[NB_TM_SHXD64CL] = { T(12), T(12), NB_TMU_INT },
 		[NB_TM_FWD]     = { 13, 1, NB_TMU_ALU },            /* F13 80: 8.9 */
+		[NB_TM_RCL64N]  = { T(19), T(19), NB_TMU_INT },     /* no 64-bit mode: r32's */
+		[NB_TM_SHXD16]  = { T(12), T(12), NB_TMU_INT },     /* F13 253, 259: 12, T 12 */
+		[NB_TM_SHXD16CL] = { T(12), T(12), NB_TMU_INT },    /* F13 256, 262: 12, T 12 */
+		[NB_TM_PSADMM]  = { T(4), T(1), NB_TMU_FPADD },     /* F13 763: 4, T 1 */
 	},
 	126, 3, 4,                      /* as Northwood's: [HIN01], [DLI p. 17] */
 	NB_PMI_LATENCY_NW,              /* Northwood's (no measurement) */
@@ -383,7 +395,7 @@ static const struct nb_tm_params nb_tm_prescott = {
 		/* RCL/RCR r32, 1: 7, throughput 7 [F43 291, 303]; by imm8
 		 * and cl: 25 (cl 25.3), throughput 25 [F43 295, 299, 307,
 		 * 311]; Presler the same [F62 291-311].  r64 [F43X64 292-312]:
-		 * by 1 7, RCR by imm8/cl 25, RCL by imm8/cl 31 (timed as 25) */
+		 * by 1 7, RCR by imm8/cl 25; RCL by imm8/cl: NB_TM_RCL64N */
 		[NB_TM_RC1]     = { T(7), T(7), NB_TMU_INT },
 		[NB_TM_RCN]     = { T(25), T(25), NB_TMU_INT },
 		/* SHLD/SHRD r32, r32, imm8: 9, throughput 7; by cl: 9,
@@ -422,6 +434,18 @@ static const struct nb_tm_params nb_tm_prescott = {
 		 * 32-bit run 5.7 [F43 80]; Presler 5.1 [F62 80]): the load
 		 * (4) and the add (1): the data is forwarded at once */
 		[NB_TM_FWD]     = { 0, 1, NB_TMU_ALU },
+		/* RCL r64 by imm8 and cl: 31, throughput 31 [F43X64 296,
+		 * 300]; Presler the same [F62X64 296, 300] (RCR r64: 25,
+		 * NB_TM_RCN) */
+		[NB_TM_RCL64N]  = { T(31), T(31), NB_TMU_INT },
+		/* SHLD/SHRD r16, r16, imm8: 10, throughput 10 [F43 253, 259];
+		 * by cl: 12, throughput 12 [F43 256, 262]; Presler 10.0-10.7
+		 * and 12 [F62 253-262] */
+		[NB_TM_SHXD16]  = { T(10), T(10), NB_TMU_INT },
+		[NB_TM_SHXD16CL] = { T(12), T(12), NB_TMU_INT },
+		/* PSADBW mm: 4, throughput 1 [F43 765]; Presler the same [F62
+		 * 763] (xmm: 2, NB_TM_SHUF) */
+		[NB_TM_PSADMM]  = { T(4), T(1), NB_TMU_FPADD },
 	},
 	126, 3, 8,                      /* [HIN01], [HIN01], [BOG04] */
 	/* PMI latency: not measured on Prescott.  Northwood's figure

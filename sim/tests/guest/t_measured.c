@@ -108,6 +108,34 @@ static void k_shrdcl(char *p, uint64_t n)
 	__asm__ volatile(LOOP("shrd %%cl, %k[a], %k[a]") : [a] "+r"(a), [n] "+r"(n) : "c"(c) : "cc");
 }
 
+static void k_shld16(char *p, uint64_t n)
+{
+	uint32_t a = 1;
+	(void)p;
+	__asm__ volatile(LOOP("shld $1, %w[a], %w[a]") : [a] "+r"(a), [n] "+r"(n) : : "cc");
+}
+
+static void k_shrd16cl(char *p, uint64_t n)
+{
+	uint32_t a = 1, c = 1;
+	(void)p;
+	__asm__ volatile(LOOP("shrd %%cl, %w[a], %w[a]") : [a] "+r"(a), [n] "+r"(n) : "c"(c) : "cc");
+}
+
+static void k_rcl64i(char *p, uint64_t n)
+{
+	uint64_t a = 1;
+	(void)p;
+	__asm__ volatile(LOOP("rcl $3, %[a]") : [a] "+r"(a), [n] "+r"(n) : : "cc");
+}
+
+static void k_rcl64cl(char *p, uint64_t n)
+{
+	uint64_t a = 1, c = 3;
+	(void)p;
+	__asm__ volatile(LOOP("rcl %%cl, %[a]") : [a] "+r"(a), [n] "+r"(n) : "c"(c) : "cc");
+}
+
 static void k_shld64(char *p, uint64_t n)
 {
 	uint64_t a = 1;
@@ -380,6 +408,26 @@ static void k_paddd_mm_tp(char *p, uint64_t n)
 	__asm__ volatile(LOOPN(8, "paddd %%mm4, %%mm0\n\tpaddd %%mm4, %%mm1\n\t"
 			       "paddd %%mm4, %%mm2\n\tpaddd %%mm4, %%mm3") "emms"
 			 : [n] "+r"(n) : : "cc", "mm0", "mm1", "mm2", "mm3", "mm4", "st");
+}
+
+/* psadbw mm: its latency (a chain through mm0) and its throughput
+ * (seven chains, mm0-6, mm7 the operand: the 4-cycle latency hidden) */
+static void k_psadbw_mm(char *p, uint64_t n)
+{
+	(void)p;
+	__asm__ volatile(LOOP("psadbw %%mm7, %%mm0") "emms"
+			 : [n] "+r"(n) : : "cc", "mm0", "mm7", "st");
+}
+
+static void k_psadbw_mm_tp(char *p, uint64_t n)
+{
+	(void)p;
+	__asm__ volatile(LOOPN(4, "psadbw %%mm7, %%mm0\n\tpsadbw %%mm7, %%mm1\n\t"
+			       "psadbw %%mm7, %%mm2\n\tpsadbw %%mm7, %%mm3\n\t"
+			       "psadbw %%mm7, %%mm4\n\tpsadbw %%mm7, %%mm5\n\t"
+			       "psadbw %%mm7, %%mm6\n\tpsadbw %%mm7, %%mm0") "emms"
+			 : [n] "+r"(n) : : "cc", "mm0", "mm1", "mm2", "mm3", "mm4", "mm5",
+			   "mm6", "mm7", "st");
 }
 
 /* pointer chases: p is a ring cursor (where the chain stopped) */
@@ -776,6 +824,37 @@ static const struct row rows[] = {
 	    "[F13 263 \"SHRD r32, r32, cl\"]",
 	    "[F62 263]" },
 	  { NULL, NULL, NULL, NULL } },
+	/* 16-bit forms: Northwood's shld 14 and shrd 16 are one class (15) */
+	{ "shld r16, r16, imm8", k_shld16, D_NONE, 50, 32, TOL_CORE,
+	  { 14.0, 10.0, 12.0, 10.7 }, { 0, 0, 0, 0 },
+	  { "[F29 253 \"SHLD r16, r16, imm8\"]",
+	    "[F43 253 \"SHLD r1_16, r1_16, imm8\"]",
+	    "[F13 253 \"SHLD r16, r16, imm8\"]",
+	    "[F62 253]" },
+	  { NULL, NULL, NULL, NULL } },
+	{ "shrd r16, r16, cl", k_shrd16cl, D_NONE, 50, 32, TOL_CORE,
+	  { 16.0, 12.0, 12.0, 12.0 }, { 0, 0, 0, 0 },
+	  { "[F29 262 \"SHRD r16, r16, cl\"]",
+	    "[F43 262 \"SHRD r1_16, r1_16, cl\"]",
+	    "[F13 262 \"SHRD r16, r16, cl\"]",
+	    "[F62 262]" },
+	  { NULL, NULL, NULL, NULL } },
+	/* rcl r64 by imm8 and cl: Prescott's and Presler's 64-bit rows (31,
+	 * against rcr r64's 25); Northwood and Willamette: the r32 figure */
+	{ "rcl r64, imm8", k_rcl64i, D_NONE, 20, 32, TOL_CORE,
+	  { 19.0, 31.0, 19.0, 31.0 }, { 0, 0, 0, 0 },
+	  { "[F29 295 \"RCL r32, imm8\"]",
+	    "[F43X64 296 \"RCL r64, imm8\"]",
+	    "[F13 295 \"RCL r32, imm8\"]",
+	    "[F62X64 296 \"RCL r64, imm8\"]" },
+	  { NULL, NULL, NULL, NULL } },
+	{ "rcl r64, cl", k_rcl64cl, D_NONE, 20, 32, TOL_CORE,
+	  { 19.0, 31.0, 19.0, 31.0 }, { 0, 0, 0, 0 },
+	  { "[F29 299 \"RCL r32, cl\"]",
+	    "[F43X64 300 \"RCL r64, cl\"]",
+	    "[F13 299 \"RCL r32, cl\"]",
+	    "[F62X64 300 \"RCL r64, cl\"]" },
+	  { NULL, NULL, NULL, NULL } },
 	/* Northwood and Willamette: no 64-bit mode, their r32 figure */
 	{ "shld r64, r64, imm8", k_shld64, D_NONE, 50, 32, TOL_CORE,
 	  { 8.0, 10.0, 12.0, 10.0 }, { 0, 0, 0, 0 },
@@ -913,6 +992,20 @@ static const struct row rows[] = {
 	    "[F43 1474 \"PSADBW xmm, xmm\"]",
 	    "[F13 1140 \"PSADBW xmm, xmm\"]",
 	    "[F62 1140]" },
+	  { NULL, NULL, NULL, NULL } },
+	{ "psadbw mm, mm", k_psadbw_mm, D_NONE, 100, 32, TOL_CORE,
+	  { 4.0, 4.0, 4.0, 4.0 }, { 0, 0, 0, 0 },
+	  { "[F29 763 \"PSADBW mm, mm\"]",
+	    "[F43 765 \"PSADBW mm, mm\"]",
+	    "[F13 763 \"PSADBW mm, mm\"]",
+	    "[F62 763]" },
+	  { NULL, NULL, NULL, NULL } },
+	{ "psadbw mm, mm (throughput, 7 chains)", k_psadbw_mm_tp, D_NONE, 100, 32, TOL_CORE,
+	  { 1.0, 1.0, 1.0, 1.0 }, { 0, 0, 0, 0 },
+	  { "[F29 763 \"PSADBW mm, mm\" T]",
+	    "[F43 765 \"PSADBW mm, mm\" T]",
+	    "[F13 763 \"PSADBW mm, mm\" T]",
+	    "[F62 763 T]" },
 	  { NULL, NULL, NULL, NULL } },
 	/* throughput rows: the "T" column, cycles per operation of eight
 	 * independent chains */
