@@ -78,6 +78,8 @@ enum nb_tm_cls {
 	NB_TM_SHXD16,    /* shld/shrd r16 by imm8                            */
 	NB_TM_SHXD16CL,  /* shld/shrd r16 by cl                              */
 	NB_TM_PSADMM,    /* psadbw mm (its xmm form: NB_TM_SHUF)             */
+	NB_TM_REPSCAN,   /* an iteration of rep lods, repe/repne scas        */
+	NB_TM_REPCMPS,   /* an iteration of repe/repne cmps                  */
 	NB_TM_NCLS,
 	/* no uop of its own: store-to-load forwarding across superblock
 	 * runs (nb_tmbuild.c), through a memory slot NB_TM_MEM + m keyed

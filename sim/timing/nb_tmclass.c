@@ -142,6 +142,14 @@ unsigned nb_tm_classify(const uint8_t *code, unsigned len, unsigned npfx, unsign
 	if (((op >= 0xa4 && op <= 0xa5) || (op >= 0xaa && op <= 0xaf)) &&
 	    !has_prefix(code, npfx, 0xf3) && !has_prefix(code, npfx, 0xf2))
 		return NB_TM_STR;
+	/* the rep forms of lods AC/AD, scas AE/AF and cmps A6/A7 (no fast
+	 * strings): one element per iteration of the microcode loop, the
+	 * iterations chained through rsi/rdi/rcx [F29, F43 509-543]; rep
+	 * movs and stos: the loop's uops, unchanged */
+	if (op >= 0xac && op <= 0xaf)
+		return NB_TM_REPSCAN;
+	if (op == 0xa6 || op == 0xa7)
+		return NB_TM_REPCMPS;
 	switch (op) {
 	case 0x80: case 0x81: case 0x83:
 		reg = modrm_reg(code, len, i + 1);

@@ -219,6 +219,17 @@ static const struct nb_tm_params nb_tm_northwood = {
 		[NB_TM_SHXD16CL] = { T(15), T(15), NB_TMU_INT },
 		/* PSADBW mm: 4, throughput 1 [F29 763] (xmm: 2, NB_TM_SHUF) */
 		[NB_TM_PSADMM]  = { T(4), T(1), NB_TMU_FPADD },
+		/* an iteration of REPNE SCAS, REP LODS: 4 cycles an element,
+		 * 0.99 B/c for dwords [F29 543 "REPNE SCASD", 519 "REP
+		 * LODSD"]; bytes 0.25 B/c, words 0.50 [F29 541, 542, 517,
+		 * 518]; REPE CMPS: 2 an element, 0.50 B/c for bytes, 0.99
+		 * for words [F29 509, 510] (dwords 1.59: 2.5).  The microcode
+		 * loop issues an iteration that often: an interval on one
+		 * unit, so the next rep's iterations do not start under this
+		 * one's (a latency alone let two executions overlap by the
+		 * window: 3.1 cycles an element) */
+		[NB_TM_REPSCAN] = { T(4), T(4), NB_TMU_INT },
+		[NB_TM_REPCMPS] = { T(2), T(2), NB_TMU_INT },
 	},
 	126, 3, 4,                      /* [HIN01], [HIN01], [DLI p. 17] */
 	/* PMI latency: no published figure.  Calibrated on Sprunt 2002
@@ -302,6 +313,8 @@ static const struct nb_tm_params nb_tm_willamette = {
 		[NB_TM_SHXD16]  = { T(12), T(12), NB_TMU_INT },     /* F13 253, 259: 12, T 12 */
 		[NB_TM_SHXD16CL] = { T(12), T(12), NB_TMU_INT },    /* F13 256, 262: 12, T 12 */
 		[NB_TM_PSADMM]  = { T(4), T(1), NB_TMU_FPADD },     /* F13 763: 4, T 1 */
+		[NB_TM_REPSCAN] = { T(4), T(4), NB_TMU_INT },          /* F13 541, 543: 0.25, 0.99 B/c */
+		[NB_TM_REPCMPS] = { T(2), T(2), NB_TMU_INT },          /* F13 509-511: 0.50-1.96 B/c */
 	},
 	126, 3, 4,                      /* as Northwood's: [HIN01], [DLI p. 17] */
 	NB_PMI_LATENCY_NW,              /* Northwood's (no measurement) */
@@ -446,6 +459,12 @@ static const struct nb_tm_params nb_tm_prescott = {
 		/* PSADBW mm: 4, throughput 1 [F43 765]; Presler the same [F62
 		 * 763] (xmm: 2, NB_TM_SHUF) */
 		[NB_TM_PSADMM]  = { T(4), T(1), NB_TMU_FPADD },
+		/* REPNE SCAS, REP LODS: 4 an element, as Northwood: 0.24,
+		 * 0.50, 1.00, 1.98 B/c for B, W, D, Q [F43X64 541-544, 517-520];
+		 * REPE CMPS: 2, 0.49 B/c for bytes, 0.97 for words, 1.89 for
+		 * dwords [F43 509-511]; Presler the same [F62 509-543] */
+		[NB_TM_REPSCAN] = { T(4), T(4), NB_TMU_INT },
+		[NB_TM_REPCMPS] = { T(2), T(2), NB_TMU_INT },
 	},
 	126, 3, 8,                      /* [HIN01], [HIN01], [BOG04] */
 	/* PMI latency: not measured on Prescott.  Northwood's figure
