@@ -90,6 +90,15 @@ enum nb_tm_cls {
 	 * [R, the memory slot], dst [a scratch slot]: the slot's tick when
 	 * its tag and check match (R not written since the store), else 0 */
 	NB_TM_MLD = 0xfc,
+	/* no uop of its own: an iteration of rep movs or rep stos, first of
+	 * its uops (nb_tmbuild.c).  Outside the fast strings' block mode
+	 * (t->str_block clear) nothing: the iteration's uops follow.  In
+	 * it, the string engine moves p->str_tpb[kind] / 256 ticks per
+	 * byte, the front end and retirement wait for it, and the
+	 * iteration's uops are skipped.  In slot: bits 0-3 the element's
+	 * bytes, bit 4 movs, bits 8- the uops it stands for; ld the
+	 * element's load (movs, as its load uop's) */
+	NB_TM_REPB = 0xfb,
 	NB_TM_MST = 0xfd,
 	NB_TM_COPY = 0xff, /* no uop: dst ready when the srcs are (renaming) */
 	NB_TM_LAT = 0xfe  /* no uop of its own: one result of the previous   */
@@ -128,6 +137,9 @@ struct nb_tm_params {
 	 * of its load-to-use latency (the replay that picks the data up) is
 	 * the load's own (nb_timing.c) */
 	unsigned miss_free;
+	/* rep stos [0] and rep movs [1] in block mode: ticks per byte, in
+	 * 1/256 (NB_TM_REPB) */
+	unsigned str_tpb[2];
 };
 
 /* the parameters of a CPUID family-15 model (0, 1: Willamette; 2:
@@ -162,7 +174,7 @@ struct nb_tm_block {
 	uint32_t n, nslots;      /* uops, slot entries                        */
 	struct nb_tm_uop *u;
 	uint16_t *slots;
-	uint32_t *real;          /* real[i]: uops (not COPY/LAT) before uop i,
+	uint32_t *real;          /* real[i]: uops before uop i (not COPY, LAT, MST, MLD, REPB),
 				  * n + 1 entries; NULL: count them (tests) */
 	struct nb_tm_cost *cost; /* the sampled clock (nb_tmsample.c): what it
 				  * learned, NB_TMS_EXITS entries (zeroed: none
@@ -266,6 +278,14 @@ struct nb_tm {
 	 * tick and the check byte of the store that set each */
 	uint64_t mtag[NB_TM_NMEM];
 	uint8_t mchk[NB_TM_NMEM];
+	/* the string engine (NB_TM_REPB): the tick its last element was
+	 * issued at, and the fraction of a tick (1/256) carried */
+	uint64_t str_at;
+	unsigned str_acc;
+	/* the rep movs/stos execution under way: in block mode; the address
+	 * and the RCX its next iteration will have (nb_tm_rep_visit) */
+	unsigned str_block;
+	uint64_t str_pc, str_next;
 	uint64_t uops;           /* uops retired (statistics)                 */
 	struct nb_tm_log log;
 	struct nb_tm_step step;

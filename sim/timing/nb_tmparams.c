@@ -250,7 +250,12 @@ static const struct nb_tm_params nb_tm_northwood = {
 	 * L2's access 7 [DLI Table 1]: a miss slot is held 7 cycles, free
 	 * 11 before the data is used (Sprunt's l1_miss, 4 slots: 1.23 uops
 	 * per cycle, t_timing) */
-	11
+	11,
+	/* fast strings: REP STOSW 4.25 B/c, REP MOVSW 7.40 B/c in the L1D
+	 * [F29 526, 534] (2 x 256 / B/c ticks per byte in 1/256); the B and
+	 * D rows, measured apart, are t_measured's (STOSB 4.04, STOSD 4.25,
+	 * MOVSB 6.75, MOVSD 7.56 [F29 525, 527, 533, 535]) */
+	{ 120, 69 }
 };
 
 /* Willamette (CPUID 0F1n): InstLatX64's Willamette [F13] measures
@@ -319,7 +324,8 @@ static const struct nb_tm_params nb_tm_willamette = {
 	126, 3, 4,                      /* as Northwood's: [HIN01], [DLI p. 17] */
 	NB_PMI_LATENCY_NW,              /* Northwood's (no measurement) */
 	16, 4,                          /* bits 15:6 [ORM-A]; 4 ways [CPUID] 0x66 */
-	11                              /* L2 18 measured [F13M], access 7 [DLI] */
+	11,                             /* L2 18 measured [F13M], access 7 [DLI] */
+	{ 120, 69 }                     /* F13 526, 534: 4.26, 7.42 B/c */
 };
 
 static const struct nb_tm_params nb_tm_prescott = {
@@ -477,7 +483,10 @@ static const struct nb_tm_params nb_tm_prescott = {
 	22, 8,                          /* bits 21:6 [ORM-A]; 8 ways [CPUID] 0x60 */
 	/* an L2 hit: 28 measured [F43M] (nb_tlb.c), the L2's access 18
 	 * [ORM Table 1-1, nb_tlb.c OPT04]: 10 after the slot frees */
-	10
+	10,
+	/* fast strings: REP STOSW 3.44 B/c, REP MOVSW 6.61 B/c [F43X64 526,
+	 * 534]; Presler 3.45, 6.52 [F62 526, 534] */
+	{ 149, 77 }
 };
 
 const struct nb_tm_params *nb_tm_params_for(unsigned cpuid_model)

@@ -472,9 +472,6 @@ struct row {
 #define TOL_L2 0.15
 #define TOL_MEM 0.20
 
-/* a rep string instruction's iterations each pass through its uops:
- * the fast strings' blocks (a cache line at a time) are not modelled */
-#define REP_TODO "rep strings: an iteration at a time, the fast-string blocks not modelled"
 /* VEX runs rep lods as one lods: rcx is left as it was (a guest's rep
  * lodsl of 256 dwords advances rsi by 4 under nbsim), so there are no
  * iterations to time */
@@ -913,35 +910,37 @@ static const struct row rows[] = {
 	    "[F62 531]" },
 	  { NULL, NULL, NULL, NULL } },
 	/* rep strings: the tables give bytes per cycle in the L1D ("BW in
-	 * L1D"); the rows want its inverse */
+	 * L1D"); the rows want its inverse.  rep movs and stos: the fast
+	 * strings' rate is the W row's (nb_tmparams.c str_tpb, [F29 526,
+	 * 534] ...); these B and D rows are measured apart */
 	{ "rep stosd, 1 KB (cycles per byte)", k_repstosd, D_BUF, 20, 1024, TOL_CORE,
 	  { 0.2353, 0.2924, 0.2342, 0.2899 }, { 0, 0, 0, 0 },
 	  { "[F29 527 \"REP STOSD\" 4.25 B/c]",
 	    "[F43X64 527 \"REP STOSD\" 3.42 B/c]",
 	    "[F13 527 \"REP STOSD\" 4.27 B/c]",
 	    "[F62 527 3.45 B/c]" },
-	  { NULL, REP_TODO, NULL, REP_TODO } },
+	  { NULL, NULL, NULL, NULL } },
 	{ "rep stosb, 1 KB (cycles per byte)", k_repstosb, D_BUF, 20, 1024, TOL_CORE,
 	  { 0.2475, 0.3012, 0.2347, 0.2994 }, { 0, 0, 0, 0 },
 	  { "[F29 525 \"REP STOSB\" 4.04 B/c]",
 	    "[F43X64 525 \"REP STOSB\" 3.32 B/c]",
 	    "[F13 525 \"REP STOSB\" 4.26 B/c]",
 	    "[F62 525 3.34 B/c]" },
-	  { REP_TODO, REP_TODO, REP_TODO, REP_TODO } },
+	  { NULL, NULL, NULL, NULL } },
 	{ "rep movsd, 1 KB (cycles per byte)", k_repmovsd, D_BUF, 20, 1024, TOL_CORE,
 	  { 0.1323, 0.1502, 0.1344, 0.1531 }, { 0, 0, 0, 0 },
 	  { "[F29 535 \"REP MOVSD\" 7.56 B/c]",
 	    "[F43X64 535 \"REP MOVSD\" 6.66 B/c]",
 	    "[F13 535 \"REP MOVSD\" 7.44 B/c]",
 	    "[F62 535 6.53 B/c]" },
-	  { REP_TODO, REP_TODO, REP_TODO, REP_TODO } },
+	  { NULL, NULL, NULL, NULL } },
 	{ "rep movsb, 1 KB (cycles per byte)", k_repmovsb, D_BUF, 20, 1024, TOL_CORE,
 	  { 0.1481, 0.16, 0.1351, 0.1637 }, { 0, 0, 0, 0 },
 	  { "[F29 533 \"REP MOVSB\" 6.75 B/c]",
 	    "[F43X64 533 \"REP MOVSB\" 6.25 B/c]",
 	    "[F13 533 \"REP MOVSB\" 7.40 B/c]",
 	    "[F62 533 6.11 B/c]" },
-	  { REP_TODO, REP_TODO, REP_TODO, REP_TODO } },
+	  { NULL, NULL, NULL, NULL } },
 	{ "rep lodsd, 1 KB (cycles per byte)", k_replodsd, D_BUF, 20, 1024, TOL_CORE,
 	  { 1.01, 1, 1.01, 1 }, { 0, 0, 0, 0 },
 	  { "[F29 519 \"REP LODSD\" 0.99 B/c]",
