@@ -333,6 +333,62 @@ void nb_tm_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, uns
 				t->ready[s[k]] = m;
 			continue;
 		}
+		if (u->cls == NB_TM_MST) {
+			unsigned m = s[2] - NB_TM_MEM;
+			t->ready[s[2]] = t->ready[s[0]];
+			t->mtag[m] = t->ready[s[1]];
+			t->mchk[m] = u->ld;
+			continue;
+		}
+		if (u->cls == NB_TM_REPB && t->str_block) {
+			/* a block-mode element: issued after the one before,
+			 * at the engine's rate; its load's miss (movs)
+			 * delays retirement, not the issue of the next (up
+			 * to the miss slots' lines in flight) */
+			/* (a front end the engine holds is at its tick
+			 * rounded up to a cycle: not later than that) */
+			uint64_t s0 = 2 * fe > t->str_at + 1 ? 2 * fe : t->str_at, s, c, e;
+			unsigned sz = u->slot & 15, kind = (u->slot >> 4) & 1;
+			t->str_acc += sz * p->str_tpb[kind];
+			s = s0 + (t->str_acc >> 8);
+			t->str_acc &= 255;
+			t->str_at = s;
+			e = s;
+			if (u->ld && (t->ld_mask & (UINT64_C(1) << (u->ld - 1)))) {
+				unsigned ix = u->ld - 1, m = 0;
+				uint64_t st, lat = 2 * (uint64_t)t->ld_lat[ix];
+				uint64_t f = 2 * (uint64_t)p->miss_free;
+				t->ld_mask &= ~(UINT64_C(1) << ix);
+				for (unsigned j = 1; j < nmiss; j++)
+					if (t->miss[j] < t->miss[m])
+						m = j;
+				st = max64(s0, t->miss[m]);
+				t->miss[m] = st + (lat > f ? lat - f : lat);
+				e = max64(e, st + lat);
+			}
+			c = (s + 1) / 2;
+			if (c > fe) {
+				fe = c;
+				fe_n = 0;
+			}
+			c = (e + 1) / 2;
+			if (c > ret) {
+				ret = c;
+				ret_n = 0;
+			}
+			if (t->step.record && t->step.nrec < NB_TM_STEPREC)
+				t->step.rec[t->step.nrec++] = ret;
+			i += u->slot >> 8;      /* (the iteration's uops) */
+			continue;
+		}
+		if (u->cls == NB_TM_REPB)
+			continue;
+		if (u->cls == NB_TM_MLD) {
+			unsigned m = s[1] - NB_TM_MEM;
+			t->ready[s[2]] = t->mchk[m] == u->ld && t->mtag[m] == t->ready[s[0]]
+				? t->ready[s[1]] : 0;
+			continue;
+		}
 		if (u->cls == NB_TM_LAT) {
 			uint64_t m = 2 * fe;
 			for (k = 0; k < u->nsrc; k++)
@@ -467,7 +523,8 @@ void nb_tm_run_fast(struct nb_tm *t, const struct nb_tm_block *b, unsigned from,
 		n = (uint64_t)b->real[to] - b->real[from];
 	else for (unsigned i = from; i < to; i++) {
 		uint8_t c = b->u[i].cls;
-		if (c == NB_TM_COPY || c == NB_TM_LAT)
+		if (c == NB_TM_COPY || c == NB_TM_LAT || c == NB_TM_MST || c == NB_TM_MLD ||
+		    c == NB_TM_REPB)
 			continue;
 		n++;
 		if (t->step.record) {

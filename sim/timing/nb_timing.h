@@ -74,7 +74,32 @@ enum nb_tm_cls {
 	NB_TM_SHXD64CL,  /* shld/shrd r64 by cl                              */
 	NB_TM_FWD,       /* store-to-load forwarding: from the store's data  */
 			 /* to the load's start (a NB_TM_LAT's class only)   */
+	NB_TM_RCL64N,    /* rcl r64 by imm8 or cl                            */
+	NB_TM_SHXD16,    /* shld/shrd r16 by imm8                            */
+	NB_TM_SHXD16CL,  /* shld/shrd r16 by cl                              */
+	NB_TM_PSADMM,    /* psadbw mm (its xmm form: NB_TM_SHUF)             */
+	NB_TM_REPSCAN,   /* an iteration of rep lods, repe/repne scas        */
+	NB_TM_REPCMPS,   /* an iteration of repe/repne cmps                  */
 	NB_TM_NCLS,
+	/* no uop of its own: store-to-load forwarding across superblock
+	 * runs (nb_tmbuild.c), through a memory slot NB_TM_MEM + m keyed
+	 * by a base register R the block does not write, a displacement
+	 * and a check byte (the uop's ld field).  MST: srcs [the store's
+	 * forwarded data, R], dst [the memory slot]: the slot is ready when
+	 * the data is, tagged with R's ready tick and the check.  MLD: srcs
+	 * [R, the memory slot], dst [a scratch slot]: the slot's tick when
+	 * its tag and check match (R not written since the store), else 0 */
+	NB_TM_MLD = 0xfc,
+	/* no uop of its own: an iteration of rep movs or rep stos, first of
+	 * its uops (nb_tmbuild.c).  Outside the fast strings' block mode
+	 * (t->str_block clear) nothing: the iteration's uops follow.  In
+	 * it, the string engine moves p->str_tpb[kind] / 256 ticks per
+	 * byte, the front end and retirement wait for it, and the
+	 * iteration's uops are skipped.  In slot: bits 0-3 the element's
+	 * bytes, bit 4 movs, bits 8- the uops it stands for; ld the
+	 * element's load (movs, as its load uop's) */
+	NB_TM_REPB = 0xfb,
+	NB_TM_MST = 0xfd,
 	NB_TM_COPY = 0xff, /* no uop: dst ready when the srcs are (renaming) */
 	NB_TM_LAT = 0xfe  /* no uop of its own: one result of the previous   */
 			  /* uop, ready its class's latency (ld: the class)  */
@@ -112,6 +137,9 @@ struct nb_tm_params {
 	 * of its load-to-use latency (the replay that picks the data up) is
 	 * the load's own (nb_timing.c) */
 	unsigned miss_free;
+	/* rep stos [0] and rep movs [1] in block mode: ticks per byte, in
+	 * 1/256 (NB_TM_REPB) */
+	unsigned str_tpb[2];
 };
 
 /* the parameters of a CPUID family-15 model (0, 1: Willamette; 2:
@@ -127,7 +155,10 @@ const struct nb_tm_params *nb_tm_params_for(unsigned cpuid_model);
  * it, so they complete in program order, each its latency after the one
  * before (nb_tmbuild.c) */
 #define NB_TM_ORD    (NB_TM_NREG + NB_TM_NSCR)
-#define NB_TM_NSLOT  (NB_TM_ORD + 1)
+/* the memory slots of forwarding across superblock runs (NB_TM_MST) */
+#define NB_TM_MEM    (NB_TM_ORD + 1)
+#define NB_TM_NMEM   64u
+#define NB_TM_NSLOT  (NB_TM_MEM + NB_TM_NMEM)
 #define NB_TM_MAXLD  64u         /* loads of a block with their own latency */
 
 struct nb_tm_uop {
@@ -143,7 +174,7 @@ struct nb_tm_block {
 	uint32_t n, nslots;      /* uops, slot entries                        */
 	struct nb_tm_uop *u;
 	uint16_t *slots;
-	uint32_t *real;          /* real[i]: uops (not COPY/LAT) before uop i,
+	uint32_t *real;          /* real[i]: uops before uop i (not COPY, LAT, MST, MLD, REPB),
 				  * n + 1 entries; NULL: count them (tests) */
 	struct nb_tm_cost *cost; /* the sampled clock (nb_tmsample.c): what it
 				  * learned, NB_TMS_EXITS entries (zeroed: none
@@ -243,6 +274,18 @@ struct nb_tm {
 	 * lat[i] its latency in cycles (set by the cache model) */
 	uint64_t ld_mask;
 	uint32_t ld_lat[NB_TM_MAXLD];
+	/* the memory slots' tags (NB_TM_MST): the base register's ready
+	 * tick and the check byte of the store that set each */
+	uint64_t mtag[NB_TM_NMEM];
+	uint8_t mchk[NB_TM_NMEM];
+	/* the string engine (NB_TM_REPB): the tick its last element was
+	 * issued at, and the fraction of a tick (1/256) carried */
+	uint64_t str_at;
+	unsigned str_acc;
+	/* the rep movs/stos execution under way: in block mode; the address
+	 * and the RCX its next iteration will have (nb_tm_rep_visit) */
+	unsigned str_block;
+	uint64_t str_pc, str_next;
 	uint64_t uops;           /* uops retired (statistics)                 */
 	struct nb_tm_log log;
 	struct nb_tm_step step;

@@ -35,8 +35,8 @@ static unsigned simd_class(const uint8_t *code, unsigned len, unsigned i, unsign
 	switch (op2) {
 	case 0xd5: case 0xe4: case 0xe5: case 0xf4: case 0xf5:
 		return x ? NB_TM_SIMULX : NB_TM_SIMUL;
-	case 0xf6:
-		return NB_TM_SHUF;
+	case 0xf6:      /* psadbw: mm's throughput 1, xmm's 2 [F29 763, 1140] */
+		return x ? NB_TM_SHUF : NB_TM_PSADMM;
 	case 0x70:
 		return has_prefix(code, npfx, 0x66) ? NB_TM_SHUF : NB_TM_SIMD;
 	case 0x73:
@@ -142,6 +142,14 @@ unsigned nb_tm_classify(const uint8_t *code, unsigned len, unsigned npfx, unsign
 	if (((op >= 0xa4 && op <= 0xa5) || (op >= 0xaa && op <= 0xaf)) &&
 	    !has_prefix(code, npfx, 0xf3) && !has_prefix(code, npfx, 0xf2))
 		return NB_TM_STR;
+	/* the rep forms of lods AC/AD, scas AE/AF and cmps A6/A7 (no fast
+	 * strings): one element per iteration of the microcode loop, the
+	 * iterations chained through rsi/rdi/rcx [F29, F43 509-543]; rep
+	 * movs and stos: the loop's uops, unchanged */
+	if (op >= 0xac && op <= 0xaf)
+		return NB_TM_REPSCAN;
+	if (op == 0xa6 || op == 0xa7)
+		return NB_TM_REPCMPS;
 	switch (op) {
 	case 0x80: case 0x81: case 0x83:
 		reg = modrm_reg(code, len, i + 1);
@@ -155,8 +163,14 @@ unsigned nb_tm_classify(const uint8_t *code, unsigned len, unsigned npfx, unsign
 		reg = modrm_reg(code, len, i + 1);
 		/* rcl /2, rcr /3: by 1 (D0, D1) or by imm8 and cl (microcode)
 		 * [F29, F43 289-311; F43X64 292-312 r64] */
-		if (reg == 2 || reg == 3)
-			return op == 0xd0 || op == 0xd1 ? NB_TM_RC1 : NB_TM_RCN;
+		if (reg == 2 || reg == 3) {
+			if (op == 0xd0 || op == 0xd1)
+				return NB_TM_RC1;
+			/* rcl r64 by imm8/cl: its own [F43X64 296, 300] */
+			if (reg == 2 && (op & 1) && npfx && (code[npfx - 1] & 0xf8) == 0x48)
+				return NB_TM_RCL64N;
+			return NB_TM_RCN;
+		}
 		if (npfx && (code[npfx - 1] & 0xf8) == 0x48 && (op & 1) && reg != 4 && reg != 6)
 			return NB_TM_SHIFT64;
 		return op == 0xd2 || op == 0xd3 ? NB_TM_SHIFTCL : NB_TM_SHIFT;
@@ -186,6 +200,9 @@ unsigned nb_tm_classify(const uint8_t *code, unsigned len, unsigned npfx, unsign
 		if (op2 == 0xa4 || op2 == 0xa5 || op2 == 0xac || op2 == 0xad) {
 			if (npfx && (code[npfx - 1] & 0xf8) == 0x48)
 				return op2 & 1 ? NB_TM_SHXD64CL : NB_TM_SHXD64;
+			/* r16 (66): slower than r32 [F29, F43 253-262] */
+			if (has_prefix(code, npfx, 0x66))
+				return op2 & 1 ? NB_TM_SHXD16CL : NB_TM_SHXD16;
 			return NB_TM_SHXD;
 		}
 		/* bt A3, bts AB, btr B3, btc BB r, r; BA /4-7 r, imm8 [F29,

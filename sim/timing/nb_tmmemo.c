@@ -136,6 +136,12 @@ static void shape(struct mm_set *s, struct mm_id *id, const struct nb_tm_block *
 		const struct nb_tm_uop *u = &b->u[i];
 		const uint16_t *sl = &b->slots[u->slot];
 		unsigned k, x;
+		/* forwarding across runs compares absolute ticks (the memory
+		 * slots' tags, nb_timing.h NB_TM_MLD; the string engine's
+		 * tick, NB_TM_REPB), which no relative key holds: such a
+		 * range is left to the walk */
+		if (u->cls == NB_TM_MST || u->cls == NB_TM_MLD || u->cls == NB_TM_REPB)
+			return;
 		for (k = 0; k < u->nsrc; k++) {
 			x = sl[k];
 			if (mk_w[x] == mk_gen || mk_l[x] == mk_gen)

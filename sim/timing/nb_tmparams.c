@@ -147,8 +147,7 @@ static const struct nb_tm_params nb_tm_northwood = {
 		/* PMULLW xmm: 6 [F29 1062] (mm: 6 [F29 689]) */
 		[NB_TM_SIMUL]   = { T(6), T(1), NB_TMU_FPMUL },
 		/* PSHUFD: 4, throughput 2 [F29 1144] (PSLLDQ 4, 2 [F29
-		 * 1074]; PSADBW xmm 4, 2 [F29 1140]; PSADBW mm 4, 1 [F29
-		 * 763] is timed as xmm's) */
+		 * 1074]; PSADBW xmm 4, 2 [F29 1140]; PSADBW mm: NB_TM_PSADMM) */
 		[NB_TM_SHUF]    = { T(4), T(2), NB_TMU_FPADD },
 		/* 64-bit shifts: Northwood has no 64-bit mode; as its 32-bit
 		 * shifts (the model runs x86-64 code on every part) */
@@ -211,6 +210,26 @@ static const struct nb_tm_params nb_tm_northwood = {
 		 * load (2) and the add (0.5) leave 6.3 from the data to the
 		 * load's start, 6.5 in half cycles */
 		[NB_TM_FWD]     = { 13, 1, NB_TMU_ALU },
+		/* RCL r64 by imm8, cl: no 64-bit mode: as r32 (NB_TM_RCN) */
+		[NB_TM_RCL64N]  = { T(19), T(19), NB_TMU_INT },
+		/* SHLD r16, r16, imm8 and cl: 14, SHRD 16, throughput the
+		 * same [F29 253, 256, 259, 262]: one class, 15 (each within
+		 * 7%) */
+		[NB_TM_SHXD16]  = { T(15), T(15), NB_TMU_INT },
+		[NB_TM_SHXD16CL] = { T(15), T(15), NB_TMU_INT },
+		/* PSADBW mm: 4, throughput 1 [F29 763] (xmm: 2, NB_TM_SHUF) */
+		[NB_TM_PSADMM]  = { T(4), T(1), NB_TMU_FPADD },
+		/* an iteration of REPNE SCAS, REP LODS: 4 cycles an element,
+		 * 0.99 B/c for dwords [F29 543 "REPNE SCASD", 519 "REP
+		 * LODSD"]; bytes 0.25 B/c, words 0.50 [F29 541, 542, 517,
+		 * 518]; REPE CMPS: 2 an element, 0.50 B/c for bytes, 0.99
+		 * for words [F29 509, 510] (dwords 1.59: 2.5).  The microcode
+		 * loop issues an iteration that often: an interval on one
+		 * unit, so the next rep's iterations do not start under this
+		 * one's (a latency alone let two executions overlap by the
+		 * window: 3.1 cycles an element) */
+		[NB_TM_REPSCAN] = { T(4), T(4), NB_TMU_INT },
+		[NB_TM_REPCMPS] = { T(2), T(2), NB_TMU_INT },
 	},
 	126, 3, 4,                      /* [HIN01], [HIN01], [DLI p. 17] */
 	/* PMI latency: no published figure.  Calibrated on Sprunt 2002
@@ -231,7 +250,12 @@ static const struct nb_tm_params nb_tm_northwood = {
 	 * L2's access 7 [DLI Table 1]: a miss slot is held 7 cycles, free
 	 * 11 before the data is used (Sprunt's l1_miss, 4 slots: 1.23 uops
 	 * per cycle, t_timing) */
-	11
+	11,
+	/* fast strings: REP STOSW 4.25 B/c, REP MOVSW 7.40 B/c in the L1D
+	 * [F29 526, 534] (2 x 256 / B/c ticks per byte in 1/256); the B and
+	 * D rows, measured apart, are t_measured's (STOSB 4.04, STOSD 4.25,
+	 * MOVSB 6.75, MOVSD 7.56 [F29 525, 527, 533, 535]) */
+	{ 120, 69 }
 };
 
 /* Willamette (CPUID 0F1n): InstLatX64's Willamette [F13] measures
@@ -290,11 +314,18 @@ static const struct nb_tm_params nb_tm_willamette = {
 		[NB_TM_SHXD64]  = { T(12), T(12), NB_TMU_INT },     /* as r32 */
 		[NB_TM_SHXD64CL] = { T(12), T(12), NB_TMU_INT },
 		[NB_TM_FWD]     = { 13, 1, NB_TMU_ALU },            /* F13 80: 8.9 */
+		[NB_TM_RCL64N]  = { T(19), T(19), NB_TMU_INT },     /* no 64-bit mode: r32's */
+		[NB_TM_SHXD16]  = { T(12), T(12), NB_TMU_INT },     /* F13 253, 259: 12, T 12 */
+		[NB_TM_SHXD16CL] = { T(12), T(12), NB_TMU_INT },    /* F13 256, 262: 12, T 12 */
+		[NB_TM_PSADMM]  = { T(4), T(1), NB_TMU_FPADD },     /* F13 763: 4, T 1 */
+		[NB_TM_REPSCAN] = { T(4), T(4), NB_TMU_INT },          /* F13 541, 543: 0.25, 0.99 B/c */
+		[NB_TM_REPCMPS] = { T(2), T(2), NB_TMU_INT },          /* F13 509-511: 0.50-1.96 B/c */
 	},
 	126, 3, 4,                      /* as Northwood's: [HIN01], [DLI p. 17] */
 	NB_PMI_LATENCY_NW,              /* Northwood's (no measurement) */
 	16, 4,                          /* bits 15:6 [ORM-A]; 4 ways [CPUID] 0x66 */
-	11                              /* L2 18 measured [F13M], access 7 [DLI] */
+	11,                             /* L2 18 measured [F13M], access 7 [DLI] */
+	{ 120, 69 }                     /* F13 526, 534: 4.26, 7.42 B/c */
 };
 
 static const struct nb_tm_params nb_tm_prescott = {
@@ -383,7 +414,7 @@ static const struct nb_tm_params nb_tm_prescott = {
 		/* RCL/RCR r32, 1: 7, throughput 7 [F43 291, 303]; by imm8
 		 * and cl: 25 (cl 25.3), throughput 25 [F43 295, 299, 307,
 		 * 311]; Presler the same [F62 291-311].  r64 [F43X64 292-312]:
-		 * by 1 7, RCR by imm8/cl 25, RCL by imm8/cl 31 (timed as 25) */
+		 * by 1 7, RCR by imm8/cl 25; RCL by imm8/cl: NB_TM_RCL64N */
 		[NB_TM_RC1]     = { T(7), T(7), NB_TMU_INT },
 		[NB_TM_RCN]     = { T(25), T(25), NB_TMU_INT },
 		/* SHLD/SHRD r32, r32, imm8: 9, throughput 7; by cl: 9,
@@ -422,6 +453,24 @@ static const struct nb_tm_params nb_tm_prescott = {
 		 * 32-bit run 5.7 [F43 80]; Presler 5.1 [F62 80]): the load
 		 * (4) and the add (1): the data is forwarded at once */
 		[NB_TM_FWD]     = { 0, 1, NB_TMU_ALU },
+		/* RCL r64 by imm8 and cl: 31, throughput 31 [F43X64 296,
+		 * 300]; Presler the same [F62X64 296, 300] (RCR r64: 25,
+		 * NB_TM_RCN) */
+		[NB_TM_RCL64N]  = { T(31), T(31), NB_TMU_INT },
+		/* SHLD/SHRD r16, r16, imm8: 10, throughput 10 [F43 253, 259];
+		 * by cl: 12, throughput 12 [F43 256, 262]; Presler 10.0-10.7
+		 * and 12 [F62 253-262] */
+		[NB_TM_SHXD16]  = { T(10), T(10), NB_TMU_INT },
+		[NB_TM_SHXD16CL] = { T(12), T(12), NB_TMU_INT },
+		/* PSADBW mm: 4, throughput 1 [F43 765]; Presler the same [F62
+		 * 763] (xmm: 2, NB_TM_SHUF) */
+		[NB_TM_PSADMM]  = { T(4), T(1), NB_TMU_FPADD },
+		/* REPNE SCAS, REP LODS: 4 an element, as Northwood: 0.24,
+		 * 0.50, 1.00, 1.98 B/c for B, W, D, Q [F43X64 541-544, 517-520];
+		 * REPE CMPS: 2, 0.49 B/c for bytes, 0.97 for words, 1.89 for
+		 * dwords [F43 509-511]; Presler the same [F62 509-543] */
+		[NB_TM_REPSCAN] = { T(4), T(4), NB_TMU_INT },
+		[NB_TM_REPCMPS] = { T(2), T(2), NB_TMU_INT },
 	},
 	126, 3, 8,                      /* [HIN01], [HIN01], [BOG04] */
 	/* PMI latency: not measured on Prescott.  Northwood's figure
@@ -434,7 +483,10 @@ static const struct nb_tm_params nb_tm_prescott = {
 	22, 8,                          /* bits 21:6 [ORM-A]; 8 ways [CPUID] 0x60 */
 	/* an L2 hit: 28 measured [F43M] (nb_tlb.c), the L2's access 18
 	 * [ORM Table 1-1, nb_tlb.c OPT04]: 10 after the slot frees */
-	10
+	10,
+	/* fast strings: REP STOSW 3.44 B/c, REP MOVSW 6.61 B/c [F43X64 526,
+	 * 534]; Presler 3.45, 6.52 [F62 526, 534] */
+	{ 149, 77 }
 };
 
 const struct nb_tm_params *nb_tm_params_for(unsigned cpuid_model)

@@ -127,6 +127,26 @@ static inline __attribute__((always_inline)) void tm_sb(const struct nb_tm_block
 	nb_tm_run(nb_tmp, b, (UInt)range, to, misp_total());
 }
 
+/*
+ * The fast strings' block mode (nb_timing.h NB_TM_REPB) is the
+ * execution's, decided at its start: forward (DF clear) and 64 elements
+ * or more, where the parts count their loads and stores per 64-byte
+ * block (docs/counting-rules.md, rep movs, rep stos: "from 64
+ * iterations on"; backward stores one per element).  VEX runs each
+ * iteration as a visit of the instruction (RCX = n, ..., 1, and a last
+ * visit with 0); a visit that is not the next of the execution under way
+ * (same address, RCX one less) starts one.
+ */
+void nb_tm_rep_visit(ULong pc, ULong rcx, ULong dflag)
+{
+	struct nb_tm *t = nb_tmp;
+
+	if (t->str_pc != pc || t->str_next != rcx)
+		t->str_block = rcx >= 64 && (Long)dflag > 0;
+	t->str_pc = rcx ? pc : 0;
+	t->str_next = rcx - 1;
+}
+
 VG_REGPARM(2) void nb_tm_sb(const struct nb_tm_block *b, ULong range)
 {
 	tm_sb(b, range, (nb_need & NEED_STEP) != 0);

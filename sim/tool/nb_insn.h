@@ -78,6 +78,9 @@ void nb_irule_add_uops(struct nb_pend *p, const struct nb_iins *k);
 void nb_irule_retire(struct nb_pend *p, const struct nb_iins *k);
 /* REP MOVS/STOS on the Pentium D model: the call that counts by blocks */
 void nb_irule_pd_rep(IRSB *sb, const struct nb_iins *k);
+/* rep movs/stos with the timing model: which iterations are in the fast
+ * strings' block mode (nb_cycles.c nb_tm_rep_visit) */
+void nb_irule_tm_rep(IRSB *sb, const struct nb_iins *k);
 
 /* ---- nb_instr_pmi.c: the PMI checks and thin translations ---- */
 

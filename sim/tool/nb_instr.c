@@ -785,6 +785,7 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			exit_seen = False;
 			addStmtToIRSB(out, st);
 			nb_irule_pd_rep(out, &k);
+			nb_irule_tm_rep(out, &k);
 			if ((nb_need & NEED_WCB) && (k.dec.cls & NB_IC_WCFLUSH))
 				emit_wcb_fence(out);
 			break;

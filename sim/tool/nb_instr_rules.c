@@ -105,6 +105,21 @@ void nb_irule_pd_rep(IRSB *sb, const struct nb_iins *k)
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
+void nb_irule_tm_rep(IRSB *sb, const struct nb_iins *k)
+{
+	IRExpr *rcx, *df;
+	IRDirty *d;
+
+	if (!(nb_need & NEED_TIME) || !(k->dec.cls & NB_IC_REP) ||
+	    !nb_tmb_rep_kind((const UChar *)k->addr, k->len > 16 ? 16 : k->len, k->dec.len_prefix))
+		return;
+	rcx = tmp(sb, Ity_I64, IRExpr_Get(offsetof(VexGuestAMD64State, guest_RCX), Ity_I64));
+	df = tmp(sb, Ity_I64, IRExpr_Get(offsetof(VexGuestAMD64State, guest_DFLAG), Ity_I64));
+	d = unsafeIRDirty_0_N(0, "nb_tm_rep_visit", VG_(fnptr_to_fnentry)(&nb_tm_rep_visit),
+			      mkIRExprVec_3(c64((ULong)k->addr), rcx, df));
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
 void nb_irule_retire(struct nb_pend *p, const struct nb_iins *k)
 {
 	p->raw[nb_irule_ic(k)]++;

@@ -68,6 +68,49 @@ static UInt b_nscr;                    /* scratch slots handed out */
 #define B_NFWD 16
 static IRTemp *b_abase;
 static Long *b_adisp;
+
+/*
+ * Across superblock runs (a loop's read-modify-write of one location, a
+ * spill and its reload in the next block) the load waits for the store
+ * through a memory slot (nb_timing.h NB_TM_MST, NB_TM_MLD) keyed by the
+ * base register, the displacement and a check byte, when the address is
+ * a general register's value at the block's entry plus a constant and
+ * the block writes that register nowhere (b_wrote): the register's
+ * value is then the same at every access of the block, and the slot's
+ * tag (the register's ready tick when the store ran) tells a later run
+ * whether it was written since.  b_aget: the guest state slot a
+ * temporary was read from (Get:I64 of a general register), else 0.
+ */
+static UShort *b_aget;
+static UInt b_wrote;            /* bit k: guest state slot k written */
+
+#define GPR_LO ((Int)offsetof(VexGuestAMD64State, guest_RAX))
+#define GPR_HI ((Int)offsetof(VexGuestAMD64State, guest_R15) + 8)
+
+/* mark the general registers among the guest state bytes [off, off + n) */
+static void mark_wrote(Int off, Int n)
+{
+	for (Int o = off & ~7; o < off + n; o += 8)
+		if (o >= GPR_LO && o < GPR_HI)
+			b_wrote |= 1u << (o / 8);
+}
+
+/* the memory slot (m), its check byte (chk) and base register's slot (r)
+ * of address key (base, disp), when it may forward across runs */
+static Bool xkey(IRTemp base, Long disp, UInt *r, UInt *m, UInt *chk)
+{
+	UInt h;
+
+	if (base == IRTemp_INVALID || base >= (IRTemp)b_ntemps || !b_aget[base] ||
+	    (b_wrote >> b_aget[base] & 1))
+		return False;
+	*r = b_aget[base];
+	h = (*r * 0x9E3779B1u) ^ ((UInt)disp * 0x85EBCA6Bu) ^ (UInt)((ULong)disp >> 32);
+	h ^= h >> 15;
+	*m = NB_TM_MEM + h % NB_TM_NMEM;
+	*chk = (h >> 8) & 0xff;
+	return True;
+}
 static struct { IRTemp base; Long disp; UInt slot, at; } b_fwd[B_NFWD];
 static UInt b_nfwd;
 
@@ -105,10 +148,12 @@ struct nb_tm_block *nb_tmb_begin(IRSB *in)
 			VG_(free)(b_tdep);
 			VG_(free)(b_abase);
 			VG_(free)(b_adisp);
+			VG_(free)(b_aget);
 		}
 		b_tdep = VG_(malloc)("nbsim.tmb", sizeof *b_tdep * (SizeT)b_cap);
 		b_abase = VG_(malloc)("nbsim.tmab", sizeof *b_abase * (SizeT)b_cap);
 		b_adisp = VG_(malloc)("nbsim.tmad", sizeof *b_adisp * (SizeT)b_cap);
+		b_aget = VG_(malloc)("nbsim.tmag", sizeof *b_aget * (SizeT)b_cap);
 	}
 	if (b_ntemps)
 		VG_(memset)(b_tdep, 0, sizeof *b_tdep * (SizeT)b_ntemps);
@@ -117,6 +162,21 @@ struct nb_tm_block *nb_tmb_begin(IRSB *in)
 		b_adisp[i] = 0;
 	}
 	b_nfwd = 0;
+	if (b_ntemps)
+		VG_(memset)(b_aget, 0, sizeof *b_aget * (SizeT)b_ntemps);
+	b_wrote = 0;
+	for (Int i = 0; i < in->stmts_used; i++) {
+		const IRStmt *s = in->stmts[i];
+		if (s->tag == Ist_Put)
+			mark_wrote(s->Ist.Put.offset, sizeofIRType(typeOfIRExpr(in->tyenv, s->Ist.Put.data)));
+		else if (s->tag == Ist_Dirty)
+			for (Int k = 0; k < s->Ist.Dirty.details->nFxState; k++) {
+				const IRDirty *dd = s->Ist.Dirty.details;
+				if (dd->fxState[k].fx != Ifx_Read)
+					mark_wrote(dd->fxState[k].offset, dd->fxState[k].size +
+						   dd->fxState[k].nRepeats * dd->fxState[k].repeatLen);
+			}
+	}
 	return b_blk;
 }
 
@@ -394,6 +454,38 @@ static void lat_puts(const struct put *puts, unsigned nput, const Bool *same, UI
 }
 
 /*
+ * rep movs (A4, A5) and rep stos (AA, AB) move a block at a time with
+ * the parts' fast strings: InstLatX64 measures 4.0-4.3 bytes a cycle
+ * for REP STOS and 6.1-7.6 for REP MOVS of every element size in the L1D
+ * (nb_tmparams.c str_tpb), where an iteration through the instruction's
+ * uops took 1 to 1.3 cycles an element.  An iteration (a superblock run,
+ * or one of iropt's unrolled copies) starts with a NB_TM_REPB, the string
+ * engine's element (nb_timing.h), its load's miss included, which stands
+ * for the iteration's uops when the execution is in block mode (decided
+ * at run time: nb_cycles.c nb_tm_rep_visit).  Its kind (bit 4: movs) and
+ * element size in bytes, or 0 for another instruction.
+ */
+UInt nb_tmb_rep_kind(const UChar *code, UInt len, UInt npfx)
+{
+	UInt op, rex, f3 = 0, o16 = 0;
+
+	if (npfx >= len)
+		return 0;
+	op = code[npfx];
+	if (op != 0xa4 && op != 0xa5 && op != 0xaa && op != 0xab)
+		return 0;
+	for (UInt i = 0; i < npfx; i++) {
+		f3 |= code[i] == 0xf3;
+		o16 |= code[i] == 0x66;
+	}
+	if (!f3)
+		return 0;
+	rex = (code[npfx - 1] & 0xf0) == 0x40 ? code[npfx - 1] : 0;
+	return (op == 0xa4 || op == 0xa5 ? 0x10u : 0u) |
+		(!(op & 1) ? 1u : rex & 8 ? 8u : o16 ? 2u : 4u);
+}
+
+/*
  * Add the uops of the instruction whose IR statements are in->stmts[from,
  * to) (after its IMark): code/len its bytes, dec its decoding, uops its
  * uop count (README "uop model").  Returns the number of uops of the
@@ -404,7 +496,7 @@ UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 {
 	struct put puts[MAXPUT];
 	struct dset exec_src = { 0 }, comp_src = { 0 }, d, e, x;
-	struct { struct dset a, v; IRTemp kb; Long kd; Bool key; } st[8];
+	struct { struct dset a, v; IRTemp kb; Long kd; Bool key, x; UInt xr, xm, xc; } st[8];
 	unsigned nput = 0, nst = 0, made = 0, naddr = 0, nsnap = 0;
 	UShort snap[16][2];             /* register, its snapshot slot   */
 	IRTemp addrs[16];               /* temporaries used as addresses */
@@ -415,6 +507,14 @@ UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 	/* bt* r, r: VEX goes through memory below the stack pointer, which
 	 * the part does not: no forwarding */
 	Bool fwd = xcls != NB_TM_BTR;
+	UInt kind = (dec->cls & NB_IC_REP) ? nb_tmb_rep_kind(code, len > 16 ? 16 : len,
+							    dec->len_prefix) : 0;
+
+	UInt rb = b_nu;
+
+	if (kind)
+		add_uop(NB_TM_REPB, NULL, NULL,
+			(kind & 0x10) && b_nld < NB_TM_MAXLD ? b_nld + 1 : 0);
 
 	for (Int j = from; j < to; j++) {
 		const IRStmt *s = in->stmts[j];
@@ -431,7 +531,12 @@ UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 				break;
 			}
 			if (s->Ist.WrTmp.tmp < (IRTemp)b_ntemps) {
-				addr_def(s->Ist.WrTmp.tmp, s->Ist.WrTmp.data);
+				const IRExpr *g = s->Ist.WrTmp.data;
+				addr_def(s->Ist.WrTmp.tmp, g);
+				if (g->tag == Iex_Get && g->Iex.Get.ty == Ity_I64 &&
+				    g->Iex.Get.offset >= GPR_LO && g->Iex.Get.offset < GPR_HI &&
+				    !(g->Iex.Get.offset & 7))
+					b_aget[s->Ist.WrTmp.tmp] = (UShort)(g->Iex.Get.offset / 8);
 				d.n = 0;
 				dep_expr(s->Ist.WrTmp.data, &d);
 				b_tdep[s->Ist.WrTmp.tmp] = d;
@@ -451,7 +556,7 @@ UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 			counted = True;
 			if (nst < 8) {
 				st[nst].a.n = st[nst].v.n = 0;
-				st[nst].key = False;
+				st[nst].key = st[nst].x = False;
 				dep_expr(addr, &st[nst].a);
 				dep_expr(s->Ist.CAS.details->dataLo, &st[nst].v);
 				nst++;
@@ -495,6 +600,8 @@ UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 					: s->Ist.StoreG.details->addr;
 				st[nst].key = fwd && s->tag == Ist_Store &&
 					addr_key(sa, &st[nst].kb, &st[nst].kd);
+				st[nst].x = st[nst].key && xkey(st[nst].kb, st[nst].kd, &st[nst].xr,
+								 &st[nst].xm, &st[nst].xc);
 				if (sa->tag == Iex_RdTmp && naddr < 16)
 					addrs[naddr++] = sa->Iex.RdTmp.tmp;
 				if (s->tag == Ist_Store) {
@@ -522,9 +629,21 @@ UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 			IRTemp kb;
 			Long kd;
 			UInt fs;
-			if (fwd && s->tag != Ist_CAS && addr_key(addr, &kb, &kd) &&
-			    fwd_find(kb, kd, &fs))
-				ds_add(&d, fs);
+			UInt xr, xm, xc;
+			if (fwd && s->tag != Ist_CAS && addr_key(addr, &kb, &kd)) {
+				if (fwd_find(kb, kd, &fs))
+					ds_add(&d, fs);
+				else if (xkey(kb, kd, &xr, &xm, &xc)) {
+					/* a store of an earlier run */
+					struct dset a = { 0 }, f = { 0 };
+					ds_add(&a, xr);
+					ds_add(&a, xm);
+					fs = next_scr();
+					ds_add(&f, fs);
+					add_uop(NB_TM_MLD, &a, &f, xc);
+					ds_add(&d, fs);
+				}
+			}
 		}
 		if (addr->tag == Iex_RdTmp && naddr < 16)
 			addrs[naddr++] = addr->Iex.RdTmp.tmp;
@@ -694,11 +813,22 @@ UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 			ds_add(&f, fs);
 			add_uop(NB_TM_LAT, move ? &st[i].v : &x, &f, NB_TM_FWD);
 			fwd_add(st[i].kb, st[i].kd, fs);
+			if (st[i].x) {  /* and a load of a later run */
+				struct dset a = { 0 }, m = { 0 };
+				ds_add(&a, fs);
+				ds_add(&a, st[i].xr);
+				ds_add(&m, st[i].xm);
+				add_uop(NB_TM_MST, &a, &m, st[i].xc);
+			}
 		}
 	}
 	/* the rest of the instruction's uops (microcode): no dependencies */
 	for (; made < uops; made++)
 		add_uop(NB_TM_ALU, NULL, NULL, 0);
+	/* the string engine's element: its kind, and the uops it stands for
+	 * in block mode (the iteration's, after it) */
+	if (kind && rb < b_nu && b_u[rb].cls == NB_TM_REPB)
+		b_u[rb].slot = kind | (b_nu - rb - 1) << 8;
 	return b_nu;
 }
 
@@ -721,7 +851,9 @@ void nb_tmb_end(void)
 	VG_(memcpy)(b->slots, b_s, sizeof *b->slots * b_ns);
 	b->real[0] = 0;
 	for (UInt i = 0; i < b_nu; i++)
-		b->real[i + 1] = b->real[i] + (b_u[i].cls != NB_TM_COPY && b_u[i].cls != NB_TM_LAT);
+		b->real[i + 1] = b->real[i] + (b_u[i].cls != NB_TM_COPY && b_u[i].cls != NB_TM_LAT &&
+					       b_u[i].cls != NB_TM_MST && b_u[i].cls != NB_TM_MLD &&
+					       b_u[i].cls != NB_TM_REPB);
 }
 
 /* A superblock translated again (its hot translation, nb_need.c's tiers):

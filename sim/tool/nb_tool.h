@@ -444,6 +444,10 @@ UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 		 const struct nb_insn *dec, UInt uops);
 void nb_tmb_end(void);
 void nb_tmb_adopt(struct nb_tm_block *b, const struct nb_tm_block *old);
+/* rep movs/stos at code: bit 4 movs, bits 0-3 the element's bytes; else 0 */
+UInt nb_tmb_rep_kind(const UChar *code, UInt len, UInt npfx);
+/* an iteration of rep movs/stos at pc starts (nb_cycles.c) */
+void nb_tm_rep_visit(ULong pc, ULong rcx, ULong dflag);
 
 /* ---- when overflow interrupts and PEBS assists can happen (nb_pmi_arm.c) ---- */
 
