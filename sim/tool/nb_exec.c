@@ -95,7 +95,7 @@ static unsigned nb_mem_cg(Addr first, Addr last)
  * most recently used of its L2 set, all sectors present, dirty.  Until the
  * next access reaches the L2, a store to the same line that misses the
  * L1D (no write-allocate) changes no cache state and counts the same
- * events, so the generated code counts them itself (emit_mem_call). */
+ * events, so the store helpers count them first (nb_st_same). */
 ULong nb_st_line;
 
 /* other L1D geometries (none of the models has one) */
@@ -443,6 +443,25 @@ static inline __attribute__((always_inline)) void nb_mem_line(Addr a, Bool store
 		nb_mem_line_miss(l, store);
 }
 
+/*
+ * A store the inline hit path declined, to the L2 line of the last store
+ * that missed the L1D (nb_st_line) and within one 64-byte line: it
+ * changes no cache state, so count what nb_mem counts for it (an RFO
+ * hitting a Modified line; nb_mc_n is left alone: no replay metric tags a
+ * store for MC_L1 alone, and the RAW_MC deltas wait) and return 1.  The
+ * helpers that follow the inline path call it first (the test was inline
+ * code once, run at every store for the few that missed).
+ */
+static inline __attribute__((always_inline)) Bool nb_st_same(Addr a, ULong size)
+{
+	if (nb_st_line != (a >> nb_l2.line_shift) + 1 ||
+	    a >> NB_L1_LINE_SHIFT != (a + size - 1) >> NB_L1_LINE_SHIFT)
+		return False;
+	nb_raw[RAW_MC(1, MC_L1)]++;
+	nb_sig[SIG_BSQ(nb_bsq_bit(0, NB_CACHE_DIRTY))]++;
+	return True;
+}
+
 /* (nb_mem_any inline in each helper: load or store, no PEBS, constants) */
 VG_REGPARM(2) void nb_load(Addr a, ULong size)
 {
@@ -452,6 +471,14 @@ VG_REGPARM(2) void nb_load(Addr a, ULong size)
 VG_REGPARM(2) void nb_store(Addr a, ULong size)
 {
 	nb_mem_any(a, size, True, 0, NULL, False);
+}
+
+/* nb_store after the inline hit path (without the store buffer and the
+ * DTLB: emit_mem_call) */
+VG_REGPARM(2) void nb_store_st(Addr a, ULong size)
+{
+	if (!nb_st_same(a, size))
+		nb_mem_any(a, size, True, 0, NULL, False);
 }
 
 /* The helpers while neither the store buffer nor the DTLB is enabled, with
@@ -469,6 +496,8 @@ Bool nb_mem_lean(void)
 	{								\
 		if (!(store))						\
 			size = nb_ldix_take(size);			\
+		else if (nb_st_same(a, size))				\
+			return;						\
 		if (LIKELY((a & 63) + size <= 64))			\
 			nb_mem_line(a, store, ways);			\
 		else							\
@@ -485,24 +514,16 @@ NB_LEAN_HELPER(nb_store_lean8, True, 8)
  * the first counter is enabled.  The same operations in the same order
  * (nb_l1_fast's hinted-way hit, its clock step and stamp; a store missing
  * the L1D to the L2 line of the last store counted without the model, as
- * the inline code counts it), so the caches, the counts and the clock do
+ * the store helpers count it: nb_st_same), so the caches, the counts and the clock do
  * not depend on which translation ran.  The inline hit path is most of
  * the IR per access: VEX's passes and register allocator cost more on it
  * than code run a few times gains from it.
  */
 static inline __attribute__((always_inline)) Bool nb_cold_fast(Addr a, ULong size, Bool store)
 {
-	ULong line = a >> NB_L1_LINE_SHIFT;
-
 	if (nb_l1_fast(&nb_l1d, a, (unsigned)size))
 		return True;
-	if (store && nb_st_line == (a >> nb_l2.line_shift) + 1 &&
-	    line == (a + size - 1) >> NB_L1_LINE_SHIFT) {
-		nb_raw[RAW_MC(1, MC_L1)]++;
-		nb_sig[SIG_BSQ(nb_bsq_bit(0, NB_CACHE_DIRTY))]++;
-		return True;
-	}
-	return False;
+	return store && nb_st_same(a, size);
 }
 
 #define NB_COLD_HELPER(name, lean, store)				\
@@ -614,6 +635,12 @@ VG_REGPARM(2) void nb_load_bus(Addr a, ULong size)
 VG_REGPARM(2) void nb_store_bus(Addr a, ULong size)
 {
 	nb_mem_any(a, size, True, 0, NULL, True);
+}
+
+VG_REGPARM(2) void nb_store_bus_st(Addr a, ULong size)
+{
+	if (!nb_st_same(a, size))
+		nb_mem_any(a, size, True, 0, NULL, True);
 }
 
 void nb_load_pebs_bus(Addr a, ULong size, ULong pc, VexGuestAMD64State *st)

@@ -200,6 +200,10 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc
 {
 	ULong sz = (ULong)sizeofIRType(ty);
 	ULong sza = store ? sz : sz | cur_ldix << NB_LDIX_SHIFT;   /* (the helper's) */
+	/* a store after the inline hit path: its helper first tests for
+	 * the L2 line of the last store (nb_st_same, nb_exec.c; the lean
+	 * helpers always do) */
+	Bool st_same = store && sz <= 64 && !(nb_need & (NEED_STB | NEED_TLB)) && !clo_cg_compat;
 	IRDirty *d;
 
 	if (cur_cold && nb_mem_lean() && (store || !(nb_need & NEED_PEBS))) {
@@ -226,11 +230,17 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc
 			: unsafeIRDirty_0_N(2, "nb_store_lean4", VG_(fnptr_to_fnentry)(&nb_store_lean4),
 					    mkIRExprVec_2(addr, c64(sz)));
 	else if (store && (nb_need & NEED_BUS))
-		d = unsafeIRDirty_0_N(2, "nb_store_bus", VG_(fnptr_to_fnentry)(&nb_store_bus),
-				      mkIRExprVec_2(addr, c64(sz)));
+		d = st_same
+			? unsafeIRDirty_0_N(2, "nb_store_bus_st", VG_(fnptr_to_fnentry)(&nb_store_bus_st),
+					    mkIRExprVec_2(addr, c64(sz)))
+			: unsafeIRDirty_0_N(2, "nb_store_bus", VG_(fnptr_to_fnentry)(&nb_store_bus),
+					    mkIRExprVec_2(addr, c64(sz)));
 	else if (store)
-		d = unsafeIRDirty_0_N(2, "nb_store", VG_(fnptr_to_fnentry)(&nb_store),
-				      mkIRExprVec_2(addr, c64(sz)));
+		d = st_same
+			? unsafeIRDirty_0_N(2, "nb_store_st", VG_(fnptr_to_fnentry)(&nb_store_st),
+					    mkIRExprVec_2(addr, c64(sz)))
+			: unsafeIRDirty_0_N(2, "nb_store", VG_(fnptr_to_fnentry)(&nb_store),
+					    mkIRExprVec_2(addr, c64(sz)));
 	else if (!(nb_need & NEED_PEBS) && nb_mem_lean())
 		d = nb_l1d.ways == 8
 			? unsafeIRDirty_0_N(2, "nb_load_lean8", VG_(fnptr_to_fnentry)(&nb_load_lean8),
@@ -308,28 +318,6 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc
 			 c64((ULong)(HWord)&nb_l1d.sink)));
 		addStmtToIRSB(sb, IRStmt_Store(Iend_LE, sa, clk));
 		call = tmp(sb, Ity_I1, IRExpr_Unop(Iop_Not1, hit));
-		if (store && !(nb_need & NEED_TLB) && !clo_cg_compat) {
-			/* an L1D miss to the L2 line of the last store
-			 * (nb_st_line): no call; count what nb_mem counts for
-			 * it (an RFO hitting a Modified line) */
-			IRExpr *l2 = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, addr,
-						IRExpr_Const(IRConst_U8((UChar)nb_l2.line_shift))));
-			IRExpr *same, *n;
-			l2 = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, l2, c64(1)));
-			same = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, l2, tmp(sb, Ity_I64,
-				   IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_st_line)))));
-			/* only when the L1D missed and the access is in one line */
-			same = tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, same, tmp(sb, Ity_I1,
-				   IRExpr_Binop(Iop_CmpEQ64, line, last))));
-			same = tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, same, call));
-			n = tmp(sb, Ity_I64, IRExpr_Unop(Iop_1Uto64, same));
-			/* (nb_mc_n is left alone: no replay metric tags a
-			 * store for MC_L1 alone, and the RAW_MC deltas wait) */
-			emit_add_at(sb, &nb_raw[RAW_MC(1, MC_L1)], n);
-			emit_add_at(sb, (ULong *)&nb_sig[SIG_BSQ(nb_bsq_bit(0, NB_CACHE_DIRTY))], n);
-			call = tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, call,
-				   tmp(sb, Ity_I1, IRExpr_Unop(Iop_Not1, same))));
-		}
 		d->guard = call;
 	}
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
