@@ -94,61 +94,31 @@ INT_CHAIN(k_shld, "shld $1, %k[a], %k[a]")
 INT_CHAIN(k_bts, "bts %k[b], %k[a]")
 INT_CHAIN(k_btsi, "bts $5, %k[a]")
 
-static void k_rcrcl(char *p, uint64_t n)
-{
-	uint32_t a = 1, c = 3;
-	(void)p;
-	__asm__ volatile(LOOP("rcr %%cl, %k[a]") : [a] "+r"(a), [n] "+r"(n) : "c"(c) : "cc");
+/* the same with a 64-bit chain, and with the count in cl (C) */
+#define INT64_CHAIN(name, body)							\
+static void name(char *p, uint64_t n)						\
+{										\
+	uint64_t a = 1;								\
+	(void)p;								\
+	__asm__ volatile(LOOP(body) : [a] "+r"(a), [n] "+r"(n) : : "cc");	\
 }
-
-static void k_shrdcl(char *p, uint64_t n)
-{
-	uint32_t a = 1, c = 1;
-	(void)p;
-	__asm__ volatile(LOOP("shrd %%cl, %k[a], %k[a]") : [a] "+r"(a), [n] "+r"(n) : "c"(c) : "cc");
+#define CL_CHAIN(name, type, count, body)					\
+static void name(char *p, uint64_t n)						\
+{										\
+	type a = 1, c = count;							\
+	(void)p;								\
+	__asm__ volatile(LOOP(body) : [a] "+r"(a), [n] "+r"(n) : "c"(c) : "cc"); \
 }
-
-static void k_shld16(char *p, uint64_t n)
-{
-	uint32_t a = 1;
-	(void)p;
-	__asm__ volatile(LOOP("shld $1, %w[a], %w[a]") : [a] "+r"(a), [n] "+r"(n) : : "cc");
-}
-
-static void k_shrd16cl(char *p, uint64_t n)
-{
-	uint32_t a = 1, c = 1;
-	(void)p;
-	__asm__ volatile(LOOP("shrd %%cl, %w[a], %w[a]") : [a] "+r"(a), [n] "+r"(n) : "c"(c) : "cc");
-}
-
-static void k_rcl64i(char *p, uint64_t n)
-{
-	uint64_t a = 1;
-	(void)p;
-	__asm__ volatile(LOOP("rcl $3, %[a]") : [a] "+r"(a), [n] "+r"(n) : : "cc");
-}
-
-static void k_rcl64cl(char *p, uint64_t n)
-{
-	uint64_t a = 1, c = 3;
-	(void)p;
-	__asm__ volatile(LOOP("rcl %%cl, %[a]") : [a] "+r"(a), [n] "+r"(n) : "c"(c) : "cc");
-}
-
-static void k_shld64(char *p, uint64_t n)
-{
-	uint64_t a = 1;
-	(void)p;
-	__asm__ volatile(LOOP("shld $1, %[a], %[a]") : [a] "+r"(a), [n] "+r"(n) : : "cc");
-}
-
-static void k_shrd64cl(char *p, uint64_t n)
-{
-	uint64_t a = 1, c = 1;
-	(void)p;
-	__asm__ volatile(LOOP("shrd %%cl, %[a], %[a]") : [a] "+r"(a), [n] "+r"(n) : "c"(c) : "cc");
-}
+INT_CHAIN(k_shld16, "shld $1, %w[a], %w[a]")
+CL_CHAIN(k_rcrcl, uint32_t, 3, "rcr %%cl, %k[a]")
+CL_CHAIN(k_shrdcl, uint32_t, 1, "shrd %%cl, %k[a], %k[a]")
+CL_CHAIN(k_shrd16cl, uint32_t, 1, "shrd %%cl, %w[a], %w[a]")
+CL_CHAIN(k_shlcl, uint32_t, 1, "shl %%cl, %k[a]")
+INT64_CHAIN(k_rcl64i, "rcl $3, %[a]")
+CL_CHAIN(k_rcl64cl, uint64_t, 3, "rcl %%cl, %[a]")
+INT64_CHAIN(k_shld64, "shld $1, %[a], %[a]")
+CL_CHAIN(k_shrd64cl, uint64_t, 1, "shrd %%cl, %[a], %[a]")
+INT64_CHAIN(k_rol64, "rol $1, %[a]")
 
 /* string instructions without rep, 32 an iteration over the same 128
  * bytes of p: the chain runs through rdi/rsi, which move back once an
@@ -212,25 +182,11 @@ static void k_addm_reload(char *p, uint64_t n)
 			 : [n] "+r"(n), [b] "+r"(b) : [p] "r"(p) : "cc", "memory");
 }
 
-static void k_shlcl(char *p, uint64_t n)
-{
-	uint32_t a = 1, c = 1;
-	(void)p;
-	__asm__ volatile(LOOP("shl %%cl, %k[a]") : [a] "+r"(a), [n] "+r"(n) : "c"(c) : "cc");
-}
-
 static void k_shr64(char *p, uint64_t n)
 {
 	uint64_t a = ~0ULL;
 	(void)p;
 	__asm__ volatile(LOOP("shr $1, %[a]") : [a] "+r"(a), [n] "+r"(n) : : "cc");
-}
-
-static void k_rol64(char *p, uint64_t n)
-{
-	uint64_t a = 1;
-	(void)p;
-	__asm__ volatile(LOOP("rol $1, %[a]") : [a] "+r"(a), [n] "+r"(n) : : "cc");
 }
 
 /* setc r8: writes the low byte of the register (a partial write, which
