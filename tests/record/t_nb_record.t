@@ -183,13 +183,23 @@ $N //= 0;
 	ok(@in == 200 || @in == 201, 'IEBS: 200 samples in sprunt (201 with a cold miss: above) (' . scalar(@in) . ')');
 	is(scalar(grep { $_->{svma} == $nm{sprunt_target} } @in), 0, 'IEBS: none on the chasing load');
 	my %d;
-	for (@in) {
-		my $o = $_->{svma} - $nm{sprunt_after};
-		$d{$o % 7 == 0 && $o >= 0 ? 1 + $o / 7 : -1}++;
-	}
+	my @dist = map { my $o = $_->{svma} - $nm{sprunt_after}; $o % 7 == 0 && $o >= 0 ? 1 + $o / 7 : -1 } @in;
+	# (with 201, the first is the first pass's, its caches cold as the
+	# environment's size leaves them: the loads after the chasing one
+	# miss too and retire slower, so fewer retire within the PMI's
+	# latency: +61 seen in a clean clone under /tmp; in order, it is the
+	# first sample in sprunt)
+	my %all;
+	$all{$_}++ for @dist;
+	my $first = @in == 201 ? shift(@dist) : undef;
+	$d{$_}++ for @dist;
 	my @bad = grep { $_ < 65 || $_ > 78 } keys %d;
-	is(scalar(@bad), 0, 'IEBS: every sample 65 to 78 instructions after the load')
+	is(scalar(@bad), 0, 'IEBS: every sample 65 to 78 instructions after the load'
+	   . (defined $first ? " (the first pass's cold one aside, at +$first)" : ''))
 		or diag(join(' ', map { "+$_: $d{$_}" } sort { $a <=> $b } keys %d));
+	ok($first >= 0 && $first <= 78,
+	   "... and that one after the load and no later than the band (+$first): fewer retire in the latency")
+		if defined $first;
 	cmp_ok(scalar(keys %d), '>', 1, 'IEBS: at more than one distance (the bus-clock wait)');
 	# Sprunt (seed 000): "65 or more", 46.5% at +69.  His paper gives the
 	# distances, not a latency in cycles; nbsim's PMI latency (Northwood
@@ -221,7 +231,7 @@ $N //= 0;
 	is($r2, 0, 'nb_report --annotate=sprunt --distance-from=the load');
 	my %h = $t2 =~ /^\s+\+(\d+)\s+(\d+)\s+[\d.]+%$/mg;
 	is(join(' ', map { "+$_:$h{$_}" } sort { $a <=> $b } keys %h),
-	   join(' ', map { "+$_:$d{$_}" } sort { $a <=> $b } keys %d),
+	   join(' ', map { "+$_:$all{$_}" } sort { $a <=> $b } keys %all),
 	   '... the distances and counts the profile gives');
 	($r2, $t2) = run_cmd($rep, '-i', "$dir/pebs.prof", '--annotate=sprunt',
 			 sprintf('--distance-from=%x', $nm{sprunt_target}));
