@@ -242,7 +242,7 @@ void nb_print_usage(void)
 "                              spread) [yes]\n"
 "    --nbsim-pmi-thin=yes|no   while a PMI is possible, superblocks without a\n"
 "                              check at each instruction (a guard at the start,\n"
-"                              a split exit where a check comes due) [yes]\n");
+"                              a guarded call where a check comes due) [yes]\n");
 	VG_(printf)(
 "    --nbsim-samples=FILE      take the overflow interrupts and PEBS records of\n"
 "                              the counters --nbsim-program armed, and write\n"
