@@ -342,7 +342,7 @@ $(BUILDDIR)/utils/nb_stat: $(NB_STAT_SRC) utils/nb_stat.h utils/nb_util.h sim/nb
 
 # nb_record: samples a whole program on nbsim (sim/nb_samples.c writes the
 # samples; Capstone decodes the data addresses); nb_report reads the profile
-NB_RECORD_SRC = utils/nb_record.c utils/nb_record_perf.c utils/nb_stat_out.c utils/nb_stat_run.c utils/nb_prog.c $(NB_COMP)/backend_cpuid.c
+NB_RECORD_SRC = utils/nb_record.c utils/nb_record_sim.c utils/nb_record_perf.c utils/nb_stat_out.c utils/nb_stat_run.c utils/nb_prog.c $(NB_COMP)/backend_cpuid.c
 $(BUILDDIR)/utils/nb_record: $(NB_RECORD_SRC) utils/nb_tsv.h utils/nb_record.h utils/nb_stat.h utils/nb_util.h sim/nbsim_counts.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_NB) $(NB_PURE_INC) -Iutils -Isim -o $@ $(NB_RECORD_SRC) $(NB_UTIL_SRC) -lcapstone
