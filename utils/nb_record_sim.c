@@ -165,7 +165,7 @@ static int one_file(struct rec_ctx *x, const char *path, char *err, size_t len)
 		} else if (!strcmp(fl[0], "p") && n == 9) {
 			unsigned c = (unsigned)atoi(fl[1]);
 			int e = c < 18 ? x->ev_of_counter[c] : -1;
-			uint64_t regs[18] = { 0 }, ea = 0, len = 1, model_ea = strtoull(fl[5], NULL, 16);
+			uint64_t regs[18] = { 0 }, ea = 0, oplen = 1, model_ea = strtoull(fl[5], NULL, 16);
 			char *s = fl[4], addr[24] = "-";
 			const char *dsym = "-";
 			int k;
@@ -183,9 +183,9 @@ static int one_file(struct rec_ctx *x, const char *path, char *err, size_t len)
 			x->ev[e].weight++;
 			x->nsamples++;
 			x->pebs++;
-			if (data_address(x, regs[1], fl[6], regs, &ea, &len)) {
+			if (data_address(x, regs[1], fl[6], regs, &ea, &oplen)) {
 				x->decoded++;
-				x->differ += model_ea < ea || model_ea - ea >= len;
+				x->differ += model_ea < ea || model_ea - ea >= oplen;
 				snprintf(addr, sizeof(addr), "%" PRIx64, ea);
 				/* nbsim's data symbol is of the model's address */
 				if (ea == model_ea)
@@ -229,8 +229,11 @@ int nbr_sim_samples(const char *dir, pid_t child, void *ctx, char *err, size_t l
 		 * not PROGRAM's */
 		if (!x->follow && (strtol(e->d_name + 8, &end, 10) != (long)child || *end))
 			continue;
-		names = realloc(names, (size_t)(n + 1) * sizeof(*names));
-		if (!names || !(names[n] = strdup(e->d_name))) {
+		char **more = realloc(names, (size_t)(n + 1) * sizeof(*names));
+
+		if (more)
+			names = more;
+		if (!more || !(names[n] = strdup(e->d_name))) {
 			snprintf(err, len, "out of memory");
 			rc = -1;
 			break;
