@@ -103,7 +103,7 @@ static inline __attribute__((always_inline)) void tm_sb(const struct nb_tm_block
 		 * at once: nb_smt.c shares the package between the LPs'
 		 * walks; until then the running LP has the whole package,
 		 * as without Hyper-Threading: nb_tm_switch) */
-		if (smt_both) {
+		if (smt_both && clo_smt_walk) {
 			nb_tms_sync(nb_tmp);    /* (nb_tm_run, below this clock, charges no streak) */
 			break;
 		}
