@@ -18,8 +18,7 @@
 #   cyc    nb_stat -e PAPI_TOT_CYC,PAPI_TOT_INS
 #   four   nb_stat -e PAPI_TOT_CYC,PAPI_TOT_INS,PAPI_L1_DCM,PAPI_BR_MSP
 #   fourht the same with --ht=yes
-# (fourht, which walks every run of a program whose threads share the
-# package, in the first round only) and prints each
+# and prints each
 # configuration's median time, then the medians over the rounds of each
 # round's ratio, beside the goal:
 #   four/cg, fourht/cg, cyc/cg <= 1.0; ins/none <= 1.3; nb0/none <= 1.1;
@@ -108,9 +107,6 @@ for p in $PROGRAMS; do
 	for ((r = 0; r < REPS; r++)); do
 		for c in "${CONFIGS[@]}"; do
 			skipped "$c" && continue
-			# (--ht=yes walks every run once two threads share
-			# the package: the first round only)
-			[ "$c" = fourht ] && [ "$r" -gt 0 ] && continue
 			read -r t[$c,$r] m[$c,$r] < <(once "$c")
 		done
 	done

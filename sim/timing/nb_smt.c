@@ -72,22 +72,38 @@ void nb_smt_mark(const struct nb_tm *t, struct nb_smt_mark *m)
 	m->miss = t->smt.miss_ticks;
 	m->replays = t->smt.replays;
 	m->seq = t->seq;
+	m->skip = t->smt.skip_cyc;
 	for (unsigned c = 0; c < NB_TM_NALIAS; c++)
 		m->alias[c] = t->smt.alias_n[c];
 }
 
+/* x * num / den, rounded (num >= den: the walked share of a segment) */
+static uint64_t scale(uint64_t x, uint64_t num, uint64_t den)
+{
+	return num == den ? x : (uint64_t)(((unsigned __int128)x * num + den / 2) / den);
+}
+
 void nb_smt_learn(const struct nb_tm *t, const struct nb_smt_mark *m, struct nb_smt_prof *out)
 {
+	uint64_t all = t->ret - m->ret, skipped = t->smt.skip_cyc - m->skip, walked;
+
 	if (t->ret <= m->ret)
 		return;
-	out->ticks = 2 * (t->ret - m->ret);
+	/* The sampled clock's skipped runs advanced the clock by their
+	 * learned costs, not through the units: the use its walked runs
+	 * made, at their rate over the whole segment (a segment it skipped
+	 * whole leaves the last profile) */
+	walked = skipped < all ? all - skipped : 0;
+	if (!walked)
+		return;
+	out->ticks = 2 * all;
 	for (unsigned u = 0; u < NB_TMU_N; u++)
-		out->unit[u] = t->smt.unit_ticks[u] - m->unit[u];
-	out->miss = t->smt.miss_ticks - m->miss;
+		out->unit[u] = scale(t->smt.unit_ticks[u] - m->unit[u], all, walked);
+	out->miss = scale(t->smt.miss_ticks - m->miss, all, walked);
 	out->uops = t->seq - m->seq;
 	out->short_of_slots = t->smt.replays != m->replays;
 	for (unsigned c = 0; c < NB_TM_NALIAS; c++)
-		out->alias[c] = t->smt.alias_n[c] - m->alias[c];
+		out->alias[c] = (uint32_t)scale(t->smt.alias_n[c] - m->alias[c], all, walked);
 }
 
 uint64_t nb_smt_pattern(uint64_t num, uint64_t den, unsigned g)

@@ -63,7 +63,7 @@ struct nb_smt_prof {
 
 /* a segment's start: the clock's counters then */
 struct nb_smt_mark {
-	uint64_t ret, unit[NB_TMU_N], miss, replays, seq;
+	uint64_t ret, unit[NB_TMU_N], miss, replays, seq, skip;
 	uint32_t alias[NB_TM_NALIAS];
 };
 

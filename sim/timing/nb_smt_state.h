@@ -32,6 +32,9 @@ struct nb_tm_smt {
 	/* own use, for the other LP's profile: ticks each unit was taken,
 	 * miss-slot ticks held, load dispatches that were replays */
 	uint64_t unit_ticks[NB_TMU_N], miss_ticks, replays;
+	/* the cycles the sampled clock charged skipped runs, whose unit use
+	 * it does not know (nb_smt_learn scales the walked runs' use) */
+	uint64_t skip_cyc;
 	/* the L1D's data conflicts between the LPs: ld_alias[i]: the alias
 	 * class of the line missing load i of the running block missed
 	 * (nb_tm_load_alias); alias_n[c]: this LP's missing loads of class c

@@ -99,11 +99,16 @@ static inline __attribute__((always_inline)) void tm_sb(const struct nb_tm_block
 		nb_tm_run_fast(nb_tmp, b, (UInt)range, to, misp_total());
 		return;
 	case NB_CLOCK_SAMPLED:
-		/* (the model with --ht=yes once both LPs have run user code
-		 * at once: nb_smt.c shares the package between the LPs'
-		 * walks; until then the running LP has the whole package,
-		 * as without Hyper-Threading: nb_tm_switch) */
-		if (smt_both) {
+		/* (with --ht=yes, once both LPs have run user code at once,
+		 * nb_smt.c shares the package between the LPs' walked runs,
+		 * whose costs the skipped ones are charged; until then the
+		 * running LP has the whole package, as without
+		 * Hyper-Threading: nb_tm_switch.  The model on every run
+		 * while both share it and a PMI is possible (PAPI_overflow's
+		 * signals in two threads gave other counts on a loaded host
+		 * than on an idle one with the sampled clock: t_sim_determ
+		 * test 5), or with --nbsim-smt-clock=walk) */
+		if (smt_both && (clo_smt_walk || (nb_need & NEED_PMI))) {
 			nb_tms_sync(nb_tmp);    /* (nb_tm_run, below this clock, charges no streak) */
 			break;
 		}
@@ -256,11 +261,10 @@ void nb_tm_switch(unsigned lp, unsigned active)
 	nb_smt_learn(nb_tmp, &smt_mark[old], &smt_prof[old]);
 	smt_have[old] = 1;
 	if ((active & 3) == 3 && !smt_both) {
-		/* the sharing begins: the clocks walk every run from here
-		 * (tm_sb).  A profile learned while the sampled clock
-		 * skipped runs holds only the walked runs' unit use: none
-		 * is kept (the incoming LP alternates strictly until the
-		 * other has run a segment, nb_smt_share) */
+		/* the sharing begins (tm_sb).  A profile learned before it
+		 * is of a package one LP had whole: none is kept (the
+		 * incoming LP alternates strictly until the other has run a
+		 * segment, nb_smt_share) */
 		smt_both = True;
 		if (clo_clock == NB_CLOCK_SAMPLED)
 			for (unsigned i = 0; i < 2; i++) {

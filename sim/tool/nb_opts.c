@@ -29,6 +29,7 @@ Bool clo_random_host = False;   /* --nbsim-random=host (default seeded: nb_entro
 ULong clo_random_seed = 0;      /* --nbsim-seed=N */
 Bool clo_ctx_cpu = False;       /* --nbsim-pmu-ctx=cpu (nb_ctx.c) */
 Bool clo_lockstep = True;       /* --nbsim-lockstep (nb_lockstep.c) */
+Bool clo_smt_walk = False;      /* --nbsim-smt-clock=walk (nb_cycles.c) */
 UInt clo_pmi_latency = ~0u;     /* --nbsim-pmi-latency; ~0: the model's (nb_pmi.c) */
 Bool clo_pmi_sync = True;       /* --nbsim-pmi-sync (nb_pmi.c) */
 Bool clo_pmi_thin = True;       /* --nbsim-pmi-thin (nb_instr_pmi.c) */
@@ -57,6 +58,7 @@ static const struct { const HChar *name, *values; } nb_opt_values[] = {
 	{ "--nbsim-pmu-ctx", "thread, cpu" },
 	{ "--nbsim-ht-place", "fixed, migrate" },
 	{ "--nbsim-lockstep", "yes, no" },
+	{ "--nbsim-smt-clock", "sampled, walk" },
 	{ "--nbsim-exact-ir", "yes, no" },
 	{ "--nbsim-cold", "yes, no" },
 	{ "--nbsim-trace-forked", "yes, no" },
@@ -120,6 +122,8 @@ Bool nb_process_cmd_line_option(const HChar *arg)
 	else if VG_BOOL_CLO(arg, "--nbsim-list-events", clo_list) {}
 	else if VG_XACT_CLO(arg, "--nbsim-cache=netburst", clo_cg_compat, False) {}
 	else if VG_XACT_CLO(arg, "--nbsim-cache=cachegrind", clo_cg_compat, True) {}
+	else if VG_XACT_CLO(arg, "--nbsim-smt-clock=sampled", clo_smt_walk, False) {}
+	else if VG_XACT_CLO(arg, "--nbsim-smt-clock=walk", clo_smt_walk, True) {}
 	else if VG_XACT_CLO(arg, "--nbsim-mem-timing=auto", clo_mem_timing, MT_YES) {}
 	else if VG_XACT_CLO(arg, "--nbsim-mem-timing=yes", clo_mem_timing, MT_YES) {}
 	else if VG_XACT_CLO(arg, "--nbsim-mem-timing=no", clo_mem_timing, MT_NO) {}
@@ -173,6 +177,11 @@ void nb_print_usage(void)
 "                              that simulated time decides, the two LPs' clocks\n"
 "                              within 20,000 cycles of each other / as valgrind\n"
 "                              and the host schedule them [yes]\n"
+"    --nbsim-smt-clock=sampled|walk  with --ht=yes, while both logical\n"
+"                              processors run and no PMI is possible: the\n"
+"                              sampled clock, its walked runs sharing the\n"
+"                              package / walk: the model on every run, as\n"
+"                              while a PMI is possible [sampled]\n"
 "    --nbsim-warn-unmodelled=yes|no  warn once when a counter is programmed\n"
 "                              for an event the model does not produce [yes]\n"
 "    --nbsim-list-events=yes|no  print every event:MASK the model produces\n"

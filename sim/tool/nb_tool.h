@@ -134,6 +134,7 @@ extern Bool clo_ht, clo_stats, clo_warn, clo_list;
  * runs the cache model; no: every load hits the L1D (memory-blind) */
 enum { MT_AUTO, MT_YES, MT_NO };
 extern UInt clo_mem_timing;
+extern Bool clo_smt_walk;
 extern Bool clo_step_each;      /* --nbsim-step-derive=cycle (nb_derive.c) */
 #ifndef NB_SAMPLE_SKIP
 #define NB_SAMPLE_SKIP 8000u
