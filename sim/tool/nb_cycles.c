@@ -104,10 +104,10 @@ static inline __attribute__((always_inline)) void tm_sb(const struct nb_tm_block
 		 * whose costs the skipped ones are charged; until then the
 		 * running LP has the whole package, as without
 		 * Hyper-Threading: nb_tm_switch.  The model on every run
-		 * while both share it and a PMI is possible (PAPI_overflow's
-		 * signals in two threads gave other counts on a loaded host
-		 * than on an idle one with the sampled clock: t_sim_determ
-		 * test 5), or with --nbsim-smt-clock=walk) */
+		 * while both share it and a PMI is possible, as before the
+		 * sampling was extended to shared runs (docs/timing-model.md:
+		 * PAPI_overflow in threads still meets the host's timing at
+		 * times), or with --nbsim-smt-clock=walk) */
 		if (smt_both && (clo_smt_walk || (nb_need & NEED_PMI))) {
 			nb_tms_sync(nb_tmp);    /* (nb_tm_run, below this clock, charges no streak) */
 			break;
