@@ -368,9 +368,10 @@ $(REPORT_ASSETS)/stamp: $(REPORT_NPM)/stamp $(REPORT_PAGE)
 		cat $(REPORT_NPM)/node_modules/$$p/LICENSE*; echo; done; } > $(REPORT_ASSETS)/LICENSES.txt
 	touch $@
 
-$(BUILDDIR)/utils/nb_report: utils/nb_report.c utils/nb_tsv.h
+NB_REPORT_SRC = utils/nb_report.c utils/nb_report_views.c utils/nb_report_html.c
+$(BUILDDIR)/utils/nb_report: $(NB_REPORT_SRC) utils/nb_report.h utils/nb_tsv.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_NB) -o $@ utils/nb_report.c
+	$(CC) $(CFLAGS_NB) -o $@ $(NB_REPORT_SRC)
 
 # The same tools under AddressSanitizer and UBSan: make check runs these
 # (NB_UTILS_BIN below; issue 15).
@@ -380,9 +381,9 @@ $(T)/san-utils/nb_record: $(NB_RECORD_SRC) utils/nb_tsv.h utils/nb_record.h util
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_NB) -O1 $(SAN) $(NB_PURE_INC) -Iutils -Isim -o $@ $(NB_RECORD_SRC) $(NB_UTIL_SRC) -lcapstone
 
-$(T)/san-utils/nb_report: utils/nb_report.c utils/nb_tsv.h
+$(T)/san-utils/nb_report: $(NB_REPORT_SRC) utils/nb_report.h utils/nb_tsv.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_NB) -O1 $(SAN) -o $@ utils/nb_report.c
+	$(CC) $(CFLAGS_NB) -O1 $(SAN) -Iutils -o $@ $(NB_REPORT_SRC)
 
 $(T)/san-utils/nb_stat: $(NB_STAT_SRC) utils/nb_stat.h utils/nb_util.h sim/nbsim_counts.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
 	@mkdir -p $(dir $@)
