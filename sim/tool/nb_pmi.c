@@ -306,6 +306,7 @@ VG_REGPARM(3) ULong nb_pmi_sb(VexGuestAMD64State *st, ULong at, ULong bound)
  */
 #define NB_ISR_MAXTID 1024
 static Int nb_isr_sig[NB_ISR_MAXTID];  /* tid: the PMI signal it is handling; 0 none */
+static Int nb_isr_pend[NB_ISR_MAXTID]; /* ... its frame pushed, the handler not yet run */
 ULong nb_pmi_isr_runs;
 
 /* The running thread's CPL onto its logical processor (synced first). */
@@ -339,17 +340,30 @@ void nb_pmi_enter(ThreadId tid)
 /* ... and its CPL onto its LP (after its context is loaded) */
 void nb_pmi_thread_runs(ThreadId tid)
 {
+	if (tid < NB_ISR_MAXTID && nb_isr_pend[tid]) {
+		nb_isr_sig[tid] = nb_isr_pend[tid];
+		nb_isr_pend[tid] = 0;
+		nb_pmi_isr_runs++;
+	}
 	cpl_apply(tid);
 }
 
+/*
+ * Valgrind pushes a pending signal's frame when the thread next gets its
+ * lock (VG_(poll_signals) after the time slice's release and acquire),
+ * before the thread-start hook, so also when the lockstep then holds it:
+ * at a point the host's scheduling chooses, maybe inside another
+ * thread's run.  The handler starts only when the thread runs; its CPL,
+ * and the PMU access that sets it (which closes the running LP's clock),
+ * wait for that (nb_pmi_thread_runs).
+ */
 void nb_pmi_pre_deliver(ThreadId tid, Int sigNo, Bool alt_stack)
 {
 	(void)alt_stack;
-	if (!nb_pmi_sig || sigNo != nb_pmi_sig || tid >= NB_ISR_MAXTID || nb_isr_sig[tid])
+	if (!nb_pmi_sig || sigNo != nb_pmi_sig || tid >= NB_ISR_MAXTID || nb_isr_sig[tid] ||
+	    nb_isr_pend[tid])
 		return;
-	nb_isr_sig[tid] = sigNo;
-	nb_pmi_isr_runs++;
-	cpl_apply(tid);
+	nb_isr_pend[tid] = sigNo;
 }
 
 void nb_pmi_post_deliver(ThreadId tid, Int sigNo)

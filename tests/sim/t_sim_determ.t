@@ -16,7 +16,8 @@
 # PAPI's perf backend (the emulated driver's sampling: the counts include
 # its tail, which moved with the order, 823,573-824,569 for thread 0):
 # the same output in two runs alone (test 5) and two beside two busy
-# loops (test 6, TODO: once not, under a heavier load).
+# loops (test 6, a TODO), the runs compared at one length of the guest's
+# pid (an input of the program: below).
 : "${NBSIM:?}" "${NB_BUILD:?}" "${NBSIM_TESTBIN:?}"
 stat="$NB_BUILD/utils/nb_stat"
 record="$NB_BUILD/utils/nb_record"
@@ -88,22 +89,53 @@ else
 	echo "not ok 4 - nb_record --ht=yes t_determ 2: samples differ between runs (or a thread has none: $t1, $t2)"
 	diff "$tmp/rec.alone" "$tmp/rec.busy" 2>&1 | head -20 | sed 's/^/# /' >&2
 fi
+# The guest's process id is one of its inputs: PAPI formats it
+# (/proc/PID/exe, linux-common.c), and a pid of another length moves its
+# allocations and so its own L1D misses (thread_pebs's thread 2 read 77
+# with 4-digit pids and 150 with 5-digit ones, each in every run; with
+# another build of the tool 85, 90 and 92 with 3, 4 and 5 digits).
+# Runs are compared at one pid length: when the pids of the set's runs
+# (and thread ids up to 64 above them) do not all have one length, the
+# host's pids wrapped or crossed a power of 10 during the set, and the set
+# is run again (at most 3 times).  Each run's pid is $! (nbsim's launcher
+# and valgrind exec).
+run1() { # OUT CMD...: run CMD, stdin /dev/null; its pid into $pids
+	out=$1; shift
+	"$@" < /dev/null > "$out" 2>&1 & p=$!
+	wait $p
+	st=$?
+	pids="$pids $p $((p + 64))"
+	return $st
+}
 pebs() {
-	"$NBSIM" -q --ht=yes -- "$NB_BUILD/tests/thread_pebs" 4 > "$1" 2>&1 ||
+	run1 "$1" "$NBSIM" -q --ht=yes -- "$NB_BUILD/tests/thread_pebs" 4 ||
 		echo "# thread_pebs 4 failed" >> "$1"
 	# (its checks are the sim backend's: on perf the counts include the
 	# driver's tail, so only that they repeat is asked)
-	P4NETBURST_BACKEND=perf "$NBSIM" -q --ht=yes -- "$NB_BUILD/tests/thread_overflow" 4 \
-		2>&1 | grep -o 'count [0-9]*, as' > "$1.perf"
+	run1 "$1.perfout" env P4NETBURST_BACKEND=perf "$NBSIM" -q --ht=yes -- \
+		"$NB_BUILD/tests/thread_overflow" 4
+	grep -o 'count [0-9]*, as' "$1.perfout" > "$1.perf"
 }
-pebs "$tmp/pebs.alone1"
-pebs "$tmp/pebs.alone2"
-sh -c 'while :; do :; done' & busy="$!"
-sh -c 'while :; do :; done' & busy="$busy $!"
-pebs "$tmp/pebs.busy1"
-pebs "$tmp/pebs.busy2"
-kill $busy 2>/dev/null
-busy=""
+one_len() { # 0 if the pids in $pids have one length (it in plen)
+	plen=""
+	for p in $pids; do
+		[ -n "$plen" ] || plen=${#p}
+		[ "${#p}" -eq "$plen" ] || return 1
+	done
+}
+for set in 1 2 3; do
+	pids=""
+	pebs "$tmp/pebs.alone1"
+	pebs "$tmp/pebs.alone2"
+	sh -c 'while :; do :; done' & busy="$!"
+	sh -c 'while :; do :; done' & busy="$busy $!"
+	pebs "$tmp/pebs.busy1"
+	pebs "$tmp/pebs.busy2"
+	kill $busy 2>/dev/null
+	busy=""
+	one_len && break
+	echo "# (the set's pids have different lengths:$pids; run again)" >&2
+done
 own=$(grep -o '+ [0-9]* of PAPI' "$tmp/pebs.alone1" | cut -d' ' -f2 | tr '\n' ' ' | sed 's/ $//')
 perfc=$(cut -d' ' -f2 "$tmp/pebs.alone1.perf" | tr -d ',' | tr '\n' ' ' | sed 's/ $//')
 # same FILE...: 1 if each of the runs named gives alone1's output
@@ -129,14 +161,17 @@ else
 	echo "not ok 5 - PAPI_overflow in threads, --ht=yes: the output differs between 2 runs alone or a check failed"
 	differ alone2
 fi
-# (TODO: in a clean clone's make check, with four more busy loops and
-# other nbsim runs beside it, about 9 runnable processes on 2 CPUs, one
-# of the two busy runs gave thread 2 of thread_pebs 142 of PAPI's own
-# misses against 134; 5 runs beside six busy loops did not repeat it.  A
-# host dependence of the threads' order with PMI signals, not yet found)
+# (Test 6: in a clean clone's make check, with about 9 runnable processes
+# on 2 CPUs, one busy run gave thread 2 of thread_pebs 142 of PAPI's own
+# misses against 134.  The one input found that moves them is the pid's
+# length, above, not the load: 14 runs beside two busy loops at a load of
+# 14-21 gave one output per pid length, 4 and 5 digits.  Still a TODO: on
+# a machine whose pids wrap every two minutes (other sessions' tests), 3
+# sets in a row had pids of two lengths, and the comparison then fails.)
+todo="# TODO the runs agree at one pid length, which a set cannot always get"
 if same busy1 busy2; then
-	echo "ok 6 - ... and the same in 2 runs beside two busy loops # TODO once not under a heavier load: a host dependence with PMI signals not yet found"
+	echo "ok 6 - ... and the same in 2 runs beside two busy loops (pids of $plen digits) $todo"
 else
-	echo "not ok 6 - ... and the same in 2 runs beside two busy loops # TODO once not under a heavier load: a host dependence with PMI signals not yet found"
+	echo "not ok 6 - ... and the same in 2 runs beside two busy loops $todo"
 	differ busy1 busy2
 fi
