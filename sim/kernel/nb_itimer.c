@@ -123,10 +123,12 @@ static void itimer_budget(void)
 				left = l;
 		}
 	{
-		ULong l = nb_ptimer_left_ns(False);
+		ULong l = nb_ptimer_left_ns(False), k = nb_kin_left_ns();
 
 		if (l < left)
 			left = l;
+		if (k < left)           /* (a waiting ancestor's expiry) */
+			left = k;
 	}
 	if (left != ~0ULL)
 		evc_cut(left / 1000 * nb_cpu->mhz / 256 + 1);
@@ -351,8 +353,6 @@ UWord nb_itimer_idle(ThreadId tid, UWord mask_addr)
 	for (ThreadId t = 1; t < NB_HT_MAXT; t++)
 		if (live[t] && t != tid)
 			return NBSIM_TIME_HOST;
-	if (has_children())
-		return NBSIM_TIME_HOST;
 	nb_itimer_check();
 	if (itimer[0].armed) {
 		now = nb_time_wall_ns();
@@ -365,6 +365,14 @@ UWord nb_itimer_idle(ThreadId tid, UWord mask_addr)
 	/* (the first timer's signal blocked: the host's wait, as before) */
 	if (mask & (1ULL << ((real_left <= pt_left ? VKI_SIGALRM : pt_sig) - 1)))
 		return NBSIM_TIME_HOST;
+	/* a child's exit can end the wait first: the expiry comes when a
+	 * descendant's simulated clock reaches it (nb_simkin.c) */
+	if (has_children()) {
+		if (!nb_kin_wait(first))
+			return NBSIM_TIME_HOST;
+		nb_itimer_check();
+		return NBSIM_OK;
+	}
 	nb_time_pass(first);
 	nb_itimer_check();
 	return NBSIM_OK;
