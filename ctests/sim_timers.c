@@ -65,7 +65,8 @@
  * kin_child_ns (its MONOTONIC as it stops, absolute); the parent prints
  * kin_t0_ns (its MONOTONIC before arming, absolute), kin_fire_ns (the ns
  * from there to its SIGALRM handler) and kin_status (the child's exit
- * status: 3 when SIGTERM stopped it).
+ * status: 3 when SIGTERM stopped it).  "kinw": the same, the parent in
+ * waitpid (SA_RESTART) and its handler sending the SIGTERM.
  */
 #include <errno.h>
 #include <linux/futex.h>
@@ -320,6 +321,14 @@ static int wait_child(const char *self)
 
 /* a parent's timer while its child works (nb_simkin.c) */
 static volatile sig_atomic_t kin_term, kin_chld;
+static volatile pid_t kin_pid;
+
+static void on_alarm_kill(int sig)
+{
+	on_alarm(sig);
+	if (kin_pid > 0)
+		kill(kin_pid, SIGTERM);
+}
 
 static void on_term(int sig)
 {
@@ -346,7 +355,7 @@ static int kin_spin(void)
 	return kin_term ? 3 : 0;
 }
 
-static int kin_parent(const char *self)
+static int kin_parent(const char *self, int in_waitpid)
 {
 	struct sigaction sa;
 	sigset_t block, wait_mask;
@@ -355,7 +364,8 @@ static int kin_parent(const char *self)
 	int st;
 
 	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_alarm;
+	sa.sa_handler = in_waitpid ? on_alarm_kill : on_alarm;
+	sa.sa_flags = in_waitpid ? SA_RESTART : 0;
 	sigaction(SIGALRM, &sa, NULL);
 	sa.sa_handler = on_chld;
 	sigaction(SIGCHLD, &sa, NULL);
@@ -376,9 +386,14 @@ static int kin_parent(const char *self)
 	}
 	if (p < 0)
 		return 2;
-	while (!fired_ns && !kin_chld)
-		sigsuspend(&wait_mask);
-	kill(p, SIGTERM);
+	kin_pid = p;
+	if (in_waitpid) {
+		sigprocmask(SIG_SETMASK, &wait_mask, NULL);
+	} else {
+		while (!fired_ns && !kin_chld)
+			sigsuspend(&wait_mask);
+		kill(p, SIGTERM);
+	}
 	if (waitpid(p, &st, 0) != p)
 		return 2;
 	printf("kin_t0_ns %lld\n", t0);
@@ -587,7 +602,9 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "spin"))
 		return kin_spin();
 	if (argc > 1 && !strcmp(argv[1], "kin"))
-		return kin_parent(argv[0]);
+		return kin_parent(argv[0], 0);
+	if (argc > 1 && !strcmp(argv[1], "kinw"))
+		return kin_parent(argv[0], 1);
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_alarm;

@@ -20,7 +20,8 @@
  * clocks go on from its parent's at the fork: nb_simwait.c), and counts
  * its threads that run guest code (not blocked in a system call that can
  * wait).  The parent, about to wait in pause or sigsuspend with a
- * wall-clock timer armed and a child running (nb_itimer_idle), waits on
+ * wall-clock timer armed and a child running (nb_itimer_idle), or in
+ * wait4 or waitid (nb_itimer_pre_syscall), waits on
  * the host until a descendant's clock passes the expiry: its wall time
  * then moves exactly to the expiry and the timer fires, as in an idle
  * process.  It stops waiting so, and waits on the host as before (the
