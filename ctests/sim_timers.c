@@ -58,6 +58,15 @@
  * fork, absolute), wait_ns (the ns from there to after waitpid),
  * wait_cutime_us (getrusage RUSAGE_CHILDREN's user time), wait_ru_us (the
  * user time wait4 returned) and wait_tms_cutime (times()' ticks).
+ * With "kin" only: a parent arms a 2 ms ITIMER_REAL, forks a child that
+ * execs this program as "spin" (its own nbsim), and waits in sigsuspend, as
+ * timeout(1) does; at the expiry it sends the child SIGTERM and reaps it.
+ * The child loops until SIGTERM (at most about 25 ms) and prints
+ * kin_child_ns (its MONOTONIC as it stops, absolute); the parent prints
+ * kin_t0_ns (its MONOTONIC before arming, absolute), kin_fire_ns (the ns
+ * from there to its SIGALRM handler) and kin_status (the child's exit
+ * status: 3 when SIGTERM stopped it).  "kinw": the same, the parent in
+ * waitpid (SA_RESTART) and its handler sending the SIGTERM.
  */
 #include <errno.h>
 #include <linux/futex.h>
@@ -310,6 +319,89 @@ static int wait_child(const char *self)
 	return 0;
 }
 
+/* a parent's timer while its child works (nb_simkin.c) */
+static volatile sig_atomic_t kin_term, kin_chld;
+static volatile pid_t kin_pid;
+
+static void on_alarm_kill(int sig)
+{
+	on_alarm(sig);
+	if (kin_pid > 0)
+		kill(kin_pid, SIGTERM);
+}
+
+static void on_term(int sig)
+{
+	(void)sig;
+	kin_term = 1;
+}
+
+static void on_chld(int sig)
+{
+	(void)sig;
+	kin_chld = 1;
+}
+
+static int kin_spin(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_term;
+	sigaction(SIGTERM, &sa, NULL);
+	for (int i = 0; i < 300 && !kin_term; i++)
+		work(20000);
+	printf("kin_child_ns %lld\n", mono());
+	return kin_term ? 3 : 0;
+}
+
+static int kin_parent(const char *self, int in_waitpid)
+{
+	struct sigaction sa;
+	sigset_t block, wait_mask;
+	long long t0;
+	pid_t p;
+	int st;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = in_waitpid ? on_alarm_kill : on_alarm;
+	sa.sa_flags = in_waitpid ? SA_RESTART : 0;
+	sigaction(SIGALRM, &sa, NULL);
+	sa.sa_handler = on_chld;
+	sigaction(SIGCHLD, &sa, NULL);
+	sigemptyset(&block);
+	sigaddset(&block, SIGALRM);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, &wait_mask);
+	fflush(stdout);
+	fired_ns = 0;
+	t0 = mono();
+	arm(2000, 0);
+	p = fork();
+	if (p == 0) {
+		sigprocmask(SIG_SETMASK, &wait_mask, NULL);
+		execl(self, self, "spin", (char *)NULL);
+		perror("execl");
+		_exit(2);
+	}
+	if (p < 0)
+		return 2;
+	kin_pid = p;
+	if (in_waitpid) {
+		sigprocmask(SIG_SETMASK, &wait_mask, NULL);
+	} else {
+		while (!fired_ns && !kin_chld)
+			sigsuspend(&wait_mask);
+		kill(p, SIGTERM);
+	}
+	if (waitpid(p, &st, 0) != p)
+		return 2;
+	printf("kin_t0_ns %lld\n", t0);
+	printf("kin_fire_ns %lld\n", fired_ns ? fired_ns - t0 : -1);
+	printf("kin_status %d\n", WIFEXITED(st) ? WEXITSTATUS(st) : -WTERMSIG(st));
+	return 0;
+}
+
 /* what sysinfo(2) and sysconf say of the machine's memory and load:
  * figures a program sizes its work by (nb_sysinfo.c) */
 static void machine(void)
@@ -507,6 +599,12 @@ int main(int argc, char **argv)
 	}
 	if (argc > 1 && !strcmp(argv[1], "wait"))
 		return wait_child(argv[0]);
+	if (argc > 1 && !strcmp(argv[1], "spin"))
+		return kin_spin();
+	if (argc > 1 && !strcmp(argv[1], "kin"))
+		return kin_parent(argv[0], 0);
+	if (argc > 1 && !strcmp(argv[1], "kinw"))
+		return kin_parent(argv[0], 1);
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_alarm;

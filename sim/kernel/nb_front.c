@@ -89,6 +89,7 @@ static void fr_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 	nb_timeout_pre_syscall(tid, sysno, args);
 	nb_itimer_pre_syscall(tid, sysno);
 	nb_simwait_pre_syscall(sysno);
+	nb_kin_pre_syscall(tid, sysno);
 }
 
 static void fr_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res)
@@ -104,6 +105,7 @@ static void fr_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, S
 		nb_time_post_syscall(tid, sysno, args, res);
 	}
 	nb_simwait_post_syscall(sysno, args, res);     /* (a child's end) */
+	nb_kin_runs(tid);
 	nb_sysinfo_post_syscall(tid, sysno, args, res);
 	nb_entropy_post_syscall(sysno, args, res);
 }
@@ -113,20 +115,25 @@ static void fr_runs(ThreadId tid)
 	nb_kern_switch(tid);             /* perf events follow their thread */
 	nb_kern_tick(tid);               /* the perf driver's throttling */
 	nb_progfile_switch(tid);
-	if (nb_time_running())
+	if (nb_time_running()) {
+		nb_kin_runs(tid);        /* (its clock to the waiting ancestors) */
+		nb_kin_tick();
 		nb_itimer_check();       /* expired timers (the time the others left) */
+	}
 	nb_time_switch(tid);             /* CPU time */
 }
 
 static void fr_thread_create(ThreadId parent, ThreadId child)
 {
 	nb_itimer_thread_create(parent, child);
+	nb_kin_thread_create();
 	nb_kern_thread_create(parent, child);
 }
 
 static void fr_thread_exit(ThreadId tid)
 {
 	nb_itimer_thread_exit(tid);
+	nb_kin_thread_exit(tid);
 	nb_progfile_thread_exit(tid);
 	nb_kern_thread_exit(tid);
 }

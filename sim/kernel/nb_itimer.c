@@ -123,10 +123,12 @@ static void itimer_budget(void)
 				left = l;
 		}
 	{
-		ULong l = nb_ptimer_left_ns(False);
+		ULong l = nb_ptimer_left_ns(False), k = nb_kin_left_ns();
 
 		if (l < left)
 			left = l;
+		if (k < left)           /* (a waiting ancestor's expiry) */
+			left = k;
 	}
 	if (left != ~0ULL)
 		evc_cut(left / 1000 * nb_cpu->mhz / 256 + 1);
@@ -246,6 +248,15 @@ static void host_real_timer(ULong ns, struct vki_itimerval *old)
 			0, 0, 0, 0, 0);
 }
 
+/* TID is the process's only live thread */
+static Bool only_thread(ThreadId tid)
+{
+	for (ThreadId t = 1; t < NB_HT_MAXT; t++)
+		if (live[t] && t != tid)
+			return False;
+	return True;
+}
+
 /* Before a system call: a wait while a wall-clock timer runs gets host
  * stand-ins for the simulated time left: the host's ITIMER_REAL for
  * ITIMER_REAL, a kernel timer for the earliest POSIX timer (nb_ptimer.c).
@@ -260,6 +271,21 @@ void nb_itimer_pre_syscall(ThreadId tid, UInt sysno)
 	if (!itimer[0].armed && nb_ptimer_left_ns(True) == ~0ULL)
 		return;
 	nb_itimer_check();
+	/* a wait for a child while it runs under nbsim: the expiry when a
+	 * descendant's simulated clock reaches it (nb_simkin.c); its signal
+	 * then comes as the call starts: the handler, then the call again or
+	 * EINTR, as the program's SA_RESTART says */
+	if ((sysno == __NR_wait4 || sysno == __NR_waitid) && only_thread(tid)) {
+		ULong first = nb_ptimer_left_ns(True);
+
+		now = nb_time_wall_ns();
+		if (itimer[0].armed && (itimer[0].at > now ? itimer[0].at - now : 0) < first)
+			first = itimer[0].at > now ? itimer[0].at - now : 0;
+		if (nb_kin_wait(first)) {
+			nb_itimer_check();
+			return;
+		}
+	}
 	wait_real_ns = wait_pt_ns = ~0ULL;
 	if (itimer[0].armed) {
 		now = nb_time_wall_ns();
@@ -348,10 +374,7 @@ UWord nb_itimer_idle(ThreadId tid, UWord mask_addr)
 	if (!mask_addr || !VG_(am_is_valid_for_client)((Addr)mask_addr, sizeof mask, VKI_PROT_READ))
 		return NBSIM_GP;
 	mask = *(const ULong *)mask_addr;
-	for (ThreadId t = 1; t < NB_HT_MAXT; t++)
-		if (live[t] && t != tid)
-			return NBSIM_TIME_HOST;
-	if (has_children())
+	if (!only_thread(tid))
 		return NBSIM_TIME_HOST;
 	nb_itimer_check();
 	if (itimer[0].armed) {
@@ -365,6 +388,14 @@ UWord nb_itimer_idle(ThreadId tid, UWord mask_addr)
 	/* (the first timer's signal blocked: the host's wait, as before) */
 	if (mask & (1ULL << ((real_left <= pt_left ? VKI_SIGALRM : pt_sig) - 1)))
 		return NBSIM_TIME_HOST;
+	/* a child's exit can end the wait first: the expiry comes when a
+	 * descendant's simulated clock reaches it (nb_simkin.c) */
+	if (has_children()) {
+		if (!nb_kin_wait(first))
+			return NBSIM_TIME_HOST;
+		nb_itimer_check();
+		return NBSIM_OK;
+	}
 	nb_time_pass(first);
 	nb_itimer_check();
 	return NBSIM_OK;

@@ -7,6 +7,7 @@
  * points (nb_kern.c), so that no part calls back up for them.
  */
 #include "nb_kern_int.h"
+#include "nb_simtime.h"
 
 /* The value of "KEY<blanks>value" in a /proc status text, NULL if absent */
 const HChar *nbk_proc_field(const HChar *buf, const HChar *key)
@@ -42,14 +43,20 @@ Bool nbk_writable(Addr a, SizeT n)
 	return a != 0 && VG_(am_is_valid_for_client)(a, n, VKI_PROT_WRITE);
 }
 
-/* The enabled/running times: the host's CLOCK_MONOTONIC (the kernel's
- * times are task-clock times; simulated cycles advance only while some
- * counter needs them). */
+/* The enabled/running times and the records' TIME: the program's
+ * CLOCK_MONOTONIC, the simulated one under --nbsim-time=simulated
+ * (nb_simtime.c: the kernel's times are task-clock times, which a program
+ * compares with its own clocks, and the host's ran 20-100 times ahead of
+ * the simulated part's, by the host's load); else the host's. */
 ULong nbk_now_ns(void)
 {
 	struct vki_timespec ts;
-	SysRes r = VG_(do_syscall)(__NR_clock_gettime, VKI_CLOCK_MONOTONIC, (UWord)&ts, 0, 0, 0, 0, 0, 0);
+	SysRes r;
+	ULong ns;
 
+	if (nb_time_read(VG_(get_running_tid)(), VKI_CLOCK_MONOTONIC, &ns))
+		return ns;
+	r = VG_(do_syscall)(__NR_clock_gettime, VKI_CLOCK_MONOTONIC, (UWord)&ts, 0, 0, 0, 0, 0, 0);
 	if (sr_isError(r))
 		return 0;
 	return (ULong)ts.tv_sec * 1000000000ULL + (ULong)ts.tv_nsec;

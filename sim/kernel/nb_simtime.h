@@ -42,6 +42,26 @@ void nb_simwait_post_syscall(UInt sysno, UWord *args, SysRes res);
 /* NBSIM_REQ_TIME for NBSIM_TIME_CHILDREN (the preload's getrusage
  * RUSAGE_CHILDREN and times()); False for any other request */
 Bool nb_simwait_request(UWord *arg, UWord *ret);
+/* a waiting parent's timers on its descendants' simulated time
+ * (nb_simkin.c): the pages shared across fork and exec (nb_simwait.c
+ * calls these), a descendant's progress, the parent's wait */
+void nb_kin_before_fork(ULong my_start);
+void nb_kin_after_fork(ThreadId tid, Int ppid, ULong pstart);
+void nb_kin_get(Int *pid, ULong *start);
+void nb_kin_set(const Int *pid, const ULong *start, ULong my_start);
+void nb_kin_exec(void);
+void nb_kin_leave(void);
+void nb_kin_fini(void);
+void nb_kin_pre_syscall(ThreadId tid, UInt sysno);
+void nb_kin_runs(ThreadId tid);
+void nb_kin_thread_create(void);
+void nb_kin_thread_exit(ThreadId tid);
+void nb_kin_tick(void);
+/* the wall ns before the nearest waiting ancestor's expiry (~0: none) */
+ULong nb_kin_left_ns(void);
+/* pause/sigsuspend with a child: True if a descendant's clock reached the
+ * first timer's expiry FIRST ns ahead (the wall time passed to it) */
+Bool nb_kin_wait(ULong first);
 /* the needs the time base adds (nb_need.c): the timing model */
 UInt nb_time_need(void);
 

@@ -51,6 +51,8 @@ struct time_exec {
 	ULong report_start;             /* the parent's start time (0: none) */
 	Int report_pid, forked;         /* (its .wait file is the new image's) */
 	ULong wait_off;
+	Int kin_pid[4];                 /* the ancestors' pages (nb_simkin.c) */
+	ULong kin_start[4];
 };
 
 struct time_end {                       /* 64 bytes: never across a page */
@@ -93,7 +95,7 @@ static void before_fork(ThreadId tid)
 {
 	(void)tid;
 	if (nb_time_running()) {
-		(void)start_time();     /* (the child takes it as its parent's) */
+		nb_kin_before_fork(start_time());  /* (the child takes it as its parent's) */
 		forked = True;
 	}
 }
@@ -101,10 +103,10 @@ static void before_fork(ThreadId tid)
 /* the child: its parent is the process that forked (with simulated time) */
 static void after_fork_child(ThreadId tid)
 {
-	(void)tid;
 	if (nb_time_running()) {
 		report_pid = VG_(getppid)();
 		report_start = my_start;
+		nb_kin_after_fork(tid, report_pid, report_start);
 	}
 	my_start = 0;
 	forked = False;
@@ -144,6 +146,7 @@ void nb_simwait_init(void)
 	report_start = x.report_start;
 	forked = x.forked != 0;
 	wait_off = (Off64T)x.wait_off;
+	nb_kin_set(x.kin_pid, x.kin_start, x.start);
 }
 
 static void pre_exec(void)
@@ -161,6 +164,7 @@ static void pre_exec(void)
 			path_of(VG_(getpid)(), "wait", path, sizeof path);
 			VG_(unlink)(path);
 		}
+		nb_kin_leave();
 		return;
 	}
 	VG_(memset)(&x, 0, sizeof x);
@@ -175,6 +179,8 @@ static void pre_exec(void)
 	x.report_start = report_start;
 	x.forked = forked;
 	x.wait_off = (ULong)wait_off;
+	nb_kin_get(x.kin_pid, x.kin_start);
+	nb_kin_exec();
 	path_of(VG_(getpid)(), "exec", path, sizeof path);
 	f = VG_(open)(path, VKI_O_WRONLY | VKI_O_CREAT | VKI_O_TRUNC, 0600);
 	if (sr_isError(f))
@@ -198,6 +204,7 @@ void nb_simwait_fini(void)
 
 	if (clo_time_host)
 		return;
+	nb_kin_fini();
 	if (forked) {
 		path_of(VG_(getpid)(), "wait", path, sizeof path);
 		VG_(unlink)(path);

@@ -4,7 +4,10 @@
  * PERF_SAMPLE_TIME over a loop, its ring buffer's records printed with the
  * program's own CLOCK_MONOTONIC read before the event is enabled (t0) and
  * after it is disabled (t1):
- *   count N / t0 NS / t1 NS / time NS (one per sample)
+ *   count N / enabled NS / running NS / t0 NS / t1 NS / time NS (one per
+ *   sample)
+ * (enabled and running: the read's PERF_FORMAT_TOTAL_TIME_ENABLED and
+ * _RUNNING, on the same clock as TIME).
  */
 #include <linux/perf_event.h>
 #include <stdint.h>
@@ -33,7 +36,7 @@ int main(void)
 {
 	struct perf_event_attr a;
 	struct perf_event_mmap_page *h;
-	uint64_t t0, t1, cnt = 0, head;
+	uint64_t t0, t1, rv[3] = { 0, 0, 0 }, head;
 	const unsigned char *data;
 	int fd;
 
@@ -46,6 +49,7 @@ int main(void)
 	a.exclude_hv = 1;
 	a.sample_period = 100003;
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TIME;
+	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
 	if (fd < 0) {
 		perror("perf_event_open");
@@ -61,11 +65,12 @@ int main(void)
 	loop(1000000);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	t1 = mono();
-	if (read(fd, &cnt, sizeof(cnt)) != sizeof(cnt))
+	if (read(fd, rv, sizeof(rv)) != sizeof(rv))
 		return 1;
 	head = __atomic_load_n(&h->data_head, __ATOMIC_ACQUIRE);
 	data = (const unsigned char *)h + h->data_offset;
-	printf("count %llu\nt0 %llu\nt1 %llu\n", (unsigned long long)cnt, (unsigned long long)t0,
+	printf("count %llu\nenabled %llu\nrunning %llu\nt0 %llu\nt1 %llu\n", (unsigned long long)rv[0],
+	       (unsigned long long)rv[1], (unsigned long long)rv[2], (unsigned long long)t0,
 	       (unsigned long long)t1);
 	/* header, IP, TIME: 24 bytes each */
 	for (uint64_t at = 0; at + sizeof(struct perf_event_header) <= head;) {

@@ -4,7 +4,10 @@
 # simulated machine's CLOCK_MONOTONIC (sim/kernel/nb_simtime.c), the clock
 # the program itself reads; else the host's.  tests/kern/kern_stime.c
 # samples instructions every 100003 over a 2 M-instruction loop between
-# two readings of its own CLOCK_MONOTONIC, t0 and t1.
+# two readings of its own CLOCK_MONOTONIC, t0 and t1, and reads the
+# event's enabled and running times (PERF_FORMAT_TOTAL_TIME_*: on the same
+# clock, sim/kernel/nb_kern_base.c nbk_now_ns; the host's before, 20-100
+# times the program's own t1 - t0, and different every run).
 use strict;
 use warnings;
 use Test::More;
@@ -18,7 +21,7 @@ sub run {
 	my $out = `$nbsim --model=northwood --nbsim-time=$time --nbsim-warn-unmodelled=no -- $prog 2>&1`;
 	my %r = (times => []);
 	for (split /\n/, $out) {
-		if (/^(count|t0|t1) (\d+)$/) {
+		if (/^(count|enabled|running|t0|t1) (\d+)$/) {
 			$r{$1} = $2;
 		} elsif (/^time (\d+)$/) {
 			push @{$r{times}}, $1;
@@ -47,8 +50,15 @@ ok(@o1 > 10 && "@o1" eq "@o2", 'simulated time: the same TIMEs (from t0) in two 
 # the loop's samples a period apart: 100003 instructions of a dec/jnz loop
 # on Northwood's 2800 MHz clock (measured: 14.7 us, 0.82 cycles an
 # iteration)
+my ($en, $span) = ($s1->{enabled} // 0, ($s1->{t1} // 0) - ($s1->{t0} // 0));
+ok($en > 0 && $en == ($s1->{running} // -1), "simulated time: time enabled = time running > 0 ($en ns)");
+ok($en <= $span && $en >= ($o1[-1] // 0) - ($o1[0] // 0),
+   "simulated time: ... within the program's own t0..t1 ($span ns) and over its samples' span");
+is($s2->{enabled}, $en, 'simulated time: the same time enabled in two runs');
 my @d = map { $o1[$_] - $o1[$_ - 1] } 2 .. $#o1;
 is(scalar(grep { $_ < 10000 || $_ > 40000 } @d), 0, 'simulated time: samples 10 to 40 us apart (a period of the loop at 2.8 GHz)')
 	or diag("@d");
-check(run('host'), 'host time');
+my $h = run('host');
+check($h, 'host time');
+ok(($h->{enabled} // 0) > 0 && $h->{enabled} == ($h->{running} // -1), 'host time: time enabled = time running > 0');
 done_testing();

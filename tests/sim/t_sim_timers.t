@@ -39,6 +39,15 @@
 # the children's user time (getrusage, wait4's rusage, times) is the
 # child's simulated CPU time, within 1% (it ran a little past its print);
 # no file of theirs is left in $TMPDIR.
+# A parent's timer while its child works (sim_timers kin: a 2 ms
+# ITIMER_REAL, a fork and an exec of a child that loops until SIGTERM,
+# sigsuspend, as timeout(1) waits; kinw: in waitpid, its handler sending
+# the SIGTERM; nb_simkin.c): the timer expires when the child's simulated
+# clock reaches it, not after the host's 2 ms (in which the child's nbsim
+# had not even started its program: it died of the SIGTERM); the parent's
+# handler runs at 2 ms of its own clock (1%; in waitpid it read 1.9 us
+# before, the wait's time not yet passed); the child's clock as it stops
+# is past the expiry; no file is left.
 use strict;
 use warnings;
 use Test::More;
@@ -189,6 +198,23 @@ for my $model (qw(northwood prescott)) {
 	is($v{wait_tms_cutime}, $ticks, "wait: times()' tms_cutime is that time in ticks ($ticks)");
 	my @left = glob("$tmp/nbsim-time-*");
 	is("@left", '', 'wait: no exec or children\'s file is left in $TMPDIR');
+}
+
+# a parent's timer on its child's simulated time (a pair of nbsims each;
+# the child runs a little over 2 ms of simulated time): waiting in
+# sigsuspend (kin), in waitpid with the handler killing the child (kinw)
+for my $mode (qw(kin kinw)) {
+	my $tmp = tempdir(CLEANUP => 1);
+	my $out = `TMPDIR="$tmp" timeout -k 10 600 "$nbsim" --model=northwood -- "$prog" $mode 2>&1`;
+	my %v = $out =~ /^(\w+) (\S+)$/mg;
+	is($? >> 8, 0, "$mode: the parent and its exec'd child run") or diag($out);
+	is($v{kin_status}, 3, "$mode: the child was running its loop when the parent's 2 ms timer expired (exit status 3: stopped by its SIGTERM handler)")
+		or diag($out);
+	ok(near($v{kin_fire_ns}, 2e6, 0.01), "$mode: the parent's handler runs 2 ms after it armed the timer, by its clock (" . ($v{kin_fire_ns} // '?') . ' ns)');
+	my $child = ($v{kin_child_ns} // 0) - ($v{kin_t0_ns} // 0);
+	cmp_ok($child, '>=', 2e6, "$mode: the child's simulated clock had passed the expiry when it stopped ($child ns from the arming)");
+	my @left = glob("$tmp/nbsim-time-*");
+	is("@left", '', "$mode: no file of theirs is left in \$TMPDIR");
 }
 
 # a process waiting in sigsuspend with a timer armed is not idle while it
