@@ -186,9 +186,9 @@ static Bool has_mem(IRSB *in)
 
 /*
  * A call of the cache model for one access (addr: an atom).  The L1D hit
- * path is inline (nb_l1.h, nb_l1_fast): the way the set's hint names is
- * compared with the access's line and, on a hit, given a new LRU stamp;
- * the call is guarded, made only when the hinted way does not hold the
+ * path is inline (nb_l1.h, nb_l1_fast): the slot the line's hint names
+ * (a way of its set) is compared with the access's line and, on a hit,
+ * given a new LRU stamp; the call is guarded, made only when the hinted way does not hold the
  * line or the access crosses a 64-byte line.  The call repeats the lookup
  * (a stale hint) or misses, with true LRU either way.  The DTLB is looked
  * up in the call only (README "TLBs").  This inline hit path is most of
