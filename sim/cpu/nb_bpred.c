@@ -42,10 +42,9 @@ void nb_bpred_init(struct nb_bpred *b, unsigned btb_entries, unsigned rsb_entrie
 		b->pht[i] = 2;
 }
 
-/* pc's BTB entry */
-static unsigned slot(const struct nb_bpred *b, uint64_t pc)
+static struct nb_btb_entry *slot(struct nb_bpred *b, uint64_t pc)
 {
-	return (unsigned)(nb_bpred_fold(pc) & b->btb_mask);
+	return &b->btb[nb_bpred_fold(pc) & b->btb_mask];
 }
 
 unsigned nb_bpred_index(uint64_t pc, uint32_t ghr)
@@ -56,7 +55,7 @@ unsigned nb_bpred_index(uint64_t pc, uint32_t ghr)
 int nb_bpred_branch(struct nb_bpred *b, unsigned kind, uint64_t pc, uint64_t next,
 		    int taken, uint64_t target)
 {
-	unsigned e;
+	struct nb_btb_entry *e;
 	int miss = 0;
 
 	switch (kind) {
@@ -74,9 +73,9 @@ int nb_bpred_branch(struct nb_bpred *b, unsigned kind, uint64_t pc, uint64_t nex
 		/* FALLTHROUGH */
 	case NB_BR_IJMP:
 		e = slot(b, pc);
-		miss = !(b->btb_tag[e] == pc + 1 && b->btb_target[e] == target);
-		b->btb_tag[e] = pc + 1;
-		b->btb_target[e] = target;
+		miss = !(e->tag == pc + 1 && e->target == target);
+		e->tag = pc + 1;
+		e->target = target;
 		return miss;
 	case NB_BR_RET:
 		miss = b->rsb[b->rsb_top] != target;

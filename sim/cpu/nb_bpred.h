@@ -16,15 +16,16 @@
 #define NB_PHT_SIZE (1u << NB_PHT_BITS)
 #define NB_GHR_BITS 8                        /* outcomes of the last 8 conditional branches */
 
-/* The BTB: entry i is btb_tag[i] and btb_target[i], in two arrays: a
- * conditional branch reads only the tag, so the tags alone share the
- * host's cache lines (8 to a line, not 4 with their targets) */
+struct nb_btb_entry {
+	uint64_t tag;           /* branch address + 1 (0 = empty)              */
+	uint64_t target;        /* last target (indirect branches)             */
+};
+
 struct nb_bpred {
 	unsigned btb_mask;
 	unsigned rsb_n, rsb_top;
 	uint32_t ghr;           /* global history, newest outcome in bit 0      */
-	uint64_t btb_tag[NB_BTB_MAX];    /* branch address + 1 (0 = empty)     */
-	uint64_t btb_target[NB_BTB_MAX]; /* last target (indirect branches)    */
+	struct nb_btb_entry btb[NB_BTB_MAX];
 	uint64_t rsb[NB_RSB_MAX];
 	uint8_t pht[NB_PHT_SIZE]; /* 2-bit saturating counters, >= 2 = taken   */
 };
@@ -91,16 +92,16 @@ static inline int nb_bpred_cond_at(struct nb_bpred *b, const struct nb_cond_site
 	static const uint8_t next[2][4] = { { 0, 0, 1, 2 }, { 1, 2, 3, 3 } };
 	uint32_t h = b->ghr & ((1u << NB_GHR_BITS) - 1);
 	uint8_t *c = &b->pht[s->fold ^ (h << (NB_PHT_BITS - NB_GHR_BITS))];
-	uint64_t *tag = &b->btb_tag[s->btb];
-	int known = *tag == s->tag;
+	struct nb_btb_entry *e = &b->btb[s->btb];
+	int known = e->tag == s->tag;
 	/* a BTB miss: static prediction, backward taken */
 	int pred = known ? *c >= 2 : (int)s->backward;
 
 	taken = taken != 0;
 	*c = next[taken][*c & 3];
 	if (!known && taken) {
-		*tag = s->tag;
-		b->btb_target[s->btb] = s->target;
+		e->tag = s->tag;
+		e->target = s->target;
 	}
 	b->ghr = (b->ghr << 1) | (uint32_t)taken;
 	return pred != taken;
