@@ -13,6 +13,9 @@ int nb_l1_init(struct nb_l1 *c, unsigned size_kb, unsigned ways)
 	    lines % ways)
 		return 0;
 	sets = lines / ways;
+	/* (two sets at least, as 16 lines a KB and 8 ways at most give: an
+	 * access crossing into the next line then finds its hinted slot in
+	 * another set, nb_l1_fast) */
 	if (!sets || (sets & (sets - 1)))
 		return 0;
 	c->sets = sets;
@@ -24,12 +27,13 @@ int nb_l1_init(struct nb_l1 *c, unsigned size_kb, unsigned ways)
 	c->clock = 0;
 	c->sink = 0;
 	for (unsigned i = 0; i < NB_L1_MAX_LINES; i++) {
-		c->tag[i] = 0;
-		c->stamp[i] = i & (ways - 1);      /* clock 0, the way's number */
+		c->tag[i] = NB_L1_NO_LINE;
+		c->stamp[i] = NB_L1_STAMP(0, i);   /* clock 0 */
 		c->fp[i] = 0;
 	}
+	/* (way 0 of the set of the lines each hint is for) */
 	for (unsigned i = 0; i < (1u << NB_L1_HINT_BITS); i++)
-		c->hint[i] = 0;
+		c->hint[i] = (uint16_t)(8 * (i & (sets - 1)) * ways);
 	return 1;
 }
 
@@ -39,9 +43,9 @@ int nb_l1_invalidate(struct nb_l1 *c, uint64_t addr)
 	unsigned set = (unsigned)(line & (c->sets - 1)), base = set * c->ways;
 
 	for (unsigned w = 0; w < c->ways; w++)
-		if (c->tag[base + w] == line + 1) {
-			c->tag[base + w] = 0;
-			c->stamp[base + w] = w;          /* clock 0: the next victim */
+		if (c->tag[base + w] == line) {
+			c->tag[base + w] = NB_L1_NO_LINE;
+			c->stamp[base + w] = NB_L1_STAMP(0, base + w);  /* the next victim */
 			c->fp[set] &= ~(UINT64_C(0xff) << (8 * w));
 			return 1;
 		}

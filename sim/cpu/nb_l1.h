@@ -4,18 +4,21 @@
  * helper call (README "Cache model", "Speed").  Pure module (no libc, no
  * valgrind).
  *
- * True LRU by time stamps: each way holds its line (address >> 6, plus 1;
- * 0 = invalid) and a stamp, the value of a clock at its last use with the
- * way's number in the low 3 bits (the clock counts in steps of 8); the
- * victim is the way with the smallest stamp, found as the minimum of the
- * set's stamps alone (invalid ways have clock 0: the first invalid way is
- * the victim).  A hint table
- * indexed by the low bits of the line address remembers the way a line was
- * last seen in, so the hit path is: read the hinted way's tag, compare,
- * store a new stamp (nb_l1_fast, which nbsim's instrumentation emits as
- * IR).  A wrong or stale hint only sends the access to nb_l1_access, which
- * searches the set and repairs the hint: the result is that of true LRU
- * whatever the hints say (tests/unit/t_cache.c compares with nb_cache.h).
+ * True LRU by time stamps: each way (a slot of tag[] and stamp[], the
+ * set's ways side by side) holds its line (address >> 6; NB_L1_NO_LINE =
+ * invalid) and a stamp, the value of a clock at its last use plus the
+ * slot's byte offset (8 x slot: the clock counts in steps larger than any
+ * offset, so the way's number is in bits 3-5 and stamps of one set compare
+ * as their clocks); the victim is the way with the smallest stamp, found
+ * as the minimum of the set's stamps alone (invalid ways have clock 0: the
+ * first invalid way is the victim).  A hint table indexed by the low bits
+ * of the line address remembers the slot (its byte offset) a line was last
+ * seen in, always a slot of that line's set, so the hit path is: read the
+ * hinted slot's tag, compare, store a new stamp (nb_l1_fast, which nbsim's
+ * instrumentation emits as IR) with no set or way arithmetic.  A wrong or
+ * stale hint only sends the access to nb_l1_access, which searches the set
+ * and repairs the hint: the result is that of true LRU whatever the hints
+ * say (tests/unit/t_cache.c compares with nb_cache.h).
  */
 #ifndef NB_L1_H
 #define NB_L1_H
@@ -24,22 +27,28 @@
 #include "nb_cache.h"
 
 #define NB_L1_MAX_LINES 512            /* 32 KB of 64-byte lines           */
-#define NB_L1_HINT_BITS 12             /* 4096 one-byte way hints          */
+#define NB_L1_HINT_BITS 12             /* 4096 two-byte slot hints         */
 #define NB_L1_LINE_SHIFT 6
-#define NB_L1_MAX_WAYS 8               /* the way number in a stamp: 3 bits */
-#define NB_L1_STAMP_STEP 8
+#define NB_L1_MAX_WAYS 8
+/* the clock's step: above the largest slot offset (8 x NB_L1_MAX_LINES) */
+#define NB_L1_STAMP_STEP 4096
+#define NB_L1_NO_LINE UINT64_MAX       /* an invalid way's tag (no line: a
+					  line is an address >> 6)      */
+/* the stamp of slot s at clock k; the way of a stamp (ways: the set's) */
+#define NB_L1_STAMP(k, s) ((k) + 8 * (uint64_t)(s))
+#define NB_L1_STAMP_WAY(st, ways) ((unsigned)((st) >> 3) & ((ways) - 1))
 
 struct nb_l1 {
 	unsigned sets, ways;          /* sets: a power of two                  */
 	unsigned way_shift;           /* log2(ways): ways a power of two too   */
-	uint64_t clock;               /* uses so far x 8 (the newest stamp)    */
+	uint64_t clock;               /* uses so far x NB_L1_STAMP_STEP        */
 	unsigned set_shift;           /* log2(sets)                            */
 	uint64_t tag[NB_L1_MAX_LINES];
 	uint64_t stamp[NB_L1_MAX_LINES];
 	/* per set, a byte per way: NB_CACHE_FP of its line (nb_cache.h; 0
 	 * for an invalid way), so that most misses need no search */
 	uint64_t fp[NB_L1_MAX_LINES];
-	uint8_t hint[1u << NB_L1_HINT_BITS];
+	uint16_t hint[1u << NB_L1_HINT_BITS];   /* 8 x slot              */
 	uint64_t sink;                /* the fast path's stamp store on a miss */
 };
 
@@ -52,7 +61,7 @@ int nb_l1_init(struct nb_l1 *c, unsigned size_kb, unsigned ways);
 static inline __attribute__((always_inline))
 void nb_l1_put(struct nb_l1 *c, unsigned set, unsigned base, unsigned w, uint64_t line)
 {
-	c->tag[base + w] = line + 1;
+	c->tag[base + w] = line;
 	c->fp[set] = (c->fp[set] & ~(UINT64_C(0xff) << (8 * w))) |
 		NB_CACHE_FP(line, c->set_shift) << (8 * w);
 }
@@ -62,8 +71,8 @@ void nb_l1_put(struct nb_l1 *c, unsigned set, unsigned base, unsigned w, uint64_
 static inline __attribute__((always_inline))
 void nb_l1_use(struct nb_l1 *c, unsigned base, unsigned w, uint64_t line)
 {
-	c->stamp[base + w] = c->clock | w;
-	c->hint[line & ((1u << NB_L1_HINT_BITS) - 1)] = (uint8_t)w;
+	c->stamp[base + w] = NB_L1_STAMP(c->clock, base + w);
+	c->hint[line & ((1u << NB_L1_HINT_BITS) - 1)] = (uint16_t)(8 * (base + w));
 }
 
 /* One access to the line of addr: returns 1 on a hit (the line becomes
@@ -77,7 +86,7 @@ void nb_l1_use(struct nb_l1 *c, unsigned base, unsigned w, uint64_t line)
 static inline __attribute__((always_inline))
 int nb_l1_access_w(struct nb_l1 *c, uint64_t addr, int allocate, unsigned ways, int bump)
 {
-	uint64_t line = addr >> NB_L1_LINE_SHIFT, t = line + 1;
+	uint64_t line = addr >> NB_L1_LINE_SHIFT;
 	unsigned set = (unsigned)(line & (c->sets - 1)), base = set * ways, w, found = ways;
 	const uint64_t *tg = &c->tag[base], *sp = &c->stamp[base];
 	uint64_t oldest = sp[0], f = NB_CACHE_FP(line, c->set_shift);
@@ -90,7 +99,7 @@ int nb_l1_access_w(struct nb_l1 *c, uint64_t addr, int allocate, unsigned ways, 
 	    (ways == 8 ? ~UINT64_C(0) : (UINT64_C(1) << (8 * ways)) - 1)) {
 #pragma GCC unroll 8
 		for (w = 0; w < ways; w++)
-			found = tg[w] == t ? w : found;
+			found = tg[w] == line ? w : found;
 	}
 #pragma GCC unroll 8
 	for (w = 1; w < ways; w++)
@@ -98,7 +107,7 @@ int nb_l1_access_w(struct nb_l1 *c, uint64_t addr, int allocate, unsigned ways, 
 	if (found == ways) {
 		if (!allocate)
 			return 0;
-		w = (unsigned)oldest & (NB_L1_MAX_WAYS - 1);
+		w = NB_L1_STAMP_WAY(oldest, ways);
 		nb_l1_put(c, set, base, w, line);
 	} else
 		w = found;
@@ -136,7 +145,7 @@ void nb_l1_fill_w(struct nb_l1 *c, uint64_t addr, unsigned ways)
 	if (ways == 8)
 		m = NB_L1_MIN(m, NB_L1_MIN(NB_L1_MIN(sp[4], sp[5]), NB_L1_MIN(sp[6], sp[7])));
 #undef NB_L1_MIN
-	w = (unsigned)m & (NB_L1_MAX_WAYS - 1);
+	w = NB_L1_STAMP_WAY(m, ways);
 	nb_l1_put(c, set, base, w, line);
 	nb_l1_use(c, base, w, line);
 }
@@ -186,12 +195,11 @@ static inline __attribute__((always_inline))
 int nb_l1_access_hinted_w(struct nb_l1 *c, uint64_t addr, int allocate, unsigned ways)
 {
 	uint64_t line = addr >> NB_L1_LINE_SHIFT;
-	unsigned s = (unsigned)(line & (c->sets - 1)) * ways +
-		c->hint[line & ((1u << NB_L1_HINT_BITS) - 1)];
+	unsigned s = c->hint[line & ((1u << NB_L1_HINT_BITS) - 1)] / 8u;
 
-	if (c->tag[s] == line + 1) {
+	if (c->tag[s] == line) {
 		c->clock += NB_L1_STAMP_STEP;
-		c->stamp[s] = c->clock | (s & (ways - 1));
+		c->stamp[s] = NB_L1_STAMP(c->clock, s);
 		return 1;
 	}
 	if (__builtin_expect(!nb_l1_fp_match_w(c, addr, ways), 1)) {
@@ -217,12 +225,11 @@ static inline int nb_l1_access(struct nb_l1 *c, uint64_t addr, int allocate)
  * naming it no longer matches. */
 int nb_l1_invalidate(struct nb_l1 *c, uint64_t addr);
 
-/* The index of addr's hinted way in tag[] / stamp[] */
+/* The index of addr's hinted way in tag[] / stamp[] (a slot of addr's
+ * set) */
 static inline unsigned nb_l1_slot(const struct nb_l1 *c, uint64_t addr)
 {
-	uint64_t line = addr >> NB_L1_LINE_SHIFT;
-	return ((unsigned)(line & (c->sets - 1)) << c->way_shift) +
-		c->hint[line & ((1u << NB_L1_HINT_BITS) - 1)];
+	return c->hint[(addr >> NB_L1_LINE_SHIFT) & ((1u << NB_L1_HINT_BITS) - 1)] / 8u;
 }
 
 /*
@@ -238,10 +245,10 @@ static inline unsigned nb_l1_slot(const struct nb_l1 *c, uint64_t addr)
 static inline int nb_l1_fast(struct nb_l1 *c, uint64_t addr, unsigned size)
 {
 	unsigned s = nb_l1_slot(c, addr + size - 1);
-	int hit = c->tag[s] == (addr >> NB_L1_LINE_SHIFT) + 1;
+	int hit = c->tag[s] == addr >> NB_L1_LINE_SHIFT;
 	uint64_t *st = hit ? &c->stamp[s] : &c->sink;
 	c->clock += NB_L1_STAMP_STEP;
-	*st = c->clock | (s & (c->ways - 1));
+	*st = NB_L1_STAMP(c->clock, s);
 	return hit;
 }
 

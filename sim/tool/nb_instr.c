@@ -186,9 +186,9 @@ static Bool has_mem(IRSB *in)
 
 /*
  * A call of the cache model for one access (addr: an atom).  The L1D hit
- * path is inline (nb_l1.h, nb_l1_fast): the way the set's hint names is
- * compared with the access's line and, on a hit, given a new LRU stamp;
- * the call is guarded, made only when the hinted way does not hold the
+ * path is inline (nb_l1.h, nb_l1_fast): the slot the line's hint names
+ * (a way of its set) is compared with the access's line and, on a hit,
+ * given a new LRU stamp; the call is guarded, made only when the hinted way does not hold the
  * line or the access crosses a 64-byte line.  The call repeats the lookup
  * (a stale hint) or misses, with true LRU either way.  The DTLB is looked
  * up in the call only (README "TLBs").  This inline hit path is most of
@@ -274,28 +274,29 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc
 	}
 	/* with the store buffer every access calls (nb_mem runs it) */
 	if (sz <= 64 && !(nb_need & NEED_STB)) {
-		IRExpr *line, *last, *slot, *off, *way, *tag, *clk, *hit, *sa, *call;
-		line = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, addr,
-						      IRExpr_Const(IRConst_U8(NB_L1_LINE_SHIFT))));
-		/* the hinted way of the last byte's line: an access crossing
-		 * into the next line then never hits (nb_l1_fast) */
-		last = sz == 1 ? line : tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64,
-			tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, addr, c64(sz - 1))),
-			IRExpr_Const(IRConst_U8(NB_L1_LINE_SHIFT))));
-		/* slot = (set << way_shift) + hint[last & mask] (nb_l1_slot) */
-		off = tmp(sb, Ity_I64, IRExpr_Binop(Iop_And64, last, c64((1u << NB_L1_HINT_BITS) - 1)));
-		off = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, off, c64((ULong)(HWord)&nb_l1d.hint[0])));
-		off = tmp(sb, Ity_I8, IRExpr_Load(Iend_LE, Ity_I8, off));
-		way = tmp(sb, Ity_I64, IRExpr_Unop(Iop_8Uto64, off));
-		slot = tmp(sb, Ity_I64, IRExpr_Binop(Iop_And64, last, c64(nb_l1d.sets - 1)));
-		slot = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shl64, slot,
-						      IRExpr_Const(IRConst_U8((UChar)nb_l1d.way_shift))));
-		slot = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, slot, way));
-		off = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shl64, slot, IRExpr_Const(IRConst_U8(3))));
+		IRExpr *hx, *off, *tag, *line, *clk, *hit, *call, *sa;
+		/* the hint of the last byte's line: an access crossing into
+		 * the next line then never hits (nb_l1_fast); its byte offset
+		 * in hint[] is 2 x (last line & mask), one shift and a mask */
+		hx = sz == 1 ? addr : tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, addr, c64(sz - 1)));
+		hx = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, hx,
+						    IRExpr_Const(IRConst_U8(NB_L1_LINE_SHIFT - 1))));
+		hx = tmp(sb, Ity_I64, IRExpr_Binop(Iop_And64, hx,
+						    c64(((1u << NB_L1_HINT_BITS) - 1) << 1)));
+		/* the hinted slot's byte offset in tag[] and stamp[] (a
+		 * slot of the line's set: nb_l1_slot), then its tag */
+		off = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, hx, c64((ULong)(HWord)&nb_l1d.hint[0])));
+		off = tmp(sb, Ity_I16, IRExpr_Load(Iend_LE, Ity_I16, off));
+		off = tmp(sb, Ity_I64, IRExpr_Unop(Iop_16Uto64, off));
 		tag = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
 			  tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, off, c64((ULong)(HWord)&nb_l1d.tag[0])))));
-		hit = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, tag,
-			  tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, line, c64(1)))));
+		line = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, addr,
+						      IRExpr_Const(IRConst_U8(NB_L1_LINE_SHIFT))));
+		/* (the compare written twice, once for the stamp's address
+		 * and once for the call's guard: the host then tests the
+		 * flags, not a boolean in a register) */
+		hit = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, tag, line));
+		call = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, tag, line));
 		if (nb_need & NEED_TLB) {
 			/* exact DTLB: skip only when the page is the DTLB's MRU one */
 			IRExpr *pg = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, addr,
@@ -305,19 +306,19 @@ static void emit_mem_call(IRSB *sb, IRExpr *addr, IRType ty, Bool store, Addr pc
 			pg = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, pg, c64(1)));
 			hit = tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, hit,
 				  tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, pg, v0))));
+			call = tmp(sb, Ity_I1, IRExpr_Unop(Iop_Not1, hit));
 		}
-		/* the use: stamp[slot] = (clock += 8) | way on a hit, else the
-		 * store goes to the sink and the helper does the access
-		 * (nb_l1_fast) */
+		/* the use: stamp[slot] = (clock += step) + offset on a hit,
+		 * else the store goes to the sink and the helper does the
+		 * access (nb_l1_fast) */
 		clk = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_l1d.clock)));
 		clk = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, clk, c64(NB_L1_STAMP_STEP)));
 		addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_l1d.clock), clk));
-		clk = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Or64, clk, way));
-		sa = tmp(sb, Ity_I64, IRExpr_ITE(hit,
-			 tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, off, c64((ULong)(HWord)&nb_l1d.stamp[0]))),
-			 c64((ULong)(HWord)&nb_l1d.sink)));
-		addStmtToIRSB(sb, IRStmt_Store(Iend_LE, sa, clk));
-		call = tmp(sb, Ity_I1, IRExpr_Unop(Iop_Not1, hit));
+		sa = tmp(sb, Ity_I64, IRExpr_ITE(hit, off,
+			 c64((ULong)((HWord)&nb_l1d.sink - (HWord)&nb_l1d.stamp[0]))));
+		sa = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, sa, c64((ULong)(HWord)&nb_l1d.stamp[0])));
+		addStmtToIRSB(sb, IRStmt_Store(Iend_LE, sa,
+			      tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, clk, off))));
 		d->guard = call;
 	}
 	addStmtToIRSB(sb, IRStmt_Dirty(d));

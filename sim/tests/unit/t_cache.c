@@ -212,7 +212,7 @@ int main(void)
 			for (unsigned k = 0; k < lines; k++) {
 				uint64_t key = l1.tag[k];
 				fps += ((l1.fp[k >> l1.way_shift] >> (8 * (k & (l1.ways - 1)))) & 0xff) ==
-					(key ? NB_CACHE_FP(key - 1, l1.set_shift) : 0);
+					(key != NB_L1_NO_LINE ? NB_CACHE_FP(key, l1.set_shift) : 0);
 			}
 			tap_ok(fps == lines, "%u KB: every way's fingerprint byte is its line's (%u of %u)",
 			       geo[g][0], fps, lines);
@@ -257,8 +257,7 @@ int main(void)
 					same = nb_l1_invalidate(&l1, a) == nb_l1_invalidate(&l1h, a);
 					continue;
 				}
-				hinted += l1h.tag[(unsigned)(ln & (l1h.sets - 1)) * l1h.ways +
-						 l1h.hint[ln & ((1u << NB_L1_HINT_BITS) - 1)]] == ln + 1;
+				hinted += l1h.tag[nb_l1_slot(&l1h, a)] == ln;
 				want = nb_l1_access_w(&l1, a, al, l1.ways, 1);
 				got = l1.ways == 8 ? nb_l1_access_hinted_w(&l1h, a, al, 8)
 					: nb_l1_access_hinted_w(&l1h, a, al, 4);
