@@ -13,7 +13,8 @@
 #   pebs    nb_record --precise -e METRIC     (PEBS: the L1D-miss metric)
 #   pstat   nb_stat -e METRIC                 (counting the metric)
 # Goals (issue 30): rec/stat <= 1.2, recg/stat <= 1.5, pebs/pstat <= 1.2;
-# nb_report --stdio and --folded on a 100,000-sample profile: under 2 s.
+# nb_report (--stdio, --folded, --callgrind, --html) on a 100,000-sample
+# profile: under 2 s.
 #
 #   CPUTIME=build/sim/bench/cputime NBSIM=build/sim/nbsim \
 #   NB_STAT=build/utils/nb_stat NB_RECORD=build/utils/nb_record \
@@ -82,15 +83,19 @@ for p in $PROGRAMS; do
 	unset t m
 done
 
-# nb_report on a large profile: python3 sampled every 10,007 instructions
-# with its callers (about 100,000 samples)
+# nb_report on a large profile: python3 sampled every 8,209 instructions
+# with its callers (about 103,000 samples); each view's CPU seconds, the
+# median of REPS runs (--html writes its page and copies the libraries
+# beside it)
 program python3
-"$NB_RECORD" -g -c 10007 -o "$TMP/big" -e PAPI_TOT_INS -- "${CMD[@]}" >/dev/null 2>"$TMP/err" ||
+"$NB_RECORD" -g -c 8209 -o "$TMP/big" -e PAPI_TOT_INS -- "${CMD[@]}" >/dev/null 2>"$TMP/err" ||
 	{ echo "FAILED: the large profile" >&2; tail -3 "$TMP/err" >&2; exit 0; }
 n=$(grep -c '^sample' "$TMP/big" || true)
-for k in stdio folded; do
+for k in stdio folded callgrind html; do
+	a=(--$k)
+	[ "$k" = html ] && a=(--html="$TMP/html")
 	u=$(for ((r = 0; r < REPS; r++)); do
-		"$CPUTIME" -m "$NB_REPORT" -i "$TMP/big" --$k 2>/dev/null | grep -a -E '^[0-9]+ [0-9]+$' |
+		"$CPUTIME" -m "$NB_REPORT" -i "$TMP/big" "${a[@]}" 2>/dev/null | grep -a -E '^[0-9]+ [0-9]+$' |
 			tail -1 | cut -d' ' -f1
 	done | median)
 	echo "nb_report --$k on $n samples: $(secs "$u") s CPU (goal: under 2 s)"

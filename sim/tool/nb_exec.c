@@ -324,6 +324,8 @@ void nb_mem_any(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State *gs
 		nb_stall += stall;      /* stores retire into the store buffer */
 		if (stall) {            /* the load's latency for the clock */
 			nb_tm_load_miss(nb_tmp, (unsigned)nb_tm_ldix, (uint32_t)stall);
+			if (nb_pmi_memdyn)      /* (nb_irule_bound) */
+				nb_pmi_budget -= (Long)stall;
 			nb_tm_load_alias(nb_tmp, (unsigned)nb_tm_ldix, a);
 		}
 	}
@@ -391,6 +393,8 @@ static inline __attribute__((always_inline)) void nb_mem_line_count(Addr l, Bool
 			lat += nb_memp->mem_latency;
 		nb_tm_load_miss(nb_tmp, (unsigned)nb_tm_ldix, (uint32_t)lat);
 		nb_tm_load_alias(nb_tmp, (unsigned)nb_tm_ldix, l);
+		if (nb_pmi_memdyn)      /* the PMI budget's bound (nb_irule_bound) */
+			nb_pmi_budget -= (Long)lat;
 	}
 	nb_lean[store ? 1 : 0][k]++;
 }

@@ -24,7 +24,9 @@ struct nb_pend {
  * uops / width + 1, a misprediction penalty per branch (<= 32 cycles; its
  * wrong-path uops, <= 3 per penalty cycle, x 4 mask bits: 420), and the
  * memory stall of each memory uop (at most L2 + L3 + memory latency); a
- * per-cycle filter counts at most one per cycle.
+ * per-cycle filter counts at most one per cycle.  The bound debited is
+ * the armed counters' (nb_irule_bound, nb_pmi_bclass): this one when
+ * they count anything else.
  */
 #define BOUND_INSN(uops, br, mem) (4 * ((ULong)(uops) + 1) + ((br) ? 420 : 1) + \
 				   (ULong)(mem) * nb_bound_mem)
@@ -42,6 +44,8 @@ struct nb_iins {
 				/* code (0-15), else -1 (nb_ibr_jnext_cc)          */
 	Bool br_done;           /* its branch call is emitted                   */
 	struct nb_pd_adj pd;    /* Pentium D counting rules (cpu/nb_pdrules.h)  */
+	UInt lat;               /* its uops' latencies and unit intervals, in   */
+				/* cycles (nb_tmb_lat; 0 without the clock)     */
 };
 
 /* ---- nb_instr_branch.c: calls of the branch predictor ---- */
@@ -72,6 +76,8 @@ void nb_irule_pd(struct nb_iins *k, const uint8_t *a, UInt len);
 /* the measured uops of MMX/SSE forms on the model's core (Agner Fog's P4
  * or Prescott sheet) */
 void nb_irule_measured(struct nb_iins *k, const uint8_t *a, UInt len);
+/* what the instruction can add to an armed counter (the PMI budget) */
+ULong nb_irule_bound(const struct nb_iins *k);
 /* add the instruction's uops and memory uops to the pending counts */
 void nb_irule_add_uops(struct nb_pend *p, const struct nb_iins *k);
 /* add its retirement to the pending counts */
@@ -104,7 +110,7 @@ struct nb_bcheck {
 };
 IRExpr *nb_ipmi_bcheck_emit(IRSB *sb, Addr pc);
 ULong nb_ipmi_bound(void);
-ULong nb_ipmi_bcheck(VexGuestAMD64State *st, const struct nb_bcheck *t, Long x);
+ULong nb_ipmi_bcheck(VexGuestAMD64State *st, const struct nb_bcheck *t);
 /* the budget's check (BOUND: what the instructions since the last check
  * can add; AT: 0, or the next instruction's PC | NB_PMI_FORCE; TB, TO:
  * the clock's uops run so far) */

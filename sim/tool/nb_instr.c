@@ -761,9 +761,14 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			k.uops = nb_irule_uops(in, i + 1, j, &k.dec, &k.loads, &k.stores, &k.rom);
 			nb_irule_pd(&k, (const uint8_t *)a, len > 16 ? 16 : len);
 			nb_irule_measured(&k, (const uint8_t *)a, len > 16 ? 16 : len);
-			if (tmb)
+			k.lat = 0;
+			if (tmb) {
+				UInt tm_start = tm_end;
 				tm_end = nb_tmb_insn(in, i + 1, j, (const UChar *)a, len, &k.dec,
 						     k.uops);
+				if ((nb_need & NEED_PMI) || nb_ipmi_thin())
+					k.lat = nb_tmb_lat(tm_start, tm_end);
+			}
 			k.uops_deferred = (k.dec.cls & NB_IC_REP) != 0;
 			if (tcd)
 				/* REP strings run from the microcode ROM: one
@@ -841,8 +846,7 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			}
 			nb_ifpa_flush(out, fpa_x87, &fpa_acc);
 			flush(out, &p);
-			bound = p.bound + (k.valid ? BOUND_INSN(k.uops, k.dec.br != NB_BR_NONE,
-							       k.loads + k.stores) : 0);
+			bound = p.bound + (k.valid ? nb_irule_bound(&k) : 0);
 			p.bound = 0;
 			if (k.valid && k.jnext_cc >= 0 && !k.br_done) {
 				/* jcc to the next instruction: by its flags */

@@ -11,13 +11,14 @@
 
 /* a thin translation (thin_guard); the sum of what its checks, left
  * out, would have subtracted (so far, while it is instrumented); the
- * budget after its guard, B1 (a temporary), and after the last boundary
- * so far (X: B1, or what a boundary's check left, both plus the bounds
- * before it) */
+ * budget after its guard, B1 (a temporary); its boundary checks'
+ * compare constants, set once the whole sum is known (thin_patch) */
 static Bool cur_thin;
 static ULong thin_bound;
 static IRTemp thin_b1 = IRTemp_INVALID;
-static IRExpr *thin_x;
+#define THIN_MAXB 512
+static struct { IRConst *c; ULong cum; } thin_cmp[THIN_MAXB];
+static UInt thin_ncmp;
 ULong nb_pmi_thin_made, nb_pmi_near_made, nb_pmi_bchecks;
 
 /* D, a PMI check's call, writes the event-check counter
@@ -142,34 +143,48 @@ static void thin_guard(IRSB *sb, Addr a, Bool force, Int at)
 
 /*
  * The check of a thin translation at the boundary before the instruction
- * at PC (its bound already in thin_bound): made when X, less the bounds
- * before it, is below 1, as the checked code's would be.  The call's
- * table (struct nb_bcheck, its address patched in *SLOT once the
- * superblock's batched counts are known) brings the counts to the
- * boundary's for the check.  Its result is the next X, or NB_PMI_SB_CUT:
- * the check took a PMI here, and the superblock leaves to PC (the cut).
+ * at PC (its bound already in thin_bound): made where the checked code's
+ * would come due.  After the guard the budget in memory is B1 less the
+ * whole sum of the bounds (thin_bound, S) and less what the cache model
+ * debited since (its load misses, nb_pmi_memdyn); the checked code's
+ * budget at this boundary is that plus the bounds after it (S - CUM): so
+ * the check is due where the budget is at most CUM - S, a constant set
+ * when S is known (thin_patch).  After a check, the budget stored is the
+ * check's less the bounds after its boundary, so the same compare holds
+ * for the next ones.  The call's table (struct nb_bcheck, its address
+ * patched in *SLOT once the superblock's batched counts are known) brings
+ * the counts to the boundary's for the check.  Its result is
+ * NB_PMI_SB_CUT if the check took a PMI here: the superblock leaves to PC
+ * (the cut).
  */
 IRExpr *nb_ipmi_bcheck_emit(IRSB *sb, Addr pc)
 {
 	IRTemp r = newIRTemp(sb->tyenv, Ity_I64);
-	IRExpr *e, *slot;
+	IRExpr *b, *e, *slot, *lim;
 	IRDirty *d;
 
-	if (thin_b1 == IRTemp_INVALID)
-		thin_b1 = newIRTemp(sb->tyenv, Ity_I64);
-	if (!thin_x)
-		thin_x = IRExpr_RdTmp(thin_b1);
-	e = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64S, thin_x, c64(thin_bound)));
+	tl_assert(thin_ncmp < THIN_MAXB);
+	lim = c64(0);
+	thin_cmp[thin_ncmp].c = lim->Iex.Const.con;
+	thin_cmp[thin_ncmp++].cum = thin_bound;
+	b = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_budget)));
+	e = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64S, b, lim));
 	slot = mkIRExpr_HWord(0);
 	d = unsafeIRDirty_1_N(r, 0, "nb_ipmi_bcheck", VG_(fnptr_to_fnentry)(&nb_ipmi_bcheck),
-			      mkIRExprVec_3(IRExpr_GSPTR(), slot, thin_x));
+			      mkIRExprVec_2(IRExpr_GSPTR(), slot));
 	d->guard = e;
 	addStmtToIRSB(sb, IRStmt_Dirty(evc_writer(d)));
-	thin_x = tmp(sb, Ity_I64, IRExpr_ITE(e, IRExpr_RdTmp(r), thin_x));
 	/* (not called: r is 0x55...55) */
 	addStmtToIRSB(sb, IRStmt_Exit(tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, IRExpr_RdTmp(r),
 		c64(NB_PMI_SB_CUT))), Ijk_Boring, IRConst_U64((ULong)pc), sb->offsIP));
 	return slot;
+}
+
+/* the boundary checks' compare constants: CUM - S (the whole sum) */
+static void thin_patch(void)
+{
+	for (UInt j = 0; j < thin_ncmp; j++)
+		thin_cmp[j].c->Ico.U64 = thin_cmp[j].cum - thin_bound;
 }
 
 /* the bounds so far (a boundary's check's, then the superblock's whole) */
@@ -180,32 +195,31 @@ ULong nb_ipmi_bound(void)
 
 /*
  * Called at a boundary of a thin translation where the checked code's
- * check would come due (X: the budget there plus the bounds before it,
- * t->cum): the counts brought to the boundary's (the superblock added
- * those of a run to its end before: t's differences), the check as the
+ * check would come due (the budget at most CUM - S, nb_ipmi_bcheck_emit):
+ * the counts brought to the boundary's (the superblock added those of a
+ * run to its end before: t's differences), the budget to the checked
+ * code's there (plus the bounds after it, t->rest), the check as the
  * checked code makes it (with the clock run up to the boundary, in
- * segments from nb_tm_p), the counts put back.  Returns the budget it
- * left plus t->cum (the next boundaries' X), or NB_PMI_SB_CUT if it took a
- * PMI here (the counts left at the boundary's: the superblock leaves).
- * The budget stored is the check's less the bounds after the boundary.
+ * segments from nb_tm_p), the counts put back.  Returns NB_PMI_SB_CUT if
+ * it took a PMI here (the counts left at the boundary's: the superblock
+ * leaves), else 0.  The budget stored is the check's less the bounds
+ * after the boundary.
  */
-ULong nb_ipmi_bcheck(VexGuestAMD64State *st, const struct nb_bcheck *t, Long x)
+ULong nb_ipmi_bcheck(VexGuestAMD64State *st, const struct nb_bcheck *t)
 {
 	ULong pc = t->at & ((1ULL << NB_PMI_TO_SHIFT) - 1);
-	Long left;
 
 	nb_pmi_bchecks++;
 	for (UInt j = 0; j < t->n; j++)
 		nb_raw[t->e[j].i] += t->e[j].d;
-	nb_pmi_budget = x - (Long)t->cum;
+	nb_pmi_budget += (Long)t->rest;
 	nb_pmi_check(st, t->at, t->b);
 	if (nb_pmi_cut == pc)
 		return NB_PMI_SB_CUT;
 	for (UInt j = 0; j < t->n; j++)
 		nb_raw[t->e[j].i] -= t->e[j].d;
-	left = nb_pmi_budget;
-	nb_pmi_budget = left - (Long)t->rest;
-	return (ULong)(left + (Long)t->cum);
+	nb_pmi_budget -= (Long)t->rest;
+	return 0;
 }
 
 /*
@@ -264,7 +278,7 @@ void nb_ipmi_begin(const VgCallbackClosure *c, const IRSB *in, Int first_im)
 	cur_thin = False;
 	thin_bound = 0;
 	thin_b1 = IRTemp_INVALID;
-	thin_x = NULL;
+	thin_ncmp = 0;
 	need_saved = nb_need;
 	if (!(nb_need & NEED_PMI) || (nb_need & NEED_STEP) || !clo_pmi_thin || first_im < 0)
 		return;
@@ -285,6 +299,7 @@ Bool nb_ipmi_thin(void)
 void nb_ipmi_end(IRSB *sb, Addr a, Bool force, Int at)
 {
 	if (cur_thin) {
+		thin_patch();
 		thin_guard(sb, a, force, at);
 		nb_need = need_saved;
 		cur_thin = False;

@@ -23,9 +23,37 @@ unsigned nb_irule_ic(const struct nb_iins *k)
 }
 
 
+/*
+ * The most instruction k can add to an armed counter (nb_pmi_arm.c,
+ * nb_pmi_bclass): instructions retired, one (two with the Pentium D's
+ * second count, cpu/nb_pdrules.h); cycles, its uops' issue (one a cycle
+ * at least) and its uops' latencies and unit intervals (the retirement
+ * of an instruction waits at most for its own uops once those before it
+ * retired), the misprediction penalty of a branch, the string engine's
+ * time for an iteration of rep movs/stos (at most 16 bytes, NB_BOUND_REP)
+ * and its loads' misses, which nb_exec.c debits as they happen
+ * (nb_pmi_memdyn); anything else, BOUND_INSN.
+ */
+#define NB_BOUND_REP 64
+
+ULong nb_irule_bound(const struct nb_iins *k)
+{
+	Bool br = k->dec.br != NB_BR_NONE;
+
+	switch (nb_pmi_bclass) {
+	case NB_PMIB_INS:
+		return 1 + (ULong)k->pd.extra_ins;
+	case NB_PMIB_CYC:
+		return (ULong)k->uops + 1 + k->pd.extra_ins + k->lat +
+			(br ? nb_cpu->mispredict_penalty : 0) + (k->uops_deferred ? NB_BOUND_REP : 0);
+	default:
+		return BOUND_INSN(k->uops, br, k->loads + k->stores);
+	}
+}
+
 void nb_irule_add_uops(struct nb_pend *p, const struct nb_iins *k)
 {
-	p->bound += BOUND_INSN(k->uops, k->dec.br != NB_BR_NONE, k->loads + k->stores);
+	p->bound += nb_irule_bound(k);
 	if (k->pd.rep) {
 		/* REP MOVS / STOS on the Pentium D model: the iteration's
 		 * own uop here, its loads and stores (and their uops) by

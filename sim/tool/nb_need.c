@@ -380,6 +380,8 @@ void nb_cold_check(ULong runs)
 	VG_(ok_to_discard_translations) = ok;
 }
 
+static UInt need_bclass = NB_PMIB_INS;   /* the translations' nb_pmi_bclass */
+
 void nb_update_need(void)
 {
 	/* Needs only grow: once code is instrumented for a signal it stays so.
@@ -387,7 +389,7 @@ void nb_update_need(void)
 	 * would flush and re-translate all code: papi_cost's loop of 10^5
 	 * start/stop pairs ran 40x slower.  Signals that no enabled counter
 	 * selects are still gathered, and ignored by the PMU. */
-	Bool time_on, warm;
+	Bool time_on, warm, wider;
 	UInt n = nb_need | (clo_stats ? NEED_ALL : 0) |
 		need_of(nb_pmu_state.events_in_use) | bogus_need();
 	/* what a front-end declared (the emulated perf driver's tick counts
@@ -422,7 +424,11 @@ void nb_update_need(void)
 	warm = nb_cold && nb_pmu_state.events_in_use;
 	if (warm)
 		nb_cold = False;
-	if (n == nb_need && !warm)
+	/* a wider PMI bound (nb_pmi_arm.c): the PMI checks' translations
+	 * debit too little */
+	wider = (n & NEED_PMI) && (nb_need & NEED_PMI) && nb_pmi_bclass != need_bclass;
+	need_bclass = nb_pmi_bclass;
+	if (n == nb_need && !warm && !wider)
 		return;
 	time_on = (n & NEED_TIME) && !(nb_need & NEED_TIME);
 	if (time_on)

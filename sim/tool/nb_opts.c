@@ -33,6 +33,7 @@ Bool clo_smt_walk = False;      /* --nbsim-smt-clock=walk (nb_cycles.c) */
 UInt clo_pmi_latency = ~0u;     /* --nbsim-pmi-latency; ~0: the model's (nb_pmi.c) */
 Bool clo_pmi_sync = True;       /* --nbsim-pmi-sync (nb_pmi.c) */
 Bool clo_pmi_thin = True;       /* --nbsim-pmi-thin (nb_instr_pmi.c) */
+Bool clo_pmi_bound_armed = True; /* --nbsim-pmi-bound=armed|any (nb_pmi_arm.c) */
 Bool clo_isa_host = False;      /* --nbsim-isa=host (nb_ud.c) */
 const HChar *clo_samples;       /* --nbsim-samples=FILE, or NULL (nb_samples.c) */
 UInt clo_sample_stack;          /* --nbsim-sample-stack=N: callers per sample */
@@ -143,6 +144,8 @@ Bool nb_process_cmd_line_option(const HChar *arg)
 	else if VG_BINT_CLO(arg, "--nbsim-pmi-latency", clo_pmi_latency, 0, 100000) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-pmi-sync", clo_pmi_sync) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-pmi-thin", clo_pmi_thin) {}
+	else if VG_XACT_CLO(arg, "--nbsim-pmi-bound=armed", clo_pmi_bound_armed, True) {}
+	else if VG_XACT_CLO(arg, "--nbsim-pmi-bound=any", clo_pmi_bound_armed, False) {}
 	else if VG_INT_CLO(arg, "--perf-paranoid", clo_perf_paranoid) {}   /* nb_kern.c */
 	else if VG_BOOL_CLO(arg, "--msr-driver", clo_msr_driver) {}
 	else if VG_STR_CLO(arg, "--nbsim-samples", clo_samples) {}
@@ -251,7 +254,10 @@ void nb_print_usage(void)
 "                              spread) [yes]\n"
 "    --nbsim-pmi-thin=yes|no   while a PMI is possible, superblocks without a\n"
 "                              check at each instruction (a guard at the start,\n"
-"                              a guarded call where a check comes due) [yes]\n");
+"                              a guarded call where a check comes due) [yes]\n"
+"    --nbsim-pmi-bound=armed|any  the checks' bound per instruction: what the\n"
+"                              armed counters' events can gain, or any event's\n"
+"                              (the bound before, 2026-11-30) [armed]\n");
 	VG_(printf)(
 "    --nbsim-samples=FILE      take the overflow interrupts and PEBS records of\n"
 "                              the counters --nbsim-program armed, and write\n"

@@ -100,12 +100,63 @@ Bool nb_pmi_far(void)
 	return True;
 }
 
+/*
+ * The bound the instrumentation debits per instruction (nb_irule_bound):
+ * what the armed counters can gain, not what any counter can.  Checks
+ * come due where the sum of the bounds reaches the distance to the
+ * nearest overflow: with BOUND_INSN's every-signal bound a cycle
+ * counter's check came about 1,000 times a sample (bench-log), and each
+ * cut the clock.  NB_PMIB_INS: every armed counter counts non-bogus
+ * instr_retired (NBOGUSNTAG, NBOGUSTAG: one per retired instruction, two
+ * with the Pentium D's second count), so an instruction adds at most
+ * that.  NB_PMIB_CYC: plain cycles or those: an instruction's cycles are
+ * bounded by its uops' issue, latencies and unit intervals, the
+ * misprediction penalty, and its loads' miss latencies, which the cache
+ * model debits from the budget as they happen (nb_pmi_memdyn: the miss's
+ * own latency instead of the worst per memory uop).  One logical
+ * processor only (with HT a counter may count the other LP's events).
+ * The class only widens (INS, CYC, ALL): a translation made for a
+ * narrower one would debit too little, so a wider one discards them
+ * (nb_update_need); a narrower one keeps the wider, which debit more.
+ */
+UInt nb_pmi_bclass = NB_PMIB_INS;
+Bool nb_pmi_memdyn;
+
+static Bool ins_plain(const struct nb_pmu_cfg *g)
+{
+	return g->ev == NB_EV_INSTR_RETIRED && !(g->mask & ~3u) && !g->compare &&
+		g->enable && !g->cascade && !g->force_ovf && !g->percycle;
+}
+
+static UInt bclass_of(void)
+{
+	UInt k = NB_PMIB_INS;
+
+	if (clo_ht || !clo_pmi_bound_armed)
+		return NB_PMIB_ALL;
+	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
+		const struct nb_pmu_cfg *g = &nb_pmu_state.cfg[c];
+		if (!((nb_pmu_state.pmi_armed >> c) & 1) || ins_plain(g))
+			continue;
+		if (!cyc_plain(g))
+			return NB_PMIB_ALL;
+		k = NB_PMIB_CYC;
+	}
+	return k;
+}
+
 /* After a register access or NBSIM_REQ_PMI_SIGNAL (the PMU is synced). */
 void nb_pmi_update(void)
 {
 	/* a front-end's sampling events take PMIs too (the perf driver's),
 	 * and so do nb_record's (nb_samples.c) */
 	nb_pmi_on = (nb_pmi_sig != 0 || nb_pmi_front || clo_samples) && nb_pmu_state.pmi_armed != 0;
+	if (nb_pmi_on) {
+		UInt k = bclass_of();
+		if (k > nb_pmi_bclass)
+			nb_pmi_bclass = k;
+		nb_pmi_memdyn = nb_pmi_bclass == NB_PMIB_CYC;
+	}
 	nb_pmi_budget_set();
 	nb_pmi_cyc_only = nb_pmi_on && !clo_ht && nb_pmu_state.cycle_counters == 0;
 	for (unsigned c = 0; nb_pmi_cyc_only && c < NB_NUM_COUNTERS; c++) {

@@ -832,6 +832,23 @@ UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 	return b_nu;
 }
 
+/* The uops [from, to) of the block being built: their latencies and
+ * their units' intervals, in cycles (rounded up), for the PMI budget's
+ * bound (nb_irule_bound); a LAT uop its class's latency, the others
+ * (renaming, forwarding slots, the string engine: NB_BOUND_REP) none */
+UInt nb_tmb_lat(UInt from, UInt to)
+{
+	const struct nb_tm_params *p = nb_tm_params_for(nb_cpu->model);
+	UInt t = 0;
+
+	for (UInt i = from; i < to && i < b_nu; i++) {
+		UInt c = b_u[i].cls == NB_TM_LAT ? b_u[i].ld : b_u[i].cls;
+		if (c < NB_TM_NCLS)
+			t += (UInt)p->row[c].lat + p->row[c].intv + 1;
+	}
+	return (t + 1) / 2;
+}
+
 /* The block's uops into its descriptor, which outlives the translation
  * (not freed, as the trace-cache descriptors). */
 void nb_tmb_end(void)

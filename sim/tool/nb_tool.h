@@ -444,6 +444,7 @@ struct nb_tm_block *nb_tmb_begin(IRSB *in);
 UInt nb_tmb_insn(IRSB *in, Int from, Int to, const UChar *code, UInt len,
 		 const struct nb_insn *dec, UInt uops);
 void nb_tmb_end(void);
+UInt nb_tmb_lat(UInt from, UInt to);     /* its uops' latencies (cycles) */
 void nb_tmb_adopt(struct nb_tm_block *b, const struct nb_tm_block *old);
 /* rep movs/stos at code: bit 4 movs, bits 0-3 the element's bytes; else 0 */
 UInt nb_tmb_rep_kind(const UChar *code, UInt len, UInt npfx);
@@ -460,6 +461,11 @@ extern Bool nb_pmi_cyc_only;             /* every armed counter plain cycles */
 Bool nb_pmi_far(void);                   /* the cycle pre-check: far, budget set */
 void nb_pmi_budget_set(void);            /* from the synced PMU */
 void nb_pmi_update(void);
+/* what the instrumentation's bound covers (nb_pmi_arm.c): the armed
+ * counters' events; only widens */
+enum { NB_PMIB_INS, NB_PMIB_CYC, NB_PMIB_ALL };
+extern UInt nb_pmi_bclass;
+extern Bool nb_pmi_memdyn;               /* load misses debit the budget   */
 /* The PEBS counters: MSR_IQ_COUNTER4 (16) for logical processor 0,
  * MSR_IQ_COUNTER5 (17) for logical processor 1 [SDM 18.16.3: "PEBS can
  * be carried out only with two performance counters: MSR_IQ_CCCR4 (MSR
@@ -496,6 +502,7 @@ extern ULong nb_pmi_cut;                 /* stop before this PC (cut exit) */
 extern UInt clo_pmi_latency;             /* --nbsim-pmi-latency; ~0 model  */
 extern Bool clo_pmi_sync;                /* --nbsim-pmi-sync               */
 extern Bool clo_pmi_thin;                /* --nbsim-pmi-thin               */
+extern Bool clo_pmi_bound_armed;         /* --nbsim-pmi-bound=armed        */
 /* the running thread tid's LWP (VG_(gettid), kept); forget: at its exit,
  * VG_INVALID_THREADID: all (a forked child) (nb_state.c) */
 Int nb_lwp(ThreadId tid);
