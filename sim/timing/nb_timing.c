@@ -296,6 +296,21 @@ static uint64_t alias_wait(struct nb_tm *t, const struct nb_tm_row *r, unsigned 
 	return start;
 }
 
+/* A missing load starting at tick `start`, its data lat ticks later on
+ * an idle bus: the ticks to its data with the wait for the bus (its
+ * latency word's bus cycles, nb_tm_lat_bus; none for an L2
+ * or L3 hit) */
+static inline uint64_t bus_wait(struct nb_tm *t, unsigned ix, uint64_t start, uint64_t lat)
+{
+	uint64_t bus = 2 * (uint64_t)(t->ld_lat[ix] >> NB_TM_BUS_SHIFT), e;
+
+	if (!bus)
+		return lat;
+	e = max64(start + lat, t->bus_free + bus);
+	t->bus_free = e;
+	return e - start;
+}
+
 /* HT (nb_smt.c): this LP allocates and retires only in the cycles the
  * other LP does not take (Marr et al. 2002: the allocator and retirement
  * alternate between the logical processors that have uops) */
@@ -356,13 +371,14 @@ void nb_tm_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, uns
 			e = s;
 			if (u->ld && (t->ld_mask & (UINT64_C(1) << (u->ld - 1)))) {
 				unsigned ix = u->ld - 1, m = 0;
-				uint64_t st, lat = 2 * (uint64_t)t->ld_lat[ix];
+				uint64_t st, lat = 2 * (uint64_t)(t->ld_lat[ix] & NB_TM_LAT_MASK);
 				uint64_t f = 2 * (uint64_t)p->miss_free;
 				t->ld_mask &= ~(UINT64_C(1) << ix);
 				for (unsigned j = 1; j < nmiss; j++)
 					if (t->miss[j] < t->miss[m])
 						m = j;
 				st = max64(s0, t->miss[m]);
+				lat = bus_wait(t, ix, st, lat);
 				t->miss[m] = st + (lat > f ? lat - f : lat);
 				e = max64(e, st + lat);
 			}
@@ -440,7 +456,7 @@ void nb_tm_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, uns
 					t->smt.replays++;
 				}
 			start = max64(start, t->miss[m]);
-			lat = 2 * (uint64_t)t->ld_lat[ix];
+			lat = bus_wait(t, ix, start, 2 * (uint64_t)(t->ld_lat[ix] & NB_TM_LAT_MASK));
 			if (t->smt.replay) {        /* HT: the pass that finds the data */
 				lat = reserve(t, r->unit, 1, start + lat, r->intv) - start;
 				t->smt.unit_ticks[r->unit] += r->intv;
@@ -547,7 +563,7 @@ void nb_tm_run_fast(struct nb_tm *t, const struct nb_tm_block *b, unsigned from,
 		t->ret_n = (unsigned)(k - q * w) + 1;
 	}
 	for (uint64_t m = t->ld_mask; m; m &= m - 1)
-		stall += t->ld_lat[__builtin_ctzll(m)];
+		stall += t->ld_lat[__builtin_ctzll(m)] & NB_TM_LAT_MASK;
 	t->ld_mask = 0;
 	if (stall) {
 		t->ret += stall;

@@ -267,11 +267,15 @@ struct nb_tm {
 	uint64_t uhi;            /* end tick of the latest reservation (no bit
 				  * at or past it is set) */
 	uint64_t div_free;       /* the divider (not pipelined): in order  */
+	/* the front-side bus's data transfers (NB_TM_BUS): the tick the
+	 * last one ends; they are moved one at a time, in program order */
+	uint64_t bus_free;
 	uint64_t miss[NB_TM_MAXMISS]; /* tick each miss slot frees           */
 	uint64_t last_done;      /* tick the last uop's result was ready      */
 	uint64_t misp_seen;      /* mispredictions already charged            */
 	/* loads of the running block that missed the L1D: bit i = load i,
-	 * lat[i] its latency in cycles (set by the cache model) */
+	 * lat[i] its latency in cycles and its bus cycles (NB_TM_BUS; set
+	 * by the cache model) */
 	uint64_t ld_mask;
 	uint32_t ld_lat[NB_TM_MAXLD];
 	/* the memory slots' tags (NB_TM_MST): the base register's ready
@@ -334,8 +338,26 @@ void nb_tm_run_fast(struct nb_tm *t, const struct nb_tm_block *b, unsigned from,
  * retirement).  nb_tm_run and nb_tm_run_fast end with it. */
 void nb_tm_misp(struct nb_tm *t, uint64_t misp, int fast);
 
-/* A load (index ix in the running block) missed the L1D: latency lat
- * cycles (the cache model's L2/L3/memory latency). */
+/*
+ * A load's latency word (ld_lat): bits 0-19 its latency in cycles; bits
+ * 20-31 the cycles its transfer holds the front-side bus (a last-level
+ * miss's sector; 0 for an L2 or L3 hit).  The walk moves the transfers
+ * one at a time in program order (t->bus_free): a load's data comes no
+ * earlier than its latency after its start, nor before the transfers
+ * before it and its own have been moved, so that loads from memory
+ * cannot exceed the bus's bytes per cycle however many miss slots they
+ * hold (README "Bus model", "Bandwidth").
+ */
+#define NB_TM_LAT_MASK 0xfffffu
+#define NB_TM_BUS_SHIFT 20
+static inline uint32_t nb_tm_lat_bus(uint32_t lat, uint32_t bus)
+{
+	return (lat & NB_TM_LAT_MASK) | bus << NB_TM_BUS_SHIFT;
+}
+
+/* A load (index ix in the running block) missed the L1D: latency word
+ * lat (the cache model's L2/L3/memory latency, cycles; its bus cycles:
+ * nb_tm_lat_bus). */
 static inline void nb_tm_load_miss(struct nb_tm *t, unsigned ix, uint32_t lat)
 {
 	if (ix >= NB_TM_MAXLD)

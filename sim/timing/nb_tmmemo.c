@@ -21,7 +21,9 @@
  *    entry retired by F never holds allocation);
  *  - the missing loads (mask, latencies) and the miss slots' max(end -
  *    2F, 0), sorted (the walk takes the earliest-free slot; a slot free
- *    before 2F is as good as any other).
+ *    before 2F is as good as any other);
+ *  - max(bus_free - 2F, 0) when a missing load holds the bus (its
+ *    latency word's bus cycles: nb_timing.h nb_tm_lat_bus).
  * The units' reservations are not in the key: the walk logs, for each
  * uop it gives a unit, the bits it examined (from the tick the uop could
  * start to the end of the first free run, on each instance) and the run
@@ -60,7 +62,7 @@
 #define MM_RL    7u      /* words per logged reservation                  */
 #define MM_HOR   (NB_TM_URING - 128u) /* ticks past 2F a replay may reach */
 #define MM_NMISS 8u      /* missing loads in one run                      */
-#define MM_KMAX  (3u + MM_NLI + MM_NR + 2u + MM_NMISS + NB_TM_MAXMISS)
+#define MM_KMAX  (4u + MM_NLI + MM_NR + 2u + MM_NMISS + NB_TM_MAXMISS)
 #define URW      (NB_TM_URING / 64u)
 
 /* (a replayed range's real uops are all in the step mode's record) */
@@ -79,7 +81,7 @@ struct mm_tag {
 struct mm_way {
 	int32_t fe, ret;                /* cycles from F                 */
 	uint32_t fe_n, ret_n;
-	uint32_t done, div, uhi;        /* ticks from 2F                 */
+	uint32_t done, div, uhi, bus;   /* ticks from 2F                 */
 	uint32_t nrl, nm;               /* reservations, misses          */
 	uint32_t v[MM_KMAX + MM_ND + MM_NR + MM_NMISS + MM_RL * MM_NR];
 };
@@ -245,16 +247,20 @@ static unsigned key(struct nb_tm *t, const struct mm_set *s, uint32_t *k)
 	}
 	if (t->ld_mask) {
 		uint64_t m = t->ld_mask;
-		uint32_t ms[NB_TM_MAXMISS];
+		uint32_t ms[NB_TM_MAXMISS], bus = 0;
 		if (__builtin_popcountll(m) > (int)MM_NMISS)
 			return 0;
 		k[n++] = (uint32_t)m;
 		k[n++] = (uint32_t)(m >> 32);
 		for (; m; m &= m - 1)
-			k[n++] = t->ld_lat[__builtin_ctzll(m)];
+			bus |= k[n++] = t->ld_lat[__builtin_ctzll(m)];
 		sorted_ends(t, B, ms, &bad);
 		for (unsigned j = 0; j < p->miss_slots; j++)
 			k[n++] = ms[j];
+		if (bus >> NB_TM_BUS_SHIFT) {
+			k[0] |= 1u << 9;
+			k[n++] = rel(t->bus_free, B, &bad);
+		}
 	}
 	return bad ? 0 : n;
 }
@@ -293,6 +299,7 @@ static void record(struct mm_set *s, const struct nb_tm *t, const uint32_t *k, u
 	w->ret_n = t->ret_n;
 	w->done = rel(t->last_done, B, &bad);
 	w->div = rel(t->div_free, B, &bad);
+	w->bus = k[0] >> 9 & 1 ? rel(t->bus_free, B, &bad) : 0;
 	w->nm = t->log.nmlog;
 	for (unsigned j = 0; j < nk; j++)
 		x[j] = k[j];
@@ -419,6 +426,8 @@ static void write_fields(struct nb_tm *t, const struct mm_set *s, const struct m
 	}
 	if (s->div)
 		t->div_free = B + w->div;
+	if (w->v[0] >> 9 & 1)
+		t->bus_free = B + w->bus;
 	t->log.nmlog = w->nm;
 	t->log.nrl = 0;
 	t->seq += s->nr;
@@ -537,11 +546,13 @@ static int fast_run(struct nb_tm *t, const struct mm_set *s, const struct mm_way
 			if (t->ld_lat[__builtin_ctzll(m)] != k[o++])
 				return 0;
 		sorted_ends(t, B, ms, &bad);
-		if (bad || o + p->miss_slots != nk)
+		if (bad || o + p->miss_slots + (k[0] >> 9 & 1) != nk)
 			return 0;
 		for (unsigned j = 0; j < p->miss_slots; j++)
 			if (ms[j] != k[o + j])
 				return 0;
+		if (k[0] >> 9 & 1 && rel(t->bus_free, B, &bad) != k[o + p->miss_slots])
+			return 0;
 	}
 	t->memo.ff_F = F;
 	t->memo.ff_seq = t->seq;

@@ -271,6 +271,7 @@ static void skip(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, un
 
 	nb_tm_memo_current(t);          /* (the steady state's writes) */
 	t->log.mut++;                       /* (ends a replay streak) */
+	nb_tms_bus(t, t->ret);
 	/* from a drained pipeline: the cycle after the last retirement */
 	if (t->ret_n) {
 		t->ret++;

@@ -69,10 +69,26 @@ static inline uint64_t nb_tms_miss_lat(const struct nb_tm *t)
 	uint64_t s = 0, f = t->p->miss_free;
 
 	for (uint64_t m = t->ld_mask; m; m &= m - 1) {
-		uint64_t l = t->ld_lat[__builtin_ctzll(m)];
+		uint64_t l = t->ld_lat[__builtin_ctzll(m)] & NB_TM_LAT_MASK;
 		s += l > f ? l - f : l;
 	}
 	return s;
+}
+
+/* A skipped run's transfers on the bus (its missing loads' bus cycles,
+ * nb_tm_lat_bus), moved one after the other from cycle `at`, the
+ * clock's point: a walk after a streak of skipped runs meets the bus as
+ * busy as the streak left it, not idle (the skipped runs' cycles are
+ * their learned costs, which hold the bus's waits as the walked runs met
+ * them) */
+static inline void nb_tms_bus(struct nb_tm *t, uint64_t at)
+{
+	uint64_t s = 0;
+
+	for (uint64_t m = t->ld_mask; m; m &= m - 1)
+		s += t->ld_lat[__builtin_ctzll(m)] >> NB_TM_BUS_SHIFT;
+	if (s)
+		t->bus_free = (t->bus_free > 2 * at ? t->bus_free : 2 * at) + 2 * s;
 }
 
 /* the learned advance (1/256 cycles + 1) of a run of k with missing
@@ -108,6 +124,8 @@ static inline int nb_tms_skip(struct nb_tm *t, const struct nb_tm_cost *k, uint3
 	c = t->ld_mask ? nb_tms_cost(k, t->smp.mp, nb_tms_miss_lat(t)) : k->base[t->smp.mp].c;
 	if (!c)
 		return 0;
+	if (t->ld_mask)
+		nb_tms_bus(t, t->ret + ((t->smp.frac + t->smp.acc) >> 8));
 	t->ld_mask = 0;
 	t->smp.mp = misp != t->misp_seen;
 	t->misp_seen = misp;
@@ -117,6 +135,56 @@ static inline int nb_tms_skip(struct nb_tm *t, const struct nb_tm_cost *k, uint3
 	if (!--t->smp.left)
 		t->smp.lazy = 0;
 	return 1;
+}
+
+/*
+ * The bus model's clock (README "Bus model", "Bandwidth"; the tool's
+ * cache model asks it before the running block is walked): the cycle
+ * from which a load the running block allocates could hold a miss slot,
+ * the allocation cycle or the earliest free slot's, whichever is later;
+ * in a streak of skipped runs (nb_tms_skip) the clock's point, ret plus
+ * the charges not yet in the fields.  An estimate, from the clock's state
+ * alone (deterministic), that changes nothing.
+ */
+static inline uint64_t nb_tms_now(const struct nb_tm *t)
+{
+	const unsigned nmiss = t->smt.miss_n ? t->smt.miss_n : t->p->miss_slots;
+	uint64_t m = t->miss[0], c;
+
+	if (t->smp.pend)
+		return t->ret + ((t->smp.frac + t->smp.acc) >> 8);
+	for (unsigned j = 1; j < nmiss; j++)
+		if (t->miss[j] < m)
+			m = t->miss[j];
+	c = (m + 1) / 2;
+	return c > t->fe ? c : t->fe;
+}
+
+/*
+ * A store's last-level miss (README "Bus model", "Bandwidth"): its
+ * transfers, `bus` cycles on the bus, move after those before them from
+ * the clock's point (nb_tms_now), and the store waits for them in the
+ * store buffer; the front end goes on, but no further than lat (the
+ * miss's latency) ahead of their end: it allocates nothing before then
+ * (as a restart after a misprediction moves it, nb_tm_misp; a skipped run
+ * starts from it: nb_tmsample.c skip), so that stores alone are held to
+ * the bus's rate.  (The store buffer hides one miss's latency, not a
+ * queue: our choice.)
+ */
+static inline void nb_tms_store_bus(struct nb_tm *t, uint64_t lat, uint64_t bus)
+{
+	uint64_t now = nb_tms_now(t), e = t->bus_free > 2 * now ? t->bus_free : 2 * now;
+
+	t->bus_free = e += 2 * bus;
+	if (e > 2 * (now + lat)) {
+		uint64_t c = e / 2 - lat;
+		nb_tms_sync(t);
+		if (t->fe < c) {
+			t->fe = c;
+			t->fe_n = 0;
+			t->log.mut++;   /* (ends a replay streak) */
+		}
+	}
 }
 
 /* The sampled clock with runs in segments (nb_tmsample.c): while a PMI

@@ -170,6 +170,32 @@ void nb_lean_fold(void)
 		}
 }
 
+/*
+ * A last-level miss (README "Bus model", "Bandwidth"): lat is the
+ * load-to-use latency an idle bus gives.  A load's miss reads its
+ * 128-byte sector, 2 lines of 2 bus clocks each: its latency word
+ * carries those bus cycles, and the walk has it wait for the transfers
+ * before it (nb_timing.h nb_tm_lat_bus).  A store's RFO reads the sector,
+ * which will be written back (our choice: the writeback is charged with
+ * the RFO that makes the line Modified, 2 + 2 lines; a line that a load
+ * brought in and a store then dirties is not charged its writeback); the
+ * store waits for them in the store buffer (nb_tms_store_bus; not on the
+ * cheap clock, which has no bus).  Only last-level misses come here: hits
+ * never touch the bus.
+ */
+static __attribute__((noinline)) ULong nb_bw_miss(ULong lat, Bool store)
+{
+	ULong line = 2 * (ULong)nb_bus_state.p.ratio;
+
+	if (clo_mem_timing == MT_NO)
+		return lat;     /* (memory-blind: no latency, no bus) */
+	if (!store)
+		return nb_tm_lat_bus((uint32_t)lat, (uint32_t)(2 * line));
+	if (clo_clock != NB_CLOCK_FAST)
+		nb_tms_store_bus(nb_tmp, lat, 4 * line);
+	return lat;
+}
+
 /* The L1D missed line l: the L2 (a load's read, a store's RFO), and the
  * L3 if the L2 missed; adds MC_L2 to *cond on an L2 miss; returns the
  * latency.  (Every modelled L2 and L3 has 8 ways: nb_post_clo_init.) */
@@ -187,7 +213,7 @@ static inline __attribute__((always_inline)) ULong nb_mem_l2(Addr l, Bool store,
 			lat += nb_memp->l3_latency;
 		}
 		if (st == NB_CACHE_MISS)
-			lat += nb_memp->mem_latency;
+			lat = nb_bw_miss(lat + nb_memp->mem_latency, store);
 	}
 	return lat;
 }
@@ -321,7 +347,7 @@ void nb_mem_any(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State *gs
 	if (store && first == last && (cond & MC_L1) && !clo_cg_compat)
 		nb_st_line = (first >> nb_l2.line_shift) + 1;
 	if (!store) {
-		nb_stall += stall;      /* stores retire into the store buffer */
+		nb_stall += stall & NB_TM_LAT_MASK;   /* stores retire into the store buffer */
 		if (stall) {            /* the load's latency for the clock */
 			nb_tm_load_miss(nb_tmp, (unsigned)nb_tm_ldix, (uint32_t)stall);
 			if (nb_pmi_memdyn)      /* (nb_irule_bound) */
@@ -382,15 +408,17 @@ void nb_memstats_fill(void)
 /* the common end of nb_mem_line_miss: count */
 static inline __attribute__((always_inline)) void nb_mem_line_count(Addr l, Bool store, unsigned k)
 {
+	/* the load's latency for the clock (nb_lean_fold's sum), with the
+	 * wait for the bus of a last-level miss (nb_bw_miss) */
+	ULong lat = nb_memp->l2_latency;
+
+	if (k >= NB_LEAN_L3)
+		lat += nb_memp->l3_latency;
+	if (k == NB_CACHE_MISS || k == NB_LEAN_L3 + NB_CACHE_MISS)
+		lat = nb_bw_miss(lat + nb_memp->mem_latency, store);
 	if (store)
 		nb_st_line = (l >> NB_L2_LINE_SHIFT) + 1;
 	else {
-		/* the load's latency for the clock (nb_lean_fold's sum) */
-		ULong lat = nb_memp->l2_latency;
-		if (k >= NB_LEAN_L3)
-			lat += nb_memp->l3_latency;
-		if (k == NB_CACHE_MISS || k == NB_LEAN_L3 + NB_CACHE_MISS)
-			lat += nb_memp->mem_latency;
 		nb_tm_load_miss(nb_tmp, (unsigned)nb_tm_ldix, (uint32_t)lat);
 		nb_tm_load_alias(nb_tmp, (unsigned)nb_tm_ldix, l);
 		if (nb_pmi_memdyn)      /* the PMI budget's bound (nb_irule_bound) */

@@ -407,6 +407,56 @@ static char *ring(unsigned k, unsigned stride)
 	return buf;
 }
 
+/*
+ * Streams from memory (README "Bus model", "Bandwidth"): each call moves
+ * fresh bytes (a cursor through buffers larger than any modelled cache,
+ * so the difference method's runs see no line the run before brought in):
+ * a rep movsb of n KB, a rep stosb of n KB, and a STREAM triad a[i] =
+ * b[i] + 3 c[i] of n x 128 doubles.  The bus moves 8 bytes per transfer; a copy reads and writes
+ * each byte (2 bytes on the bus a byte copied, 3 with the destination's
+ * read for ownership), a triad 3 doubles an element as STREAM counts it.
+ */
+#define BW_BYTES (8u << 20)
+static char *bw_src, *bw_dst;
+static size_t bw_at;
+
+static void k_movsb_mem(char *p, uint64_t n)
+{
+	char *s = bw_src + bw_at, *d = bw_dst + bw_at;
+	uint64_t c = n << 10;
+
+	(void)p;
+	bw_at += c;
+	__asm__ volatile("cld; rep movsb" : "+S"(s), "+D"(d), "+c"(c) : : "memory");
+}
+
+static char *st_dst;
+static size_t st_at;
+
+static void k_stosb_mem(char *p, uint64_t n)
+{
+	char *d = st_dst + st_at;
+	uint64_t c = n << 10;
+
+	(void)p;
+	st_at += c;
+	__asm__ volatile("cld; rep stosb" : "+D"(d), "+c"(c) : "a"(0) : "memory");
+}
+
+static double *tr_a, *tr_b, *tr_c;
+static size_t tr_at;
+
+static void k_triad_mem(char *p, uint64_t n)
+{
+	double *a = tr_a + tr_at, *b = tr_b + tr_at, *c = tr_c + tr_at;
+
+	(void)p;
+	tr_at += n * 128;
+	for (uint64_t i = 0; i < n * 128; i++)
+		a[i] = b[i] + 3.0 * c[i];
+	__asm__ volatile("" : : "r"(a) : "memory");
+}
+
 enum { D_NONE, D_WORD, D_L1, D_L2, D_MEM, D_BUF };
 
 struct row {
@@ -1059,7 +1109,7 @@ int main(int argc, char **argv)
 		printf("1..0 # SKIP needs nbsim and a model argument (northwood|prescott|willamette|cedarmill)\n");
 		return 0;
 	}
-	tap_plan((int)(sizeof rows / sizeof rows[0]));
+	tap_plan((int)(sizeof rows / sizeof rows[0]) + 5);
 
 	char *word = fresh(64);
 	char *self = fresh(64);
@@ -1093,5 +1143,46 @@ int main(int argc, char **argv)
 			tap_ok(ok, "%s: simulated %.3f cycles per link, measured %s %s (%.0f%%)",
 			       r->what, got, what, r->src[m], r->tol * 100);
 	}
+
+	/* the bus's limit: 8 bytes x the transfer rate (400 MT/s on
+	 * Willamette, 800 on the others: sim/cpu/nb_bus.c), in bytes per
+	 * core cycle.  A copy from memory reads and writes each byte (the
+	 * limit of the bytes it copies is half the bus's), and with the
+	 * destination's read for ownership puts 3 bytes on the bus a byte
+	 * copied: bound by the bus, it moves them at the bus's rate (5%).
+	 * The triad puts 32 bytes on the bus (its RFO's 8 with STREAM's
+	 * 24) an element: at or under the bus; it is bound by the window
+	 * (the misses the 126 uops in flight reach: no hardware prefetcher
+	 * is modelled), over a quarter of the bus */
+	static const double mts[4] = { 800, 800, 400, 800 };
+	double fsb = 8 * mts[m] / (ghz[m] * 1000);
+	bw_src = fresh(BW_BYTES);
+	bw_dst = fresh(BW_BYTES);
+	uint64_t d = guest_diff(&CYC, NULL, NULL, k_movsb_mem, NULL, 1024, 3 * 1024);
+	double cp = (double)(2 << 20) / (double)d;      /* bytes copied a cycle */
+	tap_ok(2 * cp <= fsb, "rep movsb, 2 MB from memory: %.3f bytes a cycle copied, %.3f read and "
+	       "written, at or under the bus's %.3f (%.0f MT/s x 8 B at %.1f GHz)", cp, 2 * cp, fsb,
+	       mts[m], ghz[m]);
+	tap_ok(3 * cp >= fsb * 0.95 && 3 * cp <= fsb * 1.05, "rep movsb, 2 MB from memory: %.3f bytes "
+	       "a cycle on the bus with the reads for ownership, the bus's %.3f (5%%)", 3 * cp, fsb);
+	/* stores alone: each byte stored is read for ownership and
+	 * written back, 2 bytes on the bus; the front end waits for the
+	 * bus (it ran at the string engine's 4.25 bytes a cycle before) */
+	st_dst = fresh(BW_BYTES);
+	d = guest_diff(&CYC, NULL, NULL, k_stosb_mem, NULL, 1024, 3 * 1024);
+	double st = (double)(2 << 20) / (double)d;      /* bytes stored a cycle */
+	tap_ok(2 * st >= fsb * 0.95 && 2 * st <= fsb * 1.05, "rep stosb, 2 MB to memory: %.3f bytes a "
+	       "cycle stored, %.3f on the bus with the reads for ownership, the bus's %.3f (5%%)", st,
+	       2 * st, fsb);
+	tr_a = (double *)(void *)fresh(BW_BYTES);
+	tr_b = (double *)(void *)fresh(BW_BYTES);
+	tr_c = (double *)(void *)fresh(BW_BYTES);
+	d = guest_diff(&CYC, NULL, NULL, k_triad_mem, NULL, 1024, 3 * 1024);
+	double tr = 24.0 * 2 * 1024 * 128 / (double)d;    /* STREAM's bytes a cycle */
+	tap_ok(tr * 32 / 24 <= fsb, "triad, 3 x 2 MB from memory: %.3f bytes a cycle as STREAM counts "
+	       "them (%.2f GB/s), %.3f on the bus, at or under the bus's %.3f", tr, tr * ghz[m],
+	       tr * 32 / 24, fsb);
+	tap_ok(tr * 32 / 24 >= fsb / 4, "triad from memory: %.3f bytes a cycle on the bus, over a "
+	       "quarter of the bus's %.3f", tr * 32 / 24, fsb);
 	return tap_done();
 }

@@ -155,6 +155,8 @@ static int same(const struct nb_tm *a, const struct nb_tm *b, const char *when, 
 		what = "unit reservations";
 	else if (a->div_free != b->div_free)
 		what = "divider";
+	else if (a->bus_free != b->bus_free)
+		what = "bus";
 	else if (memcmp(a->miss, b->miss, sizeof a->miss))
 		what = "miss slots";
 	else if (memcmp(a->rob, b->rob, sizeof a->rob))
@@ -201,6 +203,7 @@ static int check(const char *when, unsigned run, unsigned every)
 	}
 	if (ta.ret != tb.ret || ta.ret_n != tb.ret_n || ta.fe != tb.fe || ta.fe_n != tb.fe_n ||
 	    ta.seq != tb.seq || ta.last_done != tb.last_done || ta.div_free != tb.div_free ||
+	    ta.bus_free != tb.bus_free ||
 	    memcmp(ta.miss, tb.miss, sizeof ta.miss) || !same_rec(&ta, &tb)) {
 		if (nfail++ < 5)
 			tap_diag("%s, run %u: the clocks' fields or step records differ (ret %llu / %llu)", when, run,
@@ -221,6 +224,15 @@ static void miss2(unsigned ix, uint32_t lat)
 {
 	nb_tm_load_miss(&ta, ix, lat);
 	nb_tm_load_miss(&tb, ix, lat);
+}
+
+/* a memory miss's latency word: an odd latency holds the bus for 56
+ * cycles (a sector on Northwood's bus, nb_tm_lat_bus), so that the
+ * replay meets loads that wait for the bus (without another draw of the
+ * generator: the scenarios are those of the tests before the bus) */
+static uint32_t mem_lat(uint32_t lat)
+{
+	return nb_tm_lat_bus(lat, lat & 1 ? 56 : 0);
 }
 
 /* Random scenarios on parameters p: returns the runs that differed */
@@ -253,7 +265,7 @@ static unsigned random_runs(const struct nb_tm_params *p, unsigned pen, unsigned
 				if (mode <= 1 && k->nld)
 					for (unsigned j = 0; j < k->nld; j++)
 						if (mode == 0 ? j % 2 == 0 : rnd(4) == 0)
-							miss2(j, mode == 0 ? 7 : (rnd(2) ? 18 : 180 + rnd(200)));
+							miss2(j, mode == 0 ? 7 : (rnd(2) ? 18 : mem_lat(180 + rnd(200))));
 				if (rnd(50) == 0)
 					misp += 1 + rnd(2);
 				run2(&k->b, to, misp);
@@ -304,6 +316,27 @@ static void miss_l2(void)
 	miss2(2, 7);
 }
 
+/* two loads from memory, each moving its sector on the bus for 100
+ * cycles (nb_tm_lat_bus; a slower bus than Northwood's 56, so that it,
+ * not the 4 miss slots' 300 / 4 a load, bounds the loop) */
+static void miss_mem(void)
+{
+	miss2(0, nb_tm_lat_bus(311, 100));
+	miss2(1, nb_tm_lat_bus(311, 100));
+}
+
+/* the same, but every seventh run's sectors hold the bus 300 cycles: the
+ * runs after it start with a longer queue on the bus than the same runs
+ * in the steady state (the replay's key holds the bus's state) */
+static void miss_mem7(void)
+{
+	static unsigned n;
+	uint32_t bus = n++ % 7 ? 100 : 300;
+
+	miss2(0, nb_tm_lat_bus(311, bus));
+	miss2(1, nb_tm_lat_bus(311, bus));
+}
+
 /* random_runs as one check: identical after every run, a tenth replayed,
  * a twentieth fast-forwarded */
 static void random_case(const struct nb_tm_params *p, unsigned pen, unsigned scen, const char *name,
@@ -323,7 +356,7 @@ int main(void)
 	unsigned runs, runs2, bad;
 	uint64_t hits, hits2, cyc;
 
-	tap_plan(13);
+	tap_plan(15);
 
 	/* (a tenth of the runs replayed at least, a twentieth fast-forwarded:
 	 * else the comparison says little about the replay) */
@@ -383,6 +416,18 @@ int main(void)
 	tap_ok(bad == 0 && hits > 19000 && ffs > 18000, "Northwood, two loads an L1D miss (L2 hit) "
 	       "each run: identical (%u differ), %llu replayed, %llu fast-forwarded, %llu cycles",
 	       bad, (unsigned long long)hits, (unsigned long long)ffs, (unsigned long long)cyc);
+	/* bound by the bus: 2 x 100 cycles a run, where the miss slots
+	 * alone take 150 (2 x 300 / 4) */
+	bad = steady(nw, &loopb.b, 20000, miss_mem, &hits, &cyc);
+	tap_ok(bad == 0 && cyc >= 20000 * 2 * 100 && cyc < 20000 * 2 * 100 + 1000 && hits > 10000,
+	       "Northwood, two loads from memory each run, their sectors on the bus: identical (%u "
+	       "differ), %llu cycles (the bus's %u), %llu replayed, %llu fast-forwarded", bad,
+	       (unsigned long long)cyc, 20000 * 2 * 100, (unsigned long long)hits, (unsigned long long)ffs);
+	bad = steady(nw, &loopb.b, 20000, miss_mem7, &hits, &cyc);
+	tap_ok(bad == 0 && cyc >= 20000 / 7 * 2 * 300 + 20000 * 6 / 7 * 2 * 100 && hits > 10000,
+	       "Northwood, the same with every seventh run's sectors 300 cycles on the bus: identical "
+	       "(%u differ), %llu cycles, %llu replayed", bad, (unsigned long long)cyc,
+	       (unsigned long long)hits);
 	bad = steady(pr, &loopb.b, 20000, miss_l2, &hits, &cyc);
 	tap_ok(bad == 0 && hits > 19000 && ffs > 18000, "Prescott, the same: identical (%u differ), "
 	       "%llu replayed, %llu fast-forwarded, %llu cycles", bad, (unsigned long long)hits,
