@@ -210,8 +210,9 @@ UWord nb_itimer_request(Int which, UWord new_value, UWord old_value)
 	return NBSIM_OK;
 }
 
-/* the system calls that can block until a signal comes */
-static Bool may_wait(UInt sysno)
+/* the system calls that can block until a signal comes, or on something
+ * outside the process (nb_simtime.h) */
+Bool nb_sys_may_wait(UInt sysno)
 {
 	switch (sysno) {
 	case __NR_pause: case __NR_rt_sigsuspend: case __NR_rt_sigtimedwait:
@@ -266,7 +267,7 @@ void nb_itimer_pre_syscall(ThreadId tid, UInt sysno)
 {
 	ULong now;
 
-	if (clo_time_host || wait_tid != VG_INVALID_THREADID || !may_wait(sysno))
+	if (clo_time_host || wait_tid != VG_INVALID_THREADID || !nb_sys_may_wait(sysno))
 		return;
 	if (!itimer[0].armed && nb_ptimer_left_ns(True) == ~0ULL)
 		return;

@@ -201,29 +201,11 @@ void nb_kin_fini(void)
 
 /* ---- a descendant: how far it has come ---- */
 
-/* the system calls that can wait on something outside the process */
-static Bool may_block(UInt sysno)
-{
-	switch (sysno) {
-	case __NR_pause: case __NR_rt_sigsuspend: case __NR_rt_sigtimedwait:
-	case __NR_nanosleep: case __NR_clock_nanosleep:
-	case __NR_select: case __NR_pselect6: case __NR_poll: case __NR_ppoll:
-	case __NR_epoll_wait: case __NR_epoll_pwait: case __NR_futex:
-	case __NR_wait4: case __NR_waitid: case __NR_read: case __NR_readv:
-	case __NR_recvfrom: case __NR_recvmsg: case __NR_accept: case __NR_accept4:
-	case __NR_connect: case __NR_msgrcv: case __NR_semop: case __NR_semtimedop:
-	case __NR_flock:
-		return True;
-	default:
-		return False;
-	}
-}
-
 void nb_kin_pre_syscall(ThreadId tid, UInt sysno)
 {
 	if (!anc[0] && !anc[1] && !anc[2] && !anc[3])
 		return;
-	if (tid < NB_HT_MAXT && !blocked[tid] && may_block(sysno)) {
+	if (tid < NB_HT_MAXT && !blocked[tid] && nb_sys_may_wait(sysno)) {
 		blocked[tid] = True;
 		add_running(-1);
 	}

@@ -65,4 +65,8 @@ Bool nb_kin_wait(ULong first);
 /* the needs the time base adds (nb_need.c): the timing model */
 UInt nb_time_need(void);
 
+/* sysno is a system call that can block until a signal comes, or on
+ * something outside the process (nb_itimer.c) */
+Bool nb_sys_may_wait(UInt sysno);
+
 #endif /* NB_SIMTIME_H */
