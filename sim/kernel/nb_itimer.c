@@ -210,25 +210,6 @@ UWord nb_itimer_request(Int which, UWord new_value, UWord old_value)
 	return NBSIM_OK;
 }
 
-/* the system calls that can block until a signal comes, or on something
- * outside the process (nb_simtime.h) */
-Bool nb_sys_may_wait(UInt sysno)
-{
-	switch (sysno) {
-	case __NR_pause: case __NR_rt_sigsuspend: case __NR_rt_sigtimedwait:
-	case __NR_nanosleep: case __NR_clock_nanosleep:
-	case __NR_select: case __NR_pselect6: case __NR_poll: case __NR_ppoll:
-	case __NR_epoll_wait: case __NR_epoll_pwait: case __NR_futex:
-	case __NR_wait4: case __NR_waitid: case __NR_read: case __NR_readv:
-	case __NR_recvfrom: case __NR_recvmsg: case __NR_accept: case __NR_accept4:
-	case __NR_connect: case __NR_msgrcv: case __NR_semop: case __NR_semtimedop:
-	case __NR_flock:
-		return True;
-	default:
-		return False;
-	}
-}
-
 static ULong host_mono(void)
 {
 	struct vki_timespec ts;

@@ -8,6 +8,7 @@
 
 #include "tool/nb_tool.h"
 #include "nbsim_kern.h"
+#include "pub_tool_vkiscnums.h"
 
 
 void nb_time_init(void);
@@ -66,7 +67,22 @@ Bool nb_kin_wait(ULong first);
 UInt nb_time_need(void);
 
 /* sysno is a system call that can block until a signal comes, or on
- * something outside the process (nb_itimer.c) */
-Bool nb_sys_may_wait(UInt sysno);
+ * something outside the process (nb_itimer.c, nb_simkin.c) */
+static inline Bool nb_sys_may_wait(UInt sysno)
+{
+	switch (sysno) {
+	case __NR_pause: case __NR_rt_sigsuspend: case __NR_rt_sigtimedwait:
+	case __NR_nanosleep: case __NR_clock_nanosleep:
+	case __NR_select: case __NR_pselect6: case __NR_poll: case __NR_ppoll:
+	case __NR_epoll_wait: case __NR_epoll_pwait: case __NR_futex:
+	case __NR_wait4: case __NR_waitid: case __NR_read: case __NR_readv:
+	case __NR_recvfrom: case __NR_recvmsg: case __NR_accept: case __NR_accept4:
+	case __NR_connect: case __NR_msgrcv: case __NR_semop: case __NR_semtimedop:
+	case __NR_flock:
+		return True;
+	default:
+		return False;
+	}
+}
 
 #endif /* NB_SIMTIME_H */

@@ -19,8 +19,9 @@ Bool nb_pmi_front;                /* a front-end's events sample      */
  * less an upper bound of what each superblock segment since the last check
  * added to any counter (generated code subtracts it; see BOUND_INSN); the
  * check runs when it drops to 0 or below.  Huge while no PMI is possible.
+ * (nb_pmi_budget and nb_pmi_memdyn are in nb_state.c: nb_exec.c debits
+ * load misses from it, below this file's layer.)
  */
-Long nb_pmi_budget = 0x7fffffffffffffffLL;
 /* the counters of the PMI in flight (nb_pmi.c's skid), 0 none: the budget
  * is 0 while one is */
 UInt nb_pmi_skid_pend;
@@ -120,7 +121,6 @@ Bool nb_pmi_far(void)
  * (nb_update_need); a narrower one keeps the wider, which debit more.
  */
 UInt nb_pmi_bclass = NB_PMIB_INS;
-Bool nb_pmi_memdyn;
 
 static Bool ins_plain(const struct nb_pmu_cfg *g)
 {
