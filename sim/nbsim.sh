@@ -85,10 +85,9 @@ with the values that exist):
                              simulated time decides, the LPs' clocks within
                              20,000 cycles of each other / as valgrind and
                              the host schedule them [yes]
-  --nbsim-smt-clock=sampled|walk  with --ht=yes, while both LPs run and
-                             no PMI is possible: the sampled clock, its
-                             walked runs sharing the package / the model
-                             on every run, as while a PMI is [sampled]
+  --nbsim-smt-clock=sampled|walk  with --ht=yes, while both LPs run: the
+                             sampled clock, its walked runs sharing the
+                             package / the model on every run [sampled]
   --nbsim-exact-ir=yes|no    keep every register update, so that VEX's
                              optimiser removes no load and no flags [yes]
   --nbsim-cold=yes|no        cold code (before a counter is enabled, with

@@ -101,14 +101,11 @@ static inline __attribute__((always_inline)) void tm_sb(const struct nb_tm_block
 	case NB_CLOCK_SAMPLED:
 		/* (with --ht=yes, once both LPs have run user code at once,
 		 * nb_smt.c shares the package between the LPs' walked runs,
-		 * whose costs the skipped ones are charged; until then the
-		 * running LP has the whole package, as without
-		 * Hyper-Threading: nb_tm_switch.  The model on every run
-		 * while both share it and a PMI is possible, as before the
-		 * sampling was extended to shared runs (docs/timing-model.md:
-		 * PAPI_overflow in threads still meets the host's timing at
-		 * times), or with --nbsim-smt-clock=walk) */
-		if (smt_both && (clo_smt_walk || (nb_need & NEED_PMI))) {
+		 * whose costs the skipped ones are charged, PMIs or not; until
+		 * then the running LP has the whole package, as without
+		 * Hyper-Threading: nb_tm_switch.  The model on every run while
+		 * both share it with --nbsim-smt-clock=walk) */
+		if (smt_both && clo_smt_walk) {
 			nb_tms_sync(nb_tmp);    /* (nb_tm_run, below this clock, charges no streak) */
 			break;
 		}

@@ -388,6 +388,25 @@ $N //= 0;
 	ok(abs(($w{1} // 0) - 29032) <= 1 && abs(($w{2} // 0) - 9677) <= 1,
 	   'threads taking turns: floor(count / 31) each, 29032 and 9677 (within one)')
 		or diag(join(' ', map { "$_:$w{$_}" } sort keys %w));
+	# cycles sampled while both LPs run: the sampled clock (the default,
+	# which shares the package between the LPs' walked runs while a PMI
+	# can come, docs/timing-model.md) against the model on every run.
+	# Each loop's samples within 2%, the sampled clock's promise on shared
+	# runs (sim/tests/guest/t_smt_sampled.sh) and the skid's few cycles
+	my %cyc;
+	for my $clock ('sampled', 'model') {
+		my ($r, $t, $p) = record("$dir/htc.$clock.prof", '--ht=yes', '--no-precise',
+					 "--clock=$clock", '-e', 'PAPI_TOT_CYC/2003',
+					 '--', $h2, 100000);
+		is($r, 0, "nb_record --ht=yes -e PAPI_TOT_CYC --clock=$clock on two threads at once")
+			or diag $t;
+		$cyc{$clock}{$_->{fn}}++ for @{$p->{samples}};
+	}
+	for my $fn ('spin_main', 'spin_other') {
+		my ($s, $m) = ($cyc{sampled}{$fn} // 0, $cyc{model}{$fn} // 0);
+		ok($m > 100 && abs($s - $m) <= 0.02 * $m,
+		   "--ht=yes cycles: $fn $s samples with the sampled clock, $m with the model (within 2%)");
+	}
 	($rc, $text) = run_cmd($rec, '--ht=maybe', '-e', 'PAPI_TOT_INS', '-o', "$dir/x.prof", '--', $h2);
 	is($rc, 125, '--ht=maybe: 125');
 	like($text, qr/--ht takes yes or no, not 'maybe'/, '... named');
