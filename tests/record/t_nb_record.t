@@ -172,6 +172,18 @@ $N //= 0;
 	     'annotate: the chasing load has its 200');
 }
 
+# Sprunt's samples' distances from the load (the loads after it are 7
+# bytes each): {distance => samples}
+sub sprunt_dist {
+	my ($in, $after) = @_;
+	my %h;
+	for my $x (@$in) {
+		my $o = $x->{svma} - $after;
+		$h{$o % 7 == 0 && $o >= 0 ? 1 + $o / 7 : -1}++;
+	}
+	return %h;
+}
+
 # ---- Sprunt with IEBS ----
 {
 	my ($rc, $text, $p) = record("$dir/iebs.prof", '--no-precise', '-e', "$EV/97", '--', $hs,
@@ -206,24 +218,12 @@ $N //= 0;
 	# 48 cycles, sim/timing/nb_tmparams.c NB_PMI_LATENCY_NW) is a calibration
 	# on his +65 floor (Intel publishes none).  After the chasing load one
 	# instruction retires a cycle, and the local APIC's bus-clock wait (0
-	# to 13 cycles) spreads the samples evenly over the distances (about
-	# 7% at each of +65 ... +78 here): another latency would move them all
-	# together, not make a peak (docs/pmu.md "Not modelled";
-	# sim/tests/guest/t_iebs.c has the same TODO)
-	{
-		my ($mode) = sort { $d{$b} <=> $d{$a} || $a <=> $b } keys %d;
-		my $share = @in ? 100 * ($d{$mode // 0} // 0) / @in : 0;
-		TODO: {
-			local $TODO = 'the model spreads the skid evenly over the bus clock\'s 14 phases '
-				. '(here about 7% at each of +65 to +78; t_iebs: 1/7 at every other one); '
-				. 'what puts 46.5% of the hardware\'s samples at +69 is not published, '
-				. 'and the PMI latency (a calibration, not a cited figure) moves every '
-				. 'distance together: it cannot make a peak';
-			ok(defined $mode && $mode >= 66 && $mode <= 72 && $share >= 36.5 && $share <= 56.5,
-			   sprintf('IEBS: the mode +%s with %.1f%% of the samples, Sprunt +69 with 46.5%% '
-				   . '(within 3 instructions and 10 points)', $mode // '?', $share));
-		}
-	}
+	# to 13 cycles, Northwood's ratio 14) sets the distance.  The loop is
+	# periodic, so samples P misses apart are P x C cycles apart (C, the
+	# cycles of one pass) and meet the bus clock at the phases of a
+	# lattice: 14 / gcd(P x C, 14) of them, each as often.  This period,
+	# 97, visits every phase (about 7% at each of +65 ... +78); the peak
+	# is below, at a period that visits two.
 	is(scalar(@s), int($N / 97), "IEBS: samples = floor(N / 97), N = $N");
 	# nb_report's histogram of the same: by distance from the load
 	my ($r2, $t2) = run_cmd($rep, '-i', "$dir/iebs.prof", '--annotate=sprunt',
@@ -337,6 +337,35 @@ $N //= 0;
 				  '/bin/true');
 	%pids = map { $_ => 1 } (do { local (@ARGV, $/) = "$dir/fe1.prof"; <> } =~ /^space\t\d+\t(\d+)$/mg);
 	is(scalar(keys %pids), 1, 'without --follow: PROGRAM\'s process only');
+}
+
+# ---- Sprunt's peak: IEBS at a period whose samples meet two bus phases ----
+# Sprunt's 46.5% at +69 is about half of his samples at one distance: a
+# steady loop sampled every P misses puts its samples P x C cycles apart
+# (C odd here), and a P of 7 x an odd number puts them on two phases of
+# Northwood's 14-cycle bus clock, 7 cycles apart: two distances 7
+# instructions apart, half the samples each.  His period is not
+# published; which two distances (+65 + a and +72 + a) depends on the
+# bus phase at the loop's start, so on the cycles before it (the
+# environment's size moves it), and one of them is within 3 of his +69
+# whatever the phase.  (A period the lattice gives one phase puts every
+# sample at one distance: 98 and 112 here.)
+{
+	my ($rc, $text, $p) = record("$dir/iebs105.prof", '--no-precise', '-e', "$EV/105", '--',
+				     $hs, 'sprunt');
+	is($rc, 0, 'nb_record --no-precise, a sample every 105 misses') or diag $text;
+	my @in = grep { $_->{fn} eq 'sprunt' } @{$p->{samples}};
+	my %d = sprunt_dist(\@in, $nm{sprunt_after});
+	my @k = sort { $d{$b} <=> $d{$a} || $a <=> $b } grep { $d{$_} > 1 } keys %d;
+	my $hist = join(' ', map { "+$_: $d{$_}" } sort { $a <=> $b } keys %d);
+	ok(@k == 2 && abs($k[0] - $k[1]) == 7 && $k[0] >= 65 && $k[1] >= 65 && $k[0] <= 78 && $k[1] <= 78,
+	   "IEBS every 105: two distances 7 apart in +65 ... +78 ($hist)");
+	my $sh = sub { 100 * ($d{$_[0] // -9} // 0) / (@in || 1) };
+	ok(@k == 2 && abs($sh->($k[0]) - 46.5) <= 10 && abs($sh->($k[1]) - 46.5) <= 10,
+	   sprintf('... each with 46.5%% +- 10 points of the samples, Sprunt\'s share at his mode '
+		   . '(%.1f%% and %.1f%%)', $sh->($k[0]), $sh->($k[1])));
+	ok(@k == 2 && (abs($k[0] - 69) <= 3 || abs($k[1] - 69) <= 3),
+	   "... one of them within 3 of +69, Sprunt's mode (+" . join(', +', sort { $a <=> $b } @k) . ')');
 }
 
 # ---- Hyper-Threading: two threads at once on the two logical processors ----
