@@ -633,12 +633,12 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 	Addr sb_addr = 0;               /* the first instruction's address */
 	Int first_im = -1, thin_at;     /* the first IMark; the thin guard's place */
 
-	(void)layout; (void)vge; (void)archinfo_host;
+	(void)layout; (void)archinfo_host;
 	if (gWordTy != Ity_I64 || hWordTy != Ity_I64)
 		VG_(tool_panic)("nbsim: amd64 guests only");
 
 	nb_ipmi_note(closure);
-	in = nb_ud_cut(in);             /* (#UD: nb_ud.c) */
+	in = nb_rep_lods(nb_ud_cut(in), vge);  /* (#UD: nb_ud.c; nb_replods.c) */
 	out = deepCopyIRSBExceptStmts(in);
 	if (nb_need == 0) {
 		/* nothing to count: only the CPUID hook (and the lockstep) */

@@ -175,9 +175,21 @@ static UInt bogus_need(void)
  * the policy the user gave valgrind (VEX's default otherwise). */
 VexRegisterUpdates nb_px_idle = VexRegUpd_INVALID;
 
+/* Every register update kept from now on, whatever is counted: a REP LODS
+ * was met in a superblock made without them (nb_replods.c) */
+static Bool px_force_exact;
+
+void nb_px_exact(void)
+{
+	if (!px_force_exact) {
+		px_force_exact = True;
+		nb_px_policy();
+	}
+}
+
 void nb_px_policy(void)
 {
-	VG_(clo_px_file_backed) = (nb_need & (NEED_EXACT | NEED_FPA))
+	VG_(clo_px_file_backed) = (nb_need & (NEED_EXACT | NEED_FPA)) || px_force_exact
 		? VexRegUpdAllregsAtEachInsn : nb_px_idle;
 }
 

@@ -273,6 +273,7 @@ extern ULong nb_warned;                  /* events already warned about   */
 void nb_list_events(void);
 extern VexRegisterUpdates nb_px_idle;     /* the policy with nothing counted */
 void nb_px_policy(void);                 /* VEX's policy for code in files */
+void nb_px_exact(void);                  /* ... every update kept, for good */
 void nb_warn_unmodelled(void);
 void nb_update_need(void);
 
@@ -668,6 +669,10 @@ extern ULong clo_random_seed;            /* --nbsim-seed=N */
 
 extern Bool clo_isa_host;                /* --nbsim-isa=host               */
 IRSB *nb_ud_cut(IRSB *in);
+
+/* ---- REP LODS as the CPU runs it (nb_replods.c) ---- */
+
+IRSB *nb_rep_lods(IRSB *in, const VexGuestExtents *vge);
 
 /* ---- instrumentation (nb_instr.c) ---- */
 

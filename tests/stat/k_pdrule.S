@@ -48,7 +48,7 @@
  * (each rep: RCX, RSI, RDI set before it; the loads and stores are
  * nb_pd_rep's, from Weaver's measurements, see tests/sim/t_pdrules.t; rules
  * 35 and 36 are every model's plain counts, which the Pentium D's match.
- * No rep lods: VEX runs it as one lods, RCX untouched.)
+ * rep lods: tests/sim/t_sim_replods.t, one load an element.)
  * (fbstp, 2 stores on the Pentium D, has no kernel: VEX does not decode it.)
  */
 #ifndef SCALE
