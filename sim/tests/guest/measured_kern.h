@@ -342,4 +342,13 @@ static void k_chase(char *p, uint64_t n)
 	*(void **)p = q;
 }
 
+/* a dword loaded and stored back, over and over: each load needs the
+ * store before it (InstLatX64's "MOV r32,[m32]+MOV [m32],r32"; one link
+ * is the round trip) */
+static void k_ldst(char *p, uint64_t n)
+{
+	__asm__ volatile(LOOP("mov (%[p]), %%eax\n\tmov %%eax, (%[p])") : [n] "+r"(n) : [p] "r"(p)
+			 : "cc", "memory", "rax");
+}
+
 #endif /* MEASURED_KERN_H */
