@@ -73,6 +73,9 @@ void nb_smt_mark(const struct nb_tm *t, struct nb_smt_mark *m)
 	m->replays = t->smt.replays;
 	m->seq = t->seq;
 	m->skip = t->smt.skip_cyc;
+	m->bus = t->smt.bus_ticks;
+	m->bus_n = t->smt.bus_n;
+	m->bus_waits = t->smt.bus_waits;
 	for (unsigned c = 0; c < NB_TM_NALIAS; c++)
 		m->alias[c] = t->smt.alias_n[c];
 }
@@ -101,6 +104,11 @@ void nb_smt_learn(const struct nb_tm *t, const struct nb_smt_mark *m, struct nb_
 		out->unit[u] = scale(t->smt.unit_ticks[u] - m->unit[u], all, walked);
 	out->miss = scale(t->smt.miss_ticks - m->miss, all, walked);
 	out->uops = t->seq - m->seq;
+	/* (the skipped runs' transfers are moved too, nb_tms_bus: no
+	 * scaling) */
+	out->bus = t->smt.bus_ticks - m->bus;
+	out->short_of_bus = 4 * (t->smt.bus_waits - m->bus_waits) >= t->smt.bus_n - m->bus_n &&
+		t->smt.bus_n != m->bus_n;
 	out->short_of_slots = t->smt.replays != m->replays;
 	for (unsigned c = 0; c < NB_TM_NALIAS; c++)
 		out->alias[c] = (uint32_t)scale(t->smt.alias_n[c] - m->alias[c], all, walked);
@@ -171,6 +179,7 @@ void nb_smt_share(struct nb_tm *t, unsigned lp, int both, const struct nb_smt_pr
 	for (unsigned u = 0; u < NB_TMU_N; u++)
 		t->smt.oth[u][0] = t->smt.oth[u][1] = 0;
 	t->smt.alt = 0;
+	t->smt.bus_oth = 0;
 	if (!both) {
 		/* single-task mode: the whole package [MARR02] */
 		t->smt.win = t->smt.miss_n = t->smt.replay = 0;
@@ -182,8 +191,10 @@ void nb_smt_share(struct nb_tm *t, unsigned lp, int both, const struct nb_smt_pr
 	t->smt.miss_n = p->miss_slots;
 	t->smt.conf_span = 0;
 	if (!o || !o->ticks) {
-		/* the other LP not seen yet: strict alternation */
+		/* the other LP not seen yet: strict alternation, half the
+		 * bus */
 		t->smt.alt = nb_smt_pattern(1, 2, 1);
+		t->smt.bus_oth = nb_smt_pattern(1, 2, 1);
 		return;
 	}
 	/* allocation and retirement: the cycles the other LP took, its uops
@@ -201,6 +212,10 @@ void nb_smt_share(struct nb_tm *t, unsigned lp, int both, const struct nb_smt_pr
 		t->smt.miss_n = (unsigned)(left > half ? left : half);
 	}
 	alias_share(t, o, self);
+	/* the bus: half the slots when the other LP wanted more than it
+	 * had, else its transfers' share, at most half (max-min fair) */
+	t->smt.bus_oth = o->short_of_bus ? nb_smt_pattern(1, 2, 1) :
+		nb_smt_pattern(o->bus < o->ticks / 2 ? o->bus : o->ticks / 2, o->ticks, 1);
 	/* the units: the other LP's use, spread over each instance, at
 	 * most half of it (max-min fair, as the slots); the double-speed
 	 * ALUs by the tick, the others by the cycle */

@@ -26,6 +26,15 @@
  *    loop and dispatches again, taking the load port each time, and
  *    takes the port again for the pass that finds its data [HIN01: the
  *    replay of uops that dispatched before their data was ready];
+ *  - the front-side bus (one per package: a line's transfer, 2 bus
+ *    clocks, is the bus's whole width [P4DS]): its transfers go in the
+ *    line slots a pattern of the other LP's use leaves free: half of
+ *    them when the other LP wanted more of the bus than it had in its
+ *    last segment (a quarter of its transfers waited for those before
+ *    them: our threshold), else as busy as it kept the bus, at most half
+ *    (a max-min fair share, as the miss slots'; half when not seen yet), so two
+ *    LPs streaming at once share the bus's bytes per cycle rather than
+ *    each having all of them;
  *  - the L1D's data conflicts [ORM-A]: it holds one line per alias class
  *    (linear address bits 15:6 on models 0-2, 21:6 on model 3), so a
  *    missing load that meets a miss of its class under way on the other
@@ -44,6 +53,8 @@
  *          Processor", Intel Technology Journal Q1 2001.
  * [ORM-A]  IA-32 Intel Architecture Optimization Reference Manual
  *          (248966), pp. 2-45 and 7-43 (nb_tmparams.c).
+ * [P4DS]   the Pentium 4 datasheets: D[63:0]#, the data bus the package's
+ *          two LPs share, driven four times a bus clock (sim/cpu/nb_bus.c).
  */
 #ifndef NB_SMT_H
 #define NB_SMT_H
@@ -57,13 +68,15 @@ struct nb_smt_prof {
 	uint64_t unit[NB_TMU_N];        /* ticks each unit was taken         */
 	uint64_t miss;                  /* miss-slot ticks held              */
 	uint64_t uops;                  /* uops allocated (and retired)      */
+	uint64_t bus;                   /* ticks its bus transfers took      */
+	int short_of_bus;               /* a quarter of them waited          */
 	int short_of_slots;             /* it replayed loads for want of one */
 	uint32_t alias[NB_TM_NALIAS];   /* missing loads per L1D alias class */
 };
 
 /* a segment's start: the clock's counters then */
 struct nb_smt_mark {
-	uint64_t ret, unit[NB_TMU_N], miss, replays, seq, skip;
+	uint64_t ret, unit[NB_TMU_N], miss, replays, seq, skip, bus, bus_n, bus_waits;
 	uint32_t alias[NB_TM_NALIAS];
 };
 

@@ -48,6 +48,13 @@ struct nb_tm_smt {
 	uint16_t ld_alias[NB_TM_MAXLD];
 	uint32_t alias_n[NB_TM_NALIAS], conf_hold[NB_TM_NALIAS], conf_res[NB_TM_L1SETS];
 	uint64_t conf_span, conf_way, conf_acc, conflicts;
+	/* the front-side bus, the package's: bus_oth, the other LP's
+	 * transfers, a 64-slot pattern of line slots (t->bus_line ticks
+	 * each; bit (slot % 64) set: the slot is the other LP's) that this
+	 * LP's transfers go round (nb_tm_bus_end); bus_ticks, this LP's own
+	 * transfers' ticks, their number and how many waited for those
+	 * before them (for the other LP's profile) */
+	uint64_t bus_oth, bus_ticks, bus_n, bus_waits;
 };
 
 #endif /* NB_SMT_STATE_H */

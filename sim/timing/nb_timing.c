@@ -306,8 +306,8 @@ static inline uint64_t bus_wait(struct nb_tm *t, unsigned ix, uint64_t start, ui
 
 	if (!bus)
 		return lat;
-	e = max64(start + lat, t->bus_free + bus);
-	t->bus_free = e;
+	/* (its transfers end at start + lat on an idle bus) */
+	e = nb_tm_bus_take(t, start + lat > bus ? start + lat - bus : 0, bus);
 	return e - start;
 }
 

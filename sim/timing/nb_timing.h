@@ -270,6 +270,10 @@ struct nb_tm {
 	/* the front-side bus's data transfers (NB_TM_BUS): the tick the
 	 * last one ends; they are moved one at a time, in program order */
 	uint64_t bus_free;
+	/* ticks a 64-byte line's transfer takes (2 bus clocks; the tool
+	 * sets it, nb_bus.c's ratio): the slots of HT's bus pattern (0:
+	 * no pattern, unit tests) */
+	uint64_t bus_line;
 	uint64_t miss[NB_TM_MAXMISS]; /* tick each miss slot frees           */
 	uint64_t last_done;      /* tick the last uop's result was ready      */
 	uint64_t misp_seen;      /* mispredictions already charged            */
@@ -353,6 +357,33 @@ void nb_tm_misp(struct nb_tm *t, uint64_t misp, int fast);
 static inline uint32_t nb_tm_lat_bus(uint32_t lat, uint32_t bus)
 {
 	return (lat & NB_TM_LAT_MASK) | bus << NB_TM_BUS_SHIFT;
+}
+
+/* `bus` ticks of transfers that an idle bus of its own would start at
+ * tick `from` go after those before them (t->bus_free), and under HT
+ * (nb_smt.c) in the line slots the other LP's pattern leaves free, whole
+ * slots from the first at or after their start; their end tick (the new
+ * bus_free).  Counts them (t->smt.bus_ticks) and those that waited for
+ * the ones before (bus_waits), for the other LP's profile. */
+static inline uint64_t nb_tm_bus_take(struct nb_tm *t, uint64_t from, uint64_t bus)
+{
+	uint64_t pat = t->smt.bus_oth, L = t->bus_line, s = from, e, i, k;
+
+	if (t->bus_free > s) {
+		s = t->bus_free;
+		t->smt.bus_waits++;
+	}
+	t->smt.bus_ticks += bus;
+	t->smt.bus_n++;
+	e = s + bus;
+	if (pat && L)
+		for (k = (bus + L - 1) / L, i = (s + L - 1) / L;; i++)
+			if (!(pat >> (i & 63) & 1) && !--k) {
+				e = (i + 1) * L;
+				break;
+			}
+	t->bus_free = e;
+	return e;
 }
 
 /* A load (index ix in the running block) missed the L1D: latency word

@@ -65,7 +65,8 @@
  *  [F29M], [F43M]  The same parts' *_MemLatX86.txt (load-to-use by block
  *           size and stride; nb_tlb.c).
  *  Where a documented figure and a measured one disagree the table holds
- *  the measured one (sim/tests/guest/t_measured.c checks them).
+ *  the measured one (sim/tests/guest/t_measured.c checks them: its rows,
+ *  sim/tests/guest/measured_rows.h).
  */
 #include "nb_timing.h"
 
@@ -260,7 +261,7 @@ static const struct nb_tm_params nb_tm_northwood = {
 
 /* Willamette (CPUID 0F1n): InstLatX64's Willamette [F13] measures
  * Northwood's figures row for row but bswap, lfence and mfence; each row
- * names the F13 row it was checked against (sim/tests/guest/t_measured.c). */
+ * names the F13 row it was checked against (sim/tests/guest/measured_rows.h). */
 static const struct nb_tm_params nb_tm_willamette = {
 	"willamette (0F1n)",
 	{

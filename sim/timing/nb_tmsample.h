@@ -88,7 +88,7 @@ static inline void nb_tms_bus(struct nb_tm *t, uint64_t at)
 	for (uint64_t m = t->ld_mask; m; m &= m - 1)
 		s += t->ld_lat[__builtin_ctzll(m)] >> NB_TM_BUS_SHIFT;
 	if (s)
-		t->bus_free = (t->bus_free > 2 * at ? t->bus_free : 2 * at) + 2 * s;
+		(void)nb_tm_bus_take(t, 2 * at, 2 * s);
 }
 
 /* the learned advance (1/256 cycles + 1) of a run of k with missing
@@ -173,9 +173,8 @@ static inline uint64_t nb_tms_now(const struct nb_tm *t)
  */
 static inline void nb_tms_store_bus(struct nb_tm *t, uint64_t lat, uint64_t bus)
 {
-	uint64_t now = nb_tms_now(t), e = t->bus_free > 2 * now ? t->bus_free : 2 * now;
+	uint64_t now = nb_tms_now(t), e = nb_tm_bus_take(t, 2 * now, 2 * bus);
 
-	t->bus_free = e += 2 * bus;
 	if (e > 2 * (now + lat)) {
 		uint64_t c = e / 2 - lat;
 		nb_tms_sync(t);

@@ -180,7 +180,7 @@ void nb_lean_fold(void)
  * the RFO that makes the line Modified, 2 + 2 lines; a line that a load
  * brought in and a store then dirties is not charged its writeback); the
  * store waits for them in the store buffer (nb_tms_store_bus; not on the
- * cheap clock, which has no bus, nor under --ht=yes, below).  Only last-level misses come here: hits
+ * cheap clock, which has no bus).  Only last-level misses come here: hits
  * never touch the bus.
  */
 static __attribute__((noinline)) ULong nb_bw_miss(ULong lat, Bool store)
@@ -191,12 +191,7 @@ static __attribute__((noinline)) ULong nb_bw_miss(ULong lat, Bool store)
 		return lat;     /* (memory-blind: no latency, no bus) */
 	if (!store)
 		return nb_tm_lat_bus((uint32_t)lat, (uint32_t)(2 * line));
-	/* (not under --ht=yes: a front end moved from a helper inside a
-	 * superblock run moves the LP's time the lockstep reads, and
-	 * valgrind's scheduler then asserted, trc[0] !=
-	 * VG_TRC_INNER_COUNTERZERO, in thread_counts 8: stores alone are
-	 * not held to the bus there yet) */
-	if (clo_clock != NB_CLOCK_FAST && !clo_ht)
+	if (clo_clock != NB_CLOCK_FAST)
 		nb_tms_store_bus(nb_tmp, lat, 4 * line);
 	return lat;
 }

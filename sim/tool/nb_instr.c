@@ -607,9 +607,49 @@ static ULong continuation(IRSB *in, Int i, ULong fallback)
 	return fallback;
 }
 
+/* The exits of sb that jump without redirection call nb_ls_noredir_mark
+ * when taken (nb_lockstep.c: the translation they jump to runs at once,
+ * never held); sb itself if none. */
+static IRSB *mark_noredir(IRSB *sb)
+{
+	IRSB *o;
+	Bool any = sb->jumpkind == Ijk_NoRedir;
+
+	for (Int j = 0; j < sb->stmts_used && !any; j++)
+		any = sb->stmts[j]->tag == Ist_Exit && sb->stmts[j]->Ist.Exit.jk == Ijk_NoRedir;
+	if (!nb_ls_on || !any)
+		return sb;
+	o = deepCopyIRSBExceptStmts(sb);
+	for (Int j = 0; j < sb->stmts_used; j++) {
+		IRStmt *st = sb->stmts[j];
+		if (st->tag == Ist_Exit && st->Ist.Exit.jk == Ijk_NoRedir) {
+			IRDirty *d = unsafeIRDirty_0_N(0, "nb_ls_noredir_mark",
+				VG_(fnptr_to_fnentry)(&nb_ls_noredir_mark), mkIRExprVec_0());
+			d->guard = deepCopyIRExpr(st->Ist.Exit.guard);
+			addStmtToIRSB(o, IRStmt_Dirty(d));
+		}
+		addStmtToIRSB(o, st);
+	}
+	if (sb->jumpkind == Ijk_NoRedir)
+		addStmtToIRSB(o, IRStmt_Dirty(unsafeIRDirty_0_N(0, "nb_ls_noredir_mark",
+			VG_(fnptr_to_fnentry)(&nb_ls_noredir_mark), mkIRExprVec_0())));
+	return o;
+}
+
+static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout *layout,
+			const VexGuestExtents *vge, const VexArchInfo *archinfo_host,
+			IRType gWordTy, IRType hWordTy);
+
 IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			   const VexGuestLayout *layout, const VexGuestExtents *vge,
 			   const VexArchInfo *archinfo_host, IRType gWordTy, IRType hWordTy)
+{
+	return mark_noredir(instrument(closure, in, layout, vge, archinfo_host, gWordTy, hWordTy));
+}
+
+static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout *layout,
+			const VexGuestExtents *vge, const VexArchInfo *archinfo_host,
+			IRType gWordTy, IRType hWordTy)
 {
 	IRSB *out;
 	struct nb_pend p = { 0 };

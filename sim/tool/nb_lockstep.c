@@ -440,6 +440,28 @@ Bool nb_ls_active(void)
 	return nb_ls_on && clo_lockstep;
 }
 
+/*
+ * A wrapper's call of the function it wraps (valgrind's CALL_FN_*) is a
+ * no-redirect jump: valgrind's scheduler runs that one translation at
+ * once (handle_noredir_jump), through the thread-start hook, and must
+ * run it then: the fact that it is to run without the redirection is
+ * kept nowhere else, so it asserts (scheduler.c, trc[0] !=
+ * VG_TRC_INNER_COUNTERZERO) when the translation leaves at its event
+ * check, as a thread the lockstep holds does (leave_now).  Its guard
+ * must not leave either (the redirected function would run again, as a
+ * new call).  So the exits that jump there mark it (nb_instr.c), and it
+ * runs unheld: one superblock, after which the thread is held or not as
+ * before.  (Holds at these points were rare until a store's wait for
+ * the bus moved the clock by whole transfers inside a run: thread_counts
+ * 8 under --ht=yes asserted in its mmap wrapper, vg_preload_nbsim.c.)
+ */
+static Bool noredir;
+
+void nb_ls_noredir_mark(void)
+{
+	noredir = True;
+}
+
 /* Thread tid gets valgrind's lock: may it run?  Sets nb_ls_lim: the raw
  * clock (nb_tmp's or nb_ls_ic) at which it must give way. */
 Bool nb_ls_start(ThreadId tid)
@@ -450,6 +472,12 @@ Bool nb_ls_start(ThreadId tid)
 	if (slot_stale)
 		slot_stale = False, slot_tid = 0;
 	ic_sync();
+	if (noredir) {
+		noredir = False;
+		nb_ls_lim = ~0ULL;
+		ic_arm(tid);
+		return True;
+	}
 	if (!nb_ls_active()) {
 		nb_ls_lim = ~0ULL;
 		ic_arm(tid);

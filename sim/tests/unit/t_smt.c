@@ -161,7 +161,7 @@ int main(void)
 
 	k_fadd(&fa);
 	k_l1miss(&lm);
-	tap_plan(19);
+	tap_plan(20);
 
 	TAP_EQ(nb_smt_pattern(0, 10, 2), 0, "pattern: unused unit, no busy tick");
 	TAP_EQ(nb_smt_pattern(10, 10, 2), ~UINT64_C(0), "pattern: a unit taken all the time");
@@ -231,8 +231,36 @@ int main(void)
 		       "L1D conflicts with this LP's own fills of the set: evicted after 42.7 ticks (res %u, "
 		       "hold %u)", t.smt.conf_res[5], t.smt.conf_hold[37]);
 		nb_smt_share(&t, 1, 0, &o, &self);
-		tap_ok(!t.smt.win && !t.smt.miss_n && !t.smt.replay && !t.smt.conf_span && !t.smt.alt && !t.smt.oth[NB_TMU_LOAD][0],
+		tap_ok(!t.smt.win && !t.smt.miss_n && !t.smt.replay && !t.smt.conf_span && !t.smt.alt && !t.smt.oth[NB_TMU_LOAD][0] &&
+		       !t.smt.bus_oth,
 		       "one LP running: nothing taken from the model");
+	}
+
+	/* the front-side bus, the package's: 100 sectors (2 lines of 56
+	 * ticks, Northwood's 2 bus clocks) asked for at tick 0 end at 100 x
+	 * 112 ticks on a bus of the LP's own; beside an LP that used a tenth
+	 * of the bus and was not short of it (6 of 64 slots its, rounded),
+	 * in at most 64/58 of that; beside one short of it, in twice the
+	 * time less the last slot (every other slot) */
+	{
+		static struct nb_tm t;
+		static struct nb_smt_prof o;
+		uint64_t e[3];
+		nb_tm_init(&t, nb_tm_params_for(2), 20);
+		t.bus_line = 56;
+		o.ticks = 12800;
+		o.bus = 1280;
+		for (unsigned k = 0; k < 3; k++) {
+			o.short_of_bus = k == 2;
+			nb_smt_share(&t, 1, k != 0, &o, NULL);
+			t.bus_free = 0;
+			for (unsigned i = 0; i < 100; i++)
+				e[k] = nb_tm_bus_take(&t, 0, 112);
+		}
+		tap_ok(e[0] == 11200 && e[1] > 11200 && e[1] <= 11200 * 64 / 58 + 56 && e[2] == 22400 - 56,
+		       "bus: 100 sectors alone end at tick %llu (11200), beside a light user %llu (64/58 "
+		       "of it), beside one short of the bus %llu (every other slot: 22344)",
+		       (unsigned long long)e[0], (unsigned long long)e[1], (unsigned long long)e[2]);
 	}
 
 	a0 = alone(&fa, 1000, 0);
