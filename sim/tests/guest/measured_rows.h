@@ -74,18 +74,12 @@ struct row {
 #define TOL_L2 0.15
 #define TOL_MEM 0.20
 
-/* VEX runs rep lods as one lods: rcx is left as it was (a guest's rep
- * lodsl of 256 dwords advances rsi by 4 under nbsim), so there are no
- * iterations to time */
 /* the load-store round trip of two instructions: the model's forwarding
  * (NB_TM_FWD) has no rule that sets it apart from row 80's
  * read-modify-write, and no source we have says what the parts' 39-44
  * cycles (6 on Prescott) are made of */
 #define LDST_TODO "a load and a store of two instructions forward as one read-modify-write " \
 	"(NB_TM_FWD): no sourced rule for the measured round trip yet"
-#define LODS_TODO "rep lods runs once under VEX (rcx unchanged): no iterations to time"
-
-
 
 static const struct row rows[] = {
 	{ "add r32, r32", k_add, D_NONE, 200, 32, TOL_CORE,
@@ -555,7 +549,7 @@ static const struct row rows[] = {
 	    "[F43X64 519 \"REP LODSD\" 1.00 B/c]",
 	    "[F13 519 \"REP LODSD\" 0.99 B/c]",
 	    "[F62 519 1.00 B/c]" },
-	  { LODS_TODO, LODS_TODO, LODS_TODO, LODS_TODO } },
+	  { NULL, NULL, NULL, NULL } },
 	{ "repne scasd, 1 KB (cycles per byte)", k_repnescasd, D_BUF, 20, 1024, TOL_CORE,
 	  { 1.01, 1, 1.01, 1.01 }, { 0, 0, 0, 0 },
 	  { "[F29 543 \"REPNE SCASD\" 0.99 B/c]",
