@@ -196,6 +196,7 @@ extern ULong nb_ls_lim;                  /* the running LP's raw clock at  */
  * this word of its shadow guest state (1): the guard leaves at <= 0 */
 #define NB_LS_SLOT offsetof(VexGuestAMD64State, guest_RAX)
 Bool nb_ls_start(ThreadId tid);
+Bool nb_ls_enter(ThreadId tid);          /* nb_ls_start; held: parks      */
 Bool nb_ls_active(void);
 void nb_ls_changed(void);
 /* what the tool's thread hooks (nb_main.c) do when the LPs that run user
