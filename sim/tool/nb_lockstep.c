@@ -95,6 +95,54 @@ static void pause_host(ULong us)
 }
 
 /*
+ * A thread held (nb_ls_enter) waits out of valgrind's lock, on a futex
+ * of ours, until the lockstep's state changes (park_wake) or
+ * NB_LS_PARK_MS pass.  Left in the lock's queue instead (leave_now
+ * alone), it was handed the lock at every end of the running thread's
+ * time slice (valgrind's scheduler yields every 100,000 superblocks,
+ * scheduler.c SCHEDULING_QUANTUM) and at each of its system calls, only
+ * to be held again: two host context switches each time, with nothing
+ * run.  The decisions are nb_ls_start's either way; parking changes only
+ * when the held thread asks again.  The timeout bounds any wake this
+ * file misses (the process's exit: valgrind's exit waits for every
+ * thread to see it).
+ */
+#define NB_LS_PARK_MS 5
+#define FX_PRIVATE 128
+/* valgrind's core (pub_core_scheduler.h; ThreadStatus in
+ * pub_core_threadstate.h, VgTs_Yielding its fifth value): the lock's
+ * release and acquisition with the thread's status and the running
+ * thread kept as the scheduler keeps them */
+extern void VG_(acquire_BigLock)(ThreadId tid, const HChar *who);
+extern void VG_(release_BigLock)(ThreadId tid, Int sleepstate, const HChar *who);
+#define VGTS_YIELDING 4
+static volatile Int park_word;
+static UInt parked;                      /* threads parked now            */
+static Bool parking;                     /* nb_ls_enter's nb_ls_start     */
+
+static void park_wake(void)
+{
+	if (!parked)
+		return;
+	park_word++;
+	(void)VG_(do_syscall)(__NR_futex, (UWord)&park_word, FX_WAKE | FX_PRIVATE, 0x7fffffff,
+			      0, 0, 0, 0, 0);
+}
+
+static void park(ThreadId tid)
+{
+	struct vki_timespec ts = { 0, NB_LS_PARK_MS * 1000000L };
+	Int v = park_word;
+
+	parked++;
+	VG_(release_BigLock)(tid, VGTS_YIELDING, "nbsim lockstep: parked");
+	(void)VG_(do_syscall)(__NR_futex, (UWord)&park_word, FX_WAIT | FX_PRIVATE, (UWord)v,
+			      (UWord)&ts, 0, 0, 0, 0);
+	VG_(acquire_BigLock)(tid, "nbsim lockstep: parked");
+	parked--;
+}
+
+/*
  * A thread that may not run leaves before its first superblock: its
  * event-check counter, which valgrind's scheduler has just set from the
  * time slice's (run_thread_for_a_while, before the start_client_code
@@ -561,8 +609,8 @@ Bool nb_ls_start(ThreadId tid)
 		/* held again at once: the thread that should run was not
 		 * waiting for valgrind's lock (not yet back from the kernel,
 		 * or not yet started); let the host run it before the lock
-		 * is released again */
-		if (++spins > 2)
+		 * is released again (a parked thread waits out of the lock) */
+		if (!parking && ++spins > 2)
 			pause_host(spins > 20 ? 200 : 20);
 		return False;
 	}
@@ -583,6 +631,25 @@ Bool nb_ls_start(ThreadId tid)
 	return True;
 }
 
+/* The start of a thread's run (nb_main.c's hook): nb_ls_start; a thread
+ * held parks (above), the others woken first: being held is the running
+ * thread's hand-off, its quantum over.  Back, it leaves all the same:
+ * the translation valgrind looked up before the hook may have been
+ * discarded while it was parked; its next run looks it up again. */
+Bool nb_ls_enter(ThreadId tid)
+{
+	Bool run;
+
+	parking = True;
+	run = nb_ls_start(tid);
+	parking = False;
+	if (run || !nb_ls_active())
+		return run;
+	park_wake();
+	park(tid);
+	return False;
+}
+
 static void (*lps_changed)(void);        /* nb_ls_on_change */
 
 void nb_ls_on_change(void (*f)(void))
@@ -597,6 +664,7 @@ void nb_ls_changed(void)
 {
 	ThreadId tid = VG_(get_running_tid)();
 
+	park_wake();
 	if (!tid)
 		return;
 	(void)nb_ls_start(tid);
@@ -705,6 +773,8 @@ void nb_ls_pre_syscall(ThreadId tid, UInt sysno, UWord *args)
 			? (Addr)((const ULong *)args[0])[2] : 0;
 	if (!nb_ls_on)
 		return;
+	if (sysno == __NR_exit_group)
+		park_wake();    /* (valgrind's exit waits for every thread) */
 	if (sysno == __NR_futex) {
 		UInt cmd = (UInt)args[1] & 0x7f;
 		Addr w = args[0];

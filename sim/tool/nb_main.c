@@ -270,7 +270,7 @@ static void nb_start_client(ThreadId tid, ULong blocks_done)
 	nb_cold_check(blocks_done);
 	/* not its turn (nb_lockstep.c): it leaves at its first superblock
 	 * having run nothing */
-	if (!nb_ls_start(tid))
+	if (!nb_ls_enter(tid))
 		return;
 	nb_pmi_enter(tid);               /* a PMI in flight: its thread's */
 	/* the thread that stands for its LP (nb_pmi_send) */

@@ -199,6 +199,7 @@ Bool nb_ls_start(ThreadId tid);
 /* the running thread took a no-redirect jump (nb_instr.c marks the
  * exits): valgrind runs that translation next, at once */
 void nb_ls_noredir_mark(void);
+Bool nb_ls_enter(ThreadId tid);          /* nb_ls_start; held: parks      */
 Bool nb_ls_active(void);
 void nb_ls_changed(void);
 /* what the tool's thread hooks (nb_main.c) do when the LPs that run user
