@@ -98,12 +98,13 @@ static Bool cond_tm_ok(IRSB *in, Int at, Int last_im, const struct nb_tm_block *
  * jump (not a direct jmp: it makes no call, nb_ibr_call): its branch call
  * and the clock's for uops [from, to) as one (nb_branch_tm), when each
  * would be a plain call (not in step mode nor while a PMI is possible:
- * their calls per instruction, nb_tm_rest; nor in a thin translation,
- * whose checks inside may have run the clock part of the way: nb_tm_thin) */
+ * their calls per instruction, nb_tm_rest); in a thin translation, whose
+ * checks inside may have run the clock part of the way, the clock's part
+ * is nb_tm_thin's (nb_branch_tm_thin) */
 static Bool branch_tm_ok(const struct nb_iins *k, const struct nb_tm_block *b, UInt from, UInt to)
 {
 	return b && from < to && k->dec.br != NB_BR_JMP && (nb_need & NEED_BR) &&
-		!(nb_need & (NEED_STEP | NEED_PMI)) && !nb_ipmi_thin();
+		!(nb_need & (NEED_STEP | NEED_PMI));
 }
 
 static void emit_branch_tm(IRSB *sb, const struct nb_iins *k, IRExpr *target,
@@ -112,10 +113,13 @@ static void emit_branch_tm(IRSB *sb, const struct nb_iins *k, IRExpr *target,
 	ULong packed = ((ULong)k->addr & 0xffffffffffffULL) | ((ULong)(k->len & 0xff) << 48) |
 		((ULong)k->dec.br << 56);
 
-	addStmtToIRSB(sb, IRStmt_Dirty(unsafeIRDirty_0_N(0, "nb_branch_tm",
-		VG_(fnptr_to_fnentry)(&nb_branch_tm),
-		mkIRExprVec_4(c64(packed), target, mkIRExpr_HWord((HWord)b),
-			      c64(((ULong)to << 32) | from)))));
+	addStmtToIRSB(sb, IRStmt_Dirty(nb_ipmi_thin()
+		? unsafeIRDirty_0_N(0, "nb_branch_tm_thin", VG_(fnptr_to_fnentry)(&nb_branch_tm_thin),
+				    mkIRExprVec_4(c64(packed), target, mkIRExpr_HWord((HWord)b),
+						  c64(((ULong)to << 32) | from)))
+		: unsafeIRDirty_0_N(0, "nb_branch_tm", VG_(fnptr_to_fnentry)(&nb_branch_tm),
+				    mkIRExprVec_4(c64(packed), target, mkIRExpr_HWord((HWord)b),
+						  c64(((ULong)to << 32) | from)))));
 }
 
 /* (the common case reads all of it: one host line, nb_ibr_site) */

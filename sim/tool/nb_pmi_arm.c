@@ -61,12 +61,16 @@ void nb_pmi_budget_set(void)
  * counter of plain cycles (global_power_events RUNNING: no filter, no
  * cascade, FORCE_OVF clear; one logical processor), the distance to the
  * nearest overflow follows from the clock alone, and a check that finds
- * it still above NB_PMI_NEAR sets the budget from it without deriving the
+ * no counter overflowed sets the budget from it without deriving the
  * signals and syncing the PMU: the counts are added at the next full
  * check or access (a plain counter's sync adds), and the clock's exact
- * mode is left off, as nb_pmi_budget_set would leave it.  With the bound
- * per instruction (BOUND_INSN) far above a cycle counter's increment, such
- * checks were nearly all of them: on sort, 1,200 a sample.
+ * mode is set as nb_pmi_budget_set would set it (on within NB_PMI_NEAR
+ * of the overflow).  With the bound per instruction (BOUND_INSN) far
+ * above a cycle counter's increment, such checks were nearly all of
+ * them: on sort, 1,200 a sample; with the bound per armed event most of
+ * those left are within NB_PMI_NEAR, where this pre-check once gave way
+ * to the full check (its derivation and PMU sync: a tenth of what
+ * nb_record's checks cost on sort beyond nb_stat).
  */
 Bool nb_pmi_cyc_only;
 
@@ -80,6 +84,7 @@ Bool nb_pmi_far(void)
 {
 	const struct nb_pmu *p = &nb_pmu_state;
 	ULong inc = nb_cycles_now() - p->last[NB_SIG_CYCLES], b = 0x7fffffffffffffffULL;
+	Bool near;
 
 	if (inc >> 63)
 		inc = 0;
@@ -93,11 +98,12 @@ Bool nb_pmi_far(void)
 		if (d - inc < b)
 			b = d - inc;
 	}
-	if (b <= NB_PMI_NEAR)
-		return False;
+	/* near an overflow too (nb_pmi_budget_set's budget and exact
+	 * phase, from the same distance) */
+	near = b <= NB_PMI_NEAR;
 	if (clo_clock == NB_CLOCK_SAMPLED)
-		nb_tms_exact(nb_tmp, 0);
-	nb_pmi_budget = (Long)(b - NB_PMI_NEAR);
+		nb_tms_exact(nb_tmp, near);
+	nb_pmi_budget = (Long)(near ? b : b - NB_PMI_NEAR);
 	return True;
 }
 

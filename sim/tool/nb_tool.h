@@ -404,6 +404,8 @@ VG_REGPARM(2) void nb_tm_sb(const struct nb_tm_block *b, ULong range);
  * last branch, a call, return or indirect jump (not in step mode nor
  * while a PMI is possible) */
 void nb_branch_tm(ULong packed, ULong target, const struct nb_tm_block *b, ULong range);
+/* ... in a thin translation: nb_branch then nb_tm_thin(b, range) */
+void nb_branch_tm_thin(ULong packed, ULong target, const struct nb_tm_block *b, ULong range);
 /* nb_cond then nb_tm_sb(b, site.to << 32): a superblock's last
  * conditional branch, its run from the superblock's start.  64 bytes, in
  * one host cache line (nb_ibr_site) */
