@@ -27,9 +27,11 @@
  * memory to memory: 3 bytes on the bus a byte copied, the source's read
  * and the destination's read for ownership and writeback); together they
  * move at most the bus's bytes per cycle (8 bytes x 800 MT/s at 2.8 GHz,
- * 2.286: sim/cpu/nb_bus.c; 1% over it allowed, HT's profile of the other
- * LP lags one segment, nb_smt.h) and at least 90% of them (one copy
- * alone is bound by the bus, t_measured).
+ * 2.286: sim/cpu/nb_bus.c; 2% over it allowed: HT's profile of the other
+ * LP lags one segment, nb_smt.h, so the copies' start can overbook it,
+ * and where they start moves with the program's layout: 2.260 to 2.312,
+ * 1.1% over, over 60 sizes of the environment) and at least 90% of them
+ * (one copy alone is bound by the bus, t_measured).
  * With a file argument, the figures are also written to it (first run)
  * or compared with those in it (second run, t_smt_lock.sh: the other
  * LD_BIND_NOW setting), each within 10%.
@@ -279,9 +281,9 @@ int main(int argc, char **argv)
 	{
 		uint64_t c[2] = { 0, 0 };
 		double bus = stream_pair(c);
-		tap_ok(bus > 0 && bus <= FSB * 1.01, "two threads each copy 1 MB from memory at once: "
+		tap_ok(bus > 0 && bus <= FSB * 1.02, "two threads each copy 1 MB from memory at once: "
 		       "%.3f bytes a cycle on the bus together (cycles %llu, %llu), at or under the "
-		       "bus's %.3f (1%%)", bus, (unsigned long long)c[0], (unsigned long long)c[1], FSB);
+		       "bus's %.3f (2%%)", bus, (unsigned long long)c[0], (unsigned long long)c[1], FSB);
 		tap_ok(bus >= FSB * 0.9, "two threads copying at once: %.3f bytes a cycle on the bus, "
 		       "at least 90%% of the bus's %.3f", bus, FSB);
 	}
