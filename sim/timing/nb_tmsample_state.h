@@ -26,6 +26,9 @@ struct nb_tms {
 	 * may join it; pend, its runs not yet in the clock's fields; acc,
 	 * their charges (1/256 cycles); accu, their uops */
 	uint32_t lazy, pend;
+	/* a store held the front end (nb_tms_store_bus) since the last run
+	 * started: where the next run's learned advance starts */
+	uint32_t hold;
 	uint64_t acc, accu;
 	/* the anchors (nb_tms_anchor): how many, and the runs before the
 	 * last one */
