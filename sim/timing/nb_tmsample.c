@@ -175,7 +175,7 @@ static void phase(struct nb_tm *t, unsigned ph)
  * NULL when b has NB_TMS_EXITS others (its runs are walked) */
 static struct nb_tm_cost *entry(const struct nb_tm *t, const struct nb_tm_block *b, unsigned to)
 {
-	struct nb_tm_cost *k = b->cost;
+	struct nb_tm_cost *k = b->cost + t->smp.coff;
 
 	/* (entries are claimed in order: none of this generation lies
 	 * after a free one) */
@@ -197,7 +197,7 @@ static struct nb_tm_cost *entry(const struct nb_tm *t, const struct nb_tm_block 
 const struct nb_tm_cost *nb_tms_find(const struct nb_tm *t, const struct nb_tm_block *b,
 				     unsigned to)
 {
-	const struct nb_tm_cost *k = b->cost;
+	const struct nb_tm_cost *k = b->cost ? b->cost + t->smp.coff : 0;
 
 	for (unsigned i = 0; k && i < NB_TMS_EXITS; i++, k++)
 		if (k->gen == t->smp.gen && k->to == to + 1)
@@ -209,7 +209,7 @@ void nb_tms_anchor(struct nb_tm *t)
 {
 	nb_tms_close(t);
 	nb_tms_sync(t);
-	t->smp.gen++;
+	t->smp.gen += 2;        /* (its parity: nb_tmsample_state.h) */
 	t->smp.rng = 0;
 	t->smp.frac = 0;
 	t->smp.skew = 0;
@@ -568,7 +568,7 @@ uint64_t nb_tm_at(struct nb_tm *t)
 		return t->ret;
 	/* the share of the learned cost of the first run of b learned
 	 * that reaches this far, by real uops (none: the run's start) */
-	k = b->cost;
+	k = b->cost + t->smp.coff;
 	for (unsigned i = 0; i < NB_TMS_EXITS; i++, k++) {
 		if (k->gen != t->smp.gen || !k->to)
 			break;
