@@ -177,8 +177,9 @@ struct nb_tm_block {
 	uint32_t *real;          /* real[i]: uops before uop i (not COPY, LAT, MST, MLD, REPB),
 				  * n + 1 entries; NULL: count them (tests) */
 	struct nb_tm_cost *cost; /* the sampled clock (nb_tmsample.c): what it
-				  * learned, NB_TMS_EXITS entries (zeroed: none
-				  * yet); NULL: always walk */
+				  * learned, NB_TMS_EXITS entries, twice that
+				  * under --ht=yes (zeroed: none yet); NULL:
+				  * always walk */
 };
 
 /* ---- the clock of one logical processor ---- */

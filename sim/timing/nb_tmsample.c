@@ -117,6 +117,27 @@ static uint64_t ret_point(const struct nb_tm *t)
 	return (t->ret << 8) + ((uint64_t)t->ret_n << 8) / t->p->width;
 }
 
+/* where a run's learned advance starts: the retirement point, or the
+ * front end a store held later (waiting for the bus, nb_tms_store_bus:
+ * smp.hold).  skip() starts a skipped run there and then charges its
+ * cost, so the cost learned from a walked run must not hold that wait
+ * too: counted twice, two threads each copying memory under --ht=yes
+ * (each store held for its share of the bus) ran 40% slower than the
+ * walk.  (A misprediction's restart is in the cost: the base after a
+ * mispredicted branch, as skipped runs have no restart of their own.)
+ * The hold is the next run's: cleared as a run starts. */
+static uint64_t start_point(struct nb_tm *t)
+{
+	uint64_t r = ret_point(t);
+
+	if (t->smp.hold) {
+		t->smp.hold = 0;
+		if (t->fe > t->ret && (t->fe << 8) > r)
+			return t->fe << 8;
+	}
+	return r;
+}
+
 static uint64_t rng_next(struct nb_tm *t)
 {
 	uint64_t x = t->smp.rng ? t->smp.rng : (uint64_t)(NB_TMS_SEED);
@@ -154,7 +175,7 @@ static void phase(struct nb_tm *t, unsigned ph)
  * NULL when b has NB_TMS_EXITS others (its runs are walked) */
 static struct nb_tm_cost *entry(const struct nb_tm *t, const struct nb_tm_block *b, unsigned to)
 {
-	struct nb_tm_cost *k = b->cost;
+	struct nb_tm_cost *k = b->cost + t->smp.coff;
 
 	/* (entries are claimed in order: none of this generation lies
 	 * after a free one) */
@@ -176,7 +197,7 @@ static struct nb_tm_cost *entry(const struct nb_tm *t, const struct nb_tm_block 
 const struct nb_tm_cost *nb_tms_find(const struct nb_tm *t, const struct nb_tm_block *b,
 				     unsigned to)
 {
-	const struct nb_tm_cost *k = b->cost;
+	const struct nb_tm_cost *k = b->cost ? b->cost + t->smp.coff : 0;
 
 	for (unsigned i = 0; k && i < NB_TMS_EXITS; i++, k++)
 		if (k->gen == t->smp.gen && k->to == to + 1)
@@ -188,7 +209,7 @@ void nb_tms_anchor(struct nb_tm *t)
 {
 	nb_tms_close(t);
 	nb_tms_sync(t);
-	t->smp.gen++;
+	t->smp.gen += 2;        /* (its parity: nb_tmsample_state.h) */
 	t->smp.rng = 0;
 	t->smp.frac = 0;
 	t->smp.skew = 0;
@@ -305,6 +326,7 @@ static void skip(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, un
 	t->uops += n;
 	t->ld_mask = 0;
 	t->step.nrec = 0;
+	t->smp.hold = 0;
 	t->misp_seen = misp;            /* (in the mean) */
 	t->smp.skipped++;
 	/* the pipeline drained, ret_n 0, fe at ret: the next runs of the
@@ -408,7 +430,7 @@ static void whole(struct nb_tm *t, const struct nb_tm_block *b, unsigned to, uin
 		phase(t, PH_WARM);
 		t->smp.refill = NB_TMS_REFILL;
 	}
-	before = ret_point(t);
+	before = start_point(t);
 	/* (the walk itself, not the replay of recorded schedules: after a
 	 * skip phase the states seldom repeat, and recording them made the
 	 * walked runs 60% dearer on bench loops) */
@@ -488,7 +510,7 @@ void nb_tm_seg_sampled(struct nb_tm *t, const struct nb_tm_block *b, unsigned fr
 		/* (a block that keeps no cost is walked whatever the phase) */
 		t->smp.open = t->smp.phase == PH_SKIP && b->cost && b->real ?
 			(t->smp.exact ? NB_SEG_EXACT : NB_SEG_DEFER) : NB_SEG_WALK;
-		t->smp.obefore = ret_point(t);
+		t->smp.obefore = start_point(t);
 		t->smp.os = 0;
 		t->smp.omask = 0;
 	} else if (t->smp.open == NB_SEG_NONE || t->smp.ob != b) {
@@ -546,7 +568,7 @@ uint64_t nb_tm_at(struct nb_tm *t)
 		return t->ret;
 	/* the share of the learned cost of the first run of b learned
 	 * that reaches this far, by real uops (none: the run's start) */
-	k = b->cost;
+	k = b->cost + t->smp.coff;
 	for (unsigned i = 0; i < NB_TMS_EXITS; i++, k++) {
 		if (k->gen != t->smp.gen || !k->to)
 			break;

@@ -181,6 +181,7 @@ static inline void nb_tms_store_bus(struct nb_tm *t, uint64_t lat, uint64_t bus)
 		if (t->fe < c) {
 			t->fe = c;
 			t->fe_n = 0;
+			t->smp.hold = 1;        /* (nb_tmsample.c start_point) */
 			t->log.mut++;   /* (ends a replay streak) */
 		}
 	}

@@ -26,11 +26,22 @@ struct nb_tms {
 	 * may join it; pend, its runs not yet in the clock's fields; acc,
 	 * their charges (1/256 cycles); accu, their uops */
 	uint32_t lazy, pend;
+	/* a store held the front end (nb_tms_store_bus) since the last run
+	 * started: where the next run's learned advance starts */
+	uint32_t hold;
 	uint64_t acc, accu;
-	/* the anchors (nb_tms_anchor): how many, and the runs before the
+	/* the anchors (nb_tms_anchor): twice how many, plus the package's
+	 * state the costs are learned for (coff); and the runs before the
 	 * last one */
 	uint64_t gen;
 	uint64_t from;
+	/* this clock's cost entries in a block's b->cost: from entry coff
+	 * on.  Under --ht=yes a block has two sets, the package whole (0)
+	 * and shared by both LPs (NB_TMS_EXITS), and gen's low bit says
+	 * which (nb_cycles.c nb_tm_switch), so that no entry, nor a call
+	 * site's memory of one (nb_tmsample.h), learned in one state is
+	 * charged in the other */
+	uint32_t coff;
 	/* a run that arrives in segments (nb_tm_seg_sampled: PMI checks,
 	 * step mode), open until the next run's first segment or
 	 * nb_tms_close: open, 0 none, NB_SEG_WALK (walked segment by segment

@@ -117,10 +117,11 @@ static UInt b_nfwd;
 static struct nb_tm_block *b_blk;
 static Int b_cap;                      /* temporaries the arrays above hold */
 
-/* a descriptor with the sampled clock's entries after it */
+/* a descriptor with the sampled clock's entries after it: NB_TMS_EXITS
+ * per state of the package (--ht=yes: whole and shared, smp.coff) */
 struct tmb_alloc {
 	struct nb_tm_block b;
-	struct nb_tm_cost cost[NB_TMS_EXITS];
+	struct nb_tm_cost cost[];
 };
 
 /* Start the analysis of superblock in; returns its descriptor, filled by
@@ -131,13 +132,14 @@ struct tmb_alloc {
  * clock's analysis cost there. */
 struct nb_tm_block *nb_tmb_begin(IRSB *in)
 {
-	struct tmb_alloc *a = VG_(malloc)("nbsim.tmblk", sizeof *a);
+	SizeT ncost = clo_clock == NB_CLOCK_SAMPLED ? NB_TMS_EXITS * (clo_ht ? 2 : 1) : 0;
+	struct tmb_alloc *a = VG_(malloc)("nbsim.tmblk", sizeof *a + ncost * sizeof a->cost[0]);
 
 	b_blk = &a->b;
 	b_blk->n = 0;
 	b_blk->cost = NULL;
 	if (clo_clock == NB_CLOCK_SAMPLED) {        /* (nb_tmsample.c: nothing learned yet) */
-		VG_(memset)(a->cost, 0, sizeof a->cost);
+		VG_(memset)(a->cost, 0, ncost * sizeof a->cost[0]);
 		b_blk->cost = a->cost;
 	}
 	b_nu = b_ns = b_nld = b_scr = 0;
