@@ -143,7 +143,6 @@ static const struct nb_front fronts = {
 	.fini = fr_fini,
 	.stats = nb_kern_stats,
 	.request = nb_kern_request,
-	.quiet_request = nb_kern_quiet,
 	.pre_syscall = fr_pre_syscall,
 	.post_syscall = fr_post_syscall,
 	.runs = fr_runs,

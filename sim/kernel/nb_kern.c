@@ -92,29 +92,6 @@ static Word msr_rw(struct kobj *o, Addr buf, UWord n, UWord off, Bool wr)
 
 /* ---- the request ---- */
 
-/* The requests that read or write no PMU register, or make the PMU-access
- * protocol themselves (KOP_ATTACH: nbk_attach_take, when another process
- * attached events): the lookups of a path or descriptor, a ring buffer's
- * unmapping, the CPU number, the sysfs and procfs files.  The others (a
- * perf or msr file's reads, writes, ioctls, mmap, close; perf_event_open)
- * take the protocol in nb_client_request. */
-Bool nb_kern_quiet(ThreadId tid, UWord *arg, UWord *ret)
-{
-	switch (arg[1]) {
-	case KOP_OPEN:
-	case KOP_BIND:
-	case KOP_MUNMAP:
-	case KOP_GETCPU:
-	case KOP_FDS:
-	case KOP_ATTACH:
-	case KOP_SYSFS:
-	case KOP_FILE:
-		*ret = (UWord)nb_kern_request(tid, arg);
-		return True;
-	}
-	return False;
-}
-
 static Word kopen(Addr path, UWord flags)
 {
 	const HChar *p = (const HChar *)path;

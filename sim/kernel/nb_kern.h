@@ -11,9 +11,6 @@
 
 /* NBSIM_REQ_KERN: ARG[1] the op, ARG[2..5] its arguments. */
 Word nb_kern_request(ThreadId tid, UWord *arg);
-/* the requests that touch no PMU register (nb_front's quiet_request):
- * made, their result in *ret; False for the others */
-Bool nb_kern_quiet(ThreadId tid, UWord *arg, UWord *ret);
 /* TID starts running: perf events of the thread that ran go off the PMU,
  * TID's come on. */
 void nb_kern_switch(ThreadId tid);

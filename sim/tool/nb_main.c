@@ -73,13 +73,6 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 	 * time in a loop must not re-anchor the sampled clock each time) */
 	if (nb_front->clock_request(tid, arg, ret))
 		return True;
-	/* nor the emulated kernel's bookkeeping (the preload's calls at each
-	 * read(2), open(2) and munmap(2): an anchor at each made the sampled
-	 * clock learn again from a long measure phase after every read of a
-	 * program's input) */
-	if (arg[0] == NBSIM_REQ_KERN && nb_front->quiet_request &&
-	    nb_front->quiet_request(tid, arg, ret))
-		return True;
 	nb_pmu_access();
 	nb_tm_anchor();
 	switch (arg[0]) {

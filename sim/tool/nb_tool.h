@@ -609,10 +609,6 @@ struct nb_front {
 	void (*fini)(Int exitcode);      /* first thing at exit            */
 	void (*stats)(void);             /* its line of --nbsim-stats      */
 	Word (*request)(ThreadId tid, UWord *arg);       /* NBSIM_REQ_KERN */
-	/* an NBSIM_REQ_KERN request that accesses no PMU register (or makes
-	 * the PMU-access protocol itself where it does): taken, with its
-	 * result in *ret, before the protocol; False: not one of them */
-	Bool (*quiet_request)(ThreadId tid, UWord *arg, UWord *ret);
 	void (*pre_syscall)(ThreadId tid, UInt sysno, UWord *args, UInt nargs);
 	void (*post_syscall)(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res);
 	void (*runs)(ThreadId tid);      /* tid runs from now on (its PMU context loaded) */
