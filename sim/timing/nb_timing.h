@@ -179,6 +179,9 @@ struct nb_tm_block {
 	struct nb_tm_cost *cost; /* the sampled clock (nb_tmsample.c): what it
 				  * learned, NB_TMS_EXITS entries (zeroed: none
 				  * yet); NULL: always walk */
+	uint64_t key;            /* its place in the replay's table (nb_tmmemo.c):
+				  * the tool numbers its blocks in the order it
+				  * makes them; 0: the descriptor's address (tests) */
 };
 
 /* ---- the clock of one logical processor ---- */

@@ -129,6 +129,8 @@ struct tmb_alloc {
  * takes two allocations: start-up code is translated about once per five
  * runs, and eight allocations per translation were a tenth of what the
  * clock's analysis cost there. */
+static ULong b_made;                   /* descriptors made (their keys) */
+
 struct nb_tm_block *nb_tmb_begin(IRSB *in)
 {
 	struct tmb_alloc *a = VG_(malloc)("nbsim.tmblk", sizeof *a);
@@ -136,6 +138,10 @@ struct nb_tm_block *nb_tmb_begin(IRSB *in)
 	b_blk = &a->b;
 	b_blk->n = 0;
 	b_blk->cost = NULL;
+	/* the replay's key (nb_tmmemo.c): the guest's run makes the same
+	 * translations in the same order every time, whatever the host
+	 * heap's addresses */
+	b_blk->key = ++b_made;
 	if (clo_clock == NB_CLOCK_SAMPLED) {        /* (nb_tmsample.c: nothing learned yet) */
 		VG_(memset)(a->cost, 0, sizeof a->cost);
 		b_blk->cost = a->cost;
