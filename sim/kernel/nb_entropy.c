@@ -14,7 +14,8 @@
  * name, so two processes of one run do not draw the same bytes.
  * --nbsim-random=host leaves the host's bytes.  The 16 bytes the kernel
  * puts at auxv AT_RANDOM (valgrind copies the host's) come from the
- * process's stream too, at its first instruction (nb_entropy_at_random).
+ * process's stream too, before its first instruction (nb_entropy_at_random,
+ * from nb_front.c's first thread run).
  * glibc takes the stack protector's canary and the pointer guard from
  * them, and they lie right after the environment's last string,
  * LD_PRELOAD, which ld.so's strcspn reads in aligned groups of four past

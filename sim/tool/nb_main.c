@@ -23,7 +23,6 @@
  */
 #include "nb_tool.h"
 #include "nb_samples.h"
-#include "kernel/nb_entropy.h"
 
 /* ---- client requests ---- */
 
@@ -268,12 +267,6 @@ static void nb_ls_lps_changed(void)
 
 static void nb_start_client(ThreadId tid, ULong blocks_done)
 {
-	static Bool at_random_done;
-
-	if (!at_random_done) {          /* (before the first instruction) */
-		at_random_done = True;
-		nb_entropy_at_random();
-	}
 	nb_cold_check(blocks_done);
 	/* not its turn (nb_lockstep.c): it leaves at its first superblock
 	 * having run nothing */
