@@ -7,11 +7,13 @@
  *   urandom_dup 16 from a dup(2) of that descriptor,
  *   random      16 from /dev/random;
  *   child       in a fork's child, 16 bytes of getrandom;
- *   after_fork  the parent's next 16.
+ *   after_fork  the parent's next 16;
+ *   at_random   the 16 bytes at auxv AT_RANDOM (the kernel's at exec).
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/auxv.h>
 #include <sys/random.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -64,5 +66,6 @@ int main(void)
 	}
 	waitpid(pid, NULL, 0);
 	show("after_fork", b, getrandom(b, sizeof b, 0));
+	show("at_random", (const unsigned char *)getauxval(AT_RANDOM), getauxval(AT_RANDOM) ? 16 : 0);
 	return 0;
 }

@@ -277,7 +277,12 @@ for d in "${XDG_RUNTIME_DIR-}" "${TMPDIR-}" /tmp; do
 	fi
 done
 [ -n "$base" ] || die 1 "no directory for valgrind's private library links: XDG_RUNTIME_DIR, TMPDIR and /tmp are not writable directories with plain names"
-key=$(printf '%s\n%s\n' "$tool" "$libexec" | cksum | cut -d' ' -f1)
+# (ten digits whatever the sum: the directory's name is in every guest's
+# LD_PRELOAD and VALGRIND_LIB, and the environment's size moves the
+# guest's stack, hence its cache misses and the samples: a tool whose
+# path summed to nine digits gave the guest 3 bytes less of environment
+# than one whose path summed to ten)
+key=$(printf '%010u' "$(printf '%s\n%s\n' "$tool" "$libexec" | cksum | cut -d' ' -f1)")
 vglib=$base/lib-$key
 mkdir -p -m 700 -- "$base" "$vglib" 2>/dev/null || die 1 "cannot create $vglib"
 [ -O "$base" ] && [ -O "$vglib" ] || die 1 "$base is not owned by you"

@@ -12,10 +12,18 @@
  * errors stay the host's).  Each process has its own stream: a fork's
  * child mixes in the parent's fork count, an exec'd image its program's
  * name, so two processes of one run do not draw the same bytes.
- * --nbsim-random=host leaves the host's bytes.  Not covered: the 16 bytes
- * the kernel puts at AT_RANDOM (valgrind copies the host's; they seed the
- * stack protector's canary and the pointer guard, values no count depends
- * on) and RDRAND, which no NetBurst has.
+ * --nbsim-random=host leaves the host's bytes.  The 16 bytes the kernel
+ * puts at auxv AT_RANDOM (valgrind copies the host's) come from the
+ * process's stream too, before its first instruction (nb_entropy_at_random,
+ * from nb_front.c's first thread run).
+ * glibc takes the stack protector's canary and the pointer guard from
+ * them, and they lie right after the environment's last string,
+ * LD_PRELOAD, which ld.so's strcspn reads in aligned groups of four past
+ * its terminator, each byte indexing its table on the stack: the host's
+ * bytes chose a load's address, and about one run in eight beside two
+ * busy loops the clock moved by 3 cycles in ld.so and a skid by one bus
+ * clock (t_nb_record's "same seed" pair differed).  Not covered: RDRAND,
+ * which no NetBurst has.
  */
 #include "tool/nb_tool.h"
 #include "nb_entropy.h"
@@ -52,6 +60,25 @@ void nb_entropy_init(void)
 	state = clo_random_seed;
 	for (; p && *p; p++)
 		mix((UChar)*p);
+}
+
+/* auxv AT_RANDOM's 16 bytes (see the head): from a copy of the stream's
+ * state, so that getrandom's bytes stay those of before */
+#define NB_AT_RANDOM 25         /* <elf.h>: the Linux ELF auxiliary vector */
+extern UWord *VG_(client_auxv);  /* (valgrind's core: m_clientstate.c) */
+static void fill(UWord addr, SizeT len);
+
+void nb_entropy_at_random(void)
+{
+	ULong saved = state;
+
+	if (clo_random_host)
+		return;
+	state ^= 0x41545f52414e444fULL;        /* "AT_RANDO" */
+	for (UWord *a = VG_(client_auxv); a && a[0] != 0; a += 2)
+		if (a[0] == NB_AT_RANDOM && a[1])
+			fill(a[1], 16);
+	state = saved;
 }
 
 void nb_entropy_pre_fork(void)

@@ -10,6 +10,7 @@
 /* at start-up (after the options): the stream from --nbsim-seed and the
  * program's name */
 void nb_entropy_init(void);
+void nb_entropy_at_random(void);
 /* fork: before it, in the parent; after it, in the child */
 void nb_entropy_pre_fork(void);
 void nb_entropy_child(void);

@@ -112,6 +112,12 @@ static void fr_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, S
 
 static void fr_runs(ThreadId tid)
 {
+	static Bool at_random_done;
+
+	if (!at_random_done) {           /* (before the process's first instruction) */
+		at_random_done = True;
+		nb_entropy_at_random();
+	}
 	nb_kern_switch(tid);             /* perf events follow their thread */
 	nb_kern_tick(tid);               /* the perf driver's throttling */
 	nb_progfile_switch(tid);

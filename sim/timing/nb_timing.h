@@ -180,6 +180,9 @@ struct nb_tm_block {
 				  * learned, NB_TMS_EXITS entries, twice that
 				  * under --ht=yes (zeroed: none yet); NULL:
 				  * always walk */
+	uint64_t key;            /* its place in the replay's table (nb_tmmemo.c):
+				  * the tool numbers its blocks in the order it
+				  * makes them; 0: the descriptor's address (tests) */
 };
 
 /* ---- the clock of one logical processor ---- */

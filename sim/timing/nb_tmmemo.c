@@ -614,7 +614,13 @@ void nb_tm_memo_sync(struct nb_tm *t)
 
 void nb_tm_memo_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, unsigned to)
 {
-	uint64_t h = (uint64_t)(uintptr_t)b * 0x9e3779b97f4a7c15ull ^ (uint64_t)from * 0x85ebca6bu ^ to;
+	/* (not the descriptor's address where the tool gave a key: the
+	 * host heap's layout moves with the length of the tool's strings,
+	 * e.g. its files' names with the pid in them, and with it which
+	 * shapes shared a set, hence which runs were replayed and the
+	 * cycles: a host input) */
+	uint64_t bk = b->key ? b->key : (uint64_t)(uintptr_t)b;
+	uint64_t h = bk * 0x9e3779b97f4a7c15ull ^ (uint64_t)from * 0x85ebca6bu ^ to;
 	struct mm_set *s = &mm[(h >> 20) % MM_SETS];
 	struct mm_id *id = &mm_id[(h >> 20) % MM_SETS];
 	uint32_t k[MM_KMAX];

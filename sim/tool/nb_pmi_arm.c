@@ -120,8 +120,19 @@ Bool nb_pmi_far(void)
  * bounded by its uops' issue, latencies and unit intervals, the
  * misprediction penalty, and its loads' miss latencies, which the cache
  * model debits from the budget as they happen (nb_pmi_memdyn: the miss's
- * own latency instead of the worst per memory uop).  One logical
- * processor only (with HT a counter may count the other LP's events).
+ * own latency instead of the worst per memory uop).
+ *
+ * With HT the LPs take turns (valgrind runs one thread at a time) and a
+ * counter counts only the running LP's events (pmu.c lp_counts; a switch
+ * folds what ran into the LP that ran it, nb_pmu_set_lp): a counter of
+ * instr_retired gains at most one (two) per instruction the running LP
+ * retires, whatever its T0/T1 bits and ActiveThread, and every
+ * instruction of either LP debits the one budget.  So NB_PMIB_INS holds
+ * under HT too.  NB_PMIB_CYC does not: while both LPs run, the running
+ * LP's clock gets what the other LP leaves of the package (nb_smt.c:
+ * allocation and retirement in alternate cycles, half the units, the
+ * miss slots and the replays for want of one, the L1D's conflicts, the
+ * bus), which the single LP's latencies do not bound.
  * The class only widens (INS, CYC, ALL): a translation made for a
  * narrower one would debit too little, so a wider one discards them
  * (nb_update_need); a narrower one keeps the wider, which debit more.
@@ -138,13 +149,13 @@ static UInt bclass_of(void)
 {
 	UInt k = NB_PMIB_INS;
 
-	if (clo_ht || !clo_pmi_bound_armed)
+	if (!clo_pmi_bound_armed)
 		return NB_PMIB_ALL;
 	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
 		const struct nb_pmu_cfg *g = &nb_pmu_state.cfg[c];
 		if (!((nb_pmu_state.pmi_armed >> c) & 1) || ins_plain(g))
 			continue;
-		if (!cyc_plain(g))
+		if (clo_ht || !cyc_plain(g))
 			return NB_PMIB_ALL;
 		k = NB_PMIB_CYC;
 	}

@@ -130,6 +130,8 @@ struct tmb_alloc {
  * takes two allocations: start-up code is translated about once per five
  * runs, and eight allocations per translation were a tenth of what the
  * clock's analysis cost there. */
+static ULong b_made;                   /* descriptors made (their keys) */
+
 struct nb_tm_block *nb_tmb_begin(IRSB *in)
 {
 	SizeT ncost = clo_clock == NB_CLOCK_SAMPLED ? NB_TMS_EXITS * (clo_ht ? 2 : 1) : 0;
@@ -138,6 +140,10 @@ struct nb_tm_block *nb_tmb_begin(IRSB *in)
 	b_blk = &a->b;
 	b_blk->n = 0;
 	b_blk->cost = NULL;
+	/* the replay's key (nb_tmmemo.c): the guest's run makes the same
+	 * translations in the same order every time, whatever the host
+	 * heap's addresses */
+	b_blk->key = ++b_made;
 	if (clo_clock == NB_CLOCK_SAMPLED) {        /* (nb_tmsample.c: nothing learned yet) */
 		VG_(memset)(a->cost, 0, ncost * sizeof a->cost[0]);
 		b_blk->cost = a->cost;

@@ -6,7 +6,10 @@
 # CPU-bound processes; they differ from one draw to the next, between a
 # fork's child and its parent, and with another --nbsim-seed;
 # --nbsim-random=host gives the host's (two runs differ: a 2^-128 chance
-# each that they would not).  And what it is for: Python's string hashes,
+# each that they would not).  The 16 bytes at auxv AT_RANDOM likewise
+# (glibc's stack and pointer guards; ld.so's strcspn read them past
+# LD_PRELOAD's end as table indexes, and the host's bytes moved the
+# clock).  And what it is for: Python's string hashes,
 # seeded from getrandom, are the same in two runs.
 use strict;
 use warnings;
@@ -24,7 +27,7 @@ sub run {
 	my %v = $out =~ /^(\w+) (\S+)$/mg;
 	return ($? >> 8, \%v, $out);
 }
-my @keys = qw(getrandom getrandom2 urandom urandom_dup random child after_fork);
+my @keys = qw(getrandom getrandom2 urandom urandom_dup random child after_fork at_random);
 sub all { my $v = shift; return join(' ', map { $v->{$_} // '?' } @keys) }
 
 my ($rc, $a, $out) = run();
@@ -41,9 +44,11 @@ is(all($b), all($a), 'a second run draws the same bytes');
 }
 my (undef, $s) = run('--nbsim-seed=7');
 isnt($s->{getrandom}, $a->{getrandom}, '--nbsim-seed=7 draws other bytes');
+isnt($s->{at_random}, $a->{at_random}, '... and other AT_RANDOM bytes');
 my (undef, $h1) = run('--nbsim-random=host');
 my (undef, $h2) = run('--nbsim-random=host');
 isnt($h1->{getrandom}, $h2->{getrandom}, '--nbsim-random=host: the host\'s bytes (two runs differ)');
+isnt($h1->{at_random}, $h2->{at_random}, '... and the host\'s AT_RANDOM bytes');
 my ($brc, undef, $bout) = run('--nbsim-random=sometimes');
 ok($brc != 0 && $bout =~ /--nbsim-random has no value 'sometimes' \(values: seeded, host\)/,
    'a bad --nbsim-random is refused with the values');

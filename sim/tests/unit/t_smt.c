@@ -85,7 +85,7 @@ static void k_l1miss(struct kern *k)
  * alias classes) */
 static void run(struct nb_tm *t, const struct kern *k, uint64_t base)
 {
-	struct nb_tm_block b = { k->nu, k->ns, (struct nb_tm_uop *)k->u, (uint16_t *)k->s, NULL, NULL };
+	struct nb_tm_block b = { k->nu, k->ns, (struct nb_tm_uop *)k->u, (uint16_t *)k->s, NULL, NULL, 0 };
 	for (unsigned i = 0; i < k->nld; i++) {
 		nb_tm_load_miss(t, i, 7);
 		nb_tm_load_alias(t, i, base + (uint64_t)i * 8192);

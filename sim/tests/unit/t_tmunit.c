@@ -40,7 +40,7 @@ static void uop(unsigned c, int src, int dst, unsigned ld)
 
 static struct nb_tm_block blk(void)
 {
-	struct nb_tm_block b = { nu, ns, U, S, NULL, NULL };
+	struct nb_tm_block b = { nu, ns, U, S, NULL, NULL, 0 };
 	return b;
 }
 
