@@ -124,14 +124,14 @@ struct tmb_alloc {
 	struct nb_tm_cost cost[];
 };
 
+static ULong b_made;                   /* descriptors made (their keys) */
+
 /* Start the analysis of superblock in; returns its descriptor, filled by
  * nb_tmb_end (the generated code holds its address).  The per-temporary
  * arrays are kept from one superblock to the next and the descriptor
  * takes two allocations: start-up code is translated about once per five
  * runs, and eight allocations per translation were a tenth of what the
  * clock's analysis cost there. */
-static ULong b_made;                   /* descriptors made (their keys) */
-
 struct nb_tm_block *nb_tmb_begin(IRSB *in)
 {
 	SizeT ncost = clo_clock == NB_CLOCK_SAMPLED ? NB_TMS_EXITS * (clo_ht ? 2 : 1) : 0;
