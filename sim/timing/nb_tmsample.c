@@ -513,6 +513,8 @@ void nb_tm_seg_sampled(struct nb_tm *t, const struct nb_tm_block *b, unsigned fr
 		t->smp.obefore = start_point(t);
 		t->smp.os = 0;
 		t->smp.omask = 0;
+	} else if (nb_tms_seg_held(t, b, from, to, misp)) {
+		return;
 	} else if (t->smp.open == NB_SEG_NONE || t->smp.ob != b) {
 		/* (not the open run's next segment: none is expected) */
 		nb_tms_close(t);

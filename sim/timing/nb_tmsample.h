@@ -203,6 +203,23 @@ void nb_tm_seg_sampled(struct nb_tm *t, const struct nb_tm_block *b, unsigned fr
 /* the open run ends (a serializing point, a switch of logical processor) */
 void nb_tms_close(struct nb_tm *t);
 enum { NB_SEG_NONE, NB_SEG_WALK, NB_SEG_DEFER, NB_SEG_EXACT };
+/* nb_tm_seg_sampled's common case in step mode, for an inline call: the
+ * next segment [from, to) of the open run, which the clock holds back
+ * (a skip phase): only its loads' latencies kept with the run (the next
+ * run's loads set theirs).  0: not that case */
+static inline int nb_tms_seg_held(struct nb_tm *t, const struct nb_tm_block *b, unsigned from,
+				  unsigned to, uint64_t misp)
+{
+	if (!from || t->smp.open != NB_SEG_DEFER || t->smp.ob != b)
+		return 0;
+	t->smp.oto = to;
+	t->smp.omisp = misp;
+	for (uint64_t x = t->ld_mask; x; x &= x - 1)
+		t->smp.olat[__builtin_ctzll(x)] = t->ld_lat[__builtin_ctzll(x)];
+	t->smp.omask |= t->ld_mask;
+	t->ld_mask = 0;
+	return 1;
+}
 /* the clock holds the open run back (its uops have no retirement cycles
  * yet: step mode reports them when it ends, nb_cycles.c) */
 static inline int nb_tms_holding(const struct nb_tm *t)

@@ -116,6 +116,8 @@ static inline __attribute__((always_inline)) void tm_sb(const struct nb_tm_block
 			/* (runs in segments: at PMI checks, instruction by instruction) */
 			if (held && !(UInt)range)
 				step_held(0);   /* (a new run: the one held back ends) */
+			else if (nb_tms_seg_held(nb_tmp, b, (UInt)range, to, misp_total()))
+				return;         /* (step mode's common case, without the call) */
 			nb_tm_seg_sampled(nb_tmp, b, (UInt)range, to, misp_total());
 		} else {
 			/* (a thin translation's whole run while a PMI is possible,
