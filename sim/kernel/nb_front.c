@@ -149,6 +149,7 @@ static const struct nb_front fronts = {
 	.fini = fr_fini,
 	.stats = nb_kern_stats,
 	.request = nb_kern_request,
+	.request_pmu = nb_kern_request_pmu,
 	.pre_syscall = fr_pre_syscall,
 	.post_syscall = fr_post_syscall,
 	.runs = fr_runs,

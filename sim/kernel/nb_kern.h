@@ -11,6 +11,7 @@
 
 /* NBSIM_REQ_KERN: ARG[1] the op, ARG[2..5] its arguments. */
 Word nb_kern_request(ThreadId tid, UWord *arg);
+Bool nb_kern_request_pmu(const UWord *arg);
 /* TID starts running: perf events of the thread that ran go off the PMU,
  * TID's come on. */
 void nb_kern_switch(ThreadId tid);

@@ -277,6 +277,7 @@ void nbk_attach_take(ThreadId tid)
 	seen_ns = st.mtime_nsec;
 	seen_size = (ULong)st.size;
 	nb_pmu_access();
+	nb_tm_anchor();                  /* (a PMU access: nb_kern_request_pmu) */
 	now = nbk_now_ns();
 	if (nbk_attach_poll(tid, now)) {
 		nbk_sched_out_all(now);

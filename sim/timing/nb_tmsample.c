@@ -149,9 +149,41 @@ static uint64_t rng_next(struct nb_tm *t)
 	return x;
 }
 
+/*
+ * Forgetting (smp.forget runs after the last anchor or forgetting, as a
+ * skip phase would start): what an anchor does to what was learned,
+ * without its serializing point: a new generation frees every entry,
+ * the skip phases are short again, and the next NB_TMS_AMEAS runs are
+ * measured (from a full pipeline: a measure phase just ended).  A cost
+ * is the mean of a block's runs over the program's whole life since it
+ * was learned, and what a block costs moves with the program's phases:
+ * python3 building and parsing a JSON document, its anchors only at
+ * the reads of its imports, read 2.4% over the model's cycles with costs
+ * learned while it imported, 0.3% with them forgotten every 1 M runs
+ * (docs/bench-log.md).  The other LP's clock takes the generation too
+ * (the two learn into one set of entries: nb_cycles.c nb_tm_anchor).
+ */
+static void forget(struct nb_tm *t)
+{
+	t->smp.gen += 2;
+	t->smp.from = t->smp.skipped + t->smp.walked;
+	t->smp.forgot++;
+	t->smp.phase = PH_MEAS;
+	t->smp.left = NB_TMS_AMEAS;
+	if (t->smp.peer) {
+		nb_tms_sync(t->smp.peer);
+		t->smp.peer->smp.gen = t->smp.gen;
+	}
+}
+
 static void phase(struct nb_tm *t, unsigned ph)
 {
 	t->smp.phase = ph;
+	if (ph == PH_SKIP && t->smp.forget &&
+	    t->smp.skipped + t->smp.walked - t->smp.from >= t->smp.forget) {
+		forget(t);
+		return;
+	}
 	if (ph == PH_SKIP) {
 		/* the mean: a 32nd of the runs so far, from NB_TMS_SKIP0 up to
 		 * smp.skip (more samples while a short program learns its

@@ -35,6 +35,12 @@ struct nb_tms {
 	 * last one */
 	uint64_t gen;
 	uint64_t from;
+	/* forgetting without an anchor (nb_tmsample.c forget): after
+	 * `forget` runs from the last anchor or forgetting (0: never); how
+	 * many times (statistics); the other LP's clock, which takes the
+	 * same generation (NULL without --ht=yes) */
+	uint64_t forget, forgot;
+	struct nb_tm *peer;
 	/* this clock's cost entries in a block's b->cost: from entry coff
 	 * on.  Under --ht=yes a block has two sets, the package whole (0)
 	 * and shared by both LPs (NB_TMS_EXITS), and gen's low bit says

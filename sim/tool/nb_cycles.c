@@ -34,6 +34,8 @@ void nb_tm_setup(void)
 		 * and uses it where it runs every run (PMIs, step mode) */
 		nb_tm_lp[lp].memo.on = clo_clock != NB_CLOCK_WALK && !clo_ht;
 		nb_tm_lp[lp].smp.skip = clo_sample_skip;
+		nb_tm_lp[lp].smp.forget = clo_sample_forget;
+		nb_tm_lp[lp].smp.peer = clo_ht ? &nb_tm_lp[lp ^ 1] : NULL;
 		/* a line's transfer: 2 bus clocks, in ticks (nb_bus.c; the
 		 * slots of HT's bus pattern, nb_smt.c) */
 		nb_tm_lp[lp].bus_line = 4 * (uint64_t)nb_bus_ratio(nb_cpu->model, nb_cpu->l3_kb != 0);

@@ -74,7 +74,8 @@ static Bool nb_client_request(ThreadId tid, UWord *arg, UWord *ret)
 	if (nb_front->clock_request(tid, arg, ret))
 		return True;
 	nb_pmu_access();
-	nb_tm_anchor();
+	if (arg[0] != NBSIM_REQ_KERN || nb_front->request_pmu(arg))
+		nb_tm_anchor();
 	switch (arg[0]) {
 	case NBSIM_REQ_PROBE:
 		*ret = NBSIM_MAGIC;
@@ -345,8 +346,8 @@ static void nb_post_clo_init(void)
 	/* a sample size with another clock: the user asked for sampling and
 	 * would silently get the clock named (or the default model) */
 	if (clo_sample_given && clo_clock != NB_CLOCK_SAMPLED) {
-		VG_(fmsg)("nbsim: --nbsim-sample is for --nbsim-clock=sampled; the clock chosen "
-			  "(%s) samples nothing\n",
+		VG_(fmsg)("nbsim: %s is for --nbsim-clock=sampled; the clock chosen "
+			  "(%s) samples nothing\n", clo_sample_given,
 			  clo_clock == NB_CLOCK_FAST ? "fast" : clo_clock == NB_CLOCK_WALK ? "walk" : "model");
 		VG_(exit)(1);
 	}
@@ -469,11 +470,13 @@ static void nb_fini(Int exitcode)
 		  (ULong)(nb_tm_lp[0].memo.ffs + nb_tm_lp[1].memo.ffs));
 	if (clo_clock == NB_CLOCK_SAMPLED)
 		VG_(umsg)("nbsim: sampled clock: superblock runs skipped %llu, walked %llu (measured %llu); "
-			  "skip phases cut by a run without a cost for its kind %llu\n",
+			  "skip phases cut by a run without a cost for its kind %llu; costs forgotten "
+			  "without an anchor %llu times\n",
 			  (ULong)(nb_tm_lp[0].smp.skipped + nb_tm_lp[1].smp.skipped),
 			  (ULong)(nb_tm_lp[0].smp.walked + nb_tm_lp[1].smp.walked),
 			  (ULong)(nb_tm_lp[0].smp.measured + nb_tm_lp[1].smp.measured),
-			  (ULong)(nb_tm_lp[0].smp.cold + nb_tm_lp[1].smp.cold));
+			  (ULong)(nb_tm_lp[0].smp.cold + nb_tm_lp[1].smp.cold),
+			  (ULong)(nb_tm_lp[0].smp.forgot + nb_tm_lp[1].smp.forgot));
 	VG_(umsg)("nbsim: translation flushes (PMU reprogrammed): %llu; cold translations made hot: %llu\n",
 		  nb_discards, nb_tier_promoted);
 	VG_(umsg)("nbsim: overflow interrupts (PMI) sent: %llu (PMU syncs for them: %llu), handlers run at CPL 0: %llu\n",

@@ -13,7 +13,8 @@ Bool clo_list = False;
 UInt clo_mem_timing = MT_YES;
 enum nb_clock clo_clock = NB_CLOCK_SAMPLED;   /* the default (README "The sampled clock") */
 UInt clo_sample_skip = NB_SAMPLE_SKIP;
-Bool clo_sample_given = False;
+const HChar *clo_sample_given;
+UInt clo_sample_forget = NB_SAMPLE_FORGET;
 Bool clo_step_each = False;
 Bool clo_cg_compat = False;
 Bool clo_exact_ir = True;
@@ -138,7 +139,9 @@ Bool nb_process_cmd_line_option(const HChar *arg)
 	else if VG_XACT_CLO(arg, "--nbsim-random=host", clo_random_host, True) {}
 	else if VG_BINT_CLO(arg, "--nbsim-seed", clo_random_seed, 0, 0x7fffffffffffffffLL) {}
 	else if VG_BINT_CLO(arg, "--nbsim-sample", clo_sample_skip, 1, 1000000)
-		clo_sample_given = True;
+		clo_sample_given = "--nbsim-sample";
+	else if VG_BINT_CLO(arg, "--nbsim-sample-forget", clo_sample_forget, 0, 1000000000)
+		clo_sample_given = "--nbsim-sample-forget";
 	else if VG_XACT_CLO(arg, "--nbsim-step-derive=lazy", clo_step_each, False) {}
 	else if VG_XACT_CLO(arg, "--nbsim-step-derive=cycle", clo_step_each, True) {}
 	else if VG_BINT_CLO(arg, "--nbsim-pmi-latency", clo_pmi_latency, 0, 100000) {}
@@ -203,6 +206,10 @@ void nb_print_usage(void)
 "    --nbsim-sample=N          sampled clock: superblock runs skipped between two\n"
 "                              samples, on average, at most (1-1000000) [8000];\n"
 "                              refused with another clock\n"
+"    --nbsim-sample-forget=N   sampled clock: forget the learned costs after N\n"
+"                              superblock runs without a PMU access, and learn\n"
+"                              them again (0: never) [1048576]; refused with\n"
+"                              another clock\n"
 "    --nbsim-time=host|simulated  what the program's clocks read (RDTSC,\n"
 "                              clock_gettime, gettimeofday, time, clock, times,\n"
 "                              getrusage, CPU-time itimers): the host's, or the\n"

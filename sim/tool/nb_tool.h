@@ -139,8 +139,13 @@ extern Bool clo_step_each;      /* --nbsim-step-derive=cycle (nb_derive.c) */
 #ifndef NB_SAMPLE_SKIP
 #define NB_SAMPLE_SKIP 8000u
 #endif
+#ifndef NB_SAMPLE_FORGET
+#define NB_SAMPLE_FORGET 1048576u
+#endif
 extern UInt clo_sample_skip;    /* --nbsim-sample: mean runs of a skip phase */
-extern Bool clo_sample_given;   /* --nbsim-sample was given (nb_post_clo_init) */
+extern UInt clo_sample_forget;  /* --nbsim-sample-forget: runs between two forgettings */
+extern const HChar *clo_sample_given; /* the sampled clock's option given, or NULL
+					 * (nb_post_clo_init) */
 /* --nbsim-clock: how the clock runs a superblock (nb_cycles.c tm_sb).
  * sampled, the default: the walk on a sample of the runs, costs learned
  * on the others (nb_tm_run_sampled); model: the timing model on every
@@ -609,6 +614,11 @@ struct nb_front {
 	void (*fini)(Int exitcode);      /* first thing at exit            */
 	void (*stats)(void);             /* its line of --nbsim-stats      */
 	Word (*request)(ThreadId tid, UWord *arg);       /* NBSIM_REQ_KERN */
+	/* whether that request may access the PMU's registers: False for
+	 * the bookkeeping the preload asks for after every read(2), open(2)
+	 * and munmap(2), which must not anchor the sampled clock (what
+	 * happens to install events there anchors it itself) */
+	Bool (*request_pmu)(const UWord *arg);
 	void (*pre_syscall)(ThreadId tid, UInt sysno, UWord *args, UInt nargs);
 	void (*post_syscall)(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res);
 	void (*runs)(ThreadId tid);      /* tid runs from now on (its PMU context loaded) */

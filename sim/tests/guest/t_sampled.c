@@ -11,11 +11,22 @@
  * instructions it took (each read is a serializing RDMSR; instr_retired
  * NBOGUSNTAG: with the presets' replay tagging on, the tagged ones are
  * not in it).  Not TAP.
+ *
+ * t_sampled_reads.c builds it with T_SAMPLED_READS: the same regions with
+ * a read(2) of a byte of /dev/zero every 200 iterations, as a program
+ * reads its input (the emulated kernel's bookkeeping after each read
+ * must not anchor the sampled clock).  Apart, so that this program's
+ * kernel, which t_sampled.sh's bounds were measured on, stays as it is.
  */
 #include <stdio.h>
 #include <string.h>
 #include "guest.h"
 #include "randcycle.h"
+#ifdef T_SAMPLED_READS
+#include <fcntl.h>
+#include <unistd.h>
+static int rd_fd = -1;
+#endif
 
 struct xcfg { unsigned escr, ev, mask, ctr; };
 
@@ -75,6 +86,13 @@ static uint64_t region(void **q, const unsigned char *big, unsigned r)
 		}
 		if ((it & 15) == 0)
 			sum += big[((size_t)(it / 16) * 4096 + r * 64) % BIG];
+#ifdef T_SAMPLED_READS
+		if (it % 200 == 0) {
+			unsigned char b = 1;
+			if (read(rd_fd, &b, 1) == 1)
+				sum += b;
+		}
+#endif
 	}
 	*q = p;
 	return sum;
@@ -94,6 +112,10 @@ int main(int argc, char **argv)
 	for (unsigned i = 0; i < RING; i++)
 		ring[perm[i] * 8] = &ring[perm[(i + 1) % RING] * 8];
 	q = &ring[0];
+#ifdef T_SAMPLED_READS
+	if ((rd_fd = open("/dev/zero", O_RDONLY)) < 0)
+		return 5;
+#endif
 	if (!program(base, 2) ||
 	    (!strcmp(set, "pre") && (!guest_wrmsr(NB_MSR_IA32_PEBS_ENABLE, 0x01000001u) ||
 					 !guest_wrmsr(NB_MSR_MSR_PEBS_MATRIX_VERT, 1) ||

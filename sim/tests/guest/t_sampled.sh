@@ -22,6 +22,14 @@
 #    sampled clock's);
 #  - most superblock runs skipped (--nbsim-stats), else the checks above
 #    would hold for a clock that walks every run;
+#  - a program that reads its input (a read(2) every 200
+#    iterations, 3,200 in all: t_sampled_reads) is sampled as one that does not: the
+#    emulated kernel's bookkeeping after each read is no PMU access and
+#    does not anchor the clock (each anchor measured 8,192 runs: almost
+#    every run walked); its regions within 2% of the walk's;
+#  - forgetting without an anchor (--nbsim-sample-forget=N: the costs
+#    learned are dropped after N runs without a PMU access): forgotten
+#    in the regions, which still read within 2% of the walk's;
 #  - a bad --nbsim-sample refused with a message, and so is one given
 #    with another clock (which would silently sample nothing); alone it
 #    is taken (the default clock samples); the limits (1 and 1000000)
@@ -31,7 +39,7 @@
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 P="$NBSIM_TESTBIN/t_sampled"
-echo "1..24"
+echo "1..31"
 n=0
 ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
 for m in northwood prescott; do
@@ -86,6 +94,43 @@ for m in northwood prescott; do
 	ok $? "$m: most superblock runs skipped (${1:-?} skipped, ${2:-?} walked)"
 	[ $m = northwood ] && cp "$tmp/cyc" "$tmp/nw"
 done
+# reads: the bookkeeping after each read(2) anchors nothing (prescott,
+# the model's cycles of the last loop pass)
+"$NBSIM" --model=prescott --nbsim-clock=model -- "$P"_reads cyc > "$tmp/rmodel" 2>"$tmp/err" ||
+	sed 's/^/# /' "$tmp/err"
+"$NBSIM" --model=prescott --nbsim-clock=sampled --nbsim-stats=yes -- "$P"_reads cyc > "$tmp/rcyc" \
+	2>"$tmp/rstats" || sed 's/^/# /' "$tmp/rstats"
+r=$(paste "$tmp/rmodel" "$tmp/rcyc" | awk '$1 == "region" { n++; e = ($10 - $4) / $4; if (e < 0) e = -e
+	if (e > w) w = e; if ($6 != $12) bad = 1 } END { printf "%d %.4f %d", n, w, bad }')
+set -- $r
+[ "$1" = 16 ] && [ "$3" = 0 ] && awk -v w="$2" 'BEGIN { exit !(w < 0.02) }'
+ok $? "prescott, a read(2) every 200 iterations: each region within 2% of the walk's, instructions exact (worst $(awk -v w="${2:-1}" 'BEGIN { printf "%.2f", 100 * w }')%)"
+sk=$(sed -n 's/.*superblock runs skipped \([0-9]*\), walked \([0-9]*\).*/\1 \2/p' "$tmp/rstats")
+set -- $sk
+[ -n "$1" ] && [ -n "$2" ] && [ "$1" -gt $((4 * $2)) ]
+ok $? "prescott, 3,200 reads: most superblock runs skipped all the same (${1:-?} skipped, ${2:-?} walked)"
+# forgetting: often (every 20,000 runs), the regions as close to the walk
+"$NBSIM" --model=prescott --nbsim-sample-forget=20000 --nbsim-stats=yes -- "$P" cyc > "$tmp/fg" \
+	2>"$tmp/fgstats" || sed 's/^/# /' "$tmp/fgstats"
+r=$(paste "$tmp/model" "$tmp/fg" | awk '$1 == "region" { n++; e = ($10 - $4) / $4; if (e < 0) e = -e
+	if (e > w) w = e; if ($6 != $12) bad = 1 } END { printf "%d %.4f %d", n, w, bad }')
+set -- $r
+[ "$1" = 16 ] && [ "$3" = 0 ] && awk -v w="$2" 'BEGIN { exit !(w < 0.02) }'
+ok $? "prescott, --nbsim-sample-forget=20000: each region within 2% of the walk's (worst $(awk -v w="${2:-1}" 'BEGIN { printf "%.2f", 100 * w }')%)"
+f=$(sed -n 's/.*costs forgotten without an anchor \([0-9]*\) times.*/\1/p' "$tmp/fgstats")
+f0=$(sed -n 's/.*costs forgotten without an anchor \([0-9]*\) times.*/\1/p' "$tmp/stats")
+[ -n "$f" ] && [ "$f" -gt 16 ] && [ "$f0" = 0 ]
+ok $? "prescott: forgotten ${f:-?} times with --nbsim-sample-forget=20000, ${f0:-?} by default (regions of ~150,000 runs, each anchored)"
+"$NBSIM" --nbsim-sample-forget=x -- /bin/true 2>"$tmp/err" >/dev/null
+rc=$?
+[ $rc != 0 ] && grep -q "nbsim-sample-forget" "$tmp/err"
+ok $? "--nbsim-sample-forget=x refused, naming the option (status $rc)"
+"$NBSIM" --nbsim-sample-forget=1000 --nbsim-clock=model -- /bin/true 2>"$tmp/err" >/dev/null
+rc=$?
+[ $rc != 0 ] && grep -q "nbsim-sample-forget is for --nbsim-clock=sampled" "$tmp/err"
+ok $? "--nbsim-sample-forget with --nbsim-clock=model refused, naming the option (status $rc)"
+"$NBSIM" --nbsim-sample-forget=0 -- /bin/true 2>"$tmp/err" >/dev/null
+ok $? "--nbsim-sample-forget=0 (never) taken"
 # the models differ (a check that the runs above are not all one figure)
 cmp -s "$tmp/nw" "$tmp/cyc"
 [ $? = 1 ]
