@@ -159,8 +159,8 @@ static uint64_t rng_next(struct nb_tm *t)
  * was learned, and what a block costs moves with the program's phases:
  * python3 building and parsing a JSON document, its anchors only at
  * the reads of its imports, read 2.4% over the model's cycles with costs
- * learned while it imported, 0.3% with them forgotten every 1 M runs
- * (docs/bench-log.md).  The other LP's clock takes the generation too
+ * learned while it imported, 1.0% with them forgotten every 4 M runs
+ * (docs/timing-model.md: how often, and what it costs).  The other LP's clock takes the generation too
  * (the two learn into one set of entries: nb_cycles.c nb_tm_anchor).
  */
 static void forget(struct nb_tm *t)

@@ -208,7 +208,7 @@ void nb_print_usage(void)
 "                              refused with another clock\n"
 "    --nbsim-sample-forget=N   sampled clock: forget the learned costs after N\n"
 "                              superblock runs without a PMU access, and learn\n"
-"                              them again (0: never) [1048576]; refused with\n"
+"                              them again (0: never) [4194304]; refused with\n"
 "                              another clock\n"
 "    --nbsim-time=host|simulated  what the program's clocks read (RDTSC,\n"
 "                              clock_gettime, gettimeofday, time, clock, times,\n"

@@ -140,7 +140,7 @@ extern Bool clo_step_each;      /* --nbsim-step-derive=cycle (nb_derive.c) */
 #define NB_SAMPLE_SKIP 8000u
 #endif
 #ifndef NB_SAMPLE_FORGET
-#define NB_SAMPLE_FORGET 1048576u
+#define NB_SAMPLE_FORGET 4194304u
 #endif
 extern UInt clo_sample_skip;    /* --nbsim-sample: mean runs of a skip phase */
 extern UInt clo_sample_forget;  /* --nbsim-sample-forget: runs between two forgettings */
