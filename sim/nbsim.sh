@@ -53,6 +53,11 @@ with the values that exist):
                              two samples, on average, at most (1-1000000;
                              fewer: more exact, slower) [8000]; refused with
                              another clock
+  --nbsim-sample-forget=N    sampled clock: forget the costs learned after N
+                             superblock runs without a PMU access, and learn
+                             them again (0: never; fewer: more exact where a
+                             program's phases change, slower) [4194304];
+                             refused with another clock
   --nbsim-time=host|simulated  what the program's own clocks read (RDTSC,
                              clock_gettime, gettimeofday, clock, getrusage,
                              CPU-time itimers): the host's, or the simulated
