@@ -94,29 +94,29 @@ for m in northwood prescott; do
 	ok $? "$m: most superblock runs skipped (${1:-?} skipped, ${2:-?} walked)"
 	[ $m = northwood ] && cp "$tmp/cyc" "$tmp/nw"
 done
-# reads: the bookkeeping after each read(2) anchors nothing (prescott,
-# the model's cycles of the last loop pass)
+# within2 MODEL RUN WHAT: each of RUN's 16 regions within 2% of MODEL's
+# cycles, with its instructions
+within2() {
+	set -- "$3" $(paste "$1" "$2" | awk '$1 == "region" { n++; e = ($10 - $4) / $4; if (e < 0) e = -e
+		if (e > w) w = e; if ($6 != $12) bad = 1 } END { printf "%d %.4f %d", n, w, bad }')
+	[ "$2" = 16 ] && [ "$4" = 0 ] && awk -v w="$3" 'BEGIN { exit !(w < 0.02) }'
+	ok $? "$1: each region within 2% of the walk's, instructions exact (worst $(awk -v w="${3:-1}" 'BEGIN { printf "%.2f", 100 * w }')%)"
+}
+# reads: the bookkeeping after each read(2) anchors nothing (prescott)
 "$NBSIM" --model=prescott --nbsim-clock=model -- "$P"_reads cyc > "$tmp/rmodel" 2>"$tmp/err" ||
 	sed 's/^/# /' "$tmp/err"
 "$NBSIM" --model=prescott --nbsim-clock=sampled --nbsim-stats=yes -- "$P"_reads cyc > "$tmp/rcyc" \
 	2>"$tmp/rstats" || sed 's/^/# /' "$tmp/rstats"
-r=$(paste "$tmp/rmodel" "$tmp/rcyc" | awk '$1 == "region" { n++; e = ($10 - $4) / $4; if (e < 0) e = -e
-	if (e > w) w = e; if ($6 != $12) bad = 1 } END { printf "%d %.4f %d", n, w, bad }')
-set -- $r
-[ "$1" = 16 ] && [ "$3" = 0 ] && awk -v w="$2" 'BEGIN { exit !(w < 0.02) }'
-ok $? "prescott, a read(2) every 200 iterations: each region within 2% of the walk's, instructions exact (worst $(awk -v w="${2:-1}" 'BEGIN { printf "%.2f", 100 * w }')%)"
+within2 "$tmp/rmodel" "$tmp/rcyc" "prescott, a read(2) every 200 iterations"
 sk=$(sed -n 's/.*superblock runs skipped \([0-9]*\), walked \([0-9]*\).*/\1 \2/p' "$tmp/rstats")
 set -- $sk
 [ -n "$1" ] && [ -n "$2" ] && [ "$1" -gt $((4 * $2)) ]
 ok $? "prescott, 3,200 reads: most superblock runs skipped all the same (${1:-?} skipped, ${2:-?} walked)"
 # forgetting: often (every 20,000 runs), the regions as close to the walk
+# ($tmp/model: prescott's, the loop's last pass)
 "$NBSIM" --model=prescott --nbsim-sample-forget=20000 --nbsim-stats=yes -- "$P" cyc > "$tmp/fg" \
 	2>"$tmp/fgstats" || sed 's/^/# /' "$tmp/fgstats"
-r=$(paste "$tmp/model" "$tmp/fg" | awk '$1 == "region" { n++; e = ($10 - $4) / $4; if (e < 0) e = -e
-	if (e > w) w = e; if ($6 != $12) bad = 1 } END { printf "%d %.4f %d", n, w, bad }')
-set -- $r
-[ "$1" = 16 ] && [ "$3" = 0 ] && awk -v w="$2" 'BEGIN { exit !(w < 0.02) }'
-ok $? "prescott, --nbsim-sample-forget=20000: each region within 2% of the walk's (worst $(awk -v w="${2:-1}" 'BEGIN { printf "%.2f", 100 * w }')%)"
+within2 "$tmp/model" "$tmp/fg" "prescott, --nbsim-sample-forget=20000"
 f=$(sed -n 's/.*costs forgotten without an anchor \([0-9]*\) times.*/\1/p' "$tmp/fgstats")
 f0=$(sed -n 's/.*costs forgotten without an anchor \([0-9]*\) times.*/\1/p' "$tmp/stats")
 [ -n "$f" ] && [ "$f" -gt 16 ] && [ "$f0" = 0 ]
