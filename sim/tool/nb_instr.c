@@ -555,6 +555,7 @@ static IRStmt *cpuid_stmt(IRStmt *st)
 /*
  * The lockstep's guard at a superblock's start (nb_lockstep.c): when the
  * running LP's raw clock (under HT its timing model's retirement cycle
+ * plus the sampled clock's streak not yet in it, nb_lockstep.c raw(),
  * while the clock runs, else the instructions run) has reached nb_ls_lim, the
  * superblock leaves to its own start before anything of it is counted,
  * back to valgrind's scheduler (Ijk_Yield: a plain guarded exit, no call),

@@ -238,10 +238,12 @@ static Bool timed(void)
 
 static ULong raw(unsigned lp)
 {
-	/* (the retirement cycle as the guard reads it: not synced, which
-	 * would end the sampled clock's streak of skipped runs at a point
-	 * the host chooses, how often a held thread asks, and move its
-	 * charges) */
+	/* (the clock as the guard reads it: the retirement cycle plus the
+	 * sampled clock's streak of skipped runs not yet folded into it
+	 * (nb_tms_skip; 0 under the model), so that an LP's time moves in a
+	 * skip phase and the bound holds.  Not synced, which would end the
+	 * streak at a point the host chooses, how often a held thread asks,
+	 * and move its charges) */
 	if (timed())
 		return nb_tm_lp[lp].ret + (nb_tm_lp[lp].smp.acc >> 8);
 	return lp == cur_lp ? nb_ls_ic : ic[lp];
@@ -646,9 +648,9 @@ Bool nb_ls_start(ThreadId tid)
 }
 
 /* The start of a thread's run (nb_main.c's hook): nb_ls_start; a thread
- * held parks (above), the others woken first: being held is the running
- * thread's hand-off, its quantum over (park wakes them once valgrind's
- * lock is released).  Back, it leaves all the same:
+ * held parks (above), the others woken once valgrind's lock is released
+ * (park): being held is the running thread's hand-off, its quantum over.
+ * Back, it leaves all the same:
  * the translation valgrind looked up before the hook may have been
  * discarded while it was parked; its next run looks it up again. */
 Bool nb_ls_enter(ThreadId tid)
