@@ -55,6 +55,7 @@ Bool nb_ls_on;                           /* a second thread was created    */
 ULong nb_ls_lim = ~0ULL;                 /* the running LP holds at this   */
 static ULong nb_ls_ic;                   /* instructions of the running LP */
 ULong nb_ls_holds, nb_ls_turns, nb_ls_valves;
+static ULong lead_max;                   /* the largest lead at a turn    */
 
 enum { LS_RUN, LS_FUTEX, LS_SYS };       /* runnable; blocked (model; host) */
 
@@ -254,6 +255,18 @@ static ULong t_of(unsigned lp)
 	return raw(lp) + (timed() ? off_t[lp] : off_i[lp]);
 }
 
+/* an LP's time with the sampled clock's charges read apart from raw(),
+ * the fraction of a cycle too: the statistics' check of the guard and
+ * raw() */
+static ULong t_true(unsigned lp)
+{
+	const struct nb_tm *t = &nb_tm_lp[lp];
+
+	if (!timed())
+		return t_of(lp);
+	return t->ret + ((t->smp.frac + t->smp.acc) >> 8) + off_t[lp];
+}
+
 static void t_raise(unsigned lp, ULong t)
 {
 	ULong now = t_of(lp);
@@ -349,6 +362,11 @@ static void set_turn(void)
 		return;
 	}
 	if (owner[o] && t_of(turn) > t_of(o) + NB_LS_BOUND) {
+		/* (statistics: how far past the bound the guard let it go,
+		 * one superblock run at most; t_smt_sampled.sh checks it) */
+		ULong lead = t_true(turn) - t_true(o);
+		if ((Long)lead > 0 && lead > lead_max)
+			lead_max = lead;
 		turn = o;
 		nb_ls_turns++;
 	}
@@ -927,4 +945,6 @@ void nb_ls_stats(void)
 		return;
 	VG_(umsg)("nbsim: lockstep: %llu holds, %llu turns passed, %llu waits taken as blocked "
 		  "after %u ms\n", nb_ls_holds, nb_ls_turns, nb_ls_valves, NB_LS_VALVE_MS);
+	VG_(umsg)("nbsim: lockstep: the largest lead at a turn %llu (bound %u %s)\n", lead_max,
+		  NB_LS_BOUND, timed() ? "cycles" : "instructions");
 }
