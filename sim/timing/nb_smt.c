@@ -80,10 +80,18 @@ void nb_smt_mark(const struct nb_tm *t, struct nb_smt_mark *m)
 		m->alias[c] = t->smt.alias_n[c];
 }
 
-/* x * num / den, rounded (num >= den: the walked share of a segment) */
+/* x * num / den, rounded (num >= den: the walked share of a segment).
+ * (In 64 bits when the product fits, the same quotient: a lockstep turn
+ * learns a profile of 1,024 alias classes, most of them 0.) */
 static uint64_t scale(uint64_t x, uint64_t num, uint64_t den)
 {
-	return num == den ? x : (uint64_t)(((unsigned __int128)x * num + den / 2) / den);
+	uint64_t y;
+
+	if (num == den || !x)
+		return x;
+	if (!__builtin_mul_overflow(x, num, &y) && !__builtin_add_overflow(y, den / 2, &y))
+		return y / den;
+	return (uint64_t)(((unsigned __int128)x * num + den / 2) / den);
 }
 
 void nb_smt_learn(const struct nb_tm *t, const struct nb_smt_mark *m, struct nb_smt_prof *out)
@@ -110,26 +118,67 @@ void nb_smt_learn(const struct nb_tm *t, const struct nb_smt_mark *m, struct nb_
 	out->short_of_bus = 4 * (t->smt.bus_waits - m->bus_waits) >= t->smt.bus_n - m->bus_n &&
 		t->smt.bus_n != m->bus_n;
 	out->short_of_slots = t->smt.replays != m->replays;
-	for (unsigned c = 0; c < NB_TM_NALIAS; c++)
-		out->alias[c] = (uint32_t)scale(t->smt.alias_n[c] - m->alias[c], all, walked);
+	out->masked = 1;
+	for (unsigned w = 0; w < NB_TM_NALIAS / 64; w++)
+		out->amask[w] = 0;
+	for (unsigned c = 0; c < NB_TM_NALIAS; c++) {
+		uint32_t d = t->smt.alias_n[c] - m->alias[c];
+		out->alias[c] = d ? (uint32_t)scale(d, all, walked) : 0;
+		if (out->alias[c])
+			out->amask[c / 64] |= UINT64_C(1) << (c % 64);
+	}
+}
+
+/* the pattern of k busy runs of g of the 64 / g (a table: each lockstep
+ * turn under --ht=yes shares the package anew, a dozen patterns) */
+static uint64_t pattern_of(uint64_t k, unsigned g)
+{
+	static uint64_t tab[2][65];
+	static int made;
+	unsigned gi = g == 1 ? 0 : 1;
+
+	if (!made) {
+		for (unsigned i = 0; i < 2; i++) {
+			const unsigned gg = i ? 2 : 1, runs = 64 / gg;
+			for (uint64_t kk = 0; kk <= runs; kk++) {
+				uint64_t pat = 0;
+				/* run j is busy when floor((j + 1) k / runs) >
+				 * floor(j k / runs): k of the runs, evenly
+				 * spread */
+				for (unsigned j = 0; j < runs; j++)
+					if (((j + 1) * kk) / runs > (j * kk) / runs)
+						pat |= (gg == 1 ? UINT64_C(1) : UINT64_C(3)) << (j * gg);
+				tab[i][kk] = pat;
+			}
+		}
+		made = 1;
+	}
+	return tab[gi][k];
 }
 
 uint64_t nb_smt_pattern(uint64_t num, uint64_t den, unsigned g)
 {
 	const unsigned runs = 64 / g;
-	uint64_t k, pat = 0;
+	uint64_t k;
 
 	if (!den || !num)
 		return 0;
 	if (num >= den)
 		return ~UINT64_C(0);
 	k = (num * runs + den / 2) / den;       /* busy runs, rounded */
-	/* run j is busy when floor((j + 1) k / runs) > floor(j k / runs):
-	 * k of the runs, evenly spread */
-	for (unsigned j = 0; j < runs; j++)
-		if (((j + 1) * k) / runs > (j * k) / runs)
-			pat |= (g == 1 ? UINT64_C(1) : UINT64_C(3)) << (j * g);
-	return pat;
+	return pattern_of(k, g);
+}
+
+/* the classes w * 64 .. w * 64 + 63 of p that are not 0 (bit c % 64) */
+static uint64_t amask_of(const struct nb_smt_prof *p, unsigned w)
+{
+	uint64_t m = 0;
+
+	if (p->masked)
+		return p->amask[w];
+	for (unsigned i = 0; i < 64; i++)
+		m |= (uint64_t)(p->alias[w * 64 + i] != 0) << i;
+	return m;
 }
 
 /* The L1D's data conflicts [ORM-A]: from the other LP's last segment o
@@ -140,18 +189,26 @@ static void alias_share(struct nb_tm *t, const struct nb_smt_prof *o, const stru
 {
 	const double cap = 2.0 * NB_SMT_EVICT_MAX * NB_SMT_REPLAY;
 	double fills[NB_TM_L1SETS] = { 0 }, held, T = (double)o->ticks;
-	uint64_t n = 0;
+	uint64_t n = 0, om[NB_TM_NALIAS / 64];
 
 	t->smt.conf_span = 0;
-	for (unsigned c = 0; c < NB_TM_NALIAS; c++) {
-		n += o->alias[c];
-		/* fills of each set per tick of o, both LPs */
-		fills[c % NB_TM_L1SETS] += (double)o->alias[c];
-		if (s && s->ticks)
-			fills[c % NB_TM_L1SETS] += (double)s->alias[c] * T / (double)s->ticks;
-	}
-	if (!n)
+	/* (the classes that are not 0, in order: adding 0.0 changes no sum) */
+	for (unsigned w = 0; w < NB_TM_NALIAS / 64; w++)
+		om[w] = amask_of(o, w);
+	for (unsigned w = 0; w < NB_TM_NALIAS / 64; w++)
+		for (uint64_t b = om[w] | (s && s->ticks ? amask_of(s, w) : 0); b; b &= b - 1) {
+			unsigned c = w * 64 + (unsigned)__builtin_ctzll(b);
+			n += o->alias[c];
+			/* fills of each set per tick of o, both LPs */
+			fills[c % NB_TM_L1SETS] += (double)o->alias[c];
+			if (s && s->ticks)
+				fills[c % NB_TM_L1SETS] += (double)s->alias[c] * T / (double)s->ticks;
+		}
+	if (!n) {
+		/* (the classes of the last segment with conflicts stay, as
+		 * before; conf_span 0 keeps them unread) */
 		return;
+	}
 	held = (double)o->miss / (double)n;     /* one miss under way */
 	if (held > T)
 		held = T;
@@ -161,11 +218,16 @@ static void alias_share(struct nb_tm *t, const struct nb_smt_prof *o, const stru
 		double res = fills[k] > 0 ? t->p->l1_ways * T / fills[k] : 0;
 		t->smt.conf_res[k] = (uint32_t)(res < cap ? res : cap);
 	}
-	for (unsigned c = 0; c < NB_TM_NALIAS; c++) {
-		/* (at most the whole segment: a class under way all the time) */
-		double h = (double)o->alias[c] * (double)t->smt.conf_way;
-		t->smt.conf_hold[c] = (uint32_t)(h < T ? h < 4e9 ? h : 4e9 : T < 4e9 ? T : 4e9);
-	}
+	for (unsigned c = 0; c < NB_TM_NALIAS; c++)
+		t->smt.conf_hold[c] = 0;
+	for (unsigned w = 0; w < NB_TM_NALIAS / 64; w++)
+		for (uint64_t b = om[w]; b; b &= b - 1) {
+			unsigned c = w * 64 + (unsigned)__builtin_ctzll(b);
+			/* (at most the whole segment: a class under way all
+			 * the time) */
+			double h = (double)o->alias[c] * (double)t->smt.conf_way;
+			t->smt.conf_hold[c] = (uint32_t)(h < T ? h < 4e9 ? h : 4e9 : T < 4e9 ? T : 4e9);
+		}
 	t->smt.conf_span = o->ticks;
 }
 

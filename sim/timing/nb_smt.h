@@ -72,6 +72,10 @@ struct nb_smt_prof {
 	int short_of_bus;               /* a quarter of them waited          */
 	int short_of_slots;             /* it replayed loads for want of one */
 	uint32_t alias[NB_TM_NALIAS];   /* missing loads per L1D alias class */
+	/* masked: bit c of amask is set when alias[c] is not 0 (nb_smt_learn
+	 * sets both); without it nb_smt_share reads every class */
+	int masked;
+	uint64_t amask[NB_TM_NALIAS / 64];
 };
 
 /* a segment's start: the clock's counters then */

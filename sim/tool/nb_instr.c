@@ -555,6 +555,7 @@ static IRStmt *cpuid_stmt(IRStmt *st)
 /*
  * The lockstep's guard at a superblock's start (nb_lockstep.c): when the
  * running LP's raw clock (under HT its timing model's retirement cycle
+ * plus the sampled clock's streak not yet in it, nb_lockstep.c raw(),
  * while the clock runs, else the instructions run) has reached nb_ls_lim, the
  * superblock leaves to its own start before anything of it is counted,
  * back to valgrind's scheduler (Ijk_Yield: a plain guarded exit, no call),
@@ -582,8 +583,12 @@ static void emit_ls_guard(IRSB *sb, IRSB *in)
 		return;
 	if (clo_ht && (nb_need & NEED_TIME)) {
 		IRExpr *t = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_tmp)));
-		now = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, tmp(sb, Ity_I64,
+		IRExpr *ret = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, tmp(sb, Ity_I64,
 			IRExpr_Binop(Iop_Add64, t, c64(offsetof(struct nb_tm, ret))))));
+		IRExpr *acc = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, tmp(sb, Ity_I64,
+			IRExpr_Binop(Iop_Add64, t, c64(offsetof(struct nb_tm, smp.acc))))));
+		now = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, ret,
+			tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, acc, IRExpr_Const(IRConst_U8(8))))));
 		lim = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_ls_lim)));
 		g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64U, lim, now));
 		addStmtToIRSB(sb, IRStmt_Exit(g, Ijk_Yield, IRConst_U64((ULong)a), in->offsIP));

@@ -55,6 +55,7 @@ Bool nb_ls_on;                           /* a second thread was created    */
 ULong nb_ls_lim = ~0ULL;                 /* the running LP holds at this   */
 static ULong nb_ls_ic;                   /* instructions of the running LP */
 ULong nb_ls_holds, nb_ls_turns, nb_ls_valves;
+static ULong lead_max;                   /* the largest lead at a turn    */
 
 enum { LS_RUN, LS_FUTEX, LS_SYS };       /* runnable; blocked (model; host) */
 
@@ -129,13 +130,27 @@ static void park_wake(void)
 			      0, 0, 0, 0, 0);
 }
 
+/* Thread tid parks, the parked threads woken (if any) once valgrind's
+ * lock is released: woken before, the thread whose turn it is found the
+ * lock still held and slept again on it, a second host context switch
+ * and two more system calls for each lockstep turn (perf stat of nb_stat
+ * --ht=yes on tp_omp: 1.5 context switches a turn). */
 static void park(ThreadId tid)
 {
 	struct vki_timespec ts = { 0, NB_LS_PARK_MS * 1000000L };
-	Int v = park_word;
+	Bool wake = parked != 0;
+	Int v;
 
+	/* (the word changes under valgrind's lock only; its value after
+	 * this thread's own wake is the one it waits on) */
+	if (wake)
+		park_word++;
+	v = park_word;
 	parked++;
 	VG_(release_BigLock)(tid, VGTS_YIELDING, "nbsim lockstep: parked");
+	if (wake)
+		(void)VG_(do_syscall)(__NR_futex, (UWord)&park_word, FX_WAKE | FX_PRIVATE,
+				      0x7fffffff, 0, 0, 0, 0, 0);
 	(void)VG_(do_syscall)(__NR_futex, (UWord)&park_word, FX_WAIT | FX_PRIVATE, (UWord)v,
 			      (UWord)&ts, 0, 0, 0, 0);
 	VG_(acquire_BigLock)(tid, "nbsim lockstep: parked");
@@ -224,18 +239,32 @@ static Bool timed(void)
 
 static ULong raw(unsigned lp)
 {
-	/* (the retirement cycle as the guard reads it: not synced, which
-	 * would end the sampled clock's streak of skipped runs at a point
-	 * the host chooses, how often a held thread asks, and move its
-	 * charges) */
+	/* (the clock as the guard reads it: the retirement cycle plus the
+	 * sampled clock's streak of skipped runs not yet folded into it
+	 * (nb_tms_skip; 0 under the model), so that an LP's time moves in a
+	 * skip phase and the bound holds.  Not synced, which would end the
+	 * streak at a point the host chooses, how often a held thread asks,
+	 * and move its charges) */
 	if (timed())
-		return nb_tm_lp[lp].ret;
+		return nb_tm_lp[lp].ret + (nb_tm_lp[lp].smp.acc >> 8);
 	return lp == cur_lp ? nb_ls_ic : ic[lp];
 }
 
 static ULong t_of(unsigned lp)
 {
 	return raw(lp) + (timed() ? off_t[lp] : off_i[lp]);
+}
+
+/* an LP's time with the sampled clock's charges read apart from raw(),
+ * the fraction of a cycle too: the statistics' check of the guard and
+ * raw() */
+static ULong t_true(unsigned lp)
+{
+	const struct nb_tm *t = &nb_tm_lp[lp];
+
+	if (!timed())
+		return t_of(lp);
+	return t->ret + ((t->smp.frac + t->smp.acc) >> 8) + off_t[lp];
 }
 
 static void t_raise(unsigned lp, ULong t)
@@ -333,6 +362,11 @@ static void set_turn(void)
 		return;
 	}
 	if (owner[o] && t_of(turn) > t_of(o) + NB_LS_BOUND) {
+		/* (statistics: how far past the bound the guard let it go,
+		 * one superblock run at most; t_smt_sampled.sh checks it) */
+		ULong lead = t_true(turn) - t_true(o);
+		if ((Long)lead > 0 && lead > lead_max)
+			lead_max = lead;
 		turn = o;
 		nb_ls_turns++;
 	}
@@ -632,8 +666,9 @@ Bool nb_ls_start(ThreadId tid)
 }
 
 /* The start of a thread's run (nb_main.c's hook): nb_ls_start; a thread
- * held parks (above), the others woken first: being held is the running
- * thread's hand-off, its quantum over.  Back, it leaves all the same:
+ * held parks (above), the others woken once valgrind's lock is released
+ * (park): being held is the running thread's hand-off, its quantum over.
+ * Back, it leaves all the same:
  * the translation valgrind looked up before the hook may have been
  * discarded while it was parked; its next run looks it up again. */
 Bool nb_ls_enter(ThreadId tid)
@@ -645,7 +680,6 @@ Bool nb_ls_enter(ThreadId tid)
 	parking = False;
 	if (run || !nb_ls_active())
 		return run;
-	park_wake();
 	park(tid);
 	return False;
 }
@@ -911,4 +945,6 @@ void nb_ls_stats(void)
 		return;
 	VG_(umsg)("nbsim: lockstep: %llu holds, %llu turns passed, %llu waits taken as blocked "
 		  "after %u ms\n", nb_ls_holds, nb_ls_turns, nb_ls_valves, NB_LS_VALVE_MS);
+	VG_(umsg)("nbsim: lockstep: the largest lead at a turn %llu (bound %u %s)\n", lead_max,
+		  NB_LS_BOUND, timed() ? "cycles" : "instructions");
 }

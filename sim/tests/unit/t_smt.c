@@ -161,7 +161,7 @@ int main(void)
 
 	k_fadd(&fa);
 	k_l1miss(&lm);
-	tap_plan(20);
+	tap_plan(21);
 
 	TAP_EQ(nb_smt_pattern(0, 10, 2), 0, "pattern: unused unit, no busy tick");
 	TAP_EQ(nb_smt_pattern(10, 10, 2), ~UINT64_C(0), "pattern: a unit taken all the time");
@@ -301,5 +301,38 @@ int main(void)
 	lp1_off = 0;
 	tap_ok(c == 0.75, "two LPs, l1_miss with LP1's data 4 KB further (no alias class shared): "
 	       "combined %.4f uops/cycle, port-bound at 36 uops per 48 cycles (0.75 exactly)", c);
+	/* a profile nb_smt_learn made marks its alias classes that are not 0,
+	 * and nb_smt_share reads only those (a lockstep turn every 40,000
+	 * cycles or so); the same profile unmarked, every class: the same
+	 * share, to the bit */
+	{
+		static struct nb_tm t, u, v;
+		static struct nb_smt_mark m;
+		static struct nb_smt_prof pm, pu;
+
+		nb_tm_init(&t, nb_tm_params_for(2), 20);
+		nb_smt_mark(&t, &m);
+		t.ret += 6400;
+		t.smt.skip_cyc += 2100;         /* (the walked share scaled) */
+		t.smt.miss_ticks += 5000;
+		t.seq += 9000;
+		for (unsigned j = 0; j < 8; j++)
+			t.smt.alias_n[5 + 32 * j] += 50 + j;
+		t.smt.alias_n[6] += 1;
+		t.smt.alias_n[NB_TM_NALIAS - 1] += 3;
+		nb_smt_learn(&t, &m, &pm);
+		pu = pm;
+		pu.masked = 0;
+		nb_tm_init(&u, nb_tm_params_for(2), 20);
+		nb_tm_init(&v, nb_tm_params_for(2), 20);
+		nb_smt_share(&u, 1, 1, &pm, &pm);
+		nb_smt_share(&v, 1, 1, &pu, &pu);
+		tap_ok(pm.masked && u.smt.conf_span && u.smt.conf_hold[5] && u.smt.conf_hold[NB_TM_NALIAS - 1] &&
+		       !u.smt.conf_hold[4] && !memcmp(&u.smt, &v.smt, sizeof u.smt),
+		       "a learned profile's share from its classes that are not 0 (masked) is the share "
+		       "from every class (hold %u %u %u, span %llu)", u.smt.conf_hold[5],
+		       u.smt.conf_hold[NB_TM_NALIAS - 1], u.smt.conf_hold[4],
+		       (unsigned long long)u.smt.conf_span);
+	}
 	return tap_done();
 }
