@@ -4,7 +4,8 @@
 # nb_report's time on a large profile.
 #
 # Per program (Debian's sort and gzip, python3; the inputs of
-# sim/bench/thirdparty.sh), CPU seconds of PROGRAM's whole run (nbsim's
+# sim/bench/thirdparty.sh; omp: sim/bench/tp_omp's two threads with
+# --ht=yes for every command, when TPBIN has it), CPU seconds of PROGRAM's whole run (nbsim's
 # process and its children: sim/bench/cputime.c), the median of REPS
 # (default 3) paired, interleaved rounds (sim/bench/cputime.c -m):
 #   stat    nb_stat -e EVENT                  (counting)
@@ -18,12 +19,16 @@
 #
 #   CPUTIME=build/sim/bench/cputime NBSIM=build/sim/nbsim \
 #   NB_STAT=build/utils/nb_stat NB_RECORD=build/utils/nb_record \
-#   NB_REPORT=build/utils/nb_report bench/record.sh
+#   NB_REPORT=build/utils/nb_report TPBIN=build/sim/bench bench/record.sh
 set -u
 : "${CPUTIME:?}" "${NBSIM:?}" "${NB_STAT:?}" "${NB_RECORD:?}" "${NB_REPORT:?}"
 export NBSIM
 REPS=${REPS:-3}
-PROGRAMS=${PROGRAMS:-"sort gzip python3"}
+TPBIN=${TPBIN:-}
+if [ -z "${PROGRAMS:-}" ]; then
+	PROGRAMS="sort gzip python3"
+	[ -n "$TPBIN" ] && [ -x "$TPBIN/tp_omp" ] && PROGRAMS="$PROGRAMS omp"
+fi
 EVENT=${EVENT:-PAPI_TOT_CYC}
 METRIC=${METRIC:-1stL_cache_load_miss_retired}
 TMP=$(mktemp -d) || exit 1
@@ -32,22 +37,28 @@ trap 'rm -rf "$TMP"' EXIT
 . "$(dirname "$0")/../sim/bench/tp_inputs.sh"
 tp_inputs "$TMP"
 
+# CMD: the program's command; HT: the tools' options for it (omp: two
+# threads on the two logical processors, where nb_record costs most:
+# the tenth session's 3.7x nb_stat for PAPI_TOT_CYC)
 program() {
+	HT=()
 	case $1 in
 	sort)    CMD=(/usr/bin/sort -n "$TMP/nums") ;;
 	gzip)    CMD=(/usr/bin/gzip -c "$TMP/text") ;;
 	python3) CMD=(env PYTHONHASHSEED=0 /usr/bin/python3 "$TMP/tp_json.py") ;;
+	omp)     CMD=(env OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive "$TPBIN/tp_omp" 200000 40)
+	         HT=(--ht=yes) ;;
 	esac
 }
 
 CONFIGS=(stat rec recg pstat pebs)
 run_config() {
 	case $1 in
-	stat)  "$CPUTIME" -m "$NB_STAT" -x, -o "$TMP/st" -e "$EVENT" -- "${CMD[@]}" ;;
-	rec)   "$CPUTIME" -m "$NB_RECORD" -o "$TMP/p" -e "$EVENT" -- "${CMD[@]}" ;;
-	recg)  "$CPUTIME" -m "$NB_RECORD" -g -o "$TMP/p" -e "$EVENT" -- "${CMD[@]}" ;;
-	pstat) "$CPUTIME" -m "$NB_STAT" -x, -o "$TMP/st" -e "$METRIC" -- "${CMD[@]}" ;;
-	pebs)  "$CPUTIME" -m "$NB_RECORD" --precise -o "$TMP/p" -e "$METRIC" -- "${CMD[@]}" ;;
+	stat)  "$CPUTIME" -m "$NB_STAT" "${HT[@]}" -x, -o "$TMP/st" -e "$EVENT" -- "${CMD[@]}" ;;
+	rec)   "$CPUTIME" -m "$NB_RECORD" "${HT[@]}" -o "$TMP/p" -e "$EVENT" -- "${CMD[@]}" ;;
+	recg)  "$CPUTIME" -m "$NB_RECORD" "${HT[@]}" -g -o "$TMP/p" -e "$EVENT" -- "${CMD[@]}" ;;
+	pstat) "$CPUTIME" -m "$NB_STAT" "${HT[@]}" -x, -o "$TMP/st" -e "$METRIC" -- "${CMD[@]}" ;;
+	pebs)  "$CPUTIME" -m "$NB_RECORD" "${HT[@]}" --precise -o "$TMP/p" -e "$METRIC" -- "${CMD[@]}" ;;
 	esac
 }
 # one run: its CPU microseconds, or 0 (and why) if it failed

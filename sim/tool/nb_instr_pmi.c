@@ -105,8 +105,8 @@ void nb_ipmi_at(IRSB *sb, ULong bound, Addr pc, Bool first, Bool force,
  * call guarded by a compare of temporaries.  The guard: if the budget is
  * at most the sum of what the checked code's checks subtract
  * (thin_bound), nb_pmi_sb makes the first boundary's check (and the cut,
- * if it took a PMI there).  Then B1, the budget, is read once and the
- * budget less thin_bound stored (an upper bound of what any path
+ * if it took a PMI there).  Then B1, the budget (as nb_pmi_sb left it,
+ * if called), is read and the budget less thin_bound stored (an upper bound of what any path
  * subtracts), and the clock's position in the superblock (nb_tm_p) set to
  * its start.  The checked code's check at a later boundary comes due
  * where the budget less the bounds before it is below 1: there, and only
@@ -126,14 +126,22 @@ static void thin_guard(IRSB *sb, Addr a, Bool force, Int at)
 			      mkIRExprVec_3(IRExpr_GSPTR(), c64((ULong)a | (force ? NB_PMI_FORCE : 0)),
 					    c64(thin_bound)));
 	d->guard = g;
+	/* (it sets the budget: read again below) */
+	d->mFx = Ifx_Modify;
+	d->mAddr = mkIRExpr_HWord((HWord)&nb_pmi_budget);
+	d->mSize = sizeof nb_pmi_budget;
 	addStmtToIRSB(sb, IRStmt_Dirty(evc_writer(d)));
 	/* the PMI taken here (nb_pmi_check's cut), as the checked code's
 	 * first check (not called: r is 0x55...55) */
 	addStmtToIRSB(sb, IRStmt_Exit(tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, IRExpr_RdTmp(r),
 		c64(NB_PMI_SB_CUT))), Ijk_Boring, IRConst_U64((ULong)a), sb->offsIP));
+	/* B1: the budget nb_pmi_sb left, or B if it was not called (read
+	 * again rather than chosen by the guard, which would then be kept in
+	 * a register and tested twice: a few host instructions less a run) */
 	if (thin_b1 == IRTemp_INVALID)
 		thin_b1 = newIRTemp(sb->tyenv, Ity_I64);
-	addStmtToIRSB(sb, IRStmt_WrTmp(thin_b1, IRExpr_ITE(g, IRExpr_RdTmp(r), b)));
+	addStmtToIRSB(sb, IRStmt_WrTmp(thin_b1, IRExpr_Load(Iend_LE, Ity_I64,
+		mkIRExpr_HWord((HWord)&nb_pmi_budget))));
 	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_pmi_budget),
 		tmp(sb, Ity_I64, IRExpr_Binop(Iop_Sub64, IRExpr_RdTmp(thin_b1), c64(thin_bound)))));
 	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_tm_p), c64(0)));

@@ -59,7 +59,8 @@ void nb_pmi_budget_set(void)
 /*
  * The pre-check (nb_pmi_check): when every active counter is an armed
  * counter of plain cycles (global_power_events RUNNING: no filter, no
- * cascade, FORCE_OVF clear; one logical processor), the distance to the
+ * cascade, FORCE_OVF clear; with HT, each gaining the cycles since the
+ * last sync only if it counts the running LP: cyc_counts_now), the distance to the
  * nearest overflow follows from the clock alone, and a check that finds
  * no counter overflowed sets the budget from it without deriving the
  * signals and syncing the PMU: the counts are added at the next full
@@ -77,7 +78,29 @@ Bool nb_pmi_cyc_only;
 static Bool cyc_plain(const struct nb_pmu_cfg *g)
 {
 	return g->ev == NB_EV_GLOBAL_POWER_EVENTS && g->mask == 1 && !g->compare &&
-		g->enable && !g->cascade && !g->force_ovf && !g->percycle && (g->lpmask & 1);
+		g->enable && !g->cascade && !g->force_ovf && !g->percycle &&
+		(g->lpmask & (clo_ht ? 3 : 1));
+}
+
+/* Does plain cycle counter G gain the running LP's cycles now (pmu.c's
+ * lp_counts: its T0/T1 bits, the LP not in its handler, ActiveThread)?
+ * With HT the PMU folds at every change of the running LP or of the
+ * active ones (nb_pmu_set_lp), so the cycles since its last sync are
+ * the running LP's, under the LP state as it stands. */
+static Bool cyc_counts_now(const struct nb_pmu *p, const struct nb_pmu_cfg *g)
+{
+	unsigned n = (p->lp_active & 1) + ((p->lp_active >> 1) & 1);
+
+	if (!clo_ht)
+		return True;    /* (one LP: as the pre-check always took it) */
+	if (!((g->lpmask >> p->lp) & 1) || ((p->cpl0 >> p->lp) & 1))
+		return False;
+	switch (g->at) {
+	case NB_ACTIVE_SINGLE: return n == 1;
+	case NB_ACTIVE_BOTH:   return n == 2;
+	case NB_ACTIVE_ANY:    return n >= 1;
+	default:               return False;
+	}
 }
 
 Bool nb_pmi_far(void)
@@ -89,14 +112,15 @@ Bool nb_pmi_far(void)
 	if (inc >> 63)
 		inc = 0;
 	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++) {
-		ULong d;
+		ULong d, i;
 		if (!((p->pmi_armed >> c) & 1))
 			continue;
 		d = NB_COUNTER_MASK + 1 - p->ctr[c];
-		if (inc >= d)
+		i = cyc_counts_now(p, &p->cfg[c]) ? inc : 0;
+		if (i >= d)
 			return False;
-		if (d - inc < b)
-			b = d - inc;
+		if (d - i < b)
+			b = d - i;
 	}
 	/* near an overflow too (nb_pmi_budget_set's budget and exact
 	 * phase, from the same distance) */
@@ -175,7 +199,7 @@ void nb_pmi_update(void)
 		nb_pmi_memdyn = nb_pmi_bclass == NB_PMIB_CYC;
 	}
 	nb_pmi_budget_set();
-	nb_pmi_cyc_only = nb_pmi_on && !clo_ht && nb_pmu_state.cycle_counters == 0;
+	nb_pmi_cyc_only = nb_pmi_on && nb_pmu_state.cycle_counters == 0;
 	for (unsigned c = 0; nb_pmi_cyc_only && c < NB_NUM_COUNTERS; c++) {
 		const struct nb_pmu_cfg *g = &nb_pmu_state.cfg[c];
 		if (g->active && (!((nb_pmu_state.pmi_armed >> c) & 1) || !cyc_plain(g)))

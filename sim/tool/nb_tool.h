@@ -520,10 +520,13 @@ extern Bool clo_pmi_bound_armed;         /* --nbsim-pmi-bound=armed        */
 Int nb_lwp(ThreadId tid);
 void nb_lwp_forget(ThreadId tid);
 /* a superblock's guard (nb_instr_pmi.c, "thin"): the check at its start when
- * the budget is at most BOUND, the superblock's whole bound: the budget
- * it left, or NB_PMI_SB_CUT */
+ * the budget is at most BOUND, the superblock's whole bound: NB_PMI_SB_CUT
+ * if it took a PMI there, else 0 (the budget it left in nb_pmi_budget) */
 VG_REGPARM(3) ULong nb_pmi_sb(VexGuestAMD64State *st, ULong at, ULong bound);
-#define NB_PMI_SB_CUT 0x8000000000000000ULL     /* (its result: the PMI taken) */
+/* (its result, and nb_ipmi_bcheck's: the PMI taken; small, so that the
+ * generated code compares it with an immediate, not a 64-bit constant
+ * loaded first at every boundary) */
+#define NB_PMI_SB_CUT 1ULL
 /* stats: thin and checked translations made while a PMI was possible
  * (nb_instr_pmi.c); guards that called nb_pmi_sb, those after which a
  * check inside could still come due; checks made inside */
