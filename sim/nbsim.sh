@@ -88,8 +88,12 @@ with the values that exist):
                              (--nbsim-stats=yes lists the moves) [fixed]
   --nbsim-lockstep=yes|no    threads run in an order and for times that
                              simulated time decides, the LPs' clocks within
-                             20,000 cycles of each other / as valgrind and
-                             the host schedule them [yes]
+                             --nbsim-lockstep-bound of each other / as
+                             valgrind and the host schedule them [yes]
+  --nbsim-lockstep-bound=N   the LPs' clocks' lead, in cycles (instructions
+                             while nothing counts cycles) (1000-100000000;
+                             fewer: closer, each turn a host thread switch)
+                             [50000]
   --nbsim-smt-clock=sampled|walk  with --ht=yes, while both LPs run: the
                              sampled clock, its walked runs sharing the
                              package / the model on every run [sampled]

@@ -45,7 +45,7 @@ extern Bool VG_(ok_to_discard_translations);
 #define FX_WAIT_BITSET 9
 #define FX_WAKE_BITSET 10
 
-#define NB_LS_BOUND    20000    /* cycles (or instructions) of lead      */
+#define NB_LS_BOUND    clo_lockstep_bound /* cycles (or instructions) of lead */
 #define NB_LS_QUANTUM  200000   /* a thread's share of its LP            */
 #define NB_LS_VALVE_MS 100
 #define NB_LS_SETTLE_MS 50

@@ -30,6 +30,7 @@ Bool clo_random_host = False;   /* --nbsim-random=host (default seeded: nb_entro
 ULong clo_random_seed = 0;      /* --nbsim-seed=N */
 Bool clo_ctx_cpu = False;       /* --nbsim-pmu-ctx=cpu (nb_ctx.c) */
 Bool clo_lockstep = True;       /* --nbsim-lockstep (nb_lockstep.c) */
+UInt clo_lockstep_bound = 50000; /* --nbsim-lockstep-bound: cycles (or instructions) */
 Bool clo_smt_walk = False;      /* --nbsim-smt-clock=walk (nb_cycles.c) */
 UInt clo_pmi_latency = ~0u;     /* --nbsim-pmi-latency; ~0: the model's (nb_pmi.c) */
 Bool clo_pmi_sync = True;       /* --nbsim-pmi-sync (nb_pmi.c) */
@@ -120,6 +121,7 @@ Bool nb_process_cmd_line_option(const HChar *arg)
 	else if VG_XACT_CLO(arg, "--nbsim-ht-place=fixed", clo_ht_migrate, False) {}
 	else if VG_XACT_CLO(arg, "--nbsim-ht-place=migrate", clo_ht_migrate, True) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-lockstep", clo_lockstep) {}
+	else if VG_BINT_CLO(arg, "--nbsim-lockstep-bound", clo_lockstep_bound, 1000, 100000000) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-warn-unmodelled", clo_warn) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-list-events", clo_list) {}
 	else if VG_XACT_CLO(arg, "--nbsim-cache=netburst", clo_cg_compat, False) {}
@@ -181,8 +183,12 @@ void nb_print_usage(void)
 "                              logical processor, shared by its threads [thread]\n"
 "    --nbsim-lockstep=yes|no   run the guest threads in an order and for times\n"
 "                              that simulated time decides, the two LPs' clocks\n"
-"                              within 20,000 cycles of each other / as valgrind\n"
-"                              and the host schedule them [yes]\n"
+"                              within --nbsim-lockstep-bound of each other / as\n"
+"                              valgrind and the host schedule them [yes]\n"
+"    --nbsim-lockstep-bound=N  the LPs' clocks' lead, in cycles (instructions\n"
+"                              while nothing counts cycles) (1000-100000000;\n"
+"                              fewer: closer, each turn a host thread switch)\n"
+"                              [50000]\n"
 "    --nbsim-smt-clock=sampled|walk  with --ht=yes, while both logical\n"
 "                              processors run: the sampled clock, its walked\n"
 "                              runs sharing the package / walk: the model on\n"

@@ -194,6 +194,7 @@ extern Bool clo_ctx_cpu;                 /* --nbsim-pmu-ctx=cpu            */
 /* ---- which thread may run, in simulated time (nb_lockstep.c) ---- */
 
 extern Bool clo_lockstep;                /* --nbsim-lockstep               */
+extern UInt clo_lockstep_bound;          /* --nbsim-lockstep-bound         */
 extern Bool nb_ls_on;                    /* guards in every superblock     */
 extern ULong nb_ls_lim;                  /* the running LP's raw clock at  */
 					 /* which it gives way             */
