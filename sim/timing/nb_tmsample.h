@@ -114,7 +114,7 @@ static inline uint32_t nb_tms_cost(const struct nb_tm_cost *k, unsigned mp, uint
  * joins the streak: charged as nb_tmsample.c's skip() charges it, its
  * sums into the fields at the next nb_tms_sync.  0: not taken (the
  * caller runs nb_tm_run_sampled). */
-static inline int nb_tms_skip(struct nb_tm *t, const struct nb_tm_cost *k, uint32_t n,
+static inline __attribute__((always_inline)) int nb_tms_skip(struct nb_tm *t, const struct nb_tm_cost *k, uint32_t n,
 			      uint64_t misp)
 {
 	uint32_t c;

@@ -122,4 +122,19 @@ void nb_ipmi_at(IRSB *sb, ULong bound, Addr pc, Bool first, Bool force,
  * its first instruction; FORCE: it leaves generated code) */
 void nb_ipmi_end(IRSB *sb, Addr a, Bool force, Int at);
 
+/* nb_instr_tm.c: the clock's calls (guard: NULL or an I1 atom, the exit
+ * taken).  Step mode's nb_step after an instruction; the clock over uops
+ * [from, to) of b; may the superblock's last conditional branch at stmts
+ * index `at`, or its last call, return or indirect jump k, count its
+ * branch in the clock's call (nb_cond_tm, nb_tm_site), and those calls */
+void nb_itm_step(IRSB *sb, IRExpr *guard);
+void nb_itm_tm(IRSB *sb, struct nb_tm_block *b, UInt from, UInt to, IRExpr *guard);
+Bool nb_itm_cond_ok(IRSB *in, Int at, Int last_im, const struct nb_tm_block *b, UInt from,
+		    UInt to);
+Bool nb_itm_branch_ok(const struct nb_iins *k, const struct nb_tm_block *b, UInt from, UInt to);
+void nb_itm_branch(IRSB *sb, const struct nb_iins *k, IRExpr *target,
+		   struct nb_tm_block *b, UInt from, UInt to);
+void nb_itm_cond(IRSB *sb, Addr pc, ULong target, IRExpr *taken, struct nb_tm_block *b,
+		 UInt to);
+
 #endif /* NB_INSN_H */

@@ -33,115 +33,6 @@ static IRExpr *guard64(IRSB *sb, IRExpr *guard, Bool invert)
 	return IRExpr_RdTmp(t);
 }
 
-/* Step mode: nb_step() after an instruction retires (guard: NULL or an
- * I1 atom, the exit taken). */
-static void emit_step(IRSB *sb, IRExpr *guard)
-{
-	IRDirty *d;
-
-	if (!(nb_need & NEED_STEP))
-		return;
-	d = unsafeIRDirty_0_N(0, "nb_step", VG_(fnptr_to_fnentry)(&nb_step), mkIRExprVec_0());
-	if (guard)
-		d->guard = guard;
-	addStmtToIRSB(sb, IRStmt_Dirty(d));
-}
-
-/* The timing model runs uops [from, to) of the superblock's descriptor b
- * (guard: NULL or an I1 atom, the exit taken).  README "Timing model". */
-static void emit_tm(IRSB *sb, struct nb_tm_block *b, UInt from, UInt to, IRExpr *guard)
-{
-	IRDirty *d;
-
-	if (!b || from >= to)
-		return;
-	if (nb_need & NEED_PMI)
-		/* the PMI check runs the clock too: from where it got to */
-		d = unsafeIRDirty_0_N(2, "nb_tm_rest", VG_(fnptr_to_fnentry)(&nb_tm_rest),
-				      mkIRExprVec_2(mkIRExpr_HWord((HWord)b), c64(to)));
-	else if (nb_ipmi_thin())
-		/* (a check inside may have run the clock part of the way) */
-		d = unsafeIRDirty_0_N(2, "nb_tm_thin", VG_(fnptr_to_fnentry)(&nb_tm_thin),
-				      mkIRExprVec_2(mkIRExpr_HWord((HWord)b),
-						    c64(((ULong)to << 32) | from)));
-	else
-		d = unsafeIRDirty_0_N(2, "nb_tm_sb", VG_(fnptr_to_fnentry)(&nb_tm_sb),
-				      mkIRExprVec_2(mkIRExpr_HWord((HWord)b),
-						    c64(((ULong)to << 32) | from)));
-	if (guard)
-		d->guard = guard;
-	addStmtToIRSB(sb, IRStmt_Dirty(d));
-}
-
-/*
- * A conditional branch ending the superblock (its exit after the last
- * IMark, no exit after it): both ways then run the clock over the same
- * uops [from, to), so one call (nb_cond_tm) counts the branch and runs
- * the clock, before the exit, instead of nb_cond, then nb_tm_sb on each
- * way.  Not while a PMI is possible or in step mode (their own calls per
- * instruction, nb_tm_rest; without them the run is the superblock's
- * from its start, from 0), nor without the branch model.
- */
-static Bool cond_tm_ok(IRSB *in, Int at, Int last_im, const struct nb_tm_block *b, UInt from,
-		       UInt to)
-{
-	if (!b || from || !to || at < last_im || !(nb_need & NEED_BR) ||
-	    (nb_need & (NEED_STEP | NEED_PMI)))
-		return False;
-	for (Int j = at + 1; j < in->stmts_used; j++)
-		if (in->stmts[j] && in->stmts[j]->tag == Ist_Exit)
-			return False;
-	return True;
-}
-
-/* The superblock's last instruction k, a call, a return or an indirect
- * jump (not a direct jmp: it makes no call, nb_ibr_call): its branch call
- * and the clock's for uops [from, to) as one (nb_branch_tm), when each
- * would be a plain call (not in step mode nor while a PMI is possible:
- * their calls per instruction, nb_tm_rest); in a thin translation, whose
- * checks inside may have run the clock part of the way, the clock's part
- * is nb_tm_thin's (nb_branch_tm_thin) */
-static Bool branch_tm_ok(const struct nb_iins *k, const struct nb_tm_block *b, UInt from, UInt to)
-{
-	return b && from < to && k->dec.br != NB_BR_JMP && (nb_need & NEED_BR) &&
-		!(nb_need & (NEED_STEP | NEED_PMI));
-}
-
-static void emit_branch_tm(IRSB *sb, const struct nb_iins *k, IRExpr *target,
-			   struct nb_tm_block *b, UInt from, UInt to)
-{
-	ULong packed = ((ULong)k->addr & 0xffffffffffffULL) | ((ULong)(k->len & 0xff) << 48) |
-		((ULong)k->dec.br << 56);
-
-	addStmtToIRSB(sb, IRStmt_Dirty(nb_ipmi_thin()
-		? unsafeIRDirty_0_N(0, "nb_branch_tm_thin", VG_(fnptr_to_fnentry)(&nb_branch_tm_thin),
-				    mkIRExprVec_4(c64(packed), target, mkIRExpr_HWord((HWord)b),
-						  c64(((ULong)to << 32) | from)))
-		: unsafeIRDirty_0_N(0, "nb_branch_tm", VG_(fnptr_to_fnentry)(&nb_branch_tm),
-				    mkIRExprVec_4(c64(packed), target, mkIRExpr_HWord((HWord)b),
-						  c64(((ULong)to << 32) | from)))));
-}
-
-/* (the common case reads all of it: one host line, nb_ibr_site) */
-_Static_assert(sizeof(struct nb_cond_tm) <= 64, "struct nb_cond_tm in one cache line");
-
-static void emit_cond_tm(IRSB *sb, Addr pc, ULong target, IRExpr *taken, struct nb_tm_block *b,
-			 UInt to)
-{
-	struct nb_cond_tm *s = nb_ibr_site(sizeof *s);
-	IRDirty *d;
-
-	nb_cond_site_init(&nb_bp, &s->br, (uint64_t)pc, target);
-	s->b = b;
-	nb_tms_site_init(&s->site, to);
-	d = nb_ipmi_thin()
-		? unsafeIRDirty_0_N(2, "nb_cond_tm_thin", VG_(fnptr_to_fnentry)(&nb_cond_tm_thin),
-				    mkIRExprVec_2(mkIRExpr_HWord((HWord)s), taken))
-		: unsafeIRDirty_0_N(2, "nb_cond_tm", VG_(fnptr_to_fnentry)(&nb_cond_tm),
-				    mkIRExprVec_2(mkIRExpr_HWord((HWord)s), taken));
-	addStmtToIRSB(sb, IRStmt_Dirty(d));
-}
-
 /* the index of the load whose cache-model call follows (nb_tm_load_miss),
  * passed with its size (nb_ldix_take) */
 static ULong cur_ldix;
@@ -670,7 +561,7 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 	IRExpr *fpa_acc = NULL;         /* FP assists of instruction k */
 	Bool fpa_x87 = False;           /* k is an x87 instruction     */
 	struct nb_tm_block *tmb = NULL; /* the timing model's uops     */
-	Bool tm_done = False;           /* the clock's call made (emit_cond_tm) */
+	Bool tm_done = False;           /* the clock's call made (nb_itm_cond) */
 	UInt tm_from = 0, tm_end = 0;   /* uops run on the path so far; */
 					/* the end of k's               */
 	UInt ldn = 0;                   /* loads so far (their indexes) */
@@ -781,9 +672,9 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 					if (nb_need & (NEED_STEP | NEED_PMI))
 						flush(out, &p);
 					if (nb_need & NEED_STEP) {
-						emit_tm(out, tmb, tm_from, tm_end, NULL);
+						nb_itm_tm(out, tmb, tm_from, tm_end, NULL);
 						tm_from = tm_end;
-						emit_step(out, NULL);
+						nb_itm_step(out, NULL);
 					}
 				}
 			}
@@ -909,8 +800,8 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 				ULong tgt = dst;
 				if (inv)
 					tgt = continuation(in, i, next);
-				if (cond_tm_ok(in, i, last_im, tmb, tm_from, tm_end)) {
-					emit_cond_tm(out, k.addr, tgt, guard64(out, g, inv), tmb,
+				if (nb_itm_cond_ok(in, i, last_im, tmb, tm_from, tm_end)) {
+					nb_itm_cond(out, k.addr, tgt, guard64(out, g, inv), tmb,
 						     tm_end);
 					tm_done = True;
 				} else
@@ -918,7 +809,7 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 							 guard64(out, g, inv), c64(tgt));
 			}
 			if (k.valid && !tm_done)
-				emit_tm(out, tmb, tm_from, tm_end, g);
+				nb_itm_tm(out, tmb, tm_from, tm_end, g);
 			/* An exit back to the instruction itself (REP
 			 * iteration, failed CAS retry) is no retirement,
 			 * unless the instruction is a branch (jmp $, loop $). */
@@ -936,7 +827,7 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 					if (k.pd.extra_ins)
 						exit_add(out, &bt, &nb_raw[RAW_XINS], g);
 				}
-				emit_step(out, g);
+				nb_itm_step(out, g);
 			}
 			if (k.valid && k.rom && (nb_need & NEED_ROM) && jk_retires(st->Ist.Exit.jk) &&
 			    (dst != k.addr || k.dec.br != NB_BR_NONE))
@@ -972,18 +863,18 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 				/* syscall: a taken, predicted branch (MMTP) */
 				emit_add_at(out, &nb_raw[RAW_BR0 + 2], c64(1));
 			if (k.dec.br != NB_BR_NONE && k.dec.br != NB_BR_COND && !tm_done &&
-			    branch_tm_ok(&k, tmb, tm_from, tm_end)) {
+			    nb_itm_branch_ok(&k, tmb, tm_from, tm_end)) {
 				flush(out, &p);
-				emit_branch_tm(out, &k, in->next, tmb, tm_from, tm_end);
+				nb_itm_branch(out, &k, in->next, tmb, tm_from, tm_end);
 				tm_done = True;
 			} else if (k.dec.br != NB_BR_NONE && k.dec.br != NB_BR_COND)
 				nb_ibr_call(out, k.dec.br, k.addr, k.len, c64(1), in->next);
 			flush(out, &p);
 			if (!tm_done)
-				emit_tm(out, tmb, tm_from, tm_end, NULL);
-			emit_step(out, NULL);
+				nb_itm_tm(out, tmb, tm_from, tm_end, NULL);
+			nb_itm_step(out, NULL);
 		} else if (!tm_done)
-			emit_tm(out, tmb, tm_from, tm_end, NULL);
+			nb_itm_tm(out, tmb, tm_from, tm_end, NULL);
 	}
 	if (tmb) {
 		nb_tmb_end();

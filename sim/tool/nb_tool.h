@@ -410,6 +410,15 @@ VG_REGPARM(2) void nb_tm_sb(const struct nb_tm_block *b, ULong range);
  * last branch, a call, return or indirect jump (not in step mode nor
  * while a PMI is possible) */
 void nb_branch_tm(ULong packed, ULong target, const struct nb_tm_block *b, ULong range);
+/* nb_tm_sb of a run from the superblock's start (uops [0, site.to)) and,
+ * with br set, nb_branch(br, 1, target) before it: the sampled clock's
+ * entry kept at the call site, as nb_cond_tm keeps it (nb_ibr_site) */
+struct nb_tm_site {
+	struct nb_tms_site site;        /* the sampled clock's entry (nb_tmsample.h) */
+	const struct nb_tm_block *b;
+	ULong br;                       /* nb_branch's packed site, or 0   */
+};
+VG_REGPARM(2) void nb_tm_site(struct nb_tm_site *s, ULong target);
 /* ... in a thin translation: nb_branch then nb_tm_thin(b, range) */
 void nb_branch_tm_thin(ULong packed, ULong target, const struct nb_tm_block *b, ULong range);
 /* nb_cond then nb_tm_sb(b, site.to << 32): a superblock's last
