@@ -8,7 +8,10 @@
  * (CPUs 0-7 as bits), the LP nbsim runs the thread on (NBSIM_REQ_INFO's
  * running_lp) and CPUID leaf 1's initial APIC ID (the LP too).
  *
- *   t_affinity bind CPUS    bind the main thread to CPUS ("1", "0", "01")
+ *   t_affinity bind CPUS    bind the main thread to CPUS ("1", "0", "01"),
+ *                           then print "host=LIST": the host CPUs its host
+ *                           thread may run on (/proc/self/status, which
+ *                           nbsim leaves as the host has it)
  *   t_affinity child CPUS   bind, then create a thread (inherits the mask)
  *   t_affinity attr CPUS    a thread created with the attribute's affinity
  *   t_affinity other CPUS   bind another, waiting, thread by its id
@@ -125,6 +128,15 @@ int main(int argc, char **argv)
 			printf("the mask buffer changed\n");
 	}
 	report("main", rc, err);
+	if (!strcmp(argv[1], "bind")) {
+		char line[256];
+		FILE *f = fopen("/proc/self/status", "r");
+		while (f && fgets(line, sizeof line, f))
+			if (!strncmp(line, "Cpus_allowed_list:", 18))
+				printf("host=%s", line + 18 + strspn(line + 18, " \t"));
+		if (f)
+			fclose(f);
+	}
 	if (!strcmp(argv[1], "child") || !strcmp(argv[1], "work")) {
 		if (pthread_create(&t, NULL, child, NULL))
 			return 1;
