@@ -23,15 +23,19 @@
  * with no online CPU: no bit of CPU 0, or of CPUs 0-1 with HT) becomes
  * all zero bytes, and the host's EINVAL is the guest's.
  *
- * The window: while the host runs the call (valgrind's lock released)
- * the buffer holds the rewritten bytes.  Another guest thread that reads
- * it then would see them; under the lockstep (the default, docs/
- * threads.md "Lockstep") no other guest thread runs while a system call
- * that takes no simulated time is in the kernel, and this one returns at
- * once.  Two calls on the same buffer at once (one mask shared by
- * threads that bind themselves together, --nbsim-lockstep=no) share one
- * saved copy (`flight`): the second reads the guest's bytes from it, not
- * the first's rewrite, and the last to return restores them.
+ * The window: between the rewrite and the restore the buffer holds the
+ * host's bytes, and a guest thread that read it then would see them.
+ * None can: valgrind's wrapper of the call (syswrap-linux.c
+ * PRE(sys_sched_setaffinity)) does not mark it as one that may block,
+ * so valgrind keeps its lock through the host call and no other guest
+ * thread runs from the pre-syscall hook to the post-syscall hook, with
+ * or without the lockstep; a signal's handler runs after the post hook.
+ * Were that to change (a valgrind that releases its lock there), two
+ * calls on one buffer at once (a mask shared by threads that bind
+ * themselves together) share one saved copy (`flight`): the second
+ * reads the guest's bytes from it, not the first's rewrite, and the
+ * last to return restores them; a reader other than the call would
+ * then see the host's bytes for the host call's time.
  *
  * sched_getaffinity(2): the host's answer is replaced by the target
  * thread's recorded mask (every modelled LP until it binds; a thread

@@ -82,6 +82,9 @@ is(aff($yes, 'attr', 0), "child rc=0 errno=0 mask=0x1 lp=0 apic=0\nmain rc=0 err
    "pthread_attr_setaffinity_np {0}: the thread runs on LP0 (glibc binds it by its id before it runs)");
 is(aff($yes, 'other', 0), "setaffinity(other) rc=0\nother rc=0 errno=0 mask=0x1 lp=0 apic=0\n" .
    "main rc=0 errno=0 mask=0x3 lp=0 apic=0", 'pthread_setaffinity_np on another, waiting, thread: it moves to LP0');
+is(aff("$yes --nbsim-lockstep=no", 'race', 1), 'race bad=0',
+   '4 threads binding themselves at once through one shared mask (no lockstep): every call succeeds, ' .
+   'the mask reads back intact, no host thread pinned');
 
 # the same program's counts, nbsim pinned to host CPU 0, 1, and not
 my @runs;

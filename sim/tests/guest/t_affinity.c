@@ -10,13 +10,16 @@
  *
  *   t_affinity bind CPUS    bind the main thread to CPUS ("1", "0", "01"),
  *                           then print "host=LIST": the host CPUs its host
- *                           thread may run on (/proc/self/status, which
- *                           nbsim leaves as the host has it)
+ *                           thread may run on (host_cpus)
  *   t_affinity child CPUS   bind, then create a thread (inherits the mask)
  *   t_affinity attr CPUS    a thread created with the attribute's affinity
  *   t_affinity other CPUS   bind another, waiting, thread by its id
  *   t_affinity work CPUS N  bind, create a thread, both run N iterations
  *                           (the counts of the determinism check)
+ *   t_affinity race CPUS    4 threads bind themselves 300 times each
+ *                           through one shared mask, at once: "race
+ *                           bad=0" unless a call failed, the shared mask
+ *                           changed, or a thread's host CPUs did
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -62,6 +65,42 @@ static void work(void)
 	sink = s;
 }
 
+/* the host CPUs the calling thread may run on (/proc/thread-self/status,
+ * which nbsim leaves as the host has it) */
+static void host_cpus(char *buf, size_t len)
+{
+	char line[256];
+	FILE *f = fopen("/proc/thread-self/status", "r");
+
+	snprintf(buf, len, "unknown\n");
+	while (f && fgets(line, sizeof line, f))
+		if (!strncmp(line, "Cpus_allowed_list:", 18))
+			snprintf(buf, len, "%s", line + 18 + strspn(line + 18, " \t"));
+	if (f)
+		fclose(f);
+}
+
+static char host0[256];
+static int bad;
+
+static void *racer(void *arg)
+{
+	char h[256];
+
+	(void)arg;
+	for (int i = 0; i < 300; i++) {
+		cpu_set_t copy = want;
+		if (sched_setaffinity(0, sizeof want, &want))
+			__atomic_add_fetch(&bad, 1, __ATOMIC_RELAXED);
+		if (!CPU_EQUAL(&copy, &want))
+			__atomic_add_fetch(&bad, 1, __ATOMIC_RELAXED);
+	}
+	host_cpus(h, sizeof h);
+	if (strcmp(h, host0))
+		__atomic_add_fetch(&bad, 1, __ATOMIC_RELAXED);
+	return NULL;
+}
+
 static void *child(void *arg)
 {
 	(void)arg;
@@ -103,6 +142,17 @@ int main(int argc, char **argv)
 		report("main", 0, 0);
 		return 0;
 	}
+	if (!strcmp(argv[1], "race")) {
+		pthread_t r[4];
+		host_cpus(host0, sizeof host0);
+		for (int i = 0; i < 4; i++)
+			if (pthread_create(&r[i], NULL, racer, NULL))
+				return 1;
+		for (int i = 0; i < 4; i++)
+			pthread_join(r[i], NULL);
+		printf("race bad=%d\n", bad);
+		return 0;
+	}
 	if (!strcmp(argv[1], "other")) {
 		pthread_barrier_init(&bar, NULL, 2);
 		if (pthread_create(&t, NULL, waiter, NULL))
@@ -129,13 +179,9 @@ int main(int argc, char **argv)
 	}
 	report("main", rc, err);
 	if (!strcmp(argv[1], "bind")) {
-		char line[256];
-		FILE *f = fopen("/proc/self/status", "r");
-		while (f && fgets(line, sizeof line, f))
-			if (!strncmp(line, "Cpus_allowed_list:", 18))
-				printf("host=%s", line + 18 + strspn(line + 18, " \t"));
-		if (f)
-			fclose(f);
+		char h[256];
+		host_cpus(h, sizeof h);
+		printf("host=%s", h);
 	}
 	if (!strcmp(argv[1], "child") || !strcmp(argv[1], "work")) {
 		if (pthread_create(&t, NULL, child, NULL))
