@@ -46,15 +46,23 @@
  * under --ht=yes on a 2-CPU host and 115,841,141 pinned to one CPU when
  * the host's answer reached it.
  *
+ * execve keeps the caller's binding, as Linux keeps a task's affinity
+ * (`taskset -c 1 prog` under nbsim binds, then execs): the new image's
+ * nbsim (--trace-children=yes) reads it from $TMPDIR/nbsim-affinity-
+ * UID-PID.exec, written before the call, checked to be this process's
+ * by its start time (as nb_simwait.c's clocks), removed when read or
+ * when the execve fails, and binds its main thread before it runs.  An
+ * image run untraced (--trace-children=no) runs on the host, unbound.
+ *
  * Not emulated: a mask in read-only memory cannot be rewritten and goes
  * to the host as the guest wrote it (glibc's callers pass writable
- * copies); the binding is not kept across an execve (the new image
- * starts with every modelled LP); the host CPUs of a thread bound on
- * the host beyond the first 8 * len CPUs (a host call with the guest's
- * short mask length) make the host refuse it.
+ * copies); the host CPUs of a thread bound on the host beyond the first
+ * 8 * len CPUs (a host call with the guest's short mask length) make the
+ * host refuse it.
  */
 #include "tool/nb_tool.h"
 #include "nb_kern.h"
+#include "nb_kern_int.h"
 #include "nb_simtime.h"
 #include "nb_affinity.h"
 #include "pub_tool_vkiscnums.h"
@@ -203,10 +211,74 @@ static void get_post(ThreadId tid, UWord *args, SysRes res)
 	m[0] = (UChar)(target ? nb_thread_lps(target) : nb_thread_lps(0));
 }
 
+/* ---- across an execve (above) ---- */
+
+#define AFF_MAGIC 0x6e626166u           /* "nbaf" */
+struct aff_exec {
+	UInt magic, mask;
+	ULong start;                     /* the process's start time      */
+};
+static Bool exec_pending;
+static UInt exec_mask;                   /* the image's inherited binding */
+
+static void exec_path(HChar *buf, SizeT len)
+{
+	VG_(snprintf)(buf, (Int)len, "%s/nbsim-affinity-%u-%d.exec", VG_(tmpdir)(),
+		      (UInt)VG_(geteuid)(), VG_(getpid)());
+}
+
+static void pre_exec(ThreadId tid)
+{
+	HChar path[256];
+	struct aff_exec x;
+	SysRes f;
+	Int fd;
+
+	exec_pending = False;
+	x.mask = nb_thread_lps(tid);
+	if (!VG_(clo_trace_children) || x.mask == nb_thread_lps(0))
+		return;
+	x.magic = AFF_MAGIC;
+	x.start = nbk_proc_start(0);
+	exec_path(path, sizeof path);
+	f = VG_(open)(path, VKI_O_WRONLY | VKI_O_CREAT | VKI_O_TRUNC, 0600);
+	if (sr_isError(f))
+		return;
+	fd = (Int)sr_Res(f);
+	exec_pending = VG_(write)(fd, &x, (Int)sizeof x) == (Int)sizeof x;
+	VG_(close)(fd);
+	if (!exec_pending)
+		VG_(unlink)(path);
+}
+
+/* at start (nb_front.c): the binding the image before the exec had */
+void nb_affinity_init(void)
+{
+	HChar path[256];
+	struct aff_exec x;
+	SysRes f;
+	Int fd, n;
+
+	exec_path(path, sizeof path);
+	f = VG_(open)(path, VKI_O_RDONLY, 0);
+	if (sr_isError(f))
+		return;
+	fd = (Int)sr_Res(f);
+	n = VG_(read)(fd, &x, (Int)sizeof x);
+	VG_(close)(fd);
+	VG_(unlink)(path);
+	if (n != (Int)sizeof x || x.magic != AFF_MAGIC || !x.start || x.start != nbk_proc_start(0))
+		return;
+	exec_mask = x.mask;
+	(void)nb_thread_bind(1, exec_mask, True);
+}
+
 void nb_affinity_pre_syscall(ThreadId tid, UInt sysno, UWord *args)
 {
 	if (sysno == __NR_sched_setaffinity)
 		set_pre(tid, args);
+	else if (sysno == __NR_execve || sysno == __NR_execveat)
+		pre_exec(tid);
 }
 
 void nb_affinity_post_syscall(ThreadId tid, UInt sysno, UWord *args, SysRes res)
@@ -214,6 +286,14 @@ void nb_affinity_post_syscall(ThreadId tid, UInt sysno, UWord *args, SysRes res)
 	if (tid >= NB_HT_MAXT)
 		return;
 	switch (sysno) {
+	case __NR_execve: case __NR_execveat:
+		if (exec_pending && sr_isError(res)) {
+			HChar path[256];
+			exec_path(path, sizeof path);
+			VG_(unlink)(path);
+		}
+		exec_pending = False;
+		break;
 	case __NR_sched_setaffinity:
 		set_post(tid, res);
 		return;
@@ -248,6 +328,9 @@ void nb_affinity_post_syscall(ThreadId tid, UInt sysno, UWord *args, SysRes res)
 
 void nb_affinity_thread_create(ThreadId parent, ThreadId child)
 {
+	/* (valgrind announces the main thread too: placed afresh) */
+	if (!parent && child == 1 && exec_mask)
+		(void)nb_thread_bind(1, exec_mask, True);
 	if (parent < NB_HT_MAXT)
 		last_child[parent] = child;
 	if (child < NB_HT_MAXT)

@@ -9,6 +9,8 @@
 
 #include "tool/nb_tool.h"
 
+/* at start: the binding an execve kept */
+void nb_affinity_init(void);
 void nb_affinity_pre_syscall(ThreadId tid, UInt sysno, UWord *args);
 void nb_affinity_post_syscall(ThreadId tid, UInt sysno, UWord *args, SysRes res);
 void nb_affinity_thread_create(ThreadId parent, ThreadId child);

@@ -75,6 +75,7 @@ static void fr_init(void)
 	VG_(atfork)(fr_before_fork, NULL, fr_after_fork);
 	nb_progfile_init();
 	nb_kern_init();
+	nb_affinity_init();              /* (an exec's binding) */
 }
 
 static void fr_fini(Int exitcode)

@@ -85,6 +85,13 @@ is(aff($yes, 'other', 0), "setaffinity(other) rc=0\nother rc=0 errno=0 mask=0x1 
 is(aff("$yes --nbsim-lockstep=no", 'race', 1), 'race bad=0',
    '4 threads binding themselves at once through one shared mask (no lockstep): every call succeeds, ' .
    'the mask reads back intact, no host thread pinned');
+is(out("\"$nbsim\" -q $yes -- /usr/bin/taskset -c 1 $aff show -"), 'main rc=0 errno=0 mask=0x2 lp=1 apic=1',
+   'taskset -c 1 under nbsim: the image it execs starts bound to CPU 1, on LP1');
+is(out("\"$nbsim\" -q $yes -- /usr/bin/taskset -c 1 $nproc"), '1', '... and nproc there says 1');
+{
+	my $o = `"$nbsim" -q -- /usr/bin/taskset -c 1 $nproc 2>&1`;
+	ok($? != 0 && $o =~ /Invalid argument/ && $o !~ /^\d+$/m, 'without HT, taskset -c 1 fails: EINVAL');
+}
 
 # the same program's counts, nbsim pinned to host CPU 0, 1, and not
 my @runs;

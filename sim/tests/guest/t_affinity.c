@@ -8,6 +8,9 @@
  * (CPUs 0-7 as bits), the LP nbsim runs the thread on (NBSIM_REQ_INFO's
  * running_lp) and CPUID leaf 1's initial APIC ID (the LP too).
  *
+ *   t_affinity show -       report the main thread as it starts (after
+ *                           `taskset -c 1`'s exec: bound by the image
+ *                           before)
  *   t_affinity bind CPUS    bind the main thread to CPUS ("1", "0", "01"),
  *                           then print "host=LIST": the host CPUs its host
  *                           thread may run on (host_cpus)
@@ -130,9 +133,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	CPU_ZERO(&want);
-	for (const char *p = argv[2]; *p; p++)
+	for (const char *p = argv[2]; *p >= '0' && *p <= '9'; p++)
 		CPU_SET(*p - '0', &want);
 	iters = argc > 3 ? atol(argv[3]) : 0;
+	if (!strcmp(argv[1], "show")) {
+		report("main", 0, 0);
+		return 0;
+	}
 	if (!strcmp(argv[1], "attr")) {
 		pthread_attr_init(&at);
 		rc = pthread_attr_setaffinity_np(&at, sizeof want, &want);
