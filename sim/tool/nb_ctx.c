@@ -259,8 +259,9 @@ Bool nb_ctx_may_move(ThreadId tid)
 }
 
 /* Thread tid moved from LP `from` to the other one (nb_ht_balance) when
- * thread `after` exited (0: by its binding, nb_ctx_rebind): its context leaves `from` and is re-targeted to
- * the mirror registers, and its own accesses from now on go to them. */
+ * thread `after` exited (0: by its binding, nb_ctx_rebind): its context
+ * leaves `from` and is re-targeted to the mirror registers, and its own
+ * accesses from now on go to them. */
 void nb_ctx_moved(ThreadId tid, unsigned from, ThreadId after)
 {
 	struct nb_thr *t = ctx_of(tid);
