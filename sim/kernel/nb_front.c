@@ -30,6 +30,7 @@
 #include "nb_itimer.h"
 #include "nb_ptimer.h"
 #include "nb_sysinfo.h"
+#include "nb_affinity.h"
 #include "nb_entropy.h"
 #include "nb_timeout.h"
 
@@ -44,6 +45,7 @@ static void fr_after_fork(ThreadId tid)
 {
 	nb_entropy_child();
 	nb_itimer_fork(tid);
+	nb_affinity_fork();
 }
 
 /* the program's clock requests: the time base, its interval timers, its
@@ -73,6 +75,7 @@ static void fr_init(void)
 	VG_(atfork)(fr_before_fork, NULL, fr_after_fork);
 	nb_progfile_init();
 	nb_kern_init();
+	nb_affinity_init();              /* (an exec's binding) */
 }
 
 static void fr_fini(Int exitcode)
@@ -90,6 +93,7 @@ static void fr_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 	nb_itimer_pre_syscall(tid, sysno);
 	nb_simwait_pre_syscall(sysno);
 	nb_kin_pre_syscall(tid, sysno);
+	nb_affinity_pre_syscall(tid, sysno, args);
 }
 
 static void fr_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res)
@@ -108,6 +112,7 @@ static void fr_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, S
 	nb_kin_runs(tid);
 	nb_sysinfo_post_syscall(tid, sysno, args, res);
 	nb_entropy_post_syscall(sysno, args, res);
+	nb_affinity_post_syscall(tid, sysno, args, res);   /* (a move: after the time's) */
 }
 
 static void fr_runs(ThreadId tid)
@@ -134,6 +139,7 @@ static void fr_thread_create(ThreadId parent, ThreadId child)
 	nb_itimer_thread_create(parent, child);
 	nb_kin_thread_create();
 	nb_kern_thread_create(parent, child);
+	nb_affinity_thread_create(parent, child);
 }
 
 static void fr_thread_exit(ThreadId tid)
@@ -142,6 +148,7 @@ static void fr_thread_exit(ThreadId tid)
 	nb_kin_thread_exit(tid);
 	nb_progfile_thread_exit(tid);
 	nb_kern_thread_exit(tid);
+	nb_affinity_thread_exit(tid);
 }
 
 static const struct nb_front fronts = {

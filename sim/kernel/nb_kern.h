@@ -35,6 +35,8 @@ void nb_kern_post_syscall(UInt sysno, SysRes res);
 /* The PMI claim (struct nb_front): the perf driver takes the counters its
  * sampling events own. */
 uint32_t nb_kern_pmi(uint32_t pend, unsigned lp, Addr ip, int *here);
+/* Thread TID owns perf events (bound to its LP's T0/T1 bits). */
+Bool nb_kern_thread_events(ThreadId tid);
 /* --nbsim-stats: the driver's interrupts, throttles and ticks */
 void nb_kern_stats(void);
 

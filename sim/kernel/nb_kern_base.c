@@ -130,6 +130,17 @@ Bool nbk_ko_any(void)
 	return False;
 }
 
+/* Does thread tid own perf events?  Their ESCR T0/T1 bits are its LP's
+ * at their creation (nb_kern_task.c e->thread): the thread may not move
+ * to the other LP by its binding while it has any (nb_affinity.c). */
+Bool nb_kern_thread_events(ThreadId tid)
+{
+	for (int i = 0; i < NOBJ; i++)
+		if (ko[i].kind == K_PERF && ko[i].owner == tid)
+			return True;
+	return False;
+}
+
 struct kobj *nbk_obj_of_fd(UWord fd)
 {
 	if (fd >= NBSIM_KERN_MAXFD || !fd_obj[fd])

@@ -165,6 +165,17 @@ void nb_time_switch(ThreadId tid)
 		cpu_mark[tid] = lp_clock(nb_lp_of(tid));
 }
 
+/* Running thread tid moved from LP `from` to the other (its binding,
+ * nb_affinity.c): its CPU time so far is the old LP's clock's, from
+ * here the new one's. */
+void nb_time_moved(ThreadId tid, unsigned from)
+{
+	if (!started || tid != run_tid || tid >= NB_HT_MAXT)
+		return;
+	cpu_cyc[tid] += lp_clock(from) - cpu_mark[tid];
+	cpu_mark[tid] = lp_clock(nb_lp_of(tid));
+}
+
 /* The wall time since the start, in ns. */
 static ULong wall_ns(void)
 {

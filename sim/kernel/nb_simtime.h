@@ -22,6 +22,8 @@ Bool nb_time_request(ThreadId tid, UWord *arg, UWord *ret);
 ULong nb_rdtsc_helper(void);
 /* a thread starts running (track_start_client_code): CPU-time accounting */
 void nb_time_switch(ThreadId tid);
+/* the running thread moved from LP FROM to the other (nb_affinity.c) */
+void nb_time_moved(ThreadId tid, unsigned from);
 /* after a system call: the clock system calls' results become the
  * simulated ones */
 void nb_time_post_syscall(ThreadId tid, UInt sysno, UWord *args, SysRes res);

@@ -1,7 +1,6 @@
 /*
- * nb_sysinfo.h - sysinfo(2)'s figures of the simulated machine and the
- * CPUs sched_getaffinity(2) gives (nb_sysinfo.c), called by the
- * front-end after each system call.
+ * nb_sysinfo.h - sysinfo(2)'s figures of the simulated machine
+ * (nb_sysinfo.c), called by the front-end after each system call.
  */
 #ifndef NB_SYSINFO_H
 #define NB_SYSINFO_H

@@ -18,6 +18,13 @@
  *    live threads fewer than the other, the other LP's live thread with
  *    the highest ThreadId that may move (not running, the caller's test)
  *    moves to it.
+ * The binding (sched_setaffinity(2), sim/kernel/nb_affinity.c): each
+ * thread has a mask of the LPs it may run on (bit lp), inherited from its
+ * creator as Linux's child inherits its parent's affinity; a new thread
+ * whose mask allows one LP only is placed there (either policy), idle
+ * balancing never moves a thread against its mask, and a thread whose
+ * mask comes to exclude its LP is moved by the caller (nb_ht_want,
+ * nb_ht_move) when its context allows.
  * Without HT every thread runs on LP0.  An LP is active while at least one
  * live thread is placed on it (the ActiveThread qualification of the CCCRs
  * [SDM 18.16.1] depends on it).  home: the LP a thread was created on;
@@ -40,6 +47,7 @@ struct nb_ht {
 	unsigned char lp[NB_HT_MAXT];    /* where thread t runs      */
 	unsigned char home[NB_HT_MAXT];  /* where it was created     */
 	unsigned char alive[NB_HT_MAXT];
+	unsigned char mask[NB_HT_MAXT];  /* LPs it may run on (bit lp)   */
 };
 
 /* Only the main thread (ThreadId 1) is alive; placement fixed. */
@@ -50,17 +58,38 @@ void nb_ht_set_place(struct nb_ht *h, int place);
 unsigned nb_ht_lp(const struct nb_ht *h, unsigned tid);
 unsigned nb_ht_home(const struct nb_ht *h, unsigned tid);
 
-/* Thread tid was created / exits. */
+/* Thread tid was created / exits.  nb_ht_create_by: by thread parent,
+ * whose mask it inherits (0: none, every LP); nb_ht_create(h, t) is
+ * nb_ht_create_by(h, t, 0). */
 void nb_ht_create(struct nb_ht *h, unsigned tid);
+void nb_ht_create_by(struct nb_ht *h, unsigned tid, unsigned parent);
 void nb_ht_exit(struct nb_ht *h, unsigned tid);
 
 /*
  * Idle balancing after an exit (migrate only): if one LP has two or more
  * live threads more than the other, move the highest ThreadId of the busier
- * LP for which may_move(tid, arg) is true to the other LP.  Returns that
+ * LP whose mask allows the other and for which may_move(tid, arg) is true
+ * to the other LP.  Returns that
  * ThreadId (its old LP is 1 - nb_ht_lp of it), or 0 if none moved.
  */
 unsigned nb_ht_balance(struct nb_ht *h, int (*may_move)(unsigned tid, void *arg), void *arg);
+
+/* The modelled LPs (1, 3 with HT); thread tid's mask. */
+unsigned nb_ht_all(const struct nb_ht *h);
+unsigned nb_ht_mask(const struct nb_ht *h, unsigned tid);
+
+/* Thread tid may run on the LPs of mask from now on: the modelled ones of
+ * it are recorded and returned; 0 (none of them: Linux's EINVAL for a
+ * mask without an online CPU) records nothing. */
+unsigned nb_ht_set_mask(struct nb_ht *h, unsigned tid, unsigned mask);
+
+/* The LP live thread tid should run on: its own if its mask allows it,
+ * else the other. */
+unsigned nb_ht_want(const struct nb_ht *h, unsigned tid);
+
+/* Move live thread tid to LP lp (rehome: its home too, as though created
+ * there).  1 if it moved. */
+int nb_ht_move(struct nb_ht *h, unsigned tid, unsigned lp, int rehome);
 
 /* Bit lp set: LP lp is active. */
 unsigned nb_ht_active(const struct nb_ht *h);

@@ -6,7 +6,8 @@
  * table, the PEBS state of the LP (countdown, arming, IA32_DS_AREA) and
  * what must follow a switch (PMI budget, pending PMIs); and a thread's
  * move to the other logical processor (--nbsim-ht-place=migrate): its
- * context re-targeted to the mirror registers, its accesses mapped.  See
+ * context re-targeted to the mirror registers, its accesses mapped; and a
+ * move by the thread's binding (sched_setaffinity, nb_ctx_rebind).  See
  * README.md "Per-thread counting" and "Hyper-Threading".
  */
 #include "nb_tool.h"
@@ -225,6 +226,17 @@ ULong nb_ctx_moves;
 static struct { UShort tid, after; UChar to; } move_log[NB_MOVE_LOG];
 static UInt nmoves;
 
+static void log_move(ThreadId tid, unsigned to, ThreadId after)
+{
+	nb_ctx_moves++;
+	if (nmoves < NB_MOVE_LOG) {
+		move_log[nmoves].tid = (UShort)tid;
+		move_log[nmoves].after = (UShort)after;
+		move_log[nmoves].to = (UChar)to;
+		nmoves++;
+	}
+}
+
 /* May thread tid move to the other LP?  Not while its context cannot be
  * re-targeted: PEBS or the DS area in use, counters named by CPU (they
  * count their LP, not the thread), a register without a mirror, replay
@@ -247,19 +259,14 @@ Bool nb_ctx_may_move(ThreadId tid)
 }
 
 /* Thread tid moved from LP `from` to the other one (nb_ht_balance) when
- * thread `after` exited: its context leaves `from` and is re-targeted to
- * the mirror registers, and its own accesses from now on go to them. */
+ * thread `after` exited (0: by its binding, nb_ctx_rebind): its context
+ * leaves `from` and is re-targeted to the mirror registers, and its own
+ * accesses from now on go to them. */
 void nb_ctx_moved(ThreadId tid, unsigned from, ThreadId after)
 {
 	struct nb_thr *t = ctx_of(tid);
 
-	nb_ctx_moves++;
-	if (nmoves < NB_MOVE_LOG) {
-		move_log[nmoves].tid = (UShort)tid;
-		move_log[nmoves].after = (UShort)after;
-		move_log[nmoves].to = (UChar)(from ^ 1);
-		nmoves++;
-	}
+	log_move(tid, from ^ 1, after);
 	if (resident[from] == tid) {
 		ctx_swap(from, t, &nobody);
 		resident[from] = 0;
@@ -271,6 +278,63 @@ void nb_ctx_moved(ThreadId tid, unsigned from, ThreadId after)
 	if (VG_(clo_verbosity) > 2)
 		VG_(umsg)("ctx: thread %u LP%u -> LP%u (after %u exited), flip %d\n", tid, from,
 			  from ^ 1, after, (int)t->flip);
+}
+
+/*
+ * Thread tid, on LP from, is to move to the other LP by its binding
+ * (sched_setaffinity: nb_main.c nb_thread_settle).  The running thread
+ * too, at its system call: the registers it wrote since it was loaded
+ * are its context's first.  Returns 0: not now (in its PMI handler, or
+ * holding registers that cannot follow it: below); 1: its context holds
+ * nothing, or the registers are the CPU's (--nbsim-pmu-ctx=cpu, whole-
+ * program counting): it moves as though created on the other LP, its
+ * home too (INFO's logical_cpu: it programs that LP's registers from
+ * now on); 2: its context is re-targeted to the mirror registers, as
+ * at an idle balancing move (nb_ctx_moved), its home kept.  2 only under
+ * --nbsim-ht-place=migrate: there the component places each LP's event
+ * sets on that LP's half, so a moved thread's mirrors never meet the
+ * other LP's; under fixed placement a set uses both halves, and a
+ * thread holding registers moves when it holds none (at one of its later
+ * system calls: nb_main.c).
+ */
+int nb_ctx_rebind(ThreadId tid, unsigned from)
+{
+	struct nb_thr *t;
+	Bool run = !clo_ctx_cpu && tid == running;
+	uint64_t pe = 0, mv = 0;
+
+	if (nb_pmi_in_handler(tid))
+		return 0;
+	if (clo_ctx_cpu) {
+		log_move(tid, from ^ 1, 0);
+		return 1;
+	}
+	if (run && (nb_pmu_state.touched | nb_pmu_state.touched_escr))
+		nb_pmu_ctx_note(&nb_pmu_state, &ctx_of(tid)->pmu, sib_of(from));
+	t = thr && tid < VG_N_THREADS ? thr[tid] : NULL;
+	if (!t || (!t->pmu.used && !t->pmu.used_escr && !t->ds_used && !t->cpu_wide &&
+		   !t->tag_used && !t->pebs_armed)) {
+		if (t && resident[from] == tid) {
+			ctx_swap(from, t, &nobody);
+			resident[from] = 0;
+		}
+		if (t)
+			t->flip = False;
+		if (run)
+			running = 0;
+		log_move(tid, from ^ 1, 0);
+		return 1;
+	}
+	if (nb_ht_state.place != NB_HT_MIGRATE)
+		return 0;
+	(void)nb_pmu_rdmsr(&nb_pmu_state, NB_MSR_IA32_PEBS_ENABLE, &pe, nb_sig);
+	(void)nb_pmu_rdmsr(&nb_pmu_state, NB_MSR_MSR_PEBS_MATRIX_VERT, &mv, nb_sig);
+	if (pe || mv || t->ds_used || t->pebs_armed || t->cpu_wide || !nb_pmu_ctx_can_mirror(&t->pmu))
+		return 0;
+	nb_ctx_moved(tid, from, 0);
+	if (run)
+		running = 0;
+	return 2;
 }
 
 /* Thread tid's view of the PMU: after an odd number of moves the registers
@@ -341,10 +405,14 @@ void nb_ctx_stats(void)
 			n += VG_(snprintf)(buf + n, (Int)sizeof buf - n, " ...");
 		VG_(umsg)("%s (valgrind ThreadIds, in creation order)\n", buf);
 	}
-	if (clo_ht && nb_ht_state.place == NB_HT_MIGRATE) {
+	if (clo_ht && (nb_ht_state.place == NB_HT_MIGRATE || nb_ctx_moves)) {
 		VG_(umsg)("nbsim: threads moved between logical processors: %llu\n", nb_ctx_moves);
 		for (UInt i = 0; i < nmoves; i++)
-			VG_(umsg)("nbsim:   thread %u moved to LP%u when thread %u exited\n",
-				  move_log[i].tid, move_log[i].to, move_log[i].after);
+			if (move_log[i].after)
+				VG_(umsg)("nbsim:   thread %u moved to LP%u when thread %u exited\n",
+					  move_log[i].tid, move_log[i].to, move_log[i].after);
+			else
+				VG_(umsg)("nbsim:   thread %u moved to LP%u by its binding\n",
+					  move_log[i].tid, move_log[i].to);
 	}
 }

@@ -288,7 +288,7 @@ static void nb_start_client(ThreadId tid, ULong blocks_done)
 static void nb_thread_create(ThreadId parent, ThreadId child)
 {
 	if (clo_ht)
-		nb_ht_create(&nb_ht_state, child);
+		nb_ht_create_by(&nb_ht_state, child, parent);  /* (its creator's mask) */
 	if (clo_ht && VG_(clo_verbosity) > 2)
 		VG_(umsg)("ht: thread %u created by %u on LP%u; live LP0 %u LP1 %u\n", child, parent,
 			  nb_lp_of(child), nb_ht_state.live[0], nb_ht_state.live[1]);
@@ -335,6 +335,55 @@ static void nb_thread_exit(ThreadId tid)
 			nb_ctx_moved(mv, nb_lp_of(mv) ^ 1, tid);
 	}
 	nb_lp_switch(nb_pmu_state.lp);
+}
+
+/*
+ * The guest's CPU affinity (sched_setaffinity, emulated by
+ * kernel/nb_affinity.c): thread tid may run on the LPs of its mask
+ * (nb_ht.h).  One whose mask excludes the LP it runs on moves to the
+ * other when its context lets it (nb_ctx_rebind) and the front-end's
+ * KERN_OK says its own objects do (the perf driver's events of the
+ * thread are bound to an LP's T0/T1 bits); else it stays, and the
+ * front-end asks again after each of its later system calls
+ * (nb_thread_misplaced).  Moved: the lockstep re-decides who runs (its
+ * owners follow the threads' LPs) and the LPs' active and running sets
+ * are taken again, as after an idle balancing move.
+ */
+UInt nb_thread_lps(ThreadId tid)
+{
+	return nb_ht_mask(&nb_ht_state, (unsigned)tid);
+}
+
+Bool nb_thread_misplaced(ThreadId tid)
+{
+	return clo_ht && nb_ht_want(&nb_ht_state, (unsigned)tid) != nb_lp_of(tid);
+}
+
+Bool nb_thread_settle(ThreadId tid, Bool kern_ok)
+{
+	unsigned from = nb_lp_of(tid);
+	int how;
+
+	if (!nb_thread_misplaced(tid) || !kern_ok || !(how = nb_ctx_rebind(tid, from)))
+		return False;
+	(void)nb_ht_move(&nb_ht_state, (unsigned)tid, from ^ 1, how == 1);
+	if (nb_lp_tid[from] == tid)
+		nb_lp_tid[from] = 0, nb_lp_lwpid[from] = 0;
+	if (VG_(clo_verbosity) > 2)
+		VG_(umsg)("ht: thread %u moved to LP%u by its binding (%s); live LP0 %u LP1 %u\n",
+			  tid, from ^ 1, how == 1 ? "rehomed" : "mirrored", nb_ht_state.live[0],
+			  nb_ht_state.live[1]);
+	nb_ls_changed();
+	nb_lp_switch(nb_pmu_state.lp);
+	return True;
+}
+
+UInt nb_thread_bind(ThreadId tid, UInt mask, Bool kern_ok)
+{
+	mask = nb_ht_set_mask(&nb_ht_state, (unsigned)tid, mask);
+	if (mask)
+		(void)nb_thread_settle(tid, kern_ok);
+	return mask;
 }
 
 static void nb_post_clo_init(void)

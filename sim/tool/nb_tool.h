@@ -181,6 +181,17 @@ static inline unsigned nb_home_lp_of(ThreadId tid)
 	return nb_ht_home(&nb_ht_state, (unsigned)tid);
 }
 
+/* The guest's CPU affinity (nb_main.c; emulated by kernel/nb_affinity.c):
+ * thread tid's mask of LPs (bit lp; 1 without HT); bind it to MASK (the
+ * modelled LPs of it recorded and returned, 0: none, nothing recorded),
+ * moving it now if it runs elsewhere and may (KERN_OK: the front-end's
+ * objects allow it); misplaced: it runs on an LP its mask excludes (its
+ * move was refused); settle: try that move again. */
+UInt nb_thread_lps(ThreadId tid);
+UInt nb_thread_bind(ThreadId tid, UInt mask, Bool kern_ok);
+Bool nb_thread_misplaced(ThreadId tid);
+Bool nb_thread_settle(ThreadId tid, Bool kern_ok);
+
 /* ESCR bit that qualifies user-mode events of the running LP. */
 static inline uint64_t nb_usr_bit(void)
 {
@@ -231,6 +242,7 @@ void nb_ctx_stats(void);
 extern ULong nb_ctx_moves;
 Bool nb_ctx_may_move(ThreadId tid);
 void nb_ctx_moved(ThreadId tid, unsigned from, ThreadId after);
+int nb_ctx_rebind(ThreadId tid, unsigned from);
 Bool nb_ctx_map_msr(ThreadId tid, uint32_t *msr, Int *kind);
 uint64_t nb_ctx_map_val(Int kind, uint64_t v);
 uint32_t nb_ctx_map_ctr(ThreadId tid, uint32_t idx);

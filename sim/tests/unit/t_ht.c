@@ -103,6 +103,48 @@ int main(void)
 		TAP_EQ(g.moves, 1, "migrate: one move counted");
 	}
 
+	/* the binding (sched_setaffinity): masks, inheritance, moves */
+	nb_ht_init(&h, 0);
+	TAP_EQ(nb_ht_set_mask(&h, 1, 2), 0, "no HT: a mask of CPU 1 only has no modelled LP (EINVAL)");
+	TAP_EQ(nb_ht_set_mask(&h, 1, 3), 1, "no HT: {0,1} is {0}");
+	TAP_EQ(nb_ht_want(&h, 1), 0, "no HT: nothing moves");
+	TAP_EQ(nb_ht_move(&h, 1, 1, 1), 0, "no HT: nb_ht_move refuses LP1");
+	nb_ht_init(&h, 1);
+	TAP_EQ(nb_ht_mask(&h, 1), 3, "HT: the main thread may run on both LPs");
+	TAP_EQ(nb_ht_set_mask(&h, 1, 0xfc), 0, "HT: a mask without CPU 0 or 1 is refused");
+	TAP_EQ(nb_ht_mask(&h, 1), 3, "HT: ... and records nothing");
+	TAP_EQ(nb_ht_set_mask(&h, 1, 0x6), 2, "HT: {1,2} binds to LP1");
+	TAP_EQ(nb_ht_want(&h, 1), 1, "HT: the main thread, on LP0, wants LP1");
+	nb_ht_create_by(&h, 3, 1);
+	tap_ok(nb_ht_lp(&h, 3) == 1 && nb_ht_home(&h, 3) == 1 && nb_ht_mask(&h, 3) == 2,
+	       "fixed: thread 3 created by a thread bound to LP1 inherits the mask and is "
+	       "placed on LP1, not (3-1) mod 2");
+	TAP_EQ(nb_ht_move(&h, 1, 1, 1), 1, "HT: the main thread moves to LP1");
+	tap_ok(nb_ht_lp(&h, 1) == 1 && nb_ht_home(&h, 1) == 1 && h.live[0] == 0 && h.live[1] == 2 &&
+	       nb_ht_active(&h) == 2 && nb_ht_want(&h, 1) == 1,
+	       "HT: rehomed on LP1; LP0 has no live thread and is inactive");
+	nb_ht_set_mask(&h, 3, 1);
+	TAP_EQ(nb_ht_move(&h, 3, nb_ht_want(&h, 3), 0), 1, "HT: thread 3 bound to LP0 moves");
+	tap_ok(nb_ht_lp(&h, 3) == 0 && nb_ht_home(&h, 3) == 1 && h.live[0] == 1 && h.live[1] == 1,
+	       "HT: moved without rehome: runs on LP0, programs LP1's registers");
+	TAP_EQ(nb_ht_move(&h, 3, 0, 0), 0, "HT: a move to its own LP is none");
+	TAP_EQ(nb_ht_move(&h, 9, 0, 0), 0, "HT: a thread not alive does not move");
+	nb_ht_init(&h, 1);
+	nb_ht_set_place(&h, NB_HT_MIGRATE);
+	nb_ht_set_mask(&h, 1, 1);
+	nb_ht_create_by(&h, 2, 1);
+	nb_ht_create_by(&h, 3, 1);
+	tap_ok(nb_ht_lp(&h, 2) == 0 && nb_ht_lp(&h, 3) == 0 && h.live[0] == 3,
+	       "migrate: threads created by a thread bound to LP0 stay on LP0 (fork placement "
+	       "would take LP1)");
+	nb_ht_create(&h, 4);
+	TAP_EQ(nb_ht_lp(&h, 4), 1, "migrate: an unbound thread goes to the LP with fewer");
+	TAP_EQ(nb_ht_balance(&h, NULL, NULL), 0, "migrate: LP0 3 bound threads, LP1 1: none of "
+	       "them moves against its mask");
+	nb_ht_set_mask(&h, 2, 3);
+	TAP_EQ(nb_ht_balance(&h, NULL, NULL), 2, "migrate: thread 2 unbound: it moves, not 3 "
+	       "(higher, bound to LP0)");
+
 	/* two threads interleaved; counters qualified by LP */
 	memset(sig, 0, sizeof sig);
 	nb_pmu_init(&P, 3, 1, NULL, sig);
