@@ -120,6 +120,7 @@ extern void VG_(release_BigLock)(ThreadId tid, Int sleepstate, const HChar *who)
 static volatile Int park_word;
 static UInt parked;                      /* threads parked now            */
 static Bool parking;                     /* nb_ls_enter's nb_ls_start     */
+static ThreadId next_up;                 /* the thread a hold waits for   */
 
 static void park_wake(void)
 {
@@ -147,6 +148,9 @@ static void park(ThreadId tid)
 		park_word++;
 	v = park_word;
 	parked++;
+	nb_lsh_parking(tid);
+	if (wake)
+		nb_lsh_handoff(tid, next_up);
 	VG_(release_BigLock)(tid, VGTS_YIELDING, "nbsim lockstep: parked");
 	if (wake)
 		(void)VG_(do_syscall)(__NR_futex, (UWord)&park_word, FX_WAKE | FX_PRIVATE,
@@ -154,6 +158,7 @@ static void park(ThreadId tid)
 	(void)VG_(do_syscall)(__NR_futex, (UWord)&park_word, FX_WAIT | FX_PRIVATE, (UWord)v,
 			      (UWord)&ts, 0, 0, 0, 0);
 	VG_(acquire_BigLock)(tid, "nbsim lockstep: parked");
+	nb_lsh_running(tid);
 	parked--;
 }
 
@@ -298,11 +303,15 @@ static Bool runnable(ThreadId t)
 }
 
 /* the next runnable thread of LP lp after thread `after` (round robin by
- * ThreadId), or 0 */
+ * ThreadId), or 0.  Over the ThreadIds up to the highest that lived
+ * (valgrind reuses the lowest free one), not all NB_HT_MAXT: it is asked
+ * at every turn (3% of the lockstep's cost on a two-thread program). */
+static ThreadId tid_end = 2;             /* above every ThreadId that lived */
+
 static ThreadId next_of(unsigned lp, ThreadId after)
 {
-	for (unsigned i = 1; i < NB_HT_MAXT; i++) {
-		ThreadId t = (ThreadId)((after + i) % NB_HT_MAXT);
+	for (unsigned i = 1; i < tid_end; i++) {
+		ThreadId t = (ThreadId)((after + i) % tid_end);
 		if (runnable(t) && lp_of(t) == lp)
 			return t;
 	}
@@ -637,6 +646,7 @@ Bool nb_ls_start(ThreadId tid)
 			}
 		}
 		nb_ls_holds++;
+		next_up = w;
 		nb_ls_lim = 0;
 		ic_arm(tid);
 		leave_now(tid);
@@ -798,6 +808,11 @@ void nb_ls_pre_syscall(ThreadId tid, UInt sysno, UWord *args)
 	th[tid].in_kernel = 1;
 	th[tid].sysno = sysno;
 	th[tid].sysseq++;
+	/* (a new process or image would inherit a hand-off's one host CPU) */
+	if (sysno == __NR_fork || sysno == __NR_vfork || sysno == __NR_execve ||
+	    sysno == __NR_execveat || sysno == __NR_clone3 ||
+	    (sysno == __NR_clone && !(args[0] & VKI_CLONE_THREAD)))
+		nb_lsh_release(tid);
 	if (sysno == __NR_clone)
 		pending_ctid = (args[0] & CLONE_CHILD_CLEARTID) ? args[3] : 0;
 	/* clone3: struct clone_args { u64 flags, pidfd, child_tid, ... } */
@@ -909,6 +924,8 @@ void nb_ls_created(ThreadId parent, ThreadId child)
 	}
 	at = now_running();
 	th[child].alive = 1;
+	if (child >= tid_end)
+		tid_end = child + 1;
 	th[child].state = LS_RUN;
 	th[child].in_kernel = 0;
 	th[child].ctid = pending_ctid;
@@ -938,6 +955,21 @@ void nb_ls_exit(ThreadId tid)
 	nb_ls_changed();
 }
 
+/* In a forked child, thread tid is not there (only the forking thread
+ * is): it leaves the lockstep as at its exit, but nothing clears its
+ * clear-tid word (the host's kernel does that for threads that exit,
+ * and this one never ran in the child).  Kept, the child's only thread
+ * waited for its turn after a thread that did not exist: a threaded
+ * program's fork under --ht=yes hung. */
+void nb_ls_vanish(ThreadId tid)
+{
+	if (tid >= NB_HT_MAXT || !th[tid].alive)
+		return;
+	th[tid].ctid = 0;
+	th[tid].in_kernel = 0;
+	th[tid].unsettled = 0;
+	nb_ls_exit(tid);
+}
 
 void nb_ls_stats(void)
 {
@@ -947,4 +979,6 @@ void nb_ls_stats(void)
 		  "after %u ms\n", nb_ls_holds, nb_ls_turns, nb_ls_valves, NB_LS_VALVE_MS);
 	VG_(umsg)("nbsim: lockstep: the largest lead at a turn %llu (bound %u %s)\n", lead_max,
 		  NB_LS_BOUND, timed() ? "cycles" : "instructions");
+	VG_(umsg)("nbsim: lockstep: %llu hand-offs, %llu of them moved the next thread to the "
+		  "waker's host CPU (nb_lshand.c)\n", nb_lsh_handoffs, nb_lsh_pins);
 }

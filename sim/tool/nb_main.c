@@ -306,11 +306,25 @@ static int may_move(unsigned tid, void *arg)
 	return nb_ctx_may_move((ThreadId)tid);
 }
 
-/* a forked child: its threads' LWPs are new (nb_lwp) */
+/* a forked child: its threads' LWPs are new (nb_lwp); it has only the
+ * forking thread tid (valgrind's scheduler marked the others empty,
+ * without telling the tool): the others leave the lockstep and the
+ * logical processors they were placed on, which go idle if they had no
+ * other (the per-thread PMU contexts and the front-ends' state stay:
+ * never used again, and a thread's exit there writes its counts) */
 static void lwp_after_fork(ThreadId tid)
 {
-	(void)tid;
 	nb_lwp_forget(VG_INVALID_THREADID);
+	nb_lsh_after_fork();
+	for (ThreadId t = 1; t < NB_HT_MAXT; t++) {
+		if (t == tid)
+			continue;
+		nb_ls_vanish(t);
+		if (nb_lp_tid[nb_lp_of(t)] == t)
+			nb_lp_tid[nb_lp_of(t)] = 0, nb_lp_lwpid[nb_lp_of(t)] = 0;
+		if (clo_ht)
+			nb_ht_exit(&nb_ht_state, t);
+	}
 }
 
 static void nb_thread_exit(ThreadId tid)
@@ -321,6 +335,7 @@ static void nb_thread_exit(ThreadId tid)
 		nb_lp_tid[nb_lp_of(tid)] = 0, nb_lp_lwpid[nb_lp_of(tid)] = 0;
 	nb_ctx_exit(tid);
 	nb_ls_exit(tid);
+	nb_lsh_exit(tid);
 	if (!clo_ht)
 		return;
 	nb_ht_exit(&nb_ht_state, tid);

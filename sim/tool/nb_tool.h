@@ -228,7 +228,17 @@ void nb_ls_pre_syscall(ThreadId tid, UInt sysno, UWord *args);
 void nb_ls_post_syscall(ThreadId tid);
 void nb_ls_created(ThreadId parent, ThreadId child);
 void nb_ls_exit(ThreadId tid);
+void nb_ls_vanish(ThreadId tid);        /* a forked child's other threads */
 void nb_ls_stats(void);
+/* nb_lshand.c: the host CPU a lockstep turn's next thread wakes on */
+void nb_lsh_parking(ThreadId tid);
+void nb_lsh_handoff(ThreadId self, ThreadId next);
+void nb_lsh_running(ThreadId tid);
+/* ... before a fork or an exec: the process's start mask again */
+void nb_lsh_release(ThreadId tid);
+void nb_lsh_exit(ThreadId tid);
+void nb_lsh_after_fork(void);
+extern ULong nb_lsh_handoffs, nb_lsh_pins;
 extern ULong nb_ctx_switches, nb_ctx_swaps, nb_ctx_counters;
 void nb_ctx_start(ThreadId tid);         /* tid runs next                  */
 void nb_ctx_created(ThreadId child);
