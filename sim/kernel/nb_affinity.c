@@ -65,6 +65,7 @@
 #include "nb_kern_int.h"
 #include "nb_simtime.h"
 #include "nb_affinity.h"
+#include "nb_handover.h"
 #include "pub_tool_vkiscnums.h"
 
 /* valgrind's core (pub_core_threadstate.h, pub_core_syscall.h) */
@@ -231,8 +232,6 @@ static void pre_exec(ThreadId tid)
 {
 	HChar path[256];
 	struct aff_exec x;
-	SysRes f;
-	Int fd;
 
 	exec_pending = False;
 	x.mask = nb_thread_lps(tid);
@@ -241,14 +240,7 @@ static void pre_exec(ThreadId tid)
 	x.magic = AFF_MAGIC;
 	x.start = nbk_proc_start(0);
 	exec_path(path, sizeof path);
-	f = VG_(open)(path, VKI_O_WRONLY | VKI_O_CREAT | VKI_O_TRUNC, 0600);
-	if (sr_isError(f))
-		return;
-	fd = (Int)sr_Res(f);
-	exec_pending = VG_(write)(fd, &x, (Int)sizeof x) == (Int)sizeof x;
-	VG_(close)(fd);
-	if (!exec_pending)
-		VG_(unlink)(path);
+	exec_pending = nb_handover_put(path, &x, (Int)sizeof x);
 }
 
 /* at start (nb_front.c): the binding the image before the exec had */
@@ -256,18 +248,10 @@ void nb_affinity_init(void)
 {
 	HChar path[256];
 	struct aff_exec x;
-	SysRes f;
-	Int fd, n;
 
 	exec_path(path, sizeof path);
-	f = VG_(open)(path, VKI_O_RDONLY, 0);
-	if (sr_isError(f))
-		return;
-	fd = (Int)sr_Res(f);
-	n = VG_(read)(fd, &x, (Int)sizeof x);
-	VG_(close)(fd);
-	VG_(unlink)(path);
-	if (n != (Int)sizeof x || x.magic != AFF_MAGIC || !x.start || x.start != nbk_proc_start(0))
+	if (!nb_handover_take(path, &x, (Int)sizeof x) || x.magic != AFF_MAGIC || !x.start ||
+	    x.start != nbk_proc_start(0))
 		return;
 	exec_mask = x.mask;
 	(void)nb_thread_bind(1, exec_mask, True);

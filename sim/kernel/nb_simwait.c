@@ -40,6 +40,7 @@
 #include "tool/nb_tool.h"
 #include "nb_simtime.h"
 #include "nb_kern_int.h"
+#include "nb_handover.h"
 
 #define EXEC_MAGIC 0x6e627469656d6578ULL  /* "nbtiemex" */
 #define END_MAGIC  0x6e6274696d65656eULL  /* "nbtimeen" */
@@ -124,21 +125,13 @@ void nb_simwait_init(void)
 {
 	HChar path[256];
 	struct time_exec x;
-	SysRes f;
-	Int fd, n;
 
 	VG_(atfork)(before_fork, NULL, after_fork_child);
 	if (clo_time_host)
 		return;
 	path_of(VG_(getpid)(), "exec", path, sizeof path);
-	f = VG_(open)(path, VKI_O_RDONLY, 0);
-	if (sr_isError(f))
-		return;
-	fd = (Int)sr_Res(f);
-	n = VG_(read)(fd, &x, (Int)sizeof x);
-	VG_(close)(fd);
-	VG_(unlink)(path);
-	if (n != (Int)sizeof x || x.magic != EXEC_MAGIC || x.start == 0 || x.start != start_time())
+	if (!nb_handover_take(path, &x, (Int)sizeof x) || x.magic != EXEC_MAGIC || x.start == 0 ||
+	    x.start != start_time())
 		return;
 	nb_time_origin(x.real_ns, x.mono_ns, x.tsc, x.cpu_ns);
 	child_cpu_ns = x.child_cpu_ns;
@@ -153,8 +146,6 @@ static void pre_exec(void)
 {
 	HChar path[256];
 	struct time_exec x;
-	SysRes f;
-	Int fd;
 
 	/* the new image runs on the host (--trace-children=no, or
 	 * --nbsim-trace-forked=no in a forked child): no nbsim reads it, nor
@@ -182,14 +173,7 @@ static void pre_exec(void)
 	nb_kin_get(x.kin_pid, x.kin_start);
 	nb_kin_exec();
 	path_of(VG_(getpid)(), "exec", path, sizeof path);
-	f = VG_(open)(path, VKI_O_WRONLY | VKI_O_CREAT | VKI_O_TRUNC, 0600);
-	if (sr_isError(f))
-		return;
-	fd = (Int)sr_Res(f);
-	exec_pending = VG_(write)(fd, &x, (Int)sizeof x) == (Int)sizeof x;
-	VG_(close)(fd);
-	if (!exec_pending)
-		VG_(unlink)(path);
+	exec_pending = nb_handover_put(path, &x, (Int)sizeof x);
 }
 
 /* ---- exit ---- */
