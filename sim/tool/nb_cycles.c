@@ -184,12 +184,28 @@ VG_REGPARM(2) void nb_tm_site(struct nb_tm_site *s, ULong target)
 		nb_branch(s->br, 1, target);
 	if (clo_mem_timing == MT_NO)
 		nb_tmp->ld_mask = 0;
+	if ((nb_need & NEED_PMI) && clo_clock == NB_CLOCK_SAMPLED && nb_tmp->smp.open != NB_SEG_NONE)
+		nb_tms_close(nb_tmp);   /* (as tm_sb: a checked copy's run before) */
 	if (nb_tms_site_hit(nb_tmp, &s->site) &&
 	    nb_tms_skip(nb_tmp, s->site.k, s->site.n, misp_total()))
 		return;
 	tm_sb(s->b, (ULong)s->site.to << 32, False);
 	if (clo_clock == NB_CLOCK_SAMPLED && s->b->real)
 		nb_tms_site_find(nb_tmp, &s->site, s->b);
+}
+
+/* nb_tm_site in a thin translation (nb_instr_pmi.c): the same, unless a
+ * check inside ran the clock part of the way (nb_tm_thin): then the
+ * branch and the rest of the run in segments */
+VG_REGPARM(2) void nb_tm_site_thin(struct nb_tm_site *s, ULong target)
+{
+	if (!nb_tm_p) {
+		nb_tm_site(s, target);
+		return;
+	}
+	if (s->br)
+		nb_branch(s->br, 1, target);
+	nb_tm_rest(s->b, s->site.to);
 }
 
 /* A superblock that ends with a conditional branch, both of whose ways

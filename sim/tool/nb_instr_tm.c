@@ -34,22 +34,25 @@ void nb_itm_tm(IRSB *sb, struct nb_tm_block *b, UInt from, UInt to, IRExpr *guar
 		/* the PMI check runs the clock too: from where it got to */
 		d = unsafeIRDirty_0_N(2, "nb_tm_rest", VG_(fnptr_to_fnentry)(&nb_tm_rest),
 				      mkIRExprVec_2(mkIRExpr_HWord((HWord)b), c64(to)));
-	else if (nb_ipmi_thin())
-		/* (a check inside may have run the clock part of the way) */
-		d = unsafeIRDirty_0_N(2, "nb_tm_thin", VG_(fnptr_to_fnentry)(&nb_tm_thin),
-				      mkIRExprVec_2(mkIRExpr_HWord((HWord)b),
-						    c64(((ULong)to << 32) | from)));
 	else if (!from && !(nb_need & NEED_STEP)) {
 		/* (the run from the start: the sampled clock's entry kept at
 		 * the site; in step mode the run comes instruction by
-		 * instruction, nb_tm_sb's segments) */
+		 * instruction, nb_tm_sb's segments; in a thin translation a
+		 * check inside may have run the clock part of the way) */
 		struct nb_tm_site *s = nb_ibr_site(sizeof *s);
 		s->b = b;
 		s->br = 0;
 		nb_tms_site_init(&s->site, to);
-		d = unsafeIRDirty_0_N(2, "nb_tm_site", VG_(fnptr_to_fnentry)(&nb_tm_site),
-				      mkIRExprVec_2(mkIRExpr_HWord((HWord)s), c64(0)));
-	} else
+		d = nb_ipmi_thin()
+			? unsafeIRDirty_0_N(2, "nb_tm_site_thin", VG_(fnptr_to_fnentry)(&nb_tm_site_thin),
+					    mkIRExprVec_2(mkIRExpr_HWord((HWord)s), c64(0)))
+			: unsafeIRDirty_0_N(2, "nb_tm_site", VG_(fnptr_to_fnentry)(&nb_tm_site),
+					    mkIRExprVec_2(mkIRExpr_HWord((HWord)s), c64(0)));
+	} else if (nb_ipmi_thin())
+		d = unsafeIRDirty_0_N(2, "nb_tm_thin", VG_(fnptr_to_fnentry)(&nb_tm_thin),
+				      mkIRExprVec_2(mkIRExpr_HWord((HWord)b),
+						    c64(((ULong)to << 32) | from)));
+	else
 		d = unsafeIRDirty_0_N(2, "nb_tm_sb", VG_(fnptr_to_fnentry)(&nb_tm_sb),
 				      mkIRExprVec_2(mkIRExpr_HWord((HWord)b),
 						    c64(((ULong)to << 32) | from)));
@@ -81,11 +84,11 @@ Bool nb_itm_cond_ok(IRSB *in, Int at, Int last_im, const struct nb_tm_block *b, 
 
 /* The superblock's last instruction k, a call, a return or an indirect
  * jump (not a direct jmp: it makes no call, nb_ibr_call): its branch call
- * and the clock's for uops [from, to) as one (nb_branch_tm), when each
- * would be a plain call (not in step mode nor while a PMI is possible:
- * their calls per instruction, nb_tm_rest); in a thin translation, whose
- * checks inside may have run the clock part of the way, the clock's part
- * is nb_tm_thin's (nb_branch_tm_thin) */
+ * and the clock's for uops [from, to) as one (nb_tm_site for a run from
+ * the start, else nb_branch_tm), when each would be a plain call (not in
+ * step mode nor while a PMI is possible: their calls per instruction,
+ * nb_tm_rest); in a thin translation, whose checks inside may have run
+ * the clock part of the way, the _thin variants */
 Bool nb_itm_branch_ok(const struct nb_iins *k, const struct nb_tm_block *b, UInt from, UInt to)
 {
 	return b && from < to && k->dec.br != NB_BR_JMP && (nb_need & NEED_BR) &&
@@ -97,10 +100,9 @@ void nb_itm_branch(IRSB *sb, const struct nb_iins *k, IRExpr *target,
 {
 	ULong packed = ((ULong)k->addr & 0xffffffffffffULL) | ((ULong)(k->len & 0xff) << 48) |
 		((ULong)k->dec.br << 56);
-
 	struct nb_tm_site *s;
 
-	if (nb_ipmi_thin() || from) {
+	if (from) {
 		addStmtToIRSB(sb, IRStmt_Dirty(nb_ipmi_thin()
 			? unsafeIRDirty_0_N(0, "nb_branch_tm_thin", VG_(fnptr_to_fnentry)(&nb_branch_tm_thin),
 					    mkIRExprVec_4(c64(packed), target, mkIRExpr_HWord((HWord)b),
@@ -115,8 +117,11 @@ void nb_itm_branch(IRSB *sb, const struct nb_iins *k, IRExpr *target,
 	s->b = b;
 	s->br = packed;
 	nb_tms_site_init(&s->site, to);
-	addStmtToIRSB(sb, IRStmt_Dirty(unsafeIRDirty_0_N(2, "nb_tm_site",
-		VG_(fnptr_to_fnentry)(&nb_tm_site), mkIRExprVec_2(mkIRExpr_HWord((HWord)s), target))));
+	addStmtToIRSB(sb, IRStmt_Dirty(nb_ipmi_thin()
+		? unsafeIRDirty_0_N(2, "nb_tm_site_thin", VG_(fnptr_to_fnentry)(&nb_tm_site_thin),
+				    mkIRExprVec_2(mkIRExpr_HWord((HWord)s), target))
+		: unsafeIRDirty_0_N(2, "nb_tm_site", VG_(fnptr_to_fnentry)(&nb_tm_site),
+				    mkIRExprVec_2(mkIRExpr_HWord((HWord)s), target))));
 }
 
 /* (the common case reads all of it: one host line, nb_ibr_site) */

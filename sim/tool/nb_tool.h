@@ -441,6 +441,8 @@ struct nb_tm_site {
 	ULong br;                       /* nb_branch's packed site, or 0   */
 };
 VG_REGPARM(2) void nb_tm_site(struct nb_tm_site *s, ULong target);
+/* ... in a thin translation: nb_tm_rest after a check inside the run */
+VG_REGPARM(2) void nb_tm_site_thin(struct nb_tm_site *s, ULong target);
 /* ... in a thin translation: nb_branch then nb_tm_thin(b, range) */
 void nb_branch_tm_thin(ULong packed, ULong target, const struct nb_tm_block *b, ULong range);
 /* nb_cond then nb_tm_sb(b, site.to << 32): a superblock's last
