@@ -31,6 +31,7 @@
 #include "nb_ptimer.h"
 #include "nb_sysinfo.h"
 #include "nb_affinity.h"
+#include "nb_cpulist.h"
 #include "nb_entropy.h"
 #include "nb_timeout.h"
 
@@ -113,6 +114,7 @@ static void fr_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, S
 	nb_sysinfo_post_syscall(tid, sysno, args, res);
 	nb_entropy_post_syscall(sysno, args, res);
 	nb_affinity_post_syscall(tid, sysno, args, res);   /* (a move: after the time's) */
+	nb_cpulist_post_syscall(sysno, args, res);
 }
 
 static void fr_runs(ThreadId tid)

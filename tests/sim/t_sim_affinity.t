@@ -30,6 +30,14 @@ sub out { my $o = `@_ 2>/dev/null`; chomp $o; return $o }
 
 is(out("\"$nbsim\" -q -- $nproc"), '1', "nproc under nbsim: 1 (the host has $host)");
 is(out("\"$nbsim\" -q --ht=yes -- $nproc"), '2', 'nproc under nbsim --ht=yes: 2');
+# glibc's sysconf reads the kernel's CPU lists (nb_cpulist.c), not the
+# affinity: PAPI's sysdetect binds itself to each online CPU in turn
+is(out("\"$nbsim\" -q -- /usr/bin/getconf _NPROCESSORS_ONLN"), '1',
+   "getconf _NPROCESSORS_ONLN under nbsim: 1 (the host has $host)");
+is(out("\"$nbsim\" -q --ht=yes -- /usr/bin/getconf _NPROCESSORS_CONF"), '2',
+   'getconf _NPROCESSORS_CONF under nbsim --ht=yes: 2');
+is(out("\"$nbsim\" -q -- /bin/cat /sys/devices/system/cpu/online /sys/devices/system/cpu/possible /sys/devices/system/cpu/present"),
+   "0\n0\n0", 'the online, possible and present lists: CPU 0');
 is(out("taskset -c $first \"$nbsim\" -q --ht=yes -- $nproc"), '2',
    "pinned to host CPU $first: still 2 with --ht=yes");
 is(out("\"$nbsim\" -q --ht=yes -- /usr/bin/python3 -c 'import os; print(sorted(os.sched_getaffinity(0)))'"),
