@@ -177,9 +177,10 @@ uint64_t nb_smt_pattern(uint64_t num, uint64_t den, unsigned g)
  * adder), so it needs that many free ticks in a row; spread evenly, run
  * by run, a use of half the unit left free runs of one cycle only, and a
  * uop of a longer interval never found one in the pattern: it waited
- * for the end of the reservation ring, 4096 cycles, each time (a thread
- * spinning on a flag beside a loop of SSE2 adds, t_sim_spin.t, made
- * that loop 133 times slower).  G is the unit's longest interval in runs
+ * for the end of the reservation ring, 4096 cycles, each time, and the
+ * other LP took nearly all of the unit (a thread spinning on a flag
+ * beside a loop of SSE2 adds: t_sim_spin.t).  G is the unit's longest
+ * interval in runs
  * (nb_smt_share), so that every uop fits in a free run of the other
  * LP's pattern and this LP keeps at least its half of the unit.  The
  * busy runs: b (at most half of the 64 / g) in ceil(b / G) groups,

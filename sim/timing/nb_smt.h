@@ -112,8 +112,7 @@ uint64_t nb_smt_pattern(uint64_t num, uint64_t den, unsigned g);
 
 /* the same with the busy runs of g grouped, at most G runs a group and
  * at least G runs free between two groups (num/den at most a half; G = 1
- * is nb_smt_pattern; G is rounded up to a power of two, at most 16 and
- * half the runs) */
+ * is nb_smt_pattern; G is rounded up to a power of two, at most 16) */
 uint64_t nb_smt_pattern_grouped(uint64_t num, uint64_t den, unsigned g, unsigned G);
 
 #endif /* NB_SMT_H */
