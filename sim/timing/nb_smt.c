@@ -169,6 +169,90 @@ uint64_t nb_smt_pattern(uint64_t num, uint64_t den, unsigned g)
 	return pattern_of(k, g);
 }
 
+/*
+ * A unit's pattern for the other LP's use (nb_smt_share): its busy runs
+ * of g ticks (g = 1 or 2) grouped into runs of at most G runs, with at
+ * least G runs free between two of them.  A uop holds its unit for its
+ * issue interval (nb_tmparams.c: 2 cycles for an SSE2 add on the FP
+ * adder), so it needs that many free ticks in a row; spread evenly, run
+ * by run, a use of half the unit left free runs of one cycle only, and a
+ * uop of a longer interval never found one in the pattern: it waited
+ * for the end of the reservation ring, 4096 cycles, each time, and the
+ * other LP took nearly all of the unit (a thread spinning on a flag
+ * beside a loop of SSE2 adds: t_sim_spin.t).  G is the unit's longest
+ * interval in runs
+ * (nb_smt_share), so that every uop fits in a free run of the other
+ * LP's pattern and this LP keeps at least its half of the unit.  The
+ * busy runs: b (at most half of the 64 / g) in ceil(b / G) groups,
+ * evenly spread and sized; each group's start and the next are at least
+ * 2 G apart (b <= (64 / g) / 2), so at least G runs free after each.
+ * G = 1 is the plain pattern (pattern_of).  G is a power of two (64 / g
+ * a multiple of it), at most 16 runs, 32 ticks on the units by the cycle:
+ * the few rows of longer intervals (the integer unit's rotates through
+ * carry by a count, 38 to 62 ticks) fit only where the other LP leaves
+ * that many ticks free.  The price: the other LP's use comes in groups
+ * instead of tick by tick (a uop of this LP that meets a group waits for
+ * its end), more so on the integer unit (one group of up to 32 ticks).
+ */
+static uint64_t pattern_grouped(uint64_t b, unsigned g, unsigned G)
+{
+	static uint64_t tab[2][5][33];
+	static uint8_t made[2][5][33];
+	const unsigned runs = 64 / g, gi = g == 1 ? 0 : 1;
+	unsigned Gi = 0, n;
+	uint64_t pat = 0, one = g == 1 ? UINT64_C(1) : UINT64_C(3);
+
+	if (G <= 1 || !b || b > runs / 2)
+		return pattern_of(b, g);
+	while ((1u << Gi) < G && Gi < 4)
+		Gi++;
+	G = 1u << Gi;                   /* (at most 16: runs / 2 or less) */
+	if (made[gi][Gi][b])
+		return tab[gi][Gi][b];
+	n = (unsigned)((b + G - 1) / G);                /* groups */
+	for (unsigned j = 0; j < n; j++) {
+		unsigned at = j * runs / n;
+		unsigned len = (unsigned)((j + 1) * b / n - j * b / n);
+		for (unsigned i = 0; i < len; i++)
+			pat |= one << ((at + i) * g);
+	}
+	tab[gi][Gi][b] = pat;
+	made[gi][Gi][b] = 1;
+	return pat;
+}
+
+uint64_t nb_smt_pattern_grouped(uint64_t num, uint64_t den, unsigned g, unsigned G)
+{
+	const unsigned runs = 64 / g;
+	uint64_t k;
+
+	if (!den || !num)
+		return 0;
+	if (num >= den)
+		return ~UINT64_C(0);
+	k = (num * runs + den / 2) / den;       /* busy runs, rounded */
+	return pattern_grouped(k, g, G);
+}
+
+/* the longest issue interval of the rows on each unit (ticks) of
+ * parameters p: the run of free ticks a uop of the unit needs */
+static void unit_max_intv(const struct nb_tm_params *p, unsigned mx[NB_TMU_N])
+{
+	static const struct nb_tm_params *seen;
+	static unsigned cache[NB_TMU_N];
+
+	if (seen != p) {
+		for (unsigned u = 0; u < NB_TMU_N; u++)
+			cache[u] = 0;
+		for (unsigned c = 0; c < NB_TM_NCLS; c++)
+			if (p->row[c].unit < NB_TMU_N && p->row[c].intv > cache[p->row[c].unit])
+				cache[p->row[c].unit] = p->row[c].intv;
+		seen = p;
+	}
+	for (unsigned u = 0; u < NB_TMU_N; u++)
+		mx[u] = cache[u];
+}
+
 /* the classes w * 64 .. w * 64 + 63 of p that are not 0 (bit c % 64) */
 static uint64_t amask_of(const struct nb_smt_prof *p, unsigned w)
 {
@@ -280,12 +364,19 @@ void nb_smt_share(struct nb_tm *t, unsigned lp, int both, const struct nb_smt_pr
 		nb_smt_pattern(o->bus < o->ticks / 2 ? o->bus : o->ticks / 2, o->ticks, 1);
 	/* the units: the other LP's use, spread over each instance, at
 	 * most half of it (max-min fair, as the slots); the double-speed
-	 * ALUs by the tick, the others by the cycle */
-	for (unsigned u = 0; u < NB_TMU_N; u++) {
-		unsigned n = u == NB_TMU_ALU ? 2 : 1;
-		uint64_t use = o->unit[u] < o->ticks * n / 2 ? o->unit[u] : o->ticks * n / 2;
-		uint64_t pat = nb_smt_pattern(use, o->ticks * n, u == NB_TMU_ALU ? 1 : 2);
-		for (unsigned i = 0; i < n; i++)
-			t->smt.oth[u][i] = pat;
+	 * ALUs by the tick, the others by the cycle; the busy ticks in
+	 * groups no longer than the unit's longest issue interval, so that
+	 * the free ones come in runs at least that long: every uop of this
+	 * LP fits in them (pattern_grouped) */
+	{
+		unsigned mx[NB_TMU_N];
+		unit_max_intv(p, mx);
+		for (unsigned u = 0; u < NB_TMU_N; u++) {
+			unsigned n = u == NB_TMU_ALU ? 2 : 1, g = u == NB_TMU_ALU ? 1 : 2;
+			uint64_t use = o->unit[u] < o->ticks * n / 2 ? o->unit[u] : o->ticks * n / 2;
+			uint64_t pat = nb_smt_pattern_grouped(use, o->ticks * n, g, (mx[u] + g - 1) / g);
+			for (unsigned i = 0; i < n; i++)
+				t->smt.oth[u][i] = pat;
+		}
 	}
 }

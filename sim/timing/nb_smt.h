@@ -18,7 +18,9 @@
  *  - the shared execution units less the other LP's use: each unit
  *    instance's reservations start from a 64-tick pattern as busy as the
  *    other LP kept it in its last segment [MARR02: execution units
- *    shared], at most half of each;
+ *    shared], at most half of each, its busy ticks grouped so that the
+ *    free ones come in runs as long as the unit's longest issue
+ *    interval (every uop of this LP fits in them);
  *  - the miss slots (outstanding L1D misses, shared): half if the other
  *    LP was short of them in its last segment, else what it left free on
  *    average, but at least half (a max-min fair share);
@@ -107,5 +109,10 @@ void nb_smt_share(struct nb_tm *t, unsigned lp, int both, const struct nb_smt_pr
 /* a 64-tick pattern with busy ticks in runs of g (1 or 2), as close to a
  * fraction num/den of the ticks as runs of g allow, spread evenly */
 uint64_t nb_smt_pattern(uint64_t num, uint64_t den, unsigned g);
+
+/* the same with the busy runs of g grouped, at most G runs a group and
+ * at least G runs free between two groups (num/den at most a half; G = 1
+ * is nb_smt_pattern; G is rounded up to a power of two, at most 16) */
+uint64_t nb_smt_pattern_grouped(uint64_t num, uint64_t den, unsigned g, unsigned G);
 
 #endif /* NB_SMT_H */

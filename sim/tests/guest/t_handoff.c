@@ -57,7 +57,7 @@ int main(void)
 	if (pthread_create(&t, NULL, worker, NULL))
 		return 2;
 	pthread_barrier_wait(&start);
-	for (long i = 0; i < 300000; i++)
+	for (long i = 0; i < 1000000; i++)
 		s += (double)(i & 511) * 0.25;
 	sink = s;
 	fflush(stdout);

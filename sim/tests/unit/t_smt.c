@@ -161,13 +161,15 @@ int main(void)
 
 	k_fadd(&fa);
 	k_l1miss(&lm);
-	tap_plan(21);
+	tap_plan(23);
 
 	TAP_EQ(nb_smt_pattern(0, 10, 2), 0, "pattern: unused unit, no busy tick");
 	TAP_EQ(nb_smt_pattern(10, 10, 2), ~UINT64_C(0), "pattern: a unit taken all the time");
 	TAP_EQ(nb_smt_pattern(1, 2, 2), UINT64_C(0xcccccccccccccccc),
 	       "pattern: half the cycles, every other cycle (runs of 2 ticks)");
 	TAP_EQ((uint64_t)__builtin_popcountll(nb_smt_pattern(1, 4, 1)), 16, "pattern: a quarter of 64 ticks");
+	TAP_EQ(nb_smt_pattern_grouped(1, 2, 2, 2), UINT64_C(0x0f0f0f0f0f0f0f0f),
+	       "pattern grouped: half the cycles in pairs (free runs of 2 cycles: an SSE2 add's interval)");
 
 	/* nb_smt_share's rules, worked out by hand on Northwood (126-uop
 	 * window, width 3, 4 miss slots) */
@@ -283,6 +285,32 @@ int main(void)
 		c = combined(&ad, &ad, 2000, 2, 6, &u0, &u1);
 		tap_ok(c >= 2.95 && c <= 3.0, "two LPs, independent adds on each: combined %.3f uops/cycle "
 		       "(LP0 %.3f, LP1 %.3f): the package's 3 per cycle, alternating", c, u0, u1);
+	}
+	/* a chain of SSE2 adds (4 cycles each, one every 2 cycles on the FP
+	 * adder) beside an LP flooding the adder with independent ones: the
+	 * other LP's use is capped at half the adder and its pattern leaves
+	 * free runs as long as an add's interval, so the chain keeps at
+	 * least half its pace alone (spread cycle by cycle, the free runs
+	 * were of one cycle: no add fitted, each waited for the end of the
+	 * reservation ring, t_sim_spin.t) */
+	{
+		static struct kern ch, fl;
+		double al, af;
+		memset(&ch, 0, sizeof ch);
+		memset(&fl, 0, sizeof fl);
+		for (int i = 0; i < 16; i++) {
+			uop(&ch, NB_TM_SADD, 0, 0, 0);
+			uop(&fl, NB_TM_SADD, -1, 10 + i % 8, 0);
+		}
+		loop_end(&ch);
+		loop_end(&fl);
+		al = alone(&ch, 1000, 1);
+		af = alone(&fl, 1000, 1);
+		c = combined(&ch, &fl, 2000, 2, 6, &u0, &u1);
+		tap_ok(u0 >= 0.5 * al && u1 >= 0.45 * af,
+		       "a chain of SSE2 adds beside an LP flooding the FP adder: each about half its "
+		       "pace alone or more (chain %.4f of %.4f, flood %.4f of %.4f uops/cycle)",
+		       u0, al, u1, af);
 	}
 	/* two instances of l1_miss (Sprunt's two copies: the same linear
 	 * addresses, so the same L1D alias classes) */
