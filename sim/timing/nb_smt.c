@@ -156,18 +156,6 @@ static uint64_t pattern_of(uint64_t k, unsigned g)
 	return tab[gi][k];
 }
 
-uint64_t nb_smt_pattern(uint64_t num, uint64_t den, unsigned g)
-{
-	const unsigned runs = 64 / g;
-	uint64_t k;
-
-	if (!den || !num)
-		return 0;
-	if (num >= den)
-		return ~UINT64_C(0);
-	k = (num * runs + den / 2) / den;       /* busy runs, rounded */
-	return pattern_of(k, g);
-}
 
 /*
  * A unit's pattern for the other LP's use (nb_smt_share): its busy runs
@@ -232,6 +220,11 @@ uint64_t nb_smt_pattern_grouped(uint64_t num, uint64_t den, unsigned g, unsigned
 		return ~UINT64_C(0);
 	k = (num * runs + den / 2) / den;       /* busy runs, rounded */
 	return pattern_grouped(k, g, G);
+}
+
+uint64_t nb_smt_pattern(uint64_t num, uint64_t den, unsigned g)
+{
+	return nb_smt_pattern_grouped(num, den, g, 1);  /* (G = 1: pattern_of) */
 }
 
 /* the longest issue interval of the rows on each unit (ticks) of
