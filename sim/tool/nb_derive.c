@@ -5,6 +5,7 @@
  * bus model's outputs).  See README.md "Tagging".
  */
 #include "nb_tool.h"
+#include "nb_rawsh.h"
 
 /* the execution-tagging upstream events, by enum nb_fp_class */
 static const unsigned fp_event[NB_FP_NCLASSES] = {
@@ -509,6 +510,7 @@ static inline Bool piece_linear(void)
  * tagging configuration of that interval (called before every access). */
 void nb_derive(void)
 {
+	nb_rawsh_pull();        /* (a helper inside generated code) */
 	nb_cycles_flush();
 	nb_lean_fold();
 	tags_refresh();

@@ -6,6 +6,7 @@
  */
 #include "nb_tool.h"
 #include "nb_insn.h"
+#include "nb_rawsh.h"
 
 /* ---- CPUID ---- */
 
@@ -262,6 +263,7 @@ static UInt raw_need(unsigned i)
 #define BATCH_N (RAW_IC_END + 1)        /* RAW_UOPS == RAW_IC_END */
 struct batch {
 	Bool on;
+	Bool sh;                        /* the adds in the shadow state (nb_rawsh.c) */
 	ULong cum[BATCH_N];             /* added by a run up to here     */
 	Int nx, maxx;                   /* exits recorded                */
 	struct bexit {
@@ -342,6 +344,20 @@ static void bcheck_table(const struct bexit *x, const ULong *tot)
 	x->slot->Iex.Const.con->Ico.U64 = (ULong)(HWord)t;
 }
 
+/* nb_raw[i] += e (an I64 atom), or its word in the shadow state */
+static void batch_add(IRSB *sb, const struct batch *bt, unsigned i, IRExpr *e)
+{
+	Int o = bt->sh ? nb_rawsh_offset(i) : -1;
+	IRExpr *v;
+
+	if (o < 0) {
+		emit_add_at(sb, &nb_raw[i], e);
+		return;
+	}
+	v = tmp(sb, Ity_I64, IRExpr_Get(o, Ity_I64));
+	addStmtToIRSB(sb, IRStmt_Put(o, tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, v, e))));
+}
+
 /* Place the batched adds: each exit's F_j - T before it, then T before
  * the first exit (or at the end).  From the last exit back, so that the
  * positions not yet used stay valid. */
@@ -358,7 +374,7 @@ static void batch_emit(IRSB *sb, struct batch *bt)
 		for (unsigned i = 0; i < BATCH_N && !x->bchk; i++) {
 			ULong d = x->f[i] - tot[i];
 			if (d)
-				emit_add_at(sb, &nb_raw[i], tmp(sb, Ity_I64,
+				batch_add(sb, bt, i, tmp(sb, Ity_I64,
 					IRExpr_ITE(x->guard, c64(d), c64(0))));
 		}
 		nb_ir_move_tail(sb, x->pos, from);
@@ -367,7 +383,7 @@ static void batch_emit(IRSB *sb, struct batch *bt)
 	from = sb->stmts_used;
 	for (unsigned i = 0; i < BATCH_N; i++)
 		if (tot[i])
-			emit_add_at(sb, &nb_raw[i], c64(tot[i]));
+			batch_add(sb, bt, i, c64(tot[i]));
 	nb_ir_move_tail(sb, first, from);
 }
 
@@ -605,6 +621,7 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 	/* the thin translation or its checked copy (nb_instr_pmi.c) */
 	nb_ipmi_begin(closure, in, first_im);
 	bt.on = !(nb_need & (NEED_STEP | NEED_PMI));
+	bt.sh = bt.on && !nb_ipmi_thin();
 	if (bt.on) {
 		for (i = 0; i < in->stmts_used; i++)
 			bt.maxx += in->stmts[i] && (in->stmts[i]->tag == Ist_Exit ||

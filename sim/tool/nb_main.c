@@ -22,6 +22,7 @@
  * threads of a logical processor, as on hardware without an OS.
  */
 #include "nb_tool.h"
+#include "nb_rawsh.h"
 #include "nb_samples.h"
 
 /* ---- client requests ---- */
@@ -273,6 +274,7 @@ static void nb_start_client(ThreadId tid, ULong blocks_done)
 	 * having run nothing */
 	if (!nb_ls_enter(tid))
 		return;
+	nb_rawsh_start(tid);             /* (after a park: others ran meanwhile) */
 	nb_pmi_enter(tid);               /* a PMI in flight: its thread's */
 	/* the thread that stands for its LP (nb_pmi_send) */
 	nb_lp_tid[nb_lp_of(tid)] = tid;
@@ -283,6 +285,14 @@ static void nb_start_client(ThreadId tid, ULong blocks_done)
 	nb_ctx_start(tid);
 	nb_front->runs(tid);             /* perf events follow their thread */
 	nb_pmi_thread_runs(tid);
+}
+
+/* tid stops running client code: the counts its superblocks held in its
+ * shadow state go to nb_raw (nb_rawsh.c), before anything reads them */
+static void nb_stop_client(ThreadId tid, ULong blocks_done)
+{
+	(void)blocks_done;
+	nb_rawsh_stop(tid);
 }
 
 static void nb_thread_create(ThreadId parent, ThreadId child)
@@ -581,6 +591,7 @@ void nb_tool_start(const struct nb_front *f)
 	 * the kernel (the timing model's halted LPs) */
 	VG_(needs_syscall_wrapper)(nb_pre_syscall, nb_post_syscall);
 	VG_(track_start_client_code)(nb_start_client);
+	VG_(track_stop_client_code)(nb_stop_client);
 	VG_(track_pre_deliver_signal)(nb_pmi_pre_deliver);
 	VG_(track_post_deliver_signal)(nb_pmi_post_deliver);
 	VG_(track_pre_thread_ll_create)(nb_thread_create);
