@@ -72,6 +72,9 @@
  *   arch_register_cpu makes CPU 0 hotpluggable only with
  *   BOOTPARAM_HOTPLUG_CPU0, which Debian's config lacks, and the driver
  *   core adds "online" to hotpluggable devices only).
+ * - smt/control "on" and smt/active 1 with HT, "notsupported" and 0
+ *   without (kernel/cpu.c: cpu_smt_control is CPU_SMT_NOT_SUPPORTED
+ *   when the CPU has no siblings);
  * - node0 in each cpuN and node/node0 (CONFIG_NUMA: one node on a
  *   machine without SRAT): node/online, possible, has_cpu, has_memory,
  *   has_normal_memory "0"; node0/cpulist, cpumap the LPs, distance "10",
@@ -162,7 +165,7 @@ static Bool link_host(const HChar *from, const HChar *dir, Bool (*skip)(const HC
 static Bool skip_cpu_top(const HChar *n)
 {
 	return numbered(n, "cpu") || !VG_(strcmp)(n, "online") || !VG_(strcmp)(n, "possible") ||
-	       !VG_(strcmp)(n, "present");
+	       !VG_(strcmp)(n, "present") || !VG_(strcmp)(n, "smt");
 }
 
 static Bool skip_cpu_n(const HChar *n)
@@ -352,6 +355,12 @@ Bool nbk_topo_build(const HChar *top)
 	for (UInt lp = 0; lp < nbk_ncpus(); lp++)
 		if (!build_cpu(top, lp, hn))
 			return False;
+	/* smt/ (kernel/cpu.c): "on" and active with two siblings; a part
+	 * without HT has no SMT to control */
+	VG_(snprintf)(p, sizeof p, "%s/system/cpu/smt", top);
+	if (mk(p) < 0 || !put(p, "control", clo_ht ? "on\n" : "notsupported\n") ||
+	    !put(p, "active", clo_ht ? "1\n" : "0\n"))
+		return False;
 	VG_(snprintf)(p, sizeof p, "%s/system/cpu", top);
 	return build_node(top) && link_host(HOST_CPU, p, skip_cpu_top);
 }
@@ -406,6 +415,8 @@ void nbk_topo_unbuild(const HChar *top)
 	HChar p[300];
 
 	VG_(snprintf)(p, sizeof p, "%s/system/node", top);
+	rm_tree(p);
+	VG_(snprintf)(p, sizeof p, "%s/system/cpu/smt", top);
 	rm_tree(p);
 	for (UInt lp = 0; lp < nbk_ncpus(); lp++) {
 		VG_(snprintf)(p, sizeof p, "%s/system/cpu/cpu%u", top, lp);

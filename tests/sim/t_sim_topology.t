@@ -72,6 +72,7 @@ my %ht = (
 	'/sys/devices/system/node/node0/cpulist' => '0-1',
 	'/sys/devices/system/node/node1/cpulist' => 'ENOENT',
 	'/sys/devices/system//cpu/cpu1/topology/core_id' => '0',
+	"$c/smt/active" => '1',
 );
 my %one = (
 	"$c/cpu0/topology/thread_siblings_list" => '0',
@@ -82,6 +83,7 @@ my %one = (
 	"$c/cpu1/online" => 'ENOENT',
 	"$c/cpu0/cache/index1/shared_cpu_list" => '0',
 	'/sys/devices/system/node/node0/cpulist' => '0',
+	"$c/smt/control" => 'notsupported',
 );
 my %nw = (
 	"$c/cpu0/topology/cluster_id" => '65535',
