@@ -36,7 +36,9 @@
  * possible and present (get_nprocs, get_nprocs_conf), which nb_cpulist.c
  * serves.
  *
- * Content, after Linux 6.1 on a Pentium 4 (every LP's initial APIC ID is
+ * Content, after Linux 6.1 on a Pentium 4 (a Hyper-Threading Pentium 4 is
+ * two logical processors of one core in one package, sharing its ESCRs
+ * and CCCRs: DESIGN.md "Hyper-Threading"; every LP's initial APIC ID is
  * its number, CPUID.1:EBX[31:24], sim/cpu/nb_cpu.c):
  * - topology/ (drivers/base/topology.c; x86 defines the die and cluster
  *   ids, so TOPOLOGY_DIE_SYSFS and TOPOLOGY_CLUSTER_SYSFS show die_* and
