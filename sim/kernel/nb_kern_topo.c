@@ -31,7 +31,8 @@
  * simulated kernel does not model is the host's: every other entry of
  * /sys/devices/system/cpu, cpuN and node0 (cpufreq, cpuidle,
  * vulnerabilities, meminfo, ...) is a symbolic link to the host's (cpuN
- * to the host's cpuN, or cpu0 where the host has no cpuN).  glibc's own
+ * to the host's cpuN, or cpu0 where the host has no cpuN), but node0's
+ * memory blocks (memoryN).  glibc's own
  * opens of these paths bypass the wrappers: it opens only online,
  * possible and present (get_nprocs, get_nprocs_conf), which nb_cpulist.c
  * serves.

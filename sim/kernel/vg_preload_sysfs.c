@@ -7,8 +7,9 @@
  * lead to the tree the tool writes (nb_kern_sysfs.c, request KOP_SYSFS),
  * in the libc calls perf, libgomp, hwloc and PAPI make on them: fopen,
  * opendir, access, faccessat, stat, chdir here; open and openat in
- * vg_preload_nbsim.c (nbsim_sysfs_map).  glibc's internal calls bypass the wrappers, as for
- * the other emulated files (sim/README.md "Emulated kernel").
+ * vg_preload_nbsim.c (nbsim_sysfs_map).  glibc's internal calls bypass
+ * the wrappers, as for the other emulated files
+ * (docs/kernel-emulation.md "Mechanism").
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -50,7 +51,9 @@ const char *nbsim_sysfs_map(const char *path, char *buf, size_t n)
 	if (strstr(path, "//")) {
 		size_t j = 0;
 
-		for (const char *c = path; *c && j < sizeof norm - 1; c++)
+		if (strlen(path) >= sizeof norm)
+			return orig;
+		for (const char *c = path; *c; c++)
 			if (c[0] != '/' || c[1] != '/')
 				norm[j++] = *c;
 		norm[j] = 0;
