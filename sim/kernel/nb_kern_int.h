@@ -117,6 +117,9 @@ Bool nbk_writable(Addr a, SizeT n);
 Bool nbk_perfmon_capable(void);
 Bool nbk_rawio_capable(void);
 unsigned nbk_ncpus(void);
+/* the CPU topology's part of the sysfs tree (nb_kern_topo.c) */
+Bool nbk_topo_build(const HChar *top);
+void nbk_topo_unbuild(const HChar *top);
 struct kobj *nbk_obj_of_fd(UWord fd);
 /* nb_kern_sched.c: the PMU side */
 void nbk_wr(uint32_t msr, uint64_t v);

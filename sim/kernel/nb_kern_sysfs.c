@@ -33,8 +33,10 @@
  *   PERF_CPU_HRTIMER's default);
  * - /sys/devices/system/cpu/online, possible, present: the simulated
  *   machine's logical processors, "0" (or "0-1" with --ht=yes), from
- *   which perf takes the CPUs it opens per-CPU events on (a tree per
- *   count: nbsim-sysfs-EUID-p4-N).
+ *   which perf takes the CPUs it opens per-CPU events on; and the rest
+ *   of /sys/devices/system/cpu and /sys/devices/system/node, the
+ *   simulated part's topology (nb_kern_topo.c); a tree per count of
+ *   LPs and model (its caches): nbsim-sysfs-EUID-p4v4-N-MODEL.
  * - /sys/bus/event_source/devices itself: the PMUs Linux 6.1 (Debian's
  *   kernel) registers on a NetBurst, and no other of the host's, so that
  *   perf's scan of the directory (tools/perf/util/pmu.c pmu_read_sysfs)
@@ -50,8 +52,9 @@
  *   uprobe (Debian's config has KPROBE_EVENTS and UPROBE_EVENTS), each a
  *   symbolic link to the host's, whose kernel serves their events.  A PMU
  *   the host lacks is left out (nothing would serve it).
- * The tree's name carries its content's version (p4v3: devices/, msr),
- * so that an older nbsim's tree in $TMPDIR is not taken for this one's.
+ * The tree's name carries its content's version (p4v3: devices/, msr;
+ * p4v4: the topology), so that an older nbsim's tree in $TMPDIR is not
+ * taken for this one's.
  */
 #include "nb_kern_int.h"
 
@@ -181,13 +184,14 @@ static Bool build(const HChar *top)
 		if (!put(p, text))
 			return False;
 	}
-	return build_devices(top);
+	return build_devices(top) && nbk_topo_build(top);
 }
 
 static void unbuild(const HChar *top)
 {
 	HChar p[300];
 
+	nbk_topo_unbuild(top);
 	VG_(snprintf)(p, sizeof p, "%s/devices/cpu", top);
 	VG_(unlink)(p);
 	VG_(snprintf)(p, sizeof p, "%s/devices/msr", top);
@@ -217,7 +221,8 @@ static void unbuild(const HChar *top)
 
 /* KOP_SYSFS (buf, len): the tree's directory, made if absent; its
  * length.  DIR/cpu stands for /sys/bus/event_source/devices/cpu,
- * DIR/system/cpu/X for /sys/devices/system/cpu/X, DIR/devices for
+ * DIR/system/cpu/X for /sys/devices/system/cpu/X, DIR/system/node/X for
+ * /sys/devices/system/node/X (nb_kern_topo.c), DIR/devices for
  * /sys/bus/event_source/devices. */
 Word nbk_sysfs_dir(Addr buf, UWord len)
 {
@@ -226,8 +231,8 @@ Word nbk_sysfs_dir(Addr buf, UWord len)
 	struct vg_stat st;
 
 	if (!dir[0])
-		VG_(snprintf)(dir, sizeof dir, "%s/nbsim-sysfs-%u-p4v3-%u", VG_(tmpdir)(),
-			      (UInt)VG_(geteuid)(), nbk_ncpus());
+		VG_(snprintf)(dir, sizeof dir, "%s/nbsim-sysfs-%u-p4v4-%u-%s", VG_(tmpdir)(),
+			      (UInt)VG_(geteuid)(), nbk_ncpus(), nb_cpu->name);
 	VG_(snprintf)(probe, sizeof probe, "%s/system/cpu/present", dir);
 	if (sr_isError(VG_(stat)(probe, &st))) {
 		VG_(snprintf)(tmp, sizeof tmp, "%s.%d", dir, VG_(getpid)());

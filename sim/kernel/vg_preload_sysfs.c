@@ -1,13 +1,15 @@
 /*
  * vg_preload_sysfs.c - the preload library's view of the P4 PMU's sysfs
  * description: paths under /sys/bus/event_source/devices/cpu and
- * /sys/devices/cpu, the online/possible/present CPU lists, and the
- * list of PMUs /sys/bus/event_source/devices (a Pentium 4's), lead to
- * the tree the tool writes (nb_kern_sysfs.c,
- * request KOP_SYSFS), in the libc calls perf makes on them: fopen,
- * opendir, access, stat here; open and openat in vg_preload_nbsim.c
- * (nbsim_sysfs_map).  glibc's internal calls bypass the wrappers, as for
- * the other emulated files (sim/README.md "Emulated kernel").
+ * /sys/devices/cpu, the list of PMUs /sys/bus/event_source/devices (a
+ * Pentium 4's), and the CPUs, their topology and NUMA node under
+ * /sys/devices/system/cpu and /sys/devices/system/node (nb_kern_topo.c)
+ * lead to the tree the tool writes (nb_kern_sysfs.c, request KOP_SYSFS),
+ * in the libc calls perf, libgomp, hwloc and PAPI make on them: fopen,
+ * opendir, access, faccessat, stat, chdir here; open and openat in
+ * vg_preload_nbsim.c (nbsim_sysfs_map).  glibc's internal calls bypass
+ * the wrappers, as for the other emulated files
+ * (docs/kernel-emulation.md "Mechanism").
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -26,9 +28,10 @@ static const struct {
 } maps[] = {
 	{ "/sys/bus/event_source/devices/cpu", "/cpu" },
 	{ "/sys/devices/cpu", "/cpu" },
-	{ "/sys/devices/system/cpu/online", "/system/cpu/online" },
-	{ "/sys/devices/system/cpu/possible", "/system/cpu/possible" },
-	{ "/sys/devices/system/cpu/present", "/system/cpu/present" },
+	/* the CPU lists and the topology (nb_kern_topo.c): a cpuN the
+	 * simulated machine lacks is not in the tree (ENOENT) */
+	{ "/sys/devices/system/cpu", "/system/cpu" },
+	{ "/sys/devices/system/node", "/system/node" },
 	/* the list of PMUs, and any other under it (after cpu above): a
 	 * P4's are links in it, one a P4 lacks is not there */
 	{ "/sys/bus/event_source/devices", "/devices" },
@@ -38,8 +41,24 @@ static const struct {
  * above (the first that matches), else PATH. */
 const char *nbsim_sysfs_map(const char *path, char *buf, size_t n)
 {
+	const char *orig = path;
+	char norm[512];
+
 	if (!path || strncmp(path, "/sys/", 5))
 		return path;
+	/* "//" is "/" to the kernel: PAPI's sysdetect asks for
+	 * "/sys/devices/system//cpu/cpu0" */
+	if (strstr(path, "//")) {
+		size_t j = 0;
+
+		if (strlen(path) >= sizeof norm)
+			return orig;
+		for (const char *c = path; *c; c++)
+			if (c[0] != '/' || c[1] != '/')
+				norm[j++] = *c;
+		norm[j] = 0;
+		path = norm;
+	}
 	for (unsigned i = 0; i < sizeof maps / sizeof maps[0]; i++) {
 		size_t k = strlen(maps[i].prefix);
 
@@ -52,13 +71,13 @@ const char *nbsim_sysfs_map(const char *path, char *buf, size_t n)
 				strcpy(dir, "-");
 		}
 		if (dir[0] == '-')
-			return path;
+			return orig;
 		/* PREFIX/REST -> DIR TO/REST */
 		if ((size_t)snprintf(buf, n, "%s%s%s", dir, maps[i].to, path + k) >= n)
-			return path;
+			return orig;
 		return buf;
 	}
-	return path;
+	return orig;
 }
 
 #define LIBC libcZdsoZa
@@ -102,6 +121,36 @@ int WRAP(access)(const char *path, int mode)
 	VALGRIND_GET_ORIG_FN(o);
 	path = nbsim_sysfs_map(path, buf, sizeof buf);
 	CALL_FN_W_WW(r, o, path, mode);
+	return (int)r;
+}
+
+/* hwloc asks faccessat with an absolute path (its file-system root is
+ * "/"): a relative one, or one under a directory descriptor, passes */
+int WRAP(faccessat)(int dirfd, const char *path, int mode, int flags);
+int WRAP(faccessat)(int dirfd, const char *path, int mode, int flags)
+{
+	OrigFn o;
+	long r;
+	char buf[512];
+
+	VALGRIND_GET_ORIG_FN(o);
+	path = nbsim_sysfs_map(path, buf, sizeof buf);
+	CALL_FN_W_WWWW(r, o, dirfd, path, mode, flags);
+	return (int)r;
+}
+
+/* a shell's cd into the tree's directories: relative names then open
+ * the tree's files (getcwd names the tree) */
+int WRAP(chdir)(const char *path);
+int WRAP(chdir)(const char *path)
+{
+	OrigFn o;
+	long r;
+	char buf[512];
+
+	VALGRIND_GET_ORIG_FN(o);
+	path = nbsim_sysfs_map(path, buf, sizeof buf);
+	CALL_FN_W_W(r, o, path);
 	return (int)r;
 }
 

@@ -1,5 +1,5 @@
 /*
- * vg_preload_sysfs.h - the preload library's rewriting of the cpu PMU's
+ * vg_preload_sysfs.h - the preload library's rewriting of the emulated
  * sysfs paths (vg_preload_sysfs.c), for the open wrappers of
  * vg_preload_nbsim.c.
  */
@@ -8,8 +8,8 @@
 #include <stddef.h>
 
 /* PATH rewritten into BUF (N bytes) when it is under the emulated sysfs
- * description (the cpu PMU's directory, the list of PMUs, the CPU
- * lists); otherwise PATH itself. */
+ * description (the cpu PMU's directory, the list of PMUs, the CPUs and
+ * NUMA nodes of /sys/devices/system); otherwise PATH itself. */
 const char *nbsim_sysfs_map(const char *path, char *buf, size_t n);
 
 #endif
