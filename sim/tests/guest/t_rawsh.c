@@ -101,11 +101,18 @@ static void k_fork(char *p, uint64_t n)
 static const struct cnt ins = { NB_ESCR_CRU_ESCR0, NB_EV_INSTR_RETIRED, 1u << 0 };
 static const struct cnt uops = { NB_ESCR_CRU_ESCR1, NB_EV_UOPS_RETIRED, 1u << 0 };
 
-/* todo: the reason a check is not expected to pass yet, or NULL */
+/* todo: the reason a check is not expected to pass yet, or NULL.  Two
+ * runs first, uncounted: glibc's second pthread_create still costs 900
+ * instructions more than the later ones (its stack cache settles), more
+ * than guest_diff's one warm-up absorbs */
 static void check(const char *what, guest_kern_fn fn, const char *todo)
 {
-	uint64_t di = guest_diff(&ins, NULL, NULL, fn, NULL, N1, N2);
-	uint64_t du = guest_diff(&uops, NULL, NULL, fn, NULL, N1, N2);
+	uint64_t di, du;
+
+	fn(NULL, N1);
+	fn(NULL, N1);
+	di = guest_diff(&ins, NULL, NULL, fn, NULL, N1, N2);
+	du = guest_diff(&uops, NULL, NULL, fn, NULL, N1, N2);
 	uint64_t want = (uint64_t)(N2 - N1) * PER;
 
 	if (todo) {
@@ -133,9 +140,7 @@ int main(void)
 	sigaction(SIGUSR1, &sa, NULL);
 	check("the loop in the caller", k_plain, NULL);
 	check("the loop in a signal handler", k_signal, NULL);
-	/* (the tool before nb_rawsh.c read the same 11,100) */
-	check("the loop in a thread that exits", k_thread,
-	      "a thread's instructions come out 900 short of 12,000 (its uops are exact)");
+	check("the loop in a thread that exits", k_thread, NULL);
 	check("the loop beside a forked child's 100 times longer one", k_fork, NULL);
 	return tap_done();
 }
