@@ -86,6 +86,13 @@ static void attribute(void)
 		last[c] = now[c];
 }
 
+Bool nb_progfile_current(ThreadId tid)
+{
+	return !clo_counts || (tid == cur && tid < VG_N_THREADS && live[tid].tid == tid &&
+			       live[tid].lp_last == (UChar)nb_lp_of(tid) &&
+			       live[tid].lwp == nb_lwp(tid));
+}
+
 void nb_progfile_switch(ThreadId tid)
 {
 	if (!clo_counts)

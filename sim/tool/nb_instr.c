@@ -495,6 +495,38 @@ static void emit_ls_guard(IRSB *sb, IRSB *in)
 	addStmtToIRSB(sb, IRStmt_Put(slot, tmp(sb, Ity_I64, IRExpr_Binop(Iop_Sub64, left, c64(n)))));
 }
 
+/*
+ * A superblock that ends with a PAUSE (Ijk_Yield, back to valgrind's
+ * scheduler) under the lockstep: at its end, after everything counted,
+ * nb_ls_pause decides whether the thread runs on (nb_lockstep.c); it
+ * leaves with Ijk_Yield as before when not, else jumps on, chained to the
+ * next translation.  Not with PMIs (NEED_PMI, or a thin translation's
+ * guard): a check at the last instruction counts on the superblock
+ * leaving generated code there (NB_PMI_FORCE).  The call may move the
+ * countdown of instructions in the shadow state (ic_arm).
+ */
+static void emit_pause(IRSB *out, const IRSB *in)
+{
+	IRTemp r;
+	IRDirty *d;
+
+	if (in->jumpkind != Ijk_Yield || in->next->tag != Iex_Const || !nb_ls_active() ||
+	    (nb_need & NEED_PMI) || nb_ipmi_thin())
+		return;
+	r = newIRTemp(out->tyenv, Ity_I64);
+	d = unsafeIRDirty_1_N(r, 0, "nb_ls_pause", VG_(fnptr_to_fnentry)(&nb_ls_pause),
+			      mkIRExprVec_0());
+	d->nFxState = 1;
+	VG_(memset)(&d->fxState, 0, sizeof d->fxState);
+	d->fxState[0].fx = Ifx_Modify;
+	d->fxState[0].offset = (Int)sizeof(VexGuestAMD64State) + (Int)NB_LS_SLOT;
+	d->fxState[0].size = sizeof(Long);
+	addStmtToIRSB(out, IRStmt_Dirty(d));
+	addStmtToIRSB(out, IRStmt_Exit(tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(r), c64(0))),
+				       Ijk_Yield, in->next->Iex.Const.con, in->offsIP));
+	out->jumpkind = Ijk_Boring;
+}
+
 /* Where control goes when the exit at stmts[i] is not taken: the next
  * IMark (a loop unrolled by iropt), else the superblock's constant next. */
 static ULong continuation(IRSB *in, Int i, ULong fallback)
@@ -591,6 +623,7 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 				st = rdtsc_stmt(st);
 			addStmtToIRSB(out, st);
 		}
+		emit_pause(out, in);
 		return out;
 	}
 	/* the last instruction; it leaves generated code (a client request,
@@ -890,6 +923,7 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 		batch_emit(out, &bt);
 		VG_(free)(bt.x);
 	}
+	emit_pause(out, in);
 	nb_ipmi_end(out, sb_addr, first_im == last_im && force_jk, thin_at);
 	cur_batch = NULL;
 	return out;
