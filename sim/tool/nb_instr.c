@@ -511,7 +511,7 @@ static void emit_pause(IRSB *out, const IRSB *in)
 	IRDirty *d;
 
 	if (in->jumpkind != Ijk_Yield || in->next->tag != Iex_Const || !nb_ls_active() ||
-	    (nb_need & NEED_PMI) || nb_ipmi_thin())
+	    !clo_lockstep_pause || (nb_need & NEED_PMI) || nb_ipmi_thin())
 		return;
 	r = newIRTemp(out->tyenv, Ity_I64);
 	d = unsafeIRDirty_1_N(r, 0, "nb_ls_pause", VG_(fnptr_to_fnentry)(&nb_ls_pause),

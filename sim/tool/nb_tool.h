@@ -206,6 +206,7 @@ extern Bool clo_ctx_cpu;                 /* --nbsim-pmu-ctx=cpu            */
 
 extern Bool clo_lockstep;                /* --nbsim-lockstep               */
 extern UInt clo_lockstep_bound;          /* --nbsim-lockstep-bound         */
+extern Bool clo_lockstep_pause;          /* --nbsim-lockstep-pause         */
 extern Bool nb_ls_on;                    /* guards in every superblock     */
 extern ULong nb_ls_lim;                  /* the running LP's raw clock at  */
 					 /* which it gives way             */
