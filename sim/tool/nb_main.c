@@ -275,7 +275,8 @@ Bool nb_start_again(ThreadId tid)
 
 	return !nb_cold_pending() && nb_pmi_start_again(tid) && nb_lp_tid[lp] == tid &&
 		nb_lp_lwpid[lp] == nb_lwp(tid) && (!clo_ht || lp == nb_pmu_state.lp) &&
-		(clo_ctx_cpu || nb_ctx_running() == tid) && nb_front->runs_again(tid);
+		(clo_ctx_cpu || nb_ctx_running() == tid) && nb_front->runs_again &&
+		nb_front->runs_again(tid);
 }
 
 static void nb_start_client(ThreadId tid, ULong blocks_done)
