@@ -553,6 +553,16 @@ void nb_ls_noredir_mark(void)
 	noredir = True;
 }
 
+/* Thread tid of LP lp runs until LP lp's raw clock reaches v: the
+ * guard's limit, for the clock in the LP's own fields (nb_timing.h
+ * ls_lim, ls_acc) */
+static void set_lim(unsigned lp, ULong v)
+{
+	nb_ls_lim = v;
+	nb_tm_lp[lp & 1].ls_lim = v;
+	nb_tm_ls_set(&nb_tm_lp[lp & 1]);
+}
+
 /* Thread tid of LP lp asks to run: the LPs' owners and the turn brought
  * up to now; may it run?  (Asked again with nothing run between, it
  * decides the same, with nothing more changed.) */
@@ -590,7 +600,7 @@ static void runs(ThreadId tid, unsigned lp)
 	if (nlp() == 2 && owner[lp ^ 1] && t_of(lp ^ 1) + NB_LS_BOUND < lim)
 		lim = t_of(lp ^ 1) + NB_LS_BOUND;
 	lim -= timed() ? off_t[lp] : off_i[lp];
-	nb_ls_lim = lim + 1;
+	set_lim(lp, lim + 1);
 	ic_arm(tid);
 }
 
@@ -604,12 +614,12 @@ Bool nb_ls_start(ThreadId tid)
 	ic_sync();
 	if (noredir) {
 		noredir = False;
-		nb_ls_lim = ~0ULL;
+		set_lim(lp, ~0ULL);
 		ic_arm(tid);
 		return True;
 	}
 	if (!nb_ls_active()) {
-		nb_ls_lim = ~0ULL;
+		set_lim(lp, ~0ULL);
 		ic_arm(tid);
 		return True;
 	}
@@ -644,7 +654,7 @@ Bool nb_ls_start(ThreadId tid)
 			nb_ls_ic = ic[lp];
 			cur_lp = lp;
 		}
-		nb_ls_lim = ~0ULL;
+		set_lim(lp, ~0ULL);
 		ic_arm(tid);
 		return True;
 	}
@@ -675,7 +685,7 @@ Bool nb_ls_start(ThreadId tid)
 		}
 		nb_ls_holds++;
 		next_up = w;
-		nb_ls_lim = 0;
+		set_lim(lp, 0);
 		ic_arm(tid);
 		leave_now(tid);
 		/* held again at once: the thread that should run was not
