@@ -94,6 +94,10 @@ with the values that exist):
                              while nothing counts cycles) (1000-100000000;
                              fewer: closer, each turn a host thread switch)
                              [50000]
+  --nbsim-lockstep-pause=yes|no  under the lockstep, a PAUSE decides in
+                             place whether its thread runs on / goes back
+                             to valgrind's scheduler to ask (the same
+                             counts; a check) [yes]
   --nbsim-smt-clock=sampled|walk  with --ht=yes, while both LPs run: the
                              sampled clock, its walked runs sharing the
                              package / the model on every run [sampled]

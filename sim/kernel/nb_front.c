@@ -136,6 +136,13 @@ static void fr_runs(ThreadId tid)
 	nb_time_switch(tid);             /* CPU time */
 }
 
+/* fr_runs for the thread that runs already: nothing to do?  (nb_tool.h) */
+static Bool fr_runs_again(ThreadId tid)
+{
+	return nb_kern_quiet() && nb_progfile_current(tid) && nb_time_quiet(tid) &&
+		(!nb_time_running() || (nb_kin_quiet(tid) && nb_itimer_quiet()));
+}
+
 static void fr_thread_create(ThreadId parent, ThreadId child)
 {
 	nb_itimer_thread_create(parent, child);
@@ -162,6 +169,7 @@ static const struct nb_front fronts = {
 	.pre_syscall = fr_pre_syscall,
 	.post_syscall = fr_post_syscall,
 	.runs = fr_runs,
+	.runs_again = fr_runs_again,
 	.thread_create = fr_thread_create,
 	.thread_exit = fr_thread_exit,
 	.pmi_claim = nb_kern_pmi,

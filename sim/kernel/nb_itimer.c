@@ -149,6 +149,12 @@ static void itimer_rearm(unsigned w, ULong now)
 
 /* An expired timer sends its signal to the running thread (POSIX: to the
  * process) and is re-armed. */
+Bool nb_itimer_quiet(void)
+{
+	return !itimer[0].armed && !itimer[1].armed && !itimer[2].armed &&
+		nb_ptimer_left_ns(False) == ~0ULL;
+}
+
 void nb_itimer_check(void)
 {
 	static const Int sig[3] = { VKI_SIGALRM, VKI_SIGVTALRM, VKI_SIGPROF };

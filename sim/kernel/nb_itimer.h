@@ -13,6 +13,8 @@
 UWord nb_itimer_request(Int which, UWord new_value, UWord old_value);
 /* at each entry of valgrind's scheduler: expired timers signal */
 void nb_itimer_check(void);
+/* no interval or POSIX timer armed: nb_itimer_check does nothing */
+Bool nb_itimer_quiet(void);
 /* before a system call: a wait while ITIMER_REAL runs arms the host's
  * ITIMER_REAL for the simulated time left */
 void nb_itimer_pre_syscall(ThreadId tid, UInt sysno);

@@ -18,6 +18,8 @@ void nb_kern_switch(ThreadId tid);
 /* Between scheduler slices of TID: the perf driver's tick, when due,
  * which ends throttling (nb_kern.c). */
 void nb_kern_tick(ThreadId tid);
+/* no perf event open: nb_kern_switch and nb_kern_tick do nothing */
+Bool nb_kern_quiet(void);
 extern ULong nbk_throttles, nbk_interrupts, nbk_ticks; /* (statistics) */
 /* Thread CHILD created by PARENT (clone: a thread): copies of PARENT's
  * inheriting events (attr.inherit).  Thread TID exits: its copies report

@@ -167,6 +167,11 @@ void nbk_resched(ULong now)
 	nb_pmu_written(NB_PMU_NO_WRITE);
 }
 
+Bool nb_kern_quiet(void)
+{
+	return !nperf;
+}
+
 void nb_kern_switch(ThreadId tid)
 {
 	if (!nperf || tid == on_pmu)

@@ -11,6 +11,7 @@
 
 void nb_progfile_init(void);             /* after the PMU is set up        */
 void nb_progfile_switch(ThreadId tid);   /* tid runs from now on           */
+Bool nb_progfile_current(ThreadId tid);  /* ... it did already: nothing to do */
 void nb_progfile_thread_exit(ThreadId tid);
 void nb_progfile_fini(Int exitcode);
 void nb_progfile_pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs);

@@ -235,6 +235,11 @@ void nb_kin_thread_exit(ThreadId tid)
 
 /* at each entry of valgrind's scheduler: the clock into the ancestors'
  * pages */
+Bool nb_kin_quiet(ThreadId tid)
+{
+	return !anc[0] && !anc[1] && !anc[2] && !anc[3] && !(tid < NB_HT_MAXT && blocked[tid]);
+}
+
 void nb_kin_tick(void)
 {
 	ULong real, mono, tsc;

@@ -151,6 +151,11 @@ static ULong process_cycles(void)
 
 static Bool writable(UWord addr, SizeT len);
 
+Bool nb_time_quiet(ThreadId tid)
+{
+	return !started || tid == run_tid;
+}
+
 void nb_time_switch(ThreadId tid)
 {
 	if (!started)

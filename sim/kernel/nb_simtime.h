@@ -22,6 +22,7 @@ Bool nb_time_request(ThreadId tid, UWord *arg, UWord *ret);
 ULong nb_rdtsc_helper(void);
 /* a thread starts running (track_start_client_code): CPU-time accounting */
 void nb_time_switch(ThreadId tid);
+Bool nb_time_quiet(ThreadId tid);        /* ... would do nothing          */
 /* the running thread moved from LP FROM to the other (nb_affinity.c) */
 void nb_time_moved(ThreadId tid, unsigned from);
 /* after a system call: the clock system calls' results become the
@@ -60,6 +61,8 @@ void nb_kin_runs(ThreadId tid);
 void nb_kin_thread_create(void);
 void nb_kin_thread_exit(ThreadId tid);
 void nb_kin_tick(void);
+/* nb_kin_runs(tid) and nb_kin_tick would do nothing */
+Bool nb_kin_quiet(ThreadId tid);
 /* the wall ns before the nearest waiting ancestor's expiry (~0: none) */
 ULong nb_kin_left_ns(void);
 /* pause/sigsuspend with a child: True if a descendant's clock reached the

@@ -749,6 +749,13 @@ int nb_pmu_rdpmc(struct nb_pmu *p, uint32_t ecx, uint64_t *val, const uint64_t *
 	return NB_PMU_OK;
 }
 
+void nb_pmu_read_all(struct nb_pmu *p, uint64_t *val, const uint64_t *sig)
+{
+	nb_pmu_sync(p, sig);
+	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++)
+		val[c] = p->ctr[c];
+}
+
 uint32_t nb_pmu_take_pmi_lp(struct nb_pmu *p, unsigned lp)
 {
 	uint32_t *pend = lp ? &p->pmi_pending_t1 : &p->pmi_pending;

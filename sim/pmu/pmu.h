@@ -137,6 +137,9 @@ void nb_pmu_set_features(struct nb_pmu *p, unsigned features);
 int nb_pmu_rdmsr(struct nb_pmu *p, uint32_t msr, uint64_t *val, const uint64_t *sig);
 int nb_pmu_wrmsr(struct nb_pmu *p, uint32_t msr, uint64_t val, const uint64_t *sig);
 int nb_pmu_rdpmc(struct nb_pmu *p, uint32_t ecx, uint64_t *val, const uint64_t *sig);
+/* All NB_NUM_COUNTERS counters, as that many RDPMCs in a row read them:
+ * synced once (a sync with no signal moved since the last is a no-op). */
+void nb_pmu_read_all(struct nb_pmu *p, uint64_t *val, const uint64_t *sig);
 
 /* Fold signal deltas since the last sync into the counters. */
 void nb_pmu_sync(struct nb_pmu *p, const uint64_t *sig);

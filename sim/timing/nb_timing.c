@@ -15,6 +15,8 @@ void nb_tm_init(struct nb_tm *t, const struct nb_tm_params *p, unsigned penalty)
 		b[i] = 0;
 	t->p = p;
 	t->penalty = penalty;
+	t->ls_lim = ~(uint64_t)0;
+	nb_tm_ls_set(t);
 }
 
 static inline uint64_t max64(uint64_t a, uint64_t b)
@@ -501,6 +503,7 @@ void nb_tm_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, uns
 	t->ret_n = ret_n;
 	t->seq = seq;
 	t->last_done = done;
+	nb_tm_ls_set(t);
 }
 
 void nb_tm_misp(struct nb_tm *t, uint64_t misp, int fast)
@@ -516,6 +519,7 @@ void nb_tm_misp(struct nb_tm *t, uint64_t misp, int fast)
 		t->ret_n = 0;
 		t->fe = t->ret;
 		t->fe_n = 0;
+		nb_tm_ls_set(t);
 	} else {
 		/* a mispredicted branch (the last uop run): the front end
 		 * restarts `penalty` cycles after it resolves [HIN01], [BOG04] */
@@ -573,6 +577,7 @@ void nb_tm_run_fast(struct nb_tm *t, const struct nb_tm_block *b, unsigned from,
 	t->fe_n = 0;
 	t->seq += n;
 	t->uops += n;
+	nb_tm_ls_set(t);
 	nb_tm_misp(t, misp, 1);
 }
 
@@ -586,6 +591,7 @@ uint64_t nb_tm_serialize(struct nb_tm *t)
 		c = t->fe;
 	t->ret = c;
 	t->ret_n = 0;
+	nb_tm_ls_set(t);
 	if (t->fe < c) {
 		t->fe = c;
 		t->fe_n = 0;

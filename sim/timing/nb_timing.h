@@ -304,9 +304,26 @@ struct nb_tm {
 	struct nb_tm_smt smt;
 	struct nb_tm_memo memo;
 	struct nb_tms smp;
+	/* the lockstep's limit on this LP's clock as its guard reads it,
+	 * ret + (smp.acc >> 8) (sim/tool/nb_lockstep.c; ~0: none), and the
+	 * same limit on smp.acc alone for the ret of now, (ls_lim - ret) <<
+	 * 8 (0 once ret reaches it), which every change of ret sets again
+	 * (nb_tm_ls_set): the guard at each superblock's start compares
+	 * smp.acc with it, two loads and a compare (nb_instr.c) */
+	uint64_t ls_lim, ls_acc;
 };
 
 void nb_tm_init(struct nb_tm *t, const struct nb_tm_params *p, unsigned penalty);
+
+/* ret moved, or ls_lim: ls_acc again.  ret + (acc >> 8) >= ls_lim
+ * exactly when acc >= ls_acc (a limit 2^56 cycles away or more is
+ * never reached) */
+static inline void nb_tm_ls_set(struct nb_tm *t)
+{
+	uint64_t d = t->ls_lim > t->ret ? t->ls_lim - t->ret : 0;
+
+	t->ls_acc = d >> 56 ? ~(uint64_t)0 : d << 8;
+}
 
 /*
  * The model's entry points.  They read and write the clock's own fields

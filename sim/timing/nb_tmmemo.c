@@ -436,6 +436,7 @@ static void write_fields(struct nb_tm *t, const struct mm_set *s, const struct m
 	t->fe_n = w->fe_n;
 	t->ret = F + (uint64_t)(int64_t)w->ret;
 	t->ret_n = w->ret_n;
+	nb_tm_ls_set(t);
 	t->last_done = B + w->done;
 	t->ld_mask = 0;
 	t->step.nrec = 0;

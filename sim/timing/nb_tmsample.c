@@ -349,6 +349,7 @@ static void skip(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, un
 		t->smp.skew = 0;        /* (a warm phase cheaper than its costs:
 					 * their means' spread, not a refill) */
 	t->ret += x >> 8;
+	nb_tm_ls_set(t);
 	t->smt.skip_cyc += x >> 8;
 	t->smp.frac = (uint32_t)(x & 255);
 	t->fe = t->ret;
@@ -388,6 +389,7 @@ void nb_tms_flush(struct nb_tm *t)
 	} else
 		t->smp.skew = 0;
 	t->ret += x >> 8;
+	nb_tm_ls_set(t);
 	t->smt.skip_cyc += x >> 8;
 	t->smp.frac = (uint32_t)(x & 255);
 	t->fe = t->ret;

@@ -125,6 +125,11 @@ static void ctx_reclaim(unsigned lp, struct nb_thr *t)
 		nb_pmi_budget = 0;
 }
 
+ThreadId nb_ctx_running(void)
+{
+	return running;
+}
+
 void nb_ctx_start(ThreadId tid)
 {
 	unsigned lp;

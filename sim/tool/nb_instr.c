@@ -489,14 +489,16 @@ static void emit_ls_guard(IRSB *sb, IRSB *in)
 	if (!n)
 		return;
 	if (clo_ht && (nb_need & NEED_TIME)) {
+		/* ret + (smp.acc >> 8) >= the limit, as smp.acc >= ls_acc
+		 * (nb_timing.h nb_tm_ls_set: ret moves only in the clock's
+		 * helpers, which set ls_acc again): two loads off nb_tmp and
+		 * a compare, where the sum took four loads, a shift and an
+		 * add in every superblock run (sort: 7% of its CPU time) */
 		IRExpr *t = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_tmp)));
-		IRExpr *ret = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, tmp(sb, Ity_I64,
-			IRExpr_Binop(Iop_Add64, t, c64(offsetof(struct nb_tm, ret))))));
-		IRExpr *acc = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, tmp(sb, Ity_I64,
+		now = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, tmp(sb, Ity_I64,
 			IRExpr_Binop(Iop_Add64, t, c64(offsetof(struct nb_tm, smp.acc))))));
-		now = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, ret,
-			tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, acc, IRExpr_Const(IRConst_U8(8))))));
-		lim = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_ls_lim)));
+		lim = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, tmp(sb, Ity_I64,
+			IRExpr_Binop(Iop_Add64, t, c64(offsetof(struct nb_tm, ls_acc))))));
 		g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64U, lim, now));
 		addStmtToIRSB(sb, IRStmt_Exit(g, Ijk_Yield, IRConst_U64((ULong)a), in->offsIP));
 		return;
@@ -509,6 +511,38 @@ static void emit_ls_guard(IRSB *sb, IRSB *in)
 	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64S, left, c64(0)));
 	addStmtToIRSB(sb, IRStmt_Exit(g, Ijk_Yield, IRConst_U64((ULong)a), in->offsIP));
 	addStmtToIRSB(sb, IRStmt_Put(slot, tmp(sb, Ity_I64, IRExpr_Binop(Iop_Sub64, left, c64(n)))));
+}
+
+/*
+ * A superblock that ends with a PAUSE (Ijk_Yield, back to valgrind's
+ * scheduler) under the lockstep: at its end, after everything counted,
+ * nb_ls_pause decides whether the thread runs on (nb_lockstep.c); it
+ * leaves with Ijk_Yield as before when not, else jumps on, chained to the
+ * next translation.  Not with PMIs (NEED_PMI, or a thin translation's
+ * guard): a check at the last instruction counts on the superblock
+ * leaving generated code there (NB_PMI_FORCE).  The call may move the
+ * countdown of instructions in the shadow state (ic_arm).
+ */
+static void emit_pause(IRSB *out, const IRSB *in)
+{
+	IRTemp r;
+	IRDirty *d;
+
+	if (in->jumpkind != Ijk_Yield || in->next->tag != Iex_Const || !nb_ls_active() ||
+	    !clo_lockstep_pause || (nb_need & NEED_PMI) || nb_ipmi_thin())
+		return;
+	r = newIRTemp(out->tyenv, Ity_I64);
+	d = unsafeIRDirty_1_N(r, 0, "nb_ls_pause", VG_(fnptr_to_fnentry)(&nb_ls_pause),
+			      mkIRExprVec_0());
+	d->nFxState = 1;
+	VG_(memset)(&d->fxState, 0, sizeof d->fxState);
+	d->fxState[0].fx = Ifx_Modify;
+	d->fxState[0].offset = (Int)sizeof(VexGuestAMD64State) + (Int)NB_LS_SLOT;
+	d->fxState[0].size = sizeof(Long);
+	addStmtToIRSB(out, IRStmt_Dirty(d));
+	addStmtToIRSB(out, IRStmt_Exit(tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(r), c64(0))),
+				       Ijk_Yield, in->next->Iex.Const.con, in->offsIP));
+	out->jumpkind = Ijk_Boring;
 }
 
 /* Where control goes when the exit at stmts[i] is not taken: the next
@@ -607,6 +641,7 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 				st = rdtsc_stmt(st);
 			addStmtToIRSB(out, st);
 		}
+		emit_pause(out, in);
 		return out;
 	}
 	/* the last instruction; it leaves generated code (a client request,
@@ -907,6 +942,7 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 		batch_emit(out, &bt);
 		VG_(free)(bt.x);
 	}
+	emit_pause(out, in);
 	nb_ipmi_end(out, sb_addr, first_im == last_im && force_jk, thin_at);
 	cur_batch = NULL;
 	return out;

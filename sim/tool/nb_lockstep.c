@@ -54,7 +54,7 @@ extern Bool VG_(ok_to_discard_translations);
 Bool nb_ls_on;                           /* a second thread was created    */
 ULong nb_ls_lim = ~0ULL;                 /* the running LP holds at this   */
 static ULong nb_ls_ic;                   /* instructions of the running LP */
-ULong nb_ls_holds, nb_ls_turns, nb_ls_valves;
+ULong nb_ls_holds, nb_ls_turns, nb_ls_valves, nb_ls_pauses;
 static ULong lead_max;                   /* the largest lead at a turn    */
 
 enum { LS_RUN, LS_FUTEX, LS_SYS };       /* runnable; blocked (model; host) */
@@ -553,24 +553,73 @@ void nb_ls_noredir_mark(void)
 	noredir = True;
 }
 
-/* Thread tid gets valgrind's lock: may it run?  Sets nb_ls_lim: the raw
- * clock (nb_tmp's or nb_ls_ic) at which it must give way. */
+/* Thread tid of LP lp runs until LP lp's raw clock reaches v: the
+ * guard's limit, for the clock in the LP's own fields (nb_timing.h
+ * ls_lim, ls_acc) */
+static void set_lim(unsigned lp, ULong v)
+{
+	nb_ls_lim = v;
+	nb_tm_lp[lp & 1].ls_lim = v;
+	nb_tm_ls_set(&nb_tm_lp[lp & 1]);
+}
+
+/* Thread tid of LP lp asks to run: the LPs' owners and the turn brought
+ * up to now; may it run?  (Asked again with nothing run between, it
+ * decides the same, with nothing more changed.) */
+static Bool decide(ThreadId tid, unsigned lp)
+{
+	for (unsigned l = 0; l < nlp(); l++) {
+		refresh(l, now_running());
+		/* the owner's quantum is over: the LP's next runnable thread */
+		if (owner[l] && t_of(l) >= qend[l]) {
+			ThreadId n = next_of(l, owner[l]);
+			if (n)
+				owner[l] = n;
+			qend[l] = t_of(l) + NB_LS_QUANTUM;
+		}
+	}
+	set_turn();
+	return owner[lp] == tid && !(nlp() == 2 && turn != lp && owner[turn]);
+}
+
+/* Thread tid of LP lp runs: nb_ls_lim, the raw clock (nb_tmp's or
+ * nb_ls_ic) at which it must give way */
+static void runs(ThreadId tid, unsigned lp)
+{
+	ULong lim;
+
+	valve_on = False;
+	spins = 0;
+	/* the LP of the running thread: its instructions in nb_ls_ic */
+	if (lp != cur_lp) {
+		ic[cur_lp] = nb_ls_ic;
+		nb_ls_ic = ic[lp];
+		cur_lp = lp;
+	}
+	lim = qend[lp];
+	if (nlp() == 2 && owner[lp ^ 1] && t_of(lp ^ 1) + NB_LS_BOUND < lim)
+		lim = t_of(lp ^ 1) + NB_LS_BOUND;
+	lim -= timed() ? off_t[lp] : off_i[lp];
+	set_lim(lp, lim + 1);
+	ic_arm(tid);
+}
+
+/* Thread tid gets valgrind's lock: may it run?  Sets nb_ls_lim (runs). */
 Bool nb_ls_start(ThreadId tid)
 {
 	unsigned lp = lp_of(tid);
-	ULong lim;
 
 	if (slot_stale)
 		slot_stale = False, slot_tid = 0;
 	ic_sync();
 	if (noredir) {
 		noredir = False;
-		nb_ls_lim = ~0ULL;
+		set_lim(lp, ~0ULL);
 		ic_arm(tid);
 		return True;
 	}
 	if (!nb_ls_active()) {
-		nb_ls_lim = ~0ULL;
+		set_lim(lp, ~0ULL);
 		ic_arm(tid);
 		return True;
 	}
@@ -605,22 +654,11 @@ Bool nb_ls_start(ThreadId tid)
 			nb_ls_ic = ic[lp];
 			cur_lp = lp;
 		}
-		nb_ls_lim = ~0ULL;
+		set_lim(lp, ~0ULL);
 		ic_arm(tid);
 		return True;
 	}
-	for (unsigned l = 0; l < nlp(); l++) {
-		refresh(l, now_running());
-		/* the owner's quantum is over: the LP's next runnable thread */
-		if (owner[l] && t_of(l) >= qend[l]) {
-			ThreadId n = next_of(l, owner[l]);
-			if (n)
-				owner[l] = n;
-			qend[l] = t_of(l) + NB_LS_QUANTUM;
-		}
-	}
-	set_turn();
-	if (owner[lp] != tid || (nlp() == 2 && turn != lp && owner[turn])) {
+	if (!decide(tid, lp)) {
 		ThreadId w = owner[turn] ? owner[turn] : owner[lp];
 		/* the thread that should run is still in the kernel: a wait
 		 * the model does not know, once the valve's time is out */
@@ -647,7 +685,7 @@ Bool nb_ls_start(ThreadId tid)
 		}
 		nb_ls_holds++;
 		next_up = w;
-		nb_ls_lim = 0;
+		set_lim(lp, 0);
 		ic_arm(tid);
 		leave_now(tid);
 		/* held again at once: the thread that should run was not
@@ -658,21 +696,45 @@ Bool nb_ls_start(ThreadId tid)
 			pause_host(spins > 20 ? 200 : 20);
 		return False;
 	}
-	valve_on = False;
-	spins = 0;
-	/* the LP of the running thread: its instructions in nb_ls_ic */
-	if (lp != cur_lp) {
-		ic[cur_lp] = nb_ls_ic;
-		nb_ls_ic = ic[lp];
-		cur_lp = lp;
-	}
-	lim = qend[lp];
-	if (nlp() == 2 && owner[lp ^ 1] && t_of(lp ^ 1) + NB_LS_BOUND < lim)
-		lim = t_of(lp ^ 1) + NB_LS_BOUND;
-	lim -= timed() ? off_t[lp] : off_i[lp];
-	nb_ls_lim = lim + 1;
-	ic_arm(tid);
+	runs(tid, lp);
 	return True;
+}
+
+/*
+ * A PAUSE (the spin-wait hint) ends its superblock with Ijk_Yield, back
+ * to valgrind's scheduler, whose thread-start hook asks nb_ls_start
+ * again.  Under the lockstep the other thread may not run until this
+ * one's turn ends, so the round trip (the hook, the dispatcher's exit and
+ * entry, valgrind's signal poll every few hundred of them) only finds,
+ * nearly always, that the thread runs on: a thread spinning at a barrier
+ * while the other LP works made one per PAUSE for the whole of its turn
+ * (tp_omp 200000 40 under --ht=yes: 150,000 more thread starts than
+ * without the lockstep).  The PAUSE's superblock now ends with a call of
+ * this function instead (nb_instr.c emit_pause): it takes the decision
+ * the hook's nb_ls_start would take there, where nothing else has run
+ * since the superblock's end, and the superblock goes on as a plain jump
+ * when the thread runs on (its limit set again, as the hook sets it: the
+ * other LP's time moves at its own switch, after the limit was computed),
+ * else leaves as before (1), and the hook decides again, the same way,
+ * and holds it.  Whatever else the hook would do at this start (a
+ * translation's discard, a timer's signal, another thread's PMU context,
+ * the perf emulation's tick) leaves too (nb_start_again): the counts are
+ * the same as with every PAUSE's round trip.
+ */
+ULong nb_ls_pause(void)
+{
+	ThreadId tid = VG_(get_running_tid)();
+	unsigned lp = lp_of(tid);
+
+	if (!nb_ls_active() || slot_stale || noredir || nb_ls_unsettled || exit_word ||
+	    !runnable(tid) || lp != cur_lp || !nb_start_again(tid))
+		return 1;
+	ic_sync();
+	if (!decide(tid, lp))
+		return 1;
+	nb_ls_pauses++;
+	runs(tid, lp);
+	return 0;
 }
 
 /* The start of a thread's run (nb_main.c's hook): nb_ls_start; a thread
@@ -979,6 +1041,7 @@ void nb_ls_stats(void)
 		  "after %u ms\n", nb_ls_holds, nb_ls_turns, nb_ls_valves, NB_LS_VALVE_MS);
 	VG_(umsg)("nbsim: lockstep: the largest lead at a turn %llu (bound %u %s)\n", lead_max,
 		  NB_LS_BOUND, timed() ? "cycles" : "instructions");
+	VG_(umsg)("nbsim: lockstep: %llu PAUSEs ran on without the scheduler\n", nb_ls_pauses);
 	VG_(umsg)("nbsim: lockstep: %llu hand-offs, %llu of them moved the next thread to the "
 		  "waker's host CPU (nb_lshand.c)\n", nb_lsh_handoffs, nb_lsh_pins);
 }

@@ -267,6 +267,19 @@ static void nb_ls_lps_changed(void)
 		nb_lp_switch(nb_pmu_state.lp);
 }
 
+/* nb_start_client below, for the thread that runs already (the
+ * lockstep's PAUSE, nb_ls_pause): would it do nothing but ask the
+ * lockstep?  Each of its steps, in its order. */
+Bool nb_start_again(ThreadId tid)
+{
+	unsigned lp = nb_lp_of(tid);
+
+	return !nb_cold_pending() && nb_pmi_start_again(tid) && nb_lp_tid[lp] == tid &&
+		nb_lp_lwpid[lp] == nb_lwp(tid) && (!clo_ht || lp == nb_pmu_state.lp) &&
+		(clo_ctx_cpu || nb_ctx_running() == tid) && nb_front->runs_again &&
+		nb_front->runs_again(tid);
+}
+
 static void nb_start_client(ThreadId tid, ULong blocks_done)
 {
 	nb_cold_check(blocks_done);

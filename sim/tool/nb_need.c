@@ -392,6 +392,11 @@ void nb_cold_check(ULong runs)
 	VG_(ok_to_discard_translations) = ok;
 }
 
+Bool nb_cold_pending(void)
+{
+	return tier_npend || nb_cold;
+}
+
 static UInt need_bclass = NB_PMIB_INS;   /* the translations' nb_pmi_bclass */
 
 void nb_update_need(void)

@@ -30,6 +30,7 @@ Bool clo_random_host = False;   /* --nbsim-random=host (default seeded: nb_entro
 ULong clo_random_seed = 0;      /* --nbsim-seed=N */
 Bool clo_ctx_cpu = False;       /* --nbsim-pmu-ctx=cpu (nb_ctx.c) */
 Bool clo_lockstep = True;       /* --nbsim-lockstep (nb_lockstep.c) */
+Bool clo_lockstep_pause = True; /* --nbsim-lockstep-pause */
 UInt clo_lockstep_bound = 50000; /* --nbsim-lockstep-bound: cycles (or instructions) */
 Bool clo_smt_walk = False;      /* --nbsim-smt-clock=walk (nb_cycles.c) */
 UInt clo_pmi_latency = ~0u;     /* --nbsim-pmi-latency; ~0: the model's (nb_pmi.c) */
@@ -61,6 +62,7 @@ static const struct { const HChar *name, *values; } nb_opt_values[] = {
 	{ "--nbsim-pmu-ctx", "thread, cpu" },
 	{ "--nbsim-ht-place", "fixed, migrate" },
 	{ "--nbsim-lockstep", "yes, no" },
+	{ "--nbsim-lockstep-pause", "yes, no" },
 	{ "--nbsim-smt-clock", "sampled, walk" },
 	{ "--nbsim-exact-ir", "yes, no" },
 	{ "--nbsim-cold", "yes, no" },
@@ -121,6 +123,7 @@ Bool nb_process_cmd_line_option(const HChar *arg)
 	else if VG_XACT_CLO(arg, "--nbsim-ht-place=fixed", clo_ht_migrate, False) {}
 	else if VG_XACT_CLO(arg, "--nbsim-ht-place=migrate", clo_ht_migrate, True) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-lockstep", clo_lockstep) {}
+	else if VG_BOOL_CLO(arg, "--nbsim-lockstep-pause", clo_lockstep_pause) {}
 	else if VG_BINT_CLO(arg, "--nbsim-lockstep-bound", clo_lockstep_bound, 1000, 100000000) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-warn-unmodelled", clo_warn) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-list-events", clo_list) {}
@@ -189,6 +192,10 @@ void nb_print_usage(void)
 "                              while nothing counts cycles) (1000-100000000;\n"
 "                              fewer: closer, each turn a host thread switch)\n"
 "                              [50000]\n"
+"    --nbsim-lockstep-pause=yes|no  under the lockstep, a PAUSE decides in place\n"
+"                              whether its thread runs on / goes back to\n"
+"                              valgrind's scheduler to ask (the same counts;\n"
+"                              a check) [yes]\n"
 "    --nbsim-smt-clock=sampled|walk  with --ht=yes, while both logical\n"
 "                              processors run: the sampled clock, its walked\n"
 "                              runs sharing the package / walk: the model on\n"

@@ -329,6 +329,16 @@ static void cpl_apply(ThreadId tid)
 	nb_tags_changed();
 }
 
+/* nb_pmi_enter and nb_pmi_thread_runs for the thread that runs already:
+ * nothing to do? */
+Bool nb_pmi_start_again(ThreadId tid)
+{
+	int on = tid < NB_ISR_MAXTID && nb_isr_sig[tid] != 0;
+
+	return !nb_pmi_cut && !nb_pmi_skid_pend && !(tid < NB_ISR_MAXTID && nb_isr_pend[tid]) &&
+		((nb_pmu_state.cpl0 >> nb_lp_of(tid)) & 1) == (unsigned)on;
+}
+
 Bool nb_pmi_in_handler(ThreadId tid)
 {
 	return tid < NB_ISR_MAXTID && nb_isr_sig[tid] != 0;

@@ -206,6 +206,7 @@ extern Bool clo_ctx_cpu;                 /* --nbsim-pmu-ctx=cpu            */
 
 extern Bool clo_lockstep;                /* --nbsim-lockstep               */
 extern UInt clo_lockstep_bound;          /* --nbsim-lockstep-bound         */
+extern Bool clo_lockstep_pause;          /* --nbsim-lockstep-pause         */
 extern Bool nb_ls_on;                    /* guards in every superblock     */
 extern ULong nb_ls_lim;                  /* the running LP's raw clock at  */
 					 /* which it gives way             */
@@ -217,6 +218,17 @@ Bool nb_ls_start(ThreadId tid);
  * exits): valgrind runs that translation next, at once */
 void nb_ls_noredir_mark(void);
 Bool nb_ls_enter(ThreadId tid);          /* nb_ls_start; held: parks      */
+/* at a PAUSE's superblock end (nb_instr.c): 0, the thread runs on, its
+ * limit set as the thread-start hook would; 1, it leaves to the hook */
+ULong nb_ls_pause(void);
+extern ULong nb_ls_pauses;
+/* nb_main.c: would the thread-start hook, for the thread that runs, do
+ * nothing but ask the lockstep (no discard, PMI, context, timer...)? */
+Bool nb_start_again(ThreadId tid);
+/* ... its parts: nb_pmi.c (the cut, a PMI in flight, a signal handler's
+ * CPL), nb_ctx.c (the thread whose context is loaded) */
+Bool nb_pmi_start_again(ThreadId tid);
+ThreadId nb_ctx_running(void);
 Bool nb_ls_active(void);
 void nb_ls_changed(void);
 /* what the tool's thread hooks (nb_main.c) do when the LPs that run user
@@ -673,6 +685,9 @@ struct nb_front {
 	 * generated code, with --nbsim-time=simulated). */
 	Bool (*clock_request)(ThreadId tid, UWord *arg, UWord *ret);
 	ULong (*rdtsc)(void);
+	/* would runs(tid), for the thread that runs already, change
+	 * nothing?  (the lockstep's PAUSE, nb_lockstep.c nb_ls_pause) */
+	Bool (*runs_again)(ThreadId tid);
 };
 extern const struct nb_front *nb_front;
 void nb_tool_start(const struct nb_front *f);   /* valgrind's pre_clo_init */
@@ -687,6 +702,7 @@ extern Bool nb_pmi_front;       /* its events sample: PMIs go to pmi_claim
 extern Bool nb_cold;            /* the cold phase (nb_need.c): set by the clocks'
 				 * front-end with nb_need_clock           */
 void nb_cold_check(ULong runs); /* at a thread's start: its end by runs     */
+Bool nb_cold_pending(void);     /* ... would it do anything (or might it)   */
 /* cold translations after the phase (nb_need.c): a count of the runs */
 struct nb_tier {
 	ULong runs;
