@@ -225,7 +225,7 @@ static UInt exec_mask;                   /* the image's inherited binding */
 static void exec_path(HChar *buf, SizeT len)
 {
 	VG_(snprintf)(buf, (Int)len, "%s/nbsim-affinity-%u-%d.exec", VG_(tmpdir)(),
-		      (UInt)VG_(geteuid)(), VG_(getpid)());
+		      (UInt)nb_euid(), nb_pid());
 }
 
 static void pre_exec(ThreadId tid)

@@ -49,7 +49,7 @@ static Word msr_open(const HChar *path, UWord flags)
 	if (!clo_msr_driver || cpu >= nbk_ncpus())
 		return -E_NOENT;                /* no module, or no such CPU: no node */
 	(void)flags;
-	if (VG_(geteuid)() != 0)
+	if (nb_euid() != 0)
 		return -E_ACCES;                /* crw------- root root */
 	if (!nbk_rawio_capable())
 		return -E_PERM;                 /* msr_open: capable(CAP_SYS_RAWIO) */
@@ -102,7 +102,7 @@ static Word kopen(Addr path, UWord flags)
 		return msr_open(p, flags);
 	if (!VG_(strcmp)(p, "/proc/sys/kernel/perf_event_paranoid")) {
 		if ((flags & 3) != 0)
-			return VG_(geteuid)() == 0 ? -E_ROFS : -E_ACCES;
+			return nb_euid() == 0 ? -E_ROFS : -E_ACCES;
 		return NBSIM_KERN_FILE;
 	}
 	return NBSIM_KERN_PASS;
@@ -139,9 +139,9 @@ static void kclose(UWord fd)
 			HChar path[256];
 
 			nbk_attach_publish(o->tpid);   /* the target takes no new copy */
-			nbk_rb_path(VG_(getpid)(), o->id, "rb", path, sizeof path);
+			nbk_rb_path(nb_pid(), o->id, "rb", path, sizeof path);
 			VG_(unlink)(path);             /* its ring buffer's file */
-			nbk_rb_path(VG_(getpid)(), o->id, "fifo", path, sizeof path);
+			nbk_rb_path(nb_pid(), o->id, "fifo", path, sizeof path);
 			VG_(unlink)(path);
 		}
 		if (owner)
@@ -276,7 +276,7 @@ Word nb_kern_request(ThreadId tid, UWord *arg)
 		o = nbk_obj_of_fd(a);
 		if (!o || o->kind != K_PERF || !o->tpid)
 			return NBSIM_KERN_PASS;
-		nbk_rb_path(VG_(getpid)(), o->id, "rb", path, sizeof path);
+		nbk_rb_path(nb_pid(), o->id, "rb", path, sizeof path);
 		if (!nbk_writable(b, c) || c <= VG_(strlen)(path))
 			return -E_FAULT;
 		VG_(strcpy)((HChar *)b, path);
@@ -288,7 +288,7 @@ Word nb_kern_request(ThreadId tid, UWord *arg)
 		{
 			HChar path[256];
 
-			nbk_rb_path(VG_(getpid)(), ko[a - 1].id, "fifo", path, sizeof path);
+			nbk_rb_path(nb_pid(), ko[a - 1].id, "fifo", path, sizeof path);
 			if (!nbk_writable(b, c) || c <= VG_(strlen)(path))
 				return -E_FAULT;
 			VG_(strcpy)((HChar *)b, path);

@@ -42,7 +42,7 @@ struct att_rec {
 static void attach_path(Int pid, HChar *buf, SizeT len)
 {
 	VG_(snprintf)(buf, (Int)len, "%s/nbsim-kern-%u-%d.attach", VG_(tmpdir)(),
-		      (UInt)VG_(geteuid)(), pid);
+		      (UInt)nb_euid(), pid);
 }
 
 /* The numbers after "KEY:" in /proc/PID/status (Uid: real, effective,
@@ -132,7 +132,7 @@ Word nbk_target(Int pid, Bool priv, ThreadId *owner, Int *tpid)
 void nbk_attach_publish(Int tpid)
 {
 	HChar path[256], tmp[280];
-	struct att_hdr h = { ATT_MAGIC, nbk_proc_start(tpid), 0, VG_(getpid)(), 0 };
+	struct att_hdr h = { ATT_MAGIC, nbk_proc_start(tpid), 0, nb_pid(), 0 };
 	SysRes f;
 	Int fd;
 	ULong last = 0;
@@ -145,7 +145,7 @@ void nbk_attach_publish(Int tpid)
 		VG_(unlink)(path);
 		return;
 	}
-	VG_(snprintf)(tmp, sizeof tmp, "%s.%d", path, VG_(getpid)());
+	VG_(snprintf)(tmp, sizeof tmp, "%s.%d", path, nb_pid());
 	f = VG_(open)(tmp, VKI_O_WRONLY | VKI_O_CREAT | VKI_O_TRUNC, 0600);
 	if (sr_isError(f))
 		return;
@@ -186,7 +186,7 @@ Bool nbk_attach_poll(ThreadId tid, ULong now)
 	Int fd;
 	Bool made = False;
 
-	attach_path(VG_(getpid)(), path, sizeof path);
+	attach_path(nb_pid(), path, sizeof path);
 	f = VG_(open)(path, VKI_O_RDONLY, 0);
 	if (sr_isError(f))
 		return False;
@@ -264,9 +264,9 @@ void nbk_attach_take(ThreadId tid)
 	struct vg_stat st;
 	ULong now;
 
-	if (VG_(gettid)() != VG_(getpid)())
+	if (VG_(gettid)() != nb_pid())
 		return;                          /* the pid names the main thread */
-	attach_path(VG_(getpid)(), path, sizeof path);
+	attach_path(nb_pid(), path, sizeof path);
 	if (sr_isError(VG_(stat)(path, &st)))
 		return;
 	if (st.ino == seen_ino && st.mtime == seen_mtime && st.mtime_nsec == seen_ns &&
@@ -296,9 +296,9 @@ void nbk_attach_fini(void)
 		if (ko[i].kind == K_PERF && ko[i].tpid && !ko[i].foreign) {
 			attach_path(ko[i].tpid, path, sizeof path);
 			VG_(unlink)(path);
-			nbk_rb_path(VG_(getpid)(), ko[i].id, "rb", path, sizeof path);
+			nbk_rb_path(nb_pid(), ko[i].id, "rb", path, sizeof path);
 			VG_(unlink)(path);
-			nbk_rb_path(VG_(getpid)(), ko[i].id, "fifo", path, sizeof path);
+			nbk_rb_path(nb_pid(), ko[i].id, "fifo", path, sizeof path);
 			VG_(unlink)(path);
 		}
 }

@@ -37,7 +37,7 @@ static Bool exec_pending;
 static void exec_path(Int pid, HChar *buf, SizeT len)
 {
 	VG_(snprintf)(buf, (Int)len, "%s/nbsim-kern-%u-%d.exec", VG_(tmpdir)(),
-		      (UInt)VG_(geteuid)(), pid);
+		      (UInt)nb_euid(), pid);
 }
 
 static Bool survives(const struct kobj *e)
@@ -60,7 +60,7 @@ static void kern_pre_exec(ThreadId tid)
 
 	/* events opened on this process since the last slice (the
 	 * perf-stat pattern: opened on the child just before its exec) */
-	if (VG_(gettid)() == VG_(getpid)())
+	if (VG_(gettid)() == nb_pid())
 		(void)nbk_attach_poll(tid, nbk_now_ns());
 	/* --trace-children=no: the new image runs on the host's CPU, where
 	 * no emulated kernel waits for the events */
@@ -72,7 +72,7 @@ static void kern_pre_exec(ThreadId tid)
 			nbk_sync(&ko[i]);
 			nbk_upd_times(&ko[i], now);
 		}
-	exec_path(VG_(getpid)(), path, sizeof path);
+	exec_path(nb_pid(), path, sizeof path);
 	f = VG_(open)(path, VKI_O_WRONLY | VKI_O_CREAT | VKI_O_TRUNC, 0600);
 	if (sr_isError(f))
 		return;
@@ -122,14 +122,14 @@ static void kern_exec_failed(void)
 	if (!exec_pending)
 		return;
 	exec_pending = False;
-	exec_path(VG_(getpid)(), path, sizeof path);
+	exec_path(nb_pid(), path, sizeof path);
 	VG_(unlink)(path);
 }
 
 /* SIGNAL sent to this process by system call SYSNO (ARGS); 0 none */
 static Bool to_self(UInt sysno, UWord *args, UInt nargs)
 {
-	Int me = VG_(getpid)();
+	Int me = nb_pid();
 
 	if (nargs < 2)
 		return False;
@@ -177,7 +177,7 @@ void nbk_exec_load(void)
 	SysRes f;
 	Int fd;
 
-	exec_path(VG_(getpid)(), path, sizeof path);
+	exec_path(nb_pid(), path, sizeof path);
 	f = VG_(open)(path, VKI_O_RDONLY, 0);
 	if (sr_isError(f))
 		return;

@@ -40,7 +40,7 @@ Word nbk_perf_open(ThreadId tid, Addr uattr, UWord pidcpu, UWord group_fd, UWord
 	struct perf_event_attr a;
 	Int pid = (Int)(uint32_t)pidcpu, cpu = (Int)(uint32_t)(pidcpu >> 32);
 	uint32_t size;
-	Bool priv = VG_(geteuid)() == 0 || nbk_perfmon_capable();
+	Bool priv = nb_euid() == 0 || nbk_perfmon_capable();
 	int leader = -1, i, err;
 	uint64_t cfg = 0;
 	ThreadId owner = 0;
@@ -221,7 +221,7 @@ Word nbk_perf_open(ThreadId tid, Addr uattr, UWord pidcpu, UWord group_fd, UWord
 
 		ko[i].counter = -1;
 		/* its descriptor: a FIFO the target's wakeups write to */
-		nbk_rb_path(VG_(getpid)(), ko[i].id, "fifo", path, sizeof path);
+		nbk_rb_path(nb_pid(), ko[i].id, "fifo", path, sizeof path);
 		VG_(unlink)(path);
 		(void)VG_(do_syscall)(__NR_mknod, (UWord)path, VKI_S_IFIFO | 0600, 0, 0, 0, 0, 0, 0);
 		nbk_attach_publish(tpid);

@@ -41,7 +41,7 @@ static ULong rec_ns(ULong now)
 void nbk_rb_path(Int opener, ULong id, const HChar *suffix, HChar *buf, SizeT len)
 {
 	VG_(snprintf)(buf, (Int)len, "%s/nbsim-kern-%u-%d-%llu.%s", VG_(tmpdir)(),
-		      (UInt)VG_(geteuid)(), opener, id, suffix);
+		      (UInt)nb_euid(), opener, id, suffix);
 }
 
 /* A wakeup of the opener's pollers (perf_event_wakeup): a byte into the
@@ -133,7 +133,7 @@ static ULong primary_id(const struct kobj *e)
 
 static ULong pid_tid(const struct kobj *e)
 {
-	return (ULong)(UInt)VG_(getpid)() | (ULong)(UInt)e->lwpid << 32;
+	return (ULong)(UInt)nb_pid() | (ULong)(UInt)e->lwpid << 32;
 }
 
 /* struct sample_id (perf_event__id_header_size): appended to non-sample
@@ -395,7 +395,7 @@ static void task_record(unsigned type, Bool tid_of_event)
 
 		if (!sideband(e) || !e->attr.task || (!e->rb && !e->rpid))
 			continue;
-		w[1] = (ULong)(UInt)VG_(getpid)() | (ULong)(UInt)VG_(getppid)() << 32;
+		w[1] = (ULong)(UInt)nb_pid() | (ULong)(UInt)VG_(getppid)() << 32;
 		w[2] = (ULong)tid | (ULong)(UInt)VG_(getppid)() << 32;
 		w[3] = now;
 		k = 4;

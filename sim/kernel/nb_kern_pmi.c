@@ -200,7 +200,7 @@ static Bool signal_owner(struct kobj *e, Int code)
 {
 	vki_siginfo_t si;
 	Int sig = e->sig ? e->sig : VKI_SIGIO;
-	Int pid = VG_(getpid)();
+	Int pid = nb_pid();
 	Int tid = e->own_type == 0 ? e->own : e->lwpid;
 
 	if (!e->async || !e->own)

@@ -68,7 +68,7 @@ struct tm_hdr {
 static void traceme_path(Int pid, HChar *buf, SizeT len)
 {
 	VG_(snprintf)(buf, (Int)len, "%s/nbsim-kern-%u-%d.traceme", VG_(tmpdir)(),
-		      (UInt)VG_(geteuid)(), pid);
+		      (UInt)nb_euid(), pid);
 }
 
 /* TracerPid of /proc/self/status: the host's tracer (strace, gdb), 0 none */
@@ -160,7 +160,7 @@ Word nbk_ptrace(UWord req, UWord pid)
  * real at a signal to itself, and goes with an execve. */
 void nbk_ptrace_pre_syscall(UInt sysno, UWord *args, UInt nargs)
 {
-	Int me = VG_(getpid)();
+	Int me = nb_pid();
 
 	if (!traceme_pending || nargs < 2)
 		return;
@@ -207,7 +207,7 @@ void nbk_ptrace_exec_failed(void)
 {
 	HChar file[256];
 
-	traceme_path(VG_(getpid)(), file, sizeof file);
+	traceme_path(nb_pid(), file, sizeof file);
 	VG_(unlink)(file);
 }
 
@@ -230,7 +230,7 @@ void nbk_ptrace_init(void)
 	struct { UWord handler, flags, restorer, mask; } dfl = { 0, 0, 0, 0 }, old;
 	UWord set = 1UL << (SIG_TRAP - 1), oldset = 0;
 
-	traceme_path(VG_(getpid)(), file, sizeof file);
+	traceme_path(nb_pid(), file, sizeof file);
 	f = VG_(open)(file, VKI_O_RDONLY, 0);
 	if (sr_isError(f))
 		return;
@@ -249,7 +249,7 @@ void nbk_ptrace_init(void)
 		return;
 	(void)VG_(do_syscall)(__NR_rt_sigprocmask, VKI_SIG_UNBLOCK, (UWord)&set, (UWord)&oldset, 8,
 			      0, 0, 0, 0);
-	(void)VG_(do_syscall)(__NR_tgkill, (UWord)VG_(getpid)(), (UWord)VG_(gettid)(), SIG_TRAP,
+	(void)VG_(do_syscall)(__NR_tgkill, (UWord)nb_pid(), (UWord)VG_(gettid)(), SIG_TRAP,
 			      0, 0, 0, 0, 0);
 	/* stopped until the tracer's PTRACE_CONT; it discarded the signal */
 	(void)VG_(do_syscall)(__NR_rt_sigprocmask, VKI_SIG_SETMASK, (UWord)&oldset, 0, 8,

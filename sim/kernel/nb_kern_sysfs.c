@@ -232,10 +232,10 @@ Word nbk_sysfs_dir(Addr buf, UWord len)
 
 	if (!dir[0])
 		VG_(snprintf)(dir, sizeof dir, "%s/nbsim-sysfs-%u-p4v4-%u-%s", VG_(tmpdir)(),
-			      (UInt)VG_(geteuid)(), nbk_ncpus(), nb_cpu->name);
+			      (UInt)nb_euid(), nbk_ncpus(), nb_cpu->name);
 	VG_(snprintf)(probe, sizeof probe, "%s/system/cpu/present", dir);
 	if (sr_isError(VG_(stat)(probe, &st))) {
-		VG_(snprintf)(tmp, sizeof tmp, "%s.%d", dir, VG_(getpid)());
+		VG_(snprintf)(tmp, sizeof tmp, "%s.%d", dir, nb_pid());
 		unbuild(tmp);
 		if (!build(tmp) || VG_(rename)(tmp, dir) != 0)
 			unbuild(tmp);           /* another nbsim made it first, or no TMPDIR */

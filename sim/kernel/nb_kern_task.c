@@ -143,14 +143,14 @@ Bool nbk_inh_mine;                        /* ... made (unlinked at exit) */
 static void inherit_path(Int pid, HChar *buf, SizeT len)
 {
 	VG_(snprintf)(buf, (Int)len, "%s/nbsim-kern-%u-%d.inherit", VG_(tmpdir)(),
-		      (UInt)VG_(geteuid)(), pid);
+		      (UInt)nb_euid(), pid);
 }
 
 static void report(const struct kobj *e, ULong magic)
 {
 	HChar path[256];
 	struct inh_rec r = { magic, e->rid, e->count + e->child_count, e->t_enabled + e->child_ten,
-			     e->t_running + e->child_trun, e->id, VG_(getpid)(), 0 };
+			     e->t_running + e->child_trun, e->id, nb_pid(), 0 };
 	SysRes f;
 
 	inherit_path(e->rpid, path, sizeof path);
@@ -212,7 +212,7 @@ void nbk_inherit_open(void)
 
 	if (nbk_inh_mine)
 		return;
-	inherit_path(VG_(getpid)(), path, sizeof path);
+	inherit_path(nb_pid(), path, sizeof path);
 	VG_(unlink)(path);
 	nbk_inh_mine = True;
 	nbk_inh_off = 0;
@@ -228,7 +228,7 @@ void nbk_inherit_drain(void)
 
 	if (!nbk_inh_mine)
 		return;
-	inherit_path(VG_(getpid)(), path, sizeof path);
+	inherit_path(nb_pid(), path, sizeof path);
 	f = VG_(open)(path, VKI_O_RDONLY, 0);
 	if (sr_isError(f))
 		return;
@@ -362,7 +362,7 @@ void nb_kern_fini(void)
 			report_exit(&ko[i]);
 		}
 	if (nbk_inh_mine) {
-		inherit_path(VG_(getpid)(), path, sizeof path);
+		inherit_path(nb_pid(), path, sizeof path);
 		VG_(unlink)(path);
 	}
 	nbk_attach_fini();

@@ -339,7 +339,7 @@ static void write_counts(const HChar *path, Int exitcode)
 	}
 	fd = (Int)sr_Res(r);
 	put(fd, NB_COUNTS_HEAD2 NB_COUNTS_PID " %d\n" NB_COUNTS_MODEL " %s\n" NB_COUNTS_CYCLES " %llu\n"
-	    NB_COUNTS_MHZ " %u\n" NB_COUNTS_EXIT " %d\n", VG_(getpid)(),
+	    NB_COUNTS_MHZ " %u\n" NB_COUNTS_EXIT " %d\n", nb_pid(),
 	    nb_cpu->name, (ULong)nb_sig[NB_SIG_CYCLES] - base_cyc, (UInt)nb_cpu->mhz,
 	    exitcode < 0 ? -1 : exitcode ? exitcode : exit_status);
 	put(fd, NB_COUNTS_TOTAL);

@@ -222,7 +222,7 @@ static void notify(const struct ptimer *t)
 	si._sifields._timer._tid = (vki_timer_t)(Word)(PT_ID_BASE + (t - pt));
 	si._sifields._timer._overrun = t->overrun;
 	si._sifields._timer._sigval.sival_ptr = (void *)t->value;
-	VG_(do_syscall)(__NR_rt_tgsigqueueinfo, (UWord)VG_(getpid)(), (UWord)to,
+	VG_(do_syscall)(__NR_rt_tgsigqueueinfo, (UWord)nb_pid(), (UWord)to,
 			(UWord)t->signo, (UWord)&si, 0, 0, 0, 0);
 }
 

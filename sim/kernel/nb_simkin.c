@@ -68,7 +68,7 @@ static Bool blocked[NB_HT_MAXT];        /* its threads in a wait               *
 static void path_of(Int pid, HChar *buf, SizeT len)
 {
 	VG_(snprintf)(buf, (Int)len, "%s/nbsim-time-%u-%d.kin", VG_(tmpdir)(),
-		      (UInt)VG_(geteuid)(), pid);
+		      (UInt)nb_euid(), pid);
 }
 
 static struct kin_page *map_page(Int fd)
@@ -117,7 +117,7 @@ void nb_kin_before_fork(ULong my_start)
 
 	if (own || !my_start)
 		return;
-	path_of(VG_(getpid)(), path, sizeof path);
+	path_of(nb_pid(), path, sizeof path);
 	f = VG_(open)(path, VKI_O_RDWR | VKI_O_CREAT | VKI_O_TRUNC, 0600);
 	if (sr_isError(f))
 		return;
@@ -169,7 +169,7 @@ void nb_kin_set(const Int *pid, const ULong *start, ULong my_start)
 		anc_start[i] = start[i];
 		anc[i] = pid[i] ? open_page(pid[i], start[i]) : NULL;
 	}
-	own = open_page(VG_(getpid)(), my_start);
+	own = open_page(nb_pid(), my_start);
 	nrun = 1;
 }
 
@@ -194,7 +194,7 @@ void nb_kin_fini(void)
 
 	nb_kin_leave();
 	if (own) {
-		path_of(VG_(getpid)(), path, sizeof path);
+		path_of(nb_pid(), path, sizeof path);
 		VG_(unlink)(path);
 	}
 }

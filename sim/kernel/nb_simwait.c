@@ -80,7 +80,7 @@ static UInt npend;
 static void path_of(Int pid, const HChar *what, HChar *buf, SizeT len)
 {
 	VG_(snprintf)(buf, (Int)len, "%s/nbsim-time-%u-%d.%s", VG_(tmpdir)(),
-		      (UInt)VG_(geteuid)(), pid, what);
+		      (UInt)nb_euid(), pid, what);
 }
 
 static ULong start_time(void)
@@ -129,7 +129,7 @@ void nb_simwait_init(void)
 	VG_(atfork)(before_fork, NULL, after_fork_child);
 	if (clo_time_host)
 		return;
-	path_of(VG_(getpid)(), "exec", path, sizeof path);
+	path_of(nb_pid(), "exec", path, sizeof path);
 	if (!nb_handover_take(path, &x, (Int)sizeof x) || x.magic != EXEC_MAGIC || x.start == 0 ||
 	    x.start != start_time())
 		return;
@@ -152,7 +152,7 @@ static void pre_exec(void)
 	 * removes the children's file at its exit */
 	if (!VG_(clo_trace_children)) {
 		if (forked) {
-			path_of(VG_(getpid)(), "wait", path, sizeof path);
+			path_of(nb_pid(), "wait", path, sizeof path);
 			VG_(unlink)(path);
 		}
 		nb_kin_leave();
@@ -172,7 +172,7 @@ static void pre_exec(void)
 	x.wait_off = (ULong)wait_off;
 	nb_kin_get(x.kin_pid, x.kin_start);
 	nb_kin_exec();
-	path_of(VG_(getpid)(), "exec", path, sizeof path);
+	path_of(nb_pid(), "exec", path, sizeof path);
 	exec_pending = nb_handover_put(path, &x, (Int)sizeof x);
 }
 
@@ -190,7 +190,7 @@ void nb_simwait_fini(void)
 		return;
 	nb_kin_fini();
 	if (forked) {
-		path_of(VG_(getpid)(), "wait", path, sizeof path);
+		path_of(nb_pid(), "wait", path, sizeof path);
 		VG_(unlink)(path);
 	}
 	if (!report_pid || report_pid != VG_(getppid)())
@@ -198,7 +198,7 @@ void nb_simwait_fini(void)
 	VG_(memset)(&e, 0, sizeof e);
 	e.magic = END_MAGIC;
 	e.parent_start = report_start;
-	e.pid = VG_(getpid)();
+	e.pid = nb_pid();
 	nb_time_abs(&real, &e.mono_ns, &tsc);
 	e.cpu_ns = nb_time_cpu_ns();
 	e.child_cpu_ns = child_cpu_ns;
@@ -221,7 +221,7 @@ static void read_records(void)
 	SysRes f;
 	Int fd;
 
-	path_of(VG_(getpid)(), "wait", path, sizeof path);
+	path_of(nb_pid(), "wait", path, sizeof path);
 	f = VG_(open)(path, VKI_O_RDONLY, 0);
 	if (sr_isError(f))
 		return;
@@ -296,7 +296,7 @@ void nb_simwait_post_syscall(UInt sysno, UWord *args, SysRes res)
 		if (exec_pending && sr_isError(res)) {
 			HChar path[256];
 
-			path_of(VG_(getpid)(), "exec", path, sizeof path);
+			path_of(nb_pid(), "exec", path, sizeof path);
 			VG_(unlink)(path);
 		}
 		exec_pending = False;

@@ -21,6 +21,7 @@
  * kernel does (nb_ctx.c); --nbsim-pmu-ctx=cpu shares them among the
  * threads of a logical processor, as on hardware without an OS.
  */
+#include "pub_tool_vkiscnums.h"
 #include "nb_tool.h"
 #include "nb_rawsh.h"
 #include "nb_samples.h"
@@ -216,6 +217,8 @@ static void nb_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, S
 {
 	if (tid < NB_HT_MAXT)
 		nb_in_sys[tid] = 0;
+	if (sysno == __NR_setuid || sysno == __NR_setreuid || sysno == __NR_setresuid)
+		nb_euid_forget();
 	nb_ls_post_syscall(tid);
 	nb_front->post_syscall(tid, sysno, args, nargs, res);
 }

@@ -193,7 +193,7 @@ static void stack(ThreadId tid, HChar *out, Int len)
 
 static void header(void)
 {
-	put("nbsim-samples 1\npid\t%d\nmodel\t%s\n", VG_(getpid)(), nb_cpu->name);
+	put("nbsim-samples 1\npid\t%d\nmodel\t%s\n", nb_pid(), nb_cpu->name);
 	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++)
 		if (period[c])
 			put("counter\t%u\t%llu\t%s\n", c, period[c],

@@ -39,12 +39,41 @@ Int nb_lwp(ThreadId tid)
 	return lwp_of[tid];
 }
 
+/* The process's id and effective user id, asked once: the emulated
+ * kernel names its files by them at its requests (each read(2) of the
+ * guest makes one: nbk_attach_take), and each is a system call.  The pid
+ * is forgotten in a forked child (nb_lwp_forget, all threads), the euid
+ * after a system call that may set it (nb_main.c nb_post_syscall). */
+static Int pid_of;
+static Int euid_of = -1;
+
+Int nb_pid(void)
+{
+	if (!pid_of)
+		pid_of = VG_(getpid)();
+	return pid_of;
+}
+
+UInt nb_euid(void)
+{
+	if (euid_of < 0)
+		euid_of = (Int)VG_(geteuid)();
+	return (UInt)euid_of;
+}
+
+void nb_euid_forget(void)
+{
+	euid_of = -1;
+}
+
 void nb_lwp_forget(ThreadId tid)
 {
-	if (tid != VG_INVALID_THREADID && tid < NB_LWP_MAX)
+	if (tid != VG_INVALID_THREADID && tid < NB_LWP_MAX) {
 		lwp_of[tid] = 0;
-	else
+	} else {
 		VG_(memset)(lwp_of, 0, sizeof lwp_of);
+		pid_of = 0;
+	}
 }
 
 ULong nb_bound_mem;               /* BOUND_INSN's memory stall (nb_main.c sets it) */

@@ -565,6 +565,10 @@ extern Bool clo_pmi_bound_armed;         /* --nbsim-pmi-bound=armed        */
  * VG_INVALID_THREADID: all (a forked child) (nb_state.c) */
 Int nb_lwp(ThreadId tid);
 void nb_lwp_forget(ThreadId tid);
+/* the process's id, its effective user id (asked once; nb_state.c) */
+Int nb_pid(void);
+UInt nb_euid(void);
+void nb_euid_forget(void);
 /* a superblock's guard (nb_instr_pmi.c, "thin"): the check at its start when
  * the budget is at most BOUND, the superblock's whole bound: NB_PMI_SB_CUT
  * if it took a PMI there, else 0 (the budget it left in nb_pmi_budget) */
