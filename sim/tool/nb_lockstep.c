@@ -390,108 +390,8 @@ static void set_turn(void)
  * it (nb_stat saw 2 instructions between runs).  So the next thread runs
  * only when the waiter is in the kernel's futex wait on its word (or has
  * come back: it then waits for valgrind's lock on another word), as
- * /proc/self/task/LWP/syscall shows, at most NB_LS_SETTLE_MS.
+ * /proc/self/task/LWP/syscall shows (nb_lstask.c), at most NB_LS_SETTLE_MS.
  */
-static ULong hex_at(const HChar **p)
-{
-	ULong a = 0;
-
-	while (**p == ' ')
-		(*p)++;
-	if ((*p)[0] == '0' && (*p)[1] == 'x')
-		*p += 2;
-	for (;; (*p)++) {
-		HChar c = **p;
-		unsigned d = c >= '0' && c <= '9' ? (unsigned)(c - '0') :
-			c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10) : 16;
-		if (d == 16)
-			return a;
-		a = a * 16 + d;
-	}
-}
-
-/* /proc/self/task/LWP/FILE into BUF (NUL-terminated): its length, 0 if
- * the thread is gone or the file unreadable */
-static Int task_file(Int lwp, const HChar *file, HChar *buf, Int len)
-{
-	HChar path[64];
-
-	VG_(snprintf)(path, sizeof path, "/proc/self/task/%d/%s", lwp, file);
-	return nb_read_file(path, buf, len);
-}
-
-/* The system call host thread LWP is in, from its syscall file: its
- * number (-1: running, outside one; -2: gone), and for a futex its word
- * and operation */
-static Long task_syscall(Int lwp, ULong *word, ULong *op)
-{
-	HChar buf[128];
-	const HChar *p = buf;
-	Long no = 0;
-
-	if (!task_file(lwp, "syscall", buf, sizeof buf))
-		return -2;
-	if (*p < '0' || *p > '9')
-		return -1;              /* "running" */
-	while (*p >= '0' && *p <= '9')
-		no = no * 10 + (*p++ - '0');
-	if (no == __NR_futex) {
-		*word = hex_at(&p);
-		*op = hex_at(&p) & 0x7f;
-	}
-	return no;
-}
-
-/* Is the host thread lwp in a futex wait (on its word, queued; on
- * valgrind's lock's, back and waiting for it) or reading valgrind's lock's
- * pipe (back, its --fair-sched=no lock)?  Not while it wakes another
- * thread (valgrind's lock released) nor outside a system call. */
-static Bool in_wait(Int lwp)
-{
-	ULong word = 0, op = 0;
-	Long no = task_syscall(lwp, &word, &op);
-
-	if (no == -2 || no == __NR_read)
-		return True;    /* gone: nothing to wait for; back: valgrind's pipe lock */
-	return no == __NR_futex && (op == FX_WAIT || op == FX_WAIT_BITSET);
-}
-
-/*
- * Is host thread LWP on its way to where the lockstep waits for it, so
- * that the host's load, not a wait the model lacks, keeps it: runnable
- * (state R in /proc/self/task/LWP/stat: it has the CPU or waits for one),
- * in an uninterruptible wait (state D: a kernel lock such as the address
- * space's, held by a thread the host has not run yet, or a page fault's
- * I/O; a wait for another thread or the outside sleeps in state S),
- * or back from its system call and waiting for valgrind's lock (a futex
- * wait on a word outside the client's memory: the --fair-sched=yes ticket
- * lock).  The waits below time out only while it is not: on a machine
- * with many more runnable threads than CPUs a thread may wait for a CPU
- * longer than they allow, and a wait that timed out let the next thread
- * run first (the interleaving, and so the counts, as the host had it).
- */
-static Bool host_progressing(Int lwp)
-{
-	HChar buf[512];
-	const HChar *p;
-	Int n = task_file(lwp, "stat", buf, sizeof buf);
-	ULong word = 0, op = 0;
-	Long no;
-
-	if (!n)
-		return False;           /* (gone) */
-	/* the state follows "pid (comm) ", comm may hold ')' */
-	for (p = buf + n; p > buf && p[-1] != ')'; p--)
-		;
-	if (p[0] == ' ' && (p[1] == 'R' || p[1] == 'D'))
-		return True;
-	no = task_syscall(lwp, &word, &op);
-	if (no == -1)
-		return True;            /* running */
-	return no == __NR_futex && (op == FX_WAIT || op == FX_WAIT_BITSET) &&
-		!VG_(am_is_valid_for_client)((Addr)word, 4, VKI_PROT_READ);
-}
-
 static void settle(void)
 {
 	Int self = VG_(gettid)();
@@ -507,9 +407,9 @@ static void settle(void)
 		}
 		th[t].unsettled = 0;
 		from = start = VG_(read_millisecond_timer)();
-		while (th[t].in_kernel && !in_wait(th[t].lwp)) {
+		while (th[t].in_kernel && !nb_lst_in_wait(th[t].lwp)) {
 			UInt now = VG_(read_millisecond_timer)();
-			if (host_progressing(th[t].lwp) && now - start < NB_LS_STUCK_MS)
+			if (nb_lst_progressing(th[t].lwp) && now - start < NB_LS_STUCK_MS)
 				from = now;
 			if (now - from >= NB_LS_SETTLE_MS) {
 				if (VG_(clo_verbosity) > 1)
@@ -637,7 +537,7 @@ Bool nb_ls_start(ThreadId tid)
 		while (VG_(am_is_valid_for_client)(exit_word, 4, VKI_PROT_READ) &&
 		       *(volatile Int *)exit_word != 0) {
 			UInt now = VG_(read_millisecond_timer)();
-			if (host_progressing(exit_lwp) && now - start < NB_LS_STUCK_MS)
+			if (nb_lst_progressing(exit_lwp) && now - start < NB_LS_STUCK_MS)
 				from = now;
 			if (now - from >= NB_LS_SETTLE_MS)
 				break;
@@ -667,7 +567,7 @@ Bool nb_ls_start(ThreadId tid)
 		if (w && th[w].in_kernel) {
 			UInt ms = VG_(read_millisecond_timer)();
 			/* (the host's load is no wait the model lacks) */
-			if (valve_on && host_progressing(th[w].lwp))
+			if (valve_on && nb_lst_progressing(th[w].lwp))
 				valve_from = ms;
 			if (!valve_on) {
 				/* (the same system call of the same thread all along) */

@@ -214,6 +214,10 @@ extern ULong nb_ls_lim;                  /* the running LP's raw clock at  */
  * this word of its shadow guest state (1): the guard leaves at <= 0 */
 #define NB_LS_SLOT offsetof(VexGuestAMD64State, guest_RAX)
 Bool nb_ls_start(ThreadId tid);
+/* the host thread lwp is in a futex wait, or gone, or back waiting for
+ * valgrind's lock; it is on its way there (nb_lstask.c) */
+Bool nb_lst_in_wait(Int lwp);
+Bool nb_lst_progressing(Int lwp);
 /* the running thread took a no-redirect jump (nb_instr.c marks the
  * exits): valgrind runs that translation next, at once */
 void nb_ls_noredir_mark(void);

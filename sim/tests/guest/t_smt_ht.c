@@ -37,6 +37,7 @@
  * (Marr: the LPs alternate only while both have uops).
  */
 #define _GNU_SOURCE
+#include <alloca.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -143,7 +144,7 @@ static int near(double got, double want, double tol)
 	return got >= want * (1 - tol) && got <= want * (1 + tol);
 }
 
-int main(void)
+static int tests(void)
 {
 	static struct pair w;
 	double f1, l1, f2, l2, a1, a2;
@@ -229,4 +230,18 @@ int main(void)
 	       "exits: the one-thread figure (%.3f)", l1);
 	free(p);
 	return tap_done();
+}
+
+/* The tests on a stack at the same address modulo 64 KB whatever the size
+ * of the environment and arguments above it: the main thread's locals
+ * are LP0's loads and stores too, and where they lie against the 64 KB
+ * alias classes and the L1D's sets moved test 9's combined rate (0.818
+ * uops/cycle with most environments, out of its bounds with the one
+ * `make check TESTS=...` of nine files gave). */
+int main(void)
+{
+	volatile char *pad = alloca(((uintptr_t)__builtin_frame_address(0) & 65535) + 256);
+
+	pad[0] = 0;
+	return tests();
 }
