@@ -274,8 +274,8 @@ VG_REGPARM(3) void nb_pmi_check(VexGuestAMD64State *st, ULong at, const struct n
  * The guard of a superblock translated without checks at its instructions
  * (nb_instr_pmi.c, "thin"), called when the budget is at most BOUND, the
  * sum of what its checks would have subtracted: the check at its first
- * boundary (AT as nb_pmi_check's).  Returns NB_PMI_SB_CUT if it took a
- * PMI there (the superblock leaves: the cut), else 0; the guard then
+ * boundary (AT as nb_pmi_check's).  If it took a PMI there, it marks the
+ * cut (nb_pmi_cut_mark: the superblock leaves); else the guard then
  * reads the budget it left (nb_pmi_budget).  If the budget is still at most BOUND,
  * a check inside it could come due: the superblock then leaves by its
  * split exit at that boundary, whose own superblock's guard makes it.
@@ -284,16 +284,17 @@ VG_REGPARM(3) void nb_pmi_check(VexGuestAMD64State *st, ULong at, const struct n
  */
 ULong nb_pmi_sb_calls, nb_pmi_sb_near;
 
-VG_REGPARM(3) ULong nb_pmi_sb(VexGuestAMD64State *st, ULong at, ULong bound)
+VG_REGPARM(3) void nb_pmi_sb(VexGuestAMD64State *st, ULong at, ULong bound)
 {
 	ULong pc = at & ((1ULL << NB_PMI_TO_SHIFT) - 1);
 
 	nb_pmi_sb_calls++;
 	nb_pmi_check(st, at, NULL);
-	if (nb_pmi_cut == pc)
-		return NB_PMI_SB_CUT;
+	if (nb_pmi_cut == pc) {
+		nb_pmi_cut_mark(st);
+		return;
+	}
 	nb_pmi_sb_near += nb_pmi_budget <= (Long)bound;
-	return 0;
 }
 
 /* ---- the PMI handler: the interrupt service routine ---- */
@@ -337,6 +338,18 @@ Bool nb_pmi_in_handler(ThreadId tid)
 /* A thread enters the scheduler's run loop (nb_start_client, before
  * its PMU context is loaded): the cut of the last PMI is behind it; a PMI
  * in flight for another thread is taken where that thread stopped. */
+void nb_pmi_cut_mark(VexGuestAMD64State *st)
+{
+	*(ULong *)((UChar *)st + sizeof *st + NB_CUT_SLOT) = 1;
+}
+
+void nb_pmi_cut_clear(ThreadId tid)
+{
+	static const ULong zero;
+
+	VG_(set_shadow_regs_area)(tid, 1, NB_CUT_SLOT, sizeof zero, (const UChar *)&zero);
+}
+
 void nb_pmi_enter(ThreadId tid)
 {
 	nb_pmi_cut = 0;

@@ -554,13 +554,20 @@ extern Bool clo_pmi_bound_armed;         /* --nbsim-pmi-bound=armed        */
 Int nb_lwp(ThreadId tid);
 void nb_lwp_forget(ThreadId tid);
 /* a superblock's guard (nb_instr_pmi.c, "thin"): the check at its start when
- * the budget is at most BOUND, the superblock's whole bound: NB_PMI_SB_CUT
- * if it took a PMI there, else 0 (the budget it left in nb_pmi_budget) */
-VG_REGPARM(3) ULong nb_pmi_sb(VexGuestAMD64State *st, ULong at, ULong bound);
-/* (its result, and nb_ipmi_bcheck's: the PMI taken; small, so that the
- * generated code compares it with an immediate, not a 64-bit constant
- * loaded first at every boundary) */
-#define NB_PMI_SB_CUT 1ULL
+ * the budget is at most BOUND, the superblock's whole bound; if it took a
+ * PMI there, the cut (nb_pmi_cut_mark); the budget it left in nb_pmi_budget */
+VG_REGPARM(3) void nb_pmi_sb(VexGuestAMD64State *st, ULong at, ULong bound);
+/* A thin translation's check (nb_pmi_sb, nb_ipmi_bcheck) that took a PMI
+ * marks it in this word of the thread's shadow guest state (1), which
+ * the cut exit after the check reads: a compare of a word at the guest
+ * state pointer, where a result would cost the call's not-made value, a
+ * register move and a compare at every boundary.  The mark is 0 whenever
+ * generated code runs but between the check and its exit: a cut zeroes
+ * the event counter (skid_take), so the thread leaves generated code at
+ * once, and its next entry clears the mark (nb_pmi_cut_clear). */
+#define NB_CUT_SLOT offsetof(VexGuestAMD64State, guest_RBX)
+void nb_pmi_cut_mark(VexGuestAMD64State *st);
+void nb_pmi_cut_clear(ThreadId tid);
 /* stats: thin and checked translations made while a PMI was possible
  * (nb_instr_pmi.c); guards that called nb_pmi_sb, those after which a
  * check inside could still come due; checks made inside */
