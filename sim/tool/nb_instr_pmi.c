@@ -142,8 +142,8 @@ static void thin_guard(IRSB *sb, Addr a, Bool force, Int at)
 
 	b = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_budget)));
 	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64S, b, c64(thin_bound)));
-	d = unsafeIRDirty_0_N(3, "nb_pmi_sb", VG_(fnptr_to_fnentry)(&nb_pmi_sb),
-			      mkIRExprVec_3(IRExpr_GSPTR(), c64((ULong)a | (force ? NB_PMI_FORCE : 0)),
+	d = unsafeIRDirty_0_N(2, "nb_pmi_sb", VG_(fnptr_to_fnentry)(&nb_pmi_sb),
+			      mkIRExprVec_2(c64((ULong)a | (force ? NB_PMI_FORCE : 0)),
 					    c64(thin_bound)));
 	d->guard = g;
 	/* (it sets the budget: read again below) */
@@ -195,8 +195,8 @@ IRExpr *nb_ipmi_bcheck_emit(IRSB *sb, Addr pc)
 	b = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_budget)));
 	e = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64S, b, lim));
 	slot = mkIRExpr_HWord(0);
-	d = unsafeIRDirty_0_N(0, "nb_ipmi_bcheck", VG_(fnptr_to_fnentry)(&nb_ipmi_bcheck),
-			      mkIRExprVec_2(IRExpr_GSPTR(), slot));
+	d = unsafeIRDirty_0_N(1, "nb_ipmi_bcheck", VG_(fnptr_to_fnentry)(&nb_ipmi_bcheck),
+			      mkIRExprVec_1(slot));
 	d->guard = e;
 	addStmtToIRSB(sb, IRStmt_Dirty(cut_writer(d)));
 	cut_exit(sb, pc);
@@ -228,7 +228,7 @@ ULong nb_ipmi_bound(void)
  * leaves).  The budget stored is the check's less the bounds after the
  * boundary.
  */
-void nb_ipmi_bcheck(VexGuestAMD64State *st, const struct nb_bcheck *t)
+VG_REGPARM(1) void nb_ipmi_bcheck(const struct nb_bcheck *t)
 {
 	ULong pc = t->at & ((1ULL << NB_PMI_TO_SHIFT) - 1);
 
@@ -236,9 +236,9 @@ void nb_ipmi_bcheck(VexGuestAMD64State *st, const struct nb_bcheck *t)
 	for (UInt j = 0; j < t->n; j++)
 		nb_raw[t->e[j].i] += t->e[j].d;
 	nb_pmi_budget += (Long)t->rest;
-	nb_pmi_check(st, t->at, t->b);
+	nb_pmi_check(NULL, t->at, t->b);
 	if (nb_pmi_cut == pc) {
-		nb_pmi_cut_mark(st);
+		nb_pmi_cut_mark();
 		return;
 	}
 	for (UInt j = 0; j < t->n; j++)

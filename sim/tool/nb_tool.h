@@ -556,7 +556,7 @@ void nb_lwp_forget(ThreadId tid);
 /* a superblock's guard (nb_instr_pmi.c, "thin"): the check at its start when
  * the budget is at most BOUND, the superblock's whole bound; if it took a
  * PMI there, the cut (nb_pmi_cut_mark); the budget it left in nb_pmi_budget */
-VG_REGPARM(3) void nb_pmi_sb(VexGuestAMD64State *st, ULong at, ULong bound);
+VG_REGPARM(2) void nb_pmi_sb(ULong at, ULong bound);
 /* A thin translation's check (nb_pmi_sb, nb_ipmi_bcheck) that took a PMI
  * marks it in this word of the thread's shadow guest state (1), which
  * the cut exit after the check reads: a compare of a word at the guest
@@ -566,7 +566,7 @@ VG_REGPARM(3) void nb_pmi_sb(VexGuestAMD64State *st, ULong at, ULong bound);
  * the event counter (skid_take), so the thread leaves generated code at
  * once, and its next entry clears the mark (nb_pmi_cut_clear). */
 #define NB_CUT_SLOT offsetof(VexGuestAMD64State, guest_RBX)
-void nb_pmi_cut_mark(VexGuestAMD64State *st);
+void nb_pmi_cut_mark(void);
 void nb_pmi_cut_clear(ThreadId tid);
 /* stats: thin and checked translations made while a PMI was possible
  * (nb_instr_pmi.c); guards that called nb_pmi_sb, those after which a
