@@ -139,12 +139,15 @@ static void thin_guard(IRSB *sb, Addr a, Bool force, Int at)
 	Int from = sb->stmts_used;
 	IRExpr *b, *g;
 	IRDirty *d;
+	/* (outlives the translation, as the boundary checks' tables) */
+	struct nb_sbguard *t = VG_(malloc)("nbsim.sbguard", sizeof *t);
 
+	t->at = (ULong)a | (force ? NB_PMI_FORCE : 0);
+	t->bound = thin_bound;
 	b = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_budget)));
 	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64S, b, c64(thin_bound)));
-	d = unsafeIRDirty_0_N(2, "nb_pmi_sb", VG_(fnptr_to_fnentry)(&nb_pmi_sb),
-			      mkIRExprVec_2(c64((ULong)a | (force ? NB_PMI_FORCE : 0)),
-					    c64(thin_bound)));
+	d = unsafeIRDirty_0_N(1, "nb_pmi_sb", VG_(fnptr_to_fnentry)(&nb_pmi_sb),
+			      mkIRExprVec_1(mkIRExpr_HWord((HWord)t)));
 	d->guard = g;
 	/* (it sets the budget: read again below) */
 	d->mFx = Ifx_Modify;

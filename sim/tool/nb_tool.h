@@ -556,7 +556,10 @@ void nb_lwp_forget(ThreadId tid);
 /* a superblock's guard (nb_instr_pmi.c, "thin"): the check at its start when
  * the budget is at most BOUND, the superblock's whole bound; if it took a
  * PMI there, the cut (nb_pmi_cut_mark); the budget it left in nb_pmi_budget */
-VG_REGPARM(2) void nb_pmi_sb(ULong at, ULong bound);
+struct nb_sbguard {
+	ULong at, bound;         /* (one argument: a constant less to move) */
+};
+VG_REGPARM(1) void nb_pmi_sb(const struct nb_sbguard *g);
 /* A thin translation's check (nb_pmi_sb, nb_ipmi_bcheck) that took a PMI
  * marks it in this word of the thread's shadow guest state (1), which
  * the cut exit after the check reads: a compare of a word at the guest
