@@ -65,12 +65,13 @@ void nb_ipmi_check(IRSB *sb, ULong bound, ULong at, struct nb_tm_block *tb, UInt
 }
 
 /* D, a thin translation's check's call: it writes the event-check counter
- * and the cut's mark (NB_CUT_SLOT) */
+ * and may write the cut's mark (NB_CUT_SLOT; Modify, so that the guard's
+ * clearing store before a call that is not made stays) */
 static IRDirty *cut_writer(IRDirty *d)
 {
 	evc_writer(d);
 	d->nFxState = 2;
-	d->fxState[1].fx = Ifx_Write;
+	d->fxState[1].fx = Ifx_Modify;
 	d->fxState[1].offset = (UShort)(sizeof(VexGuestAMD64State) + NB_CUT_SLOT);
 	d->fxState[1].size = sizeof(ULong);
 	return d;
@@ -144,6 +145,8 @@ static void thin_guard(IRSB *sb, Addr a, Bool force, Int at)
 
 	t->at = (ULong)a | (force ? NB_PMI_FORCE : 0);
 	t->bound = thin_bound;
+	/* (the cut's mark cleared: NB_CUT_SLOT) */
+	addStmtToIRSB(sb, IRStmt_Put((Int)(sizeof(VexGuestAMD64State) + NB_CUT_SLOT), c64(0)));
 	b = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_budget)));
 	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64S, b, c64(thin_bound)));
 	d = unsafeIRDirty_0_N(1, "nb_pmi_sb", VG_(fnptr_to_fnentry)(&nb_pmi_sb),

@@ -268,7 +268,6 @@ static void nb_ls_lps_changed(void)
 
 static void nb_start_client(ThreadId tid, ULong blocks_done)
 {
-	nb_pmi_cut_clear(tid);          /* (before any of its code runs) */
 	nb_cold_check(blocks_done);
 	/* not its turn (nb_lockstep.c): it leaves at its first superblock
 	 * having run nothing */

@@ -369,13 +369,6 @@ void nb_pmi_cut_mark(void)
 				  (const UChar *)&one);
 }
 
-void nb_pmi_cut_clear(ThreadId tid)
-{
-	static const ULong zero;
-
-	VG_(set_shadow_regs_area)(tid, 1, NB_CUT_SLOT, sizeof zero, (const UChar *)&zero);
-}
-
 void nb_pmi_enter(ThreadId tid)
 {
 	nb_pmi_cut = 0;

@@ -564,13 +564,12 @@ VG_REGPARM(1) void nb_pmi_sb(const struct nb_sbguard *g);
  * marks it in this word of the thread's shadow guest state (1), which
  * the cut exit after the check reads: a compare of a word at the guest
  * state pointer, where a result would cost the call's not-made value, a
- * register move and a compare at every boundary.  The mark is 0 whenever
- * generated code runs but between the check and its exit: a cut zeroes
- * the event counter (skid_take), so the thread leaves generated code at
- * once, and its next entry clears the mark (nb_pmi_cut_clear). */
+ * register move and a compare at every boundary.  Each thin run's guard
+ * clears it first (nb_instr_pmi.c): a mark left when the thread stopped
+ * could come back with the shadow state valgrind saves in a signal frame
+ * and restores at rt_sigreturn. */
 #define NB_CUT_SLOT offsetof(VexGuestAMD64State, guest_RBX)
 void nb_pmi_cut_mark(void);
-void nb_pmi_cut_clear(ThreadId tid);
 /* stats: thin and checked translations made while a PMI was possible
  * (nb_instr_pmi.c); guards that called nb_pmi_sb, those after which a
  * check inside could still come due; checks made inside */
