@@ -178,7 +178,7 @@ void nb_branch_tm(ULong packed, ULong target, const struct nb_tm_block *b, ULong
  * instead of searching the block's entries (nb_tms_find: 2-3% of nbsim
  * on awk and sort, whose runs end so about one in five).  The same skips
  * and walks as nb_tm_sb: the entry is the one nb_tms_find would find. */
-VG_REGPARM(2) void nb_tm_site(struct nb_tm_site *s, ULong target)
+static inline __attribute__((always_inline)) void tm_site(struct nb_tm_site *s, ULong target)
 {
 	if (s->br)
 		nb_branch(s->br, 1, target);
@@ -194,13 +194,18 @@ VG_REGPARM(2) void nb_tm_site(struct nb_tm_site *s, ULong target)
 		nb_tms_site_find(nb_tmp, &s->site, s->b);
 }
 
+VG_REGPARM(2) void nb_tm_site(struct nb_tm_site *s, ULong target)
+{
+	tm_site(s, target);
+}
+
 /* nb_tm_site in a thin translation (nb_instr_pmi.c): the same, unless a
  * check inside ran the clock part of the way (nb_tm_thin): then the
  * branch and the rest of the run in segments */
 VG_REGPARM(2) void nb_tm_site_thin(struct nb_tm_site *s, ULong target)
 {
 	if (!nb_tm_p) {
-		nb_tm_site(s, target);
+		tm_site(s, target);
 		return;
 	}
 	if (s->br)
@@ -212,7 +217,7 @@ VG_REGPARM(2) void nb_tm_site_thin(struct nb_tm_site *s, ULong target)
  * run the same uops (nb_instr.c): the branch (nb_cond) and the clock
  * (nb_tm_sb) in one call instead of two (a call per superblock run less:
  * bench branchy's runs are five uops long) */
-VG_REGPARM(2) void nb_cond_tm(struct nb_cond_tm *s, ULong taken)
+static inline __attribute__((always_inline)) void cond_tm(struct nb_cond_tm *s, ULong taken)
 {
 	/* the mispredictions before this branch's: read before its count's
 	 * store, whose slot the prediction chooses (read after it, they
@@ -232,6 +237,11 @@ VG_REGPARM(2) void nb_cond_tm(struct nb_cond_tm *s, ULong taken)
 	tm_sb(s->b, (ULong)s->site.to << 32, False);
 	if (clo_clock == NB_CLOCK_SAMPLED && s->b->real)
 		nb_tms_site_find(nb_tmp, &s->site, s->b);
+}
+
+VG_REGPARM(2) void nb_cond_tm(struct nb_cond_tm *s, ULong taken)
+{
+	cond_tm(s, taken);
 }
 
 /* The program accessed the PMU (nb_main.c, a client request, after
@@ -300,7 +310,7 @@ void nb_branch_tm_thin(ULong packed, ULong target, const struct nb_tm_block *b, 
 VG_REGPARM(2) void nb_cond_tm_thin(struct nb_cond_tm *s, ULong taken)
 {
 	if (!nb_tm_p) {
-		nb_cond_tm(s, taken);
+		cond_tm(s, taken);
 		return;
 	}
 	nb_cond(&s->br, taken);

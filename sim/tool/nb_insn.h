@@ -110,7 +110,7 @@ struct nb_bcheck {
 };
 IRExpr *nb_ipmi_bcheck_emit(IRSB *sb, Addr pc);
 ULong nb_ipmi_bound(void);
-ULong nb_ipmi_bcheck(VexGuestAMD64State *st, const struct nb_bcheck *t);
+VG_REGPARM(1) void nb_ipmi_bcheck(const struct nb_bcheck *t);
 /* the budget's check (BOUND: what the instructions since the last check
  * can add; AT: 0, or the next instruction's PC | NB_PMI_FORCE; TB, TO:
  * the clock's uops run so far) */

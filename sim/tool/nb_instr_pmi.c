@@ -64,6 +64,28 @@ void nb_ipmi_check(IRSB *sb, ULong bound, ULong at, struct nb_tm_block *tb, UInt
 	addStmtToIRSB(sb, IRStmt_Dirty(evc_writer(d)));
 }
 
+/* D, a thin translation's check's call: it writes the event-check counter
+ * and may write the cut's mark (NB_CUT_SLOT; Modify, so that the guard's
+ * clearing store before a call that is not made stays) */
+static IRDirty *cut_writer(IRDirty *d)
+{
+	evc_writer(d);
+	d->nFxState = 2;
+	d->fxState[1].fx = Ifx_Modify;
+	d->fxState[1].offset = (UShort)(sizeof(VexGuestAMD64State) + NB_CUT_SLOT);
+	d->fxState[1].size = sizeof(ULong);
+	return d;
+}
+
+/* the exit to pc where the check just before it took a PMI (its mark) */
+static void cut_exit(IRSB *sb, Addr pc)
+{
+	IRExpr *m = IRExpr_Get((Int)(sizeof(VexGuestAMD64State) + NB_CUT_SLOT), Ity_I64);
+
+	addStmtToIRSB(sb, IRStmt_Exit(tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, tmp(sb, Ity_I64, m),
+		c64(0))), Ijk_Boring, IRConst_U64((ULong)pc), sb->offsIP));
+}
+
 /*
  * The PMI check at the boundary before the instruction at pc (README
  * "Overflow interrupts (PMI)"): the check (bound: what the instructions
@@ -116,25 +138,28 @@ void nb_ipmi_at(IRSB *sb, ULong bound, Addr pc, Bool first, Bool force,
 static void thin_guard(IRSB *sb, Addr a, Bool force, Int at)
 {
 	Int from = sb->stmts_used;
-	IRTemp r = newIRTemp(sb->tyenv, Ity_I64);
 	IRExpr *b, *g;
 	IRDirty *d;
+	/* (outlives the translation, as the boundary checks' tables) */
+	struct nb_sbguard *t = VG_(malloc)("nbsim.sbguard", sizeof *t);
 
+	t->at = (ULong)a | (force ? NB_PMI_FORCE : 0);
+	t->bound = thin_bound;
+	/* (the cut's mark cleared: NB_CUT_SLOT) */
+	addStmtToIRSB(sb, IRStmt_Put((Int)(sizeof(VexGuestAMD64State) + NB_CUT_SLOT), c64(0)));
 	b = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_budget)));
 	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64S, b, c64(thin_bound)));
-	d = unsafeIRDirty_1_N(r, 3, "nb_pmi_sb", VG_(fnptr_to_fnentry)(&nb_pmi_sb),
-			      mkIRExprVec_3(IRExpr_GSPTR(), c64((ULong)a | (force ? NB_PMI_FORCE : 0)),
-					    c64(thin_bound)));
+	d = unsafeIRDirty_0_N(1, "nb_pmi_sb", VG_(fnptr_to_fnentry)(&nb_pmi_sb),
+			      mkIRExprVec_1(mkIRExpr_HWord((HWord)t)));
 	d->guard = g;
 	/* (it sets the budget: read again below) */
 	d->mFx = Ifx_Modify;
 	d->mAddr = mkIRExpr_HWord((HWord)&nb_pmi_budget);
 	d->mSize = sizeof nb_pmi_budget;
-	addStmtToIRSB(sb, IRStmt_Dirty(evc_writer(d)));
+	addStmtToIRSB(sb, IRStmt_Dirty(cut_writer(d)));
 	/* the PMI taken here (nb_pmi_check's cut), as the checked code's
-	 * first check (not called: r is 0x55...55) */
-	addStmtToIRSB(sb, IRStmt_Exit(tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, IRExpr_RdTmp(r),
-		c64(NB_PMI_SB_CUT))), Ijk_Boring, IRConst_U64((ULong)a), sb->offsIP));
+	 * first check */
+	cut_exit(sb, a);
 	/* B1: the budget nb_pmi_sb left, or B if it was not called (read
 	 * again rather than chosen by the guard, which would then be kept in
 	 * a register and tested twice: a few host instructions less a run) */
@@ -161,13 +186,11 @@ static void thin_guard(IRSB *sb, Addr a, Bool force, Int at)
  * check's less the bounds after its boundary, so the same compare holds
  * for the next ones.  The call's table (struct nb_bcheck, its address
  * patched in *SLOT once the superblock's batched counts are known) brings
- * the counts to the boundary's for the check.  Its result is
- * NB_PMI_SB_CUT if the check took a PMI here: the superblock leaves to PC
- * (the cut).
+ * the counts to the boundary's for the check.  If the check took a PMI
+ * here (its mark, NB_CUT_SLOT) the superblock leaves to PC (the cut).
  */
 IRExpr *nb_ipmi_bcheck_emit(IRSB *sb, Addr pc)
 {
-	IRTemp r = newIRTemp(sb->tyenv, Ity_I64);
 	IRExpr *b, *e, *slot, *lim;
 	IRDirty *d;
 
@@ -178,13 +201,11 @@ IRExpr *nb_ipmi_bcheck_emit(IRSB *sb, Addr pc)
 	b = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_budget)));
 	e = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64S, b, lim));
 	slot = mkIRExpr_HWord(0);
-	d = unsafeIRDirty_1_N(r, 0, "nb_ipmi_bcheck", VG_(fnptr_to_fnentry)(&nb_ipmi_bcheck),
-			      mkIRExprVec_2(IRExpr_GSPTR(), slot));
+	d = unsafeIRDirty_0_N(1, "nb_ipmi_bcheck", VG_(fnptr_to_fnentry)(&nb_ipmi_bcheck),
+			      mkIRExprVec_1(slot));
 	d->guard = e;
-	addStmtToIRSB(sb, IRStmt_Dirty(evc_writer(d)));
-	/* (not called: r is 0x55...55) */
-	addStmtToIRSB(sb, IRStmt_Exit(tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, IRExpr_RdTmp(r),
-		c64(NB_PMI_SB_CUT))), Ijk_Boring, IRConst_U64((ULong)pc), sb->offsIP));
+	addStmtToIRSB(sb, IRStmt_Dirty(cut_writer(d)));
+	cut_exit(sb, pc);
 	return slot;
 }
 
@@ -208,12 +229,12 @@ ULong nb_ipmi_bound(void)
  * run to its end before: t's differences), the budget to the checked
  * code's there (plus the bounds after it, t->rest), the check as the
  * checked code makes it (with the clock run up to the boundary, in
- * segments from nb_tm_p), the counts put back.  Returns NB_PMI_SB_CUT if
- * it took a PMI here (the counts left at the boundary's: the superblock
- * leaves), else 0.  The budget stored is the check's less the bounds
- * after the boundary.
+ * segments from nb_tm_p), the counts put back.  If it took a PMI here,
+ * it marks the cut (the counts left at the boundary's: the superblock
+ * leaves).  The budget stored is the check's less the bounds after the
+ * boundary.
  */
-ULong nb_ipmi_bcheck(VexGuestAMD64State *st, const struct nb_bcheck *t)
+VG_REGPARM(1) void nb_ipmi_bcheck(const struct nb_bcheck *t)
 {
 	ULong pc = t->at & ((1ULL << NB_PMI_TO_SHIFT) - 1);
 
@@ -221,13 +242,14 @@ ULong nb_ipmi_bcheck(VexGuestAMD64State *st, const struct nb_bcheck *t)
 	for (UInt j = 0; j < t->n; j++)
 		nb_raw[t->e[j].i] += t->e[j].d;
 	nb_pmi_budget += (Long)t->rest;
-	nb_pmi_check(st, t->at, t->b);
-	if (nb_pmi_cut == pc)
-		return NB_PMI_SB_CUT;
+	nb_pmi_check(NULL, t->at, t->b);
+	if (nb_pmi_cut == pc) {
+		nb_pmi_cut_mark();
+		return;
+	}
 	for (UInt j = 0; j < t->n; j++)
 		nb_raw[t->e[j].i] -= t->e[j].d;
 	nb_pmi_budget -= (Long)t->rest;
-	return 0;
 }
 
 /*

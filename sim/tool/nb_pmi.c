@@ -118,6 +118,28 @@ static ULong pmi_due(ULong r)
  * the event check of the next one, with the counter at 0, returns to the
  * scheduler, which delivers the signal with the guest state at PC.
  */
+/* ST, the running thread's guest state, or NULL: a thin translation's
+ * check, whose call passes no pointer (a boundary's two host
+ * instructions less): the same words through the tool interface */
+static Addr guest_ip(VexGuestAMD64State *st, ThreadId running)
+{
+	return st ? (Addr)st->guest_RIP : VG_(get_IP)(running);
+}
+
+/* the thread leaves generated code at its next superblock (its event
+ * check returns to the scheduler) */
+static void evc_zero(VexGuestAMD64State *st)
+{
+	static const UInt zero;
+
+	if (st)
+		st->host_EvC_COUNTER = 0;
+	else
+		VG_(set_shadow_regs_area)(VG_(get_running_tid)(), 0,
+					  offsetof(VexGuestAMD64State, host_EvC_COUNTER),
+					  sizeof zero, (const UChar *)&zero);
+}
+
 static void skid_take(VexGuestAMD64State *st, ULong pc)
 {
 	UInt pend;
@@ -136,8 +158,8 @@ static void skid_take(VexGuestAMD64State *st, ULong pc)
 	pend &= ~nb_front->pmi_claim(pend, skid_lp, (Addr)pc, &here);
 	if (pend && nb_pmi_sig)
 		here |= nb_pmi_send(skid_lp, VG_(get_running_tid)());
-	if (here && st) {
-		st->host_EvC_COUNTER = 0;
+	if (here) {
+		evc_zero(st);
 		nb_pmi_cut = pc;
 	}
 }
@@ -244,8 +266,8 @@ VG_REGPARM(3) void nb_pmi_check(VexGuestAMD64State *st, ULong at, const struct n
 		pend0 &= ~nb_samples_pmi(pend0, 0, VG_(get_IP)(nb_lp_tid[0]), nb_lp_tid[0]);
 	if (nb_lp_tid[1])
 		pend1 &= ~nb_samples_pmi(pend1, 1, VG_(get_IP)(nb_lp_tid[1]), nb_lp_tid[1]);
-	pend0 &= ~nb_front->pmi_claim(pend0, 0, (Addr)st->guest_RIP, &here);
-	pend1 &= ~nb_front->pmi_claim(pend1, 1, (Addr)st->guest_RIP, &here);
+	pend0 &= ~nb_front->pmi_claim(pend0, 0, guest_ip(st, running), &here);
+	pend1 &= ~nb_front->pmi_claim(pend1, 1, guest_ip(st, running), &here);
 	if (!nb_pmi_sig)
 		pend0 = pend1 = 0;
 	if (pend0)
@@ -253,7 +275,7 @@ VG_REGPARM(3) void nb_pmi_check(VexGuestAMD64State *st, ULong at, const struct n
 	if (pend1)
 		here |= nb_pmi_send(1, running);
 	if (here)
-		st->host_EvC_COUNTER = 0;
+		evc_zero(st);
 	if (!mine)
 		return;
 	/* the running thread's: in flight */
@@ -274,8 +296,8 @@ VG_REGPARM(3) void nb_pmi_check(VexGuestAMD64State *st, ULong at, const struct n
  * The guard of a superblock translated without checks at its instructions
  * (nb_instr_pmi.c, "thin"), called when the budget is at most BOUND, the
  * sum of what its checks would have subtracted: the check at its first
- * boundary (AT as nb_pmi_check's).  Returns NB_PMI_SB_CUT if it took a
- * PMI there (the superblock leaves: the cut), else 0; the guard then
+ * boundary (AT as nb_pmi_check's).  If it took a PMI there, it marks the
+ * cut (nb_pmi_cut_mark: the superblock leaves); else the guard then
  * reads the budget it left (nb_pmi_budget).  If the budget is still at most BOUND,
  * a check inside it could come due: the superblock then leaves by its
  * split exit at that boundary, whose own superblock's guard makes it.
@@ -284,16 +306,18 @@ VG_REGPARM(3) void nb_pmi_check(VexGuestAMD64State *st, ULong at, const struct n
  */
 ULong nb_pmi_sb_calls, nb_pmi_sb_near;
 
-VG_REGPARM(3) ULong nb_pmi_sb(VexGuestAMD64State *st, ULong at, ULong bound)
+VG_REGPARM(1) void nb_pmi_sb(const struct nb_sbguard *g)
 {
+	ULong at = g->at, bound = g->bound;
 	ULong pc = at & ((1ULL << NB_PMI_TO_SHIFT) - 1);
 
 	nb_pmi_sb_calls++;
-	nb_pmi_check(st, at, NULL);
-	if (nb_pmi_cut == pc)
-		return NB_PMI_SB_CUT;
+	nb_pmi_check(NULL, at, NULL);
+	if (nb_pmi_cut == pc) {
+		nb_pmi_cut_mark();
+		return;
+	}
 	nb_pmi_sb_near += nb_pmi_budget <= (Long)bound;
-	return 0;
 }
 
 /* ---- the PMI handler: the interrupt service routine ---- */
@@ -347,6 +371,14 @@ Bool nb_pmi_in_handler(ThreadId tid)
 /* A thread enters the scheduler's run loop (nb_start_client, before
  * its PMU context is loaded): the cut of the last PMI is behind it; a PMI
  * in flight for another thread is taken where that thread stopped. */
+void nb_pmi_cut_mark(void)
+{
+	static const ULong one = 1;
+
+	VG_(set_shadow_regs_area)(VG_(get_running_tid)(), 1, NB_CUT_SLOT, sizeof one,
+				  (const UChar *)&one);
+}
+
 void nb_pmi_enter(ThreadId tid)
 {
 	nb_pmi_cut = 0;

@@ -574,13 +574,22 @@ Int nb_pid(void);
 UInt nb_euid(void);
 void nb_euid_forget(void);
 /* a superblock's guard (nb_instr_pmi.c, "thin"): the check at its start when
- * the budget is at most BOUND, the superblock's whole bound: NB_PMI_SB_CUT
- * if it took a PMI there, else 0 (the budget it left in nb_pmi_budget) */
-VG_REGPARM(3) ULong nb_pmi_sb(VexGuestAMD64State *st, ULong at, ULong bound);
-/* (its result, and nb_ipmi_bcheck's: the PMI taken; small, so that the
- * generated code compares it with an immediate, not a 64-bit constant
- * loaded first at every boundary) */
-#define NB_PMI_SB_CUT 1ULL
+ * the budget is at most BOUND, the superblock's whole bound; if it took a
+ * PMI there, the cut (nb_pmi_cut_mark); the budget it left in nb_pmi_budget */
+struct nb_sbguard {
+	ULong at, bound;         /* (one argument: a constant less to move) */
+};
+VG_REGPARM(1) void nb_pmi_sb(const struct nb_sbguard *g);
+/* A thin translation's check (nb_pmi_sb, nb_ipmi_bcheck) that took a PMI
+ * marks it in this word of the thread's shadow guest state (1), which
+ * the cut exit after the check reads: a compare of a word at the guest
+ * state pointer, where a result would cost the call's not-made value, a
+ * register move and a compare at every boundary.  Each thin run's guard
+ * clears it first (nb_instr_pmi.c): a mark left when the thread stopped
+ * could come back with the shadow state valgrind saves in a signal frame
+ * and restores at rt_sigreturn. */
+#define NB_CUT_SLOT offsetof(VexGuestAMD64State, guest_RBX)
+void nb_pmi_cut_mark(void);
 /* stats: thin and checked translations made while a PMI was possible
  * (nb_instr_pmi.c); guards that called nb_pmi_sb, those after which a
  * check inside could still come due; checks made inside */
