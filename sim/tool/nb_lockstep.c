@@ -618,16 +618,23 @@ Bool nb_ls_start(ThreadId tid)
  * else leaves as before (1), and the hook decides again, the same way,
  * and holds it.  Whatever else the hook would do at this start (a
  * translation's discard, a timer's signal, another thread's PMU context,
- * the perf emulation's tick) leaves too (nb_start_again): the counts are
+ * the perf emulation's tick) leaves too (start_again, nb_main.c's): the counts are
  * the same as with every PAUSE's round trip.
  */
+static Bool (*start_again)(ThreadId);   /* nb_ls_on_start_again */
+
+void nb_ls_on_start_again(Bool (*f)(ThreadId tid))
+{
+	start_again = f;
+}
+
 ULong nb_ls_pause(void)
 {
 	ThreadId tid = VG_(get_running_tid)();
 	unsigned lp = lp_of(tid);
 
 	if (!nb_ls_active() || slot_stale || noredir || nb_ls_unsettled || exit_word ||
-	    !runnable(tid) || lp != cur_lp || !nb_start_again(tid))
+	    !runnable(tid) || lp != cur_lp || !start_again || !start_again(tid))
 		return 1;
 	ic_sync();
 	if (!decide(tid, lp))

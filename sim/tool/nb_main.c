@@ -273,7 +273,7 @@ static void nb_ls_lps_changed(void)
 /* nb_start_client below, for the thread that runs already (the
  * lockstep's PAUSE, nb_ls_pause): would it do nothing but ask the
  * lockstep?  Each of its steps, in its order. */
-Bool nb_start_again(ThreadId tid)
+static Bool nb_start_again(ThreadId tid)
 {
 	unsigned lp = nb_lp_of(tid);
 
@@ -591,6 +591,7 @@ void nb_tool_start(const struct nb_front *f)
 {
 	nb_front = f;
 	nb_ls_on_change(nb_ls_lps_changed);
+	nb_ls_on_start_again(nb_start_again);
 	nb_pebs_assist = nb_pebs_uop;
 	VG_(details_name)("nbsim");
 	VG_(details_version)(NB_VERSION);

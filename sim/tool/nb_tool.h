@@ -226,9 +226,10 @@ Bool nb_ls_enter(ThreadId tid);          /* nb_ls_start; held: parks      */
  * limit set as the thread-start hook would; 1, it leaves to the hook */
 ULong nb_ls_pause(void);
 extern ULong nb_ls_pauses;
-/* nb_main.c: would the thread-start hook, for the thread that runs, do
- * nothing but ask the lockstep (no discard, PMI, context, timer...)? */
-Bool nb_start_again(ThreadId tid);
+/* would the thread-start hook, for the thread that runs, do nothing but
+ * ask the lockstep (no discard, PMI, context, timer...)?  nb_main.c's
+ * answer, registered, since the lockstep is below the thread hooks */
+void nb_ls_on_start_again(Bool (*f)(ThreadId tid));
 /* ... its parts: nb_pmi.c (the cut, a PMI in flight, a signal handler's
  * CPL), nb_ctx.c (the thread whose context is loaded) */
 Bool nb_pmi_start_again(ThreadId tid);
