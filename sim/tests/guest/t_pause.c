@@ -52,11 +52,11 @@ int main(int argc, char **argv)
 {
 	pthread_t t;
 
-	if (argc > 1)
-		rounds = atoi(argv[1]);
-	if (pthread_create(&t, NULL, run, (void *)1L))
+	rounds = argc > 1 ? atoi(argv[1]) : rounds;
+	/* thread 1 the new one, thread 0 this one */
+	if (pthread_create(&t, NULL, run, (void *)1L) != 0)
 		return 1;
-	run((void *)0L);
+	run(NULL);
 	pthread_join(t, NULL);
 	printf("%.6g\n", sums[0] + sums[1]);
 	return 0;
