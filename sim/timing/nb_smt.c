@@ -64,7 +64,7 @@
  */
 #include "nb_smt.h"
 
-void nb_smt_mark(const struct nb_tm *t, struct nb_smt_mark *m)
+void nb_smt_mark(struct nb_tm *t, struct nb_smt_mark *m)
 {
 	m->ret = t->ret;
 	for (unsigned u = 0; u < NB_TMU_N; u++)
@@ -76,8 +76,11 @@ void nb_smt_mark(const struct nb_tm *t, struct nb_smt_mark *m)
 	m->bus = t->smt.bus_ticks;
 	m->bus_n = t->smt.bus_n;
 	m->bus_waits = t->smt.bus_waits;
-	for (unsigned c = 0; c < NB_TM_NALIAS; c++)
-		m->alias[c] = t->smt.alias_n[c];
+	for (unsigned w = 0; w < NB_TM_NALIAS / 64; w++) {
+		for (uint64_t b = t->smt.alias_seen[w]; b; b &= b - 1)
+			t->smt.alias_n[w * 64 + (unsigned)__builtin_ctzll(b)] = 0;
+		t->smt.alias_seen[w] = 0;
+	}
 }
 
 /* x * num / den, rounded (num >= den: the walked share of a segment).
@@ -118,15 +121,24 @@ void nb_smt_learn(const struct nb_tm *t, const struct nb_smt_mark *m, struct nb_
 	out->short_of_bus = 4 * (t->smt.bus_waits - m->bus_waits) >= t->smt.bus_n - m->bus_n &&
 		t->smt.bus_n != m->bus_n;
 	out->short_of_slots = t->smt.replays != m->replays;
-	out->masked = 1;
-	for (unsigned w = 0; w < NB_TM_NALIAS / 64; w++)
+	/* the last profile's classes 0, then this segment's (alias_n
+	 * counts from the mark; 0 where alias_seen is clear) */
+	for (unsigned w = 0; w < NB_TM_NALIAS / 64; w++) {
+		if (!out->masked)
+			for (unsigned i = 0; i < 64; i++)
+				out->alias[w * 64 + i] = 0;
+		for (uint64_t b = out->masked ? out->amask[w] : 0; b; b &= b - 1)
+			out->alias[w * 64 + (unsigned)__builtin_ctzll(b)] = 0;
 		out->amask[w] = 0;
-	for (unsigned c = 0; c < NB_TM_NALIAS; c++) {
-		uint32_t d = t->smt.alias_n[c] - m->alias[c];
-		out->alias[c] = d ? (uint32_t)scale(d, all, walked) : 0;
-		if (out->alias[c])
-			out->amask[c / 64] |= UINT64_C(1) << (c % 64);
+		for (uint64_t b = t->smt.alias_seen[w]; b; b &= b - 1) {
+			unsigned c = w * 64 + (unsigned)__builtin_ctzll(b);
+			uint32_t d = t->smt.alias_n[c];
+			out->alias[c] = d ? (uint32_t)scale(d, all, walked) : 0;
+			if (out->alias[c])
+				out->amask[w] |= UINT64_C(1) << (c % 64);
+		}
 	}
+	out->masked = 1;
 }
 
 /* the pattern of k busy runs of g of the 64 / g (a table: each lockstep
@@ -295,8 +307,12 @@ static void alias_share(struct nb_tm *t, const struct nb_smt_prof *o, const stru
 		double res = fills[k] > 0 ? t->p->l1_ways * T / fills[k] : 0;
 		t->smt.conf_res[k] = (uint32_t)(res < cap ? res : cap);
 	}
-	for (unsigned c = 0; c < NB_TM_NALIAS; c++)
-		t->smt.conf_hold[c] = 0;
+	/* (only the classes set last time are not 0) */
+	for (unsigned w = 0; w < NB_TM_NALIAS / 64; w++) {
+		for (uint64_t b = t->smt.conf_mask[w]; b; b &= b - 1)
+			t->smt.conf_hold[w * 64 + (unsigned)__builtin_ctzll(b)] = 0;
+		t->smt.conf_mask[w] = om[w];
+	}
 	for (unsigned w = 0; w < NB_TM_NALIAS / 64; w++)
 		for (uint64_t b = om[w]; b; b &= b - 1) {
 			unsigned c = w * 64 + (unsigned)__builtin_ctzll(b);
@@ -308,13 +324,11 @@ static void alias_share(struct nb_tm *t, const struct nb_smt_prof *o, const stru
 	t->smt.conf_span = o->ticks;
 }
 
-void nb_smt_share(struct nb_tm *t, unsigned lp, int both, const struct nb_smt_prof *o,
+static void share(struct nb_tm *t, int both, const struct nb_smt_prof *o,
 		  const struct nb_smt_prof *self)
 {
 	const struct nb_tm_params *p = t->p;
 
-	(void)lp;
-	t->odirty = 1;          /* (the words past uhi: nb_timing.c) */
 	for (unsigned u = 0; u < NB_TMU_N; u++)
 		t->smt.oth[u][0] = t->smt.oth[u][1] = 0;
 	t->smt.alt = 0;
@@ -372,4 +386,23 @@ void nb_smt_share(struct nb_tm *t, unsigned lp, int both, const struct nb_smt_pr
 				t->smt.oth[u][i] = pat;
 		}
 	}
+}
+
+void nb_smt_share(struct nb_tm *t, unsigned lp, int both, const struct nb_smt_prof *o,
+		  const struct nb_smt_prof *self)
+{
+	uint64_t was[NB_TMU_N][2];
+
+	(void)lp;
+	for (unsigned u = 0; u < NB_TMU_N; u++)
+		was[u][0] = t->smt.oth[u][0], was[u][1] = t->smt.oth[u][1];
+	share(t, both, o, self);
+	/* the words past uhi hold the other LP's old pattern (nb_timing.c
+	 * units_forget_words): to be written again only if it changed (a
+	 * lockstep turn every 50,000 cycles or so shares the package anew,
+	 * mostly with one of a dozen patterns; rewriting the ring's words
+	 * after every turn was a tenth of a turn's work in the model) */
+	for (unsigned u = 0; u < NB_TMU_N; u++)
+		if (was[u][0] != t->smt.oth[u][0] || was[u][1] != t->smt.oth[u][1])
+			t->odirty = 1;
 }

@@ -83,7 +83,6 @@ struct nb_smt_prof {
 /* a segment's start: the clock's counters then */
 struct nb_smt_mark {
 	uint64_t ret, unit[NB_TMU_N], miss, replays, seq, skip, bus, bus_n, bus_waits;
-	uint32_t alias[NB_TM_NALIAS];
 };
 
 /* the replay loop (cycles): a model parameter, see nb_smt.c */
@@ -93,7 +92,8 @@ struct nb_smt_mark {
  * loops): a bound of the model, see nb_smt.c */
 #define NB_SMT_EVICT_MAX 8u
 
-void nb_smt_mark(const struct nb_tm *t, struct nb_smt_mark *m);
+/* (the alias classes' counts start again from 0: t->smt.alias_n) */
+void nb_smt_mark(struct nb_tm *t, struct nb_smt_mark *m);
 
 /* The segment since m of clock t: *out (nothing when it took no cycles:
  * the previous profile stays). */

@@ -38,15 +38,20 @@ struct nb_tm_smt {
 	/* the L1D's data conflicts between the LPs: ld_alias[i]: the alias
 	 * class of the line missing load i of the running block missed
 	 * (nb_tm_load_alias); alias_n[c]: this LP's missing loads of class c
-	 * while both LPs ran (for the other LP's profile); conf_hold[c]: the
+	 * while both LPs ran in its segment (for the other LP's profile),
+	 * alias_seen bit c set when it is not 0 (nb_smt_mark zeroes those:
+	 * a lockstep turn every 50,000 cycles or so touches a few of the
+	 * 1,024); conf_hold[c]: the
 	 * ticks of the other LP's last segment in which it had a miss of
 	 * class c under way; conf_way: one such miss under way (ticks, its
 	 * mean); conf_res[s]: how long a line of set s then stays in the L1D
 	 * until evicted (ticks); conf_span: that segment's ticks (0: no
 	 * conflicts); conf_acc: the running sum that spreads the conflicts at
-	 * their rate; conflicts: loads that met one (statistics) */
+	 * their rate; conflicts: loads that met one (statistics); conf_mask:
+	 * the classes conf_hold may be set for (the others are 0) */
 	uint16_t ld_alias[NB_TM_MAXLD];
 	uint32_t alias_n[NB_TM_NALIAS], conf_hold[NB_TM_NALIAS], conf_res[NB_TM_L1SETS];
+	uint64_t alias_seen[NB_TM_NALIAS / 64], conf_mask[NB_TM_NALIAS / 64];
 	uint64_t conf_span, conf_way, conf_acc, conflicts;
 	/* the front-side bus, the package's: bus_oth, the other LP's
 	 * transfers, a 64-slot pattern of line slots (t->bus_line ticks

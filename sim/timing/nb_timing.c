@@ -462,7 +462,9 @@ void nb_tm_walk(struct nb_tm *t, const struct nb_tm_block *b, unsigned from, uns
 			if (t->smt.replay) {        /* HT: the pass that finds the data */
 				lat = reserve(t, r->unit, 1, start + lat, r->intv) - start;
 				t->smt.unit_ticks[r->unit] += r->intv;
-				t->smt.alias_n[t->smt.ld_alias[ix]]++;
+				unsigned c = t->smt.ld_alias[ix];
+				t->smt.alias_n[c]++;
+				t->smt.alias_seen[c / 64] |= UINT64_C(1) << (c % 64);
 			}
 			{       /* the slot frees p->miss_free cycles early */
 				uint64_t f = 2 * (uint64_t)p->miss_free;

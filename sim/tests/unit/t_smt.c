@@ -83,6 +83,14 @@ static void k_l1miss(struct kern *k)
 
 /* one iteration; the loads' lines at base, base + 8 KB, ... (their L1D
  * alias classes) */
+/* n missing loads of alias class c in t's segment, as the walk counts
+ * them (nb_timing.c) */
+static void alias_add(struct nb_tm *t, unsigned c, uint32_t n)
+{
+	t->smt.alias_n[c] += n;
+	t->smt.alias_seen[c / 64] |= UINT64_C(1) << (c % 64);
+}
+
 static void run(struct nb_tm *t, const struct kern *k, uint64_t base)
 {
 	struct nb_tm_block b = { k->nu, k->ns, (struct nb_tm_uop *)k->u, (uint16_t *)k->s, NULL, NULL, 0 };
@@ -345,9 +353,9 @@ int main(void)
 		t.smt.miss_ticks += 5000;
 		t.seq += 9000;
 		for (unsigned j = 0; j < 8; j++)
-			t.smt.alias_n[5 + 32 * j] += 50 + j;
-		t.smt.alias_n[6] += 1;
-		t.smt.alias_n[NB_TM_NALIAS - 1] += 3;
+			alias_add(&t, 5 + 32 * j, 50 + j);
+		alias_add(&t, 6, 1);
+		alias_add(&t, NB_TM_NALIAS - 1, 3);
 		nb_smt_learn(&t, &m, &pm);
 		pu = pm;
 		pu.masked = 0;
