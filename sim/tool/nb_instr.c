@@ -493,8 +493,13 @@ static void emit_ls_guard(IRSB *sb, IRSB *in)
 		 * (nb_timing.h nb_tm_ls_set: ret moves only in the clock's
 		 * helpers, which set ls_acc again): two loads off nb_tmp and
 		 * a compare, where the sum took four loads, a shift and an
-		 * add in every superblock run (sort: 7% of its CPU time) */
-		IRExpr *t = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_tmp)));
+		 * add in every superblock run (sort: 7% of its CPU time).
+		 * nb_tmp itself from the thread's shadow state (NB_LS_TMP_SLOT,
+		 * nb_lockstep.c nb_ls_tmp_set), off the guest state pointer:
+		 * its fixed address took a 10-byte move of the address more
+		 * per run */
+		IRExpr *t = tmp(sb, Ity_I64, IRExpr_Get((Int)sizeof(VexGuestAMD64State) + (Int)NB_LS_TMP_SLOT,
+							Ity_I64));
 		now = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, tmp(sb, Ity_I64,
 			IRExpr_Binop(Iop_Add64, t, c64(offsetof(struct nb_tm, smp.acc))))));
 		lim = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, tmp(sb, Ity_I64,

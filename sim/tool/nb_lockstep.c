@@ -232,6 +232,20 @@ static void ic_arm(ThreadId tid)
 	VG_(set_shadow_regs_area)(tid, 1, NB_LS_SLOT, sizeof left, (const UChar *)&left);
 }
 
+/* Thread tid runs client code from here: the clock the guard reads
+ * (nb_instr.c emit_ls_guard) in its shadow state.  nb_tmp changes only
+ * outside generated code (nb_main.c, at a start), and every run of
+ * generated code begins with a start: valgrind's restore of the shadow
+ * state at rt_sigreturn and its copy into a new thread are set again
+ * before they run. */
+void nb_ls_tmp_set(ThreadId tid)
+{
+	ULong p = (ULong)(HWord)nb_tmp;
+
+	if (nb_ls_on)
+		VG_(set_shadow_regs_area)(tid, 1, NB_LS_TMP_SLOT, sizeof p, (const UChar *)&p);
+}
+
 /* The time the lockstep keeps: under HT the LPs' clocks while the
  * timing model runs (something counts cycles), else instructions; so
  * without HT the threads' order is the same whichever events are counted

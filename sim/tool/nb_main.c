@@ -288,8 +288,10 @@ static void nb_start_client(ThreadId tid, ULong blocks_done)
 	nb_cold_check(blocks_done);
 	/* not its turn (nb_lockstep.c): it leaves at its first superblock
 	 * having run nothing */
-	if (!nb_ls_enter(tid))
+	if (!nb_ls_enter(tid)) {
+		nb_ls_tmp_set(tid);
 		return;
+	}
 	nb_rawsh_start(tid);             /* (after a park: others ran meanwhile) */
 	nb_pmi_enter(tid);               /* a PMI in flight: its thread's */
 	/* the thread that stands for its LP (nb_pmi_send) */
@@ -301,6 +303,7 @@ static void nb_start_client(ThreadId tid, ULong blocks_done)
 	nb_ctx_start(tid);
 	nb_front->runs(tid);             /* perf events follow their thread */
 	nb_pmi_thread_runs(tid);
+	nb_ls_tmp_set(tid);              /* (after any switch of nb_tmp) */
 }
 
 /* tid stops running client code: the counts its superblocks held in its

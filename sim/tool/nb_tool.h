@@ -213,6 +213,10 @@ extern ULong nb_ls_lim;                  /* the running LP's raw clock at  */
 /* without the clock, the running thread counts its instructions down in
  * this word of its shadow guest state (1): the guard leaves at <= 0 */
 #define NB_LS_SLOT offsetof(VexGuestAMD64State, guest_RAX)
+/* with the clock, the guard reads nb_tmp from this word of the running
+ * thread's shadow state (1), set at each start of its run */
+#define NB_LS_TMP_SLOT offsetof(VexGuestAMD64State, guest_RCX)
+void nb_ls_tmp_set(ThreadId tid);
 Bool nb_ls_start(ThreadId tid);
 /* the host thread lwp is in a futex wait, or gone, or back waiting for
  * valgrind's lock; it is on its way there (nb_lstask.c) */
