@@ -369,8 +369,9 @@ $(REPORT_ASSETS)/stamp: $(REPORT_NPM)/stamp $(REPORT_PAGE)
 		cat $(REPORT_NPM)/node_modules/$$p/LICENSE*; echo; done; } > $(REPORT_ASSETS)/LICENSES.txt
 	touch $@
 
-NB_REPORT_SRC = utils/nb_report.c utils/nb_report_views.c utils/nb_report_html.c
-$(BUILDDIR)/utils/nb_report: $(NB_REPORT_SRC) utils/nb_report.h utils/nb_tsv.h
+NB_REPORT_SRC = utils/nb_report.c utils/nb_report_prof.c utils/nb_report_views.c utils/nb_report_html.c
+NB_REPORT_HDR = utils/nb_report_prof.h utils/nb_report_views.h utils/nb_report_html.h
+$(BUILDDIR)/utils/nb_report: $(NB_REPORT_SRC) $(NB_REPORT_HDR) utils/nb_tsv.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_NB) -o $@ $(NB_REPORT_SRC)
 
@@ -382,7 +383,7 @@ $(T)/san-utils/nb_record: $(NB_RECORD_SRC) utils/nb_tsv.h utils/nb_record.h util
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_NB) -O1 $(SAN) $(NB_PURE_INC) -Iutils -Isim -o $@ $(NB_RECORD_SRC) $(NB_UTIL_SRC) -lcapstone
 
-$(T)/san-utils/nb_report: $(NB_REPORT_SRC) utils/nb_report.h utils/nb_tsv.h
+$(T)/san-utils/nb_report: $(NB_REPORT_SRC) $(NB_REPORT_HDR) utils/nb_tsv.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_NB) -O1 $(SAN) -Iutils -o $@ $(NB_REPORT_SRC)
 
