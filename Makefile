@@ -337,14 +337,18 @@ $(BUILDDIR)/utils/nb_msr_reset: $(NB_MSR_RESET_SRC) $(wildcard $(NB_COMP)/*.h) |
 
 # nb_stat: counts a whole program (utils/nb_stat.c; the nbsim and perf backends)
 NB_STAT_SRC = utils/nb_stat.c utils/nb_stat_print.c utils/nb_stat_out.c utils/nb_stat_stdin.c utils/nb_stat_run.c utils/nb_prog.c $(NB_COMP)/backend_cpuid.c
-$(BUILDDIR)/utils/nb_stat: $(NB_STAT_SRC) utils/nb_stat.h utils/nb_util.h sim/nbsim_counts.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
+# nb_stat's and nb_record's parts' headers (utils/README.md)
+NB_STAT_HDR = utils/nb_stat_types.h utils/nb_prog.h utils/nb_stat_run.h utils/nb_stat_out.h \
+	utils/nb_stat_stdin.h utils/nb_stat_print.h
+NB_RECORD_HDR = utils/nb_record_sim.h utils/nb_record_perf.h
+$(BUILDDIR)/utils/nb_stat: $(NB_STAT_SRC) $(NB_STAT_HDR) utils/nb_util.h sim/nbsim_counts.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_NB) $(NB_PURE_INC) -Iutils -Isim -o $@ $(NB_STAT_SRC) $(NB_UTIL_SRC)
 
 # nb_record: samples a whole program on nbsim (sim/nb_samples.c writes the
 # samples; Capstone decodes the data addresses); nb_report reads the profile
 NB_RECORD_SRC = utils/nb_record.c utils/nb_record_sim.c utils/nb_record_perf.c utils/nb_stat_out.c utils/nb_stat_run.c utils/nb_prog.c $(NB_COMP)/backend_cpuid.c
-$(BUILDDIR)/utils/nb_record: $(NB_RECORD_SRC) utils/nb_tsv.h utils/nb_record.h utils/nb_stat.h utils/nb_util.h sim/nbsim_counts.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
+$(BUILDDIR)/utils/nb_record: $(NB_RECORD_SRC) utils/nb_tsv.h $(NB_RECORD_HDR) $(NB_STAT_HDR) utils/nb_util.h sim/nbsim_counts.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_NB) $(NB_PURE_INC) -Iutils -Isim -o $@ $(NB_RECORD_SRC) $(NB_UTIL_SRC) -lcapstone
 
@@ -369,8 +373,9 @@ $(REPORT_ASSETS)/stamp: $(REPORT_NPM)/stamp $(REPORT_PAGE)
 		cat $(REPORT_NPM)/node_modules/$$p/LICENSE*; echo; done; } > $(REPORT_ASSETS)/LICENSES.txt
 	touch $@
 
-NB_REPORT_SRC = utils/nb_report.c utils/nb_report_views.c utils/nb_report_html.c
-$(BUILDDIR)/utils/nb_report: $(NB_REPORT_SRC) utils/nb_report.h utils/nb_tsv.h
+NB_REPORT_SRC = utils/nb_report.c utils/nb_report_prof.c utils/nb_report_views.c utils/nb_report_html.c
+NB_REPORT_HDR = utils/nb_report_prof.h utils/nb_report_views.h utils/nb_report_html.h
+$(BUILDDIR)/utils/nb_report: $(NB_REPORT_SRC) $(NB_REPORT_HDR) utils/nb_tsv.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_NB) -o $@ $(NB_REPORT_SRC)
 
@@ -378,15 +383,15 @@ $(BUILDDIR)/utils/nb_report: $(NB_REPORT_SRC) utils/nb_report.h utils/nb_tsv.h
 # (NB_UTILS_BIN below; issue 15).
 tests: $(addprefix $(T)/san-utils/,$(NB_UTILS)) $(T)/san-utils/nb_stat $(T)/san-utils/nb_record $(T)/san-utils/nb_report
 
-$(T)/san-utils/nb_record: $(NB_RECORD_SRC) utils/nb_tsv.h utils/nb_record.h utils/nb_stat.h utils/nb_util.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
+$(T)/san-utils/nb_record: $(NB_RECORD_SRC) utils/nb_tsv.h $(NB_RECORD_HDR) $(NB_STAT_HDR) utils/nb_util.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_NB) -O1 $(SAN) $(NB_PURE_INC) -Iutils -Isim -o $@ $(NB_RECORD_SRC) $(NB_UTIL_SRC) -lcapstone
 
-$(T)/san-utils/nb_report: $(NB_REPORT_SRC) utils/nb_report.h utils/nb_tsv.h
+$(T)/san-utils/nb_report: $(NB_REPORT_SRC) $(NB_REPORT_HDR) utils/nb_tsv.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_NB) -O1 $(SAN) -Iutils -o $@ $(NB_REPORT_SRC)
 
-$(T)/san-utils/nb_stat: $(NB_STAT_SRC) utils/nb_stat.h utils/nb_util.h sim/nbsim_counts.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
+$(T)/san-utils/nb_stat: $(NB_STAT_SRC) $(NB_STAT_HDR) utils/nb_util.h sim/nbsim_counts.h $(NB_UTIL_SRC) $(wildcard $(NB_COMP)/*.h) | gen
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_NB) -O1 $(SAN) $(NB_PURE_INC) -Iutils -Isim -o $@ $(NB_STAT_SRC) $(NB_UTIL_SRC)
 

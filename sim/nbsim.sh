@@ -153,7 +153,7 @@ die() {
 }
 
 # SIGINT, SIGTERM or SIGHUP while this script waits for one of its helper
-# commands (readlink, find, cksum, ln, mv) must end it, as it ends the
+# commands (readlink, find, ln, mv) must end it, as it ends the
 # program once valgrind runs.  For SIGINT bash waits for the helper and,
 # when the helper did not die of it (it never got it: the signal was sent
 # to this process alone), goes on as if the helper had handled it: the
@@ -166,8 +166,18 @@ for s in INT TERM HUP; do
 	trap "trap - $s; kill -s $s \$\$" "$s"
 done
 
-self=$(readlink -f -- "$0" 2>/dev/null) || self=$0
-here=$(dirname -- "$self")
+# (each external command costs a fork and an exec, about a millisecond of
+# CPU: the start-up below uses bash's own where it can, and the program's
+# CPU time under nbsim includes this script's)
+if [ -L "$0" ]; then
+	self=$(readlink -f -- "$0" 2>/dev/null) || self=$0
+else
+	self=$0
+fi
+case $self in
+*/*) here=$(cd -P -- "${self%/*}" 2>/dev/null && pwd) || here=${self%/*} ;;
+*) here=$(pwd -P) ;;
+esac
 
 model=prescott
 ht=no
@@ -236,7 +246,8 @@ tool=${NBSIM_TOOL:-}
 if [ -z "$tool" ]; then
 	for c in "$here/nbsim-amd64-linux" "$here/../lib/nbsim/nbsim-amd64-linux"; do
 		if [ -x "$c" ]; then
-			tool=$(readlink -f -- "$c")
+			tool=$c
+			[ -L "$c" ] || [[ $c == */../* ]] && tool=$(readlink -f -- "$c")
 			break
 		fi
 	done
@@ -285,7 +296,7 @@ plain_dir() {
 base=
 for d in "${XDG_RUNTIME_DIR-}" "${TMPDIR-}" /tmp; do
 	if [ -n "$d" ] && plain_dir "$d"; then
-		base=${d%/}/nbsim-$(id -u)
+		base=${d%/}/nbsim-$EUID
 		break
 	fi
 done
@@ -295,20 +306,43 @@ done
 # guest's stack, hence its cache misses and the samples: a tool whose
 # path summed to nine digits gave the guest 3 bytes less of environment
 # than one whose path summed to ten)
-key=$(printf '%010u' "$(printf '%s\n%s\n' "$tool" "$libexec" | cksum | cut -d' ' -f1)")
+# The key: 32-bit FNV-1a of the two paths (in bash: no cksum process).
+fnv() {
+	local s=$1 i c h=2166136261
+	for ((i = 0; i < ${#s}; i++)); do
+		printf -v c '%d' "'${s:i:1}"
+		h=$(((h ^ (c & 255)) * 16777619 & 4294967295))
+	done
+	printf -v key '%010u' "$h"
+}
+fnv "$tool"$'\n'"$libexec"
 vglib=$base/lib-$key
-mkdir -p -m 700 -- "$base" "$vglib" 2>/dev/null || die 1 "cannot create $vglib"
+[ -d "$vglib" ] || mkdir -p -m 700 -- "$base" "$vglib" 2>/dev/null || die 1 "cannot create $vglib"
 [ -O "$base" ] && [ -O "$vglib" ] || die 1 "$base is not owned by you"
 # Links are replaced by rename(2), which is atomic: nbsim instances started
 # at the same time never see a name missing (ln -sf unlinks first).
-# The existing links are read with one find(1), not a readlink per file
-# (that cost ~0.4 s per start).
+# The directory's .paths holds the tool's and libexec's paths its links
+# were made for: when they are this run's, a link there points where it
+# should (the key names the pair; .paths rules out a collision of keys),
+# and only a missing one is made.  Otherwise the existing links are read
+# with one find(1), not a readlink per file (that cost ~0.4 s per start).
 declare -A have=()
-while IFS= read -r -d '' l && IFS= read -r -d '' t; do
-	have[$l]=$t
-done < <(find "$vglib" -mindepth 1 -maxdepth 1 -type l -printf '%f\0%l\0' 2>/dev/null)
+paths=$tool$'\n'$libexec
+mine= old=
+# (read's status is 1 at the end of a file without a NUL: not asked)
+{ IFS= read -r -d '' old <"$vglib/.paths"; } 2>/dev/null
+[ "$old" = "$paths" ] && mine=1
+if [ -z "$mine" ]; then
+	while IFS= read -r -d '' l && IFS= read -r -d '' t; do
+		have[$l]=$t
+	done < <(find "$vglib" -mindepth 1 -maxdepth 1 -type l -printf '%f\0%l\0' 2>/dev/null)
+fi
 link() { # target name
-	[ "${have[$2]-}" = "$1" ] && return
+	if [ -n "$mine" ]; then
+		[ -L "$vglib/$2" ] && return
+	else
+		[ "${have[$2]-}" = "$1" ] && return
+	fi
 	ln -sfn -- "$1" "$vglib/.$2.$$" && mv -Tf -- "$vglib/.$2.$$" "$vglib/$2" ||
 		die 1 "cannot link $1 into $vglib"
 }
@@ -324,6 +358,11 @@ link "$tool" nbsim-amd64-linux
 preload=${tool%/*}/vgpreload_nbsim-amd64-linux.so
 [ -e "$preload" ] || die 1 "cannot find the nbsim preload library $preload"
 link "$preload" vgpreload_nbsim-amd64-linux.so
+# (written whole, then renamed: a reader sees the old or the new)
+if [ -z "$mine" ]; then
+	printf '%s' "$paths" >"$vglib/.paths.$$" && mv -f -- "$vglib/.paths.$$" "$vglib/.paths" ||
+		die 1 "cannot write $vglib/.paths"
+fi
 
 export VALGRIND_LIB=$vglib
 # Children (fork+exec, system()) run on the simulated CPU too, as they would
@@ -342,9 +381,12 @@ export VALGRIND_LIB=$vglib
 run=("$valgrind")
 if [ "${aslr:-no}" = no ]; then
 	setarch=$(type -P setarch) || setarch=
-	[ -n "$setarch" ] && "$setarch" "$(uname -m)" -R true 2>/dev/null ||
+	# (whether personality(2) works is asked once per directory:
+	# .setarch-ok; HOSTTYPE is bash's uname -m)
+	[ -n "$setarch" ] && { [ -e "$vglib/.setarch-ok" ] || { "$setarch" "$HOSTTYPE" -R true 2>/dev/null &&
+		: >"$vglib/.setarch-ok"; }; } ||
 		die 1 "--aslr=no needs setarch (util-linux) and the personality(2) system call; --aslr=yes runs without"
-	run=("$setarch" "$(uname -m)" -R "$valgrind")
+	run=("$setarch" "$HOSTTYPE" -R "$valgrind")
 fi
 shopt -s execfail
 exec "${run[@]}" --tool=nbsim -q --trace-children=yes --fair-sched=yes --vgdb=no --model="$model" --ht="$ht" "${vgopts[@]}" -- "$@"

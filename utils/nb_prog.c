@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "nb_stat.h"
+#include "nb_prog.h"
 
 /* A message quotes the command line (paths, event names): its control
  * bytes are written as \xHH, so that none reaches the terminal (an escape

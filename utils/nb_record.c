@@ -29,7 +29,11 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "nb_record.h"
+#include "nb_record_sim.h"
+#include "nb_record_perf.h"
+#include "nb_prog.h"
+#include "nb_stat_run.h"
+#include "nb_stat_out.h"
 #include "nb_encode.h"
 #include "nb_util.h"
 

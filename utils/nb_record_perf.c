@@ -47,7 +47,8 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "nb_record.h"
+#include "nb_record_perf.h"
+#include "nb_stat_run.h"
 
 #define RB_PAGES 128
 #define MAXCPU 64

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "nb_record.h"
+#include "nb_record_sim.h"
 #include "nb_tsv.h"
 
 void nbr_sim_begin(struct rec_ctx *x)

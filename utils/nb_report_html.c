@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include "nb_report.h"
+#include "nb_report_html.h"
 
 /* ---- annotate ----------------------------------------------------------------- */
 

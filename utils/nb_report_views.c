@@ -11,7 +11,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include "nb_report.h"
+#include "nb_report_views.h"
 #include "nb_tsv.h"
 
 /* ---- tables ---------------------------------------------------------------- */

@@ -28,7 +28,12 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "nb_stat.h"
+#include "nb_stat_types.h"
+#include "nb_prog.h"
+#include "nb_stat_run.h"
+#include "nb_stat_out.h"
+#include "nb_stat_stdin.h"
+#include "nb_stat_print.h"
 #include "nb_partition.h"
 #include "nb_encode.h"
 #include "nb_util.h"

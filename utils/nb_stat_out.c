@@ -39,7 +39,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "nb_stat.h"
+#include "nb_stat_out.h"
 
 /* The descriptor PATH names (/dev/fd/N and the like), or -1. */
 static int named_fd(const char *path)

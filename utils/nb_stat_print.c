@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include "nb_stat.h"
+#include "nb_stat_print.h"
 #include "nb_encode.h"
 #include "nb_util.h"
 

@@ -20,6 +20,7 @@
 #include <linux/perf_event.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -28,7 +29,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "nb_stat.h"
+#include "nb_stat_run.h"
+#include "nb_stat_stdin.h"
+#include "nb_prog.h"
 #include "nbsim_counts.h"
 #include "nb_encode.h"
 #include "nb_backend.h"

@@ -22,11 +22,12 @@
 #include <stdlib.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "nb_stat.h"
+#include "nb_stat_stdin.h"
 
 static off_t start = -1;         /* where each run starts reading, or -1 */
 static pid_t copier = -1;        /* the first run's copier, or -1        */

@@ -120,6 +120,9 @@ unsigned nbk_ncpus(void);
 /* the CPU topology's part of the sysfs tree (nb_kern_topo.c) */
 Bool nbk_topo_build(const HChar *top);
 void nbk_topo_unbuild(const HChar *top);
+/* its /proc/cpuinfo (nb_kern_cpuinfo.c) */
+Bool nbk_cpuinfo_build(const HChar *top);
+void nbk_cpuinfo_unbuild(const HChar *top);
 struct kobj *nbk_obj_of_fd(UWord fd);
 /* nb_kern_sched.c: the PMU side */
 void nbk_wr(uint32_t msr, uint64_t v);

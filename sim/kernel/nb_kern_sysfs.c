@@ -52,9 +52,10 @@
  *   uprobe (Debian's config has KPROBE_EVENTS and UPROBE_EVENTS), each a
  *   symbolic link to the host's, whose kernel serves their events.  A PMU
  *   the host lacks is left out (nothing would serve it).
+ * - /proc/cpuinfo (DIR/proc/cpuinfo): the modelled part (nb_kern_cpuinfo.c).
  * The tree's name carries its content's version (p4v3: devices/, msr;
- * p4v4: the topology), so that an older nbsim's tree in $TMPDIR is not
- * taken for this one's.
+ * p4v4: the topology; p4v5: /proc/cpuinfo), so that an older nbsim's
+ * tree in $TMPDIR is not taken for this one's.
  */
 #include "nb_kern_int.h"
 
@@ -184,7 +185,7 @@ static Bool build(const HChar *top)
 		if (!put(p, text))
 			return False;
 	}
-	return build_devices(top) && nbk_topo_build(top);
+	return build_devices(top) && nbk_topo_build(top) && nbk_cpuinfo_build(top);
 }
 
 static void unbuild(const HChar *top)
@@ -192,6 +193,7 @@ static void unbuild(const HChar *top)
 	HChar p[300];
 
 	nbk_topo_unbuild(top);
+	nbk_cpuinfo_unbuild(top);
 	VG_(snprintf)(p, sizeof p, "%s/devices/cpu", top);
 	VG_(unlink)(p);
 	VG_(snprintf)(p, sizeof p, "%s/devices/msr", top);
@@ -231,7 +233,7 @@ Word nbk_sysfs_dir(Addr buf, UWord len)
 	struct vg_stat st;
 
 	if (!dir[0])
-		VG_(snprintf)(dir, sizeof dir, "%s/nbsim-sysfs-%u-p4v4-%u-%s", VG_(tmpdir)(),
+		VG_(snprintf)(dir, sizeof dir, "%s/nbsim-sysfs-%u-p4v5-%u-%s", VG_(tmpdir)(),
 			      (UInt)nb_euid(), nbk_ncpus(), nb_cpu->name);
 	VG_(snprintf)(probe, sizeof probe, "%s/system/cpu/present", dir);
 	if (sr_isError(VG_(stat)(probe, &st))) {

@@ -167,7 +167,7 @@ OPEN_WRAPPER(__open64_2)
 		if (flags & (O_CREAT | __O_TMPFILE))                       \
 			mode = va_arg(ap, int);                            \
 		va_end(ap);                                                \
-		path = nbsim_sysfs_map(path, sbuf, sizeof sbuf);           \
+		path = nbsim_sysfs_map_at(dirfd, path, sbuf, sizeof sbuf); \
 		r = path && path[0] == '/' ? kopen(path, flags) : NBSIM_KERN_PASS; \
 		if (r != NBSIM_KERN_PASS)                                  \
 			return (int)r;                                     \

@@ -3,8 +3,8 @@
  * description: paths under /sys/bus/event_source/devices/cpu and
  * /sys/devices/cpu, the list of PMUs /sys/bus/event_source/devices (a
  * Pentium 4's), and the CPUs, their topology and NUMA node under
- * /sys/devices/system/cpu and /sys/devices/system/node (nb_kern_topo.c)
- * lead to the tree the tool writes (nb_kern_sysfs.c, request KOP_SYSFS),
+ * /sys/devices/system/cpu and /sys/devices/system/node (nb_kern_topo.c),
+ * and /proc/cpuinfo (nb_kern_cpuinfo.c) lead to the tree the tool writes (nb_kern_sysfs.c, request KOP_SYSFS),
  * in the libc calls perf, libgomp, hwloc and PAPI make on them: fopen,
  * opendir, access, faccessat, stat, chdir here; open and openat in
  * vg_preload_nbsim.c (nbsim_sysfs_map).  glibc's internal calls bypass
@@ -37,6 +37,21 @@ static const struct {
 	{ "/sys/bus/event_source/devices", "/devices" },
 };
 
+/* DIR TO REST in BUF (the tree asked for once), or ORIG if there is no
+ * tree */
+static const char *tree_path(const char *orig, const char *to, const char *rest, char *buf, size_t n)
+{
+	if (!dir[0]) {
+		long r = nbsim_kern(KOP_SYSFS, (unsigned long)dir, sizeof dir, 0, 0);
+
+		if (r <= 0 || r == NBSIM_KERN_PASS)
+			strcpy(dir, "-");
+	}
+	if (dir[0] == '-' || (size_t)snprintf(buf, n, "%s%s%s", dir, to, rest) >= n)
+		return orig;
+	return buf;
+}
+
 /* PATH rewritten to the tree in BUF if it is under one of the prefixes
  * above (the first that matches), else PATH. */
 const char *nbsim_sysfs_map(const char *path, char *buf, size_t n)
@@ -44,6 +59,8 @@ const char *nbsim_sysfs_map(const char *path, char *buf, size_t n)
 	const char *orig = path;
 	char norm[512];
 
+	if (path && !strcmp(path, "/proc/cpuinfo"))
+		return tree_path(path, "/proc/cpuinfo", "", buf, n);
 	if (!path || strncmp(path, "/sys/", 5))
 		return path;
 	/* "//" is "/" to the kernel: PAPI's sysdetect asks for
@@ -64,20 +81,26 @@ const char *nbsim_sysfs_map(const char *path, char *buf, size_t n)
 
 		if (strncmp(path, maps[i].prefix, k) || (path[k] && path[k] != '/'))
 			continue;
-		if (!dir[0]) {
-			long r = nbsim_kern(KOP_SYSFS, (unsigned long)dir, sizeof dir, 0, 0);
-
-			if (r <= 0 || r == NBSIM_KERN_PASS)
-				strcpy(dir, "-");
-		}
-		if (dir[0] == '-')
-			return orig;
-		/* PREFIX/REST -> DIR TO/REST */
-		if ((size_t)snprintf(buf, n, "%s%s%s", dir, maps[i].to, path + k) >= n)
-			return orig;
-		return buf;
+		return tree_path(orig, maps[i].to, path + k, buf, n);
 	}
 	return orig;
+}
+
+/* PATH relative to DIRFD: "cpuinfo" in a descriptor of /proc (lscpu's
+ * util-linux path handles open their files so) is /proc/cpuinfo; an
+ * absolute PATH as nbsim_sysfs_map */
+const char *nbsim_sysfs_map_at(int dirfd, const char *path, char *buf, size_t n)
+{
+	char fdp[40], to[16];
+	ssize_t k;
+
+	if (!path || path[0] == '/' || dirfd < 0 || strcmp(path, "cpuinfo"))
+		return nbsim_sysfs_map(path, buf, n);
+	snprintf(fdp, sizeof fdp, "/proc/self/fd/%d", dirfd);
+	k = readlink(fdp, to, sizeof to - 1);
+	if (k != 5 || memcmp(to, "/proc", 5))
+		return path;
+	return nbsim_sysfs_map("/proc/cpuinfo", buf, n);
 }
 
 #define LIBC libcZdsoZa
@@ -134,7 +157,7 @@ int WRAP(faccessat)(int dirfd, const char *path, int mode, int flags)
 	char buf[512];
 
 	VALGRIND_GET_ORIG_FN(o);
-	path = nbsim_sysfs_map(path, buf, sizeof buf);
+	path = nbsim_sysfs_map_at(dirfd, path, buf, sizeof buf);
 	CALL_FN_W_WWWW(r, o, dirfd, path, mode, flags);
 	return (int)r;
 }

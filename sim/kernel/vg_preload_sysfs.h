@@ -9,7 +9,9 @@
 
 /* PATH rewritten into BUF (N bytes) when it is under the emulated sysfs
  * description (the cpu PMU's directory, the list of PMUs, the CPUs and
- * NUMA nodes of /sys/devices/system); otherwise PATH itself. */
+ * NUMA nodes of /sys/devices/system, /proc/cpuinfo); otherwise PATH itself. */
 const char *nbsim_sysfs_map(const char *path, char *buf, size_t n);
+/* the same for PATH relative to the directory DIRFD (openat, faccessat) */
+const char *nbsim_sysfs_map_at(int dirfd, const char *path, char *buf, size_t n);
 
 #endif

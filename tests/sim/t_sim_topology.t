@@ -15,6 +15,8 @@
 #   patches/papi-7.0.0-sysdetect-leaf4-mask.patch; the sysfs files on
 #   Northwood, whose maximum leaf is 2): 1 socket, 1 core, 1 or 2
 #   threads per core, one NUMA node, where it crashed under --ht=yes;
+#   and on Prescott the caches of leaf 4 by their type, where it printed
+#   the L1 data cache as an L1i of 16 KB and an L1d of 0 KB;
 # - hwloc (hwloc-calc): the cores and PUs.
 use strict;
 use warnings;
@@ -113,6 +115,13 @@ for my $model (qw(prescott northwood)) {
 		my $want = 'Sockets 1, Numa regions 1, Cores per socket 1, SMT threads per core ' . ($ht ? 2 : 1) .
 			   ', Numa Node 0 Threads ' . ($ht ? '0 1' : '0');
 		is("$st: $got", "0: $want", "papi_hardware_avail, $model" . ($ht ? ' --ht=yes' : '') . ": exits 0, $want");
+		next unless $model eq 'prescott';
+		# CPUID leaf 4: an L1 data cache and the L2, no L1 instruction
+		# cache (patches/papi-7.0.0-sysdetect-cache-type.patch)
+		my @c = map { s/\s+/ /gr } $o =~ /^(L\d\w? Cache\s*: .*?)\s*$/mg;
+		is(join(' | ', @c), 'L1d Cache : Size/LineSize/Lines/Assoc 16KB/64B/256/8 | ' .
+		   'L2 Cache : Size/LineSize/Lines/Assoc 1024KB/64B/16384/8',
+		   "papi_hardware_avail, prescott" . ($ht ? ' --ht=yes' : '') . ': the L1d (no L1i: the trace cache) and the L2');
 	}
 }
 

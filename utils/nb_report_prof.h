@@ -1,14 +1,15 @@
 /*
- * nb_report.h - what nb_report's parts share: the profile in memory
- * (nb_report.c reads it), the rows the views tally, and the views.
- *   nb_report.c        command line, the profile read into memory
+ * nb_report_prof.h - nb_report's profile in memory (nb_report_prof.c),
+ * which every view reads.  nb_report's parts, from the bottom up:
+ *   nb_report_prof.c   the profile read into memory, its symbols
  *   nb_report_views.c  the tables (--sort), folded stacks, the callgrind
- *                      format
+ *                      format (nb_report_views.h)
  *   nb_report_html.c   --annotate (objdump's disassembly with the samples)
- *                      and the HTML report
+ *                      and the HTML report (nb_report_html.h)
+ *   nb_report.c        the command line
  */
-#ifndef NB_REPORT_H
-#define NB_REPORT_H
+#ifndef NB_REPORT_PROF_H
+#define NB_REPORT_PROF_H
 
 #include <stdint.h>
 #include <stdio.h>
@@ -19,7 +20,7 @@
 #define EXIT_NOSYM   4           /* --annotate: no sample in SYM; --event: none such */
 #define EXIT_WRITE   5           /* --html: DIR or its files cannot be written */
 
-/* ---- the profile in memory (nb_report.c) ---- */
+/* ---- the profile in memory ---- */
 
 struct sym {
 	int space;
@@ -63,46 +64,7 @@ void *xalloc(void *p, size_t n);
 char *xstrdup(const char *s);
 /* the symbol of IP in process image SPACE, or NULL */
 const struct sym *sym_of(int space, uint64_t ip);
-
-/* ---- rows (nb_report_views.c) ---- */
-
-enum { K_SYM, K_LINE, K_IP, K_DSO, K_DATA, K_THREAD, K_PAGE, K_N };
-
-struct row {
-	char *key, *where;
-	uint64_t n;
-};
-
-/* rows keyed by string: a linear-probing table over the keys */
-struct tally {
-	struct row *r;
-	size_t n, cap;
-	size_t *tab, size;
-};
-
-
-/* qsort's order of rows: the most first, then by key */
-int by_count(const void *a, const void *b);
-void tally_add(struct tally *t, const char *key, const char *where, uint64_t w);
-long tally_find(const struct tally *t, const char *key);
-uint64_t tally_get(const struct tally *t, const char *key);
-void tally_free(struct tally *t);
-/* the last path component */
-const char *base(const char *p);
-/* Y's function, or [OBJECT] if it has none, in B */
-const char *fn_name(const struct sym *y, char *b, size_t len);
-
-/* ---- the views ---- */
-
-/* event EV's samples by KEY (K_*), the most first; TSV: tab-separated */
-void table(int ev, int key, int tsv);
-/* event EV's folded stacks */
-void folded(int ev);
-/* the callgrind format of every event (CMD: the profiled command) */
-void callgrind(const char *cmd);
-/* --annotate=FN of event EV, FROM 0 or the address distances are from */
-int annotate(int ev, const char *fn, uint64_t from);
-/* --html=DIR; ONLY: one event's index, or -1 */
-int html(const char *dir, int only);
+/* read PATH into memory; 0, or an EXIT_* status after a message */
+int prof_load(const char *path);
 
 #endif
