@@ -58,6 +58,19 @@ static inline unsigned nb_bpred_pht_index(uint64_t pc, uint32_t ghr)
 			  & (NB_PHT_SIZE - 1));
 }
 
+/* Where the counter of PHT index i lies in pht[]: the index's history
+ * bits (its top NB_GHR_BITS) lowest, so that one branch's counters under
+ * its 256 histories share 256 bytes, 4 host cache lines, instead of lying
+ * one to each 64-byte line of the table (nbsim reads one per conditional
+ * branch, and the guest's own data evicts the table between uses).  A
+ * bijection: the same counters are shared by the same branches. */
+static inline unsigned nb_bpred_pht_slot(unsigned i)
+{
+	const unsigned lo = NB_PHT_BITS - NB_GHR_BITS;
+
+	return ((i & ((1u << lo) - 1)) << NB_GHR_BITS) | (i >> lo);
+}
+
 /*
  * A conditional branch's site: what the prediction of a branch at pc with
  * taken target `target` needs of them, computed once (nbsim: when the
@@ -66,7 +79,8 @@ static inline unsigned nb_bpred_pht_index(uint64_t pc, uint32_t ghr)
 struct nb_cond_site {
 	uint64_t tag;           /* pc + 1, its BTB tag                         */
 	uint64_t target;
-	uint32_t fold;          /* nb_bpred_fold(pc), PHT index bits           */
+	uint32_t pht;           /* its counter's slot under history 0: under
+				 * history h, pht ^ h (nb_bpred_pht_slot)    */
 	uint32_t btb;           /* its BTB entry                               */
 	uint32_t backward;      /* static prediction (BTB miss): target < pc   */
 };
@@ -76,14 +90,14 @@ static inline void nb_cond_site_init(const struct nb_bpred *b, struct nb_cond_si
 {
 	s->tag = pc + 1;
 	s->target = target;
-	s->fold = (uint32_t)(nb_bpred_fold(pc) & (NB_PHT_SIZE - 1));
+	s->pht = nb_bpred_pht_slot((unsigned)(nb_bpred_fold(pc) & (NB_PHT_SIZE - 1)));
 	s->btb = (uint32_t)(nb_bpred_fold(pc) & b->btb_mask);
 	s->backward = target < pc;
 }
 
 /* One retired conditional branch at site s; returns 1 if mispredicted
- * (the PHT index is nb_bpred_pht_index's: the history bits lie inside the
- * index mask) */
+ * (the counter of nb_bpred_pht_index's index, at its slot: the history
+ * bits lie inside the index mask) */
 static inline int nb_bpred_cond_at(struct nb_bpred *b, const struct nb_cond_site *s, int taken)
 {
 	/* the counter's next value, by outcome and value: without a branch
@@ -91,7 +105,7 @@ static inline int nb_bpred_cond_at(struct nb_bpred *b, const struct nb_cond_site
 	 * branches are random (nbsim runs this once per conditional branch) */
 	static const uint8_t next[2][4] = { { 0, 0, 1, 2 }, { 1, 2, 3, 3 } };
 	uint32_t h = b->ghr & ((1u << NB_GHR_BITS) - 1);
-	uint8_t *c = &b->pht[s->fold ^ (h << (NB_PHT_BITS - NB_GHR_BITS))];
+	uint8_t *c = &b->pht[s->pht ^ h];
 	struct nb_btb_entry *e = &b->btb[s->btb];
 	int known = e->tag == s->tag;
 	/* a BTB miss: static prediction, backward taken */

@@ -98,7 +98,13 @@ static inline void tm_run(struct nb_tm *t, const struct nb_tm_block *b, unsigned
 #define NB_TMS_AMEAS  8192u       /* runs measured after an anchor        */
 #endif
 #ifndef NB_TMS_WARM
-#define NB_TMS_WARM   64u         /* runs walked, not measured            */
+#define NB_TMS_WARM   32u         /* runs walked, not measured (mean)...  */
+#endif
+#ifndef NB_TMS_WARM_SHORT
+#define NB_TMS_WARM_SHORT 64u     /* ... while skip phases are short      */
+#endif
+#ifndef NB_TMS_WARM_AT
+#define NB_TMS_WARM_AT 1000u      /* ... than this mean                   */
 #endif
 #ifndef NB_TMS_MEAS
 #define NB_TMS_MEAS   48u         /* runs walked and measured             */
@@ -176,6 +182,20 @@ static void forget(struct nb_tm *t)
 	}
 }
 
+/* the mean of the next skip phase: a 32nd of the runs so far, from
+ * NB_TMS_SKIP0 up to smp.skip (more samples while a short program learns
+ * its costs, fewer walked runs in a long one) */
+static uint64_t skip_mean(const struct nb_tm *t)
+{
+	uint64_t m = (t->smp.skipped + t->smp.walked - t->smp.from) / 32;
+
+	if (m < NB_TMS_SKIP0)
+		m = NB_TMS_SKIP0;
+	if (m > t->smp.skip)
+		m = t->smp.skip;
+	return m;
+}
+
 static void phase(struct nb_tm *t, unsigned ph)
 {
 	t->smp.phase = ph;
@@ -185,20 +205,21 @@ static void phase(struct nb_tm *t, unsigned ph)
 		return;
 	}
 	if (ph == PH_SKIP) {
-		/* the mean: a 32nd of the runs so far, from NB_TMS_SKIP0 up to
-		 * smp.skip (more samples while a short program learns its
-		 * costs, fewer walked runs in a long one) */
-		uint64_t m = (t->smp.skipped + t->smp.walked - t->smp.from) / 32;
-		if (m < NB_TMS_SKIP0)
-			m = NB_TMS_SKIP0;
-		if (m > t->smp.skip)
-			m = t->smp.skip;
+		uint64_t m = skip_mean(t);
 		t->smp.left = (uint32_t)(m / 2 + rng_next(t) % (m + 1));
 	}
-	else if (ph == PH_WARM)
+	else if (ph == PH_WARM) {
 		/* (of random length too: a warm phase that a rare run began
-		 * would otherwise measure the same part of a loop each time) */
-		t->smp.left = NB_TMS_WARM / 2 + (uint32_t)(rng_next(t) % (NB_TMS_WARM + 1));
+		 * would otherwise measure the same part of a loop each time.)
+		 * Its length: 16-48 runs where skip phases are long (a
+		 * quarter fewer runs walked in a long program than with
+		 * 32-96, its cycles as near the model's: docs/bench-log.md);
+		 * 32-96 where they are short, where the warm phases are a
+		 * larger share of the clock (t_sampled's regions at
+		 * --nbsim-sample=100 read over 2% off the walk with 16-48) */
+		uint32_t w = skip_mean(t) >= NB_TMS_WARM_AT ? NB_TMS_WARM : NB_TMS_WARM_SHORT;
+		t->smp.left = w / 2 + (uint32_t)(rng_next(t) % (w + 1));
+	}
 	else
 		t->smp.left = NB_TMS_MEAS;
 }

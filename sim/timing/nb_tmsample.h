@@ -293,6 +293,35 @@ static inline int nb_tms_site_hit(const struct nb_tm *t, const struct nb_tms_sit
 	return c->k && c->gen == t->smp.gen;
 }
 
+/* nb_tms_skip's commonest case at a call site, for the helpers' fast path
+ * (nb_cycles.c: without the rest of the helper, whose registers the host
+ * saved at every call): the site's entry of this anchor (whose gen is
+ * then the clock's: an entry is claimed again only in another
+ * generation), a streak to join, no L1D-missing load, a learned cost.  It
+ * charges what nb_tms_skip charges (ld_mask is 0 already); 0: not that
+ * case, and nothing changed (the caller then runs nb_tms_site_hit and
+ * nb_tms_skip as before). */
+static inline __attribute__((always_inline)) int nb_tms_site_skip(struct nb_tm *t,
+								  const struct nb_tms_site *c,
+								  uint64_t misp)
+{
+	uint32_t k;
+
+	if (!c->k || c->gen != t->smp.gen || !t->smp.lazy || t->ld_mask)
+		return 0;
+	k = c->k->base[t->smp.mp].c;
+	if (!k)
+		return 0;
+	t->smp.mp = misp != t->misp_seen;
+	t->misp_seen = misp;
+	t->smp.acc += k - 1;
+	t->smp.accu += c->n;
+	t->smp.pend++;
+	if (!--t->smp.left)
+		t->smp.lazy = 0;
+	return 1;
+}
+
 /* after the clock ran the site's run of b: its entry, if it has none of
  * this anchor's yet (the run made it, or left none: NULL) */
 static inline void nb_tms_site_find(const struct nb_tm *t, struct nb_tms_site *c,

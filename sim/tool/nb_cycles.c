@@ -178,10 +178,8 @@ void nb_branch_tm(ULong packed, ULong target, const struct nb_tm_block *b, ULong
  * instead of searching the block's entries (nb_tms_find: 2-3% of nbsim
  * on awk and sort, whose runs end so about one in five).  The same skips
  * and walks as nb_tm_sb: the entry is the one nb_tms_find would find. */
-static inline __attribute__((always_inline)) void tm_site(struct nb_tm_site *s, ULong target)
+static inline __attribute__((always_inline)) void tm_site_rest_in(struct nb_tm_site *s)
 {
-	if (s->br)
-		nb_branch(s->br, 1, target);
 	if (clo_mem_timing == MT_NO)
 		nb_tmp->ld_mask = 0;
 	if ((nb_need & NEED_PMI) && clo_clock == NB_CLOCK_SAMPLED && nb_tmp->smp.open != NB_SEG_NONE)
@@ -194,9 +192,35 @@ static inline __attribute__((always_inline)) void tm_site(struct nb_tm_site *s, 
 		nb_tms_site_find(nb_tmp, &s->site, s->b);
 }
 
+static void __attribute__((noinline)) tm_site_rest(struct nb_tm_site *s)
+{
+	tm_site_rest_in(s);
+}
+
+/* the skipped run's common case first (nb_tms_site_skip), without the
+ * rest's registers saved and restored at every call (GCC saved six for
+ * the whole helper on its every path); under --nbsim-mem-timing=no,
+ * whose ld_mask the rest clears, and while a PMI is possible, the rest.
+ * thin (a thin translation's, whose runs are those of a PMI's
+ * possibility): the rest at once, inline, as before the fast path */
+static inline __attribute__((always_inline)) void tm_site(struct nb_tm_site *s, ULong target,
+							  Bool thin)
+{
+	if (s->br)
+		nb_branch(s->br, 1, target);
+	if (thin) {
+		tm_site_rest_in(s);
+		return;
+	}
+	if (!(nb_need & NEED_PMI) && clo_mem_timing != MT_NO &&
+	    nb_tms_site_skip(nb_tmp, &s->site, misp_total()))
+		return;
+	tm_site_rest(s);
+}
+
 VG_REGPARM(2) void nb_tm_site(struct nb_tm_site *s, ULong target)
 {
-	tm_site(s, target);
+	tm_site(s, target, False);
 }
 
 /* nb_tm_site in a thin translation (nb_instr_pmi.c): the same, unless a
@@ -205,7 +229,7 @@ VG_REGPARM(2) void nb_tm_site(struct nb_tm_site *s, ULong target)
 VG_REGPARM(2) void nb_tm_site_thin(struct nb_tm_site *s, ULong target)
 {
 	if (!nb_tm_p) {
-		tm_site(s, target);
+		tm_site(s, target, True);
 		return;
 	}
 	if (s->br)
@@ -217,7 +241,27 @@ VG_REGPARM(2) void nb_tm_site_thin(struct nb_tm_site *s, ULong target)
  * run the same uops (nb_instr.c): the branch (nb_cond) and the clock
  * (nb_tm_sb) in one call instead of two (a call per superblock run less:
  * bench branchy's runs are five uops long) */
-static inline __attribute__((always_inline)) void cond_tm(struct nb_cond_tm *s, ULong taken)
+static inline __attribute__((always_inline)) void cond_tm_rest_in(struct nb_cond_tm *s, ULong misp)
+{
+	if ((nb_need & NEED_PMI) && clo_clock == NB_CLOCK_SAMPLED && nb_tmp->smp.open != NB_SEG_NONE)
+		nb_tms_close(nb_tmp);   /* (as tm_sb: a checked copy's run before) */
+	/* the sampled clock's common case here, without its call (its
+	 * entry found after the first run) */
+	if (nb_tms_site_hit(nb_tmp, &s->site) &&
+	    nb_tms_skip(nb_tmp, s->site.k, s->site.n, misp))
+		return;
+	tm_sb(s->b, (ULong)s->site.to << 32, False);
+	if (clo_clock == NB_CLOCK_SAMPLED && s->b->real)
+		nb_tms_site_find(nb_tmp, &s->site, s->b);
+}
+
+static void __attribute__((noinline)) cond_tm_rest(struct nb_cond_tm *s, ULong misp)
+{
+	cond_tm_rest_in(s, misp);
+}
+
+/* thin: as tm_site's */
+static inline __attribute__((always_inline)) void cond_tm(struct nb_cond_tm *s, ULong taken, Bool thin)
 {
 	/* the mispredictions before this branch's: read before its count's
 	 * store, whose slot the prediction chooses (read after it, they
@@ -227,21 +271,20 @@ static inline __attribute__((always_inline)) void cond_tm(struct nb_cond_tm *s, 
 	miss = (ULong)nb_bpred_cond_at(&nb_bp, &s->br, (int)taken);
 
 	nb_raw[RAW_CBR0 + 2 * (ULong)(taken != 0) + miss]++;
-	if ((nb_need & NEED_PMI) && clo_clock == NB_CLOCK_SAMPLED && nb_tmp->smp.open != NB_SEG_NONE)
-		nb_tms_close(nb_tmp);   /* (as tm_sb: a checked copy's run before) */
-	/* the sampled clock's common case here, without its call (its
-	 * entry found after the first run) */
-	if (nb_tms_site_hit(nb_tmp, &s->site) &&
-	    nb_tms_skip(nb_tmp, s->site.k, s->site.n, misp + miss))
+	if (thin) {
+		cond_tm_rest_in(s, misp + miss);
 		return;
-	tm_sb(s->b, (ULong)s->site.to << 32, False);
-	if (clo_clock == NB_CLOCK_SAMPLED && s->b->real)
-		nb_tms_site_find(nb_tmp, &s->site, s->b);
+	}
+	/* the skipped run's common case first, as tm_site's; the rest,
+	 * called, keeps its registers off this path */
+	if (!(nb_need & NEED_PMI) && nb_tms_site_skip(nb_tmp, &s->site, misp + miss))
+		return;
+	cond_tm_rest(s, misp + miss);
 }
 
 VG_REGPARM(2) void nb_cond_tm(struct nb_cond_tm *s, ULong taken)
 {
-	cond_tm(s, taken);
+	cond_tm(s, taken, False);
 }
 
 /* The program accessed the PMU (nb_main.c, a client request, after
@@ -310,7 +353,7 @@ void nb_branch_tm_thin(ULong packed, ULong target, const struct nb_tm_block *b, 
 VG_REGPARM(2) void nb_cond_tm_thin(struct nb_cond_tm *s, ULong taken)
 {
 	if (!nb_tm_p) {
-		cond_tm(s, taken);
+		cond_tm(s, taken, True);
 		return;
 	}
 	nb_cond(&s->br, taken);

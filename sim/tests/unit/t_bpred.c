@@ -140,7 +140,8 @@ int main(void)
 		       "indirect jmp: first miss, same target hit, new target miss");
 	}
 	/* a site computed once (nbsim's per-branch descriptor) indexes the
-	 * PHT and the BTB as nb_bpred_pht_index and the fold of pc do */
+	 * PHT and the BTB as nb_bpred_pht_index and the fold of pc do (the
+	 * counter at its slot, nb_bpred_pht_slot) */
 	{
 		static struct nb_bpred bp;
 		uint64_t x = 5;
@@ -153,12 +154,26 @@ int main(void)
 			uint64_t pc = x >> 17, tgt = pc + (x & 0xfff) - 0x800;
 			uint32_t ghr = (uint32_t)(x >> 3), h = ghr & ((1u << NB_GHR_BITS) - 1);
 			nb_cond_site_init(&bp, &st, pc, tgt);
-			same = (st.fold ^ (h << (NB_PHT_BITS - NB_GHR_BITS))) == nb_bpred_pht_index(pc, ghr) &&
+			same = (st.pht ^ h) == nb_bpred_pht_slot(nb_bpred_pht_index(pc, ghr)) &&
 				st.btb == (nb_bpred_fold(pc) & bp.btb_mask) && st.tag == pc + 1 &&
 				st.backward == (tgt < pc);
 		}
 		tap_ok(same, "branch site: PHT index, BTB entry, tag and static prediction as from "
 		       "pc and target (%u random branches)", i);
+	}
+	/* the slots are a permutation of the table (each counter once) */
+	{
+		static unsigned char seen[NB_PHT_SIZE];
+		unsigned dup = 0;
+
+		for (unsigned i = 0; i < NB_PHT_SIZE; i++) {
+			unsigned p = nb_bpred_pht_slot(i);
+			dup += p >= NB_PHT_SIZE || seen[p];
+			if (p < NB_PHT_SIZE)
+				seen[p] = 1;
+		}
+		tap_ok(dup == 0, "PHT slots: a permutation of the %u counters (%u clashes)",
+		       NB_PHT_SIZE, dup);
 	}
 	return tap_done_plan();
 }
