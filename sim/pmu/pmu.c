@@ -601,10 +601,15 @@ void nb_pmu_cycle(struct nb_pmu *p, const uint64_t *sig)
 
 void nb_pmu_cycles_const(struct nb_pmu *p, uint64_t n, unsigned s, uint64_t v)
 {
-	uint64_t out[NB_NUM_COUNTERS];
-
 	if (s < NB_NSIG)
 		p->cbase[s] += n * v;
+	nb_pmu_cycles_out(p, n, s, v);
+}
+
+void nb_pmu_cycles_out(struct nb_pmu *p, uint64_t n, unsigned s, uint64_t v)
+{
+	uint64_t out[NB_NUM_COUNTERS];
+
 	if (!p->ncyc || !n)
 		return;
 	for (unsigned i = 0; i < p->ncyc; i++) {

@@ -155,6 +155,9 @@ void nb_pmu_cycle(struct nb_pmu *p, const uint64_t *sig);
  * other signal 0 (the caller has added n*v to sig[s]; the baseline of s
  * moves with it). */
 void nb_pmu_cycles_const(struct nb_pmu *p, uint64_t n, unsigned s, uint64_t v);
+/* The same, the baseline of s already moved by n*v (a caller that holds
+ * cycles back and keeps the baseline current meanwhile) */
+void nb_pmu_cycles_out(struct nb_pmu *p, uint64_t n, unsigned s, uint64_t v);
 
 /* A run of cycles held back: n cycles in which signal s outputs v each.
  * nb_pmu_run_add extends it (or, for another output, first reports it);
