@@ -734,11 +734,16 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 							sg = nb_itm_fast_guard(out, NULL);
 							nb_itm_mark(out, NULL);
 						}
-						nb_itm_tm(out, tmb, tm_from, tm_end, sg);
-						tm_from = tm_end;
-						nb_itm_step(out, sg);
-						if (first && nb_itm_fast_ok())
+						if (first && nb_itm_fast_ok()) {
+							/* (the run's first segment and
+							 * step as one call) */
+							nb_itm_tm_step(out, tmb, tm_end);
 							step_fast = True;
+						} else {
+							nb_itm_tm(out, tmb, tm_from, tm_end, sg);
+							nb_itm_step(out, sg);
+						}
+						tm_from = tm_end;
 					}
 				}
 			}
