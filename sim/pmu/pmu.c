@@ -641,6 +641,20 @@ void nb_pmu_run_add(struct nb_pmu *p, struct nb_pmu_run *r, uint64_t n, unsigned
 	r->n += n;
 }
 
+void nb_pmu_hist_flush(struct nb_pmu *p, struct nb_pmu_hist *h)
+{
+	h->on = 0;
+	for (unsigned v = 0; v < NB_PMU_HIST_N; v++)
+		if (h->n[v] && v != h->last) {
+			nb_pmu_cycles_out(p, h->n[v], h->s, v);
+			h->n[v] = 0;
+		}
+	if (h->n[h->last]) {
+		nb_pmu_cycles_out(p, h->n[h->last], h->s, h->last);
+		h->n[h->last] = 0;
+	}
+}
+
 void nb_pmu_set_lp(struct nb_pmu *p, unsigned lp, unsigned active, const uint64_t *sig)
 {
 	nb_pmu_sync(p, sig);

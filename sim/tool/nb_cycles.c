@@ -436,22 +436,10 @@ static void step_cycles(ULong n, unsigned s, ULong v)
 	}
 }
 
-/*
- * A held-back run's cycles counted by output (held_bulk): while no
- * per-cycle counter has Edge or Cascade (nor a PMI or the bus model is
- * on: held_bulk's own conditions), a counter's count over a set of
- * cycles does not depend on their order (nb_filter.h: Compare,
- * Complement and Threshold look at one cycle; the counter's OVF only
- * sets), so the cycles go into a count per uops output, reported before
- * the next PMU access (nb_cycles_flush) as nb_pmu_cycles_const would
- * report them, the output of the last cycle last (edge_prev, which a
- * later Edge would read, as cycle by cycle).  The baseline of
- * uops_retired moves as they come (close_open reads it).
- */
-#define HIST_N 16u                /* outputs counted (a counter sees 0-15) */
-Bool nb_step_hist_on;
-static uint64_t hist_n[HIST_N];
-static unsigned hist_last;        /* the output of the last cycle in */
+/* a held-back run's cycles counted by output (held_bulk, nb_pmu_hist:
+ * while no per-cycle counter has Edge or Cascade, nor a PMI or the bus
+ * model is on, held_bulk's own conditions), reported before the next
+ * PMU access (nb_cycles_flush) */
 static uint32_t hist_gen;         /* nb_pmu_state.cfg_gen hist_ok is of */
 static Bool hist_ok;
 
@@ -471,24 +459,7 @@ static Bool hist_allowed(void)
 
 static inline void hist_add(unsigned v, uint64_t n)
 {
-	nb_pmu_state.cbase[SIG_UOPS] += n * v;
-	hist_n[v] += n;
-	hist_last = v;
-	nb_step_hist_on = True;
-}
-
-void nb_step_hist_flush(void)
-{
-	nb_step_hist_on = False;
-	for (unsigned v = 0; v < HIST_N; v++)
-		if (hist_n[v] && v != hist_last) {
-			nb_pmu_cycles_out(&nb_pmu_state, hist_n[v], SIG_UOPS, v);
-			hist_n[v] = 0;
-		}
-	if (hist_n[hist_last]) {
-		nb_pmu_cycles_out(&nb_pmu_state, hist_n[hist_last], SIG_UOPS, hist_last);
-		hist_n[hist_last] = 0;
-	}
+	nb_pmu_hist_add(&nb_pmu_state, &nb_step_hist, SIG_UOPS, v, n);
 }
 
 /* Step mode: end the open cycle (its events derived and reported) */
@@ -661,8 +632,8 @@ static Bool held_bulk(uint64_t i0, uint64_t busy, uint64_t base, uint64_t k, ULo
 		return False;
 	/* the open cycle's output, as close_open reads it */
 	v0 = uo ? nb_sig[SIG_UOPS] - p->cbase[SIG_UOPS] - nb_step_run.n * nb_step_run.v : 0;
-	hist = hist_allowed() && v0 < HIST_N && q + 1 < HIST_N &&
-		(!nb_step_run.n || nb_step_run.v < HIST_N);
+	hist = hist_allowed() && v0 < NB_PMU_HIST_N && q + 1 < NB_PMU_HIST_N &&
+		(!nb_step_run.n || nb_step_run.v < NB_PMU_HIST_N);
 	if (hist) {
 		const uint64_t a = r > i0 ? (r < last ? r : last) - i0 : 0, b = last - i0 - a;
 		const uint64_t gaps = (cl - step_open) - (busy - i0);
@@ -681,9 +652,9 @@ static Bool held_bulk(uint64_t i0, uint64_t busy, uint64_t base, uint64_t k, ULo
 			hist_add(0, gaps);
 		/* (the last cycle's output last: an empty one, or the close) */
 		if (cl - cp > 1)
-			hist_last = 0;
+			nb_step_hist.last = 0;
 		else
-			hist_last = last > i0 ? (uo ? (unsigned)(q + (last - 1 < r)) : 0) : (unsigned)v0;
+			nb_step_hist.last = last > i0 ? (uo ? (unsigned)(q + (last - 1 < r)) : 0) : (unsigned)v0;
 	} else {
 		uint64_t prev = step_open;
 		nb_pmu_run_add(p, &nb_step_run, 1, SIG_UOPS, v0);

@@ -423,14 +423,13 @@ void nb_peek_cycles(void);
 /* Step mode: consecutive cycles with equal outputs held back as one run
  * (nb_cycles.c batches them), reported before any PMU access */
 extern struct nb_pmu_run nb_step_run;
-/* ... and a held-back run's cycles counted by output (nb_cycles.c
+/* ... and held-back runs' cycles counted by output (nb_cycles.c
  * held_bulk), reported before nb_step_run's, which come after them */
-extern Bool nb_step_hist_on;
-void nb_step_hist_flush(void);
+extern struct nb_pmu_hist nb_step_hist;
 static inline void nb_cycles_flush(void)
 {
-	if (nb_step_hist_on)
-		nb_step_hist_flush();
+	if (nb_step_hist.on)
+		nb_pmu_hist_flush(&nb_pmu_state, &nb_step_hist);
 	nb_pmu_run_flush(&nb_pmu_state, &nb_step_run);
 }
 /* the cycles nb_peek_cycles would give, not written to nb_sig (nb_pmi.c) */
