@@ -566,27 +566,6 @@ ULong nb_cycles_now(void)
 	return c;
 }
 
-/* x / y for step_held's small operands: a 32-bit division where both
- * fit (cheaper than a 64-bit one on some hosts), none by 1 */
-static inline uint64_t sdiv(uint64_t x, uint64_t y)
-{
-	if (y == 1)
-		return x;
-	if (!((x | y) >> 32))
-		return (uint32_t)x / (uint32_t)y;
-	return x / y;
-}
-
-/* a held run's raw count x after cu of its u uops: its start and its
- * share d * cu / u of the run's d (no division where the share is 0:
- * most counts, a run's one branch, before its last busy cycle) */
-static inline ULong share(unsigned x, ULong d, ULong cu, ULong u)
-{
-	ULong m = d * cu;
-
-	return hold_raw[x] + (m < u ? 0 : sdiv(m, u));
-}
-
 /* the raw counts whose change makes a piece non-linear (nb_derive.c
  * piece_linear) */
 static inline Bool nonlin_raw(unsigned x)
@@ -607,14 +586,13 @@ static inline Bool nonlin_raw(unsigned x)
  * MS ROM uops falls before its last busy cycle (a run's mispredicted
  * branch ends it: most held runs).
  */
-static Bool held_bulk(uint64_t i0, uint64_t busy, uint64_t base, uint64_t k, ULong u, ULong q,
-		      ULong r, ULong cu, const ULong *full, const ULong *d, const unsigned *ix,
-		      unsigned nx)
+static Bool held_bulk(uint64_t i0, uint64_t busy, uint64_t base, uint64_t k, ULong u, ULong cu,
+		      const ULong *full, const ULong *d, const unsigned *ix, unsigned nx)
 {
 	struct nb_pmu *p = &nb_pmu_state;
-	const uint64_t last = busy - 1;
-	const uint64_t cl = last ? base + sdiv(last * k, busy) : base;  /* the last busy cycle */
-	const uint64_t cp = last > i0 ? (last > 1 ? base + sdiv((last - 1) * k, busy) : base) : step_open;
+	const uint64_t last = busy - 1, q = u / busy, r = u % busy;
+	const uint64_t cl = base + last * k / busy;     /* the last busy cycle */
+	const uint64_t cp = last > i0 ? base + (last - 1) * k / busy : step_open;
 	const ULong vl = q + (last < r), cu2 = u - vl;   /* its uops; those before */
 	Bool uo = (p->cused[SIG_UOPS / 64] >> (SIG_UOPS % 64)) & 1, hist;
 	ULong v0;
@@ -626,7 +604,7 @@ static Bool held_bulk(uint64_t i0, uint64_t busy, uint64_t base, uint64_t k, ULo
 	 * the last close's) */
 	if (last > i0)
 		for (unsigned j = 0; j < nx; j++)
-			if (nonlin_raw(ix[j]) && share(ix[j], d[ix[j]], cu2, u) != nb_raw[ix[j]])
+			if (nonlin_raw(ix[j]) && hold_raw[ix[j]] + d[ix[j]] * cu2 / u != nb_raw[ix[j]])
 				return False;
 	if (!nb_derive_linear_now())
 		return False;
@@ -659,7 +637,7 @@ static Bool held_bulk(uint64_t i0, uint64_t busy, uint64_t base, uint64_t k, ULo
 		uint64_t prev = step_open;
 		nb_pmu_run_add(p, &nb_step_run, 1, SIG_UOPS, v0);
 		for (uint64_t j = i0; j <= last; j++) {
-			uint64_t c = j ? base + sdiv(j * k, busy) : base;
+			uint64_t c = base + j * k / busy;
 			if (j > i0)
 				nb_pmu_run_add(p, &nb_step_run, 1, SIG_UOPS, uo ? q + (j - 1 < r) : 0);
 			if (c > prev + 1)
@@ -673,7 +651,7 @@ static Bool held_bulk(uint64_t i0, uint64_t busy, uint64_t base, uint64_t k, ULo
 	nb_sig[SIG_UOPS] += cu2 - cu;
 	if (last > i0)
 		for (unsigned j = 0; j < nx; j++)
-			nb_raw[ix[j]] = share(ix[j], d[ix[j]], cu2, u);
+			nb_raw[ix[j]] = hold_raw[ix[j]] + d[ix[j]] * cu2 / u;
 	(void)nb_derive_cycle();
 	batching = True;
 	/* the last busy cycle opens with its uops and the run's events */
@@ -706,7 +684,7 @@ static void step_held(int all)
 	uint64_t base, end, k, busy;
 	unsigned w = t->p->width;
 
-	ULong full[RAW_N], d[RAW_N], cu = 0, q = 0, r = 0;
+	ULong full[RAW_N], d[RAW_N], cu = 0;
 	unsigned ix[RAW_N], nx = 0;
 
 	held = 0;
@@ -742,15 +720,11 @@ static void step_held(int all)
 	busy = (u + w - 1) / w;
 	if (busy > k)
 		busy = k;       /* (all: more than width a cycle) */
-	if (busy) {
-		q = sdiv(u, busy);
-		r = u - q * busy;
-	}
 	for (uint64_t i = 0; i < busy; i++) {
-		uint64_t c = i ? base + sdiv(i * k, busy) : base;
-		ULong v = q + (i < r);
+		uint64_t c = base + i * k / busy;
+		ULong v = u / busy + (i < u % busy);
 		if (c > step_open) {
-			if (held_bulk(i, busy, base, k, u, q, r, cu, full, d, ix, nx))
+			if (held_bulk(i, busy, base, k, u, cu, full, d, ix, nx))
 				break;  /* (the rest of the run at once) */
 			advance_to(c);
 		}
@@ -758,7 +732,7 @@ static void step_held(int all)
 		nb_fill += (UInt)v;
 		cu += v;
 		for (unsigned j = 0; j < nx; j++)
-			nb_raw[ix[j]] = i + 1 == busy ? full[ix[j]] : share(ix[j], d[ix[j]], cu, u);
+			nb_raw[ix[j]] = i + 1 == busy ? full[ix[j]] : hold_raw[ix[j]] + d[ix[j]] * cu / u;
 	}
 	for (unsigned j = 0; j < nx; j++)
 		nb_raw[ix[j]] = full[ix[j]];   /* (none busy: all at once) */
@@ -797,14 +771,6 @@ VG_REGPARM(2) void nb_step_end(const struct nb_tm_block *b, ULong to)
 		t->ld_mask = 0;
 	if (!nb_tms_seg_held(t, b, t->smp.oto, (unsigned)to, misp_total()))
 		tm_sb(b, (to << 32) | t->smp.oto, True);  /* (not held after all) */
-}
-
-/* nb_tm_sb, then nb_step: a run's first instruction in step mode under
- * the sampled clock (nb_instr_tm.c nb_itm_tm_step) */
-VG_REGPARM(2) void nb_tm_sb_step(const struct nb_tm_block *b, ULong range)
-{
-	tm_sb(b, range, True);
-	nb_step();
 }
 
 /*

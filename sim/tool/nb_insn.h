@@ -133,7 +133,6 @@ Bool nb_itm_fast_ok(void);
 IRExpr *nb_itm_fast_guard(IRSB *sb, IRExpr *g);
 void nb_itm_mark(IRSB *sb, IRExpr *g);
 void nb_itm_step_end(IRSB *sb, struct nb_tm_block *b, UInt to, IRExpr *g);
-void nb_itm_tm_step(IRSB *sb, struct nb_tm_block *b, UInt to);
 void nb_itm_tm(IRSB *sb, struct nb_tm_block *b, UInt from, UInt to, IRExpr *guard);
 Bool nb_itm_cond_ok(IRSB *in, Int at, Int last_im, const struct nb_tm_block *b, UInt from,
 		    UInt to);

@@ -734,16 +734,11 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 							sg = nb_itm_fast_guard(out, NULL);
 							nb_itm_mark(out, NULL);
 						}
-						if (first && nb_itm_fast_ok()) {
-							/* (the run's first segment and
-							 * step as one call) */
-							nb_itm_tm_step(out, tmb, tm_end);
-							step_fast = True;
-						} else {
-							nb_itm_tm(out, tmb, tm_from, tm_end, sg);
-							nb_itm_step(out, sg);
-						}
+						nb_itm_tm(out, tmb, tm_from, tm_end, sg);
 						tm_from = tm_end;
+						nb_itm_step(out, sg);
+						if (first && nb_itm_fast_ok())
+							step_fast = True;
 					}
 				}
 			}

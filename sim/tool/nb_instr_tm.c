@@ -95,18 +95,6 @@ void nb_itm_step_end(IRSB *sb, struct nb_tm_block *b, UInt to, IRExpr *g)
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
-/* a run's first segment [0, to) and its step, as one call (nb_tm_sb_step) */
-void nb_itm_tm_step(IRSB *sb, struct nb_tm_block *b, UInt to)
-{
-	IRDirty *d = unsafeIRDirty_0_N(2, "nb_tm_sb_step", VG_(fnptr_to_fnentry)(&nb_tm_sb_step),
-				       mkIRExprVec_2(mkIRExpr_HWord((HWord)b), c64((ULong)to << 32)));
-
-	d->mFx = Ifx_Modify;
-	d->mAddr = mkIRExpr_HWord((HWord)&nb_step_fast);
-	d->mSize = sizeof nb_step_fast;
-	addStmtToIRSB(sb, IRStmt_Dirty(d));
-}
-
 /* The timing model runs uops [from, to) of the superblock's descriptor b
  * (guard: NULL or an I1 atom, the exit taken).  README "Timing model". */
 void nb_itm_tm(IRSB *sb, struct nb_tm_block *b, UInt from, UInt to, IRExpr *guard)

@@ -440,7 +440,6 @@ VG_REGPARM(0) void nb_step(void);
 extern UInt nb_step_fast;
 extern ULong nb_step_mark;
 VG_REGPARM(2) void nb_step_end(const struct nb_tm_block *b, ULong to);
-VG_REGPARM(2) void nb_tm_sb_step(const struct nb_tm_block *b, ULong range);
 extern struct nb_tm nb_tm_lp[2], *nb_tmp;
 extern ULong nb_tm_ldix;                 /* the load being modelled        */
 /* A load helper's size argument carries the load's index too (bits 16
