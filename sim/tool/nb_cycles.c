@@ -749,7 +749,12 @@ static void step_held(int all)
  * segment, each load its own index, kept with the run), and the uops up
  * to the last skipped step (nb_step_mark) held.  Only a run with a
  * segment after its first changes the clock's (a later segment comes
- * with uops).
+ * with uops).  A run that never reaches an exit or its end (a guest
+ * fault inside it, a signal delivered there) makes no nb_step_end: its
+ * later instructions' uops then retire with the next run (they are not
+ * lost: nb_step counts from nb_raw_last) and it closes at its first
+ * segment's uops, where the calls one by one closed it at the faulting
+ * instruction's.
  */
 UInt nb_step_fast;
 ULong nb_step_mark;
