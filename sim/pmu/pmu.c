@@ -601,10 +601,15 @@ void nb_pmu_cycle(struct nb_pmu *p, const uint64_t *sig)
 
 void nb_pmu_cycles_const(struct nb_pmu *p, uint64_t n, unsigned s, uint64_t v)
 {
-	uint64_t out[NB_NUM_COUNTERS];
-
 	if (s < NB_NSIG)
 		p->cbase[s] += n * v;
+	nb_pmu_cycles_out(p, n, s, v);
+}
+
+void nb_pmu_cycles_out(struct nb_pmu *p, uint64_t n, unsigned s, uint64_t v)
+{
+	uint64_t out[NB_NUM_COUNTERS];
+
 	if (!p->ncyc || !n)
 		return;
 	for (unsigned i = 0; i < p->ncyc; i++) {
@@ -634,6 +639,20 @@ void nb_pmu_run_add(struct nb_pmu *p, struct nb_pmu_run *r, uint64_t n, unsigned
 	r->s = s;
 	r->v = v;
 	r->n += n;
+}
+
+void nb_pmu_hist_flush(struct nb_pmu *p, struct nb_pmu_hist *h)
+{
+	h->on = 0;
+	for (unsigned v = 0; v < NB_PMU_HIST_N; v++)
+		if (h->n[v] && v != h->last) {
+			nb_pmu_cycles_out(p, h->n[v], h->s, v);
+			h->n[v] = 0;
+		}
+	if (h->n[h->last]) {
+		nb_pmu_cycles_out(p, h->n[h->last], h->s, h->last);
+		h->n[h->last] = 0;
+	}
 }
 
 void nb_pmu_set_lp(struct nb_pmu *p, unsigned lp, unsigned active, const uint64_t *sig)

@@ -155,6 +155,9 @@ void nb_pmu_cycle(struct nb_pmu *p, const uint64_t *sig);
  * other signal 0 (the caller has added n*v to sig[s]; the baseline of s
  * moves with it). */
 void nb_pmu_cycles_const(struct nb_pmu *p, uint64_t n, unsigned s, uint64_t v);
+/* The same, the baseline of s already moved by n*v (a caller that holds
+ * cycles back and keeps the baseline current meanwhile) */
+void nb_pmu_cycles_out(struct nb_pmu *p, uint64_t n, unsigned s, uint64_t v);
 
 /* A run of cycles held back: n cycles in which signal s outputs v each.
  * nb_pmu_run_add extends it (or, for another output, first reports it);
@@ -167,6 +170,31 @@ struct nb_pmu_run {
 };
 void nb_pmu_run_add(struct nb_pmu *p, struct nb_pmu_run *r, uint64_t n, unsigned s, uint64_t v);
 void nb_pmu_run_flush(struct nb_pmu *p, struct nb_pmu_run *r);
+
+/* Cycles held back counted by output (0 to NB_PMU_HIST_N - 1) of signal
+ * s, RUNNING 1 and every other signal 0, for a caller that knows no
+ * per-cycle counter has Edge or Cascade: a counter's count over a set of
+ * such cycles does not depend on their order (Compare, Complement and
+ * Threshold look at one cycle; OVF only sets; a PMI is the caller's to
+ * rule out).  nb_pmu_hist_add moves the baseline of s at once;
+ * nb_pmu_hist_flush reports them as nb_pmu_cycles_const would, the
+ * output of the cycle added last last (edge_prev, which a later Edge
+ * reads, as cycle by cycle). */
+#define NB_PMU_HIST_N 16u
+struct nb_pmu_hist {
+	uint64_t n[NB_PMU_HIST_N];
+	unsigned s, last, on;
+};
+static inline void nb_pmu_hist_add(struct nb_pmu *p, struct nb_pmu_hist *h, unsigned s,
+				   unsigned v, uint64_t n)
+{
+	p->cbase[s] += n * v;
+	h->n[v] += n;
+	h->s = s;
+	h->last = v;
+	h->on = 1;
+}
+void nb_pmu_hist_flush(struct nb_pmu *p, struct nb_pmu_hist *h);
 
 /* Hyper-Threading: sync (the interval so far belongs to the old LP), then
  * fold later deltas into LP lp; active = bit mask of the active LPs. */

@@ -479,6 +479,32 @@ static void step_cycles(ULong n, unsigned s, ULong v)
 	}
 }
 
+/* a held-back run's cycles counted by output (held_bulk, nb_pmu_hist:
+ * while no per-cycle counter has Edge or Cascade, nor a PMI or the bus
+ * model is on, held_bulk's own conditions), reported before the next
+ * PMU access (nb_cycles_flush) */
+static uint32_t hist_gen;         /* nb_pmu_state.cfg_gen hist_ok is of */
+static Bool hist_ok;
+
+static Bool hist_allowed(void)
+{
+	const struct nb_pmu *p = &nb_pmu_state;
+
+	if (hist_gen != p->cfg_gen || !hist_gen) {
+		hist_ok = !p->cyc_cascade;
+		for (unsigned i = 0; i < p->ncyc; i++)
+			if (p->cfg[p->cyc_list[i]].edge || p->cfg[p->cyc_list[i]].cascade)
+				hist_ok = False;
+		hist_gen = p->cfg_gen;
+	}
+	return hist_ok;
+}
+
+static inline void hist_add(unsigned v, uint64_t n)
+{
+	nb_pmu_hist_add(&nb_pmu_state, &nb_step_hist, SIG_UOPS, v, n);
+}
+
 /* Step mode: end the open cycle (its events derived and reported) */
 static void close_open(void)
 {
@@ -583,6 +609,103 @@ ULong nb_cycles_now(void)
 	return c;
 }
 
+/* the raw counts whose change makes a piece non-linear (nb_derive.c
+ * piece_linear) */
+static inline Bool nonlin_raw(unsigned x)
+{
+	return x == RAW_MISP || x == RAW_CBR0 + 1 || x == RAW_CBR0 + 3 || x == RAW_ROM_UOPS;
+}
+
+/*
+ * step_held's busy cycles i0..busy-1 at once, where each close would be
+ * batched (the lazy folding, no bus model, no PMI) and each piece linear:
+ * the closes' folds are then each "the piece deferred, the next started",
+ * which the last alone leaves as all of them (nb_derive_cycle once, with
+ * the raw counts and uops of the last close), and their PMU runs known
+ * outputs: the open cycle's, the busy cycles' (the run's uops spread, two
+ * values) and the empty cycles' 0.  The same state and counts as the loop
+ * (closing cycle i at iteration i+1); False: not the case, nothing done.
+ * Pieces stay linear inside the run when none of its mispredictions and
+ * MS ROM uops falls before its last busy cycle (a run's mispredicted
+ * branch ends it: most held runs).
+ */
+static Bool held_bulk(uint64_t i0, uint64_t busy, uint64_t base, uint64_t k, ULong u, ULong cu,
+		      const ULong *full, const ULong *d, const unsigned *ix, unsigned nx)
+{
+	struct nb_pmu *p = &nb_pmu_state;
+	const uint64_t last = busy - 1, q = u / busy, r = u % busy;
+	const uint64_t cl = base + last * k / busy;     /* the last busy cycle */
+	const uint64_t cp = last > i0 ? base + (last - 1) * k / busy : step_open;
+	const ULong vl = q + (last < r), cu2 = u - vl;   /* its uops; those before */
+	Bool uo = (p->cused[SIG_UOPS / 64] >> (SIG_UOPS % 64)) & 1, hist;
+	ULong v0;
+
+	if (nb_need & (NEED_BUS | NEED_PMI))
+		return False;
+	/* the first close's piece linear (the raw counts as they stand),
+	 * and the later ones (none of the non-linear counts moves before
+	 * the last close's) */
+	if (last > i0)
+		for (unsigned j = 0; j < nx; j++)
+			if (nonlin_raw(ix[j]) && hold_raw[ix[j]] + d[ix[j]] * cu2 / u != nb_raw[ix[j]])
+				return False;
+	if (!nb_derive_linear_now())
+		return False;
+	/* the open cycle's output, as close_open reads it */
+	v0 = uo ? nb_sig[SIG_UOPS] - p->cbase[SIG_UOPS] - nb_step_run.n * nb_step_run.v : 0;
+	hist = hist_allowed() && v0 < NB_PMU_HIST_N && q + 1 < NB_PMU_HIST_N &&
+		(!nb_step_run.n || nb_step_run.v < NB_PMU_HIST_N);
+	if (hist) {
+		const uint64_t a = r > i0 ? (r < last ? r : last) - i0 : 0, b = last - i0 - a;
+		const uint64_t gaps = (cl - step_open) - (busy - i0);
+		/* (the cycles batched before these come first; their
+		 * baseline moves as they go in) */
+		if (nb_step_run.n) {
+			hist_add((unsigned)nb_step_run.v, nb_step_run.n);
+			nb_step_run.n = 0;
+		}
+		hist_add((unsigned)v0, 1);
+		if (a)
+			hist_add(uo ? (unsigned)q + 1 : 0, a);
+		if (b)
+			hist_add(uo ? (unsigned)q : 0, b);
+		if (gaps)
+			hist_add(0, gaps);
+		/* (the last cycle's output last: an empty one, or the close) */
+		if (cl - cp > 1)
+			nb_step_hist.last = 0;
+		else
+			nb_step_hist.last = last > i0 ? (uo ? (unsigned)(q + (last - 1 < r)) : 0) : (unsigned)v0;
+	} else {
+		uint64_t prev = step_open;
+		nb_pmu_run_add(p, &nb_step_run, 1, SIG_UOPS, v0);
+		for (uint64_t j = i0; j <= last; j++) {
+			uint64_t c = base + j * k / busy;
+			if (j > i0)
+				nb_pmu_run_add(p, &nb_step_run, 1, SIG_UOPS, uo ? q + (j - 1 < r) : 0);
+			if (c > prev + 1)
+				nb_pmu_run_add(p, &nb_step_run, c - prev - 1, SIG_UOPS, 0);
+			prev = c;
+		}
+	}
+	nb_cyc += cl - step_open;
+	nb_bus_state.now += (cl - step_open) - (busy - i0);
+	/* the last close: its raw counts and uops, its fold */
+	nb_sig[SIG_UOPS] += cu2 - cu;
+	if (last > i0)
+		for (unsigned j = 0; j < nx; j++)
+			nb_raw[ix[j]] = hold_raw[ix[j]] + d[ix[j]] * cu2 / u;
+	(void)nb_derive_cycle();
+	batching = True;
+	/* the last busy cycle opens with its uops and the run's events */
+	step_open = cl;
+	nb_sig[SIG_UOPS] += vl;
+	nb_fill = (UInt)vl;
+	for (unsigned j = 0; j < nx; j++)
+		nb_raw[ix[j]] = full[ix[j]];
+	return True;
+}
+
 /*
  * Step mode under the sampled clock: a run it held back (nb_tms_holding)
  * has ended (closed: skipped at its learned cost, or walked whole, after
@@ -643,8 +766,11 @@ static void step_held(int all)
 	for (uint64_t i = 0; i < busy; i++) {
 		uint64_t c = base + i * k / busy;
 		ULong v = u / busy + (i < u % busy);
-		if (c > step_open)
+		if (c > step_open) {
+			if (held_bulk(i, busy, base, k, u, cu, full, d, ix, nx))
+				break;  /* (the rest of the run at once) */
 			advance_to(c);
+		}
 		nb_sig[SIG_UOPS] += v;
 		nb_fill += (UInt)v;
 		cu += v;
@@ -654,6 +780,45 @@ static void step_held(int all)
 	for (unsigned j = 0; j < nx; j++)
 		nb_raw[ix[j]] = full[ix[j]];   /* (none busy: all at once) */
 	nb_u_seen = nb_sig[SIG_UOPS];
+}
+
+/*
+ * Step mode: the end of a run whose later instructions' calls were
+ * skipped (nb_instr_tm.c, "held runs without a call per instruction"):
+ * the sampled clock holds it back (nb_step_fast, set by its first
+ * instruction's nb_step).  What the skipped nb_tm_sb and nb_step would
+ * have done, at once: the run's last segment (its uops reached, through
+ * to; the mispredictions so far; its loads' latencies since the first
+ * segment, each load its own index, kept with the run), and the uops up
+ * to the last skipped step (nb_step_mark) held.  Only a run with a
+ * segment after its first changes the clock's (a later segment comes
+ * with uops).  A run that never reaches an exit or its end (a guest
+ * fault inside it, a signal delivered there) makes no nb_step_end: its
+ * later instructions' uops then retire with the next run (they are not
+ * lost: nb_step counts from nb_raw_last) and it closes at its first
+ * segment's uops, where the calls one by one closed it at the faulting
+ * instruction's.
+ */
+UInt nb_step_fast;
+ULong nb_step_mark;
+
+VG_REGPARM(2) void nb_step_end(const struct nb_tm_block *b, ULong to)
+{
+	struct nb_tm *t = nb_tmp;
+
+	nb_step_fast = 0;
+	if (nb_step_mark > nb_raw_last[RAW_UOPS]) {
+		held += nb_step_mark - nb_raw_last[RAW_UOPS];
+		nb_raw_last[RAW_UOPS] = nb_step_mark;
+	}
+	if (to > b->n)
+		to = b->n;
+	if (to <= t->smp.oto)
+		return;
+	if (clo_mem_timing == MT_NO)
+		t->ld_mask = 0;
+	if (!nb_tms_seg_held(t, b, t->smp.oto, (unsigned)to, misp_total()))
+		tm_sb(b, (to << 32) | t->smp.oto, True);  /* (not held after all) */
 }
 
 /*
@@ -679,8 +844,11 @@ VG_REGPARM(0) void nb_step(void)
 				hold_raw[hold_ix[j]] = nb_raw[hold_ix[j]];
 		}
 		held += u;      /* (retirement cycles when the run ends) */
+		/* (the run's later calls skipped: nb_step_end) */
+		nb_step_fast = clo_clock == NB_CLOCK_SAMPLED && !(nb_need & NEED_PMI);
 		return;
 	}
+	nb_step_fast = 0;
 	if (held)
 		step_held(1);   /* (walked from its start: nb_tms_exact) */
 	for (unsigned i = 0; i < t->step.nrec; i++) {

@@ -526,6 +526,15 @@ void nb_derive(void)
 /* Step mode: the open retirement cycle ends (nb_cycles.c, close_open).
  * Returns whether the folding is lazy: then the signals the per-cycle
  * counters read are the only ones current. */
+/* Would nb_derive_cycle, called now, defer a linear piece (and so do
+ * nothing but start the next piece)?  (nb_cycles.c held_bulk: a held
+ * run's cycles closed at once) */
+Bool nb_derive_linear_now(void)
+{
+	tags_refresh();
+	return lazy_ok && piece_valid && piece_linear();
+}
+
 Bool nb_derive_cycle(void)
 {
 	tags_refresh();

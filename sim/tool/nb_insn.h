@@ -128,6 +128,11 @@ void nb_ipmi_end(IRSB *sb, Addr a, Bool force, Int at);
  * index `at`, or its last call, return or indirect jump k, count its
  * branch in the clock's call (nb_cond_tm, nb_tm_site), and those calls */
 void nb_itm_step(IRSB *sb, IRExpr *guard);
+/* step mode's held runs without per-instruction calls (nb_instr_tm.c) */
+Bool nb_itm_fast_ok(void);
+IRExpr *nb_itm_fast_guard(IRSB *sb, IRExpr *g);
+void nb_itm_mark(IRSB *sb, IRExpr *g);
+void nb_itm_step_end(IRSB *sb, struct nb_tm_block *b, UInt to, IRExpr *g);
 void nb_itm_tm(IRSB *sb, struct nb_tm_block *b, UInt from, UInt to, IRExpr *guard);
 Bool nb_itm_cond_ok(IRSB *in, Int at, Int last_im, const struct nb_tm_block *b, UInt from,
 		    UInt to);

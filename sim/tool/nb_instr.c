@@ -617,6 +617,8 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 	Bool fpa_x87 = False;           /* k is an x87 instruction     */
 	struct nb_tm_block *tmb = NULL; /* the timing model's uops     */
 	Bool tm_done = False;           /* the clock's call made (nb_itm_cond) */
+	Bool step_fast = False;         /* held runs skip the calls (nb_itm_fast_guard) */
+	IRExpr *fg, *xg;                /* ... their guards */
 	UInt tm_from = 0, tm_end = 0;   /* uops run on the path so far; */
 					/* the end of k's               */
 	UInt ldn = 0;                   /* loads so far (their indexes) */
@@ -729,9 +731,19 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 					if (nb_need & (NEED_STEP | NEED_PMI))
 						flush(out, &p);
 					if (nb_need & NEED_STEP) {
-						nb_itm_tm(out, tmb, tm_from, tm_end, NULL);
+						/* (after the run's first segment and
+						 * step, held runs skip the calls) */
+						IRExpr *sg = NULL;
+						Bool first = !step_fast && tmb && !tm_from && tm_end;
+						if (step_fast) {
+							sg = nb_itm_fast_guard(out, NULL);
+							nb_itm_mark(out, NULL);
+						}
+						nb_itm_tm(out, tmb, tm_from, tm_end, sg);
 						tm_from = tm_end;
-						nb_itm_step(out, NULL);
+						nb_itm_step(out, sg);
+						if (first && nb_itm_fast_ok())
+							step_fast = True;
 					}
 				}
 			}
@@ -865,8 +877,9 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 					nb_ibr_call(out, NB_BR_COND, k.addr, k.len,
 							 guard64(out, g, inv), c64(tgt));
 			}
+			xg = step_fast && k.valid ? nb_itm_fast_guard(out, g) : g;
 			if (k.valid && !tm_done)
-				nb_itm_tm(out, tmb, tm_from, tm_end, g);
+				nb_itm_tm(out, tmb, tm_from, tm_end, xg);
 			/* An exit back to the instruction itself (REP
 			 * iteration, failed CAS retry) is no retirement,
 			 * unless the instruction is a branch (jmp $, loop $). */
@@ -884,12 +897,16 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 					if (k.pd.extra_ins)
 						exit_add(out, &bt, &nb_raw[RAW_XINS], g);
 				}
-				nb_itm_step(out, g);
+				if (step_fast)
+					nb_itm_mark(out, g);
+				nb_itm_step(out, xg);
 			}
 			if (k.valid && k.rom && (nb_need & NEED_ROM) && jk_retires(st->Ist.Exit.jk) &&
 			    (dst != k.addr || k.dec.br != NB_BR_NONE))
 				exit_add(out, &bt, &nb_raw[RAW_MS_XFER], g);
 			nb_ipmi_check(out, bound, 0, tmb, k.valid ? tm_end : 0);
+			if (step_fast && k.valid)
+				nb_itm_step_end(out, tmb, tm_end, g);
 			if (bt.on)
 				bt.x[bt.nx++].pos = out->stmts_used;
 			addStmtToIRSB(out, st);
@@ -927,11 +944,17 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 			} else if (k.dec.br != NB_BR_NONE && k.dec.br != NB_BR_COND)
 				nb_ibr_call(out, k.dec.br, k.addr, k.len, c64(1), in->next);
 			flush(out, &p);
+			fg = step_fast ? nb_itm_fast_guard(out, NULL) : NULL;
 			if (!tm_done)
-				nb_itm_tm(out, tmb, tm_from, tm_end, NULL);
-			nb_itm_step(out, NULL);
+				nb_itm_tm(out, tmb, tm_from, tm_end, fg);
+			if (step_fast)
+				nb_itm_mark(out, NULL);
+			nb_itm_step(out, fg);
 		} else if (!tm_done)
-			nb_itm_tm(out, tmb, tm_from, tm_end, NULL);
+			nb_itm_tm(out, tmb, tm_from, tm_end,
+				  step_fast ? nb_itm_fast_guard(out, NULL) : NULL);
+		if (step_fast)
+			nb_itm_step_end(out, tmb, tm_end, NULL);
 	}
 	if (tmb) {
 		nb_tmb_end();

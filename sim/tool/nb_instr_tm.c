@@ -7,6 +7,7 @@
  */
 #include "nb_tool.h"
 #include "nb_insn.h"
+#include "nb_ir.h"
 
 /* Step mode: nb_step() after an instruction retires (guard: NULL or an
  * I1 atom, the exit taken). */
@@ -19,6 +20,78 @@ void nb_itm_step(IRSB *sb, IRExpr *guard)
 	d = unsafeIRDirty_0_N(0, "nb_step", VG_(fnptr_to_fnentry)(&nb_step), mkIRExprVec_0());
 	if (guard)
 		d->guard = guard;
+	/* (it sets nb_step_fast, which the next guards read) */
+	d->mFx = Ifx_Modify;
+	d->mAddr = mkIRExpr_HWord((HWord)&nb_step_fast);
+	d->mSize = sizeof nb_step_fast;
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
+/*
+ * Step mode's held runs without a call per instruction (nb_cycles.c
+ * nb_step_end): after a superblock's first segment and step (which
+ * decide and tell, nb_step_fast, whether the sampled clock holds the run
+ * back), each later instruction's two calls are guarded by the flag
+ * being clear, and the step's uops mark (nb_step_mark: the uops counted
+ * so far, where nb_step would have read them) is stored inline; every
+ * place the run may end (each exit, the end) calls nb_step_end when the
+ * flag is set, which does at once what the skipped calls would have:
+ * the clock's last segment (its uops reached, its loads' latencies kept
+ * with the run) and the step's uops held.  Under the sampled clock
+ * without a possible PMI (whose checks need each instruction's clock).
+ */
+Bool nb_itm_fast_ok(void)
+{
+	return (nb_need & NEED_STEP) && clo_clock == NB_CLOCK_SAMPLED && !(nb_need & NEED_PMI);
+}
+
+/* g (NULL: always) and the flag clear (set: the flag set) */
+static IRExpr *fast_flag(IRSB *sb, IRExpr *g, Bool set)
+{
+	IRExpr *f = tmp(sb, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32,
+						 mkIRExpr_HWord((HWord)&nb_step_fast)));
+	IRExpr *c = tmp(sb, Ity_I1, IRExpr_Binop(set ? Iop_CmpNE32 : Iop_CmpEQ32, f,
+						 IRExpr_Const(IRConst_U32(0))));
+	if (!g)
+		return c;
+	/* (both as words: And1 is not for every back end) */
+	return tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE32,
+		tmp(sb, Ity_I32, IRExpr_Binop(Iop_And32, tmp(sb, Ity_I32, IRExpr_Unop(Iop_1Uto32, g)),
+					      tmp(sb, Ity_I32, IRExpr_Unop(Iop_1Uto32, c)))),
+		IRExpr_Const(IRConst_U32(0))));
+}
+
+IRExpr *nb_itm_fast_guard(IRSB *sb, IRExpr *g)
+{
+	return fast_flag(sb, g, False);
+}
+
+/* nb_step_mark = the uops so far (guard g: NULL or the exit taken) */
+void nb_itm_mark(IRSB *sb, IRExpr *g)
+{
+	IRExpr *u = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
+						 mkIRExpr_HWord((HWord)&nb_raw[RAW_UOPS])));
+
+	if (g)
+		addStmtToIRSB(sb, IRStmt_StoreG(Iend_LE, mkIRExpr_HWord((HWord)&nb_step_mark), u, g));
+	else
+		addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_step_mark), u));
+}
+
+/* the run may end here (g: NULL or the exit taken), through uop to of b */
+void nb_itm_step_end(IRSB *sb, struct nb_tm_block *b, UInt to, IRExpr *g)
+{
+	IRDirty *d;
+
+	if (!b)
+		return;
+	d = unsafeIRDirty_0_N(2, "nb_step_end", VG_(fnptr_to_fnentry)(&nb_step_end),
+			      mkIRExprVec_2(mkIRExpr_HWord((HWord)b), c64(to)));
+	d->guard = fast_flag(sb, g, True);
+	/* (it clears the flag, which the next guards read) */
+	d->mFx = Ifx_Modify;
+	d->mAddr = mkIRExpr_HWord((HWord)&nb_step_fast);
+	d->mSize = sizeof nb_step_fast;
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 

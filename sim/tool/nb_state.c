@@ -88,6 +88,7 @@ struct nb_tm nb_tm_lp[2];         /* the clock of each logical processor */
 struct nb_tm *nb_tmp = &nb_tm_lp[0]; /* ... of the running one          */
 ULong nb_tm_ldix;                 /* index of the load being modelled   */
 struct nb_pmu_run nb_step_run;    /* step mode: cycles held back        */
+struct nb_pmu_hist nb_step_hist;  /* ... counted by output (held_bulk)  */
 /* the PMI checks' budget and whether load misses debit it (nb_pmi_arm.c) */
 Long nb_pmi_budget = 0x7fffffffffffffffLL;
 Bool nb_pmi_memdyn;

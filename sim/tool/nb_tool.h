@@ -406,6 +406,7 @@ extern struct nb_bus nb_bus_state;       /* NEED_BUS: totals of nb_bus.c  */
 extern struct nb_bus nb_bus_last;        /* ... at the last nb_derive      */
 void nb_derive(void);
 Bool nb_derive_cycle(void);             /* step mode: a cycle ends        */
+Bool nb_derive_linear_now(void);        /* ... and its piece is linear    */
 void nb_bus_derive(void);
 void nb_tags_changed(void);
 uint64_t nb_other_msr(uint32_t msr);
@@ -426,13 +427,23 @@ void nb_peek_cycles(void);
 /* Step mode: consecutive cycles with equal outputs held back as one run
  * (nb_cycles.c batches them), reported before any PMU access */
 extern struct nb_pmu_run nb_step_run;
+/* ... and held-back runs' cycles counted by output (nb_cycles.c
+ * held_bulk), reported before nb_step_run's, which come after them */
+extern struct nb_pmu_hist nb_step_hist;
 static inline void nb_cycles_flush(void)
 {
+	if (nb_step_hist.on)
+		nb_pmu_hist_flush(&nb_pmu_state, &nb_step_hist);
 	nb_pmu_run_flush(&nb_pmu_state, &nb_step_run);
 }
 /* the cycles nb_peek_cycles would give, not written to nb_sig (nb_pmi.c) */
 ULong nb_cycles_now(void);
 VG_REGPARM(0) void nb_step(void);
+/* step mode: the run is held back and its later instructions' calls
+ * skipped (nb_instr_tm.c); the uops so far at the last skipped step */
+extern UInt nb_step_fast;
+extern ULong nb_step_mark;
+VG_REGPARM(2) void nb_step_end(const struct nb_tm_block *b, ULong to);
 extern struct nb_tm nb_tm_lp[2], *nb_tmp;
 extern ULong nb_tm_ldix;                 /* the load being modelled        */
 /* A load helper's size argument carries the load's index too (bits 16
