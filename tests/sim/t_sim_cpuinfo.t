@@ -14,15 +14,13 @@
 #   of /proc (the preload's openat of a relative path).
 use strict;
 use warnings;
+use FindBin;
+use lib "$FindBin::Bin/../lib";
 use Test::More;
-use File::Temp qw(tempdir);
+use SimGuest;
 
 my $nbsim = $ENV{NBSIM} or BAIL_OUT('NBSIM not set');
-my $src = $ENV{NB_SRC} or BAIL_OUT('NB_SRC not set');
-my $tmp = tempdir(CLEANUP => 1);
-my $prog = "$tmp/sim_cpuinfo";
-system("cc -O2 -o $prog $src/tests/sim/sim_cpuinfo.c") == 0
-	or BAIL_OUT('cannot build tests/sim/sim_cpuinfo.c');
+my $prog = guest_build('sim_cpuinfo');
 
 sub run { my $o = `@_ 2>&1`; return ($? >> 8, $o) }
 sub sim { my ($opt, @cmd) = @_; return run("timeout 120 \"$nbsim\" -q $opt -- @cmd") }

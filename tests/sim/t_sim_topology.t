@@ -20,16 +20,14 @@
 # - hwloc (hwloc-calc): the cores and PUs.
 use strict;
 use warnings;
+use FindBin;
+use lib "$FindBin::Bin/../lib";
 use Test::More;
-use File::Temp qw(tempdir);
+use SimGuest;
 
 my $nbsim = $ENV{NBSIM} or BAIL_OUT('NBSIM not set');
-my $src = $ENV{NB_SRC} or BAIL_OUT('NB_SRC not set');
 my $papi = $ENV{NB_PAPI_SRC} or BAIL_OUT('NB_PAPI_SRC not set');
-my $tmp = tempdir(CLEANUP => 1);
-my $prog = "$tmp/sim_topology";
-system("cc -O2 -fopenmp -o $prog $src/tests/sim/sim_topology.c") == 0
-	or BAIL_OUT('cannot build tests/sim/sim_topology.c with -fopenmp');
+my $prog = guest_build('sim_topology', '-fopenmp');
 
 sub run { my $o = `@_ 2>&1`; return ($? >> 8, $o) }
 sub sim { my ($env, $opt, @a) = @_; return (run("env $env timeout 60 \"$nbsim\" -q $opt -- $prog @a"))[1] }
