@@ -55,6 +55,10 @@ Bool nb_ls_on;                           /* a second thread was created    */
 ULong nb_ls_lim = ~0ULL;                 /* the running LP holds at this   */
 static ULong nb_ls_ic;                   /* instructions of the running LP */
 ULong nb_ls_holds, nb_ls_turns, nb_ls_valves, nb_ls_pauses;
+/* settling waits that ran out of host time: a futex wait not seen queued,
+ * a thread's exit not seen done (the next thread then ran first, as the
+ * host's timing had it: the one way left for the host to reach the counts) */
+static ULong settle_outs, exit_outs;
 static ULong lead_max;                   /* the largest lead at a turn    */
 
 enum { LS_RUN, LS_FUTEX, LS_SYS };       /* runnable; blocked (model; host) */
@@ -426,6 +430,7 @@ static void settle(void)
 			if (nb_lst_progressing(th[t].lwp) && now - start < NB_LS_STUCK_MS)
 				from = now;
 			if (now - from >= NB_LS_SETTLE_MS) {
+				settle_outs++;
 				if (VG_(clo_verbosity) > 1)
 					VG_(umsg)("nbsim: lockstep: thread %u not seen in its "
 						  "futex wait after %u ms\n", t, NB_LS_SETTLE_MS);
@@ -553,8 +558,13 @@ Bool nb_ls_start(ThreadId tid)
 			UInt now = VG_(read_millisecond_timer)();
 			if (nb_lst_progressing(exit_lwp) && now - start < NB_LS_STUCK_MS)
 				from = now;
-			if (now - from >= NB_LS_SETTLE_MS)
+			if (now - from >= NB_LS_SETTLE_MS) {
+				exit_outs++;
+				if (VG_(clo_verbosity) > 1)
+					VG_(umsg)("nbsim: lockstep: an exited thread's clear-tid "
+						  "word still set after %u ms\n", NB_LS_SETTLE_MS);
 				break;
+			}
 			pause_host(20);
 		}
 		exit_word = 0;
@@ -963,6 +973,8 @@ void nb_ls_stats(void)
 	VG_(umsg)("nbsim: lockstep: the largest lead at a turn %llu (bound %u %s)\n", lead_max,
 		  NB_LS_BOUND, timed() ? "cycles" : "instructions");
 	VG_(umsg)("nbsim: lockstep: %llu PAUSEs ran on without the scheduler\n", nb_ls_pauses);
+	VG_(umsg)("nbsim: lockstep: settling waits out of time (%u ms): %llu futex waits, %llu "
+		  "thread exits\n", NB_LS_SETTLE_MS, settle_outs, exit_outs);
 	VG_(umsg)("nbsim: lockstep: %llu hand-offs, %llu of them moved the next thread to the "
 		  "waker's host CPU (nb_lshand.c)\n", nb_lsh_handoffs, nb_lsh_pins);
 }
