@@ -15,7 +15,7 @@
  * first superblock, nothing counted (leave_now: valgrind's scheduler then
  * ends the time slice and, with --fair-sched=yes, hands the lock to the
  * next waiter); one that reaches its limit leaves at a superblock's start
- * by a guarded exit back to the scheduler (nb_instr.c emit_ls_guard).
+ * by a guarded exit back to the scheduler (nb_lsguard.c nb_ls_guard_emit).
  *
  * A thread blocks, in the model, in a futex wait whose word holds the
  * expected value, and wakes at the futex wake that releases it (FIFO per
@@ -55,6 +55,7 @@ Bool nb_ls_on;                           /* a second thread was created    */
 ULong nb_ls_lim = ~0ULL;                 /* the running LP holds at this   */
 static ULong nb_ls_ic;                   /* instructions of the running LP */
 ULong nb_ls_holds, nb_ls_turns, nb_ls_valves, nb_ls_pauses;
+ULong nb_ls_guarded_sbs, nb_ls_unguarded_sbs;
 /* settling waits that ran out of host time: a futex wait not seen queued,
  * a thread's exit not seen done (the next thread then ran first, as the
  * host's timing had it: the one way left for the host to reach the counts) */
@@ -237,7 +238,7 @@ static void ic_arm(ThreadId tid)
 }
 
 /* Thread tid runs client code from here: the clock the guard reads
- * (nb_instr.c emit_ls_guard) in its shadow state.  nb_tmp changes only
+ * (nb_lsguard.c nb_ls_guard_emit) in its shadow state.  nb_tmp changes only
  * outside generated code (nb_main.c, at a start), and every run of
  * generated code begins with a start: valgrind's restore of the shadow
  * state at rt_sigreturn and its copy into a new thread are set again
@@ -972,6 +973,8 @@ void nb_ls_stats(void)
 		  "after %u ms\n", nb_ls_holds, nb_ls_turns, nb_ls_valves, NB_LS_VALVE_MS);
 	VG_(umsg)("nbsim: lockstep: the largest lead at a turn %llu (bound %u %s)\n", lead_max,
 		  NB_LS_BOUND, timed() ? "cycles" : "instructions");
+	VG_(umsg)("nbsim: lockstep: translations with the guard %llu, without (no way back) %llu\n",
+		  nb_ls_guarded_sbs, nb_ls_unguarded_sbs);
 	VG_(umsg)("nbsim: lockstep: %llu PAUSEs ran on without the scheduler\n", nb_ls_pauses);
 	VG_(umsg)("nbsim: lockstep: settling waits out of time (%u ms): %llu futex waits, %llu "
 		  "thread exits\n", NB_LS_SETTLE_MS, settle_outs, exit_outs);

@@ -207,9 +207,13 @@ extern Bool clo_ctx_cpu;                 /* --nbsim-pmu-ctx=cpu            */
 extern Bool clo_lockstep;                /* --nbsim-lockstep               */
 extern UInt clo_lockstep_bound;          /* --nbsim-lockstep-bound         */
 extern Bool clo_lockstep_pause;          /* --nbsim-lockstep-pause         */
-extern Bool nb_ls_on;                    /* guards in every superblock     */
+extern Bool nb_ls_on;                    /* guards in superblocks (a way back) */
 extern ULong nb_ls_lim;                  /* the running LP's raw clock at  */
 					 /* which it gives way             */
+/* translations made with the guard and without (nb_lsguard.c) */
+extern ULong nb_ls_guarded_sbs, nb_ls_unguarded_sbs;
+/* the guard at the start of superblock sb made from in (nb_lsguard.c) */
+void nb_ls_guard_emit(IRSB *sb, IRSB *in);
 /* without the clock, the running thread counts its instructions down in
  * this word of its shadow guest state (1): the guard leaves at <= 0 */
 #define NB_LS_SLOT offsetof(VexGuestAMD64State, guest_RAX)
