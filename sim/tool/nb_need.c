@@ -259,8 +259,10 @@ Bool nb_need_preload;
  * what the inline path does, so nothing counted or timed depends on the
  * phase.  It ends when a counter is first enabled, or after
  * NB_COLD_RUNS superblock runs in a program that enables none
- * (nb_cold_check): every translation is made again, with the inline
- * path, as a change of the needs does.
+ * (nb_cold_check, on the superblocks run: valgrind's count less the
+ * slices the lockstep's holds ended unrun, nb_ls_unrun): every
+ * translation is made again, with the inline path, as a change of the
+ * needs does.
  */
 Bool nb_cold;
 #define NB_COLD_RUNS 2000000ULL

@@ -210,6 +210,15 @@ extern Bool clo_lockstep_pause;          /* --nbsim-lockstep-pause         */
 extern Bool nb_ls_on;                    /* guards in superblocks (a way back) */
 extern ULong nb_ls_lim;                  /* the running LP's raw clock at  */
 					 /* which it gives way             */
+/* the lockstep's trace under -v -v -v: a line per decision, system call,
+ * wake and slice, for two runs' traces to be compared (docs/threads.md
+ * "Finding where two runs part"); host facts (ids, the order of
+ * simultaneous wake-ups' lines) differ, the rest must not */
+#define NB_LS_TRACE(...) do { if (VG_(clo_verbosity) > 2) VG_(umsg)("lstrace: " __VA_ARGS__); } while (0)
+/* superblocks valgrind's blocks_done counts as run that the lockstep's
+ * holds left unrun (nb_lockstep.c leave_now) */
+extern ULong nb_ls_unrun;
+void nb_ls_slice_end(ThreadId tid);
 /* translations made with the guard and without (nb_lsguard.c) */
 extern ULong nb_ls_guarded_sbs, nb_ls_unguarded_sbs;
 /* the guard at the start of superblock sb made from in (nb_lsguard.c) */
