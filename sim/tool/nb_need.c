@@ -422,6 +422,13 @@ void nb_update_need(void)
 	if (nb_pmi_on)
 		n |= NEED_PMI | NEED_TIME | NEED_UOPS | NEED_BR |
 			(clo_mem_timing != MT_NO ? NEED_CACHE : 0);
+	/* a PMI taken can stop the running thread at its boundary (the
+	 * cut: nb_pmi.c skid_take) only if it goes to a signal or a
+	 * front-end; nb_record's samples (clo_samples) are taken where the
+	 * skid ends and the thread runs on, so its translations leave the
+	 * cut exits out (a third of the boundary checks' cost) */
+	if (nb_pmi_on && (nb_pmi_sig || nb_pmi_front))
+		n |= NEED_CUT;
 	if (nb_pebs_on)
 		n |= NEED_PEBS | NEED_CACHE;
 	/* DTLB replay metrics (IA32_PEBS_ENABLE bit 2) */
