@@ -6,6 +6,7 @@
  */
 #include "nb_tool.h"
 #include "pub_tool_hashtable.h"
+#include "nb_samples.h"
 
 static UShort bogus_masks(unsigned ev)
 {
@@ -424,6 +425,17 @@ void nb_update_need(void)
 	if (nb_pmi_on)
 		n |= NEED_PMI | NEED_TIME | NEED_UOPS | NEED_BR |
 			(clo_mem_timing != MT_NO ? NEED_CACHE : 0);
+	/* a PMI taken can stop the running thread at its boundary (the
+	 * cut: nb_pmi.c skid_take) only if it goes to a signal or a
+	 * front-end, which nb_record's samples do not (they are taken where
+	 * the skid ends and the thread runs on): while no armed counter
+	 * but nb_record's can overflow, the translations leave the cut
+	 * exits out (a third of the boundary checks' cost).  (A PAPI
+	 * program under nb_record sets a signal but arms nothing for it
+	 * unless it samples itself.) */
+	if (nb_pmi_on && (nb_pmi_sig || nb_pmi_front) &&
+	    (nb_pmu_state.pmi_armed & ~nb_samples_own()))
+		n |= NEED_CUT;
 	if (nb_pebs_on)
 		n |= NEED_PEBS | NEED_CACHE;
 	/* DTLB replay metrics (IA32_PEBS_ENABLE bit 2) */

@@ -331,6 +331,10 @@ uint32_t nb_ctx_map_mask(ThreadId tid, uint32_t mask);
 #define NEED_ICLASS 0x20000u     /* retired instructions by class (RAW_IC  */
 				 /* by memory and FP class), not only     */
 				 /* their number in RAW_IC(0, 0)          */
+#define NEED_CUT   0x40000u      /* a PMI may stop the thread (a signal,  */
+				 /* a front-end's claim): the cut exits   */
+				 /* (nb_instr_pmi.c); not for nb_record's */
+				 /* samples alone, which stop nothing     */
 #define NEED_ALL   (NEED_EXACT | NEED_ICLASS | NEED_INSTR | NEED_UOPS | NEED_BR | NEED_MEM | NEED_CACHE | NEED_ROM | NEED_TLB | \
 		    NEED_TC | NEED_STB | NEED_FPA | NEED_WCB | NEED_BUS | NEED_TIME)
 extern UInt nb_need;
