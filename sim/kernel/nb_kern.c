@@ -178,6 +178,7 @@ Bool nb_kern_request_pmu(const UWord *arg)
 	case KOP_FILE:
 	case KOP_FDS:
 	case KOP_SYSFS:
+	case KOP_MAPS:
 	case KOP_RBFILE:
 	case KOP_EVPATH:
 		return False;
@@ -301,6 +302,8 @@ Word nb_kern_request(ThreadId tid, UWord *arg)
 		return nbk_ptrace(a, b);
 	case KOP_SYSFS:
 		return nbk_sysfs_dir(a, b);
+	case KOP_MAPS:
+		return nbk_maps(a, b);
 	case KOP_FILE:
 		if (!nbk_writable(a, b) || b < 16)
 			return -E_FAULT;

@@ -182,6 +182,7 @@ void nbk_rb_exit(void);
 void nbk_rb_fork(void);
 /* nb_kern_sysfs.c: the PMU's sysfs tree (KOP_SYSFS) */
 Word nbk_sysfs_dir(Addr buf, UWord len);
+Word nbk_maps(Addr buf, UWord len);         /* nb_kern_maps.c */
 /* nb_kern_pmi.c: the tick (throttling); frequency mode's clock */
 ULong nbk_sim_ns(void);
 Bool nbk_tick(ThreadId tid, ULong now);

@@ -77,6 +77,10 @@ enum nbsim_kop {
 	 * PTRACE_TRACEME (emulated until the exec: nb_kern_ptrace.c), and
 	 * the refusals on a tracee under nbsim */
 	KOP_PTRACE,
+	/* (buf, len) -> length | -errno: the process's /proc/self/maps
+	 * without valgrind's own mappings (nb_kern_maps.c); the whole
+	 * length, which may exceed len */
+	KOP_MAPS,
 };
 
 /* KOP_OPEN's handle of an emulated regular file (perf_event_paranoid):

@@ -143,6 +143,9 @@ static long kopen(const char *path, int flags)
 			mode = va_arg(ap, int);                            \
 		va_end(ap);                                                \
 		path = nbsim_sysfs_map(path, sbuf, sizeof sbuf);           \
+		if (nbsim_is_maps(path) &&                                 \
+		    (r = nbsim_maps_fd((flags & O_CLOEXEC) != 0)) != -2)  \
+			return (int)r;                                     \
 		r = kopen(path, flags);                                    \
 		if (r != NBSIM_KERN_PASS)                                  \
 			return (int)r;                                     \
@@ -168,6 +171,9 @@ OPEN_WRAPPER(__open64_2)
 			mode = va_arg(ap, int);                            \
 		va_end(ap);                                                \
 		path = nbsim_sysfs_map_at(dirfd, path, sbuf, sizeof sbuf); \
+		if (nbsim_is_maps(path) &&                                 \
+		    (r = nbsim_maps_fd((flags & O_CLOEXEC) != 0)) != -2)  \
+			return (int)r;                                     \
 		r = path && path[0] == '/' ? kopen(path, flags) : NBSIM_KERN_PASS; \
 		if (r != NBSIM_KERN_PASS)                                  \
 			return (int)r;                                     \

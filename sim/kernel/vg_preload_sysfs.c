@@ -115,6 +115,13 @@ const char *nbsim_sysfs_map_at(int dirfd, const char *path, char *buf, size_t n)
 		char buf[512];                                             \
 		VALGRIND_GET_ORIG_FN(o);                                   \
 		path = nbsim_sysfs_map(path, buf, sizeof buf);             \
+		if (nbsim_is_maps(path)) {                                 \
+			int fd = nbsim_maps_fd(strchr(mode, 'e') != NULL); \
+			if (fd >= 0)                                       \
+				return fdopen(fd, mode);                   \
+			if (fd == -1)                                      \
+				return NULL;                               \
+		}                                                          \
 		CALL_FN_W_WW(r, o, path, mode);                            \
 		return r;                                                  \
 	}

@@ -14,4 +14,12 @@ const char *nbsim_sysfs_map(const char *path, char *buf, size_t n);
 /* the same for PATH relative to the directory DIRFD (openat, faccessat) */
 const char *nbsim_sysfs_map_at(int dirfd, const char *path, char *buf, size_t n);
 
+/* 1 if PATH names this process's maps (/proc/self/maps, thread-self,
+ * /proc/PID/maps, .../task/TID/maps: vg_preload_maps.c) */
+int nbsim_is_maps(const char *path);
+/* a memory file holding the program's maps without valgrind's
+ * (nb_kern_maps.c), read from its start; -2: the tool does not answer
+ * (open the real file); -1: errno set */
+int nbsim_maps_fd(int cloexec);
+
 #endif
