@@ -98,7 +98,7 @@ static inline void tm_run(struct nb_tm *t, const struct nb_tm_block *b, unsigned
 #define NB_TMS_AMEAS  8192u       /* runs measured after an anchor        */
 #endif
 #ifndef NB_TMS_WARM
-#define NB_TMS_WARM   16u         /* runs walked, not measured (mean)...  */
+#define NB_TMS_WARM   32u         /* runs walked, not measured (mean)...  */
 #endif
 #ifndef NB_TMS_WARM_SHORT
 #define NB_TMS_WARM_SHORT 64u     /* ... while skip phases are short      */
@@ -168,8 +168,8 @@ static uint64_t rng_next(struct nb_tm *t)
  * program runs on as before, and each block's first run after it is a
  * warm phase's first cost, measured at the next measure phase; with the
  * anchor's, each forgetting walked about 20,000 runs, a third of sort's
- * walks, and the seven third-party programs read within 0.3% of the
- * model either way (docs/bench-log.md).  A cost
+ * walks; with these, the seven third-party programs read as near the
+ * model's cycles, python3 nearer (docs/bench-log.md).  A cost
  * is the mean of a block's runs over the program's whole life since it
  * was learned, and what a block costs moves with the program's phases:
  * python3 building and parsing a JSON document, its anchors only at
@@ -220,10 +220,11 @@ static void phase(struct nb_tm *t, unsigned ph)
 	else if (ph == PH_WARM) {
 		/* (of random length too: a warm phase that a rare run began
 		 * would otherwise measure the same part of a loop each time.)
-		 * Its length: 8-24 runs where skip phases are long (sort
-		 * walks 18% fewer runs than with 16-48, the third-party
-		 * programs' cycles within 0.14% of the model's; with 4-12,
-		 * the refill not done, up to 1.2% over: docs/bench-log.md);
+		 * Its length: 16-48 runs where skip phases are long (a
+		 * quarter fewer runs walked in a long program than with
+		 * 32-96, its cycles as near the model's; 8-24 read python3
+		 * 3.5% over the model's cycles in one environment of twelve,
+		 * 4-12 up to 2.2% in others: docs/bench-log.md);
 		 * 32-96 where they are short, where the warm phases are a
 		 * larger share of the clock (t_sampled's regions at
 		 * --nbsim-sample=100 read over 2% off the walk with 16-48) */
