@@ -123,7 +123,9 @@ enum { PH_SKIP, PH_WARM, PH_MEAS };
  * the share of its slots taken */
 static uint64_t ret_point(const struct nb_tm *t)
 {
-	return (t->ret << 8) + ((uint64_t)t->ret_n << 8) / t->p->width;
+	/* (no division where the last cycle is whole: every skipped run
+	 * leaves ret_n 0, and step mode asks at each held run's start) */
+	return (t->ret << 8) + (t->ret_n ? ((uint64_t)t->ret_n << 8) / t->p->width : 0);
 }
 
 /* where a run's learned advance starts: the retirement point, or the

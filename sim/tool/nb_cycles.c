@@ -200,19 +200,23 @@ static void __attribute__((noinline)) tm_site_rest(struct nb_tm_site *s)
 /* the skipped run's common case first (nb_tms_site_skip), without the
  * rest's registers saved and restored at every call (GCC saved six for
  * the whole helper on its every path); under --nbsim-mem-timing=no,
- * whose ld_mask the rest clears, and while a PMI is possible, the rest.
- * thin (a thin translation's, whose runs are those of a PMI's
- * possibility): the rest at once, inline, as before the fast path */
+ * whose ld_mask the rest clears, the rest.  While a PMI is possible
+ * (a thin translation's runs, thin), the fast path too unless a checked
+ * run's segments are still open (the rest closes them first: no_open);
+ * when it takes the run it does what the rest's nb_tms_site_hit and
+ * nb_tms_skip would (with no missing load), and else nothing */
+static inline Bool no_open(void)
+{
+	return !(nb_need & NEED_PMI) || nb_tmp->smp.open == NB_SEG_NONE;
+}
+
 static inline __attribute__((always_inline)) void tm_site(struct nb_tm_site *s, ULong target,
 							  Bool thin)
 {
+	(void)thin;
 	if (s->br)
 		nb_branch(s->br, 1, target);
-	if (thin) {
-		tm_site_rest_in(s);
-		return;
-	}
-	if (!(nb_need & NEED_PMI) && clo_mem_timing != MT_NO &&
+	if (no_open() && clo_mem_timing != MT_NO &&
 	    nb_tms_site_skip(nb_tmp, &s->site, misp_total()))
 		return;
 	tm_site_rest(s);
@@ -271,13 +275,10 @@ static inline __attribute__((always_inline)) void cond_tm(struct nb_cond_tm *s, 
 	miss = (ULong)nb_bpred_cond_at(&nb_bp, &s->br, (int)taken);
 
 	nb_raw[RAW_CBR0 + 2 * (ULong)(taken != 0) + miss]++;
-	if (thin) {
-		cond_tm_rest_in(s, misp + miss);
-		return;
-	}
+	(void)thin;
 	/* the skipped run's common case first, as tm_site's; the rest,
 	 * called, keeps its registers off this path */
-	if (!(nb_need & NEED_PMI) && nb_tms_site_skip(nb_tmp, &s->site, misp + miss))
+	if (no_open() && nb_tms_site_skip(nb_tmp, &s->site, misp + miss))
 		return;
 	cond_tm_rest(s, misp + miss);
 }

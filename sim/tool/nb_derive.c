@@ -231,6 +231,50 @@ void nb_bus_derive(void)
 	bus_sig(NB_EV_BSQ_ACTIVE_ENTRIES, w[3], 0);
 }
 
+/* The raw counts fold reads, by nb_need and nb_stepping (the loop that
+ * decided per count, at every fold, was a tenth of step mode's time on
+ * bench branchy: a fold per mispredicting cycle): a count nothing
+ * instrumented counts has not moved (raw_need in nb_instr.c; needs only
+ * grow): 0, and the instruction classes are not read then; RAW_UOPS in
+ * step mode is nb_step's (it retires uops cycle by cycle); RAW_MC apart
+ * (fold: only when it moved) */
+static unsigned fold_ix[RAW_N], fold_nx, fold_zx[RAW_N], fold_nz;
+static UInt fold_need = ~0u;
+static Bool fold_step;
+
+static void fold_list(void)
+{
+	unsigned n = 0, z = 0;
+
+	for (unsigned i = 0; i < RAW_N; i++) {
+		UInt need = i <= RAW_STORES ? NEED_MEM : i < RAW_ROM_UOPS ? 0
+			: i < RAW_IC0 ? NEED_ROM : i < RAW_IC_END ? NEED_INSTR
+			: i == RAW_UOPS ? 0 : i < RAW_SSE_ASSIST ? NEED_BR : NEED_FPA;
+
+		if (i == RAW_MC0) {
+			i = RAW_MC(2, 0) - 1;
+			continue;
+		}
+		if (need && !(nb_need & need)) {
+			if (need == NEED_INSTR) {
+				i = RAW_IC_END - 1;
+				continue;
+			}
+			fold_zx[z++] = i;
+			continue;
+		}
+		if (i == RAW_UOPS && nb_stepping) {
+			fold_zx[z++] = i;
+			continue;
+		}
+		fold_ix[n++] = i;
+	}
+	fold_nx = n;
+	fold_nz = z;
+	fold_need = nb_need;
+	fold_step = nb_stepping;
+}
+
 /*
  * One derivation: fold the raw counts from nb_raw_last up to `to` (the
  * entries outside RAW_MC; RAW_MC up to nb_raw, when it moved), with
@@ -247,34 +291,17 @@ static void fold(const ULong *to, ULong uops_end, ULong built_end)
 	fe = nb_fe_cached;
 	for (unsigned i = 0; i <= NB_FP_NCLASSES; i++)
 		xt[i] = nb_xt_cached[i];
-	for (unsigned i = 0; i < RAW_N; i++) {
-		/* a count nothing instrumented counts has not moved (raw_need
-		 * in nb_instr.c; needs only grow): 0; the instruction classes
-		 * are not read then */
-		UInt need = i <= RAW_STORES ? NEED_MEM : i < RAW_ROM_UOPS ? 0
-			: i < RAW_IC0 ? NEED_ROM : i < RAW_IC_END ? NEED_INSTR
-			: i == RAW_UOPS ? 0 : i < RAW_SSE_ASSIST ? NEED_BR : NEED_FPA;
-
-		if (i == RAW_MC0) {
-			if (nb_mc_n != nb_mc_n_last)    /* (else not read below) */
-				for (; i < RAW_MC(2, 0); i++) {
-					d[i] = nb_raw[i] - nb_raw_last[i];
-					nb_raw_last[i] = nb_raw[i];
-				}
-			i = RAW_MC(2, 0) - 1;
-			continue;
+	if (fold_need != nb_need || fold_step != nb_stepping)
+		fold_list();
+	if (nb_mc_n != nb_mc_n_last)    /* (else not read below) */
+		for (unsigned i = RAW_MC0; i < RAW_MC(2, 0); i++) {
+			d[i] = nb_raw[i] - nb_raw_last[i];
+			nb_raw_last[i] = nb_raw[i];
 		}
-		if (need && !(nb_need & need)) {
-			if (need == NEED_INSTR) {
-				i = RAW_IC_END - 1;
-				continue;
-			}
-			d[i] = 0;
-			continue;
-		}
-		d[i] = 0;
-		if (i == RAW_UOPS && nb_stepping)
-			continue;          /* nb_step retires uops cycle by cycle */
+	for (unsigned j = 0; j < fold_nz; j++)
+		d[fold_zx[j]] = 0;
+	for (unsigned j = 0; j < fold_nx; j++) {
+		unsigned i = fold_ix[j];
 		d[i] = to[i] - nb_raw_last[i];
 		nb_raw_last[i] = to[i];
 	}
@@ -349,7 +376,9 @@ static void fold(const ULong *to, ULong uops_end, ULong built_end)
 	wp_last_uops = uops_end;
 	wp_last_misp = nb_sig[SIG_MISP];
 	nb_sig[NB_SIG(NB_EV_UOPS_RETIRED, 1)] += bogus;
-#define WP_SHARE(i, x) nb_wpath_share_carry(bogus, (x), du, &wp_frac[i])
+	/* (nothing to share, the carry untouched: without the call, which
+	 * step mode made nine times per mispredicting cycle) */
+#define WP_SHARE(i, x) ((x) && bogus ? nb_wpath_share_carry(bogus, (x), du, &wp_frac[i]) : 0)
 	nb_sig[NB_SIG(NB_EV_FRONT_END_EVENT, 1)] += WP_SHARE(0, tagged_u);
 	nb_sig[NB_SIG(NB_EV_REPLAY_EVENT, 1)] += WP_SHARE(1, replay);
 	nb_sig[NB_SIG(NB_EV_INSTR_RETIRED, 3)] += WP_SHARE(2, tagged_i);
@@ -454,7 +483,7 @@ Bool nb_tagging_programmed(void)
 
 /* the tagging configuration and lazy_ok, if a client request (or a switch
  * of LP) may have changed them */
-static void tags_refresh(void)
+static void __attribute__((noinline)) tags_refresh_slow(void)
 {
 	if (!nb_tags_valid) {
 		nb_fe_cached = fe_tags();
@@ -466,6 +495,13 @@ static void tags_refresh(void)
 		lazy_ok = lazy_allowed();
 		lazy_gen = nb_pmu_state.cfg_gen;
 	}
+}
+
+/* (inline: step mode asks twice per held run, where nothing changed) */
+static inline void tags_refresh(void)
+{
+	if (!nb_tags_valid || lazy_gen != nb_pmu_state.cfg_gen)
+		tags_refresh_slow();
 }
 
 /* A piece starts: copy the raw counts the next piece may need on its own:

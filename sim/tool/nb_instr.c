@@ -460,65 +460,6 @@ static IRStmt *cpuid_stmt(IRStmt *st)
 }
 
 /*
- * The lockstep's guard at a superblock's start (nb_lockstep.c): when the
- * running LP's raw clock (under HT its timing model's retirement cycle
- * plus the sampled clock's streak not yet in it, nb_lockstep.c raw(),
- * while the clock runs, else the instructions run) has reached nb_ls_lim, the
- * superblock leaves to its own start before anything of it is counted,
- * back to valgrind's scheduler (Ijk_Yield: a plain guarded exit, no call),
- * which runs the thread-start hook again; that ends the time slice there
- * (nb_lockstep.c leave_now) and valgrind hands its lock to another thread.
- * Without the clock the thread's instructions left count down in a word
- * of its shadow guest state (NB_LS_SLOT), the superblock's at its start.
- */
-static void emit_ls_guard(IRSB *sb, IRSB *in)
-{
-	Addr a = 0;
-	ULong n = 0;
-	IRExpr *now, *lim, *g, *left;
-	Int slot = (Int)sizeof(VexGuestAMD64State) + (Int)NB_LS_SLOT;   /* shadow 1 */
-
-	if (!nb_ls_on)
-		return;
-	for (Int j = 0; j < in->stmts_used; j++)
-		if (in->stmts[j] && in->stmts[j]->tag == Ist_IMark) {
-			if (!n)
-				a = (Addr)(in->stmts[j]->Ist.IMark.addr + in->stmts[j]->Ist.IMark.delta);
-			n++;
-		}
-	if (!n)
-		return;
-	if (clo_ht && (nb_need & NEED_TIME)) {
-		/* ret + (smp.acc >> 8) >= the limit, as smp.acc >= ls_acc
-		 * (nb_timing.h nb_tm_ls_set: ret moves only in the clock's
-		 * helpers, which set ls_acc again): two loads off nb_tmp and
-		 * a compare, where the sum took four loads, a shift and an
-		 * add in every superblock run (sort: 7% of its CPU time).
-		 * nb_tmp itself from the thread's shadow state (NB_LS_TMP_SLOT,
-		 * nb_lockstep.c nb_ls_tmp_set), off the guest state pointer:
-		 * its fixed address took a 10-byte move of the address more
-		 * per run */
-		IRExpr *t = tmp(sb, Ity_I64, IRExpr_Get((Int)sizeof(VexGuestAMD64State) + (Int)NB_LS_TMP_SLOT,
-							Ity_I64));
-		now = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, tmp(sb, Ity_I64,
-			IRExpr_Binop(Iop_Add64, t, c64(offsetof(struct nb_tm, smp.acc))))));
-		lim = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, tmp(sb, Ity_I64,
-			IRExpr_Binop(Iop_Add64, t, c64(offsetof(struct nb_tm, ls_acc))))));
-		g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64U, lim, now));
-		addStmtToIRSB(sb, IRStmt_Exit(g, Ijk_Yield, IRConst_U64((ULong)a), in->offsIP));
-		return;
-	}
-	/* the instructions left to the thread, in its shadow guest state: one
-	 * word read and written per superblock, addressed off the guest state
-	 * pointer and compared with 0 (a global count and limit cost twice as
-	 * much) */
-	left = tmp(sb, Ity_I64, IRExpr_Get(slot, Ity_I64));
-	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64S, left, c64(0)));
-	addStmtToIRSB(sb, IRStmt_Exit(g, Ijk_Yield, IRConst_U64((ULong)a), in->offsIP));
-	addStmtToIRSB(sb, IRStmt_Put(slot, tmp(sb, Ity_I64, IRExpr_Binop(Iop_Sub64, left, c64(n)))));
-}
-
-/*
  * A superblock that ends with a PAUSE (Ijk_Yield, back to valgrind's
  * scheduler) under the lockstep: at its end, after everything counted,
  * nb_ls_pause decides whether the thread runs on (nb_lockstep.c); it
@@ -639,7 +580,7 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 	out = deepCopyIRSBExceptStmts(in);
 	if (nb_need == 0) {
 		/* nothing to count: only the CPUID hook (and the lockstep) */
-		emit_ls_guard(out, in);
+		nb_ls_guard_emit(out, in);
 		for (i = 0; i < in->stmts_used; i++) {
 			IRStmt *st = in->stmts[i];
 			if (st && st->tag == Ist_Dirty && is_cpuid_dirty(st->Ist.Dirty.details))
@@ -683,7 +624,7 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 		}
 	}
 	thin_at = out->stmts_used;
-	emit_ls_guard(out, in);
+	nb_ls_guard_emit(out, in);
 	if (nb_need & NEED_TIME)
 		tmb = nb_tmb_begin(in);
 	if (nb_need & NEED_TC) {

@@ -70,6 +70,8 @@ void nb_ipmi_check(IRSB *sb, ULong bound, ULong at, struct nb_tm_block *tb, UInt
 static IRDirty *cut_writer(IRDirty *d)
 {
 	evc_writer(d);
+	if (!(nb_need & NEED_CUT))
+		return d;       /* (no mark: no cut, cut_exit) */
 	d->nFxState = 2;
 	d->fxState[1].fx = Ifx_Modify;
 	d->fxState[1].offset = (UShort)(sizeof(VexGuestAMD64State) + NB_CUT_SLOT);
@@ -77,11 +79,16 @@ static IRDirty *cut_writer(IRDirty *d)
 	return d;
 }
 
-/* the exit to pc where the check just before it took a PMI (its mark) */
+/* the exit to pc where the check just before it took a PMI (its mark);
+ * none while no PMI can stop the thread (NEED_CUT: nb_record's samples
+ * alone, nb_need.c) */
 static void cut_exit(IRSB *sb, Addr pc)
 {
-	IRExpr *m = IRExpr_Get((Int)(sizeof(VexGuestAMD64State) + NB_CUT_SLOT), Ity_I64);
+	IRExpr *m;
 
+	if (!(nb_need & NEED_CUT))
+		return;
+	m = IRExpr_Get((Int)(sizeof(VexGuestAMD64State) + NB_CUT_SLOT), Ity_I64);
 	addStmtToIRSB(sb, IRStmt_Exit(tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, tmp(sb, Ity_I64, m),
 		c64(0))), Ijk_Boring, IRConst_U64((ULong)pc), sb->offsIP));
 }
@@ -112,6 +119,8 @@ void nb_ipmi_at(IRSB *sb, ULong bound, Addr pc, Bool first, Bool force,
 		return;
 	}
 	nb_ipmi_check(sb, bound, (ULong)pc | (force ? NB_PMI_FORCE : 0), tb, to);
+	if (!(nb_need & NEED_CUT))
+		return;         /* (nothing sets nb_pmi_cut: skid_take) */
 	c = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_cut)));
 	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, c, c64((ULong)pc)));
 	addStmtToIRSB(sb, IRStmt_Exit(g, Ijk_Boring, IRConst_U64((ULong)pc), sb->offsIP));
@@ -146,7 +155,8 @@ static void thin_guard(IRSB *sb, Addr a, Bool force, Int at)
 	t->at = (ULong)a | (force ? NB_PMI_FORCE : 0);
 	t->bound = thin_bound;
 	/* (the cut's mark cleared: NB_CUT_SLOT) */
-	addStmtToIRSB(sb, IRStmt_Put((Int)(sizeof(VexGuestAMD64State) + NB_CUT_SLOT), c64(0)));
+	if (nb_need & NEED_CUT)
+		addStmtToIRSB(sb, IRStmt_Put((Int)(sizeof(VexGuestAMD64State) + NB_CUT_SLOT), c64(0)));
 	b = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_budget)));
 	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64S, b, c64(thin_bound)));
 	d = unsafeIRDirty_0_N(1, "nb_pmi_sb", VG_(fnptr_to_fnentry)(&nb_pmi_sb),

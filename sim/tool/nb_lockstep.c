@@ -15,7 +15,7 @@
  * first superblock, nothing counted (leave_now: valgrind's scheduler then
  * ends the time slice and, with --fair-sched=yes, hands the lock to the
  * next waiter); one that reaches its limit leaves at a superblock's start
- * by a guarded exit back to the scheduler (nb_instr.c emit_ls_guard).
+ * by a guarded exit back to the scheduler (nb_lsguard.c nb_ls_guard_emit).
  *
  * A thread blocks, in the model, in a futex wait whose word holds the
  * expected value, and wakes at the futex wake that releases it (FIFO per
@@ -55,6 +55,7 @@ Bool nb_ls_on;                           /* a second thread was created    */
 ULong nb_ls_lim = ~0ULL;                 /* the running LP holds at this   */
 static ULong nb_ls_ic;                   /* instructions of the running LP */
 ULong nb_ls_holds, nb_ls_turns, nb_ls_valves, nb_ls_pauses;
+ULong nb_ls_guarded_sbs, nb_ls_unguarded_sbs;
 /* settling waits that ran out of host time: a futex wait not seen queued,
  * a thread's exit not seen done (the next thread then ran first, as the
  * host's timing had it: the one way left for the host to reach the counts) */
@@ -173,14 +174,36 @@ static void park(ThreadId tid)
  * hook), is zeroed, so the check at the translation's entry fails, the
  * slice ends with nothing run and valgrind's lock goes to the next
  * waiter.  (The guard's exit that got it here leaves with Ijk_Yield:
- * back to the scheduler, which calls the hook again.)
+ * back to the scheduler, which calls the hook again.)  Valgrind counts
+ * the slice's remaining superblocks as run (its blocks_done); how many
+ * times a thread is held follows the host's timing, so what it counted
+ * that way is kept apart (nb_ls_unrun) for what is decided on the
+ * count (nb_main.c nb_start_client: the cold phase's end).
  */
+ULong nb_ls_unrun;
+static ULong unrun_pend[NB_HT_MAXT];     /* counted at the slice's end  */
+
 static void leave_now(ThreadId tid)
 {
-	UInt zero = 0;
+	UInt zero = 0, left;
 
+	VG_(get_shadow_regs_area)(tid, (UChar *)&left, 0, offsetof(VexGuestAMD64State, host_EvC_COUNTER),
+				  sizeof left);
+	if ((Int)left > 0 && tid < NB_HT_MAXT)
+		unrun_pend[tid] += left;
 	VG_(set_shadow_regs_area)(tid, 0, offsetof(VexGuestAMD64State, host_EvC_COUNTER),
 				  sizeof zero, (const UChar *)&zero);
+}
+
+/* Thread tid's slice ended: valgrind has just added its superblocks to
+ * blocks_done, the unrun ones too (not before: a thread parked in its
+ * start hook ends its slice after others ran) */
+void nb_ls_slice_end(ThreadId tid)
+{
+	if (tid < NB_HT_MAXT) {
+		nb_ls_unrun += unrun_pend[tid];
+		unrun_pend[tid] = 0;
+	}
 }
 
 /*
@@ -237,7 +260,7 @@ static void ic_arm(ThreadId tid)
 }
 
 /* Thread tid runs client code from here: the clock the guard reads
- * (nb_instr.c emit_ls_guard) in its shadow state.  nb_tmp changes only
+ * (nb_lsguard.c nb_ls_guard_emit) in its shadow state.  nb_tmp changes only
  * outside generated code (nb_main.c, at a start), and every run of
  * generated code begins with a start: valgrind's restore of the shadow
  * state at rt_sigreturn and its copy into a new thread are set again
@@ -518,6 +541,7 @@ static void runs(ThreadId tid, unsigned lp)
 	lim = qend[lp];
 	if (nlp() == 2 && owner[lp ^ 1] && t_of(lp ^ 1) + NB_LS_BOUND < lim)
 		lim = t_of(lp ^ 1) + NB_LS_BOUND;
+	NB_LS_TRACE("runs %u lp%u t0 %llu t1 %llu ic %llu lim %llu\n", tid, lp, t_of(0), t_of(1), nb_ls_ic, lim);
 	lim -= timed() ? off_t[lp] : off_i[lp];
 	set_lim(lp, lim + 1);
 	ic_arm(tid);
@@ -741,6 +765,7 @@ static void wake(Addr word, ULong n, Addr word2, ULong m)
 				best = t;
 		if (!best)
 			break;
+		NB_LS_TRACE("wake %u n %llu\n", best, n);
 		if (n) {
 			th[best].state = LS_RUN;
 			refresh(lp_of(best), at);
@@ -798,6 +823,8 @@ void nb_ls_pre_syscall(ThreadId tid, UInt sysno, UWord *args)
 	ic_sync();
 	if (sysno == __NR_rt_sigreturn)
 		slot_stale = True;
+	NB_LS_TRACE("pre %u sys %u a0 %#lx a1 %#lx t0 %llu t1 %llu\n", tid, sysno, args[0], args[1],
+		    t_of(0), t_of(1));
 	th[tid].in_kernel = 1;
 	th[tid].sysno = sysno;
 	th[tid].sysseq++;
@@ -880,6 +907,7 @@ void nb_ls_post_syscall(ThreadId tid)
 	ic_sync();
 	th[tid].in_kernel = 0;
 	th[tid].unsettled = 0;
+	NB_LS_TRACE("post %u sys %u state %u\n", tid, th[tid].sysno, th[tid].state);
 	if (!nb_ls_on || th[tid].state == LS_RUN)
 		return;
 	/* back from a wait the model did not end (the host's timing) */
@@ -972,6 +1000,8 @@ void nb_ls_stats(void)
 		  "after %u ms\n", nb_ls_holds, nb_ls_turns, nb_ls_valves, NB_LS_VALVE_MS);
 	VG_(umsg)("nbsim: lockstep: the largest lead at a turn %llu (bound %u %s)\n", lead_max,
 		  NB_LS_BOUND, timed() ? "cycles" : "instructions");
+	VG_(umsg)("nbsim: lockstep: translations with the guard %llu, without (no way back) %llu\n",
+		  nb_ls_guarded_sbs, nb_ls_unguarded_sbs);
 	VG_(umsg)("nbsim: lockstep: %llu PAUSEs ran on without the scheduler\n", nb_ls_pauses);
 	VG_(umsg)("nbsim: lockstep: settling waits out of time (%u ms): %llu futex waits, %llu "
 		  "thread exits\n", NB_LS_SETTLE_MS, settle_outs, exit_outs);

@@ -219,6 +219,8 @@ static void nb_post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, S
 		nb_in_sys[tid] = 0;
 	if (sysno == __NR_setuid || sysno == __NR_setreuid || sysno == __NR_setresuid)
 		nb_euid_forget();
+	NB_LS_TRACE("res %u sys %u %s %lu\n", tid, sysno, sr_isError(res) ? "err" : "ok",
+		    sr_isError(res) ? sr_Err(res) : sr_Res(res));
 	nb_ls_post_syscall(tid);
 	nb_front->post_syscall(tid, sysno, args, nargs, res);
 }
@@ -285,7 +287,10 @@ static Bool nb_start_again(ThreadId tid)
 
 static void nb_start_client(ThreadId tid, ULong blocks_done)
 {
-	nb_cold_check(blocks_done);
+	NB_LS_TRACE("start %u bbs %llu\n", tid, blocks_done - nb_ls_unrun);
+	/* (the superblocks run: valgrind's count less the slices a hold
+	 * ended with nothing run, whose number follows the host's timing) */
+	nb_cold_check(blocks_done - nb_ls_unrun);
 	/* not its turn (nb_lockstep.c): it leaves at its first superblock
 	 * having run nothing */
 	if (!nb_ls_enter(tid)) {
@@ -310,7 +315,8 @@ static void nb_start_client(ThreadId tid, ULong blocks_done)
  * shadow state go to nb_raw (nb_rawsh.c), before anything reads them */
 static void nb_stop_client(ThreadId tid, ULong blocks_done)
 {
-	(void)blocks_done;
+	nb_ls_slice_end(tid);
+	NB_LS_TRACE("stop %u bbs %llu\n", tid, blocks_done - nb_ls_unrun);
 	nb_rawsh_stop(tid);
 }
 

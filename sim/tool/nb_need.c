@@ -6,6 +6,7 @@
  */
 #include "nb_tool.h"
 #include "pub_tool_hashtable.h"
+#include "nb_samples.h"
 
 static UShort bogus_masks(unsigned ev)
 {
@@ -259,8 +260,10 @@ Bool nb_need_preload;
  * what the inline path does, so nothing counted or timed depends on the
  * phase.  It ends when a counter is first enabled, or after
  * NB_COLD_RUNS superblock runs in a program that enables none
- * (nb_cold_check): every translation is made again, with the inline
- * path, as a change of the needs does.
+ * (nb_cold_check, on the superblocks run: valgrind's count less the
+ * slices the lockstep's holds ended unrun, nb_ls_unrun): every
+ * translation is made again, with the inline path, as a change of the
+ * needs does.
  */
 Bool nb_cold;
 #define NB_COLD_RUNS 2000000ULL
@@ -422,6 +425,17 @@ void nb_update_need(void)
 	if (nb_pmi_on)
 		n |= NEED_PMI | NEED_TIME | NEED_UOPS | NEED_BR |
 			(clo_mem_timing != MT_NO ? NEED_CACHE : 0);
+	/* a PMI taken can stop the running thread at its boundary (the
+	 * cut: nb_pmi.c skid_take) only if it goes to a signal or a
+	 * front-end, which nb_record's samples do not (they are taken where
+	 * the skid ends and the thread runs on): while no armed counter
+	 * but nb_record's can overflow, the translations leave the cut
+	 * exits out (a third of the boundary checks' cost).  (A PAPI
+	 * program under nb_record sets a signal but arms nothing for it
+	 * unless it samples itself.) */
+	if (nb_pmi_on && (nb_pmi_sig || nb_pmi_front) &&
+	    (nb_pmu_state.pmi_armed & ~nb_samples_own()))
+		n |= NEED_CUT;
 	if (nb_pebs_on)
 		n |= NEED_PEBS | NEED_CACHE;
 	/* DTLB replay metrics (IA32_PEBS_ENABLE bit 2) */

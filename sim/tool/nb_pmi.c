@@ -159,6 +159,9 @@ static void skid_take(VexGuestAMD64State *st, ULong pc)
 	if (pend && nb_pmi_sig)
 		here |= nb_pmi_send(skid_lp, VG_(get_running_tid)());
 	if (here) {
+		/* (the translations have the cut exits: NEED_CUT follows a
+		 * signal or a front-end's sampling, nb_need.c) */
+		tl_assert(nb_need & NEED_CUT);
 		evc_zero(st);
 		nb_pmi_cut = pc;
 	}

@@ -292,6 +292,20 @@ void nb_samples_pre_syscall(UInt sysno)
 	}
 }
 
+uint32_t nb_samples_own(void)
+{
+	uint32_t own = 0;
+
+	if (fd < 0)
+		return 0;
+	/* (a PEBS counter's overflow is PEBS's on its LP, not a sample:
+	 * as nb_samples_pmi, not owned on either) */
+	for (unsigned c = 0; c < NB_NUM_COUNTERS; c++)
+		if (period[c] && !((c == 16 || c == 17) && pebs_reset[c - 16]))
+			own |= 1u << c;
+	return own;
+}
+
 uint32_t nb_samples_pmi(uint32_t pend, unsigned lp, Addr ip, ThreadId tid)
 {
 	uint32_t took = 0;

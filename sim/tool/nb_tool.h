@@ -207,9 +207,22 @@ extern Bool clo_ctx_cpu;                 /* --nbsim-pmu-ctx=cpu            */
 extern Bool clo_lockstep;                /* --nbsim-lockstep               */
 extern UInt clo_lockstep_bound;          /* --nbsim-lockstep-bound         */
 extern Bool clo_lockstep_pause;          /* --nbsim-lockstep-pause         */
-extern Bool nb_ls_on;                    /* guards in every superblock     */
+extern Bool nb_ls_on;                    /* guards in superblocks (a way back) */
 extern ULong nb_ls_lim;                  /* the running LP's raw clock at  */
 					 /* which it gives way             */
+/* the lockstep's trace under -v -v -v: a line per decision, system call,
+ * wake and slice, for two runs' traces to be compared (docs/threads.md
+ * "Finding where two runs part"); host facts (ids, the order of
+ * simultaneous wake-ups' lines) differ, the rest must not */
+#define NB_LS_TRACE(...) do { if (VG_(clo_verbosity) > 2) VG_(umsg)("lstrace: " __VA_ARGS__); } while (0)
+/* superblocks valgrind's blocks_done counts as run that the lockstep's
+ * holds left unrun (nb_lockstep.c leave_now) */
+extern ULong nb_ls_unrun;
+void nb_ls_slice_end(ThreadId tid);
+/* translations made with the guard and without (nb_lsguard.c) */
+extern ULong nb_ls_guarded_sbs, nb_ls_unguarded_sbs;
+/* the guard at the start of superblock sb made from in (nb_lsguard.c) */
+void nb_ls_guard_emit(IRSB *sb, IRSB *in);
 /* without the clock, the running thread counts its instructions down in
  * this word of its shadow guest state (1): the guard leaves at <= 0 */
 #define NB_LS_SLOT offsetof(VexGuestAMD64State, guest_RAX)
@@ -318,6 +331,10 @@ uint32_t nb_ctx_map_mask(ThreadId tid, uint32_t mask);
 #define NEED_ICLASS 0x20000u     /* retired instructions by class (RAW_IC  */
 				 /* by memory and FP class), not only     */
 				 /* their number in RAW_IC(0, 0)          */
+#define NEED_CUT   0x40000u      /* a PMI may stop the thread (a signal,  */
+				 /* a front-end's claim): the cut exits   */
+				 /* (nb_instr_pmi.c); not for nb_record's */
+				 /* samples alone, which stop nothing     */
 #define NEED_ALL   (NEED_EXACT | NEED_ICLASS | NEED_INSTR | NEED_UOPS | NEED_BR | NEED_MEM | NEED_CACHE | NEED_ROM | NEED_TLB | \
 		    NEED_TC | NEED_STB | NEED_FPA | NEED_WCB | NEED_BUS | NEED_TIME)
 extern UInt nb_need;
