@@ -113,6 +113,9 @@ static inline void tm_run(struct nb_tm *t, const struct nb_tm_block *b, unsigned
 #define NB_TMS_REFILL 16u         /* a warm phase's runs that refill      */
 #endif
 #define NB_TMS_N      4096u       /* runs in a cost's mean, at most        */
+#ifndef NB_TMS_FMEAS
+#define NB_TMS_FMEAS  2048u       /* runs measured after a forgetting     */
+#endif
 
 enum { PH_SKIP, PH_WARM, PH_MEAS };
 
@@ -161,8 +164,14 @@ static uint64_t rng_next(struct nb_tm *t)
  * Forgetting (smp.forget runs after the last anchor or forgetting, as a
  * skip phase would start): what an anchor does to what was learned,
  * without its serializing point: a new generation frees every entry,
- * the skip phases are short again, and the next NB_TMS_AMEAS runs are
- * measured (from a full pipeline: a measure phase just ended).  A cost
+ * and the next NB_TMS_FMEAS runs are measured (from a full pipeline: a
+ * measure phase just ended).  Not an anchor's 8192 runs, nor its short
+ * skip phases (skip_mean counts from the last anchor, smp.rfrom): the
+ * program runs on as before, and each block's first run after it is a
+ * warm phase's first cost, measured at the next measure phase; with the
+ * anchor's, each forgetting walked about 20,000 runs, a third of sort's
+ * walks; with these, the seven third-party programs read as near the
+ * model's cycles, python3 nearer (docs/bench-log.md).  A cost
  * is the mean of a block's runs over the program's whole life since it
  * was learned, and what a block costs moves with the program's phases:
  * python3 building and parsing a JSON document, its anchors only at
@@ -177,19 +186,19 @@ static void forget(struct nb_tm *t)
 	t->smp.from = t->smp.skipped + t->smp.walked;
 	t->smp.forgot++;
 	t->smp.phase = PH_MEAS;
-	t->smp.left = NB_TMS_AMEAS;
+	t->smp.left = NB_TMS_FMEAS;
 	if (t->smp.peer) {
 		nb_tms_sync(t->smp.peer);
 		t->smp.peer->smp.gen = t->smp.gen;
 	}
 }
 
-/* the mean of the next skip phase: a 32nd of the runs so far, from
- * NB_TMS_SKIP0 up to smp.skip (more samples while a short program learns
- * its costs, fewer walked runs in a long one) */
+/* the mean of the next skip phase: a 32nd of the runs since the last
+ * anchor, from NB_TMS_SKIP0 up to smp.skip (more samples while a short
+ * program or region learns its costs, fewer walked runs in a long one) */
 static uint64_t skip_mean(const struct nb_tm *t)
 {
-	uint64_t m = (t->smp.skipped + t->smp.walked - t->smp.from) / 32;
+	uint64_t m = (t->smp.skipped + t->smp.walked - t->smp.rfrom) / 32;
 
 	if (m < NB_TMS_SKIP0)
 		m = NB_TMS_SKIP0;
@@ -215,7 +224,9 @@ static void phase(struct nb_tm *t, unsigned ph)
 		 * would otherwise measure the same part of a loop each time.)
 		 * Its length: 16-48 runs where skip phases are long (a
 		 * quarter fewer runs walked in a long program than with
-		 * 32-96, its cycles as near the model's: docs/bench-log.md);
+		 * 32-96, its cycles as near the model's; 8-24 read python3
+		 * 3.5% over the model's cycles in one environment of twelve,
+		 * 4-12 up to 2.2% in others: docs/bench-log.md);
 		 * 32-96 where they are short, where the warm phases are a
 		 * larger share of the clock (t_sampled's regions at
 		 * --nbsim-sample=100 read over 2% off the walk with 16-48) */
@@ -270,7 +281,7 @@ void nb_tms_anchor(struct nb_tm *t)
 	t->smp.skew = 0;
 	t->smp.mp = 0;
 	t->smp.refill = 0;
-	t->smp.from = t->smp.skipped + t->smp.walked;
+	t->smp.from = t->smp.rfrom = t->smp.skipped + t->smp.walked;
 	/* from a drained pipeline, as the walk after the serializing
 	 * point: no warm phase; a long measure phase (learned from
 	 * NB_TMS_AMEAS runs, the costs of a region are right from its

@@ -35,6 +35,10 @@ struct nb_tms {
 	 * last one */
 	uint64_t gen;
 	uint64_t from;
+	/* the runs before the last anchor, where the skip phases' lengths
+	 * start again from short (nb_tmsample.c skip_mean; from: the last
+	 * anchor's or forgetting's, for the next forgetting) */
+	uint64_t rfrom;
 	/* forgetting without an anchor (nb_tmsample.c forget): after
 	 * `forget` runs from the last anchor or forgetting (0: never); how
 	 * many times (statistics); the other LP's clock, which takes the
