@@ -245,6 +245,7 @@ static Bool iclass_needed(UInt n)
  * the request has finished (its counts are in). */
 
 UInt nb_need_front;
+uint32_t nb_need_pmi_own;
 UInt nb_need_clock;
 Bool nb_need_preload;
 
@@ -434,7 +435,7 @@ void nb_update_need(void)
 	 * program under nb_record sets a signal but arms nothing for it
 	 * unless it samples itself.) */
 	if (nb_pmi_on && (nb_pmi_sig || nb_pmi_front) &&
-	    (nb_pmu_state.pmi_armed & ~nb_samples_own()))
+	    (nb_pmu_state.pmi_armed & ~nb_need_pmi_own))
 		n |= NEED_CUT;
 	if (nb_pebs_on)
 		n |= NEED_PEBS | NEED_CACHE;

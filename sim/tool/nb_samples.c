@@ -245,6 +245,8 @@ static void after_fork_child(ThreadId tid)
 	open_file();
 }
 
+static uint32_t own_mask(void);
+
 void nb_samples_init(void)
 {
 	if (!clo_samples)
@@ -270,6 +272,7 @@ void nb_samples_init(void)
 			(void)nb_wrmsr_req(nb_counters[c].msr,
 					   (NB_COUNTER_MASK + 1 - next_period(c)) & NB_COUNTER_MASK);
 	open_file();
+	nb_need_pmi_own = own_mask();
 	VG_(atfork)(NULL, NULL, after_fork_child);
 }
 
@@ -281,6 +284,7 @@ void nb_samples_fini(void)
 	flush();
 	VG_(close)(fd);
 	fd = -1;
+	nb_need_pmi_own = 0;
 }
 
 void nb_samples_pre_syscall(UInt sysno)
@@ -292,7 +296,9 @@ void nb_samples_pre_syscall(UInt sysno)
 	}
 }
 
-uint32_t nb_samples_own(void)
+/* the counters whose PMIs nb_samples_pmi takes on either logical
+ * processor (the IEBS counters), 0 without a profile being written */
+static uint32_t own_mask(void)
 {
 	uint32_t own = 0;
 

@@ -30,9 +30,6 @@ void nb_samples_pre_syscall(UInt sysno);
  * for nb_record are re-armed and their samples written.  Returns the
  * counters it took. */
 uint32_t nb_samples_pmi(uint32_t pend, unsigned lp, Addr ip, ThreadId tid);
-/* the counters whose PMIs nb_samples_pmi takes on either logical
- * processor (nb_record's IEBS counters), 0 without --nbsim-samples */
-uint32_t nb_samples_own(void);
 
 /* A PEBS record (NB_PEBS_NREGS registers, nb_ds.h order) of LP when the
  * guest has no DS save area: written as a sample; *RESET gets the value

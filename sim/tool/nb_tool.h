@@ -749,6 +749,10 @@ extern UInt nb_need_clock;      /* NEED_* the program's clocks need (the timing
 				 * model, with --nbsim-time=simulated)      */
 extern Bool nb_pmi_front;       /* its events sample: PMIs go to pmi_claim
 				 * without NBSIM_REQ_PMI_SIGNAL             */
+extern uint32_t nb_need_pmi_own; /* the counters whose PMIs nb_record's
+				 * samples take on either LP (its IEBS
+				 * counters: nb_samples.c sets it), whose
+				 * PMIs stop no thread (no NEED_CUT)       */
 extern Bool nb_cold;            /* the cold phase (nb_need.c): set by the clocks'
 				 * front-end with nb_need_clock           */
 void nb_cold_check(ULong runs); /* at a thread's start: its end by runs     */
