@@ -19,8 +19,11 @@
  * in the guest's address space), whose path is given as the guest loaded
  * it, through the launcher's directory of links (VALGRIND_LIB, ten
  * digits whatever the install path: nbsim.sh), not the path the kernel
- * resolved, which moved with the tool's install path.  Read at each
- * open, as the kernel's file is.
+ * resolved, which moved with the tool's install path.  The host's
+ * [stack] is valgrind's own; the main thread's stack, which valgrind
+ * mapped for the guest, gets the name instead (its line holds the stack's
+ * top, VG_(thread_get_stack_max) of thread 1), as the kernel names the
+ * process's stack.  Read at each open, as the kernel's file is.
  *
  * Not covered: smaps, numa_maps and the other per-mapping files; reads
  * by glibc's internal calls (they bypass the wrappers).
@@ -29,6 +32,7 @@
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_libcproc.h"
+#include "pub_tool_machine.h"
 
 /* the host's /proc/self/maps whole, NUL-terminated, into a buffer of
  * ours (VG_(free) it); its length in *n; NULL if it cannot be read */
@@ -68,6 +72,24 @@ static Bool valgrinds(Addr a)
 	return s && (s->kind == SkAnonV || s->kind == SkFileV);
 }
 
+/* the end of the mapping whose line starts at P (the hex after '-') */
+static Addr end_of(const HChar *p)
+{
+	Addr e = 0;
+
+	while (*p && *p != '-' && *p != '\n')
+		p++;
+	if (*p != '-')
+		return 0;
+	for (p++; ; p++) {
+		UInt d = *p >= '0' && *p <= '9' ? (UInt)(*p - '0') :
+			*p >= 'a' && *p <= 'f' ? (UInt)(*p - 'a' + 10) : 16;
+		if (d == 16)
+			return e;
+		e = e * 16 + d;
+	}
+}
+
 /* L bytes at P onto BUF (LEN bytes) at *OUT, as far as they fit */
 static void emit(Addr buf, UWord len, SizeT *out, const HChar *p, SizeT l)
 {
@@ -83,9 +105,11 @@ Word nbk_maps(Addr buf, UWord len)
 {
 	SizeT n, out = 0;
 	HChar *m, *p;
+	Addr top;
 
 	if (len && !nbk_writable(buf, len))
 		return -E_FAULT;
+	top = VG_(thread_get_stack_max)(1);
 	m = read_maps(&n);
 	if (!m)
 		return -E_NOENT;
@@ -115,6 +139,19 @@ Word nbk_maps(Addr buf, UWord len)
 				VG_(memcpy)(pre + head + VG_(strlen)(lib), slash, tail);
 				emit(buf, len, &out, pre, head + VG_(strlen)(lib) + tail);
 				VG_(free)(pre);
+			} else if (q == p + l && a <= top - 1 && top - 1 < end_of(p)) {
+				/* (the kernel pads the name to column 73) */
+				HChar named[160];
+				SizeT k = l - (p[l - 1] == '\n');
+				if (k < 73 && k + 9 <= sizeof named) {
+					VG_(memcpy)(named, p, k);
+					while (k < 73)
+						named[k++] = ' ';
+					VG_(strcpy)(named + k, "[stack]\n");
+					emit(buf, len, &out, named, VG_(strlen)(named));
+				} else {
+					emit(buf, len, &out, p, l);
+				}
 			} else {
 				emit(buf, len, &out, p, l);
 			}

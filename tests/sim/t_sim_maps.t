@@ -9,7 +9,8 @@
 #   valgrind keeps for itself (the host's file, read by the test, has
 #   them), the program's own mappings all there (the host's lines
 #   outside valgrind's segments: the same lines), the preload libraries
-#   named through the launcher's link directory, not the install path;
+#   named through the launcher's link directory, not the install path,
+#   the guest's main stack named [stack];
 # - another process's maps (/proc/1/maps) is the host's file, untouched;
 # - two copies of the tool at paths of different lengths give the guest
 #   the same file.
@@ -30,6 +31,11 @@ ok(@lines >= 10, scalar(@lines) . ' lines');
 ok(!grep({ /nbsim-amd64-linux$/ } @lines), 'no line of the tool binary');
 ok(grep({ m{ /usr/bin/cat$} } @lines) >= 2, 'the program\'s own mappings');
 ok(grep({ m{libc\.so\.6$} } @lines) >= 2, 'libc\'s mappings');
+# the guest's main stack (valgrind mapped it) named as the kernel names
+# the process's stack, the name at column 74; valgrind's own is not there
+my @stk = grep { /\[stack\]$/ } @lines;
+ok(@stk == 1 && index($stk[0], '[stack]') == 73 && $stk[0] =~ /^(\S+) rw-p 0+ 00:00 0 /,
+   'one [stack] line, the guest\'s stack, the name where the kernel puts it') or diag(join("\n", @stk));
 my @pre = grep { /vgpreload_nbsim/ } @lines;
 ok(@pre && !grep({ !m{ /\S+/lib-\d{10}/vgpreload_nbsim-amd64-linux\.so$} } @pre),
    'the preload library named through the link directory') or diag(join("\n", @pre));
