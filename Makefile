@@ -416,6 +416,8 @@ bench: all $(BUILDDIR)/bench/sched_bench
 	CPUTIME=$(BUILDDIR)/sim/bench/cputime NBSIM=$(NBSIM) NB_STAT=$(BUILDDIR)/utils/nb_stat \
 		TPBIN=$(BUILDDIR)/sim/bench sim/bench/thirdparty.sh
 	CPUTIME=$(BUILDDIR)/sim/bench/cputime NBSIM=$(NBSIM) NB_STAT=$(BUILDDIR)/utils/nb_stat \
+		TPBIN=$(BUILDDIR)/sim/bench sim/bench/lockstep.sh
+	CPUTIME=$(BUILDDIR)/sim/bench/cputime NBSIM=$(NBSIM) NB_STAT=$(BUILDDIR)/utils/nb_stat \
 		NB_RECORD=$(BUILDDIR)/utils/nb_record NB_REPORT=$(BUILDDIR)/utils/nb_report \
 		TPBIN=$(BUILDDIR)/sim/bench bench/record.sh
 
