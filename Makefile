@@ -196,11 +196,12 @@ $(T)/f_%: ftests/%.F90 $(PAPI_STAMP)
 # ---- nb_stat's test programs (tests/stat/t_nb_stat.t) --------------------------------
 # Static assembly kernels without libc (exact counts), each also at twice its
 # size (_2x: the difference method), and programs with threads, fork+exec,
+# a read then a loop (readloop, dynamic: tests/kern/t_perf_tool.t),
 # Fortran and MPI (mpich, installed by configure).
 ST = $(T)/stat
 STAT_KERNELS = $(patsubst tests/stat/%.S,%,$(wildcard tests/stat/k_*.S))
 STAT_BINS = $(addprefix $(ST)/,$(STAT_KERNELS) $(addsuffix _2x,$(STAT_KERNELS)) \
-	k_loop_exit7 threads forkexec f_sum mpi_ranks)
+	k_loop_exit7 threads forkexec readloop f_sum mpi_ranks)
 tests: $(STAT_BINS)
 
 # k_loop of 40 M instructions: perf record -F's period settles (t_perf_tool_record.t)
@@ -224,6 +225,9 @@ $(ST)/threads: tests/stat/threads.c
 $(ST)/forkexec: tests/stat/forkexec.c
 	@mkdir -p $(ST)
 	$(CC) $(CFLAGS_NB) -o $@ $<
+$(ST)/readloop: tests/stat/readloop.c
+	@mkdir -p $(ST)
+	$(CC) $(CFLAGS_NB) -O1 -o $@ $<
 $(ST)/f_sum: tests/stat/f_sum.F90
 	@mkdir -p $(ST)
 	gfortran -O1 -Wall -Werror -o $@ $<

@@ -18,7 +18,8 @@
  * opener's read(2) folds in.  The file's header carries the target's
  * start time (/proc/PID/stat field 22), so that a process that gets the
  * pid later takes nothing.  The opener's ENABLE and DISABLE republish the
- * file, and the target's copy follows at its next look.  Limits: RESET,
+ * file with their count, and the target's copy follows at its next look
+ * when the count moved (an enable_on_exec enables the copy alone).  Limits: RESET,
  * REFRESH and PERIOD on the opener's event do not reach the target's
  * copy, and a target not running under nbsim never counts (its count
  * stays 0).
@@ -34,7 +35,8 @@ struct att_hdr {
 struct att_rec {
 	ULong id, leader_id, seq;
 	uint64_t config;
-	Int enabled, pad;
+	Int enabled;
+	UInt toggles;
 	struct perf_event_attr attr;
 };
 #define ATT_MAGIC 0x6e6273696d617474ULL  /* "nbsimatt" */
@@ -168,6 +170,7 @@ void nbk_attach_publish(Int tpid)
 		r.seq = ko[m].seq;
 		r.config = ko[m].config;
 		r.enabled = ko[m].enabled;
+		r.toggles = ko[m].toggles;
 		r.attr = ko[m].attr;
 		(void)VG_(write)(fd, &r, (Int)sizeof r);
 	}
@@ -206,11 +209,18 @@ Bool nbk_attach_poll(ThreadId tid, ULong now)
 			if (ko[j].kind == K_PERF && ko[j].rpid == h.opener && ko[j].rid == r.id) {
 				have = 1;
 				/* the opener's ENABLE / DISABLE since (its ioctl
-				 * republishes the file) */
-				if (ko[j].enabled != (r.enabled != 0)) {
-					nbk_upd_times(&ko[j], now);
-					ko[j].enabled = r.enabled != 0;
-					made = True;
+				 * republishes the file); not its state alone: an
+				 * event opened disabled with enable_on_exec is on
+				 * at the exec, in the copy, while the opener's
+				 * record still says off (perf stat's pattern: its
+				 * count stopped at the first read after the exec) */
+				if (ko[j].toggles != r.toggles) {
+					ko[j].toggles = r.toggles;
+					if (ko[j].enabled != (r.enabled != 0)) {
+						nbk_upd_times(&ko[j], now);
+						ko[j].enabled = r.enabled != 0;
+						made = True;
+					}
 				}
 			}
 		if (have)
@@ -231,6 +241,7 @@ Bool nbk_attach_poll(ThreadId tid, ULong now)
 		ko[i].attr = r.attr;
 		ko[i].thread = clo_ht ? nb_lp_of(tid) & 1 : 0;
 		ko[i].enabled = r.enabled != 0;
+		ko[i].toggles = r.toggles;
 		ko[i].period = r.attr.freq ? 1 : r.attr.sample_period;
 		ko[i].left = (Long)ko[i].period;
 		ko[i].t_stamp = now;

@@ -48,6 +48,9 @@ struct kobj {
 	uint32_t escr;           /* its ESCR MSR                            */
 	unsigned thread;         /* the thread half (owner's LP with HT)    */
 	Bool enabled, active;
+	UInt toggles;            /* on another process: the opener's ENABLE and
+				  * DISABLE so far; its copy there: those it
+				  * has followed (nb_kern_attach.c)          */
 	ULong count, prev;       /* virtual count; counter value at last sync */
 	ULong t_enabled, t_running, t_stamp;
 	Long left;               /* sampling: events until the next overflow */

@@ -322,8 +322,10 @@ Word nbk_perf_ioctl(struct kobj *e, UWord req, UWord arg)
 			nbk_upd_times(x, now);
 			if (req == PERF_EVENT_IOC_RESET)
 				x->count = 0;
-			else
+			else {
 				x->enabled = req == PERF_EVENT_IOC_ENABLE;
+				x->toggles++;
+			}
 		}
 		if (req != PERF_EVENT_IOC_RESET) {
 			nbk_resched(now);

@@ -104,6 +104,21 @@ is($c->{'L1-dcache-load-misses'}, $l1m, "L1-dcache-load-misses = nb_stat's 1stL_
 like($out, qr/unknown term 'event' for pmu 'cpu'.*valid terms: escr,ht,cccr/s,
      "cpu/event=.../: perf refuses the architectural term, lists the P4 driver's");
 
+# a dynamic program that reads: its read(2) goes through the preload
+# library, where the child's nbsim looks at the events opened on it
+# again; perf opened them disabled with enable_on_exec, so the opener's
+# record still says disabled while the child's copy is on since the exec.
+# The count must go on past the read: the difference method over the
+# loop after it (readloop N: 2N instructions), NBOGUSNTAG alone
+my %after;
+for my $n (1000000, 2000000) {
+	$out = `cd /tmp && $nbsim --model=northwood -- $perf stat -x';' -e r4c00020000000000:u -- $st/readloop $n </etc/hostname 2>&1`;
+	$after{$n} = $out =~ /^(\d+);;r4c00020000000000:u;/m ? $1 : undef;
+	diag $out unless defined $after{$n};
+}
+is(defined $after{1000000} && defined $after{2000000} ? $after{2000000} - $after{1000000} : 'no count',
+   2000000, 'perf stat of a dynamic program that reads: it counts on after the read (difference 2,000,000 exactly)');
+
 # CPU-wide (system-wide) events are not emulated (each nbsim process
 # simulates its own CPU): as root, where Linux would count, EOPNOTSUPP,
 # which perf stat -a shows as <not supported> and goes on; an
