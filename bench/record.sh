@@ -31,24 +31,18 @@ if [ -z "${PROGRAMS:-}" ]; then
 fi
 EVENT=${EVENT:-PAPI_TOT_CYC}
 METRIC=${METRIC:-1stL_cache_load_miss_retired}
-TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$TMP"' EXIT
-
 . "$(dirname "$0")/../sim/bench/tp_inputs.sh"
-tp_inputs "$TMP"
+tp_setup
 
-# CMD: the program's command; HT: the tools' options for it (omp: two
+# with_ht NAME: CMD, the program's command with its environment; HT, the
+# tools' options for it (omp: two
 # threads on the two logical processors, where nb_record costs most:
 # the tenth session's 3.7x nb_stat for PAPI_TOT_CYC)
-program() {
+with_ht() {
 	HT=()
-	case $1 in
-	sort)    CMD=(/usr/bin/sort -n "$TMP/nums") ;;
-	gzip)    CMD=(/usr/bin/gzip -c "$TMP/text") ;;
-	python3) CMD=(env PYTHONHASHSEED=0 /usr/bin/python3 "$TMP/tp_json.py") ;;
-	omp)     CMD=(env OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive "$TPBIN/tp_omp" 200000 40)
-	         HT=(--ht=yes) ;;
-	esac
+	program "$1"
+	[ ${#ENVV[@]} -eq 0 ] || CMD=(env "${ENVV[@]}" "${CMD[@]}")
+	[ "$1" != omp ] || HT=(--ht=yes)
 }
 
 CONFIGS=(stat rec recg pstat pebs)
@@ -78,7 +72,7 @@ echo "profiling: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, $REPS paired i
 printf '%-8s %7s %7s %7s %7s %7s | %9s %9s %10s\n' program stat rec recg pstat pebs rec/stat recg/stat pebs/pstat
 printf '%-8s %7s %7s %7s %7s %7s | %9s %9s %10s\n' goal '' '' '' '' '' '<= 1.2' '<= 1.5' '<= 1.2'
 for p in $PROGRAMS; do
-	program "$p"
+	with_ht "$p"
 	declare -A t=()
 	for ((r = 0; r < REPS; r++)); do
 		for c in "${CONFIGS[@]}"; do
@@ -98,7 +92,7 @@ done
 # with its callers (about 103,000 samples); each view's CPU seconds, the
 # median of REPS runs (--html writes its page and copies the libraries
 # beside it)
-program python3
+with_ht python3
 "$NB_RECORD" -g -c 8209 -o "$TMP/big" -e PAPI_TOT_INS -- "${CMD[@]}" >/dev/null 2>"$TMP/err" ||
 	{ echo "FAILED: the large profile" >&2; tail -3 "$TMP/err" >&2; exit 0; }
 n=$(grep -c '^sample' "$TMP/big" || true)

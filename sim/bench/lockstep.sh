@@ -23,30 +23,18 @@ set -u
 : "${CPUTIME:?}" "${NBSIM:?}" "${NB_STAT:?}" "${TPBIN:?}"
 REPS=${REPS:-5}
 PROGRAMS=${PROGRAMS:-"sort omp"}
-TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$TMP"' EXIT
-
 . "$(dirname "$0")/tp_inputs.sh"
-tp_inputs "$TMP"
+tp_setup
 
-program() {
-	ENVV=()
-	case $1 in
-	sort) CMD=(/usr/bin/sort -n "$TMP/nums") ;;
-	omp)  CMD=("$TPBIN/tp_omp" 200000 40); ENVV=(OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive) ;;
-	esac
-}
-
-FOUR=PAPI_TOT_CYC,PAPI_TOT_INS,PAPI_L1_DCM,PAPI_BR_MSP
 CONFIGS=(ls free ls4 free4)
 run_config() {
 	case $1 in
 	ls)    env "${ENVV[@]}" "$CPUTIME" -m "$NBSIM" --ht=yes -- "${CMD[@]}" ;;
 	free)  env "${ENVV[@]}" "$CPUTIME" -m "$NBSIM" --ht=yes --nbsim-lockstep=no -- "${CMD[@]}" ;;
 	ls4)   env "${ENVV[@]}" NBSIM="$NBSIM" "$CPUTIME" -m "$NB_STAT" --ht=yes -x, -o "$TMP/st" \
-			-e $FOUR -- "${CMD[@]}" ;;
+			-e $TP_FOUR -- "${CMD[@]}" ;;
 	free4) env "${ENVV[@]}" NBSIM="$NBSIM" VALGRIND_OPTS=--nbsim-lockstep=no "$CPUTIME" -m \
-			"$NB_STAT" --ht=yes -x, -o "$TMP/st" -e $FOUR -- "${CMD[@]}" ;;
+			"$NB_STAT" --ht=yes -x, -o "$TMP/st" -e $TP_FOUR -- "${CMD[@]}" ;;
 	esac
 }
 # one run: its CPU microseconds, or 0 (and why) if it failed

@@ -37,28 +37,11 @@ VALGRIND=${VALGRIND:-valgrind}
 REPS=${REPS:-3}
 PROGRAMS=${PROGRAMS:-"sort gzip python3 awk ctest omp fortran"}
 SKIP=${SKIP:-}
-TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$TMP"' EXIT
-
-# inputs: deterministic, a few seconds of cachegrind each
+# inputs (deterministic, a few seconds of cachegrind each); program NAME
+# sets the command line CMD and its environment ENVV
 . "$(dirname "$0")/tp_inputs.sh"
-tp_inputs "$TMP"
-
-# program NAME: its command line in the array CMD, its environment in ENVV
-program() {
-	ENVV=()
-	case $1 in
-	sort)    CMD=(/usr/bin/sort -n "$TMP/nums") ;;
-	gzip)    CMD=(/usr/bin/gzip -c "$TMP/text") ;;
-	python3) CMD=(/usr/bin/python3 "$TMP/tp_json.py"); ENVV=(PYTHONHASHSEED=0) ;;
-	awk)     CMD=(/usr/bin/awk '{ for (i = 1; i <= NF; i++) n[$i]++ } END { for (k in n) s += n[k]; print s }' "$TMP/text") ;;
-	ctest)   CMD=("$TPBIN/tp_ctest" 3) ;;
-	omp)     CMD=("$TPBIN/tp_omp" 200000 40); ENVV=(OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive) ;;
-	fortran) CMD=("$TPBIN/tp_fort") ;;
-	esac
-}
-
-FOUR=PAPI_TOT_CYC,PAPI_TOT_INS,PAPI_L1_DCM,PAPI_BR_MSP
+tp_setup
+FOUR=$TP_FOUR
 CONFIGS=(none cg nb0 ins dcm brm cyc four fourht)
 run_config() {
 	local c=$1
