@@ -56,6 +56,25 @@ for my $model (qw(northwood prescott)) {
 	like($rep, qr/^# Total Lost Samples: 0$/m, "$model: no sample lost");
 }
 
+# a dynamic program that reads (tests/stat/readloop.c: one read(2)
+# through libc, where the child's nbsim looks at the events opened on it
+# again, then 2N instructions): perf opened its event disabled with
+# enable_on_exec, and the sampling must go on past the read; the
+# difference method, N = 5,000,000 and 10,000,000, a sample every
+# 100,003 (a shorter period is throttled, as Linux throttles it)
+my %rs;
+for my $n (5000000, 10000000) {
+	unlink "$dir/perf.data";
+	my $out = `cd $dir && $nbsim --model=northwood --nbsim-warn-unmodelled=no -- $perf record -o $dir/perf.data -e instructions:u -c $P -- $st/readloop $n </etc/hostname 2>&1`;
+	my $rep = report('-g', 'none');
+	$rs{$n} = samples($rep);
+	diag "$out\n$rep" if $rs{$n} < 0;
+}
+my $d = $rs{10000000} - $rs{5000000};
+ok($rs{5000000} > 0 && abs($d - 10000000 / $P) <= 1,
+   "perf record of a dynamic program that reads: samples past the read ($rs{5000000}, $rs{10000000}: " .
+   "10,000,000 instructions more give $d samples more, 100 +- 1)");
+
 # the same IPs as our own sampling (nb_record: IEBS at the modelled skid,
 # the same PMI): perf script's against nb_report --sort=ip's, k_branch
 {
