@@ -540,7 +540,10 @@ IRSB *nb_instrument(VgCallbackClosure *closure, IRSB *in,
 			   const VexGuestLayout *layout, const VexGuestExtents *vge,
 			   const VexArchInfo *archinfo_host, IRType gWordTy, IRType hWordTy)
 {
-	return mark_noredir(instrument(closure, in, layout, vge, archinfo_host, gWordTy, hWordTy));
+	IRSB *sb = mark_noredir(instrument(closure, in, layout, vge, archinfo_host, gWordTy, hWordTy));
+
+	nb_putdrop(sb);   /* (nb_putdrop.c: after everything has seen the IR) */
+	return sb;
 }
 
 static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout *layout,
@@ -577,6 +580,7 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 
 	nb_ipmi_note(closure);
 	in = nb_rep_lods(nb_ud_cut(in), vge);  /* (#UD: nb_ud.c; nb_replods.c) */
+	nb_putdrop_guest(in);
 	out = deepCopyIRSBExceptStmts(in);
 	if (nb_need == 0) {
 		/* nothing to count: only the CPUID hook (and the lockstep) */

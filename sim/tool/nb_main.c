@@ -578,6 +578,7 @@ static void nb_fini(Int exitcode)
 			  (ULong)(nb_tm_lp[0].smp.forgot + nb_tm_lp[1].smp.forgot));
 	VG_(umsg)("nbsim: translation flushes (PMU reprogrammed): %llu; cold translations made hot: %llu\n",
 		  nb_discards, nb_tier_promoted);
+	VG_(umsg)("nbsim: guest-state writes dropped from translations (nb_putdrop.c): %llu\n", nb_putdrop_n);
 	VG_(umsg)("nbsim: overflow interrupts (PMI) sent: %llu (PMU syncs for them: %llu), handlers run at CPL 0: %llu\n",
 		  nb_pmi_sent, nb_pmi_syncs, nb_pmi_isr_runs);
 	VG_(umsg)("nbsim: instruction boundaries passed in PMI skids: %llu\n", nb_pmi_skid_insns);

@@ -223,6 +223,11 @@ void nb_ls_slice_end(ThreadId tid);
 extern ULong nb_ls_guarded_sbs, nb_ls_unguarded_sbs;
 /* the guard at the start of superblock sb made from in (nb_lsguard.c) */
 void nb_ls_guard_emit(IRSB *sb, IRSB *in);
+/* the guest-state writes nothing reads, dropped from a finished
+ * translation (nb_putdrop.c); how many */
+void nb_putdrop(IRSB *sb);
+void nb_putdrop_guest(const IRSB *in);
+extern ULong nb_putdrop_n;
 /* without the clock, the running thread counts its instructions down in
  * this word of its shadow guest state (1): the guard leaves at <= 0 */
 #define NB_LS_SLOT offsetof(VexGuestAMD64State, guest_RAX)
