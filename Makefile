@@ -291,7 +291,7 @@ UNIT_BINS = $(patsubst $(CURDIR)/%,%,$(T)/evsel_unit $(T)/backend_unit \
 GUEST_DRIVERS = $(addprefix sim/tests/guest/,t_nbsim_cli.sh t_cachegrind.sh t_exact.sh \
 	t_fpassist.sh t_measured.sh t_memev.sh t_pebs.sh t_pmi.sh t_pmi_ht.sh t_replay.sh \
 	t_sampled.sh t_smt_ht.sh t_smt_lock.sh t_smt_sampled.sh t_step.sh t_timing.sh t_wc.sh \
-	t_wc_prescott.sh)
+	t_wc_prescott.sh t_putdrop.sh)
 ALL_TESTS = $(sort $(wildcard tests/*/*.t) $(GUEST_DRIVERS) $(UNIT_BINS))
 
 # The files that cost the most CPU start first (tests/slow-first.txt):
