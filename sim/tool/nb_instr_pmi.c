@@ -21,6 +21,29 @@ static struct { IRConst *c; ULong cum; } thin_cmp[THIN_MAXB];
 static UInt thin_ncmp;
 ULong nb_pmi_thin_made, nb_pmi_near_made, nb_pmi_bchecks;
 
+/*
+ * The thin translations' tables (struct nb_bcheck, struct nb_sbguard),
+ * which outlive their translations, by number: the call passes the
+ * number, not the address.  VEX loads a constant of at most 0xFFFFF into
+ * the argument register in one 5-byte instruction, and anything larger
+ * (a heap address) in a 10-byte one into a scratch register and a move:
+ * at every boundary of every thin run, called or not.  Past 2^20 tables
+ * the numbers still work, in the longer form.
+ */
+const void **nb_ipmi_tabs;
+static ULong tabs_n, tabs_max;
+
+ULong nb_ipmi_tab_add(const void *t)
+{
+	if (tabs_n == tabs_max) {
+		tabs_max = tabs_max ? 2 * tabs_max : 4096;
+		nb_ipmi_tabs = VG_(realloc)("nbsim.pmitabs", nb_ipmi_tabs,
+					    (SizeT)tabs_max * sizeof *nb_ipmi_tabs);
+	}
+	nb_ipmi_tabs[tabs_n] = t;
+	return tabs_n++;
+}
+
 /* D, a PMI check's call, writes the event-check counter
  * (host_EvC_COUNTER) only: it zeroes it to reach the scheduler */
 static IRDirty *evc_writer(IRDirty *d)
@@ -160,7 +183,7 @@ static void thin_guard(IRSB *sb, Addr a, Bool force, Int at)
 	b = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_budget)));
 	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64S, b, c64(thin_bound)));
 	d = unsafeIRDirty_0_N(1, "nb_pmi_sb", VG_(fnptr_to_fnentry)(&nb_pmi_sb),
-			      mkIRExprVec_1(mkIRExpr_HWord((HWord)t)));
+			      mkIRExprVec_1(c64(nb_ipmi_tab_add(t))));
 	d->guard = g;
 	/* (it sets the budget: read again below) */
 	d->mFx = Ifx_Modify;
@@ -194,10 +217,11 @@ static void thin_guard(IRSB *sb, Addr a, Bool force, Int at)
  * the check is due where the budget is at most CUM - S, a constant set
  * when S is known (thin_patch).  After a check, the budget stored is the
  * check's less the bounds after its boundary, so the same compare holds
- * for the next ones.  The call's table (struct nb_bcheck, its address
- * patched in *SLOT once the superblock's batched counts are known) brings
- * the counts to the boundary's for the check.  If the check took a PMI
- * here (its mark, NB_CUT_SLOT) the superblock leaves to PC (the cut).
+ * for the next ones.  The call's table (struct nb_bcheck, its number,
+ * nb_ipmi_tab_add, patched in *SLOT once the superblock's batched counts
+ * are known) brings the counts to the boundary's for the check.  If the
+ * check took a PMI here (its mark, NB_CUT_SLOT) the superblock leaves to
+ * PC (the cut).
  */
 IRExpr *nb_ipmi_bcheck_emit(IRSB *sb, Addr pc)
 {
@@ -210,7 +234,7 @@ IRExpr *nb_ipmi_bcheck_emit(IRSB *sb, Addr pc)
 	thin_cmp[thin_ncmp++].cum = thin_bound;
 	b = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_budget)));
 	e = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64S, b, lim));
-	slot = mkIRExpr_HWord(0);
+	slot = c64(0);
 	d = unsafeIRDirty_0_N(1, "nb_ipmi_bcheck", VG_(fnptr_to_fnentry)(&nb_ipmi_bcheck),
 			      mkIRExprVec_1(slot));
 	d->guard = e;
@@ -244,8 +268,9 @@ ULong nb_ipmi_bound(void)
  * leaves).  The budget stored is the check's less the bounds after the
  * boundary.
  */
-VG_REGPARM(1) void nb_ipmi_bcheck(const struct nb_bcheck *t)
+VG_REGPARM(1) void nb_ipmi_bcheck(ULong id)
 {
+	const struct nb_bcheck *t = nb_ipmi_tabs[id];
 	ULong pc = t->at & ((1ULL << NB_PMI_TO_SHIFT) - 1);
 
 	nb_pmi_bchecks++;
