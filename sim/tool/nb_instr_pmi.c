@@ -21,13 +21,14 @@ static IRTemp thin_b1 = IRTemp_INVALID;
  * once by its guard from a word that holds it (VEX makes a constant
  * address a 10-byte movabs at every use: the guard's three and each
  * boundary check's; from a register the load is 3 bytes), and the clock's
- * position (nb_tm_p) at a displacement from it.  Both are the tool's
- * own data, a few hundred kilobytes apart.
+ * position (nb_tm_p) and the raw counts the translation adds to
+ * (nb_ir.h emit_add_at) at a displacement from it: the tool's own data,
+ * a few hundred kilobytes apart.
  */
 static IRTemp thin_base = IRTemp_INVALID;
 Long *nb_pmi_budget_at = &nb_pmi_budget;
 
-static IRExpr *thin_addr(IRSB *sb, const void *p)
+IRExpr *nb_ipmi_addr(IRSB *sb, const void *p)
 {
 	Long off = (Long)((Addr)p - (Addr)&nb_pmi_budget);
 
@@ -201,17 +202,17 @@ static void thin_guard(IRSB *sb, Addr a, Bool force, Int at)
 	/* (the cut's mark cleared: NB_CUT_SLOT) */
 	if (nb_need & NEED_CUT)
 		addStmtToIRSB(sb, IRStmt_Put((Int)(sizeof(VexGuestAMD64State) + NB_CUT_SLOT), c64(0)));
-	(void)thin_addr(sb, &nb_pmi_budget);
+	(void)nb_ipmi_addr(sb, &nb_pmi_budget);
 	addStmtToIRSB(sb, IRStmt_WrTmp(thin_base, IRExpr_Load(Iend_LE, Ity_I64,
 		mkIRExpr_HWord((HWord)&nb_pmi_budget_at))));
-	b = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, thin_addr(sb, &nb_pmi_budget)));
+	b = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, nb_ipmi_addr(sb, &nb_pmi_budget)));
 	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64S, b, c64(thin_bound)));
 	d = unsafeIRDirty_0_N(1, "nb_pmi_sb", VG_(fnptr_to_fnentry)(&nb_pmi_sb),
 			      mkIRExprVec_1(c64(nb_ipmi_tab_add(t))));
 	d->guard = g;
 	/* (it sets the budget: read again below) */
 	d->mFx = Ifx_Modify;
-	d->mAddr = thin_addr(sb, &nb_pmi_budget);
+	d->mAddr = nb_ipmi_addr(sb, &nb_pmi_budget);
 	d->mSize = sizeof nb_pmi_budget;
 	addStmtToIRSB(sb, IRStmt_Dirty(cut_writer(d)));
 	/* the PMI taken here (nb_pmi_check's cut), as the checked code's
@@ -223,10 +224,10 @@ static void thin_guard(IRSB *sb, Addr a, Bool force, Int at)
 	if (thin_b1 == IRTemp_INVALID)
 		thin_b1 = newIRTemp(sb->tyenv, Ity_I64);
 	addStmtToIRSB(sb, IRStmt_WrTmp(thin_b1, IRExpr_Load(Iend_LE, Ity_I64,
-		thin_addr(sb, &nb_pmi_budget))));
-	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, thin_addr(sb, &nb_pmi_budget),
+		nb_ipmi_addr(sb, &nb_pmi_budget))));
+	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, nb_ipmi_addr(sb, &nb_pmi_budget),
 		tmp(sb, Ity_I64, IRExpr_Binop(Iop_Sub64, IRExpr_RdTmp(thin_b1), c64(thin_bound)))));
-	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, thin_addr(sb, &nb_tm_p), c64(0)));
+	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, nb_ipmi_addr(sb, &nb_tm_p), c64(0)));
 	nb_ir_move_tail(sb, at, from);
 }
 
@@ -256,7 +257,7 @@ IRExpr *nb_ipmi_bcheck_emit(IRSB *sb, Addr pc)
 	lim = c64(0);
 	thin_cmp[thin_ncmp].c = lim->Iex.Const.con;
 	thin_cmp[thin_ncmp++].cum = thin_bound;
-	b = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, thin_addr(sb, &nb_pmi_budget)));
+	b = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, nb_ipmi_addr(sb, &nb_pmi_budget)));
 	e = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64S, b, lim));
 	slot = c64(0);
 	d = unsafeIRDirty_0_N(1, "nb_ipmi_bcheck", VG_(fnptr_to_fnentry)(&nb_ipmi_bcheck),
