@@ -98,8 +98,8 @@ void nb_ipmi_note(const VgCallbackClosure *c);
 void nb_ipmi_begin(const VgCallbackClosure *c, const IRSB *in, Int first_im);
 Bool nb_ipmi_thin(void);
 /* a thin translation's check at a boundary (nb_ipmi_bcheck_emit, at the
- * boundary before the instruction at PC; its table's address goes in the
- * constant it returns): the clock's block B, AT as nb_pmi_check's, the
+ * boundary before the instruction at PC; its table's number,
+ * nb_ipmi_tab_add, goes in the constant it returns): the clock's block B, AT as nb_pmi_check's, the
  * bounds before it (CUM) and after it (REST), the counts' differences
  * from the batched total (nb_raw[i] += d) */
 struct nb_bcheck {
@@ -110,7 +110,7 @@ struct nb_bcheck {
 };
 IRExpr *nb_ipmi_bcheck_emit(IRSB *sb, Addr pc);
 ULong nb_ipmi_bound(void);
-VG_REGPARM(1) void nb_ipmi_bcheck(const struct nb_bcheck *t);
+VG_REGPARM(1) void nb_ipmi_bcheck(ULong id);
 /* the budget's check (BOUND: what the instructions since the last check
  * can add; AT: 0, or the next instruction's PC | NB_PMI_FORCE; TB, TO:
  * the clock's uops run so far) */

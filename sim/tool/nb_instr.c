@@ -341,7 +341,7 @@ static void bcheck_table(const struct bexit *x, const ULong *tot)
 			t->e[t->n].i = i;
 			t->e[t->n++].d = x->f[i] - tot[i];
 		}
-	x->slot->Iex.Const.con->Ico.U64 = (ULong)(HWord)t;
+	x->slot->Iex.Const.con->Ico.U64 = nb_ipmi_tab_add(t);
 }
 
 /* nb_raw[i] += e (an I64 atom), or its word in the shadow state */

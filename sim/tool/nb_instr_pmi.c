@@ -16,10 +16,55 @@
 static Bool cur_thin;
 static ULong thin_bound;
 static IRTemp thin_b1 = IRTemp_INVALID;
+/*
+ * The budget's address in a temporary of the thin translation, loaded
+ * once by its guard from a word that holds it (VEX makes a constant
+ * address a 10-byte movabs at every use: the guard's three and each
+ * boundary check's; from a register the load is 3 bytes), and the clock's
+ * position (nb_tm_p) and the raw counts the translation adds to
+ * (nb_ir.h emit_add_at) at a displacement from it: the tool's own data,
+ * a few hundred kilobytes apart.
+ */
+static IRTemp thin_base = IRTemp_INVALID;
+Long *nb_pmi_budget_at = &nb_pmi_budget;
+
+IRExpr *nb_ipmi_addr(IRSB *sb, const void *p)
+{
+	Long off = (Long)((Addr)p - (Addr)&nb_pmi_budget);
+
+	tl_assert(off >= -0x40000000LL && off < 0x40000000LL);
+	if (thin_base == IRTemp_INVALID)
+		thin_base = newIRTemp(sb->tyenv, Ity_I64);
+	return off ? tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(thin_base), c64((ULong)off)))
+		: IRExpr_RdTmp(thin_base);
+}
 #define THIN_MAXB 512
 static struct { IRConst *c; ULong cum; } thin_cmp[THIN_MAXB];
 static UInt thin_ncmp;
 ULong nb_pmi_thin_made, nb_pmi_near_made, nb_pmi_bchecks;
+
+/*
+ * The thin translations' tables (struct nb_bcheck, struct nb_sbguard),
+ * which outlive their translations, by number: the call passes the
+ * number, not the address.  VEX loads a constant of at most 0xFFFFF into
+ * the argument register in one 5-byte instruction, and anything larger
+ * (a heap address) in a 10-byte one into a scratch register and a move:
+ * at every boundary of every thin run, called or not.  Past 2^20 tables
+ * the numbers still work, in the longer form.
+ */
+const void **nb_ipmi_tabs;
+static ULong tabs_n, tabs_max;
+
+ULong nb_ipmi_tab_add(const void *t)
+{
+	if (tabs_n == tabs_max) {
+		tabs_max = tabs_max ? 2 * tabs_max : 4096;
+		nb_ipmi_tabs = VG_(realloc)("nbsim.pmitabs", nb_ipmi_tabs,
+					    (SizeT)tabs_max * sizeof *nb_ipmi_tabs);
+	}
+	nb_ipmi_tabs[tabs_n] = t;
+	return tabs_n++;
+}
 
 /* D, a PMI check's call, writes the event-check counter
  * (host_EvC_COUNTER) only: it zeroes it to reach the scheduler */
@@ -157,14 +202,17 @@ static void thin_guard(IRSB *sb, Addr a, Bool force, Int at)
 	/* (the cut's mark cleared: NB_CUT_SLOT) */
 	if (nb_need & NEED_CUT)
 		addStmtToIRSB(sb, IRStmt_Put((Int)(sizeof(VexGuestAMD64State) + NB_CUT_SLOT), c64(0)));
-	b = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_budget)));
+	(void)nb_ipmi_addr(sb, &nb_pmi_budget);
+	addStmtToIRSB(sb, IRStmt_WrTmp(thin_base, IRExpr_Load(Iend_LE, Ity_I64,
+		mkIRExpr_HWord((HWord)&nb_pmi_budget_at))));
+	b = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, nb_ipmi_addr(sb, &nb_pmi_budget)));
 	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64S, b, c64(thin_bound)));
 	d = unsafeIRDirty_0_N(1, "nb_pmi_sb", VG_(fnptr_to_fnentry)(&nb_pmi_sb),
-			      mkIRExprVec_1(mkIRExpr_HWord((HWord)t)));
+			      mkIRExprVec_1(c64(nb_ipmi_tab_add(t))));
 	d->guard = g;
 	/* (it sets the budget: read again below) */
 	d->mFx = Ifx_Modify;
-	d->mAddr = mkIRExpr_HWord((HWord)&nb_pmi_budget);
+	d->mAddr = nb_ipmi_addr(sb, &nb_pmi_budget);
 	d->mSize = sizeof nb_pmi_budget;
 	addStmtToIRSB(sb, IRStmt_Dirty(cut_writer(d)));
 	/* the PMI taken here (nb_pmi_check's cut), as the checked code's
@@ -176,10 +224,10 @@ static void thin_guard(IRSB *sb, Addr a, Bool force, Int at)
 	if (thin_b1 == IRTemp_INVALID)
 		thin_b1 = newIRTemp(sb->tyenv, Ity_I64);
 	addStmtToIRSB(sb, IRStmt_WrTmp(thin_b1, IRExpr_Load(Iend_LE, Ity_I64,
-		mkIRExpr_HWord((HWord)&nb_pmi_budget))));
-	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_pmi_budget),
+		nb_ipmi_addr(sb, &nb_pmi_budget))));
+	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, nb_ipmi_addr(sb, &nb_pmi_budget),
 		tmp(sb, Ity_I64, IRExpr_Binop(Iop_Sub64, IRExpr_RdTmp(thin_b1), c64(thin_bound)))));
-	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_tm_p), c64(0)));
+	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, nb_ipmi_addr(sb, &nb_tm_p), c64(0)));
 	nb_ir_move_tail(sb, at, from);
 }
 
@@ -194,10 +242,11 @@ static void thin_guard(IRSB *sb, Addr a, Bool force, Int at)
  * the check is due where the budget is at most CUM - S, a constant set
  * when S is known (thin_patch).  After a check, the budget stored is the
  * check's less the bounds after its boundary, so the same compare holds
- * for the next ones.  The call's table (struct nb_bcheck, its address
- * patched in *SLOT once the superblock's batched counts are known) brings
- * the counts to the boundary's for the check.  If the check took a PMI
- * here (its mark, NB_CUT_SLOT) the superblock leaves to PC (the cut).
+ * for the next ones.  The call's table (struct nb_bcheck, its number,
+ * nb_ipmi_tab_add, patched in *SLOT once the superblock's batched counts
+ * are known) brings the counts to the boundary's for the check.  If the
+ * check took a PMI here (its mark, NB_CUT_SLOT) the superblock leaves to
+ * PC (the cut).
  */
 IRExpr *nb_ipmi_bcheck_emit(IRSB *sb, Addr pc)
 {
@@ -208,9 +257,9 @@ IRExpr *nb_ipmi_bcheck_emit(IRSB *sb, Addr pc)
 	lim = c64(0);
 	thin_cmp[thin_ncmp].c = lim->Iex.Const.con;
 	thin_cmp[thin_ncmp++].cum = thin_bound;
-	b = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&nb_pmi_budget)));
+	b = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, nb_ipmi_addr(sb, &nb_pmi_budget)));
 	e = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64S, b, lim));
-	slot = mkIRExpr_HWord(0);
+	slot = c64(0);
 	d = unsafeIRDirty_0_N(1, "nb_ipmi_bcheck", VG_(fnptr_to_fnentry)(&nb_ipmi_bcheck),
 			      mkIRExprVec_1(slot));
 	d->guard = e;
@@ -244,8 +293,9 @@ ULong nb_ipmi_bound(void)
  * leaves).  The budget stored is the check's less the bounds after the
  * boundary.
  */
-VG_REGPARM(1) void nb_ipmi_bcheck(const struct nb_bcheck *t)
+VG_REGPARM(1) void nb_ipmi_bcheck(ULong id)
 {
+	const struct nb_bcheck *t = nb_ipmi_tabs[id];
 	ULong pc = t->at & ((1ULL << NB_PMI_TO_SHIFT) - 1);
 
 	nb_pmi_bchecks++;
@@ -318,6 +368,7 @@ void nb_ipmi_begin(const VgCallbackClosure *c, const IRSB *in, Int first_im)
 	cur_thin = False;
 	thin_bound = 0;
 	thin_b1 = IRTemp_INVALID;
+	thin_base = IRTemp_INVALID;
 	thin_ncmp = 0;
 	need_saved = nb_need;
 	if (!(nb_need & NEED_PMI) || (nb_need & NEED_STEP) || !clo_pmi_thin || first_im < 0)

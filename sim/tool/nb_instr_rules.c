@@ -123,7 +123,9 @@ void nb_irule_pd_rep(IRSB *sb, const struct nb_iins *k)
 	IRExpr *rcx, *df;
 	IRDirty *d;
 
-	if (!k->pd.rep || !(nb_need & (NEED_MEM | NEED_UOPS | NEED_ROM)))
+	/* (a PMI possible, a thin translation's too: the visit debits the
+	 * budget with the iteration's bound) */
+	if (!k->pd.rep || !((nb_need & (NEED_MEM | NEED_UOPS | NEED_ROM | NEED_PMI)) || nb_ipmi_thin()))
 		return;
 	rcx = tmp(sb, Ity_I64, IRExpr_Get(offsetof(VexGuestAMD64State, guest_RCX), Ity_I64));
 	df = tmp(sb, Ity_I64, IRExpr_Get(offsetof(VexGuestAMD64State, guest_DFLAG), Ity_I64));

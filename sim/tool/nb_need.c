@@ -422,9 +422,13 @@ void nb_update_need(void)
 		n |= NEED_STEP | NEED_TIME | NEED_UOPS | NEED_BR |
 			(clo_mem_timing != MT_NO ? NEED_CACHE : 0);
 	/* a PMI is taken pmi_latency cycles after the overflow: the clock
-	 * runs (README "Overflow interrupts (PMI)") */
+	 * runs (README "Overflow interrupts (PMI)").  Not the uops: nothing
+	 * in the PMI's checks, skid or samples reads RAW_UOPS (a counter of
+	 * uops_retired asks for them itself, need_of); a global add per run
+	 * of every thin translation and per instruction of checked code
+	 * for nothing (nb_irule_pd_rep still debits the budget of a REP) */
 	if (nb_pmi_on)
-		n |= NEED_PMI | NEED_TIME | NEED_UOPS | NEED_BR |
+		n |= NEED_PMI | NEED_TIME | NEED_BR |
 			(clo_mem_timing != MT_NO ? NEED_CACHE : 0);
 	/* a PMI taken can stop the running thread at its boundary (the
 	 * cut: nb_pmi.c skid_take) only if it goes to a signal or a

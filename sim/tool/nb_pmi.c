@@ -309,8 +309,9 @@ VG_REGPARM(3) void nb_pmi_check(VexGuestAMD64State *st, ULong at, const struct n
  */
 ULong nb_pmi_sb_calls, nb_pmi_sb_near;
 
-VG_REGPARM(1) void nb_pmi_sb(const struct nb_sbguard *g)
+VG_REGPARM(1) void nb_pmi_sb(ULong id)
 {
+	const struct nb_sbguard *g = nb_ipmi_tabs[id];
 	ULong at = g->at, bound = g->bound;
 	ULong pc = at & ((1ULL << NB_PMI_TO_SHIFT) - 1);
 

@@ -617,7 +617,11 @@ void nb_euid_forget(void);
 struct nb_sbguard {
 	ULong at, bound;         /* (one argument: a constant less to move) */
 };
-VG_REGPARM(1) void nb_pmi_sb(const struct nb_sbguard *g);
+VG_REGPARM(1) void nb_pmi_sb(ULong id);
+/* a thin translation's check's or guard's table by the number its call
+ * passes (nb_ipmi_tab_add: its index in nb_ipmi_tabs; nb_instr_pmi.c) */
+extern const void **nb_ipmi_tabs;
+ULong nb_ipmi_tab_add(const void *t);
 /* A thin translation's check (nb_pmi_sb, nb_ipmi_bcheck) that took a PMI
  * marks it in this word of the thread's shadow guest state (1), which
  * the cut exit after the check reads: a compare of a word at the guest
