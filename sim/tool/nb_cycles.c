@@ -733,7 +733,7 @@ static void step_held(int all)
 
 	held = 0;
 	nb_tms_close(t);
-	nb_tms_sync(t);
+	nb_tms_sync_keep(t);    /* (only ret read: the streak goes on) */
 	/* the run's raw counts (its instructions' events), each busy cycle
 	 * its share by uops: nb_raw stands at that cycle's end while it is
 	 * open (folded when it closes; the uops' own count, nb_step's, as
