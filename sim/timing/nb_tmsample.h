@@ -72,6 +72,18 @@ static inline void nb_tms_sync_keep(struct nb_tm *t)
 		t->smp.lazy = lz;
 	}
 }
+/* The retirement cycle a flush would leave (in a streak: its point
+ * and pipeline drained, ret_n 0), without the flush, where its charges
+ * take no refill back (skew <= 0: nb_tms_flush's arithmetic is then
+ * this sum) and no other LP reads ret as it stands (--ht=yes: the
+ * lockstep, nb_lockstep.c).  0: not so, sync first. */
+static inline int nb_tms_ret_lazy(const struct nb_tm *t, uint64_t *r)
+{
+	if (t->smp.pend && (t->smp.skew > 0 || t->smp.peer))
+		return 0;
+	*r = t->ret + ((t->smp.frac + t->smp.acc) >> 8);
+	return 1;
+}
 
 #define NB_TMS_MAX    0xfffffff0u /* a cost's ceiling (1/256 cycles + 1)  */
 

@@ -727,7 +727,7 @@ static void step_held(int all)
 {
 	struct nb_tm *t = nb_tmp;
 	ULong u = held;
-	uint64_t base, end, k, busy;
+	uint64_t base, end, k, busy, rp;
 	unsigned w = t->p->width;
 
 	ULong full[RAW_N], d[RAW_N], cu = 0;
@@ -735,7 +735,12 @@ static void step_held(int all)
 
 	held = 0;
 	nb_tms_close(t);
-	nb_tms_sync_keep(t);    /* (only ret read: the streak goes on) */
+	/* (only the retirement point read: the streak goes on, its
+	 * charges not flushed where they need not be) */
+	if (!nb_tms_ret_lazy(t, &rp)) {
+		nb_tms_sync_keep(t);
+		rp = t->ret;
+	}
 	/* the run's raw counts (its instructions' events), each busy cycle
 	 * its share by uops: nb_raw stands at that cycle's end while it is
 	 * open (folded when it closes; the uops' own count, nb_step's, as
@@ -754,7 +759,7 @@ static void step_held(int all)
 	/* (from the cycle after the open one if it retired uops: the
 	 * skipped run starts from a drained pipeline, nb_tmsample.c) */
 	base = step_open + (nb_fill ? 1 : 0);
-	end = t->ret + (t->ret_n ? 1 : 0);
+	end = rp + (t->ret_n ? 1 : 0);
 	k = end > base ? end - base : 1;
 	if (!all && u > k * w) {
 		/* a charge below the uops' retirement time (the refill taken
