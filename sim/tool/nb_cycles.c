@@ -698,7 +698,8 @@ static Bool held_bulk(uint64_t i0, uint64_t busy, uint64_t base, uint64_t k, ULo
 	if (last > i0)
 		for (unsigned j = 0; j < nx; j++)
 			nb_raw[ix[j]] = hold_raw[ix[j]] + d[ix[j]] * cu2 / u;
-	(void)nb_derive_cycle();
+	if (lin == 1)
+		(void)nb_derive_cycle();        /* (lin 2: it would do nothing) */
 	batching = True;
 	/* the last busy cycle opens with its uops and the run's events */
 	step_open = cl;
