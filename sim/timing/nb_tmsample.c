@@ -573,12 +573,25 @@ void nb_tm_seg_sampled(struct nb_tm *t, const struct nb_tm_block *b, unsigned fr
 {
 	if (!from) {
 		nb_tms_close(t);
-		nb_tms_sync(t);
 		t->smp.ob = b;
 		/* (a block that keeps no cost is walked whatever the phase) */
 		t->smp.open = t->smp.phase == PH_SKIP && b->cost && b->real ?
 			(t->smp.exact ? NB_SEG_EXACT : NB_SEG_DEFER) : NB_SEG_WALK;
+		/* (a run held back changes nothing of the clock's state
+		 * before it closes: the streak may go on through it, its
+		 * charges not even flushed; in a streak nothing holds the
+		 * front end: start_point is the retirement point) */
+		if (t->smp.open == NB_SEG_DEFER) {
+			uint64_t r;
+			if (t->smp.pend && nb_tms_ret_lazy(t, &r)) {
+				t->smp.obefore = r << 8;
+				goto opened;
+			}
+			nb_tms_sync_keep(t);
+		} else
+			nb_tms_sync(t);
 		t->smp.obefore = start_point(t);
+	opened:
 		t->smp.os = 0;
 		t->smp.omask = 0;
 	} else if (nb_tms_seg_held(t, b, from, to, misp)) {

@@ -57,6 +57,33 @@ static inline void nb_tms_sync(struct nb_tm *t)
 	if (t->smp.lazy | t->smp.pend)
 		nb_tms_flush(t);
 }
+/* nb_tms_sync for a reader that changes nothing of the clock's state
+ * (step mode's held runs: nb_cycles.c step_held reads the retirement
+ * point, nb_tm_seg_sampled opens a run it holds back): the streak's
+ * charges into the fields, and the next runs may still join it (a flush
+ * leaves the fields as skip() leaves them, lazy then as skip() sets it).
+ * Without it each held run flushed the streak, and the next run's close
+ * took whole()'s full path (the entry claimed, skip()) */
+static inline void nb_tms_sync_keep(struct nb_tm *t)
+{
+	if (t->smp.pend) {
+		uint32_t lz = t->smp.lazy;
+		nb_tms_flush(t);
+		t->smp.lazy = lz;
+	}
+}
+/* The retirement cycle a flush would leave (in a streak: its point
+ * and pipeline drained, ret_n 0), without the flush, where its charges
+ * take no refill back (skew <= 0: nb_tms_flush's arithmetic is then
+ * this sum) and no other LP reads ret as it stands (--ht=yes: the
+ * lockstep, nb_lockstep.c).  0: not so, sync first. */
+static inline int nb_tms_ret_lazy(const struct nb_tm *t, uint64_t *r)
+{
+	if (t->smp.pend && (t->smp.skew > 0 || t->smp.peer))
+		return 0;
+	*r = t->ret + ((t->smp.frac + t->smp.acc) >> 8);
+	return 1;
+}
 
 #define NB_TMS_MAX    0xfffffff0u /* a cost's ceiling (1/256 cycles + 1)  */
 

@@ -53,6 +53,7 @@ static inline ULong misp_total(void)
 
 static ULong held;                /* step mode: uops of a run held back */
 static Bool hold_on;              /* ... and the raw counts at its start: */
+static Bool hold_add;             /* (none kept: nb_derive_additive)      */
 static ULong hold_raw[RAW_N];
 /* the raw counts a held-back run's cycles share (hold_list): those the
  * instrumentation counts for nb_need, but RAW_UOPS (nb_step's) and
@@ -640,18 +641,19 @@ static Bool held_bulk(uint64_t i0, uint64_t busy, uint64_t base, uint64_t k, ULo
 	const ULong vl = q + (last < r), cu2 = u - vl;   /* its uops; those before */
 	Bool uo = (p->cused[SIG_UOPS / 64] >> (SIG_UOPS % 64)) & 1, hist;
 	ULong v0;
+	unsigned lin;
 
 	if (nb_need & (NEED_BUS | NEED_PMI))
 		return False;
 	/* the first close's piece linear (the raw counts as they stand),
 	 * and the later ones (none of the non-linear counts moves before
-	 * the last close's) */
-	if (last > i0)
+	 * the last close's); with an additive fold (lin 2) no close folds */
+	if (!(lin = nb_derive_linear_now()))
+		return False;
+	if (last > i0 && lin == 1)
 		for (unsigned j = 0; j < nx; j++)
 			if (nonlin_raw(ix[j]) && hold_raw[ix[j]] + d[ix[j]] * cu2 / u != nb_raw[ix[j]])
 				return False;
-	if (!nb_derive_linear_now())
-		return False;
 	/* the open cycle's output, as close_open reads it */
 	v0 = uo ? nb_sig[SIG_UOPS] - p->cbase[SIG_UOPS] - nb_step_run.n * nb_step_run.v : 0;
 	hist = hist_allowed() && v0 < NB_PMU_HIST_N && q + 1 < NB_PMU_HIST_N &&
@@ -696,7 +698,8 @@ static Bool held_bulk(uint64_t i0, uint64_t busy, uint64_t base, uint64_t k, ULo
 	if (last > i0)
 		for (unsigned j = 0; j < nx; j++)
 			nb_raw[ix[j]] = hold_raw[ix[j]] + d[ix[j]] * cu2 / u;
-	(void)nb_derive_cycle();
+	if (lin == 1)
+		(void)nb_derive_cycle();        /* (lin 2: it would do nothing) */
 	batching = True;
 	/* the last busy cycle opens with its uops and the run's events */
 	step_open = cl;
@@ -725,7 +728,7 @@ static void step_held(int all)
 {
 	struct nb_tm *t = nb_tmp;
 	ULong u = held;
-	uint64_t base, end, k, busy;
+	uint64_t base, end, k, busy, rp;
 	unsigned w = t->p->width;
 
 	ULong full[RAW_N], d[RAW_N], cu = 0;
@@ -733,12 +736,17 @@ static void step_held(int all)
 
 	held = 0;
 	nb_tms_close(t);
-	nb_tms_sync(t);
+	/* (only the retirement point read: the streak goes on, its
+	 * charges not flushed where they need not be) */
+	if (!nb_tms_ret_lazy(t, &rp)) {
+		nb_tms_sync_keep(t);
+		rp = t->ret;
+	}
 	/* the run's raw counts (its instructions' events), each busy cycle
 	 * its share by uops: nb_raw stands at that cycle's end while it is
 	 * open (folded when it closes; the uops' own count, nb_step's, as
 	 * they retire) */
-	if (hold_on)
+	if (hold_on && !hold_add)
 		for (unsigned j = 0; j < hold_nx; j++) {
 			unsigned x = hold_ix[j];
 			if (nb_raw[x] != hold_raw[x]) {
@@ -752,7 +760,7 @@ static void step_held(int all)
 	/* (from the cycle after the open one if it retired uops: the
 	 * skipped run starts from a drained pipeline, nb_tmsample.c) */
 	base = step_open + (nb_fill ? 1 : 0);
-	end = t->ret + (t->ret_n ? 1 : 0);
+	end = rp + (t->ret_n ? 1 : 0);
 	k = end > base ? end - base : 1;
 	if (!all && u > k * w) {
 		/* a charge below the uops' retirement time (the refill taken
@@ -839,10 +847,16 @@ VG_REGPARM(0) void nb_step(void)
 	if (nb_tms_holding(t)) {
 		if (!hold_on) {
 			hold_on = True;
-			if (hold_need != nb_need)
-				hold_list();
-			for (unsigned j = 0; j < hold_nx; j++)
-				hold_raw[hold_ix[j]] = nb_raw[hold_ix[j]];
+			/* (with an additive fold unobserved between the
+			 * accesses the raw counts need no shares: kept as
+			 * they stand) */
+			hold_add = nb_derive_additive();
+			if (!hold_add) {
+				if (hold_need != nb_need)
+					hold_list();
+				for (unsigned j = 0; j < hold_nx; j++)
+					hold_raw[hold_ix[j]] = nb_raw[hold_ix[j]];
+			}
 		}
 		held += u;      /* (retirement cycles when the run ends) */
 		/* (the run's later calls skipped: nb_step_end) */

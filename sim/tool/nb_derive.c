@@ -535,6 +535,36 @@ static void piece_start(void)
 	piece_valid = True;
 }
 
+/*
+ * Is the fold additive, and unobserved between the PMU accesses?  Then
+ * no close needs a fold: the signals of pieces folded one by one are
+ * those of their sum folded at the next access (nb_derive), and nothing
+ * reads them before it.  Additive: what is not in fold() is the wrong
+ * path's shares (of the front-end tagged uops, the replay- and
+ * execution-tagged instructions, the instructions), the clamps of the
+ * tagged instructions, of the trace cache's built uops and of the MS ROM
+ * uops in uop_queue_writes, and the bus model's derivation; under the
+ * lazy folding (no replay or mispredicted-branch tagging: lazy_allowed)
+ * they are all zero or absent when nothing counts instructions by
+ * class, MS ROM uops or built trace lines, no front-end tag is set and
+ * the bus model is off.  Unobserved: the per-cycle counters read none of
+ * the folded signals (lazy_allowed), and no PMI can read the counters
+ * inside a run (its handler's access would fold the raw counts as they
+ * stand mid-run).  The raw counts then need no per-cycle shares either
+ * (nb_cycles.c step_held): only their totals reach the signals.
+ */
+static inline Bool fold_additive(void)
+{
+	return !nb_fe_cached && !(nb_need & (NEED_INSTR | NEED_ROM | NEED_TC | NEED_BUS | NEED_PMI));
+}
+
+/* (nb_cycles.c: a held run's raw counts need no shares) */
+Bool nb_derive_additive(void)
+{
+	tags_refresh();
+	return lazy_ok && fold_additive();
+}
+
 /* Is the open piece linear (see above)? */
 static inline Bool piece_linear(void)
 {
@@ -564,11 +594,16 @@ void nb_derive(void)
  * counters read are the only ones current. */
 /* Would nb_derive_cycle, called now, defer a linear piece (and so do
  * nothing but start the next piece)?  (nb_cycles.c held_bulk: a held
- * run's cycles closed at once) */
-Bool nb_derive_linear_now(void)
+ * run's cycles closed at once)  0: no; 1: yes; 2: it would do nothing,
+ * whatever the pieces (fold_additive) */
+unsigned nb_derive_linear_now(void)
 {
 	tags_refresh();
-	return lazy_ok && piece_valid && piece_linear();
+	if (!lazy_ok || !piece_valid)
+		return 0;
+	if (fold_additive())
+		return 2;
+	return piece_linear();
 }
 
 Bool nb_derive_cycle(void)
@@ -578,6 +613,8 @@ Bool nb_derive_cycle(void)
 		nb_derive();
 		return False;
 	}
+	if (fold_additive())
+		return True;    /* (folded at the next access, nb_derive) */
 	if (piece_linear()) {
 		deferred = True;        /* folded with the next non-linear one */
 		piece_start();

@@ -428,7 +428,8 @@ extern struct nb_bus nb_bus_state;       /* NEED_BUS: totals of nb_bus.c  */
 extern struct nb_bus nb_bus_last;        /* ... at the last nb_derive      */
 void nb_derive(void);
 Bool nb_derive_cycle(void);             /* step mode: a cycle ends        */
-Bool nb_derive_linear_now(void);        /* ... and its piece is linear    */
+unsigned nb_derive_linear_now(void);    /* ... and its piece is linear    */
+Bool nb_derive_additive(void);          /* ... no close needs a fold      */
 void nb_bus_derive(void);
 void nb_tags_changed(void);
 uint64_t nb_other_msr(uint32_t msr);
