@@ -97,6 +97,9 @@ void nb_ipmi_note(const VgCallbackClosure *c);
  * NEED_PMI off until nb_ipmi_end */
 void nb_ipmi_begin(const VgCallbackClosure *c, const IRSB *in, Int first_im);
 Bool nb_ipmi_thin(void);
+/* *c += e (e: an I64 atom): in a thin translation addressed off the
+ * register its guard loads, else at the constant address */
+void emit_add_at(IRSB *sb, ULong *c, IRExpr *e);
 /* a thin translation's check at a boundary (nb_ipmi_bcheck_emit, at the
  * boundary before the instruction at PC; its table's number,
  * nb_ipmi_tab_add, goes in the constant it returns): the clock's block B, AT as nb_pmi_check's, the

@@ -4,7 +4,7 @@
  * and x87 memory operands, a clean helper for x87 results.  Called by
  * nb_instr.c per IR statement and at each instruction's end.
  */
-#include "nb_ir.h"
+#include "nb_insn.h"
 
 /* ---- FP assists (README "FP assists") ---- */
 

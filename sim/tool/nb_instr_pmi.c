@@ -22,13 +22,13 @@ static IRTemp thin_b1 = IRTemp_INVALID;
  * address a 10-byte movabs at every use: the guard's three and each
  * boundary check's; from a register the load is 3 bytes), and the clock's
  * position (nb_tm_p) and the raw counts the translation adds to
- * (nb_ir.h emit_add_at) at a displacement from it: the tool's own data,
+ * (emit_add_at, below) at a displacement from it: the tool's own data,
  * a few hundred kilobytes apart.
  */
 static IRTemp thin_base = IRTemp_INVALID;
 Long *nb_pmi_budget_at = &nb_pmi_budget;
 
-IRExpr *nb_ipmi_addr(IRSB *sb, const void *p)
+static IRExpr *nb_ipmi_addr(IRSB *sb, const void *p)
 {
 	Long off = (Long)((Addr)p - (Addr)&nb_pmi_budget);
 
@@ -37,6 +37,20 @@ IRExpr *nb_ipmi_addr(IRSB *sb, const void *p)
 		thin_base = newIRTemp(sb->tyenv, Ity_I64);
 	return off ? tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(thin_base), c64((ULong)off)))
 		: IRExpr_RdTmp(thin_base);
+}
+
+/* *c += e (e: an I64 atom), for every instrumentation file; in a thin
+ * translation off the register that holds the budget's address (a
+ * constant address is a 10-byte instruction at each use, here two) */
+void emit_add_at(IRSB *sb, ULong *c, IRExpr *e)
+{
+	IRTemp t1 = newIRTemp(sb->tyenv, Ity_I64);
+	IRTemp t2 = newIRTemp(sb->tyenv, Ity_I64);
+	IRExpr *a = nb_ipmi_thin() ? nb_ipmi_addr(sb, c) : mkIRExpr_HWord((HWord)c);
+
+	addStmtToIRSB(sb, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64, a)));
+	addStmtToIRSB(sb, IRStmt_WrTmp(t2, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(t1), e)));
+	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, a, IRExpr_RdTmp(t2)));
 }
 #define THIN_MAXB 512
 static struct { IRConst *c; ULong cum; } thin_cmp[THIN_MAXB];
@@ -50,9 +64,9 @@ ULong nb_pmi_thin_made, nb_pmi_near_made, nb_pmi_bchecks;
  * the argument register in one 5-byte instruction, and anything larger
  * (a heap address) in a 10-byte one into a scratch register and a move:
  * at every boundary of every thin run, called or not.  Past 2^20 tables
- * the numbers still work, in the longer form.
+ * the numbers still work, in the longer form.  (The table itself is
+ * nb_pmi.c's, whose helpers read it.)
  */
-const void **nb_ipmi_tabs;
 static ULong tabs_n, tabs_max;
 
 ULong nb_ipmi_tab_add(const void *t)

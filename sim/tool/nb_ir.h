@@ -20,23 +20,6 @@ static inline IRExpr *tmp(IRSB *sb, IRType ty, IRExpr *e)
 	return IRExpr_RdTmp(t);
 }
 
-Bool nb_ipmi_thin(void);
-IRExpr *nb_ipmi_addr(IRSB *sb, const void *p);
-
-/* *c += e  (e: an I64 atom); in a thin translation off the register that
- * holds the budget's address (nb_instr_pmi.c: a constant address is a
- * 10-byte instruction at each use, here two) */
-static inline void emit_add_at(IRSB *sb, ULong *c, IRExpr *e)
-{
-	IRTemp t1 = newIRTemp(sb->tyenv, Ity_I64);
-	IRTemp t2 = newIRTemp(sb->tyenv, Ity_I64);
-	IRExpr *a = nb_ipmi_thin() ? nb_ipmi_addr(sb, c) : mkIRExpr_HWord((HWord)c);
-
-	addStmtToIRSB(sb, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64, a)));
-	addStmtToIRSB(sb, IRStmt_WrTmp(t2, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(t1), e)));
-	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, a, IRExpr_RdTmp(t2)));
-}
-
 /* Move the statements appended from index from on to index at. */
 static inline void nb_ir_move_tail(IRSB *sb, Int at, Int from)
 {

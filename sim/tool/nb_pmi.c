@@ -308,6 +308,9 @@ VG_REGPARM(3) void nb_pmi_check(VexGuestAMD64State *st, ULong at, const struct n
  * the checks it has not are those that would have found nothing.
  */
 ULong nb_pmi_sb_calls, nb_pmi_sb_near;
+/* the thin translations' tables by number (nb_instr_pmi.c nb_ipmi_tab_add
+ * fills it; its helpers and this read it) */
+const void **nb_ipmi_tabs;
 
 VG_REGPARM(1) void nb_pmi_sb(ULong id)
 {

@@ -620,7 +620,8 @@ struct nb_sbguard {
 };
 VG_REGPARM(1) void nb_pmi_sb(ULong id);
 /* a thin translation's check's or guard's table by the number its call
- * passes (nb_ipmi_tab_add: its index in nb_ipmi_tabs; nb_instr_pmi.c) */
+ * passes (nb_ipmi_tab_add, nb_instr_pmi.c: its index in nb_ipmi_tabs,
+ * nb_pmi.c's) */
 extern const void **nb_ipmi_tabs;
 ULong nb_ipmi_tab_add(const void *t);
 /* A thin translation's check (nb_pmi_sb, nb_ipmi_bcheck) that took a PMI
