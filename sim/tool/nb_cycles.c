@@ -413,6 +413,16 @@ void nb_tm_switch(unsigned lp, unsigned active)
 		step_open = nb_tmp->ret;
 }
 
+/* LP lp's clock passed the other LP's (nb_lockstep.c): its profile from here */
+void nb_tm_cross(unsigned lp)
+{
+	if (nb_tmp != &nb_tm_lp[lp & 1])
+		return;
+	nb_tms_close(nb_tmp);
+	nb_tms_sync(nb_tmp);
+	nb_smt_mark(nb_tmp, &smt_mark[lp & 1]);
+}
+
 /* The clock starts (nb_need.c: a counter selects cycles for the first
  * time): the mispredictions so far happened while nothing was timed. */
 void nb_tm_time_on(void)

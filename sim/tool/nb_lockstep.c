@@ -54,7 +54,7 @@ extern Bool VG_(ok_to_discard_translations);
 Bool nb_ls_on;                           /* a second thread was created    */
 ULong nb_ls_lim = ~0ULL;                 /* the running LP holds at this   */
 static ULong nb_ls_ic;                   /* instructions of the running LP */
-ULong nb_ls_holds, nb_ls_turns, nb_ls_valves, nb_ls_pauses;
+ULong nb_ls_holds, nb_ls_turns, nb_ls_valves, nb_ls_pauses, nb_ls_crossings;
 ULong nb_ls_guarded_sbs, nb_ls_unguarded_sbs;
 /* settling waits that ran out of host time: a futex wait not seen queued,
  * a thread's exit not seen done (the next thread then ran first, as the
@@ -498,8 +498,12 @@ void nb_ls_noredir_mark(void)
 /* Thread tid of LP lp runs until LP lp's raw clock reaches v: the
  * guard's limit, for the clock in the LP's own fields (nb_timing.h
  * ls_lim, ls_acc) */
+static ThreadId lim_tid;                 /* runs() set the limit of ...   */
+static unsigned lim_lp;                  /* ... this thread on this LP    */
+
 static void set_lim(unsigned lp, ULong v)
 {
+	lim_tid = 0;
 	nb_ls_lim = v;
 	nb_tm_lp[lp & 1].ls_lim = v;
 	nb_tm_ls_set(&nb_tm_lp[lp & 1]);
@@ -512,16 +516,64 @@ static Bool decide(ThreadId tid, unsigned lp)
 {
 	for (unsigned l = 0; l < nlp(); l++) {
 		refresh(l, now_running());
-		/* the owner's quantum is over: the LP's next runnable thread */
+		/* the owner's quantum is over: the LP's next runnable thread,
+		 * its quantum from where the last one ended, not from where
+		 * this start saw it end (the starts fall where valgrind's
+		 * time slices end, too: the limit would follow them) */
 		if (owner[l] && t_of(l) >= qend[l]) {
 			ThreadId n = next_of(l, owner[l]);
 			if (n)
 				owner[l] = n;
-			qend[l] = t_of(l) + NB_LS_QUANTUM;
+			qend[l] += ((t_of(l) - qend[l]) / NB_LS_QUANTUM + 1) * NB_LS_QUANTUM;
 		}
 	}
 	set_turn();
 	return owner[lp] == tid && !(nlp() == 2 && turn != lp && owner[turn]);
+}
+
+/*
+ * The profile the other LP's clock is given (nb_cycles.c nb_tm_switch,
+ * timing-model.md "Hyper-Threading: the package shared") is of this LP's
+ * segment from where its time passed the other LP's: the window the
+ * other LP runs through next, not the whole segment, half of which lies
+ * behind the other LP's time.  So a turn of an LP that starts behind
+ * runs first to the other LP's time (the crossing), where nb_tm_cross
+ * marks the profile's start, then to the bound past it.  The guard leaves
+ * at the crossing as at any limit, and the thread-start hook (nb_ls_start)
+ * marks and lets it run on: a round trip through valgrind's scheduler a
+ * turn.  (Decided in the generated code instead, by a call the guard made
+ * at its limit, the guard's longer code in every run cost more: sort -n
+ * under the four presets, 1.02 of the CPU time.)
+ */
+static Bool cross_pend[2];
+static void (*cross_cb)(unsigned lp);
+
+void nb_ls_on_cross(void (*f)(unsigned lp))
+{
+	cross_cb = f;
+}
+
+/* LP lp's limit, in the lockstep's time: its quantum's end; with the
+ * other LP running, the crossing while behind it, else the bound past
+ * it (the crossing's mark made on the way) */
+static ULong lim_of(unsigned lp)
+{
+	ULong lim = qend[lp], o;
+
+	if (nlp() != 2 || !owner[lp ^ 1])
+		return lim;
+	o = t_of(lp ^ 1);
+	if (cross_cb && timed() && t_of(lp) < o) {
+		cross_pend[lp] = True;
+		return o < lim ? o : lim;
+	}
+	if (cross_pend[lp]) {
+		cross_pend[lp] = False;
+		nb_ls_crossings++;
+		cross_cb(lp);
+		o = t_of(lp ^ 1);
+	}
+	return o + NB_LS_BOUND < lim ? o + NB_LS_BOUND : lim;
 }
 
 /* Thread tid of LP lp runs: nb_ls_lim, the raw clock (nb_tmp's or
@@ -538,13 +590,27 @@ static void runs(ThreadId tid, unsigned lp)
 		nb_ls_ic = ic[lp];
 		cur_lp = lp;
 	}
-	lim = qend[lp];
-	if (nlp() == 2 && owner[lp ^ 1] && t_of(lp ^ 1) + NB_LS_BOUND < lim)
-		lim = t_of(lp ^ 1) + NB_LS_BOUND;
+	lim = lim_of(lp);
 	NB_LS_TRACE("runs %u lp%u t0 %llu t1 %llu ic %llu lim %llu\n", tid, lp, t_of(0), t_of(1), nb_ls_ic, lim);
 	lim -= timed() ? off_t[lp] : off_i[lp];
 	set_lim(lp, lim + 1);
+	lim_tid = tid, lim_lp = lp;
 	ic_arm(tid);
+}
+
+/*
+ * Thread tid, allowed to run (nb_ls_enter), has had its start's work
+ * done (nb_main.c nb_start_client): the LP switch folds the outgoing
+ * LP's streak of sampled charges into its clock, which moves its time
+ * by a few cycles from the raw() the limit was computed on.  The limit
+ * is set again from the times as they now stand, so that it does not
+ * depend on whether valgrind's time slice happens to end (and the
+ * start hook to run again) before the thread reaches it.
+ */
+void nb_ls_relimit(ThreadId tid)
+{
+	if (lim_tid && lim_tid == tid && nb_ls_active())
+		runs(tid, lim_lp);
 }
 
 /* Thread tid gets valgrind's lock: may it run?  Sets nb_ls_lim (runs). */
@@ -1003,6 +1069,8 @@ void nb_ls_stats(void)
 	VG_(umsg)("nbsim: lockstep: translations with the guard %llu, without (no way back) %llu\n",
 		  nb_ls_guarded_sbs, nb_ls_unguarded_sbs);
 	VG_(umsg)("nbsim: lockstep: %llu PAUSEs ran on without the scheduler\n", nb_ls_pauses);
+	VG_(umsg)("nbsim: lockstep: %llu crossings of the other LP's time (where a profile "
+		  "starts)\n", nb_ls_crossings);
 	VG_(umsg)("nbsim: lockstep: settling waits out of time (%u ms): %llu futex waits, %llu "
 		  "thread exits\n", NB_LS_SETTLE_MS, settle_outs, exit_outs);
 	VG_(umsg)("nbsim: lockstep: %llu hand-offs, %llu of them moved the next thread to the "

@@ -308,6 +308,7 @@ static void nb_start_client(ThreadId tid, ULong blocks_done)
 	nb_ctx_start(tid);
 	nb_front->runs(tid);             /* perf events follow their thread */
 	nb_pmi_thread_runs(tid);
+	nb_ls_relimit(tid);
 	nb_ls_tmp_set(tid);              /* (after any switch of nb_tmp) */
 }
 
@@ -601,6 +602,7 @@ void nb_tool_start(const struct nb_front *f)
 {
 	nb_front = f;
 	nb_ls_on_change(nb_ls_lps_changed);
+	nb_ls_on_cross(nb_tm_cross);
 	nb_ls_on_start_again(nb_start_again);
 	nb_pebs_assist = nb_pebs_uop;
 	VG_(details_name)("nbsim");

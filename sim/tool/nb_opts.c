@@ -31,7 +31,7 @@ ULong clo_random_seed = 0;      /* --nbsim-seed=N */
 Bool clo_ctx_cpu = False;       /* --nbsim-pmu-ctx=cpu (nb_ctx.c) */
 Bool clo_lockstep = True;       /* --nbsim-lockstep (nb_lockstep.c) */
 Bool clo_lockstep_pause = True; /* --nbsim-lockstep-pause */
-UInt clo_lockstep_bound = 50000; /* --nbsim-lockstep-bound: cycles (or instructions) */
+UInt clo_lockstep_bound = 100000; /* --nbsim-lockstep-bound: cycles (or instructions) */
 Bool clo_smt_walk = False;      /* --nbsim-smt-clock=walk (nb_cycles.c) */
 UInt clo_pmi_latency = ~0u;     /* --nbsim-pmi-latency; ~0: the model's (nb_pmi.c) */
 Bool clo_pmi_sync = True;       /* --nbsim-pmi-sync (nb_pmi.c) */
@@ -191,7 +191,7 @@ void nb_print_usage(void)
 "    --nbsim-lockstep-bound=N  the LPs' clocks' lead, in cycles (instructions\n"
 "                              while nothing counts cycles) (1000-100000000;\n"
 "                              fewer: closer, each turn a host thread switch)\n"
-"                              [50000]\n"
+"                              [100000]\n"
 "    --nbsim-lockstep-pause=yes|no  under the lockstep, a PAUSE decides in place\n"
 "                              whether its thread runs on / goes back to\n"
 "                              valgrind's scheduler to ask (the same counts;\n"

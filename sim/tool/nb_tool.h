@@ -243,6 +243,13 @@ Bool nb_lst_progressing(Int lwp);
 /* the running thread took a no-redirect jump (nb_instr.c marks the
  * exits): valgrind runs that translation next, at once */
 void nb_ls_noredir_mark(void);
+/* the running thread's limit set again after its start's LP switch */
+void nb_ls_relimit(ThreadId tid);
+/* an LP passing the other LP's time calls f (nb_tm_cross: its profile's
+ * start, nb_cycles.c) */
+void nb_ls_on_cross(void (*f)(unsigned lp));
+extern ULong nb_ls_crossings;
+void nb_tm_cross(unsigned lp);
 Bool nb_ls_enter(ThreadId tid);          /* nb_ls_start; held: parks      */
 /* at a PAUSE's superblock end (nb_instr.c): 0, the thread runs on, its
  * limit set as the thread-start hook would; 1, it leaves to the hook */

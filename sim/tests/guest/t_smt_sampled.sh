@@ -12,7 +12,7 @@
 #    hold for that clock too;
 #  - the lockstep's turns as threads.md "Lockstep" says, under the
 #    sampled clock as under the model: an LP leads the other by at most
-#    the bound (--nbsim-lockstep-bound, 50,000 cycles) plus one
+#    the bound (--nbsim-lockstep-bound, 100,000 cycles) plus one
 #    superblock run (--nbsim-stats' largest lead at a turn, the clock's
 #    streak of skipped runs read; allowed 5,000 over: the kernel's runs
 #    are short.  Before the guard read the streak, at a bound of 20,000:
@@ -57,8 +57,8 @@ for m in northwood prescott; do
 	ok $? "$m: most superblock runs skipped (skipped ${1:-?}, walked ${2:-?})"
 	l=$(sed -n 's/.*the largest lead at a turn \([0-9]*\) (bound \([0-9]*\) cycles).*/\1 \2/p' "$tmp/stats")
 	set -- $l
-	[ -n "$2" ] && [ "$2" = 50000 ] && [ "$1" -ge 50000 ] && [ "$1" -le 55000 ]
-	ok $? "$m: the lockstep's turns under the sampled clock: the largest lead at a turn ${1:-?} cycles, within 50000 plus one superblock run"
+	[ -n "$2" ] && [ "$2" = 100000 ] && [ "$1" -ge 100000 ] && [ "$1" -le 105000 ]
+	ok $? "$m: the lockstep's turns under the sampled clock: the largest lead at a turn ${1:-?} cycles, within 100000 plus one superblock run"
 	[ -s "$tmp/smp" ] && cmp -s "$tmp/smp" "$tmp/smp2"
 	ok $? "$m: the same output again (deterministic)"
 done
