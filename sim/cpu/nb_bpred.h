@@ -79,10 +79,13 @@ static inline unsigned nb_bpred_pht_slot(unsigned i)
 struct nb_cond_site {
 	uint64_t tag;           /* pc + 1, its BTB tag                         */
 	uint64_t target;
-	uint32_t pht;           /* its counter's slot under history 0: under
+	uint32_t pht : 31,      /* its counter's slot under history 0: under
 				 * history h, pht ^ h (nb_bpred_pht_slot)    */
+		 backward : 1;  /* static prediction (BTB miss): target < pc
+				 * (a bit of pht's word: 24 bytes, so that
+				 * the tool's nb_cond_tm keeps its clock's
+				 * costs in the same host line) */
 	uint32_t btb;           /* its BTB entry                               */
-	uint32_t backward;      /* static prediction (BTB miss): target < pc   */
 };
 
 static inline void nb_cond_site_init(const struct nb_bpred *b, struct nb_cond_site *s,
@@ -92,7 +95,7 @@ static inline void nb_cond_site_init(const struct nb_bpred *b, struct nb_cond_si
 	s->target = target;
 	s->pht = nb_bpred_pht_slot((unsigned)(nb_bpred_fold(pc) & (NB_PHT_SIZE - 1)));
 	s->btb = (uint32_t)(nb_bpred_fold(pc) & b->btb_mask);
-	s->backward = target < pc;
+	s->backward = target < pc ? 1u : 0u;
 }
 
 /* One retired conditional branch at site s; returns 1 if mispredicted

@@ -271,6 +271,32 @@ const struct nb_tm_cost *nb_tms_find(const struct nb_tm *t, const struct nb_tm_b
 	return 0;
 }
 
+/* One site at a time holds an entry's copies: a site bound before it to
+ * k loses them (its next run binds it again, and the call's rest, which
+ * finds the entry itself, charges what the copies would have).  A site
+ * of another generation keeps its k, unused until it binds again (its
+ * gen tells), and k->site is then another's or NULL (a claimed entry is
+ * zeroed): learn() writes only to the site whose k is k. */
+void nb_tms_site_bind(const struct nb_tm *t, struct nb_tms_site *c, const struct nb_tm_block *b)
+{
+	struct nb_tm_cost *k = (struct nb_tm_cost *)nb_tms_find(t, b, c->to);
+
+	c->gen = t->smp.gen;
+	c->n = b->real[c->to];
+	c->k = k;
+	if (!k) {
+		c->c[0] = c->c[1] = 0;
+		return;
+	}
+	if (k->site && k->site != c && k->site->k == k) {
+		k->site->k = 0;
+		k->site->c[0] = k->site->c[1] = 0;
+	}
+	k->site = c;
+	c->c[0] = k->base[0].c;
+	c->c[1] = k->base[1].c;
+}
+
 void nb_tms_anchor(struct nb_tm *t)
 {
 	nb_tms_close(t);
@@ -334,6 +360,10 @@ static void learn(struct nb_tm_cost *k, unsigned mp, uint64_t s, uint64_t d, int
 		k->base[mp].n++;
 		d = k->base[mp].sum / k->base[mp].n;
 		k->base[mp].c = (uint32_t)(d < NB_TMS_MAX - 1 ? d : NB_TMS_MAX - 1) + 1;
+		/* (the copy at the site bound to k, if it still is:
+		 * nb_tms_site_bind) */
+		if (k->site && k->site->k == k)
+			k->site->c[mp] = k->base[mp].c;
 	} else {
 		if (k->miss.n >= NB_TMS_N) {
 			k->miss.sum /= 2;

@@ -23,6 +23,7 @@
  * run not measured (nb_tmsample.c), which the first measured run
  * replaces */
 #define NB_TMS_EXITS 4u
+struct nb_tms_site;
 struct nb_tm_cost {
 	uint32_t to;             /* + 1; 0: a free entry                      */
 	uint32_t prov;
@@ -37,6 +38,8 @@ struct nb_tm_cost {
 		uint32_t n, n1;
 		uint64_t sum, lat;
 	} miss;
+	struct nb_tms_site *site; /* the call site that keeps copies of the
+				   * bases' c (NULL: none; below) */
 };
 
 /* The program accessed the PMU (a serializing point, after
@@ -296,10 +299,17 @@ static inline uint64_t nb_tms_peek(struct nb_tm *t)
  * nb_cond_tm: a superblock's last branch and its clock in one call): the
  * common case, nb_tms_skip, without a search for the entry.  An
  * anchor (nb_tms_anchor) frees every entry: one found before it is not
- * used after it (gen). */
+ * used after it (gen).  The common case reads the entry's base costs
+ * from copies here, in the site's host line, not from the entry's
+ * (python3's tens of thousands of sites: the entry's line came from
+ * beyond the host's L1 on every call); the entry names the site that
+ * holds them (k->site), and its learning writes them through, so the
+ * copies are the entry's own values whenever the site's entry is of this
+ * anchor (nb_tms_site_bind). */
 struct nb_tms_site {
 	const struct nb_tm_cost *k;     /* the entry, or NULL                 */
 	uint64_t gen;                   /* ... found in this smp.gen          */
+	uint32_t c[2];                  /* ... its base[mp].c (0 without k)   */
 	uint32_t n;                     /* ... its run's real uops            */
 	uint32_t to;                    /* the site's run: uops [0, to)       */
 };
@@ -308,9 +318,14 @@ static inline void nb_tms_site_init(struct nb_tms_site *c, unsigned to)
 {
 	c->k = 0;
 	c->gen = 0;
+	c->c[0] = c->c[1] = 0;
 	c->n = 0;
 	c->to = to;
 }
+
+/* c's entry and its copies from the entry of the runs [0, c->to) of b in
+ * t's generation (nb_tmsample.c; NULL and none if b has none) */
+void nb_tms_site_bind(const struct nb_tm *t, struct nb_tms_site *c, const struct nb_tm_block *b);
 
 /* the site's entry is of this anchor: nb_tms_skip(t, c->k, c->n, misp)
  * may take the run.  (A test apart from that call, which the caller
@@ -334,9 +349,9 @@ static inline __attribute__((always_inline)) int nb_tms_site_skip(struct nb_tm *
 {
 	uint32_t k;
 
-	if (!c->k || c->gen != t->smp.gen || !t->smp.lazy || t->ld_mask)
+	if (c->gen != t->smp.gen || !t->smp.lazy || t->ld_mask)
 		return 0;
-	k = c->k->base[t->smp.mp].c;
+	k = c->c[t->smp.mp];    /* (0 without an entry) */
 	if (!k)
 		return 0;
 	t->smp.mp = misp != t->misp_seen;
@@ -356,9 +371,7 @@ static inline void nb_tms_site_find(const struct nb_tm *t, struct nb_tms_site *c
 {
 	if (c->k && c->gen == t->smp.gen)
 		return;
-	c->k = nb_tms_find(t, b, c->to);
-	c->gen = t->smp.gen;
-	c->n = b->real[c->to];
+	nb_tms_site_bind(t, c, b);
 }
 
 #endif /* NB_TMSAMPLE_H */

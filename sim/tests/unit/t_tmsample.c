@@ -287,6 +287,62 @@ static double scenario(unsigned runs, unsigned region, uint64_t *tr, uint64_t *t
 }
 
 /*
+ * The tool's call sites (nb_cycles.c nb_cond_tm, nb_tm_site): a run from
+ * a block's start charged at its site when it can be (nb_tms_site_skip,
+ * from the copies of the entry's costs at the site; then nb_tms_skip
+ * from the entry), else run (nb_tm_run_sampled) and the site's entry
+ * found again (nb_tms_site_find): the random scenario's runs, those to
+ * the block's end through a site (two: alternately through two sites of
+ * one block, as two translations of one address would, each taking the
+ * entry from the other), the others run.  sites 0: every run run.  A
+ * serializing read at the end; *sk: the runs skipped; *stale: sites whose
+ * copies are not their entry's costs at the end.
+ */
+static struct nb_tms_site sites[NBLK][2];
+
+static uint64_t sited(unsigned runs, unsigned nsites, uint64_t *sk, unsigned *stale)
+{
+	init(2000);
+	reset_costs();
+	for (unsigned b = 0; b < NBLK; b++)
+		for (unsigned j = 0; j < 2; j++)
+			nb_tms_site_init(&sites[b][j], blks[b].b.n);
+	rng = 0x9e3779b97f4a7c15ull;
+	for (unsigned i = 0; i < runs; i++) {
+		unsigned to;
+		uint64_t mask;
+		struct blk *k = pick(i, &to, &mask);
+		uint32_t lat = rnd(8) ? 18 : 234;
+		struct nb_tms_site *c = &sites[k - blks][nsites == 2 ? i & 1 : 0];
+
+		for (unsigned j = 0; j < k->nld && j < 64; j++)
+			if (mask >> j & 1)
+				nb_tm_load_miss(&smp, j, lat);
+		misp += (uint64_t)(rnd(3) == 0);
+		if (!nsites || to != k->b.n) {
+			nb_tm_run_sampled(&smp, &k->b, 0, to, misp);
+			continue;
+		}
+		if (nb_tms_site_skip(&smp, c, misp))
+			continue;
+		if (nb_tms_site_hit(&smp, c) && nb_tms_skip(&smp, c->k, c->n, misp))
+			continue;
+		nb_tm_run_sampled(&smp, &k->b, 0, to, misp);
+		nb_tms_site_find(&smp, c, &k->b);
+	}
+	*sk = smp.smp.skipped;
+	*stale = 0;
+	for (unsigned b = 0; b < NBLK; b++)
+		for (unsigned j = 0; j < 2; j++) {
+			const struct nb_tms_site *c = &sites[b][j];
+			if (c->k && c->gen == smp.smp.gen &&
+			    (c->c[0] != c->k->base[0].c || c->c[1] != c->k->base[1].c))
+				(*stale)++;
+		}
+	return nb_tms_serialize(&smp);
+}
+
+/*
  * Runs in segments (nb_tm_seg_sampled: PMI checks inside a run, step
  * mode's instruction by instruction) against the same runs whole
  * (nb_tm_run_sampled): the random scenario's runs, each cut at random
@@ -524,6 +580,22 @@ static void model(unsigned cpuid_model, const char *name)
 	       "(%llu, %llu) and skip the same runs", name, (unsigned long long)s2,
 	       (unsigned long long)s);
 
+	/* the call sites' copies of the entries' costs: the same cycles and
+	 * skips as the runs without sites, one site or two to a block */
+	{
+		uint64_t k0, k1, k2;
+		unsigned st0, st1, st2;
+		uint64_t c0 = sited(200000, 0, &k0, &st0), c1 = sited(200000, 1, &k1, &st1);
+		uint64_t c2 = sited(200000, 2, &k2, &st2);
+		tap_ok(c1 == c0 && c2 == c0 && k1 == k0 && k2 == k0 && k0 > 100000 && !st1 && !st2,
+		       "%s: runs through call sites (the entry's costs copied at the site) give the "
+		       "cycles of the same runs without (%llu, %llu, %llu) and skip the same runs "
+		       "(%llu, %llu, %llu); no site's copies differ from its entry's (%u, %u)", name,
+		       (unsigned long long)c1, (unsigned long long)c2, (unsigned long long)c0,
+		       (unsigned long long)k1, (unsigned long long)k2, (unsigned long long)k0,
+		       st1, st2);
+	}
+
 	/* exact where the walk runs: step mode, ranges from inside a block,
 	 * a block's fifth exit */
 	init(2000);
@@ -612,7 +684,7 @@ int main(void)
 	gen_serial(&dep, 4, NB_TM_LOAD, 50);
 	gen_indep(&indep);
 	gen_overlap(&overlap);
-	tap_plan(30);
+	tap_plan(32);
 	model(2, "northwood");
 	model(3, "prescott");
 	return tap_fail ? 1 : 0;
