@@ -22,8 +22,10 @@ static struct nb_smt_mark smt_mark[2];
  * need every run walked) */
 static Bool smt_both;
 
+extern UInt getenv_tk, getenv_notake;
 void nb_tm_setup(void)
 {
+	{ const HChar *e = VG_(getenv)("NBSIM_TK"); if (e) { getenv_tk = e[0]=='1'; getenv_notake = e[0]=='2'; } }
 	for (unsigned lp = 0; lp < 2; lp++) {
 		nb_tm_init(&nb_tm_lp[lp], nb_tm_params_for(nb_cpu->model), nb_cpu->mispredict_penalty);
 		/* replay (nb_tmmemo.c); not with --ht=yes: its key and
@@ -88,6 +90,14 @@ static void hold_list(void)
 	hold_need = nb_need;
 }
 static void step_held(int all);
+static Bool tk_armed;
+static void tk_resolve_slow(void);
+static inline void tk_resolve(void)
+{
+	if (tk_armed)
+		tk_resolve_slow();
+}
+static void tk_resolve_mid(void);
 
 /* One superblock ran through uops [range & 0xffffffff, range >> 32) of b;
  * seg: the run may come in segments (nb_tm_rest, step mode) */
@@ -159,6 +169,7 @@ void nb_tm_rep_visit(ULong pc, ULong rcx, ULong dflag)
 
 VG_REGPARM(2) void nb_tm_sb(const struct nb_tm_block *b, ULong range)
 {
+	tk_resolve();
 	tm_sb(b, range, (nb_need & NEED_STEP) != 0);
 }
 
@@ -293,6 +304,7 @@ VG_REGPARM(2) void nb_cond_tm(struct nb_cond_tm *s, ULong taken)
  * nb_update_cycles): the sampled clock starts again (nb_tms_anchor) */
 void nb_tm_anchor(void)
 {
+	tk_resolve();
 	if (clo_clock == NB_CLOCK_SAMPLED) {
 		struct nb_tm *o = &nb_tm_lp[(nb_tmp - nb_tm_lp) ^ 1];
 
@@ -323,6 +335,7 @@ ULong nb_tm_p;
 
 VG_REGPARM(2) void nb_tm_rest(const struct nb_tm_block *b, ULong to)
 {
+	tk_resolve();
 	if (to > nb_tm_p)
 		tm_sb(b, (to << 32) | nb_tm_p, (nb_need & (NEED_PMI | NEED_STEP)) != 0);
 	nb_tm_p = to;
@@ -374,6 +387,7 @@ void nb_tm_switch(unsigned lp, unsigned active)
 {
 	unsigned old = (unsigned)(nb_tmp - nb_tm_lp);
 
+	tk_resolve();
 	lp &= 1;
 	nb_tms_close(nb_tmp);
 	nb_tms_sync(nb_tmp);
@@ -417,6 +431,7 @@ void nb_tm_switch(unsigned lp, unsigned active)
  * time): the mispredictions so far happened while nothing was timed. */
 void nb_tm_time_on(void)
 {
+	tk_resolve();
 	for (unsigned lp = 0; lp < 2; lp++) {
 		nb_tms_close(&nb_tm_lp[lp]);
 		nb_tms_sync(&nb_tm_lp[lp]);
@@ -427,6 +442,7 @@ void nb_tm_time_on(void)
 /* Step mode begins (nb_need.c, after nb_update_cycles) */
 void nb_tm_step_on(void)
 {
+	tk_resolve();
 	for (unsigned lp = 0; lp < 2; lp++) {
 		nb_tms_close(&nb_tm_lp[lp]);
 		nb_tms_sync(&nb_tm_lp[lp]);
@@ -557,6 +573,7 @@ void nb_update_cycles(void)
 	unsigned lp = (unsigned)(nb_tmp - nb_tm_lp);
 	uint64_t c;
 
+	tk_resolve();
 	nb_lean_fold();
 	nb_tms_close(nb_tmp);   /* (the run before this point has ended) */
 	if (held)
@@ -592,6 +609,7 @@ void nb_peek_cycles(void)
 	ULong c = nb_cyc;
 	unsigned lp = (unsigned)(nb_tmp - nb_tm_lp);
 
+	tk_resolve_mid();
 	nb_lean_fold();
 	if (!nb_stepping && nb_tms_peek(nb_tmp) > tm_seen[lp])
 		c += nb_tms_peek(nb_tmp) - tm_seen[lp];
@@ -606,6 +624,7 @@ ULong nb_cycles_now(void)
 	ULong c = nb_cyc;
 	unsigned lp = (unsigned)(nb_tmp - nb_tm_lp);
 
+	tk_resolve_mid();
 	if (!nb_stepping && nb_tms_peek(nb_tmp) > tm_seen[lp])
 		c += nb_tms_peek(nb_tmp) - tm_seen[lp];
 	return c;
@@ -724,14 +743,16 @@ static Bool held_bulk(uint64_t i0, uint64_t busy, uint64_t base, uint64_t k, ULo
  * walked from its start), more than width a cycle if need be; else what
  * does not fit waits for the next run's cycles.
  */
+static void held_layout(ULong u, uint64_t end, int all, const ULong *full, const ULong *d,
+			const unsigned *ix, unsigned nx);
+
 static void step_held(int all)
 {
 	struct nb_tm *t = nb_tmp;
 	ULong u = held;
-	uint64_t base, end, k, busy, rp;
-	unsigned w = t->p->width;
+	uint64_t rp;
 
-	ULong full[RAW_N], d[RAW_N], cu = 0;
+	ULong full[RAW_N], d[RAW_N];
 	unsigned ix[RAW_N], nx = 0;
 
 	held = 0;
@@ -757,10 +778,23 @@ static void step_held(int all)
 			}
 		}
 	hold_on = False;
+	held_layout(u, rp + (t->ret_n ? 1 : 0), all, full, d, ix, nx);
+}
+
+/* step_held's cycles of u uops retiring through cycle end - 1 (the
+ * retirement point, the last cycle counted if it is partly taken); the
+ * run's raw counts moved ix[0..nx) (full: as they stand after it, d: by
+ * how much) */
+static void held_layout(ULong u, uint64_t end, int all, const ULong *full, const ULong *d,
+			const unsigned *ix, unsigned nx)
+{
+	uint64_t base, k, busy;
+	unsigned w = nb_tmp->p->width;
+	ULong cu = 0;
+
 	/* (from the cycle after the open one if it retired uops: the
 	 * skipped run starts from a drained pipeline, nb_tmsample.c) */
 	base = step_open + (nb_fill ? 1 : 0);
-	end = rp + (t->ret_n ? 1 : 0);
 	k = end > base ? end - base : 1;
 	if (!all && u > k * w) {
 		/* a charge below the uops' retirement time (the refill taken
@@ -811,23 +845,203 @@ static void step_held(int all)
 UInt nb_step_fast;
 ULong nb_step_mark;
 
-VG_REGPARM(2) void nb_step_end(const struct nb_tm_block *b, ULong to)
+/*
+ * Step mode's held runs closed at their end (the take): where the fold is
+ * additive (hold_add: the raw counts get no shares) and the run joins the
+ * sampled clock's streak, nb_step_end charges it there (as its close at
+ * the next run's first segment would: nb_tms_skip on its entry) and keeps
+ * its uops and retirement point for its cycles (tk_u, tk_end), laid out
+ * at the next run's end (held_layout, as step_held at its start would:
+ * nothing between reads them); and the next run's first instruction
+ * makes no call (its nb_tm_sb and nb_step guarded by nb_step_tk, which it
+ * then clears), its segment opened at its end (tk_open) as that
+ * instruction's calls would have opened it.  Until that instruction has
+ * passed (nb_step_tk set) the close it would have made has not happened:
+ * anything else that reads the clock or the held run first undoes the
+ * take (tk_untake: a store's bus transfer, nb_tms_store_bus; a run that
+ * makes its first calls, a PMU access), and the present path goes on.
+ * Not with a possible PMI, the bus model, --ht=yes (another LP reads the
+ * clock), nor where a charge takes back a refill (skew > 0: its flush is
+ * not the sum) or the run has an L1D-missing load (its bus transfers);
+ * not at a run that leaves to valgrind (a system call, a client request:
+ * they read the clock as it stands).  bench-log, 2026-12-01, seventeenth
+ * session.
+ */
+UInt getenv_tk = 1, getenv_notake = 0;
+UInt nb_step_tk;                  /* a take; the next run's first instruction to come */
+                                  /* tk_armed: a take; the next run not opened yet */
+static Bool tk_on;                /* ... its cycles not laid out yet     */
+static ULong tk_u;                /* ... its uops (with what was held)   */
+static uint64_t tk_end, tk_rp;    /* ... held_layout's end; the point    */
+static struct nb_tm *tk_t;
+static struct {                   /* the clock's fields the take changed */
+	unsigned mp;
+	uint32_t left, lazy, pend;
+	uint64_t misp_seen, acc, accu;
+} tk_sv;
+
+static void tk_untake(void)
+{
+	struct nb_tm *t = tk_t;
+
+	t->smp.mp = tk_sv.mp;
+	t->smp.left = tk_sv.left;
+	t->smp.lazy = tk_sv.lazy;
+	t->smp.pend = tk_sv.pend;
+	t->misp_seen = tk_sv.misp_seen;
+	t->smp.acc = tk_sv.acc;
+	t->smp.accu = tk_sv.accu;
+	t->smp.open = NB_SEG_DEFER;     /* (ob, oto, omisp... as the take left them) */
+	held = tk_u;
+	hold_on = True;
+	hold_add = True;
+	tk_on = tk_armed = False;
+	nb_step_tk = 0;
+	nb_step_fast = 0;
+}
+
+/* the taken run's cycles, as step_held(0) at the next run's start */
+static void tk_layout(void)
+{
+	if (!tk_on)
+		return;
+	tk_on = False;
+	held_layout(tk_u, tk_end, 0, NULL, NULL, NULL, 0);
+}
+
+/* before any other step-mode or clock work: the take undone while the
+ * next run's first instruction is to come; else its cycles laid out (a
+ * run cut after its first instruction, by a fault or a signal, is not
+ * opened: its uops retire with the next run's) */
+static void tk_resolve_slow(void)
+{
+	if (nb_step_tk)
+		tk_untake();
+	else {
+		static int n;
+		if (getenv_tk && n++ < 5) VG_(umsg)("tk cut\n");
+		tk_layout();
+		tk_armed = False;
+	}
+}
+
+/* the same where a run may be under way (a reader of the cycles) */
+static void tk_resolve_mid(void)
+{
+	if (!tk_armed)
+		return;
+	if (nb_step_tk)
+		tk_untake();
+	else
+		tk_layout();
+}
+
+void nb_step_untake(void)
+{
+	static int n;
+	if (n++ < 5) VG_(umsg)("store untake %d %d\n", tk_armed, nb_step_tk);
+	if (tk_armed && nb_step_tk)
+		tk_untake();
+}
+
+/* the run after a take, whose first instruction made no call, ends
+ * (through uop `to` of b): its segments as those calls and the later
+ * ones would have left them (in a skip phase, after a run the streak
+ * took: held back, its start the streak's point), its uops held */
+static void tk_open(const struct nb_tm_block *b, unsigned to)
 {
 	struct nb_tm *t = nb_tmp;
 
+	tk_armed = False;
+	tk_layout();
+	t->smp.ob = b;
+	t->smp.open = NB_SEG_DEFER;
+	t->smp.obefore = tk_rp << 8;
+	t->smp.os = 0;
+	t->smp.omask = 0;
+	t->smp.oto = to;
+	t->smp.omisp = misp_total();
+	if (clo_mem_timing == MT_NO)
+		t->ld_mask = 0;
+	for (uint64_t x = t->ld_mask; x; x &= x - 1)
+		t->smp.olat[__builtin_ctzll(x)] = t->ld_lat[__builtin_ctzll(x)];
+	t->smp.omask = t->ld_mask;
+	t->ld_mask = 0;
+	/* (as the first instruction's nb_step: the additive fold held, no
+	 * PMU access since the take) */
+	hold_on = True;
+	hold_add = True;
+	if (nb_step_mark > nb_raw_last[RAW_UOPS]) {
+		held += nb_step_mark - nb_raw_last[RAW_UOPS];
+		nb_raw_last[RAW_UOPS] = nb_step_mark;
+	}
+	nb_step_fast = 0;
+}
+
+/* the held run ends here: taken if it may be (above) */
+static void tk_take(void)
+{
+	struct nb_tm *t = nb_tmp;
+	const struct nb_tm_block *b = t->smp.ob;
+	const struct nb_tm_cost *k;
+	uint64_t rp = 0;
+
+	if (getenv_notake || clo_ht || (nb_need & (NEED_PMI | NEED_BUS)) || !hold_on || !hold_add ||
+	    t->smp.open != NB_SEG_DEFER || t->smp.omask || t->ld_mask || !t->smp.lazy ||
+	    t->smp.skew > 0 || t->smp.peer || !b->real || !(k = nb_tms_find(t, b, t->smp.oto)))
+		return;
+	tk_sv.mp = t->smp.mp;
+	tk_sv.left = t->smp.left;
+	tk_sv.lazy = t->smp.lazy;
+	tk_sv.pend = t->smp.pend;
+	tk_sv.misp_seen = t->misp_seen;
+	tk_sv.acc = t->smp.acc;
+	tk_sv.accu = t->smp.accu;
+	if (!nb_tms_skip(t, k, b->real[t->smp.oto], t->smp.omisp))
+		return;         /* (nothing changed) */
+	t->smp.open = NB_SEG_NONE;
+	(void)nb_tms_ret_lazy(t, &rp);  /* (pend, skew <= 0, no peer: always) */
+	tk_t = t;
+	tk_u = held;
+	held = 0;
+	hold_on = False;
+	tk_rp = rp;
+	tk_end = rp + (t->ret_n ? 1 : 0);
+	tk_on = tk_armed = True;
+	nb_step_tk = getenv_tk;
+	nb_step_fast = 1;
+}
+
+VG_REGPARM(2) void nb_step_end(const struct nb_tm_block *b, ULong arg)
+{
+	struct nb_tm *t = nb_tmp;
+	UInt to = (UInt)arg;
+	Bool take = !(arg >> 32);       /* (not at a run that leaves to valgrind) */
+
+	if (to > b->n)
+		to = b->n;
+	if (tk_armed) {
+		if (!nb_step_tk) {
+			tk_open(b, to);
+			if (take)
+				tk_take();
+			return;
+		}
+		tk_untake();    /* (the first instruction's calls were made) */
+	}
 	nb_step_fast = 0;
 	if (nb_step_mark > nb_raw_last[RAW_UOPS]) {
 		held += nb_step_mark - nb_raw_last[RAW_UOPS];
 		nb_raw_last[RAW_UOPS] = nb_step_mark;
 	}
-	if (to > b->n)
-		to = b->n;
-	if (to <= t->smp.oto)
-		return;
-	if (clo_mem_timing == MT_NO)
-		t->ld_mask = 0;
-	if (!nb_tms_seg_held(t, b, t->smp.oto, (unsigned)to, misp_total()))
-		tm_sb(b, (to << 32) | t->smp.oto, True);  /* (not held after all) */
+	if (to > t->smp.oto) {
+		if (clo_mem_timing == MT_NO)
+			t->ld_mask = 0;
+		if (!nb_tms_seg_held(t, b, t->smp.oto, to, misp_total()))
+			tm_sb(b, ((ULong)to << 32) | t->smp.oto, True);  /* (not held after all) */
+	}
+	if (take)
+		tk_take();
 }
 
 /*
@@ -841,8 +1055,10 @@ VG_REGPARM(2) void nb_step_end(const struct nb_tm_block *b, ULong to)
 VG_REGPARM(0) void nb_step(void)
 {
 	struct nb_tm *t = nb_tmp;
-	ULong u = nb_raw[RAW_UOPS] - nb_raw_last[RAW_UOPS];
+	ULong u;
 
+	tk_resolve();
+	u = nb_raw[RAW_UOPS] - nb_raw_last[RAW_UOPS];
 	nb_raw_last[RAW_UOPS] = nb_raw[RAW_UOPS];
 	if (nb_tms_holding(t)) {
 		if (!hold_on) {

@@ -679,16 +679,24 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 						/* (after the run's first segment and
 						 * step, held runs skip the calls) */
 						IRExpr *sg = NULL;
-						Bool first = !step_fast && tmb && !tm_from && tm_end;
+						Bool first = !step_fast && tmb && !tm_from && tm_end &&
+							nb_itm_fast_ok();
 						if (step_fast) {
 							sg = nb_itm_fast_guard(out, NULL);
+							nb_itm_mark(out, NULL);
+						} else if (first) {
+							/* (after a take, none either:
+							 * nb_cycles.c tk_take) */
+							sg = nb_itm_tk_guard(out);
 							nb_itm_mark(out, NULL);
 						}
 						nb_itm_tm(out, tmb, tm_from, tm_end, sg);
 						tm_from = tm_end;
 						nb_itm_step(out, sg);
-						if (first && nb_itm_fast_ok())
+						if (first) {
+							nb_itm_tk_clear(out);
 							step_fast = True;
+						}
 					}
 				}
 			}
@@ -851,7 +859,8 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 				exit_add(out, &bt, &nb_raw[RAW_MS_XFER], g);
 			nb_ipmi_check(out, bound, 0, tmb, k.valid ? tm_end : 0);
 			if (step_fast && k.valid)
-				nb_itm_step_end(out, tmb, tm_end, g);
+				nb_itm_step_end(out, tmb, tm_end, g,
+						st->Ist.Exit.jk != Ijk_Boring);
 			if (bt.on)
 				bt.x[bt.nx++].pos = out->stmts_used;
 			addStmtToIRSB(out, st);
@@ -899,7 +908,7 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 			nb_itm_tm(out, tmb, tm_from, tm_end,
 				  step_fast ? nb_itm_fast_guard(out, NULL) : NULL);
 		if (step_fast)
-			nb_itm_step_end(out, tmb, tm_end, NULL);
+			nb_itm_step_end(out, tmb, tm_end, NULL, force_jk);
 	}
 	if (tmb) {
 		nb_tmb_end();

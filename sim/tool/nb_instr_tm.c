@@ -78,15 +78,35 @@ void nb_itm_mark(IRSB *sb, IRExpr *g)
 		addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_step_mark), u));
 }
 
-/* the run may end here (g: NULL or the exit taken), through uop to of b */
-void nb_itm_step_end(IRSB *sb, struct nb_tm_block *b, UInt to, IRExpr *g)
+/* The first instruction of a superblock whose later ones skip their
+ * calls in a held run: its calls skipped too after a take (nb_cycles.c
+ * tk_take: nb_step_tk set), guard: the flag clear */
+IRExpr *nb_itm_tk_guard(IRSB *sb)
+{
+	IRExpr *f = tmp(sb, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32,
+						 mkIRExpr_HWord((HWord)&nb_step_tk)));
+	return tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ32, f, IRExpr_Const(IRConst_U32(0))));
+}
+
+/* ... and after its calls: the instruction passed */
+void nb_itm_tk_clear(IRSB *sb)
+{
+	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_step_tk),
+				       IRExpr_Const(IRConst_U32(0))));
+}
+
+/* the run may end here (g: NULL or the exit taken), through uop to of b;
+ * out: the run leaves to valgrind (a system call, a client request...),
+ * which may read the clock: not taken there */
+void nb_itm_step_end(IRSB *sb, struct nb_tm_block *b, UInt to, IRExpr *g, Bool out)
 {
 	IRDirty *d;
 
 	if (!b)
 		return;
 	d = unsafeIRDirty_0_N(2, "nb_step_end", VG_(fnptr_to_fnentry)(&nb_step_end),
-			      mkIRExprVec_2(mkIRExpr_HWord((HWord)b), c64(to)));
+			      mkIRExprVec_2(mkIRExpr_HWord((HWord)b),
+					    c64((ULong)to | ((ULong)(out != 0) << 32))));
 	d->guard = fast_flag(sb, g, True);
 	/* (it clears the flag, which the next guards read) */
 	d->mFx = Ifx_Modify;

@@ -466,7 +466,12 @@ VG_REGPARM(0) void nb_step(void);
  * skipped (nb_instr_tm.c); the uops so far at the last skipped step */
 extern UInt nb_step_fast;
 extern ULong nb_step_mark;
-VG_REGPARM(2) void nb_step_end(const struct nb_tm_block *b, ULong to);
+VG_REGPARM(2) void nb_step_end(const struct nb_tm_block *b, ULong arg);
+/* a held run taken at its end (nb_cycles.c): the next run's first
+ * instruction makes no call while set, and clears it */
+extern UInt nb_step_tk;
+/* ... undone: something reads the clock before that instruction passed */
+void nb_step_untake(void);
 extern struct nb_tm nb_tm_lp[2], *nb_tmp;
 extern ULong nb_tm_ldix;                 /* the load being modelled        */
 /* A load helper's size argument carries the load's index too (bits 16
