@@ -900,13 +900,89 @@ static void tk_untake(void)
 	nb_step_fast = 0;
 }
 
-/* the taken run's cycles, as step_held(0) at the next run's start */
+/*
+ * The taken run's cycles, as step_held(0) at the next run's start
+ * (held_layout), its common case written out: every uop fits its charge
+ * (no carry), the busy cycles from the open one's next (i0 0) or, the
+ * open cycle empty, from the one after the first's (i0 1: the first busy
+ * cycle is the open one), then held_bulk's histogram with an additive
+ * fold (lin 2).  Else, or before any change, held_layout.
+ */
 static void tk_layout(void)
 {
+	const struct nb_pmu *p = &nb_pmu_state;
+	const uint64_t w = nb_tmp->p->width, base = step_open + (nb_fill ? 1 : 0);
+	const uint64_t k = tk_end > base ? tk_end - base : 1;
+	const ULong u = tk_u;
+	uint64_t busy, i0, last, q, r, cl, cp, vl, v1 = 0, a, b, gaps;
+	ULong v0;
+	Bool uo;
+
 	if (!tk_on)
 		return;
 	tk_on = False;
-	held_layout(tk_u, tk_end, 0, NULL, NULL, NULL, 0);
+	if (!u || u > k * w)
+		goto slow;
+	busy = w == 3 ? (u + 2) / 3 : (u + w - 1) / w;   /* (<= k) */
+	i0 = nb_fill ? 0 : 1;
+	if (i0 >= busy) {
+		/* (one busy cycle, the open one) */
+		nb_sig[SIG_UOPS] += u;
+		nb_fill += (UInt)u;
+		nb_u_seen = nb_sig[SIG_UOPS];
+		return;
+	}
+	if (busy == 1) {
+		q = u;
+		r = 0;
+		cl = base;
+	} else if (busy == 2) {
+		q = u >> 1;
+		r = u & 1;
+		cl = base + k / 2;
+	} else {
+		q = u / busy;
+		r = u % busy;
+		cl = base + (busy - 1) * k / busy;
+	}
+	last = busy - 1;
+	if (i0)
+		v1 = q + (0 < r);       /* (the first busy cycle's uops, in the open one) */
+	uo = (p->cused[SIG_UOPS / 64] >> (SIG_UOPS % 64)) & 1;
+	v0 = uo ? nb_sig[SIG_UOPS] + v1 - p->cbase[SIG_UOPS] - nb_step_run.n * nb_step_run.v : 0;
+	if (nb_derive_linear_now() != 2 || !hist_allowed() || v0 >= NB_PMU_HIST_N ||
+	    q + 1 >= NB_PMU_HIST_N || (nb_step_run.n && nb_step_run.v >= NB_PMU_HIST_N))
+		goto slow;
+	cp = last > i0 ? (busy == 2 ? base : base + (last - 1) * k / busy) : step_open;
+	vl = q + (last < r);
+	a = r > i0 ? (r < last ? r : last) - i0 : 0;
+	b = last - i0 - a;
+	gaps = (cl - step_open) - (busy - i0);
+	if (nb_step_run.n) {
+		hist_add((unsigned)nb_step_run.v, nb_step_run.n);
+		nb_step_run.n = 0;
+	}
+	hist_add((unsigned)v0, 1);
+	if (a)
+		hist_add(uo ? (unsigned)q + 1 : 0, a);
+	if (b)
+		hist_add(uo ? (unsigned)q : 0, b);
+	if (gaps)
+		hist_add(0, gaps);
+	if (cl - cp > 1)
+		nb_step_hist.last = 0;
+	else
+		nb_step_hist.last = last > i0 ? (uo ? (unsigned)(q + (last - 1 < r)) : 0) : (unsigned)v0;
+	nb_cyc += cl - step_open;
+	nb_bus_state.now += gaps;
+	batching = True;
+	step_open = cl;
+	nb_sig[SIG_UOPS] += u;          /* (v1, those before the last, its own) */
+	nb_fill = (UInt)vl;
+	nb_u_seen = nb_sig[SIG_UOPS];
+	return;
+slow:
+	held_layout(u, tk_end, 0, NULL, NULL, NULL, 0);
 }
 
 /* before any other step-mode or clock work: the take undone while the
