@@ -778,7 +778,6 @@ static void step_held(int all)
 			}
 		}
 	hold_on = False;
-	{ static ULong n3; if ((++n3 & 0xfffff) == 0) VG_(umsg)("step_held %llu\n", n3); }
 	held_layout(u, rp + (t->ret_n ? 1 : 0), all, full, d, ix, nx);
 }
 
@@ -922,10 +921,8 @@ static void tk_layout(void)
 	if (!tk_on)
 		return;
 	tk_on = False;
-	if (!u || u > k * w) {
-		static ULong n1; if ((++n1 & 0xfffff) == 0) VG_(umsg)("slow carry %llu u %llu k %llu\n", n1, u, (ULong)k);
+	if (!u || u > k * w)
 		goto slow;
-	}
 	busy = w == 3 ? (u + 2) / 3 : (u + w - 1) / w;   /* (<= k) */
 	i0 = nb_fill ? 0 : 1;
 	if (i0 >= busy) {
@@ -954,10 +951,8 @@ static void tk_layout(void)
 	uo = (p->cused[SIG_UOPS / 64] >> (SIG_UOPS % 64)) & 1;
 	v0 = uo ? nb_sig[SIG_UOPS] + v1 - p->cbase[SIG_UOPS] - nb_step_run.n * nb_step_run.v : 0;
 	if (nb_derive_linear_now() != 2 || !hist_allowed() || v0 >= NB_PMU_HIST_N ||
-	    q + 1 >= NB_PMU_HIST_N || (nb_step_run.n && nb_step_run.v >= NB_PMU_HIST_N)) {
-		static ULong n2; if ((++n2 & 0xfffff) == 0) VG_(umsg)("slow hist %llu\n", n2);
+	    q + 1 >= NB_PMU_HIST_N || (nb_step_run.n && nb_step_run.v >= NB_PMU_HIST_N))
 		goto slow;
-	}
 	cp = last > i0 ? (busy == 2 ? base : base + (last - 1) * k / busy) : step_open;
 	vl = q + (last < r);
 	a = r > i0 ? (r < last ? r : last) - i0 : 0;
@@ -999,8 +994,6 @@ static void tk_resolve_slow(void)
 	if (nb_step_tk)
 		tk_untake();
 	else {
-		static int n;
-		if (getenv_tk && n++ < 5) VG_(umsg)("tk cut\n");
 		tk_layout();
 		tk_armed = False;
 	}
@@ -1019,8 +1012,6 @@ static void tk_resolve_mid(void)
 
 void nb_step_untake(void)
 {
-	static int n;
-	if (n++ < 5) VG_(umsg)("store untake %d %d\n", tk_armed, nb_step_tk);
 	if (tk_armed && nb_step_tk)
 		tk_untake();
 }
@@ -1067,8 +1058,6 @@ static void tk_take(void)
 	const struct nb_tm_cost *k;
 	uint64_t rp = 0;
 
-	{ static ULong c[8]; int r = !hold_on ? 0 : t->smp.open != NB_SEG_DEFER ? 1 : (t->smp.omask || t->ld_mask) ? 2 : !t->smp.lazy ? 3 : t->smp.skew > 0 ? 4 : !nb_tms_find(t, b, t->smp.oto) ? 5 : 6;
-	  c[r]++; if (((c[0]+c[1]+c[2]+c[3]+c[4]+c[5]+c[6]) & 0xffffff) == 0) VG_(umsg)("take %llu %llu %llu %llu %llu %llu %llu\n", c[0],c[1],c[2],c[3],c[4],c[5],c[6]); }
 	if (getenv_notake || clo_ht || (nb_need & (NEED_PMI | NEED_BUS)) || !hold_on || !hold_add ||
 	    t->smp.open != NB_SEG_DEFER || t->smp.omask || t->ld_mask || !t->smp.lazy ||
 	    t->smp.skew > 0 || t->smp.peer || !b->real || !(k = nb_tms_find(t, b, t->smp.oto)))
