@@ -22,10 +22,8 @@ static struct nb_smt_mark smt_mark[2];
  * need every run walked) */
 static Bool smt_both;
 
-extern UInt getenv_tk, getenv_notake;
 void nb_tm_setup(void)
 {
-	{ const HChar *e = VG_(getenv)("NBSIM_TK"); if (e) { getenv_tk = e[0]=='1'; getenv_notake = e[0]=='2'; } }
 	for (unsigned lp = 0; lp < 2; lp++) {
 		nb_tm_init(&nb_tm_lp[lp], nb_tm_params_for(nb_cpu->model), nb_cpu->mispredict_penalty);
 		/* replay (nb_tmmemo.c); not with --ht=yes: its key and
@@ -867,7 +865,6 @@ ULong nb_step_mark;
  * they read the clock as it stands).  bench-log, 2026-12-01, seventeenth
  * session.
  */
-UInt getenv_tk = 1, getenv_notake = 0;
 UInt nb_step_tk;                  /* a take; the next run's first instruction to come */
                                   /* tk_armed: a take; the next run not opened yet */
 static Bool tk_on;                /* ... its cycles not laid out yet     */
@@ -1058,7 +1055,7 @@ static void tk_take(void)
 	const struct nb_tm_cost *k;
 	uint64_t rp = 0;
 
-	if (getenv_notake || clo_ht || (nb_need & (NEED_PMI | NEED_BUS)) || !hold_on || !hold_add ||
+	if (clo_ht || (nb_need & (NEED_PMI | NEED_BUS)) || !hold_on || !hold_add ||
 	    t->smp.open != NB_SEG_DEFER || t->smp.omask || t->ld_mask || !t->smp.lazy ||
 	    t->smp.skew > 0 || t->smp.peer || !b->real || !(k = nb_tms_find(t, b, t->smp.oto)))
 		return;
@@ -1080,7 +1077,7 @@ static void tk_take(void)
 	tk_rp = rp;
 	tk_end = rp + (t->ret_n ? 1 : 0);
 	tk_on = tk_armed = True;
-	nb_step_tk = getenv_tk;
+	nb_step_tk = 1;
 	nb_step_fast = 1;
 }
 
