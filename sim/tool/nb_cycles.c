@@ -871,24 +871,11 @@ static Bool tk_on;                /* ... its cycles not laid out yet     */
 static ULong tk_u;                /* ... its uops (with what was held)   */
 static uint64_t tk_end, tk_rp;    /* ... held_layout's end; the point    */
 static struct nb_tm *tk_t;
-static struct {                   /* the clock's fields the take changed */
-	unsigned mp;
-	uint32_t left, lazy, pend;
-	uint64_t misp_seen, acc, accu;
-} tk_sv;
+static struct nb_tms_undo tk_sv;  /* the clock's fields the take changed */
 
 static void tk_untake(void)
 {
-	struct nb_tm *t = tk_t;
-
-	t->smp.mp = tk_sv.mp;
-	t->smp.left = tk_sv.left;
-	t->smp.lazy = tk_sv.lazy;
-	t->smp.pend = tk_sv.pend;
-	t->misp_seen = tk_sv.misp_seen;
-	t->smp.acc = tk_sv.acc;
-	t->smp.accu = tk_sv.accu;
-	t->smp.open = NB_SEG_DEFER;     /* (ob, oto, omisp... as the take left them) */
+	nb_tms_untake(tk_t, &tk_sv);
 	held = tk_u;
 	hold_on = True;
 	hold_add = True;
@@ -1023,19 +1010,9 @@ static void tk_open(const struct nb_tm_block *b, unsigned to)
 
 	tk_armed = False;
 	tk_layout();
-	t->smp.ob = b;
-	t->smp.open = NB_SEG_DEFER;
-	t->smp.obefore = tk_rp << 8;
-	t->smp.os = 0;
-	t->smp.omask = 0;
-	t->smp.oto = to;
-	t->smp.omisp = misp_total();
 	if (clo_mem_timing == MT_NO)
 		t->ld_mask = 0;
-	for (uint64_t x = t->ld_mask; x; x &= x - 1)
-		t->smp.olat[__builtin_ctzll(x)] = t->ld_lat[__builtin_ctzll(x)];
-	t->smp.omask = t->ld_mask;
-	t->ld_mask = 0;
+	nb_tms_held_late(t, b, to, misp_total(), tk_rp);
 	/* (as the first instruction's nb_step: the additive fold held, no
 	 * PMU access since the take) */
 	hold_on = True;
@@ -1056,20 +1033,9 @@ static void tk_take(void)
 	uint64_t rp = 0;
 
 	if (clo_ht || (nb_need & (NEED_PMI | NEED_BUS)) || !hold_on || !hold_add ||
-	    t->smp.open != NB_SEG_DEFER || t->smp.omask || t->ld_mask || !t->smp.lazy ||
-	    t->smp.skew > 0 || t->smp.peer || !b->real || !(k = nb_tms_find(t, b, t->smp.oto)))
+	    t->smp.open != NB_SEG_DEFER || !b->real || !(k = nb_tms_find(t, b, t->smp.oto)) ||
+	    !nb_tms_take(t, k, b->real[t->smp.oto], &tk_sv, &rp))
 		return;
-	tk_sv.mp = t->smp.mp;
-	tk_sv.left = t->smp.left;
-	tk_sv.lazy = t->smp.lazy;
-	tk_sv.pend = t->smp.pend;
-	tk_sv.misp_seen = t->misp_seen;
-	tk_sv.acc = t->smp.acc;
-	tk_sv.accu = t->smp.accu;
-	if (!nb_tms_skip(t, k, b->real[t->smp.oto], t->smp.omisp))
-		return;         /* (nothing changed) */
-	t->smp.open = NB_SEG_NONE;
-	(void)nb_tms_ret_lazy(t, &rp);  /* (pend, skew <= 0, no peer: always) */
 	tk_t = t;
 	tk_u = held;
 	held = 0;

@@ -916,6 +916,7 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 			k.dec.br == NB_BR_NONE;
 		if (k.uops_deferred && !exit_seen)
 			nb_irule_add_uops(&p, &k);
+		fx = False;
 		if (jk_retires(in->jumpkind) && !self) {
 			nb_irule_retire(&p, &k);
 			if (k.pd.branch && (nb_need & NEED_BR))
