@@ -865,17 +865,17 @@ ULong nb_step_mark;
  * they read the clock as it stands).  bench-log, 2026-12-01, seventeenth
  * session.
  */
-UInt nb_step_tk;                  /* a take; the next run's first instruction to come */
+                                  /* nb_step_tk: a take; the next run's first instruction to come */
                                   /* tk_armed: a take; the next run not opened yet */
 static Bool tk_on;                /* ... its cycles not laid out yet     */
 static ULong tk_u;                /* ... its uops (with what was held)   */
 static uint64_t tk_end, tk_rp;    /* ... held_layout's end; the point    */
-static struct nb_tm *tk_t;
-static struct nb_tms_undo tk_sv;  /* the clock's fields the take changed */
-
+/* the take undone: the clock's part (nb_step_tk_clock, or a store miss
+ * made it), then the held run's */
 static void tk_untake(void)
 {
-	nb_tms_untake(tk_t, &tk_sv);
+	nb_step_tk_clock();
+	nb_step_tk_undone = False;
 	held = tk_u;
 	hold_on = True;
 	hold_add = True;
@@ -975,7 +975,7 @@ slow:
  * opened: its uops retire with the next run's) */
 static void tk_resolve_slow(void)
 {
-	if (nb_step_tk)
+	if (nb_step_tk || nb_step_tk_undone)
 		tk_untake();
 	else {
 		tk_layout();
@@ -988,16 +988,10 @@ static void tk_resolve_mid(void)
 {
 	if (!tk_armed)
 		return;
-	if (nb_step_tk)
+	if (nb_step_tk || nb_step_tk_undone)
 		tk_untake();
 	else
 		tk_layout();
-}
-
-void nb_step_untake(void)
-{
-	if (tk_armed && nb_step_tk)
-		tk_untake();
 }
 
 /* the run after a take, whose first instruction made no call, ends
@@ -1034,9 +1028,9 @@ static void tk_take(void)
 
 	if (clo_ht || (nb_need & (NEED_PMI | NEED_BUS)) || !hold_on || !hold_add ||
 	    t->smp.open != NB_SEG_DEFER || !b->real || !(k = nb_tms_find(t, b, t->smp.oto)) ||
-	    !nb_tms_take(t, k, b->real[t->smp.oto], &tk_sv, &rp))
+	    !nb_tms_take(t, k, b->real[t->smp.oto], &nb_step_tk_sv, &rp))
 		return;
-	tk_t = t;
+	nb_step_tk_t = t;
 	tk_u = held;
 	held = 0;
 	hold_on = False;
@@ -1064,7 +1058,7 @@ VG_REGPARM(2) void nb_step_end(const struct nb_tm_block *b, ULong arg)
 		return;
 	}
 	if (tk_armed) {
-		if (!nb_step_tk) {
+		if (!nb_step_tk && !nb_step_tk_undone) {
 			tk_open(b, to);
 			if (take)
 				tk_take();

@@ -69,22 +69,6 @@ static void emit_tier(IRSB *sb, struct nb_tier *d)
 
 /* Does the superblock access memory (a cold translation gains nothing
  * otherwise)? */
-/* statements [from, to) of in may write memory */
-static Bool stores_in(const IRSB *in, Int from, Int to)
-{
-	for (Int j = from; j < to; j++) {
-		const IRStmt *st = in->stmts[j];
-		if (!st)
-			continue;
-		if (st->tag == Ist_Store || st->tag == Ist_StoreG || st->tag == Ist_CAS ||
-		    (st->tag == Ist_LLSC && st->Ist.LLSC.storedata) ||
-		    (st->tag == Ist_Dirty && st->Ist.Dirty.details->mFx != Ifx_None &&
-		     st->Ist.Dirty.details->mFx != Ifx_Read))
-			return True;
-	}
-	return False;
-}
-
 static Bool has_mem(IRSB *in)
 {
 	for (Int j = 0; j < in->stmts_used; j++) {
@@ -757,11 +741,6 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 				nb_irule_add_uops(&p, &k);
 			exit_seen = False;
 			addStmtToIRSB(out, st);
-			/* (a store's bus transfer reads the clock as it stands:
-			 * a take before it undone, nb_cycles.c tk_take) */
-			if ((nb_need & NEED_STEP) && !step_fast && tmb && !tm_from && nb_itm_fast_ok() &&
-			    stores_in(in, i + 1, j))
-				nb_itm_untake(out);
 			nb_irule_pd_rep(out, &k);
 			nb_irule_tm_rep(out, &k);
 			if ((nb_need & NEED_WCB) && (k.dec.cls & NB_IC_WCFLUSH))

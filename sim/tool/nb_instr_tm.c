@@ -91,19 +91,6 @@ IRExpr *nb_itm_tk_guard(IRSB *sb, IRExpr *g)
 	return flag_at(sb, g, False, &nb_step_tk);
 }
 
-/* ... a take undone before it writes memory (nb_step_untake) */
-void nb_itm_untake(IRSB *sb)
-{
-	IRDirty *d = unsafeIRDirty_0_N(0, "nb_step_untake", VG_(fnptr_to_fnentry)(&nb_step_untake),
-				       mkIRExprVec_0());
-
-	d->guard = flag_at(sb, NULL, True, &nb_step_tk);
-	d->mFx = Ifx_Modify;
-	d->mAddr = mkIRExpr_HWord((HWord)&nb_step_tk);
-	d->mSize = sizeof nb_step_tk;
-	addStmtToIRSB(sb, IRStmt_Dirty(d));
-}
-
 /* ... and after its calls: the instruction passed */
 void nb_itm_tk_clear(IRSB *sb)
 {
