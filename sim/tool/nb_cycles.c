@@ -88,7 +88,7 @@ static void hold_list(void)
 	hold_need = nb_need;
 }
 static void step_held(int all);
-static Bool tk_armed;
+static Bool tk_armed;             /* a take (below): the next run not opened yet */
 static void tk_resolve_slow(void);
 static inline void tk_resolve(void)
 {
@@ -849,15 +849,18 @@ ULong nb_step_mark;
  * sampled clock's streak, nb_step_end charges it there (as its close at
  * the next run's first segment would: nb_tms_skip on its entry) and keeps
  * its uops and retirement point for its cycles (tk_u, tk_end), laid out
- * at the next run's end (held_layout, as step_held at its start would:
+ * at the next run's end (tk_layout, as step_held at its start would:
  * nothing between reads them); and the next run's first instruction
  * makes no call (its nb_tm_sb and nb_step guarded by nb_step_tk, which it
  * then clears), its segment opened at its end (tk_open) as that
  * instruction's calls would have opened it.  Until that instruction has
  * passed (nb_step_tk set) the close it would have made has not happened:
  * anything else that reads the clock or the held run first undoes the
- * take (tk_untake: a store's bus transfer, nb_tms_store_bus; a run that
- * makes its first calls, a PMU access), and the present path goes on.
+ * take (tk_untake: a run that makes its first calls, a PMU access; a
+ * last-level store miss, whose bus transfer reads the clock, undoes the
+ * clock's part from the cache model, nb_step_tk_clock, and the rest
+ * waits for the next entry here, nb_step_tk_undone), and the present
+ * path goes on.
  * Not with a possible PMI, the bus model, --ht=yes (another LP reads the
  * clock), nor where a charge takes back a refill (skew > 0: its flush is
  * not the sum) or the run has an L1D-missing load (its bus transfers);
@@ -865,9 +868,9 @@ ULong nb_step_mark;
  * they read the clock as it stands).  bench-log, 2026-12-01, seventeenth
  * session.
  */
-                                  /* nb_step_tk: a take; the next run's first instruction to come */
-                                  /* tk_armed: a take; the next run not opened yet */
-static Bool tk_on;                /* ... its cycles not laid out yet     */
+/* (nb_step_tk, nb_state.c: a take, the next run's first instruction to
+ * come; tk_armed, above: a take, the next run not opened yet) */
+static Bool tk_on;                /* a take's cycles not laid out yet    */
 static ULong tk_u;                /* ... its uops (with what was held)   */
 static uint64_t tk_end, tk_rp;    /* ... held_layout's end; the point    */
 /* the take undone: the clock's part (nb_step_tk_clock, or a store miss
