@@ -256,6 +256,77 @@ static inline int nb_tms_holding(const struct nb_tm *t)
 {
 	return t->smp.open == NB_SEG_DEFER;
 }
+/*
+ * Step mode's take (nb_cycles.c tk_take): the held-back run closes at its
+ * end instead of at the next run's first segment, where nothing between
+ * reads the clock: skipped as nb_tms_close would skip it (its entry k, n
+ * real uops), when it joins the streak (lazy), has no L1D-missing load,
+ * and neither a refill to take back (skew > 0: the flush is then not the
+ * sum) nor another LP reads the point (peer).  *rp: the retirement point
+ * after it (nb_tms_ret_lazy); *u: what it changed, for nb_tms_untake.
+ * 0: not so, nothing changed.
+ */
+struct nb_tms_undo {
+	unsigned mp;
+	uint32_t left, lazy, pend;
+	uint64_t misp_seen, acc, accu;
+};
+
+static inline int nb_tms_take(struct nb_tm *t, const struct nb_tm_cost *k, uint32_t n,
+			      struct nb_tms_undo *u, uint64_t *rp)
+{
+	if (t->smp.open != NB_SEG_DEFER || t->smp.omask || t->ld_mask || !t->smp.lazy ||
+	    t->smp.skew > 0 || t->smp.peer)
+		return 0;
+	u->mp = t->smp.mp;
+	u->left = t->smp.left;
+	u->lazy = t->smp.lazy;
+	u->pend = t->smp.pend;
+	u->misp_seen = t->misp_seen;
+	u->acc = t->smp.acc;
+	u->accu = t->smp.accu;
+	if (!nb_tms_skip(t, k, n, t->smp.omisp))
+		return 0;
+	t->smp.open = NB_SEG_NONE;
+	*rp = t->ret + ((t->smp.frac + t->smp.acc) >> 8);
+	return 1;
+}
+
+/* the take undone: the run held back again, as before it */
+static inline void nb_tms_untake(struct nb_tm *t, const struct nb_tms_undo *u)
+{
+	t->smp.mp = u->mp;
+	t->smp.left = u->left;
+	t->smp.lazy = u->lazy;
+	t->smp.pend = u->pend;
+	t->misp_seen = u->misp_seen;
+	t->smp.acc = u->acc;
+	t->smp.accu = u->accu;
+	t->smp.open = NB_SEG_DEFER;     /* (its block, uops, misses as the take left them) */
+}
+
+/* The run after a take, none of whose segments came (nb_cycles.c tk_open),
+ * ends through uop `to` of b: held back as its segments would have left
+ * it, [0, to) at once: the streak's runs go on (a skip phase: lazy was
+ * set), so its first segment would have opened it from the point rp the
+ * take left (nb_tm_seg_sampled: pend, nb_tms_ret_lazy), nothing flushed;
+ * the mispredictions so far, its loads' latencies kept with it */
+static inline void nb_tms_held_late(struct nb_tm *t, const struct nb_tm_block *b, unsigned to,
+				    uint64_t misp, uint64_t rp)
+{
+	t->smp.ob = b;
+	t->smp.open = NB_SEG_DEFER;
+	t->smp.obefore = rp << 8;
+	t->smp.os = 0;
+	t->smp.omask = 0;
+	t->smp.oto = to;
+	t->smp.omisp = misp;
+	for (uint64_t x = t->ld_mask; x; x &= x - 1)
+		t->smp.olat[__builtin_ctzll(x)] = t->ld_lat[__builtin_ctzll(x)];
+	t->smp.omask = t->ld_mask;
+	t->ld_mask = 0;
+}
+
 /* While a PMI is in flight (on: nb_pmi.c), the skid's instructions get
  * the walk's retirement cycles: runs in a skip phase, the open one from
  * its start, are walked (NB_SEG_EXACT), and counted down as skipped runs,

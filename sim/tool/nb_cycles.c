@@ -88,6 +88,14 @@ static void hold_list(void)
 	hold_need = nb_need;
 }
 static void step_held(int all);
+static Bool tk_armed;             /* a take (below): the next run not opened yet */
+static void tk_resolve_slow(void);
+static inline void tk_resolve(void)
+{
+	if (tk_armed)
+		tk_resolve_slow();
+}
+static void tk_resolve_mid(void);
 
 /* One superblock ran through uops [range & 0xffffffff, range >> 32) of b;
  * seg: the run may come in segments (nb_tm_rest, step mode) */
@@ -159,6 +167,7 @@ void nb_tm_rep_visit(ULong pc, ULong rcx, ULong dflag)
 
 VG_REGPARM(2) void nb_tm_sb(const struct nb_tm_block *b, ULong range)
 {
+	tk_resolve();
 	tm_sb(b, range, (nb_need & NEED_STEP) != 0);
 }
 
@@ -293,6 +302,7 @@ VG_REGPARM(2) void nb_cond_tm(struct nb_cond_tm *s, ULong taken)
  * nb_update_cycles): the sampled clock starts again (nb_tms_anchor) */
 void nb_tm_anchor(void)
 {
+	tk_resolve();
 	if (clo_clock == NB_CLOCK_SAMPLED) {
 		struct nb_tm *o = &nb_tm_lp[(nb_tmp - nb_tm_lp) ^ 1];
 
@@ -323,6 +333,7 @@ ULong nb_tm_p;
 
 VG_REGPARM(2) void nb_tm_rest(const struct nb_tm_block *b, ULong to)
 {
+	tk_resolve();
 	if (to > nb_tm_p)
 		tm_sb(b, (to << 32) | nb_tm_p, (nb_need & (NEED_PMI | NEED_STEP)) != 0);
 	nb_tm_p = to;
@@ -374,6 +385,7 @@ void nb_tm_switch(unsigned lp, unsigned active)
 {
 	unsigned old = (unsigned)(nb_tmp - nb_tm_lp);
 
+	tk_resolve();
 	lp &= 1;
 	nb_tms_close(nb_tmp);
 	nb_tms_sync(nb_tmp);
@@ -427,6 +439,7 @@ void nb_tm_cross(unsigned lp)
  * time): the mispredictions so far happened while nothing was timed. */
 void nb_tm_time_on(void)
 {
+	tk_resolve();
 	for (unsigned lp = 0; lp < 2; lp++) {
 		nb_tms_close(&nb_tm_lp[lp]);
 		nb_tms_sync(&nb_tm_lp[lp]);
@@ -437,6 +450,7 @@ void nb_tm_time_on(void)
 /* Step mode begins (nb_need.c, after nb_update_cycles) */
 void nb_tm_step_on(void)
 {
+	tk_resolve();
 	for (unsigned lp = 0; lp < 2; lp++) {
 		nb_tms_close(&nb_tm_lp[lp]);
 		nb_tms_sync(&nb_tm_lp[lp]);
@@ -567,6 +581,7 @@ void nb_update_cycles(void)
 	unsigned lp = (unsigned)(nb_tmp - nb_tm_lp);
 	uint64_t c;
 
+	tk_resolve();
 	nb_lean_fold();
 	nb_tms_close(nb_tmp);   /* (the run before this point has ended) */
 	if (held)
@@ -602,6 +617,7 @@ void nb_peek_cycles(void)
 	ULong c = nb_cyc;
 	unsigned lp = (unsigned)(nb_tmp - nb_tm_lp);
 
+	tk_resolve_mid();
 	nb_lean_fold();
 	if (!nb_stepping && nb_tms_peek(nb_tmp) > tm_seen[lp])
 		c += nb_tms_peek(nb_tmp) - tm_seen[lp];
@@ -616,6 +632,7 @@ ULong nb_cycles_now(void)
 	ULong c = nb_cyc;
 	unsigned lp = (unsigned)(nb_tmp - nb_tm_lp);
 
+	tk_resolve_mid();
 	if (!nb_stepping && nb_tms_peek(nb_tmp) > tm_seen[lp])
 		c += nb_tms_peek(nb_tmp) - tm_seen[lp];
 	return c;
@@ -734,14 +751,16 @@ static Bool held_bulk(uint64_t i0, uint64_t busy, uint64_t base, uint64_t k, ULo
  * walked from its start), more than width a cycle if need be; else what
  * does not fit waits for the next run's cycles.
  */
+static void held_layout(ULong u, uint64_t end, int all, const ULong *full, const ULong *d,
+			const unsigned *ix, unsigned nx);
+
 static void step_held(int all)
 {
 	struct nb_tm *t = nb_tmp;
 	ULong u = held;
-	uint64_t base, end, k, busy, rp;
-	unsigned w = t->p->width;
+	uint64_t rp;
 
-	ULong full[RAW_N], d[RAW_N], cu = 0;
+	ULong full[RAW_N], d[RAW_N];
 	unsigned ix[RAW_N], nx = 0;
 
 	held = 0;
@@ -767,10 +786,23 @@ static void step_held(int all)
 			}
 		}
 	hold_on = False;
+	held_layout(u, rp + (t->ret_n ? 1 : 0), all, full, d, ix, nx);
+}
+
+/* step_held's cycles of u uops retiring through cycle end - 1 (the
+ * retirement point, the last cycle counted if it is partly taken); the
+ * run's raw counts moved ix[0..nx) (full: as they stand after it, d: by
+ * how much) */
+static void held_layout(ULong u, uint64_t end, int all, const ULong *full, const ULong *d,
+			const unsigned *ix, unsigned nx)
+{
+	uint64_t base, k, busy;
+	unsigned w = nb_tmp->p->width;
+	ULong cu = 0;
+
 	/* (from the cycle after the open one if it retired uops: the
 	 * skipped run starts from a drained pipeline, nb_tmsample.c) */
 	base = step_open + (nb_fill ? 1 : 0);
-	end = rp + (t->ret_n ? 1 : 0);
 	k = end > base ? end - base : 1;
 	if (!all && u > k * w) {
 		/* a charge below the uops' retirement time (the refill taken
@@ -821,23 +853,245 @@ static void step_held(int all)
 UInt nb_step_fast;
 ULong nb_step_mark;
 
-VG_REGPARM(2) void nb_step_end(const struct nb_tm_block *b, ULong to)
+/*
+ * Step mode's held runs closed at their end (the take): where the fold is
+ * additive (hold_add: the raw counts get no shares) and the run joins the
+ * sampled clock's streak, nb_step_end charges it there (as its close at
+ * the next run's first segment would: nb_tms_skip on its entry) and keeps
+ * its uops and retirement point for its cycles (tk_u, tk_end), laid out
+ * at the next run's end (tk_layout, as step_held at its start would:
+ * nothing between reads them); and the next run's first instruction
+ * makes no call (its nb_tm_sb and nb_step guarded by nb_step_tk, which it
+ * then clears), its segment opened at its end (tk_open) as that
+ * instruction's calls would have opened it.  Until that instruction has
+ * passed (nb_step_tk set) the close it would have made has not happened:
+ * anything else that reads the clock or the held run first undoes the
+ * take (tk_untake: a run that makes its first calls, a PMU access; a
+ * last-level store miss, whose bus transfer reads the clock, undoes the
+ * clock's part from the cache model, nb_step_tk_clock, and the rest
+ * waits for the next entry here, nb_step_tk_undone), and the present
+ * path goes on.
+ * Not with a possible PMI, the bus model, --ht=yes (another LP reads the
+ * clock), nor where a charge takes back a refill (skew > 0: its flush is
+ * not the sum) or the run has an L1D-missing load (its bus transfers);
+ * not at a run that leaves to valgrind (a system call, a client request:
+ * they read the clock as it stands).  bench-log, 2026-12-01, seventeenth
+ * session.
+ */
+/* (nb_step_tk, nb_state.c: a take, the next run's first instruction to
+ * come; tk_armed, above: a take, the next run not opened yet) */
+static Bool tk_on;                /* a take's cycles not laid out yet    */
+static ULong tk_u;                /* ... its uops (with what was held)   */
+static uint64_t tk_end, tk_rp;    /* ... held_layout's end; the point    */
+/* the take undone: the clock's part (nb_step_tk_clock, or a store miss
+ * made it), then the held run's */
+static void tk_untake(void)
+{
+	nb_step_tk_clock();
+	nb_step_tk_undone = False;
+	held = tk_u;
+	hold_on = True;
+	hold_add = True;
+	tk_on = tk_armed = False;
+	nb_step_tk = 0;
+	nb_step_fast = 0;
+}
+
+/*
+ * The taken run's cycles, as step_held(0) at the next run's start
+ * (held_layout), its common case written out: every uop fits its charge
+ * (no carry), the busy cycles from the open one's next (i0 0) or, the
+ * open cycle empty, from the one after the first's (i0 1: the first busy
+ * cycle is the open one), then held_bulk's histogram with an additive
+ * fold (lin 2).  Else, or before any change, held_layout.
+ */
+static void tk_layout(void)
+{
+	const struct nb_pmu *p = &nb_pmu_state;
+	const uint64_t w = nb_tmp->p->width, base = step_open + (nb_fill ? 1 : 0);
+	const uint64_t k = tk_end > base ? tk_end - base : 1;
+	const ULong u = tk_u;
+	uint64_t busy, i0, last, q, r, cl, cp, vl, v1 = 0, a, b, gaps;
+	ULong v0;
+	Bool uo;
+
+	if (!tk_on)
+		return;
+	tk_on = False;
+	if (!u || u > k * w)
+		goto slow;
+	busy = w == 3 ? (u + 2) / 3 : (u + w - 1) / w;   /* (<= k) */
+	i0 = nb_fill ? 0 : 1;
+	if (i0 >= busy) {
+		/* (one busy cycle, the open one) */
+		nb_sig[SIG_UOPS] += u;
+		nb_fill += (UInt)u;
+		nb_u_seen = nb_sig[SIG_UOPS];
+		return;
+	}
+	if (busy == 1) {
+		q = u;
+		r = 0;
+		cl = base;
+	} else if (busy == 2) {
+		q = u >> 1;
+		r = u & 1;
+		cl = base + k / 2;
+	} else {
+		q = u / busy;
+		r = u % busy;
+		cl = base + (busy - 1) * k / busy;
+	}
+	last = busy - 1;
+	if (i0)
+		v1 = q + (0 < r);       /* (the first busy cycle's uops, in the open one) */
+	uo = (p->cused[SIG_UOPS / 64] >> (SIG_UOPS % 64)) & 1;
+	v0 = uo ? nb_sig[SIG_UOPS] + v1 - p->cbase[SIG_UOPS] - nb_step_run.n * nb_step_run.v : 0;
+	if (nb_derive_linear_now() != 2 || !hist_allowed() || v0 >= NB_PMU_HIST_N ||
+	    q + 1 >= NB_PMU_HIST_N || (nb_step_run.n && nb_step_run.v >= NB_PMU_HIST_N))
+		goto slow;
+	cp = last > i0 ? (busy == 2 ? base : base + (last - 1) * k / busy) : step_open;
+	vl = q + (last < r);
+	a = r > i0 ? (r < last ? r : last) - i0 : 0;
+	b = last - i0 - a;
+	gaps = (cl - step_open) - (busy - i0);
+	if (nb_step_run.n) {
+		hist_add((unsigned)nb_step_run.v, nb_step_run.n);
+		nb_step_run.n = 0;
+	}
+	hist_add((unsigned)v0, 1);
+	if (a)
+		hist_add(uo ? (unsigned)q + 1 : 0, a);
+	if (b)
+		hist_add(uo ? (unsigned)q : 0, b);
+	if (gaps)
+		hist_add(0, gaps);
+	if (cl - cp > 1)
+		nb_step_hist.last = 0;
+	else
+		nb_step_hist.last = last > i0 ? (uo ? (unsigned)(q + (last - 1 < r)) : 0) : (unsigned)v0;
+	nb_cyc += cl - step_open;
+	nb_bus_state.now += gaps;
+	batching = True;
+	step_open = cl;
+	nb_sig[SIG_UOPS] += u;          /* (v1, those before the last, its own) */
+	nb_fill = (UInt)vl;
+	nb_u_seen = nb_sig[SIG_UOPS];
+	return;
+slow:
+	held_layout(u, tk_end, 0, NULL, NULL, NULL, 0);
+}
+
+/* before any other step-mode or clock work: the take undone while the
+ * next run's first instruction is to come; else its cycles laid out (a
+ * run cut after its first instruction, by a fault or a signal, is not
+ * opened: its uops retire with the next run's) */
+static void tk_resolve_slow(void)
+{
+	if (nb_step_tk || nb_step_tk_undone)
+		tk_untake();
+	else {
+		tk_layout();
+		tk_armed = False;
+	}
+}
+
+/* the same where a run may be under way (a reader of the cycles) */
+static void tk_resolve_mid(void)
+{
+	if (!tk_armed)
+		return;
+	if (nb_step_tk || nb_step_tk_undone)
+		tk_untake();
+	else
+		tk_layout();
+}
+
+/* the run after a take, whose first instruction made no call, ends
+ * (through uop `to` of b): its segments as those calls and the later
+ * ones would have left them (in a skip phase, after a run the streak
+ * took: held back, its start the streak's point), its uops held */
+static void tk_open(const struct nb_tm_block *b, unsigned to)
 {
 	struct nb_tm *t = nb_tmp;
 
+	tk_armed = False;
+	tk_layout();
+	if (clo_mem_timing == MT_NO)
+		t->ld_mask = 0;
+	nb_tms_held_late(t, b, to, misp_total(), tk_rp);
+	/* (as the first instruction's nb_step: the additive fold held, no
+	 * PMU access since the take) */
+	hold_on = True;
+	hold_add = True;
+	if (nb_step_mark > nb_raw_last[RAW_UOPS]) {
+		held += nb_step_mark - nb_raw_last[RAW_UOPS];
+		nb_raw_last[RAW_UOPS] = nb_step_mark;
+	}
+	nb_step_fast = 0;
+}
+
+/* the held run ends here: taken if it may be (above) */
+static void tk_take(void)
+{
+	struct nb_tm *t = nb_tmp;
+	const struct nb_tm_block *b = t->smp.ob;
+	const struct nb_tm_cost *k;
+	uint64_t rp = 0;
+
+	if (clo_ht || (nb_need & (NEED_PMI | NEED_BUS)) || !hold_on || !hold_add ||
+	    t->smp.open != NB_SEG_DEFER || !b->real || !(k = nb_tms_find(t, b, t->smp.oto)) ||
+	    !nb_tms_take(t, k, b->real[t->smp.oto], &nb_step_tk_sv, &rp))
+		return;
+	nb_step_tk_t = t;
+	tk_u = held;
+	held = 0;
+	hold_on = False;
+	tk_rp = rp;
+	tk_end = rp + (t->ret_n ? 1 : 0);
+	tk_on = tk_armed = True;
+	nb_step_tk = 1;
+	nb_step_fast = 1;
+}
+
+VG_REGPARM(2) void nb_step_end(const struct nb_tm_block *b, ULong arg)
+{
+	struct nb_tm *t = nb_tmp;
+	UInt to = (UInt)arg;
+	Bool take = !((arg >> 32) & 1);  /* (not at a run that leaves to valgrind) */
+
+	if (to > b->n)
+		to = b->n;
+	if (((arg >> 33) & 1) && tk_armed && nb_step_tk) {
+		/* (the run's first instruction, its calls skipped: it ends here) */
+		nb_step_tk = 0;
+		tk_open(b, to);
+		if (take)
+			tk_take();
+		return;
+	}
+	if (tk_armed) {
+		if (!nb_step_tk && !nb_step_tk_undone) {
+			tk_open(b, to);
+			if (take)
+				tk_take();
+			return;
+		}
+		tk_untake();    /* (the first instruction's calls were made) */
+	}
 	nb_step_fast = 0;
 	if (nb_step_mark > nb_raw_last[RAW_UOPS]) {
 		held += nb_step_mark - nb_raw_last[RAW_UOPS];
 		nb_raw_last[RAW_UOPS] = nb_step_mark;
 	}
-	if (to > b->n)
-		to = b->n;
-	if (to <= t->smp.oto)
-		return;
-	if (clo_mem_timing == MT_NO)
-		t->ld_mask = 0;
-	if (!nb_tms_seg_held(t, b, t->smp.oto, (unsigned)to, misp_total()))
-		tm_sb(b, (to << 32) | t->smp.oto, True);  /* (not held after all) */
+	if (to > t->smp.oto) {
+		if (clo_mem_timing == MT_NO)
+			t->ld_mask = 0;
+		if (!nb_tms_seg_held(t, b, t->smp.oto, to, misp_total()))
+			tm_sb(b, ((ULong)to << 32) | t->smp.oto, True);  /* (not held after all) */
+	}
+	if (take)
+		tk_take();
 }
 
 /*
@@ -851,8 +1105,10 @@ VG_REGPARM(2) void nb_step_end(const struct nb_tm_block *b, ULong to)
 VG_REGPARM(0) void nb_step(void)
 {
 	struct nb_tm *t = nb_tmp;
-	ULong u = nb_raw[RAW_UOPS] - nb_raw_last[RAW_UOPS];
+	ULong u;
 
+	tk_resolve();
+	u = nb_raw[RAW_UOPS] - nb_raw_last[RAW_UOPS];
 	nb_raw_last[RAW_UOPS] = nb_raw[RAW_UOPS];
 	if (nb_tms_holding(t)) {
 		if (!hold_on) {

@@ -191,8 +191,10 @@ static __attribute__((noinline)) ULong nb_bw_miss(ULong lat, Bool store)
 		return lat;     /* (memory-blind: no latency, no bus) */
 	if (!store)
 		return nb_tm_lat_bus((uint32_t)lat, (uint32_t)(2 * line));
-	if (clo_clock != NB_CLOCK_FAST)
+	if (clo_clock != NB_CLOCK_FAST) {
+		nb_step_tk_clock();     /* (step mode: a take undone first) */
 		nb_tms_store_bus(nb_tmp, lat, 4 * line);
+	}
 	return lat;
 }
 

@@ -135,7 +135,10 @@ void nb_itm_step(IRSB *sb, IRExpr *guard);
 Bool nb_itm_fast_ok(void);
 IRExpr *nb_itm_fast_guard(IRSB *sb, IRExpr *g);
 void nb_itm_mark(IRSB *sb, IRExpr *g);
-void nb_itm_step_end(IRSB *sb, struct nb_tm_block *b, UInt to, IRExpr *g);
+void nb_itm_step_end(IRSB *sb, struct nb_tm_block *b, UInt to, IRExpr *g, Bool out);
+IRExpr *nb_itm_tk_guard(IRSB *sb, IRExpr *g);
+void nb_itm_step_end_first(IRSB *sb, struct nb_tm_block *b, UInt to, IRExpr *g, Bool out);
+void nb_itm_tk_clear(IRSB *sb);
 void nb_itm_tm(IRSB *sb, struct nb_tm_block *b, UInt from, UInt to, IRExpr *guard);
 Bool nb_itm_cond_ok(IRSB *in, Int at, Int last_im, const struct nb_tm_block *b, UInt from,
 		    UInt to);

@@ -563,6 +563,7 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 	Bool tm_done = False;           /* the clock's call made (nb_itm_cond) */
 	Bool step_fast = False;         /* held runs skip the calls (nb_itm_fast_guard) */
 	IRExpr *fg, *xg;                /* ... their guards */
+	Bool fx = False;                /* the run's first instruction ends it here */
 	UInt tm_from = 0, tm_end = 0;   /* uops run on the path so far; */
 					/* the end of k's               */
 	UInt ldn = 0;                   /* loads so far (their indexes) */
@@ -679,16 +680,24 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 						/* (after the run's first segment and
 						 * step, held runs skip the calls) */
 						IRExpr *sg = NULL;
-						Bool first = !step_fast && tmb && !tm_from && tm_end;
+						Bool first = !step_fast && tmb && !tm_from && tm_end &&
+							nb_itm_fast_ok();
 						if (step_fast) {
 							sg = nb_itm_fast_guard(out, NULL);
+							nb_itm_mark(out, NULL);
+						} else if (first) {
+							/* (after a take, none either:
+							 * nb_cycles.c tk_take) */
+							sg = nb_itm_tk_guard(out, NULL);
 							nb_itm_mark(out, NULL);
 						}
 						nb_itm_tm(out, tmb, tm_from, tm_end, sg);
 						tm_from = tm_end;
 						nb_itm_step(out, sg);
-						if (first && nb_itm_fast_ok())
+						if (first) {
+							nb_itm_tk_clear(out);
 							step_fast = True;
+						}
 					}
 				}
 			}
@@ -822,7 +831,13 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 					nb_ibr_call(out, NB_BR_COND, k.addr, k.len,
 							 guard64(out, g, inv), c64(tgt));
 			}
-			xg = step_fast && k.valid ? nb_itm_fast_guard(out, g) : g;
+			/* (a retiring exit inside the run's first instruction:
+			 * its calls skipped after a take too, the run ending
+			 * here, nb_itm_step_end_first) */
+			fx = !step_fast && k.valid && tmb && !tm_from && tm_end && nb_itm_fast_ok() &&
+				jk_retires(st->Ist.Exit.jk) && (dst != k.addr || k.dec.br != NB_BR_NONE);
+			xg = step_fast && k.valid ? nb_itm_fast_guard(out, g) :
+				fx ? nb_itm_tk_guard(out, g) : g;
 			if (k.valid && !tm_done)
 				nb_itm_tm(out, tmb, tm_from, tm_end, xg);
 			/* An exit back to the instruction itself (REP
@@ -842,7 +857,7 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 					if (k.pd.extra_ins)
 						exit_add(out, &bt, &nb_raw[RAW_XINS], g);
 				}
-				if (step_fast)
+				if (step_fast || fx)
 					nb_itm_mark(out, g);
 				nb_itm_step(out, xg);
 			}
@@ -851,7 +866,11 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 				exit_add(out, &bt, &nb_raw[RAW_MS_XFER], g);
 			nb_ipmi_check(out, bound, 0, tmb, k.valid ? tm_end : 0);
 			if (step_fast && k.valid)
-				nb_itm_step_end(out, tmb, tm_end, g);
+				nb_itm_step_end(out, tmb, tm_end, g,
+						st->Ist.Exit.jk != Ijk_Boring);
+			else if (fx)
+				nb_itm_step_end_first(out, tmb, tm_end, g,
+						      st->Ist.Exit.jk != Ijk_Boring);
 			if (bt.on)
 				bt.x[bt.nx++].pos = out->stmts_used;
 			addStmtToIRSB(out, st);
@@ -876,6 +895,7 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 			k.dec.br == NB_BR_NONE;
 		if (k.uops_deferred && !exit_seen)
 			nb_irule_add_uops(&p, &k);
+		fx = False;
 		if (jk_retires(in->jumpkind) && !self) {
 			nb_irule_retire(&p, &k);
 			if (k.pd.branch && (nb_need & NEED_BR))
@@ -889,17 +909,22 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 			} else if (k.dec.br != NB_BR_NONE && k.dec.br != NB_BR_COND)
 				nb_ibr_call(out, k.dec.br, k.addr, k.len, c64(1), in->next);
 			flush(out, &p);
-			fg = step_fast ? nb_itm_fast_guard(out, NULL) : NULL;
+			/* (the run's first instruction: as at an exit) */
+			fx = !step_fast && tmb && !tm_from && tm_end && nb_itm_fast_ok();
+			fg = step_fast ? nb_itm_fast_guard(out, NULL) :
+				fx ? nb_itm_tk_guard(out, NULL) : NULL;
 			if (!tm_done)
 				nb_itm_tm(out, tmb, tm_from, tm_end, fg);
-			if (step_fast)
+			if (step_fast || fx)
 				nb_itm_mark(out, NULL);
 			nb_itm_step(out, fg);
 		} else if (!tm_done)
 			nb_itm_tm(out, tmb, tm_from, tm_end,
 				  step_fast ? nb_itm_fast_guard(out, NULL) : NULL);
 		if (step_fast)
-			nb_itm_step_end(out, tmb, tm_end, NULL);
+			nb_itm_step_end(out, tmb, tm_end, NULL, force_jk);
+		else if (fx)
+			nb_itm_step_end_first(out, tmb, tm_end, NULL, force_jk);
 	}
 	if (tmb) {
 		nb_tmb_end();

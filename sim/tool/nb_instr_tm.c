@@ -46,10 +46,10 @@ Bool nb_itm_fast_ok(void)
 }
 
 /* g (NULL: always) and the flag clear (set: the flag set) */
-static IRExpr *fast_flag(IRSB *sb, IRExpr *g, Bool set)
+static IRExpr *flag_at(IRSB *sb, IRExpr *g, Bool set, UInt *flag)
 {
 	IRExpr *f = tmp(sb, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32,
-						 mkIRExpr_HWord((HWord)&nb_step_fast)));
+						 mkIRExpr_HWord((HWord)flag)));
 	IRExpr *c = tmp(sb, Ity_I1, IRExpr_Binop(set ? Iop_CmpNE32 : Iop_CmpEQ32, f,
 						 IRExpr_Const(IRConst_U32(0))));
 	if (!g)
@@ -59,6 +59,11 @@ static IRExpr *fast_flag(IRSB *sb, IRExpr *g, Bool set)
 		tmp(sb, Ity_I32, IRExpr_Binop(Iop_And32, tmp(sb, Ity_I32, IRExpr_Unop(Iop_1Uto32, g)),
 					      tmp(sb, Ity_I32, IRExpr_Unop(Iop_1Uto32, c)))),
 		IRExpr_Const(IRConst_U32(0))));
+}
+
+static IRExpr *fast_flag(IRSB *sb, IRExpr *g, Bool set)
+{
+	return flag_at(sb, g, set, &nb_step_fast);
 }
 
 IRExpr *nb_itm_fast_guard(IRSB *sb, IRExpr *g)
@@ -78,16 +83,56 @@ void nb_itm_mark(IRSB *sb, IRExpr *g)
 		addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_step_mark), u));
 }
 
-/* the run may end here (g: NULL or the exit taken), through uop to of b */
-void nb_itm_step_end(IRSB *sb, struct nb_tm_block *b, UInt to, IRExpr *g)
+/* The first instruction of a superblock whose later ones skip their
+ * calls in a held run: its calls skipped too after a take (nb_cycles.c
+ * tk_take: nb_step_tk set), guard: the flag clear */
+IRExpr *nb_itm_tk_guard(IRSB *sb, IRExpr *g)
+{
+	return flag_at(sb, g, False, &nb_step_tk);
+}
+
+/* ... and after its calls: the instruction passed */
+void nb_itm_tk_clear(IRSB *sb)
+{
+	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_step_tk),
+				       IRExpr_Const(IRConst_U32(0))));
+}
+
+/* the run may end here (g: NULL or the exit taken), through uop to of b;
+ * out: the run leaves to valgrind (a system call, a client request...),
+ * which may read the clock: not taken there */
+void nb_itm_step_end(IRSB *sb, struct nb_tm_block *b, UInt to, IRExpr *g, Bool out)
 {
 	IRDirty *d;
 
 	if (!b)
 		return;
 	d = unsafeIRDirty_0_N(2, "nb_step_end", VG_(fnptr_to_fnentry)(&nb_step_end),
-			      mkIRExprVec_2(mkIRExpr_HWord((HWord)b), c64(to)));
+			      mkIRExprVec_2(mkIRExpr_HWord((HWord)b),
+					    c64((ULong)to | ((ULong)(out != 0) << 32))));
 	d->guard = fast_flag(sb, g, True);
+	/* (it clears the flag, which the next guards read) */
+	d->mFx = Ifx_Modify;
+	d->mAddr = mkIRExpr_HWord((HWord)&nb_step_fast);
+	d->mSize = sizeof nb_step_fast;
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
+/* The run may end here, at its first instruction (g: NULL or the exit
+ * taken), through uop to of b: after a take its calls were skipped (the
+ * flag set), the run opened and taken here; else they were made, and the
+ * run is taken here as at a later instruction's end */
+void nb_itm_step_end_first(IRSB *sb, struct nb_tm_block *b, UInt to, IRExpr *g, Bool out)
+{
+	IRDirty *d;
+
+	if (!b)
+		return;
+	d = unsafeIRDirty_0_N(2, "nb_step_end", VG_(fnptr_to_fnentry)(&nb_step_end),
+			      mkIRExprVec_2(mkIRExpr_HWord((HWord)b),
+					    c64((ULong)to | ((ULong)(out != 0) << 32) | (1ULL << 33))));
+	if (g)
+		d->guard = g;
 	/* (it clears the flag, which the next guards read) */
 	d->mFx = Ifx_Modify;
 	d->mAddr = mkIRExpr_HWord((HWord)&nb_step_fast);

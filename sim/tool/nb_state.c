@@ -89,6 +89,10 @@ struct nb_tm *nb_tmp = &nb_tm_lp[0]; /* ... of the running one          */
 ULong nb_tm_ldix;                 /* index of the load being modelled   */
 struct nb_pmu_run nb_step_run;    /* step mode: cycles held back        */
 struct nb_pmu_hist nb_step_hist;  /* ... counted by output (held_bulk)  */
+UInt nb_step_tk;                   /* step mode's take (nb_cycles.c tk_take) */
+struct nb_tm *nb_step_tk_t;
+struct nb_tms_undo nb_step_tk_sv;
+Bool nb_step_tk_undone;
 /* the PMI checks' budget and whether load misses debit it (nb_pmi_arm.c) */
 Long nb_pmi_budget = 0x7fffffffffffffffLL;
 Bool nb_pmi_memdyn;

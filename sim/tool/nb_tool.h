@@ -473,7 +473,28 @@ VG_REGPARM(0) void nb_step(void);
  * skipped (nb_instr_tm.c); the uops so far at the last skipped step */
 extern UInt nb_step_fast;
 extern ULong nb_step_mark;
-VG_REGPARM(2) void nb_step_end(const struct nb_tm_block *b, ULong to);
+VG_REGPARM(2) void nb_step_end(const struct nb_tm_block *b, ULong arg);
+/* a held run taken at its end (nb_cycles.c tk_take; nb_state.c): the
+ * next run's first instruction makes no call while set, and clears it;
+ * the clock the take charged (nb_step_tk_t), what the charge changed */
+extern UInt nb_step_tk;
+extern struct nb_tm *nb_step_tk_t;
+extern struct nb_tms_undo nb_step_tk_sv;
+extern Bool nb_step_tk_undone;
+/* A last-level store miss reads the clock as it stands (the bus,
+ * nb_tms_store_bus): before that instruction has passed, the take's
+ * charge undone first (the close it stands for has not happened); the
+ * rest of the undo (the held run's uops) at nb_cycles.c's next entry
+ * (nb_step_tk_undone).  Here, without a call into nb_cycles.c: the cache
+ * model (nb_exec.c) is below it. */
+static inline void nb_step_tk_clock(void)
+{
+	if (nb_step_tk) {
+		nb_tms_untake(nb_step_tk_t, &nb_step_tk_sv);
+		nb_step_tk = 0;
+		nb_step_tk_undone = True;
+	}
+}
 extern struct nb_tm nb_tm_lp[2], *nb_tmp;
 extern ULong nb_tm_ldix;                 /* the load being modelled        */
 /* A load helper's size argument carries the load's index too (bits 16
