@@ -180,13 +180,12 @@ void nb_lean_fold(void)
  * earlier than a miss slot frees and has its transfers wait for those
  * already on the bus (bus_free), and before it in this run the loads
  * that missed already (ld_mask: their slots and transfers are taken when
- * the clock runs the run, after this).  Measured from the clock's last
- * retirement (t->ret, no later than the load's start), each wait is at
- * most its end past there.  The whole latency word (about 16.7 M for a
- * load from memory, its bus cycles in bits 20-31) brought the next check
- * due at every memory miss: a far check, or a boundary check in a thin
- * run, per miss (sort: 505 K).  Under HT the other LP's bus pattern can
- * stretch a transfer past these ends: the whole word there, as before.
+ * the clock runs the run, after this).  Its data comes at most its
+ * latency plus those waits' ends past the clock's last retirement
+ * (t->ret) after that retirement.  The whole word (its bus cycles in
+ * bits 20-31: millions) brought a check due after every memory miss.
+ * Under HT the other LP's bus pattern can stretch a transfer past these
+ * ends: the whole word there (cycles under HT are not this class).
  */
 static __attribute__((noinline)) Long nb_pmi_load_debit(ULong lat)
 {
