@@ -531,6 +531,28 @@ static inline void hist_add(unsigned v, uint64_t n)
 	nb_pmu_hist_add(&nb_pmu_state, &nb_step_hist, SIG_UOPS, v, n);
 }
 
+/* A held run's laid-out cycles into the histogram (held_bulk, tk_layout):
+ * the cycles batched before them first (their baseline moves as they go
+ * in), the open cycle's output v0, a busy cycles of q + 1 uops and b of q
+ * (0 when uops are not counted), the empty gaps; `last` the last cycle's
+ * output (an empty one, or the close), which the next close reads */
+static inline void hist_lay(ULong v0, uint64_t q, Bool uo, uint64_t a, uint64_t b, uint64_t gaps,
+			    unsigned last)
+{
+	if (nb_step_run.n) {
+		hist_add((unsigned)nb_step_run.v, nb_step_run.n);
+		nb_step_run.n = 0;
+	}
+	hist_add((unsigned)v0, 1);
+	if (a)
+		hist_add(uo ? (unsigned)q + 1 : 0, a);
+	if (b)
+		hist_add(uo ? (unsigned)q : 0, b);
+	if (gaps)
+		hist_add(0, gaps);
+	nb_step_hist.last = last;
+}
+
 /* Step mode: end the open cycle (its events derived and reported) */
 static void close_open(void)
 {
@@ -688,24 +710,8 @@ static Bool held_bulk(uint64_t i0, uint64_t busy, uint64_t base, uint64_t k, ULo
 	if (hist) {
 		const uint64_t a = r > i0 ? (r < last ? r : last) - i0 : 0, b = last - i0 - a;
 		const uint64_t gaps = (cl - step_open) - (busy - i0);
-		/* (the cycles batched before these come first; their
-		 * baseline moves as they go in) */
-		if (nb_step_run.n) {
-			hist_add((unsigned)nb_step_run.v, nb_step_run.n);
-			nb_step_run.n = 0;
-		}
-		hist_add((unsigned)v0, 1);
-		if (a)
-			hist_add(uo ? (unsigned)q + 1 : 0, a);
-		if (b)
-			hist_add(uo ? (unsigned)q : 0, b);
-		if (gaps)
-			hist_add(0, gaps);
-		/* (the last cycle's output last: an empty one, or the close) */
-		if (cl - cp > 1)
-			nb_step_hist.last = 0;
-		else
-			nb_step_hist.last = last > i0 ? (uo ? (unsigned)(q + (last - 1 < r)) : 0) : (unsigned)v0;
+		hist_lay(v0, q, uo, a, b, gaps, cl - cp > 1 ? 0 :
+			 last > i0 ? (uo ? (unsigned)(q + (last - 1 < r)) : 0) : (unsigned)v0);
 	} else {
 		uint64_t prev = step_open;
 		nb_pmu_run_add(p, &nb_step_run, 1, SIG_UOPS, v0);
@@ -955,21 +961,8 @@ static void tk_layout(void)
 	a = r > i0 ? (r < last ? r : last) - i0 : 0;
 	b = last - i0 - a;
 	gaps = (cl - step_open) - (busy - i0);
-	if (nb_step_run.n) {
-		hist_add((unsigned)nb_step_run.v, nb_step_run.n);
-		nb_step_run.n = 0;
-	}
-	hist_add((unsigned)v0, 1);
-	if (a)
-		hist_add(uo ? (unsigned)q + 1 : 0, a);
-	if (b)
-		hist_add(uo ? (unsigned)q : 0, b);
-	if (gaps)
-		hist_add(0, gaps);
-	if (cl - cp > 1)
-		nb_step_hist.last = 0;
-	else
-		nb_step_hist.last = last > i0 ? (uo ? (unsigned)(q + (last - 1 < r)) : 0) : (unsigned)v0;
+	hist_lay(v0, q, uo, a, b, gaps, cl - cp > 1 ? 0 :
+		 last > i0 ? (uo ? (unsigned)(q + (last - 1 < r)) : 0) : (unsigned)v0);
 	nb_cyc += cl - step_open;
 	nb_bus_state.now += gaps;
 	batching = True;

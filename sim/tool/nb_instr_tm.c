@@ -98,24 +98,32 @@ void nb_itm_tk_clear(IRSB *sb)
 				       IRExpr_Const(IRConst_U32(0))));
 }
 
-/* the run may end here (g: NULL or the exit taken), through uop to of b;
- * out: the run leaves to valgrind (a system call, a client request...),
- * which may read the clock: not taken there */
-void nb_itm_step_end(IRSB *sb, struct nb_tm_block *b, UInt to, IRExpr *g, Bool out)
+/* nb_step_end's call: uop to of b, the run leaving to valgrind (out), at
+ * its first instruction (first: bit 33), made when guard (NULL: always) */
+static void step_end_call(IRSB *sb, struct nb_tm_block *b, UInt to, Bool out, Bool first,
+			  IRExpr *guard)
 {
-	IRDirty *d;
+	IRDirty *d = unsafeIRDirty_0_N(2, "nb_step_end", VG_(fnptr_to_fnentry)(&nb_step_end),
+				       mkIRExprVec_2(mkIRExpr_HWord((HWord)b),
+						     c64((ULong)to | ((ULong)(out != 0) << 32) |
+							 ((ULong)(first != 0) << 33))));
 
-	if (!b)
-		return;
-	d = unsafeIRDirty_0_N(2, "nb_step_end", VG_(fnptr_to_fnentry)(&nb_step_end),
-			      mkIRExprVec_2(mkIRExpr_HWord((HWord)b),
-					    c64((ULong)to | ((ULong)(out != 0) << 32))));
-	d->guard = fast_flag(sb, g, True);
+	if (guard)
+		d->guard = guard;
 	/* (it clears the flag, which the next guards read) */
 	d->mFx = Ifx_Modify;
 	d->mAddr = mkIRExpr_HWord((HWord)&nb_step_fast);
 	d->mSize = sizeof nb_step_fast;
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
+/* the run may end here (g: NULL or the exit taken), through uop to of b;
+ * out: the run leaves to valgrind (a system call, a client request...),
+ * which may read the clock: not taken there */
+void nb_itm_step_end(IRSB *sb, struct nb_tm_block *b, UInt to, IRExpr *g, Bool out)
+{
+	if (b)
+		step_end_call(sb, b, to, out, False, fast_flag(sb, g, True));
 }
 
 /* The run may end here, at its first instruction (g: NULL or the exit
@@ -124,20 +132,8 @@ void nb_itm_step_end(IRSB *sb, struct nb_tm_block *b, UInt to, IRExpr *g, Bool o
  * run is taken here as at a later instruction's end */
 void nb_itm_step_end_first(IRSB *sb, struct nb_tm_block *b, UInt to, IRExpr *g, Bool out)
 {
-	IRDirty *d;
-
-	if (!b)
-		return;
-	d = unsafeIRDirty_0_N(2, "nb_step_end", VG_(fnptr_to_fnentry)(&nb_step_end),
-			      mkIRExprVec_2(mkIRExpr_HWord((HWord)b),
-					    c64((ULong)to | ((ULong)(out != 0) << 32) | (1ULL << 33))));
-	if (g)
-		d->guard = g;
-	/* (it clears the flag, which the next guards read) */
-	d->mFx = Ifx_Modify;
-	d->mAddr = mkIRExpr_HWord((HWord)&nb_step_fast);
-	d->mSize = sizeof nb_step_fast;
-	addStmtToIRSB(sb, IRStmt_Dirty(d));
+	if (b)
+		step_end_call(sb, b, to, out, True, g);
 }
 
 /* The timing model runs uops [from, to) of the superblock's descriptor b

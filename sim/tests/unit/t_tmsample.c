@@ -720,7 +720,7 @@ int main(void)
 	gen_serial(&dep, 4, NB_TM_LOAD, 50);
 	gen_indep(&indep);
 	gen_overlap(&overlap);
-	tap_plan(32);
+	tap_plan(34);
 	model(2, "northwood");
 	model(3, "prescott");
 	return tap_fail ? 1 : 0;
