@@ -541,9 +541,10 @@ static Bool decide(ThreadId tid, unsigned lp)
  * marks the profile's start, then to the bound past it.  The guard leaves
  * at the crossing as at any limit, and the thread-start hook (nb_ls_start)
  * marks and lets it run on: a round trip through valgrind's scheduler a
- * turn.  (Decided in the generated code instead, by a call the guard made
- * at its limit, the guard's longer code in every run cost more: sort -n
- * under the four presets, 1.02 of the CPU time.)
+ * turn, in the same time slice (nb_lsguard.c: the guard's exit kind).
+ * (Decided in the generated code instead, by a call the guard made at its
+ * limit, the guard's longer code in every run cost more: sort -n under
+ * the four presets, 1.02 of the CPU time.)
  */
 static Bool cross_pend[2];
 static void (*cross_cb)(unsigned lp);
