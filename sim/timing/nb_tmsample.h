@@ -61,7 +61,7 @@ static inline void nb_tms_sync(struct nb_tm *t)
 		nb_tms_flush(t);
 }
 /* nb_tms_sync for a reader that changes nothing of the clock's state
- * (step mode's held runs: nb_cycles.c step_held reads the retirement
+ * (step mode's held runs: nb_step.c step_held reads the retirement
  * point, nb_tm_seg_sampled opens a run it holds back): the streak's
  * charges into the fields, and the next runs may still join it (a flush
  * leaves the fields as skip() leaves them, lazy then as skip() sets it).
@@ -251,13 +251,13 @@ static inline int nb_tms_seg_held(struct nb_tm *t, const struct nb_tm_block *b, 
 	return 1;
 }
 /* the clock holds the open run back (its uops have no retirement cycles
- * yet: step mode reports them when it ends, nb_cycles.c) */
+ * yet: step mode reports them when it ends, nb_step.c) */
 static inline int nb_tms_holding(const struct nb_tm *t)
 {
 	return t->smp.open == NB_SEG_DEFER;
 }
 /*
- * Step mode's take (nb_cycles.c tk_take): the held-back run closes at its
+ * Step mode's take (nb_step.c tk_take): the held-back run closes at its
  * end instead of at the next run's first segment, where nothing between
  * reads the clock: skipped as nb_tms_close would skip it (its entry k, n
  * real uops), when it joins the streak (lazy), has no L1D-missing load,
@@ -305,7 +305,7 @@ static inline void nb_tms_untake(struct nb_tm *t, const struct nb_tms_undo *u)
 	t->smp.open = NB_SEG_DEFER;     /* (its block, uops, misses as the take left them) */
 }
 
-/* The run after a take, none of whose segments came (nb_cycles.c tk_open),
+/* The run after a take, none of whose segments came (nb_step.c tk_open),
  * ends through uop `to` of b: held back as its segments would have left
  * it, [0, to) at once: the streak's runs go on (a skip phase: lazy was
  * set), so its first segment would have opened it from the point rp the

@@ -551,14 +551,14 @@ static void piece_start(void)
  * the folded signals (lazy_allowed), and no PMI can read the counters
  * inside a run (its handler's access would fold the raw counts as they
  * stand mid-run).  The raw counts then need no per-cycle shares either
- * (nb_cycles.c step_held): only their totals reach the signals.
+ * (nb_step.c step_held): only their totals reach the signals.
  */
 static inline Bool fold_additive(void)
 {
 	return !nb_fe_cached && !(nb_need & (NEED_INSTR | NEED_ROM | NEED_TC | NEED_BUS | NEED_PMI));
 }
 
-/* (nb_cycles.c: a held run's raw counts need no shares) */
+/* (nb_step.c: a held run's raw counts need no shares) */
 Bool nb_derive_additive(void)
 {
 	tags_refresh();
@@ -589,11 +589,11 @@ void nb_derive(void)
 		piece_start();
 }
 
-/* Step mode: the open retirement cycle ends (nb_cycles.c, close_open).
+/* Step mode: the open retirement cycle ends (nb_step.c, close_open).
  * Returns whether the folding is lazy: then the signals the per-cycle
  * counters read are the only ones current. */
 /* Would nb_derive_cycle, called now, defer a linear piece (and so do
- * nothing but start the next piece)?  (nb_cycles.c held_bulk: a held
+ * nothing but start the next piece)?  (nb_step.c held_bulk: a held
  * run's cycles closed at once)  0: no; 1: yes; 2: it would do nothing,
  * whatever the pieces (fold_additive) */
 unsigned nb_derive_linear_now(void)

@@ -687,7 +687,7 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 							nb_itm_mark(out, NULL);
 						} else if (first) {
 							/* (after a take, none either:
-							 * nb_cycles.c tk_take) */
+							 * nb_step.c tk_take) */
 							sg = nb_itm_tk_guard(out, NULL);
 							nb_itm_mark(out, NULL);
 						}

@@ -28,7 +28,7 @@ void nb_itm_step(IRSB *sb, IRExpr *guard)
 }
 
 /*
- * Step mode's held runs without a call per instruction (nb_cycles.c
+ * Step mode's held runs without a call per instruction (nb_step.c
  * nb_step_end): after a superblock's first segment and step (which
  * decide and tell, nb_step_fast, whether the sampled clock holds the run
  * back), each later instruction's two calls are guarded by the flag
@@ -84,7 +84,7 @@ void nb_itm_mark(IRSB *sb, IRExpr *g)
 }
 
 /* The first instruction of a superblock whose later ones skip their
- * calls in a held run: its calls skipped too after a take (nb_cycles.c
+ * calls in a held run: its calls skipped too after a take (nb_step.c
  * tk_take: nb_step_tk set), guard: the flag clear */
 IRExpr *nb_itm_tk_guard(IRSB *sb, IRExpr *g)
 {

@@ -81,6 +81,8 @@ struct nb_bus nb_bus_state;
 struct nb_bus nb_bus_last;
 
 /* the clock (nb_cycles.c owns its updates) */
+ULong nb_cyc;                     /* cycles so far (RUNNING), nb_cycles.c */
+ULong nb_u_seen, nb_m_seen;       /* uops, mispredicts in nb_cyc    */
 Bool nb_stepping;                 /* NEED_STEP: nb_step reports cycles */
 UInt nb_fill;                     /* uops in the open retirement cycle */
 
@@ -89,7 +91,7 @@ struct nb_tm *nb_tmp = &nb_tm_lp[0]; /* ... of the running one          */
 ULong nb_tm_ldix;                 /* index of the load being modelled   */
 struct nb_pmu_run nb_step_run;    /* step mode: cycles held back        */
 struct nb_pmu_hist nb_step_hist;  /* ... counted by output (held_bulk)  */
-UInt nb_step_tk;                   /* step mode's take (nb_cycles.c tk_take) */
+UInt nb_step_tk;                   /* step mode's take (nb_step.c tk_take) */
 struct nb_tm *nb_step_tk_t;
 struct nb_tms_undo nb_step_tk_sv;
 Bool nb_step_tk_undone;

@@ -15,6 +15,7 @@
  *   nb_exec.c    helpers called by generated code (branches, memory, WC, TC)
  *   nb_derive.c  raw counts -> event signals, with the tagging configuration
  *   nb_cycles.c  the clock (cycles) from the timing model
+ *   nb_step.c    step mode: the clock's cycles reported one by one to the PMU
  *   nb_tmbuild.c the timing model's analysis of each superblock
  *   nb_pmi.c     overflow interrupts and PEBS delivery
  *   nb_need.c    what the enabled counters need; re-instrumentation
@@ -446,18 +447,23 @@ int nb_mispred_tagging(void);
  * of an FP/SIMD class with its tag on)? */
 Bool nb_tagging_programmed(void);
 
-/* ---- timing model (nb_cycles.c) ---- */
+/* ---- timing model (nb_cycles.c; step mode: nb_step.c) ---- */
 
 extern ULong nb_cyc;                     /* cycles so far (RUNNING)        */
 extern ULong nb_u_seen, nb_m_seen;       /* uops, mispredicts in nb_cyc    */
+/* mispredicted branches so far (nb_branch; nb_cond's not yet folded) */
+static inline ULong nb_misp_total(void)
+{
+	return nb_raw[RAW_MISP] + nb_raw[RAW_CBR0 + 1] + nb_raw[RAW_CBR0 + 3];
+}
 extern Bool nb_stepping;                 /* NEED_STEP: nb_step reports cycles */
 extern UInt nb_fill;                     /* uops in the open retirement cycle */
 void nb_update_cycles(void);
 void nb_peek_cycles(void);
 /* Step mode: consecutive cycles with equal outputs held back as one run
- * (nb_cycles.c batches them), reported before any PMU access */
+ * (nb_step.c batches them), reported before any PMU access */
 extern struct nb_pmu_run nb_step_run;
-/* ... and held-back runs' cycles counted by output (nb_cycles.c
+/* ... and held-back runs' cycles counted by output (nb_step.c
  * held_bulk), reported before nb_step_run's, which come after them */
 extern struct nb_pmu_hist nb_step_hist;
 static inline void nb_cycles_flush(void)
@@ -474,7 +480,24 @@ VG_REGPARM(0) void nb_step(void);
 extern UInt nb_step_fast;
 extern ULong nb_step_mark;
 VG_REGPARM(2) void nb_step_end(const struct nb_tm_block *b, ULong arg);
-/* a held run taken at its end (nb_cycles.c tk_take; nb_state.c): the
+/* step mode's state the clock reads (nb_step.c): the uops of the run
+ * held back, the open retirement cycle, a take whose next run is not
+ * opened yet (resolved before any clock work: nb_step_resolve; where a
+ * run may be under way, nb_step_resolve_mid) */
+extern ULong nb_step_held;
+extern uint64_t nb_step_open;
+extern Bool nb_step_tk_armed;
+void nb_step_resolve(void);
+void nb_step_resolve_mid(void);
+/* the held run ends: its uops get retirement cycles (all: every one now) */
+void nb_step_close_held(int all);
+/* a PMU access: the open cycle ends, the batched cycles reported; the
+ * clock's serialized cycles */
+uint64_t nb_step_access(struct nb_tm *t);
+/* the clock's last segment of a run not held after all (nb_cycles.c
+ * registers it: step mode is below the clock) */
+extern void (*nb_step_seg)(const struct nb_tm_block *b, ULong range);
+/* a held run taken at its end (nb_step.c tk_take; nb_state.c): the
  * next run's first instruction makes no call while set, and clears it;
  * the clock the take charged (nb_step_tk_t), what the charge changed */
 extern UInt nb_step_tk;
@@ -484,8 +507,8 @@ extern Bool nb_step_tk_undone;
 /* A last-level store miss reads the clock as it stands (the bus,
  * nb_tms_store_bus): before that instruction has passed, the take's
  * charge undone first (the close it stands for has not happened); the
- * rest of the undo (the held run's uops) at nb_cycles.c's next entry
- * (nb_step_tk_undone).  Here, without a call into nb_cycles.c: the cache
+ * rest of the undo (the held run's uops) at the clock's next entry
+ * (nb_step_tk_undone).  Here, without a call into the clock: the cache
  * model (nb_exec.c) is below it. */
 static inline void nb_step_tk_clock(void)
 {

@@ -12,9 +12,10 @@
 # neither of the optimisations built on it, the replay (nb_tmmemo.c) and
 # the sampled clock (nb_tmsample.c); they call down into it:
 #  - the call graph among the clock's objects (sim/timing/*.o and
-#    sim/tool/nb_cycles.o of the tool's build, from nm: an undefined symbol
+#    sim/tool/nb_step.o and nb_cycles.o of the tool's build, from nm: an undefined symbol
 #    that another object defines is an edge) has no circle, and
-#    nb_timing.o calls nothing of nb_tmmemo.o or nb_tmsample.o;
+#    nb_timing.o calls nothing of nb_tmmemo.o or nb_tmsample.o, and step
+#    mode (nb_step.o) nothing of the clock above it (nb_cycles.o);
 #  - nb_timing.c and nb_timing.h name no nb_tms_* or nb_tm_memo_* function
 #    and touch neither t->memo nor t->smp (their code, comments aside);
 #  - the include graph of sim/timing's files (a .c and its .h one node)
@@ -250,13 +251,16 @@ ok(!@ic, 'sim/timing\'s include graph has no circle') or diag(join("\n", @ic));
 
 SKIP: {
 	my $b = $ENV{NB_BUILD} ? "$ENV{NB_BUILD}/sim/tool" : '';
-	my @o = (glob("$b/timing/*.o"), "$b/tool/nb_cycles.o");
-	skip 'no tool build (NB_BUILD/sim/tool/timing/*.o)', 3 unless $b && @o > 2 && -e $o[-1];
+	my @o = (glob("$b/timing/*.o"), "$b/tool/nb_step.o", "$b/tool/nb_cycles.o");
+	skip 'no tool build (NB_BUILD/sim/tool/timing/*.o)', 4 unless $b && @o > 2 && -e $o[-1];
 	my %objs = map { (my $n = $_) =~ s{.*/(\w+/\w+\.o)$}{$1}; ($n => nm_syms($_)) } @o;
 	my $e = call_edges(\%objs);
 	cmp_ok(scalar(keys %objs), '>=', 5, scalar(keys %objs) . ' objects: ' . join(' ', sort keys %objs));
 	my @cc = circles($e);
-	ok(!@cc, 'the clock\'s call graph (nm: timing/*.o, tool/nb_cycles.o) has no circle') or diag(join("\n", @cc));
+	ok(!@cc, 'the clock\'s call graph (nm: timing/*.o, tool/nb_step.o, tool/nb_cycles.o) has no circle') or diag(join("\n", @cc));
+	ok(!$e->{'tool/nb_step.o'}{'tool/nb_cycles.o'} && $e->{'tool/nb_cycles.o'}{'tool/nb_step.o'},
+	   'step mode (nb_step.o) is below the clock (nb_cycles.o): called by it, calling nothing of it')
+		or diag(explain($e->{'tool/nb_step.o'}));
 	my @m = grep { m{^timing/nb_tm(?:memo|sample)\.o$} } keys %{ $e->{'timing/nb_timing.o'} // {} };
 	ok(!@m, 'nb_timing.o calls nothing of nb_tmmemo.o or nb_tmsample.o')
 		or diag(join("\n", map { $e->{'timing/nb_timing.o'}{$_} } @m));

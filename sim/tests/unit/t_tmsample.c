@@ -356,7 +356,7 @@ static uint64_t sited(unsigned runs, unsigned nsites, uint64_t *sk, unsigned *st
  */
 static struct nb_tm seg;
 
-/* take: step mode's takes too (nb_cycles.c tk_take): a held-back run
+/* take: step mode's takes too (nb_step.c tk_take): a held-back run
  * closed at its end where it may be (nb_tms_take), one in four undone
  * before the next run (nb_tms_untake), the run after one that stands
  * opened at its end, none of its segments coming (nb_tms_held_late);
