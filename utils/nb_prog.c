@@ -206,7 +206,10 @@ void st_config_init(struct st_config *c)
  * needs say (sim/tool/nb_need.c, sim/pmu/pmu.c): global_power_events
  * counts cycles, a Compare filter (and Edge, which needs it) or a cascaded
  * pair is counted per cycle, and an interrupt is taken a latency in
- * cycles after the overflow. */
+ * cycles after the overflow.  A precise (PEBS) counter of nb_record
+ * interrupts nothing: its record is the first tagged uop's after the
+ * overflow, where the clock plays no part (write_program gives it no
+ * OVF_PMI). */
 static int needs_clock(const struct st_run *run, int h)
 {
 	const struct nb_evsel *e = &run->plan.hw[h];
@@ -215,7 +218,8 @@ static int needs_clock(const struct st_run *run, int h)
 		return 1;
 	if (e->cccr & (NB_CCCR_MOD_CMP | NB_CCCR_MOD_EDGE | NB_CCCR_MOD_CASCADE))
 		return 1;
-	return run->plan.assign.slot[h].cascade || run->period[h] != 0;
+	return run->plan.assign.slot[h].cascade ||
+	       (run->period[h] != 0 && !(e->cccr & NB_CCCR_MOD_PRECISE));
 }
 
 void st_time_resolve(struct st_config *c, const struct st_run *runs, int nruns)

@@ -75,6 +75,11 @@ static void usage(FILE *f)
 		"                      processors, each IEBS event sampled on each by a\n"
 		"                      counter of its own\n"
 		"  --clock=sampled|model  nbsim's clock (the skid follows it; default sampled)\n"
+		"  --time=auto|simulated|host  what PROGRAM's own clocks read (RDTSC,\n"
+		"                      clock_gettime...) on nbsim: the simulated part's time,\n"
+		"                      or the host's; auto (default): simulated when an event\n"
+		"                      needs the timing model anyway (cycles, an interrupt's\n"
+		"                      skid: every IEBS event), else the host's (PEBS alone)\n"
 		"  --backend=auto|nbsim|perf  nbsim: the simulated NetBurst; perf: Linux's\n"
 		"                      perf_event_open on a real one (IEBS only: its P4 driver\n"
 		"                      samples no PEBS); auto (default): perf on a NetBurst\n"
@@ -200,7 +205,7 @@ static void put_events(FILE *out, const struct rec_event *ev, int n)
 /* ---- main ------------------------------------------------------------------ */
 
 enum { O_MODEL = 256, O_PRECISE, O_NO_PRECISE, O_CLOCK, O_FOLLOW, O_BACKEND, O_HT, O_RANDOM,
-	O_SEED };
+	O_SEED, O_TIME };
 #define DEFAULT_RANDOM_BITS 4
 #define MAX_RANDOM_BITS 24       /* nbsim's NB_SAMPLE_MAXRANDOM */
 
@@ -288,6 +293,7 @@ int main(int argc, char **argv)
 		{ "call-graph", no_argument, NULL, 'g' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "clock", required_argument, NULL, O_CLOCK },
+		{ "time", required_argument, NULL, O_TIME },
 		{ "follow", no_argument, NULL, O_FOLLOW },
 		{ "backend", required_argument, NULL, O_BACKEND },
 		{ "ht", required_argument, NULL, O_HT },
@@ -390,6 +396,13 @@ int main(int argc, char **argv)
 			c.sampled = !strcmp(optarg, "sampled");
 			c.clock_given = 1;
 			break;
+		case O_TIME:
+			if (strcmp(optarg, "simulated") && strcmp(optarg, "host") && strcmp(optarg, "auto"))
+				return fail(ST_EXIT_USAGE, "--time takes auto, simulated or host, not '%s'",
+					    optarg);
+			c.host_time = !strcmp(optarg, "auto") ? -1 : !strcmp(optarg, "host");
+			c.clock_given |= c.host_time >= 0;
+			break;
 		case O_HT:
 			if (strcmp(optarg, "yes") && strcmp(optarg, "no"))
 				return fail(ST_EXIT_USAGE, "--ht takes yes or no, not '%s'", optarg);
@@ -469,8 +482,8 @@ int main(int argc, char **argv)
 		perf = !strcmp(backend, "perf");
 		if (perf) {
 			if (model_given || c.clock_given || c.ht)
-				return fail(ST_EXIT_BACKEND, "--model, --ht and --clock need the nbsim "
-					    "backend (the perf backend samples the host's NetBurst)");
+				return fail(ST_EXIT_BACKEND, "--model, --ht, --clock and --time need the "
+					    "nbsim backend (the perf backend samples the host's NetBurst)");
 			if (c.random_bits)
 				return fail(ST_EXIT_BACKEND, "--random-period needs the nbsim backend "
 					    "(Linux's P4 driver reloads every period whole: "

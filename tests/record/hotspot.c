@@ -15,11 +15,15 @@
  *                    cold() loop with none
  *   hotspot rec      walk() calls itself 3 times, then chases K times:
  *                    24000 misses under 4 levels of walk
+ *   hotspot clock    miss1() between two readings of CLOCK_MONOTONIC: prints
+ *                    the nanoseconds between (the same in every run when
+ *                    the program's clocks read simulated time)
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define ITER 19400               /* 200 samples at a period of 97 */
 #define K 24000
@@ -134,12 +138,20 @@ int main(int argc, char **argv)
 		p = sprunt(p, ITER);
 	} else if (argc == 2 && !strcmp(argv[1], "rec")) {
 		p = walk(p, 3);
+	} else if (argc == 2 && !strcmp(argv[1], "clock")) {
+		struct timespec a, b;
+
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		p = miss1(p);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		printf("ns %lld\n", (long long)(b.tv_sec - a.tv_sec) * 1000000000LL +
+		       (b.tv_nsec - a.tv_nsec));
 	} else if (argc == 2 && !strcmp(argv[1], "two")) {
 		p = miss3(p);
 		p = miss1(p);
 		printf("%llu\n", (unsigned long long)cold(100000));
 	} else {
-		fprintf(stderr, "usage: hotspot sprunt|two|rec\n");
+		fprintf(stderr, "usage: hotspot sprunt|two|rec|clock\n");
 		return 2;
 	}
 	printf("%p\n", p);

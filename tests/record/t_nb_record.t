@@ -26,6 +26,11 @@
 #    (periods 32 below to 31 above) they spread over many more, as many
 #    (within 2) as with the fixed period, and two runs with the same seed
 #    give the same samples;
+#  - --time: PEBS alone needs no clock, so by default PROGRAM's clocks
+#    read the host's time (two runs time the same loop differently), an
+#    IEBS event's skid needs the clock, so they read simulated time (the
+#    same nanoseconds in both runs), as they do under --time=simulated;
+#    PEBS's samples in chase are the same either way;
 #  - bad input: distinct exit statuses, messages naming the cause.
 use strict;
 use warnings;
@@ -604,6 +609,37 @@ SKIP: {
 			       '-e', 'PAPI_TOT_INS', '--', $hs, 'two');
 	is($rc, 125, '--random-period (4 bits) with a period of 16: 125');
 	like($text, qr/above 2\^4/, '... the message says why');
+}
+
+# ---- --time: what PROGRAM's clocks read ----
+{
+	my %ns;
+	my %smp;
+	for my $mode (['pebs', '-e', "$EV/1000"], ['pebs_sim', '--time=simulated', '-e', "$EV/1000"],
+		      ['iebs', '-e', 'PAPI_TOT_INS/100003']) {
+		my ($name, @o) = @$mode;
+		for my $run (1, 2) {
+			my ($rc, $t) = run_cmd($rec, '--model=northwood', @o, '-o', "$dir/t_$name$run.prof",
+					       '--', $hs, 'clock');
+			is($rc, 0, "nb_record @o -- hotspot clock (run $run)") or diag($t);
+			($ns{$name}[$run - 1]) = $t =~ /^ns (\d+)$/m;
+			ok(defined $ns{$name}[$run - 1], '... it printed the loop\'s nanoseconds') or diag($t);
+			my $pr = profile("$dir/t_$name$run.prof");
+			$smp{$name}[$run - 1] = $pr ? join(',', map { $_->{svma} }
+							   grep { $_->{fn} eq 'chase' } @{ $pr->{samples} }) : '';
+		}
+	}
+	isnt($ns{pebs}[0], $ns{pebs}[1], 'PEBS alone, --time=auto: the host\'s time (two runs, '
+	     . "$ns{pebs}[0] and $ns{pebs}[1] ns)");
+	is($ns{pebs_sim}[0], $ns{pebs_sim}[1], "--time=simulated: the same $ns{pebs_sim}[0] ns in both runs");
+	is($ns{iebs}[0], $ns{iebs}[1], "IEBS, --time=auto: simulated time, the same $ns{iebs}[0] ns in both runs");
+	# (the data addresses may differ: the clock's reading runs other
+	# code, with its own misses, under each, which moves the phase)
+	is($smp{pebs}[0], $smp{pebs_sim}[0], 'PEBS: the same sample IPs in chase with the host\'s time as with simulated time');
+	is(scalar(split /,/, $smp{pebs}[0]), 24, '... 24 of them (24000 misses, a period of 1000)');
+	my ($rc, $t) = run_cmd($rec, '--time=now', '-e', $EV, '-o', "$dir/x.prof", '--', $hs, 'two');
+	is($rc, 125, '--time=now: 125');
+	like($t, qr/--time takes auto, simulated or host/, '... the message says what it takes');
 }
 
 # ---- bad input ----
