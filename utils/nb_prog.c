@@ -235,6 +235,24 @@ void st_time_resolve(struct st_config *c, const struct st_run *runs, int nruns)
 	c->time_auto = 1;
 }
 
+int st_config_clock(struct st_config *c, const char *arg)
+{
+	if (strcmp(arg, "model") && strcmp(arg, "sampled"))
+		return -1;
+	c->sampled = !strcmp(arg, "sampled");
+	c->clock_given = 1;
+	return 0;
+}
+
+int st_config_time(struct st_config *c, const char *arg)
+{
+	if (strcmp(arg, "simulated") && strcmp(arg, "host") && strcmp(arg, "auto"))
+		return -1;
+	c->host_time = !strcmp(arg, "auto") ? -1 : !strcmp(arg, "host");
+	c->clock_given |= c->host_time >= 0;
+	return 0;
+}
+
 /* --model=NAME (a part's name or CPUID model number): 0, or -1 with the
  * known names in WHY */
 int st_config_model(struct st_config *c, const char *name, char *why, size_t len)

@@ -23,6 +23,10 @@ void st_vmessage(const char *tool, const char *fmt, va_list ap) __attribute__((f
  * the known models in WHY) (nb_prog.c). */
 void st_config_init(struct st_config *c);
 int st_config_model(struct st_config *c, const char *name, char *why, size_t len);
+/* --clock=sampled|model and --time=auto|simulated|host (nbsim's): 0, or -1
+ * for another value */
+int st_config_clock(struct st_config *c, const char *arg);
+int st_config_time(struct st_config *c, const char *arg);
 
 /* PROGRAM as execvp finds it (nb_prog.c): 0 with its stat in *PST, or
  * ST_EXIT_NOTFOUND / ST_EXIT_NOEXEC after a message prefixed with TOOL

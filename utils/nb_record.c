@@ -390,18 +390,14 @@ int main(int argc, char **argv)
 			out = optarg;
 			break;
 		case O_CLOCK:
-			if (strcmp(optarg, "model") && strcmp(optarg, "sampled"))
+			if (st_config_clock(&c, optarg))
 				return fail(ST_EXIT_USAGE, "--clock takes model or sampled, not '%s'",
 					    optarg);
-			c.sampled = !strcmp(optarg, "sampled");
-			c.clock_given = 1;
 			break;
 		case O_TIME:
-			if (strcmp(optarg, "simulated") && strcmp(optarg, "host") && strcmp(optarg, "auto"))
+			if (st_config_time(&c, optarg))
 				return fail(ST_EXIT_USAGE, "--time takes auto, simulated or host, not '%s'",
 					    optarg);
-			c.host_time = !strcmp(optarg, "auto") ? -1 : !strcmp(optarg, "host");
-			c.clock_given |= c.host_time >= 0;
 			break;
 		case O_HT:
 			if (strcmp(optarg, "yes") && strcmp(optarg, "no"))
