@@ -36,6 +36,7 @@ Bool clo_smt_walk = False;      /* --nbsim-smt-clock=walk (nb_cycles.c) */
 UInt clo_pmi_latency = ~0u;     /* --nbsim-pmi-latency; ~0: the model's (nb_pmi.c) */
 Bool clo_pmi_sync = True;       /* --nbsim-pmi-sync (nb_pmi.c) */
 Bool clo_pmi_thin = True;       /* --nbsim-pmi-thin (nb_instr_pmi.c) */
+Bool clo_pmi_verify = False;    /* --nbsim-pmi-verify (nb_pmi_arm.c)  */
 Bool clo_pmi_bound_armed = True; /* --nbsim-pmi-bound=armed|any (nb_pmi_arm.c) */
 Bool clo_isa_host = False;      /* --nbsim-isa=host (nb_ud.c) */
 const HChar *clo_samples;       /* --nbsim-samples=FILE, or NULL (nb_samples.c) */
@@ -152,6 +153,7 @@ Bool nb_process_cmd_line_option(const HChar *arg)
 	else if VG_BINT_CLO(arg, "--nbsim-pmi-latency", clo_pmi_latency, 0, 100000) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-pmi-sync", clo_pmi_sync) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-pmi-thin", clo_pmi_thin) {}
+	else if VG_BOOL_CLO(arg, "--nbsim-pmi-verify", clo_pmi_verify) {}
 	else if VG_XACT_CLO(arg, "--nbsim-pmi-bound=armed", clo_pmi_bound_armed, True) {}
 	else if VG_XACT_CLO(arg, "--nbsim-pmi-bound=any", clo_pmi_bound_armed, False) {}
 	else if VG_INT_CLO(arg, "--perf-paranoid", clo_perf_paranoid) {}   /* nb_kern.c */

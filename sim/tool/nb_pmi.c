@@ -246,6 +246,8 @@ VG_REGPARM(3) void nb_pmi_check(VexGuestAMD64State *st, ULong at, const struct n
 	 * between checks under HT was not found) */
 	if (clo_ht)
 		nb_peek_cycles();
+	if (clo_pmi_verify)
+		nb_pmi_verify(at);
 	if (nb_pmi_cyc_only && !nb_stepping && !nb_pmu_state.cpl0 &&
 	    !(nb_pmu_state.pmi_pending | nb_pmu_state.pmi_pending_t1) && nb_pmi_far())
 		return;

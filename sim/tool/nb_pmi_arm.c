@@ -26,6 +26,70 @@ Bool nb_pmi_front;                /* a front-end's events sample      */
  * is 0 while one is */
 UInt nb_pmi_skid_pend;
 
+/*
+ * --nbsim-pmi-verify=yes: is every debit an upper bound?  At each check
+ * outside a skid, the cycles the clock ran since the budget was last set
+ * must be at most what the budget lost since (the bounds the
+ * instructions subtracted and the debits made as things happened); a
+ * check where they are more is short: an overflow could have come
+ * earlier than the check that finds it, and the sample lands late.
+ * Meaningful where a cycle counter sets the budget (NB_PMIB_CYC) and
+ * under --nbsim-clock=model (the sampled clock estimates skipped runs,
+ * so its readings move by more than what ran).  --nbsim-stats prints the
+ * figures; a short check is also reported on stderr (the first few).
+ */
+ULong nb_pmi_vf_checks, nb_pmi_vf_short, nb_pmi_vf_max;
+static ULong vf_cyc;
+static Long vf_bud;
+static Bool vf_on;
+
+static void vf_note(ULong ovh)
+{
+	vf_on = nb_pmi_on && !nb_pmi_skid_pend && nb_pmi_bclass == NB_PMIB_CYC;
+	if (!vf_on)
+		return;
+	vf_cyc = nb_cycles_now();
+	vf_bud = nb_pmi_budget + (Long)ovh;
+}
+
+/*
+ * What the pipeline owes already when a budget is set: the bounds
+ * (nb_irule_bound) hold for a run that starts from a pipeline whose
+ * older work is done by its last retirement; a check re-bases the budget
+ * at a boundary, and what older instructions left in flight there is
+ * not in any later instruction's bound.
+ */
+static ULong overhang(void)
+{
+	const struct nb_tm *t = nb_tmp;
+
+	if (nb_pmi_bclass != NB_PMIB_CYC)
+		return 0;
+	return t->fe > t->ret ? t->fe - t->ret : 0;
+}
+
+/* at a check, the clock run up to its boundary (nb_pmi_check) */
+void nb_pmi_verify(ULong at)
+{
+	ULong c;
+	Long lost;
+
+	if (!vf_on || nb_pmi_skid_pend)
+		return;
+	c = nb_cycles_now() - vf_cyc;
+	lost = vf_bud - nb_pmi_budget;
+	nb_pmi_vf_checks++;
+	if ((Long)c <= lost)
+		return;
+	nb_pmi_vf_short++;
+	if ((ULong)((Long)c - lost) > nb_pmi_vf_max)
+		nb_pmi_vf_max = (ULong)((Long)c - lost);
+	if (nb_pmi_vf_short <= 20)
+		VG_(message)(Vg_UserMsg, "nbsim: pmi-verify: check %llu at %#llx short by %lld "
+			     "(clock +%llu, budget -%lld since set)\n", nb_pmi_vf_checks,
+			     at & ((1ULL << NB_PMI_TO_SHIFT) - 1), (Long)c - lost, c, lost);
+}
+
 #define NB_PMI_NEAR 4096u        /* counts before an overflow (below)   */
 
 /* The budget from the (synced) PMU: the distance to overflow of the
@@ -33,7 +97,7 @@ UInt nb_pmi_skid_pend;
  * 0 while a PMI is in flight: every check looks at the skid. */
 void nb_pmi_budget_set(void)
 {
-	ULong b = 0x7fffffffffffffffULL;
+	ULong b = 0x7fffffffffffffffULL, ovh;
 	Bool near;
 
 	for (unsigned c = 0; nb_pmi_on && c < NB_NUM_COUNTERS; c++) {
@@ -53,7 +117,10 @@ void nb_pmi_budget_set(void)
 	near = b <= NB_PMI_NEAR;
 	if (clo_clock == NB_CLOCK_SAMPLED)
 		nb_tms_exact(nb_tmp, nb_pmi_skid_pend || near);
-	nb_pmi_budget = nb_pmi_skid_pend ? 0 : (Long)(near ? b : b - NB_PMI_NEAR);
+	ovh = nb_pmi_skid_pend ? 0 : overhang();
+	nb_pmi_budget = nb_pmi_skid_pend ? 0 : (Long)(near ? b : b - NB_PMI_NEAR) - (Long)ovh;
+	if (clo_pmi_verify)
+		vf_note(ovh);
 }
 
 /*
@@ -106,7 +173,7 @@ static Bool cyc_counts_now(const struct nb_pmu *p, const struct nb_pmu_cfg *g)
 Bool nb_pmi_far(void)
 {
 	const struct nb_pmu *p = &nb_pmu_state;
-	ULong inc = nb_cycles_now() - p->last[NB_SIG_CYCLES], b = 0x7fffffffffffffffULL;
+	ULong inc = nb_cycles_now() - p->last[NB_SIG_CYCLES], b = 0x7fffffffffffffffULL, ovh;
 	Bool near;
 
 	if (inc >> 63)
@@ -127,7 +194,10 @@ Bool nb_pmi_far(void)
 	near = b <= NB_PMI_NEAR;
 	if (clo_clock == NB_CLOCK_SAMPLED)
 		nb_tms_exact(nb_tmp, near);
-	nb_pmi_budget = (Long)(near ? b : b - NB_PMI_NEAR);
+	ovh = overhang();
+	nb_pmi_budget = (Long)(near ? b : b - NB_PMI_NEAR) - (Long)ovh;
+	if (clo_pmi_verify)
+		vf_note(ovh);
 	return True;
 }
 

@@ -631,6 +631,9 @@ extern ULong nb_pmi_cut;                 /* stop before this PC (cut exit) */
 extern UInt clo_pmi_latency;             /* --nbsim-pmi-latency; ~0 model  */
 extern Bool clo_pmi_sync;                /* --nbsim-pmi-sync               */
 extern Bool clo_pmi_thin;                /* --nbsim-pmi-thin               */
+extern Bool clo_pmi_verify;              /* --nbsim-pmi-verify             */
+extern ULong nb_pmi_vf_checks, nb_pmi_vf_short, nb_pmi_vf_max;
+void nb_pmi_verify(ULong at);
 extern Bool clo_pmi_bound_armed;         /* --nbsim-pmi-bound=armed        */
 /* the running thread tid's LWP (VG_(gettid), kept); forget: at its exit,
  * VG_INVALID_THREADID: all (a forked child) (nb_state.c) */
