@@ -212,9 +212,11 @@ Bool nb_pmi_far(void)
  * with the Pentium D's second count), so an instruction adds at most
  * that.  NB_PMIB_CYC: plain cycles or those: an instruction's cycles are
  * bounded by its uops' issue, latencies and unit intervals, the
- * misprediction penalty, and its loads' miss latencies, which the cache
- * model debits from the budget as they happen (nb_pmi_memdyn: the miss's
- * own latency instead of the worst per memory uop).
+ * misprediction penalty if the branch was mispredicted, and its loads'
+ * miss latencies; the last two are debited from the budget as they
+ * happen (nb_pmi_memdyn: the predictor's misses, nb_pmi_misp_debit; the
+ * cache model's, the miss's own latency and what is ahead of it instead
+ * of the worst per memory uop).
  *
  * With HT the LPs take turns (valgrind runs one thread at a time) and a
  * counter counts only the running LP's events (pmu.c lp_counts; a switch
@@ -267,6 +269,7 @@ void nb_pmi_update(void)
 		if (k > nb_pmi_bclass)
 			nb_pmi_bclass = k;
 		nb_pmi_memdyn = nb_pmi_bclass == NB_PMIB_CYC;
+		nb_pmi_misp_debit = nb_pmi_memdyn ? (Long)nb_cpu->mispredict_penalty : 0;
 	}
 	nb_pmi_budget_set();
 	nb_pmi_cyc_only = nb_pmi_on && nb_pmu_state.cycle_counters == 0;

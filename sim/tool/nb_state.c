@@ -96,6 +96,7 @@ Bool nb_step_tk_undone;
 /* the PMI checks' budget and whether load misses debit it (nb_pmi_arm.c) */
 Long nb_pmi_budget = 0x7fffffffffffffffLL;
 Bool nb_pmi_memdyn;
+Long nb_pmi_misp_debit;
 
 /* the front-ends' hooks (kernel/nb_front.c, through nb_tool_start) */
 const struct nb_front *nb_front;

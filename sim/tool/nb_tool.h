@@ -595,6 +595,9 @@ void nb_pmi_update(void);
 enum { NB_PMIB_INS, NB_PMIB_CYC, NB_PMIB_ALL };
 extern UInt nb_pmi_bclass;
 extern Bool nb_pmi_memdyn;               /* load misses debit the budget   */
+/* what a mispredicted branch debits from the budget as the predictor
+ * finds it (nb_irule_bound): the penalty while nb_pmi_memdyn, else 0 */
+extern Long nb_pmi_misp_debit;
 /* The PEBS counters: MSR_IQ_COUNTER4 (16) for logical processor 0,
  * MSR_IQ_COUNTER5 (17) for logical processor 1 [SDM 18.16.3: "PEBS can
  * be carried out only with two performance counters: MSR_IQ_CCCR4 (MSR
