@@ -285,7 +285,9 @@ static inline __attribute__((always_inline)) void cond_tm(struct nb_cond_tm *s, 
 	miss = (ULong)nb_bpred_cond_at(&nb_bp, &s->br, (int)taken);
 
 	nb_raw[RAW_CBR0 + 2 * (ULong)(taken != 0) + miss]++;
-	nb_pmi_budget -= (Long)(-miss & (ULong)nb_pmi_misp_debit);  /* (nb_irule_bound) */
+	/* (nb_irule_bound; not while no PMI is possible: nb_stat) */
+	if (nb_need & NEED_PMI)
+		nb_pmi_budget -= (Long)(-miss & (ULong)nb_pmi_misp_debit);
 	(void)thin;
 	/* the skipped run's common case first, as tm_site's; the rest,
 	 * called, keeps its registers off this path */

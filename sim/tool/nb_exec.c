@@ -26,7 +26,8 @@ VG_REGPARM(3) void nb_branch(ULong packed, ULong taken, ULong target)
 
 	nb_raw[RAW_BR0 + (taken ? 2 : 0) + (miss ? 1 : 0)]++;
 	nb_raw[RAW_MISP] += (ULong)miss;
-	nb_pmi_budget -= miss ? nb_pmi_misp_debit : 0;  /* (nb_irule_bound) */
+	if (miss && (nb_need & NEED_PMI))       /* (nb_irule_bound) */
+		nb_pmi_budget -= nb_pmi_misp_debit;
 	for (unsigned b = 1, t = kind < NB_BR_NKINDS ? type_bits[kind] : 0; t >> b; b++)
 		if (t & (1u << b)) {
 			nb_sig[SIG_RBT(b)]++;
@@ -41,7 +42,8 @@ VG_REGPARM(2) void nb_cond(const struct nb_cond_site *site, ULong taken)
 	ULong miss = (ULong)nb_bpred_cond_at(&nb_bp, site, (int)taken);
 
 	nb_raw[RAW_CBR0 + 2 * (ULong)(taken != 0) + miss]++;
-	nb_pmi_budget -= (Long)(-miss & (ULong)nb_pmi_misp_debit);  /* (nb_irule_bound) */
+	if (nb_need & NEED_PMI)         /* (nb_irule_bound) */
+		nb_pmi_budget -= (Long)(-miss & (ULong)nb_pmi_misp_debit);
 }
 
 /* ---- cache model (README "Cache model") ---- */
