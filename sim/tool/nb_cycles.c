@@ -142,7 +142,10 @@ static inline __attribute__((always_inline)) void tm_sb(const struct nb_tm_block
 	case NB_CLOCK_WALK:     /* (the replay off: nb_tm_lp[].memo.on) */
 		break;
 	}
-	nb_tm_run(nb_tmp, b, (UInt)range, to, misp_total());
+	/* (a PMI check's segment inside a run leaves the run's
+	 * mispredictions to its end, where a whole run takes them:
+	 * nb_pmi_check, nb_tm_mid) */
+	nb_tm_run(nb_tmp, b, (UInt)range, to, nb_tm_mid ? nb_tmp->misp_seen : misp_total());
 }
 
 /*

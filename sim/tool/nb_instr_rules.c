@@ -39,7 +39,7 @@ unsigned nb_irule_ic(const struct nb_iins *k)
  */
 #define NB_BOUND_REP 64
 
-ULong nb_irule_bound(const struct nb_iins *k)
+static ULong irule_bound(const struct nb_iins *k)
 {
 	Bool br = k->dec.br != NB_BR_NONE;
 
@@ -52,6 +52,12 @@ ULong nb_irule_bound(const struct nb_iins *k)
 	default:
 		return BOUND_INSN(k->uops, br, k->loads + k->stores);
 	}
+}
+
+/* (--nbsim-pmi-bound=double: a control, at translation only) */
+ULong nb_irule_bound(const struct nb_iins *k)
+{
+	return irule_bound(k) << (clo_pmi_bound_double ? 1 : 0);
 }
 
 void nb_irule_add_uops(struct nb_pend *p, const struct nb_iins *k)

@@ -227,8 +227,15 @@ VG_REGPARM(3) void nb_pmi_check(VexGuestAMD64State *st, ULong at, const struct n
 	ULong pc = at & ((1ULL << NB_PMI_TO_SHIFT) - 1);
 
 	nb_pmi_syncs++;
-	if (b)          /* the clock up to this boundary */
+	if (b) {        /* the clock up to this boundary */
+		/* (the model clock charges a run's mispredictions after its
+		 * last uop, nb_tm_run: a segment that ends at a boundary inside
+		 * the run leaves them there, so that where checks fall moves no
+		 * cycle; pc 0: the segment ends the run) */
+		nb_tm_mid = pc != 0;
 		nb_tm_rest(b, (at >> NB_PMI_TO_SHIFT) & NB_PMI_TO_MAX);
+		nb_tm_mid = False;
+	}
 	nb_tms_sync(nb_tmp);
 	if (nb_pmi_skid_pend) {
 		if (!pc)

@@ -635,6 +635,8 @@ extern UInt clo_pmi_latency;             /* --nbsim-pmi-latency; ~0 model  */
 extern Bool clo_pmi_sync;                /* --nbsim-pmi-sync               */
 extern Bool clo_pmi_thin;                /* --nbsim-pmi-thin               */
 extern Bool clo_pmi_verify;              /* --nbsim-pmi-verify             */
+extern Bool clo_pmi_bound_double;         /* --nbsim-pmi-bound=double       */
+extern Bool nb_tm_mid;                    /* nb_pmi_check's segment in a run */
 extern ULong nb_pmi_vf_checks, nb_pmi_vf_short, nb_pmi_vf_max;
 void nb_pmi_verify(ULong at);
 extern Bool clo_pmi_bound_armed;         /* --nbsim-pmi-bound=armed        */
