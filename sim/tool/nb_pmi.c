@@ -238,10 +238,14 @@ VG_REGPARM(3) void nb_pmi_check(VexGuestAMD64State *st, ULong at, const struct n
 	}
 	nb_tms_sync(nb_tmp);
 	if (nb_pmi_skid_pend) {
-		if (!pc)
+		/* (the budget: the cycles left to skid_at, nb_pmi_skid_budget) */
+		if (!pc) {
+			nb_pmi_budget = nb_pmi_skid_budget(skid_at);
 			return;
+		}
 		if (!(at & NB_PMI_FORCE) && nb_tm_at(nb_tmp) < skid_at) {
 			skid_count++;
+			nb_pmi_budget = nb_pmi_skid_budget(skid_at);
 			return;
 		}
 		skid_take(st, pc);
@@ -299,7 +303,7 @@ VG_REGPARM(3) void nb_pmi_check(VexGuestAMD64State *st, ULong at, const struct n
 	skid_lwpid = VG_(gettid)();
 	skid_at = pmi_due(nb_tm_at(nb_tmp));
 	skid_count = 0;
-	nb_pmi_budget = 0;
+	nb_pmi_budget = nb_pmi_skid_budget(skid_at);
 	if (pc && (at & NB_PMI_FORCE || skid_at <= nb_tm_at(nb_tmp)))
 		skid_take(st, pc);
 }

@@ -90,6 +90,31 @@ void nb_pmi_verify(ULong at)
 			     at & ((1ULL << NB_PMI_TO_SHIFT) - 1), (Long)c - lost, c, lost);
 }
 
+/*
+ * While a PMI is in flight its skid ends at the first boundary at which
+ * the clock has reached skid_at (nb_pmi.c).  With a cycle counter's
+ * bounds, which are strict (--nbsim-pmi-verify), the budget can be the
+ * cycles left to it less what the pipeline owes (overhang): the check
+ * that finds the end is still made, and those before it are not (a
+ * budget of 0 checked every boundary: 1.1 M of sort's 3.0 M checks).  At
+ * most NB_PMI_SKID_MAX, which the compares before an instruction that
+ * leaves generated code allow for (nb_instr_pmi.c skid_slack); 0 for any
+ * other class, and with HT.
+ */
+Long nb_pmi_skid_budget(ULong skid_at)
+{
+	ULong r, o, b;
+
+	if (nb_pmi_bclass != NB_PMIB_CYC || clo_ht)
+		return 0;
+	r = nb_tm_at(nb_tmp);
+	o = overhang();
+	if (skid_at <= r + o)
+		return 0;
+	b = skid_at - r - o;
+	return (Long)(b < NB_PMI_SKID_MAX ? b : NB_PMI_SKID_MAX);
+}
+
 #define NB_PMI_NEAR 4096u        /* counts before an overflow (below)   */
 
 /* The budget from the (synced) PMU: the distance to overflow of the

@@ -635,6 +635,9 @@ extern UInt clo_pmi_latency;             /* --nbsim-pmi-latency; ~0 model  */
 extern Bool clo_pmi_sync;                /* --nbsim-pmi-sync               */
 extern Bool clo_pmi_thin;                /* --nbsim-pmi-thin               */
 extern Bool clo_pmi_verify;              /* --nbsim-pmi-verify             */
+/* the most a PMI in flight's budget is set to (nb_pmi_skid_budget) */
+#define NB_PMI_SKID_MAX 128
+Long nb_pmi_skid_budget(ULong skid_at);
 extern Bool clo_pmi_bound_double;         /* --nbsim-pmi-bound=double       */
 extern Bool nb_tm_mid;                    /* nb_pmi_check's segment in a run */
 extern ULong nb_pmi_vf_checks, nb_pmi_vf_short, nb_pmi_vf_max;
