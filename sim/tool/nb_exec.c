@@ -236,15 +236,20 @@ static __attribute__((noinline)) ULong nb_bw_miss(ULong lat, Bool store)
 	if (!store)
 		return nb_tm_lat_bus((uint32_t)lat, (uint32_t)(2 * line));
 	if (clo_clock != NB_CLOCK_FAST) {
-		uint64_t fe0;
 		nb_step_tk_clock();     /* (step mode: a take undone first) */
-		fe0 = nb_tmp->fe > nb_tmp->ret ? nb_tmp->fe : nb_tmp->ret;
-		nb_tms_store_bus(nb_tmp, lat, 4 * line);
+		if (!nb_pmi_memdyn) {
+			nb_tms_store_bus(nb_tmp, lat, 4 * line);
+			return lat;
+		}
 		/* the PMI budget's bound (nb_irule_bound): the front end
 		 * held past where it was, the run's instructions later by
 		 * as much */
-		if (nb_pmi_memdyn && nb_tmp->fe > fe0)
-			nb_pmi_budget -= (Long)(nb_tmp->fe - fe0);
+		{
+			uint64_t fe0 = nb_tmp->fe > nb_tmp->ret ? nb_tmp->fe : nb_tmp->ret;
+			nb_tms_store_bus(nb_tmp, lat, 4 * line);
+			if (nb_tmp->fe > fe0)
+				nb_pmi_budget -= (Long)(nb_tmp->fe - fe0);
+		}
 	}
 	return lat;
 }
