@@ -31,11 +31,15 @@ unsigned nb_irule_ic(const struct nb_iins *k)
  * of an instruction waits at most for its own uops once those before it
  * retired), the string engine's
  * time for an iteration of rep movs/stos (at most 16 bytes, NB_BOUND_REP);
- * its loads' misses and a branch's misprediction penalty are debited as
- * they happen (nb_exec.c, nb_cycles.c: nb_pmi_memdyn, nb_pmi_misp_debit),
- * the penalty only where the predictor missed (as a bound of every branch
- * it was most of a run's bound, and brought the checks due far sooner
- * than the cycles did); anything else, BOUND_INSN.
+ * its loads' misses, a store's hold of the front end for the bus and a
+ * branch's misprediction penalty are debited as they happen (nb_exec.c,
+ * nb_cycles.c: nb_pmi_memdyn, nb_pmi_misp_debit), the penalty only where
+ * the predictor missed (as a bound of every branch it was most of a
+ * run's bound, and brought the checks due far sooner than the cycles
+ * did); and a budget is set less the front end's lead over retirement
+ * (nb_pmi_arm.c overhang: a restart the instructions before the check
+ * caused delays those after it).  Strict: --nbsim-pmi-verify finds no
+ * check short of the model clock.  Anything else, BOUND_INSN.
  */
 #define NB_BOUND_REP 64
 
