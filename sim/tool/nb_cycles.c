@@ -98,7 +98,10 @@ static inline __attribute__((always_inline)) void tm_sb(const struct nb_tm_block
 	case NB_CLOCK_WALK:     /* (the replay off: nb_tm_lp[].memo.on) */
 		break;
 	}
-	nb_tm_run(nb_tmp, b, (UInt)range, to, nb_misp_total());
+	/* (a PMI check's segment inside a run leaves the run's
+	 * mispredictions to its end, where a whole run takes them:
+	 * nb_pmi_check, nb_tm_mid) */
+	nb_tm_run(nb_tmp, b, (UInt)range, to, nb_tm_mid ? nb_tmp->misp_seen : nb_misp_total());
 }
 
 /*
@@ -248,6 +251,9 @@ static inline __attribute__((always_inline)) void cond_tm(struct nb_cond_tm *s, 
 	miss = (ULong)nb_bpred_cond_at(&nb_bp, &s->br, (int)taken);
 
 	nb_raw[RAW_CBR0 + 2 * (ULong)(taken != 0) + miss]++;
+	/* (nb_irule_bound; not while no PMI is possible: nb_stat) */
+	if (nb_need & NEED_PMI)
+		nb_pmi_budget -= (Long)(-miss & (ULong)nb_pmi_misp_debit);
 	(void)thin;
 	/* the skipped run's common case first, as tm_site's; the rest,
 	 * called, keeps its registers off this path */

@@ -26,6 +26,8 @@ VG_REGPARM(3) void nb_branch(ULong packed, ULong taken, ULong target)
 
 	nb_raw[RAW_BR0 + (taken ? 2 : 0) + (miss ? 1 : 0)]++;
 	nb_raw[RAW_MISP] += (ULong)miss;
+	if (miss && (nb_need & NEED_PMI))       /* (nb_irule_bound) */
+		nb_pmi_budget -= nb_pmi_misp_debit;
 	for (unsigned b = 1, t = kind < NB_BR_NKINDS ? type_bits[kind] : 0; t >> b; b++)
 		if (t & (1u << b)) {
 			nb_sig[SIG_RBT(b)]++;
@@ -40,6 +42,8 @@ VG_REGPARM(2) void nb_cond(const struct nb_cond_site *site, ULong taken)
 	ULong miss = (ULong)nb_bpred_cond_at(&nb_bp, site, (int)taken);
 
 	nb_raw[RAW_CBR0 + 2 * (ULong)(taken != 0) + miss]++;
+	if (nb_need & NEED_PMI)         /* (nb_irule_bound) */
+		nb_pmi_budget -= (Long)(-miss & (ULong)nb_pmi_misp_debit);
 }
 
 /* ---- cache model (README "Cache model") ---- */
@@ -171,6 +175,46 @@ void nb_lean_fold(void)
 }
 
 /*
+ * What a load that missed the L1D, latency word lat (nb_tm_lat_bus),
+ * can add to the cycles before the next PMI check (nb_pmi_memdyn; the
+ * budget's bound, nb_irule_bound): its latency on an idle bus, plus what
+ * it can wait for ahead of it.  The walk (nb_timing.c) starts it no
+ * earlier than a miss slot frees and has its transfers wait for those
+ * already on the bus (bus_free), and before it in this run the loads
+ * that missed already (ld_mask: their slots and transfers are taken when
+ * the clock runs the run, after this).  Measured from the clock's last
+ * retirement (t->ret, no later than the load's start), each wait is at
+ * most its end past there.  The whole latency word (about 16.7 M for a
+ * load from memory, its bus cycles in bits 20-31) brought the next check
+ * due at every memory miss: a far check, or a boundary check in a thin
+ * run, per miss (sort: 505 K).  Under HT the other LP's bus pattern can
+ * stretch a transfer past these ends: the whole word there, as before.
+ */
+static __attribute__((noinline)) Long nb_pmi_load_debit(ULong lat)
+{
+	const struct nb_tm *t = nb_tmp;
+	const unsigned nmiss = t->smt.miss_n ? t->smt.miss_n : t->p->miss_slots;
+	uint64_t r = 2 * t->ret, m = t->miss[0], w = 0;
+
+	if (!(lat >> NB_TM_BUS_SHIFT))
+		return (Long)lat;       /* an L2 or L3 hit: no bus (the whole word) */
+	if (clo_ht || t->smt.bus_oth)
+		return (Long)lat;
+	for (unsigned j = 1; j < nmiss; j++)
+		if (t->miss[j] < m)
+			m = t->miss[j];
+	if (t->bus_free > r)
+		w += t->bus_free - r;
+	if (m > r)
+		w += m - r;
+	for (uint64_t x = t->ld_mask; x; x &= x - 1) {
+		uint32_t l = t->ld_lat[__builtin_ctzll(x)];
+		w += 2 * (uint64_t)((l & NB_TM_LAT_MASK) + (l >> NB_TM_BUS_SHIFT));
+	}
+	return (Long)((lat & NB_TM_LAT_MASK) + (lat >> NB_TM_BUS_SHIFT) + (w + 1) / 2);
+}
+
+/*
  * A last-level miss (README "Bus model", "Bandwidth"): lat is the
  * load-to-use latency an idle bus gives.  A load's miss reads its
  * 128-byte sector, 2 lines of 2 bus clocks each: its latency word
@@ -193,7 +237,19 @@ static __attribute__((noinline)) ULong nb_bw_miss(ULong lat, Bool store)
 		return nb_tm_lat_bus((uint32_t)lat, (uint32_t)(2 * line));
 	if (clo_clock != NB_CLOCK_FAST) {
 		nb_step_tk_clock();     /* (step mode: a take undone first) */
-		nb_tms_store_bus(nb_tmp, lat, 4 * line);
+		if (!nb_pmi_memdyn) {
+			nb_tms_store_bus(nb_tmp, lat, 4 * line);
+			return lat;
+		}
+		/* the PMI budget's bound (nb_irule_bound): the front end
+		 * held past where it was, the run's instructions later by
+		 * as much */
+		{
+			uint64_t fe0 = nb_tmp->fe > nb_tmp->ret ? nb_tmp->fe : nb_tmp->ret;
+			nb_tms_store_bus(nb_tmp, lat, 4 * line);
+			if (nb_tmp->fe > fe0)
+				nb_pmi_budget -= (Long)(nb_tmp->fe - fe0);
+		}
 	}
 	return lat;
 }
@@ -351,9 +407,9 @@ void nb_mem_any(Addr a, ULong size, Bool store, ULong pc, VexGuestAMD64State *gs
 	if (!store) {
 		nb_stall += stall & NB_TM_LAT_MASK;   /* stores retire into the store buffer */
 		if (stall) {            /* the load's latency for the clock */
-			nb_tm_load_miss(nb_tmp, (unsigned)nb_tm_ldix, (uint32_t)stall);
 			if (nb_pmi_memdyn)      /* (nb_irule_bound) */
-				nb_pmi_budget -= (Long)stall;
+				nb_pmi_budget -= nb_pmi_load_debit(stall);
+			nb_tm_load_miss(nb_tmp, (unsigned)nb_tm_ldix, (uint32_t)stall);
 			nb_tm_load_alias(nb_tmp, (unsigned)nb_tm_ldix, a);
 		}
 	}
@@ -421,10 +477,10 @@ static inline __attribute__((always_inline)) void nb_mem_line_count(Addr l, Bool
 	if (store)
 		nb_st_line = (l >> NB_L2_LINE_SHIFT) + 1;
 	else {
+		if (nb_pmi_memdyn)      /* the PMI budget's bound (nb_pmi_load_debit) */
+			nb_pmi_budget -= nb_pmi_load_debit(lat);
 		nb_tm_load_miss(nb_tmp, (unsigned)nb_tm_ldix, (uint32_t)lat);
 		nb_tm_load_alias(nb_tmp, (unsigned)nb_tm_ldix, l);
-		if (nb_pmi_memdyn)      /* the PMI budget's bound (nb_irule_bound) */
-			nb_pmi_budget -= (Long)lat;
 	}
 	nb_lean[store ? 1 : 0][k]++;
 }

@@ -111,7 +111,7 @@ struct nb_bcheck {
 	UInt n;
 	struct { UInt i; ULong d; } e[];
 };
-IRExpr *nb_ipmi_bcheck_emit(IRSB *sb, Addr pc);
+IRExpr *nb_ipmi_bcheck_emit(IRSB *sb, Addr pc, Bool force);
 ULong nb_ipmi_bound(void);
 VG_REGPARM(1) void nb_ipmi_bcheck(ULong id);
 /* the budget's check (BOUND: what the instructions since the last check

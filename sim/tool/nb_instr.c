@@ -406,7 +406,7 @@ static void emit_bcheck(IRSB *sb, struct nb_pend *p, struct batch *bt, struct nb
 	x->at = (ULong)a | (force ? NB_PMI_FORCE : 0) | (tb ? (ULong)to << NB_PMI_TO_SHIFT : 0);
 	x->cum = nb_ipmi_bound();
 	x->pos = sb->stmts_used;
-	x->slot = nb_ipmi_bcheck_emit(sb, a);
+	x->slot = nb_ipmi_bcheck_emit(sb, a, force);
 }
 
 /* Does a control transfer of this kind complete the instruction? */

@@ -53,7 +53,7 @@ void emit_add_at(IRSB *sb, ULong *c, IRExpr *e)
 	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, a, IRExpr_RdTmp(t2)));
 }
 #define THIN_MAXB 512
-static struct { IRConst *c; ULong cum; } thin_cmp[THIN_MAXB];
+static struct { IRConst *c; ULong cum, slack; } thin_cmp[THIN_MAXB];
 static UInt thin_ncmp;
 ULong nb_pmi_thin_made, nb_pmi_near_made, nb_pmi_bchecks;
 
@@ -92,6 +92,16 @@ static IRDirty *evc_writer(IRDirty *d)
 	return d;
 }
 
+/* A boundary before an instruction that leaves generated code (NB_PMI_FORCE)
+ * takes a PMI in flight whatever the clock: while one is, a cycle
+ * counter's budget may be up to NB_PMI_SKID_MAX (nb_pmi_skid_budget), so
+ * such a boundary's compare allows for that much more (a check more,
+ * outside a skid, within that of an overflow) */
+static ULong skid_slack(void)
+{
+	return nb_pmi_bclass == NB_PMIB_CYC && !clo_ht ? NB_PMI_SKID_MAX : 0;
+}
+
 /* nb_pmi_budget -= bound; if (nb_pmi_budget <= 0) nb_pmi_check(guest
  * state, at, b): at = 0 after a segment, the PC of the next instruction
  * at an instruction boundary (| NB_PMI_FORCE: it leaves generated code),
@@ -112,7 +122,8 @@ void nb_ipmi_check(IRSB *sb, ULong bound, ULong at, struct nb_tm_block *tb, UInt
 		b = tmp(sb, Ity_I64, IRExpr_Binop(Iop_Sub64, b, c64(bound)));
 		addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_pmi_budget), b));
 	}
-	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLT64S, b, c64(1)));
+	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLT64S, b,
+		c64(1 + ((at & NB_PMI_FORCE) ? skid_slack() : 0))));
 	if (to > NB_PMI_TO_MAX)
 		to = NB_PMI_TO_MAX;
 	d = unsafeIRDirty_0_N(3, "nb_pmi_check", VG_(fnptr_to_fnentry)(&nb_pmi_check),
@@ -220,7 +231,8 @@ static void thin_guard(IRSB *sb, Addr a, Bool force, Int at)
 	addStmtToIRSB(sb, IRStmt_WrTmp(thin_base, IRExpr_Load(Iend_LE, Ity_I64,
 		mkIRExpr_HWord((HWord)&nb_pmi_budget_at))));
 	b = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, nb_ipmi_addr(sb, &nb_pmi_budget)));
-	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64S, b, c64(thin_bound)));
+	g = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64S, b,
+		c64(thin_bound + (force ? skid_slack() : 0))));
 	d = unsafeIRDirty_0_N(1, "nb_pmi_sb", VG_(fnptr_to_fnentry)(&nb_pmi_sb),
 			      mkIRExprVec_1(c64(nb_ipmi_tab_add(t))));
 	d->guard = g;
@@ -262,7 +274,7 @@ static void thin_guard(IRSB *sb, Addr a, Bool force, Int at)
  * check took a PMI here (its mark, NB_CUT_SLOT) the superblock leaves to
  * PC (the cut).
  */
-IRExpr *nb_ipmi_bcheck_emit(IRSB *sb, Addr pc)
+IRExpr *nb_ipmi_bcheck_emit(IRSB *sb, Addr pc, Bool force)
 {
 	IRExpr *b, *e, *slot, *lim;
 	IRDirty *d;
@@ -270,6 +282,7 @@ IRExpr *nb_ipmi_bcheck_emit(IRSB *sb, Addr pc)
 	tl_assert(thin_ncmp < THIN_MAXB);
 	lim = c64(0);
 	thin_cmp[thin_ncmp].c = lim->Iex.Const.con;
+	thin_cmp[thin_ncmp].slack = force ? skid_slack() : 0;
 	thin_cmp[thin_ncmp++].cum = thin_bound;
 	b = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, nb_ipmi_addr(sb, &nb_pmi_budget)));
 	e = tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64S, b, lim));
@@ -286,7 +299,7 @@ IRExpr *nb_ipmi_bcheck_emit(IRSB *sb, Addr pc)
 static void thin_patch(void)
 {
 	for (UInt j = 0; j < thin_ncmp; j++)
-		thin_cmp[j].c->Ico.U64 = thin_cmp[j].cum - thin_bound;
+		thin_cmp[j].c->Ico.U64 = thin_cmp[j].cum - thin_bound + thin_cmp[j].slack;
 }
 
 /* the bounds so far (a boundary's check's, then the superblock's whole) */

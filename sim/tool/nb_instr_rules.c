@@ -29,14 +29,21 @@ unsigned nb_irule_ic(const struct nb_iins *k)
  * second count, cpu/nb_pdrules.h); cycles, its uops' issue (one a cycle
  * at least) and its uops' latencies and unit intervals (the retirement
  * of an instruction waits at most for its own uops once those before it
- * retired), the misprediction penalty of a branch, the string engine's
- * time for an iteration of rep movs/stos (at most 16 bytes, NB_BOUND_REP)
- * and its loads' misses, which nb_exec.c debits as they happen
- * (nb_pmi_memdyn); anything else, BOUND_INSN.
+ * retired), the string engine's
+ * time for an iteration of rep movs/stos (at most 16 bytes, NB_BOUND_REP);
+ * its loads' misses, a store's hold of the front end for the bus and a
+ * branch's misprediction penalty are debited as they happen (nb_exec.c,
+ * nb_cycles.c: nb_pmi_memdyn, nb_pmi_misp_debit), the penalty only where
+ * the predictor missed (as a bound of every branch it was most of a
+ * run's bound, and brought the checks due far sooner than the cycles
+ * did); and a budget is set less the front end's lead over retirement
+ * (nb_pmi_arm.c overhang: a restart the instructions before the check
+ * caused delays those after it).  Strict: --nbsim-pmi-verify finds no
+ * check short of the model clock.  Anything else, BOUND_INSN.
  */
 #define NB_BOUND_REP 64
 
-ULong nb_irule_bound(const struct nb_iins *k)
+static ULong irule_bound(const struct nb_iins *k)
 {
 	Bool br = k->dec.br != NB_BR_NONE;
 
@@ -45,10 +52,16 @@ ULong nb_irule_bound(const struct nb_iins *k)
 		return 1 + (ULong)k->pd.extra_ins;
 	case NB_PMIB_CYC:
 		return (ULong)k->uops + 1 + k->pd.extra_ins + k->lat +
-			(br ? nb_cpu->mispredict_penalty : 0) + (k->uops_deferred ? NB_BOUND_REP : 0);
+			(k->uops_deferred ? NB_BOUND_REP : 0);
 	default:
 		return BOUND_INSN(k->uops, br, k->loads + k->stores);
 	}
+}
+
+/* (--nbsim-pmi-bound=double: a control, at translation only) */
+ULong nb_irule_bound(const struct nb_iins *k)
+{
+	return irule_bound(k) << (clo_pmi_bound_double ? 1 : 0);
 }
 
 void nb_irule_add_uops(struct nb_pend *p, const struct nb_iins *k)

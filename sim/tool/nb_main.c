@@ -586,6 +586,9 @@ static void nb_fini(Int exitcode)
 	VG_(umsg)("nbsim: translations while a PMI was possible: thin %llu, checked %llu; "
 		  "guards that checked %llu, still near after it %llu; checks inside %llu\n",
 		  nb_pmi_thin_made, nb_pmi_near_made, nb_pmi_sb_calls, nb_pmi_sb_near, nb_pmi_bchecks);
+	if (clo_pmi_verify)
+		VG_(umsg)("nbsim: PMI bounds verified (--nbsim-pmi-verify): checks %llu, short %llu, "
+			  "by at most %llu\n", nb_pmi_vf_checks, nb_pmi_vf_short, nb_pmi_vf_max);
 	nb_front->stats();
 	if (clo_ht)
 		VG_(umsg)("nbsim: PMIs sent to the other LP's thread: %llu; for an LP no thread ran on: %llu\n",

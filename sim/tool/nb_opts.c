@@ -36,7 +36,9 @@ Bool clo_smt_walk = False;      /* --nbsim-smt-clock=walk (nb_cycles.c) */
 UInt clo_pmi_latency = ~0u;     /* --nbsim-pmi-latency; ~0: the model's (nb_pmi.c) */
 Bool clo_pmi_sync = True;       /* --nbsim-pmi-sync (nb_pmi.c) */
 Bool clo_pmi_thin = True;       /* --nbsim-pmi-thin (nb_instr_pmi.c) */
+Bool clo_pmi_verify = False;    /* --nbsim-pmi-verify (nb_pmi_arm.c)  */
 Bool clo_pmi_bound_armed = True; /* --nbsim-pmi-bound=armed|any (nb_pmi_arm.c) */
+Bool clo_pmi_bound_double;      /* --nbsim-pmi-bound=double (nb_instr_rules.c) */
 Bool clo_isa_host = False;      /* --nbsim-isa=host (nb_ud.c) */
 const HChar *clo_samples;       /* --nbsim-samples=FILE, or NULL (nb_samples.c) */
 UInt clo_sample_stack;          /* --nbsim-sample-stack=N: callers per sample */
@@ -152,8 +154,10 @@ Bool nb_process_cmd_line_option(const HChar *arg)
 	else if VG_BINT_CLO(arg, "--nbsim-pmi-latency", clo_pmi_latency, 0, 100000) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-pmi-sync", clo_pmi_sync) {}
 	else if VG_BOOL_CLO(arg, "--nbsim-pmi-thin", clo_pmi_thin) {}
+	else if VG_BOOL_CLO(arg, "--nbsim-pmi-verify", clo_pmi_verify) {}
 	else if VG_XACT_CLO(arg, "--nbsim-pmi-bound=armed", clo_pmi_bound_armed, True) {}
 	else if VG_XACT_CLO(arg, "--nbsim-pmi-bound=any", clo_pmi_bound_armed, False) {}
+	else if VG_XACT_CLO(arg, "--nbsim-pmi-bound=double", clo_pmi_bound_double, True) {}
 	else if VG_INT_CLO(arg, "--perf-paranoid", clo_perf_paranoid) {}   /* nb_kern.c */
 	else if VG_BOOL_CLO(arg, "--msr-driver", clo_msr_driver) {}
 	else if VG_STR_CLO(arg, "--nbsim-samples", clo_samples) {}
@@ -274,9 +278,15 @@ void nb_print_usage(void)
 "    --nbsim-pmi-thin=yes|no   while a PMI is possible, superblocks without a\n"
 "                              check at each instruction (a guard at the start,\n"
 "                              a guarded call where a check comes due) [yes]\n"
-"    --nbsim-pmi-bound=armed|any  the checks' bound per instruction: what the\n"
-"                              armed counters' events can gain, or any event's\n"
-"                              (the bound before, 2026-11-30) [armed]\n");
+"    --nbsim-pmi-bound=armed|any|double  the checks' bound per instruction: what\n"
+"                              the armed counters' events can gain, or any\n"
+"                              event's (the bound before, 2026-11-30), or armed\n"
+"                              twice (a control: more checks, the same samples\n"
+"                              where the bounds are strict) [armed]\n"
+"    --nbsim-pmi-verify=yes|no  at each PMI check, compare the clock's cycles\n"
+"                              since the budget was set with what the budget\n"
+"                              lost (cycle counters; --nbsim-stats prints the\n"
+"                              checks found short) [no]\n");
 	VG_(printf)(
 "    --nbsim-samples=FILE      take the overflow interrupts and PEBS records of\n"
 "                              the counters --nbsim-program armed, and write\n"

@@ -227,14 +227,25 @@ VG_REGPARM(3) void nb_pmi_check(VexGuestAMD64State *st, ULong at, const struct n
 	ULong pc = at & ((1ULL << NB_PMI_TO_SHIFT) - 1);
 
 	nb_pmi_syncs++;
-	if (b)          /* the clock up to this boundary */
+	if (b) {        /* the clock up to this boundary */
+		/* (the model clock charges a run's mispredictions after its
+		 * last uop, nb_tm_run: a segment that ends at a boundary inside
+		 * the run leaves them there, so that where checks fall moves no
+		 * cycle; pc 0: the segment ends the run) */
+		nb_tm_mid = pc != 0;
 		nb_tm_rest(b, (at >> NB_PMI_TO_SHIFT) & NB_PMI_TO_MAX);
+		nb_tm_mid = False;
+	}
 	nb_tms_sync(nb_tmp);
 	if (nb_pmi_skid_pend) {
-		if (!pc)
+		/* (the budget: the cycles left to skid_at, nb_pmi_skid_budget) */
+		if (!pc) {
+			nb_pmi_budget = nb_pmi_skid_budget(skid_at);
 			return;
+		}
 		if (!(at & NB_PMI_FORCE) && nb_tm_at(nb_tmp) < skid_at) {
 			skid_count++;
+			nb_pmi_budget = nb_pmi_skid_budget(skid_at);
 			return;
 		}
 		skid_take(st, pc);
@@ -246,6 +257,8 @@ VG_REGPARM(3) void nb_pmi_check(VexGuestAMD64State *st, ULong at, const struct n
 	 * between checks under HT was not found) */
 	if (clo_ht)
 		nb_peek_cycles();
+	if (clo_pmi_verify)
+		nb_pmi_verify(at);
 	if (nb_pmi_cyc_only && !nb_stepping && !nb_pmu_state.cpl0 &&
 	    !(nb_pmu_state.pmi_pending | nb_pmu_state.pmi_pending_t1) && nb_pmi_far())
 		return;
@@ -290,7 +303,7 @@ VG_REGPARM(3) void nb_pmi_check(VexGuestAMD64State *st, ULong at, const struct n
 	skid_lwpid = VG_(gettid)();
 	skid_at = pmi_due(nb_tm_at(nb_tmp));
 	skid_count = 0;
-	nb_pmi_budget = 0;
+	nb_pmi_budget = nb_pmi_skid_budget(skid_at);
 	if (pc && (at & NB_PMI_FORCE || skid_at <= nb_tm_at(nb_tmp)))
 		skid_take(st, pc);
 }

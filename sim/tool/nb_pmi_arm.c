@@ -26,6 +26,95 @@ Bool nb_pmi_front;                /* a front-end's events sample      */
  * is 0 while one is */
 UInt nb_pmi_skid_pend;
 
+/*
+ * --nbsim-pmi-verify=yes: is every debit an upper bound?  At each check
+ * outside a skid, the cycles the clock ran since the budget was last set
+ * must be at most what the budget lost since (the bounds the
+ * instructions subtracted and the debits made as things happened); a
+ * check where they are more is short: an overflow could have come
+ * earlier than the check that finds it, and the sample lands late.
+ * Meaningful where a cycle counter sets the budget (NB_PMIB_CYC) and
+ * under --nbsim-clock=model (the sampled clock estimates skipped runs,
+ * so its readings move by more than what ran).  --nbsim-stats prints the
+ * figures; a short check is also reported on stderr (the first few).
+ */
+ULong nb_pmi_vf_checks, nb_pmi_vf_short, nb_pmi_vf_max;
+static ULong vf_cyc;
+static Long vf_bud;
+static Bool vf_on;
+
+static void vf_note(ULong ovh)
+{
+	vf_on = nb_pmi_on && !nb_pmi_skid_pend && nb_pmi_bclass == NB_PMIB_CYC;
+	if (!vf_on)
+		return;
+	vf_cyc = nb_cycles_now();
+	vf_bud = nb_pmi_budget + (Long)ovh;
+}
+
+/*
+ * What the pipeline owes already when a budget is set: the bounds
+ * (nb_irule_bound) hold for a run that starts from a pipeline whose
+ * older work is done by its last retirement; a check re-bases the budget
+ * at a boundary, and what older instructions left in flight there is
+ * not in any later instruction's bound.
+ */
+static ULong overhang(void)
+{
+	const struct nb_tm *t = nb_tmp;
+
+	if (nb_pmi_bclass != NB_PMIB_CYC)
+		return 0;
+	return t->fe > t->ret ? t->fe - t->ret : 0;
+}
+
+/* at a check, the clock run up to its boundary (nb_pmi_check) */
+void nb_pmi_verify(ULong at)
+{
+	ULong c;
+	Long lost;
+
+	if (!vf_on || nb_pmi_skid_pend)
+		return;
+	c = nb_cycles_now() - vf_cyc;
+	lost = vf_bud - nb_pmi_budget;
+	nb_pmi_vf_checks++;
+	if ((Long)c <= lost)
+		return;
+	nb_pmi_vf_short++;
+	if ((ULong)((Long)c - lost) > nb_pmi_vf_max)
+		nb_pmi_vf_max = (ULong)((Long)c - lost);
+	if (nb_pmi_vf_short <= 20)
+		VG_(message)(Vg_UserMsg, "nbsim: pmi-verify: check %llu at %#llx short by %lld "
+			     "(clock +%llu, budget -%lld since set)\n", nb_pmi_vf_checks,
+			     at & ((1ULL << NB_PMI_TO_SHIFT) - 1), (Long)c - lost, c, lost);
+}
+
+/*
+ * While a PMI is in flight its skid ends at the first boundary at which
+ * the clock has reached skid_at (nb_pmi.c).  With a cycle counter's
+ * bounds, which are strict (--nbsim-pmi-verify), the budget can be the
+ * cycles left to it less what the pipeline owes (overhang): the check
+ * that finds the end is still made, and those before it are not (a
+ * budget of 0 checked every boundary: 1.1 M of sort's 3.0 M checks).  At
+ * most NB_PMI_SKID_MAX, which the compares before an instruction that
+ * leaves generated code allow for (nb_instr_pmi.c skid_slack); 0 for any
+ * other class, and with HT.
+ */
+Long nb_pmi_skid_budget(ULong skid_at)
+{
+	ULong r, o, b;
+
+	if (nb_pmi_bclass != NB_PMIB_CYC || clo_ht)
+		return 0;
+	r = nb_tm_at(nb_tmp);
+	o = overhang();
+	if (skid_at <= r + o)
+		return 0;
+	b = skid_at - r - o;
+	return (Long)(b < NB_PMI_SKID_MAX ? b : NB_PMI_SKID_MAX);
+}
+
 #define NB_PMI_NEAR 4096u        /* counts before an overflow (below)   */
 
 /* The budget from the (synced) PMU: the distance to overflow of the
@@ -33,7 +122,7 @@ UInt nb_pmi_skid_pend;
  * 0 while a PMI is in flight: every check looks at the skid. */
 void nb_pmi_budget_set(void)
 {
-	ULong b = 0x7fffffffffffffffULL;
+	ULong b = 0x7fffffffffffffffULL, ovh;
 	Bool near;
 
 	for (unsigned c = 0; nb_pmi_on && c < NB_NUM_COUNTERS; c++) {
@@ -53,7 +142,10 @@ void nb_pmi_budget_set(void)
 	near = b <= NB_PMI_NEAR;
 	if (clo_clock == NB_CLOCK_SAMPLED)
 		nb_tms_exact(nb_tmp, nb_pmi_skid_pend || near);
-	nb_pmi_budget = nb_pmi_skid_pend ? 0 : (Long)(near ? b : b - NB_PMI_NEAR);
+	ovh = nb_pmi_skid_pend ? 0 : overhang();
+	nb_pmi_budget = nb_pmi_skid_pend ? 0 : (Long)(near ? b : b - NB_PMI_NEAR) - (Long)ovh;
+	if (clo_pmi_verify)
+		vf_note(ovh);
 }
 
 /*
@@ -106,7 +198,7 @@ static Bool cyc_counts_now(const struct nb_pmu *p, const struct nb_pmu_cfg *g)
 Bool nb_pmi_far(void)
 {
 	const struct nb_pmu *p = &nb_pmu_state;
-	ULong inc = nb_cycles_now() - p->last[NB_SIG_CYCLES], b = 0x7fffffffffffffffULL;
+	ULong inc = nb_cycles_now() - p->last[NB_SIG_CYCLES], b = 0x7fffffffffffffffULL, ovh;
 	Bool near;
 
 	if (inc >> 63)
@@ -127,7 +219,10 @@ Bool nb_pmi_far(void)
 	near = b <= NB_PMI_NEAR;
 	if (clo_clock == NB_CLOCK_SAMPLED)
 		nb_tms_exact(nb_tmp, near);
-	nb_pmi_budget = (Long)(near ? b : b - NB_PMI_NEAR);
+	ovh = overhang();
+	nb_pmi_budget = (Long)(near ? b : b - NB_PMI_NEAR) - (Long)ovh;
+	if (clo_pmi_verify)
+		vf_note(ovh);
 	return True;
 }
 
@@ -142,9 +237,11 @@ Bool nb_pmi_far(void)
  * with the Pentium D's second count), so an instruction adds at most
  * that.  NB_PMIB_CYC: plain cycles or those: an instruction's cycles are
  * bounded by its uops' issue, latencies and unit intervals, the
- * misprediction penalty, and its loads' miss latencies, which the cache
- * model debits from the budget as they happen (nb_pmi_memdyn: the miss's
- * own latency instead of the worst per memory uop).
+ * misprediction penalty if the branch was mispredicted, and its loads'
+ * miss latencies; the last two are debited from the budget as they
+ * happen (nb_pmi_memdyn: the predictor's misses, nb_pmi_misp_debit; the
+ * cache model's, the miss's own latency and what is ahead of it instead
+ * of the worst per memory uop).
  *
  * With HT the LPs take turns (valgrind runs one thread at a time) and a
  * counter counts only the running LP's events (pmu.c lp_counts; a switch
@@ -197,6 +294,7 @@ void nb_pmi_update(void)
 		if (k > nb_pmi_bclass)
 			nb_pmi_bclass = k;
 		nb_pmi_memdyn = nb_pmi_bclass == NB_PMIB_CYC;
+		nb_pmi_misp_debit = nb_pmi_memdyn ? (Long)nb_cpu->mispredict_penalty : 0;
 	}
 	nb_pmi_budget_set();
 	nb_pmi_cyc_only = nb_pmi_on && nb_pmu_state.cycle_counters == 0;

@@ -97,7 +97,11 @@ struct nb_tms_undo nb_step_tk_sv;
 Bool nb_step_tk_undone;
 /* the PMI checks' budget and whether load misses debit it (nb_pmi_arm.c) */
 Long nb_pmi_budget = 0x7fffffffffffffffLL;
+/* nb_pmi_check runs the clock up to a boundary inside a run (nb_cycles.c
+ * tm_sb: the run's mispredictions wait for its end) */
+Bool nb_tm_mid;
 Bool nb_pmi_memdyn;
+Long nb_pmi_misp_debit;
 
 /* the front-ends' hooks (kernel/nb_front.c, through nb_tool_start) */
 const struct nb_front *nb_front;

@@ -618,6 +618,9 @@ void nb_pmi_update(void);
 enum { NB_PMIB_INS, NB_PMIB_CYC, NB_PMIB_ALL };
 extern UInt nb_pmi_bclass;
 extern Bool nb_pmi_memdyn;               /* load misses debit the budget   */
+/* what a mispredicted branch debits from the budget as the predictor
+ * finds it (nb_irule_bound): the penalty while nb_pmi_memdyn, else 0 */
+extern Long nb_pmi_misp_debit;
 /* The PEBS counters: MSR_IQ_COUNTER4 (16) for logical processor 0,
  * MSR_IQ_COUNTER5 (17) for logical processor 1 [SDM 18.16.3: "PEBS can
  * be carried out only with two performance counters: MSR_IQ_CCCR4 (MSR
@@ -654,6 +657,14 @@ extern ULong nb_pmi_cut;                 /* stop before this PC (cut exit) */
 extern UInt clo_pmi_latency;             /* --nbsim-pmi-latency; ~0 model  */
 extern Bool clo_pmi_sync;                /* --nbsim-pmi-sync               */
 extern Bool clo_pmi_thin;                /* --nbsim-pmi-thin               */
+extern Bool clo_pmi_verify;              /* --nbsim-pmi-verify             */
+/* the most a PMI in flight's budget is set to (nb_pmi_skid_budget) */
+#define NB_PMI_SKID_MAX 128
+Long nb_pmi_skid_budget(ULong skid_at);
+extern Bool clo_pmi_bound_double;         /* --nbsim-pmi-bound=double       */
+extern Bool nb_tm_mid;                    /* nb_pmi_check's segment in a run */
+extern ULong nb_pmi_vf_checks, nb_pmi_vf_short, nb_pmi_vf_max;
+void nb_pmi_verify(ULong at);
 extern Bool clo_pmi_bound_armed;         /* --nbsim-pmi-bound=armed        */
 /* the running thread tid's LWP (VG_(gettid), kept); forget: at its exit,
  * VG_INVALID_THREADID: all (a forked child) (nb_state.c) */
