@@ -260,8 +260,8 @@ void nb_itm_cond(IRSB *sb, Addr pc, ULong target, IRExpr *taken, struct nb_tm_bl
 
 /*
  * A conditional branch whose exit is not the superblock's last (VEX's
- * unrolled self-loops: sort's numcompare digit loops, a quarter of its
- * time): the run ends at the exit when it is taken, so there one
+ * unrolled self-loops: sort's numcompare digit loops, a quarter of
+ * valgrind's profile of it): the run ends at the exit when it is taken, so there one
  * nb_cond_tm (the branch and the clock over [0, to)) instead of nb_cond
  * and then nb_tm_site; on the way on, nb_cond alone.  The two calls'
  * guards are the exit's and its negation: one of them is made, in the
