@@ -18,6 +18,7 @@
  * short by a run without a cost for its variant (statistics) */
 struct nb_tms {
 	unsigned phase, mp, refill;
+	unsigned cut;            /* the warm phase began at a cut skip phase */
 	uint32_t skip;           /* mean runs of a skip phase (set before use) */
 	uint32_t left, frac;
 	int64_t skew;

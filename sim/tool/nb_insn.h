@@ -147,5 +147,10 @@ void nb_itm_branch(IRSB *sb, const struct nb_iins *k, IRExpr *target,
 		   struct nb_tm_block *b, UInt from, UInt to);
 void nb_itm_cond(IRSB *sb, Addr pc, ULong target, IRExpr *taken, struct nb_tm_block *b,
 		 UInt to);
+/* ... a conditional exit before the superblock's end: nb_cond_tm when
+ * the exit is taken, else nb_cond */
+Bool nb_itm_cond_mid_ok(const struct nb_tm_block *b, UInt from, UInt to);
+void nb_itm_cond_mid(IRSB *sb, Addr pc, ULong target, IRExpr *taken, IRExpr *exit,
+		     struct nb_tm_block *b, UInt to);
 
 #endif /* NB_INSN_H */

@@ -796,6 +796,7 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 			break;
 		case Ist_Exit: {
 			IRExpr *g = st->Ist.Exit.guard;
+			Bool mid_done = False;  /* the exit's clock in nb_itm_cond_mid */
 			ULong dst = st->Ist.Exit.dst->tag == Ico_U64 ? st->Ist.Exit.dst->Ico.U64 : 0;
 			Addr next = k.addr + k.len;
 			/* A REP string's first exit is its RCX = 0 test (no
@@ -827,6 +828,11 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 					nb_itm_cond(out, k.addr, tgt, guard64(out, g, inv), tmb,
 						     tm_end);
 					tm_done = True;
+				} else if (k.valid && nb_itm_cond_mid_ok(tmb, tm_from, tm_end) &&
+					   g->tag == Iex_RdTmp) {
+					nb_itm_cond_mid(out, k.addr, tgt, guard64(out, g, inv), g,
+							tmb, tm_end);
+					mid_done = True;
 				} else
 					nb_ibr_call(out, NB_BR_COND, k.addr, k.len,
 							 guard64(out, g, inv), c64(tgt));
@@ -838,7 +844,7 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 				jk_retires(st->Ist.Exit.jk) && (dst != k.addr || k.dec.br != NB_BR_NONE);
 			xg = step_fast && k.valid ? nb_itm_fast_guard(out, g) :
 				fx ? nb_itm_tk_guard(out, g) : g;
-			if (k.valid && !tm_done)
+			if (k.valid && !tm_done && !mid_done)
 				nb_itm_tm(out, tmb, tm_from, tm_end, xg);
 			/* An exit back to the instruction itself (REP
 			 * iteration, failed CAS retry) is no retirement,

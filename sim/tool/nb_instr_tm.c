@@ -257,3 +257,44 @@ void nb_itm_cond(IRSB *sb, Addr pc, ULong target, IRExpr *taken, struct nb_tm_bl
 				    mkIRExprVec_2(mkIRExpr_HWord((HWord)s), taken));
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
+
+/*
+ * A conditional branch whose exit is not the superblock's last (VEX's
+ * unrolled self-loops: sort's numcompare digit loops, a quarter of
+ * valgrind's profile of it): the run ends at the exit when it is taken, so there one
+ * nb_cond_tm (the branch and the clock over [0, to)) instead of nb_cond
+ * and then nb_tm_site; on the way on, nb_cond alone.  The two calls'
+ * guards are the exit's and its negation: one of them is made, in the
+ * order the two calls were (the branch counted before the clock reads
+ * the mispredictions), so the counts and cycles are the same.  When
+ * nb_tm_site would be the exit's clock call (nb_itm_tm): not while a
+ * PMI is possible or in step mode, the run from the start.
+ */
+Bool nb_itm_cond_mid_ok(const struct nb_tm_block *b, UInt from, UInt to)
+{
+	return b && !from && to && (nb_need & NEED_BR) && !(nb_need & (NEED_STEP | NEED_PMI)) &&
+		!nb_ipmi_thin();
+}
+
+void nb_itm_cond_mid(IRSB *sb, Addr pc, ULong target, IRExpr *taken, IRExpr *exit,
+		     struct nb_tm_block *b, UInt to)
+{
+	struct nb_cond_tm *s = nb_ibr_site(sizeof *s);
+	struct nb_cond_site *c = nb_ibr_site(sizeof *c);
+	IRTemp on = newIRTemp(sb->tyenv, Ity_I1);
+	IRDirty *d;
+
+	nb_cond_site_init(&nb_bp, &s->br, (uint64_t)pc, target);
+	s->b = b;
+	nb_tms_site_init(&s->site, to);
+	d = unsafeIRDirty_0_N(2, "nb_cond_tm", VG_(fnptr_to_fnentry)(&nb_cond_tm),
+			      mkIRExprVec_2(mkIRExpr_HWord((HWord)s), taken));
+	d->guard = exit;
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+	nb_cond_site_init(&nb_bp, c, (uint64_t)pc, target);
+	addStmtToIRSB(sb, IRStmt_WrTmp(on, IRExpr_Unop(Iop_Not1, exit)));
+	d = unsafeIRDirty_0_N(2, "nb_cond", VG_(fnptr_to_fnentry)(&nb_cond),
+			      mkIRExprVec_2(mkIRExpr_HWord((HWord)c), taken));
+	d->guard = IRExpr_RdTmp(on);
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
