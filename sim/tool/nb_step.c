@@ -457,7 +457,7 @@ static void tk_untake(void)
  * cycle is the open one), then held_bulk's histogram with an additive
  * fold (lin 2).  Else, or before any change, held_layout.
  */
-static void tk_layout(void)
+static inline __attribute__((always_inline)) void tk_layout_in(void)
 {
 	const struct nb_pmu *p = &nb_pmu_state;
 	const uint64_t w = nb_tmp->p->width, base = nb_step_open + (nb_fill ? 1 : 0);
@@ -521,6 +521,13 @@ slow:
 	held_layout(u, tk_end, 0, NULL, NULL, NULL, 0);
 }
 
+/* (written out in tk_open, every held run's path; out of line for the
+ * rare readers) */
+static void __attribute__((noinline)) tk_layout(void)
+{
+	tk_layout_in();
+}
+
 /* before any other step-mode or clock work: the take undone while the
  * next run's first instruction is to come; else its cycles laid out (a
  * run cut after its first instruction, by a fault or a signal, is not
@@ -550,12 +557,12 @@ void nb_step_resolve_mid(void)
  * (through uop `to` of b): its segments as those calls and the later
  * ones would have left them (in a skip phase, after a run the streak
  * took: held back, its start the streak's point), its uops held */
-static void tk_open(const struct nb_tm_block *b, unsigned to)
+static inline __attribute__((always_inline)) void tk_open(const struct nb_tm_block *b, unsigned to)
 {
 	struct nb_tm *t = nb_tmp;
 
 	nb_step_tk_armed = False;
-	tk_layout();
+	tk_layout_in();
 	if (clo_mem_timing == MT_NO)
 		t->ld_mask = 0;
 	nb_tms_held_late(t, b, to, nb_misp_total(), tk_rp);
@@ -571,7 +578,7 @@ static void tk_open(const struct nb_tm_block *b, unsigned to)
 }
 
 /* the held run ends here: taken if it may be (above) */
-static void tk_take(void)
+static inline __attribute__((always_inline)) void tk_take(void)
 {
 	struct nb_tm *t = nb_tmp;
 	const struct nb_tm_block *b = t->smp.ob;
