@@ -207,15 +207,21 @@ static void bus_sig(unsigned ev, const uint64_t *w, int ioq)
 void nb_bus_derive(void)
 {
 	struct nb_bus *b = &nb_bus_state, *l = &nb_bus_last;
-	uint64_t w[4][NB_BUS_NCLASS];
+	uint64_t w[4][NB_BUS_NCLASS], any[4] = { 0, 0, 0, 0 };
 
 	/* (the totals only: l's queue is not used; in step mode this runs
-	 * every cycle) */
+	 * every cycle, and in most cycles no transaction is queued: a group
+	 * whose totals did not move adds nothing, as the counts are sums of
+	 * its classes', so it is not selected per ESCR) */
 	for (unsigned k = 0; k < NB_BUS_NCLASS; k++) {
 		w[0][k] = b->ioq_alloc[k] - l->ioq_alloc[k];
 		w[1][k] = b->ioq_cyc[k] - l->ioq_cyc[k];
 		w[2][k] = b->bsq_alloc[k] - l->bsq_alloc[k];
 		w[3][k] = b->bsq_cyc[k] - l->bsq_cyc[k];
+		any[0] |= w[0][k];
+		any[1] |= w[1][k];
+		any[2] |= w[2][k];
+		any[3] |= w[3][k];
 		l->ioq_alloc[k] = b->ioq_alloc[k];
 		l->ioq_cyc[k] = b->ioq_cyc[k];
 		l->bsq_alloc[k] = b->bsq_alloc[k];
@@ -225,10 +231,14 @@ void nb_bus_derive(void)
 		nb_sig[NB_SIG(NB_EV_FSB_DATA_ACTIVITY, i)] += b->fsb[i] - l->fsb[i];
 		l->fsb[i] = b->fsb[i];
 	}
-	bus_sig(NB_EV_IOQ_ALLOCATION, w[0], 1);
-	bus_sig(NB_EV_IOQ_ACTIVE_ENTRIES, w[1], 1);
-	bus_sig(NB_EV_BSQ_ALLOCATION, w[2], 0);
-	bus_sig(NB_EV_BSQ_ACTIVE_ENTRIES, w[3], 0);
+	if (any[0])
+		bus_sig(NB_EV_IOQ_ALLOCATION, w[0], 1);
+	if (any[1])
+		bus_sig(NB_EV_IOQ_ACTIVE_ENTRIES, w[1], 1);
+	if (any[2])
+		bus_sig(NB_EV_BSQ_ALLOCATION, w[2], 0);
+	if (any[3])
+		bus_sig(NB_EV_BSQ_ACTIVE_ENTRIES, w[3], 0);
 }
 
 /* The raw counts fold reads, by nb_need and nb_stepping (the loop that
