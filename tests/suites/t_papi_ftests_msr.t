@@ -14,7 +14,7 @@ PapiSuite::run(suite => 'ftests', dir => "$ENV{NB_PAPI_SRC}/ftests",
 	# (CPU seconds, 2026-12-02, a 2-core EPYC at 2.1 GHz: over 20 s
 	# each; the backend's paths are its cheaper tests')
 	long => {
-		'serial_hl' => '38 s of CPU on msr, a TODO on every backend (PAPI 7.0.0 hangs in it); make check runs it on sim',
+		'serial_hl' => '38 s of CPU on msr, a TODO on every backend (PAPI 7.0.0 hangs in it)',
 		'cost' => '29 s of CPU on msr (its thousands of reads through the msr device); make check runs it on sim and perf',
 	},
 	jobs => $ENV{NB_JOBS} || 2, limit => 300);
