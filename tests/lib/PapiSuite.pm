@@ -167,6 +167,13 @@ our %NATIVE_LONG = (
 	# first, second and the exact-count files
 	'multiplex1' => 'over 20 s of CPU on each backend (25, 28, 29 s); make check runs it on sim',
 	'memory' => 'over 10 s of CPU on each backend (12, 15, 13 s); make check runs it on sim',
+	# variants of tests the native suites run (5-8 s of CPU each on msr
+	# and perf): without the resets, with PAPI's software overflow (the
+	# msr backend's only kind, which its profile runs), under MPI
+	'sdsc2-mpx-noreset' => 'sdsc2-mpx without its resets (8, 7 s of CPU on msr, perf); make check runs it on sim',
+	'profile_force_software' => 'profile on PAPI\'s timer-driven overflow (7 s of CPU on msr and perf); make check runs it on sim',
+	'mpifirst' => 'first under MPI (5 s of CPU on msr and perf); make check runs it on sim',
+	'mpi_omp_hl' => 'omp_hl under MPI (5 s of CPU on msr and perf); make check runs it on sim',
 );
 
 # A new session, so a new autogroup, at nice -10 where the kernel has
