@@ -84,6 +84,7 @@ void nb_irule_add_uops(struct nb_pend *p, const struct nb_iins *k);
 void nb_irule_retire(struct nb_pend *p, const struct nb_iins *k);
 /* REP MOVS/STOS on the Pentium D model: the call that counts by blocks */
 void nb_irule_pd_rep(IRSB *sb, const struct nb_iins *k);
+Bool nb_irule_pd_rep_on(const struct nb_iins *k);
 /* rep movs/stos with the timing model: which iterations are in the fast
  * strings' block mode (nb_cycles.c nb_tm_rep_visit) */
 void nb_irule_tm_rep(IRSB *sb, const struct nb_iins *k);
@@ -134,8 +135,8 @@ void nb_itm_step(IRSB *sb, IRExpr *guard);
 /* step mode's held runs without per-instruction calls (nb_instr_tm.c) */
 Bool nb_itm_fast_ok(void);
 IRExpr *nb_itm_fast_guard(IRSB *sb, IRExpr *g);
-void nb_itm_mark(IRSB *sb, IRExpr *g);
-void nb_itm_step_end(IRSB *sb, struct nb_tm_block *b, UInt to, IRExpr *g, Bool out);
+void nb_itm_mark(IRSB *sb);
+void nb_itm_step_end(IRSB *sb, struct nb_tm_block *b, UInt to, IRExpr *g, Bool out, Bool mark);
 IRExpr *nb_itm_tk_guard(IRSB *sb, IRExpr *g);
 void nb_itm_step_end_first(IRSB *sb, struct nb_tm_block *b, UInt to, IRExpr *g, Bool out);
 void nb_itm_tk_clear(IRSB *sb);

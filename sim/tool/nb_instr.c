@@ -562,6 +562,7 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 	struct nb_tm_block *tmb = NULL; /* the timing model's uops     */
 	Bool tm_done = False;           /* the clock's call made (nb_itm_cond) */
 	Bool step_fast = False;         /* held runs skip the calls (nb_itm_fast_guard) */
+	Bool pd_mark = False;           /* the instruction's uops mark stored (nb_itm_mark) */
 	IRExpr *fg, *xg;                /* ... their guards */
 	Bool fx = False;                /* the run's first instruction ends it here */
 	UInt tm_from = 0, tm_end = 0;   /* uops run on the path so far; */
@@ -682,15 +683,12 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 						IRExpr *sg = NULL;
 						Bool first = !step_fast && tmb && !tm_from && tm_end &&
 							nb_itm_fast_ok();
-						if (step_fast) {
+						if (step_fast)
 							sg = nb_itm_fast_guard(out, NULL);
-							nb_itm_mark(out, NULL);
-						} else if (first) {
+						else if (first)
 							/* (after a take, none either:
 							 * nb_step.c tk_take) */
 							sg = nb_itm_tk_guard(out, NULL);
-							nb_itm_mark(out, NULL);
-						}
 						nb_itm_tm(out, tmb, tm_from, tm_end, sg);
 						tm_from = tm_end;
 						nb_itm_step(out, sg);
@@ -741,6 +739,11 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 				nb_irule_add_uops(&p, &k);
 			exit_seen = False;
 			addStmtToIRSB(out, st);
+			/* (the uops a held run's non-retiring exit here holds:
+			 * before the visit adds the iteration's, nb_step.c) */
+			pd_mark = step_fast && nb_irule_pd_rep_on(&k);
+			if (pd_mark)
+				nb_itm_mark(out);
 			nb_irule_pd_rep(out, &k);
 			nb_irule_tm_rep(out, &k);
 			if ((nb_need & NEED_WCB) && (k.dec.cls & NB_IC_WCFLUSH))
@@ -863,8 +866,6 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 					if (k.pd.extra_ins)
 						exit_add(out, &bt, &nb_raw[RAW_XINS], g);
 				}
-				if (step_fast || fx)
-					nb_itm_mark(out, g);
 				nb_itm_step(out, xg);
 			}
 			if (k.valid && k.rom && (nb_need & NEED_ROM) && jk_retires(st->Ist.Exit.jk) &&
@@ -873,7 +874,9 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 			nb_ipmi_check(out, bound, 0, tmb, k.valid ? tm_end : 0);
 			if (step_fast && k.valid)
 				nb_itm_step_end(out, tmb, tm_end, g,
-						st->Ist.Exit.jk != Ijk_Boring);
+						st->Ist.Exit.jk != Ijk_Boring,
+						pd_mark && !(jk_retires(st->Ist.Exit.jk) &&
+							     (dst != k.addr || k.dec.br != NB_BR_NONE)));
 			else if (fx)
 				nb_itm_step_end_first(out, tmb, tm_end, g,
 						      st->Ist.Exit.jk != Ijk_Boring);
@@ -921,14 +924,13 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 				fx ? nb_itm_tk_guard(out, NULL) : NULL;
 			if (!tm_done)
 				nb_itm_tm(out, tmb, tm_from, tm_end, fg);
-			if (step_fast || fx)
-				nb_itm_mark(out, NULL);
 			nb_itm_step(out, fg);
+			pd_mark = False;        /* (it retired) */
 		} else if (!tm_done)
 			nb_itm_tm(out, tmb, tm_from, tm_end,
 				  step_fast ? nb_itm_fast_guard(out, NULL) : NULL);
 		if (step_fast)
-			nb_itm_step_end(out, tmb, tm_end, NULL, force_jk);
+			nb_itm_step_end(out, tmb, tm_end, NULL, force_jk, pd_mark);
 		else if (fx)
 			nb_itm_step_end_first(out, tmb, tm_end, NULL, force_jk);
 	}

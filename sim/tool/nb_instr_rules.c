@@ -131,14 +131,20 @@ static void nb_pd_rep_visit(ULong pc, ULong kind, ULong rcx, ULong dflag)
 		nb_pmi_budget -= (Long)(4 * (u + 1));
 }
 
+/* Does instruction k get a Pentium D REP visit (nb_irule_pd_rep)?  (a PMI
+ * possible, a thin translation's too: the visit debits the budget with
+ * the iteration's bound) */
+Bool nb_irule_pd_rep_on(const struct nb_iins *k)
+{
+	return k->pd.rep && ((nb_need & (NEED_MEM | NEED_UOPS | NEED_ROM | NEED_PMI)) || nb_ipmi_thin());
+}
+
 void nb_irule_pd_rep(IRSB *sb, const struct nb_iins *k)
 {
 	IRExpr *rcx, *df;
 	IRDirty *d;
 
-	/* (a PMI possible, a thin translation's too: the visit debits the
-	 * budget with the iteration's bound) */
-	if (!k->pd.rep || !((nb_need & (NEED_MEM | NEED_UOPS | NEED_ROM | NEED_PMI)) || nb_ipmi_thin()))
+	if (!nb_irule_pd_rep_on(k))
 		return;
 	rcx = tmp(sb, Ity_I64, IRExpr_Get(offsetof(VexGuestAMD64State, guest_RCX), Ity_I64));
 	df = tmp(sb, Ity_I64, IRExpr_Get(offsetof(VexGuestAMD64State, guest_DFLAG), Ity_I64));

@@ -32,8 +32,9 @@ void nb_itm_step(IRSB *sb, IRExpr *guard)
  * nb_step_end): after a superblock's first segment and step (which
  * decide and tell, nb_step_fast, whether the sampled clock holds the run
  * back), each later instruction's two calls are guarded by the flag
- * being clear, and the step's uops mark (nb_step_mark: the uops counted
- * so far, where nb_step would have read them) is stored inline; every
+ * being clear (the uops counted so far, where nb_step would have read
+ * them, are where nb_step_end reads them: nb_step.c; an instruction with
+ * a Pentium D REP visit stores them first, nb_itm_mark); every
  * place the run may end (each exit, the end) calls nb_step_end when the
  * flag is set, which does at once what the skipped calls would have:
  * the clock's last segment (its uops reached, its loads' latencies kept
@@ -71,16 +72,14 @@ IRExpr *nb_itm_fast_guard(IRSB *sb, IRExpr *g)
 	return fast_flag(sb, g, False);
 }
 
-/* nb_step_mark = the uops so far (guard g: NULL or the exit taken) */
-void nb_itm_mark(IRSB *sb, IRExpr *g)
+/* nb_step_mark = the uops so far, before an instruction's Pentium D REP
+ * visit adds to them (its non-retiring exits' nb_step_end reads it) */
+void nb_itm_mark(IRSB *sb)
 {
 	IRExpr *u = tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
 						 mkIRExpr_HWord((HWord)&nb_raw[RAW_UOPS])));
 
-	if (g)
-		addStmtToIRSB(sb, IRStmt_StoreG(Iend_LE, mkIRExpr_HWord((HWord)&nb_step_mark), u, g));
-	else
-		addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_step_mark), u));
+	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_step_mark), u));
 }
 
 /* The first instruction of a superblock whose later ones skip their
@@ -99,14 +98,16 @@ void nb_itm_tk_clear(IRSB *sb)
 }
 
 /* nb_step_end's call: uop to of b, the run leaving to valgrind (out), at
- * its first instruction (first: bit 33), made when guard (NULL: always) */
+ * its first instruction (first: bit 33), the uops held from nb_step_mark
+ * (mark: bit 34), made when guard (NULL: always) */
 static void step_end_call(IRSB *sb, struct nb_tm_block *b, UInt to, Bool out, Bool first,
-			  IRExpr *guard)
+			  Bool mark, IRExpr *guard)
 {
 	IRDirty *d = unsafeIRDirty_0_N(2, "nb_step_end", VG_(fnptr_to_fnentry)(&nb_step_end),
 				       mkIRExprVec_2(mkIRExpr_HWord((HWord)b),
 						     c64((ULong)to | ((ULong)(out != 0) << 32) |
-							 ((ULong)(first != 0) << 33))));
+							 ((ULong)(first != 0) << 33) |
+							 ((ULong)(mark != 0) << 34))));
 
 	if (guard)
 		d->guard = guard;
@@ -119,11 +120,12 @@ static void step_end_call(IRSB *sb, struct nb_tm_block *b, UInt to, Bool out, Bo
 
 /* the run may end here (g: NULL or the exit taken), through uop to of b;
  * out: the run leaves to valgrind (a system call, a client request...),
- * which may read the clock: not taken there */
-void nb_itm_step_end(IRSB *sb, struct nb_tm_block *b, UInt to, IRExpr *g, Bool out)
+ * which may read the clock: not taken there; mark: the uops held are
+ * nb_step_mark's (nb_itm_mark) */
+void nb_itm_step_end(IRSB *sb, struct nb_tm_block *b, UInt to, IRExpr *g, Bool out, Bool mark)
 {
 	if (b)
-		step_end_call(sb, b, to, out, False, fast_flag(sb, g, True));
+		step_end_call(sb, b, to, out, False, mark, fast_flag(sb, g, True));
 }
 
 /* The run may end here, at its first instruction (g: NULL or the exit
@@ -133,7 +135,7 @@ void nb_itm_step_end(IRSB *sb, struct nb_tm_block *b, UInt to, IRExpr *g, Bool o
 void nb_itm_step_end_first(IRSB *sb, struct nb_tm_block *b, UInt to, IRExpr *g, Bool out)
 {
 	if (b)
-		step_end_call(sb, b, to, out, True, g);
+		step_end_call(sb, b, to, out, True, False, g);
 }
 
 /* The timing model runs uops [from, to) of the superblock's descriptor b

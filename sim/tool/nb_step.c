@@ -393,7 +393,11 @@ static void held_layout(ULong u, uint64_t end, int all, const ULong *full, const
  * have done, at once: the run's last segment (its uops reached, through
  * to; the mispredictions so far; its loads' latencies since the first
  * segment, each load its own index, kept with the run), and the uops up
- * to the last skipped step (nb_step_mark) held.  Only a run with a
+ * to the last skipped step held: the uops counted so far (nb_raw, which
+ * nothing between that step and the call moves), or, at an exit that does
+ * not retire an instruction with a Pentium D REP visit (whose helper adds
+ * the iteration's uops after the step), nb_step_mark, stored before the
+ * visit (arg bit 34).  Only a run with a
  * segment after its first changes the clock's (a later segment comes
  * with uops).  A run that never reaches an exit or its end (a guest
  * fault inside it, a signal delivered there) makes no nb_step_end: its
@@ -557,7 +561,8 @@ void nb_step_resolve_mid(void)
  * (through uop `to` of b): its segments as those calls and the later
  * ones would have left them (in a skip phase, after a run the streak
  * took: held back, its start the streak's point), its uops held */
-static inline __attribute__((always_inline)) void tk_open(const struct nb_tm_block *b, unsigned to)
+static inline __attribute__((always_inline)) void tk_open(const struct nb_tm_block *b, unsigned to,
+							   ULong mark)
 {
 	struct nb_tm *t = nb_tmp;
 
@@ -570,9 +575,9 @@ static inline __attribute__((always_inline)) void tk_open(const struct nb_tm_blo
 	 * PMU access since the take) */
 	hold_on = True;
 	hold_add = True;
-	if (nb_step_mark > nb_raw_last[RAW_UOPS]) {
-		nb_step_held += nb_step_mark - nb_raw_last[RAW_UOPS];
-		nb_raw_last[RAW_UOPS] = nb_step_mark;
+	if (mark > nb_raw_last[RAW_UOPS]) {
+		nb_step_held += mark - nb_raw_last[RAW_UOPS];
+		nb_raw_last[RAW_UOPS] = mark;
 	}
 	nb_step_fast = 0;
 }
@@ -605,20 +610,21 @@ VG_REGPARM(2) void nb_step_end(const struct nb_tm_block *b, ULong arg)
 	struct nb_tm *t = nb_tmp;
 	UInt to = (UInt)arg;
 	Bool take = !((arg >> 32) & 1);  /* (not at a run that leaves to valgrind) */
+	ULong mark = (arg >> 34) & 1 ? nb_step_mark : nb_raw[RAW_UOPS];
 
 	if (to > b->n)
 		to = b->n;
 	if (((arg >> 33) & 1) && nb_step_tk_armed && nb_step_tk) {
 		/* (the run's first instruction, its calls skipped: it ends here) */
 		nb_step_tk = 0;
-		tk_open(b, to);
+		tk_open(b, to, mark);
 		if (take)
 			tk_take();
 		return;
 	}
 	if (nb_step_tk_armed) {
 		if (!nb_step_tk && !nb_step_tk_undone) {
-			tk_open(b, to);
+			tk_open(b, to, mark);
 			if (take)
 				tk_take();
 			return;
@@ -626,9 +632,9 @@ VG_REGPARM(2) void nb_step_end(const struct nb_tm_block *b, ULong arg)
 		tk_untake();    /* (the first instruction's calls were made) */
 	}
 	nb_step_fast = 0;
-	if (nb_step_mark > nb_raw_last[RAW_UOPS]) {
-		nb_step_held += nb_step_mark - nb_raw_last[RAW_UOPS];
-		nb_raw_last[RAW_UOPS] = nb_step_mark;
+	if (mark > nb_raw_last[RAW_UOPS]) {
+		nb_step_held += mark - nb_raw_last[RAW_UOPS];
+		nb_raw_last[RAW_UOPS] = mark;
 	}
 	if (to > t->smp.oto) {
 		if (clo_mem_timing == MT_NO)
