@@ -137,6 +137,13 @@ VG_REGPARM(2) void nb_tm_sb(const struct nb_tm_block *b, ULong range)
 	tm_sb(b, range, (nb_need & NEED_STEP) != 0);
 }
 
+VG_REGPARM(2) void nb_tm_step(const struct nb_tm_block *b, ULong range)
+{
+	tk_resolve();
+	tm_sb(b, range, True);
+	nb_step();
+}
+
 /* A superblock that ends with a call, a return or an indirect jump: the
  * branch (nb_branch) and the clock (nb_tm_sb) in one call instead of two,
  * in that order.  Start-up code is translated about once per five runs

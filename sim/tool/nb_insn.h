@@ -141,6 +141,7 @@ IRExpr *nb_itm_tk_guard(IRSB *sb, IRExpr *g);
 void nb_itm_step_end_first(IRSB *sb, struct nb_tm_block *b, UInt to, IRExpr *g, Bool out);
 void nb_itm_tk_clear(IRSB *sb);
 void nb_itm_tm(IRSB *sb, struct nb_tm_block *b, UInt from, UInt to, IRExpr *guard);
+void nb_itm_tm_step(IRSB *sb, struct nb_tm_block *b, UInt from, UInt to, IRExpr *guard);
 Bool nb_itm_cond_ok(IRSB *in, Int at, Int last_im, const struct nb_tm_block *b, UInt from,
 		    UInt to);
 Bool nb_itm_branch_ok(const struct nb_iins *k, const struct nb_tm_block *b, UInt from, UInt to);

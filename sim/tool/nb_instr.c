@@ -689,9 +689,8 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 							/* (after a take, none either:
 							 * nb_step.c tk_take) */
 							sg = nb_itm_tk_guard(out, NULL);
-						nb_itm_tm(out, tmb, tm_from, tm_end, sg);
+						nb_itm_tm_step(out, tmb, tm_from, tm_end, sg);
 						tm_from = tm_end;
-						nb_itm_step(out, sg);
 						if (first) {
 							nb_itm_tk_clear(out);
 							step_fast = True;

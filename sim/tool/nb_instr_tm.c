@@ -177,6 +177,30 @@ void nb_itm_tm(IRSB *sb, struct nb_tm_block *b, UInt from, UInt to, IRExpr *guar
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
+/* Step mode, an instruction retired: nb_itm_tm then nb_itm_step, in one
+ * call (nb_tm_step) where the first is nb_tm_sb: in a held run the
+ * guard's test and branch, not the call, are what every instruction
+ * pays, and an instruction's two made one */
+void nb_itm_tm_step(IRSB *sb, struct nb_tm_block *b, UInt from, UInt to, IRExpr *guard)
+{
+	IRDirty *d;
+
+	if (!b || from >= to || !(nb_need & NEED_STEP) || (nb_need & NEED_PMI) || nb_ipmi_thin()) {
+		nb_itm_tm(sb, b, from, to, guard);
+		nb_itm_step(sb, guard);
+		return;
+	}
+	d = unsafeIRDirty_0_N(2, "nb_tm_step", VG_(fnptr_to_fnentry)(&nb_tm_step),
+			      mkIRExprVec_2(mkIRExpr_HWord((HWord)b), c64(((ULong)to << 32) | from)));
+	if (guard)
+		d->guard = guard;
+	/* (as nb_itm_step's: it sets nb_step_fast) */
+	d->mFx = Ifx_Modify;
+	d->mAddr = mkIRExpr_HWord((HWord)&nb_step_fast);
+	d->mSize = sizeof nb_step_fast;
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
 /*
  * A conditional branch ending the superblock (its exit after the last
  * IMark, no exit after it): both ways then run the clock over the same

@@ -534,6 +534,9 @@ void nb_tm_switch(unsigned lp, unsigned active);
 void nb_tm_step_on(void);
 void nb_tm_time_on(void);
 VG_REGPARM(2) void nb_tm_sb(const struct nb_tm_block *b, ULong range);
+/* step mode: nb_tm_sb(b, range) then nb_step(), an instruction's two
+ * calls in one (nb_instr_tm.c nb_itm_tm_step) */
+VG_REGPARM(2) void nb_tm_step(const struct nb_tm_block *b, ULong range);
 /* nb_branch(packed, 1, target) then nb_tm_sb(b, range): a superblock's
  * last branch, a call, return or indirect jump (not in step mode nor
  * while a PMI is possible) */
