@@ -98,6 +98,9 @@ void nb_ipmi_note(const VgCallbackClosure *c);
  * NEED_PMI off until nb_ipmi_end */
 void nb_ipmi_begin(const VgCallbackClosure *c, const IRSB *in, Int first_im);
 Bool nb_ipmi_thin(void);
+void nb_ipmi_step_base(IRSB *sb);
+Bool nb_ipmi_based(void);
+IRExpr *nb_ipmi_gaddr(IRSB *sb, const void *p);
 /* *c += e (e: an I64 atom): in a thin translation addressed off the
  * register its guard loads, else at the constant address */
 void emit_add_at(IRSB *sb, ULong *c, IRExpr *e);

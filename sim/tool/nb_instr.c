@@ -609,6 +609,7 @@ static IRSB *instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayo
 	force_jk = in->jumpkind != Ijk_Boring && in->jumpkind != Ijk_Call && in->jumpkind != Ijk_Ret;
 	/* the thin translation or its checked copy (nb_instr_pmi.c) */
 	nb_ipmi_begin(closure, in, first_im);
+	nb_ipmi_step_base(out);
 	bt.on = !(nb_need & (NEED_STEP | NEED_PMI));
 	bt.sh = bt.on && !nb_ipmi_thin();
 	if (bt.on) {

@@ -26,6 +26,7 @@ static IRTemp thin_b1 = IRTemp_INVALID;
  * a few hundred kilobytes apart.
  */
 static IRTemp thin_base = IRTemp_INVALID;
+static Bool step_based;           /* step mode's translation (nb_ipmi_step_base) */
 Long *nb_pmi_budget_at = &nb_pmi_budget;
 
 static IRExpr *nb_ipmi_addr(IRSB *sb, const void *p)
@@ -46,7 +47,7 @@ void emit_add_at(IRSB *sb, ULong *c, IRExpr *e)
 {
 	IRTemp t1 = newIRTemp(sb->tyenv, Ity_I64);
 	IRTemp t2 = newIRTemp(sb->tyenv, Ity_I64);
-	IRExpr *a = nb_ipmi_thin() ? nb_ipmi_addr(sb, c) : mkIRExpr_HWord((HWord)c);
+	IRExpr *a = nb_ipmi_based() ? nb_ipmi_addr(sb, c) : mkIRExpr_HWord((HWord)c);
 
 	addStmtToIRSB(sb, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64, a)));
 	addStmtToIRSB(sb, IRStmt_WrTmp(t2, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(t1), e)));
@@ -396,6 +397,7 @@ void nb_ipmi_begin(const VgCallbackClosure *c, const IRSB *in, Int first_im)
 	thin_bound = 0;
 	thin_b1 = IRTemp_INVALID;
 	thin_base = IRTemp_INVALID;
+	step_based = False;
 	thin_ncmp = 0;
 	need_saved = nb_need;
 	if (!(nb_need & NEED_PMI) || (nb_need & NEED_STEP) || !clo_pmi_thin || first_im < 0)
@@ -412,6 +414,35 @@ void nb_ipmi_begin(const VgCallbackClosure *c, const IRSB *in, Int first_im)
 Bool nb_ipmi_thin(void)
 {
 	return cur_thin;
+}
+
+/*
+ * Step mode's translations off the same register: every instruction of
+ * a step-mode superblock adds its uops to nb_raw and tests nb_step_fast
+ * (nb_instr_tm.c), each a 10-byte movabsq of the address at every use;
+ * the address loaded once at the superblock's start (as a thin
+ * translation's guard does) makes them displacements off a temporary.
+ */
+
+void nb_ipmi_step_base(IRSB *sb)
+{
+	step_based = (nb_need & NEED_STEP) && !cur_thin;
+	if (!step_based)
+		return;
+	(void)nb_ipmi_addr(sb, &nb_pmi_budget);
+	addStmtToIRSB(sb, IRStmt_WrTmp(thin_base, IRExpr_Load(Iend_LE, Ity_I64,
+		mkIRExpr_HWord((HWord)&nb_pmi_budget_at))));
+}
+
+/* Are the tool's globals reached off the temporary (nb_ipmi_gaddr)? */
+Bool nb_ipmi_based(void)
+{
+	return cur_thin || step_based;
+}
+
+IRExpr *nb_ipmi_gaddr(IRSB *sb, const void *p)
+{
+	return nb_ipmi_based() ? nb_ipmi_addr(sb, p) : mkIRExpr_HWord((HWord)p);
 }
 
 void nb_ipmi_end(IRSB *sb, Addr a, Bool force, Int at)

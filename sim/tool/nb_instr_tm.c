@@ -49,8 +49,7 @@ Bool nb_itm_fast_ok(void)
 /* g (NULL: always) and the flag clear (set: the flag set) */
 static IRExpr *flag_at(IRSB *sb, IRExpr *g, Bool set, UInt *flag)
 {
-	IRExpr *f = tmp(sb, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32,
-						 mkIRExpr_HWord((HWord)flag)));
+	IRExpr *f = tmp(sb, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32, nb_ipmi_gaddr(sb, flag)));
 	IRExpr *c = tmp(sb, Ity_I1, IRExpr_Binop(set ? Iop_CmpNE32 : Iop_CmpEQ32, f,
 						 IRExpr_Const(IRConst_U32(0))));
 	if (!g)
@@ -93,7 +92,7 @@ IRExpr *nb_itm_tk_guard(IRSB *sb, IRExpr *g)
 /* ... and after its calls: the instruction passed */
 void nb_itm_tk_clear(IRSB *sb)
 {
-	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&nb_step_tk),
+	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, nb_ipmi_gaddr(sb, &nb_step_tk),
 				       IRExpr_Const(IRConst_U32(0))));
 }
 
