@@ -11,20 +11,23 @@
 
 /* Step mode: nb_step() after an instruction retires (guard: NULL or an
  * I1 atom, the exit taken). */
-void nb_itm_step(IRSB *sb, IRExpr *guard)
+/* call d, made when guard (NULL: always); it writes nb_step_fast, which
+ * the next guards read */
+static void add_flag_call(IRSB *sb, IRDirty *d, IRExpr *guard)
 {
-	IRDirty *d;
-
-	if (!(nb_need & NEED_STEP))
-		return;
-	d = unsafeIRDirty_0_N(0, "nb_step", VG_(fnptr_to_fnentry)(&nb_step), mkIRExprVec_0());
 	if (guard)
 		d->guard = guard;
-	/* (it sets nb_step_fast, which the next guards read) */
 	d->mFx = Ifx_Modify;
 	d->mAddr = mkIRExpr_HWord((HWord)&nb_step_fast);
 	d->mSize = sizeof nb_step_fast;
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
+void nb_itm_step(IRSB *sb, IRExpr *guard)
+{
+	if (nb_need & NEED_STEP)
+		add_flag_call(sb, unsafeIRDirty_0_N(0, "nb_step", VG_(fnptr_to_fnentry)(&nb_step),
+						    mkIRExprVec_0()), guard);
 }
 
 /*
@@ -108,13 +111,7 @@ static void step_end_call(IRSB *sb, struct nb_tm_block *b, UInt to, Bool out, Bo
 							 ((ULong)(first != 0) << 33) |
 							 ((ULong)(mark != 0) << 34))));
 
-	if (guard)
-		d->guard = guard;
-	/* (it clears the flag, which the next guards read) */
-	d->mFx = Ifx_Modify;
-	d->mAddr = mkIRExpr_HWord((HWord)&nb_step_fast);
-	d->mSize = sizeof nb_step_fast;
-	addStmtToIRSB(sb, IRStmt_Dirty(d));
+	add_flag_call(sb, d, guard);     /* (it clears the flag) */
 }
 
 /* the run may end here (g: NULL or the exit taken), through uop to of b;
@@ -191,13 +188,7 @@ void nb_itm_tm_step(IRSB *sb, struct nb_tm_block *b, UInt from, UInt to, IRExpr 
 	}
 	d = unsafeIRDirty_0_N(2, "nb_tm_step", VG_(fnptr_to_fnentry)(&nb_tm_step),
 			      mkIRExprVec_2(mkIRExpr_HWord((HWord)b), c64(((ULong)to << 32) | from)));
-	if (guard)
-		d->guard = guard;
-	/* (as nb_itm_step's: it sets nb_step_fast) */
-	d->mFx = Ifx_Modify;
-	d->mAddr = mkIRExpr_HWord((HWord)&nb_step_fast);
-	d->mSize = sizeof nb_step_fast;
-	addStmtToIRSB(sb, IRStmt_Dirty(d));
+	add_flag_call(sb, d, guard);
 }
 
 /*
