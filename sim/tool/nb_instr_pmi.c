@@ -3,7 +3,9 @@
  * interrupts (PMI)"): the budget's check at instruction boundaries and
  * the cut that leaves the superblock where a PMI was taken, and, with
  * --nbsim-pmi-thin, the thin translation's guard and the choice between
- * a thin translation and its checked copy (README "Speed").
+ * a thin translation and its checked copy (README "Speed"); the base
+ * register those translations, and step mode's, reach the tool's
+ * globals through (nb_ipmi_gaddr).
  */
 #include "nb_tool.h"
 #include "nb_insn.h"
