@@ -98,6 +98,7 @@ void nb_ipmi_note(const VgCallbackClosure *c);
  * NEED_PMI off until nb_ipmi_end */
 void nb_ipmi_begin(const VgCallbackClosure *c, const IRSB *in, Int first_im);
 Bool nb_ipmi_thin(void);
+Bool nb_ipmi_was_thin(void);
 void nb_ipmi_step_base(IRSB *sb);
 Bool nb_ipmi_based(void);
 IRExpr *nb_ipmi_gaddr(IRSB *sb, const void *p);

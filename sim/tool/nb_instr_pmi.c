@@ -15,7 +15,7 @@
  * out, would have subtracted (so far, while it is instrumented); the
  * budget after its guard, B1 (a temporary); its boundary checks'
  * compare constants, set once the whole sum is known (thin_patch) */
-static Bool cur_thin;
+static Bool cur_thin, last_thin;
 static ULong thin_bound;
 static IRTemp thin_b1 = IRTemp_INVALID;
 /*
@@ -395,7 +395,7 @@ void nb_ipmi_note(const VgCallbackClosure *c)
 
 void nb_ipmi_begin(const VgCallbackClosure *c, const IRSB *in, Int first_im)
 {
-	cur_thin = False;
+	cur_thin = last_thin = False;
 	thin_bound = 0;
 	thin_b1 = IRTemp_INVALID;
 	thin_base = IRTemp_INVALID;
@@ -405,7 +405,7 @@ void nb_ipmi_begin(const VgCallbackClosure *c, const IRSB *in, Int first_im)
 	if (!(nb_need & NEED_PMI) || (nb_need & NEED_STEP) || !clo_pmi_thin || first_im < 0)
 		return;
 	if (thin_ok(c, in)) {
-		cur_thin = True;
+		cur_thin = last_thin = True;
 		nb_pmi_thin_made++;
 		nb_need &= ~NEED_PMI;
 	} else {
@@ -416,6 +416,12 @@ void nb_ipmi_begin(const VgCallbackClosure *c, const IRSB *in, Int first_im)
 Bool nb_ipmi_thin(void)
 {
 	return cur_thin;
+}
+
+/* was the translation just made thin? (nb_putdrop.c, after nb_ipmi_end) */
+Bool nb_ipmi_was_thin(void)
+{
+	return last_thin;
 }
 
 /*

@@ -284,12 +284,13 @@ void nb_itm_cond(IRSB *sb, Addr pc, ULong target, IRExpr *taken, struct nb_tm_bl
  * order the two calls were (the branch counted before the clock reads
  * the mispredictions), so the counts and cycles are the same.  When
  * nb_tm_site would be the exit's clock call (nb_itm_tm): not while a
- * PMI is possible or in step mode, the run from the start.
+ * PMI is possible or in step mode, the run from the start; in a thin
+ * translation, whose checks inside may have run the clock part of the
+ * way, nb_cond_tm_thin (nb_cond, then nb_tm_site_thin's work).
  */
 Bool nb_itm_cond_mid_ok(const struct nb_tm_block *b, UInt from, UInt to)
 {
-	return b && !from && to && (nb_need & NEED_BR) && !(nb_need & (NEED_STEP | NEED_PMI)) &&
-		!nb_ipmi_thin();
+	return b && !from && to && (nb_need & NEED_BR) && !(nb_need & (NEED_STEP | NEED_PMI));
 }
 
 void nb_itm_cond_mid(IRSB *sb, Addr pc, ULong target, IRExpr *taken, IRExpr *exit,
@@ -303,8 +304,11 @@ void nb_itm_cond_mid(IRSB *sb, Addr pc, ULong target, IRExpr *taken, IRExpr *exi
 	nb_cond_site_init(&nb_bp, &s->br, (uint64_t)pc, target);
 	s->b = b;
 	nb_tms_site_init(&s->site, to);
-	d = unsafeIRDirty_0_N(2, "nb_cond_tm", VG_(fnptr_to_fnentry)(&nb_cond_tm),
-			      mkIRExprVec_2(mkIRExpr_HWord((HWord)s), taken));
+	d = nb_ipmi_thin()
+		? unsafeIRDirty_0_N(2, "nb_cond_tm_thin", VG_(fnptr_to_fnentry)(&nb_cond_tm_thin),
+				    mkIRExprVec_2(mkIRExpr_HWord((HWord)s), taken))
+		: unsafeIRDirty_0_N(2, "nb_cond_tm", VG_(fnptr_to_fnentry)(&nb_cond_tm),
+				    mkIRExprVec_2(mkIRExpr_HWord((HWord)s), taken));
 	d->guard = exit;
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
 	nb_cond_site_init(&nb_bp, c, (uint64_t)pc, target);

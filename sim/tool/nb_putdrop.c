@@ -25,13 +25,20 @@
  * stays, so VEX's dead-code pass does not remove the guest's load with
  * it (its fault, if any, is kept).
  *
- * Not while a PMI, a PEBS record or step mode may read the state inside
- * a superblock (their helpers are calls, but thin translations' checks
- * and the PMI paths read the IP off the thread state: nb_pmi.c): there
- * the translation is left as it is.
+ * Not while a PEBS record, step mode or a PMI's cut may read the state
+ * inside a superblock, nor in a checked translation while a PMI is
+ * possible (their helpers read the registers off the thread state:
+ * nb_pmi.c): there the translation is left as it is.  A thin
+ * translation's checks (nb_instr_pmi.c) with NEED_PMI alone, nb_record's
+ * samples, are no flush: a sample there reads only the boundary's IP
+ * from its table, and with callers (-g) the unwinder's IP, SP and frame
+ * pointer from the thread state, which are then kept at every check
+ * (pd_check).
  */
 #include "nb_tool.h"
 #include "nb_ir.h"
+#include "nb_insn.h"
+#include "nb_samples.h"
 
 /* guest state bytes tracked; the rest (beyond the shadow area's first
  * words) is never dropped */
@@ -220,6 +227,17 @@ static Bool pd_loaded(const struct pd *p, const IRExpr *e)
 	}
 }
 
+/* a thin translation's budget check (nb_instr_pmi.c): with NEED_PMI alone
+ * (no cut exits, no PEBS) it reads no guest register but those the
+ * samples' unwinder starts from (nb_samples.c stack: the IP, SP and frame
+ * pointer), and only with callers asked for; its sample's IP is the
+ * boundary's, from its table */
+static Bool pd_check(const IRDirty *d)
+{
+	return d->cee && ((HWord)d->cee->addr == (HWord)VG_(fnptr_to_fnentry)(&nb_ipmi_bcheck) ||
+			  (HWord)d->cee->addr == (HWord)VG_(fnptr_to_fnentry)(&nb_pmi_sb));
+}
+
 void nb_putdrop(IRSB *sb)
 {
 	struct pd p;
@@ -229,7 +247,8 @@ void nb_putdrop(IRSB *sb)
 	const IRSB *in = pd_guest;
 
 	pd_guest = NULL;
-	if (!(nb_need & NEED_EXACT) || (nb_need & (NEED_STEP | NEED_PMI | NEED_PEBS | NEED_CUT)))
+	if (!(nb_need & NEED_EXACT) || (nb_need & (NEED_STEP | NEED_PEBS | NEED_CUT)) ||
+	    ((nb_need & NEED_PMI) && !nb_ipmi_was_thin()))
 		return;
 	VG_(memset)(&p, 0, sizeof p);
 	if (in) {
@@ -307,6 +326,22 @@ void nb_putdrop(IRSB *sb)
 			pd_expr(&p, sb->tyenv, st->Ist.Store.data);
 			if (pd_has(&g, st))
 				p.flush = True;
+			break;
+		case Ist_Dirty:
+			if (pd_check(st->Ist.Dirty.details)) {
+				/* (a thin translation's check: the callers' unwinder's
+				 * registers, or nothing) */
+				if (clo_sample_stack) {
+					pd_clear(&p, offsetof(VexGuestAMD64State, guest_RIP), 8);
+					pd_clear(&p, offsetof(VexGuestAMD64State, guest_RSP), 8);
+					pd_clear(&p, offsetof(VexGuestAMD64State, guest_RBP), 8);
+				}
+				pd_expr(&p, sb->tyenv, st->Ist.Dirty.details->guard);
+				for (Int a = 0; st->Ist.Dirty.details->args[a]; a++)
+					pd_expr(&p, sb->tyenv, st->Ist.Dirty.details->args[a]);
+				break;
+			}
+			p.flush = True;
 			break;
 		case Ist_AbiHint:
 			pd_expr(&p, sb->tyenv, st->Ist.AbiHint.base);
